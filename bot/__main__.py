@@ -1,0 +1,76 @@
+"""Command line: ``python -m bot [run|demo|verify|migrate|backup]``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from bot import __version__
+from bot.settings import SettingsError, load_settings
+
+NO_TOKEN = """\
+No Discord token found, so the bot cannot connect to Discord.
+
+  1. Create an application and a bot at https://discord.com/developers/applications
+  2. Copy .env.example to .env and put the bot token after DISCORD_TOKEN=
+  3. Run `python -m bot` again.
+
+To see Sortie play a whole campaign offline, without Discord: python -m bot demo
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Sortie: play-by-post air and carrier wargame campaigns on Discord.",
+    )
+    parser.add_argument("--version", action="version", version=f"sortie {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("run", help="connect to Discord and run the bot (the default)")
+    demo = sub.add_parser("demo", help="play a whole campaign offline and write its images")
+    demo.add_argument("--scenario", default="coral-sea", choices=["coral-sea", "midway"])
+    demo.add_argument("--seed", type=int, default=1942)
+    demo.add_argument("--out", default="demo-out", help="folder for images and reports")
+    verify = sub.add_parser("verify", help="replay an exported campaign and check it")
+    verify.add_argument("export", help="path to an export JSON file")
+    sub.add_parser("migrate", help="apply pending database migrations")
+    backup = sub.add_parser("backup", help="write an online backup of the database")
+    backup.add_argument("path", help="where to write the backup file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    command = args.command or "run"
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.logging_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from bot import commands as cli
+
+    if command == "run":
+        if not settings.discord_token.strip():
+            print(NO_TOKEN, file=sys.stderr)
+            return 2
+        return asyncio.run(cli.run_bot(settings))
+    if command == "demo":
+        return cli.run_demo(settings, scenario=args.scenario, seed=args.seed, out=args.out)
+    if command == "verify":
+        return cli.run_verify(args.export)
+    if command == "migrate":
+        return asyncio.run(cli.run_migrate(settings))
+    if command == "backup":
+        return asyncio.run(cli.run_backup(settings, args.path))
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""The ``commands.Bot`` subclass: loads the cogs, syncs commands, answers failures clearly.
+
+Every application-command failure ends in one ephemeral sentence for the user and one log
+line carrying the interaction id; a traceback never reaches a channel.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+
+log = logging.getLogger("sortie.client")
+
+COGS: tuple[str, ...] = ("cogs.about",)
+
+
+class UserFacingError(app_commands.AppCommandError):
+    """An error whose message is already written for the person who clicked."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class SortieBot(commands.Bot):
+    def __init__(
+        self,
+        *,
+        dev_guild_id: int | None = None,
+        cogs: tuple[str, ...] = COGS,
+        services: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.dm_messages = False
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
+        self.dev_guild_id = dev_guild_id
+        self.cog_names = cogs
+        self.services = services
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        for name in self.cog_names:
+            await self.load_extension(name)
+        if self.dev_guild_id:
+            guild = discord.Object(id=self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            where = f"guild {self.dev_guild_id}"
+        else:
+            synced = await self.tree.sync()
+            where = "all servers"
+        log.info(
+            "Loaded %d cog(s) (%s); synced %d command(s) to %s",
+            len(self.cog_names),
+            ", ".join(self.cog_names),
+            len(synced),
+            where,
+        )
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, UserFacingError):
+            message = error.message
+        elif isinstance(error, app_commands.CheckFailure):
+            message = str(error) or t("error.not_allowed", interaction.locale)
+        elif isinstance(error, app_commands.TransformerError):
+            message = t("error.bad_value", interaction.locale, value=str(error.value))
+        else:
+            log.error(
+                "Command failed (interaction %s, command %s)",
+                interaction.id,
+                interaction.command.qualified_name if interaction.command else "?",
+                exc_info=original,
+            )
+            message = t("error.unexpected", interaction.locale, ref=str(interaction.id))
+        await send_ephemeral(interaction, message)
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], message: str) -> None:
+    """Answer ephemerally whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not deliver an error message (interaction %s)", interaction.id)

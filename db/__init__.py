@@ -1,0 +1,6 @@
+"""Persistence: SQLite through aiosqlite, numbered migrations, one repository interface.
+
+Belongs here: SQL, migrations, transactions, the append-only event log, snapshots, the
+outbox and deadline rows. Does not belong here: rules, Discord, or decisions about what a
+state change means (that is ``bot``'s services).
+"""

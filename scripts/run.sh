@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up .venv if missing, installs Sortie, then runs the bot: `bash scripts/run.sh`
+# (needs DISCORD_TOKEN in .env) or `bash scripts/run.sh demo` (offline).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
+.venv/bin/python -m pip install --quiet -e .
+exec .venv/bin/python -m bot "$@"
