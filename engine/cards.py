@@ -1,0 +1,53 @@
+"""The Action deck as a draw pile: seeded shuffles, reshuffle of discards, stacked decks.
+
+Each resolution scope (one strike, one recovery, one CAP draw) shuffles a fresh deck from
+its own named rng stream, so a draw is replayable from (seed, turn, round, purpose) alone
+and never depends on how many cards an earlier, unrelated step used.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from engine.catalog import ActionCard
+
+
+class Deck:
+    def __init__(self, cards: Sequence[ActionCard], rng: random.Random | None) -> None:
+        self._all = list(cards)
+        self._rng = rng
+        self._pile = list(cards)
+        if rng is not None:
+            rng.shuffle(self._pile)
+        self._discard: list[ActionCard] = []
+        self.reshuffles = 0
+        self.log: list[tuple[str, int]] = []  # (purpose, card id), every draw in order
+
+    @classmethod
+    def stacked(cls, order: Iterable[ActionCard], rest: Sequence[ActionCard] = ()) -> Deck:
+        """A deck that deals ``order`` first, then ``rest`` unshuffled (tests, worked examples)."""
+        deck = cls(list(order) + list(rest), None)
+        return deck
+
+    def draw(self, purpose: str) -> ActionCard:
+        if not self._pile:
+            self._reshuffle()
+        card = self._pile.pop(0)
+        self.log.append((purpose, card.id))
+        return card
+
+    def draw_many(self, count: int, purpose: str) -> list[ActionCard]:
+        return [self.draw(purpose) for _ in range(max(0, count))]
+
+    def discard(self, cards: Iterable[ActionCard]) -> None:
+        self._discard.extend(cards)
+
+    def _reshuffle(self) -> None:
+        """When the pile runs out the discards are shuffled into a new pile (authored 3.2.1)."""
+        pile = self._discard or list(self._all)
+        self._discard = []
+        if self._rng is not None:
+            self._rng.shuffle(pile)
+        self._pile = pile
+        self.reshuffles += 1
