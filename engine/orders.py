@@ -30,7 +30,10 @@ DOCTRINE_PRESETS: dict[str, Doctrine] = {
     "balanced": Doctrine(),
     "aggressive": Doctrine(escort="sweep", cap_band=Band.H, attack_angle="rear"),
     "cautious": Doctrine(
-        cap_band=Band.L, disengage_over_target=True, attack_angle="head-on", jettison_when_engaged=True
+        cap_band=Band.L,
+        disengage_over_target=True,
+        attack_angle="head-on",
+        jettison_when_engaged=True,
     ),
     "bombs-only": Doctrine(torpedo=False),
 }
@@ -53,6 +56,7 @@ class FlightUnit(Model):
     band: Band
     ordnance: Ordnance = Ordnance.NONE
     pilot: PilotFace | None = None
+    damage: int = 0  # damage carried in (a CAP that already fought a raid this turn)
 
 
 class StrikeSetup(Model):

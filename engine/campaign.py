@@ -1,0 +1,230 @@
+"""The carrier campaign's public API: ``new_campaign``, ``pending``, ``resolve``.
+
+A turn is two secret rounds (25.1 III): ORDERS (Fleet Tactic 25.3, Flight Ops 25.4 and
+the strike doctrine) and RESOURCE (25.5). Resolving ORDERS reveals them; resolving
+RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
+"""
+
+from __future__ import annotations
+
+from engine.catalog import Catalog, Scenario
+from engine.orders import DOCTRINE_PRESETS
+from engine.rng import Rng, seed_commitment
+from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
+from engine.types import FleetTactic, RoundKind, Side, StrikeSize
+
+TACTIC_LABELS = {
+    FleetTactic.CLOSE: "Close Range",
+    FleetTactic.MEDIUM: "Medium Range",
+    FleetTactic.LONG: "Long Range",
+}
+SIZE_LABELS = {StrikeSize.LARGE: "Large Strike", StrikeSize.SMALL: "Small Strike"}
+NO_STRIKE = "none"
+
+
+class IllegalChoice(ValueError):
+    """A choice that is not among the legal options; ``reason`` is a short key."""
+
+    def __init__(self, side: Side, field: str, value: str, reason: str) -> None:
+        super().__init__(f"{side.value} {field}={value!r}: {reason}")
+        self.side, self.field, self.value, self.reason = side, field, value, reason
+
+
+def new_campaign(catalog: Catalog, scenario_key: str, seed: str) -> State:
+    scenario = catalog.scenarios[scenario_key]
+    return State(
+        scenario=scenario.key,
+        seed_commitment=seed_commitment(seed),
+        sides={side: SideState(side=side) for side in Side},
+        tracks={place.key: TrackState(place=place.key) for place in scenario.places},
+        vp={side: 0 for side in Side},
+    )
+
+
+def parse_flight_ops(option_id: str) -> tuple[StrikeSize, str | None]:
+    if option_id == NO_STRIKE:
+        return StrikeSize.NONE, None
+    size, _, target = option_id.partition(":")
+    return StrikeSize(size), target
+
+
+def flight_ops_label(catalog: Catalog, scenario: Scenario, option_id: str) -> str:
+    size, target = parse_flight_ops(option_id)
+    if size is StrikeSize.NONE or target is None:
+        return "No Strike"
+    return f"{SIZE_LABELS[size]} → {scenario.place(target).name}"
+
+
+def _tactic_decision(side_state: SideState) -> Decision:
+    last = side_state.last_tactic
+    options: list[Option] = []
+    excluded: list[Excluded] = []
+    for tactic in FleetTactic:
+        # 25.32: no jump straight between Close and Long.
+        if last is FleetTactic.LONG and tactic is FleetTactic.CLOSE:
+            excluded.append(
+                Excluded(id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-long")
+            )
+        elif last is FleetTactic.CLOSE and tactic is FleetTactic.LONG:
+            excluded.append(
+                Excluded(id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-close")
+            )
+        else:
+            options.append(
+                Option(
+                    id=tactic.value,
+                    label=TACTIC_LABELS[tactic],
+                    detail=f"recovery +{tactic.recovery_cards}",
+                )
+            )
+    default = last.value if last is not None else FleetTactic.MEDIUM.value
+    return Decision(
+        side=side_state.side,
+        field="fleet_tactic",
+        options=tuple(options),
+        excluded=tuple(excluded),
+        default=default,
+    )
+
+
+def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision:
+    from engine.turn import fleet_level, preview_forces
+
+    scenario = catalog.scenarios[state.scenario]
+    side_state = state.sides[side]
+    level = fleet_level(catalog, state, side)
+    options: list[Option] = []
+    excluded: list[Excluded] = []
+    for size in (StrikeSize.LARGE, StrikeSize.SMALL):
+        for target in scenario.strike_targets[side]:
+            option_id = f"{size.value}:{target}"
+            label = flight_ops_label(catalog, scenario, option_id)
+            reason = None
+            if level.no_strike_only:
+                reason = "fleet-sinking"  # authored 3.7.5: No Strike only
+            elif size is StrikeSize.LARGE and side_state.last_size is StrikeSize.LARGE:
+                reason = "large-twice"  # 25.42
+            elif size is StrikeSize.LARGE and level.no_large:
+                reason = "fleet-damage"  # authored 3.7.5
+            if reason:
+                excluded.append(Excluded(id=option_id, label=label, reason=reason))
+            else:
+                strike, cap = preview_forces(catalog, state, side, size)
+                options.append(Option(id=option_id, label=label, detail=f"{strike} — CAP {cap}"))
+    _, cap = preview_forces(catalog, state, side, StrikeSize.NONE)
+    options.append(Option(id=NO_STRIKE, label="No Strike", detail=f"CAP {cap}"))
+    return Decision(
+        side=side,
+        field="flight_ops",
+        options=tuple(options),
+        excluded=tuple(excluded),
+        default=NO_STRIKE,
+    )
+
+
+def _doctrine_decision(side_state: SideState) -> Decision:
+    options = tuple(Option(id=key, label=key) for key in DOCTRINE_PRESETS)
+    return Decision(side=side_state.side, field="doctrine", options=options, default="balanced")
+
+
+def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
+    scenario = catalog.scenarios[state.scenario]
+    used = state.sides[side].resources_used
+    options: list[Option] = []
+    excluded: list[Excluded] = []
+    default = ""
+    for resource in catalog.resources:
+        option_id = str(resource.number)
+        label = f"#{resource.number} {resource.name}"
+        if resource.repeatable:
+            default = option_id
+        if resource.side is not None and resource.side is not side:
+            excluded.append(Excluded(id=option_id, label=label, reason="other-side"))
+        elif resource.number in used and not resource.repeatable:
+            excluded.append(Excluded(id=option_id, label=label, reason="used"))
+        elif resource.effect.land_based_strike and not (
+            scenario.land_based.get(side) or scenario.submarine
+        ):
+            excluded.append(Excluded(id=option_id, label=label, reason="not-in-scenario"))
+        else:
+            options.append(Option(id=option_id, label=label, detail=resource.text))
+    return Decision(
+        side=side,
+        field="resource",
+        options=tuple(options),
+        excluded=tuple(excluded),
+        default=default,
+    )
+
+
+def pending(catalog: Catalog, state: State) -> list[Decision]:
+    """Who must decide what now, with the legal options and why the others are left out."""
+    if state.finished:
+        return []
+    decisions: list[Decision] = []
+    for side in Side:
+        side_state = state.sides[side]
+        if state.round is RoundKind.ORDERS:
+            decisions.append(_tactic_decision(side_state))
+            decisions.append(_flight_ops_decision(catalog, state, side))
+            decisions.append(_doctrine_decision(side_state))
+        else:
+            decisions.append(_resource_decision(catalog, state, side))
+    return decisions
+
+
+def defaults(decisions: list[Decision]) -> dict[Side, dict[str, str]]:
+    """The choice each side gets for a field it did not fill before the deadline."""
+    result: dict[Side, dict[str, str]] = {}
+    for decision in decisions:
+        result.setdefault(decision.side, {})[decision.field] = decision.default
+    return result
+
+
+def validate(catalog: Catalog, state: State, choices: dict[Side, dict[str, str]]) -> list[Decision]:
+    """Raise ``IllegalChoice`` unless every pending field has a legal value."""
+    decisions = pending(catalog, state)
+    for decision in decisions:
+        value = choices.get(decision.side, {}).get(decision.field)
+        if value is None:
+            raise IllegalChoice(decision.side, decision.field, "", "missing")
+        if not decision.allows(value):
+            reason = next((e.reason for e in decision.excluded if e.id == value), "unknown-option")
+            raise IllegalChoice(decision.side, decision.field, value, reason)
+    return decisions
+
+
+def resolve(
+    catalog: Catalog, state: State, choices: dict[Side, dict[str, str]], rng: Rng
+) -> tuple[State, list[Event]]:
+    """Apply one round of locked choices; all randomness comes from ``rng``."""
+    if state.finished:
+        raise IllegalChoice(Side.JAPANESE, "round", "", "campaign-over")
+    validate(catalog, state, choices)
+    if state.round is RoundKind.ORDERS:
+        sides = {
+            side: state.sides[side].model_copy(
+                update={
+                    "tactic": FleetTactic(choices[side]["fleet_tactic"]),
+                    "flight_ops": choices[side]["flight_ops"],
+                    "doctrine": choices[side]["doctrine"],
+                }
+            )
+            for side in Side
+        }
+        event = Event(
+            kind="orders-revealed",
+            turn=state.turn,
+            data={
+                side.value: {
+                    "fleet_tactic": choices[side]["fleet_tactic"],
+                    "flight_ops": choices[side]["flight_ops"],
+                }
+                for side in Side
+            },
+        )
+        return state.model_copy(update={"sides": sides, "round": RoundKind.RESOURCE}), [event]
+    from engine.turn import play_turn
+
+    resources = {side: int(choices[side]["resource"]) for side in Side}
+    return play_turn(catalog, state, resources, rng)

@@ -1,0 +1,119 @@
+"""The campaign state (secrets included) and the decisions a round waits for.
+
+Design note: the chosen-but-unrevealed picks of an open round never enter ``State``; they
+live in the service's locked-choice rows until ``resolve`` receives them. The one secret the
+state does hold is each side's doctrine between the orders reveal and the strikes, which
+``view`` keeps from the other side.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.report import StrikeReport
+from engine.types import FleetTactic, RoundKind, Side, StrikeSize
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Option(Model):
+    id: str
+    label: str
+    detail: str = ""
+
+
+class Excluded(Model):
+    id: str
+    label: str
+    reason: str  # a short key with data, e.g. "after-long", "large-twice"
+
+
+class Decision(Model):
+    """One field one side must fill this round, with the legal options (the only valid ids)."""
+
+    side: Side
+    field: Literal["fleet_tactic", "flight_ops", "doctrine", "resource"]
+    options: tuple[Option, ...]
+    excluded: tuple[Excluded, ...] = ()
+    default: str
+
+    def allows(self, option_id: str) -> bool:
+        return any(option.id == option_id for option in self.options)
+
+
+class Event(Model):
+    """Something that happened, in the game's words, with the data to replay and explain it."""
+
+    kind: str
+    turn: int
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class TrackState(Model):
+    """A damage track (25.82): boxes ticked never go down; repairs only restore capacity."""
+
+    place: str
+    damage_points: int = 0
+    losses: int = 0  # own aircraft destroyed (not on scout missions)
+    repaired: int = 0  # Damage Control (authored #11): capacity restored, VP kept
+
+    @property
+    def boxes(self) -> int:
+        return self.damage_points + self.losses
+
+    @property
+    def effective(self) -> int:
+        return max(0, self.boxes - self.repaired)
+
+
+class SideState(Model):
+    side: Side
+    tactic: FleetTactic | None = None  # this turn's, once revealed
+    flight_ops: str | None = None  # "large:allied-fleet", "none"
+    doctrine: str = "balanced"  # secret from the other side until the strikes are flown
+    last_tactic: FleetTactic | None = None
+    last_size: StrikeSize | None = None
+    resources_used: tuple[int, ...] = ()
+
+
+class SidePicks(Model):
+    tactic: FleetTactic
+    flight_ops: str
+    resource: int
+
+
+class RecoveryDraw(Model):
+    uid: str
+    strike: str
+    cards: tuple[int, ...]
+    lost: bool
+
+
+class TurnRecord(Model):
+    """A played turn, all of it public once the turn is resolved."""
+
+    turn: int
+    picks: dict[Side, SidePicks]
+    strikes: tuple[StrikeReport, ...] = ()
+    recovery: tuple[RecoveryDraw, ...] = ()
+    vp: dict[Side, int] = Field(default_factory=dict)
+    boxes: dict[str, int] = Field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+class State(Model):
+    scenario: str
+    seed_commitment: str
+    turn: int = 1
+    round: RoundKind = RoundKind.ORDERS
+    finished: bool = False
+    winner: Side | Literal["draw"] | None = None
+    sides: dict[Side, SideState]
+    tracks: dict[str, TrackState]
+    vp: dict[Side, int]
+    history: tuple[TurnRecord, ...] = ()
+    next_turn_tb_mod: dict[Side, int] = Field(default_factory=dict)

@@ -1,0 +1,748 @@
+"""Playing a carrier turn once both resources are revealed (25.5-25.9).
+
+Order inside a turn (25.53, 25.61, authored 3.7.2): scout missions, Out of Sight, Midway's
+airfield strike, carrier strikes by resource number (equal numbers fly simultaneously, their
+sizes taken from the damage at the start of the turn), a land-based strike right after its
+owner's, then recovery (25.7), loss ticks (25.82), Damage Control, VPs (25.83), end (25.9).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.cards import Deck
+from engine.catalog import Catalog, Place, ResourceEffect, Scenario, TrackLevel, UnitSpec
+from engine.forces import SIDE_LETTER, describe, expand, remove_aircraft, with_pilot, within_box
+from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.report import AircraftOutcome, StrikeReport
+from engine.rng import Rng
+from engine.state import (
+    Event,
+    RecoveryDraw,
+    SidePicks,
+    SideState,
+    State,
+    TrackState,
+    TurnRecord,
+)
+from engine.strike import fly_strike
+from engine.types import (
+    AircraftClass,
+    AircraftState,
+    BombResult,
+    FleetTactic,
+    RoundKind,
+    Side,
+    StrikeSize,
+)
+
+# ----------------------------------------------------------------------------- levels
+
+
+def track_level(catalog: Catalog, scenario: Scenario, track: TrackState) -> TrackLevel:
+    """Penalties read from the effective boxes (repairs count); VP from ticked boxes."""
+    place = scenario.place(track.place)
+    return catalog.tracks[place.track].level(track.effective)
+
+
+def fleet_level(catalog: Catalog, state: State, side: Side) -> TrackLevel:
+    scenario = catalog.scenarios[state.scenario]
+    fleet = scenario.fleet_of(side)
+    return track_level(catalog, scenario, state.tracks[fleet.key])
+
+
+def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass) -> str | None:
+    for spec in specs:
+        if catalog.aircraft[spec.aircraft].cls is cls:
+            return spec.aircraft
+    return None
+
+
+def _carrier_forces(
+    catalog: Catalog,
+    scenario: Scenario,
+    side: Side,
+    size: StrikeSize,
+    level: TrackLevel,
+    effect: ResourceEffect,
+    target: Place | None,
+    doctrine: Doctrine,
+) -> tuple[list[FlightUnit], list[FlightUnit]]:
+    """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the box."""
+    row = scenario.flight_ops[side][size.value]
+    fighter = _first_of(
+        scenario.flight_ops[side]["none"].cap, catalog, AircraftClass.FIGHTER
+    ) or _first_of(row.cap, catalog, AircraftClass.FIGHTER)
+    bomber = _first_of(
+        scenario.flight_ops[side]["large"].strike, catalog, AircraftClass.FIGHTER_BOMBER
+    )
+    letter = SIDE_LETTER[side]
+    naval = bool(target and catalog.targets[target.sheet].naval)
+    strike_specs = list(row.strike)
+    if strike_specs and fighter and effect.strike_add_fighter_elements:
+        strike_specs.append(
+            UnitSpec(count=effect.strike_add_fighter_elements, kind="L/W", aircraft=fighter)
+        )
+    if strike_specs and bomber and effect.strike_add_fighter_bomber_leaders:
+        strike_specs.append(
+            UnitSpec(count=effect.strike_add_fighter_bomber_leaders, kind="L", aircraft=bomber)
+        )
+    strike = expand(
+        strike_specs,
+        side=side,
+        group="strike",
+        prefix=f"{letter}S",
+        catalog=catalog,
+        doctrine=doctrine,
+        naval=naval,
+    )
+    strike = remove_aircraft(strike, level.strike_minus)
+    strike = within_box(strike, catalog, Counter())
+    cap_specs = list(row.cap)
+    cap = expand(
+        cap_specs,
+        side=side,
+        group="cap",
+        prefix=f"{letter}C",
+        catalog=catalog,
+        doctrine=doctrine,
+        naval=False,
+    )
+    cap = remove_aircraft(cap, level.cap_minus + effect.cap_minus)
+    used = Counter(unit.aircraft for unit in strike)
+    cap = within_box(cap, catalog, used)
+    if effect.cap_add_elements:
+        # 25.65 [EX]: with the fighters' box full, Extra CAP may be a fighter-bomber pair.
+        for _ in range(effect.cap_add_elements):
+            in_use = used + Counter(unit.aircraft for unit in cap)
+            for code in (fighter, bomber):
+                if code and in_use[code] + 2 <= catalog.aircraft[code].box:
+                    extra = expand(
+                        [UnitSpec(count=1, kind="L/W", aircraft=code, ordnance="none")],
+                        side=side,
+                        group="cap",
+                        prefix=f"{letter}X{len(cap)}",
+                        catalog=catalog,
+                        doctrine=doctrine,
+                        naval=False,
+                    )
+                    cap.extend(extra)
+                    break
+    return strike, cap
+
+
+def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize) -> tuple[str, str]:
+    """What a Flight Ops size would field now (before this turn's resource), as notation."""
+    scenario = catalog.scenarios[state.scenario]
+    level = fleet_level(catalog, state, side)
+    strike, cap = _carrier_forces(
+        catalog, scenario, side, size, level, ResourceEffect(), None, Doctrine()
+    )
+    return describe(strike), describe(cap)
+
+
+# ----------------------------------------------------------------------------- the turn
+
+
+@dataclass
+class _Turn:
+    catalog: Catalog
+    scenario: Scenario
+    state: State
+    rng: Rng
+    resources: dict[Side, int]
+    tracks: dict[str, TrackState]
+    events: list[Event] = field(default_factory=list)
+    reports: list[StrikeReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    cap_damage: dict[str, int] = field(default_factory=dict)  # uid -> damage carried
+    caps: dict[str, list[FlightUnit]] = field(default_factory=dict)  # place -> CAP
+    scout_success: dict[Side, bool] = field(default_factory=dict)
+    out_of_sight: dict[Side, str] = field(default_factory=dict)  # "hidden" / "partial"
+    pilots: dict[str, PilotFace] = field(default_factory=dict)
+    losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
+
+    def effect(self, side: Side) -> ResourceEffect:
+        return self.catalog.resource(self.resources[side]).effect
+
+    def tactic(self, side: Side) -> FleetTactic:
+        tactic = self.state.sides[side].tactic
+        assert tactic is not None
+        return tactic
+
+    def doctrine(self, side: Side) -> Doctrine:
+        return DOCTRINE_PRESETS.get(self.state.sides[side].doctrine, Doctrine())
+
+    def level(self, place: Place) -> TrackLevel:
+        return track_level(self.catalog, self.scenario, self.tracks[place.key])
+
+    def emit(self, kind: str, **data: object) -> None:
+        self.events.append(Event(kind=kind, turn=self.state.turn, data=dict(data)))
+
+
+def _draft(turn: _Turn, side: Side, units: list[FlightUnit], purpose: str) -> list[FlightUnit]:
+    """19.24: one pilot counter per Leader, drawn from the cup of its nation and service."""
+    from engine.loader import default_pilot_pool
+    from engine.pilots import draft_pilots
+
+    leaders = [
+        (unit.uid, turn.catalog.aircraft[unit.aircraft])
+        for unit in units
+        if unit.role == "leader" and unit.uid not in turn.pilots
+    ]
+    if not leaders:
+        return with_pilot(units, turn.pilots)
+    effect = turn.effect(side)
+    draws = draft_pilots(
+        leaders,
+        default_pilot_pool(),
+        turn.rng.stream(f"pilots:{purpose}"),
+        extra_draw_if_unskilled=effect.veteran_aircrew,
+    )
+    placed: dict[str, str] = {}
+    for draw in draws:
+        if draw.pilot is not None:
+            turn.pilots[draw.uid] = draw.pilot
+            placed[draw.uid] = draw.pilot.name
+    if effect.ace_leader and leaders:
+        # Authored #14: a named ace, not drawn from the cup (19.24), on the first Leader.
+        uid, aircraft = leaders[0]
+        bombing = aircraft.cls is not AircraftClass.FIGHTER
+        ace = PilotFace(name="Ace leader", skills=("A", "BM") if bombing else ("A", "BU"))
+        turn.pilots[uid] = ace
+        placed[uid] = ace.name
+    turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
+    return with_pilot(units, turn.pilots)
+
+
+def _card_cap(turn: _Turn, place: Place, doctrine: Doctrine) -> list[FlightUnit]:
+    """25.43: Port Moresby's and the Invasion Force's CAP come from one card's bombing result."""
+    level = turn.level(place)
+    if level.no_cap or not place.cap_table:
+        return []
+    deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"cap:{place.key}"))
+    card = deck.draw(f"cap:{place.key}")
+    result = BombResult(max(0, card.bombing.value - level.cap_shift))
+    row = next((r for r in place.cap_table if r.result is result), None)
+    specs = row.cap if row else ()
+    units = expand(
+        specs,
+        side=place.side,
+        group="cap",
+        prefix=f"{SIDE_LETTER[place.side]}P",
+        catalog=turn.catalog,
+        doctrine=doctrine,
+        naval=False,
+    )
+    turn.emit("cap-drawn", place=place.key, card=card.id, result=result.name, cap=describe(units))
+    return units
+
+
+def _airfield_row(place: Place, boxes: int) -> tuple[tuple[UnitSpec, ...], tuple[UnitSpec, ...]]:
+    current = place.airfield_table[0]
+    for row in place.airfield_table:
+        if boxes >= row.min_boxes:
+            current = row
+    return current.strike, current.cap
+
+
+def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
+    """The CAP over ``place`` this turn, fixed once and worn down by each raid (authored 3.7.1)."""
+    if place.key not in turn.caps:
+        defender = place.side
+        if place.carrier_fleet:
+            turn.caps[place.key] = []  # carrier CAP is set in _setup_fleet_caps
+        elif place.cap_table:
+            turn.caps[place.key] = _card_cap(turn, place, turn.doctrine(defender))
+        elif place.airfield_table or place.key.startswith("midway"):
+            airfield = _midway(turn.scenario)
+            units: list[FlightUnit] = []
+            if airfield is not None:
+                _, cap_specs = _airfield_row(airfield, turn.tracks[airfield.key].effective)
+                units = expand(
+                    cap_specs,
+                    side=airfield.side,
+                    group="cap",
+                    prefix="AM",
+                    catalog=turn.catalog,
+                    doctrine=turn.doctrine(defender),
+                    naval=False,
+                )
+            turn.caps[place.key] = units
+            if airfield is not None:
+                turn.caps[airfield.key] = units
+        else:
+            turn.caps[place.key] = []
+        turn.caps[place.key] = _draft(turn, defender, turn.caps[place.key], f"cap:{place.key}")
+    alive: list[FlightUnit] = []
+    for unit in turn.caps[place.key]:
+        damage = turn.cap_damage.get(unit.uid, 0)
+        aircraft = turn.catalog.aircraft[unit.aircraft]
+        if damage >= aircraft.flip_at + aircraft.destroy_extra:
+            continue
+        alive.append(unit.model_copy(update={"damage": damage}))
+    return alive
+
+
+def _midway(scenario: Scenario) -> Place | None:
+    return next((p for p in scenario.places if p.airfield_table), None)
+
+
+def _setup_fleet_caps(
+    turn: _Turn, forces: dict[Side, tuple[list[FlightUnit], list[FlightUnit]]]
+) -> None:
+    for side in Side:
+        fleet = turn.scenario.fleet_of(side)
+        turn.caps[fleet.key] = _draft(turn, side, forces[side][1], f"cap:{fleet.key}")
+
+
+def _forces_now(turn: _Turn, side: Side) -> tuple[list[FlightUnit], list[FlightUnit]]:
+    flight_ops = turn.state.sides[side].flight_ops or "none"
+    size_text, _, target_key = flight_ops.partition(":")
+    size = StrikeSize(size_text)
+    target = turn.scenario.place(target_key) if target_key else None
+    fleet = turn.scenario.fleet_of(side)
+    return _carrier_forces(
+        turn.catalog,
+        turn.scenario,
+        side,
+        size,
+        turn.level(fleet),
+        turn.effect(side),
+        target,
+        turn.doctrine(side),
+    )
+
+
+def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
+    deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"strike:{setup.id}"))
+    report = fly_strike(setup, turn.catalog, deck)
+    for outcome in report.aircraft:
+        if outcome.group == "cap":
+            turn.cap_damage[outcome.uid] = outcome.damage
+    if report.target_points and setup.kind != "scout":
+        track = turn.tracks[setup.target]
+        turn.tracks[setup.target] = track.model_copy(
+            update={"damage_points": track.damage_points + report.target_points}
+        )
+    turn.reports.append(report)
+    turn.emit(
+        "strike-flown",
+        strike=report.id,
+        kind=report.kind,
+        attacker=report.attacker.value,
+        target=report.target,
+        points=report.target_points,
+        hidden=report.hidden,
+    )
+    return report
+
+
+def _scouts(turn: _Turn) -> None:
+    """Authored 3.4: a scout must live through two turns against one CAP element (seed 25.53)."""
+    for side in Side:
+        if not turn.effect(side).scout:
+            continue
+        spec = turn.scenario.scouts[side]
+        enemy_fleet = turn.scenario.fleet_of(side.enemy)
+        scout = expand(
+            [UnitSpec(count=1, kind="formation", aircraft=spec.aircraft)],
+            side=side,
+            group="scout",
+            prefix=f"{SIDE_LETTER[side]}R",
+            catalog=turn.catalog,
+            doctrine=turn.doctrine(side),
+            naval=False,
+        )
+        scout = [unit.model_copy(update={"band": spec.band}) for unit in scout]
+        cap = _cap_for(turn, enemy_fleet)
+        interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
+        setup = StrikeSetup(
+            id=f"T{turn.state.turn}-{SIDE_LETTER[side]}R",
+            turn=turn.state.turn,
+            kind="scout",
+            attacker=side,
+            origin=turn.scenario.fleet_of(side).key,
+            target=enemy_fleet.key,
+            sheet=enemy_fleet.sheet,
+            carrier_fleet=True,
+            order=0,
+            strike=tuple(scout),
+            cap=tuple(interceptors),
+            attacker_doctrine=turn.doctrine(side),
+            defender_doctrine=turn.doctrine(side.enemy),
+            target_bound=2,
+            home_bound=0,
+            hidden=True,
+        )
+        report = _fly(turn, setup)
+        survived = all(
+            o.state is not AircraftState.DESTROYED and not o.disengaged
+            for o in report.aircraft
+            if o.group == "scout"
+        )
+        turn.scout_success[side] = survived
+        turn.reports[-1] = report.model_copy(update={"scout_success": survived})
+        turn.emit("scout-mission", side=side.value, success=survived)
+
+
+def _out_of_sight(turn: _Turn) -> None:
+    """Authored #9: blue borders among 1 + range-value cards; an enemy scout's success spoils it."""
+    for side in Side:
+        if not turn.effect(side).out_of_sight:
+            continue
+        if turn.scout_success.get(side.enemy):
+            turn.emit("out-of-sight", side=side.value, outcome="spotted", cards=[])
+            continue
+        deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"out-of-sight:{side.value}"))
+        cards = deck.draw_many(1 + turn.tactic(side).recovery_cards, "out-of-sight")
+        blue = sum(1 for card in cards if card.border == "blue")
+        outcome = "hidden" if blue >= 2 else "partial" if blue == 1 else "failed"
+        if outcome != "failed":
+            turn.out_of_sight[side] = outcome
+        turn.emit("out-of-sight", side=side.value, outcome=outcome, cards=[c.id for c in cards])
+
+
+def _carrier_setup(
+    turn: _Turn, side: Side, strike: list[FlightUnit], order: int, simultaneous: bool
+) -> StrikeSetup | None:
+    flight_ops = turn.state.sides[side].flight_ops or "none"
+    _, _, target_key = flight_ops.partition(":")
+    if not target_key or not strike:
+        return None
+    target = turn.scenario.place(target_key)
+    defender = target.side
+    enemy_effect = turn.effect(defender)
+    own_effect = turn.effect(side)
+    against_fleet = target.carrier_fleet
+    if (
+        turn.state.turn == 1
+        and against_fleet
+        and turn.scenario.sighting_rule.get(side)
+        and not turn.scout_success.get(side)
+    ):
+        # Authored "Sighting": on turn 1 a fleet is found only by a successful scout.
+        turn.notes.append(f"not-sighted:{side.value}")
+        turn.emit("strike-recalled", side=side.value, reason="not-sighted")
+        return None
+    strike = _draft(turn, side, strike, f"strike:{side.value}")
+    hidden_state = turn.out_of_sight.get(defender) if against_fleet else None
+    return StrikeSetup(
+        id=f"T{turn.state.turn}-{SIDE_LETTER[side]}1",
+        turn=turn.state.turn,
+        kind="carrier",
+        attacker=side,
+        origin=turn.scenario.fleet_of(side).key,
+        target=target.key,
+        sheet=target.sheet,
+        carrier_fleet=against_fleet,
+        order=order,
+        simultaneous=simultaneous,
+        strike=tuple(strike),
+        cap=tuple(_cap_for(turn, target)),
+        attacker_doctrine=turn.doctrine(side),
+        defender_doctrine=turn.doctrine(defender),
+        target_bound=2
+        + own_effect.own_tb_mod
+        + (enemy_effect.enemy_tb_mod if against_fleet else 0),
+        home_bound=1,
+        area_flak_mod=enemy_effect.enemy_area_flak_mod if against_fleet else 0,
+        target_flak_mod=enemy_effect.enemy_target_flak_mod if against_fleet else 0,
+        damage_bonus=own_effect.fleet_damage_bonus if against_fleet else 0,
+        result_shift=1 if hidden_state == "partial" else 0,
+        hidden=hidden_state == "hidden",
+    )
+
+
+def _land_based(turn: _Turn, side: Side, order: int) -> None:
+    """Authored #8: Coral Sea land-based bombers, or Midway's submarine attack."""
+    if not turn.effect(side).land_based_strike:
+        return
+    enemy_fleet = turn.scenario.fleet_of(side.enemy)
+    if turn.scenario.submarine:
+        deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"submarine:{side.value}"))
+        card = deck.draw("submarine")
+        sheet = turn.catalog.targets[enemy_fleet.sheet]
+        points = sheet.points.get(card.bombing, 0) * 2  # read as a torpedo (21.55)
+        track = turn.tracks[enemy_fleet.key]
+        turn.tracks[enemy_fleet.key] = track.model_copy(
+            update={"damage_points": track.damage_points + points}
+        )
+        turn.emit(
+            "submarine", side=side.value, card=card.id, result=card.bombing.name, points=points
+        )
+        return
+    specs = turn.scenario.land_based.get(side, ())
+    targets = turn.scenario.land_based_target.get(side, (enemy_fleet.key,))
+    own_ops = turn.state.sides[side].flight_ops or "none"
+    _, _, own_target = own_ops.partition(":")
+    target = turn.scenario.place(own_target if own_target in targets else targets[0])
+    units = expand(
+        specs,
+        side=side,
+        group="strike",
+        prefix=f"{SIDE_LETTER[side]}B",
+        catalog=turn.catalog,
+        doctrine=turn.doctrine(side),
+        naval=turn.catalog.targets[target.sheet].naval,
+    )
+    defender = target.side
+    setup = StrikeSetup(
+        id=f"T{turn.state.turn}-{SIDE_LETTER[side]}LB",
+        turn=turn.state.turn,
+        kind="land-based",
+        attacker=side,
+        origin="land",
+        target=target.key,
+        sheet=target.sheet,
+        carrier_fleet=target.carrier_fleet,
+        order=order,
+        strike=tuple(units),
+        cap=tuple(_cap_for(turn, target)),
+        attacker_doctrine=turn.doctrine(side),
+        defender_doctrine=turn.doctrine(defender),
+        target_bound=2 + (turn.effect(defender).enemy_tb_mod if target.carrier_fleet else 0),
+        home_bound=1,
+        hidden=target.carrier_fleet and turn.out_of_sight.get(defender) == "hidden",
+        result_shift=1
+        if target.carrier_fleet and turn.out_of_sight.get(defender) == "partial"
+        else 0,
+    )
+    _fly(turn, setup)
+
+
+def _airfield_strike(turn: _Turn) -> None:
+    """25.43, 25.61: Midway launches by its damage alone, after scouts, before the carriers."""
+    airfield = _midway(turn.scenario)
+    if airfield is None or airfield.strike_target is None:
+        return
+    strike_specs, _ = _airfield_row(airfield, turn.tracks[airfield.key].effective)
+    if not strike_specs:
+        return
+    target = turn.scenario.place(airfield.strike_target)
+    side = airfield.side
+    units = expand(
+        strike_specs,
+        side=side,
+        group="strike",
+        prefix="AA",
+        catalog=turn.catalog,
+        doctrine=turn.doctrine(side),
+        naval=turn.catalog.targets[target.sheet].naval,
+    )
+    units = _draft(turn, side, units, "strike:midway")
+    defender = target.side
+    hidden_state = turn.out_of_sight.get(defender)
+    setup = StrikeSetup(
+        id=f"T{turn.state.turn}-AM",
+        turn=turn.state.turn,
+        kind="airfield",
+        attacker=side,
+        origin=airfield.key,
+        target=target.key,
+        sheet=target.sheet,
+        carrier_fleet=target.carrier_fleet,
+        order=1,
+        strike=tuple(units),
+        cap=tuple(_cap_for(turn, target)),
+        attacker_doctrine=turn.doctrine(side),
+        defender_doctrine=turn.doctrine(defender),
+        target_bound=2 + turn.effect(defender).enemy_tb_mod,
+        home_bound=1,
+        area_flak_mod=turn.effect(defender).enemy_area_flak_mod,
+        target_flak_mod=turn.effect(defender).enemy_target_flak_mod,
+        result_shift=1 if hidden_state == "partial" else 0,
+        hidden=hidden_state == "hidden",
+    )
+    _fly(turn, setup)
+
+
+def _recovery(turn: _Turn) -> list[RecoveryDraw]:
+    """25.71-25.72: Damaged strike aircraft draw both sides' range values; IMS/OTS loses them."""
+    draws: list[RecoveryDraw] = []
+    japanese_range = turn.tactic(Side.JAPANESE).recovery_cards
+    for index, report in enumerate(turn.reports):
+        if report.kind == "scout" or report.hidden:
+            continue
+        midway = report.origin.startswith("midway") or report.target.startswith("midway")
+        updated: list[AircraftOutcome] = []
+        deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"recovery:{report.id}"))
+        for outcome in report.aircraft:
+            if (
+                outcome.group != "strike"
+                or outcome.side is not report.attacker
+                or outcome.state is not AircraftState.DAMAGED
+            ):
+                updated.append(outcome)
+                continue
+            if report.kind == "land-based":
+                count = 1  # authored 3.7.1: land-based bombers test with one card
+            elif midway:
+                count = 2 * japanese_range  # 25.71 [EX]: Midway takes the Japanese range
+            else:
+                count = sum(turn.tactic(side).recovery_cards for side in Side)
+            cards = deck.draw_many(count, "recovery")
+            lost = any(card.is_attack for card in cards)
+            draws.append(
+                RecoveryDraw(
+                    uid=outcome.uid, strike=report.id, cards=tuple(c.id for c in cards), lost=lost
+                )
+            )
+            if lost:
+                outcome = outcome.model_copy(
+                    update={"state": AircraftState.DESTROYED, "lost_on_recovery": True}
+                )
+            updated.append(outcome)
+        turn.reports[index] = report.model_copy(update={"aircraft": tuple(updated)})
+    if draws:
+        turn.emit(
+            "recovery",
+            tests=len(draws),
+            lost=[d.uid for d in draws if d.lost],
+        )
+    return draws
+
+
+def _tick_losses(turn: _Turn) -> None:
+    """25.82: one box per own aircraft destroyed, on the fleet or airfield it flew from.
+
+    A CAP that fought two raids appears in two reports: each aircraft counts once.
+    """
+    seen: set[str] = set()
+    recount: Counter[str] = Counter()
+    for report in turn.reports:
+        if report.kind in ("scout", "land-based"):
+            continue
+        for outcome in report.aircraft:
+            key = f"{outcome.side.value}:{outcome.uid}"
+            if outcome.state is not AircraftState.DESTROYED or key in seen:
+                continue
+            origin = report.origin if outcome.group == "strike" else report.target
+            if origin == "land":
+                continue
+            place = turn.scenario.place(origin)
+            if place.carrier_fleet or place.airfield_table:
+                seen.add(key)
+                recount[place.key] += 1
+    turn.losses = recount
+    for key, count in sorted(turn.losses.items()):
+        track = turn.tracks[key]
+        turn.tracks[key] = track.model_copy(update={"losses": track.losses + count})
+        turn.emit("losses-ticked", place=key, boxes=count)
+
+
+def _damage_control(turn: _Turn) -> None:
+    for side in Side:
+        amount = turn.effect(side).damage_control
+        if not amount:
+            continue
+        fleet = turn.scenario.fleet_of(side)
+        track = turn.tracks[fleet.key]
+        level = turn.level(fleet)
+        if level.out_of_action:
+            continue  # authored #11: no coming back from Out of Action
+        repair = min(amount, track.damage_points - track.repaired)
+        if repair > 0:
+            turn.tracks[fleet.key] = track.model_copy(update={"repaired": track.repaired + repair})
+            turn.emit("damage-control", side=side.value, boxes=repair)
+
+
+def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -> dict[Side, int]:
+    """25.83: each track's VP, at the highest level its ticked boxes reached, goes to the enemy."""
+    vp = {side: 0 for side in Side}
+    for place in scenario.places:
+        track = catalog.tracks[place.track]
+        vp[place.side.enemy] += track.level(tracks[place.key].boxes).vp
+    return vp
+
+
+def play_turn(
+    catalog: Catalog, state: State, resources: dict[Side, int], rng: Rng
+) -> tuple[State, list[Event]]:
+    scenario = catalog.scenarios[state.scenario]
+    turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
+    turn.emit("resources-revealed", **{side.value: resources[side] for side in Side})
+
+    _scouts(turn)
+    _out_of_sight(turn)
+    start_forces = {side: _forces_now(turn, side) for side in Side}
+    _setup_fleet_caps(turn, start_forces)
+    _airfield_strike(turn)
+
+    # 25.53: lower resource number strikes first; equal numbers fly together.
+    order = sorted(Side, key=lambda side: (resources[side], side is Side.ALLIED))
+    simultaneous = resources[Side.JAPANESE] == resources[Side.ALLIED]
+    for slot, side in enumerate(order, start=2):
+        strike = start_forces[side][0] if simultaneous else _forces_now(turn, side)[0]
+        setup = _carrier_setup(turn, side, strike, slot, simultaneous)
+        if setup is not None:
+            _fly(turn, setup)
+        _land_based(turn, side, slot)
+
+    recovery = _recovery(turn)
+    _tick_losses(turn)
+    _damage_control(turn)
+    vp = score(catalog, scenario, turn.tracks)
+    turn.emit("vp", **{side.value: vp[side] for side in Side})
+
+    fleets_out = [side.value for side in Side if turn.level(scenario.fleet_of(side)).out_of_action]
+    finished = state.turn >= scenario.turns or bool(fleets_out)
+    winner: Side | str | None = None
+    if finished:
+        if vp[Side.JAPANESE] == vp[Side.ALLIED]:
+            winner = "draw"
+        else:
+            winner = max(Side, key=lambda side: vp[side])
+        turn.emit(
+            "campaign-ended",
+            winner=winner if isinstance(winner, str) else winner.value,
+            vp={side.value: vp[side] for side in Side},
+            out_of_action=fleets_out,
+        )
+
+    record = TurnRecord(
+        turn=state.turn,
+        picks={
+            side: SidePicks(
+                tactic=turn.tactic(side),
+                flight_ops=state.sides[side].flight_ops or "none",
+                resource=resources[side],
+            )
+            for side in Side
+        },
+        strikes=tuple(turn.reports),
+        recovery=tuple(recovery),
+        vp=vp,
+        boxes={key: track.boxes for key, track in turn.tracks.items()},
+        notes=tuple(turn.notes),
+    )
+    sides: dict[Side, SideState] = {}
+    for side in Side:
+        current = state.sides[side]
+        used = current.resources_used
+        if not catalog.resource(resources[side]).repeatable:
+            used = (*used, resources[side])
+        size_text = (current.flight_ops or "none").partition(":")[0]
+        sides[side] = current.model_copy(
+            update={
+                "last_tactic": current.tactic,
+                "last_size": StrikeSize(size_text),
+                "tactic": None,
+                "flight_ops": None,
+                "resources_used": used,
+            }
+        )
+    new_state = state.model_copy(
+        update={
+            "turn": state.turn if finished else state.turn + 1,
+            "round": RoundKind.ORDERS,
+            "finished": finished,
+            "winner": winner,
+            "sides": sides,
+            "tracks": turn.tracks,
+            "vp": vp,
+            "history": (*state.history, record),
+        }
+    )
+    return new_state, turn.events
