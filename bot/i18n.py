@@ -1,6 +1,7 @@
 """The translation layer: every user-facing string goes through ``t``.
 
-Strings live in ``bot/locales/<lang>.toml`` keyed by dotted ids. A missing key in French
+Strings live in ``bot/locales/<lang>/*.toml`` (one file per area: core, render, cogs...)
+keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may use it. A missing key in French
 falls back to English; a key missing everywhere shows the key itself so it is noticed.
 """
 
@@ -32,8 +33,6 @@ def normalize(locale: Any) -> str:
 
 @cache
 def _catalog(lang: str) -> dict[str, str]:
-    path = LOCALE_DIR / f"{lang}.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
     flat: dict[str, str] = {}
 
     def walk(prefix: str, node: dict[str, Any]) -> None:
@@ -44,7 +43,8 @@ def _catalog(lang: str) -> dict[str, str]:
             else:
                 flat[name] = str(value)
 
-    walk("", data)
+    for path in sorted((LOCALE_DIR / lang).glob("*.toml")):
+        walk("", tomllib.loads(path.read_text(encoding="utf-8")))
     return flat
 
 
