@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.campaign import new_campaign, pending, resolve  # noqa: E402
-from engine.loader import default_catalog  # noqa: E402
-from engine.rng import Rng  # noqa: E402
-from engine.state import State  # noqa: E402
-from engine.types import Side  # noqa: E402
+from engine.campaign import new_campaign, pending, resolve
+from engine.loader import default_catalog
+from engine.rng import Rng
+from engine.state import State
+from engine.types import Side
 
 OPEN_GAP = 10
 
@@ -74,12 +74,10 @@ def main() -> None:
         split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
         print(f"winners          {split}")
         print(f"turns played     {dict(sorted(turns.items()))}")
-        print(
-            f"open late        {open_late / count:.1%} within {OPEN_GAP} VP before the last two turns"
-        )
-        print(
-            f"VP margin J-A    median {statistics.median(margins)}, mean {statistics.mean(margins):.1f}"
-        )
+        late = open_late / count
+        print(f"open late        {late:.1%} within {OPEN_GAP} VP before the last two turns")
+        median, mean = statistics.median(margins), statistics.mean(margins)
+        print(f"VP margin J-A    median {median}, mean {mean:.1f}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -132,7 +133,7 @@ def test_radar_strikes_first_and_lengthens_the_enemy_strike() -> None:
         _orders("medium", "large:allied-fleet"),
         _orders("medium", "large:japanese-fleet"),
     )
-    state, events = resolve(
+    state, _ = resolve(
         CATALOG,
         state,
         {Side.JAPANESE: {"resource": "7"}, Side.ALLIED: {"resource": "3"}},
@@ -171,13 +172,13 @@ def test_recovery_draws_both_ranges() -> None:
     seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), scenario=st.sampled_from(SCENARIOS)
 )
 def test_random_campaign_invariants(seed: int, pick: int, scenario: str) -> None:
-    final, events, states = play(CATALOG, scenario, str(seed), pick)
+    final, _events, states = play(CATALOG, scenario, str(seed), pick)
     assert final.finished
     assert len(final.history) <= CATALOG.scenarios[scenario].turns
     for side in Side:
         used = [n for n in final.sides[side].resources_used]
         assert len(used) == len(set(used))  # a resource is never used twice (25.52)
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         for key in before.tracks:
             assert after.tracks[key].boxes >= before.tracks[key].boxes  # damage never decreases
         for side in Side:
