@@ -1,0 +1,51 @@
+"""Durations as players type them: ``12h``, ``2d``, ``1d12h``, ``90m``."""
+
+from __future__ import annotations
+
+import re
+
+_PART = re.compile(r"(\d+)\s*([dhm])")
+_UNITS = {"d": 86400, "h": 3600, "m": 60}
+MIN_SECONDS = 60 * 10  # a round shorter than ten minutes cannot be played by post
+MAX_SECONDS = 86400 * 30
+
+
+class DurationError(ValueError):
+    """The text is not a duration Sortie accepts; ``key`` names the translated message."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def parse_duration(text: str, *, minimum: int = MIN_SECONDS, maximum: int = MAX_SECONDS) -> int:
+    """Seconds for ``text``; refuses empty, malformed, negative, too short and absurd values."""
+    cleaned = text.strip().lower().replace(" ", "")
+    if not cleaned or cleaned.startswith("-"):
+        raise DurationError("duration.invalid")
+    position = 0
+    total = 0
+    for match in _PART.finditer(cleaned):
+        if match.start() != position:
+            raise DurationError("duration.invalid")
+        total += int(match.group(1)) * _UNITS[match.group(2)]
+        position = match.end()
+    if position != len(cleaned) or position == 0:
+        raise DurationError("duration.invalid")
+    if total < minimum:
+        raise DurationError("duration.too_short")
+    if total > maximum:
+        raise DurationError("duration.too_long")
+    return total
+
+
+def format_duration(seconds: int) -> str:
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [
+        f"{days}d" if days else "",
+        f"{hours}h" if hours else "",
+        f"{minutes}m" if minutes else "",
+    ]
+    return "".join(parts) or "0m"
