@@ -102,6 +102,15 @@ class AircraftType(Frozen):
 # --- Targets and tracks -------------------------------------------------------------------
 
 
+class SheetLevel(Frozen):
+    """One damage level of a Target Sheet (21.81): reached at ``min_points``, worth ``vp``."""
+
+    name: str
+    min_points: int
+    vp: int
+    provenance: Provenance = "authored-default"
+
+
 class TargetSheet(Frozen):
     """21.9: flak values and damage points per result for one target type."""
 
@@ -113,6 +122,16 @@ class TargetSheet(Frozen):
     points: dict[BombResult, int]  # MISS is always 0
     strafe: int | None  # points per strafe Hit; None = cannot be strafed (21.71)
     provenance: Provenance = "authored-default"
+    # Land damage levels, lowest first; empty for the carrier sheets 5A-5D, whose damage
+    # goes on a campaign track instead.
+    levels: tuple[SheetLevel, ...] = ()
+
+    def level(self, points: int) -> SheetLevel | None:
+        current: SheetLevel | None = None
+        for level in self.levels:
+            if points >= level.min_points:
+                current = level
+        return current
 
 
 class TrackLevel(Frozen):
@@ -136,6 +155,7 @@ class DamageTrack(Frozen):
     name: str
     boxes: int
     levels: tuple[TrackLevel, ...]
+    provenance: Provenance = "authored-default"
 
     def level(self, boxes: int) -> TrackLevel:
         current = self.levels[0]
@@ -166,6 +186,7 @@ class ResourceEffect(Frozen):
     ace_leader: bool = False
     veteran_aircrew: bool = False
     land_based_strike: bool = False
+    cap_places_after_reveal: bool = False  # #3 Radar: CAP bands set once the raid's are known
 
 
 class Resource(Frozen):
@@ -175,8 +196,13 @@ class Resource(Frozen):
     side: Side | None = None  # None = either side may pick it
     repeatable: bool = False  # only No Resource (25.52)
     effect: ResourceEffect = ResourceEffect()
+    # Replaces ``effect`` for one side where the two differ (#11: Japanese repair less).
+    effects_by_side: dict[Side, ResourceEffect] = Field(default_factory=dict)
     text: str
     provenance: Provenance = "authored-default"
+
+    def effect_for(self, side: Side) -> ResourceEffect:
+        return self.effects_by_side.get(side, self.effect)
 
 
 # --- Campaign sheets ----------------------------------------------------------------------
@@ -233,6 +259,24 @@ class ScoutSpec(Frozen):
     bonus: UnitSpec  # added to the strike on success (25.53 [EX])
 
 
+class TrackCondition(Frozen):
+    """A condition on a place's damage track at the end of the campaign."""
+
+    place: str
+    min_boxes: int = 0
+    below: int | None = None  # fewer boxes than this
+
+
+class ObjectiveBonus(Frozen):
+    """An optional end-of-campaign VP bonus (authored 3.7.3), met when every condition holds."""
+
+    side: Side
+    vp: int
+    when: tuple[TrackCondition, ...]
+    text: str = ""
+    optional: bool = True
+
+
 class Scenario(Frozen):
     key: str  # "coral-sea"
     name: str
@@ -247,6 +291,9 @@ class Scenario(Frozen):
     submarine: bool = False  # Midway's resource #8 variant
     sighting_rule: dict[Side, bool] = Field(default_factory=dict)
     provenance: Provenance = "authored-default"
+    objectives: tuple[ObjectiveBonus, ...] = ()
+    # Optional rule: a side's turn-1 strike must go for one of these places (Midway 3.7.4).
+    optional_opening_targets: dict[Side, tuple[str, ...]] = Field(default_factory=dict)
 
     def place(self, key: str) -> Place:
         for place in self.places:
