@@ -95,7 +95,7 @@ def expand(
                         aircraft=aircraft.code,
                         side=side,
                         role=role,
-                        group=group,  # type: ignore[arg-type]
+                        group=group,
                         element=element,
                         band=band,
                         ordnance=ordnance,
@@ -112,8 +112,8 @@ def expand(
                         uid=f"{element}-{aircraft.code}-{role[0].upper()}",
                         aircraft=aircraft.code,
                         side=side,
-                        role=role,  # type: ignore[arg-type]
-                        group=group,  # type: ignore[arg-type]
+                        role=role,
+                        group=group,
                         element=element,
                         band=band,
                         ordnance=ordnance,

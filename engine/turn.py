@@ -164,7 +164,7 @@ class _Turn:
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
 
     def effect(self, side: Side) -> ResourceEffect:
-        return self.catalog.resource(self.resources[side]).effect
+        return self.catalog.resource(self.resources[side]).effect_for(side)
 
     def tactic(self, side: Side) -> FleetTactic:
         tactic = self.state.sides[side].tactic
@@ -177,8 +177,8 @@ class _Turn:
     def level(self, place: Place) -> TrackLevel:
         return track_level(self.catalog, self.scenario, self.tracks[place.key])
 
-    def emit(self, kind: str, **data: object) -> None:
-        self.events.append(Event(kind=kind, turn=self.state.turn, data=dict(data)))
+    def emit(self, event_kind: str, /, **data: object) -> None:
+        self.events.append(Event(kind=event_kind, turn=self.state.turn, data=dict(data)))
 
 
 def _draft(turn: _Turn, side: Side, units: list[FlightUnit], purpose: str) -> list[FlightUnit]:
