@@ -1,0 +1,837 @@
+"""The authored fighter-vs-fighter card model: a compact stand-in for basic rules 1-14.
+
+The seed only holds the campaign rules (15-26), so the duel itself follows the authored
+module of zero-authored-data.md 3.2, cut down to what a fully automatic strike needs.
+Every aircraft is a ``Plane`` (plain mutable state). A Leader holds a hand: it opens with
+Performance cards, discards down to Performance, then draws its Horsepower for the band it
+is in, never above Performance (3.2.3). Wingmen and formation aircraft hold no hand; they
+draw a mini-hand when they attack or are attacked and throw it away afterwards. Pilot
+skills: P +1 Performance, H +1 Horsepower, BU +1 Burst, D +1 to both damage steps, G +1
+Gunner, CV one redraw of weak opening cards, A one free ACE PILOT per strike (19.25); BM
+and S add a bomb or strafe card (bombing module).
+
+Positions are the five of 3.2.4, kept as a signed score between two opposing Leaders:
++2 Tailing, +1 Advantaged, 0 Neutral, -1 Disadvantaged, -2 Tailed. A Leader holds a
+non-Neutral score against one enemy Leader at most and is Engaged while it does; taking a
+position against a new enemy, changing band, or being broken off with FULL THROTTLE
+drops the old pairing. MANEUVERING gains one step, HALF LOOP two. The burst budget of an
+IN MY SIGHTS follows the position (Tailing Burst, Advantaged Burst-1, Neutral 1, worse 0);
+OUT OF THE SUN always has the full Burst except when Tailed; every attack played spends
+from the same budget for the turn (3.2.5). Leaders attack enemy Leaders and formation
+aircraft; Wingmen play one IMS/OTS from an Offensive mini-hand at any aircraft in their
+band. Aircraft only fight in the same band and, over the target, in the same area (23.5).
+
+Every card played can be answered. A response must appear in ``DeckData.answers`` for the
+card it cancels, or carry the same title as the response it cancels, or be ACE PILOT;
+the chain alternates until one side passes and the last card standing takes effect
+(3.2.6). SCISSORS answers only when its player is Disadvantaged or Tailed against the
+card's player. Loaded fighters cannot play MANEUVERING, HALF LOOP, SCISSORS or FULL
+THROTTLE (17.15). In the Bomb turn a bombing or strafing aircraft answers each enemy card
+with one card at most (23.66). A fighter-bomber's Gunner draws after each attack on it.
+
+Attacks on formation aircraft follow 20.x: target choice by MANEUVERING/HALF LOOP that
+friendly Unengaged Leaders may answer (20.32), Leader burst +2 plus the bonuses (20.22),
+Wingman mini-hand Offensive + Defensive (20.13), the bomber's counter-fire mini-hand of its
+Turret Defense plus its mates' Turret Support, with the attack-angle option (20.31,
+20.41), and counter-fire read exactly as the 20.52-20.54 table.
+
+Card policy (deterministic, the same for both sides):
+- A Leader first plays MANEUVERING/HALF LOOP against its target until Tailing, then plays,
+  one at a time, the attack that deals the most damage within what is left of its budget.
+- Against formations it bites with the weakest attack first, to draw the spoiling
+  counter-fire out before the big card (the 20.5 example's order); a Wingman plays all.
+- An aircraft answers every enemy card for which it holds a legal answer (first such card
+  in hand); it spends ACE PILOT (a real card or the pilot's A ability) only to keep a
+  Leader from a hit that would flip or destroy it. Mini-hands use ACE PILOT freely.
+- Counter-fire: a spoiling IMS/OTS first, then any spoiling card, then the IMS/OTS with
+  the most damage.
+Which enemy to fight, and which band to fly to, is the strike module's doctrine policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.cards import Deck
+from engine.catalog import ActionCard, AircraftType, Ratings
+from engine.orders import Doctrine
+from engine.report import Phase
+from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
+
+Role = Literal["leader", "wingman", "formation", "recon"]
+Group = Literal["strike", "cap", "scout"]
+FlakKind = Literal["area", "target", "strafe"]
+
+IMS, OTS, MAN, HL = CardTitle.IMS, CardTitle.OTS, CardTitle.MAN, CardTitle.HL
+AP, FT, SC = CardTitle.AP, CardTitle.FT, CardTitle.SC
+LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
+_KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
+
+
+def is_attack(card: ActionCard) -> bool:
+    """IN MY SIGHTS or OUT OF THE SUN (the only cards that deal damage)."""
+    return card.title is IMS or card.title is OTS
+
+
+def take(cards: list[ActionCard], card: ActionCard) -> None:
+    """Remove this very card (by identity: comparing pydantic models is slow)."""
+    for index, other in enumerate(cards):
+        if other is card:
+            del cards[index]
+            return
+
+
+@dataclass(eq=False, slots=True)
+class Plane:
+    """One aircraft's state during a strike (engine-internal, mutable, cheap)."""
+
+    uid: str
+    kind: AircraftType
+    side: Side
+    role: Role  # the role it launched with (report); ``lead`` says who holds a hand now
+    group: Group
+    element: str
+    order: int
+    doctrine: Doctrine
+    band: Band
+    skills: frozenset[str]
+    pilot: str | None
+    lead: bool
+    formation: str  # formation id ("" for fighters); a Damaged bomber flies alone (17.28)
+    loadout: Ordnance  # what it launched with (report)
+    ordnance: Ordnance  # what it still carries
+    mode: BombMode | None
+    flip_at: int
+    destroy_at: int
+    is_formation: bool  # 17.22e: bombers and recon aircraft (cached, read very often)
+    rat: Ratings  # the card side in use: ``kind.undamaged`` until it flips (3.2.7)
+    loaded: bool  # a fighter or fighter-bomber still carrying ordnance (17.15)
+    damage: int = 0
+    damaged: bool = False
+    destroyed: bool = False
+    hand: list[ActionCard] = field(default_factory=list)
+    mate: Plane | None = None
+    foe: Plane | None = None
+    pos: int = 0
+    spent: int = 0  # bursts spent this turn
+    ace: bool = False  # unused Ace Ability (19.25 A)
+    out: bool = False  # outside the target area this Over-Target phase (23.5)
+    was_out: bool = False
+    attacked: bool = False  # an enemy has played a card against it (jettison doctrine)
+    threat: bool = False  # it attacked a bomber or fighter-bomber of the other side
+    runner: bool = False  # bombs or strafes this Bomb turn: one response per card (23.66)
+
+    def unload(self) -> None:
+        """Bombs dropped, jettisoned or lost (17.15 ends, 18.22-18.23)."""
+        self.ordnance = Ordnance.NONE
+        self.loaded = False
+
+    def perf(self) -> int:
+        return self.rat.performance + ("P" in self.skills)
+
+    def burst(self) -> int:
+        return self.rat.burst + ("BU" in self.skills)
+
+    def hp(self) -> int:
+        value = self.rat.horsepower.get(self.band, 0)
+        return (value or 0) + ("H" in self.skills)
+
+    def gunner(self) -> int:
+        """Rear-gun cards (3.2.5); G adds one where there is a gunner to help (19.25)."""
+        base = self.rat.gunner
+        return base + ("G" in self.skills) if base > 0 else 0
+
+    def can_fly(self, band: Band) -> bool:
+        """3.2.2: never above the card's maximum band nor into a band marked "-"."""
+        if band > self.kind.max_band:
+            return False
+        hp = self.kind.undamaged.horsepower
+        return not hp or hp.get(band, 0) is not None
+
+
+def make_plane(
+    unit_uid: str,
+    kind: AircraftType,
+    *,
+    side: Side,
+    role: Role,
+    group: Group,
+    element: str,
+    order: int,
+    doctrine: Doctrine,
+    band: Band,
+    ordnance: Ordnance = Ordnance.NONE,
+    mode: BombMode | None = None,
+    skills: Iterable[str] = (),
+    pilot: str | None = None,
+    damage: int = 0,
+) -> Plane:
+    """A plane at launch; skill D adds one to both damage steps (19.25), carried damage kept."""
+    skill_set = frozenset(skills)
+    extra = 1 if "D" in skill_set else 0
+    flip_at = kind.flip_at + extra
+    plane = Plane(
+        uid=unit_uid,
+        kind=kind,
+        side=side,
+        role=role,
+        group=group,
+        element=element,
+        order=order,
+        doctrine=doctrine,
+        band=band,
+        skills=skill_set,
+        pilot=pilot,
+        lead=role == "leader" and not kind.cls.is_formation,
+        formation=element if kind.cls.is_formation else "",
+        loadout=ordnance,
+        ordnance=ordnance,
+        mode=mode,
+        flip_at=flip_at,
+        destroy_at=flip_at + kind.destroy_extra + extra,
+        is_formation=kind.cls.is_formation,
+        rat=kind.undamaged,
+        loaded=ordnance is not Ordnance.NONE and not kind.cls.is_formation,
+        ace="A" in skill_set,
+    )
+    plane.damage = max(0, damage)
+    if plane.damage >= plane.destroy_at:
+        plane.destroyed = True
+    elif plane.damage >= plane.flip_at:
+        plane.damaged = True
+        plane.rat = kind.damaged
+        if plane.is_formation:
+            plane.formation = plane.uid  # 17.28
+        else:
+            plane.unload()  # 18.22
+    return plane
+
+
+# --- Records (turned into the frozen report models once, at the end) ---------------------
+
+
+@dataclass(slots=True)
+class ExchangeRec:
+    phase: Phase
+    turn: int
+    attacker: str
+    defender: str
+    cards: list[tuple[str, int]]
+    damage_to_defender: int = 0
+    damage_to_attacker: int = 0
+    note: str = ""
+
+
+@dataclass(slots=True)
+class FlakRec:
+    phase: Phase
+    kind: FlakKind
+    against: str
+    cards: tuple[int, ...]
+    answered: int | None = None
+    answer_card: int | None = None
+    damage: int = 0
+    spoils: int = 0
+
+
+@dataclass(slots=True)
+class RunRec:
+    uid: str
+    mode: BombMode | Literal["strafe"]
+    band: Band
+    cards: tuple[int, ...]
+    cancelled: tuple[int, ...] = ()
+    results: tuple[BombResult, ...] = ()
+    points: int = 0
+    note: str = ""
+
+
+class Sky:
+    """Shared state of one strike: the deck, the response table, the planes and the log."""
+
+    def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
+        self.deck = deck
+        self.answers: dict[CardTitle, frozenset[CardTitle]] = {
+            title: frozenset(cancels) for title, cancels in answers.items()
+        }
+        self.planes: list[Plane] = []
+        self.phase: Phase = "target-bound"
+        self.turn = 1
+        self.over_target = False  # Ingress/Bomb/Egress: areas matter (23.53)
+        self.exchanges: list[ExchangeRec] = []
+        self.flak: list[FlakRec] = []
+        self.runs: list[RunRec] = []
+        self.notes: list[str] = []
+        self.events: list[tuple[str, str]] = []  # ("bomb"|"destroyed", uid), in order
+
+    # -- geometry --------------------------------------------------------------------
+
+    def same_area(self, a: Plane, b: Plane) -> bool:
+        """23.53: during Over-Target, the disengaged fight only the disengaged."""
+        return not self.over_target or a.out == b.out
+
+    def enemies_near(self, p: Plane) -> list[Plane]:
+        """Live enemies in the same band and area, in launch order (3.2.2)."""
+        return [
+            q
+            for q in self.planes
+            if q.side is not p.side
+            and not q.destroyed
+            and q.band == p.band
+            and (not self.over_target or q.out == p.out)
+        ]
+
+    def friends_free(self, side: Side, band: Band, out: bool) -> list[Plane]:
+        """Unengaged friendly Leaders able to help (17.13b, 20.32)."""
+        return [
+            q
+            for q in self.planes
+            if q.side is side
+            and q.lead
+            and not q.destroyed
+            and not q.is_formation
+            and q.foe is None
+            and q.band == band
+            and (not self.over_target or q.out == out)
+        ]
+
+    # -- card flow -------------------------------------------------------------------
+
+    def draw(self, count: int, purpose: str) -> list[ActionCard]:
+        return self.deck.draw_many(count, purpose)
+
+    def record(
+        self,
+        attacker: Plane,
+        defender: Plane,
+        cards: list[tuple[str, int]],
+        note: str,
+        to_defender: int = 0,
+        to_attacker: int = 0,
+    ) -> ExchangeRec:
+        rec = ExchangeRec(
+            self.phase,
+            self.turn,
+            attacker.uid,
+            defender.uid,
+            cards,
+            to_defender,
+            to_attacker,
+            note,
+        )
+        self.exchanges.append(rec)
+        return rec
+
+
+# --- Damage (3.2.7, 17.28, 18.22) ----------------------------------------------------------
+
+
+def would_change(p: Plane, damage: int) -> bool:
+    """Would ``damage`` flip the card or destroy the aircraft (ACE PILOT policy)?"""
+    total = p.damage + damage
+    return total >= p.destroy_at or (not p.damaged and total >= p.flip_at)
+
+
+def unpair(p: Plane) -> None:
+    foe = p.foe
+    if foe is not None:
+        foe.foe = None
+        foe.pos = 0
+    p.foe = None
+    p.pos = 0
+
+
+def set_pos(a: Plane, b: Plane, pos: int) -> None:
+    """3.2.4: one non-Neutral pairing per Leader; a new one drops the old ones."""
+    pos = max(-2, min(2, pos))
+    if a.foe is not b:
+        unpair(a)
+        unpair(b)
+    if pos == 0:
+        unpair(a)
+        return
+    a.foe, b.foe = b, a
+    a.pos, b.pos = pos, -pos
+
+
+def pos_vs(a: Plane, b: Plane) -> int:
+    return a.pos if a.foe is b else 0
+
+
+def hurt(sky: Sky, p: Plane, damage: int) -> None:
+    """3.2.7: flip at U, destroyed at U + D; damage never negative, Destroyed stays so."""
+    if damage <= 0 or p.destroyed:
+        return
+    p.damage += damage
+    if p.damage >= p.destroy_at:
+        _destroy(sky, p)
+    elif not p.damaged and p.damage >= p.flip_at:
+        p.damaged = True
+        p.rat = p.kind.damaged
+        if p.is_formation:
+            if p.formation != p.uid:
+                p.formation = p.uid  # 17.28: leaves its formation at once
+                sky.notes.append(f"left-formation:{p.uid}")
+        elif p.ordnance is not Ordnance.NONE:
+            p.unload()  # 18.22: a Damaged fighter drops its load
+            sky.notes.append(f"forced-jettison:{p.uid}")
+
+
+def _destroy(sky: Sky, p: Plane) -> None:
+    p.destroyed = True
+    p.damaged = True
+    p.rat = p.kind.damaged
+    p.runner = False
+    sky.events.append(("destroyed", p.uid))
+    unpair(p)
+    if p.hand:
+        sky.deck.discard(p.hand)
+        p.hand = []
+    mate = p.mate
+    if p.lead and mate is not None and not mate.destroyed:
+        # 3.2.7: the Wingman takes over as Leader with a fresh opening hand.
+        mate.lead = True
+        mate.mate = None
+        p.mate = None
+        mate.hand = sky.draw(mate.perf(), "hand")
+        sky.notes.append(f"promoted:{mate.uid}")
+
+
+# --- Hand management (3.2.3) -----------------------------------------------------------
+
+
+def keep_value(p: Plane, card: ActionCard) -> int:
+    """How much the policy wants to keep a card (discards and climb payments)."""
+    title = card.title
+    if title is IMS or title is OTS:
+        return 3 + (card.damage or 0)
+    if title in LOADED_BANNED and p.ordnance is not Ordnance.NONE:
+        return 0
+    return _KEEP.get(title, 2)
+
+
+def drop_worst(sky: Sky, p: Plane) -> None:
+    worst = min(p.hand, key=lambda c: keep_value(p, c))
+    take(p.hand, worst)
+    sky.deck.discard((worst,))
+
+
+def opening_hand(sky: Sky, p: Plane) -> None:
+    """3.2.3 opening hand; CV (19.25) redraws the weak cards once."""
+    p.hand = sky.draw(p.perf(), "hand")
+    if "CV" in p.skills:
+        weak = [c for c in p.hand if keep_value(p, c) <= 2]
+        if weak:
+            p.hand = [c for c in p.hand if keep_value(p, c) > 2]
+            sky.deck.discard(weak)
+            p.hand.extend(sky.draw(len(weak), "hand"))
+
+
+def discard_and_draw(sky: Sky, p: Plane) -> None:
+    """Steps 6-7 (15.2, 3.2.3): discard down to Performance, cycle one dead card, draw HP."""
+    limit = max(0, p.perf())
+    while len(p.hand) > limit:
+        drop_worst(sky, p)
+    if p.hand and len(p.hand) == limit and min(keep_value(p, c) for c in p.hand) <= 2:
+        drop_worst(sky, p)
+    room = min(p.hp(), limit - len(p.hand))
+    if room > 0:
+        p.hand.extend(sky.draw(room, "draw"))
+
+
+# --- Responses (3.2.6) ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Source:
+    """Cards one aircraft may answer with: a Leader's hand or a mini-hand."""
+
+    plane: Plane
+    cards: list[ActionCard]
+    ap_ok: bool  # may spend ACE PILOT (or the A ability) here
+    limit: int | None = None  # 23.66: one response per enemy card
+    used: int = 0
+
+
+def can_cancel(
+    sky: Sky,
+    resp: ActionCard,
+    target: CardTitle,
+    target_is_response: bool,
+    responder: Plane,
+    card_player: Plane | None,
+) -> bool:
+    """3.2.6: the answers table, the same-title rule for responses, and SCISSORS' condition."""
+    if responder.loaded and resp.title in LOADED_BANNED:
+        return False  # 17.15
+    if resp.title is AP:
+        return True
+    if target_is_response and resp.title is target:
+        return True
+    if target not in sky.answers.get(resp.title, frozenset()):
+        return False
+    if resp.title is SC:
+        return card_player is not None and responder.foe is card_player and responder.pos < 0
+    return True
+
+
+def pick_response(
+    sky: Sky,
+    sources: Sequence[Source],
+    target: CardTitle,
+    target_is_response: bool,
+    card_player: Plane | None,
+) -> tuple[Source, ActionCard, bool] | None:
+    """The first legal non-AP answer; else ACE PILOT or the A ability when allowed."""
+    for src in sources:
+        if src.limit is not None and src.used >= src.limit:
+            continue
+        for card in src.cards:
+            if card.title is not AP and can_cancel(
+                sky, card, target, target_is_response, src.plane, card_player
+            ):
+                return src, card, False
+    for src in sources:
+        if not src.ap_ok or (src.limit is not None and src.used >= src.limit):
+            continue
+        for card in src.cards:
+            if card.title is AP:
+                return src, card, False
+        if src.plane.ace and src.cards:
+            # 19.25 A: any card declared as ACE PILOT, once per strike.
+            card = min(src.cards, key=lambda c: keep_value(src.plane, c))
+            return src, card, True
+    return None
+
+
+def play_response(sky: Sky, pick: tuple[Source, ActionCard, bool]) -> tuple[CardTitle, bool]:
+    src, card, as_ace = pick
+    take(src.cards, card)
+    src.used += 1
+    sky.deck.discard((card,))
+    if as_ace:
+        src.plane.ace = False
+        sky.notes.append(f"ace:{src.plane.uid}")
+        return AP, True
+    return card.title, False
+
+
+def chain(
+    sky: Sky,
+    attacker: Plane,
+    card: ActionCard,
+    attack_sources: Sequence[Source],
+    defence_sources: Sequence[Source],
+    cards: list[tuple[str, int]],
+) -> bool:
+    """3.2.6: alternate answers until a side passes; True if ``card`` takes effect."""
+    last = card.title
+    last_player: Plane = attacker
+    is_response = False
+    defending = True
+    standing = True
+    while True:
+        sources = defence_sources if defending else attack_sources
+        pick = pick_response(sky, sources, last, is_response, last_player)
+        if pick is None:
+            return standing
+        last, _ = play_response(sky, pick)
+        cards.append((pick[0].plane.uid, pick[1].id))
+        last_player = pick[0].plane
+        is_response = True
+        standing = not standing
+        defending = not defending
+
+
+def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> None:
+    """3.2.5 Gunner: after an attack on it, the aircraft's gunner draws; IMS/OTS hit back."""
+    if target.destroyed or target.is_formation:
+        return
+    count = target.gunner()
+    if count <= 0:
+        return
+    cards = sky.draw(count, "gunner")
+    damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
+    sky.deck.discard(cards)
+    if damage:
+        rec.cards.extend((target.uid, c.id) for c in cards)
+        rec.damage_to_attacker += damage
+        rec.note += ",gunner"
+        hurt(sky, attacker, damage)
+
+
+def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[ActionCard]]:
+    """The target's answers: a Leader's hand, or a Wingman's Defensive mini-hand (3.2.5)."""
+    limit = 1 if target.runner else None
+    if target.lead:
+        return [Source(target, target.hand, would_change(target, damage), limit)], []
+    mini = sky.draw(max(0, target.rat.defensive), "defence")
+    return [Source(target, mini, True, limit)], mini
+
+
+def shoot(
+    sky: Sky, attacker: Plane, att_src: Source, card: ActionCard, target: Plane
+) -> ExchangeRec:
+    """One IMS/OTS against a fighter or fighter-bomber, answers and Gunner included."""
+    damage = card.damage or 0
+    defence, mini = _defence(sky, target, damage)
+    cards = [(attacker.uid, card.id)]
+    hit = chain(sky, attacker, card, [att_src], defence, cards)
+    sky.deck.discard(mini)
+    target.attacked = True
+    rec = sky.record(attacker, target, cards, "hit" if hit else "cancelled")
+    if target.kind.cls is AircraftClass.FIGHTER_BOMBER:
+        attacker.threat = True
+    if hit:
+        rec.damage_to_defender = damage
+        hurt(sky, target, damage)
+    gunner_fire(sky, target, attacker, rec)
+    return rec
+
+
+# --- Leader play (3.2.4-3.2.5) ------------------------------------------------------------
+
+
+def budget(p: Plane, pos: int, ots: bool) -> int:
+    """3.2.5: bursts available this turn against a Leader from position ``pos``."""
+    burst = p.burst()
+    if ots:
+        return -1 if pos <= -2 else burst
+    if pos >= 2:
+        return max(1, burst)
+    if pos == 1:
+        return burst - 1
+    return 1 if pos == 0 else 0
+
+
+def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
+    """MANEUVERING/HALF LOOP until Tailing or out of cards; the target (and, for an
+    Unengaged fighter-bomber, free friends, 17.13b) may answer."""
+    while not p.destroyed and not target.destroyed and not p.loaded:
+        pos = pos_vs(p, target)
+        if pos >= 2:
+            return
+        moves = [c for c in p.hand if c.title is MAN or c.title is HL]
+        if not moves:
+            return
+        wanted = MAN if pos == 1 else HL
+        card = next((c for c in moves if c.title is wanted), moves[0])
+        take(p.hand, card)
+        sky.deck.discard((card,))
+        limit = 1 if target.runner else None
+        defence = [Source(target, target.hand, False, limit)]
+        if target.kind.cls is AircraftClass.FIGHTER_BOMBER and target.foe is None:
+            defence += [
+                Source(q, q.hand, False)
+                for q in sky.friends_free(target.side, target.band, target.out)
+                if q is not target
+            ]
+        cards = [(p.uid, card.id)]
+        ok = chain(sky, p, card, [Source(p, p.hand, False)], defence, cards)
+        target.attacked = True
+        sky.record(p, target, cards, "position" if ok else "cancelled")
+        if ok:
+            set_pos(p, target, pos_vs(p, target) + (2 if card.title is HL else 1))
+
+
+def break_off(sky: Sky, p: Plane) -> None:
+    """FULL THROTTLE as an action: a Tailed, unloaded Leader drops every pairing (3.2.6)."""
+    card = next((c for c in p.hand if c.title is FT), None)
+    foe = p.foe
+    if card is None or foe is None or p.loaded:
+        return
+    take(p.hand, card)
+    sky.deck.discard((card,))
+    cards = [(p.uid, card.id)]
+    ok = chain(sky, p, card, [Source(p, p.hand, False)], [Source(foe, foe.hand, False)], cards)
+    sky.record(p, foe, cards, "break-off" if ok else "cancelled")
+    if ok:
+        unpair(p)
+
+
+def fire(sky: Sky, p: Plane, target: Plane) -> None:
+    """Attack cards against an enemy Leader: the most damage that fits what is left."""
+    while not p.destroyed and not target.destroyed:
+        pos = pos_vs(p, target)
+        best: ActionCard | None = None
+        for card in p.hand:
+            if card.title is IMS:
+                room = budget(p, pos, False) - p.spent
+            elif card.title is OTS:
+                room = budget(p, pos, True) - p.spent
+            else:
+                continue
+            if (card.burst or 0) <= room and (
+                best is None
+                or (card.damage or 0) > (best.damage or 0)
+                or (
+                    (card.damage or 0) == (best.damage or 0)
+                    and (card.burst or 0) < (best.burst or 0)
+                )
+            ):
+                best = card
+        if best is None:
+            return
+        take(p.hand, best)
+        sky.deck.discard((best,))
+        p.spent += best.burst or 0
+        shoot(sky, p, Source(p, p.hand, False), best, target)
+
+
+# --- Attacks on formation aircraft (20.x) ------------------------------------------------
+
+
+def _to_next_step(b: Plane) -> int:
+    return (b.destroy_at if b.damaged else b.flip_at) - b.damage
+
+
+def _counter_card(mini: list[ActionCard]) -> ActionCard | None:
+    """Bomber policy: spoiling IMS/OTS, then any spoiling card, then the biggest IMS/OTS."""
+    best: ActionCard | None = None
+    best_key = (-1, -1)
+    for card in mini:
+        if not (is_attack(card) or card.spoiled):
+            continue
+        key = (
+            2 if card.spoiled and is_attack(card) else 1 if card.spoiled else 0,
+            card.damage or 0,
+        )
+        if key > best_key:
+            best, best_key = card, key
+    return best
+
+
+def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
+    """20.1-20.5: one Leader or Wingman attack on a bomber at its band."""
+    if not bombers:
+        return
+    angle = p.doctrine.attack_angle
+    fighter_mod = {"head-on": -1, "side": 0, "rear": 1}[angle]  # 20.31 [INTERP] rear +1
+    cards_mod = {"head-on": -1, "side": 0, "rear": 2}[angle]
+    if p.lead:
+        cards = p.hand
+    else:
+        off = p.rat.offensive + p.rat.defensive + fighter_mod - (p.band == Band.VH)
+        cards = sky.draw(max(0, off), "wingman-attack")  # 20.13
+    src = Source(p, cards, not p.lead)
+    # 20.32: the defender's default is its healthiest bomber; the attacker wants the one
+    # closest to its next damage step, and opens with MANEUVERING/HALF LOOP to get it.
+    default = max(bombers, key=lambda b: b.destroy_at - b.damage)
+    wanted = min(bombers, key=_to_next_step)
+    target = default
+    bonus = 0
+    if wanted is not default:
+        helpers = [Source(q, q.hand, False) for q in sky.friends_free(default.side, p.band, p.out)]
+        for card in [c for c in cards if c.title is MAN or c.title is HL]:
+            if not any(c is card for c in cards):
+                continue
+            take(cards, card)
+            sky.deck.discard((card,))
+            played = [(p.uid, card.id)]
+            ok = chain(sky, p, card, [src], helpers, played)
+            sky.record(p, wanted, played, "select" if ok else "select-failed")
+            if ok:
+                target = wanted
+                bonus += 2 if card.title is HL else 1
+                break
+    attacks: list[ActionCard]
+    if p.lead:
+        room = p.burst() + 2 + fighter_mod + bonus - p.spent  # 20.22
+        # 20.43: more MANEUVERING/HALF LOOP raise the budget; bombers cannot answer them.
+        need = sum(c.burst or 0 for c in cards if (c.title is IMS or c.title is OTS))
+        for card in [c for c in cards if c.title is MAN or c.title is HL]:
+            if need <= room:
+                break
+            take(cards, card)
+            sky.deck.discard((card,))
+            gain = 2 if card.title is HL else 1
+            room += gain
+            sky.record(p, target, [(p.uid, card.id)], "burst")
+        attacks = []
+        for card in sorted(
+            filter(is_attack, cards), key=lambda c: (-(c.damage or 0), c.burst or 0)
+        ):
+            if (card.burst or 0) <= room:
+                attacks.append(card)
+                room -= card.burst or 0
+    else:
+        attacks = [c for c in cards if (c.title is IMS or c.title is OTS)]  # 20.21: no burst limit
+    attacks.sort(key=lambda c: c.damage or 0)
+    if attacks:
+        # 20.41: Turret Defense plus the Turret Support of the rest of its formation.
+        support = sum(
+            b.rat.turret_support
+            for b in sky.planes
+            if b is not target
+            and not b.destroyed
+            and b.formation == target.formation
+            and b.side is target.side
+        )
+        mini = sky.draw(max(0, target.rat.turret_defense + support + cards_mod), "counter-fire")
+        for card in attacks:
+            if p.destroyed or target.destroyed:
+                break
+            take(cards, card)
+            sky.deck.discard((card,))
+            if p.lead:
+                p.spent += card.burst or 0
+            _counter_fire(sky, p, src, card, target, mini)
+        sky.deck.discard(mini)
+    target.attacked = True
+    p.threat = True
+    if not p.lead:
+        sky.deck.discard(cards)
+
+
+def _counter_fire(
+    sky: Sky, p: Plane, src: Source, card: ActionCard, target: Plane, mini: list[ActionCard]
+) -> None:
+    """20.51-20.54: what the bomber's answer does to the attack and to the fighter."""
+    played = [(p.uid, card.id)]
+    answer = _counter_card(mini)
+    spoiled = False
+    to_att = 0
+    to_def = 0
+    note = "hit"
+    if answer is not None:
+        take(mini, answer)
+        sky.deck.discard((answer,))
+        played.append((target.uid, answer.id))
+        spoiled = answer.spoiled
+    if not spoiled:
+        to_def = card.damage or 0
+    else:
+        note = "spoiled"
+    if answer is not None and is_attack(answer):
+        # The fighter may answer the IMS/OTS part; the bomber never answers back.
+        src.ap_ok = (not p.lead) or would_change(p, answer.damage or 0)
+        pick = pick_response(sky, [src], answer.title, False, target)
+        src.ap_ok = not p.lead
+        if pick is not None:
+            play_response(sky, pick)
+            played.append((p.uid, pick[1].id))
+            note += ",counter-fire-cancelled"
+        else:
+            to_att = answer.damage or 0
+            note += ",counter-fire"
+    sky.record(p, target, played, note, to_def, to_att)
+    hurt(sky, target, to_def)
+    hurt(sky, p, to_att)
+
+
+# --- Wingman attack (15.2 step 2, 3.2.5) ---------------------------------------------------
+
+
+def wingman_shot(sky: Sky, w: Plane, target: Plane) -> None:
+    """A Wingman draws Offensive cards (-1 at VH, -1 Loaded) and fires its best IMS/OTS."""
+    count = w.rat.offensive - (w.band == Band.VH) - (1 if w.loaded else 0)
+    mini = sky.draw(max(0, count), "wingman-attack")
+    attacks = [c for c in mini if (c.title is IMS or c.title is OTS)]
+    if attacks:
+        card = max(attacks, key=lambda c: c.damage or 0)
+        take(mini, card)
+        sky.deck.discard((card,))
+        shoot(sky, w, Source(w, mini, True), card, target)
+    sky.deck.discard(mini)

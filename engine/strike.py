@@ -1,0 +1,656 @@
+"""One strike flown from Target-Bound to Home-Bound (23.0, 25.62), fully automatically.
+
+``fly_strike`` plays every turn with the card model of ``engine.dogfight``, the flak of
+``engine.flak`` and the bombing of ``engine.bombing``. All randomness is the ``deck`` the
+caller shuffled; the same deck order gives the same report.
+
+Turn structure: ``target_bound`` Target-Bound turns (a phase of 0 or less is skipped,
+23.25), the three Over-Target turns (Ingress, Bomb, Egress, 23.4-23.7), then
+``home_bound`` Home-Bound turns (23.8). In each turn the sides alternate element turns,
+the defender's element first (authored 3.2.1 leaves the first side to a coin; here the
+interceptor always has the initiative), and the side that moves first skips its Wingman
+attack in the strike's first turn (15.2). An element's turn runs the steps of 15.2:
+jettison decision, Wingman attack, altitude change, bomb/strafe (Bomb turn), play cards,
+discard, draw. Formation aircraft have no turns: they defend when attacked and bomb at the
+end of the Bomb turn (21.12, 23.63). A hidden strike (Out of Sight) never finds its
+target: its Target-Bound and Home-Bound turns are flown (the CAP still meets it; scout
+missions use this), but there are no Over-Target turns, so no flak and no damage.
+
+Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
+- Starting bands: the CAP at the defender's ``cap_band``; torpedo carriers Very Low
+  (21.53), dive bombers Medium (21.41), formations at their set-up band (17.24), other
+  strike aircraft at their set-up band; all clamped to bands the aircraft may fly.
+- Altitude (one band per turn, a climb costs a Leader one card, a dive gives one, 3.2.2):
+  loaded fighter-bombers hold their bombing band (torpedo VL, dive M, level L);
+  ``escort`` fighters go to the nearest band where the CAP is among their bombers, else
+  stay with the main body (the first bomber still flying); ``sweep`` fighters go to the
+  nearest CAP Leader's band; the CAP goes to the nearest
+  bomber (``escort`` value) or the nearest enemy fighter (``sweep`` value). An Engaged
+  Leader holds its band.
+- Targets: the CAP attacks formations, then loaded fighter-bombers, then fighters
+  (``sweep``: fighters first). Escorts attack the CAP aircraft that attacked their bombers
+  first, then any CAP Leader. Loaded strike aircraft never start a fight (their Wingman
+  may, when its Leader is Engaged, 17.15); with ``jettison_when_engaged`` a loaded
+  aircraft that was attacked drops its load at the start of its next turn outside the
+  Bomb turn (15.2 step 1, 17.15).
+- ``disengage_over_target``: fighter elements that carry nothing stay outside the target
+  area for Ingress, Bomb and Egress (23.51-23.53), the defender deciding first; they take
+  no flak and fight only the other side's disengaged aircraft; after the Egress flak they
+  rejoin and every pairing except an outside, still Engaged one returns to Neutral (23.72).
+- Strafing: only at Very Low, never a carrier fleet or a sheet that cannot be strafed
+  (21.71), and only when ``bombing.strafe_worthwhile`` says the cards beat the flak.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.bombing import Target, bomb_run, choose_mode, strafe_run, strafe_worthwhile
+from engine.bombing import target_flak_count as tf_count
+from engine.cards import Deck
+from engine.catalog import AircraftType, Catalog
+from engine.dogfight import (
+    Plane,
+    Sky,
+    attack_formation,
+    break_off,
+    discard_and_draw,
+    drop_worst,
+    fire,
+    make_plane,
+    maneuver,
+    opening_hand,
+    unpair,
+    wingman_shot,
+)
+from engine.flak import area_flak, target_flak
+from engine.orders import Doctrine, FlightUnit, StrikeSetup
+from engine.report import (
+    AircraftOutcome,
+    BombRun,
+    Exchange,
+    FlakShot,
+    Phase,
+    StrikeReport,
+)
+from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
+
+__all__ = ["Strike", "fly_strike"]
+
+
+def fly_strike(setup: StrikeSetup, catalog: Catalog, deck: Deck) -> StrikeReport:
+    """Fly one strike from Target-Bound to Home-Bound and report what happened."""
+    return Strike(setup, catalog, deck).run()
+
+
+class Element:
+    """A Leader and its Wingman (one plane if it flies alone)."""
+
+    __slots__ = ("key", "planes", "side")
+
+    def __init__(self, key: str, side: Side, planes: list[Plane]) -> None:
+        self.key = key
+        self.side = side
+        self.planes = planes
+
+    def leader(self) -> Plane | None:
+        for p in self.planes:
+            if p.lead and not p.destroyed:
+                return p
+        return None
+
+    def wingman(self) -> Plane | None:
+        for p in self.planes:
+            if not p.lead and not p.destroyed:
+                return p
+        return None
+
+    def alive(self) -> list[Plane]:
+        return [p for p in self.planes if not p.destroyed]
+
+
+def _ordnance(unit: FlightUnit, kind: AircraftType, naval: bool, doctrine: Doctrine) -> Ordnance:
+    """17.14, 18.11, 21.52: what the aircraft really carries against this target."""
+    if unit.group != "strike" or unit.ordnance is Ordnance.NONE:
+        return Ordnance.NONE
+    bomb = kind.undamaged.bomb
+    torpedo_ok = BombMode.TORPEDO in bomb and naval and doctrine.torpedo
+    if unit.ordnance is Ordnance.TORPEDO and torpedo_ok:
+        return Ordnance.TORPEDO
+    # 17.14b: against a ground target (or by doctrine) a torpedo bomber carries bombs.
+    others = (BombMode.LEVEL, BombMode.DIVE, BombMode.SATURATION)
+    return Ordnance.BOMB if any(m in bomb for m in others) else Ordnance.NONE
+
+
+def _clamp(plane: Plane, band: Band) -> Band:
+    band = min(band, plane.kind.max_band)
+    while band > Band.VL and not plane.can_fly(band):
+        band = Band(band - 1)
+    while band < Band.VH and not plane.can_fly(band):
+        band = Band(band + 1)
+    return band
+
+
+class Strike:
+    """The state machine of one strike (23.x); ``run`` plays it once."""
+
+    def __init__(self, setup: StrikeSetup, catalog: Catalog, deck: Deck) -> None:
+        self.setup = setup
+        sheet = catalog.targets[setup.sheet]
+        self.target = Target(
+            sheet,
+            carrier_fleet=setup.carrier_fleet,
+            flak_mod=setup.target_flak_mod,
+            shift=setup.result_shift,
+            damage_bonus=setup.damage_bonus,
+        )
+        self.sky = Sky(deck, catalog.deck.answers)
+        self.attacker = setup.attacker
+        self.defender = setup.attacker.enemy
+        self.first_turn = True
+        self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
+        keyed: dict[tuple[str, str], Element] = {}
+        units = (*setup.strike, *setup.cap)
+        for order, unit in enumerate(units):
+            plane = self._plane(unit, order, catalog)
+            self.sky.planes.append(plane)
+            if plane.is_formation:
+                continue
+            key = (unit.group, unit.element)
+            element = keyed.get(key)
+            if element is None or len(element.planes) >= 2:
+                element = Element(unit.element, unit.side, [])
+                keyed[key] = element
+                self.elements[unit.side].append(element)
+            element.planes.append(plane)
+        for elements in self.elements.values():
+            for element in elements:
+                self._link(element)
+
+    def _plane(self, unit: FlightUnit, order: int, catalog: Catalog) -> Plane:
+        kind = catalog.aircraft[unit.aircraft]
+        setup = self.setup
+        doctrine = (
+            setup.attacker_doctrine if unit.side is setup.attacker else setup.defender_doctrine
+        )
+        naval = self.target.sheet.naval
+        ordnance = _ordnance(unit, kind, naval, doctrine)
+        mode = choose_mode(kind, ordnance, naval)
+        if mode is None:
+            ordnance = Ordnance.NONE
+        skills = unit.pilot.skills if unit.pilot is not None else ()
+        pilot = None
+        if unit.pilot is not None:
+            pilot = unit.pilot.name + (f" ({', '.join(skills)})" if skills else "")
+        plane = make_plane(
+            unit.uid,
+            kind,
+            side=unit.side,
+            role=unit.role,
+            group=unit.group,
+            element=unit.element,
+            order=order,
+            doctrine=doctrine,
+            band=unit.band,
+            ordnance=ordnance,
+            mode=mode,
+            skills=skills,
+            pilot=pilot,
+            damage=unit.damage,
+        )
+        if unit.group == "cap" and not plane.is_formation:
+            band = doctrine.cap_band
+        elif mode is BombMode.TORPEDO:
+            band = Band.VL  # 21.53
+        elif mode is BombMode.DIVE and not plane.is_formation:
+            band = Band.M  # 21.41
+        else:
+            band = unit.band  # 17.24 for formations
+        plane.band = _clamp(plane, band)
+        return plane
+
+    @staticmethod
+    def _link(element: Element) -> None:
+        planes = element.planes
+        if not any(p.lead for p in planes):
+            planes[0].lead = True  # a Wingman left alone flies as a Leader (3.7.1)
+        leads = [p for p in planes if p.lead]
+        for extra in leads[1:]:
+            extra.lead = False
+        if len(planes) == 2:
+            planes[0].mate, planes[1].mate = planes[1], planes[0]
+            if planes[1].lead:
+                planes.reverse()
+            planes[1].band = planes[0].band  # the Wingman flies with its Leader
+            if planes[0].destroyed and not planes[1].destroyed:
+                planes[1].lead = True  # carried-in damage already destroyed the Leader
+
+    # -- the phases ------------------------------------------------------------------
+
+    def run(self) -> StrikeReport:
+        setup = self.setup
+        sky = self.sky
+        if setup.hidden:
+            sky.notes.append("hidden")  # Out of Sight: the target is never found
+        for plane in sky.planes:
+            if plane.lead and not plane.destroyed:
+                opening_hand(sky, plane)
+        if setup.target_bound <= 0:
+            sky.notes.append("phase-skipped:target-bound")  # 23.25
+        for turn in range(1, setup.target_bound + 1):
+            self.play_turn("target-bound", turn)
+        if not setup.hidden:
+            self.over_target()
+        if setup.home_bound <= 0:
+            sky.notes.append("phase-skipped:home-bound")
+        for turn in range(1, setup.home_bound + 1):
+            self.play_turn("home-bound", turn)
+        return self.report()
+
+    def over_target(self) -> None:
+        """23.4-23.7 and the Over-Target state machine."""
+        sky = self.sky
+        for side in (self.defender, self.attacker):  # 23.51: the defender announces first
+            for element in self.elements[side]:
+                planes = element.alive()
+                if not planes or not planes[0].doctrine.disengage_over_target:
+                    continue
+                if any(p.loaded for p in planes):
+                    continue
+                for p in planes:
+                    p.out = p.was_out = True
+                sky.notes.append(f"disengaged:{element.key}")
+        for p in sky.planes:
+            if p.foe is not None and p.foe.out != p.out:
+                unpair(p)
+        sky.over_target = True
+        self.play_turn("ingress", 1)
+        self.area_flak()  # 22.11, 23.54
+        self.play_turn("bomb", 1)
+        self.formations_bomb()  # 21.12, 23.63
+        for p in sky.planes:
+            p.runner = False
+        self.play_turn("egress", 1)
+        self.area_flak()  # 23.71
+        for p in sky.planes:  # 23.72
+            if not (p.out and p.foe is not None and p.foe.out):
+                unpair(p)
+        for p in sky.planes:
+            p.out = False
+        sky.over_target = False
+
+    def area_flak(self) -> None:
+        count = self.target.sheet.area_flak + self.setup.area_flak_mod
+        for p in self.sky.planes:
+            if not p.destroyed and not p.out:
+                area_flak(self.sky, p, count)
+
+    def formations_bomb(self) -> None:
+        """21.12 / 22.22 / 22.24: each formation aircraft bombs, then takes unanswered flak."""
+        sky = self.sky
+        sky.phase = "bomb"
+        for p in sky.planes:
+            if p.destroyed or not p.is_formation or p.out:
+                continue
+            if p.mode is not None and p.ordnance is not Ordnance.NONE:
+                bomb_run(sky, p, self.target)
+            else:
+                self.idle_flak(p)
+
+    def idle_flak(self, p: Plane) -> None:
+        """22.21: over the target in the Bomb turn without bombing (3.4 idle row)."""
+        sheet = self.target.sheet
+        target_flak(
+            self.sky, p, tf_count(sheet.target_flak, None, p.band, mod=self.target.flak_mod)
+        )
+
+    def order(self) -> Iterator[Element]:
+        """Alternate element turns, the defender first; extra elements go last (3.2.1)."""
+        first, second = self.elements[self.defender], self.elements[self.attacker]
+        for index in range(max(len(first), len(second))):
+            for elements in (first, second):
+                if index < len(elements):
+                    yield elements[index]
+
+    def play_turn(self, phase: Phase, turn: int) -> None:
+        sky = self.sky
+        sky.phase = phase
+        sky.turn = turn
+        if phase == "bomb":
+            for p in sky.planes:
+                p.runner = not p.destroyed and not p.out and p.loaded
+        for element in self.order():
+            self.element_turn(element, phase == "bomb")
+        self.first_turn = False
+
+    # -- one element's turn (15.2) ----------------------------------------------------
+
+    def element_turn(self, element: Element, bomb_turn: bool) -> None:
+        sky = self.sky
+        lead = element.leader()
+        if lead is None:
+            return
+        lead.spent = 0
+        for p in element.alive():  # step 1
+            if p.loaded and p.attacked and p.doctrine.jettison_when_engaged and not bomb_turn:
+                p.unload()
+                sky.notes.append(f"jettison:{p.uid}")
+        bombers, strafers = self.plan_runs(element) if bomb_turn else ([], [])
+        wing = element.wingman()
+        skip = self.first_turn and element.side is self.defender  # 15.2 step 2 exception
+        if wing is not None and not skip and wing not in bombers and wing not in strafers:
+            self.wingman_turn(wing, lead)  # step 2 (23.62: a bombing Wingman skips it)
+        if not bombers and not strafers and not lead.destroyed:
+            self.move(element)  # step 3
+        ran = bomb_turn and not lead.out and self.bomb_step(element, bombers, strafers)
+        if lead.destroyed or not lead.lead:
+            return
+        if not ran:
+            self.leader_turn(lead)  # step 5 (23.62: a bombing Leader skips it)
+        if not lead.destroyed:
+            discard_and_draw(sky, lead)  # steps 6-7
+
+    def plan_runs(self, element: Element) -> tuple[list[Plane], list[Plane]]:
+        """Bomb turn: who bombs (still loaded, over the target) and who will strafe."""
+        lead = element.leader()
+        if lead is None or lead.out or element.side is not self.attacker:
+            return [], []  # the defenders over their own target neither bomb nor strafe
+        planes = element.alive()
+        bombers = [p for p in planes if p.loaded]
+        drop = any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L)
+        band_then = Band(lead.band - 1) if drop else lead.band
+        strafers = [p for p in planes if strafe_worthwhile(p, self.target, band_then)]
+        for p in strafers:
+            p.runner = True  # 23.66
+        return bombers, strafers
+
+    def bomb_step(self, element: Element, bombers: list[Plane], strafers: list[Plane]) -> bool:
+        """15.2 step 4 over the target (23.61-23.65, the Over-Target state machine step 3):
+        the dive drop (21.42), then for the Leader and then the Wingman either its bomb run
+        with Target Flak or, not bombing, Target Flak alone (22.21-22.22); then the strafes
+        (21.72, 22.27). True if the Leader bombed or strafed (it then skips play cards)."""
+        sky = self.sky
+        lead = element.leader()
+        if lead is None:
+            return False
+        planes = element.alive()
+        if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
+            for p in planes:
+                p.band = Band(p.band - 1)  # 21.42: dive brakes, no card for it
+                unpair(p)
+        for p in planes:
+            if p.destroyed:
+                continue
+            if p.loaded and any(p is b for b in bombers):
+                bomb_run(sky, p, self.target)
+            else:
+                self.idle_flak(p)
+        for p in strafers:
+            if not p.destroyed:
+                strafe_run(sky, p, self.target)
+        ran = any(lead is p for p in bombers) or any(lead is p for p in strafers)
+        if ran and lead.pos > 0:
+            unpair(lead)  # 23.65: bombing gives up an advantage
+        return ran
+
+    def wingman_turn(self, wing: Plane, lead: Plane) -> None:
+        """15.2 step 2 with the doctrine's choice of target."""
+        sky = self.sky
+        enemies = sky.enemies_near(wing)
+        if not enemies:
+            return
+        if wing.loaded and lead.foe is None:
+            return  # 17.15: a loaded Wingman attacks only while its Leader is Engaged
+        bombers = [q for q in enemies if q.is_formation]
+        fighters = [q for q in enemies if not q.is_formation]
+        if wing.group == "cap":
+            loaded = [q for q in fighters if q.loaded]
+            if wing.doctrine.escort == "escort" and bombers:
+                attack_formation(sky, wing, bombers)
+                return
+            pick = _softest(loaded) or _foe_first(lead, fighters) or None
+            if pick is None and bombers:
+                attack_formation(sky, wing, bombers)
+                return
+        else:
+            threats = [q for q in fighters if q.threat]
+            pick = _softest(threats) or _foe_first(lead, fighters)
+            if pick is None and bombers:
+                attack_formation(sky, wing, bombers)
+                return
+        if pick is not None:
+            wingman_shot(sky, wing, pick)
+
+    def leader_turn(self, lead: Plane) -> None:
+        """15.2 step 5: fight the current pairing, else pick a target by doctrine."""
+        sky = self.sky
+        foe = lead.foe
+        if foe is not None and (
+            foe.destroyed or foe.band != lead.band or not sky.same_area(lead, foe)
+        ):
+            unpair(lead)
+            foe = None
+        if foe is not None:
+            if lead.pos < 0:
+                maneuver(sky, lead, foe)
+                if lead.foe is foe and lead.pos <= -2:
+                    break_off(sky, lead)
+            if lead.foe is foe:
+                maneuver(sky, lead, foe)
+                fire(sky, lead, foe)
+                return
+        if lead.loaded or lead.destroyed:
+            return
+        enemies = sky.enemies_near(lead)
+        if not enemies:
+            return
+        bombers = [q for q in enemies if q.is_formation]
+        leaders = [q for q in enemies if q.lead and not q.is_formation]
+        if lead.group == "cap":
+            loaded = [q for q in leaders if q.loaded]
+            if lead.doctrine.escort == "escort":
+                if bombers:
+                    attack_formation(sky, lead, bombers)
+                    return
+                pick = _softest(loaded) or _softest(leaders)
+            else:
+                pick = _softest([q for q in leaders if not q.loaded]) or _softest(leaders)
+        else:
+            threats = [q for q in leaders if q.threat or (q.mate is not None and q.mate.threat)]
+            pick = _softest(threats) or _softest(leaders)
+        if pick is not None:
+            maneuver(sky, lead, pick)
+            fire(sky, lead, pick)
+        elif bombers:
+            attack_formation(sky, lead, bombers)
+
+    # -- altitude (15.2 step 3, 3.2.2) ------------------------------------------------
+
+    def move(self, element: Element) -> None:
+        lead = element.leader()
+        if lead is None or lead.foe is not None:
+            return
+        want = self.desired(lead)
+        if want == lead.band:
+            return
+        new = Band(lead.band + (1 if want > lead.band else -1))
+        planes = element.alive()
+        if not all(p.can_fly(new) for p in planes):
+            return
+        if new > lead.band:
+            if not lead.hand:
+                return  # a Leader with no card cannot climb
+            drop_worst(self.sky, lead)
+        else:
+            lead.hand.extend(self.sky.draw(1, "dive"))
+        for p in planes:
+            p.band = new
+
+    def desired(self, lead: Plane) -> Band:
+        if lead.loaded:
+            if lead.mode is BombMode.TORPEDO:
+                return Band.VL
+            if lead.mode is BombMode.DIVE:
+                return Band.M if lead.can_fly(Band.M) else Band.L
+            return Band.L
+        sky = self.sky
+        enemies = [
+            q
+            for q in sky.planes
+            if q.side is not lead.side and not q.destroyed and sky.same_area(lead, q)
+        ]
+        if lead.group == "cap":
+            bombers = [q for q in enemies if q.is_formation or q.loaded]
+            fighters = [q for q in enemies if q.lead and not q.is_formation]
+            if lead.doctrine.escort == "escort":
+                goal = _nearest(lead, bombers) or _nearest(lead, enemies)
+            else:
+                goal = _nearest(lead, fighters) or _nearest(lead, enemies)
+            return goal if goal is not None else lead.band
+        fighter_bands = {q.band for q in enemies if not q.is_formation}
+        if lead.doctrine.escort == "sweep":
+            goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
+        else:
+            # Escorts go where the CAP is at their bombers, else stay with the main body.
+            guarded = [
+                q
+                for q in sky.planes
+                if q.side is lead.side
+                and q.group == "strike"
+                and not q.destroyed
+                and (q.is_formation or q.loaded)
+                and q.band in fighter_bands
+                and sky.same_area(lead, q)
+            ]
+            goal = _nearest(lead, guarded)
+        if goal is None:
+            goal = self.main_body(lead)
+        return goal if goal is not None else lead.band
+
+    def main_body(self, lead: Plane) -> Band | None:
+        """The band of the strike's first bomber still flying (formation or loaded)."""
+        sky = self.sky
+        fallback: Band | None = None
+        for q in sky.planes:
+            if q.side is not lead.side or q.destroyed or q.group != "strike" or q is lead:
+                continue
+            if not sky.same_area(lead, q):
+                continue
+            if q.is_formation or q.loaded:
+                return q.band
+            if fallback is None and q.kind.cls is AircraftClass.FIGHTER_BOMBER:
+                fallback = q.band
+        return fallback
+
+    # -- report ----------------------------------------------------------------------
+
+    def report(self) -> StrikeReport:
+        """The frozen report models, built once at the end of the strike."""
+        setup = self.setup
+        sky = self.sky
+        aircraft = tuple(
+            AircraftOutcome(
+                uid=p.uid,
+                aircraft=p.kind.code,
+                side=p.side,
+                role=p.role,
+                group=p.group,
+                element=p.element,
+                band=p.band,
+                pilot=p.pilot,
+                ordnance=p.loadout,
+                damage=p.damage,
+                state=AircraftState.DESTROYED
+                if p.destroyed
+                else AircraftState.DAMAGED
+                if p.damaged
+                else AircraftState.OK,
+                disengaged=p.was_out,
+            )
+            for p in sky.planes
+        )
+        exchanges = tuple(
+            Exchange(
+                phase=e.phase,
+                turn=e.turn,
+                attacker=e.attacker,
+                defender=e.defender,
+                cards=tuple(e.cards),
+                damage_to_defender=e.damage_to_defender,
+                damage_to_attacker=e.damage_to_attacker,
+                note=e.note,
+            )
+            for e in sky.exchanges
+        )
+        flak = tuple(
+            FlakShot(
+                phase=f.phase,
+                kind=f.kind,
+                against=f.against,
+                cards=f.cards,
+                answered=f.answered,
+                answer_card=f.answer_card,
+                damage=f.damage,
+                spoils=f.spoils,
+            )
+            for f in sky.flak
+        )
+        runs = tuple(
+            BombRun(
+                uid=r.uid,
+                mode=r.mode,
+                band=r.band,
+                cards=r.cards,
+                cancelled=r.cancelled,
+                results=r.results,
+                points=r.points,
+                note=r.note,
+            )
+            for r in sky.runs
+        )
+        return StrikeReport(
+            id=setup.id,
+            turn=setup.turn,
+            kind=setup.kind,
+            attacker=setup.attacker,
+            origin=setup.origin,
+            target=setup.target,
+            order=setup.order,
+            simultaneous=setup.simultaneous,
+            target_bound=setup.target_bound,
+            home_bound=setup.home_bound,
+            hidden=setup.hidden,
+            aircraft=aircraft,
+            exchanges=exchanges,
+            flak=flak,
+            bomb_runs=runs,
+            target_points=sum(r.points for r in sky.runs),
+            notes=tuple(sky.notes),
+        )
+
+
+def _softest(planes: list[Plane]) -> Plane | None:
+    """The enemy closest to its next damage step (flip or destruction); first on a tie."""
+    best: Plane | None = None
+    best_gap = 1 << 30
+    for q in planes:
+        gap = (q.destroy_at if q.damaged else q.flip_at) - q.damage
+        if gap < best_gap:
+            best, best_gap = q, gap
+    return best
+
+
+def _foe_first(lead: Plane, fighters: list[Plane]) -> Plane | None:
+    """A Wingman backs its Leader: the Leader's foe (or its Wingman), else the softest."""
+    foe = lead.foe
+    if foe is not None and foe in fighters:
+        return foe
+    return _softest(fighters)
+
+
+def _nearest(lead: Plane, planes: list[Plane]) -> Band | None:
+    best: Plane | None = None
+    for q in planes:
+        if best is None or abs(q.band - lead.band) < abs(best.band - lead.band):
+            best = q
+    return best.band if best is not None else None
