@@ -250,6 +250,7 @@ class Place(Frozen):
     cap_table: tuple[CardCapRow, ...] = ()  # card-drawn CAP (Port Moresby, Invasion Force)
     airfield_table: tuple[AirfieldRow, ...] = ()  # Midway
     strike_target: str | None = None  # the place an airfield strike attacks
+    strike_last_turn: int | None = None  # an airfield launches only up to this turn
     vp_only: bool = False  # a target that scores VP but has no track effects
 
 

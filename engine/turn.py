@@ -517,6 +517,8 @@ def _airfield_strike(turn: _Turn) -> None:
     airfield = _midway(turn.scenario)
     if airfield is None or airfield.strike_target is None:
         return
+    if airfield.strike_last_turn is not None and turn.state.turn > airfield.strike_last_turn:
+        return  # authored 3.7.4 open point 5: Midway's raids stop after the first day
     strike_specs, _ = _airfield_row(airfield, turn.tracks[airfield.key].effective)
     if not strike_specs:
         return
