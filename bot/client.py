@@ -11,13 +11,14 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.i18n import t
 
 log = logging.getLogger("sortie.client")
 
-COGS: tuple[str, ...] = ("cogs.about",)
+COGS: tuple[str, ...] = ("cogs.about", "cogs.campaign", "cogs.orders", "cogs.status")
+PUMP_SECONDS = 30
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -35,20 +36,42 @@ class SortieBot(commands.Bot):
         dev_guild_id: int | None = None,
         cogs: tuple[str, ...] = COGS,
         services: Any = None,
+        database: str | None = None,
+        default_locale: str = "en",
         **kwargs: Any,
     ) -> None:
+        # No privileged intent: everything happens through interactions and DMs we send.
         intents = discord.Intents.none()
         intents.guilds = True
-        intents.dm_messages = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
         self.dev_guild_id = dev_guild_id
         self.cog_names = cogs
         self.services = services
+        self._database = database
+        self._default_locale = default_locale
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
+        from bot.translator import SortieTranslator
+
+        if self.services is None and self._database is not None:
+            from bot.clock import SystemClock
+            from bot.runtime import open_services
+
+            self.services = await open_services(
+                self._database, SystemClock(), default_locale=self._default_locale
+            )
+        if self.services is not None:
+            from bot.discord_sender import DiscordSender
+
+            self.services.attach_sender(DiscordSender(self))
+        await self.tree.set_translator(SortieTranslator())
         for name in self.cog_names:
             await self.load_extension(name)
+        if self.services is not None:
+            # Deadlines and undelivered announcements are rows in the database: the first
+            # pump after a restart re-arms and resends whatever was pending.
+            self._pump_loop.start()
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -64,6 +87,31 @@ class SortieBot(commands.Bot):
             len(synced),
             where,
         )
+
+    async def pump(self) -> None:
+        """Fire what is due (deadlines, reminders) and deliver queued announcements."""
+        if self.services is None:
+            return
+        try:
+            await self.services.campaigns.tick()
+        except Exception:
+            log.exception("Scheduler tick failed")
+        if self.services.outbox is not None:
+            try:
+                await self.services.outbox.deliver_due()
+            except Exception:
+                log.exception("Outbox delivery failed")
+
+    @tasks.loop(seconds=PUMP_SECONDS)
+    async def _pump_loop(self) -> None:
+        await self.pump()
+
+    async def close(self) -> None:
+        if self._pump_loop.is_running():
+            self._pump_loop.cancel()
+        await super().close()
+        if self.services is not None and self._database is not None:
+            await self.services.close()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

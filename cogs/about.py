@@ -14,6 +14,9 @@ from bot.i18n import t
 
 class About(commands.Cog):
     sortie = app_commands.Group(name="sortie", description="About Sortie and its server settings")
+    config = app_commands.Group(
+        name="config", description="Server settings for Sortie", parent=sortie, guild_only=True
+    )
 
     def __init__(self, client: commands.Bot) -> None:
         self.client = client
@@ -30,6 +33,33 @@ class About(commands.Cog):
         )
         embed.add_field(name=t("about.guide", loc), value=t("about.guide_text", loc))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @config.command(name="gm-role", description="Members of this role may run campaigns (admins)")
+    @app_commands.describe(role="the GM role; leave empty to clear it")
+    async def gm_role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        member = interaction.user
+        allowed = isinstance(member, discord.Member) and (
+            member.guild_permissions.administrator or member.guild_permissions.manage_guild
+        )
+        if not allowed or interaction.guild_id is None:
+            await interaction.response.send_message(
+                t("cogs.error.not_admin", interaction.locale), ephemeral=True
+            )
+            return
+        services = getattr(self.client, "services", None)
+        if services is None:
+            raise RuntimeError("Sortie's services are not running")
+        await services.campaigns.set_gm_role(
+            interaction.guild_id, role.id if role else None, by=member.id
+        )
+        key = "cogs.config.gm_role_set" if role else "cogs.config.gm_role_cleared"
+        await interaction.response.send_message(
+            t(key, interaction.locale, role=role.mention if role else ""),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
 
 async def setup(client: commands.Bot) -> None:

@@ -14,7 +14,7 @@ from bot.client import SortieBot
 
 
 async def test_about_answers_with_version_and_rulesets() -> None:
-    async with simcord.run(SortieBot()) as env:
+    async with simcord.run(SortieBot(cogs=("cogs.about",))) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("campaign")
         alice = guild.add_member(env.create_user("alice"))
@@ -35,7 +35,7 @@ class Broken(commands.Cog):
 async def test_failure_gives_clear_ephemeral_message_and_log_line(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    bot = SortieBot()
+    bot = SortieBot(cogs=("cogs.about",))
 
     async def extra_setup() -> None:
         await bot.add_cog(Broken())

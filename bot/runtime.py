@@ -1,0 +1,70 @@
+"""The running bot's services, opened once in ``setup_hook`` and closed at shutdown.
+
+Tests build ``Services`` themselves (a temporary SQLite file, a clock that follows
+simcord's virtual time) and hand them to ``SortieBot``; production opens them from the
+settings. Either way the cogs reach everything through ``bot.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from bot.clock import Clock
+from bot.outbox import OutboxWorker, Sender
+from bot.service import CampaignService
+from bot.service_model import SeedSource
+from db.sqlite import SqliteRepository
+from engine.catalog import Catalog
+from engine.loader import default_catalog
+
+
+class FuncClock:
+    """A clock read from a function: simcord's virtual time in the end-to-end tests."""
+
+    def __init__(self, source: Callable[[], datetime]) -> None:
+        self.source = source
+
+    def now(self) -> datetime:
+        return self.source()
+
+
+@dataclass
+class Services:
+    repo: SqliteRepository
+    campaigns: CampaignService
+    clock: Clock
+    catalog: Catalog
+    outbox: OutboxWorker | None = None
+
+    def attach_sender(self, sender: Sender) -> OutboxWorker:
+        from bot.announce import AnnouncementBuilder
+
+        self.outbox = OutboxWorker(
+            self.repo,
+            sender,
+            self.clock,
+            builder=AnnouncementBuilder(self.repo, self.catalog).build,
+        )
+        return self.outbox
+
+    async def close(self) -> None:
+        await self.repo.close()
+
+
+async def open_services(
+    database: Path | str,
+    clock: Clock,
+    *,
+    default_locale: str = "en",
+    seeds: SeedSource = secrets,
+) -> Services:
+    catalog = default_catalog()
+    repo = await SqliteRepository.open(database, now=clock.now())
+    campaigns = CampaignService(
+        repo, catalog, clock, rng_seed_source=seeds, default_locale=default_locale
+    )
+    return Services(repo=repo, campaigns=campaigns, clock=clock, catalog=catalog)

@@ -1,0 +1,512 @@
+"""``/campaign``: the GM's tools and the players' join, each a thin call into the service.
+
+Every GM action that changes the game asks for a confirmation (an ephemeral Confirm /
+Cancel pair) and carries a short reason into the audit trail. Who is a GM: the campaign's
+creator, holders of the server's GM role (``/sortie config gm-role``) and administrators.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.durations import DurationError, parse_duration
+from bot.i18n import t
+from bot.service_model import Pace, ServiceError
+from bot.translator import _T
+from cogs.common import campaign_here, campaigns, locale, pump, refuse, role_ids, say
+
+SIDE_CHOICES = [
+    app_commands.Choice(name="Japanese", value="japanese"),
+    app_commands.Choice(name="Allied", value="allied"),
+]
+MISSING_CHOICES = [
+    app_commands.Choice(name="engine default (safe choice)", value="default"),
+    app_commands.Choice(name="keep the player's drafts, default the rest", value="drafts"),
+]
+RULESET_CHOICES = [app_commands.Choice(name="carrier (ZERO! 25.0)", value="carrier")]
+REASON_MAX = 200
+
+
+class Confirm(discord.ui.View):
+    """Confirm / Cancel for one GM action; only the GM who asked may press them."""
+
+    def __init__(
+        self,
+        owner: int,
+        loc: str,
+        action: Callable[[discord.Interaction[Any]], Awaitable[str]],
+    ) -> None:
+        super().__init__(timeout=300)
+        self.owner = owner
+        self.action = action
+        self.confirm.label = t("cogs.confirm.yes", loc)
+        self.cancel.label = t("cogs.confirm.no", loc)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.user.id != self.owner:
+            await say(interaction, "cogs.confirm.not_yours")
+            return False
+        return True
+
+    @discord.ui.button(style=discord.ButtonStyle.danger, custom_id="sortie:confirm")
+    async def confirm(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
+        self.stop()
+        await interaction.response.defer()
+        try:
+            text = await self.action(interaction)
+        except ServiceError as error:
+            text = error.message(interaction.locale)
+        await interaction.edit_original_response(content=text, view=None)
+        await pump(interaction)
+
+    @discord.ui.button(style=discord.ButtonStyle.secondary, custom_id="sortie:cancel")
+    async def cancel(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
+        self.stop()
+        await interaction.response.edit_message(
+            content=t("cogs.confirm.cancelled", interaction.locale), view=None
+        )
+
+
+def _reason_ok(reason: str) -> str | None:
+    cleaned = " ".join(reason.split())
+    if not cleaned:
+        return None
+    return cleaned[:REASON_MAX]
+
+
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sortie:join:(?P<campaign>\d+):(?P<side>japanese|allied)",
+):
+    """The join buttons on the campaign card; they survive restarts (the id says it all)."""
+
+    def __init__(self, campaign_id: int, side: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or side.title(),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"sortie:join:{campaign_id}:{side}",
+            )
+        )
+        self.campaign_id = campaign_id
+        self.side = side
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: Any,
+    ) -> JoinButton:
+        return cls(int(match["campaign"]), match["side"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _join(interaction, self.campaign_id, self.side)
+
+
+async def _join(interaction: discord.Interaction[Any], campaign_id: int, side: str) -> None:
+    service = campaigns(interaction)
+    try:
+        player = await service.join(campaign_id, interaction.user.id, side)
+    except ServiceError as error:
+        await refuse(interaction, error)
+        return
+    key = "cogs.join.commander" if player.commander else "cogs.join.member"
+    side_name = t(f"service.side.{side}", interaction.locale)
+    await say(interaction, key, side=side_name)
+    await _probe_dm(interaction, campaign_id)
+    await pump(interaction)
+
+
+async def _probe_dm(interaction: discord.Interaction[Any], campaign_id: int) -> None:
+    """Closed DMs are found at join by trying one; the /orders path is offered if they fail."""
+    service = campaigns(interaction)
+    try:
+        await interaction.user.send(t("cogs.join.dm_hello", interaction.locale))
+    except discord.Forbidden:
+        await service.mark_dm(campaign_id, interaction.user.id, False)
+        await interaction.followup.send(
+            t("cogs.join.dm_closed", interaction.locale), ephemeral=True
+        )
+        return
+    except discord.HTTPException:
+        return
+    await service.mark_dm(campaign_id, interaction.user.id, True)
+
+
+class CampaignCog(commands.Cog):
+    campaign = app_commands.Group(
+        name="campaign",
+        description=_T("Run a campaign in this channel", key="cmd.campaign.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, client: commands.Bot) -> None:
+        self.client = client
+
+    # ------------------------------------------------------------------ creation
+
+    @campaign.command(
+        name="new",
+        description=_T("Create a campaign in this channel (GM)", key="cmd.campaign.new.desc"),
+    )
+    @app_commands.describe(
+        scenario="coral-sea or midway",
+        deadline="time per secret round, e.g. 12h, 1d, 2d (default 1d)",
+        reminders="reminders before the deadline, e.g. 6h or 12h,1h (default 6h)",
+        missing="what a side that did not lock gets at the deadline",
+        gm_sees_secrets="may the GM see locked orders before the reveal (default no)",
+        allow_unlock="may a commander unlock and change before the deadline (default yes)",
+    )
+    @app_commands.choices(missing=MISSING_CHOICES, ruleset=RULESET_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        scenario: str,
+        deadline: str = "1d",
+        reminders: str = "6h",
+        missing: str = "default",
+        gm_sees_secrets: bool = False,
+        allow_unlock: bool = True,
+        ruleset: str = "carrier",
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await say(interaction, "cogs.error.guild_only")
+            return
+        try:
+            round_seconds = parse_duration(deadline)
+            offsets = tuple(
+                parse_duration(part, minimum=60) for part in reminders.split(",") if part.strip()
+            )
+        except DurationError as error:
+            await say(interaction, error.key, value=deadline)
+            return
+        pace = Pace(
+            round_seconds=round_seconds,
+            reminder_offsets=offsets,
+            missing_policy="drafts" if missing == "drafts" else "default",
+            gm_sees_secrets=gm_sees_secrets,
+            allow_unlock=allow_unlock,
+        )
+        try:
+            info = await campaigns(interaction).create_campaign(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                scenario.strip().lower(),
+                pace,
+                ruleset=ruleset,
+                locale=locale(interaction),
+            )
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
+        await say(interaction, "cogs.new.done", scenario=info.scenario, id=info.id)
+        await pump(interaction)
+
+    @new.autocomplete("scenario")
+    async def _scenario_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        scenarios = campaigns(interaction).catalog.scenarios
+        return [
+            app_commands.Choice(name=f"{s.name} ({s.turns} turns)", value=key)
+            for key, s in sorted(scenarios.items())
+            if current.lower() in key or current.lower() in s.name.lower()
+        ][:25]
+
+    # ------------------------------------------------------------------ players
+
+    @campaign.command(
+        name="join", description=_T("Join a side of this campaign", key="cmd.campaign.join.desc")
+    )
+    @app_commands.choices(side=SIDE_CHOICES)
+    async def join(self, interaction: discord.Interaction[Any], side: str) -> None:
+        info = await campaign_here(interaction)
+        if info is not None:
+            await _join(interaction, info.id, side)
+
+    @campaign.command(
+        name="start", description=_T("Open turn 1 (GM)", key="cmd.campaign.start.desc")
+    )
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        try:
+            await campaigns(interaction).start(
+                info.id, interaction.user.id, roles=role_ids(interaction)
+            )
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
+        await say(interaction, "cogs.start.done")
+        await pump(interaction)
+
+    @campaign.command(
+        name="waiting",
+        description=_T("Who has not locked yet (GM)", key="cmd.campaign.waiting.desc"),
+    )
+    async def waiting(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        service = campaigns(interaction)
+        if not await service.is_gm(info.id, interaction.user.id, role_ids(interaction)):
+            await refuse(interaction, ServiceError("not-gm"))
+            return
+        rows = await service.waiting(info.id)
+        loc = interaction.locale
+        lines = []
+        for row in rows:
+            state = t("cogs.waiting.locked" if row.locked else "cogs.waiting.open", loc)
+            dm = t("cogs.waiting.dm_ok" if row.dm_ok else "cogs.waiting.dm_closed", loc)
+            who = f"<@{row.commander_id}>" if row.commander_id else t("cogs.waiting.nobody", loc)
+            seen = (
+                f"<t:{int(row.last_active.timestamp())}:R>"
+                if row.last_active
+                else t("cogs.waiting.never", loc)
+            )
+            lines.append(
+                t(
+                    "cogs.waiting.line",
+                    loc,
+                    side=t(f"service.side.{row.side.value}", loc),
+                    state=state,
+                    who=who,
+                    dm=dm,
+                    seen=seen,
+                )
+            )
+        deadline = next((row.deadline for row in rows if row.deadline), None)
+        if deadline is not None:
+            lines.append(t("cogs.waiting.deadline", loc, when=int(deadline.timestamp())))
+        await interaction.response.send_message(
+            "\n".join(lines) or t("cogs.waiting.none", loc),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @campaign.command(
+        name="export", description=_T("Download the campaign record (GM)", key="cmd.export.desc")
+    )
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        service = campaigns(interaction)
+        if not await service.is_gm(info.id, interaction.user.id, role_ids(interaction)):
+            await refuse(interaction, ServiceError("not-gm"))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await service.export(info.id)
+        payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+        await interaction.followup.send(
+            t("cogs.export.done", interaction.locale),
+            file=discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------------ confirmed GM actions
+
+    async def _confirmed(
+        self,
+        interaction: discord.Interaction[Any],
+        question_key: str,
+        action: Callable[[int, tuple[int, ...]], Awaitable[str]],
+        **params: Any,
+    ) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        service = campaigns(interaction)
+        roles = role_ids(interaction)
+        if not await service.is_gm(info.id, interaction.user.id, roles):
+            await refuse(interaction, ServiceError("not-gm"))
+            return
+
+        async def run(_: discord.Interaction[Any]) -> str:
+            return await action(info.id, roles)
+
+        loc = locale(interaction)
+        await interaction.response.send_message(
+            t(question_key, loc, **params),
+            view=Confirm(interaction.user.id, loc, run),
+            ephemeral=True,
+        )
+
+    @campaign.command(name="pause", description=_T("Pause the clock (GM)", key="cmd.pause.desc"))
+    async def pause(self, interaction: discord.Interaction[Any], reason: str = "") -> None:
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).pause(campaign_id, by, reason, roles=roles)
+            return t("cogs.pause.done", loc)
+
+        await self._confirmed(interaction, "cogs.pause.ask", act)
+
+    @campaign.command(
+        name="resume", description=_T("Restart the clock (GM)", key="cmd.resume.desc")
+    )
+    async def resume(self, interaction: discord.Interaction[Any], reason: str = "") -> None:
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).resume(campaign_id, by, reason, roles=roles)
+            return t("cogs.resume.done", loc)
+
+        await self._confirmed(interaction, "cogs.resume.ask", act)
+
+    @campaign.command(
+        name="extend", description=_T("Give the round more time (GM)", key="cmd.extend.desc")
+    )
+    @app_commands.describe(duration="e.g. 12h, 1d, 1d12h", reason="why, for the log")
+    async def extend(
+        self, interaction: discord.Interaction[Any], duration: str, reason: str
+    ) -> None:
+        try:
+            seconds = parse_duration(duration, minimum=60)
+        except DurationError as error:
+            await say(interaction, error.key, value=duration)
+            return
+        why = _reason_ok(reason)
+        if why is None:
+            await say(interaction, "cogs.error.reason")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            info = await campaigns(interaction).extend(campaign_id, by, seconds, why, roles=roles)
+            when = int(info.deadline.timestamp()) if info.deadline else 0
+            return t("cogs.extend.done", loc, when=when)
+
+        await self._confirmed(interaction, "cogs.extend.ask", act, duration=duration, reason=why)
+
+    @campaign.command(
+        name="resolve",
+        description=_T("Resolve the round now with defaults (GM)", key="cmd.resolve.desc"),
+    )
+    async def resolve(self, interaction: discord.Interaction[Any], reason: str) -> None:
+        why = _reason_ok(reason)
+        if why is None:
+            await say(interaction, "cogs.error.reason")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).resolve_now(campaign_id, by, why, roles=roles)
+            return t("cogs.resolve.done", loc)
+
+        await self._confirmed(interaction, "cogs.resolve.ask", act, reason=why)
+
+    @campaign.command(
+        name="rollback",
+        description=_T("Go back to the start of a turn (GM)", key="cmd.rollback.desc"),
+    )
+    @app_commands.describe(turn="the turn to replay from", reason="why, for the log")
+    async def rollback(
+        self,
+        interaction: discord.Interaction[Any],
+        turn: app_commands.Range[int, 1, 99],
+        reason: str,
+    ) -> None:
+        why = _reason_ok(reason)
+        if why is None:
+            await say(interaction, "cogs.error.reason")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).rollback(campaign_id, by, turn, why, roles=roles)
+            return t("cogs.rollback.done", loc, turn=turn)
+
+        await self._confirmed(interaction, "cogs.rollback.ask", act, turn=turn, reason=why)
+
+    @campaign.command(
+        name="substitute",
+        description=_T("Hand a player's seat to someone else (GM)", key="cmd.substitute.desc"),
+    )
+    async def substitute(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        replacement: discord.Member,
+        reason: str,
+    ) -> None:
+        if replacement.bot:
+            await say(interaction, "cogs.error.bot_player")
+            return
+        why = _reason_ok(reason)
+        if why is None:
+            await say(interaction, "cogs.error.reason")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).substitute(
+                campaign_id, by, player.id, replacement.id, why, roles=roles
+            )
+            return t("cogs.substitute.done", loc, old=player.mention, new=replacement.mention)
+
+        await self._confirmed(
+            interaction,
+            "cogs.substitute.ask",
+            act,
+            old=player.mention,
+            new=replacement.mention,
+            reason=why,
+        )
+
+    @campaign.command(name="kick", description=_T("Remove a player (GM)", key="cmd.kick.desc"))
+    async def kick(
+        self, interaction: discord.Interaction[Any], player: discord.Member, reason: str
+    ) -> None:
+        why = _reason_ok(reason)
+        if why is None:
+            await say(interaction, "cogs.error.reason")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).kick(campaign_id, by, player.id, why, roles=roles)
+            return t("cogs.kick.done", loc, who=player.mention)
+
+        await self._confirmed(interaction, "cogs.kick.ask", act, who=player.mention, reason=why)
+
+    @campaign.command(name="end", description=_T("End the campaign now (GM)", key="cmd.end.desc"))
+    async def end(self, interaction: discord.Interaction[Any], reason: str) -> None:
+        why = _reason_ok(reason)
+        if why is None:
+            await say(interaction, "cogs.error.reason")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+
+        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+            await campaigns(interaction).end(campaign_id, by, why, roles=roles)
+            return t("cogs.end.done", loc)
+
+        await self._confirmed(interaction, "cogs.end.ask", act, reason=why)
+
+
+async def setup(client: commands.Bot) -> None:
+    client.add_dynamic_items(JoinButton)
+    await client.add_cog(CampaignCog(client))

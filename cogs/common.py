@@ -1,0 +1,76 @@
+"""What every cog shares: reaching the services, refusing clearly, knowing who is a GM."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.client import send_ephemeral
+from bot.i18n import t
+from bot.service_model import CampaignInfo, ServiceError
+
+if TYPE_CHECKING:
+    from bot.runtime import Services
+    from bot.service import CampaignService
+
+
+def services(interaction: discord.Interaction[Any]) -> Services:
+    found = getattr(interaction.client, "services", None)
+    if found is None:
+        raise RuntimeError("Sortie's services are not running")
+    return found  # type: ignore[no-any-return]
+
+
+def campaigns(interaction: discord.Interaction[Any]) -> CampaignService:
+    return services(interaction).campaigns
+
+
+def locale(interaction: discord.Interaction[Any]) -> str:
+    from bot.i18n import normalize
+
+    return normalize(interaction.locale)
+
+
+async def refuse(interaction: discord.Interaction[Any], error: ServiceError) -> None:
+    """A service refusal: one ephemeral sentence in the reader's language, nothing changed."""
+    await send_ephemeral(interaction, error.message(interaction.locale))
+
+
+async def say(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+    await send_ephemeral(interaction, t(key, interaction.locale, **params))
+
+
+def role_ids(interaction: discord.Interaction[Any]) -> tuple[int, ...]:
+    """The member's role ids, plus ``ADMIN_ROLE`` for a server administrator (a GM anywhere)."""
+    from bot.service_model import ADMIN_ROLE
+
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return ()
+    roles = tuple(role.id for role in member.roles)
+    return (*roles, ADMIN_ROLE) if member.guild_permissions.administrator else roles
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    member = interaction.user
+    return isinstance(member, discord.Member) and member.guild_permissions.administrator
+
+
+async def campaign_here(interaction: discord.Interaction[Any]) -> CampaignInfo | None:
+    """The live campaign of this channel, or an ephemeral "none here" and ``None``."""
+    if interaction.channel_id is None or interaction.guild_id is None:
+        await say(interaction, "cogs.error.guild_only")
+        return None
+    info = await campaigns(interaction).campaign_in_channel(interaction.channel_id)
+    if info is None:
+        await say(interaction, "cogs.error.no_campaign")
+    return info
+
+
+async def pump(interaction: discord.Interaction[Any]) -> None:
+    """Deliver at once what the action just queued, instead of at the next loop tick."""
+    client = interaction.client
+    pump_now = getattr(client, "pump", None)
+    if pump_now is not None:
+        await pump_now()

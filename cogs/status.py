@@ -1,0 +1,200 @@
+"""``/status``, ``/log`` and ``/receipt``: reading the campaign, never changing it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.logtext import describe
+from bot.service_model import ServiceError
+from bot.translator import _T
+from cogs.common import campaign_here, campaigns, locale, refuse, say
+
+PER_PAGE = 10
+
+
+def _log_text(page: Any, loc: str, turn: int | None) -> str:
+    lines = [t("cogs.log.header", loc, page=page.page, pages=page.pages)]
+    if turn is not None:
+        lines[0] += " · " + t("cogs.log.turn_filter", loc, turn=turn)
+    for entry in page.entries:
+        text = describe(entry.kind, entry.data, loc)
+        mark = "~~" if entry.void else ""
+        stamp = int(entry.at.timestamp())
+        lines.append(f"`T{entry.turn}` <t:{stamp}:d> {mark}{text}{mark}")
+    if not page.entries:
+        lines.append(t("cogs.log.empty", loc))
+    return "\n".join(lines)[:2000]
+
+
+class LogPager(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sortie:log:(?P<campaign>\d+):(?P<page>\d+):(?P<turn>\d+)",
+):
+    """Older / newer buttons; the page lives in the custom id, so they survive restarts."""
+
+    def __init__(self, campaign_id: int, page: int, turn: int, label: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sortie:log:{campaign_id}:{page}:{turn}",
+            )
+        )
+        self.campaign_id, self.page, self.turn = campaign_id, page, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> LogPager:
+        return cls(int(match["campaign"]), int(match["page"]), int(match["turn"]), "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        content, view = await _log_page(interaction, self.campaign_id, self.page, self.turn or None)
+        await interaction.response.edit_message(content=content, view=view)
+
+
+async def _log_page(
+    interaction: discord.Interaction[Any], campaign_id: int, page: int, turn: int | None
+) -> tuple[str, discord.ui.View]:
+    loc = locale(interaction)
+    result = await campaigns(interaction).log(
+        campaign_id, page=max(1, page), per_page=PER_PAGE, turn=turn
+    )
+    view = discord.ui.View(timeout=None)
+    if result.page > 1:
+        view.add_item(LogPager(campaign_id, result.page - 1, turn or 0, t("cogs.log.newer", loc)))
+    if result.page < result.pages:
+        view.add_item(LogPager(campaign_id, result.page + 1, turn or 0, t("cogs.log.older", loc)))
+    return _log_text(result, loc, turn), view
+
+
+class StatusCog(commands.Cog):
+    def __init__(self, client: commands.Bot) -> None:
+        self.client = client
+
+    @app_commands.command(
+        name="status",
+        description=_T("The campaign's status board", key="cmd.status.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(public="post it in the channel for everyone (default: only you)")
+    async def status(self, interaction: discord.Interaction[Any], public: bool = False) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        data = await campaigns(interaction).status(info.id)
+        loc = locale(interaction)
+        deadline = data.round.deadline if data.round else None
+        deadline_text = f"<t:{int(deadline.timestamp())}:R>" if deadline else None
+        from rendering import render_status_board
+
+        png = await asyncio.to_thread(
+            render_status_board,
+            data.view,
+            locked=data.locked,
+            deadline_text=None,
+            locale=loc,
+        )
+        view = data.view
+        lines = [
+            t(
+                "cogs.status.line",
+                loc,
+                scenario=view.scenario_name,
+                turn=view.turn,
+                turns=view.turns,
+                round=t(f"service.round.{view.round.value}", loc),
+            ),
+            t(
+                "cogs.status.vp",
+                loc,
+                japanese=view.sides["japanese"].vp,
+                allied=view.sides["allied"].vp,
+            ),
+        ]
+        for track in view.tracks:
+            lines.append(
+                t(
+                    "cogs.status.track",
+                    loc,
+                    name=track.name,
+                    boxes=track.boxes,
+                    max=track.max_boxes,
+                    level=track.level,
+                )
+            )
+        if data.round is not None and not view.finished:
+            locked = [
+                t(f"service.side.{side.value}", loc) for side, done in data.locked.items() if done
+            ]
+            lines.append(t("cogs.status.locked", loc, sides=", ".join(locked) or "—"))
+        if deadline_text and not view.finished:
+            lines.append(t("cogs.status.deadline", loc, when=deadline_text))
+        await interaction.followup.send(
+            "\n".join(lines),
+            file=discord.File(io.BytesIO(png), filename="status.png"),
+            ephemeral=not public,
+        )
+
+    @app_commands.command(
+        name="log", description=_T("The campaign log, newest first", key="cmd.log.desc")
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(turn="only this turn")
+    async def log(
+        self,
+        interaction: discord.Interaction[Any],
+        turn: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        content, view = await _log_page(interaction, info.id, 1, turn)
+        await interaction.response.send_message(
+            content, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(
+        name="receipt",
+        description=_T("Your order receipts and how to check them", key="cmd.receipt.desc"),
+    )
+    @app_commands.guild_only()
+    async def receipt(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        loc = locale(interaction)
+        try:
+            receipts = await campaigns(interaction).receipts(info.id, interaction.user.id)
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
+        if not receipts:
+            await say(interaction, "cogs.receipt.none")
+            return
+        lines = [t("cogs.receipt.header", loc)]
+        for item in receipts[-8:]:
+            round_name = t(f"service.round.{item.kind}", loc)
+            line = f"T{item.turn} {round_name}: `{item.receipt}`"
+            if item.withdrawn:
+                line += " " + t("cogs.receipt.withdrawn", loc)
+            elif item.opened and item.salt is not None:
+                line += "\n" + t("cogs.receipt.opened", loc, salt=item.salt)
+            else:
+                line += " " + t("cogs.receipt.sealed", loc)
+            lines.append(line)
+        lines.append(t("cogs.receipt.how", loc))
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+
+async def setup(client: commands.Bot) -> None:
+    client.add_dynamic_items(LogPager)
+    await client.add_cog(StatusCog(client))
