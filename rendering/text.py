@@ -1,0 +1,110 @@
+"""Words on images: every string goes through ``bot.i18n.t`` under the ``render.`` prefix.
+
+Data names (damage-track levels, places) come from the engine's data files in English; they
+are translated when the locale file knows them and shown as given otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from bot.i18n import keys, normalize, t
+from engine.types import Band, BombResult, FleetTactic, RoundKind, Side, StrikeSize
+
+
+def tr(key: str, locale: str, **params: Any) -> str:
+    return t(f"render.{key}", locale, **params)
+
+
+@cache
+def _known(lang: str) -> frozenset[str]:
+    return frozenset(keys(lang))
+
+
+def tr_or(key: str, locale: str, default: str, **params: Any) -> str:
+    """The translation if the key exists (in the locale or in English), else ``default``."""
+    full = f"render.{key}"
+    if full in _known(normalize(locale)) or full in _known("en"):
+        return t(full, locale, **params)
+    return default
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def side_name(side: Side, locale: str) -> str:
+    return tr(f"side.{side.value}", locale)
+
+
+def side_plural(side: Side, locale: str) -> str:
+    """The side as people: "the Allies", "les Alliés"."""
+    return tr(f"side_plural.{side.value}", locale)
+
+
+def tactic_name(tactic: FleetTactic, locale: str) -> str:
+    return tr(f"tactic.{tactic.value}", locale)
+
+
+def size_name(size: StrikeSize | str, locale: str) -> str:
+    value = size.value if isinstance(size, StrikeSize) else size
+    return tr_or(f"size.{slug(value)}", locale, value)
+
+
+def band_short(band: Band, locale: str) -> str:
+    return tr(f"band.{band.name.lower()}", locale)
+
+
+def band_name(band: Band, locale: str) -> str:
+    return tr(f"band_name.{band.name.lower()}", locale)
+
+
+def result_name(result: BombResult, locale: str) -> str:
+    return tr(f"result.{result.name.lower()}", locale)
+
+
+def round_name(kind: RoundKind, locale: str) -> str:
+    return tr(f"round.{kind.value}", locale)
+
+
+def level_name(name: str, locale: str) -> str:
+    return tr_or(f"level.{slug(name)}", locale, name)
+
+
+def place_label(key: str, locale: str, default: str | None = None) -> str:
+    return tr_or(f"place.{slug(key)}", locale, default if default is not None else key)
+
+
+def place_name(key: str, name: str, locale: str) -> str:
+    """A place as the data names it, or its translation when the locale is not English."""
+    lang = normalize(locale)
+    full = f"render.place.{slug(key)}"
+    if lang != "en" and full in _known(lang):
+        return t(full, lang)
+    return name
+
+
+def scenario_name(key: str, name: str, locale: str) -> str:
+    lang = normalize(locale)
+    full = f"render.scenario.{slug(key)}"
+    if lang != "en" and full in _known(lang):
+        return t(full, lang)
+    return name
+
+
+def doctrine_name(name: str, locale: str) -> str:
+    return tr_or(f"doctrine.{slug(name)}", locale, name)
+
+
+def flight_ops_text(value: str | None, locale: str, place: dict[str, str] | None = None) -> str:
+    """ "large:allied-fleet" -> "Large Strike → Allied carrier fleet"."""
+    if not value:
+        return tr("unknown", locale)
+    size, _, target = value.partition(":")
+    text = size_name(size, locale)
+    if target:
+        names = place or {}
+        text += " → " + names.get(target, place_label(target, locale))
+    return text
