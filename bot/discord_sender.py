@@ -1,0 +1,129 @@
+"""The outbox's way into Discord: post or edit a channel message, or DM a player.
+
+``DiscordSender`` implements ``bot.outbox.Sender``. It knows Discord's limits and nothing
+of the game: the text is cut to 2,000 characters, images become attachments (at most 10,
+and none past 10 MiB in total, the rest dropped with a log line since the text beside every
+image already summarises it). A DM order panel is drawn by ``cogs.orders`` (imported
+lazily): its controls live with the callbacks that answer them, and its words are the
+ones the panel is redrawn with after each click, so the DM and its edits read alike.
+
+Errors: a DM that Discord refuses because the user does not accept DMs from us (HTTP 403,
+code 50007) raises ``RecipientUnavailable``, so the worker records the player as
+unreachable and tells the channel instead of retrying. Every other failure propagates and
+the worker retries it later. An edit whose message was deleted posts a new message (the
+worker then records the new id).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.announce import Announcement, PanelRef
+from bot.outbox import RecipientUnavailable, Target
+
+log = logging.getLogger(__name__)
+
+TEXT_LIMIT = 2000
+MAX_FILES = 10
+MAX_UPLOAD = 10 * 1024 * 1024  # bytes, all attachments of one message together
+CANNOT_DM = 50007  # "Cannot send messages to this user"
+UNKNOWN_MESSAGE = 10008
+
+
+def clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def attachments(images: list[tuple[str, bytes]]) -> list[discord.File]:
+    """The images as files, within Discord's count and size limits (in order, first kept)."""
+    files: list[discord.File] = []
+    total = 0
+    for name, data in images:
+        if len(files) >= MAX_FILES or total + len(data) > MAX_UPLOAD:
+            log.warning("image %s (%d bytes) left out: over Discord's limits", name, len(data))
+            continue
+        total += len(data)
+        files.append(discord.File(io.BytesIO(data), filename=name))
+    return files
+
+
+class DiscordSender:
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def send(
+        self, target: Target, announcement: Announcement, *, edit_message_id: int | None
+    ) -> int | None:
+        content = clip(announcement.text) or "\u200b"
+        view: discord.ui.View | None = None
+        panel = await self._panel(announcement.panel)
+        if panel is not None:
+            content, view = panel
+        channel = await self._channel(target)
+        try:
+            if edit_message_id is not None:
+                edited = await self._edit(channel, edit_message_id, content, announcement, view)
+                if edited is not None:
+                    return edited
+            kwargs: dict[str, Any] = {"files": attachments(announcement.images)}
+            if view is not None:
+                kwargs["view"] = view
+            message = await channel.send(content, **kwargs)
+        except discord.Forbidden as exc:
+            if target.kind == "dm" and exc.code == CANNOT_DM:
+                raise RecipientUnavailable(f"user {target.id} does not accept DMs") from exc
+            raise
+        return message.id
+
+    async def _channel(self, target: Target) -> discord.abc.Messageable:
+        if target.kind == "dm":
+            return await self.client.create_dm(discord.Object(id=target.id))
+        channel = self.client.get_channel(target.id)
+        if channel is None:
+            channel = await self.client.fetch_channel(target.id)
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TypeError(f"channel {target.id} cannot receive messages")
+        return channel
+
+    async def _edit(
+        self,
+        channel: discord.abc.Messageable,
+        message_id: int,
+        content: str,
+        announcement: Announcement,
+        view: discord.ui.View | None,
+    ) -> int | None:
+        """Edit in place; None if the message is gone (the caller posts a new one)."""
+        get_partial = getattr(channel, "get_partial_message", None)
+        if get_partial is None:
+            return None
+        partial: discord.PartialMessage = get_partial(message_id)
+        kwargs: dict[str, Any] = {
+            "content": content,
+            "attachments": attachments(announcement.images),
+        }
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            await partial.edit(**kwargs)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            log.info("message %s was deleted; posting a new one", message_id)
+            return None
+        return message_id
+
+    async def _panel(self, ref: PanelRef | None) -> tuple[str, discord.ui.View] | None:
+        """A DM order panel's words and controls, drawn by ``cogs.orders``."""
+        if ref is None:
+            return None
+        services = getattr(self.client, "services", None)
+        if services is None:
+            return None
+        from cogs.orders import panel_message
+
+        return await panel_message(services, ref)

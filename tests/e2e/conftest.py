@@ -1,0 +1,108 @@
+"""End-to-end fixtures: the real bot in simcord, over services on a temporary SQLite file.
+
+The services' clock reads simcord's virtual time (``env.now()``), so ``env.advance_time``
+moves deadlines and reminders too. The services outlive any one bot: a test restarts the
+bot with ``env.restart_bot(world.new_bot())`` and the campaign is still there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.client import SortieBot
+from bot.demo import SeededTokens
+from bot.runtime import FuncClock, Services, open_services
+
+# simcord's virtual clock starts here (simcord._clock.Clock); the services read it before
+# the environment exists (the bot's first pump runs during its start).
+SIMCORD_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+OPTIONAL_COGS = ("cogs.campaign", "cogs.status")
+
+
+def bot_cogs() -> tuple[str, ...]:
+    """About and orders, plus the lead's cogs once they exist."""
+    extra = tuple(name for name in OPTIONAL_COGS if importlib.util.find_spec(name) is not None)
+    return ("cogs.about", "cogs.orders", *extra)
+
+
+@dataclass
+class World:
+    """Services shared by every bot generation of one test, and the simcord env once running."""
+
+    services: Services
+    env: simcord.Env | None = None
+    bots: list[SortieBot] = field(default_factory=list)
+
+    def now(self) -> datetime:
+        return self.env.now() if self.env is not None else SIMCORD_EPOCH
+
+    def new_bot(self) -> SortieBot:
+        bot = SortieBot(services=self.services, cogs=bot_cogs())
+        self.bots.append(bot)
+        return bot
+
+    @property
+    def bot(self) -> SortieBot:
+        assert self.env is not None
+        current = self.env.bot
+        assert isinstance(current, SortieBot)
+        return current
+
+    async def pump(self) -> None:
+        """What the bot's loop does every 30 s: fire due timers, deliver the outbox."""
+        assert self.env is not None
+        await self.bot.pump()
+        await self.env.settle()
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    holder: list[World] = []
+    clock = FuncClock(lambda: holder[0].now() if holder else SIMCORD_EPOCH)
+    services = await open_services(tmp_path / "sortie.db", clock, seeds=SeededTokens(7))
+    holder.append(World(services))
+    try:
+        yield holder[0]
+    finally:
+        await services.close()
+
+
+@pytest.fixture
+def close_dms() -> Callable[[simcord.Env, simcord.UserHandle], None]:
+    """Make a user's DMs closed: every bot message to them fails as Discord does (403/50007).
+
+    simcord has no switch for this; its fault injection answers the bot's message POST to
+    that user's DM channel with Discord's "Cannot send messages to this user".
+    """
+
+    def close(env: simcord.Env, user: simcord.UserHandle) -> None:
+        env.inject_error(
+            "POST",
+            f"/channels/{user.dm_channel.id}/messages",
+            status=403,
+            code=50007,
+            message="Cannot send messages to this user",
+            times=None,
+        )
+
+    return close
+
+
+def is_disabled(message: discord.Message, custom_id_prefix: str) -> bool:
+    """Whether every control whose custom id starts with the prefix is disabled."""
+    found = [
+        child
+        for row in message.components
+        for child in getattr(row, "children", ())
+        if (getattr(child, "custom_id", None) or "").startswith(custom_id_prefix)
+    ]
+    assert found, f"no control {custom_id_prefix!r} on the message"
+    return all(getattr(child, "disabled", False) for child in found)

@@ -1,0 +1,524 @@
+"""The secret order panel, played through simcord's in-memory Discord with the real bot.
+
+The campaign is set up through the service (the GM's cogs are tested elsewhere); from then
+on everything a player does goes through Discord: the DM panel's selects and buttons, and
+``/orders`` in the campaign channel. Assertions are about what a player would notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+import simcord
+
+from bot.service_model import Pace
+from engine.types import Side
+from tests.e2e.conftest import World, is_disabled
+
+JAPANESE, ALLIED = Side.JAPANESE.value, Side.ALLIED.value
+ORDER_FIELDS = ("fleet_tactic", "flight_ops", "doctrine")
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    world: World
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    gm: simcord.MemberActor
+    alice_user: simcord.UserHandle  # Japanese commander
+    alice: simcord.MemberActor
+    bob_user: simcord.UserHandle  # Allied commander
+    bob: simcord.MemberActor
+    spectator: simcord.MemberActor
+    campaign_id: int
+
+    def user(self, side: str) -> simcord.UserHandle:
+        return self.alice_user if side == JAPANESE else self.bob_user
+
+    def member(self, side: str) -> simcord.MemberActor:
+        return self.alice if side == JAPANESE else self.bob
+
+    def public(self) -> list[discord.Message]:
+        """The campaign channel as a spectator sees it."""
+        return self.channel.history(viewer=self.spectator)
+
+    def public_text(self) -> str:
+        return "\n".join(m.content for m in self.public())
+
+
+async def open_table(
+    world: World,
+    env: simcord.Env,
+    *,
+    pace: Pace | None = None,
+    before_start: Callable[[Table], None] | None = None,
+) -> Table:
+    world.env = env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("coral-sea")
+    gm = guild.add_member(env.create_user("gm"))
+    alice_user = env.create_user("alice")
+    bob_user = env.create_user("bob")
+    table = Table(
+        env=env,
+        world=world,
+        guild=guild,
+        channel=channel,
+        gm=gm,
+        alice_user=alice_user,
+        alice=guild.add_member(alice_user),
+        bob_user=bob_user,
+        bob=guild.add_member(bob_user),
+        spectator=guild.add_member(env.create_user("spectator")),
+        campaign_id=0,
+    )
+    svc = world.services.campaigns
+    info = await svc.create_campaign(
+        guild.id, channel.id, gm.id, "coral-sea", pace or Pace(), seed="e2e-seed"
+    )
+    table.campaign_id = info.id
+    await svc.join(info.id, table.alice.id, Side.JAPANESE)
+    await svc.join(info.id, table.bob.id, Side.ALLIED)
+    if before_start is not None:
+        before_start(table)
+    await svc.start(info.id, gm.id)
+    await world.pump()
+    return table
+
+
+def dm_panel(user: simcord.UserHandle, turn_round: str = "") -> discord.Message:
+    """The newest order panel in the user's DMs (for that "Turn n · Round", if given)."""
+    panels = [m for m in user.dm_channel.history() if m.components and turn_round in m.content]
+    assert panels, f"{user.name} has no order panel in DMs"
+    return panels[-1]
+
+
+def custom_ids(message: discord.Message | simcord.ResponseMessage) -> list[str]:
+    rows = message.components
+    out: list[str] = []
+    for row in rows:
+        children = row.get("components", []) if isinstance(row, dict) else row.children
+        for child in children:
+            custom_id = child.get("custom_id") if isinstance(child, dict) else child.custom_id
+            if custom_id:
+                out.append(custom_id)
+    return out
+
+
+def control(message: discord.Message | simcord.ResponseMessage, prefix: str, end: str = "") -> str:
+    found = [c for c in custom_ids(message) if c.startswith(prefix) and c.endswith(end)]
+    assert len(found) == 1, (prefix, end, custom_ids(message))
+    return found[0]
+
+
+def options(message: discord.Message, field: str) -> list[discord.SelectOption]:
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if isinstance(child, discord.SelectMenu) and child.custom_id.endswith(f":{field}"):
+                return list(child.options)
+    raise AssertionError(f"no {field} select")
+
+
+async def choose(
+    user: simcord.UserHandle | simcord.MemberActor,
+    panel: discord.Message | simcord.ResponseMessage,
+    field: str,
+    value: str,
+) -> simcord.InteractionResult:
+    return await user.select(panel, [value], custom_id=control(panel, "sortie:o:", f":{field}"))
+
+
+async def choose_all(
+    user: simcord.UserHandle | simcord.MemberActor,
+    panel: discord.Message | simcord.ResponseMessage,
+    picks: dict[str, str],
+) -> None:
+    for field, value in picks.items():
+        result = await user.select(
+            panel, [value], custom_id=control(panel, "sortie:o:", f":{field}")
+        )
+        assert result.acknowledged
+        assert not result.followups, [f.content for f in result.followups]
+
+
+async def lock(
+    user: simcord.UserHandle | simcord.MemberActor,
+    panel: discord.Message | simcord.ResponseMessage,
+) -> simcord.InteractionResult:
+    return await user.click(panel, custom_id=control(panel, "sortie:lock:"))
+
+
+def refreshed(user: simcord.UserHandle, panel: discord.Message) -> discord.Message:
+    """The same DM message as it is now (after edits)."""
+    return next(m for m in user.dm_channel.history() if m.id == panel.id)
+
+
+def ephemeral_panel(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The panel ``/orders`` answered with (ephemeral, with controls)."""
+    messages = [m for m in (result.response, *result.followups) if m is not None]
+    panels = [m for m in messages if m.components]
+    assert panels, [m.content for m in messages]
+    assert all(m.ephemeral for m in panels)
+    return panels[-1]
+
+
+def forge(
+    env: simcord.Env,
+    message: discord.Message,
+    custom_id: str,
+    *,
+    new_custom_id: str | None = None,
+    extra_option: str | None = None,
+) -> None:
+    """Play a tampered client: rewrite a control of a message as the user's client shows it.
+
+    simcord (like Discord's client) only lets a user pick what a message offers, so a forged
+    request is made by changing the stored message the click is built from.
+    """
+    stored = env.backend.get_message(message.channel.id, message.id)
+    for row in stored.components:
+        for child in row.get("components", []):
+            if child.get("custom_id") != custom_id:
+                continue
+            if new_custom_id is not None:
+                child["custom_id"] = new_custom_id
+            if extra_option is not None:
+                child["options"].append({"label": extra_option, "value": extra_option})
+            return
+    raise AssertionError(f"no control {custom_id}")
+
+
+async def drafts(world: World, table: Table, side: str) -> dict[str, str]:
+    user = table.alice.id if side == JAPANESE else table.bob.id
+    return dict((await world.services.campaigns.panel(table.campaign_id, user)).drafts)
+
+
+def refusal(result: simcord.InteractionResult) -> str:
+    """The ephemeral sentence a click or command answered with."""
+    messages = [*result.followups]
+    if result.response is not None and result.response.ephemeral:
+        messages.insert(0, result.response)
+    texts = [m.content for m in messages if m.ephemeral]
+    assert texts, "no ephemeral answer"
+    return texts[-1]
+
+
+PICKS = {
+    JAPANESE: {
+        "fleet_tactic": "medium",
+        "flight_ops": "large:allied-fleet",
+        "doctrine": "balanced",
+    },
+    ALLIED: {"fleet_tactic": "long", "flight_ops": "small:invasion-force", "doctrine": "cautious"},
+}
+
+
+# ------------------------------------------------------------------------------ tests
+
+
+async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+
+        # Each commander finds a DM with the panel text, the side's image and the selects.
+        for side in (JAPANESE, ALLIED):
+            panel = dm_panel(table.user(side))
+            assert "Turn 1 · Orders" in panel.content
+            assert panel.attachments and panel.attachments[0].filename.endswith(".png")
+            for field in ORDER_FIELDS:
+                assert control(panel, "sortie:o:", f":{side}:{field}")
+            assert control(panel, "sortie:lock:")
+            assert control(panel, "sortie:help:")
+        panel = dm_panel(table.alice_user)
+        # What each option would give now, and what is still to choose.
+        assert "Large Strike → Allied carrier fleet / Port Moresby: 1 L/W A6M2" in panel.content
+        assert "Still to choose: Fleet Tactic, Flight Ops, Doctrine." in panel.content
+        assert [o.value for o in options(panel, "fleet_tactic")] == ["close", "medium", "long"]
+
+        # Choosing drafts the options and the panel shows them, in place.
+        for side in (JAPANESE, ALLIED):
+            user = table.user(side)
+            panel = dm_panel(user)
+            await choose_all(user, panel, PICKS[side])
+            panel = refreshed(user, panel)
+            assert "Everything is chosen" in panel.content
+            assert panel.attachments, "the image stays on the edited panel"
+            for field, value in PICKS[side].items():
+                picked = [o.value for o in options(panel, field) if o.default]
+                assert picked == [value]
+        assert "**Fleet Tactic**: ✓ Medium Range" in dm_panel(table.alice_user).content
+
+        # Alice locks: her panel turns read-only, shows her receipt and waits for Bob.
+        panel = dm_panel(table.alice_user)
+        result = await lock(table.alice_user, panel)
+        assert result.deferred  # answered at once; the work (and any resolution) follows
+        assert not result.followups
+        panel = refreshed(table.alice_user, panel)
+        assert is_disabled(panel, "sortie:o:") and is_disabled(panel, "sortie:lock:")
+        assert "Locked" in panel.content and "Waiting for the other side" in panel.content
+        assert control(panel, "sortie:unlock:")  # the campaign allows unlocking
+        receipts = await world.services.campaigns.receipts(table.campaign_id, table.alice.id)
+        short = receipts[0].receipt[:8]
+        assert short in panel.content
+        assert short in table.public_text()  # the round message shows the receipt
+        assert "Medium Range" not in table.public_text()  # ... and nothing of the choice
+
+        # Bob locks: the reveal reaches the channel and the Resource round panels arrive.
+        await lock(table.bob_user, dm_panel(table.bob_user))
+        public = table.public_text()
+        assert "Turn 1 · Orders revealed" in public
+        assert "Medium Range" in public and "Long Range" in public
+        for side in (JAPANESE, ALLIED):
+            panel = dm_panel(table.user(side))
+            assert "Turn 1 · Resource" in panel.content
+            resource = options(panel, "resource")
+            assert resource and all(len(o.description or "") <= 100 for o in resource)
+            assert "Not offered" in panel.content  # the other side's resources, with why
+
+        # Alice's round-1 panel still offers Unlock; the round is over, so it says so.
+        old = dm_panel(table.alice_user, turn_round="Turn 1 · Orders")
+        result = await table.alice_user.click(old, custom_id=control(old, "sortie:unlock:"))
+        assert "This round is over" in refusal(result)
+        old = refreshed(table.alice_user, old)
+        assert "no longer takes orders" in old.content
+        assert not [c for c in custom_ids(old) if c.startswith("sortie:unlock:")]
+
+        # The Resource round: one select, Lock; then the strikes are reported in the channel.
+        for side in (JAPANESE, ALLIED):
+            user = table.user(side)
+            panel = dm_panel(user)
+            await choose(user, panel, "resource", "15")
+            panel = refreshed(user, panel)
+            assert "No Resource" in panel.content
+            await lock(user, panel)
+        public = table.public_text()
+        assert "Turn 1 · Resource revealed" in public
+        assert "Strike" in public
+        assert any(a.filename.startswith("strike-") for m in table.public() for a in m.attachments)
+        assert "Turn 2 · Orders" in dm_panel(table.alice_user).content
+
+
+async def test_panels_keep_working_after_a_restart(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        panel = dm_panel(table.alice_user)
+        await choose(table.alice_user, panel, "fleet_tactic", "long")
+
+        first = world.bot
+        await env.restart_bot(world.new_bot())
+        assert world.bot is not first
+        # The shared database was not closed with the old bot: the draft is still there.
+        assert await drafts(world, table, JAPANESE) == {"fleet_tactic": "long"}
+
+        # The DM sent before the restart still answers, and keeps the earlier draft.
+        panel = refreshed(table.alice_user, panel)
+        await choose_all(table.alice_user, panel, {"flight_ops": "none", "doctrine": "aggressive"})
+        panel = refreshed(table.alice_user, panel)
+        assert "**Fleet Tactic**: ✓ Long Range" in panel.content
+        assert "**Doctrine**: ✓ Aggressive" in panel.content
+        result = await lock(table.alice_user, panel)
+        assert not result.followups
+        panel = refreshed(table.alice_user, panel)
+        assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
+        assert "Japanese: 🔒 locked" in table.public_text()
+
+
+async def test_a_panel_from_a_past_round_is_over(world: World) -> None:
+    pace = Pace(round_seconds=3600, reminder_offsets=(600,))
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env, pace=pace)
+        old = dm_panel(table.alice_user)
+        await choose(table.alice_user, old, "fleet_tactic", "close")
+
+        # Nobody locks; the deadline passes and the round resolves with default orders.
+        # (In steps: the bot's 30-second pump loop runs at every step of virtual time.)
+        for _ in range(7):
+            await env.advance_time(600)
+        assert "Turn 1 · Orders revealed" in table.public_text()
+        assert "Turn 1 · Resource" in dm_panel(table.alice_user).content
+        before = await drafts(world, table, JAPANESE)
+
+        old = refreshed(table.alice_user, old)
+        result = await choose(table.alice_user, old, "flight_ops", "none")
+        assert "This round is over" in refusal(result)
+        assert await drafts(world, table, JAPANESE) == before == {}
+        old = refreshed(table.alice_user, old)
+        assert is_disabled(old, "sortie:o:") and is_disabled(old, "sortie:lock:")
+        assert "no longer takes orders" in old.content
+        # The current round's panel is untouched and still open.
+        assert not is_disabled(dm_panel(table.alice_user), "sortie:o:")
+
+
+async def test_lock_twice_gives_one_lock_and_unlock_relocks(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        svc = world.services.campaigns
+
+        # Locking before choosing everything is refused clearly; the panel stays open.
+        panel = dm_panel(table.alice_user)
+        result = await lock(table.alice_user, panel)
+        assert "choose Fleet Tactic, Flight Ops, Doctrine first" in refusal(result)
+        assert not is_disabled(refreshed(table.alice_user, panel), "sortie:o:")
+
+        # An ephemeral copy of the panel, opened before locking (a second device, say).
+        copy = ephemeral_panel(await table.alice.slash(table.channel, "orders"))
+        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+        await lock(table.alice_user, panel)
+        receipt = (await svc.receipts(table.campaign_id, table.alice.id))[0].receipt
+
+        # The second Lock: one lock, the same receipt, a clear answer.
+        result = await lock(table.alice, copy)
+        text = refusal(result)
+        assert "already locked" in text and receipt[:8] in text
+        locks = await svc.receipts(table.campaign_id, table.alice.id)
+        assert [r.receipt for r in locks] == [receipt]
+        assert table.public_text().count(receipt[:8]) == 1
+
+        # Unlock reopens the panel; locking again makes a new receipt.
+        panel = refreshed(table.alice_user, panel)
+        await table.alice_user.click(panel, custom_id=control(panel, "sortie:unlock:"))
+        panel = refreshed(table.alice_user, panel)
+        assert not is_disabled(panel, "sortie:o:")
+        assert "Everything is chosen" in panel.content
+        assert "Japanese: ⏳ waiting" in table.public_text()
+        await lock(table.alice_user, panel)
+        standing = [
+            r for r in await svc.receipts(table.campaign_id, table.alice.id) if not r.withdrawn
+        ]
+        assert len(standing) == 1 and standing[0].receipt != receipt
+        assert standing[0].receipt[:8] in refreshed(table.alice_user, panel).content
+
+
+async def test_a_forged_option_is_refused_and_changes_nothing(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        panel = dm_panel(table.alice_user)
+        await choose(table.alice_user, panel, "fleet_tactic", "medium")
+        select = control(panel, "sortie:o:", ":fleet_tactic")
+
+        # simcord refuses a value the select does not offer; a tampered client can send one.
+        forge(env, panel, select, extra_option="warp")
+        result = await table.alice_user.select(panel, ["warp"], custom_id=select)
+        assert "warp cannot be chosen for Fleet Tactic: not one of the options" in refusal(result)
+        assert await drafts(world, table, JAPANESE) == {"fleet_tactic": "medium"}
+        assert "**Fleet Tactic**: ✓ Medium Range" in refreshed(table.alice_user, panel).content
+
+
+async def test_the_other_side_cannot_use_a_panel(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        japanese_select = control(dm_panel(table.alice_user), "sortie:o:", ":fleet_tactic")
+        japanese_lock = control(dm_panel(table.alice_user), "sortie:lock:")
+
+        # Bob's client sends the Japanese panel's ids (forged into his own DM panel).
+        panel = dm_panel(table.bob_user)
+        forge(
+            env, panel, control(panel, "sortie:o:", ":fleet_tactic"), new_custom_id=japanese_select
+        )
+        forge(env, panel, control(panel, "sortie:lock:"), new_custom_id=japanese_lock)
+        result = await table.bob_user.select(panel, ["medium"], custom_id=japanese_select)
+        assert "belongs to the Japanese side and you play Allied" in refusal(result)
+        result = await table.bob_user.click(panel, custom_id=japanese_lock)
+        assert "belongs to the Japanese side" in refusal(result)
+        assert await drafts(world, table, JAPANESE) == {}
+        assert await drafts(world, table, ALLIED) == {}
+
+        # A spectator has no panel at all; /orders says why, to them alone.
+        result = await table.spectator.slash(table.channel, "orders")
+        assert result.ephemeral
+        assert "You are not playing in this campaign" in refusal(result)
+        assert "Your orders" not in table.public_text()
+
+        # Help explains the panel, privately.
+        panel = dm_panel(table.alice_user)
+        result = await table.alice_user.click(panel, custom_id=control(panel, "sortie:help:"))
+        assert "How the order panel works" in refusal(result)
+
+
+async def test_closed_dms_play_through_orders(
+    world: World, close_dms: Callable[[simcord.Env, simcord.UserHandle], None]
+) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env, before_start=lambda t: close_dms(env, t.bob_user))
+        await world.pump()  # the notice about the failed DM goes out on the next delivery
+
+        # The DM failed: the channel tells Bob (and the GM) where his panel is.
+        assert not [m for m in table.bob_user.dm_channel.history() if m.components]
+        notice = next(m for m in table.public() if "I cannot send you DMs" in m.content)
+        assert table.bob.mention in notice.content and table.gm.mention in notice.content
+        assert "/orders" in notice.content
+
+        # Bob plays the round through /orders: the same panel, ephemeral, with its image.
+        result = await table.bob.slash(table.channel, "orders")
+        panel = ephemeral_panel(result)
+        assert "Turn 1 · Orders" in panel.content
+        assert panel.attachments and panel.attachments[0].filename.endswith(".png")
+        await choose_all(table.bob, panel, PICKS[ALLIED])
+        assert "Everything is chosen" in panel.content
+        result = await lock(table.bob, panel)
+        assert not result.followups
+        assert "Locked" in panel.content
+        assert "Allied: 🔒 locked" in table.public_text()
+        assert "Long Range" not in table.public_text()
+
+        alice_panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, alice_panel, PICKS[JAPANESE])
+        await lock(table.alice_user, alice_panel)
+        assert "Turn 1 · Orders revealed" in table.public_text()
+
+        # Next round: the bot knows his DMs are closed and points him to /orders again.
+        await world.pump()
+        assert any("use /orders" in m.content for m in table.public()[-3:])
+        panel = ephemeral_panel(await table.bob.slash(table.channel, "orders"))
+        assert "Turn 1 · Resource" in panel.content
+        await choose_all(table.bob, panel, {"resource": "15"})
+        await lock(table.bob, panel)
+        assert "Allied: 🔒 locked" in table.public_text()
+        # Nothing of the secret panel ever reached the public channel.
+        assert all(not m.components or "sortie:o:" not in str(m.components) for m in table.public())
+
+
+async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("mer-de-corail")
+        gm = guild.add_member(env.create_user("mj"))
+        users = [env.create_user("akagi"), env.create_user("fletcher")]
+        members = [guild.add_member(u) for u in users]
+        svc = world.services.campaigns
+        info = await svc.create_campaign(
+            guild.id, channel.id, gm.id, "coral-sea", Pace(), seed="fr", locale="fr"
+        )
+        await svc.join(info.id, members[0].id, Side.JAPANESE)
+        await svc.join(info.id, members[1].id, Side.ALLIED)
+        await svc.start(info.id, gm.id)
+        await world.pump()
+        panel = dm_panel(users[0])
+        await choose(users[0], panel, "fleet_tactic", "close")
+        panel = refreshed(users[0], panel)
+        assert "Tactique de Flotte" in panel.content
+        assert "Reste à choisir : Opérations Aériennes, Doctrine." in panel.content
+        labels = [c.label for row in panel.components for c in row.children if c.type.value == 2]
+        assert "Verrouiller les ordres" in labels and "Aide" in labels
+
+
+async def test_a_second_player_drafts_but_only_the_commander_locks(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        carol = table.guild.add_member(env.create_user("carol"))
+        await world.services.campaigns.join(table.campaign_id, carol.id, Side.JAPANESE)
+
+        panel = ephemeral_panel(await carol.slash(table.channel, "orders"))
+        assert "Your orders — Turn 1 · Orders** (Japanese)" in panel.content
+        assert table.alice.mention in panel.content  # who locks
+        assert is_disabled(panel.message, "sortie:lock:")
+        await choose(carol, panel, "fleet_tactic", "close")
+        assert await drafts(world, table, JAPANESE) == {"fleet_tactic": "close"}
+        # The commander sees the draft in a fresh panel.
+        alice_view = ephemeral_panel(await table.alice.slash(table.channel, "orders"))
+        assert "**Fleet Tactic**: ✓ Close Range" in alice_view.content
+        assert not is_disabled(alice_view.message, "sortie:lock:")
