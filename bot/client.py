@@ -6,6 +6,7 @@ line carrying the interaction id; a traceback never reaches a channel.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -49,6 +50,8 @@ class SortieBot(commands.Bot):
         self.services = services
         self._database = database
         self._default_locale = default_locale
+        # One pump at a time: the loop and a pump after a Lock must not deliver a row twice.
+        self._pump_lock = asyncio.Lock()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -92,15 +95,18 @@ class SortieBot(commands.Bot):
         """Fire what is due (deadlines, reminders) and deliver queued announcements."""
         if self.services is None:
             return
-        try:
-            await self.services.campaigns.tick()
-        except Exception:
-            log.exception("Scheduler tick failed")
-        if self.services.outbox is not None:
+        async with self._pump_lock:
             try:
-                await self.services.outbox.deliver_due()
+                await self.services.campaigns.tick()
             except Exception:
-                log.exception("Outbox delivery failed")
+                log.exception("Scheduler tick failed")
+            if self.services.outbox is not None:
+                try:
+                    # Twice: a delivery can queue a notice (a closed DM tells the channel).
+                    for _ in range(2):
+                        await self.services.outbox.deliver_due()
+                except Exception:
+                    log.exception("Outbox delivery failed")
 
     @tasks.loop(seconds=PUMP_SECONDS)
     async def _pump_loop(self) -> None:
