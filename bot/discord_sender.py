@@ -63,6 +63,8 @@ class DiscordSender:
         panel = await self._panel(announcement.panel)
         if panel is not None:
             content, view = panel
+        elif announcement.kind == "campaign-card" and target.campaign_id is not None:
+            view = await self._join_buttons(target.campaign_id)
         channel = await self._channel(target)
         try:
             if edit_message_id is not None:
@@ -116,6 +118,23 @@ class DiscordSender:
             log.info("message %s was deleted; posting a new one", message_id)
             return None
         return message_id
+
+    async def _join_buttons(self, campaign_id: int) -> discord.ui.View | None:
+        """Join buttons on the campaign card while it can be joined; none once it is over."""
+        services = getattr(self.client, "services", None)
+        if services is None:
+            return None
+        from bot.i18n import t
+        from cogs.campaign import JoinButton
+
+        info = await services.campaigns.info(campaign_id)
+        view = discord.ui.View(timeout=None)
+        if info.status == "finished":
+            return view  # an empty view clears the buttons on the edited card
+        for side in ("japanese", "allied"):
+            label = t(f"cogs.join.button_{side}", info.locale)
+            view.add_item(JoinButton(campaign_id, side, label))
+        return view
 
     async def _panel(self, ref: PanelRef | None) -> tuple[str, discord.ui.View] | None:
         """A DM order panel's words and controls, drawn by ``cogs.orders``."""

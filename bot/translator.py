@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.i18n import _catalog
 
 
-def _T(text: str, *, key: str) -> app_commands.locale_str:  # noqa: N802 - reads like gettext
+def _T(text: str, *, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(text, key=key)
 
 

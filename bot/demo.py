@@ -1,0 +1,170 @@
+"""The offline demo: a whole campaign between two scripted commanders, written to a folder.
+
+It goes through the real services (a SQLite file in the output folder, the turn service,
+the scheduler, the outbox and the announcement builder), with a ``ManualClock`` and seeded
+salts so the same seed writes the same files byte for byte. The commanders pick a random
+legal option from their panel's decisions; on turn 2 the Allied commander forgets to lock,
+so the reminder and the deadline (defaults, GM told) show up in the output too.
+
+Output: ``channel.md`` (everything posted in the campaign channel, edits included),
+``dm-japanese.md`` / ``dm-allied.md`` (DM panels and reminders), every image as a PNG,
+``export.json`` (``docs/export-format.md``) and ``after-action.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.announce import Announcement, AnnouncementBuilder
+from bot.clock import ManualClock
+from bot.export import after_action_markdown, dumps, verify_export
+from bot.outbox import OutboxWorker, Target
+from bot.service import CampaignService
+from bot.service_model import Pace, ServiceError
+from db.sqlite import SqliteRepository
+from engine.types import Side
+
+START = datetime(2025, 5, 4, 12, 0, tzinfo=UTC)
+GUILD, CHANNEL, GM = 1, 42, 7
+COMMANDERS = {Side.JAPANESE: 101, Side.ALLIED: 202}
+DEMO_FILES = ("*.png", "channel.md", "dm-*.md", "export.json", "after-action.md", "demo.db*")
+
+
+class SeededTokens:
+    """``secrets.token_hex`` made repeatable: salts in the demo come from its seed."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(hashlib.sha256(f"demo-salts|{seed}".encode()).digest())
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        return self._rng.getrandbits(nbytes * 8).to_bytes(nbytes, "big").hex()
+
+
+@dataclass
+class FileSender:
+    """A ``Sender`` that appends each announcement to a Markdown file and saves its images."""
+
+    out: Path
+    dm_names: dict[int, str]
+    next_id: int = 1000
+    images: dict[str, str] = field(default_factory=dict)  # key -> latest file of that image
+    _count: int = 0
+
+    async def send(
+        self, target: Target, announcement: Announcement, *, edit_message_id: int | None
+    ) -> int:
+        if target.kind == "dm":
+            name = f"dm-{self.dm_names.get(target.id, str(target.id))}.md"
+        else:
+            name = "channel.md"
+        if edit_message_id is None:
+            self.next_id += 1
+            message_id = self.next_id
+            heading = f"### Message {message_id} · {announcement.kind}"
+        else:
+            message_id = edit_message_id
+            heading = f"### Message {message_id} edited · {announcement.kind}"
+        parts = [heading, "", announcement.text, ""]
+        for filename, png in announcement.images:
+            self._count += 1
+            stored = f"{self._count:03d}-{filename}"
+            (self.out / stored).write_bytes(png)
+            self.images[filename.removesuffix(".png")] = stored
+            parts += [f"![{filename}]({stored})", ""]
+        with (self.out / name).open("a", encoding="utf-8") as handle:
+            handle.write("\n".join(parts) + "\n")
+        return message_id
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    out: Path
+    files: int
+    rounds: int
+    verified: bool
+    problems: tuple[str, ...]
+
+
+def _clean(out: Path) -> None:
+    for pattern in DEMO_FILES:
+        for path in out.glob(pattern):
+            path.unlink()
+
+
+async def run(
+    scenario: str = "coral-sea", seed: int = 1942, out: Path | str = "demo-out"
+) -> DemoResult:
+    from engine.loader import default_catalog
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    _clean(out)
+    clock = ManualClock(START)
+    catalog = default_catalog()
+    picks = random.Random(seed)
+    repo = await SqliteRepository.open(out / "demo.db", now=clock.now())
+    try:
+        service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(seed))
+        sender = FileSender(out, {uid: side.value for side, uid in COMMANDERS.items()})
+        worker = OutboxWorker(repo, sender, clock, builder=AnnouncementBuilder(repo, catalog).build)
+        pace = Pace(round_seconds=86_400, reminder_offsets=(6 * 3600,))
+        info = await service.create_campaign(
+            GUILD, CHANNEL, GM, scenario, pace, seed=f"demo-{seed}"
+        )
+        for side, user in COMMANDERS.items():
+            await service.join(info.id, user, side)
+        await service.start(info.id, GM)
+        await worker.deliver_due()
+        rounds = 0
+        while True:
+            status = await service.status(info.id)
+            if status.campaign.status == "finished" or status.round is None:
+                break
+            rounds += 1
+            forgetful = status.round.turn == 2 and status.round.kind == "orders"
+            for side, user in COMMANDERS.items():
+                clock.advance(hours=picks.randint(1, 5), minutes=picks.randint(0, 59))
+                await service.tick()
+                panel = await service.panel(info.id, user)
+                if panel.round_id != status.round.id:
+                    break
+                for decision in panel.decisions:
+                    option = picks.choice(decision.options)
+                    await service.draft(info.id, user, panel.round_id, decision.field, option.id)
+                if forgetful and side is Side.ALLIED:
+                    continue  # drafted, never locked: the deadline will decide
+                with contextlib.suppress(ServiceError):  # the deadline got there first
+                    await service.lock(info.id, user, panel.round_id)
+                if side is Side.JAPANESE and status.round.turn == 1:
+                    # Once, show the round message edited between the two lock-ins; later
+                    # rounds deliver once, and the updates coalesce (rendering is the cost).
+                    await worker.deliver_due()
+            if forgetful:
+                # Past the reminder, then past the deadline: defaults, and the GM is told.
+                deadline = status.round.deadline
+                assert deadline is not None
+                clock.set(deadline - timedelta(seconds=min(pace.reminder_offsets) - 60))
+                await service.tick()
+                await worker.deliver_due()
+                clock.set(deadline)
+                await service.tick()
+                await worker.deliver_due()
+            await worker.deliver_due()
+        # Deliver what is left (end of campaign), with time for any retry.
+        for _ in range(3):
+            clock.advance(minutes=5)
+            await worker.deliver_due()
+        export = await service.export(info.id)
+        (out / "export.json").write_text(dumps(export), encoding="utf-8")
+        report = after_action_markdown(export, catalog, images=sender.images)
+        (out / "after-action.md").write_text(report, encoding="utf-8")
+        check = verify_export(export, catalog)
+    finally:
+        await repo.close()
+    files = sum(1 for path in out.iterdir() if path.is_file())
+    return DemoResult(out, files, rounds, check.ok and check.replayed, tuple(check.problems))

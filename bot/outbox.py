@@ -1,0 +1,242 @@
+"""Delivering the outbox: every announcement the services queued, retried until it lands.
+
+The services only ever *queue* (in the transaction that made the change); this worker
+turns queued rows into posts through a ``Sender`` (Discord in production, files in the
+demo, a list in tests). A row is marked delivered only when the sender returned the id of
+the message it posted, so a crash between "posted" and "marked" resends, never loses.
+
+Payload kinds (``outbox.kind``; the payload always has ``campaign_id``):
+
+- ``campaign-card``   channel, edited in place (key ``card``): scenario, sides and players,
+                      pace, the seed commitment (and the seed once revealed).
+- ``round-message``   channel, one per round edited as it progresses (key ``round:<id>``):
+                      ``round_id``; opened / who has locked with short receipts / deadline.
+                      Built from the database at delivery, so queued updates coalesce.
+- ``dm-panel``        DM to a commander: ``round_id``, ``user_id``, ``side``; the order
+                      panel text and image, with a ``PanelRef`` for the select menus.
+- ``reminder``        DM (or channel mention if DMs are closed): ``round_id``, ``side``,
+                      ``user_id``, ``offset``; dropped at delivery if the side has locked since.
+- ``reveal``          channel: ``round_id``, ``turn``, ``round``, ``sides`` (public fields,
+                      receipt, defaulted), ``opened`` (canonical + salt + receipt per lock,
+                      at the end of a turn).
+- ``strike-report``   channel, one per strike: ``round_id``, ``turn``, ``snapshot_id``,
+                      ``index``, ``strike``.
+- ``turn-summary``    channel: ``round_id``, ``turn``, ``snapshot_id``.
+- ``campaign-ended``  channel: ``snapshot_id``, ``reason``, ``winner``, ``vp``, ``seed``,
+                      ``seed_commitment``.
+- ``gm-notice``       channel: ``notice`` (defaults, rollback, closed-dm, use-orders,
+                      no-commander), ``params``, ``gm_id``.
+
+Ordering: rows for one destination go out in the order they were queued; a row waiting
+for a retry holds back the later rows of the same destination (a strike report never
+overtakes its reveal), other destinations are not held up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.announce import Announcement
+from bot.clock import Clock, epoch
+from bot.service_rounds import gm_notice
+from db.repository import OutboxRow, Repository
+
+log = logging.getLogger(__name__)
+
+BASE_DELAY = 15  # seconds before the first retry
+MAX_DELAY = 3600
+MAX_ATTEMPTS = 12  # about seven hours of retries, then the row is marked failed
+
+
+class RecipientUnavailable(Exception):
+    """The recipient cannot receive this message (closed DMs, left the server).
+
+    Retrying will not help: the worker marks the row failed, records the player as not
+    reachable by DM and tells the channel.
+    """
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # channel / dm
+    id: int
+    campaign_id: int | None
+
+
+class Sender(Protocol):
+    async def send(
+        self, target: Target, announcement: Announcement, *, edit_message_id: int | None
+    ) -> int | None:
+        """Post ``announcement`` (or edit message ``edit_message_id``); return the message id.
+
+        Raise ``RecipientUnavailable`` for a closed DM; any other exception is retried.
+        """
+        ...
+
+
+Builder = Callable[[OutboxRow], Awaitable[Announcement | None]]
+
+
+@dataclass(frozen=True)
+class DeliveryReport:
+    delivered: int = 0
+    retried: int = 0
+    failed: int = 0
+    dropped: int = 0
+
+
+def backoff(attempts: int) -> int:
+    """Seconds before the next try after ``attempts`` failures: 15 s, 30 s, 1 min ... 1 h."""
+    return int(min(MAX_DELAY, BASE_DELAY * 2 ** max(0, attempts - 1)))
+
+
+class OutboxWorker:
+    def __init__(
+        self,
+        repo: Repository,
+        sender: Sender,
+        clock: Clock,
+        *,
+        builder: Builder | None = None,
+        batch: int = 100,
+        parallel_builds: int = 1,
+    ) -> None:
+        self.repo = repo
+        self.sender = sender
+        self.clock = clock
+        self._builder = builder
+        self.batch = batch
+        self.parallel_builds = parallel_builds
+
+    def _build(self) -> Builder:
+        if self._builder is None:
+            from bot.announce import AnnouncementBuilder
+            from engine.loader import default_catalog
+
+            self._builder = AnnouncementBuilder(self.repo, default_catalog()).build
+        return self._builder
+
+    async def deliver_due(self) -> DeliveryReport:
+        """Send every row that is due now, in queue order per destination."""
+        build = self._build()
+        now = epoch(self.clock.now())
+        async with self.repo.read() as tx:
+            rows = await tx.pending_outbox(self.batch)
+        waiting: set[tuple[str, int]] = set()
+        candidates: list[OutboxRow] = []
+        for row in rows:
+            destination = (row.target_kind, row.target_id)
+            if destination in waiting:
+                continue
+            if row.next_attempt_at > now:
+                waiting.add(destination)  # an earlier row backs off: later ones wait for it
+                continue
+            candidates.append(row)
+        # Build (render) the announcements side by side, off the event loop; send in order.
+        gate = asyncio.Semaphore(self.parallel_builds)
+
+        async def prepare(row: OutboxRow) -> Announcement | BaseException | None:
+            async with gate:
+                try:
+                    return await build(row)
+                except Exception as exc:
+                    log.exception("building outbox row %s (%s) failed", row.id, row.kind)
+                    return exc
+
+        built = await asyncio.gather(*(prepare(row) for row in candidates))
+        delivered = retried = failed = dropped = 0
+        held: set[tuple[str, int]] = set()
+        for row, announcement in zip(candidates, built, strict=True):
+            destination = (row.target_kind, row.target_id)
+            if destination in held:
+                continue
+            outcome = await self._deliver(row, announcement)
+            if outcome == "delivered":
+                delivered += 1
+            elif outcome == "dropped":
+                dropped += 1
+            elif outcome == "failed":
+                failed += 1
+            else:
+                retried += 1
+                held.add(destination)
+        return DeliveryReport(delivered, retried, failed, dropped)
+
+    async def _deliver(
+        self, row: OutboxRow, announcement: Announcement | BaseException | None
+    ) -> str:
+        now = epoch(self.clock.now())
+        if isinstance(announcement, BaseException):
+            return await self._retry(row, f"build: {announcement!r}")
+        if announcement is None:
+            # Obsolete by now (a reminder to a side that has since locked): not sent.
+            async with self.repo.transaction() as tx:
+                await tx.mark_failed(row.id, "obsolete")
+            return "dropped"
+        edit_id: int | None = None
+        if announcement.edit_of is not None and row.campaign_id is not None:
+            async with self.repo.read() as tx:
+                edit_id = await tx.message_ref(row.campaign_id, announcement.edit_of)
+        target = Target(row.target_kind, row.target_id, row.campaign_id)
+        try:
+            message_id = await self.sender.send(target, announcement, edit_message_id=edit_id)
+        except RecipientUnavailable as exc:
+            await self._unreachable(row, str(exc))
+            return "failed"
+        except Exception as exc:
+            log.warning("delivery of outbox row %s (%s) failed: %r", row.id, row.kind, exc)
+            return await self._retry(row, repr(exc))
+        if message_id is None:
+            return await self._retry(row, "sender returned no message id")
+        async with self.repo.transaction() as tx:
+            await tx.mark_delivered(row.id, message_id, now)
+            if announcement.edit_of is not None and row.campaign_id is not None:
+                await tx.set_message_ref(
+                    row.campaign_id, announcement.edit_of, row.target_id, message_id
+                )
+                if row.kind == "campaign-card":
+                    await tx.update_campaign(row.campaign_id, card_message_id=message_id)
+                elif row.kind == "round-message":
+                    round_id = int(row.payload.get("round_id", 0))
+                    await tx.update_round(round_id, message_id=message_id)
+                    live = await tx.live_round(row.campaign_id)
+                    if live is not None and live.id == round_id:
+                        await tx.update_campaign(row.campaign_id, round_message_id=message_id)
+        return "delivered"
+
+    async def _retry(self, row: OutboxRow, error: str) -> str:
+        attempts = row.attempts + 1
+        async with self.repo.transaction() as tx:
+            if attempts >= MAX_ATTEMPTS:
+                await tx.mark_failed(row.id, error)
+                log.error(
+                    "outbox row %s (%s) given up after %s attempts", row.id, row.kind, attempts
+                )
+                return "failed"
+            await tx.mark_retry(row.id, error, epoch(self.clock.now()) + backoff(attempts))
+        return "retry"
+
+    async def _unreachable(self, row: OutboxRow, error: str) -> None:
+        async with self.repo.transaction() as tx:
+            await tx.mark_failed(row.id, f"recipient unavailable: {error}")
+            if row.target_kind != "dm" or row.campaign_id is None:
+                return
+            campaign = await tx.campaign(row.campaign_id)
+            player = await tx.player(row.campaign_id, row.target_id)
+            if campaign is None or player is None:
+                return
+            if player.dm_ok:
+                await tx.update_player(row.campaign_id, row.target_id, dm_ok=False)
+            await gm_notice(
+                tx,
+                campaign,
+                "closed-dm",
+                epoch(self.clock.now()),
+                user=row.target_id,
+                side=player.side,
+                what=row.kind,
+            )

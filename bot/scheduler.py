@@ -1,0 +1,135 @@
+"""Deadlines and reminders: rows in the ``timers`` table, fired by ``tick()``.
+
+Nothing is held in memory between ticks, so "re-arming at start" is simply the first tick
+after a restart: whatever came due while the bot was down fires then (a reminder whose
+round is already over is dropped, a deadline resolves its round). The Discord client calls
+``CampaignService.tick()`` from a ``tasks.loop(seconds=30)``; tests move a ``ManualClock``
+and call it themselves.
+
+A reminder goes to the sides with no standing lock in the ``locks`` table, read in the same
+transaction that marks the reminder done: the very rows the resolver will use, so a side
+that has locked is never reminded.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.service_model import TickResult
+from bot.service_rounds import SIDES, fill_missing, gm_notice, notify
+from db.repository import TimerRow, Transaction
+
+if TYPE_CHECKING:
+    from bot.service import CampaignService
+
+log = logging.getLogger(__name__)
+
+
+async def run_due(service: CampaignService) -> TickResult:
+    now = service._now()
+    async with service.repo.read() as tx:
+        due = await tx.due_timers(now)
+    reminders = deadlines = resolved = 0
+    failures: list[str] = []
+    to_resolve: list[int] = []
+    for timer in due:
+        try:
+            async with service.repo.transaction() as tx:
+                if timer.kind == "reminder":
+                    reminders += await _reminder(service, tx, timer)
+                else:
+                    round_id = await _deadline(service, tx, timer)
+                    if round_id is not None:
+                        deadlines += 1
+                        to_resolve.append(round_id)
+        except Exception as exc:  # one bad row must not stop the others
+            log.exception("timer %s (%s) failed", timer.id, timer.kind)
+            failures.append(f"timer {timer.id}: {exc}")
+    # Resolve what the deadlines closed, then anything left "resolving" by a crash.
+    async with service.repo.read() as tx:
+        stuck = [r.id for r in await tx.rounds_with_status("resolving")]
+    for round_id in dict.fromkeys([*to_resolve, *stuck]):
+        if await service._resolve(round_id):
+            resolved += 1
+        else:
+            async with service.repo.read() as tx:
+                row = await tx.round(round_id)
+            if row is not None and row.status == "resolving":
+                failures.append(f"round {round_id}: resolution failed")
+    return TickResult(reminders, deadlines, resolved, tuple(failures))
+
+
+async def _reminder(service: CampaignService, tx: Transaction, timer: TimerRow) -> int:
+    fresh = next((t for t in await tx.round_timers(timer.round_id) if t.id == timer.id), None)
+    if fresh is None or fresh.due_at > service._now():
+        return 0  # fired by another tick, or moved by an extension since it was read
+    campaign = await tx.campaign(timer.campaign_id)
+    round_row = await tx.round(timer.round_id)
+    if campaign is None or round_row is None:
+        await tx.finish_timer(timer.id)
+        return 0
+    if campaign.status == "paused":
+        return 0  # stays due; resume moves it later
+    await tx.finish_timer(timer.id)
+    if campaign.status != "active" or round_row.status != "open":
+        return 0
+    standing = await tx.standing_locks(round_row.id)
+    players = await tx.players(campaign.id)
+    sent = 0
+    for side in SIDES:
+        if side.value in standing:
+            continue
+        commander = next((p for p in players if p.side == side.value and p.commander), None)
+        if commander is None:
+            continue
+        payload = {
+            "round_id": round_row.id,
+            "side": side.value,
+            "user_id": commander.user_id,
+            "offset": timer.offset_s,
+        }
+        await notify(
+            tx,
+            campaign,
+            "reminder",
+            payload,
+            service._now(),
+            # A player whose DMs are closed is reminded in the channel, by mention.
+            dm_user=commander.user_id if commander.dm_ok else None,
+            dedupe_key=f"reminder:{timer.id}:{side.value}",
+        )
+        sent += 1
+    return sent
+
+
+async def _deadline(service: CampaignService, tx: Transaction, timer: TimerRow) -> int | None:
+    """Close the round: missing sides get their default, the GM is told. Returns the round."""
+    fresh = next((t for t in await tx.round_timers(timer.round_id) if t.id == timer.id), None)
+    if fresh is None or fresh.due_at > service._now():
+        return None
+    campaign = await tx.campaign(timer.campaign_id)
+    round_row = await tx.round(timer.round_id)
+    if campaign is None or round_row is None:
+        await tx.finish_timer(timer.id)
+        return None
+    if campaign.status == "paused":
+        return None
+    await tx.finish_timer(timer.id)
+    if campaign.status != "active" or round_row.status != "open":
+        return None
+    ctx = service._ctx()
+    filled = await fill_missing(tx, ctx, campaign, round_row, "deadline")
+    await tx.update_round(round_row.id, status="resolving")
+    if filled:
+        await gm_notice(
+            tx,
+            campaign,
+            "defaults",
+            ctx.now,
+            turn=round_row.turn,
+            round=round_row.kind,
+            sides=[s.value for s in filled],
+            why="deadline",
+        )
+    return round_row.id

@@ -1,0 +1,359 @@
+"""The turn service: every change to a campaign goes through ``CampaignService``.
+
+Belongs here: set-up, players and the secret orders (draft, lock, unlock), plus ``tick``;
+each public method is one transaction that re-reads and re-checks what it needs before
+writing. Refusals raise ``ServiceError`` and change nothing. The class is assembled from
+``bot.service_core`` (shared checks), ``bot.service_gm`` (moderation) and
+``bot.service_queries`` (read-only questions); the round machinery (opening, defaults,
+resolution) is in ``bot.service_rounds``, the data shapes in ``bot.service_model``.
+
+Exactly once: a lock-in that completes the round marks it ``resolving`` in the lock's own
+transaction, and the resolution is a second transaction that only proceeds while the round
+is still ``resolving``. A crash between the two leaves a ``resolving`` round that the next
+``tick()`` (or ``recover()`` at start) resolves; a second caller finds it ``resolved``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Collection
+
+from bot.service_core import parse_side, round_info
+from bot.service_gm import ModerationMixin
+from bot.service_model import (
+    MAX_ROUND_SECONDS,
+    MIN_ROUND_SECONDS,
+    MISSING_POLICIES,
+    RULESETS,
+    CampaignInfo,
+    LockResult,
+    Pace,
+    PanelData,
+    PlayerInfo,
+    RoundInfo,
+    ServiceError,
+    TickResult,
+)
+from bot.service_queries import QueryMixin
+from bot.service_rounds import (
+    SIDES,
+    dump_state,
+    lock_side,
+    open_round,
+    refresh_card,
+    refresh_round_message,
+    side_decisions,
+    state_of,
+)
+from db.repository import (
+    CampaignRow,
+    NewCampaign,
+    NewEvent,
+    PlayerRow,
+    Transaction,
+)
+from engine import campaign as rules
+from engine.rng import seed_commitment
+from engine.types import Side
+
+log = logging.getLogger(__name__)
+
+
+class CampaignService(ModerationMixin, QueryMixin):
+    """Campaign set-up, secret orders, resolution and moderation, safe across restarts."""
+
+    async def set_gm_role(self, guild_id: int, role_id: int | None, *, by: int = 0) -> None:
+        async with self.repo.transaction() as tx:
+            await tx.set_gm_role(guild_id, role_id, self._now())
+            await tx.add_audit(
+                None, guild_id, by, "set-gm-role", "", {"role_id": role_id}, self._now()
+            )
+
+    async def create_campaign(
+        self,
+        guild_id: int,
+        channel_id: int,
+        gm_id: int,
+        scenario: str,
+        pace: Pace | None = None,
+        seed: str | None = None,
+        *,
+        ruleset: str = "carrier",
+        locale: str | None = None,
+    ) -> CampaignInfo:
+        pace = pace or Pace()
+        if ruleset not in RULESETS:
+            raise ServiceError("unknown-ruleset", ruleset=ruleset, known=", ".join(RULESETS))
+        if scenario not in self.catalog.scenarios:
+            raise ServiceError(
+                "unknown-scenario",
+                scenario=scenario,
+                known=", ".join(sorted(self.catalog.scenarios)),
+            )
+        if not MIN_ROUND_SECONDS <= pace.round_seconds <= MAX_ROUND_SECONDS:
+            raise ServiceError(
+                "bad-pace", min=MIN_ROUND_SECONDS // 60, max=MAX_ROUND_SECONDS // 86400
+            )
+        if any(o <= 0 or o >= pace.round_seconds for o in pace.reminder_offsets):
+            raise ServiceError("bad-reminders")
+        if pace.missing_policy not in MISSING_POLICIES:
+            raise ServiceError("bad-policy", policy=pace.missing_policy)
+        seed = seed if seed is not None else self._seeds.token_hex(16)
+        state = rules.new_campaign(self.catalog, scenario, seed)
+        now = self._now()
+        try:
+            async with self.repo.transaction() as tx:
+                if await tx.live_campaign_in_channel(channel_id) is not None:
+                    raise ServiceError("channel-busy")
+                campaign_id = await tx.insert_campaign(
+                    NewCampaign(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        gm_id=gm_id,
+                        ruleset=ruleset,
+                        scenario=scenario,
+                        locale=locale or self.default_locale,
+                        seed=seed,
+                        seed_commitment=seed_commitment(seed),
+                        round_seconds=pace.round_seconds,
+                        reminder_offsets=tuple(pace.reminder_offsets),
+                        missing_policy=pace.missing_policy,
+                        gm_sees_secrets=pace.gm_sees_secrets,
+                        allow_unlock=pace.allow_unlock,
+                        created_at=now,
+                    )
+                )
+                snapshot_id = await tx.insert_snapshot(
+                    campaign_id, 1, state.turn, state.round.value, dump_state(state), now
+                )
+                await tx.update_campaign(campaign_id, snapshot_id=snapshot_id)
+                campaign = await self._campaign(tx, campaign_id)
+                await self._event(
+                    tx,
+                    campaign,
+                    "campaign-created",
+                    {
+                        "scenario": scenario,
+                        "ruleset": ruleset,
+                        "gm": gm_id,
+                        "seed_commitment": campaign.seed_commitment,
+                    },
+                    turn=state.turn,
+                )
+                await self._audit(tx, campaign, gm_id, "create", "", scenario=scenario)
+                await refresh_card(tx, campaign, now)
+                return await self._info(tx, campaign)
+        except sqlite3.IntegrityError as exc:
+            # The partial unique index caught a race the check above could not see.
+            raise ServiceError("channel-busy") from exc
+
+    async def join(self, campaign_id: int, user_id: int, side: str | Side) -> PlayerInfo:
+        """A player joins a side; the first on a side is its commander."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            return await self._add(tx, campaign, user_id, parse_side(side), by=user_id, reason="")
+
+    async def add_player(
+        self,
+        campaign_id: int,
+        by: int,
+        user_id: int,
+        side: str | Side,
+        *,
+        roles: Collection[int] = (),
+    ) -> PlayerInfo:
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            return await self._add(tx, campaign, user_id, parse_side(side), by=by, reason="")
+
+    async def _add(
+        self,
+        tx: Transaction,
+        campaign: CampaignRow,
+        user_id: int,
+        side: Side,
+        *,
+        by: int,
+        reason: str,
+    ) -> PlayerInfo:
+        self._require_live(campaign)
+        now = self._now()
+        existing = await tx.player(campaign.id, user_id)
+        if existing is not None and existing.left_at is None:
+            if existing.side == side.value:
+                return self._player_info(existing)  # joining twice is harmless
+            raise ServiceError("already-joined", side=existing.side)
+        players = await tx.players(campaign.id)
+        commander = not any(p.commander and p.side == side.value for p in players)
+        row = PlayerRow(
+            campaign_id=campaign.id,
+            user_id=user_id,
+            side=side.value,
+            commander=commander,
+            dm_ok=existing.dm_ok if existing is not None else True,
+            joined_at=now,
+            last_active=now,
+            left_at=None,
+        )
+        await tx.upsert_player(row)
+        await self._event(
+            tx,
+            campaign,
+            "player-joined",
+            {"user": user_id, "side": side.value, "commander": commander},
+        )
+        if by != user_id:
+            await self._audit(tx, campaign, by, "add-player", reason, user=user_id, side=side.value)
+        await refresh_card(tx, campaign, now)
+        if commander:
+            await self._panel_if_open(tx, campaign, user_id, side)
+        return self._player_info(row)
+
+    async def mark_dm(self, campaign_id: int, user_id: int, ok: bool) -> None:
+        """Record whether the bot can DM this player (the outbox calls it on a closed DM)."""
+        async with self.repo.transaction() as tx:
+            if await tx.player(campaign_id, user_id) is not None:
+                await tx.update_player(campaign_id, user_id, dm_ok=ok)
+
+    async def start(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> RoundInfo:
+        """Open turn 1's orders round; every side needs a commander."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            if campaign.status != "setup":
+                raise ServiceError("already-started")
+            present = await self._commanders(tx, campaign.id)
+            for side in SIDES:
+                if side not in present:
+                    raise ServiceError("no-commander", side=side.value)
+            ctx = self._ctx()
+            await tx.update_campaign(campaign.id, status="active", started_at=ctx.now)
+            campaign = await self._campaign(tx, campaign_id)
+            state = await state_of(tx, campaign.snapshot_id)
+            assert campaign.snapshot_id is not None
+            await self._event(tx, campaign, "campaign-started", {"by": by}, turn=state.turn)
+            round_id = await open_round(tx, ctx, campaign, state, campaign.snapshot_id)
+            await refresh_card(tx, campaign, ctx.now)
+            row = await tx.round(round_id)
+            assert row is not None
+            return round_info(row)
+
+    async def panel(self, campaign_id: int, user_id: int) -> PanelData:
+        """The order panel of the player's side for the current round."""
+        async with self.repo.read() as tx:
+            return await self._panel(tx, campaign_id, user_id)
+
+    async def draft(
+        self, campaign_id: int, user_id: int, round_id: int, field: str, value: str
+    ) -> PanelData:
+        """Record one field of the side's choice, if it is a legal option right now."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            player = await self._member(tx, campaign, user_id)
+            self._require_playing(campaign)
+            live = await self._open_round_for(tx, campaign, round_id)
+            side = Side(player.side)
+            if side.value in await tx.standing_locks(live.id):
+                raise ServiceError("already-locked")
+            state = await state_of(tx, live.snapshot_before_id)
+            decision = next(
+                (d for d in side_decisions(self.catalog, state, side) if d.field == field), None
+            )
+            if decision is None:
+                raise ServiceError("unknown-field", field=field)
+            if not decision.allows(value):
+                reason = next(
+                    (e.reason for e in decision.excluded if e.id == value), "unknown-option"
+                )
+                raise ServiceError("illegal-option", reason=reason, field=field, value=value)
+            now = self._now()
+            await tx.set_draft(live.id, side.value, field, value, user_id, now)
+            await tx.update_player(campaign.id, user_id, last_active=now)
+            return await self._panel(
+                tx, campaign_id, user_id, known=(campaign, player, live, state)
+            )
+
+    async def lock(self, campaign_id: int, user_id: int, round_id: int) -> LockResult:
+        """Commit the side's drafted choice; the last side to lock triggers the resolution."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            player = await self._member(tx, campaign, user_id)
+            side = Side(player.side)
+            live = await tx.live_round(campaign.id)
+            standing = await tx.standing_locks(round_id) if live and live.id == round_id else {}
+            if side.value in standing and not standing[side.value].defaulted:
+                # A double click: the same receipt, nothing new.
+                return LockResult(
+                    round_id,
+                    side,
+                    standing[side.value].receipt,
+                    resolved=False,
+                    already_locked=True,
+                )
+            self._require_playing(campaign)
+            live = await self._open_round_for(tx, campaign, round_id)
+            if not player.commander:
+                raise ServiceError("not-commander")
+            state = await state_of(tx, live.snapshot_before_id)
+            decisions = side_decisions(self.catalog, state, side)
+            drafts = await tx.drafts(live.id, side.value)
+            missing = [d.field for d in decisions if d.field not in drafts]
+            if missing:
+                raise ServiceError("incomplete", fields=", ".join(missing), missing=missing)
+            for decision in decisions:
+                if not decision.allows(drafts[decision.field]):
+                    raise ServiceError(
+                        "illegal-option",
+                        reason="unknown-option",
+                        field=decision.field,
+                        value=drafts[decision.field],
+                    )
+            ctx = self._ctx()
+            choice: dict[str, str] = {d.field: drafts[d.field] for d in decisions}
+            receipt = await lock_side(tx, ctx, campaign, live, side, choice, by_user=user_id)
+            await tx.update_player(campaign.id, user_id, last_active=ctx.now)
+            await refresh_round_message(tx, campaign, live.id, ctx.now)
+            complete = len(await tx.standing_locks(live.id)) == len(SIDES)
+            if complete:
+                await tx.update_round(live.id, status="resolving")
+        resolved = await self._resolve(round_id) if complete else False
+        return LockResult(round_id, side, receipt, resolved=resolved)
+
+    async def unlock(self, campaign_id: int, user_id: int, round_id: int) -> PanelData:
+        """Withdraw the side's lock before the deadline, if the campaign allows it."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            player = await self._member(tx, campaign, user_id)
+            self._require_playing(campaign)
+            live = await self._open_round_for(tx, campaign, round_id)
+            if not campaign.allow_unlock:
+                raise ServiceError("unlock-not-allowed")
+            if not player.commander:
+                raise ServiceError("not-commander")
+            side = Side(player.side)
+            if side.value not in await tx.standing_locks(live.id):
+                raise ServiceError("not-locked")
+            now = self._now()
+            await tx.withdraw_lock(live.id, side.value, now)
+            await tx.append_events(
+                campaign.id,
+                live.id,
+                live.branch,
+                [NewEvent("side-unlocked", live.turn, {"side": side.value})],
+                now,
+            )
+            await tx.update_player(campaign.id, user_id, last_active=now)
+            await refresh_round_message(tx, campaign, live.id, now)
+            return await self._panel(tx, campaign_id, user_id)
+
+    async def tick(self) -> TickResult:
+        """Fire every reminder and deadline due at ``clock.now()``; retry stuck resolutions."""
+        from bot.scheduler import run_due
+
+        return await run_due(self)
+
+    async def recover(self) -> TickResult:
+        """At start: the same as a tick (timers are rows; nothing to re-arm in memory)."""
+        return await self.tick()

@@ -1,0 +1,267 @@
+"""The turn service's common ground: construction, checks and helpers its parts share.
+
+``CampaignService`` (``bot.service``) is assembled from this base, the GM's moderation
+(``bot.service_gm``) and the read-only questions (``bot.service_queries``); each method is
+still one transaction that re-reads and re-checks before it writes.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from bot.clock import Clock, epoch, from_epoch
+from bot.service_model import (
+    ADMIN_ROLE,
+    CampaignInfo,
+    Pace,
+    PanelData,
+    PlayerInfo,
+    RoundInfo,
+    SeedSource,
+    ServiceError,
+)
+from bot.service_rounds import (
+    Ctx,
+    resolve_round,
+    send_panel,
+    side_decisions,
+    state_of,
+    view_of,
+)
+from db.repository import (
+    CampaignRow,
+    NewEvent,
+    PlayerRow,
+    Repository,
+    RoundRow,
+    Transaction,
+)
+from engine.catalog import Catalog
+from engine.state import State
+from engine.types import Side
+
+log = logging.getLogger(__name__)
+
+
+def parse_side(value: str | Side) -> Side:
+    try:
+        return Side(value)
+    except ValueError:
+        raise ServiceError("unknown-side", side=str(value)) from None
+
+
+def round_info(row: RoundRow) -> RoundInfo:
+    return RoundInfo(
+        id=row.id,
+        turn=row.turn,
+        kind=row.kind,
+        status=row.status,
+        branch=row.branch,
+        opened_at=from_epoch(row.opened_at),
+        deadline=from_epoch(row.deadline_at) if row.deadline_at is not None else None,
+    )
+
+
+class ServiceCore:
+    """State and helpers shared by the parts of ``CampaignService``."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        catalog: Catalog,
+        clock: Clock,
+        *,
+        rng_seed_source: SeedSource = secrets,
+        default_locale: str = "en",
+    ) -> None:
+        self.repo = repo
+        self.catalog = catalog
+        self.clock = clock
+        self._seeds = rng_seed_source
+        self.default_locale = default_locale
+
+    def _now(self) -> int:
+        return epoch(self.clock.now())
+
+    def _ctx(self) -> Ctx:
+        return Ctx(self.catalog, self._seeds, self._now())
+
+    async def _campaign(self, tx: Transaction, campaign_id: int) -> CampaignRow:
+        campaign = await tx.campaign(campaign_id)
+        if campaign is None:
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        return campaign
+
+    async def _require_gm(
+        self, tx: Transaction, campaign: CampaignRow, by: int, roles: Collection[int]
+    ) -> None:
+        if by == campaign.gm_id or ADMIN_ROLE in roles:
+            return
+        role = await tx.gm_role(campaign.guild_id)
+        if role is not None and role in roles:
+            return
+        raise ServiceError("not-gm")
+
+    @staticmethod
+    def _require_live(campaign: CampaignRow) -> None:
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+
+    @staticmethod
+    def _require_playing(campaign: CampaignRow) -> None:
+        if campaign.status == "setup":
+            raise ServiceError("not-started")
+        if campaign.status == "paused":
+            raise ServiceError("paused")
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+
+    async def _info(self, tx: Transaction, campaign: CampaignRow) -> CampaignInfo:
+        players = await tx.players(campaign.id)
+        return CampaignInfo(
+            id=campaign.id,
+            guild_id=campaign.guild_id,
+            channel_id=campaign.channel_id,
+            gm_id=campaign.gm_id,
+            ruleset=campaign.ruleset,
+            scenario=campaign.scenario,
+            locale=campaign.locale,
+            status=campaign.status,
+            branch=campaign.branch,
+            seed_commitment=campaign.seed_commitment,
+            seed=campaign.seed if campaign.seed_revealed else None,
+            pace=Pace(
+                round_seconds=campaign.round_seconds,
+                reminder_offsets=campaign.reminder_offsets,
+                missing_policy="drafts" if campaign.missing_policy == "drafts" else "default",
+                gm_sees_secrets=campaign.gm_sees_secrets,
+                allow_unlock=campaign.allow_unlock,
+            ),
+            players=tuple(self._player_info(p) for p in players),
+            created_at=from_epoch(campaign.created_at),
+        )
+
+    @staticmethod
+    def _player_info(row: PlayerRow) -> PlayerInfo:
+        return PlayerInfo(
+            user_id=row.user_id,
+            side=Side(row.side),
+            commander=row.commander,
+            dm_ok=row.dm_ok,
+            last_active=from_epoch(row.last_active),
+        )
+
+    async def _event(
+        self,
+        tx: Transaction,
+        campaign: CampaignRow,
+        kind: str,
+        data: Mapping[str, Any],
+        *,
+        round_id: int | None = None,
+        turn: int | None = None,
+    ) -> None:
+        if turn is None:
+            turn = (await state_of(tx, campaign.snapshot_id)).turn if campaign.snapshot_id else 1
+        await tx.append_events(
+            campaign.id, round_id, campaign.branch, [NewEvent(kind, turn, data)], self._now()
+        )
+
+    async def _audit(
+        self, tx: Transaction, campaign: CampaignRow, by: int, what: str, why: str, **data: Any
+    ) -> None:
+        await tx.add_audit(campaign.id, campaign.guild_id, by, what, why, data, self._now())
+
+    async def _member(self, tx: Transaction, campaign: CampaignRow, user_id: int) -> PlayerRow:
+        player = await tx.player(campaign.id, user_id)
+        if player is None or player.left_at is not None:
+            raise ServiceError("not-player")
+        return player
+
+    async def _open_round_for(
+        self, tx: Transaction, campaign: CampaignRow, round_id: int
+    ) -> RoundRow:
+        """The round a draft, lock or unlock names, if it is still the open one."""
+        live = await tx.live_round(campaign.id)
+        if live is None or live.id != round_id or live.status != "open":
+            raise ServiceError("stale-round")
+        if live.deadline_at is not None and self._now() >= live.deadline_at:
+            # The deadline timer may not have fired yet; the deadline has passed all the same.
+            raise ServiceError("deadline-passed")
+        return live
+
+    @staticmethod
+    async def _commanders(tx: Transaction, campaign_id: int) -> dict[Side, int]:
+        return {Side(p.side): p.user_id for p in await tx.players(campaign_id) if p.commander}
+
+    async def _panel(
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        user_id: int,
+        *,
+        known: tuple[CampaignRow, PlayerRow, RoundRow, State] | None = None,
+    ) -> PanelData:
+        """Build the panel; ``known`` passes rows the caller already read in this transaction."""
+        if known is None:
+            campaign = await self._campaign(tx, campaign_id)
+            player = await self._member(tx, campaign, user_id)
+            if campaign.status == "finished":
+                raise ServiceError("finished")
+            found = await tx.live_round(campaign.id)
+            if found is None:
+                raise ServiceError("no-open-round")
+            live = found
+            state = await state_of(tx, live.snapshot_before_id)
+        else:
+            campaign, player, live, state = known
+        side = Side(player.side)
+        lock = (await tx.standing_locks(live.id)).get(side.value)
+        now = self._now()
+        before_deadline = live.deadline_at is None or now < live.deadline_at
+        return PanelData(
+            campaign_id=campaign.id,
+            round_id=live.id,
+            turn=live.turn,
+            kind=live.kind,
+            side=side,
+            status=live.status,
+            paused=campaign.status == "paused",
+            deadline=from_epoch(live.deadline_at) if live.deadline_at is not None else None,
+            decisions=side_decisions(self.catalog, state, side),
+            drafts=await tx.drafts(live.id, side.value),
+            locked=lock is not None,
+            receipt=lock.receipt if lock is not None else None,
+            is_commander=player.commander,
+            can_unlock=(
+                campaign.allow_unlock
+                and lock is not None
+                and not lock.defaulted
+                and player.commander
+                and live.status == "open"
+                and campaign.status == "active"
+                and before_deadline
+            ),
+            view=view_of(self.catalog, state, side),
+        )
+
+    async def _panel_if_open(
+        self, tx: Transaction, campaign: CampaignRow, user_id: int, side: Side
+    ) -> None:
+        live = await tx.live_round(campaign.id)
+        if live is not None and live.status == "open":
+            await send_panel(tx, campaign, live.id, user_id, side, self._now())
+
+    async def _resolve(self, round_id: int) -> bool:
+        """Run the resolution transaction; a failure is logged and left for ``tick`` to retry."""
+        try:
+            async with self.repo.transaction() as tx:
+                return await resolve_round(tx, self._ctx(), round_id)
+        except Exception:
+            log.exception(
+                "resolution of round %s failed; it stays 'resolving' for a retry", round_id
+            )
+            return False

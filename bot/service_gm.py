@@ -1,0 +1,328 @@
+"""GM moderation: pause, resume, extend, resolve now, rollback, end, kick, substitute.
+
+Every action checks that the caller is the campaign's GM (or holds the server's GM role,
+or is a server administrator), and writes its reason to the audit trail and the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from bot.service_core import ServiceCore, round_info
+from bot.service_model import (
+    MAX_ROUND_SECONDS,
+    PlayerInfo,
+    RoundInfo,
+    ServiceError,
+)
+from bot.service_rounds import (
+    fill_missing,
+    finish_campaign,
+    gm_notice,
+    open_round,
+    refresh_card,
+    refresh_round_message,
+    state_of,
+)
+from db.repository import (
+    PlayerRow,
+)
+from engine.types import Side
+
+
+class ModerationMixin(ServiceCore):
+    """What the GM can do to a running campaign."""
+
+    async def kick(
+        self, campaign_id: int, by: int, user_id: int, reason: str, *, roles: Collection[int] = ()
+    ) -> None:
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            player = await self._member(tx, campaign, user_id)
+            now = self._now()
+            await tx.update_player(campaign.id, user_id, left_at=now, commander=False)
+            promoted: int | None = None
+            if player.commander:
+                # The longest-serving player left on the side takes command.
+                for other in await tx.players(campaign.id):
+                    if other.side == player.side:
+                        promoted = other.user_id
+                        await tx.update_player(campaign.id, other.user_id, commander=True)
+                        break
+            await self._event(
+                tx,
+                campaign,
+                "player-removed",
+                {"user": user_id, "side": player.side, "new_commander": promoted},
+            )
+            await self._audit(tx, campaign, by, "kick", reason, user=user_id, promoted=promoted)
+            await refresh_card(tx, campaign, now)
+            if promoted is not None:
+                await self._panel_if_open(tx, campaign, promoted, Side(player.side))
+            elif player.commander:
+                await gm_notice(tx, campaign, "no-commander", now, side=player.side)
+
+    async def substitute(
+        self,
+        campaign_id: int,
+        by: int,
+        old_user_id: int,
+        new_user_id: int,
+        reason: str,
+        *,
+        roles: Collection[int] = (),
+    ) -> PlayerInfo:
+        """``new`` takes ``old``'s place; if ``new`` already plays that side, command moves."""
+        if old_user_id == new_user_id:
+            raise ServiceError("same-user")
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            self._require_live(campaign)
+            await self._require_gm(tx, campaign, by, roles)
+            old = await self._member(tx, campaign, old_user_id)
+            now = self._now()
+            new = await tx.player(campaign.id, new_user_id)
+            if new is not None and new.left_at is None:
+                if new.side != old.side:
+                    raise ServiceError("already-joined", side=new.side)
+                # Same side: hand over command, the old commander stays as a player.
+                await tx.update_player(campaign.id, old_user_id, commander=False)
+                await tx.update_player(campaign.id, new_user_id, commander=old.commander)
+                kept_old = True
+            else:
+                await tx.update_player(campaign.id, old_user_id, left_at=now, commander=False)
+                await tx.upsert_player(
+                    PlayerRow(
+                        campaign_id=campaign.id,
+                        user_id=new_user_id,
+                        side=old.side,
+                        commander=old.commander,
+                        dm_ok=new.dm_ok if new is not None else True,
+                        joined_at=now,
+                        last_active=now,
+                        left_at=None,
+                    )
+                )
+                kept_old = False
+            await self._event(
+                tx,
+                campaign,
+                "player-substituted",
+                {"old": old_user_id, "new": new_user_id, "side": old.side, "kept_old": kept_old},
+            )
+            await self._audit(
+                tx, campaign, by, "substitute", reason, old=old_user_id, new=new_user_id
+            )
+            await refresh_card(tx, campaign, now)
+            if old.commander:
+                await self._panel_if_open(tx, campaign, new_user_id, Side(old.side))
+            row = await tx.player(campaign.id, new_user_id)
+            assert row is not None
+            return self._player_info(row)
+
+    async def pause(
+        self, campaign_id: int, by: int, reason: str = "", *, roles: Collection[int] = ()
+    ) -> None:
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            if campaign.status != "active":
+                raise ServiceError("not-active")
+            now = self._now()
+            await tx.update_campaign(campaign.id, status="paused", paused_at=now)
+            await self._event(tx, campaign, "paused", {"by": by, "reason": reason})
+            await self._audit(tx, campaign, by, "pause", reason)
+            live = await tx.live_round(campaign.id)
+            if live is not None:
+                await refresh_round_message(tx, campaign, live.id, now)
+
+    async def resume(
+        self, campaign_id: int, by: int, reason: str = "", *, roles: Collection[int] = ()
+    ) -> RoundInfo | None:
+        """Resume; the deadline and reminders move later by the time spent paused."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            if campaign.status != "paused":
+                raise ServiceError("not-paused")
+            now = self._now()
+            shift = max(0, now - (campaign.paused_at or now))
+            await tx.update_campaign(campaign.id, status="active", paused_at=None)
+            live = await tx.live_round(campaign.id)
+            if live is not None and live.deadline_at is not None:
+                await tx.update_round(live.id, deadline_at=live.deadline_at + shift)
+                await tx.shift_round_timers(live.id, shift)
+                await refresh_round_message(tx, campaign, live.id, now)
+            await self._event(tx, campaign, "resumed", {"by": by, "shift": shift})
+            await self._audit(tx, campaign, by, "resume", reason, shift=shift)
+            live = await tx.live_round(campaign.id)
+            return None if live is None else round_info(live)
+
+    async def extend(
+        self,
+        campaign_id: int,
+        by: int,
+        seconds: int,
+        reason: str,
+        *,
+        roles: Collection[int] = (),
+    ) -> RoundInfo:
+        if seconds <= 0 or seconds > MAX_ROUND_SECONDS:
+            raise ServiceError("bad-duration")
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            self._require_live(campaign)
+            live = await tx.live_round(campaign.id)
+            if live is None or live.status != "open" or live.deadline_at is None:
+                raise ServiceError("no-open-round")
+            now = self._now()
+            # An extension counts from the later of the old deadline and now, so extending
+            # a round whose deadline just passed (timer not yet fired) still gives time.
+            base = max(live.deadline_at, now)
+            shift = base + seconds - live.deadline_at
+            await tx.update_round(live.id, deadline_at=live.deadline_at + shift)
+            await tx.shift_round_timers(live.id, shift)
+            await self._event(
+                tx,
+                campaign,
+                "deadline-extended",
+                {"by": by, "seconds": seconds, "deadline": live.deadline_at + shift},
+                round_id=live.id,
+                turn=live.turn,
+            )
+            await self._audit(tx, campaign, by, "extend", reason, seconds=seconds, round=live.id)
+            await refresh_round_message(tx, campaign, live.id, now)
+            row = await tx.round(live.id)
+            assert row is not None
+            return round_info(row)
+
+    async def resolve_now(
+        self, campaign_id: int, by: int, reason: str, *, roles: Collection[int] = ()
+    ) -> list[Side]:
+        """Resolve the open round at once; sides that have not locked get the default."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            self._require_live(campaign)
+            live = await tx.live_round(campaign.id)
+            if live is None or live.status != "open":
+                raise ServiceError("no-open-round")
+            ctx = self._ctx()
+            filled = await fill_missing(tx, ctx, campaign, live, "resolve-now")
+            await tx.update_round(live.id, status="resolving")
+            await self._audit(
+                tx,
+                campaign,
+                by,
+                "resolve-now",
+                reason,
+                round=live.id,
+                defaulted=[s.value for s in filled],
+            )
+            if filled:
+                await gm_notice(
+                    tx,
+                    campaign,
+                    "defaults",
+                    ctx.now,
+                    turn=live.turn,
+                    round=live.kind,
+                    sides=[s.value for s in filled],
+                    why="resolve-now",
+                )
+            round_id = live.id
+        await self._resolve(round_id)
+        return filled
+
+    async def rollback(
+        self, campaign_id: int, by: int, to_turn: int, reason: str, *, roles: Collection[int] = ()
+    ) -> RoundInfo:
+        """Go back to the start of ``to_turn`` on a new branch; nothing is deleted."""
+        if not reason.strip():
+            raise ServiceError("reason-required")
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            if campaign.status == "finished":
+                raise ServiceError("finished")
+            if campaign.status == "setup":
+                raise ServiceError("not-started")
+            rounds = [r for r in await tx.rounds(campaign.id) if r.status != "void"]
+            target = next((r for r in rounds if r.turn == to_turn and r.kind == "orders"), None)
+            if target is None:
+                turns = sorted({r.turn for r in rounds})
+                raise ServiceError(
+                    "bad-turn",
+                    turn=to_turn,
+                    first=turns[0] if turns else 1,
+                    last=turns[-1] if turns else 1,
+                )
+            ctx = self._ctx()
+            voided = [r.id for r in rounds if r.id >= target.id]
+            for round_id in voided:
+                await tx.update_round(round_id, status="void")
+                await tx.finish_round_timers(round_id)
+            voided_events = await tx.void_events(campaign.id, voided)
+            old_branch = campaign.branch
+            start = await tx.snapshot(target.snapshot_before_id)
+            assert start is not None
+            await tx.update_campaign(
+                campaign.id, branch=old_branch + 1, status="active", paused_at=None
+            )
+            campaign = await self._campaign(tx, campaign_id)
+            snapshot_id = await tx.insert_snapshot(
+                campaign.id, campaign.branch, start.turn, start.round_kind, start.state, ctx.now
+            )
+            await self._event(
+                tx,
+                campaign,
+                "rollback",
+                {
+                    "by": by,
+                    "reason": reason,
+                    "to_turn": to_turn,
+                    "from_branch": old_branch,
+                    "branch": campaign.branch,
+                    "void_rounds": voided,
+                },
+                turn=to_turn,
+            )
+            await self._audit(
+                tx,
+                campaign,
+                by,
+                "rollback",
+                reason,
+                to_turn=to_turn,
+                from_branch=old_branch,
+                branch=campaign.branch,
+                void_rounds=voided,
+                void_events=voided_events,
+            )
+            await gm_notice(tx, campaign, "rollback", ctx.now, turn=to_turn, reason=reason, by=by)
+            state = await state_of(tx, snapshot_id)
+            round_id = await open_round(tx, ctx, campaign, state, snapshot_id)
+            await refresh_card(tx, campaign, ctx.now)
+            row = await tx.round(round_id)
+            assert row is not None
+            return round_info(row)
+
+    async def end(
+        self, campaign_id: int, by: int, reason: str, *, roles: Collection[int] = ()
+    ) -> None:
+        """End the campaign as it stands (the open round is abandoned); the seed is revealed."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            self._require_live(campaign)
+            live = await tx.live_round(campaign.id)
+            if live is not None:
+                await tx.update_round(live.id, status="void")
+                await tx.finish_round_timers(live.id)
+            await self._audit(tx, campaign, by, "end", reason)
+            assert campaign.snapshot_id is not None
+            await finish_campaign(
+                tx, self._ctx(), campaign, campaign.snapshot_id, reason=reason or "ended", by=by
+            )

@@ -1,0 +1,251 @@
+"""What the turn service hands out and accepts: settings, results, errors and receipts.
+
+Belongs here: the frozen dataclasses the cogs read (``PanelData``, ``LockResult``,
+``SideStatus``...), ``ServiceError``, and the receipt arithmetic that ``bot.export`` must
+reproduce exactly when it verifies a campaign. No database, no Discord.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from engine.state import Decision
+from engine.types import Side
+
+RULESETS = ("carrier",)
+MISSING_POLICIES = ("default", "drafts")
+MIN_ROUND_SECONDS = 60
+MAX_ROUND_SECONDS = 60 * 86400
+# A role id no Discord role has (snowflakes are positive): the cogs add it to the roles of a
+# server administrator, and the service treats its holder as a GM of every campaign there.
+ADMIN_ROLE = -1
+
+
+class SeedSource(Protocol):
+    """Where seeds and salts come from: the ``secrets`` module, or a seeded stand-in (demo)."""
+
+    def token_hex(self, nbytes: int = ...) -> str: ...
+
+
+class ServiceError(Exception):
+    """A refusal: nothing was changed. ``message_key`` + ``params`` translate with ``bot.i18n.t``.
+
+    ``code`` is stable for programs (tests, cogs); the message is for people.
+    """
+
+    def __init__(self, code: str, message_key: str | None = None, **params: Any) -> None:
+        self.code = code
+        self.message_key = message_key or f"service.error.{code}"
+        self.params = params
+        super().__init__(f"{code}: {params}" if params else code)
+
+    def message(self, locale: Any = None) -> str:
+        from bot.i18n import t
+
+        params = dict(self.params)
+        # Engine reason keys and field names are words too.
+        if "reason" in params:
+            params["reason"] = t(f"service.reason.{params['reason']}", locale)
+        if "field" in params:
+            params["field"] = t(f"service.field.{params['field']}", locale)
+        if "side" in params:
+            params["side"] = t(f"service.side.{params['side']}", locale)
+        if "missing" in params:
+            params["fields"] = ", ".join(t(f"service.field.{f}", locale) for f in params["missing"])
+        return t(self.message_key, locale, **params)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a campaign moves: time per round, reminders, what happens to a missing order."""
+
+    round_seconds: int = 86_400
+    reminder_offsets: tuple[int, ...] = (6 * 3600,)  # seconds before the deadline
+    missing_policy: Literal["default", "drafts"] = "default"
+    gm_sees_secrets: bool = False
+    allow_unlock: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    user_id: int
+    side: Side
+    commander: bool
+    dm_ok: bool
+    last_active: datetime
+
+
+@dataclass(frozen=True)
+class CampaignInfo:
+    id: int
+    guild_id: int
+    channel_id: int
+    gm_id: int
+    ruleset: str
+    scenario: str
+    locale: str
+    status: str
+    branch: int
+    seed_commitment: str
+    seed: str | None  # only once revealed (the campaign has ended)
+    pace: Pace
+    players: tuple[PlayerInfo, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    id: int
+    turn: int
+    kind: str  # orders / resource
+    status: str  # open / resolving / resolved / void
+    branch: int
+    opened_at: datetime
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class PanelData:
+    """Everything a commander's order panel shows, for the round their side is in."""
+
+    campaign_id: int
+    round_id: int
+    turn: int
+    kind: str
+    side: Side
+    status: str  # the round's status
+    paused: bool
+    deadline: datetime | None
+    decisions: tuple[Decision, ...]  # this side's fields: legal options + excluded with reasons
+    drafts: Mapping[str, str]
+    locked: bool
+    receipt: str | None
+    is_commander: bool
+    can_unlock: bool
+    view: Any  # engine.view.View for this side (Any: engine.view imports the whole engine)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        return tuple(d.field for d in self.decisions if d.field not in self.drafts)
+
+
+@dataclass(frozen=True)
+class LockResult:
+    round_id: int
+    side: Side
+    receipt: str
+    resolved: bool  # this call also resolved the round (every side had locked)
+    already_locked: bool = False  # a repeated click: the standing receipt is returned
+
+
+@dataclass(frozen=True)
+class SideStatus:
+    side: Side
+    locked: bool
+    receipt: str | None
+    defaulted: bool
+    commander_id: int | None
+    players: tuple[int, ...]
+    dm_ok: bool
+    last_active: datetime | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class StatusData:
+    campaign: CampaignInfo
+    round: RoundInfo | None
+    view: Any  # engine.view.View, public (viewer None)
+    locked: Mapping[Side, bool]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    turn: int
+    kind: str
+    source: str  # engine / service
+    branch: int
+    void: bool
+    data: Mapping[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class LogPage:
+    entries: tuple[LogEntry, ...]
+    page: int
+    per_page: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True)
+class ReceiptInfo:
+    round_id: int
+    turn: int
+    kind: str
+    branch: int
+    side: Side
+    receipt: str
+    locked_at: datetime
+    defaulted: bool
+    withdrawn: bool
+    opened: bool  # the choice is public: salt and canonical JSON below let anyone check
+    salt: str | None = None
+    canonical: str | None = None
+
+
+@dataclass(frozen=True)
+class TickResult:
+    reminders: int = 0
+    deadlines: int = 0
+    resolved: int = 0
+    failures: tuple[str, ...] = field(default_factory=tuple)
+
+
+# ------------------------------------------------------------------------------ receipts
+
+
+def canonical_choice(
+    campaign_id: int, branch: int, turn: int, kind: str, side: str, choice: Mapping[str, str]
+) -> str:
+    """The exact text a receipt commits to: sorted keys, no spaces, UTF-8 as is.
+
+    Campaign, branch, turn, round and side are inside the commitment so that a receipt
+    cannot be replayed for another round.
+    """
+    return json.dumps(
+        {
+            "branch": branch,
+            "campaign": campaign_id,
+            "choice": dict(choice),
+            "round": kind,
+            "side": side,
+            "turn": turn,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def receipt_of(canonical: str, salt: str) -> str:
+    return hashlib.sha256((canonical + salt).encode("utf-8")).hexdigest()
+
+
+def choice_of(canonical: str) -> dict[str, str]:
+    data = json.loads(canonical)
+    return {str(k): str(v) for k, v in data["choice"].items()}
+
+
+def short_receipt(receipt: str) -> str:
+    return receipt[:8] + "…"

@@ -1,0 +1,546 @@
+"""The round machinery under ``CampaignService``: open a round, fill missing choices, resolve.
+
+Every function here runs inside a transaction the caller opened, and writes its
+announcements to the outbox in that same transaction: whatever is posted afterwards
+describes a state that was committed. Nothing here sends anything.
+
+Receipts and the doctrine: the ORDERS round commits to Fleet Tactic, Flight Ops *and* the
+strike doctrine, and the doctrine stays secret until the turn's strikes are flown. So the
+orders reveal shows the public fields with their receipts, and the salts of both rounds of a
+turn are published with the resource reveal, once the strikes are over.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service_model import (
+    SeedSource,
+    canonical_choice,
+    choice_of,
+    receipt_of,
+)
+from db.repository import CampaignRow, NewEvent, NewLock, NewOutbox, RoundRow, Transaction
+from engine import campaign as rules
+from engine.catalog import Catalog
+from engine.rng import Rng
+from engine.state import Decision, State
+from engine.types import RoundKind, Side
+
+log = logging.getLogger(__name__)
+
+SIDES = tuple(Side)
+SECRET_UNTIL_TURN_END = ("doctrine",)
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What the round functions need besides the transaction."""
+
+    catalog: Catalog
+    seeds: SeedSource
+    now: int
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+@functools.lru_cache(maxsize=512)
+def load_state(text: str) -> State:
+    """Parse a snapshot; cached by its text, so a state is parsed once however often read.
+
+    Keyed by the text itself (not the row id, which a rolled-back insert can hand out
+    again), and safe to share: ``State`` is frozen.
+    """
+    return State.model_validate_json(text)
+
+
+class _Memo:
+    """Per-state results of the engine (pending decisions, views), bounded, oldest out.
+
+    Keyed by the identity of the catalog and the state, both kept alive by the entry, so an
+    id cannot be reused while its entry exists.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[int, int, str], tuple[object, object, Any]] = OrderedDict()
+
+    def get(self, catalog: Catalog, state: State, part: str, make: Callable[[], Any]) -> Any:
+        key = (id(catalog), id(state), part)
+        hit = self._items.get(key)
+        if hit is not None and hit[0] is catalog and hit[1] is state:
+            self._items.move_to_end(key)
+            return hit[2]
+        value = make()
+        self._items[key] = (catalog, state, value)
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
+        return value
+
+
+_memo = _Memo()
+
+
+def pending_of(catalog: Catalog, state: State) -> list[Decision]:
+    return list(_memo.get(catalog, state, "pending", lambda: rules.pending(catalog, state)))
+
+
+def view_of(catalog: Catalog, state: State, side: Side | None) -> Any:
+    from engine.view import view
+
+    part = f"view:{side.value if side else 'public'}"
+    return _memo.get(catalog, state, part, lambda: view(catalog, state, side))
+
+
+def dump_state(state: State) -> str:
+    return state.model_dump_json()
+
+
+async def state_of(tx: Transaction, snapshot_id: int | None) -> State:
+    if snapshot_id is None:
+        raise RuntimeError("campaign without a snapshot")
+    row = await tx.snapshot(snapshot_id)
+    if row is None:
+        raise RuntimeError(f"snapshot {snapshot_id} is missing")
+    return load_state(row.state)
+
+
+def side_decisions(catalog: Catalog, state: State, side: Side) -> tuple[Decision, ...]:
+    return tuple(d for d in pending_of(catalog, state) if d.side is side)
+
+
+def option_label(decisions: Sequence[Decision], field: str, value: str) -> str:
+    for decision in decisions:
+        if decision.field != field:
+            continue
+        for option in decision.options:
+            if option.id == value:
+                return option.label
+        for excluded in decision.excluded:
+            if excluded.id == value:
+                return excluded.label
+    return value
+
+
+async def notify(
+    tx: Transaction,
+    campaign: CampaignRow,
+    kind: str,
+    payload: Mapping[str, Any],
+    now: int,
+    *,
+    dm_user: int | None = None,
+    message_key: str | None = None,
+    dedupe_key: str | None = None,
+    coalesce: bool = False,
+) -> None:
+    """Queue one announcement for the campaign's channel, or a user's DMs."""
+    await tx.enqueue(
+        campaign.id,
+        NewOutbox(
+            kind=kind,
+            target_kind="dm" if dm_user is not None else "channel",
+            target_id=dm_user if dm_user is not None else campaign.channel_id,
+            payload={"campaign_id": campaign.id, **payload},
+            message_key=message_key,
+            dedupe_key=dedupe_key,
+            coalesce=coalesce,
+        ),
+        now,
+    )
+
+
+async def refresh_round_message(
+    tx: Transaction, campaign: CampaignRow, round_id: int, now: int
+) -> None:
+    # The round message is rebuilt from the database when it is delivered, so one pending
+    # update is enough however many locks happen before the worker runs.
+    await notify(
+        tx,
+        campaign,
+        "round-message",
+        {"round_id": round_id},
+        now,
+        message_key=f"round:{round_id}",
+        coalesce=True,
+    )
+
+
+async def refresh_card(tx: Transaction, campaign: CampaignRow, now: int) -> None:
+    await notify(tx, campaign, "campaign-card", {}, now, message_key="card", coalesce=True)
+
+
+async def gm_notice(
+    tx: Transaction, campaign: CampaignRow, notice: str, now: int, **params: Any
+) -> None:
+    await notify(
+        tx,
+        campaign,
+        "gm-notice",
+        {"notice": notice, "params": params, "gm_id": campaign.gm_id},
+        now,
+    )
+
+
+async def commanders(tx: Transaction, campaign_id: int) -> dict[Side, int]:
+    return {Side(p.side): p.user_id for p in await tx.players(campaign_id) if p.commander}
+
+
+async def send_panel(
+    tx: Transaction, campaign: CampaignRow, round_id: int, user_id: int, side: Side, now: int
+) -> None:
+    """A DM panel, or for a player known to have closed DMs a pointer to /orders."""
+    player = await tx.player(campaign.id, user_id)
+    if player is not None and not player.dm_ok:
+        await gm_notice(tx, campaign, "use-orders", now, user=user_id, side=side.value)
+        return
+    await notify(
+        tx,
+        campaign,
+        "dm-panel",
+        {"round_id": round_id, "user_id": user_id, "side": side.value},
+        now,
+        dm_user=user_id,
+        dedupe_key=f"dm-panel:{round_id}:{user_id}",
+    )
+
+
+# ------------------------------------------------------------------------------ rounds
+
+
+async def open_round(
+    tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: State, snapshot_id: int
+) -> int:
+    """Open the round the state waits for: row, deadline and reminder timers, announcements."""
+    deadline = ctx.now + campaign.round_seconds
+    round_id = await tx.insert_round(
+        campaign.id,
+        campaign.branch,
+        state.turn,
+        state.round.value,
+        ctx.now,
+        deadline,
+        snapshot_id,
+    )
+    await tx.insert_timer(campaign.id, round_id, "deadline", deadline)
+    for offset in sorted(set(campaign.reminder_offsets), reverse=True):
+        due = deadline - offset
+        if due > ctx.now:  # a reminder that would be due at once is noise
+            await tx.insert_timer(campaign.id, round_id, "reminder", due, offset)
+    await tx.update_campaign(campaign.id, snapshot_id=snapshot_id, round_message_id=None)
+    await tx.append_events(
+        campaign.id,
+        round_id,
+        campaign.branch,
+        [
+            NewEvent(
+                "round-opened",
+                state.turn,
+                {"round": state.round.value, "deadline": deadline},
+            )
+        ],
+        ctx.now,
+    )
+    await refresh_round_message(tx, campaign, round_id, ctx.now)
+    for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
+        await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
+    return round_id
+
+
+async def lock_side(
+    tx: Transaction,
+    ctx: Ctx,
+    campaign: CampaignRow,
+    round_row: RoundRow,
+    side: Side,
+    choice: Mapping[str, str],
+    *,
+    by_user: int | None,
+    defaulted: bool = False,
+) -> str:
+    canonical = canonical_choice(
+        campaign.id, round_row.branch, round_row.turn, round_row.kind, side.value, choice
+    )
+    salt = ctx.seeds.token_hex(16)
+    receipt = receipt_of(canonical, salt)
+    await tx.insert_lock(
+        NewLock(
+            round_id=round_row.id,
+            side=side.value,
+            canonical=canonical,
+            salt=salt,
+            receipt=receipt,
+            locked_at=ctx.now,
+            by_user=by_user,
+            defaulted=defaulted,
+        )
+    )
+    await tx.append_events(
+        campaign.id,
+        round_row.id,
+        round_row.branch,
+        [
+            NewEvent(
+                "side-locked",
+                round_row.turn,
+                {"side": side.value, "receipt": receipt, "defaulted": defaulted},
+            )
+        ],
+        ctx.now,
+    )
+    return receipt
+
+
+async def fill_missing(
+    tx: Transaction, ctx: Ctx, campaign: CampaignRow, round_row: RoundRow, why: str
+) -> list[Side]:
+    """Lock a choice for every side that has not locked, per the campaign's policy."""
+    state = await state_of(tx, round_row.snapshot_before_id)
+    standing = await tx.standing_locks(round_row.id)
+    filled: list[Side] = []
+    for side in SIDES:
+        if side.value in standing:
+            continue
+        decisions = side_decisions(ctx.catalog, state, side)
+        drafts = await tx.drafts(round_row.id, side.value)
+        choice: dict[str, str] = {}
+        for decision in decisions:
+            drafted = drafts.get(decision.field)
+            use_draft = (
+                campaign.missing_policy == "drafts"
+                and drafted is not None
+                and decision.allows(drafted)
+            )
+            choice[decision.field] = drafted if use_draft and drafted else decision.default
+        await lock_side(tx, ctx, campaign, round_row, side, choice, by_user=None, defaulted=True)
+        filled.append(side)
+    if filled:
+        await tx.append_events(
+            campaign.id,
+            round_row.id,
+            round_row.branch,
+            [
+                NewEvent(
+                    "defaults-applied",
+                    round_row.turn,
+                    {
+                        "sides": [s.value for s in filled],
+                        "why": why,
+                        "policy": campaign.missing_policy,
+                    },
+                )
+            ],
+            ctx.now,
+        )
+    return filled
+
+
+async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
+    """Resolve a round marked ``resolving``; False when there is nothing (left) to do.
+
+    Re-checks the status inside the transaction: however many callers race here (the last
+    lock-in, the deadline, a retry after a crash), one of them resolves, the others see
+    ``resolved`` and return.
+    """
+    round_row = await tx.round(round_id)
+    if round_row is None or round_row.status != "resolving":
+        return False
+    campaign = await tx.campaign(round_row.campaign_id)
+    if campaign is None:
+        return False
+    state = await state_of(tx, round_row.snapshot_before_id)
+    standing = await tx.standing_locks(round_id)
+    missing = [side.value for side in SIDES if side.value not in standing]
+    if missing:
+        raise RuntimeError(f"round {round_id} is resolving without locks for {missing}")
+    choices = {Side(side): choice_of(lock.canonical) for side, lock in standing.items()}
+    decisions = pending_of(ctx.catalog, state)
+    new_state, events = rules.resolve(
+        ctx.catalog, state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
+    )
+    await tx.append_events(
+        campaign.id,
+        round_id,
+        round_row.branch,
+        [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
+        ctx.now,
+    )
+    after_id = await tx.insert_snapshot(
+        campaign.id,
+        campaign.branch,
+        new_state.turn,
+        new_state.round.value,
+        dump_state(new_state),
+        ctx.now,
+    )
+    await tx.update_round(
+        round_id, status="resolved", resolved_at=ctx.now, snapshot_after_id=after_id
+    )
+    await tx.finish_round_timers(round_id)
+    await tx.update_campaign(campaign.id, snapshot_id=after_id)
+    await refresh_round_message(tx, campaign, round_id, ctx.now)
+
+    await _announce_reveal(tx, ctx, campaign, round_row, decisions, standing, after_id)
+    if round_row.kind == RoundKind.RESOURCE.value:
+        record = new_state.history[-1] if new_state.history else None
+        if record is not None:
+            for index, report in enumerate(record.strikes):
+                await notify(
+                    tx,
+                    campaign,
+                    "strike-report",
+                    {
+                        "round_id": round_id,
+                        "turn": round_row.turn,
+                        "snapshot_id": after_id,
+                        "index": index,
+                        "strike": report.id,
+                    },
+                    ctx.now,
+                    dedupe_key=f"strike-report:{round_id}:{index}",
+                )
+        await notify(
+            tx,
+            campaign,
+            "turn-summary",
+            {"round_id": round_id, "turn": round_row.turn, "snapshot_id": after_id},
+            ctx.now,
+            dedupe_key=f"turn-summary:{round_id}",
+        )
+
+    if new_state.finished:
+        await finish_campaign(tx, ctx, campaign, after_id, reason="completed", by=None)
+    else:
+        await open_round(tx, ctx, campaign, new_state, after_id)
+    return True
+
+
+async def _announce_reveal(
+    tx: Transaction,
+    ctx: Ctx,
+    campaign: CampaignRow,
+    round_row: RoundRow,
+    decisions: Sequence[Decision],
+    standing: Mapping[str, Any],
+    after_id: int,
+) -> None:
+    sides: list[dict[str, Any]] = []
+    for side in SIDES:
+        lock = standing[side.value]
+        choice = choice_of(lock.canonical)
+        own = [d for d in decisions if d.side is side]
+        shown = {
+            field: {"id": value, "label": option_label(own, field, value)}
+            for field, value in choice.items()
+            if field not in SECRET_UNTIL_TURN_END
+        }
+        sides.append(
+            {
+                "side": side.value,
+                "fields": shown,
+                "receipt": lock.receipt,
+                "defaulted": lock.defaulted,
+            }
+        )
+    opened: list[dict[str, Any]] = []
+    if round_row.kind == RoundKind.RESOURCE.value:
+        # End of the turn: open every receipt of this turn (orders and resource).
+        for other in await tx.rounds(campaign.id):
+            if (
+                other.branch == round_row.branch
+                and other.turn == round_row.turn
+                and other.status in ("resolved", "resolving")
+            ):
+                locks = standing if other.id == round_row.id else await tx.standing_locks(other.id)
+                for side in SIDES:
+                    lock = locks.get(side.value)
+                    if lock is not None:
+                        opened.append(
+                            {
+                                "round_id": other.id,
+                                "round": other.kind,
+                                "side": side.value,
+                                "canonical": lock.canonical,
+                                "salt": lock.salt,
+                                "receipt": lock.receipt,
+                            }
+                        )
+    await notify(
+        tx,
+        campaign,
+        "reveal",
+        {
+            "round_id": round_row.id,
+            "turn": round_row.turn,
+            "round": round_row.kind,
+            "snapshot_id": after_id,
+            "sides": sides,
+            "opened": opened,
+        },
+        ctx.now,
+        dedupe_key=f"reveal:{round_row.id}",
+    )
+
+
+async def finish_campaign(
+    tx: Transaction,
+    ctx: Ctx,
+    campaign: CampaignRow,
+    snapshot_id: int,
+    *,
+    reason: str,
+    by: int | None,
+) -> None:
+    """End the campaign and reveal its seed: every draw can now be checked."""
+    state = await state_of(tx, snapshot_id)
+    await tx.update_campaign(
+        campaign.id,
+        status="finished",
+        ended_at=ctx.now,
+        end_reason=reason,
+        seed_revealed=True,
+        paused_at=None,
+        snapshot_id=snapshot_id,
+    )
+    winner = state.winner.value if isinstance(state.winner, Side) else state.winner
+    await tx.append_events(
+        campaign.id,
+        None,
+        campaign.branch,
+        [
+            NewEvent(
+                "campaign-finished",
+                state.turn,
+                {"reason": reason, "winner": winner, "by": by},
+            ),
+            NewEvent(
+                "seed-revealed",
+                state.turn,
+                {"seed": campaign.seed, "commitment": campaign.seed_commitment},
+            ),
+        ],
+        ctx.now,
+    )
+    await notify(
+        tx,
+        campaign,
+        "campaign-ended",
+        {
+            "snapshot_id": snapshot_id,
+            "reason": reason,
+            "winner": winner,
+            "vp": {side.value: state.vp.get(side, 0) for side in SIDES},
+            "seed": campaign.seed,
+            "seed_commitment": campaign.seed_commitment,
+        },
+        ctx.now,
+        dedupe_key=f"campaign-ended:{campaign.id}",
+    )
+    refreshed = await tx.campaign(campaign.id)
+    await refresh_card(tx, refreshed or campaign, ctx.now)

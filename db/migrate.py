@@ -1,0 +1,87 @@
+"""The migration runner: numbered ``migrations/NNNN_name.sql`` files applied in order.
+
+Each file runs in its own transaction together with the row that records it in
+``schema_migrations``, so a failing migration leaves the database at the previous version.
+The runner takes a plain ``aiosqlite.Connection`` opened in autocommit mode (the repository
+controls transactions itself).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    path: Path
+
+    @property
+    def sql(self) -> str:
+        return self.path.read_text(encoding="utf-8")
+
+
+def available(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The shipped migrations, by version; a gap or a duplicate number is a packaging bug."""
+    found: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _NAME.match(path.name)
+        if match is None:
+            raise RuntimeError(f"migration file {path.name!r} is not named NNNN_name.sql")
+        found.append(Migration(int(match.group(1)), match.group(2), path))
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise RuntimeError(f"migration {expected:04d} is missing (found {migration.path.name})")
+    return found
+
+
+async def current_version(conn: aiosqlite.Connection) -> int:
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+    )
+    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    *,
+    target: int | None = None,
+    now: datetime | None = None,
+    directory: Path = MIGRATIONS_DIR,
+) -> list[Migration]:
+    """Apply every migration above the current version (up to ``target``); return those applied."""
+    applied: list[Migration] = []
+    version = await current_version(conn)
+    stamp = int((now or datetime.now(UTC)).timestamp())
+    for migration in available(directory):
+        if migration.version <= version or (target is not None and migration.version > target):
+            continue
+        # executescript would commit any open transaction first, so the BEGIN and the
+        # bookkeeping row travel inside the script: all of it or none of it.
+        script = (
+            "BEGIN IMMEDIATE;\n"
+            f"{migration.sql}\n;\n"
+            "INSERT INTO schema_migrations (version, name, applied_at) "
+            f"VALUES ({migration.version}, '{migration.name}', {stamp});\n"
+            "COMMIT;"
+        )
+        try:
+            await conn.executescript(script)
+        except Exception:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+        applied.append(migration)
+    return applied

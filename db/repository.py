@@ -1,0 +1,456 @@
+"""The storage interface the services use: records and a transaction in game words.
+
+Belongs here: the row records (frozen dataclasses), and the abstract ``Repository`` /
+``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, and a PostgreSQL
+implementation can follow the same contract.
+
+The contract that makes the turn service safe:
+
+- every service step runs inside ``async with repo.transaction() as tx``: the body sees one
+  consistent database, its writes land together at the end, or not at all if it raises;
+- write transactions never interleave (one writer at a time), so "read, check, write" inside
+  one transaction cannot race another lock-in, deadline or GM action;
+- ``repo.read()`` gives the same interface for read-only work (panels, status, export).
+
+Times are integer UNIX seconds (UTC); JSON columns come back decoded.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class StorageError(Exception):
+    """A database problem the caller cannot fix by changing its input."""
+
+
+# ------------------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True)
+class NewCampaign:
+    guild_id: int
+    channel_id: int
+    gm_id: int
+    ruleset: str
+    scenario: str
+    locale: str
+    seed: str
+    seed_commitment: str
+    round_seconds: int
+    reminder_offsets: tuple[int, ...]
+    missing_policy: str
+    gm_sees_secrets: bool
+    allow_unlock: bool
+    created_at: int
+
+
+@dataclass(frozen=True)
+class CampaignRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    gm_id: int
+    ruleset: str
+    scenario: str
+    locale: str
+    seed: str
+    seed_commitment: str
+    seed_revealed: bool
+    round_seconds: int
+    reminder_offsets: tuple[int, ...]
+    missing_policy: str
+    gm_sees_secrets: bool
+    allow_unlock: bool
+    status: str  # setup / active / paused / finished
+    branch: int
+    snapshot_id: int | None
+    round_message_id: int | None
+    card_message_id: int | None
+    paused_at: int | None
+    created_at: int
+    started_at: int | None
+    ended_at: int | None
+    end_reason: str | None
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    campaign_id: int
+    user_id: int
+    side: str
+    commander: bool
+    dm_ok: bool
+    joined_at: int
+    last_active: int
+    left_at: int | None
+
+
+@dataclass(frozen=True)
+class SnapshotRow:
+    id: int
+    campaign_id: int
+    branch: int
+    turn: int
+    round_kind: str
+    state: str  # engine State JSON
+    created_at: int
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    id: int
+    campaign_id: int
+    branch: int
+    turn: int
+    kind: str  # orders / resource
+    status: str  # open / resolving / resolved / void
+    opened_at: int
+    deadline_at: int | None
+    resolved_at: int | None
+    message_id: int | None
+    snapshot_before_id: int
+    snapshot_after_id: int | None
+
+
+@dataclass(frozen=True)
+class DraftRow:
+    round_id: int
+    side: str
+    field: str
+    value: str
+    by_user: int
+    updated_at: int
+
+
+@dataclass(frozen=True)
+class NewLock:
+    round_id: int
+    side: str
+    canonical: str
+    salt: str
+    receipt: str
+    locked_at: int
+    by_user: int | None
+    defaulted: bool = False
+
+
+@dataclass(frozen=True)
+class LockRow:
+    id: int
+    round_id: int
+    side: str
+    canonical: str
+    salt: str
+    receipt: str
+    locked_at: int
+    by_user: int | None
+    defaulted: bool
+    withdrawn_at: int | None
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    kind: str
+    turn: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "service"  # engine / service
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    campaign_id: int
+    round_id: int | None
+    branch: int
+    source: str
+    kind: str
+    turn: int
+    data: dict[str, Any]
+    void: bool
+    created_at: int
+
+
+@dataclass(frozen=True)
+class TimerRow:
+    id: int
+    campaign_id: int
+    round_id: int
+    kind: str  # deadline / reminder
+    due_at: int
+    offset_s: int
+    done: bool
+
+
+@dataclass(frozen=True)
+class NewOutbox:
+    kind: str
+    target_kind: str  # channel / dm
+    target_id: int
+    payload: Mapping[str, Any]
+    message_key: str | None = None
+    dedupe_key: str | None = None
+    # A message edited in place (round message, card) needs one pending delivery at most:
+    # with ``coalesce`` a pending row with the same key absorbs the new payload.
+    coalesce: bool = False
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    campaign_id: int | None
+    kind: str
+    target_kind: str
+    target_id: int
+    message_key: str | None
+    payload: dict[str, Any]
+    status: str  # pending / delivered / failed
+    attempts: int
+    next_attempt_at: int
+    last_error: str | None
+    delivered_id: int | None
+    delivered_at: int | None
+    dedupe_key: str | None
+    created_at: int
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    id: int
+    campaign_id: int | None
+    guild_id: int | None
+    who: int
+    what: str
+    why: str
+    data: dict[str, Any]
+    at: int
+
+
+# ------------------------------------------------------------------------------ interface
+
+
+class Transaction(abc.ABC):
+    """Everything the services read and write, inside one transaction."""
+
+    # guild settings
+    @abc.abstractmethod
+    async def set_gm_role(self, guild_id: int, role_id: int | None, now: int) -> None: ...
+
+    @abc.abstractmethod
+    async def gm_role(self, guild_id: int) -> int | None: ...
+
+    # campaigns
+    @abc.abstractmethod
+    async def insert_campaign(self, new: NewCampaign) -> int: ...
+
+    @abc.abstractmethod
+    async def campaign(self, campaign_id: int) -> CampaignRow | None: ...
+
+    @abc.abstractmethod
+    async def live_campaign_in_channel(self, channel_id: int) -> CampaignRow | None: ...
+
+    @abc.abstractmethod
+    async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]: ...
+
+    @abc.abstractmethod
+    async def update_campaign(self, campaign_id: int, **fields: Any) -> None: ...
+
+    # players
+    @abc.abstractmethod
+    async def player(self, campaign_id: int, user_id: int) -> PlayerRow | None: ...
+
+    @abc.abstractmethod
+    async def players(self, campaign_id: int, *, include_left: bool = False) -> list[PlayerRow]: ...
+
+    @abc.abstractmethod
+    async def upsert_player(self, row: PlayerRow) -> None: ...
+
+    @abc.abstractmethod
+    async def update_player(self, campaign_id: int, user_id: int, **fields: Any) -> None: ...
+
+    # snapshots
+    @abc.abstractmethod
+    async def insert_snapshot(
+        self, campaign_id: int, branch: int, turn: int, round_kind: str, state: str, now: int
+    ) -> int: ...
+
+    @abc.abstractmethod
+    async def snapshot(self, snapshot_id: int) -> SnapshotRow | None: ...
+
+    # rounds
+    @abc.abstractmethod
+    async def insert_round(
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        kind: str,
+        opened_at: int,
+        deadline_at: int | None,
+        snapshot_before_id: int,
+    ) -> int: ...
+
+    @abc.abstractmethod
+    async def round(self, round_id: int) -> RoundRow | None: ...
+
+    @abc.abstractmethod
+    async def live_round(self, campaign_id: int) -> RoundRow | None:
+        """The campaign's open or resolving round, if any."""
+
+    @abc.abstractmethod
+    async def rounds(self, campaign_id: int) -> list[RoundRow]: ...
+
+    @abc.abstractmethod
+    async def rounds_with_status(self, status: str) -> list[RoundRow]: ...
+
+    @abc.abstractmethod
+    async def update_round(self, round_id: int, **fields: Any) -> None: ...
+
+    # drafts and locks
+    @abc.abstractmethod
+    async def set_draft(
+        self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def drafts(self, round_id: int, side: str) -> dict[str, str]: ...
+
+    @abc.abstractmethod
+    async def insert_lock(self, lock: NewLock) -> int: ...
+
+    @abc.abstractmethod
+    async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
+        """The side -> lock of a round that have not been withdrawn."""
+
+    @abc.abstractmethod
+    async def withdraw_lock(self, round_id: int, side: str, now: int) -> None: ...
+
+    @abc.abstractmethod
+    async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
+        """Every lock of a campaign, withdrawn ones included, oldest first."""
+
+    # events
+    @abc.abstractmethod
+    async def append_events(
+        self,
+        campaign_id: int,
+        round_id: int | None,
+        branch: int,
+        events: Sequence[NewEvent],
+        now: int,
+    ) -> list[int]: ...
+
+    @abc.abstractmethod
+    async def events(
+        self,
+        campaign_id: int,
+        *,
+        turn: int | None = None,
+        round_id: int | None = None,
+        newest_first: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[EventRow]: ...
+
+    @abc.abstractmethod
+    async def count_events(self, campaign_id: int, *, turn: int | None = None) -> int: ...
+
+    @abc.abstractmethod
+    async def void_events(self, campaign_id: int, round_ids: Sequence[int]) -> int: ...
+
+    # timers
+    @abc.abstractmethod
+    async def insert_timer(
+        self, campaign_id: int, round_id: int, kind: str, due_at: int, offset_s: int = 0
+    ) -> int: ...
+
+    @abc.abstractmethod
+    async def due_timers(self, now: int) -> list[TimerRow]: ...
+
+    @abc.abstractmethod
+    async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]: ...
+
+    @abc.abstractmethod
+    async def finish_timer(self, timer_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def finish_round_timers(self, round_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def shift_round_timers(self, round_id: int, seconds: int) -> None: ...
+
+    # outbox
+    @abc.abstractmethod
+    async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
+        """Queue a delivery; None when the dedupe key or a coalescing row already holds it."""
+
+    @abc.abstractmethod
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
+
+    @abc.abstractmethod
+    async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]: ...
+
+    @abc.abstractmethod
+    async def outbox_item(self, item_id: int) -> OutboxRow | None: ...
+
+    @abc.abstractmethod
+    async def mark_delivered(self, item_id: int, message_id: int, now: int) -> None: ...
+
+    @abc.abstractmethod
+    async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None: ...
+
+    @abc.abstractmethod
+    async def mark_failed(self, item_id: int, error: str) -> None: ...
+
+    @abc.abstractmethod
+    async def message_ref(self, campaign_id: int, key: str) -> int | None: ...
+
+    @abc.abstractmethod
+    async def set_message_ref(
+        self, campaign_id: int, key: str, target_id: int, message_id: int
+    ) -> None: ...
+
+    # audit
+    @abc.abstractmethod
+    async def add_audit(
+        self,
+        campaign_id: int | None,
+        guild_id: int | None,
+        who: int,
+        what: str,
+        why: str,
+        data: Mapping[str, Any],
+        now: int,
+    ) -> int: ...
+
+    @abc.abstractmethod
+    async def audit(self, campaign_id: int) -> list[AuditRow]: ...
+
+
+class Repository(abc.ABC):
+    """A campaign store: transactions, plus the operations on the store itself."""
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: exclusive, committed on exit, rolled back on an exception."""
+
+    @abc.abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Transaction]:
+        """A consistent read-only view (writes through it are a programming error)."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abc.abstractmethod
+    async def backup(self, destination: Path) -> None: ...
+
+    @abc.abstractmethod
+    async def size_bytes(self) -> int: ...

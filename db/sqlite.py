@@ -1,0 +1,800 @@
+"""The SQLite implementation of ``db.repository`` on aiosqlite.
+
+One connection per process, guarded by an ``asyncio.Lock``: SQLite allows one writer at a
+time anyway, and a single connection means a transaction is simply "hold the lock, BEGIN
+IMMEDIATE, work, COMMIT". Holding the lock for reads too keeps one coroutine's statements
+from landing inside another's transaction on the shared connection. WAL lets a backup or
+another process read while the bot writes; ``busy_timeout`` covers such a second process.
+
+All the SQL of the project lives in this module and in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from db.backup import backup_connection
+from db.migrate import current_version, migrate
+from db.repository import (
+    AuditRow,
+    CampaignRow,
+    EventRow,
+    LockRow,
+    NewCampaign,
+    NewEvent,
+    NewLock,
+    NewOutbox,
+    OutboxRow,
+    PlayerRow,
+    Repository,
+    RoundRow,
+    SnapshotRow,
+    StorageError,
+    TimerRow,
+    Transaction,
+)
+
+BUSY_TIMEOUT_MS = 10_000
+
+_CAMPAIGN_COLUMNS = {
+    "status",
+    "branch",
+    "snapshot_id",
+    "round_message_id",
+    "card_message_id",
+    "paused_at",
+    "started_at",
+    "ended_at",
+    "end_reason",
+    "seed_revealed",
+    "gm_id",
+    "locale",
+    "round_seconds",
+    "reminder_offsets",
+    "missing_policy",
+    "gm_sees_secrets",
+    "allow_unlock",
+}
+_PLAYER_COLUMNS = {"side", "commander", "dm_ok", "last_active", "left_at"}
+_ROUND_COLUMNS = {"status", "deadline_at", "resolved_at", "message_id", "snapshot_after_id"}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _campaign(row: sqlite3.Row) -> CampaignRow:
+    return CampaignRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        gm_id=row["gm_id"],
+        ruleset=row["ruleset"],
+        scenario=row["scenario"],
+        locale=row["locale"],
+        seed=row["seed"],
+        seed_commitment=row["seed_commitment"],
+        seed_revealed=bool(row["seed_revealed"]),
+        round_seconds=row["round_seconds"],
+        reminder_offsets=tuple(int(x) for x in json.loads(row["reminder_offsets"])),
+        missing_policy=row["missing_policy"],
+        gm_sees_secrets=bool(row["gm_sees_secrets"]),
+        allow_unlock=bool(row["allow_unlock"]),
+        status=row["status"],
+        branch=row["branch"],
+        snapshot_id=row["snapshot_id"],
+        round_message_id=row["round_message_id"],
+        card_message_id=row["card_message_id"],
+        paused_at=row["paused_at"],
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        end_reason=row["end_reason"],
+    )
+
+
+def _player(row: sqlite3.Row) -> PlayerRow:
+    return PlayerRow(
+        campaign_id=row["campaign_id"],
+        user_id=row["user_id"],
+        side=row["side"],
+        commander=bool(row["commander"]),
+        dm_ok=bool(row["dm_ok"]),
+        joined_at=row["joined_at"],
+        last_active=row["last_active"],
+        left_at=row["left_at"],
+    )
+
+
+def _round(row: sqlite3.Row) -> RoundRow:
+    return RoundRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        branch=row["branch"],
+        turn=row["turn"],
+        kind=row["kind"],
+        status=row["status"],
+        opened_at=row["opened_at"],
+        deadline_at=row["deadline_at"],
+        resolved_at=row["resolved_at"],
+        message_id=row["message_id"],
+        snapshot_before_id=row["snapshot_before_id"],
+        snapshot_after_id=row["snapshot_after_id"],
+    )
+
+
+def _lock(row: sqlite3.Row) -> LockRow:
+    return LockRow(
+        id=row["id"],
+        round_id=row["round_id"],
+        side=row["side"],
+        canonical=row["canonical"],
+        salt=row["salt"],
+        receipt=row["receipt"],
+        locked_at=row["locked_at"],
+        by_user=row["by_user"],
+        defaulted=bool(row["defaulted"]),
+        withdrawn_at=row["withdrawn_at"],
+    )
+
+
+def _event(row: sqlite3.Row) -> EventRow:
+    return EventRow(
+        seq=row["seq"],
+        campaign_id=row["campaign_id"],
+        round_id=row["round_id"],
+        branch=row["branch"],
+        source=row["source"],
+        kind=row["kind"],
+        turn=row["turn"],
+        data=json.loads(row["data"]),
+        void=bool(row["void"]),
+        created_at=row["created_at"],
+    )
+
+
+def _timer(row: sqlite3.Row) -> TimerRow:
+    return TimerRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        round_id=row["round_id"],
+        kind=row["kind"],
+        due_at=row["due_at"],
+        offset_s=row["offset_s"],
+        done=bool(row["done"]),
+    )
+
+
+def _outbox(row: sqlite3.Row) -> OutboxRow:
+    return OutboxRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        kind=row["kind"],
+        target_kind=row["target_kind"],
+        target_id=row["target_id"],
+        message_key=row["message_key"],
+        payload=json.loads(row["payload"]),
+        status=row["status"],
+        attempts=row["attempts"],
+        next_attempt_at=row["next_attempt_at"],
+        last_error=row["last_error"],
+        delivered_id=row["delivered_id"],
+        delivered_at=row["delivered_at"],
+        dedupe_key=row["dedupe_key"],
+        created_at=row["created_at"],
+    )
+
+
+def _set_clause(fields: Mapping[str, Any], allowed: set[str]) -> tuple[str, list[Any]]:
+    unknown = set(fields) - allowed
+    if unknown:
+        raise StorageError(f"cannot update column(s) {sorted(unknown)}")
+    values: list[Any] = []
+    parts: list[str] = []
+    for name, value in fields.items():
+        parts.append(f"{name} = ?")
+        if isinstance(value, bool):
+            value = int(value)
+        elif isinstance(value, tuple | list | dict):
+            value = _dumps(value)
+        values.append(value)
+    return ", ".join(parts), values
+
+
+class SqliteTransaction(Transaction):
+    def __init__(self, conn: aiosqlite.Connection, *, writable: bool) -> None:
+        self._conn = conn
+        self._writable = writable
+
+    # -- helpers
+    # aiosqlite runs each call on its own thread: one call per statement (execute_fetchall),
+    # not execute + fetch + close, keeps the thread hops (the main cost here) to one.
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        if not self._writable:
+            raise StorageError("write attempted in a read-only transaction")
+        return await self._all(sql, params)
+
+    async def _insert_id(self, sql: str, params: Sequence[Any]) -> int:
+        new = await self._insert(sql, params)
+        if new is None:
+            raise StorageError("insert did not create a row")
+        return new
+
+    async def _insert_id_key(self, sql: str, params: Sequence[Any]) -> int:
+        new = await self._insert(sql, params, key="seq")
+        if new is None:
+            raise StorageError("insert did not create a row")
+        return new
+
+    async def _insert(self, sql: str, params: Sequence[Any], key: str = "id") -> int | None:
+        """Insert and return the new row's key (None if ON CONFLICT DO NOTHING skipped it)."""
+        rows = await self._write(f"{sql} RETURNING {key}", params)
+        return int(rows[0][0]) if rows else None
+
+    # -- guild settings
+    async def set_gm_role(self, guild_id: int, role_id: int | None, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id,"
+            " updated_at = excluded.updated_at",
+            (guild_id, role_id, now),
+        )
+
+    async def gm_role(self, guild_id: int) -> int | None:
+        row = await self._one(
+            "SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None else row["gm_role_id"]
+
+    # -- campaigns
+    async def insert_campaign(self, new: NewCampaign) -> int:
+        return await self._insert_id(
+            "INSERT INTO campaigns (guild_id, channel_id, gm_id, ruleset, scenario, locale, seed,"
+            " seed_commitment, round_seconds, reminder_offsets, missing_policy, gm_sees_secrets,"
+            " allow_unlock, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.gm_id,
+                new.ruleset,
+                new.scenario,
+                new.locale,
+                new.seed,
+                new.seed_commitment,
+                new.round_seconds,
+                _dumps(list(new.reminder_offsets)),
+                new.missing_policy,
+                int(new.gm_sees_secrets),
+                int(new.allow_unlock),
+                new.created_at,
+            ),
+        )
+
+    async def campaign(self, campaign_id: int) -> CampaignRow | None:
+        row = await self._one("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
+        return None if row is None else _campaign(row)
+
+    async def live_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
+        row = await self._one(
+            "SELECT * FROM campaigns WHERE channel_id = ?"
+            " AND status IN ('setup', 'active', 'paused') ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else _campaign(row)
+
+    async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]:
+        if statuses:
+            marks = ", ".join("?" for _ in statuses)
+            rows = await self._all(
+                f"SELECT * FROM campaigns WHERE status IN ({marks}) ORDER BY id", list(statuses)
+            )
+        else:
+            rows = await self._all("SELECT * FROM campaigns ORDER BY id")
+        return [_campaign(row) for row in rows]
+
+    async def update_campaign(self, campaign_id: int, **fields: Any) -> None:
+        clause, values = _set_clause(fields, _CAMPAIGN_COLUMNS)
+        await self._write(f"UPDATE campaigns SET {clause} WHERE id = ?", [*values, campaign_id])
+
+    # -- players
+    async def player(self, campaign_id: int, user_id: int) -> PlayerRow | None:
+        row = await self._one(
+            "SELECT * FROM players WHERE campaign_id = ? AND user_id = ?", (campaign_id, user_id)
+        )
+        return None if row is None else _player(row)
+
+    async def players(self, campaign_id: int, *, include_left: bool = False) -> list[PlayerRow]:
+        sql = "SELECT * FROM players WHERE campaign_id = ?"
+        if not include_left:
+            sql += " AND left_at IS NULL"
+        rows = await self._all(sql + " ORDER BY joined_at, user_id", (campaign_id,))
+        return [_player(row) for row in rows]
+
+    async def upsert_player(self, row: PlayerRow) -> None:
+        await self._write(
+            "INSERT INTO players (campaign_id, user_id, side, commander, dm_ok, joined_at,"
+            " last_active, left_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side,"
+            " commander = excluded.commander, dm_ok = excluded.dm_ok,"
+            " joined_at = excluded.joined_at, last_active = excluded.last_active,"
+            " left_at = excluded.left_at",
+            (
+                row.campaign_id,
+                row.user_id,
+                row.side,
+                int(row.commander),
+                int(row.dm_ok),
+                row.joined_at,
+                row.last_active,
+                row.left_at,
+            ),
+        )
+
+    async def update_player(self, campaign_id: int, user_id: int, **fields: Any) -> None:
+        clause, values = _set_clause(fields, _PLAYER_COLUMNS)
+        await self._write(
+            f"UPDATE players SET {clause} WHERE campaign_id = ? AND user_id = ?",
+            [*values, campaign_id, user_id],
+        )
+
+    # -- snapshots
+    async def insert_snapshot(
+        self, campaign_id: int, branch: int, turn: int, round_kind: str, state: str, now: int
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (campaign_id, branch, turn, round_kind, state, now),
+        )
+
+    async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
+        row = await self._one("SELECT * FROM snapshots WHERE id = ?", (snapshot_id,))
+        if row is None:
+            return None
+        return SnapshotRow(
+            id=row["id"],
+            campaign_id=row["campaign_id"],
+            branch=row["branch"],
+            turn=row["turn"],
+            round_kind=row["round_kind"],
+            state=row["state"],
+            created_at=row["created_at"],
+        )
+
+    # -- rounds
+    async def insert_round(
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        kind: str,
+        opened_at: int,
+        deadline_at: int | None,
+        snapshot_before_id: int,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO rounds (campaign_id, branch, turn, kind, opened_at, deadline_at,"
+            " snapshot_before_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, branch, turn, kind, opened_at, deadline_at, snapshot_before_id),
+        )
+
+    async def round(self, round_id: int) -> RoundRow | None:
+        row = await self._one("SELECT * FROM rounds WHERE id = ?", (round_id,))
+        return None if row is None else _round(row)
+
+    async def live_round(self, campaign_id: int) -> RoundRow | None:
+        row = await self._one(
+            "SELECT * FROM rounds WHERE campaign_id = ? AND status IN ('open', 'resolving')"
+            " ORDER BY id DESC LIMIT 1",
+            (campaign_id,),
+        )
+        return None if row is None else _round(row)
+
+    async def rounds(self, campaign_id: int) -> list[RoundRow]:
+        rows = await self._all(
+            "SELECT * FROM rounds WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+        )
+        return [_round(row) for row in rows]
+
+    async def rounds_with_status(self, status: str) -> list[RoundRow]:
+        rows = await self._all("SELECT * FROM rounds WHERE status = ? ORDER BY id", (status,))
+        return [_round(row) for row in rows]
+
+    async def update_round(self, round_id: int, **fields: Any) -> None:
+        clause, values = _set_clause(fields, _ROUND_COLUMNS)
+        await self._write(f"UPDATE rounds SET {clause} WHERE id = ?", [*values, round_id])
+
+    # -- drafts and locks
+    async def set_draft(
+        self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
+    ) -> None:
+        await self._write(
+            "INSERT INTO drafts (round_id, side, field, value, by_user, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (round_id, side, field) DO UPDATE SET"
+            " value = excluded.value, by_user = excluded.by_user, updated_at = excluded.updated_at",
+            (round_id, side, field, value, by_user, now),
+        )
+
+    async def drafts(self, round_id: int, side: str) -> dict[str, str]:
+        rows = await self._all(
+            "SELECT field, value FROM drafts WHERE round_id = ? AND side = ? ORDER BY field",
+            (round_id, side),
+        )
+        return {row["field"]: row["value"] for row in rows}
+
+    async def insert_lock(self, lock: NewLock) -> int:
+        return await self._insert_id(
+            "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"
+            " defaulted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                lock.round_id,
+                lock.side,
+                lock.canonical,
+                lock.salt,
+                lock.receipt,
+                lock.locked_at,
+                lock.by_user,
+                int(lock.defaulted),
+            ),
+        )
+
+    async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
+        rows = await self._all(
+            "SELECT * FROM locks WHERE round_id = ? AND withdrawn_at IS NULL ORDER BY id",
+            (round_id,),
+        )
+        return {row["side"]: _lock(row) for row in rows}
+
+    async def withdraw_lock(self, round_id: int, side: str, now: int) -> None:
+        await self._write(
+            "UPDATE locks SET withdrawn_at = ? WHERE round_id = ? AND side = ?"
+            " AND withdrawn_at IS NULL",
+            (now, round_id, side),
+        )
+
+    async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
+        rows = await self._all(
+            "SELECT locks.* FROM locks JOIN rounds ON rounds.id = locks.round_id"
+            " WHERE rounds.campaign_id = ? ORDER BY locks.id",
+            (campaign_id,),
+        )
+        return [_lock(row) for row in rows]
+
+    # -- events
+    async def append_events(
+        self,
+        campaign_id: int,
+        round_id: int | None,
+        branch: int,
+        events: Sequence[NewEvent],
+        now: int,
+    ) -> list[int]:
+        seqs: list[int] = []
+        for event in events:
+            seqs.append(
+                await self._insert_id_key(
+                    "INSERT INTO events (campaign_id, round_id, branch, source, kind, turn, data,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        campaign_id,
+                        round_id,
+                        branch,
+                        event.source,
+                        event.kind,
+                        event.turn,
+                        _dumps(dict(event.data)),
+                        now,
+                    ),
+                )
+            )
+        return seqs
+
+    async def events(
+        self,
+        campaign_id: int,
+        *,
+        turn: int | None = None,
+        round_id: int | None = None,
+        newest_first: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[EventRow]:
+        sql = "SELECT * FROM events WHERE campaign_id = ?"
+        params: list[Any] = [campaign_id]
+        if turn is not None:
+            sql += " AND turn = ?"
+            params.append(turn)
+        if round_id is not None:
+            sql += " AND round_id = ?"
+            params.append(round_id)
+        sql += " ORDER BY seq DESC" if newest_first else " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        return [_event(row) for row in await self._all(sql, params)]
+
+    async def count_events(self, campaign_id: int, *, turn: int | None = None) -> int:
+        sql = "SELECT COUNT(*) AS n FROM events WHERE campaign_id = ?"
+        params: list[Any] = [campaign_id]
+        if turn is not None:
+            sql += " AND turn = ?"
+            params.append(turn)
+        row = await self._one(sql, params)
+        return int(row["n"]) if row else 0
+
+    async def void_events(self, campaign_id: int, round_ids: Sequence[int]) -> int:
+        if not round_ids:
+            return 0
+        marks = ", ".join("?" for _ in round_ids)
+        rows = await self._write(
+            f"UPDATE events SET void = 1 WHERE campaign_id = ? AND round_id IN ({marks})"
+            " AND void = 0 RETURNING seq",
+            [campaign_id, *round_ids],
+        )
+        return len(rows)
+
+    # -- timers
+    async def insert_timer(
+        self, campaign_id: int, round_id: int, kind: str, due_at: int, offset_s: int = 0
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO timers (campaign_id, round_id, kind, due_at, offset_s)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (campaign_id, round_id, kind, due_at, offset_s),
+        )
+
+    async def due_timers(self, now: int) -> list[TimerRow]:
+        # Reminders before deadlines at the same instant: a reminder due with its own
+        # deadline is dropped by the service (the round is no longer open) rather than sent late.
+        rows = await self._all(
+            "SELECT * FROM timers WHERE done = 0 AND due_at <= ?"
+            " ORDER BY due_at, CASE kind WHEN 'reminder' THEN 0 ELSE 1 END, id",
+            (now,),
+        )
+        return [_timer(row) for row in rows]
+
+    async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]:
+        sql = "SELECT * FROM timers WHERE round_id = ?"
+        if pending_only:
+            sql += " AND done = 0"
+        return [_timer(row) for row in await self._all(sql + " ORDER BY due_at, id", (round_id,))]
+
+    async def finish_timer(self, timer_id: int) -> None:
+        await self._write("UPDATE timers SET done = 1 WHERE id = ?", (timer_id,))
+
+    async def finish_round_timers(self, round_id: int) -> None:
+        await self._write("UPDATE timers SET done = 1 WHERE round_id = ? AND done = 0", (round_id,))
+
+    async def shift_round_timers(self, round_id: int, seconds: int) -> None:
+        await self._write(
+            "UPDATE timers SET due_at = due_at + ? WHERE round_id = ? AND done = 0",
+            (seconds, round_id),
+        )
+
+    # -- outbox
+    async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
+        if item.coalesce and item.message_key is not None:
+            row = await self._one(
+                "SELECT id FROM outbox WHERE campaign_id IS ? AND message_key = ?"
+                " AND status = 'pending' AND kind = ? ORDER BY id DESC LIMIT 1",
+                (campaign_id, item.message_key, item.kind),
+            )
+            if row is not None:
+                await self._write(
+                    "UPDATE outbox SET payload = ? WHERE id = ?",
+                    (_dumps(dict(item.payload)), row["id"]),
+                )
+                return None
+        return await self._insert(
+            "INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key, payload,"
+            " next_attempt_at, dedupe_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (dedupe_key) DO NOTHING",
+            (
+                campaign_id,
+                item.kind,
+                item.target_kind,
+                item.target_id,
+                item.message_key,
+                _dumps(dict(item.payload)),
+                now,
+                item.dedupe_key,
+                now,
+            ),
+        )
+
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,)
+        )
+        return [_outbox(row) for row in rows]
+
+    async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
+        if campaign_id is None:
+            rows = await self._all("SELECT * FROM outbox ORDER BY id")
+        else:
+            rows = await self._all(
+                "SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+            )
+        return [_outbox(row) for row in rows]
+
+    async def outbox_item(self, item_id: int) -> OutboxRow | None:
+        row = await self._one("SELECT * FROM outbox WHERE id = ?", (item_id,))
+        return None if row is None else _outbox(row)
+
+    async def mark_delivered(self, item_id: int, message_id: int, now: int) -> None:
+        await self._write(
+            "UPDATE outbox SET status = 'delivered', delivered_id = ?, delivered_at = ?,"
+            " attempts = attempts + 1, last_error = NULL WHERE id = ?",
+            (message_id, now, item_id),
+        )
+
+    async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None:
+        await self._write(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?"
+            " WHERE id = ?",
+            (error[:500], next_attempt_at, item_id),
+        )
+
+    async def mark_failed(self, item_id: int, error: str) -> None:
+        await self._write(
+            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?"
+            " WHERE id = ?",
+            (error[:500], item_id),
+        )
+
+    async def message_ref(self, campaign_id: int, key: str) -> int | None:
+        row = await self._one(
+            "SELECT message_id FROM message_refs WHERE campaign_id = ? AND key = ?",
+            (campaign_id, key),
+        )
+        return None if row is None else int(row["message_id"])
+
+    async def set_message_ref(
+        self, campaign_id: int, key: str, target_id: int, message_id: int
+    ) -> None:
+        await self._write(
+            "INSERT INTO message_refs (campaign_id, key, target_id, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (campaign_id, key) DO UPDATE SET target_id = excluded.target_id,"
+            " message_id = excluded.message_id",
+            (campaign_id, key, target_id, message_id),
+        )
+
+    # -- audit
+    async def add_audit(
+        self,
+        campaign_id: int | None,
+        guild_id: int | None,
+        who: int,
+        what: str,
+        why: str,
+        data: Mapping[str, Any],
+        now: int,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO audit (campaign_id, guild_id, who, what, why, data, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, guild_id, who, what, why, _dumps(dict(data)), now),
+        )
+
+    async def audit(self, campaign_id: int) -> list[AuditRow]:
+        rows = await self._all(
+            "SELECT * FROM audit WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+        )
+        return [
+            AuditRow(
+                id=row["id"],
+                campaign_id=row["campaign_id"],
+                guild_id=row["guild_id"],
+                who=row["who"],
+                what=row["what"],
+                why=row["why"],
+                data=json.loads(row["data"]),
+                at=row["at"],
+            )
+            for row in rows
+        ]
+
+
+class SqliteRepository(Repository):
+    """A campaign store in one SQLite file."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._path = path
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls, path: str | Path, *, migrate_to_latest: bool = True, now: datetime | None = None
+    ) -> SqliteRepository:
+        """Open (creating if needed) the file, set the pragmas, apply pending migrations."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module must not open transactions behind our
+        # back; every transaction here starts with an explicit BEGIN.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            # NORMAL is durable across application crashes in WAL mode; only a power cut
+            # can lose the last transactions, never corrupt the file.
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            if migrate_to_latest:
+                await migrate(conn, now=now)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The raw connection, for migrations and tests; services never touch it."""
+        return self._conn
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield SqliteTransaction(self._conn, writable=True)
+            except BaseException:
+                # BaseException: a cancelled task must not leave the shared connection
+                # inside a half-written transaction.
+                await self._conn.execute("ROLLBACK")
+                raise
+            else:
+                await self._conn.execute("COMMIT")
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Transaction]:
+        async with self._lock:
+            await self._conn.execute("BEGIN")
+            try:
+                yield SqliteTransaction(self._conn, writable=False)
+            finally:
+                await self._conn.execute("ROLLBACK")
+
+    async def close(self) -> None:
+        async with self._lock:
+            if not self._closed:
+                self._closed = True
+                await self._conn.close()
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await current_version(self._conn)
+
+    async def backup(self, destination: Path) -> None:
+        async with self._lock:
+            await backup_connection(self._conn, Path(destination))
+
+    async def size_bytes(self) -> int:
+        async with self._lock:
+            async with self._conn.execute("PRAGMA page_count") as cur:
+                pages = await cur.fetchone()
+            async with self._conn.execute("PRAGMA page_size") as cur:
+                size = await cur.fetchone()
+        return int(pages[0]) * int(size[0]) if pages and size else 0

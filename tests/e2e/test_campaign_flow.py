@@ -1,0 +1,188 @@
+"""A whole campaign as the people in the channel play it: GM commands, join buttons, DM
+panels, reveals, strike reports, the end; and what the GM tools refuse."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import simcord
+
+from bot.export import verify_export
+from engine.types import Side
+from tests.e2e.conftest import World
+from tests.e2e.test_orders import control, dm_panel, lock, options, refusal
+
+FIELDS = {"orders": ("fleet_tactic", "flight_ops", "doctrine"), "resource": ("resource",)}
+
+
+def card(channel: simcord.ChannelHandle, viewer: simcord.MemberActor) -> discord.Message:
+    cards = [m for m in channel.history(viewer=viewer) if any("sortie:join:" in c for c in _ids(m))]
+    assert cards, "no campaign card with join buttons"
+    return cards[-1]
+
+
+def _ids(message: discord.Message) -> list[str]:
+    return [
+        child.custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+        if getattr(child, "custom_id", None)
+    ]
+
+
+async def _setup(world: World, env: simcord.Env) -> tuple[simcord.ChannelHandle, dict[str, object]]:
+    world.env = env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("coral-sea")
+    people = {
+        "gm": guild.add_member(env.create_user("gm")),
+        "alice_user": env.create_user("alice"),
+        "bob_user": env.create_user("bob"),
+    }
+    people["alice"] = guild.add_member(people["alice_user"])  # type: ignore[arg-type]
+    people["bob"] = guild.add_member(people["bob_user"])  # type: ignore[arg-type]
+    people["spectator"] = guild.add_member(env.create_user("spectator"))
+    return channel, people
+
+
+async def test_whole_coral_sea_campaign_through_discord(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        channel, p = await _setup(world, env)
+        gm, alice, bob, spectator = p["gm"], p["alice"], p["bob"], p["spectator"]
+        created = await gm.slash(channel, "campaign new", scenario="coral-sea", deadline="1d")
+        assert created.ephemeral and "created" in created.response.content
+        await world.pump()
+
+        # Players join with the buttons on the pinned-style campaign card.
+        joined = await alice.click(
+            card(channel, spectator), custom_id=_join_id(channel, spectator, "japanese")
+        )
+        assert "commander" in refusal(joined)
+        joined = await bob.click(
+            card(channel, spectator), custom_id=_join_id(channel, spectator, "allied")
+        )
+        assert "commander" in refusal(joined)
+        started = await gm.slash(channel, "campaign start")
+        assert "Turn 1 is open" in started.response.content
+        await world.pump()
+
+        rnd = random.Random(3)
+        users = {Side.JAPANESE: p["alice_user"], Side.ALLIED: p["bob_user"]}
+        service = world.services.campaigns
+        info = await service.campaign_in_channel(channel.id)
+        assert info is not None
+        for _ in range(20):
+            status = await service.status(info.id)
+            if status.campaign.status == "finished":
+                break
+            assert status.round is not None
+            for side, user in users.items():
+                panel = dm_panel(user, f"Turn {status.round.turn}")
+                for field in FIELDS[status.round.kind]:
+                    values = [o.value for o in options(panel, field)]
+                    await user.select(
+                        panel,
+                        [rnd.choice(values)],
+                        custom_id=control(panel, "sortie:o:", f":{field}"),
+                    )
+                    panel = next(m for m in user.dm_channel.history() if m.id == panel.id)
+                result = await lock(user, panel)
+                assert result.acknowledged
+            await world.pump()
+        status = await service.status(info.id)
+        assert status.campaign.status == "finished"
+
+        public = channel.history(viewer=spectator)
+        text = "\n".join(m.content for m in public)
+        files = [a.filename for m in public for a in m.attachments]
+        assert "Campaign over" in text
+        assert any(name.startswith("reveal-") for name in files)
+        assert any(name.startswith("strike-") for name in files)
+        assert "after-action.png" in files
+        # Receipts appeared in the channel before the reveals; no order text leaked early.
+        assert "receipt" in text.lower()
+
+        log = await service.log(info.id, per_page=500)
+        kinds = {entry.kind for entry in log.entries}
+        assert {"orders-revealed", "resources-revealed", "strike-flown", "vp"} <= kinds
+        export = await service.export(info.id)
+        check = verify_export(export, world.services.catalog)
+        assert check.ok and check.replayed, check.problems
+
+
+def _join_id(channel: simcord.ChannelHandle, viewer: simcord.MemberActor, side: str) -> str:
+    return next(c for c in _ids(card(channel, viewer)) if c.endswith(f":{side}"))
+
+
+async def test_players_cannot_use_gm_tools_and_bad_input_changes_nothing(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        channel, p = await _setup(world, env)
+        gm, alice, bob = p["gm"], p["alice"], p["bob"]
+
+        # Bad input to /campaign new: each refused with a sentence, no campaign created.
+        for options_, expected in (
+            ({"scenario": "atlantis"}, "atlantis"),
+            ({"scenario": "coral-sea", "deadline": "-2h"}, "not a duration"),
+            ({"scenario": "coral-sea", "deadline": "400d"}, "too long"),
+            ({"scenario": "coral-sea", "deadline": "1m"}, "too short"),
+            ({"scenario": "coral-sea", "reminders": "soon"}, "not a duration"),
+        ):
+            result = await gm.slash(channel, "campaign new", **options_)
+            assert result.ephemeral
+            assert expected in result.response.content, (options_, result.response.content)
+            assert await world.services.campaigns.campaign_in_channel(channel.id) is None
+
+        await gm.slash(channel, "campaign new", scenario="coral-sea")
+        again = await gm.slash(channel, "campaign new", scenario="midway")
+        assert again.ephemeral and "already" in again.response.content.lower()
+        await alice.slash(channel, "campaign join", side="japanese")
+        await bob.slash(channel, "campaign join", side="allied")
+
+        # A player is not a GM: every GM tool refuses and nothing changes.
+        info = await world.services.campaigns.campaign_in_channel(channel.id)
+        assert info is not None and info.status == "setup"
+        for command, options_ in (
+            ("campaign start", {}),
+            ("campaign waiting", {}),
+            ("campaign export", {}),
+            ("campaign rollback", {"turn": 1, "reason": "oops"}),
+            ("campaign resolve", {"reason": "hurry"}),
+            ("campaign end", {"reason": "bored"}),
+        ):
+            result = await alice.slash(channel, command, **options_)
+            assert result.ephemeral
+            assert "GM" in refusal(result), (command, refusal(result))
+        info = await world.services.campaigns.campaign_in_channel(channel.id)
+        assert info is not None and info.status == "setup"
+
+        # A bot cannot be handed a seat; an empty reason is refused.
+        robot = p["gm"].guild.add_member(env.create_user("robot", bot=True))
+        result = await gm.slash(
+            channel, "campaign substitute", player=alice, replacement=robot, reason="afk"
+        )
+        assert "bot" in refusal(result).lower()
+        result = await gm.slash(channel, "campaign extend", duration="12h", reason="   ")
+        assert "reason" in refusal(result).lower()
+
+        # The GM's actions ask for confirmation; Cancel changes nothing.
+        await gm.slash(channel, "campaign start")
+        await world.pump()
+        asked = await gm.slash(channel, "campaign end", reason="testing")
+        assert asked.ephemeral and "Confirm" in str(asked.response.components)
+        cancelled = await gm.click(asked.response, custom_id="sortie:cancel")
+        assert cancelled.acknowledged
+        info = await world.services.campaigns.campaign_in_channel(channel.id)
+        assert info is not None and info.status == "active"
+
+        # Waiting shows who has not locked, never what anyone chose.
+        waiting = await gm.slash(channel, "campaign waiting")
+        assert "not locked yet" in waiting.response.content
+        # Status and log are open to everyone; the log is a readable sentence list.
+        status = await p["spectator"].slash(channel, "status")
+        board = status.followups[0] if status.followups else status.response
+        assert board is not None and board.attachments[0].filename == "status.png"
+        assert "Victory points" in board.content
+        log = await p["spectator"].slash(channel, "log")
+        assert "Campaign log" in log.response.content
+        assert "Campaign started" in log.response.content

@@ -1,0 +1,34 @@
+"""Fixtures for the service tests: a real SQLite file per test, a manual clock."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from engine.catalog import Catalog
+from engine.loader import default_catalog
+from tests.service.support import Env
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return default_catalog()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+async def env(tmp_path: Path, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
+    environment = await Env(tmp_path / "campaigns.db", catalog, clock, SeededTokens(7)).open()
+    try:
+        yield environment
+    finally:
+        await environment.repo.close()

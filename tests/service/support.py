@@ -1,0 +1,130 @@
+"""Test helpers: a campaign store on a real SQLite file, a service over it, restarts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.announce import Announcement, AnnouncementBuilder
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.outbox import OutboxWorker, RecipientUnavailable, Target
+from bot.service import CampaignService
+from bot.service_model import Pace
+from db.sqlite import SqliteRepository
+from engine.catalog import Catalog
+from engine.types import Side
+
+GUILD, CHANNEL, GM = 1, 500, 9
+JAP, ALL = 11, 22
+COMMANDERS = {Side.JAPANESE: JAP, Side.ALLIED: ALL}
+
+
+@dataclass
+class RecordingSender:
+    """Keeps what it was asked to post; can fail on demand."""
+
+    sent: list[tuple[Target, Announcement, int | None]] = field(default_factory=list)
+    fail_times: int = 0
+    closed_dms: set[int] = field(default_factory=set)
+    return_none: bool = False
+    next_id: int = 10_000
+
+    async def send(
+        self, target: Target, announcement: Announcement, *, edit_message_id: int | None
+    ) -> int | None:
+        if target.kind == "dm" and target.id in self.closed_dms:
+            raise RecipientUnavailable("Cannot send messages to this user (50007)")
+        if self.fail_times > 0:
+            self.fail_times -= 1
+            raise ConnectionError("Discord is unreachable")
+        if self.return_none:
+            return None
+        self.sent.append((target, announcement, edit_message_id))
+        if edit_message_id is not None:
+            return edit_message_id
+        self.next_id += 1
+        return self.next_id
+
+    def kinds(self) -> list[str]:
+        return [a.kind for _, a, _ in self.sent]
+
+
+class Env:
+    """A service on a SQLite file that can be closed and reopened like a restarted bot."""
+
+    def __init__(self, path: Path, catalog: Catalog, clock: ManualClock, tokens: SeededTokens):
+        self.path = path
+        self.catalog = catalog
+        self.clock = clock
+        self.tokens = tokens
+        self.repo: SqliteRepository
+        self.svc: CampaignService
+        self.sender = RecordingSender()
+
+    async def open(self) -> Env:
+        self.repo = await SqliteRepository.open(self.path, now=self.clock.now())
+        self.svc = CampaignService(self.repo, self.catalog, self.clock, rng_seed_source=self.tokens)
+        return self
+
+    async def close(self) -> None:
+        await self.repo.close()
+
+    async def restart(self) -> None:
+        await self.close()
+        await self.open()
+        await self.svc.recover()
+
+    def worker(self) -> OutboxWorker:
+        return OutboxWorker(
+            self.repo,
+            self.sender,
+            self.clock,
+            builder=AnnouncementBuilder(self.repo, self.catalog).build,
+        )
+
+    async def campaign(
+        self, scenario: str = "coral-sea", pace: Pace | None = None, *, start: bool = True
+    ) -> int:
+        info = await self.svc.create_campaign(
+            GUILD, CHANNEL, GM, scenario, pace or Pace(), seed="test-seed"
+        )
+        await self.svc.join(info.id, JAP, Side.JAPANESE)
+        await self.svc.join(info.id, ALL, Side.ALLIED)
+        if start:
+            await self.svc.start(info.id, GM)
+        return info.id
+
+    async def fill(self, cid: int, user: int, rng: random.Random | None = None) -> int:
+        """Draft a legal option for every field of the user's side; return the round id."""
+        panel = await self.svc.panel(cid, user)
+        for decision in panel.decisions:
+            option = rng.choice(decision.options) if rng else decision.options[0]
+            await self.svc.draft(cid, user, panel.round_id, decision.field, option.id)
+        return panel.round_id
+
+    async def play_round(self, cid: int, rng: random.Random | None = None) -> None:
+        for user in (JAP, ALL):
+            round_id = await self.fill(cid, user, rng)
+            await self.svc.lock(cid, user, round_id)
+
+    async def engine_events(self, cid: int, round_id: int) -> list[Any]:
+        async with self.repo.read() as tx:
+            return [e for e in await tx.events(cid, round_id=round_id) if e.source == "engine"]
+
+    async def outbox_kinds(self, cid: int) -> list[str]:
+        async with self.repo.read() as tx:
+            return [row.kind for row in await tx.outbox(cid)]
+
+
+def pace(**changes: Any) -> Pace:
+    base: dict[str, Any] = {"round_seconds": 86_400, "reminder_offsets": (6 * 3600,)}
+    base.update(changes)
+    return Pace(**base)
+
+
+def sides(values: Sequence[str]) -> list[str]:
+    return sorted(values)
