@@ -1,8 +1,9 @@
 """The translation layer: every user-facing string goes through ``t``.
 
 Strings live in ``bot/locales/<lang>/*.toml`` (one file per area: core, render, cogs...)
-keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may use it. A missing key in French
-falls back to English; a key missing everywhere shows the key itself so it is noticed.
+keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may use
+it. A missing key in French falls back to English; a key missing everywhere shows the key
+itself so it is noticed.
 """
 
 from __future__ import annotations

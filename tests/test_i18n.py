@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import string
 
 from bot.i18n import keys, t

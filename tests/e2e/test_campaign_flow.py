@@ -77,7 +77,7 @@ async def test_whole_coral_sea_campaign_through_discord(world: World) -> None:
             if status.campaign.status == "finished":
                 break
             assert status.round is not None
-            for side, user in users.items():
+            for user in users.values():
                 panel = dm_panel(user, f"Turn {status.round.turn}")
                 for field in FIELDS[status.round.kind]:
                     values = [o.value for o in options(panel, field)]
