@@ -186,3 +186,35 @@ async def test_players_cannot_use_gm_tools_and_bad_input_changes_nothing(world: 
         log = await p["spectator"].slash(channel, "log")
         assert "Campaign log" in log.response.content
         assert "Campaign started" in log.response.content
+
+
+async def test_restart_mid_round_then_reminder_and_deadline_still_fire(world: World) -> None:
+    from bot.service_model import Pace
+    from tests.e2e.test_orders import PICKS, choose_all, open_table
+
+    pace = Pace(round_seconds=3600, reminder_offsets=(900,))
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env, pace=pace)
+        panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, panel, PICKS["japanese"])
+        await lock(table.alice_user, panel)
+        await choose_all(table.bob_user, dm_panel(table.bob_user), {"fleet_tactic": "long"})
+
+        await env.restart_bot(world.new_bot())
+        # Bob drafted but never locked. Past the reminder time only he is reminded.
+        for _ in range(5):
+            await env.advance_time(600)
+        bob_dms = "\n".join(m.content for m in table.bob_user.dm_channel.history())
+        alice_dms = "\n".join(m.content for m in table.alice_user.dm_channel.history())
+        assert "not locked yet" in bob_dms
+        assert "not locked yet" not in alice_dms
+        # Past the deadline: defaults for the Allies, the GM is told, the game goes on.
+        for _ in range(3):
+            await env.advance_time(600)
+        text = table.public_text()
+        assert "default orders were used for Allied" in text
+        assert f"<@{table.gm.id}>" in text
+        assert "Turn 1 · Orders revealed" in text
+        assert "Turn 1 · Resource" in dm_panel(table.bob_user).content
+        status = await world.services.campaigns.status(table.campaign_id)
+        assert status.round is not None and status.round.kind == "resource"
