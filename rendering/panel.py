@@ -224,7 +224,9 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
     draw_text(draw, (x, y), last_tactic, font(22, "bold"), INK, max_width=RIGHT_WIDTH)
     draw_text(draw, (x, y + 30), last_size, font(22, "bold"), INK, max_width=RIGHT_WIDTH)
     y += 74
-    y += section_title(draw, (x, y), tr("panel.doctrine", locale), RIGHT_WIDTH)
+    # In the orders round the state still holds the doctrine set last turn; say so.
+    doctrine_key = "panel.doctrine" if view.round.value == "resource" else "panel.doctrine_last"
+    y += section_title(draw, (x, y), tr(doctrine_key, locale), RIGHT_WIDTH)
     doctrine = doctrine_name(own.doctrine, locale) if own.doctrine else "—"
     draw_text(draw, (x, y), doctrine, font(22, "bold"), INK, max_width=RIGHT_WIDTH)
     y += 46
