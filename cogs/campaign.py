@@ -324,9 +324,17 @@ class CampaignCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         question_key: str,
-        action: Callable[[int, tuple[int, ...]], Awaitable[str]],
+        action: Callable[[int, tuple[int, ...], str], Awaitable[str]],
+        *,
+        reason: str,
+        required: bool = True,
         **params: Any,
     ) -> None:
+        """Check the GM and the reason, then ask Confirm / Cancel before ``action`` runs."""
+        why = _reason_ok(reason)
+        if why is None and required:
+            await say(interaction, "cogs.error.reason")
+            return
         info = await campaign_here(interaction)
         if info is None:
             return
@@ -337,11 +345,11 @@ class CampaignCog(commands.Cog):
             return
 
         async def run(_: discord.Interaction[Any]) -> str:
-            return await action(info.id, roles)
+            return await action(info.id, roles, why or "")
 
         loc = locale(interaction)
         await interaction.response.send_message(
-            t(question_key, loc, **params),
+            t(question_key, loc, reason=why or "—", **params),
             view=Confirm(interaction.user.id, loc, run),
             ephemeral=True,
         )
@@ -351,11 +359,11 @@ class CampaignCog(commands.Cog):
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
-            await campaigns(interaction).pause(campaign_id, by, reason, roles=roles)
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
+            await campaigns(interaction).pause(campaign_id, by, why, roles=roles)
             return t("cogs.pause.done", loc)
 
-        await self._confirmed(interaction, "cogs.pause.ask", act)
+        await self._confirmed(interaction, "cogs.pause.ask", act, reason=reason, required=False)
 
     @campaign.command(
         name="resume", description=_T("Restart the clock (GM)", key="cmd.resume.desc")
@@ -364,11 +372,11 @@ class CampaignCog(commands.Cog):
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
-            await campaigns(interaction).resume(campaign_id, by, reason, roles=roles)
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
+            await campaigns(interaction).resume(campaign_id, by, why, roles=roles)
             return t("cogs.resume.done", loc)
 
-        await self._confirmed(interaction, "cogs.resume.ask", act)
+        await self._confirmed(interaction, "cogs.resume.ask", act, reason=reason, required=False)
 
     @campaign.command(
         name="extend", description=_T("Give the round more time (GM)", key="cmd.extend.desc")
@@ -382,37 +390,29 @@ class CampaignCog(commands.Cog):
         except DurationError as error:
             await say(interaction, error.key, value=duration)
             return
-        why = _reason_ok(reason)
-        if why is None:
-            await say(interaction, "cogs.error.reason")
-            return
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
             info = await campaigns(interaction).extend(campaign_id, by, seconds, why, roles=roles)
             when = int(info.deadline.timestamp()) if info.deadline else 0
             return t("cogs.extend.done", loc, when=when)
 
-        await self._confirmed(interaction, "cogs.extend.ask", act, duration=duration, reason=why)
+        await self._confirmed(interaction, "cogs.extend.ask", act, duration=duration, reason=reason)
 
     @campaign.command(
         name="resolve",
         description=_T("Resolve the round now with defaults (GM)", key="cmd.resolve.desc"),
     )
     async def resolve(self, interaction: discord.Interaction[Any], reason: str) -> None:
-        why = _reason_ok(reason)
-        if why is None:
-            await say(interaction, "cogs.error.reason")
-            return
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
             await campaigns(interaction).resolve_now(campaign_id, by, why, roles=roles)
             return t("cogs.resolve.done", loc)
 
-        await self._confirmed(interaction, "cogs.resolve.ask", act, reason=why)
+        await self._confirmed(interaction, "cogs.resolve.ask", act, reason=reason)
 
     @campaign.command(
         name="rollback",
@@ -425,18 +425,14 @@ class CampaignCog(commands.Cog):
         turn: app_commands.Range[int, 1, 99],
         reason: str,
     ) -> None:
-        why = _reason_ok(reason)
-        if why is None:
-            await say(interaction, "cogs.error.reason")
-            return
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
             await campaigns(interaction).rollback(campaign_id, by, turn, why, roles=roles)
             return t("cogs.rollback.done", loc, turn=turn)
 
-        await self._confirmed(interaction, "cogs.rollback.ask", act, turn=turn, reason=why)
+        await self._confirmed(interaction, "cogs.rollback.ask", act, turn=turn, reason=reason)
 
     @campaign.command(
         name="substitute",
@@ -452,14 +448,10 @@ class CampaignCog(commands.Cog):
         if replacement.bot:
             await say(interaction, "cogs.error.bot_player")
             return
-        why = _reason_ok(reason)
-        if why is None:
-            await say(interaction, "cogs.error.reason")
-            return
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
             await campaigns(interaction).substitute(
                 campaign_id, by, player.id, replacement.id, why, roles=roles
             )
@@ -471,40 +463,32 @@ class CampaignCog(commands.Cog):
             act,
             old=player.mention,
             new=replacement.mention,
-            reason=why,
+            reason=reason,
         )
 
     @campaign.command(name="kick", description=_T("Remove a player (GM)", key="cmd.kick.desc"))
     async def kick(
         self, interaction: discord.Interaction[Any], player: discord.Member, reason: str
     ) -> None:
-        why = _reason_ok(reason)
-        if why is None:
-            await say(interaction, "cogs.error.reason")
-            return
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
             await campaigns(interaction).kick(campaign_id, by, player.id, why, roles=roles)
             return t("cogs.kick.done", loc, who=player.mention)
 
-        await self._confirmed(interaction, "cogs.kick.ask", act, who=player.mention, reason=why)
+        await self._confirmed(interaction, "cogs.kick.ask", act, who=player.mention, reason=reason)
 
     @campaign.command(name="end", description=_T("End the campaign now (GM)", key="cmd.end.desc"))
     async def end(self, interaction: discord.Interaction[Any], reason: str) -> None:
-        why = _reason_ok(reason)
-        if why is None:
-            await say(interaction, "cogs.error.reason")
-            return
         by = interaction.user.id
         loc = interaction.locale
 
-        async def act(campaign_id: int, roles: tuple[int, ...]) -> str:
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
             await campaigns(interaction).end(campaign_id, by, why, roles=roles)
             return t("cogs.end.done", loc)
 
-        await self._confirmed(interaction, "cogs.end.ask", act, reason=why)
+        await self._confirmed(interaction, "cogs.end.ask", act, reason=reason)
 
 
 async def setup(client: commands.Bot) -> None:

@@ -218,3 +218,32 @@ async def test_restart_mid_round_then_reminder_and_deadline_still_fire(world: Wo
         assert "Turn 1 · Resource" in dm_panel(table.bob_user).content
         status = await world.services.campaigns.status(table.campaign_id)
         assert status.round is not None and status.round.kind == "resource"
+
+
+async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: World) -> None:
+    from tests.e2e.test_orders import PICKS, choose_all, open_table
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        for side in ("japanese", "allied"):
+            user = table.user(side)
+            await choose_all(user, dm_panel(user), PICKS[side])
+            await lock(user, dm_panel(user))
+        await world.pump()
+        service = world.services.campaigns
+        status = await service.status(table.campaign_id)
+        assert status.round is not None and status.round.kind == "resource"
+
+        asked = await table.gm.slash(
+            table.channel, "campaign rollback", turn=1, reason="wrong flight ops typed"
+        )
+        assert "wrong flight ops typed" in asked.response.content
+        done = await table.gm.click(asked.response, custom_id="sortie:confirm")
+        assert done.acknowledged
+        await world.pump()
+        status = await service.status(table.campaign_id)
+        assert status.round is not None
+        assert (status.round.turn, status.round.kind) == (1, "orders")
+        log = await service.log(table.campaign_id, per_page=200)
+        assert any(entry.void for entry in log.entries)  # undone, never deleted
+        assert "Turn 1 · Orders" in dm_panel(table.alice_user).content
