@@ -299,6 +299,31 @@ class CampaignCog(commands.Cog):
         )
 
     @campaign.command(
+        name="peek",
+        description=_T(
+            "The sides' current drafts, if this campaign lets the GM see them (GM)",
+            key="cmd.peek.desc",
+        ),
+    )
+    async def peek(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        try:
+            drafts = await campaigns(interaction).peek(
+                info.id, interaction.user.id, roles=role_ids(interaction)
+            )
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
+        loc = interaction.locale
+        lines = [t("cogs.peek.header", loc)]
+        for side, fields in drafts.items():
+            chosen = ", ".join(f"{field}: {value}" for field, value in sorted(fields.items()))
+            lines.append(f"**{t(f'service.side.{side.value}', loc)}**: {chosen or '—'}")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @campaign.command(
         name="export", description=_T("Download the campaign record (GM)", key="cmd.export.desc")
     )
     async def export(self, interaction: discord.Interaction[Any]) -> None:

@@ -247,3 +247,23 @@ async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: Worl
         log = await service.log(table.campaign_id, per_page=200)
         assert any(entry.void for entry in log.entries)  # undone, never deleted
         assert "Turn 1 · Orders" in dm_panel(table.alice_user).content
+
+
+async def test_closed_dms_found_at_join_and_gm_peek_follows_the_setting(
+    world: World, close_dms: object
+) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        channel, p = await _setup(world, env)
+        gm, alice, bob = p["gm"], p["alice"], p["bob"]
+        await gm.slash(channel, "campaign new", scenario="midway")
+        close_dms(env, p["bob_user"])  # type: ignore[operator]
+        await alice.slash(channel, "campaign join", side="japanese")
+        joined = await bob.slash(channel, "campaign join", side="allied")
+        assert "use /orders" in " ".join(m.content for m in joined.followups)
+        await gm.slash(channel, "campaign start")
+        await world.pump()
+        waiting = await gm.slash(channel, "campaign waiting")
+        assert "closed (use /orders)" in waiting.response.content
+        # The default campaign keeps orders secret from the GM too.
+        peek = await gm.slash(channel, "campaign peek")
+        assert "secret from the GM" in refusal(peek)
