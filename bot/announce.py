@@ -600,7 +600,13 @@ class AnnouncementBuilder:
                 )
             )
         images: list[tuple[str, bytes]] = []
-        png = await self.status_board(public, {side: False for side in Side}, loc)
+        # While the campaign goes on, the next round's message carries the same board right
+        # below: posting it here too would put two identical images in a row.
+        png = (
+            await self.status_board(public, {side: False for side in Side}, loc)
+            if (state.finished)
+            else None
+        )
         if png is not None:
             images.append((f"summary-t{payload['turn']}.png", png))
             lines.append(board_summary(public, loc))
