@@ -8,8 +8,12 @@ import logging
 import sys
 from collections.abc import Sequence
 
+import discord
+
 from bot import __version__
 from bot.settings import SettingsError, load_settings
+
+BAD_TOKEN = "Discord refused the token in DISCORD_TOKEN: copy it again from the developer portal."
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -55,12 +59,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     from bot import commands as cli
+    from engine.catalog import DataError
+    from engine.loader import default_catalog
 
+    try:
+        # A broken data file stops every subcommand with one line naming the file and entry.
+        default_catalog()
+    except DataError as exc:
+        print(f"Game data error: {exc}", file=sys.stderr)
+        return 2
     if command == "run":
         if not settings.discord_token.strip():
             print(NO_TOKEN, file=sys.stderr)
             return 2
-        return asyncio.run(cli.run_bot(settings))
+        try:
+            return asyncio.run(cli.run_bot(settings))
+        except discord.LoginFailure:
+            print(BAD_TOKEN, file=sys.stderr)
+            return 2
     if command == "demo":
         return cli.run_demo(settings, scenario=args.scenario, seed=args.seed, out=args.out)
     if command == "verify":

@@ -112,6 +112,11 @@ class SortieBot(commands.Bot):
     async def _pump_loop(self) -> None:
         await self.pump()
 
+    @_pump_loop.before_loop
+    async def _before_pump(self) -> None:
+        # Channels and DMs can only be reached once the gateway session is ready.
+        await self.wait_until_ready()
+
     async def close(self) -> None:
         if self._pump_loop.is_running():
             self._pump_loop.cancel()

@@ -53,3 +53,18 @@ def test_settings_from_dotenv(tmp_path: Path) -> None:
     assert s.dev_guild_id is None
     assert s.log_level == "DEBUG"
     assert s.database_path == Path("data/sortie.db")
+
+
+def test_broken_data_file_stops_with_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine import loader
+    from engine.catalog import DataError
+
+    def broken() -> None:
+        raise DataError("aircraft.toml: entry 'A6M2': field 'undamaged.burst': not an integer")
+
+    monkeypatch.setattr(loader, "default_catalog", broken)
+    assert main(["demo"]) == 2
+    err = capsys.readouterr().err
+    assert "aircraft.toml" in err and "A6M2" in err and "Traceback" not in err
