@@ -20,7 +20,16 @@ from bot.durations import DurationError, parse_duration
 from bot.i18n import t
 from bot.service_model import Pace, ServiceError
 from bot.translator import _T
-from cogs.common import campaign_here, campaigns, locale, pump, refuse, role_ids, say
+from cogs.common import (
+    campaign_here,
+    campaigns,
+    guarded,
+    locale,
+    pump,
+    refuse,
+    role_ids,
+    say,
+)
 
 SIDE_CHOICES = [
     app_commands.Choice(name="Japanese", value="japanese"),
@@ -61,6 +70,9 @@ class Confirm(discord.ui.View):
     ) -> None:
         self.stop()
         await interaction.response.defer()
+        await guarded(interaction, self._run(interaction))
+
+    async def _run(self, interaction: discord.Interaction[Any]) -> None:
         try:
             text = await self.action(interaction)
         except ServiceError as error:
@@ -112,7 +124,7 @@ class JoinButton(
         return cls(int(match["campaign"]), match["side"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _join(interaction, self.campaign_id, self.side)
+        await guarded(interaction, _join(interaction, self.campaign_id, self.side))
 
 
 async def _join(interaction: discord.Interaction[Any], campaign_id: int, side: str) -> None:

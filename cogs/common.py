@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -9,6 +10,8 @@ import discord
 from bot.client import send_ephemeral
 from bot.i18n import t
 from bot.service_model import CampaignInfo, ServiceError
+
+log = logging.getLogger("sortie.cogs")
 
 if TYPE_CHECKING:
     from bot.runtime import Services
@@ -74,3 +77,16 @@ async def pump(interaction: discord.Interaction[Any]) -> None:
     pump_now = getattr(client, "pump", None)
     if pump_now is not None:
         await pump_now()
+
+
+async def guarded(interaction: discord.Interaction[Any], work: Any) -> None:
+    """Run a component callback; an unexpected failure is logged and answered, never silent.
+
+    Buttons and selects do not pass through the command tree's error handler, so each
+    callback goes through here instead.
+    """
+    try:
+        await work
+    except Exception:
+        log.exception("Component callback failed (interaction %s)", interaction.id)
+        await say(interaction, "error.unexpected", ref=str(interaction.id))

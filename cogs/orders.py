@@ -399,13 +399,7 @@ def _disabled(child: Any, row: int) -> discord.ui.Item[Any] | None:
 # ------------------------------------------------------------------------------ callbacks
 
 
-async def _guarded(interaction: discord.Interaction[Any], work: Any) -> None:
-    """Run a callback; an unexpected failure is logged and answered, never silent."""
-    try:
-        await work
-    except Exception:
-        log.exception("Order panel click failed (interaction %s)", interaction.id)
-        await common.say(interaction, "error.unexpected", ref=str(interaction.id))
+_guarded = common.guarded
 
 
 async def _context(

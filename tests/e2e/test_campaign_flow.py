@@ -267,3 +267,33 @@ async def test_closed_dms_found_at_join_and_gm_peek_follows_the_setting(
         # The default campaign keeps orders secret from the GM too.
         peek = await gm.slash(channel, "campaign peek")
         assert "secret from the GM" in refusal(peek)
+
+
+async def test_log_pages_newest_first_with_buttons_and_a_turn_filter(world: World) -> None:
+    from tests.e2e.test_orders import PICKS, choose_all, open_table
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        for side in ("japanese", "allied"):
+            user = table.user(side)
+            await choose_all(user, dm_panel(user), PICKS[side])
+            await lock(user, dm_panel(user))
+        await world.pump()
+        for side in ("japanese", "allied"):
+            user = table.user(side)
+            panel = dm_panel(user, "Resource")
+            await choose_all(user, panel, {"resource": "15"})
+            await lock(user, dm_panel(user, "Resource"))
+        await world.pump()
+
+        first = await table.spectator.slash(table.channel, "log")
+        text = first.response.content
+        assert first.ephemeral and "page 1 of" in text and "page 1 of 1" not in text
+        assert "Victory points" in text  # the newest events come first
+        assert "Campaign created" not in text  # the oldest are on a later page
+        older = next(c for c in _ids(first.response.message) if c.startswith("sortie:log:"))
+        second = await table.spectator.click(first.response, custom_id=older)
+        assert second.acknowledged
+        assert second.response is not None and "page 2 of" in second.response.content
+        filtered = await table.spectator.slash(table.channel, "log", turn=2)
+        assert "turn 2 only" in filtered.response.content
