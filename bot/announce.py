@@ -93,6 +93,17 @@ def place_names(catalog: Catalog, scenario: str, locale: str) -> dict[str, str]:
     }
 
 
+def option_detail(field: str, option_id: str, detail: str, locale: str) -> str:
+    """What an option gives, in the reader's language (the engine's hints are English)."""
+    if field == "fleet_tactic":
+        try:
+            cards = FleetTactic(option_id).recovery_cards
+        except ValueError:
+            return detail
+        return t("service.detail.recovery", locale, cards=cards)
+    return detail
+
+
 def option_text(catalog: Catalog, scenario: str, name: str, value: str, locale: str) -> str:
     """An option in the reader's language (the engine's labels are English)."""
     from rendering.text import doctrine_name, flight_ops_text, tactic_name
@@ -404,7 +415,8 @@ class AnnouncementBuilder:
             for option in decision.options:
                 label = option_text(self.catalog, scenario, decision.field, option.id, loc)
                 if option.detail and decision.field != "resource":
-                    label += f" ({option.detail})"
+                    detail = option_detail(decision.field, option.id, option.detail, loc)
+                    label += f" ({detail})"
                 if option.id == picked:
                     label = f"**{label}** ✓"
                 options.append(label)

@@ -37,6 +37,7 @@ from bot.announce import (
     board_summary,
     deadline_text,
     field_text,
+    option_detail,
     option_text,
     place_names,
     render,
@@ -210,7 +211,7 @@ def _option_lines(
     for option in decision.options:
         label = option_text(catalog, scenario, decision.field, option.id, loc)
         if option.detail and decision.field != "resource":
-            label += f" ({option.detail})"
+            label += f" ({option_detail(decision.field, option.id, option.detail, loc)})"
         labels.append(label)
     return [" · ".join(labels)]
 
@@ -268,7 +269,7 @@ def _options(
             if description == f"orders.doctrine.{option.id}":
                 description = option.detail
         else:
-            description = option.detail
+            description = option_detail(decision.field, option.id, option.detail, loc)
         options.append(
             discord.SelectOption(
                 label=clip(label, LABEL_LIMIT),
