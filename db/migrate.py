@@ -69,19 +69,33 @@ async def migrate(
         if migration.version <= version or (target is not None and migration.version > target):
             continue
         # executescript would commit any open transaction first, so the BEGIN and the
-        # bookkeeping row travel inside the script: all of it or none of it.
+        # bookkeeping row travel inside the script. Foreign keys are off while it runs so a
+        # migration may rebuild a referenced table (SQLite cannot alter a constraint in
+        # place); they are checked before the commit, so all of it lands or none of it.
         script = (
             "BEGIN IMMEDIATE;\n"
             f"{migration.sql}\n;\n"
             "INSERT INTO schema_migrations (version, name, applied_at) "
             f"VALUES ({migration.version}, '{migration.name}', {stamp});\n"
-            "COMMIT;"
         )
+        async with conn.execute("PRAGMA foreign_keys") as cursor:
+            row = await cursor.fetchone()
+        foreign_keys = bool(row and row[0])
+        await conn.execute("PRAGMA foreign_keys = OFF")
         try:
             await conn.executescript(script)
+            async with conn.execute("PRAGMA foreign_key_check") as cursor:
+                broken = await cursor.fetchall()
+            if broken:
+                raise RuntimeError(
+                    f"migration {migration.version} would break {len(broken)} references"
+                )
+            await conn.execute("COMMIT")
         except Exception:
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
             raise
+        finally:
+            await conn.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
         applied.append(migration)
     return applied

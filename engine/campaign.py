@@ -177,7 +177,7 @@ def defaults(decisions: list[Decision]) -> dict[Side, dict[str, str]]:
     """The choice each side gets for a field it did not fill before the deadline."""
     result: dict[Side, dict[str, str]] = {}
     for decision in decisions:
-        result.setdefault(decision.side, {})[decision.field] = decision.default
+        result.setdefault(Side(decision.side), {})[decision.field] = decision.default
     return result
 
 
@@ -185,12 +185,13 @@ def validate(catalog: Catalog, state: State, choices: dict[Side, dict[str, str]]
     """Raise ``IllegalChoice`` unless every pending field has a legal value."""
     decisions = pending(catalog, state)
     for decision in decisions:
-        value = choices.get(decision.side, {}).get(decision.field)
+        side = Side(decision.side)
+        value = choices.get(side, {}).get(decision.field)
         if value is None:
-            raise IllegalChoice(decision.side, decision.field, "", "missing")
+            raise IllegalChoice(side, decision.field, "", "missing")
         if not decision.allows(value):
             reason = next((e.reason for e in decision.excluded if e.id == value), "unknown-option")
-            raise IllegalChoice(decision.side, decision.field, value, reason)
+            raise IllegalChoice(side, decision.field, value, reason)
     return decisions
 
 

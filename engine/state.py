@@ -8,11 +8,12 @@ state does hold is each side's doctrine between the orders reveal and the strike
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.report import StrikeReport
+from engine.ruleset import Decision, Event, Excluded, Option
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
 
@@ -20,37 +21,7 @@ class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Option(Model):
-    id: str
-    label: str
-    detail: str = ""
-
-
-class Excluded(Model):
-    id: str
-    label: str
-    reason: str  # a short key with data, e.g. "after-long", "large-twice"
-
-
-class Decision(Model):
-    """One field one side must fill this round, with the legal options (the only valid ids)."""
-
-    side: Side
-    field: Literal["fleet_tactic", "flight_ops", "doctrine", "resource"]
-    options: tuple[Option, ...]
-    excluded: tuple[Excluded, ...] = ()
-    default: str
-
-    def allows(self, option_id: str) -> bool:
-        return any(option.id == option_id for option in self.options)
-
-
-class Event(Model):
-    """Something that happened, in the game's words, with the data to replay and explain it."""
-
-    kind: str
-    turn: int
-    data: dict[str, Any] = Field(default_factory=dict)
+__all__ = ["Decision", "Event", "Excluded", "Model", "Option", "State"]
 
 
 class TrackState(Model):

@@ -1,4 +1,4 @@
-"""Words on images: every string goes through ``bot.i18n.t`` under the ``render.`` prefix.
+"""Words on images: every string goes through ``rendering.i18n.t`` under the ``render.`` prefix.
 
 Data names (damage-track levels, places) come from the engine's data files in English; they
 are translated when the locale file knows them and shown as given otherwise.
@@ -10,7 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
-from bot.i18n import keys, normalize, t
+from rendering.i18n import keys, normalize, t
 from engine.types import Band, BombResult, FleetTactic, RoundKind, Side, StrikeSize
 
 

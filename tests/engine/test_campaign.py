@@ -51,7 +51,7 @@ def test_coral_sea_japanese_large_strike_composition_is_the_seed_example() -> No
     """25.63 [EX]: 1 L/W A6M2, 1 L/W B5N2, 1 L D3A1; CAP 1 L A6M2 (25.64)."""
     state = new_campaign(CATALOG, "coral-sea", "seed")
     ops = next(
-        d for d in pending(CATALOG, state) if d.side is Side.JAPANESE and d.field == "flight_ops"
+        d for d in pending(CATALOG, state) if d.side == Side.JAPANESE and d.field == "flight_ops"
     )
     detail = next(o.detail for o in ops.options if o.id == "large:allied-fleet")
     assert detail == "1 L/W A6M2, 1 L/W B5N2, 1 L D3A1 — CAP 1 L A6M2"
@@ -64,7 +64,7 @@ def test_five_damage_points_cost_the_strike_one_aircraft() -> None:
     tracks["japanese-fleet"] = tracks["japanese-fleet"].model_copy(update={"damage_points": 5})
     damaged = state.model_copy(update={"tracks": tracks})
     ops = next(
-        d for d in pending(CATALOG, damaged) if d.side is Side.JAPANESE and d.field == "flight_ops"
+        d for d in pending(CATALOG, damaged) if d.side == Side.JAPANESE and d.field == "flight_ops"
     )
     detail = next(o.detail for o in ops.options if o.id == "large:allied-fleet")
     assert detail.startswith("1 L/W A6M2, 1 L/W B5N2, 1 L D3A1") is False

@@ -12,7 +12,7 @@ from bot.i18n import keys
 from tests.rendering.fixtures import image_cases
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALES = ROOT / "bot" / "locales"
+LOCALES = ROOT / "rendering" / "locales"
 
 
 def flat(path: Path) -> set[str]:

@@ -77,7 +77,7 @@ async def test_upgrade_from_0001_keeps_the_data(
 
     upgraded = await SqliteRepository.open(path)
     try:
-        assert await upgraded.schema_version() == 2
+        assert await upgraded.schema_version() == 3  # the latest
         async with upgraded.transaction() as tx:
             campaign = await tx.campaign(cid)
             assert campaign is not None and campaign.scenario == "coral-sea"

@@ -1,0 +1,201 @@
+"""The seam every game system plugs into: what a ruleset declares and what it must answer.
+
+The application (service, scheduler, export, cogs) knows campaigns, rounds, sides and
+secret choices in the abstract; everything that is one game's business (Japanese and
+Allied, Fleet Tactics, which round ends a turn, which field stays secret after its
+reveal) is declared by a ``Rules`` object. A ruleset's rules are pure: state, choices and
+a seeded ``Rng`` in, a new state and events out.
+
+Secrecy is *declared* here (``FieldSpec.opens``) and *applied* in one place only, the
+application's secrecy gate, so a ruleset never decides on its own who may read what.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.rng import Rng
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Option(_Model):
+    id: str
+    label: str
+    detail: str = ""
+
+
+class Excluded(_Model):
+    id: str
+    label: str
+    reason: str  # a short key with data, e.g. "after-long", "large-twice"
+
+
+class Decision(_Model):
+    """One field one side must fill this round, with the legal options (the only valid ids)."""
+
+    side: str
+    field: str
+    options: tuple[Option, ...]
+    excluded: tuple[Excluded, ...] = ()
+    default: str
+
+    def allows(self, option_id: str) -> bool:
+        return any(option.id == option_id for option in self.options)
+
+
+class Event(_Model):
+    """Something that happened, in the game's words, with the data to replay and explain it."""
+
+    kind: str
+    turn: int
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """A side of the table: its id (stored in the database), names and colour."""
+
+    id: str
+    names: Mapping[str, str]  # locale -> name
+    colour: str  # "#rrggbb", the colour images use for this side
+
+    def name(self, locale: str) -> str:
+        return self.names.get(locale) or self.names.get("en") or self.id
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    """A kind of secret round; ``closes_turn`` marks the one whose resolution ends a turn."""
+
+    kind: str
+    closes_turn: bool = False
+
+
+Opens = Literal["reveal", "turn-end"]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A decision field and when its locked value becomes public.
+
+    ``reveal``: with the round's reveal. ``turn-end``: only once the round that closes the
+    turn is resolved (a carrier doctrine, committed with the orders but flown later).
+    """
+
+    name: str
+    round: str
+    opens: Opens = "reveal"
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    key: str
+    name: str
+    turns: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a campaign stands, in the terms the application understands."""
+
+    turn: int
+    round: str
+    finished: bool
+    winner: str | None  # a side id, "draw", or None while it goes on
+    vp: Mapping[str, int]
+
+
+class View(Protocol):
+    """What one viewer may see of a state; a ruleset's own view model satisfies this."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+
+StateT = TypeVar("StateT")
+ViewT = TypeVar("ViewT", bound=View)
+
+
+class Rules(ABC, Generic[StateT, ViewT]):
+    """A game system's rules behind the one interface the application calls."""
+
+    key: str
+    sides: tuple[SideSpec, ...]
+    rounds: tuple[RoundSpec, ...]
+    fields: tuple[FieldSpec, ...]
+    # What a finished campaign's seed, events and snapshots are checked against on verify.
+    version: str = "1"
+
+    # -- set-up
+    @abstractmethod
+    def scenarios(self) -> Mapping[str, ScenarioSpec]: ...
+
+    @abstractmethod
+    def new(self, scenario: str, seed: str) -> StateT: ...
+
+    # -- play
+    @abstractmethod
+    def pending(self, state: StateT) -> list[Decision]:
+        """Who must decide what now, with the legal options and why the others are left out."""
+
+    @abstractmethod
+    def resolve(
+        self, state: StateT, choices: Mapping[str, Mapping[str, str]], rng: Rng
+    ) -> tuple[StateT, list[Event]]:
+        """Apply one round of locked choices; all randomness comes from ``rng``."""
+
+    @abstractmethod
+    def view(self, state: StateT, viewer: str | None) -> ViewT:
+        """What side ``viewer`` (or the public, ``None``) may see of ``state``."""
+
+    @abstractmethod
+    def progress(self, state: StateT) -> Progress: ...
+
+    # -- storage
+    @abstractmethod
+    def load(self, text: str) -> StateT: ...
+
+    @abstractmethod
+    def dump(self, state: StateT) -> str: ...
+
+    # -- derived, the same for every ruleset
+    @property
+    def side_ids(self) -> tuple[str, ...]:
+        return tuple(side.id for side in self.sides)
+
+    def side(self, side_id: str) -> SideSpec:
+        for spec in self.sides:
+            if spec.id == side_id:
+                return spec
+        raise KeyError(side_id)
+
+    def closes_turn(self, kind: str) -> bool:
+        return any(r.kind == kind and r.closes_turn for r in self.rounds)
+
+    @property
+    def first_round(self) -> str:
+        return self.rounds[0].kind
+
+    def field_order(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    def field_spec(self, name: str) -> FieldSpec | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def defaults(self, decisions: Sequence[Decision]) -> dict[str, dict[str, str]]:
+        """The choice each side gets for a field it did not fill before the deadline."""
+        result: dict[str, dict[str, str]] = {}
+        for decision in decisions:
+            result.setdefault(decision.side, {})[decision.field] = decision.default
+        return result

@@ -1,0 +1,88 @@
+"""The ZERO! carrier campaign (25.0: Coral Sea, Midway) as a ruleset.
+
+A turn is two secret rounds: ``orders`` (Fleet Tactic, Flight Ops and the strike doctrine)
+then ``resource``, whose resolution flies the turn. The doctrine is committed with the
+orders but stays secret until the strikes are flown, so it opens at the turn's end.
+The loop itself is ``engine.campaign`` / ``engine.turn`` / ``engine.view``; this class only
+presents it through the common interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine import campaign as loop
+from engine.catalog import Catalog
+from engine.rng import Rng
+from engine.ruleset import (
+    Decision,
+    Event,
+    FieldSpec,
+    Progress,
+    RoundSpec,
+    Rules,
+    ScenarioSpec,
+    SideSpec,
+)
+from engine.state import State
+from engine.types import RoundKind, Side
+from engine.view import View, view
+
+SIDES = (
+    SideSpec("japanese", {"en": "Japanese", "fr": "Japonais"}, "#c0392b"),
+    SideSpec("allied", {"en": "Allied", "fr": "Alliés"}, "#2e6db4"),
+)
+ROUNDS = (RoundSpec(RoundKind.ORDERS.value), RoundSpec(RoundKind.RESOURCE.value, closes_turn=True))
+FIELDS = (
+    FieldSpec("fleet_tactic", RoundKind.ORDERS.value),
+    FieldSpec("flight_ops", RoundKind.ORDERS.value),
+    FieldSpec("doctrine", RoundKind.ORDERS.value, opens="turn-end"),
+    FieldSpec("resource", RoundKind.RESOURCE.value),
+)
+
+
+class CarrierRules(Rules[State, View]):
+    key = "carrier"
+    sides = SIDES
+    rounds = ROUNDS
+    fields = FIELDS
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def scenarios(self) -> Mapping[str, ScenarioSpec]:
+        return {
+            key: ScenarioSpec(key, scenario.name, scenario.turns)
+            for key, scenario in sorted(self.catalog.scenarios.items())
+        }
+
+    def new(self, scenario: str, seed: str) -> State:
+        return loop.new_campaign(self.catalog, scenario, seed)
+
+    def pending(self, state: State) -> list[Decision]:
+        return loop.pending(self.catalog, state)
+
+    def resolve(
+        self, state: State, choices: Mapping[str, Mapping[str, str]], rng: Rng
+    ) -> tuple[State, list[Event]]:
+        by_side = {Side(side): dict(choice) for side, choice in choices.items()}
+        return loop.resolve(self.catalog, state, by_side, rng)
+
+    def view(self, state: State, viewer: str | None) -> View:
+        return view(self.catalog, state, Side(viewer) if viewer is not None else None)
+
+    def progress(self, state: State) -> Progress:
+        winner = state.winner.value if isinstance(state.winner, Side) else state.winner
+        return Progress(
+            turn=state.turn,
+            round=state.round.value,
+            finished=state.finished,
+            winner=winner,
+            vp={side.value: points for side, points in state.vp.items()},
+        )
+
+    def load(self, text: str) -> State:
+        return State.model_validate_json(text)
+
+    def dump(self, state: State) -> str:
+        return state.model_dump_json()

@@ -1,0 +1,62 @@
+"""The translation layer: every user-facing string goes through ``t``.
+
+Strings live in ``rendering/locales/<lang>/*.toml`` (one file per area: core, render, cogs...)
+keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may use
+it. A missing key in French falls back to English; a key missing everywhere shows the key
+itself so it is noticed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LOCALE_DIR = Path(__file__).parent / "locales"
+SUPPORTED = ("en", "fr")
+_default_locale = "en"
+
+
+def set_default_locale(locale: str) -> None:
+    global _default_locale
+    _default_locale = locale if locale in SUPPORTED else "en"
+
+
+def normalize(locale: Any) -> str:
+    """Map a discord.Locale, 'fr', 'en-US' or None to a supported language."""
+    if locale is None:
+        return _default_locale
+    text = str(getattr(locale, "value", locale)).lower()
+    lang = text.split("-")[0]
+    return lang if lang in SUPPORTED else _default_locale
+
+
+@cache
+def _catalog(lang: str) -> dict[str, str]:
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, node: dict[str, Any]) -> None:
+        for key, value in node.items():
+            name = f"{prefix}.{key}" if prefix else key
+            if isinstance(value, dict):
+                walk(name, value)
+            else:
+                flat[name] = str(value)
+
+    for path in sorted((LOCALE_DIR / lang).glob("*.toml")):
+        walk("", tomllib.loads(path.read_text(encoding="utf-8")))
+    return flat
+
+
+def t(key: str, locale: Any = None, **params: Any) -> str:
+    lang = normalize(locale)
+    text = _catalog(lang).get(key) or _catalog("en").get(key) or key
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError):
+        return text
+
+
+def keys(lang: str) -> set[str]:
+    return set(_catalog(lang))
