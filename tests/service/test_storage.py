@@ -127,7 +127,7 @@ def test_migrate_and_backup_commands(
     database = tmp_path / "data" / "sortie.db"
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
     assert main(["migrate"]) == 0
-    assert "schema version 2 (2 migration(s) applied)" in capsys.readouterr().out
+    assert "schema version 3 (3 migration(s) applied)" in capsys.readouterr().out
     assert main(["migrate"]) == 0
     assert "(0 migration(s) applied)" in capsys.readouterr().out
     assert main(["backup", str(tmp_path / "b" / "backup.db")]) == 0
