@@ -132,7 +132,7 @@ def test_migrate_and_backup_commands(
     assert "(0 migration(s) applied)" in capsys.readouterr().out
     assert main(["backup", str(tmp_path / "b" / "backup.db")]) == 0
     out = capsys.readouterr().out
-    assert "Backup written" in out and "schema version 2" in out
+    assert "Backup written" in out and "schema version 3" in out
     with sqlite3.connect(tmp_path / "b" / "backup.db") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert main(["backup", str(database)]) == 1  # refuses to overwrite the database itself
