@@ -3,9 +3,9 @@
 ``DiscordSender`` implements ``bot.outbox.Sender``. It knows Discord's limits and nothing
 of the game: the text is cut to 2,000 characters, images become attachments (at most 10,
 and none past 10 MiB in total, the rest dropped with a log line since the text beside every
-image already summarises it). A DM order panel is drawn by ``cogs.orders`` (imported
-lazily): its controls live with the callbacks that answer them, and its words are the
-ones the panel is redrawn with after each click, so the DM and its edits read alike.
+image already summarises it). A DM order panel arrives composed (``bot.panel``); its
+controls come from what the orders cog registered in ``bot.controls``, next to the
+callbacks that answer them, so the bot never imports a cog.
 
 Errors: a DM that Discord refuses because the user does not accept DMs from us (HTTP 403,
 code 50007) raises ``RecipientUnavailable``, so the worker records the player as
@@ -22,7 +22,8 @@ from typing import Any
 
 import discord
 
-from bot.announce import Announcement, PanelRef
+from bot import controls
+from bot.announce import Announcement
 from bot.outbox import RecipientUnavailable, Target
 
 log = logging.getLogger(__name__)
@@ -60,11 +61,15 @@ class DiscordSender:
     ) -> int | None:
         content = clip(announcement.text) or "\u200b"
         view: discord.ui.View | None = None
-        panel = await self._panel(announcement.panel)
-        if panel is not None:
-            content, view = panel
-        elif announcement.kind == "campaign-card" and target.campaign_id is not None:
-            view = await self._join_buttons(target.campaign_id)
+        registered = controls.of(self.client)
+        if announcement.panel is not None and registered.panel is not None:
+            view = registered.panel(announcement.panel)
+        elif (
+            announcement.kind == "campaign-card"
+            and target.campaign_id is not None
+            and registered.card is not None
+        ):
+            view = await registered.card(target.campaign_id)
         channel = await self._channel(target)
         try:
             if edit_message_id is not None:
@@ -118,31 +123,3 @@ class DiscordSender:
             log.info("message %s was deleted; posting a new one", message_id)
             return None
         return message_id
-
-    async def _join_buttons(self, campaign_id: int) -> discord.ui.View | None:
-        """Join buttons on the campaign card while it can be joined; none once it is over."""
-        services = getattr(self.client, "services", None)
-        if services is None:
-            return None
-        from bot.i18n import t
-        from cogs.campaign import JoinButton
-
-        info = await services.campaigns.info(campaign_id)
-        view = discord.ui.View(timeout=None)
-        if info.status == "finished":
-            return view  # an empty view clears the buttons on the edited card
-        for side in ("japanese", "allied"):
-            label = t(f"cogs.join.button_{side}", info.locale)
-            view.add_item(JoinButton(campaign_id, side, label))
-        return view
-
-    async def _panel(self, ref: PanelRef | None) -> tuple[str, discord.ui.View] | None:
-        """A DM order panel's words and controls, drawn by ``cogs.orders``."""
-        if ref is None:
-            return None
-        services = getattr(self.client, "services", None)
-        if services is None:
-            return None
-        from cogs.orders import panel_message
-
-        return await panel_message(services, ref)

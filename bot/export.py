@@ -15,34 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import secrecy
+from bot.rulesets import Registry
 from bot.service_model import canonical_choice, choice_of, receipt_of
-from db.repository import CampaignRow, LockRow, Repository, RoundRow
+from db.repository import LockRow, Repository
 from engine.catalog import Catalog
 from engine.rng import Rng, seed_commitment
-from engine.state import State
-from engine.types import Side
 
 FORMAT = "sortie-campaign-export"
-FIELD_ORDER = ("fleet_tactic", "flight_ops", "doctrine", "resource")
 VERSION = 1
-
-
-def _field_rank(name: str) -> int:
-    return FIELD_ORDER.index(name) if name in FIELD_ORDER else len(FIELD_ORDER)
-
-
-def _opened(campaign: CampaignRow, row: RoundRow, rounds: list[RoundRow]) -> bool:
-    """Same rule as the service: a choice is public once its turn's strikes are flown."""
-    if campaign.status == "finished":
-        return True
-    if row.resolved_at is None:
-        return False
-    if row.kind == "resource":
-        return True
-    return any(
-        r.kind == "resource" and r.turn == row.turn and r.branch == row.branch and r.resolved_at
-        for r in rounds
-    )
 
 
 def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
@@ -59,7 +40,7 @@ def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
     }
 
 
-async def export_campaign(repo: Repository, campaign_id: int) -> dict[str, Any]:
+async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int) -> dict[str, Any]:
     """The whole campaign as a JSON-ready dict (format in docs/export-format.md)."""
     async with repo.read() as tx:
         campaign = await tx.campaign(campaign_id)
@@ -76,6 +57,8 @@ async def export_campaign(repo: Repository, campaign_id: int) -> dict[str, Any]:
         if campaign.status == "finished" and campaign.snapshot_id is not None:
             snapshot = await tx.snapshot(campaign.snapshot_id)
             final_state = json.loads(snapshot.state) if snapshot else None
+    rules = rulesets.get(campaign.ruleset).rules
+    finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}
     for lock in locks:
         by_round.setdefault(lock.round_id, []).append(lock)
@@ -127,7 +110,11 @@ async def export_campaign(repo: Repository, campaign_id: int) -> dict[str, Any]:
                 "deadline_at": r.deadline_at,
                 "resolved_at": r.resolved_at,
                 "locks": [
-                    _lock_json(lock, _opened(campaign, r, rounds) and lock.withdrawn_at is None)
+                    _lock_json(
+                        lock,
+                        secrecy.receipt_opened(rules, finished, r, rounds)
+                        and lock.withdrawn_at is None,
+                    )
                     for lock in by_round.get(r.id, [])
                 ],
             }
@@ -189,8 +176,6 @@ def _normal(value: Any) -> Any:
 
 def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     """Check receipts, the seed commitment, and replay every resolved round."""
-    from engine import campaign as rules
-
     result = Verification()
     if export.get("format") != FORMAT or export.get("version") != VERSION:
         result.problems.append(f"not a {FORMAT} version {VERSION} file")
@@ -235,14 +220,19 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     if seed_commitment(seed) != info["seed_commitment"]:
         result.problems.append("the seed does not match the commitment published at creation")
         return result
-    if info["scenario"] not in catalog.scenarios:
+    registry = Registry(catalog)
+    if info.get("ruleset") not in registry:
+        result.problems.append(f"ruleset {info.get('ruleset')!r} is not in this version")
+        return result
+    rules = registry.get(info["ruleset"]).rules
+    if info["scenario"] not in rules.scenarios():
         result.problems.append(f"scenario {info['scenario']!r} is not in this engine's data")
         return result
 
     # 2. Replay, in the order the rounds were played. A round on a new branch starts from
     # the state at the start of its turn as last replayed (that is what the rollback restored).
-    state = rules.new_campaign(catalog, info["scenario"], seed)
-    starts: dict[int, State] = {}
+    state = rules.new(info["scenario"], seed)
+    starts: dict[int, Any] = {}
     branch = 1
     engine_events: dict[int, list[dict[str, Any]]] = {}
     for event in export["events"]:
@@ -262,25 +252,26 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
                 result.problems.append(f"{where}: rollback to a turn that was never played")
                 return result
             state = starts[round_json["turn"]]
-        if (state.turn, state.round.value) != (round_json["turn"], round_json["kind"]):
+        progress = rules.progress(state)
+        if (progress.turn, progress.round) != (round_json["turn"], round_json["kind"]):
             result.problems.append(
-                f"{where}: the replay is at turn {state.turn} {state.round.value} instead"
+                f"{where}: the replay is at turn {progress.turn} {progress.round} instead"
             )
             return result
-        if round_json["kind"] == "orders":
+        if round_json["kind"] == rules.first_round:
             starts[round_json["turn"]] = state
         if round_json["resolved_at"] is None:
             continue  # open, or abandoned before resolution: nothing was drawn
         standing = [lock for lock in round_json["locks"] if lock["withdrawn_at"] is None]
-        choices: dict[Side, dict[str, str]] = {}
+        choices: dict[str, dict[str, str]] = {}
         for lock in standing:
             if lock.get("canonical") is None:
                 result.problems.append(f"{where}: {lock['side']} choice is missing")
                 return result
-            choices[Side(lock["side"])] = choice_of(lock["canonical"])
+            choices[lock["side"]] = choice_of(lock["canonical"])
         try:
             new_state, events = rules.resolve(
-                catalog, state, choices, Rng(seed, round_json["turn"], round_json["kind"])
+                state, choices, Rng(seed, round_json["turn"], round_json["kind"])
             )
         except Exception as exc:
             result.problems.append(f"{where}: the engine refuses the recorded choices ({exc})")
@@ -308,7 +299,7 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
         result.events += len(replayed)
         state = new_state
     final = export.get("final_state")
-    if final is not None and _normal(final) != _normal(json.loads(state.model_dump_json())):
+    if final is not None and _normal(final) != _normal(json.loads(rules.dump(state))):
         result.problems.append("the final state differs from the replayed state")
     result.replayed = True
     return result
@@ -335,32 +326,45 @@ def after_action_markdown(
     locale: str = "en",
     images: Mapping[str, str] | None = None,
 ) -> str:
-    """A readable account of the campaign: result, each turn's choices and strikes, the seed."""
-    from bot.announce import AnnouncementBuilder, option_text, place_names, side_text
-
+    """A readable account of the campaign: result, each turn's choices and reports, the seed."""
     images = images or {}
     info = export["campaign"]
-    scenario = catalog.scenarios[info["scenario"]]
-    names = place_names(catalog, scenario.key, locale)
+    plugin = Registry(catalog).get(info["ruleset"])
+    rules, presenter = plugin.rules, plugin.presenter
+    scenario = rules.scenarios()[info["scenario"]]
+
+    def side_words(side: str) -> str:
+        return rules.side(side).name(locale) if side in rules.side_ids else side
+
     lines = [f"# After-action report — {scenario.name}", ""]
-    state = State.model_validate(export["final_state"]) if export.get("final_state") else None
+    state = rules.load(json.dumps(export["final_state"])) if export.get("final_state") else None
+    # The export carries the final state only once the campaign is over: everything is public.
+    view = rules.view(state, None) if state is not None else None
     if state is not None:
-        winner = state.winner.value if isinstance(state.winner, Side) else state.winner
-        result = side_text(winner, locale) if winner in ("japanese", "allied") else str(winner)
-        vp = ", ".join(f"{side_text(s, locale)} {state.vp.get(s, 0)}" for s in Side)
-        lines += [f"**Result:** {result} · VP {vp} · {len(state.history)} turns played", ""]
+        progress = rules.progress(state)
+        winner = progress.winner
+        result = side_words(winner) if winner in rules.side_ids else str(winner)
+        vp = ", ".join(f"{side_words(s)} {progress.vp.get(s, 0)}" for s in rules.side_ids)
+        played = len(
+            {
+                r["turn"]
+                for r in export["rounds"]
+                if r["status"] == "resolved" and rules.closes_turn(r["kind"])
+            }
+        )
+        lines += [f"**Result:** {result} · VP {vp} · {played} turns played", ""]
     else:
         lines += [f"**Status:** {info['status']}", ""]
     if "after-action" in images:
         lines += [f"![After-action report]({images['after-action']})", ""]
     players = export["players"]
-    for side in Side:
+    for side in rules.side_ids:
         who = ", ".join(
             f"<@{p['user_id']}>" + (" (commander)" if p["commander"] else "")
             for p in players
-            if p["side"] == side.value and p["left_at"] is None
+            if p["side"] == side and p["left_at"] is None
         )
-        lines.append(f"- {side_text(side, locale)}: {who or '—'}")
+        lines.append(f"- {side_words(side)}: {who or '—'}")
     lines.append("")
     rollbacks = [a for a in export["audit"] if a["what"] == "rollback"]
     for entry in rollbacks:
@@ -371,8 +375,12 @@ def after_action_markdown(
         )
     if rollbacks:
         lines.append("")
+    order = rules.field_order()
+
+    def rank(name: str) -> int:
+        return order.index(name) if name in order else len(order)
+
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
-    records = {record.turn: record for record in state.history} if state else {}
     for turn in sorted({r["turn"] for r in live_rounds}):
         lines += [f"## Turn {turn}", ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
@@ -382,25 +390,17 @@ def after_action_markdown(
                     continue
                 choice = choice_of(lock["canonical"])
                 words = " · ".join(
-                    option_text(catalog, scenario.key, k, choice[k], locale)
-                    for k in sorted(choice, key=_field_rank)
+                    presenter.option_text(scenario.key, k, choice[k], locale)
+                    for k in sorted(choice, key=rank)
                 )
                 note = " (default)" if lock["defaulted"] else ""
                 lines.append(
-                    f"- {side_text(lock['side'], locale)}: {words}{note}"
+                    f"- {side_words(lock['side'])}: {words}{note}"
                     f" — receipt `{lock['receipt'][:12]}`"
                 )
             lines.append("")
-        record = records.get(turn)
-        if record is not None:
-            for report in record.strikes:
-                summary = AnnouncementBuilder.strike_summary(report, names, locale)
-                lines.append("- " + summary.replace("\n", " — ").replace("**", ""))
-                key = f"strike-{report.id}"
-                if key in images:
-                    lines.append(f"  ![{report.id}]({images[key]})")
-            vp = ", ".join(f"{side_text(s, locale)} {record.vp.get(s, 0)}" for s in Side)
-            lines += [f"- VP after the turn: {vp}", ""]
+        if view is not None:
+            lines += presenter.after_action_turn(scenario.key, view, turn, locale, images)
     lines += [
         "## Verification",
         "",

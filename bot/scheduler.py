@@ -14,19 +14,16 @@ that has locked is never reminded.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from bot.service_core import ServiceCore
 from bot.service_model import TickResult
-from bot.service_rounds import SIDES, fill_missing, gm_notice, notify
+from bot.service_rounds import fill_missing, gm_notice, notify
 from db.repository import TimerRow, Transaction
-
-if TYPE_CHECKING:
-    from bot.service import CampaignService
 
 log = logging.getLogger(__name__)
 
 
-async def run_due(service: CampaignService) -> TickResult:
+async def run_due(service: ServiceCore) -> TickResult:
     now = service._now()
     async with service.repo.read() as tx:
         due = await tx.due_timers(now)
@@ -60,7 +57,7 @@ async def run_due(service: CampaignService) -> TickResult:
     return TickResult(reminders, deadlines, resolved, tuple(failures))
 
 
-async def _reminder(service: CampaignService, tx: Transaction, timer: TimerRow) -> int:
+async def _reminder(service: ServiceCore, tx: Transaction, timer: TimerRow) -> int:
     fresh = next((t for t in await tx.round_timers(timer.round_id) if t.id == timer.id), None)
     if fresh is None or fresh.due_at > service._now():
         return 0  # fired by another tick, or moved by an extension since it was read
@@ -77,15 +74,15 @@ async def _reminder(service: CampaignService, tx: Transaction, timer: TimerRow) 
     standing = await tx.standing_locks(round_row.id)
     players = await tx.players(campaign.id)
     sent = 0
-    for side in SIDES:
-        if side.value in standing:
+    for side in service.rulesets.get(campaign.ruleset).rules.side_ids:
+        if side in standing:
             continue
-        commander = next((p for p in players if p.side == side.value and p.commander), None)
+        commander = next((p for p in players if p.side == side and p.commander), None)
         if commander is None:
             continue
         payload = {
             "round_id": round_row.id,
-            "side": side.value,
+            "side": side,
             "user_id": commander.user_id,
             "offset": timer.offset_s,
         }
@@ -97,13 +94,13 @@ async def _reminder(service: CampaignService, tx: Transaction, timer: TimerRow) 
             service._now(),
             # A player whose DMs are closed is reminded in the channel, by mention.
             dm_user=commander.user_id if commander.dm_ok else None,
-            dedupe_key=f"reminder:{timer.id}:{side.value}",
+            dedupe_key=f"reminder:{timer.id}:{side}",
         )
         sent += 1
     return sent
 
 
-async def _deadline(service: CampaignService, tx: Transaction, timer: TimerRow) -> int | None:
+async def _deadline(service: ServiceCore, tx: Transaction, timer: TimerRow) -> int | None:
     """Close the round: missing sides get their default, the GM is told. Returns the round."""
     fresh = next((t for t in await tx.round_timers(timer.round_id) if t.id == timer.id), None)
     if fresh is None or fresh.due_at > service._now():
@@ -129,7 +126,7 @@ async def _deadline(service: CampaignService, tx: Transaction, timer: TimerRow) 
             ctx.now,
             turn=round_row.turn,
             round=round_row.kind,
-            sides=[s.value for s in filled],
+            sides=list(filled),
             why="deadline",
         )
     return round_row.id

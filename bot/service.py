@@ -19,13 +19,13 @@ import logging
 import sqlite3
 from collections.abc import Collection
 
+from bot.scheduler import run_due
 from bot.service_core import parse_side, round_info
 from bot.service_gm import ModerationMixin
 from bot.service_model import (
     MAX_ROUND_SECONDS,
     MIN_ROUND_SECONDS,
     MISSING_POLICIES,
-    RULESETS,
     CampaignInfo,
     LockResult,
     Pace,
@@ -37,8 +37,6 @@ from bot.service_model import (
 )
 from bot.service_queries import QueryMixin
 from bot.service_rounds import (
-    SIDES,
-    dump_state,
     lock_side,
     open_round,
     refresh_card,
@@ -53,9 +51,7 @@ from db.repository import (
     PlayerRow,
     Transaction,
 )
-from engine import campaign as rules
 from engine.rng import seed_commitment
-from engine.types import Side
 
 log = logging.getLogger(__name__)
 
@@ -83,13 +79,16 @@ class CampaignService(ModerationMixin, QueryMixin):
         locale: str | None = None,
     ) -> CampaignInfo:
         pace = pace or Pace()
-        if ruleset not in RULESETS:
-            raise ServiceError("unknown-ruleset", ruleset=ruleset, known=", ".join(RULESETS))
-        if scenario not in self.catalog.scenarios:
+        if ruleset not in self.rulesets:
+            raise ServiceError(
+                "unknown-ruleset", ruleset=ruleset, known=", ".join(self.rulesets.keys())
+            )
+        rules = self.rulesets.get(ruleset).rules
+        if scenario not in rules.scenarios():
             raise ServiceError(
                 "unknown-scenario",
                 scenario=scenario,
-                known=", ".join(sorted(self.catalog.scenarios)),
+                known=", ".join(sorted(rules.scenarios())),
             )
         if not MIN_ROUND_SECONDS <= pace.round_seconds <= MAX_ROUND_SECONDS:
             raise ServiceError(
@@ -100,7 +99,8 @@ class CampaignService(ModerationMixin, QueryMixin):
         if pace.missing_policy not in MISSING_POLICIES:
             raise ServiceError("bad-policy", policy=pace.missing_policy)
         seed = seed if seed is not None else self._seeds.token_hex(16)
-        state = rules.new_campaign(self.catalog, scenario, seed)
+        state = rules.new(scenario, seed)
+        progress = rules.progress(state)
         now = self._now()
         try:
             async with self.repo.transaction() as tx:
@@ -125,7 +125,7 @@ class CampaignService(ModerationMixin, QueryMixin):
                     )
                 )
                 snapshot_id = await tx.insert_snapshot(
-                    campaign_id, 1, state.turn, state.round.value, dump_state(state), now
+                    campaign_id, 1, progress.turn, progress.round, rules.dump(state), now
                 )
                 await tx.update_campaign(campaign_id, snapshot_id=snapshot_id)
                 campaign = await self._campaign(tx, campaign_id)
@@ -139,7 +139,7 @@ class CampaignService(ModerationMixin, QueryMixin):
                         "gm": gm_id,
                         "seed_commitment": campaign.seed_commitment,
                     },
-                    turn=state.turn,
+                    turn=progress.turn,
                 )
                 await self._audit(tx, campaign, gm_id, "create", "", scenario=scenario)
                 await refresh_card(tx, campaign, now)
@@ -148,32 +148,34 @@ class CampaignService(ModerationMixin, QueryMixin):
             # The partial unique index caught a race the check above could not see.
             raise ServiceError("channel-busy") from exc
 
-    async def join(self, campaign_id: int, user_id: int, side: str | Side) -> PlayerInfo:
+    async def join(self, campaign_id: int, user_id: int, side: str) -> PlayerInfo:
         """A player joins a side; the first on a side is its commander."""
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
-            return await self._add(tx, campaign, user_id, parse_side(side), by=user_id, reason="")
+            side = parse_side(self._plugin(campaign), side)
+            return await self._add(tx, campaign, user_id, side, by=user_id, reason="")
 
     async def add_player(
         self,
         campaign_id: int,
         by: int,
         user_id: int,
-        side: str | Side,
+        side: str,
         *,
         roles: Collection[int] = (),
     ) -> PlayerInfo:
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
-            return await self._add(tx, campaign, user_id, parse_side(side), by=by, reason="")
+            side = parse_side(self._plugin(campaign), side)
+            return await self._add(tx, campaign, user_id, side, by=by, reason="")
 
     async def _add(
         self,
         tx: Transaction,
         campaign: CampaignRow,
         user_id: int,
-        side: Side,
+        side: str,
         *,
         by: int,
         reason: str,
@@ -182,15 +184,15 @@ class CampaignService(ModerationMixin, QueryMixin):
         now = self._now()
         existing = await tx.player(campaign.id, user_id)
         if existing is not None and existing.left_at is None:
-            if existing.side == side.value:
+            if existing.side == side:
                 return self._player_info(existing)  # joining twice is harmless
             raise ServiceError("already-joined", side=existing.side)
         players = await tx.players(campaign.id)
-        commander = not any(p.commander and p.side == side.value for p in players)
+        commander = not any(p.commander and p.side == side for p in players)
         row = PlayerRow(
             campaign_id=campaign.id,
             user_id=user_id,
-            side=side.value,
+            side=side,
             commander=commander,
             dm_ok=existing.dm_ok if existing is not None else True,
             joined_at=now,
@@ -202,10 +204,10 @@ class CampaignService(ModerationMixin, QueryMixin):
             tx,
             campaign,
             "player-joined",
-            {"user": user_id, "side": side.value, "commander": commander},
+            {"user": user_id, "side": side, "commander": commander},
         )
         if by != user_id:
-            await self._audit(tx, campaign, by, "add-player", reason, user=user_id, side=side.value)
+            await self._audit(tx, campaign, by, "add-player", reason, user=user_id, side=side)
         await refresh_card(tx, campaign, now)
         if commander:
             await self._panel_if_open(tx, campaign, user_id, side)
@@ -225,15 +227,17 @@ class CampaignService(ModerationMixin, QueryMixin):
             if campaign.status != "setup":
                 raise ServiceError("already-started")
             present = await self._commanders(tx, campaign.id)
-            for side in SIDES:
+            rules = self._plugin(campaign).rules
+            for side in rules.side_ids:
                 if side not in present:
-                    raise ServiceError("no-commander", side=side.value)
+                    raise ServiceError("no-commander", side=side)
             ctx = self._ctx()
             await tx.update_campaign(campaign.id, status="active", started_at=ctx.now)
             campaign = await self._campaign(tx, campaign_id)
-            state = await state_of(tx, campaign.snapshot_id)
+            state = await state_of(tx, rules, campaign.snapshot_id)
             assert campaign.snapshot_id is not None
-            await self._event(tx, campaign, "campaign-started", {"by": by}, turn=state.turn)
+            turn = rules.progress(state).turn
+            await self._event(tx, campaign, "campaign-started", {"by": by}, turn=turn)
             round_id = await open_round(tx, ctx, campaign, state, campaign.snapshot_id)
             await refresh_card(tx, campaign, ctx.now)
             row = await tx.round(round_id)
@@ -254,12 +258,13 @@ class CampaignService(ModerationMixin, QueryMixin):
             player = await self._member(tx, campaign, user_id)
             self._require_playing(campaign)
             live = await self._open_round_for(tx, campaign, round_id)
-            side = Side(player.side)
-            if side.value in await tx.standing_locks(live.id):
+            side = player.side
+            if side in await tx.standing_locks(live.id):
                 raise ServiceError("already-locked")
-            state = await state_of(tx, live.snapshot_before_id)
+            rules = self._plugin(campaign).rules
+            state = await state_of(tx, rules, live.snapshot_before_id)
             decision = next(
-                (d for d in side_decisions(self.catalog, state, side) if d.field == field), None
+                (d for d in side_decisions(rules, state, side) if d.field == field), None
             )
             if decision is None:
                 raise ServiceError("unknown-field", field=field)
@@ -269,7 +274,7 @@ class CampaignService(ModerationMixin, QueryMixin):
                 )
                 raise ServiceError("illegal-option", reason=reason, field=field, value=value)
             now = self._now()
-            await tx.set_draft(live.id, side.value, field, value, user_id, now)
+            await tx.set_draft(live.id, side, field, value, user_id, now)
             await tx.update_player(campaign.id, user_id, last_active=now)
             return await self._panel(
                 tx, campaign_id, user_id, known=(campaign, player, live, state)
@@ -280,15 +285,15 @@ class CampaignService(ModerationMixin, QueryMixin):
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
-            side = Side(player.side)
+            side = player.side
             live = await tx.live_round(campaign.id)
             standing = await tx.standing_locks(round_id) if live and live.id == round_id else {}
-            if side.value in standing and not standing[side.value].defaulted:
+            if side in standing and not standing[side].defaulted:
                 # A double click: the same receipt, nothing new.
                 return LockResult(
                     round_id,
                     side,
-                    standing[side.value].receipt,
+                    standing[side].receipt,
                     resolved=False,
                     already_locked=True,
                 )
@@ -296,9 +301,10 @@ class CampaignService(ModerationMixin, QueryMixin):
             live = await self._open_round_for(tx, campaign, round_id)
             if not player.commander:
                 raise ServiceError("not-commander")
-            state = await state_of(tx, live.snapshot_before_id)
-            decisions = side_decisions(self.catalog, state, side)
-            drafts = await tx.drafts(live.id, side.value)
+            rules = self._plugin(campaign).rules
+            state = await state_of(tx, rules, live.snapshot_before_id)
+            decisions = side_decisions(rules, state, side)
+            drafts = await tx.drafts(live.id, side)
             missing = [d.field for d in decisions if d.field not in drafts]
             if missing:
                 raise ServiceError("incomplete", fields=", ".join(missing), missing=missing)
@@ -315,7 +321,7 @@ class CampaignService(ModerationMixin, QueryMixin):
             receipt = await lock_side(tx, ctx, campaign, live, side, choice, by_user=user_id)
             await tx.update_player(campaign.id, user_id, last_active=ctx.now)
             await refresh_round_message(tx, campaign, live.id, ctx.now)
-            complete = len(await tx.standing_locks(live.id)) == len(SIDES)
+            complete = len(await tx.standing_locks(live.id)) == len(rules.side_ids)
             if complete:
                 await tx.update_round(live.id, status="resolving")
         resolved = await self._resolve(round_id) if complete else False
@@ -332,16 +338,16 @@ class CampaignService(ModerationMixin, QueryMixin):
                 raise ServiceError("unlock-not-allowed")
             if not player.commander:
                 raise ServiceError("not-commander")
-            side = Side(player.side)
-            if side.value not in await tx.standing_locks(live.id):
+            side = player.side
+            if side not in await tx.standing_locks(live.id):
                 raise ServiceError("not-locked")
             now = self._now()
-            await tx.withdraw_lock(live.id, side.value, now)
+            await tx.withdraw_lock(live.id, side, now)
             await tx.append_events(
                 campaign.id,
                 live.id,
                 live.branch,
-                [NewEvent("side-unlocked", live.turn, {"side": side.value})],
+                [NewEvent("side-unlocked", live.turn, {"side": side})],
                 now,
             )
             await tx.update_player(campaign.id, user_id, last_active=now)
@@ -350,8 +356,6 @@ class CampaignService(ModerationMixin, QueryMixin):
 
     async def tick(self) -> TickResult:
         """Fire every reminder and deadline due at ``clock.now()``; retry stuck resolutions."""
-        from bot.scheduler import run_due
-
         return await run_due(self)
 
     async def recover(self) -> TickResult:

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from bot.clock import Clock, epoch, from_epoch
+from bot.rulesets import Plugin, Registry
 from bot.service_model import (
     ADMIN_ROLE,
     CampaignInfo,
@@ -25,11 +26,10 @@ from bot.service_model import (
 )
 from bot.service_rounds import (
     Ctx,
+    panel_data,
     resolve_round,
     send_panel,
-    side_decisions,
     state_of,
-    view_of,
 )
 from db.repository import (
     CampaignRow,
@@ -40,17 +40,15 @@ from db.repository import (
     Transaction,
 )
 from engine.catalog import Catalog
-from engine.state import State
-from engine.types import Side
 
 log = logging.getLogger(__name__)
 
 
-def parse_side(value: str | Side) -> Side:
-    try:
-        return Side(value)
-    except ValueError:
-        raise ServiceError("unknown-side", side=str(value)) from None
+def parse_side(plugin: Plugin[Any, Any], value: str) -> str:
+    side = str(value)
+    if side not in plugin.rules.side_ids:
+        raise ServiceError("unknown-side", side=side)
+    return side
 
 
 def round_info(row: RoundRow) -> RoundInfo:
@@ -79,6 +77,7 @@ class ServiceCore:
     ) -> None:
         self.repo = repo
         self.catalog = catalog
+        self.rulesets = Registry(catalog)
         self.clock = clock
         self._seeds = rng_seed_source
         self.default_locale = default_locale
@@ -87,7 +86,10 @@ class ServiceCore:
         return epoch(self.clock.now())
 
     def _ctx(self) -> Ctx:
-        return Ctx(self.catalog, self._seeds, self._now())
+        return Ctx(self.rulesets, self._seeds, self._now())
+
+    def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
+        return self.rulesets.get(campaign.ruleset)
 
     async def _campaign(self, tx: Transaction, campaign_id: int) -> CampaignRow:
         campaign = await tx.campaign(campaign_id)
@@ -148,7 +150,7 @@ class ServiceCore:
     def _player_info(row: PlayerRow) -> PlayerInfo:
         return PlayerInfo(
             user_id=row.user_id,
-            side=Side(row.side),
+            side=row.side,
             commander=row.commander,
             dm_ok=row.dm_ok,
             last_active=from_epoch(row.last_active),
@@ -165,7 +167,12 @@ class ServiceCore:
         turn: int | None = None,
     ) -> None:
         if turn is None:
-            turn = (await state_of(tx, campaign.snapshot_id)).turn if campaign.snapshot_id else 1
+            rules = self._plugin(campaign).rules
+            turn = (
+                rules.progress(await state_of(tx, rules, campaign.snapshot_id)).turn
+                if campaign.snapshot_id
+                else 1
+            )
         await tx.append_events(
             campaign.id, round_id, campaign.branch, [NewEvent(kind, turn, data)], self._now()
         )
@@ -194,8 +201,8 @@ class ServiceCore:
         return live
 
     @staticmethod
-    async def _commanders(tx: Transaction, campaign_id: int) -> dict[Side, int]:
-        return {Side(p.side): p.user_id for p in await tx.players(campaign_id) if p.commander}
+    async def _commanders(tx: Transaction, campaign_id: int) -> dict[str, int]:
+        return {p.side: p.user_id for p in await tx.players(campaign_id) if p.commander}
 
     async def _panel(
         self,
@@ -203,7 +210,7 @@ class ServiceCore:
         campaign_id: int,
         user_id: int,
         *,
-        known: tuple[CampaignRow, PlayerRow, RoundRow, State] | None = None,
+        known: tuple[CampaignRow, PlayerRow, RoundRow, Any] | None = None,
     ) -> PanelData:
         """Build the panel; ``known`` passes rows the caller already read in this transaction."""
         if known is None:
@@ -215,41 +222,15 @@ class ServiceCore:
             if found is None:
                 raise ServiceError("no-open-round")
             live = found
-            state = await state_of(tx, live.snapshot_before_id)
+            state = await state_of(tx, self._plugin(campaign).rules, live.snapshot_before_id)
         else:
             campaign, player, live, state = known
-        side = Side(player.side)
-        lock = (await tx.standing_locks(live.id)).get(side.value)
-        now = self._now()
-        before_deadline = live.deadline_at is None or now < live.deadline_at
-        return PanelData(
-            campaign_id=campaign.id,
-            round_id=live.id,
-            turn=live.turn,
-            kind=live.kind,
-            side=side,
-            status=live.status,
-            paused=campaign.status == "paused",
-            deadline=from_epoch(live.deadline_at) if live.deadline_at is not None else None,
-            decisions=side_decisions(self.catalog, state, side),
-            drafts=await tx.drafts(live.id, side.value),
-            locked=lock is not None,
-            receipt=lock.receipt if lock is not None else None,
-            is_commander=player.commander,
-            can_unlock=(
-                campaign.allow_unlock
-                and lock is not None
-                and not lock.defaulted
-                and player.commander
-                and live.status == "open"
-                and campaign.status == "active"
-                and before_deadline
-            ),
-            view=view_of(self.catalog, state, side),
+        return await panel_data(
+            tx, self._plugin(campaign).rules, campaign, player, live, state, self._now()
         )
 
     async def _panel_if_open(
-        self, tx: Transaction, campaign: CampaignRow, user_id: int, side: Side
+        self, tx: Transaction, campaign: CampaignRow, user_id: int, side: str
     ) -> None:
         live = await tx.live_round(campaign.id)
         if live is not None and live.status == "open":

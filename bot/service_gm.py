@@ -27,7 +27,6 @@ from bot.service_rounds import (
 from db.repository import (
     PlayerRow,
 )
-from engine.types import Side
 
 
 class ModerationMixin(ServiceCore):
@@ -59,7 +58,7 @@ class ModerationMixin(ServiceCore):
             await self._audit(tx, campaign, by, "kick", reason, user=user_id, promoted=promoted)
             await refresh_card(tx, campaign, now)
             if promoted is not None:
-                await self._panel_if_open(tx, campaign, promoted, Side(player.side))
+                await self._panel_if_open(tx, campaign, promoted, player.side)
             elif player.commander:
                 await gm_notice(tx, campaign, "no-commander", now, side=player.side)
 
@@ -116,7 +115,7 @@ class ModerationMixin(ServiceCore):
             )
             await refresh_card(tx, campaign, now)
             if old.commander:
-                await self._panel_if_open(tx, campaign, new_user_id, Side(old.side))
+                await self._panel_if_open(tx, campaign, new_user_id, old.side)
             row = await tx.player(campaign.id, new_user_id)
             assert row is not None
             return self._player_info(row)
@@ -200,7 +199,7 @@ class ModerationMixin(ServiceCore):
 
     async def resolve_now(
         self, campaign_id: int, by: int, reason: str, *, roles: Collection[int] = ()
-    ) -> list[Side]:
+    ) -> list[str]:
         """Resolve the open round at once; sides that have not locked get the default."""
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
@@ -219,7 +218,7 @@ class ModerationMixin(ServiceCore):
                 "resolve-now",
                 reason,
                 round=live.id,
-                defaulted=[s.value for s in filled],
+                defaulted=list(filled),
             )
             if filled:
                 await gm_notice(
@@ -229,7 +228,7 @@ class ModerationMixin(ServiceCore):
                     ctx.now,
                     turn=live.turn,
                     round=live.kind,
-                    sides=[s.value for s in filled],
+                    sides=list(filled),
                     why="resolve-now",
                 )
             round_id = live.id
@@ -250,7 +249,8 @@ class ModerationMixin(ServiceCore):
             if campaign.status == "setup":
                 raise ServiceError("not-started")
             rounds = [r for r in await tx.rounds(campaign.id) if r.status != "void"]
-            target = next((r for r in rounds if r.turn == to_turn and r.kind == "orders"), None)
+            first_round = self._plugin(campaign).rules.first_round
+            target = next((r for r in rounds if r.turn == to_turn and r.kind == first_round), None)
             if target is None:
                 turns = sorted({r.turn for r in rounds})
                 raise ServiceError(
@@ -302,7 +302,7 @@ class ModerationMixin(ServiceCore):
                 void_events=voided_events,
             )
             await gm_notice(tx, campaign, "rollback", ctx.now, turn=to_turn, reason=reason, by=by)
-            state = await state_of(tx, snapshot_id)
+            state = await state_of(tx, self._plugin(campaign).rules, snapshot_id)
             round_id = await open_round(tx, ctx, campaign, state, snapshot_id)
             await refresh_card(tx, campaign, ctx.now)
             row = await tx.round(round_id)

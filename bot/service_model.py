@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from engine.state import Decision
-from engine.types import Side
+from engine.ruleset import Decision, View
 
-RULESETS = ("carrier",)
 MISSING_POLICIES = ("default", "drafts")
 MIN_ROUND_SECONDS = 60
 MAX_ROUND_SECONDS = 60 * 86400
@@ -74,7 +72,7 @@ class Pace:
 @dataclass(frozen=True)
 class PlayerInfo:
     user_id: int
-    side: Side
+    side: str
     commander: bool
     dm_ok: bool
     last_active: datetime
@@ -117,7 +115,7 @@ class PanelData:
     round_id: int
     turn: int
     kind: str
-    side: Side
+    side: str
     status: str  # the round's status
     paused: bool
     deadline: datetime | None
@@ -127,7 +125,7 @@ class PanelData:
     receipt: str | None
     is_commander: bool
     can_unlock: bool
-    view: Any  # engine.view.View for this side (Any: engine.view imports the whole engine)
+    view: View  # this side's view, through the secrecy gate
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -137,7 +135,7 @@ class PanelData:
 @dataclass(frozen=True)
 class LockResult:
     round_id: int
-    side: Side
+    side: str
     receipt: str
     resolved: bool  # this call also resolved the round (every side had locked)
     already_locked: bool = False  # a repeated click: the standing receipt is returned
@@ -145,7 +143,7 @@ class LockResult:
 
 @dataclass(frozen=True)
 class SideStatus:
-    side: Side
+    side: str
     locked: bool
     receipt: str | None
     defaulted: bool
@@ -160,8 +158,8 @@ class SideStatus:
 class StatusData:
     campaign: CampaignInfo
     round: RoundInfo | None
-    view: Any  # engine.view.View, public (viewer None)
-    locked: Mapping[Side, bool]
+    view: View  # the public view, through the secrecy gate
+    locked: Mapping[str, bool]
 
 
 @dataclass(frozen=True)
@@ -194,7 +192,7 @@ class ReceiptInfo:
     turn: int
     kind: str
     branch: int
-    side: Side
+    side: str
     receipt: str
     locked_at: datetime
     defaulted: bool

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from bot import secrecy
 from bot.clock import from_epoch
 from bot.service_core import ServiceCore, round_info
 from bot.service_model import (
@@ -20,15 +21,9 @@ from bot.service_model import (
     StatusData,
 )
 from bot.service_rounds import (
-    SIDES,
     state_of,
     view_of,
 )
-from db.repository import (
-    CampaignRow,
-    RoundRow,
-)
-from engine.types import Side
 
 
 class QueryMixin(ServiceCore):
@@ -65,10 +60,10 @@ class QueryMixin(ServiceCore):
             live = await tx.live_round(campaign.id)
             standing = await tx.standing_locks(live.id) if live else {}
             result: list[SideStatus] = []
-            for side in SIDES:
-                mine = [p for p in players if p.side == side.value]
+            for side in self._plugin(campaign).rules.side_ids:
+                mine = [p for p in players if p.side == side]
                 commander = next((p for p in mine if p.commander), None)
-                lock = standing.get(side.value)
+                lock = standing.get(side)
                 result.append(
                     SideStatus(
                         side=side,
@@ -90,30 +85,32 @@ class QueryMixin(ServiceCore):
 
     async def peek(
         self, campaign_id: int, by: int, *, roles: Collection[int] = ()
-    ) -> dict[Side, dict[str, str]]:
+    ) -> dict[str, dict[str, str]]:
         """The GM's look at each side's current drafts, if the campaign allows it."""
         async with self.repo.read() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
-            if not campaign.gm_sees_secrets:
+            if not secrecy.may_peek(campaign.gm_sees_secrets, secrecy.Viewer(gm=True)):
                 raise ServiceError("secrets-hidden")
             live = await tx.live_round(campaign.id)
             if live is None:
                 raise ServiceError("no-open-round")
-            return {side: await tx.drafts(live.id, side.value) for side in SIDES}
+            sides = self._plugin(campaign).rules.side_ids
+            return {side: await tx.drafts(live.id, side) for side in sides}
 
     async def status(self, campaign_id: int) -> StatusData:
         """The public situation: a view for spectators, the round and who has locked."""
         async with self.repo.read() as tx:
             campaign = await self._campaign(tx, campaign_id)
             live = await tx.live_round(campaign.id)
-            state = await state_of(tx, campaign.snapshot_id)
+            rules = self._plugin(campaign).rules
+            state = await state_of(tx, rules, campaign.snapshot_id)
             standing = await tx.standing_locks(live.id) if live else {}
             return StatusData(
                 campaign=await self._info(tx, campaign),
                 round=round_info(live) if live else None,
-                view=view_of(self.catalog, state, None),
-                locked={side: side.value in standing for side in SIDES},
+                view=view_of(rules, state, secrecy.Viewer.public()),
+                locked={side: side in standing for side in rules.side_ids},
             )
 
     async def log(
@@ -159,19 +156,24 @@ class QueryMixin(ServiceCore):
             if player is None:
                 raise ServiceError("not-player")
             rounds = {r.id: r for r in await tx.rounds(campaign.id)}
+            rules = self._plugin(campaign).rules
+            finished = campaign.status == "finished"
             out: list[ReceiptInfo] = []
             for lock in await tx.campaign_locks(campaign.id):
-                if lock.side != player.side:
+                if not secrecy.may_read_drafts(secrecy.Viewer.player(player.side), lock.side):
                     continue
                 row = rounds[lock.round_id]
-                opened = self._opened(campaign, row, rounds.values()) and lock.withdrawn_at is None
+                opened = (
+                    secrecy.receipt_opened(rules, finished, row, list(rounds.values()))
+                    and lock.withdrawn_at is None
+                )
                 out.append(
                     ReceiptInfo(
                         round_id=row.id,
                         turn=row.turn,
                         kind=row.kind,
                         branch=row.branch,
-                        side=Side(lock.side),
+                        side=lock.side,
                         receipt=lock.receipt,
                         locked_at=from_epoch(lock.locked_at),
                         defaulted=lock.defaulted,
@@ -183,24 +185,7 @@ class QueryMixin(ServiceCore):
                 )
             return out
 
-    @staticmethod
-    def _opened(campaign: CampaignRow, row: RoundRow, rounds: Collection[RoundRow]) -> bool:
-        """A receipt is opened once its turn's strikes are over (or the campaign ended)."""
-        if campaign.status == "finished":
-            return True
-        if row.resolved_at is None:
-            return False
-        if row.kind == "resource":
-            return True
-        return any(
-            r.kind == "resource"
-            and r.turn == row.turn
-            and r.branch == row.branch
-            and r.resolved_at is not None
-            for r in rounds
-        )
-
     async def export(self, campaign_id: int) -> dict[str, Any]:
         from bot.export import export_campaign
 
-        return await export_campaign(self.repo, campaign_id)
+        return await export_campaign(self.repo, self.rulesets, campaign_id)

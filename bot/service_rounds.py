@@ -4,10 +4,9 @@ Every function here runs inside a transaction the caller opened, and writes its
 announcements to the outbox in that same transaction: whatever is posted afterwards
 describes a state that was committed. Nothing here sends anything.
 
-Receipts and the doctrine: the ORDERS round commits to Fleet Tactic, Flight Ops *and* the
-strike doctrine, and the doctrine stays secret until the turn's strikes are flown. So the
-orders reveal shows the public fields with their receipts, and the salts of both rounds of a
-turn are published with the resource reveal, once the strikes are over.
+The game is the campaign's ruleset (``bot.rulesets``); what a reveal may show and which
+salts it opens is the secrecy gate's answer (``bot.secrecy``), from the fields' declared
+opening: a carrier doctrine, for one, is committed with the orders but opens at turn end.
 """
 
 from __future__ import annotations
@@ -19,51 +18,66 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import secrecy
+from bot.clock import from_epoch
+from bot.rulesets import Plugin, Registry
 from bot.service_model import (
+    PanelData,
     SeedSource,
     canonical_choice,
     choice_of,
     receipt_of,
 )
-from db.repository import CampaignRow, NewEvent, NewLock, NewOutbox, RoundRow, Transaction
-from engine import campaign as rules
-from engine.catalog import Catalog
+from db.repository import (
+    CampaignRow,
+    NewEvent,
+    NewLock,
+    NewOutbox,
+    PlayerRow,
+    RoundRow,
+    Transaction,
+)
 from engine.rng import Rng
-from engine.state import Decision, State
-from engine.types import RoundKind, Side
+from engine.ruleset import Decision, Rules
 
 log = logging.getLogger(__name__)
 
-SIDES = tuple(Side)
-SECRET_UNTIL_TURN_END = ("doctrine",)
+AnyRules = Rules[Any, Any]
 
 
 @dataclass(frozen=True)
 class Ctx:
     """What the round functions need besides the transaction."""
 
-    catalog: Catalog
+    rulesets: Registry
     seeds: SeedSource
     now: int
+
+    def plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
+        return self.rulesets.get(campaign.ruleset)
 
 
 # ------------------------------------------------------------------------------ helpers
 
 
 @functools.lru_cache(maxsize=512)
-def load_state(text: str) -> State:
+def _load(rules: AnyRules, text: str) -> Any:
+    return rules.load(text)
+
+
+def load_state(rules: AnyRules, text: str) -> Any:
     """Parse a snapshot; cached by its text, so a state is parsed once however often read.
 
     Keyed by the text itself (not the row id, which a rolled-back insert can hand out
-    again), and safe to share: ``State`` is frozen.
+    again), and safe to share: states are frozen.
     """
-    return State.model_validate_json(text)
+    return _load(rules, text)
 
 
 class _Memo:
     """Per-state results of the engine (pending decisions, views), bounded, oldest out.
 
-    Keyed by the identity of the catalog and the state, both kept alive by the entry, so an
+    Keyed by the identity of the rules and the state, both kept alive by the entry, so an
     id cannot be reused while its entry exists.
     """
 
@@ -71,14 +85,14 @@ class _Memo:
         self._size = size
         self._items: OrderedDict[tuple[int, int, str], tuple[object, object, Any]] = OrderedDict()
 
-    def get(self, catalog: Catalog, state: State, part: str, make: Callable[[], Any]) -> Any:
-        key = (id(catalog), id(state), part)
+    def get(self, rules: AnyRules, state: Any, part: str, make: Callable[[], Any]) -> Any:
+        key = (id(rules), id(state), part)
         hit = self._items.get(key)
-        if hit is not None and hit[0] is catalog and hit[1] is state:
+        if hit is not None and hit[0] is rules and hit[1] is state:
             self._items.move_to_end(key)
             return hit[2]
         value = make()
-        self._items[key] = (catalog, state, value)
+        self._items[key] = (rules, state, value)
         if len(self._items) > self._size:
             self._items.popitem(last=False)
         return value
@@ -87,32 +101,27 @@ class _Memo:
 _memo = _Memo()
 
 
-def pending_of(catalog: Catalog, state: State) -> list[Decision]:
-    return list(_memo.get(catalog, state, "pending", lambda: rules.pending(catalog, state)))
+def pending_of(rules: AnyRules, state: Any) -> list[Decision]:
+    return list(_memo.get(rules, state, "pending", lambda: rules.pending(state)))
 
 
-def view_of(catalog: Catalog, state: State, side: Side | None) -> Any:
-    from engine.view import view
-
-    part = f"view:{side.value if side else 'public'}"
-    return _memo.get(catalog, state, part, lambda: view(catalog, state, side))
-
-
-def dump_state(state: State) -> str:
-    return state.model_dump_json()
+def view_of(rules: AnyRules, state: Any, viewer: secrecy.Viewer) -> Any:
+    """A viewer's view of a state, through the secrecy gate, memoised per state."""
+    part = f"view:{viewer.side or 'public'}"
+    return _memo.get(rules, state, part, lambda: secrecy.view_for(rules, state, viewer))
 
 
-async def state_of(tx: Transaction, snapshot_id: int | None) -> State:
+async def state_of(tx: Transaction, rules: AnyRules, snapshot_id: int | None) -> Any:
     if snapshot_id is None:
         raise RuntimeError("campaign without a snapshot")
     row = await tx.snapshot(snapshot_id)
     if row is None:
         raise RuntimeError(f"snapshot {snapshot_id} is missing")
-    return load_state(row.state)
+    return load_state(rules, row.state)
 
 
-def side_decisions(catalog: Catalog, state: State, side: Side) -> tuple[Decision, ...]:
-    return tuple(d for d in pending_of(catalog, state) if d.side is side)
+def side_decisions(rules: AnyRules, state: Any, side: str) -> tuple[Decision, ...]:
+    return tuple(d for d in pending_of(rules, state) if d.side == side)
 
 
 def option_label(decisions: Sequence[Decision], field: str, value: str) -> str:
@@ -126,6 +135,46 @@ def option_label(decisions: Sequence[Decision], field: str, value: str) -> str:
             if excluded.id == value:
                 return excluded.label
     return value
+
+
+async def panel_data(
+    tx: Transaction,
+    rules: AnyRules,
+    campaign: CampaignRow,
+    player: PlayerRow,
+    live: RoundRow,
+    state: Any,
+    now: int,
+) -> PanelData:
+    """What a player's order panel shows for round ``live``: their side's view, only."""
+    side = player.side
+    lock = (await tx.standing_locks(live.id)).get(side)
+    before_deadline = live.deadline_at is None or now < live.deadline_at
+    return PanelData(
+        campaign_id=campaign.id,
+        round_id=live.id,
+        turn=live.turn,
+        kind=live.kind,
+        side=side,
+        status=live.status,
+        paused=campaign.status == "paused",
+        deadline=from_epoch(live.deadline_at) if live.deadline_at is not None else None,
+        decisions=side_decisions(rules, state, side),
+        drafts=await tx.drafts(live.id, side),
+        locked=lock is not None,
+        receipt=lock.receipt if lock is not None else None,
+        is_commander=player.commander,
+        can_unlock=(
+            campaign.allow_unlock
+            and lock is not None
+            and not lock.defaulted
+            and player.commander
+            and live.status == "open"
+            and campaign.status == "active"
+            and before_deadline
+        ),
+        view=view_of(rules, state, secrecy.Viewer.player(side)),
+    )
 
 
 async def notify(
@@ -188,23 +237,23 @@ async def gm_notice(
     )
 
 
-async def commanders(tx: Transaction, campaign_id: int) -> dict[Side, int]:
-    return {Side(p.side): p.user_id for p in await tx.players(campaign_id) if p.commander}
+async def commanders(tx: Transaction, campaign_id: int) -> dict[str, int]:
+    return {p.side: p.user_id for p in await tx.players(campaign_id) if p.commander}
 
 
 async def send_panel(
-    tx: Transaction, campaign: CampaignRow, round_id: int, user_id: int, side: Side, now: int
+    tx: Transaction, campaign: CampaignRow, round_id: int, user_id: int, side: str, now: int
 ) -> None:
     """A DM panel, or for a player known to have closed DMs a pointer to /orders."""
     player = await tx.player(campaign.id, user_id)
     if player is not None and not player.dm_ok:
-        await gm_notice(tx, campaign, "use-orders", now, user=user_id, side=side.value)
+        await gm_notice(tx, campaign, "use-orders", now, user=user_id, side=side)
         return
     await notify(
         tx,
         campaign,
         "dm-panel",
-        {"round_id": round_id, "user_id": user_id, "side": side.value},
+        {"round_id": round_id, "user_id": user_id, "side": side},
         now,
         dm_user=user_id,
         dedupe_key=f"dm-panel:{round_id}:{user_id}",
@@ -215,15 +264,16 @@ async def send_panel(
 
 
 async def open_round(
-    tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: State, snapshot_id: int
+    tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, snapshot_id: int
 ) -> int:
     """Open the round the state waits for: row, deadline and reminder timers, announcements."""
+    progress = ctx.plugin(campaign).rules.progress(state)
     deadline = ctx.now + campaign.round_seconds
     round_id = await tx.insert_round(
         campaign.id,
         campaign.branch,
-        state.turn,
-        state.round.value,
+        progress.turn,
+        progress.round,
         ctx.now,
         deadline,
         snapshot_id,
@@ -241,8 +291,8 @@ async def open_round(
         [
             NewEvent(
                 "round-opened",
-                state.turn,
-                {"round": state.round.value, "deadline": deadline},
+                progress.turn,
+                {"round": progress.round, "deadline": deadline},
             )
         ],
         ctx.now,
@@ -258,21 +308,21 @@ async def lock_side(
     ctx: Ctx,
     campaign: CampaignRow,
     round_row: RoundRow,
-    side: Side,
+    side: str,
     choice: Mapping[str, str],
     *,
     by_user: int | None,
     defaulted: bool = False,
 ) -> str:
     canonical = canonical_choice(
-        campaign.id, round_row.branch, round_row.turn, round_row.kind, side.value, choice
+        campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice
     )
     salt = ctx.seeds.token_hex(16)
     receipt = receipt_of(canonical, salt)
     await tx.insert_lock(
         NewLock(
             round_id=round_row.id,
-            side=side.value,
+            side=side,
             canonical=canonical,
             salt=salt,
             receipt=receipt,
@@ -289,7 +339,7 @@ async def lock_side(
             NewEvent(
                 "side-locked",
                 round_row.turn,
-                {"side": side.value, "receipt": receipt, "defaulted": defaulted},
+                {"side": side, "receipt": receipt, "defaulted": defaulted},
             )
         ],
         ctx.now,
@@ -299,16 +349,17 @@ async def lock_side(
 
 async def fill_missing(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, round_row: RoundRow, why: str
-) -> list[Side]:
+) -> list[str]:
     """Lock a choice for every side that has not locked, per the campaign's policy."""
-    state = await state_of(tx, round_row.snapshot_before_id)
+    rules = ctx.plugin(campaign).rules
+    state = await state_of(tx, rules, round_row.snapshot_before_id)
     standing = await tx.standing_locks(round_row.id)
-    filled: list[Side] = []
-    for side in SIDES:
-        if side.value in standing:
+    filled: list[str] = []
+    for side in rules.side_ids:
+        if side in standing:
             continue
-        decisions = side_decisions(ctx.catalog, state, side)
-        drafts = await tx.drafts(round_row.id, side.value)
+        decisions = side_decisions(rules, state, side)
+        drafts = await tx.drafts(round_row.id, side)
         choice: dict[str, str] = {}
         for decision in decisions:
             drafted = drafts.get(decision.field)
@@ -330,7 +381,7 @@ async def fill_missing(
                     "defaults-applied",
                     round_row.turn,
                     {
-                        "sides": [s.value for s in filled],
+                        "sides": list(filled),
                         "why": why,
                         "policy": campaign.missing_policy,
                     },
@@ -354,16 +405,19 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     campaign = await tx.campaign(round_row.campaign_id)
     if campaign is None:
         return False
-    state = await state_of(tx, round_row.snapshot_before_id)
+    plugin = ctx.plugin(campaign)
+    rules = plugin.rules
+    state = await state_of(tx, rules, round_row.snapshot_before_id)
     standing = await tx.standing_locks(round_id)
-    missing = [side.value for side in SIDES if side.value not in standing]
+    missing = [side for side in rules.side_ids if side not in standing]
     if missing:
         raise RuntimeError(f"round {round_id} is resolving without locks for {missing}")
-    choices = {Side(side): choice_of(lock.canonical) for side, lock in standing.items()}
-    decisions = pending_of(ctx.catalog, state)
+    choices = {side: choice_of(lock.canonical) for side, lock in standing.items()}
+    decisions = pending_of(rules, state)
     new_state, events = rules.resolve(
-        ctx.catalog, state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
+        state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
     )
+    progress = rules.progress(new_state)
     await tx.append_events(
         campaign.id,
         round_id,
@@ -374,9 +428,9 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     after_id = await tx.insert_snapshot(
         campaign.id,
         campaign.branch,
-        new_state.turn,
-        new_state.round.value,
-        dump_state(new_state),
+        progress.turn,
+        progress.round,
+        rules.dump(new_state),
         ctx.now,
     )
     await tx.update_round(
@@ -387,24 +441,22 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     await refresh_round_message(tx, campaign, round_id, ctx.now)
 
     await _announce_reveal(tx, ctx, campaign, round_row, decisions, standing, after_id)
-    if round_row.kind == RoundKind.RESOURCE.value:
-        record = new_state.history[-1] if new_state.history else None
-        if record is not None:
-            for index, report in enumerate(record.strikes):
-                await notify(
-                    tx,
-                    campaign,
-                    "strike-report",
-                    {
-                        "round_id": round_id,
-                        "turn": round_row.turn,
-                        "snapshot_id": after_id,
-                        "index": index,
-                        "strike": report.id,
-                    },
-                    ctx.now,
-                    dedupe_key=f"strike-report:{round_id}:{index}",
-                )
+    if rules.closes_turn(round_row.kind):
+        public = view_of(rules, new_state, secrecy.Viewer.public())
+        for index in range(plugin.presenter.report_count(public, round_row.turn)):
+            await notify(
+                tx,
+                campaign,
+                "report",
+                {
+                    "round_id": round_id,
+                    "turn": round_row.turn,
+                    "snapshot_id": after_id,
+                    "index": index,
+                },
+                ctx.now,
+                dedupe_key=f"report:{round_id}:{index}",
+            )
         await notify(
             tx,
             campaign,
@@ -414,7 +466,7 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
             dedupe_key=f"turn-summary:{round_id}",
         )
 
-    if new_state.finished:
+    if progress.finished:
         await finish_campaign(tx, ctx, campaign, after_id, reason="completed", by=None)
     else:
         await open_round(tx, ctx, campaign, new_state, after_id)
@@ -430,47 +482,42 @@ async def _announce_reveal(
     standing: Mapping[str, Any],
     after_id: int,
 ) -> None:
+    rules = ctx.plugin(campaign).rules
     sides: list[dict[str, Any]] = []
-    for side in SIDES:
-        lock = standing[side.value]
-        choice = choice_of(lock.canonical)
-        own = [d for d in decisions if d.side is side]
+    for side in rules.side_ids:
+        lock = standing[side]
+        own = [d for d in decisions if d.side == side]
         shown = {
             field: {"id": value, "label": option_label(own, field, value)}
-            for field, value in choice.items()
-            if field not in SECRET_UNTIL_TURN_END
+            for field, value in secrecy.shown_at_reveal(rules, choice_of(lock.canonical)).items()
         }
         sides.append(
             {
-                "side": side.value,
+                "side": side,
                 "fields": shown,
                 "receipt": lock.receipt,
                 "defaulted": lock.defaulted,
             }
         )
     opened: list[dict[str, Any]] = []
-    if round_row.kind == RoundKind.RESOURCE.value:
-        # End of the turn: open every receipt of this turn (orders and resource).
-        for other in await tx.rounds(campaign.id):
-            if (
-                other.branch == round_row.branch
-                and other.turn == round_row.turn
-                and other.status in ("resolved", "resolving")
-            ):
-                locks = standing if other.id == round_row.id else await tx.standing_locks(other.id)
-                for side in SIDES:
-                    lock = locks.get(side.value)
-                    if lock is not None:
-                        opened.append(
-                            {
-                                "round_id": other.id,
-                                "round": other.kind,
-                                "side": side.value,
-                                "canonical": lock.canonical,
-                                "salt": lock.salt,
-                                "receipt": lock.receipt,
-                            }
-                        )
+    rounds = [r for r in await tx.rounds(campaign.id) if r.status in ("resolved", "resolving")]
+    resolved = next(r for r in rounds if r.id == round_row.id)
+    for other in secrecy.opened_by(rules, resolved, rounds):
+        assert isinstance(other, RoundRow)
+        locks = standing if other.id == round_row.id else await tx.standing_locks(other.id)
+        for side in rules.side_ids:
+            lock = locks.get(side)
+            if lock is not None:
+                opened.append(
+                    {
+                        "round_id": other.id,
+                        "round": other.kind,
+                        "side": side,
+                        "canonical": lock.canonical,
+                        "salt": lock.salt,
+                        "receipt": lock.receipt,
+                    }
+                )
     await notify(
         tx,
         campaign,
@@ -498,7 +545,8 @@ async def finish_campaign(
     by: int | None,
 ) -> None:
     """End the campaign and reveal its seed: every draw can now be checked."""
-    state = await state_of(tx, snapshot_id)
+    rules = ctx.plugin(campaign).rules
+    progress = rules.progress(await state_of(tx, rules, snapshot_id))
     await tx.update_campaign(
         campaign.id,
         status="finished",
@@ -508,7 +556,7 @@ async def finish_campaign(
         paused_at=None,
         snapshot_id=snapshot_id,
     )
-    winner = state.winner.value if isinstance(state.winner, Side) else state.winner
+    winner = progress.winner
     await tx.append_events(
         campaign.id,
         None,
@@ -516,12 +564,12 @@ async def finish_campaign(
         [
             NewEvent(
                 "campaign-finished",
-                state.turn,
+                progress.turn,
                 {"reason": reason, "winner": winner, "by": by},
             ),
             NewEvent(
                 "seed-revealed",
-                state.turn,
+                progress.turn,
                 {"seed": campaign.seed, "commitment": campaign.seed_commitment},
             ),
         ],
@@ -535,7 +583,7 @@ async def finish_campaign(
             "snapshot_id": snapshot_id,
             "reason": reason,
             "winner": winner,
-            "vp": {side.value: state.vp.get(side, 0) for side in SIDES},
+            "vp": {side: progress.vp.get(side, 0) for side in rules.side_ids},
             "seed": campaign.seed,
             "seed_commitment": campaign.seed_commitment,
         },

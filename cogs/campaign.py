@@ -16,8 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import controls
 from bot.durations import DurationError, parse_duration
 from bot.i18n import t
+from bot.rulesets import FACTORIES
 from bot.service_model import Pace, ServiceError
 from bot.translator import _T
 from cogs.common import (
@@ -31,15 +33,12 @@ from cogs.common import (
     say,
 )
 
-SIDE_CHOICES = [
-    app_commands.Choice(name="Japanese", value="japanese"),
-    app_commands.Choice(name="Allied", value="allied"),
-]
 MISSING_CHOICES = [
     app_commands.Choice(name="engine default (safe choice)", value="default"),
     app_commands.Choice(name="keep the player's drafts, default the rest", value="drafts"),
 ]
-RULESET_CHOICES = [app_commands.Choice(name="carrier (ZERO! 25.0)", value="carrier")]
+# The registered rulesets, by key (a ruleset line in ``bot.rulesets`` makes it selectable).
+RULESET_CHOICES = [app_commands.Choice(name=key, value=key) for key in FACTORIES]
 REASON_MAX = 200
 
 
@@ -99,7 +98,7 @@ def _reason_ok(reason: str) -> str | None:
 
 class JoinButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sortie:join:(?P<campaign>\d+):(?P<side>japanese|allied)",
+    template=r"sortie:join:(?P<campaign>\d+):(?P<side>[a-z0-9_-]{1,32})",
 ):
     """The join buttons on the campaign card; they survive restarts (the id says it all)."""
 
@@ -155,6 +154,40 @@ async def _probe_dm(interaction: discord.Interaction[Any], campaign_id: int) -> 
     except discord.HTTPException:
         return
     await service.mark_dm(campaign_id, interaction.user.id, True)
+
+
+async def side_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The sides of this channel's campaign, in the reader's language."""
+    svc = campaigns(interaction)
+    info = await svc.campaign_in_channel(interaction.channel_id or 0)
+    if info is None or info.ruleset not in svc.rulesets:
+        return []
+    loc = locale(interaction)
+    return [
+        app_commands.Choice(name=spec.name(loc), value=spec.id)
+        for spec in svc.rulesets.get(info.ruleset).rules.sides
+        if current.lower() in spec.id or current.lower() in spec.name(loc).lower()
+    ]
+
+
+def _card_controls(client: Any) -> Any:
+    async def join_buttons(campaign_id: int) -> discord.ui.View | None:
+        """Join buttons on the campaign card while it can be joined; none once it is over."""
+        services = getattr(client, "services", None)
+        if services is None:
+            return None
+        info = await services.campaigns.info(campaign_id)
+        view = discord.ui.View(timeout=None)
+        if info.status == "finished":
+            return view  # an empty view clears the buttons on the edited card
+        for spec in services.campaigns.rulesets.get(info.ruleset).rules.sides:
+            label = t(f"cogs.join.button_{spec.id}", info.locale)
+            view.add_item(JoinButton(campaign_id, spec.id, label))
+        return view
+
+    return join_buttons
 
 
 class CampaignCog(commands.Cog):
@@ -231,7 +264,11 @@ class CampaignCog(commands.Cog):
     async def _scenario_names(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        scenarios = campaigns(interaction).catalog.scenarios
+        rulesets = campaigns(interaction).rulesets
+        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        if chosen not in rulesets:
+            return []
+        scenarios = rulesets.get(chosen).rules.scenarios()
         return [
             app_commands.Choice(name=f"{s.name} ({s.turns} turns)", value=key)
             for key, s in sorted(scenarios.items())
@@ -243,11 +280,16 @@ class CampaignCog(commands.Cog):
     @campaign.command(
         name="join", description=_T("Join a side of this campaign", key="cmd.campaign.join.desc")
     )
-    @app_commands.choices(side=SIDE_CHOICES)
     async def join(self, interaction: discord.Interaction[Any], side: str) -> None:
         info = await campaign_here(interaction)
         if info is not None:
-            await _join(interaction, info.id, side)
+            await _join(interaction, info.id, side.strip().lower())
+
+    @join.autocomplete("side")
+    async def _side_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await side_choices(interaction, current)
 
     @campaign.command(
         name="start", description=_T("Open turn 1 (GM)", key="cmd.campaign.start.desc")
@@ -294,7 +336,7 @@ class CampaignCog(commands.Cog):
                 t(
                     "cogs.waiting.line",
                     loc,
-                    side=t(f"service.side.{row.side.value}", loc),
+                    side=t(f"service.side.{row.side}", loc),
                     state=state,
                     who=who,
                     dm=dm,
@@ -332,7 +374,7 @@ class CampaignCog(commands.Cog):
         lines = [t("cogs.peek.header", loc)]
         for side, fields in drafts.items():
             chosen = ", ".join(f"{field}: {value}" for field, value in sorted(fields.items()))
-            lines.append(f"**{t(f'service.side.{side.value}', loc)}**: {chosen or '—'}")
+            lines.append(f"**{t(f'service.side.{side}', loc)}**: {chosen or '—'}")
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @campaign.command(
@@ -530,4 +572,5 @@ class CampaignCog(commands.Cog):
 
 async def setup(client: commands.Bot) -> None:
     client.add_dynamic_items(JoinButton)
+    controls.of(client).card = _card_controls(client)
     await client.add_cog(CampaignCog(client))

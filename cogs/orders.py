@@ -24,335 +24,98 @@ DM the outbox sends is drawn here too (``panel_message``), so it reads like its 
 from __future__ import annotations
 
 import dataclasses
+import io
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.announce import (
-    PanelRef,
-    board_summary,
-    deadline_text,
-    field_text,
-    option_detail,
-    option_text,
-    place_names,
-    render,
-    round_text,
-    side_text,
-)
-from bot.clock import epoch
+from bot import controls
+from bot import panel as panels
+from bot.announce import render, side_text
 from bot.i18n import t
+from bot.panel import TEXT_LIMIT, PanelSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
 
 if TYPE_CHECKING:
     from bot.runtime import Services
-    from engine.catalog import Catalog
-    from engine.state import Decision
 
 log = logging.getLogger("sortie.orders")
 
-TEXT_LIMIT = 2000
-LABEL_LIMIT = 100  # select option label and description
-MAX_OPTIONS = 25
-MAX_SELECTS = 4  # one action row stays for the buttons
-SIDE = r"(?P<side>japanese|allied)"
+SIDE = r"(?P<side>[a-z0-9_-]{1,32})"
 IDS = r"(?P<campaign>\d{1,20}):(?P<round>\d{1,20})"
 # Refusals meaning "this panel's round is no longer open": the panel turns read-only.
 OVER = ("stale-round", "deadline-passed", "finished", "no-open-round")
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 # ------------------------------------------------------------------------------ the panel
 
 
-def panel_text(services: Services, info: CampaignInfo, panel: PanelData) -> str:
-    """The panel's words, for the DM the outbox sends, its edits and ``/orders`` alike."""
-    loc = info.locale
-    catalog = services.catalog
-    title = t(
-        "service.panel.title",
-        loc,
-        turn=panel.turn,
-        round=round_text(panel.kind, loc),
-        side=side_text(panel.side, loc),
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "success": discord.ButtonStyle.success,
+    "secondary": discord.ButtonStyle.secondary,
+}
+BUTTONS: dict[str, type[_PanelButton]] = {}
+
+
+def compose(services: Services, info: CampaignInfo, panel: PanelData) -> PanelSpec:
+    """The panel as ``bot.panel`` composes it, for this campaign's ruleset."""
+    commander = next(
+        (p.user_id for p in info.players if p.side == panel.side and p.commander), None
     )
-    is_open = panel.status == "open"
-    lines = [title]
-    if is_open and not panel.locked and panel.deadline is not None:
-        lines.append(
-            t("service.round.deadline", loc, deadline=deadline_text(epoch(panel.deadline)))
-        )
-    if panel.paused and is_open:
-        lines.append(t("orders.paused", loc))
-    own = panel.view.sides.get(panel.side) if panel.view is not None else None
-    if own is not None and own.last_tactic is not None:
-        lines.append(
-            t(
-                "service.panel.last-turn",
-                loc,
-                tactic=option_text(
-                    catalog, info.scenario, "fleet_tactic", own.last_tactic.value, loc
-                ),
-                size=t(f"render.size.{own.last_size.value if own.last_size else 'none'}", loc),
-            )
-        )
-    lines += decision_lines(catalog, info.scenario, panel.decisions, panel.drafts, loc)
-    resource = panel.drafts.get("resource") if panel.kind == "resource" else None
-    if resource is not None:
-        effect = _resource_effect(catalog, resource)
-        if effect:
-            name = option_text(catalog, info.scenario, "resource", resource, loc)
-            lines.append(t("orders.resource-effect", loc, resource=name, effect=effect))
-    if panel.locked:
-        lines.append(t("orders.locked", loc, receipt=short_receipt(panel.receipt or "")))
-        if panel.status == "open":
-            lines.append(t("orders.waiting", loc))
-            if panel.can_unlock:
-                lines.append(t("orders.can-unlock", loc))
-        elif panel.status == "resolving":
-            lines.append(t("orders.resolving", loc))
-        else:
-            lines.append(t("orders.all-locked", loc))
-    elif panel.status != "open":
-        lines.append(t("orders.resolving", loc))
-    else:
-        missing = panel.missing
-        if missing:
-            fields = ", ".join(field_text(name, loc) for name in missing)
-            lines.append(t("orders.missing", loc, fields=fields))
-        else:
-            lines.append(t("orders.ready", loc))
-        if not panel.is_commander:
-            commander = next(
-                (p.user_id for p in info.players if p.side is panel.side and p.commander), None
-            )
-            who = f"<@{commander}>" if commander else "—"
-            lines.append(t("orders.commander-locks", loc, commander=who))
-        lines.append(t("service.panel.how", loc))
-    if panel.view is not None:
-        lines.append("-# " + image_summary(panel, loc))
-    return clip("\n".join(lines), TEXT_LIMIT)
-
-
-def image_summary(panel: PanelData, loc: str) -> str:
-    """What the attached order-panel image shows, for readers without images."""
-    view = panel.view
-    own = view.sides.get(panel.side)
-    fleet = next((tr for tr in view.tracks if tr.side is panel.side and tr.carrier_fleet), None)
-    if own is None or fleet is None:
-        return board_summary(view, loc)
-    return t(
-        "orders.image",
-        loc,
-        fleet=fleet.name,
-        boxes=fleet.boxes,
-        max=fleet.max_boxes,
-        level=fleet.level,
-        vp=own.vp,
-        resources=len(own.resources_available),
+    return panels.compose(
+        services.campaigns.rulesets.get(info.ruleset),
+        panel,
+        scenario=info.scenario,
+        locale=info.locale,
+        commander_id=commander,
     )
 
 
-def decision_lines(
-    catalog: Catalog,
-    scenario: str,
-    decisions: Sequence[Decision],
-    drafts: Mapping[str, str],
-    loc: str,
-) -> list[str]:
-    """Per field: what is picked, then (small) every option with what it gives now, then
-    what is left out and why."""
-    places = place_names(catalog, scenario, loc)
-    lines: list[str] = []
-    for decision in decisions:
-        picked = drafts.get(decision.field)
-        if picked is not None and decision.allows(picked):
-            state = "✓ " + option_text(catalog, scenario, decision.field, picked, loc)
-        else:
-            state = t("orders.unchosen", loc)
-        lines.append(f"**{field_text(decision.field, loc)}**: {state}")
-        lines += ["-# " + line for line in _option_lines(catalog, scenario, decision, places, loc)]
-        for option, reason in _excluded(catalog, scenario, decision, places, loc):
-            lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())
-    return lines
-
-
-def _strike_label(catalog: Catalog, scenario: str, size: str, targets: list[str], loc: str) -> str:
-    """Large Strike → Allied carrier fleet / Port Moresby."""
-    label = option_text(catalog, scenario, "flight_ops", size, loc)
-    return f"{label} → {' / '.join(targets)}" if targets else label
-
-
-def _option_lines(
-    catalog: Catalog, scenario: str, decision: Decision, places: Mapping[str, str], loc: str
-) -> list[str]:
-    if decision.field == "flight_ops":
-        # One line per strike size: the force is the same whatever the target.
-        groups: dict[tuple[str, str], list[str]] = {}
-        for option in decision.options:
-            size, _, target = option.id.partition(":")
-            targets = groups.setdefault((size, option.detail), [])
-            if target:
-                targets.append(places.get(target, target))
-        return [
-            _strike_label(catalog, scenario, size, targets, loc) + (f": {detail}" if detail else "")
-            for (size, detail), targets in groups.items()
-        ]
-    labels = []
-    for option in decision.options:
-        label = option_text(catalog, scenario, decision.field, option.id, loc)
-        if option.detail and decision.field != "resource":
-            label += f" ({option_detail(decision.field, option.id, option.detail, loc)})"
-        labels.append(label)
-    return [" · ".join(labels)]
-
-
-def _excluded(
-    catalog: Catalog, scenario: str, decision: Decision, places: Mapping[str, str], loc: str
-) -> list[tuple[str, str]]:
-    if decision.field != "flight_ops":
-        return [
-            (
-                option_text(catalog, scenario, decision.field, e.id, loc),
-                t(f"service.reason.{e.reason}", loc),
-            )
-            for e in decision.excluded
-        ]
-    groups: dict[tuple[str, str], list[str]] = {}
-    for excluded in decision.excluded:
-        size, _, target = excluded.id.partition(":")
-        targets = groups.setdefault((size, excluded.reason), [])
-        if target:
-            targets.append(places.get(target, target))
-    return [
-        (
-            _strike_label(catalog, scenario, size, targets, loc),
-            t(f"service.reason.{reason}", loc),
-        )
-        for (size, reason), targets in groups.items()
-    ]
-
-
-def _resource_effect(catalog: Catalog, value: str) -> str:
-    try:
-        return catalog.resource(int(value)).text
-    except (ValueError, KeyError, AttributeError):
-        return ""
-
-
-def _options(
-    catalog: Catalog, scenario: str, decision: Decision, picked: str | None, loc: str
-) -> list[discord.SelectOption]:
-    options: list[discord.SelectOption] = []
-    legal = list(decision.options)
-    if len(legal) > MAX_OPTIONS:
-        log.warning(
-            "%s has %d legal options; the select shows the first %d",
-            decision.field,
-            len(legal),
-            MAX_OPTIONS,
-        )
-        legal = legal[:MAX_OPTIONS]
-    for option in legal:
-        label = option_text(catalog, scenario, decision.field, option.id, loc)
-        if decision.field == "doctrine":
-            description = t(f"orders.doctrine.{option.id}", loc)
-            if description == f"orders.doctrine.{option.id}":
-                description = option.detail
-        else:
-            description = option_detail(decision.field, option.id, option.detail, loc)
-        options.append(
-            discord.SelectOption(
-                label=clip(label, LABEL_LIMIT),
-                value=option.id,
-                description=clip(description, LABEL_LIMIT) if description else None,
-                default=option.id == picked,
-            )
-        )
-    return options
-
-
-def panel_view(services: Services, info: CampaignInfo, panel: PanelData) -> discord.ui.View:
+def panel_view(spec: PanelSpec) -> discord.ui.View:
     """One select per decision field (legal options only), then Lock / Unlock / Help."""
-    loc = info.locale
-    readonly = panel.locked or panel.status != "open"
-    side = panel.side.value
     view = discord.ui.View(timeout=None)
-    decisions = [d for d in panel.decisions if d.options][:MAX_SELECTS]
-    for row, decision in enumerate(decisions):
+    for row, select in enumerate(spec.selects):
         view.add_item(
             FieldSelect(
-                panel.campaign_id,
-                panel.round_id,
-                side,
-                decision.field,
-                options=_options(
-                    services.catalog,
-                    info.scenario,
-                    decision,
-                    panel.drafts.get(decision.field),
-                    loc,
-                ),
-                placeholder=t("orders.placeholder", loc, field=field_text(decision.field, loc)),
-                disabled=readonly,
+                spec.campaign_id,
+                spec.round_id,
+                spec.side,
+                select.field,
+                options=[
+                    discord.SelectOption(
+                        label=choice.label,
+                        value=choice.value,
+                        description=choice.description,
+                        default=choice.default,
+                    )
+                    for choice in select.options
+                ],
+                placeholder=select.placeholder,
+                disabled=select.disabled,
                 row=row,
             )
         )
-    row = len(decisions)
-    view.add_item(
-        LockButton(
-            panel.campaign_id,
-            panel.round_id,
-            side,
-            label=t("orders.button.locked" if panel.locked else "orders.button.lock", loc),
-            style=discord.ButtonStyle.success if panel.locked else discord.ButtonStyle.primary,
-            disabled=readonly or not panel.is_commander,
-            row=row,
-        )
-    )
-    if panel.locked and panel.can_unlock:
+    row = len(spec.selects)
+    for button in spec.buttons:
         view.add_item(
-            UnlockButton(
-                panel.campaign_id,
-                panel.round_id,
-                side,
-                label=t("orders.button.unlock", loc),
+            BUTTONS[button.action](
+                spec.campaign_id,
+                spec.round_id,
+                spec.side,
+                label=button.label,
+                style=STYLES[button.style],
+                disabled=button.disabled,
                 row=row,
             )
         )
-    view.add_item(
-        HelpButton(
-            panel.campaign_id, panel.round_id, side, label=t("orders.button.help", loc), row=row
-        )
-    )
     return view
-
-
-async def panel_message(services: Services, ref: PanelRef) -> tuple[str, discord.ui.View] | None:
-    """The words and controls of a DM panel the outbox is about to send.
-
-    The DM uses the same words as the panel redrawn after each click, so the first message
-    and its edits read alike. None: the round moved on, the announcement goes as built.
-    """
-    svc = services.campaigns
-    try:
-        info = await svc.info(ref.campaign_id)
-        panel = await svc.panel(ref.campaign_id, ref.user_id)
-    except ServiceError as exc:
-        log.info("DM panel for %s sent without controls: %s", ref, exc.code)
-        return None
-    if panel.round_id != ref.round_id or panel.side is not ref.side:
-        return None
-    return panel_text(services, info, panel), panel_view(services, info, panel)
 
 
 def _closed_copy(message: discord.Message) -> discord.ui.View:
@@ -421,7 +184,7 @@ async def _context(
         else:
             await common.refuse(interaction, exc)
         return None
-    if panel.side.value != side:
+    if panel.side != side:
         await common.say(
             interaction,
             "orders.wrong-side",
@@ -475,10 +238,8 @@ async def _refused(
 async def _show(
     interaction: discord.Interaction[Any], info: CampaignInfo, panel: PanelData
 ) -> None:
-    services = common.services(interaction)
-    await interaction.edit_original_response(
-        content=panel_text(services, info, panel), view=panel_view(services, info, panel)
-    )
+    spec = compose(common.services(interaction), info, panel)
+    await interaction.edit_original_response(content=spec.text, view=panel_view(spec))
 
 
 async def on_select(
@@ -717,29 +478,23 @@ class Orders(commands.Cog):
         except ServiceError as exc:
             await common.refuse(interaction, exc)
             return
+        spec = compose(services, info, panel)
+        presenter = services.campaigns.rulesets.get(info.ruleset).presenter
         files: list[discord.File] = []
-        if panel.view is not None:
-            png = await render(
-                "render_order_panel",
-                panel.view,
-                resource_names={r.number: r.name for r in services.catalog.resources},
-                locale=info.locale,
-            )
-            if png is not None:
-                import io
-
-                name = f"panel-t{panel.turn}-{panel.kind}-{panel.side.value}.png"
-                files.append(discord.File(io.BytesIO(png), filename=name))
+        png = await render("order panel", lambda: presenter.panel_image(panel.view, info.locale))
+        if png is not None:
+            files.append(discord.File(io.BytesIO(png), filename=spec.image_name))
         await interaction.followup.send(
-            panel_text(services, info, panel),
-            files=files,
-            view=panel_view(services, info, panel),
-            ephemeral=True,
+            spec.text, files=files, view=panel_view(spec), ephemeral=True
         )
+
+
+BUTTONS.update(lock=LockButton, unlock=UnlockButton, help=HelpButton)
 
 
 async def setup(client: commands.Bot) -> None:
     client.add_dynamic_items(FieldSelect, LockButton, UnlockButton, HelpButton)
+    controls.of(client).panel = panel_view
     await client.add_cog(Orders(client))
 
 

@@ -94,47 +94,12 @@ class StatusCog(commands.Cog):
         loc = locale(interaction)
         deadline = data.round.deadline if data.round else None
         deadline_text = f"<t:{int(deadline.timestamp())}:R>" if deadline else None
-        from rendering import render_status_board
-
-        png = await asyncio.to_thread(
-            render_status_board,
-            data.view,
-            locked=data.locked,
-            deadline_text=None,
-            locale=loc,
-        )
+        presenter = campaigns(interaction).rulesets.get(info.ruleset).presenter
         view = data.view
-        lines = [
-            t(
-                "cogs.status.line",
-                loc,
-                scenario=view.scenario_name,
-                turn=view.turn,
-                turns=view.turns,
-                round=t(f"service.round.{view.round.value}", loc),
-            ),
-            t(
-                "cogs.status.vp",
-                loc,
-                japanese=view.sides["japanese"].vp,
-                allied=view.sides["allied"].vp,
-            ),
-        ]
-        for track in view.tracks:
-            lines.append(
-                t(
-                    "cogs.status.track",
-                    loc,
-                    name=track.name,
-                    boxes=track.boxes,
-                    max=track.max_boxes,
-                    level=track.level,
-                )
-            )
+        png = await asyncio.to_thread(presenter.status_board, view, data.locked, None, loc)
+        lines = presenter.status_lines(view, loc)
         if data.round is not None and not view.finished:
-            locked = [
-                t(f"service.side.{side.value}", loc) for side, done in data.locked.items() if done
-            ]
+            locked = [t(f"service.side.{side}", loc) for side, done in data.locked.items() if done]
             lines.append(t("cogs.status.locked", loc, sides=", ".join(locked) or "—"))
         if deadline_text and not view.finished:
             lines.append(t("cogs.status.deadline", loc, when=deadline_text))

@@ -85,7 +85,7 @@ async def migrate(
         try:
             await conn.executescript(script)
             async with conn.execute("PRAGMA foreign_key_check") as cursor:
-                broken = await cursor.fetchall()
+                broken = list(await cursor.fetchall())
             if broken:
                 raise RuntimeError(
                     f"migration {migration.version} would break {len(broken)} references"

@@ -10,8 +10,8 @@ import re
 from functools import cache
 from typing import Any
 
-from rendering.i18n import keys, normalize, t
 from engine.types import Band, BombResult, FleetTactic, RoundKind, Side, StrikeSize
+from rendering.i18n import keys, normalize, t
 
 
 def tr(key: str, locale: str, **params: Any) -> str:

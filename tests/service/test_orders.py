@@ -19,7 +19,7 @@ async def _refused(coro: object, code: str) -> ServiceError:
 async def test_panel_lists_legal_options_and_drafts(env: Env) -> None:
     cid = await env.campaign()
     panel = await env.svc.panel(cid, JAP)
-    assert panel.side is Side.JAPANESE and panel.turn == 1 and panel.kind == "orders"
+    assert panel.side == Side.JAPANESE and panel.turn == 1 and panel.kind == "orders"
     assert [d.field for d in panel.decisions] == ["fleet_tactic", "flight_ops", "doctrine"]
     assert panel.locked is False and panel.receipt is None and panel.drafts == {}
     assert panel.view.viewer is Side.JAPANESE

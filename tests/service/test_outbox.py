@@ -104,7 +104,7 @@ async def test_closed_dm_marks_the_player_and_tells_the_channel(
     env.sender.closed_dms.add(ALL)
     worker = env.worker()
     await worker.deliver_due()
-    waiting = {s.side.value: s for s in await env.svc.waiting(cid)}
+    waiting = {s.side: s for s in await env.svc.waiting(cid)}
     assert waiting["allied"].dm_ok is False and waiting["japanese"].dm_ok is True
     await worker.deliver_due()  # the notice queued by the failure
     notices = [a.text for t, a, _ in env.sender.sent if a.kind == "gm-notice"]

@@ -140,7 +140,7 @@ async def test_fifty_concurrent_lock_ins_give_one_resolution(env: Env) -> None:
     errors = [r for r in results if not isinstance(r, LockResult)]
     assert all(isinstance(e, ServiceError) and e.code == "stale-round" for e in errors), errors
     assert sum(1 for r in locks if r.resolved) == 1
-    assert len({r.receipt for r in locks if r.side.value == "japanese"}) == 1
+    assert len({r.receipt for r in locks if r.side == "japanese"}) == 1
     assert [e.kind for e in await env.engine_events(cid, round_id)] == ["orders-revealed"]
     async with env.repo.read() as tx:
         rounds = await tx.rounds(cid)

@@ -59,14 +59,16 @@ async def test_deadline_applies_defaults_and_tells_the_gm(env: Env, clock: Manua
         lock = (await tx.standing_locks(round_id))["allied"]
         notices = [r.payload for r in await tx.outbox(cid) if r.kind == "gm-notice"]
     # policy "default": the engine's Decision.default for every field, drafts ignored
-    from bot.service_rounds import load_state
+    from engine.state import State
 
     async with env.repo.read() as tx:
         rnd = await tx.round(round_id)
         assert rnd is not None
         snap = await tx.snapshot(rnd.snapshot_before_id)
     assert snap is not None
-    expected = rules.defaults(rules.pending(env.catalog, load_state(snap.state)))[Side.ALLIED]
+    expected = rules.defaults(rules.pending(env.catalog, State.model_validate_json(snap.state)))[
+        Side.ALLIED
+    ]
     from bot.service_model import choice_of
 
     assert lock.defaulted and choice_of(lock.canonical) == expected

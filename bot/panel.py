@@ -1,0 +1,242 @@
+"""The one panel composer: a commander's order panel as words and control specs.
+
+Pure (no Discord): the DM the outbox sends, its edits after each click, ``/orders`` and
+the demo's transcripts are all composed here, so they read exactly alike. The cogs turn a
+``PanelSpec`` into Discord components (``bot.controls``); the game's own words (options,
+what they give, why one is left out) come from the ruleset's presenter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.clock import epoch
+from bot.i18n import t
+from bot.rulesets import Plugin
+from bot.service_model import PanelData, short_receipt
+from engine.ruleset import Decision
+
+TEXT_LIMIT = 2000
+LABEL_LIMIT = 100  # select option label and description
+MAX_OPTIONS = 25
+MAX_SELECTS = 4  # one action row stays for the buttons
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def deadline_text(deadline_at: int | None) -> str:
+    """Discord timestamps: each reader sees their own local time."""
+    if deadline_at is None:
+        return "—"
+    return f"<t:{deadline_at}:f> (<t:{deadline_at}:R>)"
+
+
+def side_text(plugin: Plugin[Any, Any], side: str, locale: str) -> str:
+    try:
+        return plugin.rules.side(side).name(locale)
+    except KeyError:
+        return side
+
+
+def field_text(name: str, locale: str) -> str:
+    return t(f"service.field.{name}", locale)
+
+
+def round_text(kind: str, locale: str) -> str:
+    return t(f"service.round.{kind}", locale)
+
+
+@dataclass(frozen=True)
+class ChoiceSpec:
+    label: str
+    value: str
+    description: str | None
+    default: bool
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    field: str
+    options: tuple[ChoiceSpec, ...]
+    placeholder: str
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    action: Literal["lock", "unlock", "help"]
+    label: str
+    style: Literal["primary", "success", "secondary"]
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    """A panel as data: its campaign/round/side (for the controls' ids), words, controls."""
+
+    campaign_id: int
+    round_id: int
+    side: str
+    text: str
+    selects: tuple[SelectSpec, ...]
+    buttons: tuple[ButtonSpec, ...]
+    image_name: str
+
+
+def compose(
+    plugin: Plugin[Any, Any],
+    panel: PanelData,
+    *,
+    scenario: str,
+    locale: str,
+    commander_id: int | None,
+) -> PanelSpec:
+    """The panel's words and controls; ``commander_id`` is named to non-commanders."""
+    return PanelSpec(
+        campaign_id=panel.campaign_id,
+        round_id=panel.round_id,
+        side=panel.side,
+        text=_text(plugin, panel, scenario, locale, commander_id),
+        selects=_selects(plugin, panel, scenario, locale),
+        buttons=_buttons(panel, locale),
+        image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
+    )
+
+
+def title(plugin: Plugin[Any, Any], panel: PanelData, locale: str) -> str:
+    return t(
+        "service.panel.title",
+        locale,
+        turn=panel.turn,
+        round=round_text(panel.kind, locale),
+        side=side_text(plugin, panel.side, locale),
+    )
+
+
+def _text(
+    plugin: Plugin[Any, Any],
+    panel: PanelData,
+    scenario: str,
+    loc: str,
+    commander_id: int | None,
+) -> str:
+    presenter = plugin.presenter
+    is_open = panel.status == "open"
+    lines = [title(plugin, panel, loc)]
+    if is_open and not panel.locked and panel.deadline is not None:
+        lines.append(
+            t("service.round.deadline", loc, deadline=deadline_text(epoch(panel.deadline)))
+        )
+    if panel.paused and is_open:
+        lines.append(t("orders.paused", loc))
+    before, after = presenter.panel_notes(scenario, panel.view, panel.side, panel.drafts, loc)
+    lines += before
+    lines += decision_lines(plugin, scenario, panel.decisions, panel.drafts, loc)
+    lines += after
+    if panel.locked:
+        lines.append(t("orders.locked", loc, receipt=short_receipt(panel.receipt or "")))
+        if panel.status == "open":
+            lines.append(t("orders.waiting", loc))
+            if panel.can_unlock:
+                lines.append(t("orders.can-unlock", loc))
+        elif panel.status == "resolving":
+            lines.append(t("orders.resolving", loc))
+        else:
+            lines.append(t("orders.all-locked", loc))
+    elif panel.status != "open":
+        lines.append(t("orders.resolving", loc))
+    else:
+        missing = panel.missing
+        if missing:
+            fields = ", ".join(field_text(name, loc) for name in missing)
+            lines.append(t("orders.missing", loc, fields=fields))
+        else:
+            lines.append(t("orders.ready", loc))
+        if not panel.is_commander:
+            who = f"<@{commander_id}>" if commander_id else "—"
+            lines.append(t("orders.commander-locks", loc, commander=who))
+        lines.append(t("service.panel.how", loc))
+    lines.append("-# " + presenter.panel_summary(panel.view, panel.side, loc))
+    return clip("\n".join(lines), TEXT_LIMIT)
+
+
+def decision_lines(
+    plugin: Plugin[Any, Any],
+    scenario: str,
+    decisions: tuple[Decision, ...],
+    drafts: Any,
+    loc: str,
+) -> list[str]:
+    """Per field: what is picked, then (small) every option with what it gives now, then
+    what is left out and why."""
+    presenter = plugin.presenter
+    lines: list[str] = []
+    for decision in decisions:
+        picked = drafts.get(decision.field)
+        if picked is not None and decision.allows(picked):
+            state = "✓ " + presenter.option_text(scenario, decision.field, picked, loc)
+        else:
+            state = t("orders.unchosen", loc)
+        lines.append(f"**{field_text(decision.field, loc)}**: {state}")
+        lines += ["-# " + line for line in presenter.option_lines(scenario, decision, loc)]
+        for option, reason in presenter.excluded_lines(scenario, decision, loc):
+            lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())
+    return lines
+
+
+def _selects(
+    plugin: Plugin[Any, Any], panel: PanelData, scenario: str, loc: str
+) -> tuple[SelectSpec, ...]:
+    readonly = panel.locked or panel.status != "open"
+    out: list[SelectSpec] = []
+    for decision in [d for d in panel.decisions if d.options][:MAX_SELECTS]:
+        picked = panel.drafts.get(decision.field)
+        # A select holds 25 options at most; rulesets keep their lists shorter than that.
+        choices = tuple(
+            ChoiceSpec(
+                label=clip(
+                    plugin.presenter.option_text(scenario, decision.field, option.id, loc),
+                    LABEL_LIMIT,
+                ),
+                value=option.id,
+                description=(
+                    clip(described, LABEL_LIMIT)
+                    if (
+                        described := plugin.presenter.option_description(
+                            decision.field, option, loc
+                        )
+                    )
+                    else None
+                ),
+                default=option.id == picked,
+            )
+            for option in decision.options[:MAX_OPTIONS]
+        )
+        out.append(
+            SelectSpec(
+                field=decision.field,
+                options=choices,
+                placeholder=t("orders.placeholder", loc, field=field_text(decision.field, loc)),
+                disabled=readonly,
+            )
+        )
+    return tuple(out)
+
+
+def _buttons(panel: PanelData, loc: str) -> tuple[ButtonSpec, ...]:
+    readonly = panel.locked or panel.status != "open"
+    buttons = [
+        ButtonSpec(
+            "lock",
+            t("orders.button.locked" if panel.locked else "orders.button.lock", loc),
+            "success" if panel.locked else "primary",
+            readonly or not panel.is_commander,
+        )
+    ]
+    if panel.locked and panel.can_unlock:
+        buttons.append(ButtonSpec("unlock", t("orders.button.unlock", loc), "secondary", False))
+    buttons.append(ButtonSpec("help", t("orders.button.help", loc), "secondary", False))
+    return tuple(buttons)

@@ -1,0 +1,60 @@
+"""The registry of rulesets: one line per game system, found by the campaign's ``ruleset``.
+
+A ``Plugin`` pairs a ruleset's pure rules (``engine.rulesets.<key>``) with its presenter
+(``rendering.rulesets.<key>``). Adding a ruleset is its two packages, its locale keys and
+one line in ``FACTORIES``; nothing else in ``bot/``, ``cogs/`` or ``db/`` changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine.catalog import Catalog
+from engine.ruleset import Rules, View
+from engine.rulesets.carrier import CarrierRules
+from rendering.presenter import Presenter
+from rendering.rulesets.carrier import CarrierPresenter
+
+S = TypeVar("S")
+V = TypeVar("V", bound=View)
+
+
+@dataclass(frozen=True)
+class Plugin(Generic[S, V]):
+    rules: Rules[S, V]
+    presenter: Presenter[V]
+
+    @property
+    def key(self) -> str:
+        return self.rules.key
+
+
+def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
+    return Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
+
+
+# The ZERO! rulesets share the ZERO! data catalog (deck, aircraft, targets).
+FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
+    "carrier": _carrier,
+}
+
+
+class Registry:
+    """The plugins built once for a catalog; ``get`` refuses an unknown key."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._plugins = {key: make(catalog) for key, make in FACTORIES.items()}
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(self._plugins)
+
+    def get(self, key: str) -> Plugin[Any, Any]:
+        try:
+            return self._plugins[key]
+        except KeyError:
+            raise KeyError(f"unknown ruleset {key!r}") from None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._plugins

@@ -1,0 +1,88 @@
+"""What a ruleset shows people: its images and the words for its options, boards and reports.
+
+The application composes messages (round message, reveal, DM panel, summaries) the same way
+for every ruleset and asks the ruleset's ``Presenter`` for the parts only that game knows.
+Presenters receive *views* (what one viewer may see) and already-public facts, never a
+state: the secrecy gate decides what reaches them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from engine.ruleset import Decision, Option, View
+
+V = TypeVar("V", bound=View, contravariant=True)
+
+
+@dataclass(frozen=True)
+class RevealLine:
+    """One side's revealed choice for the reveal image: (field, option) words and receipt."""
+
+    side: str
+    pairs: tuple[tuple[str, str], ...]
+    receipt: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """A follow-up announcement of a resolution (a ZERO! strike, a Wings mission...)."""
+
+    text: str
+    image_name: str | None = None
+    image: bytes | None = None
+
+
+class Presenter(Protocol[V]):
+    """A ruleset's images and words; every method is pure (images are PNG bytes)."""
+
+    # -- words
+    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
+
+    def option_description(self, field: str, option: Option, locale: str) -> str: ...
+
+    def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]: ...
+
+    def excluded_lines(
+        self, scenario: str, decision: Decision, locale: str
+    ) -> list[tuple[str, str]]: ...
+
+    def panel_notes(
+        self, scenario: str, view: V, side: str, drafts: Mapping[str, str], locale: str
+    ) -> tuple[list[str], list[str]]:
+        """Lines above the decisions (what restricts them) and below (what a pick does)."""
+        ...
+
+    def board_summary(self, view: V, locale: str) -> str: ...
+
+    def panel_summary(self, view: V, side: str, locale: str) -> str: ...
+
+    def turn_summary(self, view: V, turn: int, locale: str) -> list[str]: ...
+
+    def status_lines(self, view: V, locale: str) -> list[str]:
+        """The text beside the status board (``/status``): where the campaign stands."""
+        ...
+
+    # -- images
+    def status_board(
+        self, view: V, locked: Mapping[str, bool], deadline: str | None, locale: str
+    ) -> bytes: ...
+
+    def panel_image(self, view: V, locale: str) -> bytes: ...
+
+    def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes: ...
+
+    def after_action(self, scenario: str, view: V, locale: str) -> bytes: ...
+
+    # -- what a resolution that closes a turn posts after the reveal
+    def report_count(self, view: V, turn: int) -> int: ...
+
+    def report(self, scenario: str, view: V, turn: int, index: int, locale: str) -> Report: ...
+
+    def after_action_turn(
+        self, scenario: str, view: V, turn: int, locale: str, images: Mapping[str, str]
+    ) -> list[str]:
+        """Markdown lines for one played turn of the after-action report (reports, score)."""
+        ...

@@ -1,0 +1,1 @@
+"""Each ruleset's ``Presenter``: its images and the words for its options and reports."""
