@@ -1,0 +1,154 @@
+"""Differential secrecy: one secret choice changed, nobody else can tell until its reveal.
+
+For every decision field of every registered ruleset, and for each side, two campaigns are
+played step by step through the real service, outbox and announcement builder, identical
+except for that one field of that side on turn 1. After every step we record what everyone
+*else* can see: the channel (text and image bytes), DMs to the other sides, the other
+sides' panels and ``/receipt``, the public ``/status`` and ``/log``, and the export. Up to
+the step whose resolution opens the field (its round's reveal, or the end of the turn for
+a field that opens then), the two records must be identical; after it they must differ
+(else the test could not see the field at all).
+
+Receipts are salted hashes of the choice, so they differ between the two runs by design;
+that is the commitment working, not a leak. To compare everything else byte for byte, the
+test replaces the receipt function by one that hashes the round and the salt but not the
+choice. What a receipt proves is tested elsewhere (``test_rollback_export``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.export import dumps
+from bot.rulesets import FACTORIES, Registry
+from bot.service_model import Pace, ServiceError
+from engine.catalog import Catalog
+from engine.loader import default_catalog
+from tests.service.support import CHANNEL, GUILD, Env
+
+GM = 9
+USERS = (11, 22, 33, 44)
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    registry = Registry(default_catalog())
+    return [
+        (key, field.name, side)
+        for key in FACTORIES
+        for field in registry.get(key).rules.fields
+        for side in registry.get(key).rules.side_ids
+    ]
+
+
+def _receipt_without_choice(canonical: str, salt: str) -> str:
+    data = json.loads(canonical)
+    data.pop("choice")
+    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
+
+
+async def _play(
+    path: Path, catalog: Catalog, clock: ManualClock, ruleset: str, field: str, side: str, pick: int
+) -> tuple[list[Any], int]:
+    """Play until the turn after the variation; return the records and the opening step."""
+    env = await Env(path, catalog, clock, SeededTokens(7)).open()
+    rules = env.svc.rulesets.get(ruleset).rules
+    spec = rules.field_spec(field)
+    assert spec is not None
+    users = dict(zip(rules.side_ids, USERS, strict=False))
+    others = [u for s, u in users.items() if s != side]
+    scenario = next(iter(rules.scenarios()))
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, scenario, Pace(), seed="differential", ruleset=ruleset
+    )
+    for s, u in users.items():
+        await env.svc.join(info.id, u, s)
+    await env.svc.start(info.id, GM)
+    worker = env.worker()
+    records: list[Any] = []
+    opening: int | None = None
+
+    async def observe() -> None:
+        await worker.deliver_due()
+        seen = [
+            (t.kind, t.id, a.kind, a.text, [png for _, png in a.images], edit, a.edit_of)
+            for t, a, edit in env.sender.sent
+            if t.kind == "channel" or t.id in others
+        ]
+        panels = []
+        for user in others:
+            try:
+                panels.append(repr(await env.svc.panel(info.id, user)))
+            except ServiceError as error:
+                panels.append(error.code)
+        receipts = [repr(await env.svc.receipts(info.id, user)) for user in others]
+        records.append(
+            (
+                seen,
+                panels,
+                receipts,
+                repr(await env.svc.status(info.id)),
+                repr(await env.svc.log(info.id, per_page=50)),
+                dumps(await env.svc.export(info.id)),
+            )
+        )
+
+    await observe()
+    try:
+        while True:
+            status = await env.svc.status(info.id)
+            live = status.round
+            if status.campaign.status == "finished" or live is None or live.turn > 2:
+                break
+            for s, user in users.items():
+                panel = await env.svc.panel(info.id, user)
+                for decision in panel.decisions:
+                    index = 0
+                    if s == side and decision.field == field and live.turn == 1:
+                        index = pick if len(decision.options) > pick else 0
+                    choice = decision.options[index].id
+                    await env.svc.draft(info.id, user, panel.round_id, decision.field, choice)
+                await observe()
+                result = await env.svc.lock(info.id, user, panel.round_id)
+                opens_now = live.turn == 1 and (
+                    live.kind == spec.round
+                    if spec.opens == "reveal"
+                    else rules.closes_turn(live.kind)
+                )
+                if result.resolved and opens_now and opening is None:
+                    opening = len(records)
+                await observe()
+    finally:
+        await env.close()
+    assert opening is not None, "the field never opened in two turns"
+    return records, opening
+
+
+@pytest.mark.parametrize(("ruleset", "field", "side"), _cases())
+async def test_one_secret_choice_is_invisible_to_others_until_it_opens(
+    tmp_path: Path,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+    ruleset: str,
+    field: str,
+    side: str,
+) -> None:
+    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    runs = []
+    for pick in (0, 1):
+        clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+        runs.append(
+            await _play(tmp_path / f"run{pick}.db", catalog, clock, ruleset, field, side, pick)
+        )
+    (first, opening), (second, opening_b) = runs
+    assert opening == opening_b
+    for step in range(opening):
+        assert first[step] == second[step], f"{field} of {side} visible to others at step {step}"
+    assert first[opening:] != second[opening:], f"{field} of {side} never shows, even after"
