@@ -35,7 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and run the bot (the default)")
     demo = sub.add_parser("demo", help="play a whole campaign offline and write its images")
-    demo.add_argument("--scenario", default="coral-sea", choices=["coral-sea", "midway"])
+    demo.add_argument("--ruleset", default="carrier", help="the game system (default carrier)")
+    demo.add_argument(
+        "--scenario", default=None, help="a scenario of the ruleset (default: its first)"
+    )
     demo.add_argument("--seed", type=int, default=1942)
     demo.add_argument("--out", default="demo-out", help="folder for images and reports")
     verify = sub.add_parser("verify", help="replay an exported campaign and check it")
@@ -78,7 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(BAD_TOKEN, file=sys.stderr)
             return 2
     if command == "demo":
-        return cli.run_demo(settings, scenario=args.scenario, seed=args.seed, out=args.out)
+        return cli.run_demo(
+            settings, scenario=args.scenario, seed=args.seed, out=args.out, ruleset=args.ruleset
+        )
     if command == "verify":
         return cli.run_verify(args.export)
     if command == "migrate":

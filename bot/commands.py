@@ -25,19 +25,26 @@ async def run_bot(settings: Settings) -> int:
     return 0
 
 
-def run_demo(settings: Settings, *, scenario: str, seed: int, out: str) -> int:
+def run_demo(
+    settings: Settings, *, scenario: str | None, seed: int, out: str, ruleset: str = "carrier"
+) -> int:
     """Play a whole campaign offline through the real services; write it to ``out``."""
     from bot.demo import run
     from bot.i18n import t
+    from bot.service_model import ServiceError
 
-    result = asyncio.run(run(scenario=scenario, seed=seed, out=Path(out)))
+    try:
+        result = asyncio.run(run(scenario=scenario, seed=seed, out=Path(out), ruleset=ruleset))
+    except ServiceError as error:
+        print(error.message(None), file=sys.stderr)
+        return 2
     print(
         t(
             "service.cli.demo-done",
             None,
             path=result.out,
             files=result.files,
-            scenario=scenario,
+            scenario=result.scenario,
             seed=seed,
         )
     )

@@ -117,7 +117,7 @@ class OutboxWorker:
             from bot.announce import AnnouncementBuilder
             from engine.loader import default_catalog
 
-            self._builder = AnnouncementBuilder(self.repo, default_catalog()).build
+            self._builder = AnnouncementBuilder(self.repo, default_catalog(), self.clock).build
         return self._builder
 
     async def deliver_due(self) -> DeliveryReport:

@@ -47,7 +47,7 @@ class Services:
             self.repo,
             sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.catalog).build,
+            builder=AnnouncementBuilder(self.repo, self.catalog, self.clock).build,
         )
         return self.outbox
 

@@ -33,7 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import controls
+from bot import controls, secrecy
 from bot import panel as panels
 from bot.announce import render, side_text
 from bot.i18n import t
@@ -184,7 +184,9 @@ async def _context(
         else:
             await common.refuse(interaction, exc)
         return None
-    if panel.side != side:
+    if not secrecy.may_read_drafts(secrecy.Viewer.player(panel.side), side):
+        # A click on another side's panel (a forwarded message, a forged id): never apply
+        # that side's option list to the clicker's side, nor show it.
         await common.say(
             interaction,
             "orders.wrong-side",

@@ -83,7 +83,7 @@ class Env:
             self.repo,
             self.sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.catalog).build,
+            builder=AnnouncementBuilder(self.repo, self.catalog, self.clock).build,
         )
 
     async def campaign(
