@@ -10,6 +10,7 @@ from discord.ext import commands
 
 import bot
 from bot.i18n import t
+from bot.rulesets import FACTORIES, PLANNED
 
 
 class About(commands.Cog):
@@ -26,11 +27,11 @@ class About(commands.Cog):
         loc = interaction.locale
         embed = discord.Embed(title=t("about.title", loc), description=t("about.body", loc))
         embed.add_field(name=t("about.version", loc), value=bot.__version__, inline=True)
-        embed.add_field(
-            name=t("about.rulesets", loc),
-            value=f"{t('about.carrier', loc)}\n{t('about.not_yet', loc)}",
-            inline=False,
-        )
+        lines = [t(f"about.ruleset.{key}", loc) for key in FACTORIES]
+        planned = [key for key in PLANNED if key not in FACTORIES]
+        if planned:
+            lines.append(t("about.not_yet", loc, rulesets=", ".join(planned)))
+        embed.add_field(name=t("about.rulesets", loc), value="\n".join(lines), inline=False)
         embed.add_field(name=t("about.guide", loc), value=t("about.guide_text", loc))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
