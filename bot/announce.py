@@ -49,6 +49,9 @@ class Announcement:
     images: list[tuple[str, bytes]] = field(default_factory=list)
     edit_of: str | None = None  # message key: edit the message posted under this key
     panel: PanelSpec | None = None  # a DM order panel: its controls go with the text
+    # The users this message means to ping; nobody else is pinged, whatever the text says
+    # (a GM's reason may contain @everyone or a role: it is shown, never obeyed).
+    mentions: tuple[int, ...] = ()
 
 
 # ------------------------------------------------------------------------------ words
@@ -234,7 +237,10 @@ class AnnouncementBuilder:
     ) -> Announcement:
         loc = c.locale
         scenario = plugin.rules.scenarios()[c.scenario]
-        lines = [t("service.card.title", loc, scenario=scenario.name, turns=scenario.turns)]
+        game = t(f"service.game.{c.ruleset}", loc)
+        lines = [
+            t("service.card.title", loc, scenario=scenario.name, game=game, turns=scenario.turns)
+        ]
         lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
         for side in plugin.rules.side_ids:
             names = [
@@ -261,6 +267,12 @@ class AnnouncementBuilder:
                 unlock=t(
                     "service.card.unlock-yes" if c.allow_unlock else "service.card.unlock-no", loc
                 ),
+            )
+        )
+        lines.append(
+            t(
+                "service.card.secrets-gm" if c.gm_sees_secrets else "service.card.secrets-sealed",
+                loc,
             )
         )
         lines.append(t("service.card.commitment", loc, commitment=c.seed_commitment))
@@ -360,7 +372,7 @@ class AnnouncementBuilder:
             round=round_text(round_row.kind, loc),
             deadline=deadline_text(round_row.deadline_at),
         )
-        return Announcement("reminder", clip(text))
+        return Announcement("reminder", clip(text), mentions=(int(payload["user_id"]),))
 
     # -- reveal
     async def _reveal(
@@ -517,5 +529,9 @@ class AnnouncementBuilder:
                 params[key] = mention(params[key])
         if "why" in params:
             params["why"] = t(f"service.why.{params['why']}", loc)
-        params["gm"] = mention(int(payload.get("gm_id") or c.gm_id))
-        return Announcement("gm-notice", clip(t(f"service.notice.{notice}", loc, **params)))
+        gm = int(payload.get("gm_id") or c.gm_id)
+        params["gm"] = mention(gm)
+        # The GM is told; a player a notice is about (closed DMs) is pinged too.
+        pinged = (gm, *([int(payload["params"]["user"])] if "user" in params else []))
+        text = clip(t(f"service.notice.{notice}", loc, **params))
+        return Announcement("gm-notice", text, mentions=pinged)

@@ -52,6 +52,16 @@ def attachments(images: list[tuple[str, bytes]]) -> list[discord.File]:
     return files
 
 
+def allowed(announcement: Announcement) -> discord.AllowedMentions:
+    """Exactly the users the announcement means to ping; never everyone, a role or a reply."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(id=user) for user in announcement.mentions],
+        replied_user=False,
+    )
+
+
 class DiscordSender:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
@@ -76,7 +86,10 @@ class DiscordSender:
                 edited = await self._edit(channel, edit_message_id, content, announcement, view)
                 if edited is not None:
                     return edited
-            kwargs: dict[str, Any] = {"files": attachments(announcement.images)}
+            kwargs: dict[str, Any] = {
+                "files": attachments(announcement.images),
+                "allowed_mentions": allowed(announcement),
+            }
             if view is not None:
                 kwargs["view"] = view
             message = await channel.send(content, **kwargs)
@@ -112,6 +125,7 @@ class DiscordSender:
         kwargs: dict[str, Any] = {
             "content": content,
             "attachments": attachments(announcement.images),
+            "allowed_mentions": allowed(announcement),
         }
         if view is not None:
             kwargs["view"] = view

@@ -84,6 +84,7 @@ class PanelSpec:
     selects: tuple[SelectSpec, ...]
     buttons: tuple[ButtonSpec, ...]
     image_name: str
+    version: str  # the drafts shown: Lock commits these or nothing
 
 
 def compose(
@@ -103,6 +104,7 @@ def compose(
         selects=_selects(plugin, panel, scenario, locale),
         buttons=_buttons(panel, locale),
         image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
+        version=panel.version,
     )
 
 

@@ -225,9 +225,19 @@ class ServiceCore:
             state = await state_of(tx, self._plugin(campaign).rules, live.snapshot_before_id)
         else:
             campaign, player, live, state = known
+        self._require_seated_before(player, live)
         return await panel_data(
             tx, self._plugin(campaign).rules, campaign, player, live, state, self._now()
         )
+
+    @staticmethod
+    def _require_seated_before(player: PlayerRow, live: RoundRow) -> None:
+        """A teammate seated during a round sees that side's orders from the next round on.
+
+        The commander always sees them (a substitute must be able to lock).
+        """
+        if not player.commander and player.joined_at > live.opened_at:
+            raise ServiceError("joined-mid-round")
 
     async def _panel_if_open(
         self, tx: Transaction, campaign: CampaignRow, user_id: int, side: str

@@ -131,6 +131,10 @@ class PanelData:
     def missing(self) -> tuple[str, ...]:
         return tuple(d.field for d in self.decisions if d.field not in self.drafts)
 
+    @property
+    def version(self) -> str:
+        return drafts_version(self.drafts)
+
 
 @dataclass(frozen=True)
 class LockResult:
@@ -243,6 +247,12 @@ def receipt_of(canonical: str, salt: str) -> str:
 def choice_of(canonical: str) -> dict[str, str]:
     data = json.loads(canonical)
     return {str(k): str(v) for k, v in data["choice"].items()}
+
+
+def drafts_version(drafts: Mapping[str, str]) -> str:
+    """A short fingerprint of a side's drafts: Lock commits only the picks its panel showed."""
+    text = json.dumps(dict(drafts), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def short_receipt(receipt: str) -> str:

@@ -62,6 +62,32 @@ class About(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
+    @config.command(name="creators", description="Who may create campaigns here (admins)")
+    @app_commands.describe(who="gm: Manage Server or the GM role (default); everyone: any member")
+    @app_commands.choices(
+        who=[
+            app_commands.Choice(name="gm", value="gm"),
+            app_commands.Choice(name="everyone", value="everyone"),
+        ]
+    )
+    async def creators(self, interaction: discord.Interaction[Any], who: str) -> None:
+        member = interaction.user
+        allowed = isinstance(member, discord.Member) and (
+            member.guild_permissions.administrator or member.guild_permissions.manage_guild
+        )
+        if not allowed or interaction.guild_id is None:
+            await interaction.response.send_message(
+                t("cogs.error.not_admin", interaction.locale), ephemeral=True
+            )
+            return
+        services = getattr(self.client, "services", None)
+        if services is None:
+            raise RuntimeError("Sortie's services are not running")
+        await services.campaigns.set_creators(interaction.guild_id, who, by=member.id)
+        await interaction.response.send_message(
+            t(f"cogs.config.creators_{who}", interaction.locale), ephemeral=True
+        )
+
 
 async def setup(client: commands.Bot) -> None:
     await client.add_cog(About(client))

@@ -244,6 +244,13 @@ class Transaction(abc.ABC):
     @abc.abstractmethod
     async def gm_role(self, guild_id: int) -> int | None: ...
 
+    @abc.abstractmethod
+    async def set_creators(self, guild_id: int, who: str, now: int) -> None: ...
+
+    @abc.abstractmethod
+    async def creators(self, guild_id: int) -> str:
+        """Who may create campaigns on the server: "gm" (default) or "everyone"."""
+
     # campaigns
     @abc.abstractmethod
     async def insert_campaign(self, new: NewCampaign) -> int: ...

@@ -262,6 +262,18 @@ class SqliteTransaction(Transaction):
         )
         return None if row is None else row["gm_role_id"]
 
+    async def set_creators(self, guild_id: int, who: str, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, creators, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET creators = excluded.creators,"
+            " updated_at = excluded.updated_at",
+            (guild_id, who, now),
+        )
+
+    async def creators(self, guild_id: int) -> str:
+        row = await self._one("SELECT creators FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return "gm" if row is None else str(row["creators"])
+
     # -- campaigns
     async def insert_campaign(self, new: NewCampaign) -> int:
         return await self._insert_id(
@@ -734,9 +746,10 @@ class SqliteRepository(Repository):
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
-            # NORMAL is durable across application crashes in WAL mode; only a power cut
-            # can lose the last transactions, never corrupt the file.
-            await conn.execute("PRAGMA synchronous = NORMAL")
+            # FULL: a commit is on disk before it returns, so a receipt announced after a
+            # lock can never be lost to a power cut (NORMAL would only survive a crash of
+            # the process). The cost is one fsync per write transaction.
+            await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
             if migrate_to_latest:
                 await migrate(conn, now=now)
