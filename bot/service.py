@@ -401,5 +401,6 @@ class CampaignService(ModerationMixin, QueryMixin):
         return await run_due(self)
 
     async def recover(self) -> TickResult:
-        """At start: the same as a tick (timers are rows; nothing to re-arm in memory)."""
-        return await self.tick()
+        """At start: a tick (timers are rows; nothing to re-arm in memory) that also retries
+        every stuck resolution at once."""
+        return await run_due(self, retry_all=True)

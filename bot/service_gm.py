@@ -206,6 +206,21 @@ class ModerationMixin(ServiceCore):
             await self._require_gm(tx, campaign, by, roles)
             self._require_live(campaign)
             live = await tx.live_round(campaign.id)
+            if live is None:
+                raise ServiceError("no-open-round")
+            if live.status == "resolving":
+                # Stuck after a failure: the GM's resolve is a retry, at once.
+                await self._audit(tx, campaign, by, "resolve-retry", reason, round=live.id)
+                stuck: int | None = live.id
+            else:
+                stuck = None
+        if stuck is not None:
+            if not await self._resolve(stuck):
+                raise ServiceError("resolution-failed", ref=f"R{stuck}")
+            return []
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            live = await tx.live_round(campaign.id)
             if live is None or live.status != "open":
                 raise ServiceError("no-open-round")
             ctx = self._ctx()
