@@ -13,14 +13,15 @@ Payload kinds (``outbox.kind``; the payload always has ``campaign_id``):
                       ``round_id``; opened / who has locked with short receipts / deadline.
                       Built from the database at delivery, so queued updates coalesce.
 - ``dm-panel``        DM to a commander: ``round_id``, ``user_id``, ``side``; the order
-                      panel text and image, with a ``PanelRef`` for the select menus.
+                      panel text and image, composed with its controls (``bot.panel``).
 - ``reminder``        DM (or channel mention if DMs are closed): ``round_id``, ``side``,
                       ``user_id``, ``offset``; dropped at delivery if the side has locked since.
 - ``reveal``          channel: ``round_id``, ``turn``, ``round``, ``sides`` (public fields,
                       receipt, defaulted), ``opened`` (canonical + salt + receipt per lock,
                       at the end of a turn).
-- ``strike-report``   channel, one per strike: ``round_id``, ``turn``, ``snapshot_id``,
-                      ``index``, ``strike``.
+- ``report``          channel, one per report of a turn-closing resolution (a carrier
+                      strike): ``round_id``, ``turn``, ``snapshot_id``, ``index``
+                      (``strike-report`` in rows queued by earlier versions).
 - ``turn-summary``    channel: ``round_id``, ``turn``, ``snapshot_id``.
 - ``campaign-ended``  channel: ``snapshot_id``, ``reason``, ``winner``, ``vp``, ``seed``,
                       ``seed_commitment``.
@@ -42,14 +43,14 @@ from typing import Protocol
 
 from bot.announce import Announcement
 from bot.clock import Clock, epoch
-from bot.service_rounds import gm_notice
+from bot.service_rounds import gm_notice, notify
 from db.repository import OutboxRow, Repository
 
 log = logging.getLogger(__name__)
 
 BASE_DELAY = 15  # seconds before the first retry
-MAX_DELAY = 3600
-MAX_ATTEMPTS = 12  # about seven hours of retries, then the row is marked failed
+MAX_DELAY = 3600  # then hourly, without end: a reveal or its salts are never dropped
+STUCK_ATTEMPTS = 8  # about an hour of failures: the GM is told by DM (the channel may be down)
 
 
 class RecipientUnavailable(Exception):
@@ -210,14 +211,28 @@ class OutboxWorker:
 
     async def _retry(self, row: OutboxRow, error: str) -> str:
         attempts = row.attempts + 1
+        now = epoch(self.clock.now())
         async with self.repo.transaction() as tx:
-            if attempts >= MAX_ATTEMPTS:
-                await tx.mark_failed(row.id, error)
-                log.error(
-                    "outbox row %s (%s) given up after %s attempts", row.id, row.kind, attempts
-                )
-                return "failed"
-            await tx.mark_retry(row.id, error, epoch(self.clock.now()) + backoff(attempts))
+            await tx.mark_retry(row.id, error, now + backoff(attempts))
+            if attempts == STUCK_ATTEMPTS and row.campaign_id is not None:
+                log.error("outbox row %s (%s) still failing: %s", row.id, row.kind, error)
+                campaign = await tx.campaign(row.campaign_id)
+                if campaign is not None and not (
+                    row.target_kind == "dm" and row.target_id == campaign.gm_id
+                ):
+                    await notify(
+                        tx,
+                        campaign,
+                        "gm-notice",
+                        {
+                            "notice": "delivery-stuck",
+                            "params": {"what": row.kind, "error": error[:200]},
+                            "gm_id": campaign.gm_id,
+                        },
+                        now,
+                        dm_user=campaign.gm_id,
+                        dedupe_key=f"delivery-stuck:{row.id}",
+                    )
         return "retry"
 
     async def _unreachable(self, row: OutboxRow, error: str) -> None:

@@ -197,6 +197,15 @@ class ModerationMixin(ServiceCore):
             assert row is not None
             return round_info(row)
 
+    async def redeliver(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> int:
+        """Make every undelivered announcement of the campaign due now; how many."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            count = await tx.redeliver(campaign.id, self._now())
+            await self._audit(tx, campaign, by, "redeliver", "", count=count)
+            return count
+
     async def resolve_now(
         self, campaign_id: int, by: int, reason: str, *, roles: Collection[int] = ()
     ) -> list[str]:

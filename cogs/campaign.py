@@ -344,6 +344,27 @@ class CampaignCog(commands.Cog):
         return await side_choices(interaction, current)
 
     @campaign.command(
+        name="redeliver",
+        description=_T(
+            "Retry now every announcement Discord has not taken yet (GM)",
+            key="cmd.campaign.redeliver.desc",
+        ),
+    )
+    async def redeliver(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        try:
+            count = await campaigns(interaction).redeliver(
+                info.id, interaction.user.id, roles=role_ids(interaction)
+            )
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
+        await say(interaction, "cogs.redeliver.done", count=count)
+        await pump(interaction)
+
+    @campaign.command(
         name="start", description=_T("Open turn 1 (GM)", key="cmd.campaign.start.desc")
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:

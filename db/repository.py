@@ -412,6 +412,11 @@ class Transaction(abc.ABC):
     async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None: ...
 
     @abc.abstractmethod
+    async def redeliver(self, campaign_id: int, now: int) -> int:
+        """Make the campaign's undelivered announcements due now (pending ones, and any
+        marked failed for a reason other than being obsolete or unreachable); their count."""
+
+    @abc.abstractmethod
     async def mark_failed(self, item_id: int, error: str) -> None: ...
 
     @abc.abstractmethod

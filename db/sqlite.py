@@ -663,6 +663,16 @@ class SqliteTransaction(Transaction):
             (error[:500], next_attempt_at, item_id),
         )
 
+    async def redeliver(self, campaign_id: int, now: int) -> int:
+        rows = await self._write(
+            "UPDATE outbox SET status = 'pending', next_attempt_at = ?"
+            " WHERE campaign_id = ? AND (status = 'pending' OR (status = 'failed'"
+            " AND last_error NOT LIKE 'obsolete%' AND last_error NOT LIKE 'recipient%'))"
+            " RETURNING id",
+            (now, campaign_id),
+        )
+        return len(rows)
+
     async def mark_failed(self, item_id: int, error: str) -> None:
         await self._write(
             "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?"
