@@ -92,6 +92,11 @@ class DiscordSender:
             }
             if view is not None:
                 kwargs["view"] = view
+            if target.outbox_id is not None:
+                # A row re-sent after a crash between posting and recording it: discord.py
+                # sends the nonce with enforce_nonce, so Discord answers with the message it
+                # already made for it (within its dedupe window) instead of a second post.
+                kwargs["nonce"] = f"sortie-{target.outbox_id}"
             message = await channel.send(content, **kwargs)
         except discord.Forbidden as exc:
             if target.kind == "dm" and exc.code == CANNOT_DM:

@@ -66,6 +66,7 @@ class Target:
     kind: str  # channel / dm
     id: int
     campaign_id: int | None
+    outbox_id: int | None = None  # lets a sender make a re-send of the same row idempotent
 
 
 class Sender(Protocol):
@@ -182,7 +183,7 @@ class OutboxWorker:
         if announcement.edit_of is not None and row.campaign_id is not None:
             async with self.repo.read() as tx:
                 edit_id = await tx.message_ref(row.campaign_id, announcement.edit_of)
-        target = Target(row.target_kind, row.target_id, row.campaign_id)
+        target = Target(row.target_kind, row.target_id, row.campaign_id, row.id)
         try:
             message_id = await self.sender.send(target, announcement, edit_message_id=edit_id)
         except RecipientUnavailable as exc:
