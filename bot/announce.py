@@ -291,6 +291,8 @@ class AnnouncementBuilder:
         status = round_row.status
         if status == "open" and c.status == "paused":
             status = "paused"
+        elif status == "void" and c.status == "finished":
+            status = "ended"
         header = t(
             "service.round.header",
             loc,
@@ -320,7 +322,8 @@ class AnnouncementBuilder:
         png = None
         if round_row.status in ("open", "resolving"):
             locked = {side: side in locks for side in plugin.rules.side_ids}
-            png = await self.status_board(plugin, public, locked, loc)
+            deadline = round_row.deadline_at if round_row.status == "open" else None
+            png = await self.status_board(plugin, public, locked, loc, deadline)
         if png is not None:
             images.append((f"status-t{round_row.turn}-{round_row.kind}.png", png))
             lines.append(plugin.presenter.board_summary(public, loc))
@@ -346,16 +349,23 @@ class AnnouncementBuilder:
             round=round_text(round_row.kind, loc),
             side=side_text(str(payload["side"]), loc),
         )
+        key = f"panel:{round_row.id}:{payload['user_id']}"
         if round_row.status != "open" or data is None:
-            return Announcement("dm-panel", title + "\n" + t("service.panel.over", loc))
+            over = title + "\n" + t("service.panel.over", loc)
+            return Announcement("dm-panel", over, edit_of=key)
         spec = panels.compose(
-            plugin, data, scenario=c.scenario, locale=loc, commander_id=facts["commander"]
+            plugin,
+            data,
+            scenario=c.scenario,
+            locale=loc,
+            commander_id=facts["commander"],
+            channel_id=c.channel_id,
         )
         images: list[tuple[str, bytes]] = []
         png = await render("order panel", lambda: plugin.presenter.panel_image(data.view, loc))
         if png is not None:
             images.append((spec.image_name, png))
-        return Announcement("dm-panel", spec.text, images, panel=spec)
+        return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key)
 
     # -- reminder
     def _reminder(

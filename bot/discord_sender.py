@@ -74,6 +74,8 @@ class DiscordSender:
         registered = controls.of(self.client)
         if announcement.panel is not None and registered.panel is not None:
             view = registered.panel(announcement.panel)
+        elif announcement.kind == "dm-panel":
+            view = discord.ui.View()  # a closed round's panel: its controls are removed
         elif (
             announcement.kind == "campaign-card"
             and target.campaign_id is not None

@@ -21,6 +21,7 @@ from bot.service_rounds import (
     gm_notice,
     open_round,
     refresh_card,
+    refresh_panels,
     refresh_round_message,
     state_of,
 )
@@ -135,6 +136,7 @@ class ModerationMixin(ServiceCore):
             live = await tx.live_round(campaign.id)
             if live is not None:
                 await refresh_round_message(tx, campaign, live.id, now)
+                await refresh_panels(tx, campaign, live.id, now)
 
     async def resume(
         self, campaign_id: int, by: int, reason: str = "", *, roles: Collection[int] = ()
@@ -153,6 +155,7 @@ class ModerationMixin(ServiceCore):
                 await tx.update_round(live.id, deadline_at=live.deadline_at + shift)
                 await tx.shift_round_timers(live.id, shift)
                 await refresh_round_message(tx, campaign, live.id, now)
+                await refresh_panels(tx, campaign, live.id, now)
             await self._event(tx, campaign, "resumed", {"by": by, "shift": shift})
             await self._audit(tx, campaign, by, "resume", reason, shift=shift)
             live = await tx.live_round(campaign.id)
@@ -193,6 +196,7 @@ class ModerationMixin(ServiceCore):
             )
             await self._audit(tx, campaign, by, "extend", reason, seconds=seconds, round=live.id)
             await refresh_round_message(tx, campaign, live.id, now)
+            await refresh_panels(tx, campaign, live.id, now)
             row = await tx.round(live.id)
             assert row is not None
             return round_info(row)
@@ -285,9 +289,13 @@ class ModerationMixin(ServiceCore):
                 )
             ctx = self._ctx()
             voided = [r.id for r in rounds if r.id >= target.id]
+            live = await tx.live_round(campaign.id)
             for round_id in voided:
                 await tx.update_round(round_id, status="void")
                 await tx.finish_round_timers(round_id)
+            if live is not None and live.id in voided:
+                await refresh_round_message(tx, campaign, live.id, ctx.now)
+                await refresh_panels(tx, campaign, live.id, ctx.now)
             voided_events = await tx.void_events(campaign.id, voided)
             old_branch = campaign.branch
             start = await tx.snapshot(target.snapshot_before_id)
@@ -345,6 +353,9 @@ class ModerationMixin(ServiceCore):
             if live is not None:
                 await tx.update_round(live.id, status="void")
                 await tx.finish_round_timers(live.id)
+                # The round message and the DM panels say the round is closed, not open.
+                await refresh_round_message(tx, campaign, live.id, self._now())
+                await refresh_panels(tx, campaign, live.id, self._now())
             await self._audit(tx, campaign, by, "end", reason)
             assert campaign.snapshot_id is not None
             await finish_campaign(

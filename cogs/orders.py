@@ -75,6 +75,7 @@ def compose(services: Services, info: CampaignInfo, panel: PanelData) -> PanelSp
         scenario=info.scenario,
         locale=info.locale,
         commander_id=commander,
+        channel_id=info.channel_id,
     )
 
 
