@@ -62,6 +62,9 @@ def run_verify(path: str) -> int:
     from engine.loader import default_catalog
 
     result = verify_file(Path(path), default_catalog())
+    if result.unusable:
+        print(t("service.cli.verify-refused", None, why=result.problems[0]))
+        return 1
     if not result.ok:
         for problem in result.problems:
             print(t("service.cli.verify-failed", None, where=problem))
