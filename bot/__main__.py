@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|demo|verify|migrate|backup]``."""
+"""Command line: ``python -m bot [run|demo|verify|migrate|backup|check]``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import discord
 
 from bot import __version__
 from bot.settings import SettingsError, load_settings
+from db.repository import StorageError
 
 BAD_TOKEN = "Discord refused the token in DISCORD_TOKEN: copy it again from the developer portal."
 
@@ -46,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("migrate", help="apply pending database migrations")
     backup = sub.add_parser("backup", help="write an online backup of the database")
     backup.add_argument("path", help="where to write the backup file")
+    check = sub.add_parser("check", help="check the database file for damage (read-only)")
+    check.add_argument(
+        "--quick", action="store_true", help="SQLite's quick_check instead of integrity_check"
+    )
     return parser
 
 
@@ -80,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except discord.LoginFailure:
             print(BAD_TOKEN, file=sys.stderr)
             return 2
+        except StorageError as exc:  # e.g. a database from a newer release, found at open
+            print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
+            return 2
     if command == "demo":
         return cli.run_demo(
             settings, scenario=args.scenario, seed=args.seed, out=args.out, ruleset=args.ruleset
@@ -87,7 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "verify":
         return cli.run_verify(args.export)
     if command == "migrate":
-        return asyncio.run(cli.run_migrate(settings))
+        try:
+            return asyncio.run(cli.run_migrate(settings))
+        except StorageError as exc:
+            print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
+            return 2
+    if command == "check":
+        return cli.run_check(settings, quick=args.quick)
     if command == "backup":
         return asyncio.run(cli.run_backup(settings, args.path))
     return 2

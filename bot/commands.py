@@ -9,10 +9,27 @@ from pathlib import Path
 from bot.settings import Settings
 
 
+def database_refusal(settings: Settings, problem: str) -> str:
+    """The one line that stops a command because of the database DATABASE_URL names."""
+    return f"Cannot use DATABASE_URL={settings.database_url}: {problem}."
+
+
+def _database_problem(settings: Settings) -> str | None:
+    """A damaged file or one from a newer release, as one line; checked before opening."""
+    from db.check import startup_problem
+
+    problem = startup_problem(settings.database_path)
+    return None if problem is None else database_refusal(settings, problem)
+
+
 async def run_bot(settings: Settings) -> int:
     from bot.client import SortieBot
     from bot.i18n import set_default_locale
 
+    refusal = _database_problem(settings)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     set_default_locale(settings.default_locale)
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     client = SortieBot(
@@ -62,6 +79,9 @@ def run_verify(path: str) -> int:
     from engine.loader import default_catalog
 
     result = verify_file(Path(path), default_catalog())
+    if result.unusable:
+        print(t("service.cli.verify-refused", None, why=result.problems[0]))
+        return 1
     if not result.ok:
         for problem in result.problems:
             print(t("service.cli.verify-failed", None, where=problem))
@@ -87,6 +107,11 @@ async def run_migrate(settings: Settings) -> int:
     from db.migrate import current_version, migrate
     from db.sqlite import SqliteRepository
 
+    # A damaged file would take the migrations and fail later, mid-turn: refuse it now.
+    refusal = _database_problem(settings)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     repo = await SqliteRepository.open(settings.database_path, migrate_to_latest=False)
     try:
         applied = await migrate(repo.connection)
@@ -125,3 +150,23 @@ async def run_backup(settings: Settings, path: str) -> int:
         )
     )
     return 0
+
+
+def run_check(settings: Settings, *, quick: bool = False) -> int:
+    """SQLite's integrity_check (or quick_check) on the database: 0 sound, 1 damaged."""
+    from bot.i18n import t
+    from db.check import integrity_problems
+
+    path = settings.database_path
+    if not path.is_file():
+        print(database_refusal(settings, f"there is no database at {path}"), file=sys.stderr)
+        return 2
+    problems = integrity_problems(path, quick=quick)
+    check = "quick_check" if quick else "integrity_check"
+    if not problems:
+        print(t("service.cli.check-ok", None, path=path, check=check))
+        return 0
+    print(t("service.cli.check-failed", None, path=path, check=check, count=len(problems)))
+    for problem in problems:
+        print(f"  {problem}")
+    return 1

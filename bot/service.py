@@ -19,6 +19,7 @@ import logging
 import sqlite3
 from collections.abc import Collection
 
+from bot.limits import MAX_REMINDERS
 from bot.scheduler import run_due
 from bot.service_core import parse_side, round_info
 from bot.service_gm import ModerationMixin
@@ -98,6 +99,8 @@ class CampaignService(ModerationMixin, QueryMixin):
             )
         if any(o <= 0 or o >= pace.round_seconds for o in pace.reminder_offsets):
             raise ServiceError("bad-reminders")
+        if len(pace.reminder_offsets) > MAX_REMINDERS:  # each one DMs every side every round
+            raise ServiceError("too-many-reminders", max=MAX_REMINDERS)
         if pace.missing_policy not in MISSING_POLICIES:
             raise ServiceError("bad-policy", policy=pace.missing_policy)
         seed = seed if seed is not None else self._seeds.token_hex(16)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from bot.limits import is_blank
 from bot.service_core import ServiceCore, round_info
 from bot.service_model import (
     MAX_ROUND_SECONDS,
@@ -267,7 +268,7 @@ class ModerationMixin(ServiceCore):
         self, campaign_id: int, by: int, to_turn: int, reason: str, *, roles: Collection[int] = ()
     ) -> RoundInfo:
         """Go back to the start of ``to_turn`` on a new branch; nothing is deleted."""
-        if not reason.strip():
+        if is_blank(reason):  # zero-width characters are no reason either
             raise ServiceError("reason-required")
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
