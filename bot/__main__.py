@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|demo|verify|migrate|backup]``."""
+"""Command line: ``python -m bot [run|demo|verify|migrate|backup|migrate-data]``."""
 
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("migrate", help="apply pending database migrations")
     backup = sub.add_parser("backup", help="write an online backup of the database")
     backup.add_argument("path", help="where to write the backup file")
+    move = sub.add_parser(
+        "migrate-data", help="copy every campaign to another database (e.g. SQLite to PostgreSQL)"
+    )
+    move.add_argument("source", help="sqlite:///PATH or postgresql://… to copy from")
+    move.add_argument("destination", help="an empty sqlite:///PATH or postgresql://… store")
     return parser
 
 
@@ -85,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(cli.run_migrate(settings))
     if command == "backup":
         return asyncio.run(cli.run_backup(settings, args.path))
+    if command == "migrate-data":
+        return asyncio.run(cli.run_migrate_data(args.source, args.destination))
     return 2
 
 

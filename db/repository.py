@@ -1,15 +1,17 @@
 """The storage interface the services use: records and a transaction in game words.
 
 Belongs here: the row records (frozen dataclasses), and the abstract ``Repository`` /
-``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, and a PostgreSQL
-implementation can follow the same contract.
+``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, ``db.postgres`` on
+PostgreSQL, ``db.backend.open_repository`` picks one from ``DATABASE_URL``, and
+``tests/db/test_contract.py`` runs the same checks on both.
 
 The contract that makes the turn service safe:
 
 - every service step runs inside ``async with repo.transaction() as tx``: the body sees one
   consistent database, its writes land together at the end, or not at all if it raises;
-- write transactions never interleave (one writer at a time), so "read, check, write" inside
-  one transaction cannot race another lock-in, deadline or GM action;
+- write transactions never interleave (one writer at a time, across every process sharing
+  the database), so "read, check, write" inside one transaction cannot race another
+  lock-in, deadline or GM action;
 - ``repo.read()`` gives the same interface for read-only work (panels, status, export).
 
 Times are integer UNIX seconds (UTC); JSON columns come back decoded.
@@ -27,6 +29,14 @@ from typing import Any
 
 class StorageError(Exception):
     """A database problem the caller cannot fix by changing its input."""
+
+
+class ConstraintError(StorageError):
+    """The database refused a write that breaks a constraint (unique, foreign key, check).
+
+    Every backend raises this one class, so the services can tell "another request got
+    there first" (a partial unique index caught a race) apart from a broken database.
+    """
 
 
 # ------------------------------------------------------------------------------ records
@@ -236,6 +246,11 @@ class AuditRow:
 
 class Transaction(abc.ABC):
     """Everything the services read and write, inside one transaction."""
+
+    @property
+    def raw(self) -> Any:
+        """The driver's connection inside this transaction: for ``db.transfer``, never services."""
+        raise NotImplementedError
 
     # guild settings
     @abc.abstractmethod
@@ -447,10 +462,15 @@ class Repository(abc.ABC):
     async def close(self) -> None: ...
 
     @abc.abstractmethod
+    async def migrate(self) -> int:
+        """Apply the pending migrations of this backend's dialect; the number applied."""
+
+    @abc.abstractmethod
     async def schema_version(self) -> int: ...
 
     @abc.abstractmethod
-    async def backup(self, destination: Path) -> None: ...
+    async def backup(self, destination: Path) -> None:
+        """A consistent copy of the whole store as a SQLite file at ``destination``."""
 
     @abc.abstractmethod
     async def size_bytes(self) -> int: ...

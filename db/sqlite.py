@@ -27,6 +27,7 @@ from db.migrate import current_version, migrate
 from db.repository import (
     AuditRow,
     CampaignRow,
+    ConstraintError,
     EventRow,
     LockRow,
     NewCampaign,
@@ -214,12 +215,26 @@ class SqliteTransaction(Transaction):
     def __init__(self, conn: aiosqlite.Connection, *, writable: bool) -> None:
         self._conn = conn
         self._writable = writable
+        # The first constraint error of the transaction: once set, the transaction is
+        # rolled back and the error raised again at the end of the block (see
+        # ``ConstraintError``), even if the caller caught it.
+        self.spoiled: ConstraintError | None = None
+
+    @property
+    def raw(self) -> Any:
+        """The driver connection inside this transaction: for ``db.transfer`` only."""
+        return self._conn
 
     # -- helpers
     # aiosqlite runs each call on its own thread: one call per statement (execute_fetchall),
     # not execute + fetch + close, keeps the thread hops (the main cost here) to one.
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+        try:
+            return list(await self._conn.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as exc:
+            # The same exception on every backend (see ``ConstraintError``).
+            self.spoiled = ConstraintError(str(exc))
+            raise self.spoiled from exc
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._all(sql, params)
@@ -758,8 +773,11 @@ class SqliteRepository(Repository):
     async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
+            tx = SqliteTransaction(self._conn, writable=True)
             try:
-                yield SqliteTransaction(self._conn, writable=True)
+                yield tx
+                if tx.spoiled is not None:
+                    raise tx.spoiled
             except BaseException:
                 # BaseException: a cancelled task must not leave the shared connection
                 # inside a half-written transaction.
@@ -782,6 +800,11 @@ class SqliteRepository(Repository):
             if not self._closed:
                 self._closed = True
                 await self._conn.close()
+
+    async def migrate(self) -> int:
+        """Apply pending migrations; the number applied."""
+        async with self._lock:
+            return len(await migrate(self._conn))
 
     async def schema_version(self) -> int:
         async with self._lock:
