@@ -87,8 +87,13 @@ class Server:
         if self.url is None:
             try:
                 self.url, self.directory = start_server()
-            except pytest.skip.Exception as exc:
-                self.failed = str(exc)
+            except (pytest.skip.Exception, pytest.fail.Exception) as exc:
+                # Remembered: the script (maybe an apt-get) is not run again for every test.
+                self.failed = (
+                    str(exc)
+                    .removeprefix("no PostgreSQL: ")
+                    .removeprefix("PostgreSQL is required in CI: ")
+                )
                 raise
         return self.url
 
