@@ -548,6 +548,37 @@ class PostgresTransaction(Transaction):
         )
         return [_outbox(row) for row in rows]
 
+    async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
+        # The claim runs under the cross-process writer lock like every write, so claims
+        # never race. Not SKIP LOCKED: skipping a row locked by a concurrent claim would
+        # let a later row of the same destination overtake it.
+        rows = await self._write(
+            "WITH picked AS (SELECT o.* FROM outbox o WHERE o.status = 'pending'"
+            " AND o.next_attempt_at <= $1 AND NOT EXISTS (SELECT 1 FROM outbox w"
+            " WHERE w.status = 'pending' AND w.next_attempt_at > $1"
+            " AND w.target_kind = o.target_kind AND w.target_id = o.target_id AND w.id < o.id)"
+            " ORDER BY o.id LIMIT $3),"
+            " claimed AS (UPDATE outbox SET next_attempt_at = $2 FROM picked"
+            " WHERE outbox.id = picked.id RETURNING outbox.id)"
+            " SELECT picked.* FROM picked JOIN claimed USING (id) ORDER BY id",
+            now,
+            lease_until,
+            limit,
+        )
+        return [_outbox(row) for row in rows]
+
+    async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
+        if rows:
+            await self._write(
+                "UPDATE outbox SET next_attempt_at = r.next_attempt_at"
+                " FROM unnest($1::bigint[], $2::bigint[]) AS r(id, next_attempt_at)"
+                " WHERE outbox.id = r.id AND outbox.status = 'pending'"
+                " AND outbox.next_attempt_at = $3",
+                [row.id for row in rows],
+                [row.next_attempt_at for row in rows],
+                lease_until,
+            )
+
     async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
         if campaign_id is None:
             rows = await self._all("SELECT * FROM outbox ORDER BY id")

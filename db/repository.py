@@ -408,6 +408,24 @@ class Transaction(abc.ABC):
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
 
     @abc.abstractmethod
+    async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
+        """Claim the rows to deliver now, oldest first, for one worker until ``lease_until``.
+
+        A row is deliverable when it is pending, due (``next_attempt_at <= now``) and no
+        earlier pending row of the same destination is waiting (backing off, or claimed by
+        another worker): a destination's messages go out in queue order. Claiming moves
+        ``next_attempt_at`` to ``lease_until``, so no other worker (another process on the
+        same database) takes the row while this one delivers it; a worker that dies leaves
+        the row to be claimed again once the lease has run out. The rows come back with the
+        values they had before the claim. Claims are write transactions, which never
+        interleave, so two workers never claim the same row.
+        """
+
+    @abc.abstractmethod
+    async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
+        """Give back claimed rows that were not attempted (their claim is still ours)."""
+
+    @abc.abstractmethod
     async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]: ...
 
     @abc.abstractmethod

@@ -639,6 +639,32 @@ class SqliteTransaction(Transaction):
         )
         return [_outbox(row) for row in rows]
 
+    async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
+        # The exclusive write transaction is the claim lock: select, then move the lease.
+        rows = await self._all(
+            "SELECT * FROM outbox AS o WHERE o.status = 'pending' AND o.next_attempt_at <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM outbox AS w WHERE w.status = 'pending'"
+            " AND w.next_attempt_at > ? AND w.target_kind = o.target_kind"
+            " AND w.target_id = o.target_id AND w.id < o.id)"
+            " ORDER BY o.id LIMIT ?",
+            (now, now, limit),
+        )
+        if rows:
+            marks = ", ".join("?" for _ in rows)
+            await self._write(
+                f"UPDATE outbox SET next_attempt_at = ? WHERE id IN ({marks})",
+                [lease_until, *(row["id"] for row in rows)],
+            )
+        return [_outbox(row) for row in rows]
+
+    async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
+        for row in rows:
+            await self._write(
+                "UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'"
+                " AND next_attempt_at = ?",
+                (row.next_attempt_at, row.id, lease_until),
+            )
+
     async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
         if campaign_id is None:
             rows = await self._all("SELECT * FROM outbox ORDER BY id")

@@ -9,6 +9,7 @@ up here rather than in a campaign.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -466,3 +467,63 @@ async def test_size_and_backup(store: Repository, tmp_path: Path) -> None:
             assert (await tx.events(cid))[0].data == {"x": "y" * 1000}
     finally:
         await copy.close()
+
+
+async def queue(store: Repository, *destinations: int) -> list[int]:
+    """One channel message per destination given, in that order; their ids."""
+    ids: list[int] = []
+    async with store.transaction() as tx:
+        cid, _, _ = await campaign_with_round(tx)
+        for n, target in enumerate(destinations):
+            new = await tx.enqueue(cid, NewOutbox("reveal", "channel", target, {"n": n}), 10)
+            assert new is not None
+            ids.append(new)
+    return ids
+
+
+async def test_outbox_claims_keep_destination_order_and_expire(store: Repository) -> None:
+    x1, x2, y1, x3 = await queue(store, 1, 1, 2, 1)
+    async with store.transaction() as tx:
+        await tx.mark_retry(x1, "timeout", 50)  # x1 backs off until 50: x2, x3 wait for it
+        claimed = await tx.claim_outbox(now=20, lease_until=80)
+    assert [r.id for r in claimed] == [y1]
+    assert claimed[0].next_attempt_at == 10  # the row as it was before the claim
+    async with store.transaction() as tx:
+        assert await tx.claim_outbox(now=30, lease_until=90) == []  # y1 is leased
+        # x1 due again; the destination's rows come in queue order, limit respected
+        assert [r.id for r in await tx.claim_outbox(now=50, lease_until=110, limit=2)] == [x1, x2]
+        # x3 waits behind its claimed elders
+        assert await tx.claim_outbox(now=60, lease_until=120) == []
+        # the worker that claimed y1 died: once its lease runs out, y1 is claimed again
+        assert [r.id for r in await tx.claim_outbox(now=80, lease_until=140)] == [y1]
+        await tx.mark_delivered(x1, 1, 61)
+        x2_row = await tx.outbox_item(x2)
+        assert x2_row is not None
+        # x2 was claimed but not attempted: given back as it was, x2 and x3 are due again
+        await tx.release_outbox([dataclasses.replace(x2_row, next_attempt_at=10)], 110)
+        assert [r.id for r in await tx.claim_outbox(now=81, lease_until=141)] == [x2, x3]
+
+
+async def test_two_workers_never_claim_the_same_row(db_url: str) -> None:
+    # Two repositories on one store stand for two bot processes: each has its own
+    # connections. Claiming at the same time, they share the rows out without overlap.
+    first = await open_repository(db_url)
+    second = await open_repository(db_url)
+    try:
+        ids = await queue(first, *range(100, 160))
+
+        async def claim(repo: Repository) -> list[int]:
+            got: list[int] = []
+            for _ in range(15):
+                async with repo.transaction() as tx:
+                    got += [r.id for r in await tx.claim_outbox(20, 500, limit=3)]
+                await asyncio.sleep(0)
+            return got
+
+        mine, theirs = await asyncio.gather(claim(first), claim(second))
+        assert not set(mine) & set(theirs)
+        assert sorted(mine + theirs) == ids
+        assert mine and theirs  # both did take part
+    finally:
+        await first.close()
+        await second.close()
