@@ -11,6 +11,8 @@
 # initdb refuses to run as root, so as root the server runs as the `postgres` user (which
 # the Debian package creates; created here if missing).
 set -euo pipefail
+# runuser and useradd live in sbin, which a non-login root shell may not have on its PATH.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 die() { echo "pg.sh: $*" >&2; exit 1; }
 
@@ -68,10 +70,10 @@ start() {
     # --no-sync and fsync=off: a test server whose data is thrown away; durability costs
     # time and buys nothing here. Locale C: byte order, as SQLite compares text.
     run "$bin/initdb" -D "$dir/data" -U sortie --auth=trust --encoding=UTF8 --locale=C \
-        --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; die "initdb failed"; }
+        --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; rm -rf "$dir"; die "initdb failed"; }
     run "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-        start >/dev/null || { cat "$dir/server.log" >&2; die "the server did not start"; }
+        start >/dev/null || { cat "$dir/server.log" >&2; rm -rf "$dir"; die "the server did not start"; }
     echo "SORTIE_TEST_PG_URL=postgresql://sortie@127.0.0.1:$port/postgres"
     echo "SORTIE_PG_DIR=$dir"
 }
