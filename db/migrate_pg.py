@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from db.migrate import Migration, available
+from db.migrate import Migration
+from db.migrate import available as _available
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
 
@@ -22,6 +23,11 @@ _BOOKKEEPING = (
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
     " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
 )
+
+
+def available(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The shipped PostgreSQL migrations, by version (same rules as SQLite's)."""
+    return _available(directory)
 
 
 def lock_key(schema: str, purpose: str) -> int:
