@@ -50,9 +50,9 @@ start() {
     local bin
     bin=$(find_bin) || { install_pg; bin=$(find_bin) || die "no initdb/pg_ctl after installing postgresql"; }
     local dir port runas=""
-    # Under /tmp, not under the caller's (possibly root-only) temporary folder: the
-    # postgres user must be able to reach it.
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/sortie-pg.XXXXXX")
+    # Under /tmp, not under the caller's TMPDIR (pytest's, or a root-only one): the
+    # postgres user must be able to reach it. SORTIE_PG_TMP overrides.
+    dir=$(mktemp -d "${SORTIE_PG_TMP:-/tmp}/sortie-pg.XXXXXX")
     chmod 755 "$dir"
     port=$(free_port)
     if [ "$(id -u)" = 0 ]; then
