@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from bot.announce import Announcement
 from bot.clock import ManualClock
-from bot.outbox import Target
+from bot.outbox import OutboxWorker, Target
 from bot.runtime import open_services
 from db.repository import OutboxRow
 
@@ -44,9 +44,8 @@ async def plain(row: OutboxRow) -> Announcement:
 async def main(url: str, now: int, sent: str) -> None:
     clock = ManualClock(datetime.fromtimestamp(now, UTC))
     services = await open_services(url, clock)
-    worker = services.attach_sender(FileSender(sent))
-    worker._builder = plain
-    worker.batch = 3  # small claims, so the processes share the work
+    # Small claims (batch=3), so the processes share the work out.
+    worker = OutboxWorker(services.repo, FileSender(sent), clock, builder=plain, batch=3)
     totals = [0, 0, 0]
     idle = 0
     try:
