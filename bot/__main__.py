@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|demo|verify|migrate|backup|check]``."""
+"""Command line: ``python -m bot [run|demo|verify|migrate|backup|migrate-data|check]``."""
 
 from __future__ import annotations
 
@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--quick", action="store_true", help="SQLite's quick_check instead of integrity_check"
     )
+    move = sub.add_parser(
+        "migrate-data", help="copy every campaign to another database (e.g. SQLite to PostgreSQL)"
+    )
+    move.add_argument("source", help="sqlite:///PATH or postgresql://… to copy from")
+    move.add_argument("destination", help="an empty sqlite:///PATH or postgresql://… store")
     return parser
 
 
@@ -104,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli.run_check(settings, quick=args.quick)
     if command == "backup":
         return asyncio.run(cli.run_backup(settings, args.path))
+    if command == "migrate-data":
+        return asyncio.run(cli.run_migrate_data(args.source, args.destination))
     return 2
 
 

@@ -31,6 +31,12 @@ Payload kinds (``outbox.kind``; the payload always has ``campaign_id``):
 Ordering: rows for one destination go out in the order they were queued; a row waiting
 for a retry holds back the later rows of the same destination (a strike report never
 overtakes its reveal), other destinations are not held up.
+
+Several bot processes on one database (PostgreSQL): each batch is *claimed* with a lease
+(``claim_outbox``), so two workers never deliver the same row, and a destination's rows
+stay with the worker that holds its oldest. A worker killed mid-batch leaves its rows to
+be claimed again when the lease runs out: a row it had posted but not yet marked is then
+posted again (at least once; exactly once needs the sender to deduplicate).
 """
 
 from __future__ import annotations
@@ -51,6 +57,9 @@ log = logging.getLogger(__name__)
 BASE_DELAY = 15  # seconds before the first retry
 MAX_DELAY = 3600  # then hourly, without end: a reveal or its salts are never dropped
 STUCK_ATTEMPTS = 8  # about an hour of failures: the GM is told by DM (the channel may be down)
+# How long a claimed batch is this worker's alone; it must outlast building and sending a
+# batch. A worker that dies mid-batch leaves its unsent rows to be claimed again after it.
+LEASE_SECONDS = 300
 
 
 class RecipientUnavailable(Exception):
@@ -126,8 +135,11 @@ class OutboxWorker:
         """Send every row that is due now, in queue order per destination."""
         build = self._build()
         now = epoch(self.clock.now())
-        async with self.repo.read() as tx:
-            rows = await tx.pending_outbox(self.batch)
+        lease_until = now + LEASE_SECONDS
+        async with self.repo.transaction() as tx:
+            # A claim, not a read: another bot process on the same database leaves these
+            # rows (and the later rows of their destinations) alone until the lease ends.
+            rows = await tx.claim_outbox(now, lease_until, self.batch)
         waiting: set[tuple[str, int]] = set()
         candidates: list[OutboxRow] = []
         for row in rows:
@@ -152,9 +164,11 @@ class OutboxWorker:
         built = await asyncio.gather(*(prepare(row) for row in candidates))
         delivered = retried = failed = dropped = 0
         held: set[tuple[str, int]] = set()
+        unsent: list[OutboxRow] = []
         for row, announcement in zip(candidates, built, strict=True):
             destination = (row.target_kind, row.target_id)
             if destination in held:
+                unsent.append(row)
                 continue
             outcome = await self._deliver(row, announcement)
             if outcome == "delivered":
@@ -166,6 +180,11 @@ class OutboxWorker:
             else:
                 retried += 1
                 held.add(destination)
+        if unsent:
+            # Behind a row that will be retried: give them back at once rather than when
+            # the lease runs out, so they follow it as soon as it is through.
+            async with self.repo.transaction() as tx:
+                await tx.release_outbox(unsent, lease_until)
         return DeliveryReport(delivered, retried, failed, dropped)
 
     async def _deliver(

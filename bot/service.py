@@ -16,7 +16,6 @@ is still ``resolving``. A crash between the two leaves a ``resolving`` round tha
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Collection
 
 from bot.limits import MAX_REMINDERS
@@ -49,6 +48,7 @@ from bot.service_rounds import (
 )
 from db.repository import (
     CampaignRow,
+    ConstraintError,
     NewCampaign,
     NewEvent,
     PlayerRow,
@@ -149,7 +149,7 @@ class CampaignService(ModerationMixin, QueryMixin):
                 await self._audit(tx, campaign, gm_id, "create", "", scenario=scenario)
                 await refresh_card(tx, campaign, now)
                 return await self._info(tx, campaign)
-        except sqlite3.IntegrityError as exc:
+        except ConstraintError as exc:
             # The partial unique index caught a race the check above could not see.
             raise ServiceError("channel-busy") from exc
 

@@ -57,9 +57,9 @@ class Settings(BaseSettings):
 
     @field_validator("database_url")
     @classmethod
-    def _sqlite_only(cls, value: str) -> str:
-        if not value.startswith("sqlite:///"):
-            raise ValueError("only sqlite:///PATH is supported by this release")
+    def _known_backend(cls, value: str) -> str:
+        if not value.startswith(("sqlite:///", "postgresql://", "postgres://")):
+            raise ValueError("sqlite:///PATH or postgresql://… are supported")
         return value
 
     @field_validator("database_url")
@@ -77,6 +77,10 @@ class Settings(BaseSettings):
     def database_path(self) -> Path:
         """The SQLite file named by ``DATABASE_URL``; its folder is created on first use."""
         return Path(self.database_url.removeprefix("sqlite:///"))
+
+    @property
+    def uses_postgres(self) -> bool:
+        return self.database_url.startswith(("postgresql://", "postgres://"))
 
     @property
     def logging_level(self) -> int:
@@ -135,7 +139,7 @@ _ACCEPTED = {
     "log_level": "one of " + ", ".join(LOG_LEVELS),
     "default_locale": "one of " + ", ".join(LOCALES),
     "dev_guild_id": "a Discord server id (positive digits) or empty",
-    "database_url": "sqlite:///path/to/file.db",
+    "database_url": "sqlite:///path/to/file.db or postgresql://user@host/db",
 }
 
 

@@ -13,6 +13,8 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.service_model import LockResult, ServiceError
+from db.postgres import PostgresRepository, PostgresTransaction
+from db.repository import Transaction
 from db.sqlite import SqliteTransaction
 from engine.catalog import Catalog
 from tests.service.support import ALL, GM, JAP, Env
@@ -101,14 +103,18 @@ async def test_crash_mid_resolution_keeps_the_round_and_a_retry_resolves_once(
     await env.svc.lock(cid, JAP, round_id)
     await env.fill(cid, ALL)
 
-    original = SqliteTransaction.insert_snapshot
+    # The transaction class of the backend under test (the test runs on both).
+    backend: type[Transaction] = (
+        PostgresTransaction if isinstance(env.repo, PostgresRepository) else SqliteTransaction
+    )
+    original = backend.insert_snapshot
 
-    async def crash(self: SqliteTransaction, *args: Any, **kwargs: Any) -> int:
+    async def crash(self: Transaction, *args: Any, **kwargs: Any) -> int:
         # The events of the round are already written in this transaction: a crash here
         # must take them back with it.
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(SqliteTransaction, "insert_snapshot", crash)
+    monkeypatch.setattr(backend, "insert_snapshot", crash)
     result = await env.svc.lock(cid, ALL, round_id)
     assert result.resolved is False  # the lock itself is safe
     assert await env.engine_events(cid, round_id) == []
@@ -120,7 +126,7 @@ async def test_crash_mid_resolution_keeps_the_round_and_a_retry_resolves_once(
     tick = await env.svc.tick()  # still broken: still resolving, reported
     assert tick.resolved == 0 and tick.failures
 
-    monkeypatch.setattr(SqliteTransaction, "insert_snapshot", original)
+    monkeypatch.setattr(backend, "insert_snapshot", original)
     await env.restart()  # recover() retries the resolution
     events = await env.engine_events(cid, round_id)
     assert [e.kind for e in events] == ["orders-revealed"]
