@@ -1,0 +1,236 @@
+"""A turn's three simultaneous phases: movement, altitude, fire, damage, specials and
+destruction (seed A.I-A.IV, authored 4.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rng import Rng
+from engine.wings.program import parse_program
+from engine.wings.state import MissionState, Program
+from engine.wings.turn import Turn, play_turn
+from tests.wings.helpers import card_id, catalog, mission, plane, stack
+
+
+def programs(**texts: str) -> dict[str, Program]:
+    return {pid: parse_program(text) for pid, text in texts.items()}
+
+
+def phase(state: MissionState, progs: dict[str, Program], seed: str = "t") -> Turn:
+    work = Turn(catalog(), state, Rng(seed, state.turn, "turn"))
+    work.phase = 1
+    work.play_phase(progs)
+    return work
+
+
+def duel(**target: object) -> MissionState:
+    """An SE5a (twin guns, deck A damage) 2.3 bw behind an Albatros D.III, both flying east
+    with the same card, so the gap stays the same after the move."""
+    shooter = plane("se", type_="se5a", side="entente", x=10.0, y=10.0)
+    victim = plane("alb", type_="albatros_d3", side="central", x=13.0 + 0.3, y=10.0, **target)  # type: ignore[arg-type]
+    return mission(shooter, victim, collisions=False, tailing=False)
+
+
+def test_a_short_range_burst_deals_two_a_cards() -> None:
+    state = duel()
+    # Deck E straight moves 3.0, deck J 2.7: the gap closes to 2.0 bw (short range).
+    state = stack(state, "A", [card_id("A", 3, "none"), card_id("A", 4, "none")])
+    work = phase(state, programs(se="S S S", alb="S S S"))
+    assert work.planes["alb"].damage == 7
+    fire = [e for e in work.events if e.kind == "fire"]
+    assert [(e.data["shooter"], e.data["range"], e.data["cards"]) for e in fire] == [
+        ("se", "short", 2)
+    ]
+    # The damage values are the target's secret.
+    assert all(e.secret_for == "central" for e in work.events if e.kind == "damage-card")
+
+
+def test_consecutive_fire_adds_one_except_on_zero_cards() -> None:
+    state = duel()
+    state = state.model_copy(
+        update={
+            "planes": {
+                **state.planes,
+                "se": state.planes["se"].model_copy(update={"aim": {"front": "alb"}}),
+            }
+        }
+    )
+    state = stack(state, "A", [card_id("A", 0, "none"), card_id("A", 2, "none")])
+    work = phase(state, programs(se="S S S", alb="S S S"))
+    assert work.planes["alb"].damage == 3  # 0 stays 0, 2 becomes 3
+
+
+def test_destruction_and_kill_credit() -> None:
+    state = duel(damage=12)  # D.III holds 14 points
+    state = stack(state, "A", [card_id("A", 1, "none"), card_id("A", 1, "smoke")])
+    work = phase(state, programs(se="S S S", alb="S S S"))
+    victim = work.planes["alb"]
+    assert victim.status == "shot_down" and victim.destroyed_by == "se"
+    assert work.planes["se"].kills == ("alb",)
+    assert any(e.kind == "crash" for e in work.events)
+
+
+def test_explosion_and_its_blast() -> None:
+    state = duel()
+    wingman = plane("wing", type_="camel", side="entente", x=15.0, y=11.2, level=2)
+    # The Albatros's gun is jammed, so only the SE5a's burst draws from the A deck.
+    jammed = state.planes["alb"].model_copy(update={"jams": {"front": 3}})
+    state = state.model_copy(update={"planes": {**state.planes, "alb": jammed}})
+    state = state.model_copy(update={"planes": {**state.planes, "wing": wingman}})
+    state = stack(
+        state, "A", [card_id("A", 0, "explosion"), card_id("A", 2, "none"), card_id("A", 4, "none")]
+    )
+    work = phase(state, programs(se="S S S", alb="S S S", wing="ST S S"))
+    assert work.planes["alb"].status == "exploded"
+    assert work.planes["alb"].pilot_lp < 0
+    # Seed B.VI: the Camel within R/2 at the same level takes the next A card; the burst's
+    # second card is not drawn for a plane already gone.
+    assert work.planes["wing"].damage == 2
+
+
+def test_specials_smoke_fire_rudder_engine_and_jam() -> None:
+    state = duel()
+    state = stack(state, "A", [card_id("A", 2, "fire"), card_id("A", 0, "jam_red")])
+    work = phase(state, programs(se="S S S", alb="S S S"))
+    victim = work.planes["alb"]
+    assert (victim.fire, victim.smoke) == (3, 3)
+    assert work.planes["se"].jams == {"front": 2}  # 3 counters, one gone after this maneuver
+
+    state = duel()
+    state = stack(state, "A", [card_id("A", 1, "rudder_left"), card_id("A", 2, "engine")])
+    victim = phase(state, programs(se="S S S", alb="S S S")).planes["alb"]
+    assert (victim.rudder, victim.rudder_until, victim.engine_hits) == ("L", 2, 1)
+
+
+def test_pilot_wounds_follow_life_points() -> None:
+    # Seed D.V: two wound cards take 10 LP to 0: seriously wounded, not dead (J 2).
+    state = duel(pilot_lp=5, wounded=True)
+    state = stack(state, "A", [card_id("A", 3, "pilot_wounded"), card_id("A", 0, "none")])
+    victim = phase(state, programs(se="S S S", alb="S S S")).planes["alb"]
+    assert victim.pilot_lp == 0 and victim.status == "flying" and victim.no_fire == 3
+    state = duel(pilot_lp=4, wounded=True)
+    state = stack(state, "A", [card_id("A", 3, "pilot_wounded"), card_id("A", 0, "none")])
+    victim = phase(state, programs(se="S S S", alb="S S S")).planes["alb"]
+    assert victim.pilot_lp < 0 and victim.status == "crashed"
+
+
+def test_observer_takes_the_five() -> None:
+    shooter = plane("se", type_="se5a", side="entente", x=10.0)
+    bristol = plane("br", type_="halberstadt_cl2", side="central", x=13.3)
+    state = mission(shooter, bristol, collisions=False)
+    state = stack(state, "A", [card_id("A", 5, "pilot_wounded"), card_id("A", 0, "none")])
+    victim = phase(state, programs(se="S S S", br="S S S")).planes["br"]
+    assert (victim.pilot_lp, victim.observer_lp) == (10, 5)
+
+
+def test_cards_are_dealt_from_the_letter_nearest_z() -> None:
+    # Two duels in one phase: the Pfalz (deck K) is served before the Albatros (deck J).
+    a = plane("se1", type_="se5a", side="entente", x=5.0, y=5.0)
+    b = plane("alb", type_="albatros_d3", side="central", x=8.3, y=5.0)
+    c = plane("se2", type_="se5a", side="entente", x=5.0, y=16.0)
+    d = plane("pfz", type_="pfalz_d3a", side="central", x=8.1, y=16.0)
+    state = mission(a, b, c, d, collisions=False)
+    work = phase(state, programs(se1="S S S", alb="S S S", se2="S S S", pfz="S S S"))
+    order = [e.data["plane"] for e in work.events if e.kind == "damage-card"]
+    assert order == ["pfz", "alb", "pfz", "alb"]
+
+
+def test_altitude_climb_dive_and_the_floor() -> None:
+    camel = plane("c", type_="camel", side="entente", x=3, y=3, level=1, counters=2)
+    far = plane("f", type_="dr1", side="central", x=20, y=20)
+    state = mission(camel, far)
+    after = phase(state, programs(c="CL S S", f="S S S")).planes["c"]
+    assert (after.level, after.counters) == (2, 0)  # climb value 3 reached
+    state = mission(plane("c", type_="camel", side="entente", x=3, y=3, level=1, counters=2), far)
+    after = phase(state, programs(c="DV S S", f="S S S")).planes["c"]
+    assert (after.level, after.counters) == (0, 1)  # seed A.III.b: from level 1 keep one
+    state = mission(plane("c", type_="camel", side="entente", x=3, y=3, level=0), far)
+    after = phase(state, programs(c="DV S S", f="S S S")).planes["c"]
+    assert after.status == "crashed"
+
+
+def test_one_climb_counter_a_turn() -> None:
+    camel = plane("c", type_="camel", side="entente", x=3, y=3, level=1)
+    far = plane("f", type_="dr1", side="central", x=20, y=20)
+    state, _ = play_turn(
+        catalog(), mission(camel, far), programs(c="S IM S", f="S S S"), Rng("x", 1, "t")
+    )
+    assert state.planes["c"].counters == 1
+    state, _ = play_turn(catalog(), state, programs(c="CL S S", f="S S S"), Rng("x", 2, "t"))
+    assert state.planes["c"].counters == 2
+
+
+def test_over_the_ceiling_costs_a_card_and_a_spin() -> None:
+    camel = plane("c", type_="camel", side="entente", x=3, y=3, level=3, counters=2)
+    far = plane("f", type_="dr1", side="central", x=20, y=20)
+    state = mission(camel, far)
+    work = Turn(catalog(), state, Rng("s", 1, "t"))
+    for number in (1, 2):
+        work.phase = number
+        work.play_phase(programs(c="CL S S", f="S S S"))
+        if number == 1:
+            assert work.planes["c"].spin and len(work.planes["c"].cards) == 1
+    spun = work.planes["c"]
+    assert spun.level == 2 and not spun.spin and spun.last_card == "ST"
+
+
+def test_collision_risk_between_planes_crossing_paths() -> None:
+    # Head-on at the same level: their paths meet during the move.
+    a = plane("a", type_="camel", side="entente", x=8, y=10, heading=0)
+    b = plane("b", type_="dr1", side="central", x=12, y=10, heading=180)
+    hits = 0
+    for seed in range(12):
+        work = phase(
+            mission(a, b, fire_prohibition=False), programs(a="S S S", b="S S S"), str(seed)
+        )
+        risks = [e for e in work.events if e.kind == "collision-risk"]
+        assert len(risks) == 1
+        collided = [e for e in work.events if e.kind == "collision"]
+        if collided:
+            hits += 1
+            assert collided[0].data["deck"] == "A"  # head-on: angle over 90 degrees
+            assert work.planes["a"].damage + work.planes["b"].damage >= 0
+    assert 0 < hits < 12  # a coin between left and right per pilot
+
+
+def test_table_exit_counts_as_left() -> None:
+    a = plane("a", type_="camel", side="entente", x=21.5, y=10, heading=0)
+    b = plane("b", type_="dr1", side="central", x=2, y=2, heading=180)
+    work = phase(mission(a, b), programs(a="S S S", b="S S S"))
+    assert work.planes["a"].status == "left"
+
+
+def test_tailing_behind_an_enemy() -> None:
+    def tail(**hunter_kw: object) -> dict[str, str]:
+        hunter = plane("h", type_="camel", side="entente", x=10, y=10, **hunter_kw)  # type: ignore[arg-type]
+        prey = plane("p", type_="dr1", side="central", x=12.5, y=10)
+        state = mission(hunter, prey, collisions=False)
+        end, _ = play_turn(catalog(), state, programs(h="S S S", p="S S S"), Rng("z", 1, "t"))
+        assert end.planes["h"].status == "flying" and end.planes["p"].status == "flying"
+        return end.pursuits
+
+    # The Camel ends 1.6 bw behind the Dr.I, nose to tail: it tails, not the other way round.
+    assert tail() == {"h": "p"}
+    assert tail(smoke=5) == {}  # seed A.IV.d: a smoking plane cannot pursue
+    assert tail(level=1) == {}  # seed A.IV.d: the pursuer must be level with or above
+
+
+def test_same_seed_same_turn_byte_for_byte() -> None:
+    a = plane("a", type_="camel", side="entente", x=8, y=10)
+    b = plane("b", type_="dr1", side="central", x=12.5, y=10.5, heading=180)
+    first = play_turn(catalog(), mission(a, b), programs(a="S BR S", b="S TL S"), Rng("q", 1, "t"))
+    second = play_turn(catalog(), mission(a, b), programs(a="S BR S", b="S TL S"), Rng("q", 1, "t"))
+    assert first[0].model_dump_json() == second[0].model_dump_json()
+    assert [e.model_dump_json() for e in first[1]] == [e.model_dump_json() for e in second[1]]
+
+
+@pytest.mark.parametrize("weather", ["heavy"])
+def test_heavy_weather_turbulence(weather: str) -> None:
+    a = plane("a", type_="camel", side="entente", x=3, y=3)
+    b = plane("b", type_="dr1", side="central", x=19, y=19, heading=180)
+    state = mission(a, b).model_copy(update={"weather": weather})
+    state = stack(state, "B", [card_id("B", 1, "smoke"), card_id("B", 2, "none")])
+    end, _events = play_turn(catalog(), state, programs(a="S S S", b="S S S"), Rng("w", 1, "t"))
+    # Odd B card: one point, the smoke ignored; even card: nothing.
+    assert (end.planes["a"].damage, end.planes["a"].smoke) == (1, 0)
+    assert end.planes["b"].damage == 0
