@@ -52,6 +52,9 @@ class Decision(Model):
     default: str
     detail: str = ""
 
+    def allows(self, option_id: str) -> bool:
+        return any(option.id == option_id for option in self.options)
+
 
 class Event(Model):
     """Something that happened, in the game's words; ``secret_for`` limits who may read it."""
@@ -141,6 +144,7 @@ class MissionState(Model):
     kind: Literal["patrol"] = "patrol"
     date: str = "1917-09"
     weather: Literal["clear", "medium", "heavy"] = "clear"
+    time_of_day: str = "morning"
     active: SideName = "entente"
     rules: MissionRules = MissionRules()
     table: tuple[float, float]

@@ -1,0 +1,252 @@
+"""Pilots (seed D), the mission generator (seed E) and the campaign (seed F) through the
+public API."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rng import Rng
+from engine.wings.campaign import (
+    IllegalChoice,
+    PilotSetup,
+    SquadronSetup,
+    defaults,
+    new_campaign,
+    pending,
+    resolve,
+    view,
+)
+from engine.wings.generator import draw_weather, mission_points
+from engine.wings.pilots import (
+    allowed_skills,
+    heal,
+    killer_bonus,
+    replacement,
+    skills_due,
+    spendable_vp,
+    state_from_lp,
+)
+from engine.wings.program import parse_program, program_text, random_program
+from engine.wings.state import CampaignState, Pilot
+from tests.wings.helpers import catalog
+
+
+def pilot(**kw: object) -> Pilot:
+    base: dict[str, object] = {"id": "P1", "name": "Test", "side": "entente",
+                               "behaviour": "soldier", "plane": "camel"}  # fmt: skip
+    return Pilot(**{**base, **kw})  # type: ignore[arg-type]
+
+
+def test_mission_points_worked_example() -> None:
+    # Seed E.II.b: Jasta 85 (3 players) photographs 2 objectives near enemy territory,
+    # defended by 2 CAA and 1 DCA, against SPA 85 (4 players): 5 extra MP, 11 against 8.
+    points = mission_points(
+        catalog(),
+        active_players=3,
+        enemy_players=4,
+        kind="photography",
+        extra_objectives=1,
+        enemy_extra_aircraft=1,
+        enemy_caa=2,
+        enemy_dca=1,
+    )
+    assert sum(value for _, value in points.lines) == 5
+    assert (points.active, points.enemy) == (11, 8)
+
+
+def test_skill_count_arithmetic_of_d2() -> None:
+    cat = catalog()
+    assert skills_due(cat, pilot(kills=4)) == 1  # Rookie: the starting skill only
+    assert skills_due(cat, pilot(kills=5)) == 2  # Ace
+    assert skills_due(cat, pilot(kills=9, vp=80)) == 6  # Veteran Ace
+    assert skills_due(cat, pilot(kills=30, vp=160)) == 10  # Ace of Aces
+    assert pilot(kills=5, vp=79).status == "ace" and pilot(vp=80).status == "veteran"
+
+
+@pytest.mark.parametrize(
+    ("lp", "state"),
+    [(10, "active"), (6, "active"), (5, "wounded"), (3, "wounded"), (2, "seriously_wounded"),
+     (0, "seriously_wounded"), (-1, "dead")],
+)  # fmt: skip
+def test_life_points_to_state(lp: int, state: str) -> None:
+    assert state_from_lp(catalog(), lp) == state
+
+
+def test_equipment_vp_and_death() -> None:
+    assert spendable_vp(pilot(vp=23)) == 3  # seed D.VIII
+    cat = catalog()
+    assert killer_bonus(cat, pilot(vp=90, kills=8)) == 2
+    assert killer_bonus(cat, pilot(vp=170, kills=20)) == 5
+    assert killer_bonus(cat, pilot(kills=6)) == 0
+    heir = replacement(cat, pilot(vp=170, kills=20, state="dead"), "P9")
+    assert heir.status == "veteran" and heir.skill_picks == 6
+    assert replacement(cat, pilot(vp=90, kills=8), "P9").status == "ace"
+    assert replacement(cat, pilot(kills=2), "P9").status == "rookie"
+
+
+def test_healing_takes_missions() -> None:
+    cat = catalog()
+    hurt = pilot(state="seriously_wounded", rest=2, lp=1)
+    once = heal(cat, hurt)
+    assert (once.state, once.rest) == ("seriously_wounded", 1)
+    twice = heal(cat, once)
+    assert (twice.state, twice.lp) == ("wounded", 5)
+    assert heal(cat, twice).state == "active"
+    assert heal(cat, pilot(state="dead")).state == "dead"
+
+
+def test_skill_rules_by_behaviour_and_ultimates() -> None:
+    cat = catalog()
+    legal, refused = allowed_skills(cat, pilot(behaviour="rammer"))
+    assert set(legal) == {"conscientious", "experts_eye", "systeme_d"}
+    assert ("very_good_shot", "barred-by-behaviour") in refused
+    assert ("tinkerer", "ultimate-needs-field") in refused
+    veteran = pilot(behaviour="rammer", skills=("conscientious", "experts_eye", "systeme_d"))
+    assert "tinkerer" in allowed_skills(cat, veteran)[0]
+    assert ("killer", "barred-by-behaviour") in allowed_skills(cat, pilot(behaviour="knight"))[1]
+
+
+def test_weather_by_season() -> None:
+    cat = catalog()
+    seen = {draw_weather(cat, "1917-07", Rng("w", i, "x").stream("w")) for i in range(60)}
+    assert seen == {"clear", "heavy", "medium"}
+
+
+def squadrons() -> dict[str, SquadronSetup]:
+    return {
+        "entente": SquadronSetup(
+            name="SPA 85",
+            players=2,
+            pilots=(
+                PilotSetup(name="Guy", behaviour="knight", plane="nieuport17",
+                           skills=("very_good_shot", "viper")),
+                PilotSetup(name="Charles", behaviour="hothead", plane="spad7", skills=("acrobat",)),
+            ),
+        ),
+        "central": SquadronSetup(
+            name="Jasta 85",
+            players=2,
+            pilots=(
+                PilotSetup(name="Manfred", behaviour="opportunist", plane="albatros_d3",
+                           skills=("very_good_shot",)),
+                PilotSetup(name="Werner", behaviour="soldier", plane="albatros_d3",
+                           skills=("genius",)),
+            ),
+        ),
+    }  # fmt: skip
+
+
+def test_new_campaign_spends_starting_points() -> None:
+    state = new_campaign(catalog(), "s", squadrons())  # type: ignore[arg-type]
+    # 6 CP a player (seed F.I): 2 Rookies (1 each), 2 period fighters (1 each), mechanics,
+    # spare parts, fuel and ammunition (1 each): 8 of 12 spent.
+    assert state.squadrons["entente"].reserve == 4
+    assert state.squadrons["central"].stock["plane:albatros_d3"] == 2
+    with pytest.raises(IllegalChoice) as bad:
+        setup = squadrons()
+        setup["central"] = setup["central"].model_copy(
+            update={
+                "pilots": (
+                    PilotSetup(name="X", behaviour="rammer", plane="dr1", skills=("killer",)),
+                )
+            }
+        )
+        new_campaign(catalog(), "s", setup)  # type: ignore[arg-type]
+    assert bad.value.reason == "barred-by-behaviour"
+
+
+def play(seed: str, max_steps: int = 400) -> tuple[CampaignState, list[str]]:
+    cat = catalog()
+    state = new_campaign(cat, seed, squadrons())  # type: ignore[arg-type]
+    log: list[str] = []
+    for step in range(max_steps):
+        if state.phase == "ended":
+            break
+        decisions = pending(cat, state)
+        choices = defaults(decisions)
+        if (
+            state.phase == "mission"
+            and state.mission is not None
+            and state.mission.round == "program"
+        ):
+            for d in decisions:
+                plane = state.mission.planes[d.field]
+                stream = Rng(seed, step, "ai").stream(d.field)
+                choices[d.side][d.field] = program_text(
+                    random_program(cat, plane, state.mission.rules, state.mission.turn, stream)
+                )
+        state, events = resolve(cat, state, choices, Rng(seed, step, state.phase))
+        log.extend(event.model_dump_json() for event in events)
+    return state, log
+
+
+def test_a_campaign_runs_to_its_end_and_replays_exactly() -> None:
+    first, log = play("replay")
+    second, log_again = play("replay")
+    assert first.phase == "ended" and first.winner is not None
+    assert len(first.history) == 3
+    assert first.model_dump_json() == second.model_dump_json()
+    assert log == log_again
+    for squadron in first.squadrons.values():
+        assert squadron.reserve >= 0 and squadron.score >= 0
+
+
+def test_illegal_program_is_refused_with_its_reason() -> None:
+    cat = catalog()
+    state = new_campaign(cat, "s", squadrons())  # type: ignore[arg-type]
+    state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("s", 1, "b"))
+    assert state.phase == "mission"
+    decisions = pending(cat, state)
+    assert all(d.kind == "program" for d in decisions)
+    choices = defaults(decisions)
+    victim = decisions[0]
+    choices[victim.side][victim.field] = "ST ST S"
+    with pytest.raises(IllegalChoice) as refused:
+        resolve(cat, state, choices, Rng("s", 2, "m"))
+    assert refused.value.reason == "steep-after-steep"
+    del choices[victim.side][victim.field]
+    with pytest.raises(IllegalChoice) as missing:
+        resolve(cat, state, choices, Rng("s", 2, "m"))
+    assert missing.value.reason == "missing"
+
+
+def test_purchase_limits() -> None:
+    cat = catalog()
+    state = new_campaign(cat, "s", squadrons())  # type: ignore[arg-type]
+    state = state.model_copy(update={"phase": "debrief"})
+    choices = defaults(pending(cat, state))
+    choices["entente"]["purchase"] = "fuel, fuel"
+    with pytest.raises(IllegalChoice, match="once-per-resource"):
+        resolve(cat, state, choices, Rng("s", 1, "d"))
+    choices["entente"]["purchase"] = "caa, trenches"
+    with pytest.raises(IllegalChoice, match="one-new-resource"):
+        resolve(cat, state, choices, Rng("s", 1, "d"))
+    choices["entente"]["purchase"] = "ace_of_aces"
+    with pytest.raises(IllegalChoice, match="cannot-afford"):
+        resolve(cat, state, choices, Rng("s", 1, "d"))
+    choices["entente"]["purchase"] = "fuel, rookie"
+    after, events = resolve(cat, state, choices, Rng("s", 1, "d"))
+    assert after.squadrons["entente"].reserve == 2
+    assert after.squadrons["entente"].stock["fuel"] == 20
+    assert len([p for p in after.pilots.values() if p.side == "entente"]) == 3
+    assert [e.kind for e in events] == ["purchased"]
+
+
+def test_view_hides_the_other_sides_secrets() -> None:
+    cat = catalog()
+    state = new_campaign(cat, "s", squadrons())  # type: ignore[arg-type]
+    state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("s", 1, "b"))
+    assert state.mission is not None
+    programs = {pid: parse_program("S S S") for pid in state.mission.planes}
+    sealed = state.mission.model_copy(update={"programs": programs})
+    state = state.model_copy(update={"mission": sealed})
+    seen = view(state, "entente")
+    planes = seen["mission"]["planes"]
+    for pid, plane in planes.items():
+        if plane["side"] == "entente":
+            assert "damage" in plane and pid in seen["mission"]["programs"]
+        else:
+            assert "damage" not in plane and "cards" not in plane
+            assert pid not in seen["mission"]["programs"]
+    assert "reserve" not in seen["squadrons"]["central"]
+    assert "decks" in view(state, None)["mission"]
