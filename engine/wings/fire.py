@@ -82,8 +82,10 @@ def check_fire(
     gained_height: bool = False,
     dived: bool = False,
     overlapping: bool = False,
+    polygons: dict[str, geo.Polygon] | None = None,
 ) -> FireCheck:
-    """Can ``gun`` of ``shooter`` hit ``target`` now? ``others`` may include both planes."""
+    """Can ``gun`` of ``shooter`` hit ``target`` now? ``others`` may include both planes;
+    ``polygons`` may hold the bases already computed this phase, by plane id."""
     if shooter.status != "flying" or target.status != "flying":
         return FireCheck(ok=False, reason="not-flying")
     crew = _crew_reason(shooter, gun, last_kind)
@@ -105,7 +107,16 @@ def check_fire(
     reach = ruler if gap == 0 else ruler / 2
     shooter_type = catalog.planes[shooter.type]
     point = geo.to_world(shooter.x, shooter.y, shooter.heading, gun.point)
-    rect = base_polygon(catalog, target)
+    width, length = catalog.base_size(catalog.planes[target.type])
+    if geo.distance(point, (target.x, target.y)) > reach + math.hypot(width, length) / 2:
+        return FireCheck(ok=False, reason="range")  # no corner of the base can be in reach
+
+    def polygon(plane: PlaneState) -> geo.Polygon:
+        if polygons is not None and plane.id in polygons:
+            return polygons[plane.id]
+        return base_polygon(catalog, plane)
+
+    rect = polygon(target)
     all_round = gun.all_round_above and target.level > shooter.level
     if all_round:
         area: geo.Polygon = rect
@@ -120,7 +131,7 @@ def check_fire(
             return FireCheck(ok=False, reason="dead-angle")
     low, high = sorted((shooter.level, target.level))
     screens = [
-        base_polygon(catalog, plane)
+        polygon(plane)
         for plane in others
         if plane.id not in (shooter.id, target.id)
         and plane.status == "flying"

@@ -101,8 +101,11 @@ def rectangle(x: float, y: float, heading: float, width: float, length: float) -
 
 
 def _axes(poly: Polygon) -> list[Point]:
+    # Every four-cornered polygon handed in here is a base rectangle, whose opposite edges
+    # are parallel: two axes suffice.
+    count = 2 if len(poly) == 4 else len(poly)
     axes = []
-    for i in range(len(poly)):
+    for i in range(count):
         x1, y1 = poly[i]
         x2, y2 = poly[(i + 1) % len(poly)]
         axes.append((y1 - y2, x2 - x1))
@@ -116,6 +119,14 @@ def _project(poly: Polygon, axis: Point) -> tuple[float, float]:
 
 def overlaps(first: Polygon, second: Polygon) -> bool:
     """Separating-axis test on convex polygons; touching edges do not count (authored 4.2)."""
+    # Cheap rejection on the bounding boxes first: most pairs are far apart.
+    if (
+        max(p[0] for p in first) <= min(p[0] for p in second) + EPS
+        or max(p[0] for p in second) <= min(p[0] for p in first) + EPS
+        or max(p[1] for p in first) <= min(p[1] for p in second) + EPS
+        or max(p[1] for p in second) <= min(p[1] for p in first) + EPS
+    ):
+        return False
     for axis in _axes(first) + _axes(second):
         lo1, hi1 = _project(first, axis)
         lo2, hi2 = _project(second, axis)

@@ -381,16 +381,18 @@ class Turn:
     ) -> list[tuple[str, str]]:
         """Authored 4.1 step 3: pairs at the same altitude state whose bases meet on the way."""
         planes = self.flying()
-        paths: dict[str, list[geo.Polygon]] = {}
+        samples: dict[str, list[tuple[float, float, float]]] = {}
+        sizes: dict[str, tuple[float, float]] = {}
         for plane in planes:
             card, length = moves[plane.id]
             width = self.catalog.base_size(self.catalog.planes[plane.type])[0]
-            polys = []
+            sizes[plane.id] = (width, length)
+            poses = []
             for step in range(1, SWEEP_STEPS + 1):
                 lx, ly, lh = geo.path_pose(card, length, step / SWEEP_STEPS)
                 wx, wy = geo.to_world(plane.x, plane.y, plane.heading, (lx, ly))
-                polys.append(geo.rectangle(wx, wy, plane.heading + lh, width, length))
-            paths[plane.id] = polys
+                poses.append((wx, wy, plane.heading + lh))
+            samples[plane.id] = poses
         pairs = []
         for i, first in enumerate(planes):
             for second in planes[i + 1 :]:
@@ -399,16 +401,30 @@ class Turn:
                     continue
                 if (first.counters > 0) != (second.counters > 0):
                     continue
-                # Two of the longest moves plus two bases: planes farther apart cannot meet.
-                reach = 12.0
-                if geo.distance((first.x, first.y), (second.x, second.y)) > reach:
-                    continue
-                if any(
-                    geo.overlaps(a, b)
-                    for a, b in zip(paths[first.id], paths[second.id], strict=True)
+                if self._paths_meet(
+                    samples[first.id], sizes[first.id], samples[second.id], sizes[second.id]
                 ):
                     pairs.append((first.id, second.id))
         return pairs
+
+    @staticmethod
+    def _paths_meet(
+        first: list[tuple[float, float, float]],
+        first_size: tuple[float, float],
+        second: list[tuple[float, float, float]],
+        second_size: tuple[float, float],
+    ) -> bool:
+        # Two bases farther apart than their half-diagonals cannot touch: skip the
+        # rectangle test for those samples.
+        clear = (math.hypot(*first_size) + math.hypot(*second_size)) / 2
+        for (ax, ay, ah), (bx, by, bh) in zip(first, second, strict=True):
+            if geo.distance((ax, ay), (bx, by)) >= clear:
+                continue
+            if geo.overlaps(
+                geo.rectangle(ax, ay, ah, *first_size), geo.rectangle(bx, by, bh, *second_size)
+            ):
+                return True
+        return False
 
     def collide(self, pairs: Iterable[tuple[str, str]]) -> None:
         for first, second in pairs:
@@ -439,6 +455,7 @@ class Turn:
     ) -> None:
         rules = self.mission.rules
         planes = self.flying()
+        polygons = {plane.id: base_polygon(self.catalog, plane) for plane in planes}
         shots: list[Shot] = []
         for shooter in planes:
             card, step = played[shooter.id]
@@ -462,6 +479,7 @@ class Turn:
                         gained_height=gained,
                         dived=dived,
                         overlapping=frozenset((shooter.id, target.id)) in overlapping,
+                        polygons=polygons,
                     )
                     if not check.ok:
                         continue
