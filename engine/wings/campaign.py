@@ -448,13 +448,6 @@ def resolve(
             )
         return _fly(catalog, state, programs, rng, [])
     programs = {d.field: parse_program(choices[d.side][d.field]) for d in decisions}
-    for pid, program in programs.items():
-        plane = mission.planes[pid]
-        deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
-        if uses_genius(plane, deck, program):
-            planes = dict(mission.planes)
-            planes[pid] = plane.model_copy(update={"genius_turn": mission.turn})
-            mission = mission.model_copy(update={"planes": planes})
     live = {
         pursuer: target
         for pursuer, target in mission.pursuits.items()
@@ -485,8 +478,17 @@ def _fly(
     rng: Rng,
     events: list[Event],
 ) -> tuple[CampaignState, list[Event]]:
-    assert state.mission is not None
-    mission, turn_events = play_turn(catalog, state.mission, programs, rng)
+    mission = state.mission
+    assert mission is not None
+    planes = dict(mission.planes)
+    for pid, program in programs.items():
+        deck = catalog.maneuver_decks[catalog.planes[planes[pid].type].deck]
+        if uses_genius(planes[pid], deck, program):
+            # Seed D.VII.a: Genius rests for two turns once used; noted when the turn flies,
+            # so a tailing reorder is judged against the same hand.
+            planes[pid] = planes[pid].model_copy(update={"genius_turn": mission.turn})
+    mission = mission.model_copy(update={"planes": planes})
+    mission, turn_events = play_turn(catalog, mission, programs, rng)
     events = [*events, *turn_events]
     state = state.model_copy(update={"mission": mission})
     if mission.finished:
