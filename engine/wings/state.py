@@ -115,6 +115,7 @@ class PlaneState(Model):
     aim: dict[str, str] = Field(default_factory=dict)  # gun -> target fired at last phase
     climbed_turn: int = 0  # the turn a climb counter was last gained (one per turn)
     last_hit_by: str | None = None  # the last plane whose fire hit this one
+    hit_last: bool = False  # took damage in the last phase flown (aiming, tailing)
     destroyed_by: str | None = None
     destroyed_turn: int | None = None
     crash_zone: Literal["friendly", "enemy", "no_mans_land"] | None = None

@@ -57,7 +57,9 @@ class Turn:
         self.phase = 0
         self.draws = 0
         self.hit_this_phase: set[str] = set()
-        self.hit_last_phase: set[str] = set()
+        # Counters given during this phase's fire start ticking at the end of the next
+        # maneuver (seed A.II.b: "the next three maneuvers").
+        self.fresh: set[tuple[str, str]] = set()
         self.exploded_now: list[str] = []
         self.pursuits: dict[str, str] = {}
 
@@ -248,6 +250,7 @@ class Turn:
                 return  # seed D.VII.c: the checked ammunition cancels a jam
             count = rules.fire.wounded_jam_counters if owner.wounded else rules.fire.jam_counters
             self.update(shooter, jams={**owner.jams, gun.name: count})
+            self.fresh.add((shooter, gun.name))
             self.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name)
         elif special == "smoke":
             smoke = PERMANENT if doubled else rules.fire.smoke_counters
@@ -272,6 +275,7 @@ class Turn:
                 return
             lp = plane.pilot_lp - cost
             self.update(pid, pilot_lp=lp, wounded=True, no_fire=rules.fire.wounded_no_fire)
+            self.fresh.add((pid, "no_fire"))
             if lp < 0:
                 # D.V: below 0 the pilot dies and the plane goes down (J 2: LP rule).
                 self.shoot_down(pid, "crashed", shooter)
@@ -490,7 +494,7 @@ class Turn:
                     bonus = 0
                     aimed = (
                         shooter.aim.get(gun.name) == target.id
-                        and shooter.id not in self.hit_last_phase
+                        and not shooter.hit_last
                         and "grass_snake" not in target.skills
                     )
                     if aimed:
@@ -611,9 +615,20 @@ class Turn:
         }
         self.fire_phase(played, overlapping)
         for plane in self.flying():
-            jams = {gun: left - 1 for gun, left in plane.jams.items() if left > 1}
-            self.update(plane.id, jams=jams, no_fire=max(0, plane.no_fire - 1))
-        self.hit_last_phase, self.hit_this_phase = self.hit_this_phase, set()
+            jams = {
+                gun: left if (plane.id, gun) in self.fresh else left - 1
+                for gun, left in plane.jams.items()
+                if left > 1 or (plane.id, gun) in self.fresh
+            }
+            no_fire = plane.no_fire
+            if (plane.id, "no_fire") not in self.fresh:
+                no_fire = max(0, no_fire - 1)
+            self.update(plane.id, jams=jams, no_fire=no_fire)
+        for pid in self.planes:
+            # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.
+            self.update(pid, hit_last=pid in self.hit_this_phase)
+        self.hit_this_phase = set()
+        self.fresh = set()
 
     def end_of_turn(self) -> None:
         for plane in self.flying():
@@ -631,7 +646,7 @@ class Turn:
         polys = {p.id: base_polygon(self.catalog, p) for p in planes}
         result: dict[str, str] = {}
         for pursuer in planes:
-            if pursuer.smoke > 0 or pursuer.fire > 0 or pursuer.id in self.hit_last_phase:
+            if pursuer.smoke > 0 or pursuer.fire > 0 or pursuer.hit_last:
                 continue
             best: tuple[float, str] | None = None
             for target in planes:

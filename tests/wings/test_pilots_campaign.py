@@ -250,3 +250,36 @@ def test_view_hides_the_other_sides_secrets() -> None:
             assert pid not in seen["mission"]["programs"]
     assert "reserve" not in seen["squadrons"]["central"]
     assert "decks" in view(state, None)["mission"]
+
+
+def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
+    cat = catalog()
+    state = new_campaign(cat, "tail", squadrons())  # type: ignore[arg-type]
+    state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("tail", 1, "b"))
+    assert state.mission is not None
+    mission = state.mission
+    hunter = next(p for p in mission.planes.values() if p.side == "entente")
+    prey = next(p for p in mission.planes.values() if p.side == "central")
+    mission = mission.model_copy(update={"pursuits": {hunter.id: prey.id}})
+    state = state.model_copy(update={"mission": mission})
+    choices = defaults(pending(cat, state))
+    choices["central"][prey.id] = "BL S S"
+    choices["entente"][hunter.id] = "S ST S"
+    state, events = resolve(cat, state, choices, Rng("tail", 2, "m"))
+    assert state.mission is not None and state.mission.round == "reorder"
+    shown = [e for e in events if e.kind == "first-card-shown"]
+    assert [(e.data["card"], e.secret_for) for e in shown] == [("BL", "entente")]
+    # The sealed programs stay out of the other side's view.
+    assert prey.id not in view(state, "entente")["mission"]["programs"]
+    decisions = pending(cat, state)
+    assert [d.field for d in decisions] == [hunter.id]
+    # Three orderings of S, ST, S; ST first would follow nothing steep, all are legal here.
+    assert {o.id for o in decisions[0].options} == {"S ST S", "ST S S", "S S ST"}
+    with pytest.raises(IllegalChoice, match="not-a-reordering"):
+        resolve(cat, state, {"entente": {hunter.id: "S S S"}}, Rng("tail", 3, "m"))
+    state, events = resolve(cat, state, {"entente": {hunter.id: "ST S S"}}, Rng("tail", 3, "m"))
+    assert state.mission is None or state.mission.round == "program"
+    revealed = [
+        e.data["card"] for e in events if e.kind == "card-revealed" and e.data["plane"] == hunter.id
+    ]
+    assert revealed[:1] == ["ST"]

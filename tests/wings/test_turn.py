@@ -94,7 +94,8 @@ def test_specials_smoke_fire_rudder_engine_and_jam() -> None:
     work = phase(state, programs(se="S S S", alb="S S S"))
     victim = work.planes["alb"]
     assert (victim.fire, victim.smoke) == (3, 3)
-    assert work.planes["se"].jams == {"front": 2}  # 3 counters, one gone after this maneuver
+    # Three counters, the first discarded at the end of the shooter's next maneuver.
+    assert work.planes["se"].jams == {"front": 3}
 
     state = duel()
     state = stack(state, "A", [card_id("A", 1, "rudder_left"), card_id("A", 2, "engine")])
@@ -107,7 +108,7 @@ def test_pilot_wounds_follow_life_points() -> None:
     state = duel(pilot_lp=5, wounded=True)
     state = stack(state, "A", [card_id("A", 3, "pilot_wounded"), card_id("A", 0, "none")])
     victim = phase(state, programs(se="S S S", alb="S S S")).planes["alb"]
-    assert victim.pilot_lp == 0 and victim.status == "flying" and victim.no_fire == 3
+    assert victim.pilot_lp == 0 and victim.status == "flying" and victim.no_fire == 4
     state = duel(pilot_lp=4, wounded=True)
     state = stack(state, "A", [card_id("A", 3, "pilot_wounded"), card_id("A", 0, "none")])
     victim = phase(state, programs(se="S S S", alb="S S S")).planes["alb"]
@@ -234,3 +235,38 @@ def test_heavy_weather_turbulence(weather: str) -> None:
     # Odd B card: one point, the smoke ignored; even card: nothing.
     assert (end.planes["a"].damage, end.planes["a"].smoke) == (1, 0)
     assert end.planes["b"].damage == 0
+
+
+def test_jam_counters_run_out_after_three_more_maneuvers() -> None:
+    state = duel()
+    state = stack(state, "A", [card_id("A", 0, "jam_green"), card_id("A", 0, "none")])
+    work = Turn(catalog(), state, Rng("j", 1, "t"))
+    seen = []
+    for number in (1, 2, 3):
+        work.phase = number
+        work.play_phase(programs(se="S S S", alb="S S S"))
+        seen.append(dict(work.planes["se"].jams))
+    assert seen == [{"front": 3}, {"front": 2}, {"front": 1}]
+    assert [e.data["shooter"] for e in work.events if e.kind == "fire"] == ["se"]
+
+
+def climb_state(level: int, counters: int, text: str, **kw: object) -> tuple[int, int]:
+    camel = plane(
+        "c", type_="camel", side="entente", x=3, y=3, level=level, counters=counters, **kw
+    )  # type: ignore[arg-type]
+    far = plane("f", type_="dr1", side="central", x=20, y=20, heading=180)
+    state, _ = play_turn(
+        catalog(), mission(camel, far), programs(c=text, f="S S S"), Rng("c", 1, "t")
+    )
+    after = state.planes["c"]
+    return after.level, after.counters
+
+
+def test_complex_maneuvers_change_altitude() -> None:
+    assert climb_state(2, 0, "S IM S") == (2, 1)  # modern Immelmann: +1 counter
+    assert climb_state(2, 1, "split_s: ST IM S") == (2, 0)  # Split-S: -1 counter
+    assert climb_state(2, 0, "split_s: ST IM S") == (1, 2)  # no counter: borrow a level
+    assert climb_state(3, 2, "forced_dive: ST DV S") == (1, 0)  # two levels in one turn
+    ace = {"skills": ("piloting_ace",)}
+    assert climb_state(2, 2, "controlled_dive_steep: S ST S", **ace) == (2, 0)
+    assert climb_state(2, 0, "historical_immelmann: CL IM S", **ace) == (2, 0)
