@@ -283,3 +283,47 @@ def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
         e.data["card"] for e in events if e.kind == "card-revealed" and e.data["plane"] == hunter.id
     ]
     assert revealed[:1] == ["ST"]
+
+
+def test_debrief_folds_the_mission_into_pilots_and_squadrons() -> None:
+    from engine.wings.campaign import _debrief
+    from tests.wings.helpers import mission as make_mission
+    from tests.wings.helpers import plane as make_plane
+
+    cat = catalog()
+    state = new_campaign(cat, "d", squadrons())  # type: ignore[arg-type]
+    veteran = state.pilots["P3"].model_copy(update={"kills": 8, "vp": 90})
+    state = state.model_copy(
+        update={"pilots": {**state.pilots, "P3": veteran}, "active": "entente"}
+    )
+    planes = [
+        make_plane("P1", type_="nieuport17", side="entente", pilot="P1", kills=("P3",)),
+        make_plane("P2", type_="spad7", side="entente", pilot="P2", status="crashed",
+                   pilot_lp=4, crash_zone="enemy", damage=15),
+        make_plane("P3", type_="albatros_d3", side="central", pilot="P3", status="shot_down",
+                   pilot_lp=-1, destroyed_by="P1", damage=14),
+        make_plane("P4", type_="albatros_d3", side="central", pilot="P4", status="left",
+                   damage=3, specials=("smoke", "none")),
+    ]  # fmt: skip
+    finished = make_mission(*planes).model_copy(update={"finished": True, "active": "entente"})
+    state = state.model_copy(update={"mission": finished, "phase": "mission"})
+    after, events = _debrief(cat, state, Rng("d", 9, "m"), [])
+    pilots = after.pilots
+    assert pilots["P3"].state == "dead" and pilots["P2"].state == "captured"
+    assert (pilots["P1"].kills, pilots["P1"].vp) == (1, 0)  # a Rookie scores no VP himself
+    heir = next(p for p in pilots.values() if p.id not in state.pilots)
+    assert heir.side == "central" and heir.status == "ace"  # seed D.III
+    entente, central = after.squadrons["entente"], after.squadrons["central"]
+    # The kill (1) and the Veteran's killer bonus (2) become Campaign Points.
+    assert (entente.reserve, entente.score) == (state.squadrons["entente"].reserve + 3, 3)
+    # The dead Veteran's 90 VP go to his squadron; the smoke repair costs 1 and spare parts.
+    assert central.score == 90
+    assert central.reserve == state.squadrons["central"].reserve + 90 - 1
+    assert central.stock["spare_parts"] == 4
+    # The SPAD VII is obsolete by 1917-09 and came as a pair (seed F.I): one is left.
+    assert central.stock["plane:albatros_d3"] == 1 and entente.stock["plane:spad7"] == 1
+    assert entente.lost_half and central.lost_half
+    record = after.history[-1]
+    assert record["success"] is True and after.active == "entente"
+    assert [e.kind for e in events] == ["repaired", "debrief"]
+    assert after.phase == "debrief"

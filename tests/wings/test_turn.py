@@ -270,3 +270,34 @@ def test_complex_maneuvers_change_altitude() -> None:
     ace = {"skills": ("piloting_ace",)}
     assert climb_state(2, 2, "controlled_dive_steep: S ST S", **ace) == (2, 0)
     assert climb_state(2, 0, "historical_immelmann: CL IM S", **ace) == (2, 0)
+
+
+def test_shot_down_pilot_rides_the_wreck_down() -> None:
+    # Seed B.VIII: one ruler ahead at level 2, then one A card per peg (three) for the pilot.
+    state = duel(damage=13)
+    blank = [
+        i
+        for i, c in enumerate(catalog().damage_decks["A"].expanded)
+        if c.value == 0 and c.special == "none"
+    ]
+    wound = card_id("A", 3, "pilot_wounded")
+    # The first card of the burst brings it down, so the second is never drawn.
+    state = stack(state, "A", [card_id("A", 1, "none"), blank[0], wound, blank[1]])
+    work = phase(state, programs(se="S S S", alb="S S S"))
+    victim = work.planes["alb"]
+    assert victim.status == "shot_down"
+    # The wreck ends past x = 16.6, in the Central Powers' own quarter of the table.
+    assert victim.crash_zone == "friendly"
+    assert victim.pilot_lp == 10 - 3 - 5  # the wound card's points and its wound
+
+
+def test_doubled_specials_become_permanent() -> None:
+    work = Turn(catalog(), duel(), Rng("d", 1, "t"))
+    work.apply_special("alb", "smoke", 1, "se", None)
+    assert work.planes["alb"].smoke == 3
+    work.apply_special("alb", "smoke", 2, "se", None)
+    assert work.planes["alb"].smoke > 100  # seed B.IX: for the rest of the mission
+    work.apply_special("alb", "engine", 2, "se", None)
+    assert work.planes["alb"].status == "flying"
+    work.apply_special("alb", "engine", 3, "se", None)
+    assert work.planes["alb"].status == "shot_down"  # second engine hit
