@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 DATA_DIR = Path(__file__).parent / "data"
 _M = TypeVar("_M", bound=BaseModel)
@@ -273,16 +273,22 @@ class Catalog(Frozen):
     skills: dict[str, Skill]
     behaviours: dict[str, Behaviour]
     rules: Rules
+    _moves: dict[tuple[str, str], Move] = PrivateAttr(default_factory=dict)
 
     def base_size(self, plane: PlaneType) -> tuple[float, float]:
         units = self.rules.units
         return units.large_base if plane.base == "large" else units.small_base
 
     def move(self, plane: PlaneType, code: str) -> Move:
-        card = self.maneuver_decks[plane.deck].card(code)
-        if card is None:
-            raise KeyError(f"{plane.key} has no {code} card")
-        return centre_move(card, self.base_size(plane)[1])
+        # Moves are asked for many times a turn and never change: keep each one once.
+        cache = self._moves
+        key = (plane.key, code)
+        if key not in cache:
+            card = self.maneuver_decks[plane.deck].card(code)
+            if card is None:
+                raise KeyError(f"{plane.key} has no {code} card")
+            cache[key] = centre_move(card, self.base_size(plane)[1])
+        return cache[key]
 
 
 def centre_move(card: ManeuverCard, length: float) -> Move:

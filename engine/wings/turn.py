@@ -77,8 +77,10 @@ class Turn:
         return plane
 
     def event(self, kind: str, secret_for: SideName | None = None, **data: object) -> None:
+        # Built without re-validation: every field comes typed from the engine itself, and
+        # a turn emits dozens of events.
         self.events.append(
-            Event(
+            Event.model_construct(
                 kind=kind,
                 turn=self.turn,
                 phase=self.phase,
@@ -385,18 +387,27 @@ class Turn:
     ) -> list[tuple[str, str]]:
         """Authored 4.1 step 3: pairs at the same altitude state whose bases meet on the way."""
         planes = self.flying()
-        samples: dict[str, list[tuple[float, float, float]]] = {}
         sizes: dict[str, tuple[float, float]] = {}
+        reach: dict[str, float] = {}
         for plane in planes:
             card, length = moves[plane.id]
             width = self.catalog.base_size(self.catalog.planes[plane.type])[0]
             sizes[plane.id] = (width, length)
-            poses = []
-            for step in range(1, SWEEP_STEPS + 1):
-                lx, ly, lh = geo.path_pose(card, length, step / SWEEP_STEPS)
-                wx, wy = geo.to_world(plane.x, plane.y, plane.heading, (lx, ly))
-                poses.append((wx, wy, plane.heading + lh))
-            samples[plane.id] = poses
+            move = self.catalog.move(self.catalog.planes[plane.type], card.code)
+            reach[plane.id] = math.hypot(move.dx, move.dy) + math.hypot(width, length) / 2
+        samples: dict[str, list[tuple[float, float, float]]] = {}
+
+        def path(plane: PlaneState) -> list[tuple[float, float, float]]:
+            if plane.id not in samples:
+                card, length = moves[plane.id]
+                poses = []
+                for step in range(1, SWEEP_STEPS + 1):
+                    lx, ly, lh = geo.path_pose(card, length, step / SWEEP_STEPS)
+                    wx, wy = geo.to_world(plane.x, plane.y, plane.heading, (lx, ly))
+                    poses.append((wx, wy, plane.heading + lh))
+                samples[plane.id] = poses
+            return samples[plane.id]
+
         pairs = []
         for i, first in enumerate(planes):
             for second in planes[i + 1 :]:
@@ -405,9 +416,11 @@ class Turn:
                     continue
                 if (first.counters > 0) != (second.counters > 0):
                     continue
-                if self._paths_meet(
-                    samples[first.id], sizes[first.id], samples[second.id], sizes[second.id]
-                ):
+                # Farther apart than both moves and both bases, they cannot meet.
+                gap = geo.distance((first.x, first.y), (second.x, second.y))
+                if gap > reach[first.id] + reach[second.id]:
+                    continue
+                if self._paths_meet(path(first), sizes[first.id], path(second), sizes[second.id]):
                     pairs.append((first.id, second.id))
         return pairs
 
@@ -614,26 +627,29 @@ class Turn:
             if geo.overlaps(polys[a.id], polys[b.id])
         }
         self.fire_phase(played, overlapping)
-        for plane in self.flying():
-            jams = {
-                gun: left if (plane.id, gun) in self.fresh else left - 1
-                for gun, left in plane.jams.items()
-                if left > 1 or (plane.id, gun) in self.fresh
-            }
-            no_fire = plane.no_fire
-            if (plane.id, "no_fire") not in self.fresh:
-                no_fire = max(0, no_fire - 1)
-            self.update(plane.id, jams=jams, no_fire=no_fire)
-        for pid in self.planes:
+        for pid in self.ids():
+            plane = self.planes[pid]
             # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.
-            self.update(pid, hit_last=pid in self.hit_this_phase)
+            changes: dict[str, object] = {}
+            if plane.hit_last != (pid in self.hit_this_phase):
+                changes["hit_last"] = pid in self.hit_this_phase
+            if plane.status == "flying" and plane.jams:
+                changes["jams"] = {
+                    gun: left if (pid, gun) in self.fresh else left - 1
+                    for gun, left in plane.jams.items()
+                    if left > 1 or (pid, gun) in self.fresh
+                }
+            if plane.status == "flying" and plane.no_fire and (pid, "no_fire") not in self.fresh:
+                changes["no_fire"] = plane.no_fire - 1
+            if changes:
+                self.update(pid, **changes)
         self.hit_this_phase = set()
         self.fresh = set()
 
     def end_of_turn(self) -> None:
         for plane in self.flying():
-            smoke = plane.smoke if plane.smoke >= PERMANENT else max(0, plane.smoke - 1)
-            self.update(plane.id, smoke=smoke)
+            if 0 < plane.smoke < PERMANENT:
+                self.update(plane.id, smoke=plane.smoke - 1)
         self.pursuits = self.tailing() if self.mission.rules.tailing else {}
 
     def tailing(self) -> dict[str, str]:
@@ -654,6 +670,8 @@ class Turn:
                     continue
                 if pursuer.level - target.level not in (0, 1):
                     continue
+                if geo.distance((pursuer.x, pursuer.y), (target.x, target.y)) > ruler + 4.0:
+                    continue  # edges cannot be a ruler apart: two half-bases are under 2 bw
                 length = self._tail_segment(pursuer, target, planes, polys, ruler)
                 if length is not None and (best is None or (length, target.id) < best):
                     best = (length, target.id)
