@@ -160,17 +160,18 @@ def generate_mission(
         for side in SIDES
         for pilot in forces[side]
     ]
-    stream = rng.stream("weather")
+    number = state.mission_number + 1
+    stream = rng.stream(f"weather:{number}")
     weather = draw_weather(catalog, state.date, stream)
     mission = new_mission(
         catalog,
         sorties,
         rng,
-        number=state.mission_number + 1,
+        number=number,
         date=state.date,
         weather=weather,
         active=active,
     )
-    time_of_day = rng.stream("time-of-day").choice(TIMES_OF_DAY)
+    time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
     mission = mission.model_copy(update={"time_of_day": time_of_day})
     return mission, points, forces

@@ -79,7 +79,9 @@ def new_mission(
     decks = {}
     for letter, deck in sorted(catalog.damage_decks.items()):
         # Every deck is ready: A and B also serve flames, weather and collisions.
-        stream = rng.stream(f"deck:{letter}")
+        # Stream names carry the mission number, so a caller reusing one Rng for a whole
+        # campaign still gets fresh decks each mission.
+        stream = rng.stream(f"deck:{number}:{letter}")
         decks[letter] = shuffled_deck(
             letter, len(deck.expanded), copies_needed(users[letter]), stream
         )

@@ -65,6 +65,11 @@ class Turn:
 
     # --- small helpers ------------------------------------------------------------------
 
+    def where(self) -> str:
+        """Mission, turn and phase, for stream names: no two draws share a stream even if a
+        caller hands the same ``Rng`` to several turns."""
+        return f"{self.mission.number}.{self.turn}.{self.phase}"
+
     def ids(self) -> list[str]:
         return sorted(self.planes)
 
@@ -105,7 +110,7 @@ class Turn:
             copies = self.mission.decks[letter].copies
             pile.extend(i for i in range(size * copies) if i not in held)
             self.draws += 1
-            stream = self.rng.stream(f"reshuffle:{letter}:{self.phase}:{self.draws}")
+            stream = self.rng.stream(f"reshuffle:{self.where()}:{letter}:{self.draws}")
             stream.shuffle(pile)
             self.spent[letter] = []
             self.event("deck-reshuffled", deck=letter, cards=len(pile))
@@ -448,7 +453,7 @@ class Turn:
             a, b = self.planes[first], self.planes[second]
             if a.status != "flying" or b.status != "flying":
                 continue
-            stream = self.rng.stream(f"collision:{self.phase}:{first}:{second}")
+            stream = self.rng.stream(f"collision:{self.where()}:{first}:{second}")
             friendly = self.mission.rules.friendly_collisions and a.side == b.side
             choices = ["L", "R", "S"] if friendly else ["L", "R"]
             picks = (stream.choice(choices), stream.choice(choices))

@@ -203,6 +203,8 @@ def test_table_exit_counts_as_left() -> None:
 
 def test_tailing_behind_an_enemy() -> None:
     def tail(**hunter_kw: object) -> dict[str, str]:
+        # The hunter's gun is jammed for the whole turn, so the prey survives to be tailed.
+        hunter_kw.setdefault("jams", {"front": 9})
         hunter = plane("h", type_="camel", side="entente", x=10, y=10, **hunter_kw)  # type: ignore[arg-type]
         prey = plane("p", type_="dr1", side="central", x=12.5, y=10)
         state = mission(hunter, prey, collisions=False)
