@@ -562,6 +562,15 @@ def _debrief(
                 team_vp[plane.side] += 1  # seed E.III.a: a recon aircraft down
             if victim.pilot_lp < 0 and victim.pilot is not None:
                 pilot_vp[plane.pilot] += killer_bonus(catalog, pilots[victim.pilot])
+    lost_posts: Counter[str] = Counter()
+    for post in mission.ground.values():
+        # Seed E.III.a: a squadron VP for a plane downed by a defence element, and one for
+        # each enemy trench or CAA destroyed.
+        team_vp[post.side] += len(post.kills)
+        if post.destroyed:
+            lost_posts[f"{post.side}:{'trenches' if post.kind == 'trench' else 'caa'}"] += 1
+            if post.destroyed_by in planes:
+                team_vp[planes[post.destroyed_by].side] += 1
     if not success:
         # Seed E.III.a: each defending pilot scores 1 VP when the enemy mission fails.
         for plane in planes.values():
@@ -620,6 +629,9 @@ def _debrief(
             else:
                 stock[key] = stock.get(key, 0) - 1
                 repair_events.append(Event(kind="written-off", turn=0, data={"plane": plane.id}))
+        for kind in ("trenches", "caa"):
+            if lost_posts[f"{side}:{kind}"]:
+                stock[kind] = stock.get(kind, 0) - lost_posts[f"{side}:{kind}"]
         earned = team_vp[side]
         squadrons[side] = squadron.model_copy(
             update={

@@ -229,6 +229,10 @@ class FireRules(Frozen):
     jam_counters: int
     wounded_jam_counters: int
     wounded_no_fire: int
+    ground_structure: int
+    caa_deck: str
+    max_trenches: int
+    max_caa: int
 
 
 class PilotRules(Frozen):

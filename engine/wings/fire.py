@@ -137,13 +137,87 @@ def check_fire(
         and plane.status == "flying"
         and low <= plane.level <= high
     ]
+    return aim(point, area, reach, screens, gap, ruler)
+
+
+def aim(
+    point: geo.Point,
+    area: geo.Polygon,
+    reach: float,
+    screens: list[geo.Polygon],
+    gap: int,
+    ruler: float,
+) -> FireCheck:
+    """Authored 4.3 step 6-7: the nearest point of the target area in reach with a clear
+    line, and whether it is short range (same level, first half of the ruler)."""
     in_reach = False
-    for aim in geo.aim_points(point, area):
-        length = geo.distance(point, aim)
+    for spot in geo.aim_points(point, area):
+        length = geo.distance(point, spot)
         if length > reach + geo.EPS:
             break
         in_reach = True
-        if not any(geo.segment_hits_polygon(point, aim, screen) for screen in screens):
+        if not any(geo.segment_hits_polygon(point, spot, screen) for screen in screens):
             short = gap == 0 and length <= ruler / 2 + geo.EPS
-            return FireCheck(ok=True, short=short, distance=length, aim=aim)
+            return FireCheck(ok=True, short=short, distance=length, aim=spot)
     return FireCheck(ok=False, reason="blocked" if in_reach else "range")
+
+
+def ground_polygon(catalog: Catalog, x: float, y: float) -> geo.Polygon:
+    """A ground element's card: the small base's size, laid square to the table (authored)."""
+    width, length = catalog.rules.units.small_base
+    return geo.rectangle(x, y, 90.0, width, length)
+
+
+def check_at_ground(
+    catalog: Catalog,
+    shooter: PlaneState,
+    gun: Gun,
+    x: float,
+    y: float,
+    others: Iterable[PlaneState],
+    last_kind: str | None = None,
+) -> FireCheck:
+    """A plane's gun against a ground element, which counts as an aircraft at level 0
+    (seed A.IV.h)."""
+    crew = _crew_reason(shooter, gun, last_kind)
+    if crew:
+        return FireCheck(ok=False, reason=crew)
+    gap = shooter.level
+    if gap >= 2:
+        return FireCheck(ok=False, reason="altitude")
+    ruler = catalog.rules.units.ruler
+    reach = ruler if gap == 0 else ruler / 2
+    point = geo.to_world(shooter.x, shooter.y, shooter.heading, gun.point)
+    if geo.distance(point, (x, y)) > reach + 1.0:
+        return FireCheck(ok=False, reason="range")
+    area = geo.clip_wedge(
+        ground_polygon(catalog, x, y), point, shooter.heading + gun.axis, gun.half_angle
+    )
+    if len(area) < 3:
+        return FireCheck(ok=False, reason="arc")
+    screens = [
+        base_polygon(catalog, plane)
+        for plane in others
+        if plane.id != shooter.id and plane.status == "flying" and plane.level <= shooter.level
+    ]
+    return aim(point, area, reach, screens, gap, ruler)
+
+
+def check_from_ground(
+    catalog: Catalog, x: float, y: float, target: PlaneState, others: Iterable[PlaneState]
+) -> FireCheck:
+    """Ground fire at a plane: all round, from level 0 (seed A.IV.h)."""
+    gap = target.level
+    if target.status != "flying" or gap >= 2:
+        return FireCheck(ok=False, reason="altitude")
+    ruler = catalog.rules.units.ruler
+    reach = ruler if gap == 0 else ruler / 2
+    width, length = catalog.base_size(catalog.planes[target.type])
+    if geo.distance((x, y), (target.x, target.y)) > reach + math.hypot(width, length) / 2:
+        return FireCheck(ok=False, reason="range")
+    screens = [
+        base_polygon(catalog, plane)
+        for plane in others
+        if plane.id != target.id and plane.status == "flying" and plane.level <= target.level
+    ]
+    return aim((x, y), base_polygon(catalog, target), reach, screens, gap, ruler)

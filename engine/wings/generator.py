@@ -6,6 +6,7 @@ objectives the engine does not model yet.
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -13,7 +14,7 @@ from engine.rng import Rng
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.missions import Sortie, new_mission
 from engine.wings.pilots import can_fly, tokens
-from engine.wings.state import SIDES, CampaignState, MissionState, Pilot, other
+from engine.wings.state import SIDES, CampaignState, GroundElement, MissionState, Pilot, other
 
 SEASONS = {
     12: "winter", 1: "winter", 2: "winter",
@@ -48,6 +49,7 @@ def mission_points(
     kind: str,
     extra_objectives: int = 0,
     enemy_extra_aircraft: int = 0,
+    enemy_trenches: int = 0,
     enemy_caa: int = 0,
     enemy_dca: int = 0,
     zone: str = "near_enemy",
@@ -61,9 +63,10 @@ def mission_points(
         lines.append(("extra objectives", table[key] * extra_objectives))
     if enemy_extra_aircraft:
         lines.append(("enemy advantage", table["enemy_advantage"] * enemy_extra_aircraft))
-    if enemy_caa or enemy_dca:
+    if enemy_trenches or enemy_caa or enemy_dca:
+        trenches = table["enemy_trenches_per_3"] * (enemy_trenches // 3)
         caa = table["enemy_caa_per_2"] * (enemy_caa // 2)
-        defences = caa + table["enemy_dca_per_1"] * enemy_dca
+        defences = trenches + caa + table["enemy_dca_per_1"] * enemy_dca
         lines.append(("enemy ground defences", defences))
     lines.append((f"zone:{zone}", table[f"zone_{zone}"]))
     extra = sum(value for _, value in lines)
@@ -72,6 +75,27 @@ def mission_points(
         enemy=enemy_players * per_player,
         lines=tuple(lines),
     )
+
+
+def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[str, GroundElement]:
+    """The defending side's trenches and CAA posts along the border of its own zone (seed
+    E.I.b: objectives within R/2 of that border), spread evenly across the table."""
+    width, height = catalog.rules.units.table
+    x = width * 3 / 4 if side == "central" else width / 4
+    kinds: list[Literal["trench", "caa"]] = []
+    kinds += ["caa"] * caa
+    kinds += ["trench"] * trenches
+    posts = [
+        GroundElement(
+            id=f"{side[0]}-{kind}{index + 1}",
+            kind=kind,
+            side=side,
+            x=x,
+            y=height * (index + 1) / (len(kinds) + 1),
+        )
+        for index, kind in enumerate(kinds)
+    ]
+    return {post.id: post for post in posts}
 
 
 def draw_weather(catalog: Catalog, date: str, stream: random.Random) -> str:
@@ -126,11 +150,17 @@ def generate_mission(
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
     active = state.active
     enemy = other(active)
+    fire = catalog.rules.fire
+    stock = state.squadrons[enemy].stock
+    trenches = min(stock.get("trenches", 0), fire.max_trenches)
+    caa = min(stock.get("caa", 0), fire.max_caa)
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
         enemy_players=state.squadrons[enemy].players,
         kind=kind,
+        enemy_trenches=trenches,
+        enemy_caa=caa,
     )
     enemy_force = choose_forces(catalog, state, enemy, points.enemy)
     active_force = choose_forces(catalog, state, active, points.active)
@@ -143,6 +173,8 @@ def generate_mission(
             enemy_players=state.squadrons[enemy].players,
             kind=kind,
             enemy_extra_aircraft=extra,
+            enemy_trenches=trenches,
+            enemy_caa=caa,
         )
         active_force = choose_forces(catalog, state, active, points.active)
     forces: dict[SideName, list[Pilot]] = {active: active_force, enemy: enemy_force}
@@ -173,5 +205,6 @@ def generate_mission(
         active=active,
     )
     time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
-    mission = mission.model_copy(update={"time_of_day": time_of_day})
+    ground = defences(catalog, enemy, trenches, caa)
+    mission = mission.model_copy(update={"time_of_day": time_of_day, "ground": ground})
     return mission, points, forces

@@ -122,6 +122,21 @@ class PlaneState(Model):
     kills: tuple[str, ...] = ()  # planes this one shot down (last card dealt)
 
 
+class GroundElement(Model):
+    """A trench or AA machine-gun post (seed A.IV.h): an immobile aircraft at level 0."""
+
+    id: str
+    kind: Literal["trench", "caa"]
+    side: SideName
+    x: float
+    y: float
+    damage: int = 0
+    destroyed: bool = False
+    silenced: bool = False  # a CAA whose AA gun is out of action (infantry fire goes on)
+    destroyed_by: str | None = None
+    kills: tuple[str, ...] = ()
+
+
 class Program(Model):
     cards: tuple[str, ...]
     maneuver: str | None = None  # a declared complex maneuver (authored 3.5)
@@ -153,6 +168,7 @@ class MissionState(Model):
     turn: int = 1
     round: Literal["program", "reorder"] = "program"
     planes: dict[str, PlaneState]
+    ground: dict[str, GroundElement] = Field(default_factory=dict)
     decks: dict[str, DeckState]
     programs: dict[str, Program] = Field(default_factory=dict)  # sealed until played
     pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued

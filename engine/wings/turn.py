@@ -16,11 +16,12 @@ from dataclasses import dataclass, replace
 from engine.rng import Rng
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
-from engine.wings.fire import base_polygon, check_fire
+from engine.wings.fire import base_polygon, check_at_ground, check_fire, check_from_ground
 from engine.wings.state import (
     SIDES,
     DeckState,
     Event,
+    GroundElement,
     MissionState,
     PlaneState,
     Program,
@@ -50,6 +51,7 @@ class Turn:
         self.mission = mission
         self.rng = rng
         self.planes: dict[str, PlaneState] = dict(mission.planes)
+        self.ground: dict[str, GroundElement] = dict(mission.ground)
         self.piles = {k: list(d.pile) for k, d in mission.decks.items()}
         self.spent = {k: list(d.spent) for k, d in mission.decks.items()}
         self.events: list[Event] = []
@@ -126,9 +128,9 @@ class Turn:
 
     def spend_token(self, pid: str, skill: str) -> bool:
         """Skills cost one token a use (seed D.VII); the engine uses them when they apply."""
-        plane = self.planes[pid]
-        if skill not in plane.skills or plane.tokens <= 0:
-            return False
+        plane = self.planes.get(pid)
+        if plane is None or skill not in plane.skills or plane.tokens <= 0:
+            return False  # ground elements have no skills
         self.update(pid, tokens=plane.tokens - 1)
         self.event("skill-used", secret_for=plane.side, plane=pid, skill=skill)
         return True
@@ -154,6 +156,9 @@ class Turn:
         if source is not None and source in self.planes and source != pid:
             killer = self.planes[source]
             self.update(source, kills=(*killer.kills, pid))
+        elif source is not None and source in self.ground:
+            post = self.ground[source]
+            self.ground[source] = post.model_copy(update={"kills": (*post.kills, pid)})
         self.event(status.replace("_", "-"), plane=pid, by=source)
         if status == "exploded":
             self.update(pid, pilot_lp=-1)
@@ -479,6 +484,8 @@ class Turn:
         planes = self.flying()
         polygons = {plane.id: base_polygon(self.catalog, plane) for plane in planes}
         shots: list[Shot] = []
+        ground_shots: list[Shot] = []
+        infantry: list[tuple[str, str]] = []
         for shooter in planes:
             card, step = played[shooter.id]
             lost = card.kind == "dive" or step.descend > 0 or step.level < 0
@@ -531,9 +538,13 @@ class Turn:
                         best = (key, shot)
                 if best is not None:
                     shots.append(best[1])
+                elif self.ground:
+                    self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots)
+        shots.extend(self.ground_fire(planes, infantry))
         new_aim: dict[str, dict[str, str]] = {p.id: {} for p in planes}
         for shot in shots:
-            new_aim[shot.shooter][shot.gun.name] = shot.target
+            if shot.shooter in new_aim:
+                new_aim[shot.shooter][shot.gun.name] = shot.target
             if self.spend_token(shot.shooter, "very_good_shot"):
                 shot.bonus += 1  # seed D.VII.b
             self.event(
@@ -547,6 +558,84 @@ class Turn:
         for pid, aims in new_aim.items():
             self.update(pid, aim=aims)
         self.deal(shots)
+        self.hit_ground(ground_shots)
+        for post_id, victim in infantry:
+            # Seed A.IV.h: infantry fire draws one A card of which only the special counts.
+            if self.planes[victim].status != "flying":
+                continue
+            _, damage = self.draw("A", victim)
+            self.event("infantry-fire", post=post_id, target=victim)
+            if damage.special not in ("none", "jam_red", "jam_green"):
+                self.apply_special(victim, damage.special, damage.value, post_id, None)
+        self.explosion_blast()
+
+    def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
+        """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
+        CAA's AA gun also shoots like an aircraft while it is not silenced (seed A.IV.h)."""
+        shots: list[Shot] = []
+        fire = self.catalog.rules.fire
+        caa_gun = Gun(name="caa", deck=fire.caa_deck, axis=0, half_angle=89)
+        for post in sorted(self.ground.values(), key=lambda g: g.id):
+            if post.destroyed:
+                continue
+            best: tuple[float, str, bool] | None = None
+            for plane in planes:
+                if plane.side == post.side:
+                    continue
+                check = check_from_ground(self.catalog, post.x, post.y, plane, planes)
+                if check.ok and (best is None or (check.distance, plane.id) < best[:2]):
+                    best = (check.distance, plane.id, check.short)
+            if best is None:
+                continue
+            infantry.append((post.id, best[1]))
+            if post.kind == "caa" and not post.silenced:
+                cards = fire.short_cards if best[2] else fire.long_cards
+                shots.append(Shot(post.id, caa_gun, best[1], cards, 0, False, best[2]))
+        return shots
+
+    def aim_at_ground(
+        self,
+        shooter: PlaneState,
+        gun: Gun,
+        last_kind: str,
+        planes: list[PlaneState],
+        ground_shots: list[Shot],
+    ) -> None:
+        """With no plane to shoot at, a gun takes the nearest enemy ground element."""
+        best: tuple[float, str, bool] | None = None
+        for post in sorted(self.ground.values(), key=lambda g: g.id):
+            if post.destroyed or post.side == shooter.side:
+                continue
+            check = check_at_ground(
+                self.catalog, shooter, gun, post.x, post.y, planes, last_kind=last_kind
+            )
+            if check.ok and (best is None or (check.distance, post.id) < best[:2]):
+                best = (check.distance, post.id, check.short)
+        if best is not None:
+            fire = self.catalog.rules.fire
+            cards = fire.short_cards if best[2] else fire.long_cards
+            ground_shots.append(Shot(shooter.id, gun, best[1], cards, 0, False, best[2]))
+            self.event("fire-at-ground", shooter=shooter.id, gun=gun.name, target=best[1])
+
+    def hit_ground(self, shots: list[Shot]) -> None:
+        structure = self.catalog.rules.fire.ground_structure
+        for shot in shots:
+            for _ in range(shot.cards):
+                post = self.ground[shot.target]
+                if post.destroyed:
+                    break
+                _, card = self.draw(shot.gun.deck, None)
+                changes: dict[str, object] = {"damage": post.damage + card.value}
+                if card.special in ("jam_red", "jam_green"):
+                    self.apply_special(
+                        shot.shooter, card.special, card.value, shot.shooter, shot.gun
+                    )
+                elif card.special != "none" and post.kind == "caa":
+                    changes["silenced"] = True  # seed A.IV.h: any other special silences the AA
+                if card.special == "explosion" or post.damage + card.value >= structure:
+                    changes.update(destroyed=True, destroyed_by=shot.shooter)
+                    self.event("ground-destroyed", post=post.id, by=shot.shooter)
+                self.ground[post.id] = post.model_copy(update=changes)
 
     def deal(self, shots: list[Shot]) -> None:
         """Seed A.II.a: cards are dealt one at a time, first to the target whose deck letter
@@ -743,6 +832,7 @@ class Turn:
         return self.mission.model_copy(
             update={
                 "planes": self.planes,
+                "ground": self.ground,
                 "decks": decks,
                 "turn": turn,
                 "programs": {},
