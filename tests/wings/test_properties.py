@@ -207,3 +207,45 @@ def test_campaign_points_never_negative_and_the_dead_never_fly(
                 assert pilot.state == "dead"
             if pilot.state == "dead":
                 dead.add(pilot.id)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    type_=st.sampled_from(sorted(CAT.planes)),
+    last=st.integers(-1, 30),
+    engine=st.booleans(),
+    rudder=st.sampled_from([None, "L", "R"]),
+)
+def test_first_card_options_open_a_legal_program(
+    type_: str, last: int, engine: bool, rudder: str | None
+) -> None:
+    from engine.wings.program import legal_first_cards
+
+    deck = CAT.maneuver_decks[CAT.planes[type_].deck]
+    last_code = deck.codes[last % len(deck.codes)] if last >= 0 else None
+    subject = plane(
+        type_=type_,
+        side=CAT.planes[type_].side,
+        last_card=last_code,
+        last_steep=bool(last_code and deck.card(last_code).steep),  # type: ignore[union-attr]
+        engine_hits=int(engine),
+        rudder=rudder,
+        rudder_until=5,
+    )
+    legal, refused = legal_first_cards(CAT, subject, MissionRules(), 3)
+    assert sorted(legal + [code for code, _ in refused]) == sorted(deck.codes)
+    stall = "ST" if "ST" in deck.codes else "SS"
+    for code in legal:
+        # Some legal program starts with it: try every completion.
+        assert any(
+            not check_program(CAT, subject, Program(cards=(code, b, c)), MissionRules(), 3)
+            for b in deck.codes
+            for c in deck.codes
+        ), code
+    for code, reason in refused:
+        assert reason
+        assert all(
+            check_program(CAT, subject, Program(cards=(code, b, c)), MissionRules(), 3)
+            for b in deck.codes
+            for c in (stall, *deck.codes)
+        ), code

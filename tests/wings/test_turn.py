@@ -303,3 +303,15 @@ def test_doubled_specials_become_permanent() -> None:
     assert work.planes["alb"].status == "flying"
     work.apply_special("alb", "engine", 3, "se", None)
     assert work.planes["alb"].status == "shot_down"  # second engine hit
+
+
+def test_the_lancaster_flies_its_thirteen_card_deck() -> None:
+    # The bomber has no stall: an engine hit asks for a slow straight, a spin falls back on
+    # its own card, and its turrets fire from their own points.
+    lanc = plane("l", type_="lancaster", side="entente", x=6, y=10, engine_hits=1)
+    fighter = plane("f", type_="fokker_d7", side="central", x=3.2, y=10.0)
+    state = mission(lanc, fighter, collisions=False)
+    end, events = play_turn(catalog(), state, programs(l="SS SF SS", f="S S S"), Rng("l", 1, "t"))
+    fire = [(e.data["shooter"], e.data["gun"]) for e in events if e.kind == "fire"]
+    assert ("l", "rear_turret") in fire
+    assert end.planes["l"].x > 6
