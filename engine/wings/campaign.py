@@ -562,6 +562,22 @@ def _debrief(
                 team_vp[plane.side] += 1  # seed E.III.a: a recon aircraft down
             if victim.pilot_lp < 0 and victim.pilot is not None:
                 pilot_vp[plane.pilot] += killer_bonus(catalog, pilots[victim.pilot])
+    for plane in planes.values():
+        if plane.pilot is None:
+            continue
+        # Seed D.VI VP bonuses: Soldier and Opportunist when the plane their power hit goes
+        # down, Hothead for each kill while wounded, Knight for each enemy pilot captured.
+        target = planes.get(plane.power_target or "")
+        if target is not None and target.status in ("shot_down", "exploded", "crashed"):
+            pilot_vp[plane.pilot] += 1
+        if plane.behaviour == "hothead":
+            pilot_vp[plane.pilot] += plane.kills_wounded
+        if plane.behaviour == "knight":
+            pilot_vp[plane.pilot] += sum(
+                1
+                for victim in plane.kills
+                if planes[victim].crash_zone == "enemy" and planes[victim].pilot_lp >= 0
+            )
     lost_posts: Counter[str] = Counter()
     for post in mission.ground.values():
         # Seed E.III.a: a squadron VP for a plane downed by a defence element, and one for

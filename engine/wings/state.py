@@ -120,6 +120,9 @@ class PlaneState(Model):
     destroyed_turn: int | None = None
     crash_zone: Literal["friendly", "enemy", "no_mans_land"] | None = None
     kills: tuple[str, ...] = ()  # planes this one shot down (last card dealt)
+    kills_wounded: int = 0  # of those, shot down while the pilot was wounded (Hothead VP)
+    power_used: bool = False  # the behaviour's once-a-game power (seed D.VI)
+    power_target: str | None = None  # the plane the Soldier or Opportunist power hit
 
 
 class GroundElement(Model):

@@ -156,6 +156,8 @@ class Turn:
         if source is not None and source in self.planes and source != pid:
             killer = self.planes[source]
             self.update(source, kills=(*killer.kills, pid))
+            if killer.wounded:
+                self.update(source, kills_wounded=killer.kills_wounded + 1)
         elif source is not None and source in self.ground:
             post = self.ground[source]
             self.ground[source] = post.model_copy(update={"kills": (*post.kills, pid)})
@@ -286,6 +288,11 @@ class Turn:
                 self.update(pid, observer_lp=plane.observer_lp - cost)
                 return
             lp = plane.pilot_lp - cost
+            if plane.wounded and plane.behaviour == "hothead" and not plane.power_used:
+                # Seed D.VI Hothead, once a game: a second wound leaves him only Wounded.
+                lp = max(lp, rules.pilot.wounded_max_lp)
+                self.update(pid, power_used=True)
+                self.event("behaviour-power", secret_for=plane.side, plane=pid, power="hothead")
             self.update(pid, pilot_lp=lp, wounded=True, no_fire=rules.fire.wounded_no_fire)
             self.fresh.add((pid, "no_fire"))
             if lp < 0:
@@ -537,7 +544,7 @@ class Turn:
                     if best is None or key < best[0]:
                         best = (key, shot)
                 if best is not None:
-                    shots.append(best[1])
+                    shots.append(self.behaviour_power(shooter, best[1], dived))
                 elif self.ground:
                     self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots)
         shots.extend(self.ground_fire(planes, infantry))
@@ -568,6 +575,29 @@ class Turn:
             if damage.special not in ("none", "jam_red", "jam_green"):
                 self.apply_special(victim, damage.special, damage.value, post_id, None)
         self.explosion_blast()
+
+    def behaviour_power(self, shooter: PlaneState, shot: Shot, dived: bool) -> Shot:
+        """Seed D.VI once-a-game powers that add a damage card: the Soldier's on a dive shot,
+        the Opportunist's against a plane already smoking or burning from another's fire."""
+        if shooter.power_used or shot.target not in self.planes:
+            return shot
+        target = self.planes[shot.target]
+        soldier = (
+            shooter.behaviour == "soldier"
+            and dived
+            and self.mission.rules.dive_shot
+            and shooter.level >= target.level
+        )
+        opportunist = (
+            shooter.behaviour == "opportunist"
+            and (target.smoke > 0 or target.fire > 0)
+            and target.last_hit_by not in (None, shooter.id)
+        )
+        if not (soldier or opportunist):
+            return shot
+        self.update(shooter.id, power_used=True, power_target=target.id)
+        self.event("behaviour-power", plane=shooter.id, power=shooter.behaviour, target=target.id)
+        return replace(shot, cards=shot.cards + 1)
 
     def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
         """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
