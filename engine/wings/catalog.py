@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 DATA_DIR = Path(__file__).parent / "data"
 _M = TypeVar("_M", bound=BaseModel)
@@ -277,7 +277,10 @@ class Catalog(Frozen):
     skills: dict[str, Skill]
     behaviours: dict[str, Behaviour]
     rules: Rules
-    _moves: dict[tuple[str, str], Move] = PrivateAttr(default_factory=dict)
+
+    @functools.cached_property
+    def move_cache(self) -> dict[tuple[str, str], Move]:
+        return {}
 
     def base_size(self, plane: PlaneType) -> tuple[float, float]:
         units = self.rules.units
@@ -285,7 +288,7 @@ class Catalog(Frozen):
 
     def move(self, plane: PlaneType, code: str) -> Move:
         # Moves are asked for many times a turn and never change: keep each one once.
-        cache = self._moves
+        cache = self.move_cache
         key = (plane.key, code)
         if key not in cache:
             card = self.maneuver_decks[plane.deck].card(code)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass
 
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, Gun, PlaneType
@@ -17,8 +16,9 @@ from engine.wings.state import MissionRules, PlaneState
 WOUND_BLOCKING = ("dive", "stall", "immelmann", "climb")
 
 
-class FireCheck(BaseModel):
-    model_config = ConfigDict(frozen=True)
+@dataclass(frozen=True)
+class FireCheck:
+    """The answer for one gun and one target (a plain dataclass: dozens are made a phase)."""
 
     ok: bool
     reason: str = ""  # why not, as a short key
