@@ -28,6 +28,7 @@ from engine.wings.generator import generate_mission
 from engine.wings.pilots import (
     after_mission,
     allowed_skills,
+    fly_hurt,
     heal,
     killer_bonus,
     replacement,
@@ -227,6 +228,25 @@ def _skill_decisions(catalog: Catalog, state: CampaignState) -> list[Decision]:
     return decisions
 
 
+def _wound_decisions(state: CampaignState) -> list[Decision]:
+    """Seed D.IV: a freshly Wounded pilot rests a mission or flies two at 5 LP."""
+    return [
+        Decision(
+            side=pilot.side,
+            field=f"wound:{pilot.id}",
+            kind="wound",
+            options=(
+                Option(id="rest", label="Sit out the next mission"),
+                Option(id="fly", label="Fly two missions at 5 LP, one skill"),
+            ),
+            default="rest",
+            detail=f"{pilot.name} is wounded",
+        )
+        for pilot in sorted(state.pilots.values(), key=lambda p: p.id)
+        if pilot.state == "wounded" and pilot.rest > 0 and pilot.wounded_flights == 0
+    ]
+
+
 def _purchase_options(
     catalog: Catalog, state: CampaignState, side: SideName
 ) -> tuple[list[Option], list[Excluded]]:
@@ -336,7 +356,11 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
         )
         return [*_skill_decisions(catalog, state), mission]
     if state.phase == "debrief":
-        return [*_skill_decisions(catalog, state), *_purchase_decisions(catalog, state)]
+        return [
+            *_skill_decisions(catalog, state),
+            *_wound_decisions(state),
+            *_purchase_decisions(catalog, state),
+        ]
     assert state.mission is not None
     if state.mission.round == "reorder":
         return _reorder_decisions(catalog, state.mission)
@@ -408,10 +432,18 @@ def _validate(
 
 
 def _apply_skills(
-    state: CampaignState, decisions: list[Decision], choices: dict[SideName, dict[str, str]]
+    catalog: Catalog,
+    state: CampaignState,
+    decisions: list[Decision],
+    choices: dict[SideName, dict[str, str]],
 ) -> CampaignState:
     pilots = dict(state.pilots)
     for decision in decisions:
+        if decision.kind == "wound":
+            pilot = pilots[decision.field.removeprefix("wound:")]
+            if choices[decision.side][decision.field] == "fly":
+                pilots[pilot.id] = fly_hurt(catalog, pilot)
+            continue
         if decision.kind != "skill":
             continue
         pilot = pilots[decision.field.removeprefix("skill:")]
@@ -433,10 +465,10 @@ def resolve(
         raise IllegalChoice(state.active, "phase", "", "campaign-over")
     decisions = _validate(catalog, state, choices)
     if state.phase == "briefing":
-        state = _apply_skills(state, decisions, choices)
+        state = _apply_skills(catalog, state, decisions, choices)
         return _start_mission(catalog, state, rng)
     if state.phase == "debrief":
-        state = _apply_skills(state, decisions, choices)
+        state = _apply_skills(catalog, state, decisions, choices)
         return _between_missions(catalog, state, choices)
     assert state.mission is not None
     mission = state.mission
@@ -540,7 +572,11 @@ def _debrief(
     replacements and who is active next."""
     mission = state.mission
     assert mission is not None
-    pilots = dict(state.pilots)
+    flew = {plane.pilot for plane in mission.planes.values()}
+    # Seed D.IV: a mission gone by on the ground counts towards a resting pilot's recovery.
+    pilots = {
+        pid: pilot if pid in flew else heal(catalog, pilot) for pid, pilot in state.pilots.items()
+    }
     squadrons = dict(state.squadrons)
     active = mission.active
     planes = mission.planes
@@ -732,7 +768,6 @@ def _between_missions(
                     kind="purchased", turn=0, data={"side": side, "items": kinds}, secret_for=side
                 )
             )
-    pilots = {pid: heal(catalog, pilot) for pid, pilot in pilots.items()}
     year, month = (int(part) for part in state.date.split("-"))
     month += 1  # authored: a month passes between missions
     date = f"{year + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}"

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.missions import Sortie, new_mission
-from engine.wings.pilots import can_fly, tokens
+from engine.wings.pilots import can_fly, flying_skills, tokens
 from engine.wings.state import SIDES, CampaignState, GroundElement, MissionState, Pilot, other
 
 SEASONS = {
@@ -184,7 +184,7 @@ def generate_mission(
             type=pilot.plane,
             side=pilot.side,
             pilot=pilot.id,
-            skills=pilot.skills,
+            skills=flying_skills(pilot),
             behaviour=pilot.behaviour,
             tokens=tokens(catalog, pilot),
             pilot_lp=pilot.lp,

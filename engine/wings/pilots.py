@@ -72,18 +72,24 @@ def after_mission(catalog: Catalog, pilot: Pilot, plane: PlaneState, vp: int) ->
         state = "captured"
     elif state != "dead" and plane.crash_zone == "no_mans_land":
         state = "missing"  # only a rescue mission brings him back (seed B.VIII)
-    rest = 0
+    rest, flights, lp = 0, 0, max(plane.pilot_lp, 0)
     if state == "seriously_wounded":
         rest = 2  # seed D.IV: two missions on the ground, then Wounded
+    elif state == "wounded" and pilot.wounded_flights > 0 and plane.pilot_lp >= pilot.lp:
+        # Seed D.IV: one of the two missions flown at 5 LP is done, with no new wound.
+        flights = pilot.wounded_flights - 1
+        if flights == 0:
+            state, lp = "active", catalog.rules.pilot.life_points
     elif state == "wounded":
-        rest = 1  # seed D.IV: sits out the next mission (the engine's choice of the two)
+        rest = 1  # seed D.IV: sits out the next mission, unless he chooses to fly hurt
     updated = pilot.model_copy(
         update={
             "kills": kills,
             "vp": pilot.vp + earned,
-            "lp": max(plane.pilot_lp, 0),
+            "lp": lp,
             "state": state,
             "rest": rest,
+            "wounded_flights": flights,
             "missions": pilot.missions + 1,
             "killed_by": plane.destroyed_by if state == "dead" else None,
         }
@@ -98,7 +104,7 @@ def with_skill_picks(catalog: Catalog, pilot: Pilot) -> Pilot:
 
 def heal(catalog: Catalog, pilot: Pilot) -> Pilot:
     """Between missions: rest counts down; seriously wounded becomes wounded, wounded heals."""
-    if pilot.state not in ("wounded", "seriously_wounded"):
+    if pilot.state not in ("wounded", "seriously_wounded") or pilot.wounded_flights > 0:
         return pilot
     rest = pilot.rest - 1
     if rest > 0:
@@ -138,5 +144,20 @@ def replacement(catalog: Catalog, dead: Pilot, new_id: str) -> Pilot:
 
 
 def can_fly(pilot: Pilot) -> bool:
-    """Seed D.IV: only active pilots take off here (a dead pilot never flies again)."""
-    return pilot.state == "active"
+    """Seed D.IV: active pilots fly, and Wounded ones who chose to fly hurt; a dead pilot
+    never flies again."""
+    return pilot.state == "active" or (pilot.state == "wounded" and pilot.wounded_flights > 0)
+
+
+def fly_hurt(catalog: Catalog, pilot: Pilot) -> Pilot:
+    """Seed D.IV: instead of resting, a Wounded pilot flies two missions at 5 LP."""
+    return pilot.model_copy(
+        update={"rest": 0, "wounded_flights": 2, "lp": catalog.rules.pilot.wounded_max_lp}
+    )
+
+
+def flying_skills(pilot: Pilot) -> tuple[str, ...]:
+    """Seed D.IV-D.V: a Wounded pilot uses one skill only, except a Hothead (seed D.VI)."""
+    if pilot.state == "wounded" and pilot.behaviour != "hothead":
+        return pilot.skills[:1]
+    return pilot.skills

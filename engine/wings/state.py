@@ -46,7 +46,7 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal["program", "reorder", "skill", "purchase", "mission"]
+    kind: Literal["program", "reorder", "skill", "wound", "purchase", "mission"]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str

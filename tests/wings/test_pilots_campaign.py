@@ -327,3 +327,45 @@ def test_debrief_folds_the_mission_into_pilots_and_squadrons() -> None:
     assert record["success"] is True and after.active == "entente"
     assert [e.kind for e in events] == ["repaired", "debrief"]
     assert after.phase == "debrief"
+
+
+def test_a_wounded_pilot_chooses_to_rest_or_fly_hurt() -> None:
+    from engine.wings.campaign import _debrief
+    from engine.wings.generator import choose_forces
+    from engine.wings.pilots import after_mission, flying_skills
+    from tests.wings.helpers import plane as make_plane
+
+    cat = catalog()
+    state = new_campaign(cat, "w", squadrons())  # type: ignore[arg-type]
+    guy = state.pilots["P1"]  # the Knight, two skills
+    hurt = after_mission(cat, guy, make_plane("P1", side="entente", pilot_lp=5), 0)
+    assert (hurt.state, hurt.rest) == ("wounded", 1)
+    state = state.model_copy(update={"pilots": {**state.pilots, "P1": hurt}, "phase": "debrief"})
+    decisions = pending(cat, state)
+    assert [d.field for d in decisions if d.kind == "wound"] == ["wound:P1"]
+    choices = defaults(decisions)
+    choices["entente"]["wound:P1"] = "fly"
+    after, _ = resolve(cat, state, choices, Rng("w", 1, "d"))
+    flier = after.pilots["P1"]
+    assert (flier.state, flier.lp, flier.wounded_flights) == ("wounded", 5, 2)
+    assert flier in choose_forces(cat, after, "entente", 10)
+    assert flier.skills == ("very_good_shot", "viper") and flying_skills(flier) == (
+        "very_good_shot",
+    )
+    # Two missions flown without a new wound and he is fit again.
+    once = after_mission(cat, flier, make_plane("P1", side="entente", pilot_lp=5), 0)
+    twice = after_mission(cat, once, make_plane("P1", side="entente", pilot_lp=5), 0)
+    assert (once.state, once.wounded_flights) == ("wounded", 1)
+    assert (twice.state, twice.lp) == ("active", 10)
+    # Resting instead: he misses the next mission, and is fit after it.
+    choices["entente"]["wound:P1"] = "rest"
+    rested, _ = resolve(cat, state, choices, Rng("w", 1, "d"))
+    assert rested.pilots["P1"].state == "wounded"
+    assert rested.pilots["P1"] not in choose_forces(cat, rested, "entente", 10)
+    rested, _ = resolve(cat, rested, defaults(pending(cat, rested)), Rng("w", 2, "b"))
+    assert rested.mission is not None and "P1" not in rested.mission.planes
+    ended = rested.mission.model_copy(update={"finished": True})
+    after_next, _ = _debrief(
+        cat, rested.model_copy(update={"mission": ended}), Rng("w", 3, "m"), []
+    )
+    assert after_next.pilots["P1"].state == "active"
