@@ -322,7 +322,9 @@ class Turn:
                 left = plane.fire if plane.fire >= PERMANENT else plane.fire - 1
                 self.update(plane.id, fire=left)
                 _, card = self.draw("A", plane.id)
-                self.event("flames", plane=plane.id, value=card.value)
+                self.event("flames", plane=plane.id)
+                self.event("damage-card", secret_for=plane.side, plane=plane.id,
+                           value=card.value, special="none", by=None)  # fmt: skip
                 # The kill goes to the last plane that hit it (the fire's likely author).
                 if card.special == "explosion":
                     self.shoot_down(plane.id, "exploded", plane.last_hit_by)
@@ -867,7 +869,7 @@ class Turn:
                 "turn": turn,
                 "programs": {},
                 "round": "program",
-                "pursuits": getattr(self, "pursuits", {}),
+                "pursuits": self.pursuits,
                 "finished": finished,
                 "winner": winner,
             }

@@ -315,3 +315,17 @@ def test_the_lancaster_flies_its_thirteen_card_deck() -> None:
     fire = [(e.data["shooter"], e.data["gun"]) for e in events if e.kind == "fire"]
     assert ("l", "rear_turret") in fire
     assert end.planes["l"].x > 6
+
+
+def test_a_burning_plane_draws_flames_before_the_first_card() -> None:
+    burning = plane("b", type_="camel", side="entente", x=3, y=3, fire=3, smoke=3,
+                    last_hit_by="f")  # fmt: skip
+    far = plane("f", type_="dr1", side="central", x=19, y=19, heading=180)
+    state = stack(mission(burning, far), "A", [card_id("A", 3, "rudder_left")])
+    end, events = play_turn(catalog(), state, programs(b="S S S", f="S S S"), Rng("f", 1, "t"))
+    after = end.planes["b"]
+    # Only the points count: the rudder symbol on the flame card is ignored.
+    assert (after.fire, after.damage, after.rudder) == (2, 3, None)
+    assert after.smoke == 2  # one smoke counter gone at the end of the turn
+    secret = [e for e in events if e.kind == "damage-card"]
+    assert secret and all(e.secret_for == "entente" for e in secret)
