@@ -1,0 +1,132 @@
+"""One carrier turn against the rules of 25.x, case by case (issue 11).
+
+Each test sets up the picks that bring a rule into play, plays the turn through the public
+``resolve`` and reads the result from the turn record, the strike reports and the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine.campaign import new_campaign, resolve
+from engine.loader import default_catalog
+from engine.report import StrikeReport
+from engine.rng import Rng
+from engine.state import Event, State, TurnRecord
+from engine.types import Side
+
+CATALOG = default_catalog()
+J, A = Side.JAPANESE, Side.ALLIED
+
+
+def play_one_turn(
+    scenario: str,
+    seed: str,
+    *,
+    japanese: tuple[str, str],
+    allied: tuple[str, str],
+    resources: tuple[int, int],
+    damage: dict[str, int] | None = None,
+    turn: int = 1,
+    doctrine: str = "balanced",
+) -> tuple[State, list[Event]]:
+    """Play one whole turn: (tactic, flight ops) per side, then (Japanese, Allied) resources.
+
+    ``damage`` puts damage points on tracks before the turn; ``turn`` starts later in the
+    campaign (with no history), for rules that depend on the turn number."""
+    state = new_campaign(CATALOG, scenario, seed)
+    tracks = dict(state.tracks)
+    for key, points in (damage or {}).items():
+        tracks[key] = tracks[key].model_copy(update={"damage_points": points})
+    state = state.model_copy(update={"tracks": tracks, "turn": turn})
+    orders = {
+        side: {"fleet_tactic": tactic, "flight_ops": ops, "doctrine": doctrine}
+        for side, (tactic, ops) in ((J, japanese), (A, allied))
+    }
+    state, events = resolve(CATALOG, state, orders, Rng(seed, turn, "orders"))
+    picks = {J: {"resource": str(resources[0])}, A: {"resource": str(resources[1])}}
+    state, more = resolve(CATALOG, state, picks, Rng(seed, turn, "resource"))
+    return state, events + more
+
+
+def record_of(state: State) -> TurnRecord:
+    return state.history[-1]
+
+
+def seeds(prefix: str, count: int = 80) -> Iterator[str]:
+    return (f"{prefix}{n}" for n in range(count))
+
+
+def strike_aircraft(report: StrikeReport) -> list[str]:
+    return [a.uid for a in report.aircraft if a.group == "strike"]
+
+
+# --- 10: the three mutations that survived the suite ------------------------------------
+
+
+def test_midway_recovery_takes_the_japanese_range_twice() -> None:
+    """25.71 [EX]: Japanese Medium, Allies Long. Aircraft that attacked Midway, or flew from
+    it, draw 2 cards (Midway counts as Medium too), not the 3 of the two fleets' sum."""
+    counted: dict[str, set[int]] = {"carrier": set(), "airfield": set()}
+    for seed in seeds("mw"):
+        state, _ = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "large:midway-airfield"),
+            allied=("long", "none"),
+            resources=(15, 15),
+        )
+        record = record_of(state)
+        kinds = {report.id: report.kind for report in record.strikes}
+        for draw in record.recovery:
+            counted[kinds[draw.strike]].add(len(draw.cards))
+        if all(counted.values()):
+            break
+    assert counted == {"carrier": {2}, "airfield": {2}}
+
+
+def test_equal_resources_fly_together_with_start_of_turn_sizes() -> None:
+    """25.53: the same resource number means simultaneous strikes, so the second one in
+    the loop is not cut by damage the first did this turn; a lower number flies first and
+    the later strike is cut."""
+    # The Allied fleet starts one point short of Light (5 boxes: strike -1).
+    checked = {"same": False, "lower": False}
+    for seed in seeds("eq"):
+        for japanese_resource, case in ((15, "same"), (11, "lower")):
+            if checked[case]:
+                continue
+            state, _ = play_one_turn(
+                "coral-sea",
+                seed,
+                japanese=("medium", "large:allied-fleet"),
+                allied=("medium", "large:japanese-fleet"),
+                resources=(japanese_resource, 15),
+                damage={"allied-fleet": 4},
+            )
+            carrier = [r for r in record_of(state).strikes if r.kind == "carrier"]
+            assert [r.attacker for r in carrier] == [J, A]
+            if carrier[0].target_points == 0:
+                continue  # the Allied fleet stayed Untouched: nothing to tell apart
+            allied = strike_aircraft(carrier[1])
+            # Coral Sea Allied Large Strike: 1 L F4F, 1 L/W SBD-3, 1 L/W TBD-1 = 5 aircraft.
+            assert len(allied) == (5 if case == "same" else 4), case
+            assert carrier[1].simultaneous is (case == "same")
+            checked[case] = True
+        if all(checked.values()):
+            return
+    pytest.fail(f"no scoring Japanese strike found: {checked}")
+
+
+def test_random_streams_depend_on_the_turn() -> None:
+    """The draws of one purpose differ from turn to turn (a Port Moresby CAP card each turn
+    is a new draw), and replay exactly for the same seed, turn, round and purpose."""
+    for purpose in ("cap:port-moresby", "out-of-sight:allied", "pilots:strike:japanese"):
+        firsts = [Rng("seed", turn, "resource").stream(purpose).random() for turn in range(1, 7)]
+        assert len(set(firsts)) == 6, purpose
+        assert Rng("seed", 3, "resource").stream(purpose).random() == firsts[2]
+    assert (
+        Rng("seed", 1, "resource").stream("x").random()
+        != Rng("seed", 1, "orders").stream("x").random()
+    )
