@@ -560,14 +560,33 @@ def _airfield_strike(turn: _Turn) -> None:
     _fly(turn, setup)
 
 
+def _range_of(turn: _Turn, place: Place, opponent: Side) -> int:
+    """25.34: a carrier fleet counts its own Fleet Tactic; any other force (Midway, Port
+    Moresby, the Invasion Force, the transports) counts the tactic of the carrier fleet it
+    is fighting. That gives Midway the Japanese range whether it is attacked or attacks
+    (the 25.71 example)."""
+    if place.carrier_fleet:
+        return turn.tactic(place.side).recovery_cards
+    return turn.tactic(opponent).recovery_cards
+
+
+def _recovery_cards(turn: _Turn, report: StrikeReport) -> int:
+    """25.71: the range values of the two forces in the fight, added."""
+    if report.kind == "land-based":
+        return 1  # authored 3.7.1: land-based bombers test with one card
+    origin = turn.scenario.place(report.origin)
+    target = turn.scenario.place(report.target)
+    return _range_of(turn, origin, target.side) + _range_of(turn, target, origin.side)
+
+
 def _recovery(turn: _Turn) -> list[RecoveryDraw]:
-    """25.71-25.72: Damaged strike aircraft draw both sides' range values; IMS/OTS loses them."""
+    """25.71-25.72: each Damaged strike aircraft draws the range values of both forces in
+    its fight (25.34 for forces that are not carrier fleets); IMS/OTS loses it."""
     draws: list[RecoveryDraw] = []
-    japanese_range = turn.tactic(Side.JAPANESE).recovery_cards
     for index, report in enumerate(turn.reports):
         if report.kind == "scout" or report.hidden:
             continue
-        midway = report.origin.startswith("midway") or report.target.startswith("midway")
+        count = _recovery_cards(turn, report)
         updated: list[AircraftOutcome] = []
         deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"recovery:{report.id}"))
         for outcome in report.aircraft:
@@ -578,12 +597,6 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             ):
                 updated.append(outcome)
                 continue
-            if report.kind == "land-based":
-                count = 1  # authored 3.7.1: land-based bombers test with one card
-            elif midway:
-                count = 2 * japanese_range  # 25.71 [EX]: Midway takes the Japanese range
-            else:
-                count = sum(turn.tactic(side).recovery_cards for side in Side)
             cards = deck.draw_many(count, "recovery")
             lost = any(card.is_attack for card in cards)
             draws.append(

@@ -130,3 +130,32 @@ def test_random_streams_depend_on_the_turn() -> None:
         Rng("seed", 1, "resource").stream("x").random()
         != Rng("seed", 1, "orders").stream("x").random()
     )
+
+
+# --- 1: recovery against forces that are not carrier fleets (25.34 with 25.71) ----------
+
+
+@pytest.mark.parametrize(
+    ("scenario", "japanese", "allied", "target"),
+    [
+        ("coral-sea", ("close", "none"), ("long", "large:invasion-force"), "invasion-force"),
+        ("coral-sea", ("long", "large:port-moresby"), ("close", "none"), "port-moresby"),
+        ("midway", ("close", "none"), ("long", "large:midway-transports"), "midway-transports"),
+    ],
+)
+def test_recovery_against_a_base_draws_the_attackers_range_twice(
+    scenario: str, japanese: tuple[str, str], allied: tuple[str, str], target: str
+) -> None:
+    """25.34: the base takes the attacking fleet's Long (2), so 2 + 2 = 4 cards per
+    Damaged aircraft; the other fleet's Close (0) plays no part."""
+    sizes: set[int] = set()
+    for seed in seeds(f"rb-{target}"):
+        state, _ = play_one_turn(
+            scenario, seed, japanese=japanese, allied=allied, resources=(15, 15)
+        )
+        record = record_of(state)
+        ids = {r.id for r in record.strikes if r.kind == "carrier" and r.target == target}
+        sizes |= {len(d.cards) for d in record.recovery if d.strike in ids}
+        if sizes:
+            break
+    assert sizes == {4}
