@@ -30,6 +30,7 @@ from engine.strike import fly_strike
 from engine.types import (
     AircraftClass,
     AircraftState,
+    BombMode,
     BombResult,
     FleetTactic,
     RoundKind,
@@ -340,7 +341,8 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
 
 
 def _scouts(turn: _Turn) -> None:
-    """Authored 3.4: a scout must live through two turns against one CAP element (seed 25.53)."""
+    """Authored 3.4: a scout flies two turns against one element of the scouted fleet's CAP,
+    which is already up (it is fixed for the whole turn), then makes its report draw."""
     for side in Side:
         if not turn.effect(side).scout:
             continue
@@ -377,14 +379,15 @@ def _scouts(turn: _Turn) -> None:
             hidden=True,
         )
         report = _fly(turn, setup)
-        survived = all(
-            o.state is not AircraftState.DESTROYED and not o.disengaged
-            for o in report.aircraft
-            if o.group == "scout"
+        # 23.64 / authored 3.4: living through the two turns only earns the report draw;
+        # the mission succeeds if that draw leaves a Hit, Direct or Vital.
+        success = any(
+            run.mode is BombMode.RECON and any(r is not BombResult.MISS for r in run.results)
+            for run in report.bomb_runs
         )
-        turn.scout_success[side] = survived
-        turn.reports[-1] = report.model_copy(update={"scout_success": survived})
-        turn.emit("scout-mission", side=side.value, success=survived)
+        turn.scout_success[side] = success
+        turn.reports[-1] = report.model_copy(update={"scout_success": success})
+        turn.emit("scout-mission", side=side.value, success=success)
 
 
 def _out_of_sight(turn: _Turn) -> None:
@@ -679,10 +682,11 @@ def play_turn(
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
     turn.emit("resources-revealed", **{side.value: resources[side] for side in Side})
 
+    start_forces = {side: _forces_now(turn, side) for side in Side}
+    # The fleets' CAP is up before anything flies, so a scout can meet it (authored 3.4).
+    _setup_fleet_caps(turn, start_forces)
     _scouts(turn)
     _out_of_sight(turn)
-    start_forces = {side: _forces_now(turn, side) for side in Side}
-    _setup_fleet_caps(turn, start_forces)
     _airfield_strike(turn)
 
     # 25.53: lower resource number strikes first; equal numbers fly together.

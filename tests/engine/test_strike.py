@@ -108,8 +108,18 @@ def test_scout_mission_shape() -> None:
         hidden=True,
         home_bound=0,
     )
-    damage = [_fly(setup, seed).aircraft[0].damage for seed in range(10)]
-    assert any(damage) and not any(_fly(setup, seed).flak for seed in range(3))
+    reports = [_fly(setup, seed) for seed in range(10)]
+    assert any(report.aircraft[0].damage for report in reports)
+    for report in reports:
+        scout = report.aircraft[0]
+        # No Over-Target turns; the only flak is the report draw's Area salvo (authored
+        # 3.4), and only a scout still flying makes that draw.
+        assert {f.phase for f in report.flak} <= {"scout"}
+        assert all(f.kind == "area" and f.against == scout.uid for f in report.flak)
+        reported = bool(report.flak)
+        assert reported is (scout.state is not AircraftState.DESTROYED or bool(report.bomb_runs))
+        assert [r.mode for r in report.bomb_runs] == (["recon"] if reported else [])
+        assert report.target_points == 0
 
 
 def test_never_strafes_a_carrier_fleet() -> None:

@@ -15,7 +15,7 @@ from engine.loader import default_catalog
 from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.state import Event, State, TurnRecord
-from engine.types import Side
+from engine.types import AircraftState, Side
 
 CATALOG = default_catalog()
 J, A = Side.JAPANESE, Side.ALLIED
@@ -159,3 +159,60 @@ def test_recovery_against_a_base_draws_the_attackers_range_twice(
         if sizes:
             break
     assert sizes == {4}
+
+
+# --- 2: scout missions (23.64, authored 3.4) ---------------------------------------------
+
+
+def _scout_report(state: State) -> StrikeReport:
+    return next(r for r in record_of(state).strikes if r.kind == "scout")
+
+
+def test_a_scout_meets_one_element_of_the_enemy_cap() -> None:
+    """Authored 3.4 step 1: the scouted fleet may send one element of this turn's CAP."""
+    for seed in seeds("sc", 5):
+        state, _ = play_one_turn(
+            "coral-sea",
+            seed,
+            japanese=("medium", "none"),
+            allied=("medium", "none"),
+            resources=(1, 15),
+        )
+        report = _scout_report(state)
+        cap = [a for a in report.aircraft if a.group == "cap"]
+        # Allied No Strike CAP is 2 L/W F4F: one of those elements comes up.
+        assert [a.aircraft for a in cap] == ["F4F", "F4F"]
+        assert len({a.element for a in cap}) == 1 and {a.side for a in cap} == {A}
+
+
+def test_a_surviving_scout_succeeds_only_on_its_report_draw() -> None:
+    """23.64 with authored 3.4 steps 2-3: a scout alive after its two turns draws its Recon
+    rating in cards against the target's Area Flak; it succeeds only if a Hit, Direct or
+    Vital is left after the spoils. Surviving alone is not enough."""
+    outcomes: set[bool] = set()
+    for seed in seeds("sr", 60):
+        state, events = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "none"),
+            allied=("medium", "none"),
+            resources=(1, 15),
+        )
+        report = _scout_report(state)
+        scout = next(a for a in report.aircraft if a.group == "scout")
+        runs = [r for r in report.bomb_runs if r.mode == "recon"]
+        event = next(e for e in events if e.kind == "scout-mission")
+        if not runs:
+            # Only a scout lost during its two turns makes no report.
+            assert scout.state is AircraftState.DESTROYED or scout.disengaged
+            assert not any(f.phase == "scout" for f in report.flak)
+            assert report.scout_success is False and event.data["success"] is False
+            continue
+        assert len(runs) == 1 and runs[0].uid == scout.uid
+        # E13A1: Recon 1, so one card; the Area Flak salvo is recorded against it.
+        assert len(runs[0].cards) == 1
+        assert [f.against for f in report.flak if f.phase == "scout"] == [scout.uid]
+        found = any(result.value > 0 for result in runs[0].results)
+        assert report.scout_success is found and event.data["success"] is found
+        outcomes.add(found)
+    assert outcomes == {True, False}
