@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 
 from engine.cards import Deck
 from engine.catalog import Catalog, Place, ResourceEffect, Scenario, TrackLevel, UnitSpec
-from engine.forces import SIDE_LETTER, describe, expand, remove_aircraft, with_pilot, within_box
+from engine.forces import (
+    SIDE_LETTER,
+    add_scout_bonus,
+    describe,
+    expand,
+    remove_aircraft,
+    with_pilot,
+    within_box,
+)
 from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
 from engine.report import AircraftOutcome, StrikeReport
 from engine.rng import Rng
@@ -407,6 +415,28 @@ def _out_of_sight(turn: _Turn) -> None:
         turn.emit("out-of-sight", side=side.value, outcome=outcome, cards=[c.id for c in cards])
 
 
+def _with_scout_bonus(turn: _Turn, side: Side, strike: list[FlightUnit]) -> list[FlightUnit]:
+    """25.63 [EX]: after a successful Scout Mission the strike flies one aircraft more."""
+    if not strike or not turn.scout_success.get(side):
+        return strike
+    flight_ops = turn.state.sides[side].flight_ops or "none"
+    target = turn.scenario.place(flight_ops.partition(":")[2])
+    fleet = turn.scenario.fleet_of(side)
+    spec = turn.scenario.scouts[side].bonus
+    bonus = add_scout_bonus(
+        strike,
+        spec,
+        catalog=turn.catalog,
+        already=Counter(unit.aircraft for unit in turn.caps.get(fleet.key, [])),
+        prefix=f"{SIDE_LETTER[side]}SB",
+        doctrine=turn.doctrine(side),
+        naval=turn.catalog.targets[target.sheet].naval,
+    )
+    if len(bonus) > len(strike):
+        turn.emit("scout-bonus", side=side.value, aircraft=spec.aircraft)
+    return bonus
+
+
 def _carrier_setup(
     turn: _Turn, side: Side, strike: list[FlightUnit], order: int, simultaneous: bool
 ) -> StrikeSetup | None:
@@ -694,6 +724,7 @@ def play_turn(
     simultaneous = resources[Side.JAPANESE] == resources[Side.ALLIED]
     for slot, side in enumerate(order, start=2):
         strike = start_forces[side][0] if simultaneous else _forces_now(turn, side)[0]
+        strike = _with_scout_bonus(turn, side, strike)
         setup = _carrier_setup(turn, side, strike, slot, simultaneous)
         if setup is not None:
             _fly(turn, setup)

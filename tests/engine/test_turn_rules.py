@@ -216,3 +216,48 @@ def test_a_surviving_scout_succeeds_only_on_its_report_draw() -> None:
         assert report.scout_success is found and event.data["success"] is found
         outcomes.add(found)
     assert outcomes == {True, False}
+
+
+# --- 3: the successful scout's bonus (25.63 example, authored 3.4 step 4) ---------------
+
+
+@pytest.mark.parametrize(
+    ("scenario", "side", "ops", "full", "bonus", "as_wingman"),
+    [
+        # 25.63 [EX]: the second Val flies as the Val Leader's Wingman.
+        ("coral-sea", J, "large:allied-fleet", 5, "D3A1", True),
+        # Midway Allied Large: both SBD elements are full, so the bonus is a lone SBD Leader.
+        ("midway", A, "large:japanese-fleet", 7, "SBD-3", False),
+    ],
+)
+def test_a_successful_scout_adds_one_aircraft_to_the_strike(
+    scenario: str, side: Side, ops: str, full: int, bonus: str, as_wingman: bool
+) -> None:
+    seen: set[bool] = set()
+    for seed in seeds(f"sb-{scenario}"):
+        orders = {side: ("medium", ops), side.enemy: ("medium", "none")}
+        state, _ = play_one_turn(
+            scenario,
+            seed,
+            japanese=orders[J],
+            allied=orders[A],
+            resources=(1, 15) if side is J else (15, 1),
+        )
+        record = record_of(state)
+        scout = next(r for r in record.strikes if r.kind == "scout")
+        strike = next(r for r in record.strikes if r.kind == "carrier" and r.attacker is side)
+        aircraft = [a for a in strike.aircraft if a.group == "strike"]
+        assert scout.scout_success is not None
+        assert len(aircraft) == full + (1 if scout.scout_success else 0)
+        if scout.scout_success:
+            typed = [a for a in aircraft if a.aircraft == bonus]
+            elements = {a.element for a in typed}
+            wingmen = [a for a in typed if a.role == "wingman"]
+            if as_wingman:  # the lone Leader of that type now has its Wingman
+                assert len(elements) == 1 and len(wingmen) == 1
+            else:  # a new lone Leader of that type
+                assert sum(1 for a in typed if a.role == "leader") == len(elements) == 3
+        seen.add(scout.scout_success)
+        if seen == {True, False}:
+            return
+    pytest.fail(f"scout outcomes seen: {seen}")
