@@ -171,6 +171,7 @@ class _Turn:
     out_of_sight: dict[Side, str] = field(default_factory=dict)  # "hidden" / "partial"
     pilots: dict[str, PilotFace] = field(default_factory=dict)
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
+    cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
 
     def effect(self, side: Side) -> ResourceEffect:
         return self.catalog.resource(self.resources[side]).effect_for(side)
@@ -256,31 +257,50 @@ def _airfield_row(place: Place, boxes: int) -> tuple[tuple[UnitSpec, ...], tuple
     return current.strike, current.cap
 
 
+def _note_cap_home(turn: _Turn, units: list[FlightUnit], home: Place) -> None:
+    """25.82: a CAP aircraft lost ticks the fleet or airfield it flew from."""
+    for unit in units:
+        turn.cap_home[f"{unit.side.value}:{unit.uid}"] = home.key
+
+
+def _covering_airfield(turn: _Turn, place: Place) -> Place | None:
+    """The airfield whose fighters defend ``place``: itself, or for Midway's other land
+    targets (its ground defences) Midway's airfield. Places with their own card-drawn
+    CAP (the transports) and carrier fleets have none."""
+    if place.airfield_table:
+        return place
+    airfield = _midway(turn.scenario)
+    if airfield is None or place.carrier_fleet or place.cap_table:
+        return None
+    return airfield if airfield.side is place.side else None
+
+
 def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
     """The CAP over ``place`` this turn, fixed once and worn down by each raid (authored 3.7.1)."""
     if place.key not in turn.caps:
         defender = place.side
+        airfield = _covering_airfield(turn, place)
         if place.carrier_fleet:
             turn.caps[place.key] = []  # carrier CAP is set in _setup_fleet_caps
         elif place.cap_table:
             turn.caps[place.key] = _card_cap(turn, place, turn.doctrine(defender))
-        elif place.airfield_table or place.key.startswith("midway"):
-            airfield = _midway(turn.scenario)
-            units: list[FlightUnit] = []
-            if airfield is not None:
-                _, cap_specs = _airfield_row(airfield, turn.tracks[airfield.key].effective)
-                units = expand(
-                    cap_specs,
-                    side=airfield.side,
-                    group="cap",
-                    prefix="AM",
-                    catalog=turn.catalog,
-                    doctrine=turn.doctrine(defender),
-                    naval=False,
-                )
-            turn.caps[place.key] = units
-            if airfield is not None:
-                turn.caps[airfield.key] = units
+            _note_cap_home(turn, turn.caps[place.key], place)
+        elif airfield is not None and airfield.key in turn.caps:
+            turn.caps[place.key] = turn.caps[airfield.key]  # the same fighters, already up
+        elif airfield is not None:
+            _, cap_specs = _airfield_row(airfield, turn.tracks[airfield.key].effective)
+            units = expand(
+                cap_specs,
+                side=airfield.side,
+                group="cap",
+                prefix="AM",
+                catalog=turn.catalog,
+                doctrine=turn.doctrine(defender),
+                naval=False,
+            )
+            units = _draft(turn, defender, units, f"cap:{airfield.key}")
+            _note_cap_home(turn, units, airfield)
+            turn.caps[place.key] = turn.caps[airfield.key] = units
         else:
             turn.caps[place.key] = []
         turn.caps[place.key] = _draft(turn, defender, turn.caps[place.key], f"cap:{place.key}")
@@ -304,6 +324,7 @@ def _setup_fleet_caps(
     for side in Side:
         fleet = turn.scenario.fleet_of(side)
         turn.caps[fleet.key] = _draft(turn, side, forces[side][1], f"cap:{fleet.key}")
+        _note_cap_home(turn, turn.caps[fleet.key], fleet)
 
 
 def _forces_now(turn: _Turn, side: Side) -> tuple[list[FlightUnit], list[FlightUnit]]:
@@ -655,20 +676,27 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
 def _tick_losses(turn: _Turn) -> None:
     """25.82: one box per own aircraft destroyed, on the fleet or airfield it flew from.
 
-    A CAP that fought two raids appears in two reports: each aircraft counts once.
+    Strike aircraft tick the place they launched from; CAP aircraft the fleet or airfield
+    whose CAP they flew, whichever raid they met (a land-based raid included, and Midway's
+    fighters over its ground defences). Aircraft lost on a scout mission tick nothing, nor
+    do resource #8's land-based bombers (authored 3.7.2). A CAP that fought two raids
+    appears in two reports: each aircraft counts once.
     """
     seen: set[str] = set()
     recount: Counter[str] = Counter()
     for report in turn.reports:
-        if report.kind in ("scout", "land-based"):
+        if report.kind == "scout":
             continue
         for outcome in report.aircraft:
             key = f"{outcome.side.value}:{outcome.uid}"
             if outcome.state is not AircraftState.DESTROYED or key in seen:
                 continue
-            origin = report.origin if outcome.group == "strike" else report.target
-            if origin == "land":
-                continue
+            if outcome.group == "strike":
+                if report.kind == "land-based":
+                    continue
+                origin = report.origin
+            else:
+                origin = turn.cap_home.get(key, report.target)
             place = turn.scenario.place(origin)
             if place.carrier_fleet or place.airfield_table:
                 seen.add(key)

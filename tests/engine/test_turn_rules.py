@@ -261,3 +261,62 @@ def test_a_successful_scout_adds_one_aircraft_to_the_strike(
         if seen == {True, False}:
             return
     pytest.fail(f"scout outcomes seen: {seen}")
+
+
+# --- 4: CAP losses tick the track of the fleet or airfield they defend (25.82) -----------
+
+
+def _destroyed(record: TurnRecord, side: Side, group: str) -> set[str]:
+    return {
+        a.uid
+        for r in record.strikes
+        if r.kind != "scout"
+        for a in r.aircraft
+        if a.side is side and a.group == group and a.state is AircraftState.DESTROYED
+    }
+
+
+def test_cap_lost_against_land_based_bombers_ticks_the_fleet() -> None:
+    """Coral Sea, Japanese #8: the G4M1s attack the Allied fleet; Allied CAP aircraft
+    destroyed over their own fleet tick its track (only the bombers' own losses are
+    exempt, authored 3.7.2 #8)."""
+    for seed in seeds("lb", 120):
+        state, _ = play_one_turn(
+            "coral-sea",
+            seed,
+            japanese=("medium", "none"),
+            allied=("medium", "none"),
+            resources=(8, 15),
+        )
+        record = record_of(state)
+        assert [r.kind for r in record.strikes] == ["land-based"]
+        lost = _destroyed(record, A, "cap")
+        assert state.tracks["allied-fleet"].losses == len(lost)
+        assert state.tracks["japanese-fleet"].losses == 0  # the G4M1s fly from Rabaul
+        if lost:
+            return
+    pytest.fail("no Allied CAP aircraft lost")
+
+
+def test_midway_cap_lost_over_the_ground_defences_ticks_the_airfield() -> None:
+    """Midway's fighters defend its ground defences too; their losses tick the airfield."""
+    for seed in seeds("mg", 120):
+        state, _ = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "large:midway-ground"),
+            allied=("medium", "none"),
+            resources=(15, 15),
+        )
+        record = record_of(state)
+        ground = next(r for r in record.strikes if r.target == "midway-ground")
+        cap_lost = [
+            a for a in ground.aircraft if a.group == "cap" and a.state is AircraftState.DESTROYED
+        ]
+        # Everything the Allies lost this turn flew from Midway (their carriers stayed home).
+        allied_lost = _destroyed(record, A, "cap") | _destroyed(record, A, "strike")
+        assert state.tracks["midway-airfield"].losses == len(allied_lost)
+        assert state.tracks["midway-ground"].losses == 0
+        if cap_lost:
+            return
+    pytest.fail("no Midway CAP aircraft lost over the ground defences")
