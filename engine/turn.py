@@ -327,18 +327,39 @@ def _setup_fleet_caps(
         _note_cap_home(turn, turn.caps[fleet.key], fleet)
 
 
-def _forces_now(turn: _Turn, side: Side) -> tuple[list[FlightUnit], list[FlightUnit]]:
+def _launch_size(size: StrikeSize, level: TrackLevel) -> tuple[StrikeSize, str | None]:
+    """What a fleet at ``level`` may still launch of the size it chose (authored 3.7.5):
+    nothing once Sinking or Out of Action (25.9), no Large Strike from Heavy on. The
+    choice was legal when made; a level reached later in the turn cuts it down."""
+    if size is StrikeSize.NONE:
+        return size, None
+    if level.out_of_action:
+        return StrikeSize.NONE, "fleet-out-of-action"
+    if level.no_strike_only:
+        return StrikeSize.NONE, "fleet-sinking"
+    if size is StrikeSize.LARGE and level.no_large:
+        return StrikeSize.SMALL, "fleet-damage"
+    return size, None
+
+
+def _forces_now(
+    turn: _Turn, side: Side, *, emit: bool = False
+) -> tuple[list[FlightUnit], list[FlightUnit]]:
+    """The side's strike and CAP from its fleet's level at this moment (25.63, 25.84)."""
     flight_ops = turn.state.sides[side].flight_ops or "none"
     size_text, _, target_key = flight_ops.partition(":")
-    size = StrikeSize(size_text)
-    target = turn.scenario.place(target_key) if target_key else None
     fleet = turn.scenario.fleet_of(side)
+    level = turn.level(fleet)
+    size, reason = _launch_size(StrikeSize(size_text), level)
+    if reason is not None and emit:
+        turn.emit("strike-cut", side=side.value, size=size.value, reason=reason)
+    target = turn.scenario.place(target_key) if target_key else None
     return _carrier_forces(
         turn.catalog,
         turn.scenario,
         side,
         size,
-        turn.level(fleet),
+        level,
         turn.effect(side),
         target,
         turn.doctrine(side),
@@ -750,8 +771,21 @@ def play_turn(
     # 25.53: lower resource number strikes first; equal numbers fly together.
     order = sorted(Side, key=lambda side: (resources[side], side is Side.ALLIED))
     simultaneous = resources[Side.JAPANESE] == resources[Side.ALLIED]
+    # A fleet Sinking or Out of Action by now (Midway's raid flew first) launches nothing,
+    # even in a simultaneous pair (3.7.5, 25.9).
+    grounded = {
+        side
+        for side in Side
+        if _launch_size(StrikeSize.LARGE, turn.level(scenario.fleet_of(side)))[0] is StrikeSize.NONE
+    }
     for slot, side in enumerate(order, start=2):
-        strike = start_forces[side][0] if simultaneous else _forces_now(turn, side)[0]
+        if not simultaneous:
+            # 25.53: a later strike is sized by the damage done earlier this turn.
+            strike = _forces_now(turn, side, emit=True)[0]
+        elif side in grounded:
+            strike = _forces_now(turn, side, emit=True)[0]
+        else:
+            strike = start_forces[side][0]
         strike = _with_scout_bonus(turn, side, strike)
         setup = _carrier_setup(turn, side, strike, slot, simultaneous)
         if setup is not None:

@@ -320,3 +320,100 @@ def test_midway_cap_lost_over_the_ground_defences_ticks_the_airfield() -> None:
         if cap_lost:
             return
     pytest.fail("no Midway CAP aircraft lost over the ground defences")
+
+
+# --- 5: a fleet's level reached earlier in the turn rules its later strike (3.7.5, 25.9) --
+
+
+def test_a_fleet_sunk_earlier_in_the_turn_launches_nothing() -> None:
+    """Midway T3 (Midway's own raids are over), Japanese fleet at 29 boxes (Crippled:
+    strike -3) with a Small Strike and Escort Fighters (#5): 3 + 2 - 3 = 2 aircraft. The
+    Allies (#3, a Small Strike) strike first. One more box makes the fleet Sinking (No
+    Strike only), 40 Out of Action: then its strike must not fly."""
+    seen: set[bool] = set()
+    for seed in seeds("sk", 120):
+        state, events = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "small:allied-fleet"),
+            allied=("medium", "small:japanese-fleet"),
+            resources=(5, 3),
+            damage={"japanese-fleet": 29},
+            turn=3,
+        )
+        carrier = [r for r in record_of(state).strikes if r.kind == "carrier"]
+        assert carrier[0].attacker is A
+        sunk = carrier[0].target_points > 0
+        japanese = [r for r in carrier if r.attacker is J]
+        cut = [e.data for e in events if e.kind == "strike-cut"]
+        if sunk:
+            assert japanese == []
+            assert [(c["side"], c["size"]) for c in cut] == [("japanese", "none")]
+        else:
+            assert len(japanese) == 1 and len(strike_aircraft(japanese[0])) == 2
+            assert cut == []
+        seen.add(sunk)
+        if seen == {True, False}:
+            return
+    pytest.fail(f"cases seen: {seen}")
+
+
+def test_no_large_strike_once_the_fleet_is_heavily_damaged_mid_turn() -> None:
+    """Coral Sea, Japanese fleet at 14 boxes (Damaged: strike -1) picks a Large Strike; the
+    Allies strike first. Once a hit takes it to 15 (Heavy: strike -2, no Large Strike) the
+    Japanese strike flies as a Small one less 2 (1 aircraft), else as a Large one less 1."""
+    seen: set[bool] = set()
+    for seed in seeds("nl", 120):
+        state, _ = play_one_turn(
+            "coral-sea",
+            seed,
+            japanese=("medium", "large:allied-fleet"),
+            allied=("medium", "large:japanese-fleet"),
+            resources=(15, 11),
+            damage={"japanese-fleet": 14},
+        )
+        carrier = [r for r in record_of(state).strikes if r.kind == "carrier"]
+        boxes = 14 + carrier[0].target_points
+        if boxes >= 20:  # Crippled (strike -3) leaves a Small Strike nothing; Sinking too
+            assert [r.attacker for r in carrier] == [A]
+            continue
+        heavy = boxes >= 15
+        japanese = next(r for r in carrier if r.attacker is J)
+        # Coral Sea Japanese Large: 5 aircraft; Small: 1 L A6M2 + 1 L/W D3A1 = 3.
+        assert len(strike_aircraft(japanese)) == (1 if heavy else 4)
+        if heavy:
+            assert {a.aircraft for a in japanese.aircraft if a.group == "strike"} <= {
+                "A6M2",
+                "D3A1",
+            }
+        seen.add(heavy)
+        if seen == {True, False}:
+            return
+    pytest.fail(f"cases seen: {seen}")
+
+
+def test_midways_raid_can_ground_a_fleet_before_a_simultaneous_pair() -> None:
+    """Midway T1: Midway's raid flies before the carriers (25.61). With equal resources
+    (#5 both) the carrier strikes keep their start-of-turn size, but a Japanese fleet that
+    Midway's raid made Sinking (29 -> 30+ boxes) launches nothing."""
+    seen: set[bool] = set()
+    for seed in seeds("gr", 120):
+        state, _ = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "small:midway-airfield"),
+            allied=("medium", "none"),
+            resources=(5, 5),
+            damage={"japanese-fleet": 29},
+        )
+        strikes = record_of(state).strikes
+        raid = next(r for r in strikes if r.kind == "airfield")
+        japanese = [r for r in strikes if r.kind == "carrier" and r.attacker is J]
+        sunk = raid.target_points > 0
+        assert len(japanese) == (0 if sunk else 1)
+        if japanese:
+            assert japanese[0].simultaneous and len(strike_aircraft(japanese[0])) == 2
+        seen.add(sunk)
+        if seen == {True, False}:
+            return
+    pytest.fail(f"cases seen: {seen}")
