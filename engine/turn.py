@@ -579,6 +579,9 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         defender_doctrine=turn.doctrine(defender),
         target_bound=2 + (turn.effect(defender).enemy_tb_mod if target.carrier_fleet else 0),
         home_bound=1,
+        # Authored #13 AA Screen: every enemy strike on the fleet, this one included.
+        area_flak_mod=turn.effect(defender).enemy_area_flak_mod if target.carrier_fleet else 0,
+        target_flak_mod=turn.effect(defender).enemy_target_flak_mod if target.carrier_fleet else 0,
         hidden=target.carrier_fleet and turn.out_of_sight.get(defender) == "hidden",
         result_shift=1
         if target.carrier_fleet and turn.out_of_sight.get(defender) == "partial"

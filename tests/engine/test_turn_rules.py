@@ -417,3 +417,31 @@ def test_midways_raid_can_ground_a_fleet_before_a_simultaneous_pair() -> None:
         if seen == {True, False}:
             return
     pytest.fail(f"cases seen: {seen}")
+
+
+# --- 6: AA Screen (#13) reaches land-based raids on the fleet -------------------------------
+
+
+def test_aa_screen_thickens_the_flak_against_land_based_bombers() -> None:
+    """Authored #13: every enemy strike on the fleet meets Area and Target Flak +1, the
+    Japanese G4M1s of resource #8 included (torpedo run: Target Flak +1 as well)."""
+    sheet = CATALOG.targets["5A"]
+    for seed in seeds("aa", 120):
+        state, _ = play_one_turn(
+            "coral-sea",
+            seed,
+            japanese=("medium", "none"),
+            allied=("medium", "none"),
+            resources=(8, 13),
+        )
+        raid = next(r for r in record_of(state).strikes if r.kind == "land-based")
+        bombers = set(strike_aircraft(raid))
+        area = [len(f.cards) for f in raid.flak if f.kind == "area" and f.against in bombers]
+        target = [len(f.cards) for f in raid.flak if f.kind == "target" and f.against in bombers]
+        if not area or not target:
+            continue  # the CAP stopped the raid before its torpedo run
+        assert all(r.mode == "torpedo" for r in raid.bomb_runs)
+        assert set(area) == {sheet.area_flak + 1}
+        assert set(target) == {sheet.target_flak + 1 + 1}
+        return
+    pytest.fail("no land-based raid reached the fleet")
