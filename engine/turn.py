@@ -172,6 +172,7 @@ class _Turn:
     pilots: dict[str, PilotFace] = field(default_factory=dict)
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
     cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
+    aces: set[Side] = field(default_factory=set)  # sides whose Ace Leader (#14) is placed
 
     def effect(self, side: Side) -> ResourceEffect:
         return self.catalog.resource(self.resources[side]).effect_for(side)
@@ -191,8 +192,13 @@ class _Turn:
         self.events.append(Event(kind=event_kind, turn=self.state.turn, data=dict(data)))
 
 
-def _draft(turn: _Turn, side: Side, units: list[FlightUnit], purpose: str) -> list[FlightUnit]:
-    """19.24: one pilot counter per Leader, drawn from the cup of its nation and service."""
+def _draft(
+    turn: _Turn, side: Side, units: list[FlightUnit], purpose: str, *, ace: bool = False
+) -> list[FlightUnit]:
+    """19.24: one pilot counter per Leader, drawn from the cup of its nation and service.
+
+    ``ace``: this group carries the side's Ace Leader (authored #14), if not placed yet.
+    """
     from engine.loader import default_pilot_pool
     from engine.pilots import draft_pilots
 
@@ -203,25 +209,26 @@ def _draft(turn: _Turn, side: Side, units: list[FlightUnit], purpose: str) -> li
     ]
     if not leaders:
         return with_pilot(units, turn.pilots)
-    effect = turn.effect(side)
+    placed: dict[str, str] = {}
+    if ace and turn.effect(side).ace_leader and side not in turn.aces:
+        # Authored #14: one named ace for the whole side this turn, on the group's first
+        # Leader; it is not drawn from the cup (19.24), so that Leader draws no counter.
+        uid, aircraft = leaders.pop(0)
+        bombing = aircraft.cls is not AircraftClass.FIGHTER
+        face = PilotFace(name="Ace leader", skills=("A", "BM") if bombing else ("A", "BU"))
+        turn.pilots[uid] = face
+        turn.aces.add(side)
+        placed[uid] = face.name
     draws = draft_pilots(
         leaders,
         default_pilot_pool(),
         turn.rng.stream(f"pilots:{purpose}"),
-        extra_draw_if_unskilled=effect.veteran_aircrew,
+        extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
-    placed: dict[str, str] = {}
     for draw in draws:
         if draw.pilot is not None:
             turn.pilots[draw.uid] = draw.pilot
             placed[draw.uid] = draw.pilot.name
-    if effect.ace_leader and leaders:
-        # Authored #14: a named ace, not drawn from the cup (19.24), on the first Leader.
-        uid, aircraft = leaders[0]
-        bombing = aircraft.cls is not AircraftClass.FIGHTER
-        ace = PilotFace(name="Ace leader", skills=("A", "BM") if bombing else ("A", "BU"))
-        turn.pilots[uid] = ace
-        placed[uid] = ace.name
     turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
     return with_pilot(units, turn.pilots)
 
@@ -323,7 +330,11 @@ def _setup_fleet_caps(
 ) -> None:
     for side in Side:
         fleet = turn.scenario.fleet_of(side)
-        turn.caps[fleet.key] = _draft(turn, side, forces[side][1], f"cap:{fleet.key}")
+        # The ace flies with the strike when the side launches one, else with this CAP.
+        strikes = bool(forces[side][0])
+        turn.caps[fleet.key] = _draft(
+            turn, side, forces[side][1], f"cap:{fleet.key}", ace=not strikes
+        )
         _note_cap_home(turn, turn.caps[fleet.key], fleet)
 
 
@@ -501,7 +512,7 @@ def _carrier_setup(
         turn.notes.append(f"not-sighted:{side.value}")
         turn.emit("strike-recalled", side=side.value, reason="not-sighted")
         return None
-    strike = _draft(turn, side, strike, f"strike:{side.value}")
+    strike = _draft(turn, side, strike, f"strike:{side.value}", ace=True)
     hidden_state = turn.out_of_sight.get(defender) if against_fleet else None
     return StrikeSetup(
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}1",

@@ -445,3 +445,47 @@ def test_aa_screen_thickens_the_flak_against_land_based_bombers() -> None:
         assert set(target) == {sheet.target_flak + 1 + 1}
         return
     pytest.fail("no land-based raid reached the fleet")
+
+
+# --- 7: Ace Leader (#14) puts one ace on one Leader -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("japanese_ops", "allied_ops", "group"),
+    [
+        ("large:allied-fleet", "large:japanese-fleet", "strike"),
+        ("none", "large:japanese-fleet", "cap"),
+        ("large:allied-fleet", "large:invasion-force", "strike"),
+    ],
+)
+def test_ace_leader_names_one_ace_for_the_side(
+    japanese_ops: str, allied_ops: str, group: str
+) -> None:
+    """Authored #14: a single named ace flies one Leader of the side's strike or CAP (here
+    the strike when there is one). The Invasion Force's CAP, drafted the same turn, gets
+    no ace of its own."""
+    for seed in seeds("ace", 3):
+        state, events = play_one_turn(
+            "coral-sea",
+            seed,
+            japanese=("medium", japanese_ops),
+            allied=("medium", allied_ops),
+            resources=(14, 15),
+        )
+        aces = {
+            (a.uid, a.group, a.role)
+            for r in record_of(state).strikes
+            for a in r.aircraft
+            if a.side is J and (a.pilot or "").startswith("Ace leader")
+        }
+        assert len(aces) == 1
+        _, ace_group, role = aces.pop()
+        assert (ace_group, role) == (group, "leader")
+        placed = [
+            uid
+            for e in events
+            if e.kind == "pilots-drafted" and e.data["side"] == "japanese"
+            for uid, name in e.data["placed"].items()
+            if name == "Ace leader"
+        ]
+        assert len(placed) == 1
