@@ -77,8 +77,11 @@ def _carrier_forces(
     effect: ResourceEffect,
     target: Place | None,
     doctrine: Doctrine,
+    already: Counter[str] | None = None,
 ) -> tuple[list[FlightUnit], list[FlightUnit]]:
-    """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the box."""
+    """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the
+    box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
+    base = Counter(already or {})
     row = scenario.flight_ops[side][size.value]
     fighter = _first_of(
         scenario.flight_ops[side]["none"].cap, catalog, AircraftClass.FIGHTER
@@ -107,7 +110,7 @@ def _carrier_forces(
         naval=naval,
     )
     strike = remove_aircraft(strike, level.strike_minus)
-    strike = within_box(strike, catalog, Counter())
+    strike = within_box(strike, catalog, base)
     cap_specs = list(row.cap)
     cap = expand(
         cap_specs,
@@ -119,7 +122,7 @@ def _carrier_forces(
         naval=False,
     )
     cap = remove_aircraft(cap, level.cap_minus + effect.cap_minus)
-    used = Counter(unit.aircraft for unit in strike)
+    used = base + Counter(unit.aircraft for unit in strike)
     cap = within_box(cap, catalog, used)
     if effect.cap_add_elements:
         # 25.65 [EX]: with the fighters' box full, Extra CAP may be a fighter-bomber pair.
@@ -141,12 +144,37 @@ def _carrier_forces(
     return strike, cap
 
 
+def _specs_count(specs: tuple[UnitSpec, ...]) -> Counter[str]:
+    """Aircraft (box cards) a sheet line uses: an L/W element is two (24.46)."""
+    used: Counter[str] = Counter()
+    for spec in specs:
+        used[spec.aircraft] += spec.count * (2 if spec.kind == "L/W" else 1)
+    return used
+
+
+def bases_in_use(
+    scenario: Scenario, tracks: dict[str, TrackState], side: Side, turn_no: int
+) -> Counter[str]:
+    """25.65: the box cards the side's airfield (Midway) flies this turn, by its damage at
+    the start of the turn: its CAP, and its strike while it still launches raids."""
+    used: Counter[str] = Counter()
+    for place in scenario.places:
+        if place.side is not side or not place.airfield_table:
+            continue
+        strike, cap = _airfield_row(place, tracks[place.key].effective)
+        used += _specs_count(cap)
+        if place.strike_last_turn is None or turn_no <= place.strike_last_turn:
+            used += _specs_count(strike)
+    return used
+
+
 def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize) -> tuple[str, str]:
     """What a Flight Ops size would field now (before this turn's resource), as notation."""
     scenario = catalog.scenarios[state.scenario]
     level = fleet_level(catalog, state, side)
+    already = bases_in_use(scenario, state.tracks, side, state.turn)
     strike, cap = _carrier_forces(
-        catalog, scenario, side, size, level, ResourceEffect(), None, Doctrine()
+        catalog, scenario, side, size, level, ResourceEffect(), None, Doctrine(), already
     )
     return describe(strike), describe(cap)
 
@@ -173,6 +201,7 @@ class _Turn:
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
     cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
     aces: set[Side] = field(default_factory=set)  # sides whose Ace Leader (#14) is placed
+    bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
 
     def effect(self, side: Side) -> ResourceEffect:
         return self.catalog.resource(self.resources[side]).effect_for(side)
@@ -374,6 +403,7 @@ def _forces_now(
         turn.effect(side),
         target,
         turn.doctrine(side),
+        turn.bases[side],
     )
 
 
@@ -480,7 +510,7 @@ def _with_scout_bonus(turn: _Turn, side: Side, strike: list[FlightUnit]) -> list
         strike,
         spec,
         catalog=turn.catalog,
-        already=Counter(unit.aircraft for unit in turn.caps.get(fleet.key, [])),
+        already=turn.bases[side] + Counter(unit.aircraft for unit in turn.caps.get(fleet.key, [])),
         prefix=f"{SIDE_LETTER[side]}SB",
         doctrine=turn.doctrine(side),
         naval=turn.catalog.targets[target.sheet].naval,
@@ -773,6 +803,7 @@ def play_turn(
 ) -> tuple[State, list[Event]]:
     scenario = catalog.scenarios[state.scenario]
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
+    turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in Side}
     turn.emit("resources-revealed", **{side.value: resources[side] for side in Side})
 
     start_forces = {side: _forces_now(turn, side) for side in Side}

@@ -489,3 +489,29 @@ def test_ace_leader_names_one_ace_for_the_side(
             if name == "Ace leader"
         ]
         assert len(placed) == 1
+
+
+# --- 8: the box limit counts Midway's aircraft too (25.65) ----------------------------------
+
+
+def test_extra_cap_never_overfills_the_box_with_midways_aircraft() -> None:
+    """Midway T2: the Allied Large Strike flies 4 SBD-3 and Midway's raid 1, so of a box
+    of 6 only 1 card is left: Extra CAP (#4) cannot add an SBD pair (nor an F4F pair, the
+    F4F box of 4 holding the strike's 1 and the CAP's 2)."""
+    box = CATALOG.aircraft["SBD-3"].box
+    for seed in seeds("bx", 3):
+        state, _ = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "large:allied-fleet"),
+            allied=("medium", "large:japanese-fleet"),
+            resources=(15, 4),
+            turn=2,
+        )
+        strikes = record_of(state).strikes
+        assert {r.kind for r in strikes} >= {"airfield", "carrier"}
+        flying = {(a.aircraft, a.uid) for r in strikes for a in r.aircraft if a.side is A}
+        sbd = {uid for code, uid in flying if code == "SBD-3"}
+        f4f = {uid for code, uid in flying if code == "F4F"}
+        assert len(sbd) == 5 <= box
+        assert len(f4f) == 3
