@@ -1,9 +1,11 @@
 """Playing a carrier turn once both resources are revealed (25.5-25.9).
 
-Order inside a turn (25.53, 25.61, authored 3.7.2): scout missions, Out of Sight, Midway's
-airfield strike, carrier strikes by resource number (equal numbers fly simultaneously, their
-sizes taken from the damage at the start of the turn), a land-based strike right after its
-owner's, then recovery (25.7), loss ticks (25.82), Damage Control, VPs (25.83), end (25.9).
+Order inside a turn (25.53, 25.61, authored 3.7.2): the fleets' CAP goes up (fixed for the
+turn, so scouts meet it), scout missions, Out of Sight, Midway's airfield strike, carrier
+strikes by resource number (a later strike sized by the level its fleet is at by then;
+equal numbers fly simultaneously, their sizes taken from the damage at the start of the
+turn), a land-based strike right after its owner's, then recovery (25.7), loss ticks
+(25.82), Damage Control, VPs (25.83), end (25.9).
 """
 
 from __future__ import annotations
