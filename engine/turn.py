@@ -204,6 +204,18 @@ class _Turn:
     cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
     aces: set[Side] = field(default_factory=set)  # sides whose Ace Leader (#14) is placed
     bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
+    # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
+    # card-drawn CAPs, strikes launched, scouts, land-based bombers).
+    fielded: dict[Side, Counter[str]] = field(
+        default_factory=lambda: {side: Counter[str]() for side in Side}
+    )
+
+    def room(self, side: Side) -> Counter[str]:
+        """Box cards of ``side`` already in use this turn (25.65)."""
+        return self.bases[side] + self.fielded[side]
+
+    def field_units(self, side: Side, units: list[FlightUnit]) -> None:
+        self.fielded[side] += Counter(unit.aircraft for unit in units)
 
     def effect(self, side: Side) -> ResourceEffect:
         return self.catalog.resource(self.resources[side]).effect_for(side)
@@ -283,6 +295,9 @@ def _card_cap(turn: _Turn, place: Place, doctrine: Doctrine) -> list[FlightUnit]
         doctrine=doctrine,
         naval=False,
     )
+    # 25.65: the card cannot put up aircraft whose box cards the side already flies.
+    units = within_box(units, turn.catalog, turn.room(place.side))
+    turn.field_units(place.side, units)
     turn.emit("cap-drawn", place=place.key, card=card.id, result=result.name, cap=describe(units))
     return units
 
@@ -366,6 +381,7 @@ def _setup_fleet_caps(
         turn.caps[fleet.key] = _draft(
             turn, side, forces[side][1], f"cap:{fleet.key}", ace=not strikes
         )
+        turn.field_units(side, turn.caps[fleet.key])
         _note_cap_home(turn, turn.caps[fleet.key], fleet)
 
 
@@ -451,6 +467,7 @@ def _scouts(turn: _Turn) -> None:
             naval=False,
         )
         scout = [unit.model_copy(update={"band": spec.band}) for unit in scout]
+        turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
         setup = StrikeSetup(
@@ -506,13 +523,12 @@ def _with_scout_bonus(turn: _Turn, side: Side, strike: list[FlightUnit]) -> list
         return strike
     flight_ops = turn.state.sides[side].flight_ops or "none"
     target = turn.scenario.place(flight_ops.partition(":")[2])
-    fleet = turn.scenario.fleet_of(side)
     spec = turn.scenario.scouts[side].bonus
     bonus = add_scout_bonus(
         strike,
         spec,
         catalog=turn.catalog,
-        already=turn.bases[side] + Counter(unit.aircraft for unit in turn.caps.get(fleet.key, [])),
+        already=turn.room(side),
         prefix=f"{SIDE_LETTER[side]}SB",
         doctrine=turn.doctrine(side),
         naval=turn.catalog.targets[target.sheet].naval,
@@ -605,6 +621,8 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         doctrine=turn.doctrine(side),
         naval=turn.catalog.targets[target.sheet].naval,
     )
+    units = within_box(units, turn.catalog, turn.room(side))  # 25.65
+    turn.field_units(side, units)
     defender = target.side
     setup = StrikeSetup(
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}LB",
@@ -833,9 +851,12 @@ def play_turn(
             strike = _forces_now(turn, side, emit=True)[0]
         else:
             strike = start_forces[side][0]
+        # 25.65: a base's card-drawn CAP may have taken box cards since the turn began.
+        strike = within_box(strike, catalog, turn.room(side))
         strike = _with_scout_bonus(turn, side, strike)
         setup = _carrier_setup(turn, side, strike, slot, simultaneous)
         if setup is not None:
+            turn.field_units(side, list(setup.strike))
             _fly(turn, setup)
         _land_based(turn, side, slot)
 

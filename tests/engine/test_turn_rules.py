@@ -515,3 +515,35 @@ def test_extra_cap_never_overfills_the_box_with_midways_aircraft() -> None:
         f4f = {uid for code, uid in flying if code == "F4F"}
         assert len(sbd) == 5 <= box
         assert len(f4f) == 3
+
+
+def test_a_card_drawn_cap_never_overfills_the_box() -> None:
+    """Midway: Japanese No Strike CAP 3 L/W A6M2 plus Extra CAP (#4) 1 L/W A6M2 fill the
+    box of 8. The transports' CAP card reads 1 L/W A6M2 on a Vital; with no card left it
+    can field none of them (25.65), while its A5M4 readings are unaffected."""
+    box = CATALOG.aircraft["A6M2"].box
+    readings: set[str] = set()
+    for seed in seeds("cb", 200):
+        state, events = play_one_turn(
+            "midway",
+            seed,
+            japanese=("medium", "none"),
+            allied=("medium", "large:midway-transports"),
+            resources=(4, 15),
+        )
+        drawn = next(e.data for e in events if e.kind == "cap-drawn")
+        readings.add(drawn["result"])
+        zeros = {
+            a.uid
+            for r in record_of(state).strikes
+            for a in r.aircraft
+            if a.side is J and a.aircraft == "A6M2"
+        }
+        assert len(zeros) <= box
+        transports = next(r for r in record_of(state).strikes if r.target == "midway-transports")
+        cap = {a.aircraft for a in transports.aircraft if a.group == "cap"}
+        if drawn["result"] == "VITAL":
+            assert cap == set()
+            return
+        assert cap <= {"A5M4"}
+    pytest.fail(f"no Vital drawn for the transports' CAP: {readings}")
