@@ -1,13 +1,14 @@
 """Engine benchmark and balance report: a strike alone, a whole campaign alone, and balance.
 
-- A strike alone: the strikes of real campaigns are recorded (their set-up and their
-  shuffled deck, copied before they fly), then each is flown again on its own through
-  ``engine.strike.fly_strike`` and timed; the copies are made before the clock starts.
+- A strike alone: the strikes of real campaigns are recorded (their frozen set-up and a
+  copy of their shuffled deck, sharing the catalog's cards, taken before they fly), then
+  each is flown again on its own through ``engine.strike.fly_strike`` and timed; the deck
+  copies are made before the clock starts.
 - A campaign alone: each campaign between random legal commanders (``pending`` to list the
   decisions, a random legal choice for each, ``resolve``) is timed from ``new_campaign`` to
   its end; the balance figures come from the same campaigns.
-- The floor, measured in the same run: a 1,000-step pure-Python loop, so the ratios compare
-  across machines.
+- The floor: a 1,000-step pure-Python loop, timed once beside every strike and every
+  campaign (so it sees the same machine load); the ratios compare across machines.
 
 Targets (issue 13): a strike <= 100 us; a Coral Sea campaign <= 5 ms.
 
@@ -73,13 +74,22 @@ def reference_floor(runs: int) -> list[float]:
     return out
 
 
+def floor_sample() -> float:
+    return reference_floor(1)[0]
+
+
+def copy_deck(deck: Any, catalog: Any) -> Any:
+    """The deck in its shuffled order, the cards themselves shared (not copied), as in play."""
+    return copy.deepcopy(deck, {id(card): card for card in catalog.deck.cards})
+
+
 def record_strikes(catalog: Any, scenario: str, wanted: int) -> list[tuple[Any, Any]]:
     """Set-ups and decks of the strikes real campaigns fly (copied before each flies)."""
     recorded: list[tuple[Any, Any]] = []
     original = engine.turn.fly_strike
 
     def recording(setup: Any, cat: Any, deck: Any) -> Any:
-        recorded.append((copy.deepcopy(setup), copy.deepcopy(deck)))
+        recorded.append((setup, copy_deck(deck, cat)))  # a set-up is frozen: kept as is
         return original(setup, cat, deck)
 
     engine.turn.fly_strike = recording  # type: ignore[assignment]
@@ -93,13 +103,17 @@ def record_strikes(catalog: Any, scenario: str, wanted: int) -> list[tuple[Any, 
     return recorded
 
 
-def time_strikes(catalog: Any, recorded: list[tuple[Any, Any]], samples: int) -> list[float]:
+def time_strikes(
+    catalog: Any, recorded: list[tuple[Any, Any]], samples: int, floors: list[float]
+) -> list[float]:
+    """Each strike timed alone, a floor sample taken beside each (same load)."""
     out: list[float] = []
     for index in range(samples):
+        floors.append(floor_sample())
         setup, deck = recorded[index % len(recorded)]
-        setup_copy, deck_copy = copy.deepcopy(setup), copy.deepcopy(deck)  # before the clock
+        deck_copy = copy_deck(deck, catalog)  # before the clock
         start = time.perf_counter()
-        fly_strike(setup_copy, catalog, deck_copy)
+        fly_strike(setup, catalog, deck_copy)
         out.append(time.perf_counter() - start)
     return out
 
@@ -120,11 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     count, strike_samples = (5, 20) if args.quick else (args.count, args.strikes)
     catalog = default_catalog()
     print(f"machine: {machine()}")
-    floor = median(reference_floor(2000))
-    print(line("floor: 1,000-step Python loop", f"{floor * 1e6:.1f} us (median of 2000)"))
-
     recorded = record_strikes(catalog, "coral-sea", min(strike_samples, 300))
-    strikes = time_strikes(catalog, recorded, strike_samples)
+    floors: list[float] = []
+    strikes = time_strikes(catalog, recorded, strike_samples, floors)
+    floor = median(floors)
+    print(
+        line(
+            "floor: 1,000-step Python loop",
+            f"{floor * 1e6:.1f} us (median of {len(floors)}, one beside each strike)",
+        )
+    )
     strike_us = median(strikes) * 1e6
     print(
         line(
@@ -143,8 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         open_late = 0
         margins: list[int] = []
         times: list[float] = []
+        floors = []
         strikes_per = 0
         for seed in range(count):
+            floors.append(floor_sample())
             start = time.perf_counter()
             state, still_open = play(catalog, scenario, seed)
             times.append(time.perf_counter() - start)
@@ -169,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             line(
                 "campaign alone",
                 f"median {campaign_ms:.1f} ms, {_p99(times, 1000, 'ms')}, "
-                f"x{median(times) / floor:.0f} floor",
+                f"x{median(times) / median(floors):.0f} floor (beside each campaign: "
+                f"{median(floors) * 1e6:.1f} us)",
                 *target,
             )
         )

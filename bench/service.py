@@ -144,9 +144,10 @@ async def load(args: argparse.Namespace, folder: str) -> None:
             if result.saturated:
                 break
     for _ in range(args.refine):  # bisect between the best passing and first failing rate
-        if not passing or not failing or min(failing) <= max(passing):
+        above = [rate for rate in failing if passing and rate > max(passing)]
+        if not above:
             break
-        rate = round((max(passing) + min(f for f in failing if f > max(passing))) / 2)
+        rate = round((max(passing) + min(above)) / 2)
         if rate in passing or rate in failing:
             break
         calls = max(args.calls, int(rate * args.seconds))
