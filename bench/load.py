@@ -139,11 +139,10 @@ async def open_loop(
         if stop is not None and stop.is_set():
             break
         due += rng.expovariate(rate)
-        delay = due - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if oldest and due - min(oldest.values()) > give_up_after:
-            result.saturated = True
+        # Always yield (sleep(0) when behind), so calls in flight progress while arrivals go on.
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if oldest and time.perf_counter() - min(oldest.values()) > give_up_after:
+            result.saturated = True  # a call has waited that long: past saturation, stop
             break
         actor = _pick(actors, rng)
         if actor is None:

@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name:<20}{f'{width}x{height}':>10}{len(data) / 1024:>5.0f}{runs:>5}"
             f"{median(image_ms):>8.1f}{_pct(image_ms, 0.95):>7}{_pct(image_ms, 0.99):>7}"
-            f"{median(blank_ms):>7.1f}{_pct(blank_ms, 0.99):>7}{ratio:>8.1f}x  {ok}"
+            f"{median(blank_ms):>7.1f}{_pct(blank_ms, 0.99):>7}{ratio:>8.2f}x  {ok}"
         )
     print(
         f"\nimages over {TARGET_RATIO:g}x their blank floor: {misses} of {len(cases)}"

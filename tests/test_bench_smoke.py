@@ -18,7 +18,7 @@ VERDICT = r"(meets target|MISSES target)"
 
 EXPECTED = {
     "render": [
-        r"^status_orders_en\s+\d+x\d+\s.*\d+\.\dx\s+" + VERDICT,
+        r"^status_orders_en\s+\d+x\d+\s.*\d+\.\d+x\s+" + VERDICT,
         r"^images over 4x their blank floor: \d+ of \d+ \(" + VERDICT + r"\)",
     ],
     "engine": [
