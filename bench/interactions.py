@@ -1,10 +1,13 @@
 """Interaction latency through simcord, as ratios to a no-op slash command in the same run.
 
 The real bot runs in simcord (the in-memory Discord of the end-to-end tests) with simcord's
-idle poll at its minimum: simcord's settlement waits ``idle`` seconds (default 50 ms,
-``simcord.env.Env._settle_internal``) between checks of the bot's pending work, so with the
-default every figure would include up to 50 ms of the harness. The poll is set to
-``--idle`` (default 1 ms; below that the no-op command does not get faster, it only spins).
+idle poll at its useful minimum: simcord's settlement waits ``idle`` seconds (default
+50 ms, ``simcord.env.Env._settle_internal``) between checks of the bot's pending work, so
+with the default every figure would include up to 50 ms of the harness. The poll is set to
+``--idle`` (default 1 ms). It has no lower bound, but it is not free: each check costs CPU
+that the bot's threads (drawing) then lack. Below 1 ms the no-op gains a fraction of a
+millisecond while Lock and /status get slower (on 2 cores, 0.01 ms doubled /status);
+``--idle 0.001,0.01`` alternates two settings sample by sample to show the effect.
 
 Each round of samples times, interleaved so all four see the same load: a no-op slash
 command (the floor), a DM select (drafting an order on the panel), Lock (then an untimed
