@@ -1,14 +1,27 @@
-"""Engine benchmark and balance report: whole campaigns between random legal commanders.
+"""Engine benchmark and balance report: a strike alone, a whole campaign alone, and balance.
 
-Prints campaigns per second and strikes per second on one core, peak memory of one
-campaign, and the balance figures: winner split, turns played, and how many campaigns were
-still open going into the last two turns (VP gap at most OPEN_GAP, about one good strike).
+- A strike alone: the strikes of real campaigns are recorded (their frozen set-up and a
+  copy of their shuffled deck, sharing the catalog's cards, taken before they fly), then
+  each is flown again on its own through ``engine.strike.fly_strike`` and timed; the deck
+  copies are made before the clock starts.
+- A campaign alone: each campaign between random legal commanders (``pending`` to list the
+  decisions, a random legal choice for each, ``resolve``) is timed from ``new_campaign`` to
+  its end; the balance figures come from the same campaigns.
+- The floor: a 1,000-step pure-Python loop, timed once beside every strike and every
+  campaign (so it sees the same machine load); the ratios compare across machines.
 
-    python bench/engine.py [campaigns per scenario, default 1000]
+Targets (issue 13): a strike <= 100 us; a Coral Sea campaign <= 5 ms.
+
+    python bench/engine.py [campaigns per scenario, default 1000] [--strikes 1000] [--quick]
+
+Balance: winner split, turns played, and how many campaigns were still open going into the
+last two turns (VP gap at most OPEN_GAP, about one good strike).
 """
 
 from __future__ import annotations
 
+import argparse
+import copy
 import random
 import statistics
 import sys
@@ -16,19 +29,25 @@ import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import engine.turn
+from bench.common import line, machine, median, percentile, verdict
 from engine.campaign import new_campaign, pending, resolve
 from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.state import State
+from engine.strike import fly_strike
 from engine.types import Side
 
 OPEN_GAP = 10
+STRIKE_TARGET_US = 100.0
+CAMPAIGN_TARGET_MS = 5.0
 
 
-def play(catalog, scenario: str, seed: int) -> tuple[State, int, bool]:  # type: ignore[no-untyped-def]
+def play(catalog: Any, scenario: str, seed: int) -> tuple[State, bool]:
     rnd = random.Random(seed)
     state = new_campaign(catalog, scenario, str(seed))
     turns = catalog.scenarios[scenario].turns
@@ -40,45 +59,153 @@ def play(catalog, scenario: str, seed: int) -> tuple[State, int, bool]:  # type:
         for decision in pending(catalog, state):
             choices[decision.side][decision.field] = rnd.choice(decision.options).id
         state, _ = resolve(catalog, state, choices, Rng(str(seed), state.turn, state.round.value))
-    strikes = sum(len(record.strikes) for record in state.history)
-    return state, strikes, open_late
+    return state, open_late
 
 
-def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+def reference_floor(runs: int) -> list[float]:
+    """Seconds for a 1,000-step pure-Python loop: the machine's floor for the ratios."""
+    out: list[float] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        total = 0
+        for i in range(1000):
+            total += i * i
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def floor_sample() -> float:
+    return reference_floor(1)[0]
+
+
+def copy_deck(deck: Any, catalog: Any) -> Any:
+    """The deck in its shuffled order, the cards themselves shared (not copied), as in play."""
+    return copy.deepcopy(deck, {id(card): card for card in catalog.deck.cards})
+
+
+def record_strikes(catalog: Any, scenario: str, wanted: int) -> list[tuple[Any, Any]]:
+    """Set-ups and decks of the strikes real campaigns fly (copied before each flies)."""
+    recorded: list[tuple[Any, Any]] = []
+    original = engine.turn.fly_strike
+
+    def recording(setup: Any, cat: Any, deck: Any) -> Any:
+        recorded.append((setup, copy_deck(deck, cat)))  # a set-up is frozen: kept as is
+        return original(setup, cat, deck)
+
+    engine.turn.fly_strike = recording  # type: ignore[assignment]
+    try:
+        seed = 10_000
+        while len(recorded) < wanted and seed < 10_000 + 10 * wanted:
+            play(catalog, scenario, seed)
+            seed += 1
+    finally:
+        engine.turn.fly_strike = original
+    return recorded
+
+
+def time_strikes(
+    catalog: Any, recorded: list[tuple[Any, Any]], samples: int, floors: list[float]
+) -> list[float]:
+    """Each strike timed alone, a floor sample taken beside each (same load)."""
+    out: list[float] = []
+    for index in range(samples):
+        floors.append(floor_sample())
+        setup, deck = recorded[index % len(recorded)]
+        deck_copy = copy_deck(deck, catalog)  # before the clock
+        start = time.perf_counter()
+        fly_strike(setup, catalog, deck_copy)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _p99(values: list[float], scale: float, unit: str) -> str:
+    try:
+        return f"p99 {percentile(values, 0.99) * scale:.1f} {unit}"
+    except ValueError:
+        return f"p99 - (needs 100 samples, has {len(values)})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("count", nargs="?", type=int, default=1000, help="campaigns/scenario")
+    parser.add_argument("--strikes", type=int, default=1000, help="strikes timed alone")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 5 campaigns, 20 strikes")
+    args = parser.parse_args(argv)
+    count, strike_samples = (5, 20) if args.quick else (args.count, args.strikes)
     catalog = default_catalog()
+    print(f"machine: {machine()}")
+    recorded = record_strikes(catalog, "coral-sea", min(strike_samples, 300))
+    floors: list[float] = []
+    strikes = time_strikes(catalog, recorded, strike_samples, floors)
+    floor = median(floors)
+    print(
+        line(
+            "floor: 1,000-step Python loop",
+            f"{floor * 1e6:.1f} us (median of {len(floors)}, one beside each strike)",
+        )
+    )
+    strike_us = median(strikes) * 1e6
+    print(
+        line(
+            "strike alone (Coral Sea strikes)",
+            f"median {strike_us:.0f} us, {_p99(strikes, 1e6, 'us')}, "
+            f"x{median(strikes) / floor:.1f} floor ({len(strikes)} samples, "
+            f"{len(recorded)} distinct strikes)",
+            f"<= {STRIKE_TARGET_US:.0f} us",
+            verdict(strike_us, STRIKE_TARGET_US),
+        )
+    )
+
     for scenario in ("coral-sea", "midway"):
         winners: Counter[str] = Counter()
         turns: Counter[int] = Counter()
         open_late = 0
-        strikes = 0
         margins: list[int] = []
-        start = time.perf_counter()
+        times: list[float] = []
+        floors = []
+        strikes_per = 0
         for seed in range(count):
-            state, n, still_open = play(catalog, scenario, seed)
-            strikes += n
+            floors.append(floor_sample())
+            start = time.perf_counter()
+            state, still_open = play(catalog, scenario, seed)
+            times.append(time.perf_counter() - start)
+            strikes_per += sum(len(record.strikes) for record in state.history)
             winner = state.winner if isinstance(state.winner, str) else "?"
             winners[str(winner)] += 1
             turns[len(state.history)] += 1
             open_late += still_open
             margins.append(state.vp[Side.JAPANESE] - state.vp[Side.ALLIED])
-        elapsed = time.perf_counter() - start
         tracemalloc.start()
         play(catalog, scenario, 12345)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        print(f"== {scenario}: {count} campaigns, random legal commanders")
-        print(f"campaigns/s      {count / elapsed:8.1f}   ({elapsed / count * 1000:.1f} ms each)")
-        print(f"strikes/s        {strikes / elapsed:8.1f}   ({strikes / count:.1f} per campaign)")
-        print(f"peak memory      {peak / 1024:8.0f} KiB for one campaign (tracemalloc)")
+        campaign_ms = median(times) * 1000
+        print(f"\n== {scenario}: {count} campaigns, random legal commanders, each timed alone")
+        target = (
+            (f"<= {CAMPAIGN_TARGET_MS:g} ms", verdict(campaign_ms, CAMPAIGN_TARGET_MS))
+            if scenario == "coral-sea"
+            else (None, None)
+        )
+        print(
+            line(
+                "campaign alone",
+                f"median {campaign_ms:.1f} ms, {_p99(times, 1000, 'ms')}, "
+                f"x{median(times) / median(floors):.0f} floor (beside each campaign: "
+                f"{median(floors) * 1e6:.1f} us)",
+                *target,
+            )
+        )
+        print(line("strikes per campaign", f"{strikes_per / count:.1f}"))
+        print(line("peak memory", f"{peak / 1024:.0f} KiB for one campaign (tracemalloc)"))
         split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
         print(f"winners          {split}")
         print(f"turns played     {dict(sorted(turns.items()))}")
         late = open_late / count
         print(f"open late        {late:.1%} within {OPEN_GAP} VP before the last two turns")
-        median, mean = statistics.median(margins), statistics.mean(margins)
-        print(f"VP margin J-A    median {median}, mean {mean:.1f}")
+        med, mean = statistics.median(margins), statistics.mean(margins)
+        print(f"VP margin J-A    median {med}, mean {mean:.1f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,15 +1,26 @@
-"""Benchmark: many campaigns progressing at once on one store, through the service.
+"""Service benchmark: an open-loop load over many campaigns on one SQLite file.
 
-    python bench/service.py [N ...] [--turns T] [--db postgresql://…]
-    (default: 100 campaigns, 2 turns, a temporary SQLite file; with --db, a new schema on
-    that PostgreSQL server, dropped afterwards)
+    python bench/service.py [--campaigns 1000] [--rates 10,20,...] [--calls 2000]
+                            [--tick-campaigns 10000] [--storage-campaigns 20]
+                            [--phases load,tick,storage] [--quick]
 
-Each campaign is a coroutine whose two commanders draft every field and lock, round after
-round, all campaigns interleaved on one event loop and one database connection (as in the
-bot). Prints the lock-to-committed latency (the time a commander waits for ``lock``; the
-last lock of a round includes the resolution), resolutions per second, and the database
-size per campaign-turn. The outbox is filled but not delivered (rendering is another
-benchmark's business).
+- Load: for each rate, a fresh file with N started campaigns; calls arrive at Poisson times
+  at that rate (open loop: arrivals do not wait for answers), each a commander's call on a
+  random campaign (read the panel, draft a field, lock; a round's second lock resolves it,
+  see ``bench/load.py``). A call's latency runs from its scheduled arrival to its answer.
+  Prints p50/p99 per rate (and per kind of call), and the capacity: the highest rate whose
+  p99 <= 50 ms. A rate where a call waits over 5 s is stopped and reported as saturated;
+  after a rate the service could not keep up with (answered < 90 % of the offered rate),
+  the higher rates are not tried.
+- Floor, measured in the same run on the same file: a read transaction with one
+  ``SELECT 1`` (the repository's lock, BEGIN, the query, ROLLBACK), with no load.
+- RSS: after the imports (the floor), after setting up N campaigns, and the peak.
+- Tick: the scheduler's ``tick`` with nothing due, at 1 campaign and at 10,000.
+- Storage: campaigns played to their end on a fresh file, its size after each turn (WAL
+  checkpointed), per campaign-turn and per whole campaign.
+
+Targets (issue 13): >= 1,000 calls/s at p99 <= 50 ms with 1,000 campaigns; RSS <= 200 MB;
+tick <= 1 ms at 10,000 campaigns; a 6-turn campaign's file share <= 60 KiB.
 """
 
 from __future__ import annotations
@@ -17,147 +28,273 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
+import shutil
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.clock import ManualClock  # noqa: E402
-from bot.demo import SeededTokens  # noqa: E402
-from bot.service import CampaignService  # noqa: E402
-from bot.service_model import Pace  # noqa: E402
-from db.backend import open_repository  # noqa: E402
-from db.sqlite import SqliteRepository  # noqa: E402
-from engine.loader import default_catalog  # noqa: E402
-from engine.types import Side  # noqa: E402
+from bench.common import line, machine, median, percentile, rss_mib, verdict
+from bench.load import Actor, LoadResult, create_actors, open_loop
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.service import CampaignService
+from db.sqlite import SqliteRepository
+from engine.loader import default_catalog
 
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+P99_TARGET_MS = 50.0
+RATE_TARGET = 1000.0
+RSS_TARGET_MB = 200.0
+TICK_TARGET_MS = 1.0
+CAMPAIGN_FILE_TARGET_KIB = 60.0
 
 
-async def _campaign(
-    service: CampaignService,
-    campaign_id: int,
-    users: dict[Side, int],
-    turns: int,
-    rng: random.Random,
-    plain: list[float],
-    resolving: list[float],
-) -> int:
-    resolutions = 0
-    for _ in range(turns * 2):
-        status = await service.status(campaign_id)
-        if status.round is None:
-            break
-        for side in Side:
-            panel = await service.panel(campaign_id, users[side])
-            for decision in panel.decisions:
-                choice = rng.choice(decision.options).id
-                user = users[side]
-                await service.draft(campaign_id, user, panel.round_id, decision.field, choice)
-            started = time.perf_counter()
-            result = await service.lock(campaign_id, users[side], panel.round_id)
-            elapsed = time.perf_counter() - started
-            (resolving if result.resolved else plain).append(elapsed)
-            resolutions += int(result.resolved)
-    return resolutions
+async def _open(folder: str, name: str, seeds: int) -> tuple[SqliteRepository, CampaignService]:
+    repo = await SqliteRepository.open(Path(folder) / name)
+    service = CampaignService(
+        repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(seeds)
+    )
+    return repo, service
 
 
-async def _schema(server: str, sql: str) -> None:
-    import asyncpg
+async def floor_ms(repo: SqliteRepository, samples: int = 500) -> list[float]:
+    out = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        async with repo.read(), repo.connection.execute("SELECT 1") as cursor:
+            await cursor.fetchone()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
 
-    conn = await asyncpg.connect(server)
+
+def _ms(values: list[float], share: float) -> str:
     try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
+        return f"{percentile(values, share) * 1000:.1f}"
+    except ValueError:
+        return "-"
 
 
-async def bench(count: int, turns: int, server: str | None = None) -> None:
-    catalog = default_catalog()
-    schema = f"bench_{uuid.uuid4().hex[:12]}"
-    with tempfile.TemporaryDirectory() as folder:
-        if server is None:
-            repo = await open_repository(Path(folder) / "bench.db")
+async def one_rate(
+    folder: str, template: list[Actor], rate: float, calls: int, floor: float
+) -> tuple[LoadResult, float]:
+    # Every rate starts from the same file: a copy of the one set up once.
+    name = f"load-{rate:g}.db"
+    shutil.copyfile(Path(folder) / "setup.db", Path(folder) / name)
+    repo, service = await _open(folder, name, len(template))
+    actors = [Actor(a.campaign_id, a.users, random.Random(a.campaign_id)) for a in template]
+    result = await open_loop(service, actors, rate, calls, seed=int(rate))
+    await repo.close()
+    (Path(folder) / name).unlink()
+    every = result.all()
+    p50, p99 = percentile(every, 0.5) * 1000, percentile(every, 0.99) * 1000
+    kinds = ", ".join(
+        f"{kind} {_ms(v, 0.5)}/{_ms(v, 0.99)} ({len(v)})"
+        for kind, v in sorted(result.latencies.items())
+    )
+    achieved = len(every) / result.wall
+    state = "SATURATED, stopped" if result.saturated else f"p99 x{p99 / floor:.0f} floor"
+    ok = verdict(p99, P99_TARGET_MS) if not result.saturated else "MISSES target"
+    print(
+        f"{rate:>7.0f}/s {achieved:>7.0f}/s {len(every):>6} {p50:>8.1f} {p99:>8.1f}  "
+        f"{state}; p99 <= {P99_TARGET_MS:g} ms: {ok}"
+    )
+    print(f"{'':>9} by kind, p50/p99 ms (calls): {kinds}")
+    return result, p99
+
+
+async def load(args: argparse.Namespace, folder: str) -> None:
+    repo, service = await _open(folder, "floor.db", 1)
+    await create_actors(service, 1)
+    floor_values = await floor_ms(repo)
+    await repo.close()
+    floor = median(floor_values)
+    print(
+        line(
+            "floor: read tx + SELECT 1",
+            f"median {floor:.2f} ms, p99 {percentile(floor_values, 0.99):.2f} ms "
+            f"({len(floor_values)} samples, no load)",
+        )
+    )
+    start = time.perf_counter()
+    repo, service = await _open(folder, "setup.db", args.campaigns)
+    template = await create_actors(service, args.campaigns)
+    await repo.close()
+    setup = time.perf_counter() - start
+    print(
+        line(
+            f"set-up of {args.campaigns} campaigns",
+            f"{setup:.1f} s ({setup / args.campaigns * 1000:.1f} ms each: create, 2 joins, start;"
+            " untimed; every rate runs on a fresh copy of this file)",
+        )
+    )
+    rss_setup, _ = rss_mib()
+    print(
+        f"\n== open loop over {args.campaigns} campaigns, one SQLite file; "
+        "latency from scheduled arrival to answer, ms"
+    )
+    print(f"{'offered':>9} {'achieved':>8} {'calls':>6} {'p50':>8} {'p99':>8}")
+    passing: list[float] = []
+    failing: list[float] = []
+    for rate in args.rates:
+        calls = max(args.calls, int(rate * args.seconds))
+        result, p99 = await one_rate(folder, template, rate, calls, floor)
+        if p99 <= P99_TARGET_MS and not result.saturated:
+            passing.append(rate)
         else:
-            await _schema(server, f"CREATE SCHEMA {schema}")
-            joiner = "&" if "?" in server else "?"
-            repo = await open_repository(f"{server}{joiner}search_path={schema}")
-        clock = ManualClock()
-        service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(count))
-        scenarios = sorted(catalog.scenarios)
-        ids: list[tuple[int, dict[Side, int]]] = []
-        setup = time.perf_counter()
-        for index in range(count):
-            gm = 1_000_000 + index
-            info = await service.create_campaign(
-                1, 10_000 + index, gm, scenarios[index % len(scenarios)], Pace(), seed=f"b{index}"
-            )
-            users = {Side.JAPANESE: 2 * index + 1, Side.ALLIED: 2 * index + 2}
-            for side, user in users.items():
-                await service.join(info.id, user, side)
-            await service.start(info.id, gm)
-            ids.append((info.id, users))
-        setup = time.perf_counter() - setup
-        plain: list[float] = []
-        resolving: list[float] = []
-        started = time.perf_counter()
-        totals = await asyncio.gather(
-            *(
-                _campaign(service, cid, users, turns, random.Random(cid), plain, resolving)
-                for cid, users in ids
+            failing.append(rate)
+            if result.saturated or len(result.all()) / result.wall < 0.9 * rate:
+                print(f"{'':>9} (past saturation: the higher rates are not tried)")
+                break
+    for _ in range(args.refine):  # bisect between the best passing and first failing rate
+        above = [rate for rate in failing if passing and rate > max(passing)]
+        if not above:
+            break
+        rate = round((max(passing) + min(above)) / 2)
+        if rate in passing or rate in failing:
+            break
+        calls = max(args.calls, int(rate * args.seconds))
+        result, p99 = await one_rate(folder, template, rate, calls, floor)
+        (passing if p99 <= P99_TARGET_MS and not result.saturated else failing).append(rate)
+    capacity = max(passing) if passing else 0.0
+    print()
+    print(
+        line(
+            "capacity at p99 <= 50 ms",
+            f"{capacity:.0f} calls/s ({args.campaigns} campaigns, of the rates tried)",
+            f">= {RATE_TARGET:.0f} calls/s",
+            verdict(capacity, RATE_TARGET, at_most=False),
+        )
+    )
+    rss_now, rss_peak = rss_mib()
+    print(
+        line(
+            "RSS",
+            f"peak {rss_peak:.0f} MiB; after {args.campaigns} campaigns' set-up "
+            f"{rss_setup:.0f} MiB; now {rss_now:.0f} MiB; floor (imports) {args.rss_floor:.0f} MiB",
+            f"<= {RSS_TARGET_MB:.0f} MB",
+            verdict(rss_peak * 1.048576, RSS_TARGET_MB),
+        )
+    )
+
+
+async def tick(args: argparse.Namespace, folder: str) -> None:
+    repo, service = await _open(folder, "tick.db", args.tick_campaigns)
+    times: dict[int, list[float]] = {}
+    have = 0
+    for size in (1, args.tick_campaigns):
+        start = time.perf_counter()
+        await create_actors(service, size - have, first=have)
+        have = size
+        grown = time.perf_counter() - start
+        samples = []
+        for _ in range(args.tick_samples):
+            begin = time.perf_counter()
+            await service.tick()
+            samples.append((time.perf_counter() - begin) * 1000)
+        times[size] = samples
+        p99 = _ms([s / 1000 for s in samples], 0.99)
+        target = (
+            (f"<= {TICK_TARGET_MS:g} ms", verdict(median(samples), TICK_TARGET_MS))
+            if size == args.tick_campaigns
+            else (None, None)
+        )
+        print(
+            line(
+                f"tick, nothing due, {size} campaign(s)",
+                f"median {median(samples):.2f} ms, p99 {p99} ms "
+                f"(x{median(samples) / median(times[1]):.1f} the 1-campaign tick; "
+                f"{len(samples)} samples; set-up {grown:.0f} s untimed)",
+                *target,
             )
         )
-        wall = time.perf_counter() - started
-        turns_played = 0
-        async with repo.read() as tx:
-            for cid, _ in ids:
-                rounds = await tx.rounds(cid)
-                turns_played += sum(
-                    1 for r in rounds if r.status == "resolved" and r.kind == "resource"
-                )
-        if isinstance(repo, SqliteRepository):
-            await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        size = await repo.size_bytes()
-        await repo.close()
-        if server is not None:
-            await _schema(server, f"DROP SCHEMA {schema} CASCADE")
-    resolutions = sum(totals)
-    where = "one SQLite file" if server is None else "PostgreSQL, one process"
-    print(f"== {count} campaigns, up to {turns} turns each, {where}")
-    per_campaign = 1000 * setup / count
-    print(f"set-up (create, 2 joins, start): {setup:.1f} s ({per_campaign:.1f} ms/campaign)")
+    await repo.close()
+
+
+async def storage(args: argparse.Namespace, folder: str) -> None:
+    repo, service = await _open(folder, "storage.db", args.storage_campaigns)
+    await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    empty = await repo.size_bytes()
+    actors = await create_actors(service, args.storage_campaigns, scenario="coral-sea")
+
+    async def size() -> int:
+        await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return await repo.size_bytes() - empty
+
+    sizes = [await size()]
     print(
-        f"lock-to-committed, plain lock:     median {1000 * statistics.median(plain):.1f} ms,"
-        f" p99 {1000 * _percentile(plain, 0.99):.1f} ms ({len(plain)} locks)"
+        f"coral-sea, {len(actors)} campaigns played to the end in lockstep; "
+        f"file size above the empty schema ({empty / 1024:.0f} KiB), WAL checkpointed"
     )
+    print(f"{'after turn':>10} {'KiB/campaign':>13} {'added this turn':>16}")
+    print(f"{'start':>10} {sizes[0] / len(actors) / 1024:>13.1f}")
+    turn = 0
+    while not all(actor.finished for actor in actors):
+        # Every campaign plays one whole turn (its rounds until its next resource round).
+        for actor in actors:
+            await _play_turn(service, actor)
+        turn += 1
+        sizes.append(await size())
+        added = (sizes[-1] - sizes[-2]) / len(actors) / 1024
+        print(f"{turn:>10} {sizes[-1] / len(actors) / 1024:>13.1f} {added:>16.1f}")
+    await repo.close()
+    turns = turn - 1 if turn and sizes[-1] == sizes[-2] else turn
+    per_campaign = sizes[-1] / len(actors) / 1024
     print(
-        f"lock-to-committed, resolving lock: median {1000 * statistics.median(resolving):.1f} ms,"
-        f" p99 {1000 * _percentile(resolving, 0.99):.1f} ms ({len(resolving)} locks)"
+        line(
+            f"file share of a {turns}-turn campaign",
+            f"{per_campaign:.0f} KiB ({per_campaign / max(1, turns):.1f} KiB per campaign-turn)",
+            f"<= {CAMPAIGN_FILE_TARGET_KIB:g} KiB",
+            verdict(per_campaign, CAMPAIGN_FILE_TARGET_KIB),
+        )
     )
-    print(f"resolutions: {resolutions} in {wall:.1f} s = {resolutions / wall:.0f}/s")
-    print(
-        f"database: {size / 1e6:.1f} MB = {size / max(1, turns_played) / 1024:.0f} KiB"
-        f" per campaign-turn ({turns_played} turns)"
-    )
+
+
+async def _play_turn(service: CampaignService, actor: Actor) -> None:
+    """Calls until the campaign's turn number moves on (or it ends)."""
+    start_turn = None
+    while not actor.finished:
+        if actor.panel is not None and start_turn is None:
+            start_turn = actor.panel.turn
+        if actor.panel is not None and start_turn is not None and actor.panel.turn != start_turn:
+            return
+        await actor.step(service)
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--campaigns", type=int, default=1000)
+    parser.add_argument("--rates", default="10,20,50,100,200,400,700,1000,1400")
+    parser.add_argument("--phases", default="load,tick,storage", help="which parts to run")
+    parser.add_argument("--calls", type=int, default=2000, help="least calls per rate")
+    parser.add_argument("--seconds", type=float, default=4.0, help="least seconds per rate")
+    parser.add_argument("--refine", type=int, default=2, help="bisection steps for capacity")
+    parser.add_argument("--tick-campaigns", type=int, default=10_000)
+    parser.add_argument("--tick-samples", type=int, default=200)
+    parser.add_argument("--storage-campaigns", type=int, default=20)
+    parser.add_argument("--quick", action="store_true", help="smoke run: tiny sizes")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.campaigns, args.rates, args.calls, args.seconds, args.refine = 20, "100,200", 120, 0, 0
+        args.tick_campaigns, args.tick_samples, args.storage_campaigns = 30, 20, 2
+    args.rates = [float(rate) for rate in str(args.rates).split(",")]
+    return args
+
+
+async def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        for phase, body in (("load", load), ("tick", tick), ("storage", storage)):
+            if phase in args.phases.split(","):
+                print(f"\n== {phase}")
+                await body(args, folder)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
-    parser.add_argument("counts", nargs="*", type=int, default=[100])
-    parser.add_argument("--turns", type=int, default=2)
-    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite in tmp)")
-    args = parser.parse_args(argv)
-    for count in args.counts:
-        asyncio.run(bench(count, args.turns, args.db))
+    args = parse(argv)
+    args.rss_floor = rss_mib()[0]
+    print(f"machine: {machine()}")
+    asyncio.run(run(args))
     return 0
 
 

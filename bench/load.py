@@ -1,0 +1,158 @@
+"""Campaigns that play themselves through the service, and an open-loop load over them.
+
+An ``Actor`` is one campaign's two commanders. Each ``step`` is one service call, the
+calls a commander's clicks make: read the panel, draft one field (a random legal option),
+lock; the second lock of a round also resolves it. ``open_loop`` issues calls at Poisson
+arrival times whatever the latency of earlier calls (open loop: a slow answer does not slow
+the arrivals), each on a random campaign that has no call in flight, and times every call
+from its *scheduled* arrival to its answer, so waiting behind earlier calls counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service import CampaignService
+from bot.service_model import Pace, ServiceError
+from engine.types import Side
+
+SIDES = (Side.JAPANESE, Side.ALLIED)
+
+
+@dataclass
+class Actor:
+    campaign_id: int
+    users: dict[Side, int]
+    rng: random.Random
+    side: int = 0  # index in SIDES of the side acting now
+    panel: Any = None  # that side's PanelData, once read
+    finished: bool = False
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def step(self, service: CampaignService) -> str:
+        """One service call; returns its kind (panel, draft, lock, resolve, refused, over)."""
+        side = SIDES[self.side]
+        user = self.users[side]
+        try:
+            if self.panel is None:
+                self.panel = await service.panel(self.campaign_id, user)
+                if self.panel.locked:  # locked already (a default, a retry): the other side
+                    self.side, self.panel = 1 - self.side, None
+                return "panel"
+            missing = self.panel.missing
+            if missing:
+                decision = next(d for d in self.panel.decisions if d.field == missing[0])
+                choice = self.rng.choice(decision.options).id
+                self.panel = await service.draft(
+                    self.campaign_id, user, self.panel.round_id, decision.field, choice
+                )
+                return "draft"
+            result = await service.lock(self.campaign_id, user, self.panel.round_id)
+        except ServiceError:
+            if self.panel is None:
+                self.finished = True  # no open round: the campaign is over
+                return "over"
+            self.panel = None
+            return "refused"
+        self.panel = None
+        self.side = 0 if result.resolved else 1 - self.side
+        return "resolve" if result.resolved else "lock"
+
+
+async def create_actors(
+    service: CampaignService, count: int, *, first: int = 0, scenario: str | None = None
+) -> list[Actor]:
+    """``count`` started campaigns (one per channel), alternating the scenarios."""
+    scenarios = [scenario] if scenario else sorted(service.catalog.scenarios)
+    actors = []
+    for index in range(first, first + count):
+        gm = 1_000_000 + index
+        info = await service.create_campaign(
+            1, 10_000_000 + index, gm, scenarios[index % len(scenarios)], Pace(), seed=f"b{index}"
+        )
+        users = {Side.JAPANESE: 2 * index + 1, Side.ALLIED: 2 * index + 2}
+        for side, user in users.items():
+            await service.join(info.id, user, side)
+        await service.start(info.id, gm)
+        actors.append(Actor(info.id, users, random.Random(index)))
+    return actors
+
+
+@dataclass
+class LoadResult:
+    rate: float
+    issued: int = 0
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    wall: float = 0.0
+    saturated: bool = False
+
+    def all(self) -> list[float]:
+        return [x for values in self.latencies.values() for x in values]
+
+
+def _pick(actors: list[Actor], rng: random.Random) -> Actor | None:
+    """A random campaign still playing, one with no call in flight if a few tries find one."""
+    fallback = None
+    for _ in range(32):
+        actor = rng.choice(actors)
+        if actor.finished:
+            continue
+        if not actor.busy.locked():
+            return actor
+        fallback = actor
+    if fallback is None:
+        live = [a for a in actors if not a.finished]
+        return rng.choice(live) if live else None
+    return fallback
+
+
+async def open_loop(
+    service: CampaignService,
+    actors: list[Actor],
+    rate: float,
+    calls: int,
+    *,
+    seed: int = 1,
+    give_up_after: float = 5.0,
+    stop: asyncio.Event | None = None,
+) -> LoadResult:
+    """Issue ``calls`` calls at ``rate``/s (Poisson); stop early once a call waits
+    ``give_up_after`` seconds (the rate is past saturation) or when ``stop`` is set."""
+    rng = random.Random(seed)
+    result = LoadResult(rate)
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task[None]] = set()
+    oldest: dict[asyncio.Task[None], float] = {}
+
+    async def one(actor: Actor, scheduled: float) -> None:
+        async with actor.busy:
+            kind = await actor.step(service)
+        result.latencies.setdefault(kind, []).append(time.perf_counter() - scheduled)
+
+    start = time.perf_counter()
+    due = start
+    for _ in range(calls):
+        if stop is not None and stop.is_set():
+            break
+        due += rng.expovariate(rate)
+        # Always yield (sleep(0) when behind), so calls in flight progress while arrivals go on.
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if oldest and time.perf_counter() - min(oldest.values()) > give_up_after:
+            result.saturated = True  # a call has waited that long: past saturation, stop
+            break
+        actor = _pick(actors, rng)
+        if actor is None:
+            break
+        task = loop.create_task(one(actor, due))
+        tasks.add(task)
+        oldest[task] = due
+        task.add_done_callback(lambda t: (tasks.discard(t), oldest.pop(t, None)))
+        result.issued += 1
+    if tasks:
+        await asyncio.gather(*tasks)
+    result.wall = time.perf_counter() - start
+    return result

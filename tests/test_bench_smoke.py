@@ -1,0 +1,61 @@
+"""The benchmarks still run: each one's ``--quick`` mode, in a subprocess.
+
+A smoke test, not a timing test: it checks that each benchmark exits 0 and prints its figure
+lines with their targets, never what the figures are.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+VERDICT = r"(meets target|MISSES target)"
+
+EXPECTED = {
+    "render": [
+        r"^status_orders_en\s+\d+x\d+\s.*\d+\.\d+x\s+" + VERDICT,
+        r"^images over 4x their blank floor: \d+ of \d+ \(" + VERDICT + r"\)",
+    ],
+    "engine": [
+        r"^floor: 1,000-step Python loop\s+[\d.]+ us",
+        r"^strike alone .*median \d+ us.*\[target <= 100 us: " + VERDICT + r"\]",
+        r"^campaign alone .*median [\d.]+ ms.*\[target <= 5 ms: " + VERDICT + r"\]",
+        r"^winners ",
+    ],
+    "service": [
+        r"^floor: read tx \+ SELECT 1\s+median [\d.]+ ms",
+        r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+ .*p99 <= 50 ms: " + VERDICT,
+        r"^capacity at p99 <= 50 ms\s+\d+ calls/s.*\[target >= 1000 calls/s: " + VERDICT,
+        r"^RSS\s+peak \d+ MiB.*\[target <= 200 MB: " + VERDICT,
+        r"^tick, nothing due, 1 campaign\(s\)\s+median [\d.]+ ms",
+        r"^tick, nothing due, \d+ campaign\(s\).*\[target <= 1 ms: " + VERDICT,
+        r"^file share of a \d+-turn campaign\s+\d+ KiB.*\[target <= 60 KiB: " + VERDICT,
+    ],
+    "interactions": [
+        r"^simcord idle poll: 1 ms",
+        r"^noop\s+\d+\s+[\d.]+\s.*the floor",
+        r"^select\s+\d+\s+[\d.]+\s.*x <= 3: " + VERDICT,
+        r"^lock\s+\d+\s+[\d.]+\s.*x <= 3: " + VERDICT,
+        r"^status\s+\d+\s+[\d.]+\s.*x <= 3: " + VERDICT,
+        r"^background: \d+ calls",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bench_quick_mode_runs_and_prints_its_figures(name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / f"{name}.py"), "--quick"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    for pattern in EXPECTED[name]:
+        assert re.search(pattern, done.stdout, re.MULTILINE), (pattern, done.stdout)
