@@ -27,7 +27,7 @@ def _at(rules: LandRules, scenario: str, target: int, seed: str = "t") -> LandSt
     return state.model_copy(update={"draw": draw})
 
 
-def _choices(japanese: str = "0", allied: str = "0") -> dict[str, dict[str, str]]:
+def _choices(japanese: str = "none", allied: str = "none") -> dict[str, dict[str, str]]:
     return {
         "japanese": {"resource": japanese, "doctrine": "balanced"},
         "allied": {"resource": allied, "doctrine": "balanced"},
@@ -54,34 +54,34 @@ def test_resources_offered_follow_use_and_period(rules: LandRules) -> None:
     state = _at(rules, "burma-dec41-jan42", 15)
     japanese = _decision(rules, state, "japanese")
     allied = _decision(rules, state, "allied")
-    assert [o.id for o in japanese.options] == ["0", "1", "2", "3", "4", "5", "6", "7"]
-    assert [(e.id, e.reason) for e in japanese.excluded] == [("8", "land-defence-only")]
-    assert [o.id for o in allied.options] == ["0", "1", "2", "4", "5", "7", "8"]
+    assert [o.id for o in japanese.options] == ["none", "J1", "J2", "J3", "J4", "J5", "J6", "J7"]
+    assert [(e.id, e.reason) for e in japanese.excluded] == [("J8", "land-defence-only")]
+    assert [o.id for o in allied.options] == ["none", "A1", "A2", "A4", "A5", "A7", "A8"]
     assert {(e.id, e.reason) for e in allied.excluded} == {
-        ("6", "land-attack-only"),
-        ("3", "land-not-in-period"),
+        ("A6", "land-attack-only"),
+        ("A3", "land-not-in-period"),
     }
-    assert japanese.default == allied.default == "0"
+    assert japanese.default == allied.default == "none"
 
 
 def test_each_resource_once_per_campaign(rules: LandRules) -> None:
     state = _at(rules, "burma-dec41-jan42", 15)
-    state, _ = rules.resolve(state, _choices("2", "4"), Rng("t", 1, "mission"))
+    state, _ = rules.resolve(state, _choices("J2", "A4"), Rng("t", 1, "mission"))
     assert state.used == {Side.JAPANESE: (2,), Side.ALLIED: (4,)}
     japanese = _decision(rules, state, "japanese")
-    assert "2" not in [o.id for o in japanese.options]
-    assert ("2", "used") in [(e.id, e.reason) for e in japanese.excluded]
+    assert "J2" not in [o.id for o in japanese.options]
+    assert ("J2", "used") in [(e.id, e.reason) for e in japanese.excluded]
     with pytest.raises(IllegalChoice):
-        rules.resolve(state, _choices("2", "0"), Rng("t", 2, "mission"))
+        rules.resolve(state, _choices("J2", "none"), Rng("t", 2, "mission"))
     # No resource stays open every mission.
-    assert "0" in [o.id for o in japanese.options]
+    assert "none" in [o.id for o in japanese.options]
 
 
 def test_burma_resources_example_24_53(rules: LandRules) -> None:
     # #15 with Japanese #2 (L/W Ki-43) and Allied #4 (Clouds over Target): two Ki-21 and a
     # Ki-43 element fly; Clouds draws a card, whose border decides the shift.
     state = _at(rules, "burma-dec41-jan42", 15)
-    after, events = rules.resolve(state, _choices("2", "4"), Rng("t", 1, "mission"))
+    after, events = rules.resolve(state, _choices("J2", "A4"), Rng("t", 1, "mission"))
     record = after.history[0]
     flown = [(p.aircraft, p.side, p.group) for p in record.report.aircraft]
     assert flown.count(("Ki-21", Side.JAPANESE, "strike")) == 2
@@ -100,7 +100,7 @@ def test_burma_resources_example_24_53(rules: LandRules) -> None:
 
 def test_defender_fighters_come_from_a_resource(rules: LandRules) -> None:
     state = _at(rules, "burma-dec41-jan42", 2)  # Rangoon docks, 4 Ki-21
-    after, _ = rules.resolve(state, _choices("0", "2"), Rng("t", 1, "mission"))
+    after, _ = rules.resolve(state, _choices("none", "A2"), Rng("t", 1, "mission"))
     cap = [p for p in after.history[0].report.aircraft if p.group == "cap"]
     assert [(p.aircraft, p.side) for p in cap] == [("P-40B", Side.ALLIED)] * 2
 

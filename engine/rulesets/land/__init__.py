@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from engine.cards import Deck
 from engine.catalog import Catalog
+from engine.forces import SIDE_LETTER
 from engine.land import LandCampaign, LandResource, load_land_campaign, mission_key
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng
@@ -42,6 +43,7 @@ from engine.types import Side
 
 THEATRES = ("malaya", "philippines", "burma")
 ALL_PERIODS = "all"
+NO_RESOURCE_ID = "none"
 SIDES = (
     SideSpec("japanese", {"en": "Japanese", "fr": "Japonais"}, "#c0392b"),
     SideSpec("allied", {"en": "Allied", "fr": "Alliés"}, "#2e6db4"),
@@ -58,6 +60,22 @@ DOCTRINE_LABELS = {
 
 class IllegalChoice(ValueError):
     """A pick that ``pending`` did not offer."""
+
+
+def resource_id(side: Side, number: int) -> str:
+    """A resource's option id: the side's letter and the number ("J2", "A4"), so a word
+    for it can be found from the id alone (both lists are numbered from 1)."""
+    return NO_RESOURCE_ID if number == NO_RESOURCE else f"{SIDE_LETTER[side]}{number}"
+
+
+def resource_number(option_id: str) -> tuple[Side | None, int]:
+    if option_id == NO_RESOURCE_ID:
+        return None, NO_RESOURCE
+    letter, digits = option_id[:1], option_id[1:]
+    sides = {letter_: side for side, letter_ in SIDE_LETTER.items()}
+    if letter not in sides or not digits.isdigit():
+        raise IllegalChoice(f"not a resource: {option_id!r}")
+    return sides[letter], int(digits)
 
 
 class LandRules(Rules[LandState, LandView]):
@@ -139,11 +157,12 @@ class LandRules(Rules[LandState, LandView]):
         campaign = self.campaign_of(state)
         period = state.draw.period
         attacking = self.attacker(state) is side
-        options = [Option(id=str(NO_RESOURCE), label="No resource")]
+        options = [Option(id=NO_RESOURCE_ID, label="No resource")]
         excluded: list[Excluded] = []
         offered: set[int] = set()
         for resource in campaign.resources_of(side, period):
-            option_id, label = str(resource.number), f"#{resource.number} {resource.name}"
+            option_id = resource_id(side, resource.number)
+            label = f"#{resource.number} {resource.name}"
             offered.add(resource.number)
             if resource.number in state.used.get(side, ()):
                 excluded.append(Excluded(id=option_id, label=label, reason="used"))
@@ -156,14 +175,18 @@ class LandRules(Rules[LandState, LandView]):
         for number in campaign.numbers(side):
             if number not in offered:
                 excluded.append(
-                    Excluded(id=str(number), label=f"#{number}", reason="land-not-in-period")
+                    Excluded(
+                        id=resource_id(side, number),
+                        label=f"#{number}",
+                        reason="land-not-in-period",
+                    )
                 )
         return Decision(
             side=side.value,
             field="resource",
             options=tuple(options),
             excluded=tuple(excluded),
-            default=str(NO_RESOURCE),
+            default=NO_RESOURCE_ID,
         )
 
     @staticmethod
@@ -207,7 +230,7 @@ class LandRules(Rules[LandState, LandView]):
                 if not decision.allows(value):
                     raise IllegalChoice(f"{side.value} {field}={value!r} is not a legal pick")
                 picks[side][field] = value
-        numbers = {side: int(picks[side]["resource"]) for side in Side}
+        numbers = {side: resource_number(picks[side]["resource"])[1] for side in Side}
         resources = {side: self.resource(state, side, numbers[side]) for side in Side}
         doctrines = {side: picks[side]["doctrine"] for side in Side}
         campaign = self.campaign_of(state)
