@@ -14,8 +14,10 @@ from typing import Any, Generic, TypeVar
 from engine.catalog import Catalog
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
+from engine.rulesets.land import LandRules
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
+from rendering.rulesets.land import LandPresenter
 
 S = TypeVar("S")
 V = TypeVar("V", bound=View)
@@ -38,6 +40,7 @@ def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
 # The ZERO! rulesets share the ZERO! data catalog (deck, aircraft, targets).
 FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "carrier": _carrier,
+    "land": lambda catalog: Plugin(LandRules(catalog), LandPresenter(catalog)),
 }
 
 
