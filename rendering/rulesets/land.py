@@ -1,8 +1,8 @@
 """The land campaign's presenter: mission card, schematic campaign map, resource reveal,
 mission report (the strike report of the flown mission) and after-action summary.
 
-Everything shown comes from the public view (the land state holds no secret, see
-``engine.rulesets.land.state``); the picks of a round reach this module only through the
+Everything shown comes from the public view (``engine.rulesets.land.view``: a land state
+holds no secret, the sheet comes in words); the picks of a round reach this module only through the
 reveal lines the application built after the reveal. Images are 800 px wide with text of
 22 px or more, except the two reused 1200 px images (reveal, strike report).
 """
@@ -14,12 +14,16 @@ from collections.abc import Mapping, Sequence
 from PIL import ImageDraw
 
 from engine.catalog import Catalog
-from engine.forces import describe, expand
-from engine.land import LandCampaign, LandResource, MissionTarget, load_land_campaign
-from engine.orders import Doctrine
 from engine.ruleset import Decision, Option
-from engine.rulesets.land import NO_RESOURCE_ID, THEATRES, resource_number
-from engine.rulesets.land.state import LandState, LandView, MissionRecord
+from engine.rulesets.land.view import (
+    NO_RESOURCE_ID,
+    LandView,
+    MissionRecord,
+    PublicResource,
+    PublicTarget,
+    resource_number,
+    sheet_of,
+)
 from engine.types import Side
 from rendering.i18n import t
 from rendering.presenter import Report, RevealLine
@@ -60,21 +64,14 @@ def _l(key: str, locale: str, **params: object) -> str:
 class LandPresenter:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.campaigns: dict[str, LandCampaign] = {key: load_land_campaign(key) for key in THEATRES}
 
     # ------------------------------------------------------------------ data helpers
 
-    def _campaign(self, scenario: str) -> LandCampaign:
-        return self.campaigns[scenario.partition("-")[0]]
-
-    def _resources(self, scenario: str, side: Side, number: int) -> list[LandResource]:
+    @staticmethod
+    def _resources(scenario: str, side: Side, number: int) -> list[PublicResource]:
         """The resource(s) a number names in a scenario: one, or one per period when the
         list changes with the period and the scenario plays several."""
-        campaign = self._campaign(scenario)
-        period = scenario.partition("-")[2]
-        found = [r for r in campaign.resources if r.side is side and r.number == number]
-        exact = [r for r in found if r.in_period(period)]
-        return exact or found
+        return sheet_of(scenario).resources_named(side, number, scenario.partition("-")[2])
 
     def resource_name(self, scenario: str, option_id: str, locale: str) -> str:
         try:
@@ -86,30 +83,18 @@ class LandPresenter:
         names = " / ".join(dict.fromkeys(r.name for r in self._resources(scenario, side, number)))
         return f"#{number} {names}" if names else f"#{number}"
 
-    def _target_line(self, campaign: LandCampaign, target: MissionTarget, locale: str) -> str:
+    @staticmethod
+    def _target_line(target: PublicTarget, locale: str) -> str:
         kind = target.target
-        if target.is_dogfight:
+        if target.dogfight:
             kind = _l("dogfight", locale)
-        elif target.is_evacuation:
+        elif target.evacuation:
             kind = _l("evacuation", locale)
         return f"#{target.number} {kind} — {target.location}"
 
-    def _aircraft(self, target: MissionTarget, side: Side) -> str:
-        specs = target.attackers if side is target.attacker else target.defenders
-        units = expand(
-            specs,
-            side=side,
-            group="strike",
-            prefix="X",
-            catalog=self.catalog,
-            doctrine=Doctrine(),
-            naval=False,
-        )
-        return describe(units)
-
     def _mission_lines(self, view: LandView, locale: str) -> list[str]:
-        state = view.state
-        campaign = self.campaigns[state.campaign]
+        state = view
+        campaign = view.sheet
         target = campaign.target(state.draw.target)
         card = next((c for c in self.catalog.deck.cards if c.id == state.draw.card), None)
         lines = [
@@ -127,7 +112,7 @@ class LandPresenter:
                 row=state.draw.key,
                 number=state.draw.listed,
             ),
-            self._target_line(campaign, target, locale),
+            self._target_line(target, locale),
         ]
         if state.draw.listed != state.draw.target:
             lines.append(_l("replaced", locale, listed=state.draw.listed, number=target.number))
@@ -136,7 +121,7 @@ class LandPresenter:
                 "attack",
                 locale,
                 side=side_text(target.attacker, locale),
-                aircraft=self._aircraft(target, target.attacker),
+                aircraft=target.attackers,
             )
         )
         if target.defenders:
@@ -145,15 +130,14 @@ class LandPresenter:
                     "defend",
                     locale,
                     side=side_text(target.attacker.enemy, locale),
-                    aircraft=self._aircraft(target, target.attacker.enemy),
+                    aircraft=target.defenders,
                 )
             )
-        sheet = self.catalog.targets[target.sheet].name if target.sheet else "—"
         lines.append(
             _l(
                 "details",
                 locale,
-                sheet=f"{target.sheet} {sheet}" if target.sheet else sheet,
+                sheet=f"{target.sheet} {target.sheet_name}" if target.sheet else "—",
                 band=band_name(target.band, locale),
                 turns=target.turns,
             )
@@ -199,7 +183,7 @@ class LandPresenter:
         self, scenario: str, view: LandView, side: str, drafts: Mapping[str, str], locale: str
     ) -> tuple[list[str], list[str]]:
         before = self._mission_lines(view, locale) if not view.finished else []
-        used = view.state.used.get(Side(side), ())
+        used = view.used.get(Side(side), ())
         if used:
             before.append(_l("used", locale, used=", ".join(f"#{n}" for n in used)))
         after: list[str] = []
@@ -222,13 +206,11 @@ class LandPresenter:
         return before, after
 
     def _vp(self, view: LandView, locale: str) -> str:
-        return " – ".join(
-            f"{side_text(side, locale)} {view.state.vp.get(side, 0)}" for side in Side
-        )
+        return " – ".join(f"{side_text(side, locale)} {view.vp.get(side, 0)}" for side in Side)
 
     def board_summary(self, view: LandView, locale: str) -> str:
-        state = view.state
-        target = self.campaigns[state.campaign].target(state.draw.target)
+        state = view
+        target = view.sheet.target(state.draw.target)
         return _l(
             "board",
             locale,
@@ -242,7 +224,7 @@ class LandPresenter:
         return self.board_summary(view, locale)
 
     def _record(self, view: LandView, turn: int) -> MissionRecord | None:
-        return next((r for r in view.state.history if r.mission == turn), None)
+        return next((r for r in view.history if r.mission == turn), None)
 
     def turn_summary(self, view: LandView, turn: int, locale: str) -> list[str]:
         record = self._record(view, turn)
@@ -265,8 +247,8 @@ class LandPresenter:
         ]
 
     def status_lines(self, view: LandView, locale: str) -> list[str]:
-        state = view.state
-        campaign = self.campaigns[state.campaign]
+        state = view
+        campaign = view.sheet
         lines = [
             _l(
                 "status",
@@ -280,10 +262,11 @@ class LandPresenter:
         if state.finished:
             lines.append(self._outcome(state, locale))
         else:
-            lines.append(self._target_line(campaign, campaign.target(state.draw.target), locale))
+            lines.append(self._target_line(campaign.target(state.draw.target), locale))
         return lines
 
-    def _outcome(self, state: LandState, locale: str) -> str:
+    @staticmethod
+    def _outcome(state: LandView, locale: str) -> str:
         winner = state.winner or "draw"
         who = _l("draw", locale) if winner == "draw" else side_text(winner, locale)
         levels = {side: state.performance.get(side, "stalemate") for side in Side}
@@ -297,8 +280,8 @@ class LandPresenter:
     def _map(self, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str) -> int:
         """The campaign map, schematic: each Mission Target as its circled number (24.44),
         coloured by the side that attacks it; flown targets dimmed, the coming one ringed."""
-        state = view.state
-        campaign = self.campaigns[state.campaign]
+        state = view
+        campaign = view.sheet
         flown = {r.draw.target for r in state.history}
         columns = 6
         rows = (len(campaign.targets) + columns - 1) // columns
@@ -338,8 +321,8 @@ class LandPresenter:
         return wrapped, top + 20 + len(wrapped) * LINE
 
     def _mission_image(self, view: LandView, locale: str, extra: Sequence[str] = ()) -> bytes:
-        state = view.state
-        campaign = self.campaigns[state.campaign]
+        state = view
+        campaign = view.sheet
         title = campaign.name
         subtitle = _l("subtitle", locale, mission=state.turn, missions=state.missions)
         lines: list[tuple[str, bool]] = []
@@ -360,7 +343,7 @@ class LandPresenter:
         return to_png(image)
 
     def _vp_short(self, view: LandView) -> str:
-        return f"{view.state.vp.get(Side.JAPANESE, 0)} – {view.state.vp.get(Side.ALLIED, 0)} VP"
+        return f"{view.vp.get(Side.JAPANESE, 0)} – {view.vp.get(Side.ALLIED, 0)} VP"
 
     def status_board(
         self, view: LandView, locked: Mapping[str, bool], deadline: str | None, locale: str
@@ -386,8 +369,8 @@ class LandPresenter:
         return render_reveal(title, items, locale=locale)
 
     def after_action(self, scenario: str, view: LandView, locale: str) -> bytes:
-        state = view.state
-        campaign = self.campaigns[state.campaign]
+        state = view
+        campaign = view.sheet
         rows = list(state.history)
         height = 76 + 16 + 40 + LINE * (len(rows) + 1) + 20 + LINE * 2 + 30
         image, draw = canvas(height, WIDTH)
@@ -424,8 +407,7 @@ class LandPresenter:
         return 1 if self._record(view, turn) is not None else 0
 
     def _summary(self, scenario: str, record: MissionRecord, locale: str) -> str:
-        campaign = self.campaigns[scenario.partition("-")[0]]
-        target = campaign.target(record.draw.target)
+        target = sheet_of(scenario).target(record.draw.target)
         report = record.report
         attackers = [a for a in report.aircraft if a.side is report.attacker]
         defenders = [a for a in report.aircraft if a.side is not report.attacker]
@@ -436,7 +418,7 @@ class LandPresenter:
             locale,
             mission=record.mission,
             side=side_text(report.attacker, locale),
-            target=self._target_line(campaign, target, locale),
+            target=self._target_line(target, locale),
         )
         second = _l(
             "report-losses",
@@ -464,8 +446,7 @@ class LandPresenter:
         record = self._record(view, turn)
         if record is None or index != 0:
             return Report(t("service.strike.missing", locale, strike=f"{turn}.{index}"))
-        campaign = self.campaigns[view.state.campaign]
-        target = campaign.target(record.draw.target)
+        target = view.sheet.target(record.draw.target)
         names = {record.report.target: f"#{target.number} {target.location}", "land": ""}
         png = render_strike_report(
             record.report,

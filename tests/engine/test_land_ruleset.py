@@ -11,7 +11,8 @@ from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.ruleset import Decision
 from engine.rulesets.land import IllegalChoice, LandRules
-from engine.rulesets.land.state import Draw, LandState
+from engine.rulesets.land.state import LandState
+from engine.rulesets.land.view import Draw
 from engine.types import AircraftState, Side
 
 

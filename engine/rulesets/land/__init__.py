@@ -14,7 +14,6 @@ from collections.abc import Mapping
 
 from engine.cards import Deck
 from engine.catalog import Catalog
-from engine.forces import SIDE_LETTER
 from engine.land import LandCampaign, LandResource, load_land_campaign, mission_key
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng
@@ -31,19 +30,22 @@ from engine.ruleset import (
     SideSpec,
 )
 from engine.rulesets.land.mission import fly_mission
-from engine.rulesets.land.state import (
+from engine.rulesets.land.state import ROUND, LandState
+from engine.rulesets.land.view import (
     NO_RESOURCE,
-    ROUND,
+    NO_RESOURCE_ID,
+    THEATRES,
     Draw,
-    LandState,
+    IllegalChoice,
     LandView,
     MissionRecord,
+    public_sheet,
+    resource_id,
+    resource_number,
 )
 from engine.types import Side
 
-THEATRES = ("malaya", "philippines", "burma")
 ALL_PERIODS = "all"
-NO_RESOURCE_ID = "none"
 SIDES = (
     SideSpec("japanese", {"en": "Japanese", "fr": "Japonais"}, "#c0392b"),
     SideSpec("allied", {"en": "Allied", "fr": "Alliés"}, "#2e6db4"),
@@ -56,26 +58,6 @@ DOCTRINE_LABELS = {
     "aggressive": "Aggressive",
     "cautious": "Cautious",
 }
-
-
-class IllegalChoice(ValueError):
-    """A pick that ``pending`` did not offer."""
-
-
-def resource_id(side: Side, number: int) -> str:
-    """A resource's option id: the side's letter and the number ("J2", "A4"), so a word
-    for it can be found from the id alone (both lists are numbered from 1)."""
-    return NO_RESOURCE_ID if number == NO_RESOURCE else f"{SIDE_LETTER[side]}{number}"
-
-
-def resource_number(option_id: str) -> tuple[Side | None, int]:
-    if option_id == NO_RESOURCE_ID:
-        return None, NO_RESOURCE
-    letter, digits = option_id[:1], option_id[1:]
-    sides = {letter_: side for side, letter_ in SIDE_LETTER.items()}
-    if letter not in sides or not digits.isdigit():
-        raise IllegalChoice(f"not a resource: {option_id!r}")
-    return sides[letter], int(digits)
 
 
 class LandRules(Rules[LandState, LandView]):
@@ -332,7 +314,21 @@ class LandRules(Rules[LandState, LandView]):
         return state.model_copy(update=update), events
 
     def view(self, state: LandState, viewer: str | None) -> LandView:
-        return LandView(viewer=Side(viewer) if viewer is not None else None, state=state)
+        return LandView(
+            viewer=Side(viewer) if viewer is not None else None,
+            scenario=state.scenario,
+            sheet=public_sheet(state.campaign),
+            periods=state.periods,
+            turn=state.turn,
+            missions=state.missions,
+            draw=state.draw,
+            used=state.used,
+            vp=state.vp,
+            history=state.history,
+            finished=state.finished,
+            winner=state.winner,
+            performance=state.performance,
+        )
 
     def progress(self, state: LandState) -> Progress:
         return Progress(
