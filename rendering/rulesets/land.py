@@ -17,15 +17,17 @@ from engine.catalog import Catalog
 from engine.ruleset import Decision, Option
 from engine.rulesets.land.view import (
     NO_RESOURCE_ID,
+    THEATRES,
     LandView,
     MissionRecord,
     PublicResource,
     PublicTarget,
+    public_sheet,
     resource_number,
     sheet_of,
 )
 from engine.types import Side
-from rendering.i18n import t
+from rendering.i18n import normalize, t
 from rendering.presenter import Report, RevealLine
 from rendering.reveal import RevealSide, render_reveal
 from rendering.strike import render_strike_report
@@ -61,6 +63,40 @@ def _l(key: str, locale: str, **params: object) -> str:
     return t(f"land.{key}", locale, **params)
 
 
+def resource_title(resource: PublicResource, locale: str) -> str:
+    """The resource's name: the sheet's own in English, built from what it does otherwise
+    (the sheet's names and texts are English data)."""
+    if normalize(locale) == "en":
+        return resource.name
+    keys = [effect.partition("=")[0] for effect in resource.effects]
+    if "area_flak" in keys and "target_flak" in keys:
+        keys.remove("target_flak")  # one reinforcement of both flak kinds, one name
+    what = (
+        f"+{resource.aircraft}"
+        if resource.aircraft
+        else " + ".join(_l(f"effect-name.{key}", locale) for key in keys)
+    )
+    if resource.use == "any":
+        return what
+    return f"{_l(f'prefix.{resource.use}', locale)} {what}"
+
+
+def resource_text(resource: PublicResource, locale: str) -> str:
+    """What the resource does, in the reader's language (English: the sheet's text)."""
+    if normalize(locale) == "en":
+        return resource.text
+    parts: list[str] = []
+    if resource.aircraft:
+        parts.append(_l("adds", locale, aircraft=resource.aircraft))
+    for effect in resource.effects:
+        key, _, value = effect.partition("=")
+        parts.append(_l(f"effect.{key}", locale, n=value or "1"))
+    text = " ".join(parts)
+    if resource.use != "any":
+        text = f"{_l(f'use.{resource.use}', locale)} {text}"
+    return text
+
+
 class LandPresenter:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -80,7 +116,8 @@ class LandPresenter:
             return option_id
         if side is None:
             return _l("no-resource", locale)
-        names = " / ".join(dict.fromkeys(r.name for r in self._resources(scenario, side, number)))
+        found = self._resources(scenario, side, number)
+        names = " / ".join(dict.fromkeys(resource_title(r, locale) for r in found))
         return f"#{number} {names}" if names else f"#{number}"
 
     @staticmethod
@@ -159,6 +196,12 @@ class LandPresenter:
             return option.detail if described == f"orders.doctrine.{option.id}" else described
         if field == "resource" and option.id == NO_RESOURCE_ID:
             return _l("no-resource-detail", locale)
+        if field == "resource":
+            # No scenario here: the sheet's English text identifies the resource.
+            for key in THEATRES:
+                for resource in public_sheet(key).resources:
+                    if resource.text == option.detail:
+                        return resource_text(resource, locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -200,7 +243,7 @@ class LandPresenter:
                             "orders.resource-effect",
                             locale,
                             resource=self.resource_name(scenario, draft, locale),
-                            effect=resource.text,
+                            effect=resource_text(resource, locale),
                         )
                     )
         return before, after

@@ -83,7 +83,7 @@ def test_mission_report_and_summaries_follow_the_record(
     status = presenter.status_lines(view, "fr")
     assert "Vainqueur" in status[-1]
     french = presenter.option_text(SCENARIO, "resource", "A4", "fr")
-    assert french == "#4 Clouds over Target"
+    assert french == "#4 Nuages sur l'objectif"
     assert presenter.option_text(SCENARIO, "resource", "none", "fr") == "Aucune ressource"
     # A number the two lists share names each side's own resource.
     assert presenter.option_text(SCENARIO, "resource", "J2", "en") == "#2 L/W Ki-43"
@@ -97,3 +97,22 @@ def test_a_period_dependent_resource_names_both_in_a_long_campaign(
     assert presenter.option_text("philippines-dec41", "resource", "J2", "en") == "#2 L/W A6M2"
     both = presenter.option_text("philippines-all", "resource", "J2", "en")
     assert both == "#2 L/W A6M2 / L/W Ki-27"
+
+
+def test_french_resource_words_come_from_what_the_resource_does(
+    plugin: tuple[LandRules, LandPresenter],
+) -> None:
+    _, presenter = plugin
+    scenario = "philippines-dec41"
+    assert presenter.option_text(scenario, "resource", "J8", "fr") == "#8 Déf. : Renfort de flak"
+    assert presenter.option_text(scenario, "resource", "J4", "fr") == "#4 Att. : +2 G4M1"
+    assert presenter.option_text(scenario, "resource", "J4", "en") == "#4 Att.: +2 G4M1"
+    from engine.ruleset import Option
+
+    flak = Option(
+        id="J8", label="#8", detail="Defending only: Area and Target Flak +1 at your target."
+    )
+    described = presenter.option_description("resource", flak, "fr")
+    assert described.startswith("En défense seulement :")
+    assert "Flak de zone +1" in described and "Flak d'objectif +1" in described
+    assert presenter.option_description("resource", flak, "en") == flak.detail

@@ -10,10 +10,12 @@ presenter never needs the engine's loaders or force builders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.catalog import UnitSpec
 from engine.forces import describe, expand
 from engine.land import MissionLength, MissionTarget, VPLine, load_land_campaign
 from engine.loader import default_catalog
@@ -103,8 +105,11 @@ class PublicResource(_Frozen):
     side: Side
     number: int
     name: str
-    text: str
+    text: str  # the sheet's English text
+    use: str  # "any", "attack", "defence"
     periods: tuple[str, ...]
+    aircraft: str  # what it adds, in the seed's notation; "" if nothing
+    effects: tuple[str, ...]  # the LandEffect keys it sets, e.g. ("area_flak=1",)
 
 
 class PublicSheet(_Frozen):
@@ -130,7 +135,10 @@ class PublicSheet(_Frozen):
 
 
 def _aircraft(target: MissionTarget, side: Side) -> str:
-    specs = target.attackers if side is target.attacker else target.defenders
+    return _units(target.attackers if side is target.attacker else target.defenders, side)
+
+
+def _units(specs: Sequence[UnitSpec], side: Side) -> str:
     if not specs:
         return ""
     units = expand(
@@ -174,7 +182,18 @@ def public_sheet(key: str) -> PublicSheet:
         ),
         resources=tuple(
             PublicResource(
-                side=r.side, number=r.number, name=r.name, text=r.text, periods=r.periods
+                side=r.side,
+                number=r.number,
+                name=r.name,
+                text=r.text,
+                use=r.use,
+                periods=r.periods,
+                aircraft=_units(r.aircraft, r.side),
+                effects=tuple(
+                    key if value is True else f"{key}={value}"
+                    for key, value in r.effect.model_dump().items()
+                    if value
+                ),
             )
             for r in campaign.resources
         ),
