@@ -76,6 +76,7 @@ class MissionTarget(_Frozen):
     strafe: bool = False  # the listed fighters strafe rather than bomb
     band: Band  # starting altitude (24.48)
     turns: str  # "a/b" or "n" (23.23)
+    map: tuple[int, int] | None = None  # circled number's place on the campaign map, 0-100
     replaced_by: int | None = None  # flown once only; a later draw flies this target instead
     success_vp: int = 0  # evacuation (authored 3.4): VP if the listed aircraft is not Destroyed
     provenance: Provenance = "authored-default"
@@ -226,6 +227,8 @@ def _check(campaign: LandCampaign, file: str, catalog: Catalog) -> None:
             _fail(file, entry, "sheet", f"unknown Target Sheet {target.sheet!r}")
         if target.sheet is None and not target.defenders and not target.success_vp:
             _fail(file, entry, "defenders", "a dogfight (no sheet) lists both sides' aircraft")
+        if target.map is not None and not all(0 <= v <= 100 for v in target.map):
+            _fail(file, entry, "map", "x and y should be between 0 and 100")
         if target.replaced_by is not None and target.replaced_by not in numbers:
             _fail(file, entry, "replaced_by", f"no target #{target.replaced_by}")
         _check_turns(target.turns, file, entry)

@@ -38,6 +38,7 @@ from rendering.style import (
     INK,
     MUTED,
     RULE,
+    SEA,
     canvas,
     draw_text,
     font,
@@ -52,6 +53,7 @@ from rendering.text import band_name, doctrine_name
 WIDTH = 800
 PAD = 24
 LINE = 32  # one 22-24 px line of text
+MAP_HEIGHT = 440
 
 
 def side_text(side: str | Side, locale: str) -> str:
@@ -321,33 +323,37 @@ class LandPresenter:
     # ------------------------------------------------------------------ images
 
     def _map(self, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str) -> int:
-        """The campaign map, schematic: each Mission Target as its circled number (24.44),
-        coloured by the side that attacks it; flown targets dimmed, the coming one ringed."""
-        state = view
+        """The campaign map: each Mission Target's circled number (24.44) at its place on
+        the sheet's schematic map, in the colour of the side that attacks it; flown
+        targets dimmed, the coming one ringed and named."""
         campaign = view.sheet
-        flown = {r.draw.target for r in state.history}
-        columns = 6
-        rows = (len(campaign.targets) + columns - 1) // columns
-        cell_w = (WIDTH - 2 * PAD) // columns
-        cell_h = 78
-        height = 44 + rows * cell_h + 12
-        panel(draw, (PAD, top, WIDTH - PAD, top + height), CARD_BG, RULE)
+        flown = {r.draw.target for r in view.history}
+        height = MAP_HEIGHT
+        panel(draw, (PAD, top, WIDTH - PAD, top + height), SEA, RULE)
         draw_text(draw, (PAD + 14, top + 8), _l("map", locale), font(22, "bold"), INK)
+        x0, y0 = PAD + 40, top + 60
+        span_x, span_y = WIDTH - 2 * PAD - 80, height - 90
+        current: tuple[int, int, PublicTarget] | None = None
         for index, target in enumerate(campaign.targets):
-            col, row = index % columns, index // columns
-            cx = PAD + col * cell_w + cell_w // 2
-            cy = top + 44 + row * cell_h + 28
+            gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
+            cx, cy = x0 + span_x * gx // 100, y0 + span_y * gy // 100
             style = side_style(target.attacker)
-            current = target.number == state.draw.target and not state.finished
             fill = FAINT if target.number in flown else style.light
-            if current:
-                draw.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), outline=ACCENT, width=6)
+            if target.number == view.draw.target and not view.finished:
+                current = (cx, cy, target)
+                draw.ellipse((cx - 29, cy - 29, cx + 29, cy + 29), outline=ACCENT, width=6)
             draw.ellipse(
-                (cx - 22, cy - 22, cx + 22, cy + 22), fill=fill, outline=style.dark, width=3
+                (cx - 20, cy - 20, cx + 20, cy + 20), fill=fill, outline=style.dark, width=3
             )
             draw_text(draw, (cx, cy), str(target.number), font(22, "bold"), INK, "mm")
-            short = target.location.split(",")[0].split(" (")[0]
-            draw_text(draw, (cx, cy + 38), short, font(22), MUTED, "mm", cell_w - 6)
+        if current is not None:
+            cx, cy, target = current
+            label = target.location
+            room = WIDTH - PAD - 10 - (cx + 36)
+            if room >= 260:
+                draw_text(draw, (cx + 36, cy), label, font(22, "bold"), INK, "lm", room)
+            else:
+                draw_text(draw, (cx - 36, cy), label, font(22, "bold"), INK, "rm", cx - 36 - PAD)
         return top + height
 
     def _card(
@@ -373,8 +379,7 @@ class LandPresenter:
             lines = [(self._outcome(state, locale), True)]
         else:
             lines, _ = self._card(view, 0, locale, extra)
-        map_height = 44 + 3 * 78 + 12
-        height = 76 + 16 + map_height + 16 + 20 + len(lines) * LINE + 20
+        height = 76 + 16 + MAP_HEIGHT + 16 + 20 + len(lines) * LINE + 20
         image, draw = canvas(height, WIDTH)
         header(image, draw, title, subtitle, right=self._vp_short(view))
         y = self._map(draw, view, 76 + 16, locale) + 16

@@ -4,10 +4,13 @@ flown with both sides' picks, determinism, and whole campaigns to a winner."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from engine.loader import default_catalog
+from engine.catalog import DataError
+from engine.land import load_land_campaign
+from engine.loader import DATA_DIR, default_catalog
 from engine.rng import Rng
 from engine.ruleset import Decision
 from engine.rulesets.land import IllegalChoice, LandRules
@@ -194,3 +197,16 @@ def test_performance_bands_scale_with_periods(rules: LandRules) -> None:
     assert burma.performance_for(-9).japanese == "stalemate"
     assert burma.performance_for(-25).allied == "decisive-victory"
     assert burma.performance_for(25, periods_played=2).japanese == "victory"
+
+
+def test_every_sheet_places_every_target_on_its_map(tmp_path: Path) -> None:
+    for key in ("malaya", "philippines", "burma"):
+        sheet = load_land_campaign(key)
+        assert all(target.map is not None for target in sheet.targets), key
+        assert len({target.map for target in sheet.targets}) == len(sheet.targets), key
+    text = (DATA_DIR / "burma.toml").read_text(encoding="utf-8")
+    (tmp_path / "burma.toml").write_text(
+        text.replace("map = [34, 82]", "map = [34, 182]", 1), encoding="utf-8"
+    )
+    with pytest.raises(DataError, match=r"entry 'target #15': field 'map'"):
+        load_land_campaign("burma", tmp_path)

@@ -97,6 +97,7 @@ class PublicTarget(_Frozen):
     defenders: str  # "" unless a dogfight lists them
     band: Band
     turns: str
+    map: tuple[int, int] | None
     dogfight: bool
     evacuation: bool
 
@@ -175,6 +176,7 @@ def public_sheet(key: str) -> PublicSheet:
                 defenders=_aircraft(t, t.attacker.enemy),
                 band=t.band,
                 turns=t.turns,
+                map=t.map,
                 dogfight=t.is_dogfight,
                 evacuation=t.is_evacuation,
             )
