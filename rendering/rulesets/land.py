@@ -457,15 +457,17 @@ class LandPresenter:
     def _summary(self, scenario: str, record: MissionRecord, locale: str) -> str:
         target = sheet_of(scenario).target(record.draw.target)
         report = record.report
-        attackers = [a for a in report.aircraft if a.side is report.attacker]
-        defenders = [a for a in report.aircraft if a.side is not report.attacker]
+        # The sheet's attacker, whoever had the initiative in the strike engine (a dogfight
+        # may fly the listed defenders as the raiders).
+        attackers = [a for a in report.aircraft if a.side is target.attacker]
+        defenders = [a for a in report.aircraft if a.side is not target.attacker]
         lost = sum(1 for a in attackers if a.state.value == "destroyed")
         lost_d = sum(1 for a in defenders if a.state.value == "destroyed")
         first = _l(
             "report-title",
             locale,
             mission=record.mission,
-            side=side_text(report.attacker, locale),
+            side=side_text(target.attacker, locale),
             target=self._target_line(target, locale),
         )
         second = _l(

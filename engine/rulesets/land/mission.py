@@ -160,36 +160,59 @@ def fly_mission(
         # and bombers by default); the defender's additions fly as interceptors.
         added[side] = resource.aircraft if resource is not None else ()
     doctrine = {side: DOCTRINE_PRESETS.get(doctrines[side], Doctrine()) for side in Side}
+    # Who comes and who waits: on a mission with a target the defender intercepts, and the
+    # strike engine gives the interceptor the initiative; in a dogfight nobody intercepts,
+    # so a coin gives it (authored 3.2.1 leaves the first side to a coin).
+    interceptor = defender
+    if target.is_dogfight and rng.stream("initiative").random() < 0.5:
+        interceptor = attacker
+    raider = interceptor.enemy
     if target.sheet is None:
-        # A dogfight's listed interceptors start at the row's band (24.48), not the doctrine's.
-        doctrine[defender] = doctrine[defender].model_copy(update={"cap_band": target.band})
-    if effects[attacker].surprise:
-        # Surprise: the defending fighters are caught low.
-        doctrine[defender] = doctrine[defender].model_copy(update={"cap_band": Band.VL})
+        # The listed fighters start at the row's band (24.48), not the doctrine's.
+        doctrine[interceptor] = doctrine[interceptor].model_copy(update={"cap_band": target.band})
+    caught = {side.enemy for side in Side if effects[side].surprise}
+    if interceptor in caught:
+        # Surprise: the waiting fighters are caught low.
+        doctrine[interceptor] = doctrine[interceptor].model_copy(update={"cap_band": Band.VL})
     sheet_id = target.sheet or OPEN_SKY_SHEET
     naval = catalog.targets[sheet_id].naval
-    a, d = SIDE_LETTER[attacker], SIDE_LETTER[defender]
+    listed = {attacker: _listed(target, catalog), defender: list(target.defenders)}
+    r, i = SIDE_LETTER[raider], SIDE_LETTER[interceptor]
     strike = _units(
-        _listed(target, catalog),
-        attacker,
+        listed[raider],
+        raider,
         "strike",
-        f"{a}S",
+        f"{r}S",
         catalog,
-        doctrine[attacker],
+        doctrine[raider],
+        naval,
+        Band.VL if raider in caught else target.band,
+    )
+    strike += _units(
+        added[raider],
+        raider,
+        "strike",
+        f"{r}R",
+        catalog,
+        doctrine[raider],
+        naval,
+        Band.VL if raider in caught else None,
+    )
+    cap = _units(
+        listed[interceptor],
+        interceptor,
+        "cap",
+        f"{i}D",
+        catalog,
+        doctrine[interceptor],
         naval,
         target.band,
     )
-    strike += _units(
-        added[attacker], attacker, "strike", f"{a}R", catalog, doctrine[attacker], naval, None
-    )
-    cap = _units(
-        target.defenders, defender, "cap", f"{d}D", catalog, doctrine[defender], naval, target.band
-    )
     cap += _units(
-        added[defender], defender, "cap", f"{d}R", catalog, doctrine[defender], naval, None
+        added[interceptor], interceptor, "cap", f"{i}R", catalog, doctrine[interceptor], naval, None
     )
-    strike, strike_pilots = _pilots(strike, effects[attacker], catalog, rng, attacker)
-    cap, cap_pilots = _pilots(cap, effects[defender], catalog, rng, defender)
+    strike, strike_pilots = _pilots(strike, effects[raider], catalog, rng, raider)
+    cap, cap_pilots = _pilots(cap, effects[interceptor], catalog, rng, interceptor)
 
     kinds = [catalog.aircraft[unit.aircraft] for unit in strike]
     length = mission_length(target.turns, kinds, target_bound_change=effects[defender].enemy_tb)
@@ -200,10 +223,10 @@ def fly_mission(
         clouds_card, clouds = card.id, card.border == "blue"
     single = length.single is not None
     setup = StrikeSetup(
-        id=f"M{mission}-{a}",
+        id=f"M{mission}-{r}",
         turn=mission,
         kind="land-based",
-        attacker=attacker,
+        attacker=raider,
         origin="land",
         target=f"#{target.number}",
         sheet=sheet_id,
@@ -211,8 +234,8 @@ def fly_mission(
         order=1,
         strike=tuple(strike),
         cap=tuple(cap),
-        attacker_doctrine=doctrine[attacker],
-        defender_doctrine=doctrine[defender],
+        attacker_doctrine=doctrine[raider],
+        defender_doctrine=doctrine[interceptor],
         target_bound=length.single if single and length.single is not None else length.target_bound,
         home_bound=0 if single else length.home_bound,
         area_flak_mod=effects[defender].area_flak,
@@ -228,7 +251,7 @@ def fly_mission(
         report = report.model_copy(update={"target_points": report.target_points - dispersal})
     lines = score(catalog, campaign, target, report)
     flown = Flown(report, length, clouds_card, clouds, dispersal, lines)
-    return flown, {attacker.value: strike_pilots, defender.value: cap_pilots}
+    return flown, {raider.value: strike_pilots, interceptor.value: cap_pilots}
 
 
 def score(
