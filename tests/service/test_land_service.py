@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from bot.clock import ManualClock
 from bot.export import after_action_markdown, verify_export
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
 
@@ -69,3 +70,66 @@ async def test_whole_land_campaign_through_the_service(env: Env) -> None:
     assert "## Turn 6" in report and "Mission 6" in report
     final = await env.svc.status(info.id)
     assert final.campaign.status == "finished"
+
+
+async def _land(env: Env) -> int:
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "malaya-dec41", pace(), seed="land-deadline", ruleset="land"
+    )
+    await env.svc.join(info.id, JAP, "japanese")
+    await env.svc.join(info.id, ALL, "allied")
+    await env.svc.start(info.id, GM)
+    return info.id
+
+
+async def _lock_first(env: Env, cid: int, user: int, resource: str | None = None) -> None:
+    panel = await env.svc.panel(cid, user)
+    for decision in panel.decisions:
+        choice = decision.options[0].id
+        if decision.field == "resource" and resource is not None:
+            choice = resource
+        await env.svc.draft(cid, user, panel.round_id, decision.field, choice)
+    await env.svc.lock(cid, user, panel.round_id)
+
+
+async def test_missed_deadline_flies_with_no_resource(env: Env, clock: ManualClock) -> None:
+    cid = await _land(env)
+    panel = await env.svc.panel(cid, ALL)
+    spare = next(o.id for o in panel.decisions[0].options if o.id != "none")
+    await _lock_first(env, cid, JAP)
+    await env.svc.draft(cid, ALL, panel.round_id, "resource", spare)  # drafted, never locked
+    clock.advance(days=1)
+    result = await env.svc.tick()
+    assert (result.deadlines, result.resolved) == (1, 1)
+    status = await env.svc.status(cid)
+    assert status.round is not None and status.round.turn == 2
+    # The default is "no resource": the drafted one is still there to spend.
+    later = await env.svc.panel(cid, ALL)
+    resource = next(d for d in later.decisions if d.field == "resource")
+    assert spare in {o.id for o in resource.options}
+
+
+async def test_rollback_replays_and_the_export_verifies(env: Env) -> None:
+    cid = await _land(env)
+    first = await env.svc.status(cid)
+    await _lock_first(env, cid, JAP, "J1")
+    await _lock_first(env, cid, ALL)
+    await _lock_first(env, cid, JAP)
+    await _lock_first(env, cid, ALL)
+    info = await env.svc.rollback(cid, GM, 1, "the Japanese meant another resource")
+    assert (info.turn, info.kind) == (1, "mission")
+    again = await env.svc.status(cid)
+    assert again.view == first.view  # the same target, nothing used
+    panel = await env.svc.panel(cid, JAP)
+    resource = next(d for d in panel.decisions if d.field == "resource")
+    assert "J1" in {o.id for o in resource.options}
+    picker = random.Random(1)
+    while (await env.svc.status(cid)).campaign.status != "finished":
+        for user in (JAP, ALL):
+            panel = await env.svc.panel(cid, user)
+            for decision in panel.decisions:
+                choice = picker.choice(decision.options).id
+                await env.svc.draft(cid, user, panel.round_id, decision.field, choice)
+            await env.svc.lock(cid, user, panel.round_id)
+    check = verify_export(await env.svc.export(cid), env.catalog)
+    assert check.ok and check.replayed, check.problems
