@@ -497,7 +497,10 @@ class LandPresenter:
         if record is None or index != 0:
             return Report(t("service.strike.missing", locale, strike=f"{turn}.{index}"))
         target = view.sheet.target(record.draw.target)
-        names = {record.report.target: f"#{target.number} {target.location}", "land": ""}
+        names = {
+            record.report.target: f"#{target.number} {target.location}",
+            "land": view.sheet.name,
+        }
         png = render_strike_report(
             record.report,
             place_names=names,

@@ -118,6 +118,23 @@ def test_dogfight_16_flies_both_listed_sides(rules: LandRules) -> None:
     assert record.length.single == 6
     assert record.report.target_points == 0 and not record.report.bomb_runs
     assert record.report.target_bound == 6
+    assert record.report.kind == "dogfight" and not record.report.hidden
+
+
+def test_a_coin_gives_the_initiative_in_a_dogfight(rules: LandRules) -> None:
+    # The strike engine's interceptor moves first; in a dogfight either listed side may be
+    # it, decided by the mission's own stream.
+    raiders = set()
+    for seed in range(12):
+        state = _at(rules, "burma-dec41-jan42", 16, seed=f"coin-{seed}")
+        after, _ = rules.resolve(state, _choices(), Rng(f"coin-{seed}", 1, "mission"))
+        raiders.add(after.history[0].report.attacker)
+    assert raiders == {Side.JAPANESE, Side.ALLIED}
+    # On a mission with a target the defender always intercepts.
+    state = _at(rules, "burma-dec41-jan42", 2)
+    after, _ = rules.resolve(state, _choices("none", "A2"), Rng("t", 1, "mission"))
+    assert after.history[0].report.attacker is Side.JAPANESE
+    assert after.history[0].report.kind == "land-mission"
 
 
 def test_evacuation_scores_when_the_bomber_survives(rules: LandRules) -> None:

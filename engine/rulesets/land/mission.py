@@ -225,13 +225,13 @@ def fly_mission(
     setup = StrikeSetup(
         id=f"M{mission}-{r}",
         turn=mission,
-        kind="land-based",
+        kind="dogfight" if single else "land-mission",
         attacker=raider,
         origin="land",
         target=f"#{target.number}",
         sheet=sheet_id,
         carrier_fleet=False,
-        order=1,
+        order=mission,
         strike=tuple(strike),
         cap=tuple(cap),
         attacker_doctrine=doctrine[raider],
@@ -245,6 +245,11 @@ def fly_mission(
     )
     deck = Deck(catalog.deck.cards, rng.stream("mission"))
     report = fly_strike(setup, catalog, deck)
+    if single:
+        # ``hidden`` only kept the Over-Target turns out; the report is of a fight in the
+        # open, not of a target that was not found.
+        notes = tuple(n for n in report.notes if n not in ("hidden", "phase-skipped:home-bound"))
+        report = report.model_copy(update={"hidden": False, "notes": notes})
     dispersal = 0
     if effects[defender].dispersal and target.sheet == AIRFIELD_SHEET:
         dispersal = min(report.target_points, _dispersal(report, catalog))
