@@ -97,6 +97,10 @@ def test_burma_resources_example_24_53(rules: LandRules) -> None:
     # 23.24: the Ki-43 does not slow the mission; 7/6 less Ki-21 speed 5.
     assert (record.length.target_bound, record.length.home_bound) == (2, 1)
     assert events[0].kind == "land-resources"
+    assert (events[0].data["japanese"], events[0].data["allied"]) == (
+        "#2 L/W Ki-43",
+        "#4 Clouds over Target",
+    )
     assert record.vp[Side.JAPANESE] + record.vp[Side.ALLIED] == sum(
         line.vp for line in record.lines
     )

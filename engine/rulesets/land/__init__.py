@@ -225,8 +225,11 @@ class LandRules(Rules[LandState, LandView]):
         events = [
             event(
                 "land-resources",
-                japanese=numbers[Side.JAPANESE],
-                allied=numbers[Side.ALLIED],
+                # Words for the log: the sheet's number and name, "—" for no resource.
+                **{
+                    side.value: f"#{numbers[side]} {resource.name}" if resource else "—"
+                    for side, resource in resources.items()
+                },
                 japanese_doctrine=doctrines[Side.JAPANESE],
                 allied_doctrine=doctrines[Side.ALLIED],
             )
