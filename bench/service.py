@@ -1,6 +1,8 @@
-"""Benchmark: many campaigns progressing at once on one SQLite file, through the service.
+"""Benchmark: many campaigns progressing at once on one store, through the service.
 
-    python bench/service.py [N ...] [--turns T]      (default: 100 campaigns, 2 turns)
+    python bench/service.py [N ...] [--turns T] [--db postgresql://…]
+    (default: 100 campaigns, 2 turns, a temporary SQLite file; with --db, a new schema on
+    that PostgreSQL server, dropped afterwards)
 
 Each campaign is a coroutine whose two commanders draft every field and lock, round after
 round, all campaigns interleaved on one event loop and one database connection (as in the
@@ -19,6 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +32,7 @@ from bot.clock import ManualClock  # noqa: E402
 from bot.demo import SeededTokens  # noqa: E402
 from bot.service import CampaignService  # noqa: E402
 from bot.service_model import Pace  # noqa: E402
+from db.backend import open_repository  # noqa: E402
 from db.sqlite import SqliteRepository  # noqa: E402
 from engine.loader import default_catalog  # noqa: E402
 from engine.types import Side  # noqa: E402
@@ -67,11 +71,26 @@ async def _campaign(
     return resolutions
 
 
-async def bench(count: int, turns: int) -> None:
+async def _schema(server: str, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def bench(count: int, turns: int, server: str | None = None) -> None:
     catalog = default_catalog()
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bench.db"
-        repo = await SqliteRepository.open(path)
+        if server is None:
+            repo = await open_repository(Path(folder) / "bench.db")
+        else:
+            await _schema(server, f"CREATE SCHEMA {schema}")
+            joiner = "&" if "?" in server else "?"
+            repo = await open_repository(f"{server}{joiner}search_path={schema}")
         clock = ManualClock()
         service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(count))
         scenarios = sorted(catalog.scenarios)
@@ -105,11 +124,15 @@ async def bench(count: int, turns: int) -> None:
                 turns_played += sum(
                     1 for r in rounds if r.status == "resolved" and r.kind == "resource"
                 )
-        await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if isinstance(repo, SqliteRepository):
+            await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         size = await repo.size_bytes()
         await repo.close()
+        if server is not None:
+            await _schema(server, f"DROP SCHEMA {schema} CASCADE")
     resolutions = sum(totals)
-    print(f"== {count} campaigns, up to {turns} turns each, one SQLite file")
+    where = "one SQLite file" if server is None else "PostgreSQL, one process"
+    print(f"== {count} campaigns, up to {turns} turns each, {where}")
     per_campaign = 1000 * setup / count
     print(f"set-up (create, 2 joins, start): {setup:.1f} s ({per_campaign:.1f} ms/campaign)")
     print(
@@ -131,9 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("counts", nargs="*", type=int, default=[100])
     parser.add_argument("--turns", type=int, default=2)
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: SQLite in tmp)")
     args = parser.parse_args(argv)
     for count in args.counts:
-        asyncio.run(bench(count, args.turns))
+        asyncio.run(bench(count, args.turns, args.db))
     return 0
 
 

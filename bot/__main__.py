@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|demo|verify|migrate|backup]``."""
+"""Command line: ``python -m bot [run|demo|verify|migrate|backup|migrate-data|check]``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import discord
 
 from bot import __version__
 from bot.settings import SettingsError, load_settings
+from db.repository import StorageError
 
 BAD_TOKEN = "Discord refused the token in DISCORD_TOKEN: copy it again from the developer portal."
 
@@ -35,7 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and run the bot (the default)")
     demo = sub.add_parser("demo", help="play a whole campaign offline and write its images")
-    demo.add_argument("--scenario", default="coral-sea", choices=["coral-sea", "midway"])
+    demo.add_argument("--ruleset", default="carrier", help="the game system (default carrier)")
+    demo.add_argument(
+        "--scenario", default=None, help="a scenario of the ruleset (default: its first)"
+    )
     demo.add_argument("--seed", type=int, default=1942)
     demo.add_argument("--out", default="demo-out", help="folder for images and reports")
     verify = sub.add_parser("verify", help="replay an exported campaign and check it")
@@ -43,6 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("migrate", help="apply pending database migrations")
     backup = sub.add_parser("backup", help="write an online backup of the database")
     backup.add_argument("path", help="where to write the backup file")
+    check = sub.add_parser("check", help="check the database file for damage (read-only)")
+    check.add_argument(
+        "--quick", action="store_true", help="SQLite's quick_check instead of integrity_check"
+    )
+    move = sub.add_parser(
+        "migrate-data", help="copy every campaign to another database (e.g. SQLite to PostgreSQL)"
+    )
+    move.add_argument("source", help="sqlite:///PATH or postgresql://… to copy from")
+    move.add_argument("destination", help="an empty sqlite:///PATH or postgresql://… store")
     return parser
 
 
@@ -77,14 +90,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         except discord.LoginFailure:
             print(BAD_TOKEN, file=sys.stderr)
             return 2
+        except StorageError as exc:  # e.g. a database from a newer release, found at open
+            print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
+            return 2
     if command == "demo":
-        return cli.run_demo(settings, scenario=args.scenario, seed=args.seed, out=args.out)
+        return cli.run_demo(
+            settings, scenario=args.scenario, seed=args.seed, out=args.out, ruleset=args.ruleset
+        )
     if command == "verify":
         return cli.run_verify(args.export)
     if command == "migrate":
-        return asyncio.run(cli.run_migrate(settings))
+        try:
+            return asyncio.run(cli.run_migrate(settings))
+        except StorageError as exc:
+            print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
+            return 2
+    if command == "check":
+        return cli.run_check(settings, quick=args.quick)
     if command == "backup":
         return asyncio.run(cli.run_backup(settings, args.path))
+    if command == "migrate-data":
+        return asyncio.run(cli.run_migrate_data(args.source, args.destination))
     return 2
 
 

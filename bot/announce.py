@@ -49,6 +49,9 @@ class Announcement:
     images: list[tuple[str, bytes]] = field(default_factory=list)
     edit_of: str | None = None  # message key: edit the message posted under this key
     panel: PanelSpec | None = None  # a DM order panel: its controls go with the text
+    # The users this message means to ping; nobody else is pinged, whatever the text says
+    # (a GM's reason may contain @everyone or a role: it is shown, never obeyed).
+    mentions: tuple[int, ...] = ()
 
 
 # ------------------------------------------------------------------------------ words
@@ -234,7 +237,10 @@ class AnnouncementBuilder:
     ) -> Announcement:
         loc = c.locale
         scenario = plugin.rules.scenarios()[c.scenario]
-        lines = [t("service.card.title", loc, scenario=scenario.name, turns=scenario.turns)]
+        game = t(f"service.game.{c.ruleset}", loc)
+        lines = [
+            t("service.card.title", loc, scenario=scenario.name, game=game, turns=scenario.turns)
+        ]
         lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
         for side in plugin.rules.side_ids:
             names = [
@@ -263,6 +269,12 @@ class AnnouncementBuilder:
                 ),
             )
         )
+        lines.append(
+            t(
+                "service.card.secrets-gm" if c.gm_sees_secrets else "service.card.secrets-sealed",
+                loc,
+            )
+        )
         lines.append(t("service.card.commitment", loc, commitment=c.seed_commitment))
         if c.seed_revealed:
             lines.append(t("service.card.seed", loc, seed=c.seed))
@@ -279,6 +291,8 @@ class AnnouncementBuilder:
         status = round_row.status
         if status == "open" and c.status == "paused":
             status = "paused"
+        elif status == "void" and c.status == "finished":
+            status = "ended"
         header = t(
             "service.round.header",
             loc,
@@ -308,7 +322,8 @@ class AnnouncementBuilder:
         png = None
         if round_row.status in ("open", "resolving"):
             locked = {side: side in locks for side in plugin.rules.side_ids}
-            png = await self.status_board(plugin, public, locked, loc)
+            deadline = round_row.deadline_at if round_row.status == "open" else None
+            png = await self.status_board(plugin, public, locked, loc, deadline)
         if png is not None:
             images.append((f"status-t{round_row.turn}-{round_row.kind}.png", png))
             lines.append(plugin.presenter.board_summary(public, loc))
@@ -334,16 +349,23 @@ class AnnouncementBuilder:
             round=round_text(round_row.kind, loc),
             side=side_text(str(payload["side"]), loc),
         )
+        key = f"panel:{round_row.id}:{payload['user_id']}"
         if round_row.status != "open" or data is None:
-            return Announcement("dm-panel", title + "\n" + t("service.panel.over", loc))
+            over = title + "\n" + t("service.panel.over", loc)
+            return Announcement("dm-panel", over, edit_of=key)
         spec = panels.compose(
-            plugin, data, scenario=c.scenario, locale=loc, commander_id=facts["commander"]
+            plugin,
+            data,
+            scenario=c.scenario,
+            locale=loc,
+            commander_id=facts["commander"],
+            channel_id=c.channel_id,
         )
         images: list[tuple[str, bytes]] = []
         png = await render("order panel", lambda: plugin.presenter.panel_image(data.view, loc))
         if png is not None:
             images.append((spec.image_name, png))
-        return Announcement("dm-panel", spec.text, images, panel=spec)
+        return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key)
 
     # -- reminder
     def _reminder(
@@ -360,7 +382,7 @@ class AnnouncementBuilder:
             round=round_text(round_row.kind, loc),
             deadline=deadline_text(round_row.deadline_at),
         )
-        return Announcement("reminder", clip(text))
+        return Announcement("reminder", clip(text), mentions=(int(payload["user_id"]),))
 
     # -- reveal
     async def _reveal(
@@ -517,5 +539,9 @@ class AnnouncementBuilder:
                 params[key] = mention(params[key])
         if "why" in params:
             params["why"] = t(f"service.why.{params['why']}", loc)
-        params["gm"] = mention(int(payload.get("gm_id") or c.gm_id))
-        return Announcement("gm-notice", clip(t(f"service.notice.{notice}", loc, **params)))
+        gm = int(payload.get("gm_id") or c.gm_id)
+        params["gm"] = mention(gm)
+        # The GM is told; a player a notice is about (closed DMs) is pinged too.
+        pinged = (gm, *([int(payload["params"]["user"])] if "user" in params else []))
+        text = clip(t(f"service.notice.{notice}", loc, **params))
+        return Announcement("gm-notice", text, mentions=pinged)

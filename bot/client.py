@@ -44,6 +44,8 @@ class SortieBot(commands.Bot):
         # No privileged intent: everything happens through interactions and DMs we send.
         intents = discord.Intents.none()
         intents.guilds = True
+        # Nothing the bot sends pings anyone unless the message names who (the outbox does).
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
         self.dev_guild_id = dev_guild_id
         self.cog_names = cogs

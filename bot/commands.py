@@ -9,15 +9,33 @@ from pathlib import Path
 from bot.settings import Settings
 
 
+def database_refusal(settings: Settings, problem: str) -> str:
+    """The one line that stops a command because of the database DATABASE_URL names."""
+    return f"Cannot use DATABASE_URL={settings.database_url}: {problem}."
+
+
+def _database_problem(settings: Settings) -> str | None:
+    """A damaged file or one from a newer release, as one line; checked before opening."""
+    from db.check import startup_problem
+
+    if not settings.database_url.startswith("sqlite:///"):
+        return None  # PostgreSQL checks itself on connection
+    problem = startup_problem(settings.database_path)
+    return None if problem is None else database_refusal(settings, problem)
+
+
 async def run_bot(settings: Settings) -> int:
     from bot.client import SortieBot
     from bot.i18n import set_default_locale
 
+    refusal = _database_problem(settings)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     set_default_locale(settings.default_locale)
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     client = SortieBot(
         dev_guild_id=settings.dev_guild_id,
-        database=str(settings.database_path),
+        database=settings.database_url,  # db.backend.open_repository picks the backend
         default_locale=settings.default_locale,
     )
     async with client:
@@ -25,19 +43,26 @@ async def run_bot(settings: Settings) -> int:
     return 0
 
 
-def run_demo(settings: Settings, *, scenario: str, seed: int, out: str) -> int:
+def run_demo(
+    settings: Settings, *, scenario: str | None, seed: int, out: str, ruleset: str = "carrier"
+) -> int:
     """Play a whole campaign offline through the real services; write it to ``out``."""
     from bot.demo import run
     from bot.i18n import t
+    from bot.service_model import ServiceError
 
-    result = asyncio.run(run(scenario=scenario, seed=seed, out=Path(out)))
+    try:
+        result = asyncio.run(run(scenario=scenario, seed=seed, out=Path(out), ruleset=ruleset))
+    except ServiceError as error:
+        print(error.message(None), file=sys.stderr)
+        return 2
     print(
         t(
             "service.cli.demo-done",
             None,
             path=result.out,
             files=result.files,
-            scenario=scenario,
+            scenario=result.scenario,
             seed=seed,
         )
     )
@@ -55,6 +80,9 @@ def run_verify(path: str) -> int:
     from engine.loader import default_catalog
 
     result = verify_file(Path(path), default_catalog())
+    if result.unusable:
+        print(t("service.cli.verify-refused", None, why=result.problems[0]))
+        return 1
     if not result.ok:
         for problem in result.problems:
             print(t("service.cli.verify-failed", None, where=problem))
@@ -77,24 +105,21 @@ def run_verify(path: str) -> int:
 async def run_migrate(settings: Settings) -> int:
     """Create the database if needed and apply every pending migration."""
     from bot.i18n import t
-    from db.migrate import current_version, migrate
-    from db.sqlite import SqliteRepository
+    from db.backend import open_repository, redact
 
-    repo = await SqliteRepository.open(settings.database_path, migrate_to_latest=False)
+    # A damaged file would take the migrations and fail later, mid-turn: refuse it now.
+    refusal = _database_problem(settings)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
+    repo = await open_repository(settings.database_url, migrate_to_latest=False)
     try:
-        applied = await migrate(repo.connection)
-        version = await current_version(repo.connection)
+        applied = await repo.migrate()
+        version = await repo.schema_version()
     finally:
         await repo.close()
-    print(
-        t(
-            "service.cli.migrated",
-            None,
-            path=settings.database_path,
-            version=version,
-            applied=len(applied),
-        )
-    )
+    where = redact(settings.database_url) if settings.uses_postgres else settings.database_path
+    print(t("service.cli.migrated", None, path=where, version=version, applied=applied))
     return 0
 
 
@@ -103,6 +128,8 @@ async def run_backup(settings: Settings, path: str) -> int:
     from bot.i18n import t
     from db.backup import BackupError, backup_file
 
+    if settings.uses_postgres:
+        return await _backup_postgres(settings, Path(path))
     try:
         result = await asyncio.to_thread(backup_file, settings.database_path, Path(path))
     except BackupError as exc:
@@ -118,3 +145,102 @@ async def run_backup(settings: Settings, path: str) -> int:
         )
     )
     return 0
+
+
+def run_check(settings: Settings, *, quick: bool = False) -> int:
+    """SQLite's integrity_check (or quick_check) on the database: 0 sound, 1 damaged."""
+    from bot.i18n import t
+    from db.check import integrity_problems
+
+    if settings.uses_postgres:
+        print(
+            database_refusal(settings, "check is SQLite's integrity check; PostgreSQL has its own"),
+            file=sys.stderr,
+        )
+        return 2
+    path = settings.database_path
+    if not path.is_file():
+        print(database_refusal(settings, f"there is no database at {path}"), file=sys.stderr)
+        return 2
+    problems = integrity_problems(path, quick=quick)
+    check = "quick_check" if quick else "integrity_check"
+    if not problems:
+        print(t("service.cli.check-ok", None, path=path, check=check))
+        return 0
+    print(t("service.cli.check-failed", None, path=path, check=check, count=len(problems)))
+    for problem in problems:
+        print(f"  {problem}")
+    return 1
+
+
+async def _backup_postgres(settings: Settings, path: Path) -> int:
+    """PostgreSQL to a SQLite file: a consistent snapshot of every row (``db.transfer``)."""
+    from bot.i18n import t
+    from db.backend import open_repository
+
+    repo = await open_repository(settings.database_url, migrate_to_latest=False)
+    try:
+        await repo.backup(path)
+        version = await repo.schema_version()
+    finally:
+        await repo.close()
+    size = path.stat().st_size
+    print(t("service.cli.backup-done", None, path=path, size=size, version=version))
+    return 0
+
+
+async def run_migrate_data(source: str, destination: str) -> int:
+    """Copy every campaign from one store to another, then check each one on arrival.
+
+    Both stores are migrated to the latest schema first; the destination must be empty.
+    Each campaign is exported from both and the exports must be identical, and the copy's
+    export must pass ``verify`` (the replay from seed and choices, or the receipts while
+    the seed is still secret).
+    """
+    from bot.export import export_campaign, verify_export
+    from bot.i18n import t
+    from bot.rulesets import Registry
+    from db.backend import open_repository, redact
+    from db.repository import StorageError
+    from db.transfer import transfer
+    from engine.loader import default_catalog
+
+    src = await open_repository(source)
+    try:
+        dst = await open_repository(destination)
+        try:
+            try:
+                report = await transfer(src, dst)
+            except StorageError as exc:
+                print(exc, file=sys.stderr)
+                return 1
+            async with dst.read() as tx:
+                ids = [row.id for row in await tx.campaigns()]
+            catalog = default_catalog()
+            rulesets = Registry(catalog)
+            problems: list[str] = []
+            for campaign_id in ids:
+                copied = await export_campaign(dst, rulesets, campaign_id)
+                if copied != await export_campaign(src, rulesets, campaign_id):
+                    problems.append(f"campaign {campaign_id}: the copy differs from the source")
+                    continue
+                verification = verify_export(copied, catalog)
+                problems += [f"campaign {campaign_id}: {p}" for p in verification.problems]
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+    for problem in problems:
+        print(t("service.cli.verify-failed", None, where=problem), file=sys.stderr)
+    print(
+        t(
+            "service.cli.data-migrated",
+            None,
+            source=redact(source),
+            destination=redact(destination),
+            rows=report.total,
+            campaigns=len(ids),
+            problems=len(problems),
+        )
+    )
+    return 1 if problems else 0

@@ -2,12 +2,13 @@
 
 It goes through the real services (a SQLite file in the output folder, the turn service,
 the scheduler, the outbox and the announcement builder), with a ``ManualClock`` and seeded
-salts so the same seed writes the same files byte for byte. The commanders pick a random
-legal option from their panel's decisions; on turn 2 the Allied commander forgets to lock,
-so the reminder and the deadline (defaults, GM told) show up in the output too.
+salts so the same seed writes the same files byte for byte. Any registered ruleset plays:
+one commander per side picks a random legal option from their panel's decisions; on turn
+2 the last side's commander forgets to lock, so the reminder and the deadline (defaults,
+GM told) show up in the output too.
 
 Output: ``channel.md`` (everything posted in the campaign channel, edits included),
-``dm-japanese.md`` / ``dm-allied.md`` (DM panels and reminders), every image as a PNG,
+``dm-<side>.md`` (DM panels and reminders), every image as a PNG,
 ``export.json`` (``docs/export-format.md``) and ``after-action.md``.
 """
 
@@ -24,14 +25,13 @@ from bot.announce import Announcement, AnnouncementBuilder
 from bot.clock import ManualClock
 from bot.export import after_action_markdown, dumps, verify_export
 from bot.outbox import OutboxWorker, Target
+from bot.rulesets import Registry
 from bot.service import CampaignService
 from bot.service_model import Pace, ServiceError
 from db.sqlite import SqliteRepository
-from engine.types import Side
 
 START = datetime(2025, 5, 4, 12, 0, tzinfo=UTC)
 GUILD, CHANNEL, GM = 1, 42, 7
-COMMANDERS = {Side.JAPANESE: 101, Side.ALLIED: 202}
 DEMO_FILES = ("*.png", "channel.md", "dm-*.md", "export.json", "after-action.md", "demo.db*")
 
 
@@ -88,6 +88,7 @@ class DemoResult:
     rounds: int
     verified: bool
     problems: tuple[str, ...]
+    scenario: str = ""
 
 
 def _clean(out: Path) -> None:
@@ -97,7 +98,11 @@ def _clean(out: Path) -> None:
 
 
 async def run(
-    scenario: str = "coral-sea", seed: int = 1942, out: Path | str = "demo-out"
+    scenario: str | None = None,
+    seed: int = 1942,
+    out: Path | str = "demo-out",
+    *,
+    ruleset: str = "carrier",
 ) -> DemoResult:
     from engine.loader import default_catalog
 
@@ -106,17 +111,28 @@ async def run(
     _clean(out)
     clock = ManualClock(START)
     catalog = default_catalog()
+    registry = Registry(catalog)
+    if ruleset not in registry:
+        raise ServiceError("unknown-ruleset", ruleset=ruleset, known=", ".join(registry.keys()))
+    rules = registry.get(ruleset).rules
+    if scenario is None:
+        scenario = "coral-sea" if ruleset == "carrier" else next(iter(rules.scenarios()))
+    # One commander per side, in the ruleset's order: 101, 202, ...
+    commanders = {side: 101 * (i + 1) for i, side in enumerate(rules.side_ids)}
+    last_side = rules.side_ids[-1]
     picks = random.Random(seed)
     repo = await SqliteRepository.open(out / "demo.db", now=clock.now())
     try:
         service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(seed))
-        sender = FileSender(out, {uid: side.value for side, uid in COMMANDERS.items()})
-        worker = OutboxWorker(repo, sender, clock, builder=AnnouncementBuilder(repo, catalog).build)
+        sender = FileSender(out, {uid: side for side, uid in commanders.items()})
+        worker = OutboxWorker(
+            repo, sender, clock, builder=AnnouncementBuilder(repo, catalog, clock).build
+        )
         pace = Pace(round_seconds=86_400, reminder_offsets=(6 * 3600,))
         info = await service.create_campaign(
-            GUILD, CHANNEL, GM, scenario, pace, seed=f"demo-{seed}"
+            GUILD, CHANNEL, GM, scenario, pace, seed=f"demo-{seed}", ruleset=ruleset
         )
-        for side, user in COMMANDERS.items():
+        for side, user in commanders.items():
             await service.join(info.id, user, side)
         await service.start(info.id, GM)
         await worker.deliver_due()
@@ -126,8 +142,8 @@ async def run(
             if status.campaign.status == "finished" or status.round is None:
                 break
             rounds += 1
-            forgetful = status.round.turn == 2 and status.round.kind == "orders"
-            for side, user in COMMANDERS.items():
+            forgetful = status.round.turn == 2 and status.round.kind == rules.first_round
+            for side, user in commanders.items():
                 clock.advance(hours=picks.randint(1, 5), minutes=picks.randint(0, 59))
                 await service.tick()
                 panel = await service.panel(info.id, user)
@@ -136,11 +152,11 @@ async def run(
                 for decision in panel.decisions:
                     option = picks.choice(decision.options)
                     await service.draft(info.id, user, panel.round_id, decision.field, option.id)
-                if forgetful and side is Side.ALLIED:
+                if forgetful and side == last_side:
                     continue  # drafted, never locked: the deadline will decide
                 with contextlib.suppress(ServiceError):  # the deadline got there first
                     await service.lock(info.id, user, panel.round_id)
-                if side is Side.JAPANESE and status.round.turn == 1:
+                if side == rules.side_ids[0] and status.round.turn == 1:
                     # Once, show the round message edited between the two lock-ins; later
                     # rounds deliver once, and the updates coalesce (rendering is the cost).
                     await worker.deliver_due()
@@ -167,4 +183,6 @@ async def run(
     finally:
         await repo.close()
     files = sum(1 for path in out.iterdir() if path.is_file())
-    return DemoResult(out, files, rounds, check.ok and check.replayed, tuple(check.problems))
+    return DemoResult(
+        out, files, rounds, check.ok and check.replayed, tuple(check.problems), scenario
+    )

@@ -52,6 +52,16 @@ def attachments(images: list[tuple[str, bytes]]) -> list[discord.File]:
     return files
 
 
+def allowed(announcement: Announcement) -> discord.AllowedMentions:
+    """Exactly the users the announcement means to ping; never everyone, a role or a reply."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(id=user) for user in announcement.mentions],
+        replied_user=False,
+    )
+
+
 class DiscordSender:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
@@ -64,6 +74,8 @@ class DiscordSender:
         registered = controls.of(self.client)
         if announcement.panel is not None and registered.panel is not None:
             view = registered.panel(announcement.panel)
+        elif announcement.kind == "dm-panel":
+            view = discord.ui.View()  # a closed round's panel: its controls are removed
         elif (
             announcement.kind == "campaign-card"
             and target.campaign_id is not None
@@ -76,9 +88,17 @@ class DiscordSender:
                 edited = await self._edit(channel, edit_message_id, content, announcement, view)
                 if edited is not None:
                     return edited
-            kwargs: dict[str, Any] = {"files": attachments(announcement.images)}
+            kwargs: dict[str, Any] = {
+                "files": attachments(announcement.images),
+                "allowed_mentions": allowed(announcement),
+            }
             if view is not None:
                 kwargs["view"] = view
+            if target.outbox_id is not None:
+                # A row re-sent after a crash between posting and recording it: discord.py
+                # sends the nonce with enforce_nonce, so Discord answers with the message it
+                # already made for it (within its dedupe window) instead of a second post.
+                kwargs["nonce"] = f"sortie-{target.outbox_id}"
             message = await channel.send(content, **kwargs)
         except discord.Forbidden as exc:
             if target.kind == "dm" and exc.code == CANNOT_DM:
@@ -112,6 +132,7 @@ class DiscordSender:
         kwargs: dict[str, Any] = {
             "content": content,
             "attachments": attachments(announcement.images),
+            "allowed_mentions": allowed(announcement),
         }
         if view is not None:
             kwargs["view"] = view

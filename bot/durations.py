@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import re
 
-_PART = re.compile(r"(\d+)\s*([dhm])")
+from bot.limits import MAX_REMINDERS
+
+# [0-9], not \d: \d also matches other scripts' digits ("٣h" would be three hours).
+_PART = re.compile(r"([0-9]+)\s*([dhm])")
+# More significant digits than this exceed any maximum in minutes, and int() of thousands of
+# digits is slow (and refused past 4300): such a number is too long without being read.
+_MAX_DIGITS = 9
 _UNITS = {"d": 86400, "h": 3600, "m": 60}
 MIN_SECONDS = 60 * 10  # a round shorter than ten minutes cannot be played by post
 MAX_SECONDS = 86400 * 30
@@ -28,7 +34,10 @@ def parse_duration(text: str, *, minimum: int = MIN_SECONDS, maximum: int = MAX_
     for match in _PART.finditer(cleaned):
         if match.start() != position:
             raise DurationError("duration.invalid")
-        total += int(match.group(1)) * _UNITS[match.group(2)]
+        digits = match.group(1).lstrip("0")
+        if len(digits) > _MAX_DIGITS:
+            raise DurationError("duration.too_long")
+        total += int(digits or "0") * _UNITS[match.group(2)]
         position = match.end()
     if position != len(cleaned) or position == 0:
         raise DurationError("duration.invalid")
@@ -37,6 +46,14 @@ def parse_duration(text: str, *, minimum: int = MIN_SECONDS, maximum: int = MAX_
     if total > maximum:
         raise DurationError("duration.too_long")
     return total
+
+
+def parse_reminders(text: str) -> tuple[int, ...]:
+    """Reminder offsets such as ``12h,1h``: at most ``MAX_REMINDERS``, each at least a minute."""
+    parts = [part for part in text.split(",") if part.strip()]
+    if len(parts) > MAX_REMINDERS:  # counted before parsing: 1000 parts are not even read
+        raise DurationError("duration.too_many")
+    return tuple(parse_duration(part, minimum=60) for part in parts)
 
 
 def format_duration(seconds: int) -> str:

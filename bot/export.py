@@ -13,7 +13,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import secrecy
 from bot.rulesets import Registry
@@ -149,6 +151,158 @@ def dumps(export: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------------------ verify
 
 
+# The file's shape, checked before anything reads it: a crafted or damaged file must end in
+# one readable line, never in a KeyError deep inside the replay. Strict types, because JSON
+# ``true`` is not the version 1 and a lock that is a string is not a lock; unknown keys are
+# ignored so a later release may add some.
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class _Pace(_Strict):
+    round_seconds: int
+    reminder_offsets: list[int]
+    missing_policy: str
+    gm_sees_secrets: bool
+    allow_unlock: bool
+
+
+class _Campaign(_Strict):
+    id: int
+    ruleset: str
+    scenario: str
+    guild_id: int
+    channel_id: int
+    gm_id: int
+    locale: str
+    status: str
+    branch: int
+    created_at: int
+    started_at: int | None
+    ended_at: int | None
+    end_reason: str | None
+    pace: _Pace
+    seed_commitment: str
+    seed: str | None
+
+
+class _Player(_Strict):
+    user_id: int
+    side: str
+    commander: bool
+    joined_at: int
+    left_at: int | None
+
+
+class _Lock(_Strict):
+    side: str
+    receipt: str
+    locked_at: int
+    by_user: int | None
+    defaulted: bool
+    withdrawn_at: int | None
+    canonical: str | None
+    salt: str | None
+
+
+class _Round(_Strict):
+    id: int
+    branch: int
+    turn: int
+    kind: str
+    status: Literal["open", "resolving", "resolved", "void"]
+    opened_at: int
+    deadline_at: int | None
+    resolved_at: int | None
+    locks: list[_Lock]
+
+
+class _Event(_Strict):
+    seq: int
+    round_id: int | None
+    branch: int
+    source: Literal["engine", "service"]
+    kind: str
+    turn: int
+    data: dict[str, Any]
+    void: bool
+    at: int
+
+
+class _Audit(_Strict):
+    who: int
+    what: str
+    why: str | None
+    data: dict[str, Any]
+    at: int
+
+
+class ExportFile(_Strict):
+    """The export format of ``docs/export-format.md``, as the verifier accepts it."""
+
+    format: str
+    version: int
+    campaign: _Campaign
+    players: list[_Player]
+    rounds: list[_Round]
+    events: list[_Event]
+    audit: list[_Audit]
+    final_state: dict[str, Any] | None = None
+
+
+def _kind_of(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    if isinstance(value, bool | dict | list | str):
+        return names[type(value)]
+    if isinstance(value, int | float):
+        return "a number"
+    return type(value).__name__
+
+
+# pydantic's words name our private classes; these say what the format wants instead.
+_WANTED = {
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+    "dict_type": "an object",
+    "list_type": "a list",
+    "int_type": "an integer",
+    "string_type": "a string",
+    "bool_type": "true or false",
+}
+
+
+def _schema_problem(export: Any) -> str | None:
+    """One line saying why ``export`` is not an export file, or None when its shape is right."""
+    if not isinstance(export, Mapping):
+        return f"malformed export: the file holds {_kind_of(export)}, not an export object"
+    version = export.get("version")
+    # ``type(...) is int``: JSON true equals 1 in Python, and it is not a version number.
+    if export.get("format") != FORMAT or type(version) is not int or version != VERSION:
+        return f"not a {FORMAT} version {VERSION} file"
+    try:
+        ExportFile.model_validate(export)
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        where = "".join(
+            f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]
+        ).lstrip(".")
+        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        if first["type"] == "missing":
+            return f"malformed export: {where} is missing{more}"
+        wanted = _WANTED.get(first["type"], first["msg"])
+        got = _kind_of(first.get("input"))
+        return f"malformed export: {where or 'top level'}: expected {wanted}, got {got}{more}"
+    ids = [round_json["id"] for round_json in export["rounds"]]
+    if len(set(ids)) != len(ids):
+        return "malformed export: two rounds have the same id"
+    return None
+
+
 @dataclass
 class Verification:
     problems: list[str] = field(default_factory=list)
@@ -156,10 +310,18 @@ class Verification:
     rounds: int = 0
     events: int = 0
     replayed: bool = False
+    # True when the file could not be checked at all (unreadable, malformed, nothing to
+    # check), as opposed to a file checked and found wrong.
+    unusable: bool = False
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def conclusive(self) -> bool:
+        """Something was actually checked: an opened receipt, or a replayed round."""
+        return self.receipts > 0 or self.rounds > 0
 
 
 def _where(round_json: Mapping[str, Any]) -> str:
@@ -174,31 +336,60 @@ def _normal(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True, default=str))
 
 
+def _choice(canonical: str) -> dict[str, str] | None:
+    """The choice inside a committed text, or None when the text is not one (a forged file)."""
+    try:
+        choice = choice_of(canonical)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return choice
+
+
+def _receipt_matches(lock: Mapping[str, Any]) -> bool:
+    try:
+        return bool(receipt_of(lock["canonical"], lock["salt"]) == lock["receipt"])
+    except UnicodeEncodeError:  # a lone surrogate in the file: no UTF-8, so no receipt
+        return False
+
+
 def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
-    """Check receipts, the seed commitment, and replay every resolved round."""
+    """Check the file's shape, receipts, the seed commitment, and replay every resolved round.
+
+    Every step is linear in the size of the export: rounds are found by id through an index,
+    never by scanning the rounds for each event.
+    """
     result = Verification()
-    if export.get("format") != FORMAT or export.get("version") != VERSION:
-        result.problems.append(f"not a {FORMAT} version {VERSION} file")
+    problem = _schema_problem(export)
+    if problem is not None:
+        result.problems.append(problem)
+        result.unusable = True
         return result
     info = export["campaign"]
     campaign_id = info["id"]
 
     # 1. Every opened receipt: sha256(canonical + salt), and the canonical names its round.
+    receipts_of_round: dict[int, set[str]] = {}
     for round_json in export["rounds"]:
+        receipts_of_round[round_json["id"]] = {lock["receipt"] for lock in round_json["locks"]}
         for lock in round_json["locks"]:
             if lock.get("canonical") is None or lock.get("salt") is None:
                 continue
             where = _where(round_json) + f" {lock['side']}"
-            if receipt_of(lock["canonical"], lock["salt"]) != lock["receipt"]:
+            if not _receipt_matches(lock):
                 result.problems.append(f"{where}: receipt does not match the choice and salt")
                 continue
-            expected = canonical_choice(
-                campaign_id,
-                round_json["branch"],
-                round_json["turn"],
-                round_json["kind"],
-                lock["side"],
-                choice_of(lock["canonical"]),
+            choice = _choice(lock["canonical"])
+            expected = (
+                None
+                if choice is None
+                else canonical_choice(
+                    campaign_id,
+                    round_json["branch"],
+                    round_json["turn"],
+                    round_json["kind"],
+                    lock["side"],
+                    choice,
+                )
             )
             if expected != lock["canonical"]:
                 result.problems.append(f"{where}: the choice is committed for another round")
@@ -206,8 +397,7 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             result.receipts += 1
     for event in export["events"]:
         if event["kind"] == "side-locked":
-            round_json = next((r for r in export["rounds"] if r["id"] == event["round_id"]), None)
-            receipts = {lock["receipt"] for lock in round_json["locks"]} if round_json else set()
+            receipts = receipts_of_round.get(event["round_id"], set())
             if event["data"].get("receipt") not in receipts:
                 result.problems.append(
                     f"event {event['seq']}: published receipt is not a receipt"
@@ -265,10 +455,11 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
         standing = [lock for lock in round_json["locks"] if lock["withdrawn_at"] is None]
         choices: dict[str, dict[str, str]] = {}
         for lock in standing:
-            if lock.get("canonical") is None:
+            choice = None if lock.get("canonical") is None else _choice(lock["canonical"])
+            if choice is None:
                 result.problems.append(f"{where}: {lock['side']} choice is missing")
                 return result
-            choices[lock["side"]] = choice_of(lock["canonical"])
+            choices[lock["side"]] = choice
         try:
             new_state, events = rules.resolve(
                 state, choices, Rng(seed, round_json["turn"], round_json["kind"])
@@ -305,15 +496,35 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     return result
 
 
+def _unusable(problem: str) -> Verification:
+    return Verification(problems=[" ".join(problem.split())], unusable=True)
+
+
 def verify_file(path: Path, catalog: Catalog) -> Verification:
+    """Check an export file; every way it can fail is one line in ``problems``.
+
+    A file in which nothing can be checked (the seed still secret and no receipt opened) is
+    refused too: saying OK about it would vouch for nothing.
+    """
     try:
         export = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        return _unusable(f"malformed export: {path} is nested too deeply")
     except (OSError, ValueError) as exc:
-        return Verification(problems=[f"cannot read {path}: {exc}"])
+        return _unusable(f"cannot read {path}: {exc}")
     try:
-        return verify_export(export, catalog)
-    except (KeyError, TypeError, ValueError) as exc:
-        return Verification(problems=[f"malformed export: {exc!r}"])
+        result = verify_export(export, catalog)
+    except RecursionError:
+        return _unusable("malformed export: an event is nested too deeply")
+    except Exception as exc:  # the schema should make this unreachable; still one line
+        return _unusable(f"malformed export: {type(exc).__name__}: {exc}"[:500])
+    if result.ok and not result.conclusive:
+        result.unusable = True
+        result.problems.append(
+            "nothing to check: the seed is not revealed and no receipt is opened yet;"
+            " export again after a reveal"
+        )
+    return result
 
 
 # ------------------------------------------------------------------------------ report

@@ -9,6 +9,16 @@ from rendering.i18n import (
     normalize,
     set_default_locale,
     t,
+    word,
 )
 
-__all__ = ["LOCALE_DIR", "SUPPORTED", "_catalog", "keys", "normalize", "set_default_locale", "t"]
+__all__ = [
+    "LOCALE_DIR",
+    "SUPPORTED",
+    "_catalog",
+    "keys",
+    "normalize",
+    "set_default_locale",
+    "t",
+    "word",
+]

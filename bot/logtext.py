@@ -35,10 +35,15 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def describe(kind: str, data: Mapping[str, Any], locale: Any = None) -> str:
+def describe(
+    kind: str, data: Mapping[str, Any], locale: Any = None, *, turn: int | None = None
+) -> str:
+    """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
+    which some templates name; without it they show "?" there."""
     key = f"log.{kind}"
     lang = normalize(locale)
     if key in _catalog(lang) or key in _catalog("en"):
-        return t(key, lang, **_flat(data))
+        params = {} if turn is None else {"turn": str(turn)}
+        return t(key, lang, **{**params, **_flat(data)})
     details = "; ".join(f"{k}: {_text(v)}" for k, v in data.items())
     return f"{kind} ({details})" if details else kind

@@ -13,14 +13,15 @@ Payload kinds (``outbox.kind``; the payload always has ``campaign_id``):
                       ``round_id``; opened / who has locked with short receipts / deadline.
                       Built from the database at delivery, so queued updates coalesce.
 - ``dm-panel``        DM to a commander: ``round_id``, ``user_id``, ``side``; the order
-                      panel text and image, with a ``PanelRef`` for the select menus.
+                      panel text and image, composed with its controls (``bot.panel``).
 - ``reminder``        DM (or channel mention if DMs are closed): ``round_id``, ``side``,
                       ``user_id``, ``offset``; dropped at delivery if the side has locked since.
 - ``reveal``          channel: ``round_id``, ``turn``, ``round``, ``sides`` (public fields,
                       receipt, defaulted), ``opened`` (canonical + salt + receipt per lock,
                       at the end of a turn).
-- ``strike-report``   channel, one per strike: ``round_id``, ``turn``, ``snapshot_id``,
-                      ``index``, ``strike``.
+- ``report``          channel, one per report of a turn-closing resolution (a carrier
+                      strike): ``round_id``, ``turn``, ``snapshot_id``, ``index``
+                      (``strike-report`` in rows queued by earlier versions).
 - ``turn-summary``    channel: ``round_id``, ``turn``, ``snapshot_id``.
 - ``campaign-ended``  channel: ``snapshot_id``, ``reason``, ``winner``, ``vp``, ``seed``,
                       ``seed_commitment``.
@@ -30,6 +31,12 @@ Payload kinds (``outbox.kind``; the payload always has ``campaign_id``):
 Ordering: rows for one destination go out in the order they were queued; a row waiting
 for a retry holds back the later rows of the same destination (a strike report never
 overtakes its reveal), other destinations are not held up.
+
+Several bot processes on one database (PostgreSQL): each batch is *claimed* with a lease
+(``claim_outbox``), so two workers never deliver the same row, and a destination's rows
+stay with the worker that holds its oldest. A worker killed mid-batch leaves its rows to
+be claimed again when the lease runs out: a row it had posted but not yet marked is then
+posted again (at least once; exactly once needs the sender to deduplicate).
 """
 
 from __future__ import annotations
@@ -42,14 +49,17 @@ from typing import Protocol
 
 from bot.announce import Announcement
 from bot.clock import Clock, epoch
-from bot.service_rounds import gm_notice
+from bot.service_rounds import gm_notice, notify
 from db.repository import OutboxRow, Repository
 
 log = logging.getLogger(__name__)
 
 BASE_DELAY = 15  # seconds before the first retry
-MAX_DELAY = 3600
-MAX_ATTEMPTS = 12  # about seven hours of retries, then the row is marked failed
+MAX_DELAY = 3600  # then hourly, without end: a reveal or its salts are never dropped
+STUCK_ATTEMPTS = 8  # about an hour of failures: the GM is told by DM (the channel may be down)
+# How long a claimed batch is this worker's alone; it must outlast building and sending a
+# batch. A worker that dies mid-batch leaves its unsent rows to be claimed again after it.
+LEASE_SECONDS = 300
 
 
 class RecipientUnavailable(Exception):
@@ -65,6 +75,7 @@ class Target:
     kind: str  # channel / dm
     id: int
     campaign_id: int | None
+    outbox_id: int | None = None  # lets a sender make a re-send of the same row idempotent
 
 
 class Sender(Protocol):
@@ -117,15 +128,18 @@ class OutboxWorker:
             from bot.announce import AnnouncementBuilder
             from engine.loader import default_catalog
 
-            self._builder = AnnouncementBuilder(self.repo, default_catalog()).build
+            self._builder = AnnouncementBuilder(self.repo, default_catalog(), self.clock).build
         return self._builder
 
     async def deliver_due(self) -> DeliveryReport:
         """Send every row that is due now, in queue order per destination."""
         build = self._build()
         now = epoch(self.clock.now())
-        async with self.repo.read() as tx:
-            rows = await tx.pending_outbox(self.batch)
+        lease_until = now + LEASE_SECONDS
+        async with self.repo.transaction() as tx:
+            # A claim, not a read: another bot process on the same database leaves these
+            # rows (and the later rows of their destinations) alone until the lease ends.
+            rows = await tx.claim_outbox(now, lease_until, self.batch)
         waiting: set[tuple[str, int]] = set()
         candidates: list[OutboxRow] = []
         for row in rows:
@@ -150,9 +164,11 @@ class OutboxWorker:
         built = await asyncio.gather(*(prepare(row) for row in candidates))
         delivered = retried = failed = dropped = 0
         held: set[tuple[str, int]] = set()
+        unsent: list[OutboxRow] = []
         for row, announcement in zip(candidates, built, strict=True):
             destination = (row.target_kind, row.target_id)
             if destination in held:
+                unsent.append(row)
                 continue
             outcome = await self._deliver(row, announcement)
             if outcome == "delivered":
@@ -164,6 +180,11 @@ class OutboxWorker:
             else:
                 retried += 1
                 held.add(destination)
+        if unsent:
+            # Behind a row that will be retried: give them back at once rather than when
+            # the lease runs out, so they follow it as soon as it is through.
+            async with self.repo.transaction() as tx:
+                await tx.release_outbox(unsent, lease_until)
         return DeliveryReport(delivered, retried, failed, dropped)
 
     async def _deliver(
@@ -181,7 +202,7 @@ class OutboxWorker:
         if announcement.edit_of is not None and row.campaign_id is not None:
             async with self.repo.read() as tx:
                 edit_id = await tx.message_ref(row.campaign_id, announcement.edit_of)
-        target = Target(row.target_kind, row.target_id, row.campaign_id)
+        target = Target(row.target_kind, row.target_id, row.campaign_id, row.id)
         try:
             message_id = await self.sender.send(target, announcement, edit_message_id=edit_id)
         except RecipientUnavailable as exc:
@@ -210,14 +231,28 @@ class OutboxWorker:
 
     async def _retry(self, row: OutboxRow, error: str) -> str:
         attempts = row.attempts + 1
+        now = epoch(self.clock.now())
         async with self.repo.transaction() as tx:
-            if attempts >= MAX_ATTEMPTS:
-                await tx.mark_failed(row.id, error)
-                log.error(
-                    "outbox row %s (%s) given up after %s attempts", row.id, row.kind, attempts
-                )
-                return "failed"
-            await tx.mark_retry(row.id, error, epoch(self.clock.now()) + backoff(attempts))
+            await tx.mark_retry(row.id, error, now + backoff(attempts))
+            if attempts == STUCK_ATTEMPTS and row.campaign_id is not None:
+                log.error("outbox row %s (%s) still failing: %s", row.id, row.kind, error)
+                campaign = await tx.campaign(row.campaign_id)
+                if campaign is not None and not (
+                    row.target_kind == "dm" and row.target_id == campaign.gm_id
+                ):
+                    await notify(
+                        tx,
+                        campaign,
+                        "gm-notice",
+                        {
+                            "notice": "delivery-stuck",
+                            "params": {"what": row.kind, "error": error[:200]},
+                            "gm_id": campaign.gm_id,
+                        },
+                        now,
+                        dm_user=campaign.gm_id,
+                        dedupe_key=f"delivery-stuck:{row.id}",
+                    )
         return "retry"
 
     async def _unreachable(self, row: OutboxRow, error: str) -> None:

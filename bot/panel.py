@@ -84,6 +84,7 @@ class PanelSpec:
     selects: tuple[SelectSpec, ...]
     buttons: tuple[ButtonSpec, ...]
     image_name: str
+    version: str  # the drafts shown: Lock commits these or nothing
 
 
 def compose(
@@ -93,16 +94,32 @@ def compose(
     scenario: str,
     locale: str,
     commander_id: int | None,
+    channel_id: int | None = None,
 ) -> PanelSpec:
-    """The panel's words and controls; ``commander_id`` is named to non-commanders."""
+    """The panel's words and controls; ``commander_id`` is named to non-commanders.
+
+    The campaign's scenario and channel are named under the title: a player in two
+    campaigns tells their DM panels apart.
+    """
+    text = _text(plugin, panel, scenario, locale, commander_id)
+    if channel_id is not None:
+        name = (
+            plugin.rules.scenarios()[scenario].name
+            if scenario in plugin.rules.scenarios()
+            else scenario
+        )
+        where = t("service.panel.where", locale, scenario=name, channel=f"<#{channel_id}>")
+        head, _, rest = text.partition("\n")
+        text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
     return PanelSpec(
         campaign_id=panel.campaign_id,
         round_id=panel.round_id,
         side=panel.side,
-        text=_text(plugin, panel, scenario, locale, commander_id),
+        text=text,
         selects=_selects(plugin, panel, scenario, locale),
         buttons=_buttons(panel, locale),
         image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
+        version=panel.version,
     )
 
 

@@ -44,6 +44,10 @@ FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
 }
 
 
+# Game systems of the seeds not registered yet; ``/sortie about`` lists them as "not yet".
+PLANNED = ("land", "pearl-harbor", "wings", "memoir44-air")
+
+
 class Registry:
     """The plugins built once for a catalog; ``get`` refuses an unknown key."""
 

@@ -17,7 +17,8 @@ from bot.clock import Clock
 from bot.outbox import OutboxWorker, Sender
 from bot.service import CampaignService
 from bot.service_model import SeedSource
-from db.sqlite import SqliteRepository
+from db.backend import open_repository
+from db.repository import Repository
 from engine.catalog import Catalog
 from engine.loader import default_catalog
 
@@ -34,7 +35,7 @@ class FuncClock:
 
 @dataclass
 class Services:
-    repo: SqliteRepository
+    repo: Repository
     campaigns: CampaignService
     clock: Clock
     catalog: Catalog
@@ -47,7 +48,7 @@ class Services:
             self.repo,
             sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.catalog).build,
+            builder=AnnouncementBuilder(self.repo, self.catalog, self.clock).build,
         )
         return self.outbox
 
@@ -63,7 +64,7 @@ async def open_services(
     seeds: SeedSource = secrets,
 ) -> Services:
     catalog = default_catalog()
-    repo = await SqliteRepository.open(database, now=clock.now())
+    repo = await open_repository(database, now=clock.now())  # sqlite:///, a path, postgresql://
     campaigns = CampaignService(
         repo, catalog, clock, rng_seed_source=seeds, default_locale=default_locale
     )

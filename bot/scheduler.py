@@ -23,7 +23,12 @@ from db.repository import TimerRow, Transaction
 log = logging.getLogger(__name__)
 
 
-async def run_due(service: ServiceCore) -> TickResult:
+async def run_due(service: ServiceCore, *, retry_all: bool = False) -> TickResult:
+    """Fire due timers, then resolve what they closed and retry stuck rounds.
+
+    Stuck rounds are retried with a growing delay after each failure, except at start
+    (``retry_all``): a restart is when a fix usually arrives.
+    """
     now = service._now()
     async with service.repo.read() as tx:
         due = await tx.due_timers(now)
@@ -45,7 +50,11 @@ async def run_due(service: ServiceCore) -> TickResult:
             failures.append(f"timer {timer.id}: {exc}")
     # Resolve what the deadlines closed, then anything left "resolving" by a crash.
     async with service.repo.read() as tx:
-        stuck = [r.id for r in await tx.rounds_with_status("resolving")]
+        stuck = [
+            r.id
+            for r in await tx.rounds_with_status("resolving")
+            if retry_all or await service.retry_due(tx, r.campaign_id, r.id)
+        ]
     for round_id in dict.fromkeys([*to_resolve, *stuck]):
         if await service._resolve(round_id):
             resolved += 1

@@ -16,13 +16,14 @@ is still ``resolving``. A crash between the two leaves a ``resolving`` round tha
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Collection
 
+from bot.limits import MAX_REMINDERS
 from bot.scheduler import run_due
 from bot.service_core import parse_side, round_info
 from bot.service_gm import ModerationMixin
 from bot.service_model import (
+    ADMIN_ROLE,
     MAX_ROUND_SECONDS,
     MIN_ROUND_SECONDS,
     MISSING_POLICIES,
@@ -34,6 +35,7 @@ from bot.service_model import (
     RoundInfo,
     ServiceError,
     TickResult,
+    drafts_version,
 )
 from bot.service_queries import QueryMixin
 from bot.service_rounds import (
@@ -46,6 +48,7 @@ from bot.service_rounds import (
 )
 from db.repository import (
     CampaignRow,
+    ConstraintError,
     NewCampaign,
     NewEvent,
     PlayerRow,
@@ -96,6 +99,8 @@ class CampaignService(ModerationMixin, QueryMixin):
             )
         if any(o <= 0 or o >= pace.round_seconds for o in pace.reminder_offsets):
             raise ServiceError("bad-reminders")
+        if len(pace.reminder_offsets) > MAX_REMINDERS:  # each one DMs every side every round
+            raise ServiceError("too-many-reminders", max=MAX_REMINDERS)
         if pace.missing_policy not in MISSING_POLICIES:
             raise ServiceError("bad-policy", policy=pace.missing_policy)
         seed = seed if seed is not None else self._seeds.token_hex(16)
@@ -144,15 +149,25 @@ class CampaignService(ModerationMixin, QueryMixin):
                 await self._audit(tx, campaign, gm_id, "create", "", scenario=scenario)
                 await refresh_card(tx, campaign, now)
                 return await self._info(tx, campaign)
-        except sqlite3.IntegrityError as exc:
+        except ConstraintError as exc:
             # The partial unique index caught a race the check above could not see.
             raise ServiceError("channel-busy") from exc
 
     async def join(self, campaign_id: int, user_id: int, side: str) -> PlayerInfo:
-        """A player joins a side; the first on a side is its commander."""
+        """A player joins a side before the start; the first on a side is its commander.
+
+        Once the campaign has started, or for someone who was removed, a seat is the GM's to
+        give (``add_player``): a stranger joining mid-round would otherwise read a side's
+        orders in progress.
+        """
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             side = parse_side(self._plugin(campaign), side)
+            self._require_live(campaign)
+            existing = await tx.player(campaign.id, user_id)
+            seated = existing is not None and existing.left_at is None
+            if not seated and (campaign.status != "setup" or existing is not None):
+                raise ServiceError("join-needs-gm")
             return await self._add(tx, campaign, user_id, side, by=user_id, reason="")
 
     async def add_player(
@@ -163,12 +178,33 @@ class CampaignService(ModerationMixin, QueryMixin):
         side: str,
         *,
         roles: Collection[int] = (),
+        reason: str = "",
     ) -> PlayerInfo:
+        """The GM seats a player (at any time, a removed one included); audited."""
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
             side = parse_side(self._plugin(campaign), side)
-            return await self._add(tx, campaign, user_id, side, by=by, reason="")
+            return await self._add(tx, campaign, user_id, side, by=by, reason=reason)
+
+    async def may_create(self, guild_id: int, roles: Collection[int], manager: bool) -> bool:
+        """Whether this member may create campaigns on the server (its ``creators`` setting).
+
+        ``gm`` (the default): members with Manage Server, administrators and the GM role.
+        ``everyone``: any member.
+        """
+        async with self.repo.read() as tx:
+            if await tx.creators(guild_id) == "everyone":
+                return True
+            role = await tx.gm_role(guild_id)
+        return manager or ADMIN_ROLE in roles or (role is not None and role in roles)
+
+    async def set_creators(self, guild_id: int, who: str, *, by: int = 0) -> None:
+        if who not in ("gm", "everyone"):
+            raise ServiceError("bad-value", value=who)
+        async with self.repo.transaction() as tx:
+            await tx.set_creators(guild_id, who, self._now())
+            await tx.add_audit(None, guild_id, by, "set-creators", "", {"who": who}, self._now())
 
     async def _add(
         self,
@@ -259,6 +295,7 @@ class CampaignService(ModerationMixin, QueryMixin):
             self._require_playing(campaign)
             live = await self._open_round_for(tx, campaign, round_id)
             side = player.side
+            self._require_seated_before(player, live)
             if side in await tx.standing_locks(live.id):
                 raise ServiceError("already-locked")
             rules = self._plugin(campaign).rules
@@ -280,8 +317,14 @@ class CampaignService(ModerationMixin, QueryMixin):
                 tx, campaign_id, user_id, known=(campaign, player, live, state)
             )
 
-    async def lock(self, campaign_id: int, user_id: int, round_id: int) -> LockResult:
-        """Commit the side's drafted choice; the last side to lock triggers the resolution."""
+    async def lock(
+        self, campaign_id: int, user_id: int, round_id: int, *, version: str | None = None
+    ) -> LockResult:
+        """Commit the side's drafted choice; the last side to lock triggers the resolution.
+
+        ``version`` is the fingerprint of the drafts the commander's panel showed: if a
+        teammate changed them since, nothing is locked (the panel is redrawn instead).
+        """
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
@@ -305,6 +348,8 @@ class CampaignService(ModerationMixin, QueryMixin):
             state = await state_of(tx, rules, live.snapshot_before_id)
             decisions = side_decisions(rules, state, side)
             drafts = await tx.drafts(live.id, side)
+            if version is not None and version != drafts_version(drafts):
+                raise ServiceError("panel-outdated")
             missing = [d.field for d in decisions if d.field not in drafts]
             if missing:
                 raise ServiceError("incomplete", fields=", ".join(missing), missing=missing)
@@ -359,5 +404,6 @@ class CampaignService(ModerationMixin, QueryMixin):
         return await run_due(self)
 
     async def recover(self) -> TickResult:
-        """At start: the same as a tick (timers are rows; nothing to re-arm in memory)."""
-        return await self.tick()
+        """At start: a tick (timers are rows; nothing to re-arm in memory) that also retries
+        every stuck resolution at once."""
+        return await run_due(self, retry_all=True)

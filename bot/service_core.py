@@ -26,6 +26,7 @@ from bot.service_model import (
 )
 from bot.service_rounds import (
     Ctx,
+    gm_notice,
     panel_data,
     resolve_round,
     send_panel,
@@ -225,9 +226,19 @@ class ServiceCore:
             state = await state_of(tx, self._plugin(campaign).rules, live.snapshot_before_id)
         else:
             campaign, player, live, state = known
+        self._require_seated_before(player, live)
         return await panel_data(
             tx, self._plugin(campaign).rules, campaign, player, live, state, self._now()
         )
+
+    @staticmethod
+    def _require_seated_before(player: PlayerRow, live: RoundRow) -> None:
+        """A teammate seated during a round sees that side's orders from the next round on.
+
+        The commander always sees them (a substitute must be able to lock).
+        """
+        if not player.commander and player.joined_at > live.opened_at:
+            raise ServiceError("joined-mid-round")
 
     async def _panel_if_open(
         self, tx: Transaction, campaign: CampaignRow, user_id: int, side: str
@@ -237,12 +248,65 @@ class ServiceCore:
             await send_panel(tx, campaign, live.id, user_id, side, self._now())
 
     async def _resolve(self, round_id: int) -> bool:
-        """Run the resolution transaction; a failure is logged and left for ``tick`` to retry."""
+        """Run the resolution transaction; a failure is recorded and left for a retry.
+
+        The round stays ``resolving`` (its locks are committed, nothing is lost); the
+        failure goes in the log with a reference that the GM is given on the first one,
+        and ``tick`` retries with a growing delay (``retry_due``), as does
+        ``/campaign resolve``, so a campaign never wedges silently.
+        """
         try:
             async with self.repo.transaction() as tx:
                 return await resolve_round(tx, self._ctx(), round_id)
-        except Exception:
+        except Exception as exc:
+            ref = f"R{round_id}-{self._now()}"
             log.exception(
-                "resolution of round %s failed; it stays 'resolving' for a retry", round_id
+                "resolution of round %s failed (ref %s); it stays 'resolving' for a retry",
+                round_id,
+                ref,
             )
+            await self._record_failure(round_id, ref, type(exc).__name__)
             return False
+
+    async def _record_failure(self, round_id: int, ref: str, error: str) -> None:
+        try:
+            async with self.repo.transaction() as tx:
+                row = await tx.round(round_id)
+                campaign = await tx.campaign(row.campaign_id) if row else None
+                if row is None or campaign is None:
+                    return
+                failures = await self._failures(tx, campaign.id, round_id)
+                await tx.append_events(
+                    campaign.id,
+                    round_id,
+                    row.branch,
+                    [NewEvent("resolution-failed", row.turn, {"ref": ref, "error": error})],
+                    self._now(),
+                )
+                if not failures:
+                    await gm_notice(
+                        tx,
+                        campaign,
+                        "resolution-failed",
+                        self._now(),
+                        ref=ref,
+                        turn=row.turn,
+                        round=row.kind,
+                    )
+        except Exception:
+            log.exception("could not record the failure of round %s", round_id)
+
+    @staticmethod
+    async def _failures(tx: Transaction, campaign_id: int, round_id: int) -> list[int]:
+        """When each failed resolution attempt of the round was recorded (oldest first)."""
+        events = await tx.events(campaign_id, round_id=round_id)
+        return [e.created_at for e in events if e.kind == "resolution-failed"]
+
+    async def retry_due(self, tx: Transaction, campaign_id: int, round_id: int) -> bool:
+        """Whether a stuck round may be retried now: 1 min after the first failure, then
+        doubling up to an hour, so a resolution that always fails does not flood the log."""
+        failures = await self._failures(tx, campaign_id, round_id)
+        if not failures:
+            return True
+        wait = min(60 * 2 ** (len(failures) - 1), 3600)
+        return bool(self._now() >= int(failures[-1]) + wait)

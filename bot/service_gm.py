@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from bot.limits import is_blank
 from bot.service_core import ServiceCore, round_info
 from bot.service_model import (
     MAX_ROUND_SECONDS,
@@ -21,6 +22,7 @@ from bot.service_rounds import (
     gm_notice,
     open_round,
     refresh_card,
+    refresh_panels,
     refresh_round_message,
     state_of,
 )
@@ -135,6 +137,7 @@ class ModerationMixin(ServiceCore):
             live = await tx.live_round(campaign.id)
             if live is not None:
                 await refresh_round_message(tx, campaign, live.id, now)
+                await refresh_panels(tx, campaign, live.id, now)
 
     async def resume(
         self, campaign_id: int, by: int, reason: str = "", *, roles: Collection[int] = ()
@@ -153,6 +156,7 @@ class ModerationMixin(ServiceCore):
                 await tx.update_round(live.id, deadline_at=live.deadline_at + shift)
                 await tx.shift_round_timers(live.id, shift)
                 await refresh_round_message(tx, campaign, live.id, now)
+                await refresh_panels(tx, campaign, live.id, now)
             await self._event(tx, campaign, "resumed", {"by": by, "shift": shift})
             await self._audit(tx, campaign, by, "resume", reason, shift=shift)
             live = await tx.live_round(campaign.id)
@@ -193,9 +197,19 @@ class ModerationMixin(ServiceCore):
             )
             await self._audit(tx, campaign, by, "extend", reason, seconds=seconds, round=live.id)
             await refresh_round_message(tx, campaign, live.id, now)
+            await refresh_panels(tx, campaign, live.id, now)
             row = await tx.round(live.id)
             assert row is not None
             return round_info(row)
+
+    async def redeliver(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> int:
+        """Make every undelivered announcement of the campaign due now; how many."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            count = await tx.redeliver(campaign.id, self._now())
+            await self._audit(tx, campaign, by, "redeliver", "", count=count)
+            return count
 
     async def resolve_now(
         self, campaign_id: int, by: int, reason: str, *, roles: Collection[int] = ()
@@ -205,6 +219,21 @@ class ModerationMixin(ServiceCore):
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
             self._require_live(campaign)
+            live = await tx.live_round(campaign.id)
+            if live is None:
+                raise ServiceError("no-open-round")
+            if live.status == "resolving":
+                # Stuck after a failure: the GM's resolve is a retry, at once.
+                await self._audit(tx, campaign, by, "resolve-retry", reason, round=live.id)
+                stuck: int | None = live.id
+            else:
+                stuck = None
+        if stuck is not None:
+            if not await self._resolve(stuck):
+                raise ServiceError("resolution-failed", ref=f"R{stuck}")
+            return []
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
             live = await tx.live_round(campaign.id)
             if live is None or live.status != "open":
                 raise ServiceError("no-open-round")
@@ -239,7 +268,7 @@ class ModerationMixin(ServiceCore):
         self, campaign_id: int, by: int, to_turn: int, reason: str, *, roles: Collection[int] = ()
     ) -> RoundInfo:
         """Go back to the start of ``to_turn`` on a new branch; nothing is deleted."""
-        if not reason.strip():
+        if is_blank(reason):  # zero-width characters are no reason either
             raise ServiceError("reason-required")
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
@@ -261,9 +290,13 @@ class ModerationMixin(ServiceCore):
                 )
             ctx = self._ctx()
             voided = [r.id for r in rounds if r.id >= target.id]
+            live = await tx.live_round(campaign.id)
             for round_id in voided:
                 await tx.update_round(round_id, status="void")
                 await tx.finish_round_timers(round_id)
+            if live is not None and live.id in voided:
+                await refresh_round_message(tx, campaign, live.id, ctx.now)
+                await refresh_panels(tx, campaign, live.id, ctx.now)
             voided_events = await tx.void_events(campaign.id, voided)
             old_branch = campaign.branch
             start = await tx.snapshot(target.snapshot_before_id)
@@ -321,6 +354,9 @@ class ModerationMixin(ServiceCore):
             if live is not None:
                 await tx.update_round(live.id, status="void")
                 await tx.finish_round_timers(live.id)
+                # The round message and the DM panels say the round is closed, not open.
+                await refresh_round_message(tx, campaign, live.id, self._now())
+                await refresh_panels(tx, campaign, live.id, self._now())
             await self._audit(tx, campaign, by, "end", reason)
             assert campaign.snapshot_id is not None
             await finish_campaign(

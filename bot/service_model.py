@@ -43,19 +43,34 @@ class ServiceError(Exception):
         super().__init__(f"{code}: {params}" if params else code)
 
     def message(self, locale: Any = None) -> str:
-        from bot.i18n import t
+        """The refusal in the reader's language, short enough for Discord to deliver.
 
-        params = dict(self.params)
+        Values typed by people are quoted back clipped (a 6000-character option would make the
+        answer too long to send, and the user would get none); a field, side or reason with no
+        translation shows as itself rather than as a translation key.
+        """
+        from bot.i18n import t, word
+        from bot.limits import MESSAGE_LIMIT, clip
+
+        params = {
+            name: clip(value) if isinstance(value, str) else value
+            for name, value in self.params.items()
+        }
         # Engine reason keys and field names are words too.
         if "reason" in params:
-            params["reason"] = t(f"service.reason.{params['reason']}", locale)
+            params["reason"] = word(f"service.reason.{params['reason']}", params["reason"], locale)
         if "field" in params:
-            params["field"] = t(f"service.field.{params['field']}", locale)
+            params["field"] = word(f"service.field.{params['field']}", params["field"], locale)
         if "side" in params:
-            params["side"] = t(f"service.side.{params['side']}", locale)
+            params["side"] = word(f"service.side.{params['side']}", params["side"], locale)
         if "missing" in params:
-            params["fields"] = ", ".join(t(f"service.field.{f}", locale) for f in params["missing"])
-        return t(self.message_key, locale, **params)
+            params["fields"] = clip(
+                ", ".join(
+                    word(f"service.field.{f}", clip(str(f)), locale) for f in params["missing"]
+                ),
+                MESSAGE_LIMIT // 2,
+            )
+        return clip(t(self.message_key, locale, **params), MESSAGE_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -130,6 +145,10 @@ class PanelData:
     @property
     def missing(self) -> tuple[str, ...]:
         return tuple(d.field for d in self.decisions if d.field not in self.drafts)
+
+    @property
+    def version(self) -> str:
+        return drafts_version(self.drafts)
 
 
 @dataclass(frozen=True)
@@ -243,6 +262,12 @@ def receipt_of(canonical: str, salt: str) -> str:
 def choice_of(canonical: str) -> dict[str, str]:
     data = json.loads(canonical)
     return {str(k): str(v) for k, v in data["choice"].items()}
+
+
+def drafts_version(drafts: Mapping[str, str]) -> str:
+    """A short fingerprint of a side's drafts: Lock commits only the picks its panel showed."""
+    text = json.dumps(dict(drafts), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def short_receipt(receipt: str) -> str:

@@ -92,6 +92,10 @@ class QueryMixin(ServiceCore):
             await self._require_gm(tx, campaign, by, roles)
             if not secrecy.may_peek(campaign.gm_sees_secrets, secrecy.Viewer(gm=True)):
                 raise ServiceError("secrets-hidden")
+            seat = await tx.player(campaign.id, by)
+            if seat is not None and seat.left_at is None:
+                # A GM (or administrator) who plays a side would be reading the opponent.
+                raise ServiceError("gm-plays")
             live = await tx.live_round(campaign.id)
             if live is None:
                 raise ServiceError("no-open-round")

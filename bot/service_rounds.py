@@ -249,6 +249,8 @@ async def send_panel(
     if player is not None and not player.dm_ok:
         await gm_notice(tx, campaign, "use-orders", now, user=user_id, side=side)
         return
+    # One DM per round and player, edited whenever what it shows changes (a pause, a new
+    # deadline, the round's end): queued updates coalesce like the round message's.
     await notify(
         tx,
         campaign,
@@ -256,8 +258,17 @@ async def send_panel(
         {"round_id": round_id, "user_id": user_id, "side": side},
         now,
         dm_user=user_id,
-        dedupe_key=f"dm-panel:{round_id}:{user_id}",
+        message_key=f"panel:{round_id}:{user_id}",
+        coalesce=True,
     )
+
+
+async def refresh_panels(tx: Transaction, campaign: CampaignRow, round_id: int, now: int) -> None:
+    """Redraw the commanders' DM panels of a round (pause, resume, deadline, end)."""
+    for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
+        player = await tx.player(campaign.id, user_id)
+        if player is not None and player.dm_ok:
+            await send_panel(tx, campaign, round_id, user_id, side, now)
 
 
 # ------------------------------------------------------------------------------ rounds

@@ -47,11 +47,30 @@ class Settings(BaseSettings):
             return None
         return value
 
+    @field_validator("dev_guild_id")
+    @classmethod
+    def _positive_guild(cls, value: int | None) -> int | None:
+        # Discord ids are positive 64-bit numbers; -5 or 0 would only fail later, at sync.
+        if value is not None and not 0 < value < 2**64:
+            raise ValueError("a server id is a positive number")
+        return value
+
     @field_validator("database_url")
     @classmethod
-    def _sqlite_only(cls, value: str) -> str:
+    def _known_backend(cls, value: str) -> str:
+        if not value.startswith(("sqlite:///", "postgresql://", "postgres://")):
+            raise ValueError("sqlite:///PATH or postgresql://… are supported")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _usable_sqlite_file(cls, value: str) -> str:
+        """Refuse at start what would otherwise fail later, or worse, silently lose data."""
         if not value.startswith("sqlite:///"):
-            raise ValueError("only sqlite:///PATH is supported by this release")
+            return value  # another backend checks its own URL
+        problem = sqlite_path_problem(value.removeprefix("sqlite:///"))
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     @property
@@ -60,15 +79,67 @@ class Settings(BaseSettings):
         return Path(self.database_url.removeprefix("sqlite:///"))
 
     @property
+    def uses_postgres(self) -> bool:
+        return self.database_url.startswith(("postgresql://", "postgres://"))
+
+    @property
     def logging_level(self) -> int:
         return int(getattr(logging, self.log_level))
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_path_problem(raw: str) -> str | None:
+    """Why ``raw`` cannot hold the campaigns, or None. A missing file is fine: it is created."""
+    if not raw.strip():
+        return "the path after sqlite:/// is empty"
+    if ":memory:" in raw or "mode=memory" in raw:
+        # SQLite would keep such a database in memory: every campaign gone at restart.
+        return "an in-memory database loses every campaign when the bot restarts"
+    if raw.startswith("file:"):
+        return "write a plain file path after sqlite:///, not a file: URI"
+    path = Path(raw)
+    for folder in reversed(path.parents):
+        if folder.exists() and not folder.is_dir():
+            return f"{folder} is a file, so it cannot hold the database"
+    if path.is_dir():
+        return f"{path} is a folder, not a database file"
+    if path.exists():
+        if not path.is_file():
+            return f"{path} is not a regular file"
+        try:
+            with path.open("rb") as handle:
+                header = handle.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            return f"{path} cannot be read ({exc.strerror or exc})"
+        # An empty file is a new database to SQLite; anything else must carry its header.
+        if header and header != SQLITE_HEADER:
+            return f"{path} is not an SQLite database"
+    return None
+
+
+def _env_file_problem(env_file: Path) -> str:
+    """The line of ``.env`` that is not UTF-8, named by its setting when it has one."""
+    try:
+        data = env_file.read_bytes()
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_number = data[: exc.start].count(b"\n") + 1
+        line = data.splitlines()[line_number - 1] if data else b""
+        name = line.split(b"=", 1)[0].strip().decode("ascii", "replace") if b"=" in line else ""
+        which = f"line {line_number}" + (f" ({name})" if name else "")
+        return f"The settings file {env_file} is not UTF-8 text at {which}: save it as UTF-8."
+    except OSError:
+        pass
+    return f"The settings file {env_file} is not UTF-8 text: save it as UTF-8."
 
 
 _ACCEPTED = {
     "log_level": "one of " + ", ".join(LOG_LEVELS),
     "default_locale": "one of " + ", ".join(LOCALES),
-    "dev_guild_id": "a Discord server id (digits) or empty",
-    "database_url": "sqlite:///path/to/file.db",
+    "dev_guild_id": "a Discord server id (positive digits) or empty",
+    "database_url": "sqlite:///path/to/file.db or postgresql://user@host/db",
 }
 
 
@@ -76,10 +147,16 @@ def load_settings(**overrides: object) -> Settings:
     """Read the settings, or raise ``SettingsError`` with one readable line."""
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
+    except UnicodeDecodeError:
+        env_file = Path(str(Settings.model_config.get("env_file") or ".env"))
+        raise SettingsError(_env_file_problem(env_file)) from None
     except ValidationError as exc:
         first = exc.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "?"
         accepted = _ACCEPTED.get(field, first["msg"])
+        # A validator's own words say what is wrong with this value; keep them.
+        error = first.get("ctx", {}).get("error") if first["type"] == "value_error" else None
+        why = f"{error}; " if error is not None else ""
         raise SettingsError(
-            f"Invalid setting {field.upper()}={first.get('input')!r}: expected {accepted}."
+            f"Invalid setting {field.upper()}={first.get('input')!r}: {why}expected {accepted}."
         ) from None

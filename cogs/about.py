@@ -10,6 +10,7 @@ from discord.ext import commands
 
 import bot
 from bot.i18n import t
+from bot.rulesets import FACTORIES, PLANNED
 
 
 class About(commands.Cog):
@@ -26,11 +27,11 @@ class About(commands.Cog):
         loc = interaction.locale
         embed = discord.Embed(title=t("about.title", loc), description=t("about.body", loc))
         embed.add_field(name=t("about.version", loc), value=bot.__version__, inline=True)
-        embed.add_field(
-            name=t("about.rulesets", loc),
-            value=f"{t('about.carrier', loc)}\n{t('about.not_yet', loc)}",
-            inline=False,
-        )
+        lines = [t(f"about.ruleset.{key}", loc) for key in FACTORIES]
+        planned = [key for key in PLANNED if key not in FACTORIES]
+        if planned:
+            lines.append(t("about.not_yet", loc, rulesets=", ".join(planned)))
+        embed.add_field(name=t("about.rulesets", loc), value="\n".join(lines), inline=False)
         embed.add_field(name=t("about.guide", loc), value=t("about.guide_text", loc))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -59,6 +60,32 @@ class About(commands.Cog):
             t(key, interaction.locale, role=role.mention if role else ""),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @config.command(name="creators", description="Who may create campaigns here (admins)")
+    @app_commands.describe(who="gm: Manage Server or the GM role (default); everyone: any member")
+    @app_commands.choices(
+        who=[
+            app_commands.Choice(name="gm", value="gm"),
+            app_commands.Choice(name="everyone", value="everyone"),
+        ]
+    )
+    async def creators(self, interaction: discord.Interaction[Any], who: str) -> None:
+        member = interaction.user
+        allowed = isinstance(member, discord.Member) and (
+            member.guild_permissions.administrator or member.guild_permissions.manage_guild
+        )
+        if not allowed or interaction.guild_id is None:
+            await interaction.response.send_message(
+                t("cogs.error.not_admin", interaction.locale), ephemeral=True
+            )
+            return
+        services = getattr(self.client, "services", None)
+        if services is None:
+            raise RuntimeError("Sortie's services are not running")
+        await services.campaigns.set_creators(interaction.guild_id, who, by=member.id)
+        await interaction.response.send_message(
+            t(f"cogs.config.creators_{who}", interaction.locale), ephemeral=True
         )
 
 

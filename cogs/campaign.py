@@ -24,6 +24,7 @@ from bot.service_model import Pace, ServiceError
 from bot.translator import _T
 from cogs.common import (
     campaign_here,
+    campaign_of_component,
     campaigns,
     guarded,
     locale,
@@ -128,6 +129,8 @@ class JoinButton(
 
 async def _join(interaction: discord.Interaction[Any], campaign_id: int, side: str) -> None:
     service = campaigns(interaction)
+    if await campaign_of_component(interaction, campaign_id) is None:
+        return
     try:
         player = await service.join(campaign_id, interaction.user.id, side)
     except ServiceError as error:
@@ -229,6 +232,15 @@ class CampaignCog(commands.Cog):
         if interaction.guild_id is None or interaction.channel_id is None:
             await say(interaction, "cogs.error.guild_only")
             return
+        member = interaction.user
+        manager = isinstance(member, discord.Member) and (
+            member.guild_permissions.manage_guild or member.guild_permissions.administrator
+        )
+        if not await campaigns(interaction).may_create(
+            interaction.guild_id, role_ids(interaction), manager
+        ):
+            await refuse(interaction, ServiceError("not-creator"))
+            return
         try:
             round_seconds = parse_duration(deadline)
             offsets = tuple(
@@ -290,6 +302,67 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await side_choices(interaction, current)
+
+    @campaign.command(
+        name="add", description=_T("Seat a player on a side (GM)", key="cmd.campaign.add.desc")
+    )
+    @app_commands.describe(player="who to seat", side="which side", reason="why, for the log")
+    async def add(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        side: str,
+        reason: str = "",
+    ) -> None:
+        if player.bot:
+            await say(interaction, "cogs.error.bot_player")
+            return
+        by = interaction.user.id
+        loc = interaction.locale
+        chosen = side.strip().lower()
+
+        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
+            await campaigns(interaction).add_player(
+                campaign_id, by, player.id, chosen, roles=roles, reason=why
+            )
+            return t("cogs.add.done", loc, who=player.mention, side=chosen)
+
+        await self._confirmed(
+            interaction,
+            "cogs.add.ask",
+            act,
+            reason=reason,
+            required=False,
+            who=player.mention,
+            side=chosen,
+        )
+
+    @add.autocomplete("side")
+    async def _add_sides(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await side_choices(interaction, current)
+
+    @campaign.command(
+        name="redeliver",
+        description=_T(
+            "Retry now every announcement Discord has not taken yet (GM)",
+            key="cmd.campaign.redeliver.desc",
+        ),
+    )
+    async def redeliver(self, interaction: discord.Interaction[Any]) -> None:
+        info = await campaign_here(interaction)
+        if info is None:
+            return
+        try:
+            count = await campaigns(interaction).redeliver(
+                info.id, interaction.user.id, roles=role_ids(interaction)
+            )
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
+        await say(interaction, "cogs.redeliver.done", count=count)
+        await pump(interaction)
 
     @campaign.command(
         name="start", description=_T("Open turn 1 (GM)", key="cmd.campaign.start.desc")
@@ -423,8 +496,10 @@ class CampaignCog(commands.Cog):
             await refuse(interaction, ServiceError("not-gm"))
             return
 
-        async def run(_: discord.Interaction[Any]) -> str:
-            return await action(info.id, roles, why or "")
+        async def run(confirming: discord.Interaction[Any]) -> str:
+            # The roles of the click, not of the question: a GM demoted in between is
+            # refused by the service like any other member.
+            return await action(info.id, role_ids(confirming), why or "")
 
         loc = locale(interaction)
         await interaction.response.send_message(

@@ -71,6 +71,33 @@ async def campaign_here(interaction: discord.Interaction[Any]) -> CampaignInfo |
     return info
 
 
+async def campaign_of_component(
+    interaction: discord.Interaction[Any], campaign_id: int
+) -> CampaignInfo | None:
+    """The campaign a button or select names, if it belongs where it was clicked.
+
+    A custom id can be forged: a click in a server must name a campaign of that server's
+    channel, or it is answered as if no such campaign existed (DM panels are checked by the
+    service, which only answers the campaign's own players).
+    """
+    try:
+        info = await campaigns(interaction).info(campaign_id)
+    except ServiceError as error:
+        await refuse(interaction, error)
+        return None
+    if interaction.guild_id is not None and (
+        info.guild_id != interaction.guild_id or info.channel_id != interaction.channel_id
+    ):
+        log.warning(
+            "component for campaign %s clicked elsewhere (interaction %s)",
+            campaign_id,
+            interaction.id,
+        )
+        await say(interaction, "cogs.error.no_campaign")
+        return None
+    return info
+
+
 async def pump(interaction: discord.Interaction[Any]) -> None:
     """Deliver at once what the action just queued, instead of at the next loop tick."""
     client = interaction.client

@@ -5,7 +5,7 @@ needs, so a panel sent last week keeps working after any number of restarts, and
 is kept in memory. Formats (each well under Discord's 100 characters):
 
 - ``sortie:o:<campaign>:<round>:<side>:<field>``  one select per decision field
-- ``sortie:lock:<campaign>:<round>:<side>``        Lock (the side's commander)
+- ``sortie:lock:<campaign>:<round>:<side>:<drafts>`` Lock: commits only the drafts shown
 - ``sortie:unlock:<campaign>:<round>:<side>``      Unlock, when the campaign allows it
 - ``sortie:help:<campaign>:<round>:<side>``        how the panel works (ephemeral)
 
@@ -33,7 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import controls
+from bot import controls, secrecy
 from bot import panel as panels
 from bot.announce import render, side_text
 from bot.i18n import t
@@ -75,6 +75,7 @@ def compose(services: Services, info: CampaignInfo, panel: PanelData) -> PanelSp
         scenario=info.scenario,
         locale=info.locale,
         commander_id=commander,
+        channel_id=info.channel_id,
     )
 
 
@@ -104,17 +105,17 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
         )
     row = len(spec.selects)
     for button in spec.buttons:
-        view.add_item(
-            BUTTONS[button.action](
-                spec.campaign_id,
-                spec.round_id,
-                spec.side,
-                label=button.label,
-                style=STYLES[button.style],
-                disabled=button.disabled,
-                row=row,
-            )
+        item = BUTTONS[button.action](
+            spec.campaign_id,
+            spec.round_id,
+            spec.side,
+            label=button.label,
+            style=STYLES[button.style],
+            disabled=button.disabled,
+            row=row,
+            version=spec.version,
         )
+        view.add_item(item)
     return view
 
 
@@ -171,10 +172,8 @@ async def _context(
 ) -> tuple[CampaignInfo, PanelData] | None:
     """The campaign and the clicker's panel, or None once the click has been answered."""
     svc = common.campaigns(interaction)
-    try:
-        info = await svc.info(campaign_id)
-    except ServiceError as exc:
-        await common.refuse(interaction, exc)
+    info = await common.campaign_of_component(interaction, campaign_id)
+    if info is None:
         return None
     try:
         panel = await svc.panel(campaign_id, interaction.user.id)
@@ -184,7 +183,9 @@ async def _context(
         else:
             await common.refuse(interaction, exc)
         return None
-    if panel.side != side:
+    if not secrecy.may_read_drafts(secrecy.Viewer.player(panel.side), side):
+        # A click on another side's panel (a forwarded message, a forged id): never apply
+        # that side's option list to the clicker's side, nor show it.
         await common.say(
             interaction,
             "orders.wrong-side",
@@ -224,7 +225,7 @@ async def _refused(
     if error.code in OVER:
         await _close(interaction, info, error)
         return
-    if error.code == "already-locked":
+    if error.code in ("already-locked", "panel-outdated"):
         # The panel was out of date (locked elsewhere): show where things stand.
         try:
             panel = await common.campaigns(interaction).panel(info.id, interaction.user.id)
@@ -274,7 +275,11 @@ async def on_select(
 
 
 async def on_lock(
-    interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
+    interaction: discord.Interaction[Any],
+    campaign_id: int,
+    round_id: int,
+    side: str,
+    version: str = "",
 ) -> None:
     await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
@@ -283,7 +288,8 @@ async def on_lock(
     info, before = found
     svc = common.campaigns(interaction)
     try:
-        result = await svc.lock(campaign_id, interaction.user.id, round_id)
+        # A panel drawn before version checks existed carries none: it is redrawn first.
+        result = await svc.lock(campaign_id, interaction.user.id, round_id, version=version)
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
         return
@@ -401,10 +407,14 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int | None = None,
+        version: str = "",
     ) -> None:
+        custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
+        if self.action == "lock" and version:
+            custom_id += f":{version}"
         super().__init__(
             discord.ui.Button(
-                custom_id=f"sortie:{self.action}:{campaign_id}:{round_id}:{side}",
+                custom_id=custom_id,
                 label=clip(label, 80),
                 style=style,
                 disabled=disabled,
@@ -414,6 +424,7 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         self.campaign_id = campaign_id
         self.round_id = round_id
         self.side = side
+        self.version = version
 
     @classmethod
     async def from_custom_id(
@@ -423,15 +434,24 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         match: Any,
         /,
     ) -> _PanelButton:
-        return cls(int(match["campaign"]), int(match["round"]), match["side"])
+        groups = match.groupdict()
+        return cls(
+            int(match["campaign"]),
+            int(match["round"]),
+            match["side"],
+            version=groups.get("version") or "",
+        )
 
 
-class LockButton(_PanelButton, template=rf"sortie:lock:{IDS}:{SIDE}"):
+class LockButton(
+    _PanelButton, template=rf"sortie:lock:{IDS}:{SIDE}(?::(?P<version>[0-9a-f]{{1,16}}))?"
+):
     action = "lock"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _guarded(
-            interaction, on_lock(interaction, self.campaign_id, self.round_id, self.side)
+            interaction,
+            on_lock(interaction, self.campaign_id, self.round_id, self.side, self.version),
         )
 
 

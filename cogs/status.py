@@ -14,7 +14,7 @@ from bot.i18n import t
 from bot.logtext import describe
 from bot.service_model import ServiceError
 from bot.translator import _T
-from cogs.common import campaign_here, campaigns, locale, refuse, say
+from cogs.common import campaign_here, campaign_of_component, campaigns, locale, refuse, say
 
 PER_PAGE = 10
 
@@ -56,6 +56,8 @@ class LogPager(
         return cls(int(match["campaign"]), int(match["page"]), int(match["turn"]), "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if await campaign_of_component(interaction, self.campaign_id) is None:
+            return
         content, view = await _log_page(interaction, self.campaign_id, self.page, self.turn or None)
         await interaction.response.edit_message(content=content, view=view)
 

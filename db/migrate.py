@@ -15,6 +15,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from db.repository import StorageError
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -44,6 +46,10 @@ def available(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
+class SchemaTooNewError(StorageError):
+    """The database was written by a newer release: this one must not touch it."""
+
+
 async def current_version(conn: aiosqlite.Connection) -> int:
     await conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -64,8 +70,16 @@ async def migrate(
     """Apply every migration above the current version (up to ``target``); return those applied."""
     applied: list[Migration] = []
     version = await current_version(conn)
+    shipped = available(directory)
+    if shipped and version > shipped[-1].version:
+        # Its tables may mean something this code does not know: refuse rather than guess.
+        raise SchemaTooNewError(
+            f"the database is at schema version {version}, newer than this release"
+            f" ({shipped[-1].version}): run the newer Sortie, or restore a backup made with"
+            " this one"
+        )
     stamp = int((now or datetime.now(UTC)).timestamp())
-    for migration in available(directory):
+    for migration in shipped:
         if migration.version <= version or (target is not None and migration.version > target):
             continue
         # executescript would commit any open transaction first, so the BEGIN and the

@@ -1,15 +1,17 @@
 """The storage interface the services use: records and a transaction in game words.
 
 Belongs here: the row records (frozen dataclasses), and the abstract ``Repository`` /
-``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, and a PostgreSQL
-implementation can follow the same contract.
+``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, ``db.postgres`` on
+PostgreSQL, ``db.backend.open_repository`` picks one from ``DATABASE_URL``, and
+``tests/db/test_contract.py`` runs the same checks on both.
 
 The contract that makes the turn service safe:
 
 - every service step runs inside ``async with repo.transaction() as tx``: the body sees one
   consistent database, its writes land together at the end, or not at all if it raises;
-- write transactions never interleave (one writer at a time), so "read, check, write" inside
-  one transaction cannot race another lock-in, deadline or GM action;
+- write transactions never interleave (one writer at a time, across every process sharing
+  the database), so "read, check, write" inside one transaction cannot race another
+  lock-in, deadline or GM action;
 - ``repo.read()`` gives the same interface for read-only work (panels, status, export).
 
 Times are integer UNIX seconds (UTC); JSON columns come back decoded.
@@ -27,6 +29,14 @@ from typing import Any
 
 class StorageError(Exception):
     """A database problem the caller cannot fix by changing its input."""
+
+
+class ConstraintError(StorageError):
+    """The database refused a write that breaks a constraint (unique, foreign key, check).
+
+    Every backend raises this one class, so the services can tell "another request got
+    there first" (a partial unique index caught a race) apart from a broken database.
+    """
 
 
 # ------------------------------------------------------------------------------ records
@@ -237,12 +247,24 @@ class AuditRow:
 class Transaction(abc.ABC):
     """Everything the services read and write, inside one transaction."""
 
+    @property
+    def raw(self) -> Any:
+        """The driver's connection inside this transaction: for ``db.transfer``, never services."""
+        raise NotImplementedError
+
     # guild settings
     @abc.abstractmethod
     async def set_gm_role(self, guild_id: int, role_id: int | None, now: int) -> None: ...
 
     @abc.abstractmethod
     async def gm_role(self, guild_id: int) -> int | None: ...
+
+    @abc.abstractmethod
+    async def set_creators(self, guild_id: int, who: str, now: int) -> None: ...
+
+    @abc.abstractmethod
+    async def creators(self, guild_id: int) -> str:
+        """Who may create campaigns on the server: "gm" (default) or "everyone"."""
 
     # campaigns
     @abc.abstractmethod
@@ -393,6 +415,24 @@ class Transaction(abc.ABC):
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
 
     @abc.abstractmethod
+    async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
+        """Claim the rows to deliver now, oldest first, for one worker until ``lease_until``.
+
+        A row is deliverable when it is pending, due (``next_attempt_at <= now``) and no
+        earlier pending row of the same destination is waiting (backing off, or claimed by
+        another worker): a destination's messages go out in queue order. Claiming moves
+        ``next_attempt_at`` to ``lease_until``, so no other worker (another process on the
+        same database) takes the row while this one delivers it; a worker that dies leaves
+        the row to be claimed again once the lease has run out. The rows come back with the
+        values they had before the claim. Claims are write transactions, which never
+        interleave, so two workers never claim the same row.
+        """
+
+    @abc.abstractmethod
+    async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
+        """Give back claimed rows that were not attempted (their claim is still ours)."""
+
+    @abc.abstractmethod
     async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]: ...
 
     @abc.abstractmethod
@@ -403,6 +443,12 @@ class Transaction(abc.ABC):
 
     @abc.abstractmethod
     async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None: ...
+
+    @abc.abstractmethod
+    async def redeliver(self, campaign_id: int, now: int) -> int:
+        """Make the campaign's undelivered announcements due now (pending ones waiting for a
+        retry, and any marked failed for a reason other than being obsolete or unreachable);
+        their count. A row not tried yet may be claimed by a worker right now: left alone."""
 
     @abc.abstractmethod
     async def mark_failed(self, item_id: int, error: str) -> None: ...
@@ -447,10 +493,15 @@ class Repository(abc.ABC):
     async def close(self) -> None: ...
 
     @abc.abstractmethod
+    async def migrate(self) -> int:
+        """Apply the pending migrations of this backend's dialect; the number applied."""
+
+    @abc.abstractmethod
     async def schema_version(self) -> int: ...
 
     @abc.abstractmethod
-    async def backup(self, destination: Path) -> None: ...
+    async def backup(self, destination: Path) -> None:
+        """A consistent copy of the whole store as a SQLite file at ``destination``."""
 
     @abc.abstractmethod
     async def size_bytes(self) -> int: ...

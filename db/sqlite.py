@@ -27,6 +27,7 @@ from db.migrate import current_version, migrate
 from db.repository import (
     AuditRow,
     CampaignRow,
+    ConstraintError,
     EventRow,
     LockRow,
     NewCampaign,
@@ -214,12 +215,26 @@ class SqliteTransaction(Transaction):
     def __init__(self, conn: aiosqlite.Connection, *, writable: bool) -> None:
         self._conn = conn
         self._writable = writable
+        # The first constraint error of the transaction: once set, the transaction is
+        # rolled back and the error raised again at the end of the block (see
+        # ``ConstraintError``), even if the caller caught it.
+        self.spoiled: ConstraintError | None = None
+
+    @property
+    def raw(self) -> Any:
+        """The driver connection inside this transaction: for ``db.transfer`` only."""
+        return self._conn
 
     # -- helpers
     # aiosqlite runs each call on its own thread: one call per statement (execute_fetchall),
     # not execute + fetch + close, keeps the thread hops (the main cost here) to one.
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+        try:
+            return list(await self._conn.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as exc:
+            # The same exception on every backend (see ``ConstraintError``).
+            self.spoiled = ConstraintError(str(exc))
+            raise self.spoiled from exc
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._all(sql, params)
@@ -261,6 +276,18 @@ class SqliteTransaction(Transaction):
             "SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         return None if row is None else row["gm_role_id"]
+
+    async def set_creators(self, guild_id: int, who: str, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, creators, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET creators = excluded.creators,"
+            " updated_at = excluded.updated_at",
+            (guild_id, who, now),
+        )
+
+    async def creators(self, guild_id: int) -> str:
+        row = await self._one("SELECT creators FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return "gm" if row is None else str(row["creators"])
 
     # -- campaigns
     async def insert_campaign(self, new: NewCampaign) -> int:
@@ -624,6 +651,32 @@ class SqliteTransaction(Transaction):
         )
         return [_outbox(row) for row in rows]
 
+    async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
+        # The exclusive write transaction is the claim lock: select, then move the lease.
+        rows = await self._all(
+            "SELECT * FROM outbox AS o WHERE o.status = 'pending' AND o.next_attempt_at <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM outbox AS w WHERE w.status = 'pending'"
+            " AND w.next_attempt_at > ? AND w.target_kind = o.target_kind"
+            " AND w.target_id = o.target_id AND w.id < o.id)"
+            " ORDER BY o.id LIMIT ?",
+            (now, now, limit),
+        )
+        if rows:
+            marks = ", ".join("?" for _ in rows)
+            await self._write(
+                f"UPDATE outbox SET next_attempt_at = ? WHERE id IN ({marks})",
+                [lease_until, *(row["id"] for row in rows)],
+            )
+        return [_outbox(row) for row in rows]
+
+    async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
+        for row in rows:
+            await self._write(
+                "UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'"
+                " AND next_attempt_at = ?",
+                (row.next_attempt_at, row.id, lease_until),
+            )
+
     async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
         if campaign_id is None:
             rows = await self._all("SELECT * FROM outbox ORDER BY id")
@@ -650,6 +703,17 @@ class SqliteTransaction(Transaction):
             " WHERE id = ?",
             (error[:500], next_attempt_at, item_id),
         )
+
+    async def redeliver(self, campaign_id: int, now: int) -> int:
+        rows = await self._write(
+            "UPDATE outbox SET status = 'pending', next_attempt_at = ?"
+            " WHERE campaign_id = ? AND ((status = 'pending' AND attempts > 0)"
+            " OR (status = 'failed' AND last_error NOT LIKE 'obsolete%'"
+            " AND last_error NOT LIKE 'recipient%'))"
+            " RETURNING id",
+            (now, campaign_id),
+        )
+        return len(rows)
 
     async def mark_failed(self, item_id: int, error: str) -> None:
         await self._write(
@@ -734,9 +798,10 @@ class SqliteRepository(Repository):
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
-            # NORMAL is durable across application crashes in WAL mode; only a power cut
-            # can lose the last transactions, never corrupt the file.
-            await conn.execute("PRAGMA synchronous = NORMAL")
+            # FULL: a commit is on disk before it returns, so a receipt announced after a
+            # lock can never be lost to a power cut (NORMAL would only survive a crash of
+            # the process). The cost is one fsync per write transaction.
+            await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
             if migrate_to_latest:
                 await migrate(conn, now=now)
@@ -758,8 +823,11 @@ class SqliteRepository(Repository):
     async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
+            tx = SqliteTransaction(self._conn, writable=True)
             try:
-                yield SqliteTransaction(self._conn, writable=True)
+                yield tx
+                if tx.spoiled is not None:
+                    raise tx.spoiled
             except BaseException:
                 # BaseException: a cancelled task must not leave the shared connection
                 # inside a half-written transaction.
@@ -782,6 +850,11 @@ class SqliteRepository(Repository):
             if not self._closed:
                 self._closed = True
                 await self._conn.close()
+
+    async def migrate(self) -> int:
+        """Apply pending migrations; the number applied."""
+        async with self._lock:
+            return len(await migrate(self._conn))
 
     async def schema_version(self) -> int:
         async with self._lock:

@@ -3,7 +3,8 @@
 Strings live in ``rendering/locales/<lang>/*.toml`` (one file per area: core, render, cogs...)
 keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may use
 it. A missing key in French falls back to English; a key missing everywhere shows the key
-itself so it is noticed.
+itself so it is noticed (``word`` takes a readable fallback instead, for keys built from
+data), and a parameter the caller did not give shows as "?" rather than as "{turn}".
 """
 
 from __future__ import annotations
@@ -49,13 +50,30 @@ def _catalog(lang: str) -> dict[str, str]:
     return flat
 
 
+class _Blanks(dict[str, Any]):
+    """Parameters where a missing one reads as "?" instead of leaving "{turn}" in the text."""
+
+    def __missing__(self, name: str) -> str:
+        return "?"
+
+
 def t(key: str, locale: Any = None, **params: Any) -> str:
     lang = normalize(locale)
     text = _catalog(lang).get(key) or _catalog("en").get(key) or key
     try:
-        return text.format(**params)
-    except (KeyError, IndexError):
+        return text.format_map(_Blanks(params))
+    except (KeyError, IndexError, AttributeError, ValueError):
         return text
+
+
+def word(key: str, fallback: str, locale: Any = None) -> str:
+    """The translation of ``key``, or ``fallback`` (say, the raw value) when no language has it.
+
+    For keys built from data (a field, a side, an engine reason): an unknown one should read
+    as itself, not as "service.field.zzz".
+    """
+    lang = normalize(locale)
+    return _catalog(lang).get(key) or _catalog("en").get(key) or fallback
 
 
 def keys(lang: str) -> set[str]:

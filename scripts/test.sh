@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Sets up .venv if missing, installs Sortie with its test extra, then runs
 # ruff (lint + format check), mypy and the whole pytest suite. Fails on the first red step.
+# The database tests run on SQLite and on a real PostgreSQL: unless SORTIE_TEST_PG_URL
+# names one, a throwaway server is started with scripts/pg.sh (which installs Debian's
+# postgresql package if needed) and stopped at exit. In CI (CI set) no PostgreSQL is a
+# failure; elsewhere the PostgreSQL tests are skipped with a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3.11}
@@ -11,4 +15,19 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy"; .venv/bin/mypy
+if [ -z "${SORTIE_TEST_PG_URL:-}" ]; then
+    echo "== PostgreSQL"
+    if pg_out=$(bash scripts/pg.sh start); then
+        while IFS='=' read -r key value; do
+            case "$key" in SORTIE_TEST_PG_URL | SORTIE_PG_DIR) export "$key=$value" ;; esac
+        done <<<"$pg_out"
+        trap 'bash scripts/pg.sh stop "$SORTIE_PG_DIR"' EXIT
+        echo "$SORTIE_TEST_PG_URL"
+    elif [ -n "${CI:-}" ]; then
+        echo "PostgreSQL could not be started; CI needs it for the database tests" >&2
+        exit 1
+    else
+        echo "warning: no PostgreSQL could be started; its tests will be skipped" >&2
+    fi
+fi
 echo "== pytest"; .venv/bin/python -m pytest -q "$@"

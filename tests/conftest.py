@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.pg import Server, fresh_schema
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
@@ -18,3 +22,30 @@ def _no_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: os.PathLike[str]) -> N
     monkeypatch.chdir(tmp_path)
     for name in ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "DEFAULT_LOCALE"):
         monkeypatch.delenv(name, raising=False)
+
+
+# ------------------------------------------------------------------ database backends
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """The session's PostgreSQL server (see tests/pg.py); started on first use."""
+    server = Server()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: Server) -> Iterator[str]:
+    """A PostgreSQL URL whose search_path is a fresh schema of its own."""
+    yield from fresh_schema(pg_server.get())
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A campaign store URL, once per backend: a SQLite file in tmp, a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    return str(request.getfixturevalue("pg_url"))

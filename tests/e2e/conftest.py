@@ -96,6 +96,11 @@ def close_dms() -> Callable[[simcord.Env, simcord.UserHandle], None]:
     return close
 
 
+def manager_role(guild: simcord.GuildHandle) -> simcord.RoleHandle:
+    """A role with Manage Server: its members may create campaigns (the default setting)."""
+    return guild.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
+
+
 def is_disabled(message: discord.Message, custom_id_prefix: str) -> bool:
     """Whether every control whose custom id starts with the prefix is disabled."""
     found = [

@@ -10,7 +10,7 @@ import simcord
 
 from bot.export import verify_export
 from engine.types import Side
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, manager_role
 from tests.e2e.test_orders import control, dm_panel, lock, options, refusal
 
 FIELDS = {"orders": ("fleet_tactic", "flight_ops", "doctrine"), "resource": ("resource",)}
@@ -36,7 +36,7 @@ async def _setup(world: World, env: simcord.Env) -> tuple[simcord.ChannelHandle,
     guild = env.create_guild()
     channel = guild.create_text_channel("coral-sea")
     people = {
-        "gm": guild.add_member(env.create_user("gm")),
+        "gm": guild.add_member(env.create_user("gm"), roles=[manager_role(guild)]),
         "alice_user": env.create_user("alice"),
         "bob_user": env.create_user("bob"),
     }

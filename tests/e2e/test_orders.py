@@ -7,7 +7,7 @@ on everything a player does goes through Discord: the DM panel's selects and but
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -15,7 +15,7 @@ import simcord
 
 from bot.service_model import Pace
 from engine.types import Side
-from tests.e2e.conftest import World, is_disabled
+from tests.e2e.conftest import World, is_disabled, manager_role
 
 JAPANESE, ALLIED = Side.JAPANESE.value, Side.ALLIED.value
 ORDER_FIELDS = ("fleet_tactic", "flight_ops", "doctrine")
@@ -55,11 +55,12 @@ async def open_table(
     *,
     pace: Pace | None = None,
     before_start: Callable[[Table], None] | None = None,
+    seat_before_start: Callable[[Table], Awaitable[None]] | None = None,
 ) -> Table:
     world.env = env
     guild = env.create_guild()
     channel = guild.create_text_channel("coral-sea")
-    gm = guild.add_member(env.create_user("gm"))
+    gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
     alice_user = env.create_user("alice")
     bob_user = env.create_user("bob")
     table = Table(
@@ -84,6 +85,8 @@ async def open_table(
     await svc.join(info.id, table.bob.id, Side.ALLIED)
     if before_start is not None:
         before_start(table)
+    if seat_before_start is not None:
+        await seat_before_start(table)
     await svc.start(info.id, gm.id)
     await world.pump()
     return table
@@ -148,6 +151,9 @@ async def lock(
     user: simcord.UserHandle | simcord.MemberActor,
     panel: discord.Message | simcord.ResponseMessage,
 ) -> simcord.InteractionResult:
+    """Click Lock on the panel as it is now (its Lock names the drafts it shows)."""
+    if isinstance(panel, discord.Message) and isinstance(user, simcord.UserHandle):
+        panel = refreshed(user, panel)
     return await user.click(panel, custom_id=control(panel, "sortie:lock:"))
 
 
@@ -508,9 +514,16 @@ async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
 
 async def test_a_second_player_drafts_but_only_the_commander_locks(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        table = await open_table(world, env)
-        carol = table.guild.add_member(env.create_user("carol"))
-        await world.services.campaigns.join(table.campaign_id, carol.id, Side.JAPANESE)
+        seated: list[simcord.MemberActor] = []
+
+        async def seat_carol(table: Table) -> None:
+            # A teammate seated before the start sees the side's drafts from turn 1.
+            member = table.guild.add_member(env.create_user("carol"))
+            await world.services.campaigns.join(table.campaign_id, member.id, Side.JAPANESE)
+            seated.append(member)
+
+        table = await open_table(world, env, seat_before_start=seat_carol)
+        carol = seated[0]
 
         panel = ephemeral_panel(await carol.slash(table.channel, "orders"))
         assert "Your orders — Turn 1 · Orders** (Japanese)" in panel.content

@@ -1,10 +1,9 @@
-"""Fixtures for the service tests: a real SQLite file per test, a manual clock."""
+"""Fixtures for the service tests: a real store per test (SQLite and PostgreSQL), a manual clock."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,9 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def env(tmp_path: Path, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
-    environment = await Env(tmp_path / "campaigns.db", catalog, clock, SeededTokens(7)).open()
+async def env(db_url: str, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
+    # db_url (tests/conftest.py): every service test runs on both backends.
+    environment = await Env(db_url, catalog, clock, SeededTokens(7)).open()
     try:
         yield environment
     finally:

@@ -1,4 +1,4 @@
-"""Test helpers: a campaign store on a real SQLite file, a service over it, restarts."""
+"""Test helpers: a real campaign store (SQLite file or PostgreSQL schema), a service, restarts."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from bot.demo import SeededTokens
 from bot.outbox import OutboxWorker, RecipientUnavailable, Target
 from bot.service import CampaignService
 from bot.service_model import Pace
-from db.sqlite import SqliteRepository
+from db.backend import open_repository
+from db.repository import Repository
 from engine.catalog import Catalog
 from engine.types import Side
 
@@ -54,19 +55,24 @@ class RecordingSender:
 
 
 class Env:
-    """A service on a SQLite file that can be closed and reopened like a restarted bot."""
+    """A service on a store that can be closed and reopened like a restarted bot.
 
-    def __init__(self, path: Path, catalog: Catalog, clock: ManualClock, tokens: SeededTokens):
+    ``path``: a SQLite file, or a ``sqlite:///`` / ``postgresql://`` URL.
+    """
+
+    def __init__(
+        self, path: Path | str, catalog: Catalog, clock: ManualClock, tokens: SeededTokens
+    ):
         self.path = path
         self.catalog = catalog
         self.clock = clock
         self.tokens = tokens
-        self.repo: SqliteRepository
+        self.repo: Repository
         self.svc: CampaignService
         self.sender = RecordingSender()
 
     async def open(self) -> Env:
-        self.repo = await SqliteRepository.open(self.path, now=self.clock.now())
+        self.repo = await open_repository(self.path, now=self.clock.now())
         self.svc = CampaignService(self.repo, self.catalog, self.clock, rng_seed_source=self.tokens)
         return self
 
@@ -83,7 +89,7 @@ class Env:
             self.repo,
             self.sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.catalog).build,
+            builder=AnnouncementBuilder(self.repo, self.catalog, self.clock).build,
         )
 
     async def campaign(

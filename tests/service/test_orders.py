@@ -123,8 +123,9 @@ async def test_unlock_refused_when_the_campaign_forbids_it(env: Env) -> None:
 
 
 async def test_only_the_commander_locks(env: Env) -> None:
-    cid = await env.campaign()
+    cid = await env.campaign(start=False)
     await env.svc.join(cid, 33, Side.JAPANESE)  # second Japanese player, not commander
+    await env.svc.start(cid, GM)
     rid = await env.fill(cid, 33)  # may draft for the side
     await _refused(env.svc.lock(cid, 33, rid), "not-commander")
     assert (await env.svc.lock(cid, JAP, rid)).receipt
@@ -176,8 +177,9 @@ async def test_start_needs_a_commander_on_each_side(env: Env) -> None:
 
 
 async def test_substitute_and_kick_move_command(env: Env) -> None:
-    cid = await env.campaign()
+    cid = await env.campaign(start=False)
     await env.svc.join(cid, 33, Side.JAPANESE)
+    await env.svc.start(cid, GM)
     await env.svc.substitute(cid, GM, JAP, 33, "JAP on holiday")
     waiting = {s.side: s for s in await env.svc.waiting(cid)}
     assert waiting[Side.JAPANESE].commander_id == 33

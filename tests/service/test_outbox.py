@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.clock import ManualClock
-from bot.outbox import MAX_ATTEMPTS, backoff
+from bot.outbox import STUCK_ATTEMPTS, backoff
 from tests.service.support import ALL, CHANNEL, GM, JAP, Env
 
 
@@ -48,14 +48,29 @@ async def test_delivered_only_with_a_message_id(env: Env, clock: ManualClock) ->
     assert campaign is not None and campaign.card_message_id == row.delivered_id
 
 
-async def test_gives_up_after_max_attempts(env: Env, clock: ManualClock) -> None:
+async def test_never_gives_up_tells_the_gm_after_an_hour_and_redelivers(
+    env: Env, clock: ManualClock
+) -> None:
+    """A channel Discord refuses for hours: the card is retried hourly without end, the GM
+    gets one DM after about an hour, and /campaign redeliver retries at once."""
     cid = await env.campaign(start=False)
     worker = env.worker()
     env.sender.fail_times = 10_000
-    for _ in range(MAX_ATTEMPTS + 2):
+    for _ in range(STUCK_ATTEMPTS + 6):
         await worker.deliver_due()
         clock.advance(3600)
-    assert await _rows(env, cid) == [("campaign-card", "failed", MAX_ATTEMPTS)]
+    async with env.repo.read() as tx:
+        rows = await tx.outbox(cid)
+    card = next(r for r in rows if r.kind == "campaign-card")
+    assert card.status == "pending" and card.attempts >= STUCK_ATTEMPTS + 1
+    stuck = [r for r in rows if r.kind == "gm-notice" and r.target_kind == "dm"]
+    assert [(r.target_id, r.payload["notice"]) for r in stuck] == [(GM, "delivery-stuck")]
+    # Discord is back; the GM does not wait for the next hourly try.
+    env.sender.fail_times = 0
+    assert await env.svc.redeliver(cid, GM) >= 1
+    await worker.deliver_due()
+    assert "campaign-card" in env.sender.kinds()
+    await _refused_gm(env, cid)
 
 
 async def test_a_failing_row_holds_back_later_rows_of_the_same_channel(
@@ -124,3 +139,14 @@ async def test_closed_dm_marks_the_player_and_tells_the_channel(
     await worker.deliver_due()
     reminders = [(t.kind, a.text) for t, a, _ in env.sender.sent if a.kind == "reminder"]
     assert ("channel", reminders[-1][1]) == reminders[-1] and f"<@{ALL}>" in reminders[-1][1]
+
+
+async def _refused_gm(env: Env, cid: int) -> None:
+    from bot.service_model import ServiceError
+
+    try:
+        await env.svc.redeliver(cid, JAP)
+    except ServiceError as error:
+        assert error.code == "not-gm"
+    else:
+        raise AssertionError("a player could trigger a redelivery")

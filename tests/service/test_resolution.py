@@ -13,9 +13,11 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.service_model import LockResult, ServiceError
+from db.postgres import PostgresRepository, PostgresTransaction
+from db.repository import Transaction
 from db.sqlite import SqliteTransaction
 from engine.catalog import Catalog
-from tests.service.support import ALL, JAP, Env
+from tests.service.support import ALL, GM, JAP, Env
 
 Step = Callable[[Env, dict[str, Any]], Awaitable[None]]
 
@@ -101,14 +103,18 @@ async def test_crash_mid_resolution_keeps_the_round_and_a_retry_resolves_once(
     await env.svc.lock(cid, JAP, round_id)
     await env.fill(cid, ALL)
 
-    original = SqliteTransaction.insert_snapshot
+    # The transaction class of the backend under test (the test runs on both).
+    backend: type[Transaction] = (
+        PostgresTransaction if isinstance(env.repo, PostgresRepository) else SqliteTransaction
+    )
+    original = backend.insert_snapshot
 
-    async def crash(self: SqliteTransaction, *args: Any, **kwargs: Any) -> int:
+    async def crash(self: Transaction, *args: Any, **kwargs: Any) -> int:
         # The events of the round are already written in this transaction: a crash here
         # must take them back with it.
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(SqliteTransaction, "insert_snapshot", crash)
+    monkeypatch.setattr(backend, "insert_snapshot", crash)
     result = await env.svc.lock(cid, ALL, round_id)
     assert result.resolved is False  # the lock itself is safe
     assert await env.engine_events(cid, round_id) == []
@@ -116,10 +122,11 @@ async def test_crash_mid_resolution_keeps_the_round_and_a_retry_resolves_once(
     assert status.round is not None and status.round.status == "resolving"
     assert status.view == before.view
     assert "reveal" not in await env.outbox_kinds(cid)
+    env.clock.advance(seconds=61)  # retries back off after a failure
     tick = await env.svc.tick()  # still broken: still resolving, reported
     assert tick.resolved == 0 and tick.failures
 
-    monkeypatch.setattr(SqliteTransaction, "insert_snapshot", original)
+    monkeypatch.setattr(backend, "insert_snapshot", original)
     await env.restart()  # recover() retries the resolution
     events = await env.engine_events(cid, round_id)
     assert [e.kind for e in events] == ["orders-revealed"]
@@ -170,3 +177,45 @@ async def test_lock_racing_the_deadline_resolves_once(env: Env, clock: ManualClo
     assert [e.kind for e in await env.engine_events(cid, round_id)] == ["orders-revealed"]
     async with env.repo.read() as tx:
         assert [r.status for r in await tx.rounds(cid)] == ["resolved", "open"]
+
+
+async def test_a_resolution_that_keeps_failing_tells_the_gm_backs_off_and_can_be_retried(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.rulesets.carrier import CarrierRules
+
+    cid = await env.campaign()
+    calls: list[int] = []
+    real = CarrierRules.resolve
+
+    def broken(self: CarrierRules, state: object, choices: object, rng: object) -> object:
+        calls.append(1)
+        raise ZeroDivisionError("a rules bug")
+
+    monkeypatch.setattr(CarrierRules, "resolve", broken)
+    await env.play_round(cid)  # the second lock resolves, and fails
+    status = await env.svc.status(cid)
+    assert status.round is not None and status.round.status == "resolving"
+    assert len(calls) == 1
+    kinds = await env.outbox_kinds(cid)
+    assert kinds.count("gm-notice") == 1  # the GM is told once, with a reference
+    # Within the back-off, ticks do not hammer the failing rules; after it, one retry.
+    await env.svc.tick()
+    assert len(calls) == 1
+    env.clock.advance(seconds=61)
+    await env.svc.tick()
+    assert len(calls) == 2
+    env.clock.advance(seconds=61)  # the second wait is two minutes
+    await env.svc.tick()
+    assert len(calls) == 2
+    assert (await env.outbox_kinds(cid)).count("gm-notice") == 1
+    # The GM's /campaign resolve retries at once: still broken, a clear refusal...
+    with pytest.raises(ServiceError) as refused:
+        await env.svc.resolve_now(cid, GM, "retry")
+    assert refused.value.code == "resolution-failed"
+    # ...and once the bug is fixed, the same command resolves the stuck round.
+    monkeypatch.setattr(CarrierRules, "resolve", real)
+    assert await env.svc.resolve_now(cid, GM, "retry after the fix") == []
+    status = await env.svc.status(cid)
+    assert status.round is not None and status.round.kind == "resource"
+    assert status.round.status == "open"

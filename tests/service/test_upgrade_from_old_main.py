@@ -24,7 +24,7 @@ async def test_an_old_database_migrates_and_its_campaign_plays_to_the_end(
     clock = ManualClock(datetime(2025, 5, 4, 13, 0, tzinfo=UTC))
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
     try:
-        assert await env.repo.schema_version() == 3
+        assert await env.repo.schema_version() == 4
         cid = 1
         status = await env.svc.status(cid)
         assert status.round is not None

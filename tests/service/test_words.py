@@ -16,7 +16,7 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 
 def _codes(pattern: str) -> set[str]:
     found: set[str] = set()
-    for path in BOT.glob("*.py"):
+    for path in [*BOT.glob("*.py"), *(BOT.parent / "cogs").glob("*.py")]:
         found |= set(re.findall(pattern, path.read_text(encoding="utf-8")))
     return found
 

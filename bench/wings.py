@@ -1,0 +1,155 @@
+"""Wings of War engine benchmark: turn time, whole-mission time and win rates between random
+legal programs. Not a test.
+
+Times are printed both in milliseconds and as a ratio to a floor measured in the same run
+(a fixed pure-Python loop), so figures from different machines can be compared.
+
+    python bench/wings.py [missions, default 200]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.rng import Rng
+from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
+from engine.wings.catalog import Catalog, default_catalog
+from engine.wings.generator import generate_mission
+from engine.wings.missions import Sortie, new_mission
+from engine.wings.program import random_program
+from engine.wings.state import MissionState
+from engine.wings.turn import play_turn
+
+
+def floor_ms(repeats: int = 30) -> float:
+    """The calibration workload: 20,000 float multiply-adds in a plain loop."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        total = 0.0
+        for i in range(20_000):
+            total += i * 0.5
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def even_mission(catalog: Catalog, seed: int, size: int = 4) -> MissionState:
+    """``size`` planes a side, types drawn among each side's WW1 fighters."""
+    stream = Rng(str(seed), 0, "bench").stream("types")
+    pool = {
+        side: sorted(
+            key
+            for key, plane in catalog.planes.items()
+            if plane.side == side and plane.deck != "XD"
+        )
+        for side in ("entente", "central")
+    }
+    sorties = [
+        Sortie(id=f"{side[0]}{i}", type=stream.choice(pool[side]), side=side)  # type: ignore[arg-type]
+        for side in ("entente", "central")
+        for i in range(size)
+    ]
+    return new_mission(catalog, sorties, Rng(str(seed), 0, "setup"))
+
+
+def programs_for(catalog: Catalog, state: MissionState, seed: int):  # type: ignore[no-untyped-def]
+    rng = Rng(str(seed), state.turn, "ai")
+    return {
+        plane.id: random_program(
+            catalog, plane, state.rules, state.turn, rng.stream(f"ai:{plane.id}")
+        )
+        for plane in state.planes.values()
+        if plane.status == "flying"
+    }
+
+
+def fly(catalog: Catalog, state: MissionState, seed: int) -> tuple[MissionState, list[float]]:
+    turn_times = []
+    while not state.finished:
+        programs = programs_for(catalog, state, seed)
+        start = time.perf_counter()
+        state, _ = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
+        turn_times.append(time.perf_counter() - start)
+    return state, turn_times
+
+
+def generated(catalog: Catalog, seed: int) -> MissionState:
+    """The first mission the generator builds for two equal squadrons (same players, same
+    roster of period fighters), with the active side drawn by the campaign."""
+    setup = {
+        "entente": SquadronSetup(
+            name="SPA",
+            players=3,
+            pilots=tuple(
+                PilotSetup(name=f"E{i}", behaviour="soldier", plane="spad7") for i in range(3)
+            ),
+        ),
+        "central": SquadronSetup(
+            name="Jasta",
+            players=3,
+            pilots=tuple(
+                PilotSetup(name=f"C{i}", behaviour="soldier", plane="albatros_d3") for i in range(3)
+            ),
+        ),
+    }
+    campaign = new_campaign(catalog, str(seed), setup, date="1917-09")  # type: ignore[arg-type]
+    mission, _, _ = generate_mission(catalog, campaign, Rng(str(seed), 0, "briefing"))
+    return mission
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    catalog = default_catalog()
+    floor = floor_ms()
+    print(f"floor            {floor:8.3f} ms (20,000 float multiply-adds)")
+
+    first_turns = []
+    for seed in range(count):
+        state = even_mission(catalog, seed)
+        programs = programs_for(catalog, state, seed)
+        start = time.perf_counter()
+        play_turn(catalog, state, programs, Rng(str(seed), 1, "turn"))
+        first_turns.append(time.perf_counter() - start)
+    turn_ms = statistics.median(first_turns) * 1000
+    print(
+        f"turn, 8 planes   {turn_ms:8.3f} ms  = {turn_ms / floor:6.1f} x floor (first turn, median)"
+    )
+
+    winners: Counter[str] = Counter()
+    mission_times = []
+    all_turns: list[float] = []
+    lengths: Counter[int] = Counter()
+    for seed in range(count):
+        state = even_mission(catalog, seed)
+        start = time.perf_counter()
+        state, turn_times = fly(catalog, state, seed)
+        mission_times.append(time.perf_counter() - start)
+        all_turns.extend(turn_times)
+        winners[str(state.winner)] += 1
+        lengths[state.turn - 1] += 1
+    mission_ms = statistics.median(mission_times) * 1000
+    any_turn = statistics.median(all_turns) * 1000
+    print(f"any turn         {any_turn:8.3f} ms  = {any_turn / floor:6.1f} x floor (median)")
+    print(
+        f"whole mission    {mission_ms:8.3f} ms  = {mission_ms / floor:6.1f} x floor (4v4, median)"
+    )
+    print(f"turns played     {dict(sorted(lengths.items()))}")
+    split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
+    print(f"4 v 4 winners    {split} (random fighter types, random legal programs)")
+
+    generated_winners: Counter[str] = Counter()
+    for seed in range(count):
+        state, _ = fly(catalog, generated(catalog, seed), seed)
+        generated_winners[str(state.winner)] += 1
+    split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(generated_winners.items()))
+    print(f"generated        {split} (first mission, equal squadrons and Mission Points)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,817 @@
+"""The PostgreSQL implementation of ``db.repository`` on asyncpg (``DATABASE_URL=postgresql://…``).
+
+The contract is SQLite's, kept across processes:
+
+- a write transaction takes a transaction-level advisory lock (one key per schema) right
+  after BEGIN, so writers run one at a time across *every* process sharing the database,
+  exactly like SQLite's ``BEGIN IMMEDIATE``. Under that lock READ COMMITTED sees every
+  earlier writer's rows, so "read, check, write" cannot race. Within a process an
+  ``asyncio.Lock`` queues the writers first (first come, first served, as on SQLite) so
+  they do not each hold a pooled connection while they wait;
+- a read is a REPEATABLE READ, READ ONLY transaction on its own pooled connection: one
+  consistent snapshot, and it never waits for a writer.
+
+Row mapping is shared with ``db.sqlite`` (both drivers' rows are indexed by column name);
+flags are BOOLEAN here and JSON stays TEXT, as the migrations in ``migrations_pg`` say.
+A constraint violation is raised as ``ConstraintError``, as on SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from db.migrate_pg import current_version, lock_key, migrate
+from db.repository import (
+    AuditRow,
+    CampaignRow,
+    ConstraintError,
+    EventRow,
+    LockRow,
+    NewCampaign,
+    NewEvent,
+    NewLock,
+    NewOutbox,
+    OutboxRow,
+    PlayerRow,
+    Repository,
+    RoundRow,
+    SnapshotRow,
+    StorageError,
+    TimerRow,
+    Transaction,
+)
+from db.sqlite import (
+    _CAMPAIGN_COLUMNS,
+    _PLAYER_COLUMNS,
+    _ROUND_COLUMNS,
+    _campaign,
+    _dumps,
+    _event,
+    _lock,
+    _outbox,
+    _player,
+    _round,
+    _timer,
+)
+
+_BOOLEAN_COLUMNS = {"seed_revealed", "gm_sees_secrets", "allow_unlock", "commander", "dm_ok"}
+POOL_SIZE = 10
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def _set_clause(fields: Mapping[str, Any], allowed: set[str], first: int) -> tuple[str, list[Any]]:
+    """``a = $first, b = $first+1`` and the values, typed for asyncpg (which does not coerce)."""
+    unknown = set(fields) - allowed
+    if unknown:
+        raise StorageError(f"cannot update column(s) {sorted(unknown)}")
+    values: list[Any] = []
+    parts: list[str] = []
+    for index, (name, value) in enumerate(fields.items(), start=first):
+        parts.append(f"{name} = ${index}")
+        if name in _BOOLEAN_COLUMNS and value is not None:
+            value = bool(value)
+        elif isinstance(value, tuple | list | dict):
+            value = _dumps(value)
+        values.append(value)
+    return ", ".join(parts), values
+
+
+class PostgresTransaction(Transaction):
+    def __init__(self, conn: Any, *, writable: bool) -> None:
+        self._conn = conn
+        self._writable = writable
+        # The first constraint error of the transaction: once set, the transaction is
+        # rolled back and the error raised again at the end of the block (see
+        # ``ConstraintError``), even if the caller caught it.
+        self.spoiled: StorageError | None = None
+
+    @property
+    def raw(self) -> Any:
+        """The driver connection inside this transaction: for ``db.transfer`` only."""
+        return self._conn
+
+    # -- helpers: every statement goes through these, so constraint errors are translated
+    # in one place.
+    async def _all(self, sql: str, *params: Any) -> list[Any]:
+        try:
+            return list(await self._conn.fetch(sql, *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            self.spoiled = ConstraintError(str(exc))
+            raise self.spoiled from exc
+        except asyncpg.PostgresError as exc:
+            # Any error aborts a PostgreSQL transaction; a caller that caught it must not
+            # reach a COMMIT that would quietly roll back.
+            self.spoiled = StorageError(f"transaction aborted by an earlier error: {exc}")
+            raise
+
+    async def _one(self, sql: str, *params: Any) -> Any | None:
+        rows = await self._all(sql, *params)
+        return rows[0] if rows else None
+
+    async def _write(self, sql: str, *params: Any) -> list[Any]:
+        if not self._writable:
+            raise StorageError("write attempted in a read-only transaction")
+        return await self._all(sql, *params)
+
+    async def _insert(self, sql: str, *params: Any, key: str = "id") -> int | None:
+        rows = await self._write(f"{sql} RETURNING {key}", *params)
+        return int(rows[0][0]) if rows else None
+
+    async def _insert_id(self, sql: str, *params: Any, key: str = "id") -> int:
+        new = await self._insert(sql, *params, key=key)
+        if new is None:
+            raise StorageError("insert did not create a row")
+        return new
+
+    # -- guild settings
+    async def set_gm_role(self, guild_id: int, role_id: int | None, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id,"
+            " updated_at = excluded.updated_at",
+            guild_id,
+            role_id,
+            now,
+        )
+
+    async def gm_role(self, guild_id: int) -> int | None:
+        row = await self._one("SELECT gm_role_id FROM guild_settings WHERE guild_id = $1", guild_id)
+        return None if row is None else row["gm_role_id"]
+
+    async def set_creators(self, guild_id: int, who: str, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, creators, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (guild_id) DO UPDATE SET creators = excluded.creators,"
+            " updated_at = excluded.updated_at",
+            guild_id,
+            who,
+            now,
+        )
+
+    async def creators(self, guild_id: int) -> str:
+        row = await self._one("SELECT creators FROM guild_settings WHERE guild_id = $1", guild_id)
+        return "gm" if row is None else str(row["creators"])
+
+    # -- campaigns
+    async def insert_campaign(self, new: NewCampaign) -> int:
+        return await self._insert_id(
+            "INSERT INTO campaigns (guild_id, channel_id, gm_id, ruleset, scenario, locale, seed,"
+            " seed_commitment, round_seconds, reminder_offsets, missing_policy, gm_sees_secrets,"
+            " allow_unlock, created_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            new.guild_id,
+            new.channel_id,
+            new.gm_id,
+            new.ruleset,
+            new.scenario,
+            new.locale,
+            new.seed,
+            new.seed_commitment,
+            new.round_seconds,
+            _dumps(list(new.reminder_offsets)),
+            new.missing_policy,
+            bool(new.gm_sees_secrets),
+            bool(new.allow_unlock),
+            new.created_at,
+        )
+
+    async def campaign(self, campaign_id: int) -> CampaignRow | None:
+        row = await self._one("SELECT * FROM campaigns WHERE id = $1", campaign_id)
+        return None if row is None else _campaign(row)
+
+    async def live_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
+        row = await self._one(
+            "SELECT * FROM campaigns WHERE channel_id = $1"
+            " AND status IN ('setup', 'active', 'paused') ORDER BY id DESC LIMIT 1",
+            channel_id,
+        )
+        return None if row is None else _campaign(row)
+
+    async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]:
+        if statuses:
+            rows = await self._all(
+                "SELECT * FROM campaigns WHERE status = ANY($1::text[]) ORDER BY id",
+                list(statuses),
+            )
+        else:
+            rows = await self._all("SELECT * FROM campaigns ORDER BY id")
+        return [_campaign(row) for row in rows]
+
+    async def update_campaign(self, campaign_id: int, **fields: Any) -> None:
+        clause, values = _set_clause(fields, _CAMPAIGN_COLUMNS, 2)
+        await self._write(f"UPDATE campaigns SET {clause} WHERE id = $1", campaign_id, *values)
+
+    # -- players
+    async def player(self, campaign_id: int, user_id: int) -> PlayerRow | None:
+        row = await self._one(
+            "SELECT * FROM players WHERE campaign_id = $1 AND user_id = $2", campaign_id, user_id
+        )
+        return None if row is None else _player(row)
+
+    async def players(self, campaign_id: int, *, include_left: bool = False) -> list[PlayerRow]:
+        sql = "SELECT * FROM players WHERE campaign_id = $1"
+        if not include_left:
+            sql += " AND left_at IS NULL"
+        rows = await self._all(sql + " ORDER BY joined_at, user_id", campaign_id)
+        return [_player(row) for row in rows]
+
+    async def upsert_player(self, row: PlayerRow) -> None:
+        await self._write(
+            "INSERT INTO players (campaign_id, user_id, side, commander, dm_ok, joined_at,"
+            " last_active, left_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            " ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side,"
+            " commander = excluded.commander, dm_ok = excluded.dm_ok,"
+            " joined_at = excluded.joined_at, last_active = excluded.last_active,"
+            " left_at = excluded.left_at",
+            row.campaign_id,
+            row.user_id,
+            row.side,
+            bool(row.commander),
+            bool(row.dm_ok),
+            row.joined_at,
+            row.last_active,
+            row.left_at,
+        )
+
+    async def update_player(self, campaign_id: int, user_id: int, **fields: Any) -> None:
+        clause, values = _set_clause(fields, _PLAYER_COLUMNS, 3)
+        await self._write(
+            f"UPDATE players SET {clause} WHERE campaign_id = $1 AND user_id = $2",
+            campaign_id,
+            user_id,
+            *values,
+        )
+
+    # -- snapshots
+    async def insert_snapshot(
+        self, campaign_id: int, branch: int, turn: int, round_kind: str, state: str, now: int
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
+            campaign_id,
+            branch,
+            turn,
+            round_kind,
+            state,
+            now,
+        )
+
+    async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
+        row = await self._one("SELECT * FROM snapshots WHERE id = $1", snapshot_id)
+        if row is None:
+            return None
+        return SnapshotRow(
+            id=row["id"],
+            campaign_id=row["campaign_id"],
+            branch=row["branch"],
+            turn=row["turn"],
+            round_kind=row["round_kind"],
+            state=row["state"],
+            created_at=row["created_at"],
+        )
+
+    # -- rounds
+    async def insert_round(
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        kind: str,
+        opened_at: int,
+        deadline_at: int | None,
+        snapshot_before_id: int,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO rounds (campaign_id, branch, turn, kind, opened_at, deadline_at,"
+            " snapshot_before_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            campaign_id,
+            branch,
+            turn,
+            kind,
+            opened_at,
+            deadline_at,
+            snapshot_before_id,
+        )
+
+    async def round(self, round_id: int) -> RoundRow | None:
+        row = await self._one("SELECT * FROM rounds WHERE id = $1", round_id)
+        return None if row is None else _round(row)
+
+    async def live_round(self, campaign_id: int) -> RoundRow | None:
+        row = await self._one(
+            "SELECT * FROM rounds WHERE campaign_id = $1 AND status IN ('open', 'resolving')"
+            " ORDER BY id DESC LIMIT 1",
+            campaign_id,
+        )
+        return None if row is None else _round(row)
+
+    async def rounds(self, campaign_id: int) -> list[RoundRow]:
+        rows = await self._all(
+            "SELECT * FROM rounds WHERE campaign_id = $1 ORDER BY id", campaign_id
+        )
+        return [_round(row) for row in rows]
+
+    async def rounds_with_status(self, status: str) -> list[RoundRow]:
+        rows = await self._all("SELECT * FROM rounds WHERE status = $1 ORDER BY id", status)
+        return [_round(row) for row in rows]
+
+    async def update_round(self, round_id: int, **fields: Any) -> None:
+        clause, values = _set_clause(fields, _ROUND_COLUMNS, 2)
+        await self._write(f"UPDATE rounds SET {clause} WHERE id = $1", round_id, *values)
+
+    # -- drafts and locks
+    async def set_draft(
+        self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
+    ) -> None:
+        await self._write(
+            "INSERT INTO drafts (round_id, side, field, value, by_user, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (round_id, side, field) DO UPDATE SET"
+            " value = excluded.value, by_user = excluded.by_user, updated_at = excluded.updated_at",
+            round_id,
+            side,
+            field,
+            value,
+            by_user,
+            now,
+        )
+
+    async def drafts(self, round_id: int, side: str) -> dict[str, str]:
+        # COLLATE "C": byte order, as SQLite sorts text, whatever the server's locale.
+        rows = await self._all(
+            "SELECT field, value FROM drafts WHERE round_id = $1 AND side = $2"
+            ' ORDER BY field COLLATE "C"',
+            round_id,
+            side,
+        )
+        return {row["field"]: row["value"] for row in rows}
+
+    async def insert_lock(self, lock: NewLock) -> int:
+        return await self._insert_id(
+            "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"
+            " defaulted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            lock.round_id,
+            lock.side,
+            lock.canonical,
+            lock.salt,
+            lock.receipt,
+            lock.locked_at,
+            lock.by_user,
+            bool(lock.defaulted),
+        )
+
+    async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
+        rows = await self._all(
+            "SELECT * FROM locks WHERE round_id = $1 AND withdrawn_at IS NULL ORDER BY id",
+            round_id,
+        )
+        return {row["side"]: _lock(row) for row in rows}
+
+    async def withdraw_lock(self, round_id: int, side: str, now: int) -> None:
+        await self._write(
+            "UPDATE locks SET withdrawn_at = $1 WHERE round_id = $2 AND side = $3"
+            " AND withdrawn_at IS NULL",
+            now,
+            round_id,
+            side,
+        )
+
+    async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
+        rows = await self._all(
+            "SELECT locks.* FROM locks JOIN rounds ON rounds.id = locks.round_id"
+            " WHERE rounds.campaign_id = $1 ORDER BY locks.id",
+            campaign_id,
+        )
+        return [_lock(row) for row in rows]
+
+    # -- events
+    async def append_events(
+        self,
+        campaign_id: int,
+        round_id: int | None,
+        branch: int,
+        events: Sequence[NewEvent],
+        now: int,
+    ) -> list[int]:
+        if not events:
+            return []
+        # Two statements for the whole batch (a resolution writes dozens of events): draw
+        # the sequence numbers first, then insert every row with its own. Writers are
+        # serialised, so seq still grows in commit order, as on SQLite.
+        drawn = await self._write(
+            "SELECT nextval(pg_get_serial_sequence('events', 'seq')) FROM generate_series(1, $1)",
+            len(events),
+        )
+        seqs = sorted(int(row[0]) for row in drawn)
+        await self._write(
+            "INSERT INTO events (seq, campaign_id, round_id, branch, source, kind, turn, data,"
+            " created_at) SELECT seq, $1, $2, $3, source, kind, turn, data, $4"
+            " FROM unnest($5::bigint[], $6::text[], $7::text[], $8::bigint[], $9::text[])"
+            " AS e(seq, source, kind, turn, data)",
+            campaign_id,
+            round_id,
+            branch,
+            now,
+            seqs,
+            [event.source for event in events],
+            [event.kind for event in events],
+            [event.turn for event in events],
+            [_dumps(dict(event.data)) for event in events],
+        )
+        return seqs
+
+    async def events(
+        self,
+        campaign_id: int,
+        *,
+        turn: int | None = None,
+        round_id: int | None = None,
+        newest_first: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[EventRow]:
+        sql = "SELECT * FROM events WHERE campaign_id = $1"
+        params: list[Any] = [campaign_id]
+        if turn is not None:
+            params.append(turn)
+            sql += f" AND turn = ${len(params)}"
+        if round_id is not None:
+            params.append(round_id)
+            sql += f" AND round_id = ${len(params)}"
+        sql += " ORDER BY seq DESC" if newest_first else " ORDER BY seq"
+        if limit is not None:
+            params += [limit, offset]
+            sql += f" LIMIT ${len(params) - 1} OFFSET ${len(params)}"
+        return [_event(row) for row in await self._all(sql, *params)]
+
+    async def count_events(self, campaign_id: int, *, turn: int | None = None) -> int:
+        if turn is None:
+            row = await self._one(
+                "SELECT COUNT(*) AS n FROM events WHERE campaign_id = $1", campaign_id
+            )
+        else:
+            row = await self._one(
+                "SELECT COUNT(*) AS n FROM events WHERE campaign_id = $1 AND turn = $2",
+                campaign_id,
+                turn,
+            )
+        return int(row["n"]) if row else 0
+
+    async def void_events(self, campaign_id: int, round_ids: Sequence[int]) -> int:
+        if not round_ids:
+            return 0
+        rows = await self._write(
+            "UPDATE events SET void = TRUE WHERE campaign_id = $1"
+            " AND round_id = ANY($2::bigint[]) AND NOT void RETURNING seq",
+            campaign_id,
+            list(round_ids),
+        )
+        return len(rows)
+
+    # -- timers
+    async def insert_timer(
+        self, campaign_id: int, round_id: int, kind: str, due_at: int, offset_s: int = 0
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO timers (campaign_id, round_id, kind, due_at, offset_s)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            campaign_id,
+            round_id,
+            kind,
+            due_at,
+            offset_s,
+        )
+
+    async def due_timers(self, now: int) -> list[TimerRow]:
+        # Same order as SQLite: reminders before deadlines due at the same instant.
+        rows = await self._all(
+            "SELECT * FROM timers WHERE NOT done AND due_at <= $1"
+            " ORDER BY due_at, CASE kind WHEN 'reminder' THEN 0 ELSE 1 END, id",
+            now,
+        )
+        return [_timer(row) for row in rows]
+
+    async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]:
+        sql = "SELECT * FROM timers WHERE round_id = $1"
+        if pending_only:
+            sql += " AND NOT done"
+        return [_timer(row) for row in await self._all(sql + " ORDER BY due_at, id", round_id)]
+
+    async def finish_timer(self, timer_id: int) -> None:
+        await self._write("UPDATE timers SET done = TRUE WHERE id = $1", timer_id)
+
+    async def finish_round_timers(self, round_id: int) -> None:
+        await self._write(
+            "UPDATE timers SET done = TRUE WHERE round_id = $1 AND NOT done", round_id
+        )
+
+    async def shift_round_timers(self, round_id: int, seconds: int) -> None:
+        await self._write(
+            "UPDATE timers SET due_at = due_at + $1 WHERE round_id = $2 AND NOT done",
+            seconds,
+            round_id,
+        )
+
+    # -- outbox
+    async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
+        if item.coalesce and item.message_key is not None:
+            row = await self._one(
+                "SELECT id FROM outbox WHERE campaign_id IS NOT DISTINCT FROM $1::bigint"
+                " AND message_key = $2 AND status = 'pending' AND kind = $3"
+                " ORDER BY id DESC LIMIT 1",
+                campaign_id,
+                item.message_key,
+                item.kind,
+            )
+            if row is not None:
+                await self._write(
+                    "UPDATE outbox SET payload = $1 WHERE id = $2",
+                    _dumps(dict(item.payload)),
+                    row["id"],
+                )
+                return None
+        return await self._insert(
+            "INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key, payload,"
+            " next_attempt_at, dedupe_key, created_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (dedupe_key) DO NOTHING",
+            campaign_id,
+            item.kind,
+            item.target_kind,
+            item.target_id,
+            item.message_key,
+            _dumps(dict(item.payload)),
+            now,
+            item.dedupe_key,
+            now,
+        )
+
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id LIMIT $1", limit
+        )
+        return [_outbox(row) for row in rows]
+
+    async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
+        # The claim runs under the cross-process writer lock like every write, so claims
+        # never race. Not SKIP LOCKED: skipping a row locked by a concurrent claim would
+        # let a later row of the same destination overtake it.
+        rows = await self._write(
+            "WITH picked AS (SELECT o.* FROM outbox o WHERE o.status = 'pending'"
+            " AND o.next_attempt_at <= $1 AND NOT EXISTS (SELECT 1 FROM outbox w"
+            " WHERE w.status = 'pending' AND w.next_attempt_at > $1"
+            " AND w.target_kind = o.target_kind AND w.target_id = o.target_id AND w.id < o.id)"
+            " ORDER BY o.id LIMIT $3),"
+            " claimed AS (UPDATE outbox SET next_attempt_at = $2 FROM picked"
+            " WHERE outbox.id = picked.id RETURNING outbox.id)"
+            " SELECT picked.* FROM picked JOIN claimed USING (id) ORDER BY id",
+            now,
+            lease_until,
+            limit,
+        )
+        return [_outbox(row) for row in rows]
+
+    async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
+        if rows:
+            await self._write(
+                "UPDATE outbox SET next_attempt_at = r.next_attempt_at"
+                " FROM unnest($1::bigint[], $2::bigint[]) AS r(id, next_attempt_at)"
+                " WHERE outbox.id = r.id AND outbox.status = 'pending'"
+                " AND outbox.next_attempt_at = $3",
+                [row.id for row in rows],
+                [row.next_attempt_at for row in rows],
+                lease_until,
+            )
+
+    async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
+        if campaign_id is None:
+            rows = await self._all("SELECT * FROM outbox ORDER BY id")
+        else:
+            rows = await self._all(
+                "SELECT * FROM outbox WHERE campaign_id = $1 ORDER BY id", campaign_id
+            )
+        return [_outbox(row) for row in rows]
+
+    async def outbox_item(self, item_id: int) -> OutboxRow | None:
+        row = await self._one("SELECT * FROM outbox WHERE id = $1", item_id)
+        return None if row is None else _outbox(row)
+
+    async def mark_delivered(self, item_id: int, message_id: int, now: int) -> None:
+        await self._write(
+            "UPDATE outbox SET status = 'delivered', delivered_id = $1, delivered_at = $2,"
+            " attempts = attempts + 1, last_error = NULL WHERE id = $3",
+            message_id,
+            now,
+            item_id,
+        )
+
+    async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None:
+        await self._write(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2"
+            " WHERE id = $3",
+            error[:500],
+            next_attempt_at,
+            item_id,
+        )
+
+    async def redeliver(self, campaign_id: int, now: int) -> int:
+        rows = await self._write(
+            "UPDATE outbox SET status = 'pending', next_attempt_at = $1"
+            " WHERE campaign_id = $2 AND ((status = 'pending' AND attempts > 0)"
+            " OR (status = 'failed' AND last_error NOT LIKE 'obsolete%'"
+            " AND last_error NOT LIKE 'recipient%')) RETURNING id",
+            now,
+            campaign_id,
+        )
+        return len(rows)
+
+    async def mark_failed(self, item_id: int, error: str) -> None:
+        await self._write(
+            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $1"
+            " WHERE id = $2",
+            error[:500],
+            item_id,
+        )
+
+    async def message_ref(self, campaign_id: int, key: str) -> int | None:
+        row = await self._one(
+            "SELECT message_id FROM message_refs WHERE campaign_id = $1 AND key = $2",
+            campaign_id,
+            key,
+        )
+        return None if row is None else int(row["message_id"])
+
+    async def set_message_ref(
+        self, campaign_id: int, key: str, target_id: int, message_id: int
+    ) -> None:
+        await self._write(
+            "INSERT INTO message_refs (campaign_id, key, target_id, message_id)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (campaign_id, key) DO UPDATE SET"
+            " target_id = excluded.target_id, message_id = excluded.message_id",
+            campaign_id,
+            key,
+            target_id,
+            message_id,
+        )
+
+    # -- audit
+    async def add_audit(
+        self,
+        campaign_id: int | None,
+        guild_id: int | None,
+        who: int,
+        what: str,
+        why: str,
+        data: Mapping[str, Any],
+        now: int,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO audit (campaign_id, guild_id, who, what, why, data, at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            campaign_id,
+            guild_id,
+            who,
+            what,
+            why,
+            _dumps(dict(data)),
+            now,
+        )
+
+    async def audit(self, campaign_id: int) -> list[AuditRow]:
+        rows = await self._all(
+            "SELECT * FROM audit WHERE campaign_id = $1 ORDER BY id", campaign_id
+        )
+        return [
+            AuditRow(
+                id=row["id"],
+                campaign_id=row["campaign_id"],
+                guild_id=row["guild_id"],
+                who=row["who"],
+                what=row["what"],
+                why=row["why"],
+                data=json.loads(row["data"]),
+                at=row["at"],
+            )
+            for row in rows
+        ]
+
+
+class PostgresRepository(Repository):
+    """A campaign store in one PostgreSQL schema (the first on the connection's search_path)."""
+
+    def __init__(self, pool: Any, url: str, schema: str) -> None:
+        self._pool = pool
+        self._url = url
+        self.schema = schema
+        self._write_key = lock_key(schema, "write")
+        self._local_writer = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        migrate_to_latest: bool = True,
+        now: datetime | None = None,
+        pool_size: int = POOL_SIZE,
+    ) -> PostgresRepository:
+        """Connect (a pool of ``pool_size``), apply pending migrations.
+
+        Query parameters of the URL that asyncpg does not know are server settings, so
+        ``postgresql://host/db?search_path=sortie`` keeps Sortie's tables in schema ``sortie``
+        (the tests give each test its own schema that way).
+        """
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        try:
+            async with pool.acquire() as conn:
+                schema = await conn.fetchval("SELECT current_schema()")
+                if schema is None:
+                    raise StorageError(
+                        "the database has no schema on the search_path to create tables in"
+                    )
+                if migrate_to_latest:
+                    await migrate(conn, now=now)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url, str(schema))
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self._local_writer, self._pool.acquire() as conn:
+            tr = conn.transaction()
+            await tr.start()
+            try:
+                # The cross-process writer lock; released by COMMIT or ROLLBACK.
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", self._write_key)
+                tx = PostgresTransaction(conn, writable=True)
+                yield tx
+                if tx.spoiled is not None:
+                    # PostgreSQL has aborted the transaction: COMMIT would quietly roll back.
+                    raise tx.spoiled
+            except BaseException:
+                # BaseException: a cancelled task must not leave a pooled connection inside
+                # a half-written transaction.
+                await tr.rollback()
+                raise
+            else:
+                await tr.commit()
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Transaction]:
+        async with (
+            self._pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresTransaction(conn, writable=False)
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._pool.close()
+
+    async def migrate(self) -> int:
+        """Apply pending migrations; the number applied."""
+        async with self._pool.acquire() as conn:
+            return len(await migrate(conn))
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            return await current_version(conn)
+
+    async def backup(self, destination: Path) -> None:
+        """A consistent copy of every row into a SQLite file (see ``db.transfer``)."""
+        from db.transfer import copy_store
+
+        await copy_store(self, Path(destination))
+
+    async def size_bytes(self) -> int:
+        # The schema's tables with their indexes and TOAST, not the whole server.
+        async with self._pool.acquire() as conn:
+            value = await conn.fetchval(
+                "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+            )
+        return int(value)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Any]:
+        """A raw pooled connection, for migrations, transfers and tests; services never use it."""
+        async with self._pool.acquire() as conn:
+            yield conn

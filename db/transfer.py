@@ -1,0 +1,166 @@
+"""Copying a whole campaign store between backends, row for row, ids included.
+
+Used by ``python -m bot migrate-data SRC DST`` (SQLite to PostgreSQL, or back) and by
+``PostgresRepository.backup`` (PostgreSQL to a SQLite file). The source is read inside one
+read transaction, so the copy is a consistent snapshot even while a bot keeps writing;
+the destination is written in one write transaction, so a failed copy leaves it empty.
+Both stores must have the same tables and columns, and the destination must hold no rows.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from db.repository import Repository, StorageError
+
+# Parents before children (foreign keys); the key column of tables with a generated key.
+TABLES: tuple[tuple[str, str | None], ...] = (
+    ("guild_settings", None),
+    ("campaigns", "id"),
+    ("players", None),
+    ("snapshots", "id"),
+    ("rounds", "id"),
+    ("drafts", None),
+    ("locks", "id"),
+    ("events", "seq"),
+    ("timers", "id"),
+    ("outbox", "id"),
+    ("message_refs", None),
+    ("audit", "id"),
+)
+BATCH = 1000
+
+
+@dataclass(frozen=True)
+class TransferReport:
+    rows: dict[str, int]
+    schema_version: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.rows.values())
+
+
+def _is_postgres(repo: Repository) -> bool:
+    from db.postgres import PostgresRepository
+
+    return isinstance(repo, PostgresRepository)
+
+
+async def _batches(repo: Repository, raw: Any, table: str) -> AsyncIterator[list[tuple[Any, ...]]]:
+    """The table's rows, in key order, a batch at a time (never the whole table in memory)."""
+    if _is_postgres(repo):
+        cursor = raw.cursor(f"SELECT * FROM {table} ORDER BY 1")
+        batch: list[tuple[Any, ...]] = []
+        async for record in cursor:
+            batch.append(tuple(record.values()))
+            if len(batch) >= BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+        return
+    async with raw.execute(f"SELECT * FROM {table} ORDER BY 1") as cur:
+        while rows := await cur.fetchmany(BATCH):
+            yield [tuple(row) for row in rows]
+
+
+async def _columns(repo: Repository, raw: Any, table: str) -> list[str]:
+    if _is_postgres(repo):
+        rows = await raw.fetch(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position",
+            table,
+        )
+        return [row["column_name"] for row in rows]
+    rows = await raw.execute_fetchall(f"PRAGMA table_info({table})")
+    return [row[1] for row in rows]
+
+
+async def _boolean_columns(raw: Any, table: str) -> set[str]:
+    rows = await raw.fetch(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = $1 AND data_type = 'boolean'",
+        table,
+    )
+    return {row["column_name"] for row in rows}
+
+
+async def _write(
+    repo: Repository, raw: Any, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
+) -> None:
+    if _is_postgres(repo):
+        flags = [i for i, name in enumerate(columns) if name in await _boolean_columns(raw, table)]
+        if flags:
+            # SQLite keeps flags as 0/1; PostgreSQL's COPY wants booleans.
+            rows = [
+                tuple(bool(v) if i in flags and v is not None else v for i, v in enumerate(row))
+                for row in rows
+            ]
+        await raw.copy_records_to_table(table, records=rows, columns=list(columns))
+        return
+    marks = ", ".join("?" for _ in columns)
+    await raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+
+async def transfer(source: Repository, destination: Repository) -> TransferReport:
+    """Copy every row of ``source`` into the empty ``destination``."""
+    # Not compared by version number: the two dialects number their migrations in step,
+    # but the tables and columns are what must match, and they are checked table by table.
+    version = await source.schema_version()
+    counts: dict[str, int] = {}
+    async with source.read() as src, destination.transaction() as dst:
+        for table, _ in TABLES:
+            existing = await _count(destination, dst.raw, table)
+            if existing:
+                raise StorageError(f"the destination is not empty ({existing} rows in {table})")
+        for table, _ in TABLES:
+            columns = await _columns(source, src.raw, table)
+            wanted = await _columns(destination, dst.raw, table)
+            if sorted(columns) != sorted(wanted):
+                raise StorageError(f"table {table} differs: {columns} != {wanted}")
+            counts[table] = 0
+            async for batch in _batches(source, src.raw, table):
+                await _write(destination, dst.raw, table, columns, batch)
+                counts[table] += len(batch)
+        if _is_postgres(destination):
+            # Copied ids were given explicitly; the identities must continue after them.
+            for table, key in TABLES:
+                if key is not None:
+                    await dst.raw.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'),"
+                        f" COALESCE((SELECT MAX({key}) FROM {table}), 0) + 1, false)"
+                    )
+    return TransferReport(counts, version)
+
+
+async def _count(repo: Repository, raw: Any, table: str) -> int:
+    if _is_postgres(repo):
+        return int(await raw.fetchval(f"SELECT COUNT(*) FROM {table}"))
+    rows = await raw.execute_fetchall(f"SELECT COUNT(*) FROM {table}")
+    return int(rows[0][0])
+
+
+async def copy_store(source: Repository, destination: Path) -> TransferReport:
+    """Write ``source`` to a new SQLite file at ``destination`` (checked, then renamed)."""
+    from db.backup import _check_and_describe, _temporary
+    from db.sqlite import SqliteRepository
+
+    temporary = _temporary(destination)
+    target = await SqliteRepository.open(temporary)
+    try:
+        report = await transfer(source, target)
+    except BaseException:
+        await target.close()
+        temporary.unlink(missing_ok=True)
+        raise
+    await target.close()
+    for suffix in ("-wal", "-shm"):
+        Path(str(temporary) + suffix).unlink(missing_ok=True)
+    _check_and_describe(temporary)
+    os.replace(temporary, destination)
+    return report

@@ -1,0 +1,210 @@
+"""The mission generator (seed E): Mission Points, the forces they buy, weather and time of
+day. Only the air-superiority patrol is generated; the other mission types need ground
+objectives the engine does not model yet.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.rng import Rng
+from engine.wings.catalog import Catalog, SideName
+from engine.wings.missions import Sortie, new_mission
+from engine.wings.pilots import can_fly, flying_skills, tokens
+from engine.wings.state import SIDES, CampaignState, GroundElement, MissionState, Pilot, other
+
+SEASONS = {
+    12: "winter", 1: "winter", 2: "winter",
+    3: "spring", 4: "spring", 5: "spring",
+    6: "summer", 7: "summer", 8: "summer",
+    9: "autumn", 10: "autumn", 11: "autumn",
+}  # fmt: skip
+
+# Seed F.VI.a: the weather read from an A card's value, by season (0-1, 2-3, 4-5).
+WEATHER = {
+    "winter": ("heavy", "medium", "clear"),
+    "spring": ("medium", "clear", "heavy"),
+    "summer": ("clear", "heavy", "medium"),
+    "autumn": ("medium", "heavy", "clear"),
+}
+TIMES_OF_DAY = ("dawn", "morning", "noon", "afternoon", "dusk")  # seed F.VI.e
+
+
+class MissionPoints(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    active: int
+    enemy: int
+    lines: tuple[tuple[str, int], ...]  # the audit trail of the active side's extra MP
+
+
+def mission_points(
+    catalog: Catalog,
+    *,
+    active_players: int,
+    enemy_players: int,
+    kind: str,
+    extra_objectives: int = 0,
+    enemy_extra_aircraft: int = 0,
+    enemy_trenches: int = 0,
+    enemy_caa: int = 0,
+    enemy_dca: int = 0,
+    zone: str = "near_enemy",
+) -> MissionPoints:
+    """Seed E.II.a-b: 2 MP per player, plus the creation table's extras for the active side."""
+    table = catalog.rules.campaign.mission_table
+    per_player = catalog.rules.campaign.mission_points_per_player
+    lines = [(f"mission:{kind}", table[kind])]
+    if extra_objectives:
+        key = "extra_photo" if kind == "photography" else f"extra_{kind}"
+        lines.append(("extra objectives", table[key] * extra_objectives))
+    if enemy_extra_aircraft:
+        lines.append(("enemy advantage", table["enemy_advantage"] * enemy_extra_aircraft))
+    if enemy_trenches or enemy_caa or enemy_dca:
+        trenches = table["enemy_trenches_per_3"] * (enemy_trenches // 3)
+        caa = table["enemy_caa_per_2"] * (enemy_caa // 2)
+        defences = trenches + caa + table["enemy_dca_per_1"] * enemy_dca
+        lines.append(("enemy ground defences", defences))
+    lines.append((f"zone:{zone}", table[f"zone_{zone}"]))
+    extra = sum(value for _, value in lines)
+    return MissionPoints(
+        active=active_players * per_player + extra,
+        enemy=enemy_players * per_player,
+        lines=tuple(lines),
+    )
+
+
+def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[str, GroundElement]:
+    """The defending side's trenches and CAA posts along the border of its own zone (seed
+    E.I.b: objectives within R/2 of that border), spread evenly across the table."""
+    width, height = catalog.rules.units.table
+    x = width * 3 / 4 if side == "central" else width / 4
+    kinds: list[Literal["trench", "caa"]] = []
+    kinds += ["caa"] * caa
+    kinds += ["trench"] * trenches
+    posts = [
+        GroundElement(
+            id=f"{side[0]}-{kind}{index + 1}",
+            kind=kind,
+            side=side,
+            x=x,
+            y=height * (index + 1) / (len(kinds) + 1),
+        )
+        for index, kind in enumerate(kinds)
+    ]
+    return {post.id: post for post in posts}
+
+
+def draw_weather(catalog: Catalog, date: str, stream: random.Random) -> str:
+    """Seed F.VI.a: one card from a shuffled A deck, read by season."""
+    season = SEASONS[int(date.split("-")[1])]
+    card = stream.choice(catalog.damage_decks["A"].expanded)
+    return WEATHER[season][min(card.value, 5) // 2]
+
+
+def sortie_cost(catalog: Catalog, pilot: Pilot, date: str) -> int:
+    """Seed E.II.b deployment cost: the plane by its service class, plus the pilot."""
+    plane = catalog.planes[pilot.plane]
+    deployment = catalog.rules.campaign.deployment
+    if plane.two_seater:
+        plane_cost = deployment["two_seater"]
+    else:
+        service = plane.service_class(date)
+        plane_cost = deployment["advanced" if service == "future" else service]
+    return plane_cost + deployment[pilot.status]
+
+
+def choose_forces(
+    catalog: Catalog, state: CampaignState, side: SideName, budget: int
+) -> list[Pilot]:
+    """Pilots fit to fly, with a plane of their type and a sortie of fuel and ammunition
+    left, taken in roster order while the Mission Points last (at least one if any can)."""
+    squadron = state.squadrons[side]
+    planes = {
+        key.removeprefix("plane:"): count
+        for key, count in squadron.stock.items()
+        if key.startswith("plane:")
+    }
+    sorties = min(squadron.stock.get("fuel", 0), squadron.stock.get("ammunition", 0))
+    chosen: list[Pilot] = []
+    spent = 0
+    for pilot in sorted(state.pilots.values(), key=lambda p: p.id):
+        if pilot.side != side or not can_fly(pilot) or planes.get(pilot.plane, 0) <= 0:
+            continue
+        if len(chosen) >= sorties:
+            break
+        cost = sortie_cost(catalog, pilot, state.date)
+        if spent + cost > budget and chosen:
+            continue
+        chosen.append(pilot)
+        spent += cost
+        planes[pilot.plane] -= 1
+    return chosen
+
+
+def generate_mission(
+    catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
+) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
+    active = state.active
+    enemy = other(active)
+    fire = catalog.rules.fire
+    stock = state.squadrons[enemy].stock
+    trenches = min(stock.get("trenches", 0), fire.max_trenches)
+    caa = min(stock.get("caa", 0), fire.max_caa)
+    points = mission_points(
+        catalog,
+        active_players=state.squadrons[active].players,
+        enemy_players=state.squadrons[enemy].players,
+        kind=kind,
+        enemy_trenches=trenches,
+        enemy_caa=caa,
+    )
+    enemy_force = choose_forces(catalog, state, enemy, points.enemy)
+    active_force = choose_forces(catalog, state, active, points.active)
+    extra = len(enemy_force) - len(active_force)
+    if extra > 0:
+        # Seed E.II.b: each aircraft the enemy fields beyond the active side's is worth MP.
+        points = mission_points(
+            catalog,
+            active_players=state.squadrons[active].players,
+            enemy_players=state.squadrons[enemy].players,
+            kind=kind,
+            enemy_extra_aircraft=extra,
+            enemy_trenches=trenches,
+            enemy_caa=caa,
+        )
+        active_force = choose_forces(catalog, state, active, points.active)
+    forces: dict[SideName, list[Pilot]] = {active: active_force, enemy: enemy_force}
+    sorties = [
+        Sortie(
+            id=pilot.id,
+            type=pilot.plane,
+            side=pilot.side,
+            pilot=pilot.id,
+            skills=flying_skills(pilot),
+            behaviour=pilot.behaviour,
+            tokens=tokens(catalog, pilot),
+            pilot_lp=pilot.lp,
+        )
+        for side in SIDES
+        for pilot in forces[side]
+    ]
+    number = state.mission_number + 1
+    stream = rng.stream(f"weather:{number}")
+    weather = draw_weather(catalog, state.date, stream)
+    mission = new_mission(
+        catalog,
+        sorties,
+        rng,
+        number=number,
+        date=state.date,
+        weather=weather,
+        active=active,
+    )
+    time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
+    ground = defences(catalog, enemy, trenches, caa)
+    mission = mission.model_copy(update={"time_of_day": time_of_day, "ground": ground})
+    return mission, points, forces

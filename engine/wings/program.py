@@ -1,0 +1,219 @@
+"""Program legality (authored 3.3 on the seed's A.I rules): which three-card programs a
+plane may fly this turn, and why the others are refused.
+
+A program is written ``"S BL TL"``, or ``"split_s: ST IM S"`` to declare a complex maneuver
+(authored 3.5). ``check_program`` returns the refusals, each with the card position and a
+short reason key; an empty list means the program is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
+from engine.wings.state import MissionRules, PlaneState, Program
+
+CARDS_PER_TURN = 3
+
+
+class Refusal(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    position: int  # 0-based card slot, -1 for the whole program
+    code: str
+    reason: str
+
+
+def parse_program(text: str) -> Program:
+    maneuver: str | None = None
+    body = text.strip()
+    if ":" in body:
+        head, _, body = body.partition(":")
+        maneuver = head.strip() or None
+    cards = tuple(part.upper() for part in body.replace(",", " ").split())
+    return Program(cards=cards, maneuver=maneuver)
+
+
+def program_text(program: Program) -> str:
+    cards = " ".join(program.cards)
+    return f"{program.maneuver}: {cards}" if program.maneuver else cards
+
+
+def _straight_before_immelmann(card: ManeuverCard | None, skills: tuple[str, ...]) -> bool:
+    if card is None:
+        return True  # the first turn of a mission has no previous card to break
+    if card.is_straight:
+        return True
+    # Seed D.VII.a Acrobat: a (modern) Immelmann may follow a bank or turn.
+    return "acrobat" in skills and card.kind in ("bank", "turn")
+
+
+def check_program(
+    catalog: Catalog,
+    plane: PlaneState,
+    program: Program,
+    rules: MissionRules,
+    turn: int,
+) -> list[Refusal]:
+    plane_type = catalog.planes[plane.type]
+    deck = catalog.maneuver_decks[plane_type.deck]
+    refusals: list[Refusal] = []
+    cards = program.cards
+    if len(cards) != CARDS_PER_TURN:
+        return [Refusal(position=-1, code="", reason="three-cards")]
+
+    resolved: list[ManeuverCard | None] = [deck.card(code) for code in cards]
+    for slot, (code, card) in enumerate(zip(cards, resolved, strict=True)):
+        if card is None:
+            refusals.append(Refusal(position=slot, code=code, reason="not-in-deck"))
+        elif not rules.altitude and card.kind in ("climb", "dive"):
+            # Found (2.2): without altitude rules the climb and dive cards leave the hand.
+            refusals.append(Refusal(position=slot, code=code, reason="altitude-off"))
+    if refusals:
+        return refusals
+
+    complex_ = None
+    if program.maneuver is not None:
+        complex_ = catalog.complex.get(program.maneuver)
+        if complex_ is None:
+            return [Refusal(position=-1, code=program.maneuver, reason="unknown-maneuver")]
+        if complex_.skill is not None and complex_.skill not in plane.skills:
+            return [Refusal(position=-1, code=program.maneuver, reason=f"needs-{complex_.skill}")]
+        if tuple(_generic(deck, code) for code in cards) != complex_.cards:
+            return [Refusal(position=-1, code=program.maneuver, reason="sequence-mismatch")]
+
+    seen: Counter[str] = Counter()
+    for slot, code in enumerate(cards):
+        card = resolved[slot]
+        assert card is not None
+        seen[code] += 1
+        if seen[code] <= card.copies:
+            continue
+        # Cards come back to the hand each turn (found), so a code is limited by its copies;
+        # each deck holds one climb and one dive (one climb counter a turn, seed A.III.a).
+        reason = {"climb": "one-climb-per-turn", "dive": "one-dive-per-turn"}.get(
+            card.kind, "too-many-copies"
+        )
+        refusals.append(Refusal(position=slot, code=code, reason=reason))
+
+    previous_code = plane.last_card
+    previous = deck.card(previous_code) if previous_code else None
+    previous_steep = plane.last_steep
+    genius_free = "genius" in plane.skills and turn - plane.genius_turn >= 2
+    genius_spent = False
+    for slot, code in enumerate(cards):
+        card = resolved[slot]
+        assert card is not None
+        if card.steep and previous_steep:
+            # Seed D.VII.a Genius: two diamonds in a row, at most once every two turns.
+            if genius_free and not genius_spent:
+                genius_spent = True
+            else:
+                refusals.append(Refusal(position=slot, code=code, reason="steep-after-steep"))
+        after_immelmann = previous is not None and previous.kind == "immelmann"
+        if after_immelmann and not card.is_straight and complex_ is None:
+            refusals.append(Refusal(position=slot, code=code, reason="straight-after-immelmann"))
+        before_ok = _straight_before_immelmann(previous, plane.skills)
+        if card.kind == "immelmann" and complex_ is None and not before_ok:
+            refusals.append(
+                Refusal(position=slot, code=code, reason="immelmann-needs-straight-before")
+            )
+        previous, previous_steep = card, card.steep
+
+    if plane.engine_hits > 0:
+        # Found (2.7): an engine hit forces one stall a turn; the bomber's slow straight stands in.
+        stall = "ST" if "ST" in deck.codes else "SS"
+        if stall not in cards:
+            refusals.append(Refusal(position=-1, code=stall, reason="engine-needs-stall"))
+    if plane.rudder is not None and turn <= plane.rudder_until:
+        for slot, code in enumerate(cards):
+            card = resolved[slot]
+            assert card is not None
+            if card.side == plane.rudder:
+                refusals.append(Refusal(position=slot, code=code, reason="rudder-jammed"))
+    return refusals
+
+
+def _generic(deck: ManeuverDeck, code: str) -> str:
+    """The code a complex-maneuver recipe uses: every straight reads as S."""
+    card = deck.card(code)
+    return "S" if card is not None and card.is_straight else code
+
+
+def uses_genius(plane: PlaneState, deck: ManeuverDeck, program: Program) -> bool:
+    previous_steep = plane.last_steep
+    for code in program.cards:
+        card = deck.card(code)
+        steep = card is not None and card.steep
+        if steep and previous_steep:
+            return True
+        previous_steep = steep
+    return False
+
+
+def legal_first_cards(
+    catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Cards that can open a legal program this turn, and the others with a reason."""
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    legal: list[str] = []
+    refused: list[tuple[str, str]] = []
+    fillers = [card.code for card in deck.cards if card.is_straight] or [deck.cards[0].code]
+    stall = "ST" if "ST" in deck.codes else "SS"
+    for card in deck.cards:
+        reasons: list[str] = []
+        for second in fillers:
+            tail = [second, stall] if plane.engine_hits else [second, second]
+            program = Program(cards=(card.code, *tail))
+            found = [r for r in check_program(catalog, plane, program, rules, turn)]
+            first = [r.reason for r in found if r.position in (0, -1)]
+            if not first:
+                reasons = []
+                break
+            reasons = first
+        if reasons:
+            refused.append((card.code, reasons[0]))
+        else:
+            legal.append(card.code)
+    return legal, refused
+
+
+def default_program(catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int) -> Program:
+    """Authored 4.1: S, S, S on a missed deadline, or the first legal substitute."""
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    straight = next(card.code for card in deck.cards if card.is_straight)
+    stall = "ST" if "ST" in deck.codes else "SS"
+    candidates = [
+        (straight, straight, straight),
+        (stall, straight, straight),
+        (straight, stall, straight),
+        (straight, straight, stall),
+    ]
+    others = [card.code for card in deck.cards if card.kind not in ("immelmann", "climb", "dive")]
+    candidates += [(a, b, c) for a in others for b in others for c in others]
+    for cards in candidates:
+        program = Program(cards=cards)
+        if not check_program(catalog, plane, program, rules, turn):
+            return program
+    raise ValueError(f"{plane.id} has no legal program")  # cannot happen with the shipped decks
+
+
+def random_program(
+    catalog: Catalog,
+    plane: PlaneState,
+    rules: MissionRules,
+    turn: int,
+    stream: random.Random,
+    tries: int = 40,
+) -> Program:
+    """A legal program drawn at random (for AI stand-ins, tests and the bench)."""
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    codes = list(deck.codes)
+    for _ in range(tries):
+        program = Program(cards=tuple(stream.choice(codes) for _ in range(CARDS_PER_TURN)))
+        if not check_program(catalog, plane, program, rules, turn):
+            return program
+    return default_program(catalog, plane, rules, turn)

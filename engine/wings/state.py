@@ -1,0 +1,232 @@
+"""The Wings of War state (secrets included): planes in the air, damage decks, sealed
+programs, pilots and squadrons. ``campaign.view`` strips what a viewer may not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.wings.catalog import SideName
+
+PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left"]
+PilotState = Literal["active", "wounded", "seriously_wounded", "captured", "missing", "dead"]
+Status = Literal["rookie", "ace", "veteran", "ace_of_aces"]
+SIDES: tuple[SideName, SideName] = ("entente", "central")
+
+
+def other(side: SideName) -> SideName:
+    return "central" if side == "entente" else "entente"
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Option(Model):
+    id: str
+    label: str
+    detail: str = ""
+
+
+class Excluded(Model):
+    id: str
+    label: str
+    reason: str  # a short key, e.g. "steep-after-steep"
+
+
+class Decision(Model):
+    """One field one side must fill now; ``options`` are the only legal values.
+
+    A program has too many combinations to list whole when a plane holds 20 cards, so for
+    programs ``options`` lists the legal cards for the first slot and ``detail`` says how
+    the value is written; ``check_program`` is the authority on the full program.
+    """
+
+    side: SideName
+    field: str
+    kind: Literal["program", "reorder", "skill", "wound", "purchase", "mission"]
+    options: tuple[Option, ...]
+    excluded: tuple[Excluded, ...] = ()
+    default: str
+    detail: str = ""
+
+    def allows(self, option_id: str) -> bool:
+        return any(option.id == option_id for option in self.options)
+
+
+class Event(Model):
+    """Something that happened, in the game's words; ``secret_for`` limits who may read it."""
+
+    kind: str
+    turn: int
+    phase: int = 0
+    data: dict[str, Any] = Field(default_factory=dict)
+    secret_for: SideName | None = None
+
+
+class DeckState(Model):
+    """A damage deck in play: ``pile`` is the draw order (card ids, top first).
+
+    A card id indexes the deck's expanded card list repeated ``copies`` times (authored 3.6:
+    one copy of the list per four planes using that letter). Drawn cards stay with the plane
+    that took them; ``spent`` holds those that went to no plane (flame and weather draws).
+    """
+
+    letter: str
+    copies: int
+    pile: tuple[int, ...]
+    spent: tuple[int, ...] = ()
+
+
+class PlaneState(Model):
+    id: str
+    type: str
+    side: SideName
+    pilot: str | None = None
+    skills: tuple[str, ...] = ()
+    behaviour: str | None = None
+    tokens: int = 0
+    x: float
+    y: float
+    heading: float
+    level: int
+    counters: int = 0
+    status: PlaneStatus = "flying"
+    damage: int = 0
+    cards: tuple[tuple[str, int], ...] = ()  # (deck letter, card id), secret to the owner
+    smoke: int = 0
+    fire: int = 0
+    jams: dict[str, int] = Field(default_factory=dict)  # gun name -> jam counters left
+    rudder: Literal["L", "R"] | None = None  # side a jammed rudder forbids...
+    rudder_until: int = 0  # ...in the programs of turns up to this one
+    specials: tuple[str, ...] = ()  # every special taken this mission, for doubles (B.IX)
+    permanent: tuple[str, ...] = ()  # specials made lasting by a double (B.IX)
+    engine_hits: int = 0
+    pilot_lp: int = 10
+    observer_lp: int | None = None
+    wounded: bool = False  # has taken a "pilot wounded" card this mission
+    no_fire: int = 0  # maneuvers left without firing after a wound
+    last_card: str | None = None
+    last_steep: bool = False
+    genius_turn: int = -99
+    spin: bool = False  # authored 3.9: over-climbed, the next card becomes a stall
+    aim: dict[str, str] = Field(default_factory=dict)  # gun -> target fired at last phase
+    climbed_turn: int = 0  # the turn a climb counter was last gained (one per turn)
+    last_hit_by: str | None = None  # the last plane whose fire hit this one
+    hit_last: bool = False  # took damage in the last phase flown (aiming, tailing)
+    destroyed_by: str | None = None
+    destroyed_turn: int | None = None
+    crash_zone: Literal["friendly", "enemy", "no_mans_land"] | None = None
+    kills: tuple[str, ...] = ()  # planes this one shot down (last card dealt)
+    kills_wounded: int = 0  # of those, shot down while the pilot was wounded (Hothead VP)
+    power_used: bool = False  # the behaviour's once-a-game power (seed D.VI)
+    power_target: str | None = None  # the plane the Soldier or Opportunist power hit
+
+
+class GroundElement(Model):
+    """A trench or AA machine-gun post (seed A.IV.h): an immobile aircraft at level 0."""
+
+    id: str
+    kind: Literal["trench", "caa"]
+    side: SideName
+    x: float
+    y: float
+    damage: int = 0
+    destroyed: bool = False
+    silenced: bool = False  # a CAA whose AA gun is out of action (infantry fire goes on)
+    destroyed_by: str | None = None
+    kills: tuple[str, ...] = ()
+
+
+class Program(Model):
+    cards: tuple[str, ...]
+    maneuver: str | None = None  # a declared complex maneuver (authored 3.5)
+
+
+class MissionRules(Model):
+    """Scenario switches for the seed's optional rules (B)."""
+
+    altitude: bool = True
+    collisions: bool = True  # B.III
+    friendly_collisions: bool = True  # B.III option: a straight added to the draw
+    dive_shot: bool = True  # B.VII.a
+    fire_prohibition: bool = True  # B.VII.c
+    shot_down_rule: bool = True  # B.VIII: the pilot may survive a crash
+    doubled_specials: bool = True  # B.IX
+    tailing: bool = True  # A.IV.d
+
+
+class MissionState(Model):
+    number: int = 1
+    kind: Literal["patrol"] = "patrol"
+    date: str = "1917-09"
+    weather: Literal["clear", "medium", "heavy"] = "clear"
+    time_of_day: str = "morning"
+    active: SideName = "entente"
+    rules: MissionRules = MissionRules()
+    table: tuple[float, float]
+    max_turns: int = 8
+    turn: int = 1
+    round: Literal["program", "reorder"] = "program"
+    planes: dict[str, PlaneState]
+    ground: dict[str, GroundElement] = Field(default_factory=dict)
+    decks: dict[str, DeckState]
+    programs: dict[str, Program] = Field(default_factory=dict)  # sealed until played
+    pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued
+    finished: bool = False
+    winner: SideName | Literal["draw"] | None = None
+
+
+class Pilot(Model):
+    id: str
+    name: str
+    side: SideName
+    behaviour: str
+    skills: tuple[str, ...] = ()
+    skill_picks: int = 0  # skills earned and not yet chosen
+    kills: int = 0
+    vp: int = 0
+    vp_spent: int = 0
+    lp: int = 10
+    state: PilotState = "active"
+    rest: int = 0  # missions left on the ground before the state improves
+    wounded_flights: int = 0  # missions left flying at 5 LP with one skill (D.IV)
+    plane: str
+    missions: int = 0
+    killed_by: str | None = None
+
+    @property
+    def status(self) -> Status:
+        if self.vp >= 160:
+            return "ace_of_aces"
+        if self.vp >= 80:
+            return "veteran"
+        return "ace" if self.kills >= 5 else "rookie"
+
+
+class Squadron(Model):
+    side: SideName
+    name: str
+    players: int
+    reserve: int  # Campaign Points that may be spent
+    score: int = 0  # Total Campaign Score: every Campaign Point won, never spent
+    stock: dict[str, int] = Field(default_factory=dict)  # resources bought, by kind
+    owned: tuple[str, ...] = ()  # resource kinds ever bought (F.III.b "new resource")
+    lost_half: bool = False  # lost half its flying strength last mission (F.III.a)
+
+
+class CampaignState(Model):
+    seed_commitment: str
+    date: str
+    mission_number: int = 0
+    active: SideName = "entente"
+    phase: Literal["briefing", "mission", "debrief", "ended"] = "briefing"
+    squadrons: dict[SideName, Squadron]
+    pilots: dict[str, Pilot]
+    mission: MissionState | None = None
+    history: tuple[dict[str, Any], ...] = ()
+    missions_planned: int = 3
+    winner: SideName | Literal["draw"] | None = None
+    next_pilot: int = 1

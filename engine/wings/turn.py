@@ -1,0 +1,918 @@
+"""One turn of a Wings of War mission (authored 4.1 on the seed's A rules): start-of-turn
+draws, then three simultaneous phases of reveal, move, altitude, collisions, fire and damage,
+then the end-of-turn bookkeeping and the tailing check.
+
+All randomness comes from named streams of the ``Rng`` handed in, so the same seed and
+programs replay the same mission card for card.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from engine.rng import Rng
+from engine.wings import geometry as geo
+from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
+from engine.wings.fire import base_polygon, check_at_ground, check_fire, check_from_ground
+from engine.wings.state import (
+    SIDES,
+    DeckState,
+    Event,
+    GroundElement,
+    MissionState,
+    PlaneState,
+    Program,
+)
+
+PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
+SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
+
+
+@dataclass
+class Shot:
+    shooter: str
+    gun: Gun
+    target: str
+    cards: int
+    bonus: int
+    aimed: bool
+    short: bool
+    left: int = 0
+
+
+class Turn:
+    """The working copy of a mission during one turn; ``finish`` freezes it again."""
+
+    def __init__(self, catalog: Catalog, mission: MissionState, rng: Rng) -> None:
+        self.catalog = catalog
+        self.mission = mission
+        self.rng = rng
+        self.planes: dict[str, PlaneState] = dict(mission.planes)
+        self.ground: dict[str, GroundElement] = dict(mission.ground)
+        self.piles = {k: list(d.pile) for k, d in mission.decks.items()}
+        self.spent = {k: list(d.spent) for k, d in mission.decks.items()}
+        self.events: list[Event] = []
+        self.turn = mission.turn
+        self.phase = 0
+        self.draws = 0
+        self.hit_this_phase: set[str] = set()
+        # Counters given during this phase's fire start ticking at the end of the next
+        # maneuver (seed A.II.b: "the next three maneuvers").
+        self.fresh: set[tuple[str, str]] = set()
+        self.exploded_now: list[str] = []
+        self.pursuits: dict[str, str] = {}
+
+    # --- small helpers ------------------------------------------------------------------
+
+    def where(self) -> str:
+        """Mission, turn and phase, for stream names: no two draws share a stream even if a
+        caller hands the same ``Rng`` to several turns."""
+        return f"{self.mission.number}.{self.turn}.{self.phase}"
+
+    def ids(self) -> list[str]:
+        return sorted(self.planes)
+
+    def flying(self) -> list[PlaneState]:
+        return [self.planes[i] for i in self.ids() if self.planes[i].status == "flying"]
+
+    def update(self, pid: str, **changes: object) -> PlaneState:
+        plane = self.planes[pid].model_copy(update=changes)
+        self.planes[pid] = plane
+        return plane
+
+    def event(self, kind: str, secret_for: SideName | None = None, **data: object) -> None:
+        # Built without re-validation: every field comes typed from the engine itself, and
+        # a turn emits dozens of events.
+        self.events.append(
+            Event.model_construct(
+                kind=kind,
+                turn=self.turn,
+                phase=self.phase,
+                data=dict(data),
+                secret_for=secret_for,
+            )
+        )
+
+    def draw(self, letter: str, holder: str | None) -> tuple[int, DamageCard]:
+        """Top card of a damage deck; an empty deck takes back the cards no flying plane
+        holds and is reshuffled (authored 3.6)."""
+        pile = self.piles[letter]
+        if not pile:
+            held = {
+                card
+                for plane in self.planes.values()
+                if plane.status == "flying"
+                for deck, card in plane.cards
+                if deck == letter
+            }
+            size = len(self.catalog.damage_decks[letter].expanded)
+            copies = self.mission.decks[letter].copies
+            pile.extend(i for i in range(size * copies) if i not in held)
+            self.draws += 1
+            stream = self.rng.stream(f"reshuffle:{self.where()}:{letter}:{self.draws}")
+            stream.shuffle(pile)
+            self.spent[letter] = []
+            self.event("deck-reshuffled", deck=letter, cards=len(pile))
+        card_id = pile.pop(0)
+        deck = self.catalog.damage_decks[letter].expanded
+        card = deck[card_id % len(deck)]
+        if holder is None:
+            self.spent[letter].append(card_id)
+        else:
+            plane = self.planes[holder]
+            self.update(holder, cards=(*plane.cards, (letter, card_id)))
+        return card_id, card
+
+    def spend_token(self, pid: str, skill: str) -> bool:
+        """Skills cost one token a use (seed D.VII); the engine uses them when they apply."""
+        plane = self.planes.get(pid)
+        if plane is None or skill not in plane.skills or plane.tokens <= 0:
+            return False  # ground elements have no skills
+        self.update(pid, tokens=plane.tokens - 1)
+        self.event("skill-used", secret_for=plane.side, plane=pid, skill=skill)
+        return True
+
+    # --- damage ---------------------------------------------------------------------------
+
+    def add_damage(self, pid: str, points: int, source: str | None) -> None:
+        plane = self.planes[pid]
+        if points <= 0 or plane.status != "flying":
+            return
+        self.hit_this_phase.add(pid)
+        if source is not None:
+            plane = self.update(pid, last_hit_by=source)
+        plane = self.update(pid, damage=plane.damage + points)
+        if plane.damage >= self.catalog.planes[plane.type].damage_points:
+            self.shoot_down(pid, "shot_down", plane.last_hit_by)
+
+    def shoot_down(self, pid: str, status: str, source: str | None) -> None:
+        plane = self.planes[pid]
+        if plane.status != "flying":
+            return
+        self.update(pid, status=status, destroyed_by=source, destroyed_turn=self.turn)
+        if source is not None and source in self.planes and source != pid:
+            killer = self.planes[source]
+            self.update(source, kills=(*killer.kills, pid))
+            if killer.wounded:
+                self.update(source, kills_wounded=killer.kills_wounded + 1)
+        elif source is not None and source in self.ground:
+            post = self.ground[source]
+            self.ground[source] = post.model_copy(update={"kills": (*post.kills, pid)})
+        self.event(status.replace("_", "-"), plane=pid, by=source)
+        if status == "exploded":
+            self.update(pid, pilot_lp=-1)
+            self.exploded_now.append(pid)
+        elif status in ("shot_down", "crashed"):
+            self.crash(pid)
+
+    def crash(self, pid: str) -> None:
+        """Seed B.VIII: the wreck flies one ruler ahead (two above level 2); the pilot takes
+        A cards, one per peg, counting only their points, wounds and explosions (J 16)."""
+        plane = self.planes[pid]
+        if plane.pilot_lp < 0:
+            return
+        if not self.mission.rules.shot_down_rule:
+            self.update(pid, pilot_lp=-1)
+            return
+        ruler = self.catalog.rules.units.ruler
+        glide = ruler * (1 if plane.level <= 2 else 2)
+        x, y = geo.to_world(plane.x, plane.y, plane.heading, (glide, 0.0))
+        lp = plane.pilot_lp
+        for _ in range(max(0, plane.level) + 1):
+            _, card = self.draw("A", None)
+            if card.special == "explosion":
+                lp = -1
+                break
+            lp -= card.value
+            if card.special == "pilot_wounded":
+                lp -= self.catalog.rules.pilot.wound_cost
+        zone = self.zone(plane.side, x)
+        self.update(pid, pilot_lp=lp, crash_zone=zone)
+        self.event("crash", plane=pid, zone=zone, pilot_alive=lp >= 0, x=x, y=y)
+
+    def zone(self, side: str, x: float) -> str:
+        """Seed E.I.b: a quarter of the table at each end belongs to a side (authored split);
+        the Entente holds the left (low x) end."""
+        width = self.mission.table[0]
+        if width / 4 <= x <= width * 3 / 4:
+            return "no_mans_land"
+        own_left = side == "entente"
+        return "friendly" if (x < width / 4) == own_left else "enemy"
+
+    def apply_card(
+        self,
+        target: str,
+        card: DamageCard,
+        shooter: str | None,
+        gun: Gun | None,
+        *,
+        bonus: int = 0,
+        aimed: bool = False,
+        long_range: bool = False,
+        seen: set[str] | None = None,
+    ) -> None:
+        plane = self.planes[target]
+        if plane.status != "flying":
+            return
+        value = card.value
+        # Seed A.II.c: the aiming +1 (and other +1s) never raise a 0 card.
+        if value > 0:
+            value += bonus
+        if value in (1, 2) and not aimed and self.spend_token(target, "snake"):
+            value = 0  # seed D.VII.d Snake: 1s and 2s count as 0 unless aimed at
+        if long_range and value > 0 and self.spend_token(target, "viper"):
+            value //= 2  # seed D.VII.d Viper: half damage from long range, rounded down
+        self.event(
+            "damage-card",
+            secret_for=plane.side,
+            plane=target,
+            value=value,
+            special=card.special,
+            by=shooter,
+        )
+        special = card.special
+        if seen is not None:
+            # Seed A.II.b: one shot giving the same special twice only applies it once.
+            if special in seen:
+                special = "none"
+            seen.add(special)
+        self.apply_special(target, special, card.value, shooter, gun)
+        if self.planes[target].status == "flying":
+            self.add_damage(target, value, shooter)
+
+    def apply_special(
+        self, pid: str, special: str, face: int, shooter: str | None, gun: Gun | None
+    ) -> None:
+        plane = self.planes[pid]
+        rules = self.catalog.rules
+        if special == "none":
+            return
+        doubled = self.mission.rules.doubled_specials and special in plane.specials
+        plane = self.update(pid, specials=(*plane.specials, special))
+        public = special in ("smoke", "fire", "explosion")
+        self.event("special", secret_for=None if public else plane.side, plane=pid, special=special)
+        if special == "explosion":
+            self.shoot_down(pid, "exploded", shooter)
+        elif special in ("jam_red", "jam_green"):
+            if shooter is None or gun is None or shooter not in self.planes:
+                return
+            owner = self.planes[shooter]
+            if self.spend_token(shooter, "conscientious"):
+                return  # seed D.VII.c: the checked ammunition cancels a jam
+            count = rules.fire.wounded_jam_counters if owner.wounded else rules.fire.jam_counters
+            self.update(shooter, jams={**owner.jams, gun.name: count})
+            self.fresh.add((shooter, gun.name))
+            self.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name)
+        elif special == "smoke":
+            smoke = PERMANENT if doubled else rules.fire.smoke_counters
+            self.update(pid, smoke=max(plane.smoke, smoke))
+        elif special == "fire":
+            fire = PERMANENT if doubled else rules.fire.fire_counters
+            self.update(pid, fire=max(plane.fire, fire), smoke=max(plane.smoke, fire))
+        elif special in ("rudder_left", "rudder_right"):
+            side = "L" if special == "rudder_left" else "R"
+            until = PERMANENT if doubled and plane.rudder == side else self.turn + 1
+            self.update(pid, rudder=side, rudder_until=until)
+        elif special == "engine":
+            hits = plane.engine_hits + 1
+            self.update(pid, engine_hits=hits)
+            if hits >= 2:
+                self.shoot_down(pid, "shot_down", shooter)  # seed A.II.b / B.IX
+        elif special == "pilot_wounded":
+            cost = rules.pilot.wound_cost
+            # Seed A.II.b: on a two-seater the 3 card hits the pilot, the 5 the observer.
+            if plane.observer_lp is not None and face == 5:
+                self.update(pid, observer_lp=plane.observer_lp - cost)
+                return
+            lp = plane.pilot_lp - cost
+            if plane.wounded and plane.behaviour == "hothead" and not plane.power_used:
+                # Seed D.VI Hothead, once a game: a second wound leaves him only Wounded.
+                lp = max(lp, rules.pilot.wounded_max_lp)
+                self.update(pid, power_used=True)
+                self.event("behaviour-power", secret_for=plane.side, plane=pid, power="hothead")
+            self.update(pid, pilot_lp=lp, wounded=True, no_fire=rules.fire.wounded_no_fire)
+            self.fresh.add((pid, "no_fire"))
+            if lp < 0:
+                # D.V: below 0 the pilot dies and the plane goes down (J 2: LP rule).
+                self.shoot_down(pid, "crashed", shooter)
+
+    def explosion_blast(self) -> None:
+        """Seed B.VI: an explosion gives one A card to every plane within R/2 at its level."""
+        reach = self.catalog.rules.units.ruler / 2
+        blasts, self.exploded_now = self.exploded_now, []
+        for pid in blasts:
+            centre = self.planes[pid]
+            for plane in self.flying():
+                if plane.level != centre.level:
+                    continue
+                if geo.distance((plane.x, plane.y), (centre.x, centre.y)) <= reach:
+                    _, card = self.draw("A", plane.id)
+                    self.apply_card(plane.id, card, None, None)
+
+    # --- the turn -------------------------------------------------------------------------
+
+    def start_of_turn(self) -> None:
+        for plane in self.flying():
+            if plane.fire > 0:
+                # Seed A.II.b: a burning plane discards a flame counter and draws an A card,
+                # counting only its points and an explosion.
+                left = plane.fire if plane.fire >= PERMANENT else plane.fire - 1
+                self.update(plane.id, fire=left)
+                _, card = self.draw("A", plane.id)
+                self.event("flames", plane=plane.id)
+                self.event("damage-card", secret_for=plane.side, plane=plane.id,
+                           value=card.value, special="none", by=None)  # fmt: skip
+                # The kill goes to the last plane that hit it (the fire's likely author).
+                if card.special == "explosion":
+                    self.shoot_down(plane.id, "exploded", plane.last_hit_by)
+                else:
+                    self.add_damage(plane.id, card.value, None)
+            if self.mission.weather == "heavy" and self.planes[plane.id].status == "flying":
+                # Seed F.VI.c outside cloud: an odd B card costs 1 point, specials ignored.
+                _, card = self.draw("B", None)
+                if card.value % 2 == 1:
+                    self.event("turbulence", plane=plane.id)
+                    self.add_damage(plane.id, 1, None)
+        self.explosion_blast()
+
+    def card_for(self, plane: PlaneState, program: Program) -> ManeuverCard:
+        deck = self.catalog.maneuver_decks[self.catalog.planes[plane.type].deck]
+        code = program.cards[self.phase - 1]
+        if plane.spin and deck.card("ST") is not None:
+            code = "ST"
+        card = deck.card(code)
+        assert card is not None
+        return card
+
+    def step_effect(self, program: Program) -> Step:
+        if program.maneuver is None:
+            return Step()
+        return self.catalog.complex[program.maneuver].steps[self.phase - 1]
+
+    def altitude(self, pid: str, card: ManeuverCard, step: Step, program: Program) -> None:
+        """Seed A.III with authored 3.9: climb counters, levels, ceiling and the floor."""
+        plane = self.planes[pid]
+        plane_type = self.catalog.planes[plane.type]
+        level, counters = plane.level, plane.counters
+        top = min(self.catalog.rules.altitude.cap, plane_type.ceiling)
+        gain = 0
+        if card.kind == "climb":
+            gain = 1
+        elif card.kind == "immelmann" and program.maneuver is None:
+            gain = 1  # authored 3.5: the base-game (modern) Immelmann gains a counter
+        gain += step.climb
+        if plane.spin:
+            # Authored 3.9: the spin costs a level, two if the card was a stall anyway.
+            original = program.cards[self.phase - 1]
+            level -= 2 if original == "ST" else 1
+            self.update(pid, spin=False)
+        over = False
+        if gain and plane.climbed_turn != self.turn:
+            counters += 1  # never two counters in one turn (seed A.III.a)
+            self.update(pid, climbed_turn=self.turn)
+            if counters >= plane_type.climb:
+                if level >= top:
+                    counters = plane_type.climb - 1
+                    over = True
+                else:
+                    level, counters = level + 1, 0
+        if card.kind == "dive":
+            # Seed A.III.b: lose a level and every counter; from level 1 keep one counter.
+            level, counters = (level - 1, 1 if level == 1 else 0)
+        for _ in range(step.descend):
+            if counters > 0:
+                counters -= 1
+            else:
+                level, counters = level - 1, plane_type.climb - 1
+        if step.level:
+            level, counters = level + step.level, 0
+        self.update(pid, level=level, counters=counters)
+        if level < 0:
+            self.update(pid, level=0)
+            self.event("crashed-into-ground", plane=pid)
+            self.shoot_down(pid, "crashed", None)
+        elif over:
+            # Found (2.6): above the ceiling, 1 A card and a spin next phase.
+            self.event("over-ceiling", plane=pid)
+            self.update(pid, spin=True)
+            _, damage = self.draw("A", pid)
+            self.apply_card(pid, damage, None, None)
+
+    def collision_pairs(
+        self, moves: dict[str, tuple[ManeuverCard, float]]
+    ) -> list[tuple[str, str]]:
+        """Authored 4.1 step 3: pairs at the same altitude state whose bases meet on the way."""
+        planes = self.flying()
+        sizes: dict[str, tuple[float, float]] = {}
+        reach: dict[str, float] = {}
+        for plane in planes:
+            card, length = moves[plane.id]
+            width = self.catalog.base_size(self.catalog.planes[plane.type])[0]
+            sizes[plane.id] = (width, length)
+            move = self.catalog.move(self.catalog.planes[plane.type], card.code)
+            reach[plane.id] = math.hypot(move.dx, move.dy) + math.hypot(width, length) / 2
+        samples: dict[str, list[tuple[float, float, float]]] = {}
+
+        def path(plane: PlaneState) -> list[tuple[float, float, float]]:
+            if plane.id not in samples:
+                card, length = moves[plane.id]
+                poses = []
+                for step in range(1, SWEEP_STEPS + 1):
+                    lx, ly, lh = geo.path_pose(card, length, step / SWEEP_STEPS)
+                    wx, wy = geo.to_world(plane.x, plane.y, plane.heading, (lx, ly))
+                    poses.append((wx, wy, plane.heading + lh))
+                samples[plane.id] = poses
+            return samples[plane.id]
+
+        pairs = []
+        for i, first in enumerate(planes):
+            for second in planes[i + 1 :]:
+                # Seed B.III: same level, and either both without counters or both with some.
+                if first.level != second.level:
+                    continue
+                if (first.counters > 0) != (second.counters > 0):
+                    continue
+                # Farther apart than both moves and both bases, they cannot meet.
+                gap = geo.distance((first.x, first.y), (second.x, second.y))
+                if gap > reach[first.id] + reach[second.id]:
+                    continue
+                if self._paths_meet(path(first), sizes[first.id], path(second), sizes[second.id]):
+                    pairs.append((first.id, second.id))
+        return pairs
+
+    @staticmethod
+    def _paths_meet(
+        first: list[tuple[float, float, float]],
+        first_size: tuple[float, float],
+        second: list[tuple[float, float, float]],
+        second_size: tuple[float, float],
+    ) -> bool:
+        # Two bases farther apart than their half-diagonals cannot touch: skip the
+        # rectangle test for those samples.
+        clear = (math.hypot(*first_size) + math.hypot(*second_size)) / 2
+        for (ax, ay, ah), (bx, by, bh) in zip(first, second, strict=True):
+            if geo.distance((ax, ay), (bx, by)) >= clear:
+                continue
+            if geo.overlaps(
+                geo.rectangle(ax, ay, ah, *first_size), geo.rectangle(bx, by, bh, *second_size)
+            ):
+                return True
+        return False
+
+    def collide(self, pairs: Iterable[tuple[str, str]]) -> None:
+        for first, second in pairs:
+            a, b = self.planes[first], self.planes[second]
+            if a.status != "flying" or b.status != "flying":
+                continue
+            stream = self.rng.stream(f"collision:{self.where()}:{first}:{second}")
+            friendly = self.mission.rules.friendly_collisions and a.side == b.side
+            choices = ["L", "R", "S"] if friendly else ["L", "R"]
+            picks = (stream.choice(choices), stream.choice(choices))
+            self.event("collision-risk", planes=[first, second], cards=list(picks))
+            if picks[0] != picks[1]:
+                continue
+            turn = abs(geo.normalise(a.heading - b.heading))
+            letter = "A" if turn > 90 else "B"  # seed B.III: head-on hurts more
+            self.event("collision", planes=[first, second], deck=letter)
+            for pid in (first, second):
+                for _ in range(2):
+                    _, card = self.draw(letter, pid)
+                    # Seed B.III: collision cards count their points and explosions only.
+                    if card.special == "explosion":
+                        self.shoot_down(pid, "exploded", None)
+                    else:
+                        self.add_damage(pid, card.value, None)
+
+    def fire_phase(
+        self, played: dict[str, tuple[ManeuverCard, Step]], overlapping: set[frozenset[str]]
+    ) -> None:
+        rules = self.mission.rules
+        planes = self.flying()
+        polygons = {plane.id: base_polygon(self.catalog, plane) for plane in planes}
+        shots: list[Shot] = []
+        ground_shots: list[Shot] = []
+        infantry: list[tuple[str, str]] = []
+        for shooter in planes:
+            card, step = played[shooter.id]
+            lost = card.kind == "dive" or step.descend > 0 or step.level < 0
+            gained = card.kind == "climb"
+            dived = card.kind == "dive" or step.dive_shot
+            for gun in self.catalog.planes[shooter.type].guns:
+                best: tuple[tuple[int, float, str], Shot] | None = None
+                for target in planes:
+                    if target.side == shooter.side:
+                        continue
+                    check = check_fire(
+                        self.catalog,
+                        shooter,
+                        gun,
+                        target,
+                        planes,
+                        rules,
+                        last_kind=card.kind,
+                        lost_height=lost,
+                        gained_height=gained,
+                        dived=dived,
+                        overlapping=frozenset((shooter.id, target.id)) in overlapping,
+                        polygons=polygons,
+                    )
+                    if not check.ok:
+                        continue
+                    fire = self.catalog.rules.fire
+                    cards = fire.short_cards if check.short else fire.long_cards
+                    if check.short:
+                        cards += gun.short_bonus
+                    bonus = 0
+                    aimed = (
+                        shooter.aim.get(gun.name) == target.id
+                        and not shooter.hit_last
+                        and "grass_snake" not in target.skills
+                    )
+                    if aimed:
+                        bonus += 1  # seed A.II.c: consecutive fire on the same target
+                    if rules.dive_shot and dived and shooter.level >= target.level:
+                        cards += 1  # seed B.VII.a: the dive shot's extra card
+                    elif rules.dive_shot and card.steep and shooter.level > target.level:
+                        bonus += 1  # seed B.VII.a: a steep maneuver from above aims better
+                    if step.extra_card:
+                        cards += 1
+                    # Standing order (authored): each gun takes the shot with most cards,
+                    # then the nearest target.
+                    key = (-cards, check.distance, target.id)
+                    shot = Shot(shooter.id, gun, target.id, cards, bonus, aimed, check.short)
+                    if best is None or key < best[0]:
+                        best = (key, shot)
+                if best is not None:
+                    shots.append(self.behaviour_power(shooter, best[1], dived))
+                elif self.ground:
+                    self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots)
+        shots.extend(self.ground_fire(planes, infantry))
+        new_aim: dict[str, dict[str, str]] = {p.id: {} for p in planes}
+        for shot in shots:
+            if shot.shooter in new_aim:
+                new_aim[shot.shooter][shot.gun.name] = shot.target
+            if self.spend_token(shot.shooter, "very_good_shot"):
+                shot.bonus += 1  # seed D.VII.b
+            self.event(
+                "fire",
+                shooter=shot.shooter,
+                gun=shot.gun.name,
+                target=shot.target,
+                range="short" if shot.short else "long",
+                cards=shot.cards,
+            )
+        for pid, aims in new_aim.items():
+            self.update(pid, aim=aims)
+        self.deal(shots)
+        self.hit_ground(ground_shots)
+        for post_id, victim in infantry:
+            # Seed A.IV.h: infantry fire draws one A card of which only the special counts.
+            if self.planes[victim].status != "flying":
+                continue
+            _, damage = self.draw("A", victim)
+            self.event("infantry-fire", post=post_id, target=victim)
+            if damage.special not in ("none", "jam_red", "jam_green"):
+                self.apply_special(victim, damage.special, damage.value, post_id, None)
+        self.explosion_blast()
+
+    def behaviour_power(self, shooter: PlaneState, shot: Shot, dived: bool) -> Shot:
+        """Seed D.VI once-a-game powers that add a damage card: the Soldier's on a dive shot,
+        the Opportunist's against a plane already smoking or burning from another's fire."""
+        if shooter.power_used or shot.target not in self.planes:
+            return shot
+        target = self.planes[shot.target]
+        soldier = (
+            shooter.behaviour == "soldier"
+            and dived
+            and self.mission.rules.dive_shot
+            and shooter.level >= target.level
+        )
+        opportunist = (
+            shooter.behaviour == "opportunist"
+            and (target.smoke > 0 or target.fire > 0)
+            and target.last_hit_by not in (None, shooter.id)
+        )
+        if not (soldier or opportunist):
+            return shot
+        self.update(shooter.id, power_used=True, power_target=target.id)
+        self.event("behaviour-power", plane=shooter.id, power=shooter.behaviour, target=target.id)
+        return replace(shot, cards=shot.cards + 1)
+
+    def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
+        """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
+        CAA's AA gun also shoots like an aircraft while it is not silenced (seed A.IV.h)."""
+        shots: list[Shot] = []
+        fire = self.catalog.rules.fire
+        caa_gun = Gun(name="caa", deck=fire.caa_deck, axis=0, half_angle=89)
+        for post in sorted(self.ground.values(), key=lambda g: g.id):
+            if post.destroyed:
+                continue
+            best: tuple[float, str, bool] | None = None
+            for plane in planes:
+                if plane.side == post.side:
+                    continue
+                check = check_from_ground(self.catalog, post.x, post.y, plane, planes)
+                if check.ok and (best is None or (check.distance, plane.id) < best[:2]):
+                    best = (check.distance, plane.id, check.short)
+            if best is None:
+                continue
+            infantry.append((post.id, best[1]))
+            if post.kind == "caa" and not post.silenced:
+                cards = fire.short_cards if best[2] else fire.long_cards
+                shots.append(Shot(post.id, caa_gun, best[1], cards, 0, False, best[2]))
+        return shots
+
+    def aim_at_ground(
+        self,
+        shooter: PlaneState,
+        gun: Gun,
+        last_kind: str,
+        planes: list[PlaneState],
+        ground_shots: list[Shot],
+    ) -> None:
+        """With no plane to shoot at, a gun takes the nearest enemy ground element."""
+        best: tuple[float, str, bool] | None = None
+        for post in sorted(self.ground.values(), key=lambda g: g.id):
+            if post.destroyed or post.side == shooter.side:
+                continue
+            check = check_at_ground(
+                self.catalog, shooter, gun, post.x, post.y, planes, last_kind=last_kind
+            )
+            if check.ok and (best is None or (check.distance, post.id) < best[:2]):
+                best = (check.distance, post.id, check.short)
+        if best is not None:
+            fire = self.catalog.rules.fire
+            cards = fire.short_cards if best[2] else fire.long_cards
+            ground_shots.append(Shot(shooter.id, gun, best[1], cards, 0, False, best[2]))
+            self.event("fire-at-ground", shooter=shooter.id, gun=gun.name, target=best[1])
+
+    def hit_ground(self, shots: list[Shot]) -> None:
+        structure = self.catalog.rules.fire.ground_structure
+        for shot in shots:
+            for _ in range(shot.cards):
+                post = self.ground[shot.target]
+                if post.destroyed:
+                    break
+                _, card = self.draw(shot.gun.deck, None)
+                changes: dict[str, object] = {"damage": post.damage + card.value}
+                if card.special in ("jam_red", "jam_green"):
+                    self.apply_special(
+                        shot.shooter, card.special, card.value, shot.shooter, shot.gun
+                    )
+                elif card.special != "none" and post.kind == "caa":
+                    changes["silenced"] = True  # seed A.IV.h: any other special silences the AA
+                if card.special == "explosion" or post.damage + card.value >= structure:
+                    changes.update(destroyed=True, destroyed_by=shot.shooter)
+                    self.event("ground-destroyed", post=post.id, by=shot.shooter)
+                self.ground[post.id] = post.model_copy(update=changes)
+
+    def deal(self, shots: list[Shot]) -> None:
+        """Seed A.II.a: cards are dealt one at a time, first to the target whose deck letter
+        is nearest Z, then back up the alphabet, round after round."""
+        queue: dict[str, list[Shot]] = {}
+        for shot in shots:
+            queue.setdefault(shot.target, []).append(replace(shot, left=shot.cards))
+        order = sorted(
+            queue,
+            key=lambda pid: (self.catalog.planes[self.planes[pid].type].deck, pid),
+            reverse=True,
+        )
+        seen: dict[tuple[str, str], set[str]] = {}
+        while any(shot.left > 0 for waiting in queue.values() for shot in waiting):
+            for target in order:
+                pending = [shot for shot in queue[target] if shot.left > 0]
+                if not pending:
+                    continue
+                if self.planes[target].status != "flying":
+                    # A destroyed plane takes no more cards from the shots still owed.
+                    for shot in pending:
+                        shot.left = 0
+                    continue
+                shot = pending[0]
+                shot.left -= 1
+                _, card = self.draw(shot.gun.deck, target)
+                if (
+                    shot.short
+                    and card.value > 0
+                    and self.planes[target].status == "flying"
+                    and self.spend_token(shot.shooter, "excellent_shot")
+                ):
+                    # Seed D.VII.b Excellent shot: a point to the pilot per card at short range.
+                    self.update(target, pilot_lp=self.planes[target].pilot_lp - 1)
+                self.apply_card(
+                    target,
+                    card,
+                    shot.shooter,
+                    shot.gun,
+                    bonus=shot.bonus,
+                    aimed=shot.aimed,
+                    long_range=not shot.short,
+                    seen=seen.setdefault((shot.shooter, shot.gun.name), set()),
+                )
+        self.explosion_blast()
+
+    def play_phase(self, programs: dict[str, Program]) -> None:
+        table_w, table_h = self.mission.table
+        moves: dict[str, tuple[ManeuverCard, float]] = {}
+        played: dict[str, tuple[ManeuverCard, Step]] = {}
+        for plane in self.flying():
+            program = programs[plane.id]
+            card = self.card_for(plane, program)
+            length = self.catalog.base_size(self.catalog.planes[plane.type])[1]
+            moves[plane.id] = (card, length)
+            played[plane.id] = (card, self.step_effect(program))
+            self.event("card-revealed", plane=plane.id, card=card.code)
+        pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
+        for pid, (card, _length) in moves.items():
+            plane = self.planes[pid]
+            move = self.catalog.move(self.catalog.planes[plane.type], card.code)
+            x, y, heading = geo.apply_move(plane.x, plane.y, plane.heading, move)
+            self.update(pid, x=x, y=y, heading=heading, last_card=card.code, last_steep=card.steep)
+            self.event("moved", plane=pid, x=round(x, 3), y=round(y, 3), heading=round(heading, 1))
+        for pid, (card, step) in played.items():
+            self.altitude(pid, card, step, programs[pid])
+        for pid in moves:
+            plane = self.planes[pid]
+            if plane.status == "flying" and not (
+                0 <= plane.x <= table_w and 0 <= plane.y <= table_h
+            ):
+                # Authored 3.2: off the table when the centre leaves it; it counts as fled.
+                self.update(pid, status="left")
+                self.event("left-table", plane=pid)
+        self.collide(pairs)
+        self.explosion_blast()
+        flying = self.flying()
+        polys = {p.id: base_polygon(self.catalog, p) for p in flying}
+        overlapping = {
+            frozenset((a.id, b.id))
+            for i, a in enumerate(flying)
+            for b in flying[i + 1 :]
+            if geo.overlaps(polys[a.id], polys[b.id])
+        }
+        self.fire_phase(played, overlapping)
+        for pid in self.ids():
+            plane = self.planes[pid]
+            # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.
+            changes: dict[str, object] = {}
+            if plane.hit_last != (pid in self.hit_this_phase):
+                changes["hit_last"] = pid in self.hit_this_phase
+            if plane.status == "flying" and plane.jams:
+                changes["jams"] = {
+                    gun: left if (pid, gun) in self.fresh else left - 1
+                    for gun, left in plane.jams.items()
+                    if left > 1 or (pid, gun) in self.fresh
+                }
+            if plane.status == "flying" and plane.no_fire and (pid, "no_fire") not in self.fresh:
+                changes["no_fire"] = plane.no_fire - 1
+            if changes:
+                self.update(pid, **changes)
+        self.hit_this_phase = set()
+        self.fresh = set()
+
+    def end_of_turn(self) -> None:
+        for plane in self.flying():
+            if 0 < plane.smoke < PERMANENT:
+                self.update(plane.id, smoke=plane.smoke - 1)
+        self.pursuits = self.tailing() if self.mission.rules.tailing else {}
+
+    def tailing(self) -> dict[str, str]:
+        """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
+        base; the pursuer no more than one level above, unhurt in phase 3, not smoking."""
+        if self.mission.weather == "medium":
+            return {}  # seed F.VI.b: no pursuit in medium cloudiness
+        ruler = self.catalog.rules.units.ruler
+        planes = self.flying()
+        polys = {p.id: base_polygon(self.catalog, p) for p in planes}
+        result: dict[str, str] = {}
+        for pursuer in planes:
+            if pursuer.smoke > 0 or pursuer.fire > 0 or pursuer.hit_last:
+                continue
+            best: tuple[float, str] | None = None
+            for target in planes:
+                if target.side == pursuer.side or "grass_snake" in target.skills:
+                    continue
+                if pursuer.level - target.level not in (0, 1):
+                    continue
+                if geo.distance((pursuer.x, pursuer.y), (target.x, target.y)) > ruler + 4.0:
+                    continue  # edges cannot be a ruler apart: two half-bases are under 2 bw
+                length = self._tail_segment(pursuer, target, planes, polys, ruler)
+                if length is not None and (best is None or (length, target.id) < best):
+                    best = (length, target.id)
+            if best is not None:
+                result[pursuer.id] = best[1]
+                self.event("tailing", pursuer=pursuer.id, target=best[1])
+        return result
+
+    def _tail_segment(
+        self,
+        pursuer: PlaneState,
+        target: PlaneState,
+        planes: list[PlaneState],
+        polys: dict[str, geo.Polygon],
+        ruler: float,
+    ) -> float | None:
+        front = _edge_points(polys[pursuer.id][3], polys[pursuer.id][0])
+        rear = _edge_points(polys[target.id][1], polys[target.id][2])
+        ahead = _unit(pursuer.heading)
+        onward = _unit(target.heading)
+
+        def forward(p: geo.Point, q: geo.Point) -> bool:
+            # The ruler leaves the pursuer's nose forwards and meets the target's tail from
+            # behind; a ruler grazing along a base's side would otherwise pass the test.
+            d = (q[0] - p[0], q[1] - p[1])
+            return d[0] * ahead[0] + d[1] * ahead[1] > 0 and d[0] * onward[0] + d[1] * onward[1] > 0
+
+        segments = sorted(
+            (geo.distance(p, q), p, q)
+            for p in front
+            for q in rear
+            if geo.distance(p, q) <= ruler and forward(p, q)
+        )
+        for length, p, q in segments:
+            if not any(geo.segment_hits_polygon(p, q, polys[other.id]) for other in planes):
+                return length
+        return None
+
+    def finish(self) -> MissionState:
+        decks = {
+            letter: DeckState(
+                letter=letter,
+                copies=self.mission.decks[letter].copies,
+                pile=tuple(self.piles[letter]),
+                spent=tuple(self.spent[letter]),
+            )
+            for letter in self.mission.decks
+        }
+        turn = self.turn + 1
+        alive = {side: [p for p in self.flying() if p.side == side] for side in SIDES}
+        finished, winner = False, None
+        if not alive["entente"] or not alive["central"]:
+            finished = True
+            if alive["entente"]:
+                winner = "entente"
+            elif alive["central"]:
+                winner = "central"
+            else:
+                winner = "draw"
+        elif turn > self.mission.max_turns:
+            finished, winner = True, "draw"
+        if finished:
+            self.event("mission-over", winner=winner)
+        return self.mission.model_copy(
+            update={
+                "planes": self.planes,
+                "ground": self.ground,
+                "decks": decks,
+                "turn": turn,
+                "programs": {},
+                "round": "program",
+                "pursuits": self.pursuits,
+                "finished": finished,
+                "winner": winner,
+            }
+        )
+
+
+def _unit(heading: float) -> geo.Point:
+    rad = math.radians(heading)
+    return (math.cos(rad), math.sin(rad))
+
+
+def _edge_points(start: geo.Point, end: geo.Point) -> list[geo.Point]:
+    """Five points along an edge: its ends and quarter points (authored 4.5)."""
+    return [
+        (start[0] + (end[0] - start[0]) * k / 4, start[1] + (end[1] - start[1]) * k / 4)
+        for k in range(5)
+    ]
+
+
+def play_turn(
+    catalog: Catalog, mission: MissionState, programs: dict[str, Program], rng: Rng
+) -> tuple[MissionState, list[Event]]:
+    """Fly one full turn with every flying plane's (already validated) program."""
+    work = Turn(catalog, mission, rng)
+    work.event("turn-started")
+    work.start_of_turn()
+    for phase in (1, 2, 3):
+        work.phase = phase
+        if not work.flying():
+            break
+        work.play_phase(programs)
+    work.phase = 0
+    work.end_of_turn()
+    state = work.finish()
+    return state, work.events
+
+
+def shuffled_deck(letter: str, size: int, copies: int, stream: random.Random) -> DeckState:
+    pile = list(range(size * copies))
+    stream.shuffle(pile)
+    return DeckState(letter=letter, copies=copies, pile=tuple(pile))
+
+
+def copies_needed(users: int) -> int:
+    """Found (2.4): one deck per four planes in play."""
+    return max(1, math.ceil(users / 4))

@@ -1,0 +1,91 @@
+"""Hostile members through Discord: pings smuggled in a reason, forged join buttons from
+another server, a GM demoted between the question and Confirm, campaign creation."""
+
+from __future__ import annotations
+
+import discord
+import simcord
+
+from tests.e2e.conftest import World, manager_role
+from tests.e2e.test_orders import forge, open_table, refusal
+
+
+async def test_a_reason_never_pings_anyone(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        role = table.guild.create_role("Everyone-ish", mentionable=False)
+        reason = f"@everyone <@&{role.id}> {table.spectator.mention} game over"
+        asked = await table.gm.slash(table.channel, "campaign end", reason=reason)
+        await table.gm.click(asked.response, custom_id="sortie:confirm")
+        await world.pump()
+        posted = [
+            env.backend.get_message(table.channel.id, m.id)
+            for m in table.channel.history()
+            if "game over" in m.content
+        ]
+        assert posted, "the reason is shown in the channel"
+        for message in posted:
+            assert not message.mention_everyone
+            assert message.ping_user_ids in ([], [table.gm.id])
+            assert table.spectator.id not in message.ping_user_ids
+
+
+async def test_a_join_button_forged_for_another_server_changes_nothing(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        other = env.create_guild()
+        other_channel = other.create_text_channel("elsewhere")
+        mallory = other.add_member(env.create_user("mallory"), roles=[manager_role(other)])
+        created = await mallory.slash(other_channel, "campaign new", scenario="midway")
+        assert "created" in created.response.content.lower()
+        await world.pump()
+        card = next(m for m in other_channel.history() if m.components)
+        own = next(c for c in _ids(card) if c.startswith("sortie:join:"))
+        # The tampered client points its own card's button at the first server's campaign.
+        forged = f"sortie:join:{table.campaign_id}:japanese"
+        forge(env, card, own, new_custom_id=forged)
+        result = await mallory.click(card, custom_id=forged)
+        assert "no campaign" in refusal(result).lower()
+        players = (await world.services.campaigns.info(table.campaign_id)).players
+        assert mallory.id not in {p.user_id for p in players}
+
+
+async def test_a_gm_demoted_before_confirm_is_refused(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        organisers = manager_role(table.guild)
+        helper = table.guild.add_member(env.create_user("helper"), roles=[organisers])
+        await world.services.campaigns.set_gm_role(table.guild.id, organisers.id)
+        asked = await helper.slash(table.channel, "campaign pause", reason="lunch")
+        assert "Confirm" in str(asked.response.components)
+        env.backend.remove_member_role(table.guild.id, helper.id, organisers.id)
+        result = await helper.click(asked.response, custom_id="sortie:confirm")
+        assert result.acknowledged
+        info = await world.services.campaigns.info(table.campaign_id)
+        assert info.status == "active"
+
+
+async def test_a_plain_member_cannot_create_a_campaign_unless_the_server_allows(
+    world: World,
+) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("ops")
+        member = guild.add_member(env.create_user("member"))
+        refused = await member.slash(channel, "campaign new", scenario="coral-sea")
+        assert "Manage Server" in refusal(refused)
+        assert await world.services.campaigns.campaign_in_channel(channel.id) is None
+        admin = guild.add_member(env.create_user("admin"), roles=[manager_role(guild)])
+        done = await admin.slash(channel, "sortie config creators", who="everyone")
+        assert done.ephemeral
+        created = await member.slash(channel, "campaign new", scenario="coral-sea")
+        assert "created" in created.response.content.lower()
+
+
+def _ids(message: discord.Message) -> list[str]:
+    return [
+        child.custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+        if getattr(child, "custom_id", None)
+    ]

@@ -1,0 +1,58 @@
+"""Small builders for hand-placed Wings of War situations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rng import Rng
+from engine.wings.catalog import Catalog, default_catalog
+from engine.wings.missions import Sortie, new_mission
+from engine.wings.state import MissionRules, MissionState, PlaneState
+
+
+def catalog() -> Catalog:
+    return default_catalog()
+
+
+def plane(
+    pid: str = "p1",
+    type_: str = "albatros_d3",
+    side: str = "central",
+    x: float = 10.0,
+    y: float = 10.0,
+    heading: float = 0.0,
+    level: int = 2,
+    **extra: Any,
+) -> PlaneState:
+    two_seater = default_catalog().planes[type_].two_seater
+    extra.setdefault("observer_lp", 10 if two_seater else None)
+    return PlaneState(
+        id=pid, type=type_, side=side, x=x, y=y, heading=heading, level=level, **extra
+    )  # type: ignore[arg-type]
+
+
+def mission(*planes: PlaneState, seed: str = "test", **rules: bool) -> MissionState:
+    """A mission holding exactly these planes, decks shuffled from ``seed``."""
+    sorties = [Sortie(id=p.id, type=p.type, side=p.side) for p in planes]
+    base = new_mission(default_catalog(), sorties, Rng(seed, 0, "setup"))
+    return base.model_copy(
+        update={
+            "planes": {p.id: p for p in planes},
+            "rules": MissionRules(**rules),
+        }
+    )
+
+
+def stack(state: MissionState, letter: str, cards: list[int]) -> MissionState:
+    """Put these card ids on top of a damage deck, so a test knows what will be drawn."""
+    deck = state.decks[letter]
+    rest = tuple(card for card in deck.pile if card not in cards)
+    decks = dict(state.decks)
+    decks[letter] = deck.model_copy(update={"pile": (*cards, *rest)})
+    return state.model_copy(update={"decks": decks})
+
+
+def card_id(letter: str, value: int, special: str) -> int:
+    """The id of the first card in a deck with this value and special."""
+    cards = default_catalog().damage_decks[letter].expanded
+    return next(i for i, c in enumerate(cards) if c.value == value and c.special == special)
