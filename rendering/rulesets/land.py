@@ -432,7 +432,7 @@ class LandPresenter:
         y += LINE + 6
         for record in rows:
             target = campaign.target(record.draw.target)
-            row = f"{record.mission}. #{target.number} {target.location}"
+            row = f"{record.mission}. {self._target_line(target, locale)}"
             draw_text(draw, (PAD + 14, y), row, font(22), INK, max_width=WIDTH - 2 * PAD - 200)
             score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
             draw_text(draw, (WIDTH - PAD - 14, y), score, font(22, "bold"), INK, "ra")
