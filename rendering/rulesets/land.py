@@ -523,4 +523,6 @@ class LandPresenter:
             lines.append(f"  ![{key}]({images[key]})")
         for vp_line in record.lines:
             lines.append(f"  - {side_text(vp_line.side, locale)} +{vp_line.vp}: {vp_line.reason}")
+        if view.finished and turn == view.missions:
+            lines.append(f"- {self._outcome(view, locale)}")  # 24.7, after the last mission
         return [*lines, ""]

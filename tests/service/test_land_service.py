@@ -8,8 +8,13 @@ the outbox holds, and checks the export replays and verifies.
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
+
+import pytest
 
 from bot.clock import ManualClock
+from bot.demo import run
 from bot.export import after_action_markdown, verify_export
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
 
@@ -133,3 +138,22 @@ async def test_rollback_replays_and_the_export_verifies(env: Env) -> None:
             await env.svc.lock(cid, user, panel.round_id)
     check = verify_export(await env.svc.export(cid), env.catalog)
     assert check.ok and check.replayed, check.problems
+
+
+@pytest.mark.parametrize("scenario", ["malaya-dec41", "philippines-jan-apr42"])
+async def test_land_demo_same_seed_same_files(tmp_path: Path, scenario: str) -> None:
+    first = await run(scenario, 5, tmp_path / "a", ruleset="land")
+    second = await run(scenario, 5, tmp_path / "b", ruleset="land")
+    assert first.verified and second.verified, first.problems
+    files = sorted(p.name for p in (tmp_path / "a").iterdir() if p.is_file())
+    assert files == sorted(p.name for p in (tmp_path / "b").iterdir() if p.is_file())
+    differ = [
+        name
+        for name in files
+        if (tmp_path / "a" / name).read_bytes() != (tmp_path / "b" / name).read_bytes()
+        and name != "demo.db"
+    ]
+    assert differ == []
+    assert len([n for n in files if re.fullmatch(r"\d{3}-mission-\d\.png", n)]) == 6
+    report = (tmp_path / "a" / "after-action.md").read_text(encoding="utf-8")
+    assert "Air Group Performance" in report
