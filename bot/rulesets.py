@@ -15,9 +15,11 @@ from engine.catalog import Catalog
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.land import LandRules
+from engine.rulesets.pearl_harbor import PearlRules
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
 from rendering.rulesets.land import LandPresenter
+from rendering.rulesets.pearl_harbor import PearlPresenter
 
 S = TypeVar("S")
 V = TypeVar("V", bound=View)
@@ -41,6 +43,7 @@ def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
 FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "carrier": _carrier,
     "land": lambda catalog: Plugin(LandRules(catalog), LandPresenter(catalog)),
+    "pearl-harbor": lambda catalog: Plugin(PearlRules(catalog), PearlPresenter(catalog)),
 }
 
 

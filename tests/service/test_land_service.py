@@ -157,3 +157,28 @@ async def test_land_demo_same_seed_same_files(tmp_path: Path, scenario: str) -> 
     assert len([n for n in files if re.fullmatch(r"\d{3}-mission-\d\.png", n)]) == 6
     report = (tmp_path / "a" / "after-action.md").read_text(encoding="utf-8")
     assert "Air Group Performance" in report
+
+
+async def test_pearl_harbor_solitaire_through_the_service(env: Env, tmp_path: Path) -> None:
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "pearl-harbor", pace(), seed="pearl", ruleset="pearl-harbor"
+    )
+    await env.svc.join(info.id, JAP, "japanese")
+    await env.svc.start(info.id, GM)
+    worker = env.worker()
+    waves = 0
+    while (await env.svc.status(info.id)).campaign.status != "finished":
+        panel = await env.svc.panel(info.id, JAP)
+        for decision in panel.decisions:
+            target = decision.options[-1].id  # the last target each group may hit
+            await env.svc.draft(info.id, JAP, panel.round_id, decision.field, target)
+        await env.svc.lock(info.id, JAP, panel.round_id)
+        await worker.deliver_due()
+        waves += 1
+    assert waves == 2
+    images = [name for _, a, _ in env.sender.sent for name, _ in a.images]
+    assert "wave-1.png" in images and "wave-2.png" in images
+    check = verify_export(await env.svc.export(info.id), env.catalog)
+    assert check.ok and check.replayed, check.problems
+    demo = await run(None, 2, tmp_path / "demo", ruleset="pearl-harbor")
+    assert demo.verified, demo.problems
