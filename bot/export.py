@@ -418,6 +418,17 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     if info["scenario"] not in rules.scenarios():
         result.problems.append(f"scenario {info['scenario']!r} is not in this engine's data")
         return result
+    # Campaigns created before versions were recorded were played under version 1; a file
+    # without its creation event makes no claim, and the replay decides.
+    created = next((e for e in export["events"] if e["kind"] == "campaign-created"), None)
+    played = str(created["data"].get("rules_version", "1")) if created else rules.version
+    if played != rules.version:
+        result.problems.append(
+            f"this campaign was created under {info['ruleset']} rules version {played}; this"
+            f" release plays version {rules.version}, so its draws cannot be replayed here"
+            " (its receipts and seed were checked above)"
+        )
+        return result
 
     # 2. Replay, in the order the rounds were played. A round on a new branch starts from
     # the state at the start of its turn as last replayed (that is what the rollback restored).

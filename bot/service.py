@@ -141,6 +141,7 @@ class CampaignService(ModerationMixin, QueryMixin):
                     {
                         "scenario": scenario,
                         "ruleset": ruleset,
+                        "rules_version": rules.version,
                         "gm": gm_id,
                         "seed_commitment": campaign.seed_commitment,
                     },

@@ -709,6 +709,8 @@ class PostgresTransaction(Transaction):
 class PostgresRepository(Repository):
     """A campaign store in one PostgreSQL schema (the first on the connection's search_path)."""
 
+    dialect = "postgresql"
+
     def __init__(self, pool: Any, url: str, schema: str) -> None:
         self._pool = pool
         self._url = url

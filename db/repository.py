@@ -481,6 +481,10 @@ class Transaction(abc.ABC):
 class Repository(abc.ABC):
     """A campaign store: transactions, plus the operations on the store itself."""
 
+    # Which SQL the store speaks ("sqlite", "postgresql"): tools that copy raw rows between
+    # stores (``db.transfer``) ask this instead of importing every backend.
+    dialect: str = ""
+
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """A write transaction: exclusive, committed on exit, rolled back on an exception."""

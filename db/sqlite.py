@@ -778,6 +778,8 @@ class SqliteTransaction(Transaction):
 class SqliteRepository(Repository):
     """A campaign store in one SQLite file."""
 
+    dialect = "sqlite"
+
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._path = path

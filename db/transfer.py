@@ -46,9 +46,7 @@ class TransferReport:
 
 
 def _is_postgres(repo: Repository) -> bool:
-    from db.postgres import PostgresRepository
-
-    return isinstance(repo, PostgresRepository)
+    return repo.dialect == "postgresql"
 
 
 async def _batches(repo: Repository, raw: Any, table: str) -> AsyncIterator[list[tuple[Any, ...]]]:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from engine.catalog import ActionCard, AircraftType, TargetSheet
 from engine.dogfight import Plane, RunRec, Sky
-from engine.flak import target_flak
+from engine.flak import area_flak, target_flak
 from engine.types import AircraftClass, Band, BombMode, BombResult, Ordnance
 
 VL, L, M, H, VH = Band.VL, Band.L, Band.M, Band.H, Band.VH
@@ -278,6 +278,34 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
+    )
+    sky.runs.append(rec)
+    return rec
+
+
+def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRec:
+    """23.64 with authored 3.4 step 3: a scout's report is found like a bomb run.
+
+    It draws its Recon rating in cards, read by their bombing section, and meets the
+    target's Area Flak: IMS/OTS damage the scout, each spoil cancels the best card left
+    (22.23). Nothing is scored on the target; the mission succeeds if any Hit, Direct or
+    Vital remains. As for bombs (21.14), the cards stand even if that flak downs the scout.
+    """
+    rating = p.rat.bomb.get(BombMode.RECON, 0)
+    cards = sky.draw(max(0, rating), "recon")
+    shot = area_flak(sky, p, area_flak_count, with_spoils=True)
+    gone = cancel_best(cards, shot.spoils)
+    results = tuple(c.bombing for i, c in enumerate(cards) if i not in gone)
+    sky.deck.discard(cards)
+    rec = RunRec(
+        p.uid,
+        BombMode.RECON,
+        p.band,
+        tuple(c.id for c in cards),
+        tuple(c.id for i, c in enumerate(cards) if i in gone),
+        results,
+        0,
+        "scout-report" if cards else "no-cards",
     )
     sky.runs.append(rec)
     return rec

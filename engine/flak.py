@@ -24,12 +24,19 @@ from engine.dogfight import (
 )
 
 
-def area_flak(sky: Sky, p: Plane, count: int) -> FlakRec:
-    """22.1: ``count`` cards at an aircraft over the target; IMS/OTS damage, no answers (22.14)."""
+def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> FlakRec:
+    """22.1: ``count`` cards at an aircraft over the target; IMS/OTS damage, no answers (22.14).
+
+    ``with_spoils`` counts the Spoiled Attack marks too: a scout's report draw meets Area
+    Flak the way a bomb run meets Target Flak (authored 3.4), so spoils cancel its cards.
+    """
     cards = sky.draw(max(0, count), "area-flak")
     damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
+    spoils = sum(1 for c in cards if c.spoiled) if with_spoils else 0
     sky.deck.discard(cards)
-    rec = FlakRec(sky.phase, "area", p.uid, tuple(c.id for c in cards), damage=damage)
+    rec = FlakRec(
+        sky.phase, "area", p.uid, tuple(c.id for c in cards), damage=damage, spoils=spoils
+    )
     sky.flak.append(rec)
     hurt(sky, p, damage)
     return rec

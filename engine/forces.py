@@ -155,6 +155,47 @@ def within_box(
     return kept
 
 
+def add_scout_bonus(
+    units: Sequence[FlightUnit],
+    bonus: UnitSpec,
+    *,
+    catalog: Catalog,
+    already: Counter[str],
+    prefix: str,
+    doctrine: Doctrine,
+    naval: bool,
+) -> list[FlightUnit]:
+    """The sheet's scout bonus (25.63 [EX], authored 3.4 step 4): one more aircraft of the
+    bonus type, as the Wingman of a lone Leader of that type (the seed's second Val), or
+    else as a lone Leader of its own. Nothing is added if the box has no card left (25.65).
+    """
+    kept = list(units)
+    code = bonus.aircraft
+    in_use = already[code] + sum(1 for unit in kept if unit.aircraft == code)
+    if in_use >= catalog.aircraft[code].box:
+        return kept
+    for index, unit in enumerate(kept):
+        alone = not any(o.element == unit.element for o in kept if o is not unit)
+        if unit.aircraft == code and unit.role == "leader" and alone:
+            wingman = unit.model_copy(
+                update={"uid": f"{unit.element}-{code}-W", "role": "wingman", "pilot": None}
+            )
+            kept.insert(index + 1, wingman)
+            return kept
+    leader = UnitSpec(count=1, kind="L", aircraft=code, ordnance=bonus.ordnance)
+    side = kept[0].side if kept else catalog.aircraft[code].nation
+    kept += expand(
+        [leader],
+        side=side,
+        group="strike",
+        prefix=prefix,
+        catalog=catalog,
+        doctrine=doctrine,
+        naval=naval,
+    )
+    return kept
+
+
 def describe(units: Sequence[FlightUnit]) -> str:
     """Back to the sheet's notation, for panels and reports: "1 L/W A6M2, 1 L D3A1"."""
     parts: list[str] = []

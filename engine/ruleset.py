@@ -134,7 +134,9 @@ class Rules(ABC, Generic[StateT, ViewT]):
     sides: tuple[SideSpec, ...]
     rounds: tuple[RoundSpec, ...]
     fields: tuple[FieldSpec, ...]
-    # What a finished campaign's seed, events and snapshots are checked against on verify.
+    # Bumped whenever a change to the rules or their data alters what a given seed and
+    # choices produce: a campaign records the version it was created under, and verify only
+    # replays campaigns of the version this release plays.
     version: str = "1"
 
     # -- set-up

@@ -13,8 +13,10 @@ attack in the strike's first turn (15.2). An element's turn runs the steps of 15
 jettison decision, Wingman attack, altitude change, bomb/strafe (Bomb turn), play cards,
 discard, draw. Formation aircraft have no turns: they defend when attacked and bomb at the
 end of the Bomb turn (21.12, 23.63). A hidden strike (Out of Sight) never finds its
-target: its Target-Bound and Home-Bound turns are flown (the CAP still meets it; scout
-missions use this), but there are no Over-Target turns, so no flak and no damage.
+target: its Target-Bound and Home-Bound turns are flown (the CAP still meets it), but
+there are no Over-Target turns, so no flak and no damage. A scout mission (kind "scout")
+is flown the same way, and a scout still flying after its turns then makes its report
+draw against the target's Area Flak (23.64, authored 3.4).
 
 Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 - Starting bands: the CAP at the defender's ``cap_band``; torpedo carriers Very Low
@@ -45,7 +47,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.bombing import Target, bomb_run, choose_mode, strafe_run, strafe_worthwhile
+from engine.bombing import (
+    Target,
+    bomb_run,
+    choose_mode,
+    recon_run,
+    strafe_run,
+    strafe_worthwhile,
+)
 from engine.bombing import target_flak_count as tf_count
 from engine.cards import Deck
 from engine.catalog import AircraftType, Catalog
@@ -239,6 +248,8 @@ class Strike:
             sky.notes.append("phase-skipped:target-bound")  # 23.25
         for turn in range(1, setup.target_bound + 1):
             self.play_turn("target-bound", turn)
+        if setup.kind == "scout":
+            self.scout_report()
         if not setup.hidden:
             self.over_target()
         if setup.home_bound <= 0:
@@ -278,6 +289,16 @@ class Strike:
         for p in sky.planes:
             p.out = False
         sky.over_target = False
+
+    def scout_report(self) -> None:
+        """Authored 3.4 steps 2-3: a scout still flying after its turns makes its report
+        draw (23.64: found like bombing); one lost or gone before then reports nothing."""
+        sky = self.sky
+        sky.phase = "scout"
+        count = self.target.sheet.area_flak + self.setup.area_flak_mod
+        for p in sky.planes:
+            if p.group == "scout" and not p.destroyed and not p.was_out:
+                recon_run(sky, p, self.target, count)
 
     def area_flak(self) -> None:
         count = self.target.sheet.area_flak + self.setup.area_flak_mod

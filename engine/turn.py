@@ -1,9 +1,11 @@
 """Playing a carrier turn once both resources are revealed (25.5-25.9).
 
-Order inside a turn (25.53, 25.61, authored 3.7.2): scout missions, Out of Sight, Midway's
-airfield strike, carrier strikes by resource number (equal numbers fly simultaneously, their
-sizes taken from the damage at the start of the turn), a land-based strike right after its
-owner's, then recovery (25.7), loss ticks (25.82), Damage Control, VPs (25.83), end (25.9).
+Order inside a turn (25.53, 25.61, authored 3.7.2): the fleets' CAP goes up (fixed for the
+turn, so scouts meet it), scout missions, Out of Sight, Midway's airfield strike, carrier
+strikes by resource number (a later strike sized by the level its fleet is at by then;
+equal numbers fly simultaneously, their sizes taken from the damage at the start of the
+turn), a land-based strike right after its owner's, then recovery (25.7), loss ticks
+(25.82), Damage Control, VPs (25.83), end (25.9).
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ from dataclasses import dataclass, field
 
 from engine.cards import Deck
 from engine.catalog import Catalog, Place, ResourceEffect, Scenario, TrackLevel, UnitSpec
-from engine.forces import SIDE_LETTER, describe, expand, remove_aircraft, with_pilot, within_box
+from engine.forces import (
+    SIDE_LETTER,
+    add_scout_bonus,
+    describe,
+    expand,
+    remove_aircraft,
+    with_pilot,
+    within_box,
+)
 from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
 from engine.report import AircraftOutcome, StrikeReport
 from engine.rng import Rng
@@ -30,6 +40,7 @@ from engine.strike import fly_strike
 from engine.types import (
     AircraftClass,
     AircraftState,
+    BombMode,
     BombResult,
     FleetTactic,
     RoundKind,
@@ -68,8 +79,11 @@ def _carrier_forces(
     effect: ResourceEffect,
     target: Place | None,
     doctrine: Doctrine,
+    already: Counter[str] | None = None,
 ) -> tuple[list[FlightUnit], list[FlightUnit]]:
-    """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the box."""
+    """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the
+    box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
+    base = Counter(already or {})
     row = scenario.flight_ops[side][size.value]
     fighter = _first_of(
         scenario.flight_ops[side]["none"].cap, catalog, AircraftClass.FIGHTER
@@ -98,7 +112,7 @@ def _carrier_forces(
         naval=naval,
     )
     strike = remove_aircraft(strike, level.strike_minus)
-    strike = within_box(strike, catalog, Counter())
+    strike = within_box(strike, catalog, base)
     cap_specs = list(row.cap)
     cap = expand(
         cap_specs,
@@ -110,7 +124,7 @@ def _carrier_forces(
         naval=False,
     )
     cap = remove_aircraft(cap, level.cap_minus + effect.cap_minus)
-    used = Counter(unit.aircraft for unit in strike)
+    used = base + Counter(unit.aircraft for unit in strike)
     cap = within_box(cap, catalog, used)
     if effect.cap_add_elements:
         # 25.65 [EX]: with the fighters' box full, Extra CAP may be a fighter-bomber pair.
@@ -132,12 +146,37 @@ def _carrier_forces(
     return strike, cap
 
 
+def _specs_count(specs: tuple[UnitSpec, ...]) -> Counter[str]:
+    """Aircraft (box cards) a sheet line uses: an L/W element is two (24.46)."""
+    used: Counter[str] = Counter()
+    for spec in specs:
+        used[spec.aircraft] += spec.count * (2 if spec.kind == "L/W" else 1)
+    return used
+
+
+def bases_in_use(
+    scenario: Scenario, tracks: dict[str, TrackState], side: Side, turn_no: int
+) -> Counter[str]:
+    """25.65: the box cards the side's airfield (Midway) flies this turn, by its damage at
+    the start of the turn: its CAP, and its strike while it still launches raids."""
+    used: Counter[str] = Counter()
+    for place in scenario.places:
+        if place.side is not side or not place.airfield_table:
+            continue
+        strike, cap = _airfield_row(place, tracks[place.key].effective)
+        used += _specs_count(cap)
+        if place.strike_last_turn is None or turn_no <= place.strike_last_turn:
+            used += _specs_count(strike)
+    return used
+
+
 def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize) -> tuple[str, str]:
     """What a Flight Ops size would field now (before this turn's resource), as notation."""
     scenario = catalog.scenarios[state.scenario]
     level = fleet_level(catalog, state, side)
+    already = bases_in_use(scenario, state.tracks, side, state.turn)
     strike, cap = _carrier_forces(
-        catalog, scenario, side, size, level, ResourceEffect(), None, Doctrine()
+        catalog, scenario, side, size, level, ResourceEffect(), None, Doctrine(), already
     )
     return describe(strike), describe(cap)
 
@@ -162,6 +201,21 @@ class _Turn:
     out_of_sight: dict[Side, str] = field(default_factory=dict)  # "hidden" / "partial"
     pilots: dict[str, PilotFace] = field(default_factory=dict)
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
+    cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
+    aces: set[Side] = field(default_factory=set)  # sides whose Ace Leader (#14) is placed
+    bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
+    # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
+    # card-drawn CAPs, strikes launched, scouts, land-based bombers).
+    fielded: dict[Side, Counter[str]] = field(
+        default_factory=lambda: {side: Counter[str]() for side in Side}
+    )
+
+    def room(self, side: Side) -> Counter[str]:
+        """Box cards of ``side`` already in use this turn (25.65)."""
+        return self.bases[side] + self.fielded[side]
+
+    def field_units(self, side: Side, units: list[FlightUnit]) -> None:
+        self.fielded[side] += Counter(unit.aircraft for unit in units)
 
     def effect(self, side: Side) -> ResourceEffect:
         return self.catalog.resource(self.resources[side]).effect_for(side)
@@ -181,8 +235,13 @@ class _Turn:
         self.events.append(Event(kind=event_kind, turn=self.state.turn, data=dict(data)))
 
 
-def _draft(turn: _Turn, side: Side, units: list[FlightUnit], purpose: str) -> list[FlightUnit]:
-    """19.24: one pilot counter per Leader, drawn from the cup of its nation and service."""
+def _draft(
+    turn: _Turn, side: Side, units: list[FlightUnit], purpose: str, *, ace: bool = False
+) -> list[FlightUnit]:
+    """19.24: one pilot counter per Leader, drawn from the cup of its nation and service.
+
+    ``ace``: this group carries the side's Ace Leader (authored #14), if not placed yet.
+    """
     from engine.loader import default_pilot_pool
     from engine.pilots import draft_pilots
 
@@ -193,25 +252,26 @@ def _draft(turn: _Turn, side: Side, units: list[FlightUnit], purpose: str) -> li
     ]
     if not leaders:
         return with_pilot(units, turn.pilots)
-    effect = turn.effect(side)
+    placed: dict[str, str] = {}
+    if ace and turn.effect(side).ace_leader and side not in turn.aces:
+        # Authored #14: one named ace for the whole side this turn, on the group's first
+        # Leader; it is not drawn from the cup (19.24), so that Leader draws no counter.
+        uid, aircraft = leaders.pop(0)
+        bombing = aircraft.cls is not AircraftClass.FIGHTER
+        face = PilotFace(name="Ace leader", skills=("A", "BM") if bombing else ("A", "BU"))
+        turn.pilots[uid] = face
+        turn.aces.add(side)
+        placed[uid] = face.name
     draws = draft_pilots(
         leaders,
         default_pilot_pool(),
         turn.rng.stream(f"pilots:{purpose}"),
-        extra_draw_if_unskilled=effect.veteran_aircrew,
+        extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
-    placed: dict[str, str] = {}
     for draw in draws:
         if draw.pilot is not None:
             turn.pilots[draw.uid] = draw.pilot
             placed[draw.uid] = draw.pilot.name
-    if effect.ace_leader and leaders:
-        # Authored #14: a named ace, not drawn from the cup (19.24), on the first Leader.
-        uid, aircraft = leaders[0]
-        bombing = aircraft.cls is not AircraftClass.FIGHTER
-        ace = PilotFace(name="Ace leader", skills=("A", "BM") if bombing else ("A", "BU"))
-        turn.pilots[uid] = ace
-        placed[uid] = ace.name
     turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
     return with_pilot(units, turn.pilots)
 
@@ -235,6 +295,9 @@ def _card_cap(turn: _Turn, place: Place, doctrine: Doctrine) -> list[FlightUnit]
         doctrine=doctrine,
         naval=False,
     )
+    # 25.65: the card cannot put up aircraft whose box cards the side already flies.
+    units = within_box(units, turn.catalog, turn.room(place.side))
+    turn.field_units(place.side, units)
     turn.emit("cap-drawn", place=place.key, card=card.id, result=result.name, cap=describe(units))
     return units
 
@@ -247,31 +310,50 @@ def _airfield_row(place: Place, boxes: int) -> tuple[tuple[UnitSpec, ...], tuple
     return current.strike, current.cap
 
 
+def _note_cap_home(turn: _Turn, units: list[FlightUnit], home: Place) -> None:
+    """25.82: a CAP aircraft lost ticks the fleet or airfield it flew from."""
+    for unit in units:
+        turn.cap_home[f"{unit.side.value}:{unit.uid}"] = home.key
+
+
+def _covering_airfield(turn: _Turn, place: Place) -> Place | None:
+    """The airfield whose fighters defend ``place``: itself, or for Midway's other land
+    targets (its ground defences) Midway's airfield. Places with their own card-drawn
+    CAP (the transports) and carrier fleets have none."""
+    if place.airfield_table:
+        return place
+    airfield = _midway(turn.scenario)
+    if airfield is None or place.carrier_fleet or place.cap_table:
+        return None
+    return airfield if airfield.side is place.side else None
+
+
 def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
     """The CAP over ``place`` this turn, fixed once and worn down by each raid (authored 3.7.1)."""
     if place.key not in turn.caps:
         defender = place.side
+        airfield = _covering_airfield(turn, place)
         if place.carrier_fleet:
             turn.caps[place.key] = []  # carrier CAP is set in _setup_fleet_caps
         elif place.cap_table:
             turn.caps[place.key] = _card_cap(turn, place, turn.doctrine(defender))
-        elif place.airfield_table or place.key.startswith("midway"):
-            airfield = _midway(turn.scenario)
-            units: list[FlightUnit] = []
-            if airfield is not None:
-                _, cap_specs = _airfield_row(airfield, turn.tracks[airfield.key].effective)
-                units = expand(
-                    cap_specs,
-                    side=airfield.side,
-                    group="cap",
-                    prefix="AM",
-                    catalog=turn.catalog,
-                    doctrine=turn.doctrine(defender),
-                    naval=False,
-                )
-            turn.caps[place.key] = units
-            if airfield is not None:
-                turn.caps[airfield.key] = units
+            _note_cap_home(turn, turn.caps[place.key], place)
+        elif airfield is not None and airfield.key in turn.caps:
+            turn.caps[place.key] = turn.caps[airfield.key]  # the same fighters, already up
+        elif airfield is not None:
+            _, cap_specs = _airfield_row(airfield, turn.tracks[airfield.key].effective)
+            units = expand(
+                cap_specs,
+                side=airfield.side,
+                group="cap",
+                prefix="AM",
+                catalog=turn.catalog,
+                doctrine=turn.doctrine(defender),
+                naval=False,
+            )
+            units = _draft(turn, defender, units, f"cap:{airfield.key}")
+            _note_cap_home(turn, units, airfield)
+            turn.caps[place.key] = turn.caps[airfield.key] = units
         else:
             turn.caps[place.key] = []
         turn.caps[place.key] = _draft(turn, defender, turn.caps[place.key], f"cap:{place.key}")
@@ -294,24 +376,52 @@ def _setup_fleet_caps(
 ) -> None:
     for side in Side:
         fleet = turn.scenario.fleet_of(side)
-        turn.caps[fleet.key] = _draft(turn, side, forces[side][1], f"cap:{fleet.key}")
+        # The ace flies with the strike when the side launches one, else with this CAP.
+        strikes = bool(forces[side][0])
+        turn.caps[fleet.key] = _draft(
+            turn, side, forces[side][1], f"cap:{fleet.key}", ace=not strikes
+        )
+        turn.field_units(side, turn.caps[fleet.key])
+        _note_cap_home(turn, turn.caps[fleet.key], fleet)
 
 
-def _forces_now(turn: _Turn, side: Side) -> tuple[list[FlightUnit], list[FlightUnit]]:
+def _launch_size(size: StrikeSize, level: TrackLevel) -> tuple[StrikeSize, str | None]:
+    """What a fleet at ``level`` may still launch of the size it chose (authored 3.7.5):
+    nothing once Sinking or Out of Action (25.9), no Large Strike from Heavy on. The
+    choice was legal when made; a level reached later in the turn cuts it down."""
+    if size is StrikeSize.NONE:
+        return size, None
+    if level.out_of_action:
+        return StrikeSize.NONE, "fleet-out-of-action"
+    if level.no_strike_only:
+        return StrikeSize.NONE, "fleet-sinking"
+    if size is StrikeSize.LARGE and level.no_large:
+        return StrikeSize.SMALL, "fleet-damage"
+    return size, None
+
+
+def _forces_now(
+    turn: _Turn, side: Side, *, emit: bool = False
+) -> tuple[list[FlightUnit], list[FlightUnit]]:
+    """The side's strike and CAP from its fleet's level at this moment (25.63, 25.84)."""
     flight_ops = turn.state.sides[side].flight_ops or "none"
     size_text, _, target_key = flight_ops.partition(":")
-    size = StrikeSize(size_text)
-    target = turn.scenario.place(target_key) if target_key else None
     fleet = turn.scenario.fleet_of(side)
+    level = turn.level(fleet)
+    size, reason = _launch_size(StrikeSize(size_text), level)
+    if reason is not None and emit:
+        turn.emit("strike-cut", side=side.value, size=size.value, reason=reason)
+    target = turn.scenario.place(target_key) if target_key else None
     return _carrier_forces(
         turn.catalog,
         turn.scenario,
         side,
         size,
-        turn.level(fleet),
+        level,
         turn.effect(side),
         target,
         turn.doctrine(side),
+        turn.bases[side],
     )
 
 
@@ -340,7 +450,8 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
 
 
 def _scouts(turn: _Turn) -> None:
-    """Authored 3.4: a scout must live through two turns against one CAP element (seed 25.53)."""
+    """Authored 3.4: a scout flies two turns against one element of the scouted fleet's CAP,
+    which is already up (it is fixed for the whole turn), then makes its report draw."""
     for side in Side:
         if not turn.effect(side).scout:
             continue
@@ -356,6 +467,7 @@ def _scouts(turn: _Turn) -> None:
             naval=False,
         )
         scout = [unit.model_copy(update={"band": spec.band}) for unit in scout]
+        turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
         setup = StrikeSetup(
@@ -377,14 +489,15 @@ def _scouts(turn: _Turn) -> None:
             hidden=True,
         )
         report = _fly(turn, setup)
-        survived = all(
-            o.state is not AircraftState.DESTROYED and not o.disengaged
-            for o in report.aircraft
-            if o.group == "scout"
+        # 23.64 / authored 3.4: living through the two turns only earns the report draw;
+        # the mission succeeds if that draw leaves a Hit, Direct or Vital.
+        success = any(
+            run.mode is BombMode.RECON and any(r is not BombResult.MISS for r in run.results)
+            for run in report.bomb_runs
         )
-        turn.scout_success[side] = survived
-        turn.reports[-1] = report.model_copy(update={"scout_success": survived})
-        turn.emit("scout-mission", side=side.value, success=survived)
+        turn.scout_success[side] = success
+        turn.reports[-1] = report.model_copy(update={"scout_success": success})
+        turn.emit("scout-mission", side=side.value, success=success)
 
 
 def _out_of_sight(turn: _Turn) -> None:
@@ -402,6 +515,27 @@ def _out_of_sight(turn: _Turn) -> None:
         if outcome != "failed":
             turn.out_of_sight[side] = outcome
         turn.emit("out-of-sight", side=side.value, outcome=outcome, cards=[c.id for c in cards])
+
+
+def _with_scout_bonus(turn: _Turn, side: Side, strike: list[FlightUnit]) -> list[FlightUnit]:
+    """25.63 [EX]: after a successful Scout Mission the strike flies one aircraft more."""
+    if not strike or not turn.scout_success.get(side):
+        return strike
+    flight_ops = turn.state.sides[side].flight_ops or "none"
+    target = turn.scenario.place(flight_ops.partition(":")[2])
+    spec = turn.scenario.scouts[side].bonus
+    bonus = add_scout_bonus(
+        strike,
+        spec,
+        catalog=turn.catalog,
+        already=turn.room(side),
+        prefix=f"{SIDE_LETTER[side]}SB",
+        doctrine=turn.doctrine(side),
+        naval=turn.catalog.targets[target.sheet].naval,
+    )
+    if len(bonus) > len(strike):
+        turn.emit("scout-bonus", side=side.value, aircraft=spec.aircraft)
+    return bonus
 
 
 def _carrier_setup(
@@ -426,7 +560,7 @@ def _carrier_setup(
         turn.notes.append(f"not-sighted:{side.value}")
         turn.emit("strike-recalled", side=side.value, reason="not-sighted")
         return None
-    strike = _draft(turn, side, strike, f"strike:{side.value}")
+    strike = _draft(turn, side, strike, f"strike:{side.value}", ace=True)
     hidden_state = turn.out_of_sight.get(defender) if against_fleet else None
     return StrikeSetup(
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}1",
@@ -487,6 +621,8 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         doctrine=turn.doctrine(side),
         naval=turn.catalog.targets[target.sheet].naval,
     )
+    units = within_box(units, turn.catalog, turn.room(side))  # 25.65
+    turn.field_units(side, units)
     defender = target.side
     setup = StrikeSetup(
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}LB",
@@ -504,6 +640,9 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         defender_doctrine=turn.doctrine(defender),
         target_bound=2 + (turn.effect(defender).enemy_tb_mod if target.carrier_fleet else 0),
         home_bound=1,
+        # Authored #13 AA Screen: every enemy strike on the fleet, this one included.
+        area_flak_mod=turn.effect(defender).enemy_area_flak_mod if target.carrier_fleet else 0,
+        target_flak_mod=turn.effect(defender).enemy_target_flak_mod if target.carrier_fleet else 0,
         hidden=target.carrier_fleet and turn.out_of_sight.get(defender) == "hidden",
         result_shift=1
         if target.carrier_fleet and turn.out_of_sight.get(defender) == "partial"
@@ -560,14 +699,33 @@ def _airfield_strike(turn: _Turn) -> None:
     _fly(turn, setup)
 
 
+def _range_of(turn: _Turn, place: Place, opponent: Side) -> int:
+    """25.34: a carrier fleet counts its own Fleet Tactic; any other force (Midway, Port
+    Moresby, the Invasion Force, the transports) counts the tactic of the carrier fleet it
+    is fighting. That gives Midway the Japanese range whether it is attacked or attacks
+    (the 25.71 example)."""
+    if place.carrier_fleet:
+        return turn.tactic(place.side).recovery_cards
+    return turn.tactic(opponent).recovery_cards
+
+
+def _recovery_cards(turn: _Turn, report: StrikeReport) -> int:
+    """25.71: the range values of the two forces in the fight, added."""
+    if report.kind == "land-based":
+        return 1  # authored 3.7.1: land-based bombers test with one card
+    origin = turn.scenario.place(report.origin)
+    target = turn.scenario.place(report.target)
+    return _range_of(turn, origin, target.side) + _range_of(turn, target, origin.side)
+
+
 def _recovery(turn: _Turn) -> list[RecoveryDraw]:
-    """25.71-25.72: Damaged strike aircraft draw both sides' range values; IMS/OTS loses them."""
+    """25.71-25.72: each Damaged strike aircraft draws the range values of both forces in
+    its fight (25.34 for forces that are not carrier fleets); IMS/OTS loses it."""
     draws: list[RecoveryDraw] = []
-    japanese_range = turn.tactic(Side.JAPANESE).recovery_cards
     for index, report in enumerate(turn.reports):
         if report.kind == "scout" or report.hidden:
             continue
-        midway = report.origin.startswith("midway") or report.target.startswith("midway")
+        count = _recovery_cards(turn, report)
         updated: list[AircraftOutcome] = []
         deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"recovery:{report.id}"))
         for outcome in report.aircraft:
@@ -578,12 +736,6 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             ):
                 updated.append(outcome)
                 continue
-            if report.kind == "land-based":
-                count = 1  # authored 3.7.1: land-based bombers test with one card
-            elif midway:
-                count = 2 * japanese_range  # 25.71 [EX]: Midway takes the Japanese range
-            else:
-                count = sum(turn.tactic(side).recovery_cards for side in Side)
             cards = deck.draw_many(count, "recovery")
             lost = any(card.is_attack for card in cards)
             draws.append(
@@ -609,20 +761,27 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
 def _tick_losses(turn: _Turn) -> None:
     """25.82: one box per own aircraft destroyed, on the fleet or airfield it flew from.
 
-    A CAP that fought two raids appears in two reports: each aircraft counts once.
+    Strike aircraft tick the place they launched from; CAP aircraft the fleet or airfield
+    whose CAP they flew, whichever raid they met (a land-based raid included, and Midway's
+    fighters over its ground defences). Aircraft lost on a scout mission tick nothing, nor
+    do resource #8's land-based bombers (authored 3.7.2). A CAP that fought two raids
+    appears in two reports: each aircraft counts once.
     """
     seen: set[str] = set()
     recount: Counter[str] = Counter()
     for report in turn.reports:
-        if report.kind in ("scout", "land-based"):
+        if report.kind == "scout":
             continue
         for outcome in report.aircraft:
             key = f"{outcome.side.value}:{outcome.uid}"
             if outcome.state is not AircraftState.DESTROYED or key in seen:
                 continue
-            origin = report.origin if outcome.group == "strike" else report.target
-            if origin == "land":
-                continue
+            if outcome.group == "strike":
+                if report.kind == "land-based":
+                    continue
+                origin = report.origin
+            else:
+                origin = turn.cap_home.get(key, report.target)
             place = turn.scenario.place(origin)
             if place.carrier_fleet or place.airfield_table:
                 seen.add(key)
@@ -664,21 +823,40 @@ def play_turn(
 ) -> tuple[State, list[Event]]:
     scenario = catalog.scenarios[state.scenario]
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
+    turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in Side}
     turn.emit("resources-revealed", **{side.value: resources[side] for side in Side})
 
+    start_forces = {side: _forces_now(turn, side) for side in Side}
+    # The fleets' CAP is up before anything flies, so a scout can meet it (authored 3.4).
+    _setup_fleet_caps(turn, start_forces)
     _scouts(turn)
     _out_of_sight(turn)
-    start_forces = {side: _forces_now(turn, side) for side in Side}
-    _setup_fleet_caps(turn, start_forces)
     _airfield_strike(turn)
 
     # 25.53: lower resource number strikes first; equal numbers fly together.
     order = sorted(Side, key=lambda side: (resources[side], side is Side.ALLIED))
     simultaneous = resources[Side.JAPANESE] == resources[Side.ALLIED]
+    # A fleet Sinking or Out of Action by now (Midway's raid flew first) launches nothing,
+    # even in a simultaneous pair (3.7.5, 25.9).
+    grounded = {
+        side
+        for side in Side
+        if _launch_size(StrikeSize.LARGE, turn.level(scenario.fleet_of(side)))[0] is StrikeSize.NONE
+    }
     for slot, side in enumerate(order, start=2):
-        strike = start_forces[side][0] if simultaneous else _forces_now(turn, side)[0]
+        if not simultaneous:
+            # 25.53: a later strike is sized by the damage done earlier this turn.
+            strike = _forces_now(turn, side, emit=True)[0]
+        elif side in grounded:
+            strike = _forces_now(turn, side, emit=True)[0]
+        else:
+            strike = start_forces[side][0]
+        # 25.65: a base's card-drawn CAP may have taken box cards since the turn began.
+        strike = within_box(strike, catalog, turn.room(side))
+        strike = _with_scout_bonus(turn, side, strike)
         setup = _carrier_setup(turn, side, strike, slot, simultaneous)
         if setup is not None:
+            turn.field_units(side, list(setup.strike))
             _fly(turn, setup)
         _land_based(turn, side, slot)
 

@@ -122,7 +122,7 @@ async def test_postgres_rounds_accept_any_kind_and_have_a_status_index(pg_url: s
             assert "side" not in check["def"], check["def"]
         definition = await conn.fetchval(
             "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()"
-            " AND indexname = 'rounds_status'"
+            " AND indexname = 'rounds_by_status'"
         )
         assert definition is not None and definition.endswith("rounds USING btree (status)")
     finally:

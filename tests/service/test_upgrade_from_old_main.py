@@ -41,7 +41,10 @@ async def test_an_old_database_migrates_and_its_campaign_plays_to_the_end(
             rounds += 1
         export = await env.svc.export(cid)
         check = verify_export(export, catalog)
-        assert check.ok and check.replayed, check.problems
+        # Its first turn was flown by the old rules: every receipt and the seed still check,
+        # and verify says plainly why it does not replay, instead of reporting a mismatch.
+        assert check.receipts > 0 and not check.replayed
+        assert len(check.problems) == 1 and "rules version 1" in check.problems[0]
         turns = {r["turn"] for r in export["rounds"] if r["status"] == "resolved"}
         assert min(turns) == 1 and max(turns) >= 3
         worker = env.worker()

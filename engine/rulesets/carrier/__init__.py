@@ -43,6 +43,8 @@ FIELDS = (
 
 class CarrierRules(Rules[State, View]):
     key = "carrier"
+    # 2: the issue 11 fidelity fixes (recovery against bases, scouts, box limits...).
+    version = "2"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
