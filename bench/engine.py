@@ -13,6 +13,7 @@
 Targets (issue 13): a strike <= 100 us; a Coral Sea campaign <= 5 ms.
 
     python bench/engine.py [campaigns per scenario, default 1000] [--strikes 1000] [--quick]
+    python bench/engine.py 200 --land-only   # the land theatres only
 
 Balance: winner split, turns played, and how many campaigns were still open going into the
 last two turns (VP gap at most OPEN_GAP, about one good strike).
@@ -204,8 +205,55 @@ def main(argv: list[str] | None = None) -> int:
         print(f"open late        {late:.1%} within {OPEN_GAP} VP before the last two turns")
         med, mean = statistics.median(margins), statistics.mean(margins)
         print(f"VP margin J-A    median {med}, mean {mean:.1f}")
+    land(max(1, count // 5))
     return 0
 
 
+def play_land(rules, scenario: str, seed: int) -> tuple[Any, bool]:  # type: ignore[no-untyped-def]
+    """A land campaign between random legal commanders; whether it was still open (VP gap
+    at most OPEN_GAP) going into its last third."""
+    rnd = random.Random(seed)
+    state = rules.new(scenario, str(seed))
+    last_third = state.missions - state.missions // 3 + 1
+    open_late = True
+    while not state.finished:
+        if state.turn == last_third:
+            open_late = abs(state.vp[Side.JAPANESE] - state.vp[Side.ALLIED]) <= OPEN_GAP
+        choices: dict[str, dict[str, str]] = {}
+        for decision in rules.pending(state):
+            choices.setdefault(decision.side, {})[decision.field] = rnd.choice(decision.options).id
+        state, _ = rules.resolve(state, choices, Rng(str(seed), state.turn, "mission"))
+    return state, open_late
+
+
+def land(count: int) -> None:
+    """Balance of every land theatre and period (24.0), ``count`` campaigns each."""
+    from engine.rulesets.land import LandRules
+
+    rules = LandRules(default_catalog())
+    for scenario in rules.scenarios():
+        if scenario.endswith("-all"):
+            continue
+        winners: Counter[str] = Counter()
+        open_late = 0
+        margins: list[int] = []
+        start = time.perf_counter()
+        for seed in range(count):
+            state, still_open = play_land(rules, scenario, seed)
+            winners[str(state.winner)] += 1
+            open_late += still_open
+            margins.append(state.vp[Side.JAPANESE] - state.vp[Side.ALLIED])
+        elapsed = time.perf_counter() - start
+        split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
+        print(
+            f"== land {scenario}: {count} campaigns, {count / elapsed:.1f}/s; winners {split}; "
+            f"open before the last third {open_late / count:.1%}; "
+            f"VP margin J-A median {statistics.median(margins)}"
+        )
+
+
 if __name__ == "__main__":
+    if "--land-only" in sys.argv:
+        land(int(next((a for a in sys.argv[1:] if a.isdigit()), "200")))
+        raise SystemExit(0)
     raise SystemExit(main())

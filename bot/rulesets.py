@@ -14,8 +14,12 @@ from typing import Any, Generic, TypeVar
 from engine.catalog import Catalog
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
+from engine.rulesets.land import LandRules
+from engine.rulesets.pearl_harbor import PearlRules
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
+from rendering.rulesets.land import LandPresenter
+from rendering.rulesets.pearl_harbor import PearlPresenter
 
 S = TypeVar("S")
 V = TypeVar("V", bound=View)
@@ -38,6 +42,8 @@ def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
 # The ZERO! rulesets share the ZERO! data catalog (deck, aircraft, targets).
 FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "carrier": _carrier,
+    "land": lambda catalog: Plugin(LandRules(catalog), LandPresenter(catalog)),
+    "pearl-harbor": lambda catalog: Plugin(PearlRules(catalog), PearlPresenter(catalog)),
 }
 
 

@@ -1,9 +1,9 @@
-"""Land campaigns (24.0): the first, pure pieces of the land ruleset. NOT playable yet.
-
-What is here is only what the land worked examples of zero-campaign.md need:
+"""Land campaigns (24.0): the pure pieces the land ruleset (``engine.rulesets.land``) uses.
 
 - the campaign sheet (``engine/data/<key>.toml``, authored default of zero-authored-data.md
-  section 3.8) as a validated ``LandCampaign``;
+  section 3.8) as a validated ``LandCampaign``: periods, Missions and Mission Targets
+  tables, both resource lists, the Air Group Performance table; read with the shared
+  loader's helpers (``engine.loader``) so errors read the same as every other file;
 - the target draw: an Action card read as a Missions-table key and looked up for a period
   (24.44-24.46);
 - the mission length from the Turns column and the slowest attacker (23.23-23.25);
@@ -15,10 +15,9 @@ field, like the rest of the data files.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -26,11 +25,10 @@ from engine.catalog import (
     ActionCard,
     AircraftType,
     Catalog,
-    DataError,
     Provenance,
     UnitSpec,
 )
-from engine.loader import DATA_DIR, default_catalog
+from engine.loader import DATA_DIR, _fail, _path, _read, default_catalog
 from engine.report import Phase
 from engine.types import AircraftClass, Band, CardTitle, Side
 
@@ -78,11 +76,56 @@ class MissionTarget(_Frozen):
     strafe: bool = False  # the listed fighters strafe rather than bomb
     band: Band  # starting altitude (24.48)
     turns: str  # "a/b" or "n" (23.23)
+    map: tuple[int, int] | None = None  # circled number's place on the campaign map, 0-100
+    replaced_by: int | None = None  # flown once only; a later draw flies this target instead
+    success_vp: int = 0  # evacuation (authored 3.4): VP if the listed aircraft is not Destroyed
     provenance: Provenance = "authored-default"
 
     @property
     def is_dogfight(self) -> bool:
-        return self.sheet is None
+        return self.sheet is None and not self.success_vp
+
+    @property
+    def is_evacuation(self) -> bool:
+        return self.sheet is None and self.success_vp > 0
+
+
+class LandEffect(_Frozen):
+    """What a land resource does besides adding aircraft (authored 3.8.1)."""
+
+    veteran_pilots: bool = False  # an unskilled Leader draws again (19.24)
+    ace_leader: bool = False  # a named A+BU pilot on the side's first Leader
+    surprise: bool = False  # the enemy's fighters start at Very Low
+    area_flak: int = 0  # on the side's own target (defending)
+    target_flak: int = 0
+    enemy_tb: int = 0  # extra Target-Bound turns for the enemy's strike
+    clouds: bool = False  # 24.53 Clouds over Target
+    dispersal: bool = False  # the first Direct or Vital on the side's airfield reads as a Hit
+
+
+class LandResource(_Frozen):
+    """One numbered line of a side's resource list (24.5); once per campaign (24.53)."""
+
+    side: Side
+    number: int
+    name: str
+    use: Literal["any", "attack", "defence"] = "any"
+    periods: tuple[str, ...] = ()  # period keys it exists in; empty = every period
+    aircraft: tuple[UnitSpec, ...] = ()
+    effect: LandEffect = LandEffect()
+    text: str
+    provenance: Provenance = "authored-default"
+
+    def in_period(self, period_key: str) -> bool:
+        return not self.periods or period_key in self.periods
+
+
+class PerformanceRow(_Frozen):
+    """A row of the Air Group Performance table (24.7), from ``min`` (Japanese - Allied VP)."""
+
+    min: int
+    japanese: str
+    allied: str
 
 
 class LandCampaign(_Frozen):
@@ -91,9 +134,33 @@ class LandCampaign(_Frozen):
     key: str
     name: str
     periods: tuple[str, ...]
+    period_keys: tuple[str, ...]  # short ids of ``periods``, used in scenario keys
+    missions_per_period: int = 6  # 24.42, value authored 3.8.1
+    return_bonus: bool = True  # the home-coming bomber VP of 24.61 (authored 3.5)
+    performance: tuple[PerformanceRow, ...]
+    resources: tuple[LandResource, ...]
     missions: dict[str, tuple[int, ...]]  # Missions-table key -> target number per period
     targets: tuple[MissionTarget, ...]
     provenance: Provenance
+
+    def period_name(self, period_key: str) -> str:
+        return self.periods[self.period_keys.index(period_key)]
+
+    def resources_of(self, side: Side, period_key: str) -> tuple[LandResource, ...]:
+        """The side's list in a period, by number (a number changes with the period at most)."""
+        found = [r for r in self.resources if r.side is side and r.in_period(period_key)]
+        return tuple(sorted(found, key=lambda r: r.number))
+
+    def numbers(self, side: Side) -> tuple[int, ...]:
+        return tuple(sorted({r.number for r in self.resources if r.side is side}))
+
+    def performance_for(self, difference: int, periods_played: int = 1) -> PerformanceRow:
+        """24.7: the row for Japanese VP minus Allied VP; the bands are for one period of
+        missions and scale with the number of periods played (authored 3.8.1)."""
+        for row in self.performance:
+            if difference >= row.min * max(1, periods_played):
+                return row
+        return self.performance[-1]
 
     def target(self, number: int) -> MissionTarget:
         for target in self.targets:
@@ -106,37 +173,6 @@ class LandCampaign(_Frozen):
         if period not in self.periods:
             raise KeyError(f"{self.name} has no period {period!r}")
         return self.missions[key][self.periods.index(period)]
-
-
-def _fail(file: str, entry: str | None, field: str | None, message: str) -> NoReturn:
-    parts = [file]
-    if entry is not None:
-        parts.append(f"entry '{entry}'")
-    if field:
-        parts.append(f"field '{field}'")
-    raise DataError(": ".join([*parts, message]))
-
-
-def _field(loc: Sequence[str | int]) -> str:
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else part
-    return text
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise DataError(f"{path.name}: file not found in {path.parent}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path.name}: not valid TOML: {exc}") from exc
-    except OSError as exc:
-        raise DataError(f"{path.name}: cannot be read: {exc}") from exc
 
 
 def _target_raw(raw: object, file: str, entry: str, catalog: Catalog) -> object:
@@ -189,11 +225,31 @@ def _check(campaign: LandCampaign, file: str, catalog: Catalog) -> None:
             _fail(file, entry, "number", "duplicate target number")
         if target.sheet is not None and target.sheet not in catalog.targets:
             _fail(file, entry, "sheet", f"unknown Target Sheet {target.sheet!r}")
-        if target.sheet is None and not target.defenders:
+        if target.sheet is None and not target.defenders and not target.success_vp:
             _fail(file, entry, "defenders", "a dogfight (no sheet) lists both sides' aircraft")
+        if target.map is not None and not all(0 <= v <= 100 for v in target.map):
+            _fail(file, entry, "map", "x and y should be between 0 and 100")
+        if target.replaced_by is not None and target.replaced_by not in numbers:
+            _fail(file, entry, "replaced_by", f"no target #{target.replaced_by}")
         _check_turns(target.turns, file, entry)
         _check_specs(target.attackers, target.attacker, catalog, file, entry, "attackers")
         _check_specs(target.defenders, target.attacker.enemy, catalog, file, entry, "defenders")
+    if len(campaign.period_keys) != len(campaign.periods):
+        _fail(file, None, "period_keys", "should give one key per period")
+    seen: set[tuple[Side, int, str]] = set()
+    for index, resource in enumerate(campaign.resources):
+        entry = f"resource [{index}]"
+        for period in resource.periods:
+            if period not in campaign.period_keys:
+                _fail(file, entry, "periods", f"unknown period {period!r}")
+        for period in resource.periods or campaign.period_keys:
+            if (resource.side, resource.number, period) in seen:
+                _fail(file, entry, "number", f"two {resource.side.value} #{resource.number}")
+            seen.add((resource.side, resource.number, period))
+        _check_specs(resource.aircraft, resource.side, catalog, file, entry, "aircraft")
+    bands = [row.min for row in campaign.performance]
+    if not bands or bands != sorted(bands, reverse=True):
+        _fail(file, None, "performance", "rows should run from the best Japanese result down")
     for key in MISSION_KEYS:
         if key not in campaign.missions:
             _fail(file, "missions", key, "Field required")
@@ -214,7 +270,7 @@ def load_land_campaign(key: str, data_dir: Path | None = None) -> LandCampaign:
     Raises ``DataError`` naming the file, the entry and the field of the first problem.
     """
     file = f"{key}.toml"
-    raw = _read((DATA_DIR if data_dir is None else data_dir) / file)
+    raw = _read(DATA_DIR if data_dir is None else data_dir, file)
     catalog = default_catalog()
     raw_targets = raw.get("target")
     if not isinstance(raw_targets, list):
@@ -224,8 +280,9 @@ def load_land_campaign(key: str, data_dir: Path | None = None) -> LandCampaign:
         number = item.get("number") if isinstance(item, dict) else None
         entry = f"target #{number}" if number is not None else f"target [{index}]"
         targets.append(_target_raw(item, file, entry, catalog))
-    data = {k: v for k, v in raw.items() if k != "target"}
+    data = {k: v for k, v in raw.items() if k not in ("target", "resource")}
     data["targets"] = targets
+    data["resources"] = raw.get("resource", [])
     try:
         campaign = LandCampaign.model_validate(data)
     except ValidationError as exc:
@@ -237,10 +294,12 @@ def load_land_campaign(key: str, data_dir: Path | None = None) -> LandCampaign:
             item = raw_targets[loc[1]]
             number = item.get("number") if isinstance(item, dict) else None
             entry = f"target #{number}" if number is not None else f"target [{loc[1]}]"
-            _fail(file, entry, _field(loc[2:]) or None, message)
+            _fail(file, entry, _path(loc[2:]) or None, message)
+        if len(loc) >= 2 and loc[0] == "resources" and isinstance(loc[1], int):
+            _fail(file, f"resource [{loc[1]}]", _path(loc[2:]) or None, message)
         if len(loc) >= 2 and loc[0] == "missions":
-            _fail(file, "missions", _field(loc[1:]), message)
-        _fail(file, key, _field(loc) or None, message)
+            _fail(file, "missions", _path(loc[1:]), message)
+        _fail(file, key, _path(loc) or None, message)
     if campaign.key != key:
         _fail(file, key, "key", f"should be {key!r}, the file's name")
     _check(campaign, file, catalog)

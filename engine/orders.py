@@ -62,7 +62,9 @@ class FlightUnit(Model):
 class StrikeSetup(Model):
     id: str
     turn: int
-    kind: Literal["carrier", "airfield", "land-based", "scout", "submarine"]
+    kind: Literal[
+        "carrier", "airfield", "land-based", "scout", "submarine", "land-mission", "dogfight"
+    ]
     attacker: Side
     origin: str  # place key
     target: str  # place key

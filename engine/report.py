@@ -73,7 +73,9 @@ class BombRun(Model):
 class StrikeReport(Model):
     id: str  # "T2-J1"
     turn: int
-    kind: Literal["carrier", "airfield", "land-based", "scout", "submarine"]
+    kind: Literal[
+        "carrier", "airfield", "land-based", "scout", "submarine", "land-mission", "dogfight"
+    ]
     attacker: Side
     origin: str  # place key the strike flew from
     target: str  # place key

@@ -194,6 +194,9 @@ def _ribbon(draw: ImageDraw.ImageDraw, y: int, report: StrikeReport, locale: str
     segments: list[tuple[str, bool]] = []
     if report.kind == "scout":
         segments = [(tr("strike.phase.scout", locale), False)]
+    elif report.kind == "dogfight":
+        # A land dogfight (24.47): n turns in open sky, no target, no phases.
+        segments = [(f"{tr('strike.phase.dogfight', locale)} ×{report.target_bound}", False)]
     else:
         tb_off = report.target_bound <= 0 or "tb" in skipped
         target_bound = tr("strike.phase.target-bound", locale)
@@ -221,7 +224,7 @@ def _ribbon(draw: ImageDraw.ImageDraw, y: int, report: StrikeReport, locale: str
         centre_x = x0 + (width + (tip if index else 0)) / 2 - 2
         label_font = fit_font(label, space, (20, 18), "bold")
         draw_text(draw, (centre_x, y + 19), label, label_font, FAINT if off else INK, "mm", space)
-    if report.kind == "scout":
+    if report.kind in ("scout", "dogfight"):
         return 48
     left = MARGIN + width + tip
     right = MARGIN + 4 * width - tip
@@ -366,6 +369,8 @@ def _outcome(
         headline = tr(
             "strike.scout_success" if report.scout_success else "strike.scout_failed", locale
         )
+    elif report.kind == "dogfight":
+        headline = tr("strike.open_sky", locale, target=target)
     elif report.hidden:
         headline = tr("strike.not_found", locale, target=target)
     else:
@@ -765,7 +770,7 @@ def strike_image(
     duel_lines = (min(len(pairs), MAX_DUELS) + 1) // 2
     combat = 32 + duel_lines * DUEL_ROW + (28 if len(pairs) > MAX_DUELS else 0) if pairs else 0
     items = strike_legend(locale)
-    ribbon = 48 if report.kind == "scout" else 60
+    ribbon = 48 if report.kind in ("scout", "dogfight") else 60
     height = 76 + 12 + ribbon + 30 + grid.height + 10 + 60 + 8
     height += (columns + 10 if columns else 0) + (combat + 10 if combat else 0)
     height += legend_height(INNER, items) + 14
@@ -781,6 +786,8 @@ def strike_image(
     order_key = "strike.order_simultaneous" if report.simultaneous else "strike.order"
     if report.kind == "scout":
         order_key = "strike.order_scout"
+    elif report.kind in ("land-mission", "dogfight"):
+        order_key = "strike.order_mission"  # a land campaign's mission number
     header(
         image, draw, title, subtitle, tr(order_key, locale, n=report.order), side=report.attacker
     )

@@ -1,7 +1,7 @@
 """The land-campaign worked examples of zero-campaign.md, replayed with the real deck and data.
 
-Start of the land ruleset (engine/land.py): target draw 24.44-24.46, mission length
-23.23-23.25 and mission VPs 24.61. Land campaigns are not playable yet.
+The land pieces of engine/land.py: target draw 24.44-24.46, mission length 23.23-23.25 and
+mission VPs 24.61. The ruleset that plays them is tested in test_land_ruleset.py.
 """
 
 from __future__ import annotations

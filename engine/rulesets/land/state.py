@@ -1,0 +1,38 @@
+"""The stored state of a land campaign (its view is ``engine.rulesets.land.view``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.rulesets.land.view import Draw, MissionRecord
+from engine.types import Side
+
+ROUND = "mission"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LandState(_Frozen):
+    scenario: str  # "<campaign>-<period key>" or "<campaign>-all"
+    campaign: str  # sheet key
+    periods: tuple[str, ...]  # period keys played, in order
+    turn: int = 1  # the mission being played (1-based)
+    missions: int
+    draw: Draw
+    used: dict[Side, tuple[int, ...]] = Field(default_factory=dict)
+    vp: dict[Side, int] = Field(default_factory=dict)
+    history: tuple[MissionRecord, ...] = ()
+    finished: bool = False
+    winner: str | None = None  # side id or "draw"
+    performance: dict[Side, str] = Field(default_factory=dict)  # 24.7, once finished
+
+    @property
+    def round(self) -> str:
+        return ROUND
+
+    def period(self, mission: int) -> str:
+        """The period a mission belongs to: each period is one sheet's length of missions."""
+        per = max(1, self.missions // max(1, len(self.periods)))
+        return self.periods[min(len(self.periods) - 1, (mission - 1) // per)]

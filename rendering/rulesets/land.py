@@ -1,0 +1,528 @@
+"""The land campaign's presenter: mission card, schematic campaign map, resource reveal,
+mission report (the strike report of the flown mission) and after-action summary.
+
+Everything shown comes from the public view (``engine.rulesets.land.view``: a land state
+holds no secret, the sheet comes in words); the picks of a round reach this module only through the
+reveal lines the application built after the reveal. Images are 800 px wide with text of
+22 px or more, except the two reused 1200 px images (reveal, strike report).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from PIL import ImageDraw
+
+from engine.catalog import Catalog
+from engine.ruleset import Decision, Option
+from engine.rulesets.land.view import (
+    NO_RESOURCE_ID,
+    THEATRES,
+    LandView,
+    MissionRecord,
+    PublicResource,
+    PublicTarget,
+    public_sheet,
+    resource_number,
+    sheet_of,
+)
+from engine.types import Side
+from rendering.i18n import normalize, t
+from rendering.presenter import Report, RevealLine
+from rendering.reveal import RevealSide, render_reveal
+from rendering.strike import render_strike_report
+from rendering.style import (
+    ACCENT,
+    CARD_BG,
+    FAINT,
+    INK,
+    MUTED,
+    RULE,
+    SEA,
+    canvas,
+    draw_text,
+    font,
+    header,
+    panel,
+    side_style,
+    to_png,
+    wrap,
+)
+from rendering.text import band_name, doctrine_name
+
+WIDTH = 800
+PAD = 24
+LINE = 32  # one 22-24 px line of text
+MAP_HEIGHT = 440
+
+
+def side_text(side: str | Side, locale: str) -> str:
+    value = side.value if isinstance(side, Side) else side
+    return t(f"service.side.{value}", locale)
+
+
+def _l(key: str, locale: str, **params: object) -> str:
+    return t(f"land.{key}", locale, **params)
+
+
+def resource_title(resource: PublicResource, locale: str) -> str:
+    """The resource's name: the sheet's own in English, built from what it does otherwise
+    (the sheet's names and texts are English data)."""
+    if normalize(locale) == "en":
+        return resource.name
+    keys = [effect.partition("=")[0] for effect in resource.effects]
+    if "area_flak" in keys and "target_flak" in keys:
+        keys.remove("target_flak")  # one reinforcement of both flak kinds, one name
+    what = (
+        f"+{resource.aircraft}"
+        if resource.aircraft
+        else " + ".join(_l(f"effect-name.{key}", locale) for key in keys)
+    )
+    if resource.use == "any":
+        return what
+    return f"{_l(f'prefix.{resource.use}', locale)} {what}"
+
+
+def resource_text(resource: PublicResource, locale: str) -> str:
+    """What the resource does, in the reader's language (English: the sheet's text)."""
+    if normalize(locale) == "en":
+        return resource.text
+    parts: list[str] = []
+    if resource.aircraft:
+        parts.append(_l("adds", locale, aircraft=resource.aircraft))
+    for effect in resource.effects:
+        key, _, value = effect.partition("=")
+        parts.append(_l(f"effect.{key}", locale, n=value or "1"))
+    text = " ".join(parts)
+    if resource.use != "any":
+        text = f"{_l(f'use.{resource.use}', locale)} {text}"
+    return text
+
+
+class LandPresenter:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    # ------------------------------------------------------------------ data helpers
+
+    @staticmethod
+    def _resources(scenario: str, side: Side, number: int) -> list[PublicResource]:
+        """The resource(s) a number names in a scenario: one, or one per period when the
+        list changes with the period and the scenario plays several."""
+        return sheet_of(scenario).resources_named(side, number, scenario.partition("-")[2])
+
+    def resource_name(self, scenario: str, option_id: str, locale: str) -> str:
+        try:
+            side, number = resource_number(option_id)
+        except ValueError:
+            return option_id
+        if side is None:
+            return _l("no-resource", locale)
+        found = self._resources(scenario, side, number)
+        names = " / ".join(dict.fromkeys(resource_title(r, locale) for r in found))
+        return f"#{number} {names}" if names else f"#{number}"
+
+    @staticmethod
+    def _target_line(target: PublicTarget, locale: str) -> str:
+        kind = target.target
+        if target.dogfight:
+            kind = _l("dogfight", locale)
+        elif target.evacuation:
+            kind = _l("evacuation", locale)
+        return f"#{target.number} {kind} — {target.location}"
+
+    def _mission_lines(self, view: LandView, locale: str) -> list[str]:
+        state = view
+        campaign = view.sheet
+        target = campaign.target(state.draw.target)
+        card = next((c for c in self.catalog.deck.cards if c.id == state.draw.card), None)
+        lines = [
+            _l(
+                "mission-line",
+                locale,
+                mission=state.turn,
+                missions=state.missions,
+                period=campaign.period_name(state.draw.period),
+            ),
+            _l(
+                "drawn",
+                locale,
+                card=card.label if card else state.draw.card,
+                row=state.draw.key,
+                number=state.draw.listed,
+            ),
+            self._target_line(target, locale),
+        ]
+        if state.draw.listed != state.draw.target:
+            lines.append(_l("replaced", locale, listed=state.draw.listed, number=target.number))
+        lines.append(
+            _l(
+                "attack",
+                locale,
+                side=side_text(target.attacker, locale),
+                aircraft=target.attackers,
+            )
+        )
+        if target.defenders:
+            lines.append(
+                _l(
+                    "defend",
+                    locale,
+                    side=side_text(target.attacker.enemy, locale),
+                    aircraft=target.defenders,
+                )
+            )
+        lines.append(
+            _l(
+                "details",
+                locale,
+                sheet=f"{target.sheet} {target.sheet_name}" if target.sheet else "—",
+                band=band_name(target.band, locale),
+                turns=target.turns,
+            )
+        )
+        return lines
+
+    # ------------------------------------------------------------------ words
+
+    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+        if field == "resource":
+            return self.resource_name(scenario, value, locale)
+        if field == "doctrine":
+            return doctrine_name(value, locale)
+        return value
+
+    def option_description(self, field: str, option: Option, locale: str) -> str:
+        if field == "doctrine":
+            described = t(f"orders.doctrine.{option.id}", locale)
+            return option.detail if described == f"orders.doctrine.{option.id}" else described
+        if field == "resource" and option.id == NO_RESOURCE_ID:
+            return _l("no-resource-detail", locale)
+        if field == "resource":
+            # No scenario here: the sheet's English text identifies the resource.
+            for key in THEATRES:
+                for resource in public_sheet(key).resources:
+                    if resource.text == option.detail:
+                        return resource_text(resource, locale)
+        return option.detail
+
+    def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
+        labels = [
+            self.option_text(scenario, decision.field, option.id, locale)
+            for option in decision.options
+        ]
+        return [" · ".join(labels)]
+
+    def excluded_lines(
+        self, scenario: str, decision: Decision, locale: str
+    ) -> list[tuple[str, str]]:
+        return [
+            (
+                self.option_text(scenario, decision.field, e.id, locale),
+                t(f"service.reason.{e.reason}", locale),
+            )
+            for e in decision.excluded
+        ]
+
+    def panel_notes(
+        self, scenario: str, view: LandView, side: str, drafts: Mapping[str, str], locale: str
+    ) -> tuple[list[str], list[str]]:
+        before = self._mission_lines(view, locale) if not view.finished else []
+        used = view.used.get(Side(side), ())
+        if used:
+            before.append(_l("used", locale, used=", ".join(f"#{n}" for n in used)))
+        after: list[str] = []
+        draft = drafts.get("resource")
+        if draft and draft != NO_RESOURCE_ID:
+            try:
+                owner, number = resource_number(draft)
+            except ValueError:
+                owner = None
+            if owner is not None:
+                for resource in self._resources(scenario, owner, number)[:1]:
+                    after.append(
+                        t(
+                            "orders.resource-effect",
+                            locale,
+                            resource=self.resource_name(scenario, draft, locale),
+                            effect=resource_text(resource, locale),
+                        )
+                    )
+        return before, after
+
+    def _vp(self, view: LandView, locale: str) -> str:
+        return " – ".join(f"{side_text(side, locale)} {view.vp.get(side, 0)}" for side in Side)
+
+    def board_summary(self, view: LandView, locale: str) -> str:
+        state = view
+        target = view.sheet.target(state.draw.target)
+        return _l(
+            "board",
+            locale,
+            vp=self._vp(view, locale),
+            mission=state.turn,
+            missions=state.missions,
+            target=f"#{target.number} {target.location}",
+        )
+
+    def panel_summary(self, view: LandView, side: str, locale: str) -> str:
+        return self.board_summary(view, locale)
+
+    def _record(self, view: LandView, turn: int) -> MissionRecord | None:
+        return next((r for r in view.history if r.mission == turn), None)
+
+    def turn_summary(self, view: LandView, turn: int, locale: str) -> list[str]:
+        record = self._record(view, turn)
+        if record is None:
+            return [t("service.summary.vp", locale, vp=self._vp(view, locale))]
+        return [
+            _l(
+                "mission-vp",
+                locale,
+                mission=turn,
+                japanese=record.vp.get(Side.JAPANESE, 0),
+                allied=record.vp.get(Side.ALLIED, 0),
+            ),
+            _l(
+                "totals",
+                locale,
+                japanese=record.totals.get(Side.JAPANESE, 0),
+                allied=record.totals.get(Side.ALLIED, 0),
+            ),
+        ]
+
+    def status_lines(self, view: LandView, locale: str) -> list[str]:
+        state = view
+        campaign = view.sheet
+        lines = [
+            _l(
+                "status",
+                locale,
+                name=campaign.name,
+                mission=state.turn,
+                missions=state.missions,
+                vp=self._vp(view, locale),
+            )
+        ]
+        if state.finished:
+            lines.append(self._outcome(state, locale))
+        else:
+            lines.append(self._target_line(campaign.target(state.draw.target), locale))
+        return lines
+
+    @staticmethod
+    def _outcome(state: LandView, locale: str) -> str:
+        winner = state.winner or "draw"
+        who = _l("draw", locale) if winner == "draw" else side_text(winner, locale)
+        levels = {side: state.performance.get(side, "stalemate") for side in Side}
+        perf = ", ".join(
+            f"{side_text(side, locale)}: {_l('level.' + levels[side], locale)}" for side in Side
+        )
+        return _l("outcome", locale, winner=who, performance=perf)
+
+    # ------------------------------------------------------------------ images
+
+    def _map(self, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str) -> int:
+        """The campaign map: each Mission Target's circled number (24.44) at its place on
+        the sheet's schematic map, in the colour of the side that attacks it; flown
+        targets dimmed, the coming one ringed and named."""
+        campaign = view.sheet
+        flown = {r.draw.target for r in view.history}
+        height = MAP_HEIGHT
+        panel(draw, (PAD, top, WIDTH - PAD, top + height), SEA, RULE)
+        draw_text(draw, (PAD + 14, top + 8), _l("map", locale), font(22, "bold"), INK)
+        x0, y0 = PAD + 40, top + 60
+        span_x, span_y = WIDTH - 2 * PAD - 80, height - 90
+        current: tuple[int, int, PublicTarget] | None = None
+        for index, target in enumerate(campaign.targets):
+            gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
+            cx, cy = x0 + span_x * gx // 100, y0 + span_y * gy // 100
+            style = side_style(target.attacker)
+            fill = FAINT if target.number in flown else style.light
+            if target.number == view.draw.target and not view.finished:
+                current = (cx, cy, target)
+                draw.ellipse((cx - 29, cy - 29, cx + 29, cy + 29), outline=ACCENT, width=6)
+            draw.ellipse(
+                (cx - 20, cy - 20, cx + 20, cy + 20), fill=fill, outline=style.dark, width=3
+            )
+            draw_text(draw, (cx, cy), str(target.number), font(22, "bold"), INK, "mm")
+        if current is not None:
+            cx, cy, target = current
+            label = target.location
+            room = WIDTH - PAD - 10 - (cx + 36)
+            if room >= 260:
+                draw_text(draw, (cx + 36, cy), label, font(22, "bold"), INK, "lm", room)
+            else:
+                draw_text(draw, (cx - 36, cy), label, font(22, "bold"), INK, "rm", cx - 36 - PAD)
+        return top + height
+
+    def _card(
+        self, view: LandView, top: int, locale: str, extra: Sequence[str] = ()
+    ) -> tuple[list[tuple[str, bool]], int]:
+        lines = [(line, i == 2) for i, line in enumerate(self._mission_lines(view, locale))]
+        lines += [(line, False) for line in extra]
+        wrapped: list[tuple[str, bool]] = []
+        for text, bold in lines:
+            for part in wrap(
+                text, font(22, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
+            ):
+                wrapped.append((part, bold))
+        return wrapped, top + 20 + len(wrapped) * LINE
+
+    def _mission_image(self, view: LandView, locale: str, extra: Sequence[str] = ()) -> bytes:
+        state = view
+        campaign = view.sheet
+        title = campaign.name
+        subtitle = _l("subtitle", locale, mission=state.turn, missions=state.missions)
+        lines: list[tuple[str, bool]] = []
+        if state.finished:
+            lines = [(self._outcome(state, locale), True)]
+        else:
+            lines, _ = self._card(view, 0, locale, extra)
+        height = 76 + 16 + MAP_HEIGHT + 16 + 20 + len(lines) * LINE + 20
+        image, draw = canvas(height, WIDTH)
+        header(image, draw, title, subtitle, right=self._vp_short(view))
+        y = self._map(draw, view, 76 + 16, locale) + 16
+        panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
+        y += 14
+        for text, bold in lines:
+            draw_text(draw, (PAD + 14, y), text, font(22, "bold" if bold else "regular"), INK)
+            y += LINE
+        return to_png(image)
+
+    def _vp_short(self, view: LandView) -> str:
+        return f"{view.vp.get(Side.JAPANESE, 0)} – {view.vp.get(Side.ALLIED, 0)} VP"
+
+    def status_board(
+        self, view: LandView, locked: Mapping[str, bool], deadline: str | None, locale: str
+    ) -> bytes:
+        extra = [
+            f"{side_text(side, locale)}: "
+            + (_l("locked", locale) if locked.get(side) else _l("waiting", locale))
+            for side in ("japanese", "allied")
+            if side in locked
+        ]
+        if deadline:
+            extra.append(_l("deadline", locale, deadline=deadline))
+        return self._mission_image(view, locale, extra)
+
+    def panel_image(self, view: LandView, locale: str) -> bytes:
+        return self._mission_image(view, locale)
+
+    def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
+        items = [
+            RevealSide(side=Side(line.side), lines=list(line.pairs), receipt=line.receipt)
+            for line in sides
+        ]
+        return render_reveal(title, items, locale=locale)
+
+    def after_action(self, scenario: str, view: LandView, locale: str) -> bytes:
+        state = view
+        campaign = view.sheet
+        rows = list(state.history)
+        height = 76 + 16 + 40 + LINE * (len(rows) + 1) + 20 + LINE * 2 + 30
+        image, draw = canvas(height, WIDTH)
+        header(
+            image, draw, _l("after-action", locale, name=campaign.name), right=self._vp_short(view)
+        )
+        y = 76 + 16
+        panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
+        y += 12
+        draw_text(draw, (PAD + 14, y), _l("table-head", locale), font(22, "bold"), MUTED)
+        y += LINE + 6
+        for record in rows:
+            target = campaign.target(record.draw.target)
+            row = f"{record.mission}. {self._target_line(target, locale)}"
+            draw_text(draw, (PAD + 14, y), row, font(22), INK, max_width=WIDTH - 2 * PAD - 200)
+            score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
+            draw_text(draw, (WIDTH - PAD - 14, y), score, font(22, "bold"), INK, "ra")
+            y += LINE
+        y += 12
+        draw.line((PAD + 14, y - 6, WIDTH - PAD - 14, y - 6), fill=RULE, width=2)
+        if state.finished:
+            for part in wrap(
+                self._outcome(state, locale), font(22, "bold"), WIDTH - 2 * PAD - 28, 2
+            ):
+                draw_text(draw, (PAD + 14, y), part, font(22, "bold"), INK)
+                y += LINE
+        else:
+            draw_text(draw, (PAD + 14, y), _l("unfinished", locale), font(22), MUTED)
+        return to_png(image)
+
+    # ------------------------------------------------------------------ mission reports
+
+    def report_count(self, view: LandView, turn: int) -> int:
+        return 1 if self._record(view, turn) is not None else 0
+
+    def _summary(self, scenario: str, record: MissionRecord, locale: str) -> str:
+        target = sheet_of(scenario).target(record.draw.target)
+        report = record.report
+        # The sheet's attacker, whoever had the initiative in the strike engine (a dogfight
+        # may fly the listed defenders as the raiders).
+        attackers = [a for a in report.aircraft if a.side is target.attacker]
+        defenders = [a for a in report.aircraft if a.side is not target.attacker]
+        lost = sum(1 for a in attackers if a.state.value == "destroyed")
+        lost_d = sum(1 for a in defenders if a.state.value == "destroyed")
+        first = _l(
+            "report-title",
+            locale,
+            mission=record.mission,
+            side=side_text(target.attacker, locale),
+            target=self._target_line(target, locale),
+        )
+        second = _l(
+            "report-losses",
+            locale,
+            flew=len(attackers),
+            lost=lost,
+            defenders=len(defenders),
+            defenders_lost=lost_d,
+        )
+        third = _l(
+            "report-vp",
+            locale,
+            points=report.target_points,
+            japanese=record.vp.get(Side.JAPANESE, 0),
+            allied=record.vp.get(Side.ALLIED, 0),
+        )
+        extra = []
+        if record.clouds_card is not None:
+            extra.append(_l("clouds-on" if record.clouds else "clouds-off", locale))
+        if record.dispersal_points:
+            extra.append(_l("dispersal", locale, points=record.dispersal_points))
+        return "\n".join([f"**{first}**", second, third, *extra])
+
+    def report(self, scenario: str, view: LandView, turn: int, index: int, locale: str) -> Report:
+        record = self._record(view, turn)
+        if record is None or index != 0:
+            return Report(t("service.strike.missing", locale, strike=f"{turn}.{index}"))
+        target = view.sheet.target(record.draw.target)
+        names = {
+            record.report.target: f"#{target.number} {target.location}",
+            "land": view.sheet.name,
+        }
+        png = render_strike_report(
+            record.report,
+            place_names=names,
+            cards={card.id: card for card in self.catalog.deck.cards},
+            locale=locale,
+        )
+        return Report(self._summary(scenario, record, locale), f"mission-{turn}.png", png)
+
+    def after_action_turn(
+        self, scenario: str, view: LandView, turn: int, locale: str, images: Mapping[str, str]
+    ) -> list[str]:
+        record = self._record(view, turn)
+        if record is None:
+            return []
+        lines = [
+            "- " + self._summary(scenario, record, locale).replace("\n", " — ").replace("**", "")
+        ]
+        key = f"mission-{turn}"
+        if key in images:
+            lines.append(f"  ![{key}]({images[key]})")
+        for vp_line in record.lines:
+            lines.append(f"  - {side_text(vp_line.side, locale)} +{vp_line.vp}: {vp_line.reason}")
+        if view.finished and turn == view.missions:
+            lines.append(f"- {self._outcome(view, locale)}")  # 24.7, after the last mission
+        return [*lines, ""]
