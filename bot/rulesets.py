@@ -14,8 +14,11 @@ from typing import Any, Generic, TypeVar
 from engine.catalog import Catalog
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
+from engine.rulesets.wings import WingsRules
+from engine.wings.catalog import default_catalog as wings_catalog
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
+from rendering.rulesets.wings import WingsPresenter
 
 S = TypeVar("S")
 V = TypeVar("V", bound=View)
@@ -38,6 +41,7 @@ def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
 # The ZERO! rulesets share the ZERO! data catalog (deck, aircraft, targets).
 FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "carrier": _carrier,
+    "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter(wings_catalog())),
 }
 
 
