@@ -233,8 +233,11 @@ class WingsRules(Rules[WingsState, WingsView]):
         self.catalog = catalog
 
     def scenarios(self) -> Mapping[str, ScenarioSpec]:
+        # The seam counts turns; a Wings campaign's length is in missions, each at most
+        # ``max_turns`` flying turns and a debrief, so the spec gives that upper bound.
+        per_mission = MissionState.model_fields["max_turns"].default + 1
         return {
-            key: ScenarioSpec(key, name, missions)
+            key: ScenarioSpec(key, name, missions * per_mission)
             for key, (name, _date, missions, _setup) in SCENARIOS.items()
         }
 
