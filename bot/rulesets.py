@@ -41,7 +41,7 @@ def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
 # The ZERO! rulesets share the ZERO! data catalog (deck, aircraft, targets).
 FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "carrier": _carrier,
-    "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter(wings_catalog())),
+    "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
 }
 
 

@@ -1,20 +1,20 @@
 """The Wings of War presenter: plane boards, mission reports, after-action, words.
 
 Every image is a plain list of lines on an 800 px card (text 24 px and up), drawn from a
-``WingsView``: what one viewer (or the public) may see. A value the view does not hold
-(another side's damage, a pilot's life points) shows as "?", never as a guess.
+Wings view (``engine.rulesets.wings.WingsView``): what one viewer (or the public) may see.
+A value the view does not hold (another side's damage, a pilot's life points) shows as "?",
+never as a guess. Like every renderer, this module imports no engine module but the seam's:
+the view is read through the ``WingsViewLike`` protocol, and plane names come in the view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
-from engine.rulesets.wings import NOTHING, WingsView
-from engine.wings.catalog import Catalog
 from rendering.i18n import t
 from rendering.presenter import Report, RevealLine
 from rendering.style import ellipsize, font, to_png
@@ -30,6 +30,28 @@ PAPER = (246, 242, 232)
 SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
+NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
+
+
+class WingsViewLike(Protocol):
+    """The parts of ``engine.rulesets.wings.WingsView`` this presenter reads."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def stage(self) -> str: ...
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def shown(self) -> dict[str, str]: ...
+    @property
+    def slots(self) -> dict[str, str]: ...
+    @property
+    def reports(self) -> dict[int, int]: ...
+    @property
+    def plane_types(self) -> dict[str, tuple[str, int]]: ...
 
 
 def _side(side: str, locale: str) -> str:
@@ -56,20 +78,19 @@ def _render(title: str, lines: Sequence[Line]) -> bytes:
 
 
 class WingsPresenter:
-    def __init__(self, catalog: Catalog) -> None:
-        self.catalog = catalog
-
     # ------------------------------------------------------------------ helpers
 
-    def _plane_name(self, key: str) -> str:
-        plane = self.catalog.planes.get(key)
-        return plane.name if plane is not None else key
+    @staticmethod
+    def _plane_name(view: WingsViewLike, key: str) -> str:
+        known = view.plane_types.get(key)
+        return known[0] if known is not None else key
 
-    def _structure(self, key: str) -> str:
-        plane = self.catalog.planes.get(key)
-        return str(plane.damage_points) if plane is not None else "?"
+    @staticmethod
+    def _structure(view: WingsViewLike, key: str) -> str:
+        known = view.plane_types.get(key)
+        return str(known[1]) if known is not None else "?"
 
-    def _plane_lines(self, view: WingsView, locale: str) -> list[Line]:
+    def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
         mission = view.data.get("mission")
         if not mission:
             return [(t("wings.no-mission", locale), MUTED, False)]
@@ -86,14 +107,14 @@ class WingsPresenter:
                     locale,
                     slot=view.slots.get(plane["id"], plane["id"]),
                     pilot=pilot.get("name", plane["id"]),
-                    plane=self._plane_name(plane["type"]),
+                    plane=self._plane_name(view, plane["type"]),
                 )
                 where = t(
                     "wings.plane-state",
                     locale,
                     level=plane["level"],
                     damage="?" if damage is None else damage,
-                    structure=self._structure(plane["type"]),
+                    structure=self._structure(view, plane["type"]),
                     x=f"{plane['x']:.1f}",
                     y=f"{plane['y']:.1f}",
                     heading=f"{plane['heading']:.0f}",
@@ -104,13 +125,13 @@ class WingsPresenter:
                 lines += [(name, colour, False), (where, colour, False)]
         return lines
 
-    def _scores(self, view: WingsView, locale: str) -> str:
+    def _scores(self, view: WingsViewLike, locale: str) -> str:
         squadrons = view.data["squadrons"]
         return " – ".join(
             f"{_side(side, locale)} {squadrons[side]['score']}" for side in ("entente", "central")
         )
 
-    def _where(self, view: WingsView, locale: str) -> str:
+    def _where(self, view: WingsViewLike, locale: str) -> str:
         mission = view.data.get("mission")
         return t(
             "wings.where",
@@ -121,7 +142,7 @@ class WingsPresenter:
             round=t(f"service.round.{view.stage}", locale),
         )
 
-    def _record(self, view: WingsView, number: int) -> Mapping[str, Any] | None:
+    def _record(self, view: WingsViewLike, number: int) -> Mapping[str, Any] | None:
         return next((r for r in view.data.get("history", ()) if r["number"] == number), None)
 
     def _mission_lines(self, record: Mapping[str, Any], locale: str) -> list[str]:
@@ -166,7 +187,12 @@ class WingsPresenter:
         return [(e.label, t(f"service.reason.{e.reason}", locale)) for e in decision.excluded]
 
     def panel_notes(
-        self, scenario: str, view: WingsView, side: str, drafts: Mapping[str, str], locale: str
+        self,
+        scenario: str,
+        view: WingsViewLike,
+        side: str,
+        drafts: Mapping[str, str],
+        locale: str,
     ) -> tuple[list[str], list[str]]:
         before = [t(f"wings.help.{view.stage}", locale)] if view.stage != "ended" else []
         for pursuer, card in sorted(view.shown.items()):
@@ -174,13 +200,13 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         return before, []
 
-    def board_summary(self, view: WingsView, locale: str) -> str:
+    def board_summary(self, view: WingsViewLike, locale: str) -> str:
         return f"{self._where(view, locale)} · {self._scores(view, locale)}"
 
-    def panel_summary(self, view: WingsView, side: str, locale: str) -> str:
+    def panel_summary(self, view: WingsViewLike, side: str, locale: str) -> str:
         return self.board_summary(view, locale)
 
-    def turn_summary(self, view: WingsView, turn: int, locale: str) -> list[str]:
+    def turn_summary(self, view: WingsViewLike, turn: int, locale: str) -> list[str]:
         lines = [t("wings.scores", locale, scores=self._scores(view, locale))]
         number = view.reports.get(turn)
         record = self._record(view, number) if number is not None else None
@@ -188,7 +214,7 @@ class WingsPresenter:
             lines += self._mission_lines(record, locale)
         return lines
 
-    def status_lines(self, view: WingsView, locale: str) -> list[str]:
+    def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
         return [
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
@@ -197,7 +223,7 @@ class WingsPresenter:
     # ------------------------------------------------------------------ images
 
     def status_board(
-        self, view: WingsView, locked: Mapping[str, bool], deadline: str | None, locale: str
+        self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
         for side, flag in locked.items():
@@ -207,7 +233,7 @@ class WingsPresenter:
             lines.append((t("wings.deadline", locale, deadline=deadline), MUTED, False))
         return _render(self._where(view, locale), lines)
 
-    def panel_image(self, view: WingsView, locale: str) -> bytes:
+    def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
         lines = self._plane_lines(view, locale)
         for pursuer, card in sorted(view.shown.items()):
             slot = view.slots.get(pursuer, pursuer)
@@ -222,7 +248,7 @@ class WingsPresenter:
             lines.append((t("wings.receipt", locale, receipt=line.receipt[:16]), MUTED, False))
         return _render(title, lines)
 
-    def after_action(self, scenario: str, view: WingsView, locale: str) -> bytes:
+    def after_action(self, scenario: str, view: WingsViewLike, locale: str) -> bytes:
         lines: list[Line] = [(self._scores(view, locale), INK, True)]
         winner = view.data.get("winner")
         if winner is not None:
@@ -240,7 +266,7 @@ class WingsPresenter:
                             "wings.pilot-line",
                             locale,
                             name=pilot["name"],
-                            plane=self._plane_name(pilot["plane"]),
+                            plane=self._plane_name(view, pilot["plane"]),
                             kills=pilot["kills"],
                             vp=pilot["vp"],
                             state=t(f"wings.pilot.{pilot['state']}", locale),
@@ -253,10 +279,12 @@ class WingsPresenter:
 
     # ------------------------------------------------------------------ mission reports
 
-    def report_count(self, view: WingsView, turn: int) -> int:
+    def report_count(self, view: WingsViewLike, turn: int) -> int:
         return 1 if turn in view.reports else 0
 
-    def report(self, scenario: str, view: WingsView, turn: int, index: int, locale: str) -> Report:
+    def report(
+        self, scenario: str, view: WingsViewLike, turn: int, index: int, locale: str
+    ) -> Report:
         number = view.reports.get(turn)
         record = self._record(view, number) if number is not None else None
         if record is None:
@@ -268,7 +296,12 @@ class WingsPresenter:
         return Report("\n".join(text), f"mission-{record['number']}.png", png)
 
     def after_action_turn(
-        self, scenario: str, view: WingsView, turn: int, locale: str, images: Mapping[str, str]
+        self,
+        scenario: str,
+        view: WingsViewLike,
+        turn: int,
+        locale: str,
+        images: Mapping[str, str],
     ) -> list[str]:
         number = view.reports.get(turn)
         record = self._record(view, number) if number is not None else None

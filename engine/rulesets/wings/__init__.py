@@ -104,6 +104,9 @@ class WingsView(_Model):
     shown: dict[str, str] = {}  # own pursuer plane -> the card its target opens with
     slots: dict[str, str] = {}  # plane id -> "planeN" field it is programmed in
     reports: dict[int, int] = {}
+    # Plane type key -> its name and structure (damage points), for the types in play: the
+    # presenter draws from the view alone and never holds the engine's catalog.
+    plane_types: dict[str, tuple[str, int]] = {}
 
 
 # --- scenarios (authored, see docs/wings-data.md) -------------------------------------------
@@ -469,7 +472,18 @@ class WingsRules(Rules[WingsState, WingsView]):
             shown=shown,
             slots=_slots(mission) if mission is not None else {},
             reports=state.reports,
+            plane_types=self._plane_types(campaign),
         )
+
+    def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
+        keys = {pilot.plane for pilot in campaign.pilots.values()}
+        if campaign.mission is not None:
+            keys |= {plane.type for plane in campaign.mission.planes.values()}
+        return {
+            key: (self.catalog.planes[key].name, self.catalog.planes[key].damage_points)
+            for key in sorted(keys)
+            if key in self.catalog.planes
+        }
 
     def progress(self, state: WingsState) -> Progress:
         campaign = state.campaign
