@@ -194,7 +194,10 @@ class WingsPresenter:
         drafts: Mapping[str, str],
         locale: str,
     ) -> tuple[list[str], list[str]]:
-        before = [t(f"wings.help.{view.stage}", locale)] if view.stage != "ended" else []
+        stage = view.stage
+        if stage == "reorder" and not view.shown:
+            stage = "fly"  # no plane of this side tails anyone: locking flies the turn
+        before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
         for pursuer, card in sorted(view.shown.items()):
             slot = view.slots.get(pursuer, pursuer)
             before.append(t("wings.shown", locale, slot=slot, card=card))

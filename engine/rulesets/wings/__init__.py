@@ -212,14 +212,26 @@ def _program_options(
     def legal(cards: tuple[str, ...]) -> bool:
         return not check_program(catalog, plane, Program(cards=cards), mission.rules, mission.turn)
 
-    # One program per legal opening card, the same card held (a full turn) when legal,
-    # else straightened out, so the menu covers every first move the plane can make.
-    for rest in ((None, None), (straight, straight)):
+    def add(cards: tuple[str, ...]) -> bool:
+        text = " ".join(cards)
+        if text in programs or len(programs) >= MAX_PROGRAMS or not legal(cards):
+            return False
+        programs.append(text)
+        return True
+
+    # First one program per legal opening card, so the menu covers every first move the
+    # plane can make: straightened out after it, else held, else any legal follow-up.
+    codes = [card.code for card in deck.cards]
+    for code in legal_first:
+        if any(program.split()[0] == code for program in programs):
+            continue  # the default already opens with it
+        shapes = [(code, straight, straight), (code, code, code), (code, code, straight)]
+        shapes += [(code, second, third) for second in codes for third in codes]
+        any(add(cards) for cards in shapes)
+    # Then, while the select has room, a maneuver held for two cards or flown late.
+    for shape in ("cc" + "S", "SS" + "c", "S" + "c" + "S"):
         for code in legal_first:
-            cards = (code, rest[0] or code, rest[1] or code)
-            text = " ".join(cards)
-            if text not in programs and legal(cards) and len(programs) < MAX_PROGRAMS:
-                programs.append(text)
+            add(tuple(straight if part == "S" else code for part in shape))
     return programs
 
 
