@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine.ruleset import Decision, Option
 from rendering.i18n import t
 from rendering.presenter import Report, RevealLine
-from rendering.style import ellipsize, font, to_png
+from rendering.style import ellipsize, font, to_png, wrap
 
 WIDTH = 800
 MARGIN = 24
@@ -59,7 +59,14 @@ def _side(side: str, locale: str) -> str:
 
 
 def _render(title: str, lines: Sequence[Line]) -> bytes:
-    height = MARGIN * 2 + TITLE_SIZE + 16 + LINE * max(1, len(lines))
+    # Long lines wrap (up to three rows) rather than lose their end to an ellipsis.
+    rows: list[Line] = []
+    for text, colour, bold in lines:
+        fnt = font(TEXT_SIZE, "bold" if bold else "regular")
+        indent = text[: len(text) - len(text.lstrip())]  # wrap() drops leading spaces
+        wrapped = wrap(text, fnt, WIDTH - 2 * MARGIN - int(fnt.getlength(indent)))
+        rows += [(indent + row, colour, bold) for row in wrapped]
+    height = MARGIN * 2 + TITLE_SIZE + 16 + LINE * max(1, len(rows))
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     title_font = font(TITLE_SIZE, "bold")
@@ -70,15 +77,21 @@ def _render(title: str, lines: Sequence[Line]) -> bytes:
         fill=INK,
     )
     y = MARGIN + TITLE_SIZE + 16
-    for text, colour, bold in lines:
+    for text, colour, bold in rows:
         fnt = font(TEXT_SIZE, "bold" if bold else "regular")
-        draw.text((MARGIN, y), ellipsize(text, fnt, WIDTH - 2 * MARGIN), font=fnt, fill=colour)
+        draw.text((MARGIN, y), text, font=fnt, fill=colour)
         y += LINE
     return to_png(image)
 
 
 class WingsPresenter:
     # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _slot(view: WingsViewLike, pid: str, locale: str) -> str:
+        """The plane's field in the reader's words ("Plane 1"), as its panel names it."""
+        slot = view.slots.get(pid)
+        return t(f"service.field.{slot}", locale) if slot is not None else pid
 
     @staticmethod
     def _plane_name(view: WingsViewLike, key: str) -> str:
@@ -105,7 +118,7 @@ class WingsPresenter:
                 name = t(
                     "wings.plane-line",
                     locale,
-                    slot=view.slots.get(plane["id"], plane["id"]),
+                    slot=self._slot(view, plane["id"], locale),
                     pilot=pilot.get("name", plane["id"]),
                     plane=self._plane_name(view, plane["type"]),
                 )
@@ -199,7 +212,7 @@ class WingsPresenter:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
         for pursuer, card in sorted(view.shown.items()):
-            slot = view.slots.get(pursuer, pursuer)
+            slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
         return before, []
 
@@ -239,7 +252,7 @@ class WingsPresenter:
     def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
         lines = self._plane_lines(view, locale)
         for pursuer, card in sorted(view.shown.items()):
-            slot = view.slots.get(pursuer, pursuer)
+            slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
         return _render(self._where(view, locale), lines)
 
