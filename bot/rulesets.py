@@ -16,10 +16,13 @@ from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.land import LandRules
 from engine.rulesets.pearl_harbor import PearlRules
+from engine.rulesets.wings import WingsRules
+from engine.wings.catalog import default_catalog as wings_catalog
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
 from rendering.rulesets.land import LandPresenter
 from rendering.rulesets.pearl_harbor import PearlPresenter
+from rendering.rulesets.wings import WingsPresenter
 
 S = TypeVar("S")
 V = TypeVar("V", bound=View)
@@ -44,6 +47,8 @@ FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "carrier": _carrier,
     "land": lambda catalog: Plugin(LandRules(catalog), LandPresenter(catalog)),
     "pearl-harbor": lambda catalog: Plugin(PearlRules(catalog), PearlPresenter(catalog)),
+    # Wings of War has its own data; it does not use the ZERO! catalog.
+    "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
 }
 
 

@@ -1,0 +1,532 @@
+"""Wings of War (issue 15) as a ruleset: ``engine.wings.campaign`` behind the common seam.
+
+The seam knows turns made of a fixed list of round kinds, fields with fixed names, one
+option list per field and public events. The Wings campaign is shaped differently, so this
+module maps it:
+
+- **Turns.** A seam turn is one Wings game turn (three maneuvers) or one debrief. Its
+  number is a counter kept here (``WingsState.turn``), so every round of the campaign has
+  its own (turn, kind) and therefore its own random stream.
+- **Rounds.** A flying turn is ``program`` (every plane's three cards, sealed) then
+  ``reorder``, which flies the turn and closes it. In ``reorder`` only a pursuer that tails
+  an enemy decides (it has seen the enemy's first card); without a pursuit the round has
+  no decisions and the sides only lock. It always exists because the seam fixes which
+  round closes a turn: if ``program`` closed it, the programs would open at its reveal,
+  before the pursuer reorders, and the pursuer would see the whole enemy program instead
+  of its first card. ``debrief`` (skills, wounded pilots, purchases) is a turn of its own.
+- **Briefing.** The only mission the rules implement is the offensive patrol, so the
+  briefing has one legal option and no real choice: it is resolved here, with the seed for
+  the first mission (in ``new``) and with the debrief's stream afterwards (the debrief
+  itself draws nothing).
+- **Fields.** Wings names fields after planes and pilots ("P3", "skill:P3"); the seam's
+  are fixed strings shared by both sides. A side's planes in a mission are numbered
+  ``plane1``, ``plane2``... in id order (stable for the whole mission); skills and wounds
+  likewise ``skill1``..., ``wound1``...; ``purchase`` is one field.
+- **Options.** A program is three cards out of about twenty, too many to list; the menu
+  offers up to ``MAX_PROGRAMS`` legal programs (the default first, then one opening with
+  each legal card) and the refused opening cards as excluded, with the engine's reason.
+- **Events.** Engine events marked ``secret_for`` a side (its own damage cards, jams, the
+  first card a pursuer saw, purchases) are left out: seam events are public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.rng import Rng
+from engine.ruleset import (
+    Decision,
+    Event,
+    Excluded,
+    FieldSpec,
+    Option,
+    Progress,
+    RoundSpec,
+    Rules,
+    ScenarioSpec,
+    SideSpec,
+)
+from engine.wings import campaign as wings
+from engine.wings.catalog import Catalog, SideName
+from engine.wings.program import check_program, default_program, program_text
+from engine.wings.state import SIDES as WINGS_SIDES
+from engine.wings.state import CampaignState, MissionState, PlaneState, Program
+
+SIDES = (
+    SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),
+    SideSpec("central", {"en": "Central Powers", "fr": "Empires centraux"}, "#7a4a1e"),
+)
+PROGRAM, REORDER, DEBRIEF = "program", "reorder", "debrief"
+ROUNDS = (RoundSpec(PROGRAM), RoundSpec(REORDER, closes_turn=True), RoundSpec(DEBRIEF, True))
+# Declared plane slots: the first scenario flies this many planes a side. A slot beyond it
+# (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
+# exactly what a declared program field does.
+PLANE_SLOTS = 2
+FIELDS = tuple(
+    FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
+)
+MAX_PROGRAMS = 25  # a Discord select holds 25 options
+NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
+
+Stage = Literal["program", "reorder", "debrief", "ended"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class WingsState(_Model):
+    """The engine's campaign state plus what the mapping needs: the seam turn and the
+    programs sealed in ``program`` and held until ``reorder`` flies them."""
+
+    scenario: str
+    turn: int = 1
+    campaign: CampaignState
+    held: dict[str, str] = {}  # plane id -> program text, sealed until the turn flies
+    # Seam turn -> the mission whose last turn it flew: the turn's closing round posts that
+    # mission's report.
+    reports: dict[int, int] = {}
+
+
+class WingsView(_Model):
+    """What one viewer may see: the engine's stripped state plus the first enemy card each
+    of the viewer's pursuers was shown (the only part of an enemy program it may know)."""
+
+    viewer: str | None
+    turn: int
+    finished: bool
+    stage: str
+    scenario: str
+    data: dict[str, Any]
+    shown: dict[str, str] = {}  # own pursuer plane -> the card its target opens with
+    slots: dict[str, str] = {}  # plane id -> "planeN" field it is programmed in
+    reports: dict[int, int] = {}
+    # Plane type key -> its name and structure (damage points), for the types in play: the
+    # presenter draws from the view alone and never holds the engine's catalog.
+    plane_types: dict[str, tuple[str, int]] = {}
+
+
+# --- scenarios (authored, see docs/wings-data.md) -------------------------------------------
+
+
+def _pilot(name: str, behaviour: str, plane: str) -> wings.PilotSetup:
+    return wings.PilotSetup(name=name, behaviour=behaviour, plane=plane)
+
+
+SCENARIOS: dict[str, tuple[str, str, int, dict[SideName, wings.SquadronSetup]]] = {
+    "wings-1917": (
+        "Autumn 1917: two pilots a side",
+        "1917-09",
+        3,
+        {
+            "entente": wings.SquadronSetup(
+                name="No. 56 Squadron",
+                players=2,
+                pilots=(
+                    _pilot("Albert Ball", "hothead", "nieuport17"),
+                    _pilot("Cecil Lewis", "knight", "spad7"),
+                ),
+            ),
+            "central": wings.SquadronSetup(
+                name="Jasta 11",
+                players=2,
+                pilots=(
+                    _pilot("Kurt Wolff", "soldier", "albatros_d3"),
+                    _pilot("Karl Allmenröder", "opportunist", "albatros_d3"),
+                ),
+            ),
+        },
+    ),
+    "wings-1918": (
+        "Summer 1918: three pilots a side",
+        "1918-06",
+        3,
+        {
+            "entente": wings.SquadronSetup(
+                name="SPA 3",
+                players=2,
+                pilots=(
+                    _pilot("Georges Guynemer", "knight", "se5a"),
+                    _pilot("René Dorme", "soldier", "se5a"),
+                    _pilot("Albert Deullin", "guardian_angel", "se5a"),
+                ),
+            ),
+            "central": wings.SquadronSetup(
+                name="Jasta 2 Boelcke",
+                players=2,
+                pilots=(
+                    _pilot("Otto Bernert", "soldier", "albatros_d5"),
+                    _pilot("Hermann Frommherz", "hothead", "albatros_d5"),
+                    _pilot("Paul Bäumer", "artist", "albatros_d5"),
+                ),
+            ),
+        },
+    ),
+}
+
+
+# --- mapping helpers -----------------------------------------------------------------------
+
+
+def _plane_order(pid: str) -> tuple[int, str]:
+    # "P10" after "P9": numeric order reads naturally on a panel.
+    digits = pid.lstrip("P")
+    return (int(digits) if digits.isdigit() else 0, pid)
+
+
+def _slots(mission: MissionState) -> dict[str, str]:
+    """Plane id -> seam field, per side, over every plane of the mission (downed included,
+    so a plane keeps its slot all mission long)."""
+    slots: dict[str, str] = {}
+    for side in WINGS_SIDES:
+        own = sorted(
+            (p for p in mission.planes if mission.planes[p].side == side), key=_plane_order
+        )
+        for index, pid in enumerate(own, start=1):
+            slots[pid] = f"plane{index}"
+    return slots
+
+
+def _indexed(decisions: list[Any], prefix: str) -> dict[tuple[str, str], str]:
+    """Engine field (side, "skill:P3") -> seam field "skill1", numbered per side."""
+    names: dict[tuple[str, str], str] = {}
+    count: dict[str, int] = {}
+    for decision in decisions:
+        count[decision.side] = count.get(decision.side, 0) + 1
+        names[(decision.side, decision.field)] = f"{prefix}{count[decision.side]}"
+    return names
+
+
+def _program_options(
+    catalog: Catalog, plane: PlaneState, mission: MissionState, legal_first: list[str]
+) -> list[str]:
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    straight = next((c.code for c in deck.cards if c.is_straight), deck.cards[0].code)
+    programs: list[str] = [
+        program_text(default_program(catalog, plane, mission.rules, mission.turn))
+    ]
+
+    def legal(cards: tuple[str, ...]) -> bool:
+        return not check_program(catalog, plane, Program(cards=cards), mission.rules, mission.turn)
+
+    def add(cards: tuple[str, ...]) -> bool:
+        text = " ".join(cards)
+        if text in programs or len(programs) >= MAX_PROGRAMS or not legal(cards):
+            return False
+        programs.append(text)
+        return True
+
+    # First one program per legal opening card, so the menu covers every first move the
+    # plane can make: straightened out after it, else held, else any legal follow-up.
+    codes = [card.code for card in deck.cards]
+    for code in legal_first:
+        if any(program.split()[0] == code for program in programs):
+            continue  # the default already opens with it
+        shapes = [(code, straight, straight), (code, code, code), (code, code, straight)]
+        shapes += [(code, second, third) for second in codes for third in codes]
+        any(add(cards) for cards in shapes)
+    # Then, while the select has room, a maneuver held for two cards or flown late.
+    for shape in ("cc" + "S", "SS" + "c", "S" + "c" + "S"):
+        for code in legal_first:
+            add(tuple(straight if part == "S" else code for part in shape))
+    return programs
+
+
+# --- the rules -----------------------------------------------------------------------------
+
+
+class WingsRules(Rules[WingsState, WingsView]):
+    key = "wings"
+    sides = SIDES
+    rounds = ROUNDS
+    fields = FIELDS
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def scenarios(self) -> Mapping[str, ScenarioSpec]:
+        # The seam counts turns; a Wings campaign's length is in missions, each at most
+        # ``max_turns`` flying turns and a debrief, so the spec gives that upper bound.
+        per_mission = MissionState.model_fields["max_turns"].default + 1
+        return {
+            key: ScenarioSpec(key, name, missions * per_mission)
+            for key, (name, _date, missions, _setup) in SCENARIOS.items()
+        }
+
+    def new(self, scenario: str, seed: str) -> WingsState:
+        _name, date, missions, setup = SCENARIOS[scenario]
+        state = wings.new_campaign(self.catalog, seed, dict(setup), date=date, missions=missions)
+        # The first briefing has no real choice (see the module note); its stream is one no
+        # round uses, since seam turns start at 1.
+        state, _events = self._brief(state, Rng(seed, 0, "briefing"))
+        return WingsState(scenario=scenario, campaign=state)
+
+    def _brief(self, state: CampaignState, rng: Rng) -> tuple[CampaignState, list[Any]]:
+        if state.phase != "briefing":
+            return state, []
+        return wings.resolve(
+            self.catalog, state, wings.defaults(wings.pending(self.catalog, state)), rng
+        )
+
+    def _stage(self, state: WingsState) -> Stage:
+        campaign = state.campaign
+        if campaign.phase == "ended":
+            return "ended"
+        if campaign.phase == "debrief":
+            return "debrief"
+        assert campaign.mission is not None
+        if state.held or campaign.mission.round == "reorder":
+            return "reorder"
+        return "program"
+
+    # -- pending
+
+    def pending(self, state: WingsState) -> list[Decision]:
+        stage = self._stage(state)
+        campaign = state.campaign
+        if stage == "ended":
+            return []
+        engine_decisions = wings.pending(self.catalog, campaign)
+        if stage == "debrief":
+            return self._debrief_decisions(campaign, engine_decisions)
+        mission = campaign.mission
+        assert mission is not None
+        slots = _slots(mission)
+        if stage == "reorder":
+            if mission.round != "reorder":
+                return []  # no pursuit this turn: the round only flies the held programs
+            return [
+                Decision(
+                    side=d.side,
+                    field=slots[d.field],
+                    options=tuple(
+                        Option(id=o.id, label=o.label, detail=d.detail) for o in d.options
+                    ),
+                    default=d.default,
+                )
+                for d in engine_decisions
+            ]
+        decisions = []
+        for d in engine_decisions:
+            plane = mission.planes[d.field]
+            programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+            decisions.append(
+                Decision(
+                    side=d.side,
+                    field=slots[d.field],
+                    options=tuple(Option(id=p, label=p, detail=plane.id) for p in programs),
+                    excluded=tuple(
+                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                    ),
+                    default=programs[0],
+                )
+            )
+        return decisions
+
+    def _debrief_decisions(self, campaign: CampaignState, engine: list[Any]) -> list[Decision]:
+        names = {
+            **_indexed([d for d in engine if d.kind == "skill"], "skill"),
+            **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+        }
+        result = []
+        for d in engine:
+            if d.kind == "purchase":
+                options = tuple(
+                    Option(id=o.id or NOTHING, label=o.label, detail=o.detail) for o in d.options
+                )
+                field, default = "purchase", NOTHING
+            else:
+                options = tuple(Option(id=o.id, label=o.label, detail=o.detail) for o in d.options)
+                field, default = names[(d.side, d.field)], d.default
+            result.append(
+                Decision(
+                    side=d.side,
+                    field=field,
+                    options=options,
+                    excluded=tuple(
+                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                    ),
+                    default=default,
+                )
+            )
+        return result
+
+    def _engine_choices(
+        self, state: WingsState, choices: Mapping[str, Mapping[str, str]]
+    ) -> dict[SideName, dict[str, str]]:
+        """The seam's {side: {plane1: ...}} back in the engine's field names and values."""
+        campaign = state.campaign
+        engine = wings.pending(self.catalog, campaign)
+        result: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
+        if campaign.phase == "debrief":
+            names = {
+                **_indexed([d for d in engine if d.kind == "skill"], "skill"),
+                **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+            }
+            for d in engine:
+                seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
+                value = choices.get(d.side, {}).get(seam, d.default)
+                result[d.side][d.field] = "" if value == NOTHING else value
+            return result
+        assert campaign.mission is not None
+        slots = _slots(campaign.mission)
+        for d in engine:
+            picked = choices.get(d.side, {}).get(slots[d.field])
+            if picked is None:
+                raise wings.IllegalChoice(d.side, d.field, "", "missing")
+            result[d.side][d.field] = picked
+        return result
+
+    # -- resolve
+
+    def resolve(
+        self, state: WingsState, choices: Mapping[str, Mapping[str, str]], rng: Rng
+    ) -> tuple[WingsState, list[Event]]:
+        stage = self._stage(state)
+        if stage == "ended":
+            raise wings.IllegalChoice("entente", "phase", "", "campaign-over")
+        # Only legal options reach the engine: the seam promises menus of legal options.
+        for decision in self.pending(state):
+            value = choices.get(decision.side, {}).get(decision.field)
+            if value is None or not decision.allows(value):
+                reason = next(
+                    (e.reason for e in decision.excluded if e.id == value), "unknown-option"
+                )
+                raise wings.IllegalChoice(decision.side, decision.field, str(value), reason)
+        campaign = state.campaign
+        if stage == "program":
+            engine = self._engine_choices(state, choices)
+            assert campaign.mission is not None
+            live = {
+                p: t
+                for p, t in campaign.mission.pursuits.items()
+                if campaign.mission.planes[p].status == "flying"
+                and campaign.mission.planes[t].status == "flying"
+            }
+            if live:
+                # The engine seals the programs and waits for the pursuers' reorder; it
+                # draws nothing on this path, and its "first card shown" events are secret.
+                campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
+                return state.model_copy(update={"campaign": campaign}), self._public(
+                    state.turn, events
+                )
+            held = {pid: value for side in engine.values() for pid, value in side.items()}
+            return state.model_copy(update={"held": held}), []
+        if stage == "reorder":
+            if state.held:
+                flown: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
+                assert campaign.mission is not None
+                for pid, program in state.held.items():
+                    flown[campaign.mission.planes[pid].side][pid] = program
+            else:
+                flown = self._engine_choices(state, choices)
+            campaign, events = wings.resolve(self.catalog, campaign, flown, rng)
+            reports = dict(state.reports)
+            if campaign.phase == "debrief":
+                reports[state.turn] = campaign.mission_number
+            new = state.model_copy(
+                update={
+                    "campaign": campaign,
+                    "held": {},
+                    "turn": state.turn + 1,
+                    "reports": reports,
+                }
+            )
+            return new, self._public(state.turn, events)
+        engine = self._engine_choices(state, choices)
+        campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
+        # The debrief draws nothing, so its stream is still unused for the next briefing.
+        campaign, briefed = self._brief(campaign, rng)
+        new = state.model_copy(update={"campaign": campaign, "turn": state.turn + 1})
+        return new, self._public(state.turn, [*events, *briefed])
+
+    @staticmethod
+    def _public(turn: int, events: list[Any]) -> list[Event]:
+        return [
+            Event(
+                kind=e.kind,
+                turn=turn,
+                data={"mission_turn": e.turn, **e.data} if e.turn else dict(e.data),
+            )
+            for e in events
+            if e.secret_for is None
+        ]
+
+    # -- view
+
+    def view(self, state: WingsState, viewer: str | None) -> WingsView:
+        campaign = state.campaign
+        finished = campaign.phase == "ended"
+        if finished:
+            data = wings.view(campaign, None)  # the campaign is over: everything is public
+        elif viewer in WINGS_SIDES:
+            data = wings.view(campaign, viewer)
+        else:
+            # The engine's view(None) is the GM's (everything); the seam's None is the
+            # public, so strip both sides' secrets: each side's view keeps only its own.
+            data = _public_data(wings.view(campaign, "entente"), wings.view(campaign, "central"))
+        shown: dict[str, str] = {}
+        mission = campaign.mission
+        if mission is not None and viewer is not None and mission.round == "reorder":
+            for pursuer, target in mission.pursuits.items():
+                if mission.planes[pursuer].side == viewer and target in mission.programs:
+                    shown[pursuer] = mission.programs[target].cards[0]
+        return WingsView(
+            viewer=viewer,
+            turn=state.turn,
+            finished=finished,
+            stage=self._stage(state),
+            scenario=state.scenario,
+            data=data,
+            shown=shown,
+            slots=_slots(mission) if mission is not None else {},
+            reports=state.reports,
+            plane_types=self._plane_types(campaign),
+        )
+
+    def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
+        keys = {pilot.plane for pilot in campaign.pilots.values()}
+        if campaign.mission is not None:
+            keys |= {plane.type for plane in campaign.mission.planes.values()}
+        return {
+            key: (self.catalog.planes[key].name, self.catalog.planes[key].damage_points)
+            for key in sorted(keys)
+            if key in self.catalog.planes
+        }
+
+    def progress(self, state: WingsState) -> Progress:
+        campaign = state.campaign
+        stage = self._stage(state)
+        return Progress(
+            turn=state.turn,
+            round=DEBRIEF if stage in ("debrief", "ended") else stage,
+            finished=stage == "ended",
+            winner=campaign.winner,
+            vp={side: campaign.squadrons[side].score for side in WINGS_SIDES},
+        )
+
+    def load(self, text: str) -> WingsState:
+        return WingsState.model_validate_json(text)
+
+    def dump(self, state: WingsState) -> str:
+        return state.model_dump_json()
+
+
+def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
+    """The public view: the Entente's view (the Central secrets stripped) with every Entente
+    part taken from the Central view (the Entente secrets stripped)."""
+    data = sees_entente
+    mission, other = data.get("mission"), sees_central.get("mission")
+    if mission is not None and other is not None:
+        mission["programs"] = {}
+        for pid, plane in mission["planes"].items():
+            if plane["side"] == "entente":
+                mission["planes"][pid] = other["planes"][pid]
+    data["squadrons"]["entente"] = sees_central["squadrons"]["entente"]
+    for pid, pilot in data["pilots"].items():
+        if pilot["side"] == "entente":
+            data["pilots"][pid] = sees_central["pilots"][pid]
+    return data

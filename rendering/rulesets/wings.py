@@ -1,0 +1,330 @@
+"""The Wings of War presenter: plane boards, mission reports, after-action, words.
+
+Every image is a plain list of lines on an 800 px card (text 24 px and up), drawn from a
+Wings view (``engine.rulesets.wings.WingsView``): what one viewer (or the public) may see.
+A value the view does not hold (another side's damage, a pilot's life points) shows as "?",
+never as a guess. Like every renderer, this module imports no engine module but the seam's:
+the view is read through the ``WingsViewLike`` protocol, and plane names come in the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from PIL import Image, ImageDraw
+
+from engine.ruleset import Decision, Option
+from rendering.i18n import t
+from rendering.presenter import Report, RevealLine
+from rendering.style import ellipsize, font, to_png, wrap
+
+WIDTH = 800
+MARGIN = 24
+TITLE_SIZE = 32
+TEXT_SIZE = 24
+LINE = 34
+INK = (30, 30, 30)
+MUTED = (95, 95, 95)
+PAPER = (246, 242, 232)
+SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
+
+Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
+NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
+
+
+class WingsViewLike(Protocol):
+    """The parts of ``engine.rulesets.wings.WingsView`` this presenter reads."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def stage(self) -> str: ...
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def shown(self) -> dict[str, str]: ...
+    @property
+    def slots(self) -> dict[str, str]: ...
+    @property
+    def reports(self) -> dict[int, int]: ...
+    @property
+    def plane_types(self) -> dict[str, tuple[str, int]]: ...
+
+
+def _side(side: str, locale: str) -> str:
+    return t(f"service.side.{side}", locale)
+
+
+def _render(title: str, lines: Sequence[Line]) -> bytes:
+    # Long lines wrap (up to three rows) rather than lose their end to an ellipsis.
+    rows: list[Line] = []
+    for text, colour, bold in lines:
+        fnt = font(TEXT_SIZE, "bold" if bold else "regular")
+        indent = text[: len(text) - len(text.lstrip())]  # wrap() drops leading spaces
+        wrapped = wrap(text, fnt, WIDTH - 2 * MARGIN - int(fnt.getlength(indent)))
+        rows += [(indent + row, colour, bold) for row in wrapped]
+    height = MARGIN * 2 + TITLE_SIZE + 16 + LINE * max(1, len(rows))
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    title_font = font(TITLE_SIZE, "bold")
+    draw.text(
+        (MARGIN, MARGIN),
+        ellipsize(title, title_font, WIDTH - 2 * MARGIN),
+        font=title_font,
+        fill=INK,
+    )
+    y = MARGIN + TITLE_SIZE + 16
+    for text, colour, bold in rows:
+        fnt = font(TEXT_SIZE, "bold" if bold else "regular")
+        draw.text((MARGIN, y), text, font=fnt, fill=colour)
+        y += LINE
+    return to_png(image)
+
+
+class WingsPresenter:
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _slot(view: WingsViewLike, pid: str, locale: str) -> str:
+        """The plane's field in the reader's words ("Plane 1"), as its panel names it."""
+        slot = view.slots.get(pid)
+        return t(f"service.field.{slot}", locale) if slot is not None else pid
+
+    @staticmethod
+    def _plane_name(view: WingsViewLike, key: str) -> str:
+        known = view.plane_types.get(key)
+        return known[0] if known is not None else key
+
+    @staticmethod
+    def _structure(view: WingsViewLike, key: str) -> str:
+        known = view.plane_types.get(key)
+        return str(known[1]) if known is not None else "?"
+
+    def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
+        mission = view.data.get("mission")
+        if not mission:
+            return [(t("wings.no-mission", locale), MUTED, False)]
+        pilots = view.data.get("pilots", {})
+        lines: list[Line] = []
+        for side in ("entente", "central"):
+            lines.append((_side(side, locale), SIDE_INK[side], True))
+            planes = [p for p in mission["planes"].values() if p["side"] == side]
+            for plane in sorted(planes, key=lambda p: (len(p["id"]), p["id"])):
+                pilot = pilots.get(plane.get("pilot") or "", {})
+                damage = plane.get("damage")
+                name = t(
+                    "wings.plane-line",
+                    locale,
+                    slot=self._slot(view, plane["id"], locale),
+                    pilot=pilot.get("name", plane["id"]),
+                    plane=self._plane_name(view, plane["type"]),
+                )
+                where = t(
+                    "wings.plane-state",
+                    locale,
+                    level=plane["level"],
+                    damage="?" if damage is None else damage,
+                    structure=self._structure(view, plane["type"]),
+                    x=f"{plane['x']:.1f}",
+                    y=f"{plane['y']:.1f}",
+                    heading=f"{plane['heading']:.0f}",
+                )
+                if plane["status"] != "flying":
+                    where += " · " + t(f"wings.status.{plane['status']}", locale)
+                colour = INK if plane["status"] == "flying" else MUTED
+                lines += [(name, colour, False), (where, colour, False)]
+        return lines
+
+    def _scores(self, view: WingsViewLike, locale: str) -> str:
+        squadrons = view.data["squadrons"]
+        return " – ".join(
+            f"{_side(side, locale)} {squadrons[side]['score']}" for side in ("entente", "central")
+        )
+
+    def _where(self, view: WingsViewLike, locale: str) -> str:
+        mission = view.data.get("mission")
+        return t(
+            "wings.where",
+            locale,
+            mission=view.data.get("mission_number", 0),
+            missions=view.data.get("missions_planned", 0),
+            turn=mission["turn"] if mission else "—",
+            round=t(f"service.round.{view.stage}", locale),
+        )
+
+    def _record(self, view: WingsViewLike, number: int) -> Mapping[str, Any] | None:
+        return next((r for r in view.data.get("history", ()) if r["number"] == number), None)
+
+    def _mission_lines(self, record: Mapping[str, Any], locale: str) -> list[str]:
+        result = t("wings.success" if record["success"] else "wings.failure", locale)
+        return [
+            t(
+                "wings.mission-head",
+                locale,
+                number=record["number"],
+                side=_side(record["active"], locale),
+                result=result,
+            ),
+            t(
+                "wings.mission-score",
+                locale,
+                entente=record["vp"].get("entente", 0),
+                central=record["vp"].get("central", 0),
+                lost_entente=record["losses"].get("entente", 0),
+                lost_central=record["losses"].get("central", 0),
+            ),
+        ]
+
+    # ------------------------------------------------------------------ words
+
+    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+        if field == "purchase" and value == NOTHING:
+            return t("wings.nothing", locale)
+        return value
+
+    def option_description(self, field: str, option: Option, locale: str) -> str:
+        return option.detail
+
+    def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
+        labels = [
+            self.option_text(scenario, decision.field, o.id, locale) for o in decision.options
+        ]
+        return [" · ".join(labels)]
+
+    def excluded_lines(
+        self, scenario: str, decision: Decision, locale: str
+    ) -> list[tuple[str, str]]:
+        return [(e.label, t(f"service.reason.{e.reason}", locale)) for e in decision.excluded]
+
+    def panel_notes(
+        self,
+        scenario: str,
+        view: WingsViewLike,
+        side: str,
+        drafts: Mapping[str, str],
+        locale: str,
+    ) -> tuple[list[str], list[str]]:
+        stage = view.stage
+        if stage == "reorder" and not view.shown:
+            stage = "fly"  # no plane of this side tails anyone: locking flies the turn
+        before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
+        for pursuer, card in sorted(view.shown.items()):
+            slot = self._slot(view, pursuer, locale)
+            before.append(t("wings.shown", locale, slot=slot, card=card))
+        return before, []
+
+    def board_summary(self, view: WingsViewLike, locale: str) -> str:
+        return f"{self._where(view, locale)} · {self._scores(view, locale)}"
+
+    def panel_summary(self, view: WingsViewLike, side: str, locale: str) -> str:
+        return self.board_summary(view, locale)
+
+    def turn_summary(self, view: WingsViewLike, turn: int, locale: str) -> list[str]:
+        lines = [t("wings.scores", locale, scores=self._scores(view, locale))]
+        number = view.reports.get(turn)
+        record = self._record(view, number) if number is not None else None
+        if record is not None:
+            lines += self._mission_lines(record, locale)
+        return lines
+
+    def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
+        return [
+            self._where(view, locale),
+            t("wings.scores", locale, scores=self._scores(view, locale)),
+        ]
+
+    # ------------------------------------------------------------------ images
+
+    def status_board(
+        self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
+    ) -> bytes:
+        lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
+        for side, flag in locked.items():
+            key = "wings.locked" if flag else "wings.waiting"
+            lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))
+        if deadline:
+            lines.append((t("wings.deadline", locale, deadline=deadline), MUTED, False))
+        return _render(self._where(view, locale), lines)
+
+    def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
+        lines = self._plane_lines(view, locale)
+        for pursuer, card in sorted(view.shown.items()):
+            slot = self._slot(view, pursuer, locale)
+            lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
+        return _render(self._where(view, locale), lines)
+
+    def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
+        lines: list[Line] = []
+        for line in sides:
+            lines.append((_side(line.side, locale), SIDE_INK.get(line.side, INK), True))
+            lines += [(f"{field}: {value}", INK, False) for field, value in line.pairs]
+            lines.append((t("wings.receipt", locale, receipt=line.receipt[:16]), MUTED, False))
+        return _render(title, lines)
+
+    def after_action(self, scenario: str, view: WingsViewLike, locale: str) -> bytes:
+        lines: list[Line] = [(self._scores(view, locale), INK, True)]
+        winner = view.data.get("winner")
+        if winner is not None:
+            name = _side(winner, locale) if winner in SIDE_INK else t("wings.draw", locale)
+            lines.append((t("wings.winner", locale, side=name), INK, True))
+        for record in view.data.get("history", ()):
+            lines += [(text, INK, False) for text in self._mission_lines(record, locale)]
+        for side in ("entente", "central"):
+            lines.append((_side(side, locale), SIDE_INK[side], True))
+            pilots = [p for p in view.data.get("pilots", {}).values() if p["side"] == side]
+            for pilot in sorted(pilots, key=lambda p: (len(p["id"]), p["id"])):
+                lines.append(
+                    (
+                        t(
+                            "wings.pilot-line",
+                            locale,
+                            name=pilot["name"],
+                            plane=self._plane_name(view, pilot["plane"]),
+                            kills=pilot["kills"],
+                            vp=pilot["vp"],
+                            state=t(f"wings.pilot.{pilot['state']}", locale),
+                        ),
+                        INK,
+                        False,
+                    )
+                )
+        return _render(t("wings.after-action", locale), lines)
+
+    # ------------------------------------------------------------------ mission reports
+
+    def report_count(self, view: WingsViewLike, turn: int) -> int:
+        return 1 if turn in view.reports else 0
+
+    def report(
+        self, scenario: str, view: WingsViewLike, turn: int, index: int, locale: str
+    ) -> Report:
+        number = view.reports.get(turn)
+        record = self._record(view, number) if number is not None else None
+        if record is None:
+            return Report(t("wings.no-report", locale, turn=turn))
+        text = self._mission_lines(record, locale)
+        lines: list[Line] = [(line, INK, False) for line in text]
+        lines += self._plane_lines(view, locale)
+        png = _render(t("wings.report-title", locale, number=record["number"]), lines)
+        return Report("\n".join(text), f"mission-{record['number']}.png", png)
+
+    def after_action_turn(
+        self,
+        scenario: str,
+        view: WingsViewLike,
+        turn: int,
+        locale: str,
+        images: Mapping[str, str],
+    ) -> list[str]:
+        number = view.reports.get(turn)
+        record = self._record(view, number) if number is not None else None
+        if record is None:
+            return []
+        lines = ["- " + line for line in self._mission_lines(record, locale)]
+        key = f"mission-{record['number']}"
+        if key in images:
+            lines.append(f"  ![{key}]({images[key]})")
+        return [*lines, ""]
