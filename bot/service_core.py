@@ -93,6 +93,8 @@ class ServiceCore:
         return self.rulesets.get(campaign.ruleset)
 
     async def _campaign(self, tx: Transaction, campaign_id: int) -> CampaignRow:
+        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
         campaign = await tx.campaign(campaign_id)
         if campaign is None:
             raise ServiceError("unknown-campaign", campaign=campaign_id)

@@ -17,8 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import controls
-from bot.durations import DurationError, parse_duration
+from bot.durations import DurationError, parse_duration, parse_reminders
 from bot.i18n import t
+from bot.limits import clip, is_blank
 from bot.rulesets import FACTORIES
 from bot.service_model import Pace, ServiceError
 from bot.translator import _T
@@ -91,10 +92,10 @@ class Confirm(discord.ui.View):
 
 
 def _reason_ok(reason: str) -> str | None:
-    cleaned = " ".join(reason.split())
-    if not cleaned:
+    # Zero-width and other invisible characters are no reason either.
+    if is_blank(reason):
         return None
-    return cleaned[:REASON_MAX]
+    return " ".join(reason.split())[:REASON_MAX]
 
 
 class JoinButton(
@@ -243,11 +244,13 @@ class CampaignCog(commands.Cog):
             return
         try:
             round_seconds = parse_duration(deadline)
-            offsets = tuple(
-                parse_duration(part, minimum=60) for part in reminders.split(",") if part.strip()
-            )
         except DurationError as error:
-            await say(interaction, error.key, value=deadline)
+            await say(interaction, error.key, value=clip(deadline))
+            return
+        try:
+            offsets = parse_reminders(reminders)  # at most ten, counted before parsing
+        except DurationError as error:
+            await say(interaction, error.key, value=clip(reminders))
             return
         pace = Pace(
             round_seconds=round_seconds,

@@ -24,7 +24,7 @@ def _log_text(page: Any, loc: str, turn: int | None) -> str:
     if turn is not None:
         lines[0] += " · " + t("cogs.log.turn_filter", loc, turn=turn)
     for entry in page.entries:
-        text = describe(entry.kind, entry.data, loc)
+        text = describe(entry.kind, entry.data, loc, turn=entry.turn)
         mark = "~~" if entry.void else ""
         stamp = int(entry.at.timestamp())
         lines.append(f"`T{entry.turn}` <t:{stamp}:d> {mark}{text}{mark}")
@@ -33,9 +33,12 @@ def _log_text(page: Any, loc: str, turn: int | None) -> str:
     return "\n".join(lines)[:2000]
 
 
+MAX_PAGE = 100_000
+
+
 class LogPager(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sortie:log:(?P<campaign>\d+):(?P<page>\d+):(?P<turn>\d+)",
+    template=r"sortie:log:(?P<campaign>\d{1,20}):(?P<page>\d{1,20}):(?P<turn>\d{1,20})",
 ):
     """Older / newer buttons; the page lives in the custom id, so they survive restarts."""
 
@@ -53,7 +56,11 @@ class LogPager(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> LogPager:
-        return cls(int(match["campaign"]), int(match["page"]), int(match["turn"]), "")
+        # A forged id may carry any number: pages and turns are clamped to what a log can
+        # have, so the click answers with the last page instead of failing.
+        page = min(int(match["page"]), MAX_PAGE)
+        turn = min(int(match["turn"]), MAX_PAGE)
+        return cls(int(match["campaign"]), page, turn, "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if await campaign_of_component(interaction, self.campaign_id) is None:

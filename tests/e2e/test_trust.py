@@ -89,3 +89,34 @@ def _ids(message: discord.Message) -> list[str]:
         for child in getattr(row, "children", ())
         if getattr(child, "custom_id", None)
     ]
+
+
+async def test_a_log_button_with_a_huge_forged_page_still_answers(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        svc = world.services.campaigns
+        for _ in range(2):  # a turn's rounds: enough events for more than one page
+            for member in (table.alice, table.bob):
+                panel = await svc.panel(table.campaign_id, member.id)
+                for decision in panel.decisions:
+                    await svc.draft(
+                        table.campaign_id,
+                        member.id,
+                        panel.round_id,
+                        decision.field,
+                        decision.options[0].id,
+                    )
+                await svc.lock(table.campaign_id, member.id, panel.round_id)
+        log = await table.spectator.slash(table.channel, "log")
+        message = log.response.message
+        pager = next(
+            c
+            for row in message.components
+            for c in getattr(row, "children", ())
+            if (getattr(c, "custom_id", None) or "").startswith("sortie:log:")
+        )
+        forged = f"sortie:log:{table.campaign_id}:{'9' * 20}:0"
+        forge(env, message, pager.custom_id, new_custom_id=forged)
+        result = await table.spectator.click(message, custom_id=forged)
+        assert result.acknowledged
+        assert "Something went wrong" not in str(result.response)
