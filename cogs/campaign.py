@@ -211,7 +211,7 @@ class CampaignCog(commands.Cog):
         description=_T("Create a campaign in this channel (GM)", key="cmd.campaign.new.desc"),
     )
     @app_commands.describe(
-        scenario="coral-sea or midway",
+        scenario="the ruleset's scenario (the list completes as you type)",
         deadline="time per secret round, e.g. 12h, 1d, 2d (default 1d)",
         reminders="reminders before the deadline, e.g. 6h or 12h,1h (default 6h)",
         missing="what a side that did not lock gets at the deadline",
