@@ -12,8 +12,7 @@ import math
 import os
 import platform
 import resource
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 MIN_SAMPLES = {0.5: 2, 0.95: 20, 0.99: 100}
 
@@ -68,13 +67,3 @@ def rss_mib() -> tuple[float, float]:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         now = peak
     return now, peak
-
-
-def time_calls(call: Callable[[], object], runs: int) -> list[float]:
-    """Seconds per call, ``runs`` times, each timed on its own."""
-    out: list[float] = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        call()
-        out.append(time.perf_counter() - start)
-    return out
