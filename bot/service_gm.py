@@ -27,7 +27,10 @@ from bot.service_rounds import (
     state_of,
 )
 from db.repository import (
+    CampaignRow,
     PlayerRow,
+    RoundRow,
+    Transaction,
 )
 
 
@@ -264,6 +267,35 @@ class ModerationMixin(ServiceCore):
         await self._resolve(round_id)
         return filled
 
+    async def rollback_check(
+        self, campaign_id: int, by: int, to_turn: int, *, roles: Collection[int] = ()
+    ) -> None:
+        """Refuse now what ``rollback`` would refuse, so the GM is not asked to confirm it."""
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            await self._rollback_target(tx, campaign, to_turn)
+
+    async def _rollback_target(
+        self, tx: Transaction, campaign: CampaignRow, to_turn: int
+    ) -> tuple[list[RoundRow], RoundRow]:
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+        if campaign.status == "setup":
+            raise ServiceError("not-started")
+        rounds = [r for r in await tx.rounds(campaign.id) if r.status != "void"]
+        first_round = self._plugin(campaign).rules.first_round
+        target = next((r for r in rounds if r.turn == to_turn and r.kind == first_round), None)
+        if target is None:
+            turns = sorted({r.turn for r in rounds})
+            raise ServiceError(
+                "bad-turn",
+                turn=to_turn,
+                first=turns[0] if turns else 1,
+                last=turns[-1] if turns else 1,
+            )
+        return rounds, target
+
     async def rollback(
         self, campaign_id: int, by: int, to_turn: int, reason: str, *, roles: Collection[int] = ()
     ) -> RoundInfo:
@@ -273,21 +305,7 @@ class ModerationMixin(ServiceCore):
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
-            if campaign.status == "finished":
-                raise ServiceError("finished")
-            if campaign.status == "setup":
-                raise ServiceError("not-started")
-            rounds = [r for r in await tx.rounds(campaign.id) if r.status != "void"]
-            first_round = self._plugin(campaign).rules.first_round
-            target = next((r for r in rounds if r.turn == to_turn and r.kind == first_round), None)
-            if target is None:
-                turns = sorted({r.turn for r in rounds})
-                raise ServiceError(
-                    "bad-turn",
-                    turn=to_turn,
-                    first=turns[0] if turns else 1,
-                    last=turns[-1] if turns else 1,
-                )
+            rounds, target = await self._rollback_target(tx, campaign, to_turn)
             ctx = self._ctx()
             voided = [r.id for r in rounds if r.id >= target.id]
             live = await tx.live_round(campaign.id)

@@ -483,9 +483,14 @@ class CampaignCog(commands.Cog):
         *,
         reason: str,
         required: bool = True,
+        check: Callable[[int, tuple[int, ...]], Awaitable[None]] | None = None,
         **params: Any,
     ) -> None:
-        """Check the GM and the reason, then ask Confirm / Cancel before ``action`` runs."""
+        """Check the GM and the reason, then ask Confirm / Cancel before ``action`` runs.
+
+        ``check`` refuses up front what the action would refuse, so the GM is never asked
+        to confirm something that cannot happen.
+        """
         why = _reason_ok(reason)
         if why is None and required:
             await say(interaction, "cogs.error.reason")
@@ -498,6 +503,12 @@ class CampaignCog(commands.Cog):
         if not await service.is_gm(info.id, interaction.user.id, roles):
             await refuse(interaction, ServiceError("not-gm"))
             return
+        if check is not None:
+            try:
+                await check(info.id, roles)
+            except ServiceError as error:
+                await refuse(interaction, error)
+                return
 
         async def run(confirming: discord.Interaction[Any]) -> str:
             # The roles of the click, not of the question: a GM demoted in between is
@@ -589,7 +600,12 @@ class CampaignCog(commands.Cog):
             await campaigns(interaction).rollback(campaign_id, by, turn, why, roles=roles)
             return t("cogs.rollback.done", loc, turn=turn)
 
-        await self._confirmed(interaction, "cogs.rollback.ask", act, turn=turn, reason=reason)
+        async def possible(campaign_id: int, roles: tuple[int, ...]) -> None:
+            await campaigns(interaction).rollback_check(campaign_id, by, turn, roles=roles)
+
+        await self._confirmed(
+            interaction, "cogs.rollback.ask", act, turn=turn, reason=reason, check=possible
+        )
 
     @campaign.command(
         name="substitute",

@@ -234,6 +234,12 @@ async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: Worl
         status = await service.status(table.campaign_id)
         assert status.round is not None and status.round.kind == "resource"
 
+        # A turn that was never played is refused before the GM is asked to confirm it.
+        refused = await table.gm.slash(
+            table.channel, "campaign rollback", turn=5, reason="wrong flight ops typed"
+        )
+        assert "between 1 and 1" in refusal(refused)
+        assert "Confirm" not in str(refused.response.components)
         asked = await table.gm.slash(
             table.channel, "campaign rollback", turn=1, reason="wrong flight ops typed"
         )
