@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -102,6 +102,50 @@ async def render(what: str, draw: Callable[[], T]) -> T | None:
 
 
 # ------------------------------------------------------------------------------ builder
+
+
+def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], loc: str) -> str:
+    """The campaign card: scenario, GM, sides and players, pace, secrets, seed commitment."""
+    scenario = plugin.rules.scenarios()[c.scenario]
+    game = t(f"service.game.{c.ruleset}", loc)
+    lines = [t("service.card.title", loc, scenario=scenario.name, game=game, turns=scenario.turns)]
+    lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
+    for side in plugin.rules.side_ids:
+        names = [
+            mention(p.user_id) + (" ★" if p.commander else "") for p in players if p.side == side
+        ]
+        lines.append(
+            t(
+                "service.card.side",
+                loc,
+                side=side_text(side, loc),
+                players=", ".join(names) or t("service.card.nobody", loc),
+            )
+        )
+    reminders = ", ".join(duration_text(o) for o in c.reminder_offsets) or "—"
+    lines.append(
+        t(
+            "service.card.pace",
+            loc,
+            round=duration_text(c.round_seconds),
+            reminders=reminders,
+            policy=t(f"service.policy.{c.missing_policy}", loc),
+            unlock=t(
+                "service.card.unlock-yes" if c.allow_unlock else "service.card.unlock-no", loc
+            ),
+        )
+    )
+    lines.append(
+        t(
+            "service.card.secrets-gm" if c.gm_sees_secrets else "service.card.secrets-sealed",
+            loc,
+        )
+    )
+    lines.append(t("service.card.commitment", loc, commitment=c.seed_commitment))
+    if c.seed_revealed:
+        lines.append(t("service.card.seed", loc, seed=c.seed))
+    lines.append(t("service.card.status", loc, status=t(f"service.status.{c.status}", loc)))
+    return clip("\n".join(lines))
 
 
 class AnnouncementBuilder:
@@ -235,51 +279,9 @@ class AnnouncementBuilder:
     async def _card(
         self, plugin: Plugin[Any, Any], c: CampaignRow, facts: dict[str, Any]
     ) -> Announcement:
-        loc = c.locale
-        scenario = plugin.rules.scenarios()[c.scenario]
-        game = t(f"service.game.{c.ruleset}", loc)
-        lines = [
-            t("service.card.title", loc, scenario=scenario.name, game=game, turns=scenario.turns)
-        ]
-        lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
-        for side in plugin.rules.side_ids:
-            names = [
-                mention(p.user_id) + (" ★" if p.commander else "")
-                for p in facts["players"]
-                if p.side == side
-            ]
-            lines.append(
-                t(
-                    "service.card.side",
-                    loc,
-                    side=side_text(side, loc),
-                    players=", ".join(names) or t("service.card.nobody", loc),
-                )
-            )
-        reminders = ", ".join(duration_text(o) for o in c.reminder_offsets) or "—"
-        lines.append(
-            t(
-                "service.card.pace",
-                loc,
-                round=duration_text(c.round_seconds),
-                reminders=reminders,
-                policy=t(f"service.policy.{c.missing_policy}", loc),
-                unlock=t(
-                    "service.card.unlock-yes" if c.allow_unlock else "service.card.unlock-no", loc
-                ),
-            )
+        return Announcement(
+            "campaign-card", card_text(plugin, c, facts["players"], c.locale), edit_of="card"
         )
-        lines.append(
-            t(
-                "service.card.secrets-gm" if c.gm_sees_secrets else "service.card.secrets-sealed",
-                loc,
-            )
-        )
-        lines.append(t("service.card.commitment", loc, commitment=c.seed_commitment))
-        if c.seed_revealed:
-            lines.append(t("service.card.seed", loc, seed=c.seed))
-        lines.append(t("service.card.status", loc, status=t(f"service.status.{c.status}", loc)))
-        return Announcement("campaign-card", clip("\n".join(lines)), edit_of="card")
 
     # -- the round message
     async def _round_message(

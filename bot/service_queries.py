@@ -48,6 +48,15 @@ class QueryMixin(ServiceCore):
             campaign = await tx.live_campaign_in_channel(channel_id)
             return None if campaign is None else await self._info(tx, campaign)
 
+    async def card(self, campaign_id: int, locale: str) -> str:
+        """The campaign card's words in the reader's language (``/campaign info``)."""
+        from bot.announce import card_text
+
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            players = await tx.players(campaign.id)
+        return card_text(self._plugin(campaign), campaign, players, locale)
+
     async def info(self, campaign_id: int) -> CampaignInfo:
         async with self.repo.read() as tx:
             return await self._info(tx, await self._campaign(tx, campaign_id))

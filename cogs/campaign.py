@@ -347,6 +347,22 @@ class CampaignCog(commands.Cog):
         return await side_choices(interaction, current)
 
     @campaign.command(
+        name="info",
+        description=_T(
+            "This campaign's card: sides, pace, and whether the GM sees secrets",
+            key="cmd.campaign.info.desc",
+        ),
+    )
+    async def info(self, interaction: discord.Interaction[Any]) -> None:
+        found = await campaign_here(interaction)
+        if found is None:
+            return
+        text = await campaigns(interaction).card(found.id, locale(interaction))
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @campaign.command(
         name="redeliver",
         description=_T(
             "Retry now every announcement Discord has not taken yet (GM)",

@@ -120,3 +120,14 @@ async def test_a_log_button_with_a_huge_forged_page_still_answers(world: World) 
         result = await table.spectator.click(message, custom_id=forged)
         assert result.acknowledged
         assert "Something went wrong" not in str(result.response)
+
+
+async def test_campaign_info_says_whether_the_gm_sees_secrets(world: World) -> None:
+    from bot.service_model import Pace
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env, pace=Pace(gm_sees_secrets=True))
+        shown = await table.spectator.slash(table.channel, "campaign info")
+        assert shown.ephemeral
+        assert "GM may look at the sides' orders" in shown.response.content
+        assert "Seed commitment" in shown.response.content
