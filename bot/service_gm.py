@@ -6,7 +6,9 @@ or is a server administrator), and writes its reason to the audit trail and the 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from bot.limits import is_blank
 from bot.service_core import ServiceCore, round_info
@@ -32,6 +34,22 @@ from db.repository import (
     RoundRow,
     Transaction,
 )
+
+# How long a GM's question stays answerable: long enough to step away, short enough that
+# an old Confirm does not surprise anyone.
+REQUEST_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class GmRequest:
+    """A GM action asked for and waiting for its Confirm (kept in the audit trail)."""
+
+    id: int
+    campaign_id: int
+    by: int
+    action: str
+    params: dict[str, Any]
+    reason: str
 
 
 class ModerationMixin(ServiceCore):
@@ -266,6 +284,63 @@ class ModerationMixin(ServiceCore):
             round_id = live.id
         await self._resolve(round_id)
         return filled
+
+    async def ask(
+        self,
+        campaign_id: int,
+        by: int,
+        action: str,
+        params: Mapping[str, Any],
+        reason: str,
+        *,
+        roles: Collection[int] = (),
+    ) -> int:
+        """Record a GM action waiting for its Confirm; the id goes in the buttons.
+
+        The question lives in the database, not in a bot's memory, so its Confirm answers
+        after any wait (until it expires) and across restarts.
+        """
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            now = self._now()
+            data = {"action": action, "params": dict(params), "expires_at": now + REQUEST_SECONDS}
+            return await tx.add_audit(campaign.id, campaign.guild_id, by, "ask", reason, data, now)
+
+    async def answer(
+        self, campaign_id: int, request_id: int, by: int, *, confirm: bool
+    ) -> GmRequest:
+        """Take a GM request's answer once: its asker only, before it expires, never twice."""
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            rows = await tx.audit(campaign.id)
+            asked = next((a for a in rows if a.id == request_id and a.what == "ask"), None)
+            if asked is None:
+                raise ServiceError("request-unknown")
+            if asked.who != by:
+                raise ServiceError("request-not-yours")
+            if any(a.what == "answer" and a.data.get("request") == request_id for a in rows):
+                raise ServiceError("request-answered")
+            now = self._now()
+            if now >= int(asked.data.get("expires_at", 0)):
+                raise ServiceError("request-expired")
+            await tx.add_audit(
+                campaign.id,
+                campaign.guild_id,
+                by,
+                "answer",
+                "",
+                {"request": request_id, "confirmed": confirm},
+                now,
+            )
+        return GmRequest(
+            request_id,
+            campaign_id,
+            by,
+            str(asked.data.get("action", "")),
+            dict(asked.data.get("params", {})),
+            asked.why,
+        )
 
     async def rollback_check(
         self, campaign_id: int, by: int, to_turn: int, *, roles: Collection[int] = ()

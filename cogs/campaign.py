@@ -21,6 +21,7 @@ from bot.durations import DurationError, parse_duration, parse_reminders
 from bot.i18n import t
 from bot.limits import clip, is_blank
 from bot.rulesets import FACTORIES
+from bot.service_gm import GmRequest
 from bot.service_model import Pace, ServiceError
 from bot.translator import _T
 from cogs.common import (
@@ -44,51 +45,109 @@ RULESET_CHOICES = [app_commands.Choice(name=key, value=key) for key in FACTORIES
 REASON_MAX = 200
 
 
-class Confirm(discord.ui.View):
-    """Confirm / Cancel for one GM action; only the GM who asked may press them."""
+class GmAnswer(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sortie:gm:(?P<answer>yes|no):(?P<campaign>\d{1,20}):(?P<request>\d{1,20})",
+):
+    """Confirm / Cancel of one GM request. The request is a row in the audit trail, so the
+    buttons answer after any wait (until the request expires) and across restarts; only
+    the GM who asked may press them, and the clicker's roles are checked again."""
 
-    def __init__(
-        self,
-        owner: int,
-        loc: str,
-        action: Callable[[discord.Interaction[Any]], Awaitable[str]],
-    ) -> None:
-        super().__init__(timeout=300)
-        self.owner = owner
-        self.action = action
-        self.confirm.label = t("cogs.confirm.yes", loc)
-        self.cancel.label = t("cogs.confirm.no", loc)
+    def __init__(self, answer: str, campaign_id: int, request_id: int, label: str = "…") -> None:
+        confirm = answer == "yes"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=f"sortie:gm:{answer}:{campaign_id}:{request_id}",
+            )
+        )
+        self.answer, self.campaign_id, self.request_id = answer, campaign_id, request_id
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if interaction.user.id != self.owner:
-            await say(interaction, "cogs.confirm.not_yours")
-            return False
-        return True
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> GmAnswer:
+        return cls(match["answer"], int(match["campaign"]), int(match["request"]))
 
-    @discord.ui.button(style=discord.ButtonStyle.danger, custom_id="sortie:confirm")
-    async def confirm(
-        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
-    ) -> None:
-        self.stop()
-        await interaction.response.defer()
-        await guarded(interaction, self._run(interaction))
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, self._answer(interaction))
 
-    async def _run(self, interaction: discord.Interaction[Any]) -> None:
+    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
+        svc = campaigns(interaction)
+        confirm = self.answer == "yes"
         try:
-            text = await self.action(interaction)
+            request = await svc.answer(
+                self.campaign_id, self.request_id, interaction.user.id, confirm=confirm
+            )
+        except ServiceError as error:
+            if error.code == "request-not-yours":
+                await refuse(interaction, error)  # the asker's message stays as it is
+                return
+            await interaction.response.edit_message(
+                content=error.message(interaction.locale), view=None
+            )
+            return
+        if not confirm:
+            await interaction.response.edit_message(
+                content=t("cogs.confirm.cancelled", interaction.locale), view=None
+            )
+            return
+        await interaction.response.defer()
+        try:
+            text = await _perform(interaction, request, role_ids(interaction))
         except ServiceError as error:
             text = error.message(interaction.locale)
         await interaction.edit_original_response(content=text, view=None)
         await pump(interaction)
 
-    @discord.ui.button(style=discord.ButtonStyle.secondary, custom_id="sortie:cancel")
-    async def cancel(
-        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
-    ) -> None:
-        self.stop()
-        await interaction.response.edit_message(
-            content=t("cogs.confirm.cancelled", interaction.locale), view=None
-        )
+
+def _confirm_view(campaign_id: int, request_id: int, loc: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(GmAnswer("yes", campaign_id, request_id, t("cogs.confirm.yes", loc)))
+    view.add_item(GmAnswer("no", campaign_id, request_id, t("cogs.confirm.no", loc)))
+    return view
+
+
+async def _perform(
+    interaction: discord.Interaction[Any], request: GmRequest, roles: tuple[int, ...]
+) -> str:
+    """Carry out a confirmed GM request; the service re-checks that the clicker is a GM."""
+    svc = campaigns(interaction)
+    loc = interaction.locale
+    cid, by, why, p = request.campaign_id, request.by, request.reason, request.params
+    match request.action:
+        case "pause":
+            await svc.pause(cid, by, why, roles=roles)
+            return t("cogs.pause.done", loc)
+        case "resume":
+            await svc.resume(cid, by, why, roles=roles)
+            return t("cogs.resume.done", loc)
+        case "extend":
+            info = await svc.extend(cid, by, int(p["seconds"]), why, roles=roles)
+            when = int(info.deadline.timestamp()) if info.deadline else 0
+            return t("cogs.extend.done", loc, when=when)
+        case "resolve":
+            await svc.resolve_now(cid, by, why, roles=roles)
+            return t("cogs.resolve.done", loc)
+        case "rollback":
+            await svc.rollback(cid, by, int(p["turn"]), why, roles=roles)
+            return t("cogs.rollback.done", loc, turn=int(p["turn"]))
+        case "substitute":
+            old, new = int(p["old"]), int(p["new"])
+            await svc.substitute(cid, by, old, new, why, roles=roles)
+            return t("cogs.substitute.done", loc, old=f"<@{old}>", new=f"<@{new}>")
+        case "kick":
+            await svc.kick(cid, by, int(p["user"]), why, roles=roles)
+            return t("cogs.kick.done", loc, who=f"<@{int(p['user'])}>")
+        case "end":
+            await svc.end(cid, by, why, roles=roles)
+            return t("cogs.end.done", loc)
+        case "add":
+            user, side = int(p["user"]), str(p["side"])
+            await svc.add_player(cid, by, user, side, roles=roles, reason=why)
+            return t("cogs.add.done", loc, who=f"<@{user}>", side=side)
+    raise ServiceError("request-unknown")
 
 
 def _reason_ok(reason: str) -> str | None:
@@ -320,20 +379,12 @@ class CampaignCog(commands.Cog):
         if player.bot:
             await say(interaction, "cogs.error.bot_player")
             return
-        by = interaction.user.id
-        loc = interaction.locale
         chosen = side.strip().lower()
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).add_player(
-                campaign_id, by, player.id, chosen, roles=roles, reason=why
-            )
-            return t("cogs.add.done", loc, who=player.mention, side=chosen)
-
         await self._confirmed(
             interaction,
             "cogs.add.ask",
-            act,
+            "add",
+            {"user": player.id, "side": chosen},
             reason=reason,
             required=False,
             who=player.mention,
@@ -495,14 +546,15 @@ class CampaignCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         question_key: str,
-        action: Callable[[int, tuple[int, ...], str], Awaitable[str]],
+        action: str,
+        params: dict[str, Any],
         *,
         reason: str,
         required: bool = True,
         check: Callable[[int, tuple[int, ...]], Awaitable[None]] | None = None,
-        **params: Any,
+        **words: Any,
     ) -> None:
-        """Check the GM and the reason, then ask Confirm / Cancel before ``action`` runs.
+        """Check the GM and the reason, record the request, then ask Confirm / Cancel.
 
         ``check`` refuses up front what the action would refuse, so the GM is never asked
         to confirm something that cannot happen.
@@ -525,42 +577,29 @@ class CampaignCog(commands.Cog):
             except ServiceError as error:
                 await refuse(interaction, error)
                 return
-
-        async def run(confirming: discord.Interaction[Any]) -> str:
-            # The roles of the click, not of the question: a GM demoted in between is
-            # refused by the service like any other member.
-            return await action(info.id, role_ids(confirming), why or "")
-
+        request_id = await service.ask(
+            info.id, interaction.user.id, action, params, why or "", roles=roles
+        )
         loc = locale(interaction)
         await interaction.response.send_message(
-            t(question_key, loc, reason=why or "—", **params),
-            view=Confirm(interaction.user.id, loc, run),
+            t(question_key, loc, reason=why or "—", **words),
+            view=_confirm_view(info.id, request_id, loc),
             ephemeral=True,
         )
 
     @campaign.command(name="pause", description=_T("Pause the clock (GM)", key="cmd.pause.desc"))
     async def pause(self, interaction: discord.Interaction[Any], reason: str = "") -> None:
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).pause(campaign_id, by, why, roles=roles)
-            return t("cogs.pause.done", loc)
-
-        await self._confirmed(interaction, "cogs.pause.ask", act, reason=reason, required=False)
+        await self._confirmed(
+            interaction, "cogs.pause.ask", "pause", {}, reason=reason, required=False
+        )
 
     @campaign.command(
         name="resume", description=_T("Restart the clock (GM)", key="cmd.resume.desc")
     )
     async def resume(self, interaction: discord.Interaction[Any], reason: str = "") -> None:
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).resume(campaign_id, by, why, roles=roles)
-            return t("cogs.resume.done", loc)
-
-        await self._confirmed(interaction, "cogs.resume.ask", act, reason=reason, required=False)
+        await self._confirmed(
+            interaction, "cogs.resume.ask", "resume", {}, reason=reason, required=False
+        )
 
     @campaign.command(
         name="extend", description=_T("Give the round more time (GM)", key="cmd.extend.desc")
@@ -574,29 +613,21 @@ class CampaignCog(commands.Cog):
         except DurationError as error:
             await say(interaction, error.key, value=duration)
             return
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            info = await campaigns(interaction).extend(campaign_id, by, seconds, why, roles=roles)
-            when = int(info.deadline.timestamp()) if info.deadline else 0
-            return t("cogs.extend.done", loc, when=when)
-
-        await self._confirmed(interaction, "cogs.extend.ask", act, duration=duration, reason=reason)
+        await self._confirmed(
+            interaction,
+            "cogs.extend.ask",
+            "extend",
+            {"seconds": seconds},
+            duration=duration,
+            reason=reason,
+        )
 
     @campaign.command(
         name="resolve",
         description=_T("Resolve the round now with defaults (GM)", key="cmd.resolve.desc"),
     )
     async def resolve(self, interaction: discord.Interaction[Any], reason: str) -> None:
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).resolve_now(campaign_id, by, why, roles=roles)
-            return t("cogs.resolve.done", loc)
-
-        await self._confirmed(interaction, "cogs.resolve.ask", act, reason=reason)
+        await self._confirmed(interaction, "cogs.resolve.ask", "resolve", {}, reason=reason)
 
     @campaign.command(
         name="rollback",
@@ -610,17 +641,18 @@ class CampaignCog(commands.Cog):
         reason: str,
     ) -> None:
         by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).rollback(campaign_id, by, turn, why, roles=roles)
-            return t("cogs.rollback.done", loc, turn=turn)
 
         async def possible(campaign_id: int, roles: tuple[int, ...]) -> None:
             await campaigns(interaction).rollback_check(campaign_id, by, turn, roles=roles)
 
         await self._confirmed(
-            interaction, "cogs.rollback.ask", act, turn=turn, reason=reason, check=possible
+            interaction,
+            "cogs.rollback.ask",
+            "rollback",
+            {"turn": turn},
+            turn=turn,
+            reason=reason,
+            check=possible,
         )
 
     @campaign.command(
@@ -637,19 +669,11 @@ class CampaignCog(commands.Cog):
         if replacement.bot:
             await say(interaction, "cogs.error.bot_player")
             return
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).substitute(
-                campaign_id, by, player.id, replacement.id, why, roles=roles
-            )
-            return t("cogs.substitute.done", loc, old=player.mention, new=replacement.mention)
-
         await self._confirmed(
             interaction,
             "cogs.substitute.ask",
-            act,
+            "substitute",
+            {"old": player.id, "new": replacement.id},
             old=player.mention,
             new=replacement.mention,
             reason=reason,
@@ -659,28 +683,21 @@ class CampaignCog(commands.Cog):
     async def kick(
         self, interaction: discord.Interaction[Any], player: discord.Member, reason: str
     ) -> None:
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).kick(campaign_id, by, player.id, why, roles=roles)
-            return t("cogs.kick.done", loc, who=player.mention)
-
-        await self._confirmed(interaction, "cogs.kick.ask", act, who=player.mention, reason=reason)
+        await self._confirmed(
+            interaction,
+            "cogs.kick.ask",
+            "kick",
+            {"user": player.id},
+            who=player.mention,
+            reason=reason,
+        )
 
     @campaign.command(name="end", description=_T("End the campaign now (GM)", key="cmd.end.desc"))
     async def end(self, interaction: discord.Interaction[Any], reason: str) -> None:
-        by = interaction.user.id
-        loc = interaction.locale
-
-        async def act(campaign_id: int, roles: tuple[int, ...], why: str) -> str:
-            await campaigns(interaction).end(campaign_id, by, why, roles=roles)
-            return t("cogs.end.done", loc)
-
-        await self._confirmed(interaction, "cogs.end.ask", act, reason=reason)
+        await self._confirmed(interaction, "cogs.end.ask", "end", {}, reason=reason)
 
 
 async def setup(client: commands.Bot) -> None:
-    client.add_dynamic_items(JoinButton)
+    client.add_dynamic_items(JoinButton, GmAnswer)
     controls.of(client).card = _card_controls(client)
     await client.add_cog(CampaignCog(client))

@@ -11,7 +11,7 @@ import simcord
 from bot.export import verify_export
 from engine.types import Side
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import control, dm_panel, lock, options, refusal
+from tests.e2e.test_orders import control, dm_panel, gm_button, lock, options, refusal
 
 FIELDS = {"orders": ("fleet_tactic", "flight_ops", "doctrine"), "resource": ("resource",)}
 
@@ -170,7 +170,7 @@ async def test_players_cannot_use_gm_tools_and_bad_input_changes_nothing(world: 
         await world.pump()
         asked = await gm.slash(channel, "campaign end", reason="testing")
         assert asked.ephemeral and "Confirm" in str(asked.response.components)
-        cancelled = await gm.click(asked.response, custom_id="sortie:cancel")
+        cancelled = await gm.click(asked.response, custom_id=gm_button(asked, "no"))
         assert cancelled.acknowledged
         info = await world.services.campaigns.campaign_in_channel(channel.id)
         assert info is not None and info.status == "active"
@@ -244,7 +244,7 @@ async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: Worl
             table.channel, "campaign rollback", turn=1, reason="wrong flight ops typed"
         )
         assert "wrong flight ops typed" in asked.response.content
-        done = await table.gm.click(asked.response, custom_id="sortie:confirm")
+        done = await table.gm.click(asked.response, custom_id=gm_button(asked))
         assert done.acknowledged
         await world.pump()
         status = await service.status(table.campaign_id)

@@ -19,6 +19,7 @@ from tests.e2e.test_orders import (
     custom_ids,
     dm_panel,
     ephemeral_panel,
+    gm_button,
     lock,
     options,
     refreshed,
@@ -100,7 +101,7 @@ async def test_whole_land_campaign_through_discord(world: World) -> None:
                 asked = await gm.slash(
                     channel, "campaign rollback", turn=2, reason="bob was on a ship"
                 )
-                done = await gm.click(asked.response, custom_id="sortie:confirm")
+                done = await gm.click(asked.response, custom_id=gm_button(asked))
                 assert done.acknowledged
                 await world.pump()
                 rolled_back = True

@@ -117,6 +117,12 @@ def control(message: discord.Message | simcord.ResponseMessage, prefix: str, end
     return found[0]
 
 
+def gm_button(asked: simcord.InteractionResult, answer: str = "yes") -> str:
+    """The custom id of the Confirm (or Cancel) of a GM question."""
+    assert asked.response is not None
+    return control(asked.response, f"sortie:gm:{answer}:")
+
+
 def options(message: discord.Message, field: str) -> list[discord.SelectOption]:
     for row in message.components:
         for child in getattr(row, "children", ()):

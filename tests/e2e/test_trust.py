@@ -7,7 +7,7 @@ import discord
 import simcord
 
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import forge, open_table, refusal
+from tests.e2e.test_orders import forge, gm_button, open_table, refusal
 
 
 async def test_a_reason_never_pings_anyone(world: World) -> None:
@@ -16,7 +16,7 @@ async def test_a_reason_never_pings_anyone(world: World) -> None:
         role = table.guild.create_role("Everyone-ish", mentionable=False)
         reason = f"@everyone <@&{role.id}> {table.spectator.mention} game over"
         asked = await table.gm.slash(table.channel, "campaign end", reason=reason)
-        await table.gm.click(asked.response, custom_id="sortie:confirm")
+        await table.gm.click(asked.response, custom_id=gm_button(asked))
         await world.pump()
         posted = [
             env.backend.get_message(table.channel.id, m.id)
@@ -59,7 +59,7 @@ async def test_a_gm_demoted_before_confirm_is_refused(world: World) -> None:
         asked = await helper.slash(table.channel, "campaign pause", reason="lunch")
         assert "Confirm" in str(asked.response.components)
         env.backend.remove_member_role(table.guild.id, helper.id, organisers.id)
-        result = await helper.click(asked.response, custom_id="sortie:confirm")
+        result = await helper.click(asked.response, custom_id=gm_button(asked))
         assert result.acknowledged
         info = await world.services.campaigns.info(table.campaign_id)
         assert info.status == "active"
@@ -131,3 +131,23 @@ async def test_campaign_info_says_whether_the_gm_sees_secrets(world: World) -> N
         assert shown.ephemeral
         assert "GM may look at the sides' orders" in shown.response.content
         assert "Seed commitment" in shown.response.content
+
+
+async def test_a_gm_confirm_survives_time_and_a_restart_then_expires(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        svc = world.services.campaigns
+        asked = await table.gm.slash(table.channel, "campaign pause", reason="lunch")
+        await env.advance_time(600)  # ten minutes later...
+        await env.restart_bot(world.new_bot())  # ...and after a restart
+        done = await table.gm.click(asked.response, custom_id=gm_button(asked))
+        assert done.acknowledged
+        assert (await svc.info(table.campaign_id)).status == "paused"
+        # A question left for more than an hour expires with a clear answer.
+        stale = await table.gm.slash(table.channel, "campaign resume", reason="back")
+        for _ in range(7):  # past the hour, ten minutes at a time
+            await env.advance_time(600)
+        late = await table.gm.click(stale.response, custom_id=gm_button(stale))
+        assert late.acknowledged
+        assert (await svc.info(table.campaign_id)).status == "paused"
+        assert late.response is not None and "expired" in late.response.content

@@ -111,3 +111,16 @@ async def test_announcements_ping_only_whom_they_mean(env: Env) -> None:
         assert 999 not in announcement.mentions
         if target.id == CHANNEL and "we stop" in announcement.text:
             assert announcement.mentions in ((), (GM,))
+
+
+async def test_a_gm_request_is_answered_once_by_its_asker_before_it_expires(env: Env) -> None:
+    cid = await env.campaign()
+    rid = await env.svc.ask(cid, GM, "pause", {}, "lunch")
+    await _refused(env.svc.answer(cid, rid, JAP, confirm=True), "request-not-yours")
+    request = await env.svc.answer(cid, rid, GM, confirm=True)
+    assert (request.action, request.reason) == ("pause", "lunch")
+    await _refused(env.svc.answer(cid, rid, GM, confirm=True), "request-answered")
+    late = await env.svc.ask(cid, GM, "resume", {}, "")
+    env.clock.advance(seconds=3601)
+    await _refused(env.svc.answer(cid, late, GM, confirm=True), "request-expired")
+    await _refused(env.svc.ask(cid, JAP, "end", {}, "mutiny"), "not-gm")
