@@ -2,7 +2,7 @@
 
     python bench/service.py [--campaigns 1000] [--rates 10,20,...] [--calls 2000]
                             [--tick-campaigns 10000] [--storage-campaigns 20]
-                            [--phases load,tick,storage] [--quick]
+                            [--phases load,tick,storage,durability] [--quick]
 
 - Load: for each rate, a fresh file with N started campaigns; calls arrive at Poisson times
   at that rate (open loop: arrivals do not wait for answers), each a commander's call on a
@@ -266,7 +266,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--campaigns", type=int, default=1000)
     parser.add_argument("--rates", default="10,20,50,100,200,400,700,1000,1400")
-    parser.add_argument("--phases", default="load,tick,storage", help="which parts to run")
+    parser.add_argument(
+        "--phases", default="load,tick,storage,durability", help="which parts to run"
+    )
     parser.add_argument("--calls", type=int, default=2000, help="least calls per rate")
     parser.add_argument("--seconds", type=float, default=4.0, help="least seconds per rate")
     parser.add_argument("--refine", type=int, default=2, help="bisection steps for capacity")
@@ -282,9 +284,40 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+async def durability(args: argparse.Namespace, folder: str) -> None:
+    """What synchronous=FULL (a commit is on disk before a receipt is announced) costs a
+    write transaction, against NORMAL, alternating sample by sample on one file."""
+    repo, _ = await _open(folder, "durability.db", 1)
+    samples = 20 if args.quick else 400
+    times: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
+    for index in range(samples):
+        mode = "FULL" if index % 2 == 0 else "NORMAL"
+        await repo.connection.execute(f"PRAGMA synchronous = {mode}")  # not timed
+        start = time.perf_counter()
+        async with repo.transaction() as tx:
+            await tx.add_audit(None, 1, 1, "bench", "", {"i": index}, 0)
+        times[mode].append((time.perf_counter() - start) * 1000)
+    await repo.connection.execute("PRAGMA synchronous = FULL")
+    await repo.close()
+    full, normal = median(times["FULL"]), median(times["NORMAL"])
+    print(
+        line(
+            "write transaction, FULL vs NORMAL",
+            f"median {full:.2f} ms vs {normal:.2f} ms (x{full / normal:.2f}); p99"
+            f" {percentile(times['FULL'], 0.99):.2f} vs {percentile(times['NORMAL'], 0.99):.2f} ms"
+            f" ({samples // 2} samples each, alternating)",
+        )
+    )
+
+
 async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        for phase, body in (("load", load), ("tick", tick), ("storage", storage)):
+        for phase, body in (
+            ("load", load),
+            ("tick", tick),
+            ("storage", storage),
+            ("durability", durability),
+        ):
             if phase in args.phases.split(","):
                 print(f"\n== {phase}")
                 await body(args, folder)
