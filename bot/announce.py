@@ -26,7 +26,7 @@ from bot import panel as panels
 from bot import secrecy
 from bot.clock import Clock, SystemClock, epoch, from_epoch
 from bot.i18n import t
-from bot.panel import PanelSpec, deadline_text
+from bot.panel import PanelSpec, deadline_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import short_receipt
 from bot.service_rounds import load_state, panel_data, view_of
@@ -61,10 +61,6 @@ def duration_text(seconds: int) -> str:
     from bot.durations import format_duration
 
     return format_duration(seconds)
-
-
-def side_text(side: str, locale: str) -> str:
-    return t(f"service.side.{side}", locale)
 
 
 def round_text(kind: str, locale: str) -> str:

@@ -34,11 +34,9 @@ def deadline_text(deadline_at: int | None) -> str:
     return f"<t:{deadline_at}:f> (<t:{deadline_at}:R>)"
 
 
-def side_text(plugin: Plugin[Any, Any], side: str, locale: str) -> str:
-    try:
-        return plugin.rules.side(side).name(locale)
-    except KeyError:
-        return side
+def side_text(side: str, locale: str) -> str:
+    """A side's name in the reader's language (every message and panel says it this way)."""
+    return t(f"service.side.{side}", locale)
 
 
 def field_text(name: str, locale: str) -> str:
@@ -129,7 +127,7 @@ def title(plugin: Plugin[Any, Any], panel: PanelData, locale: str) -> str:
         locale,
         turn=panel.turn,
         round=round_text(panel.kind, locale),
-        side=side_text(plugin, panel.side, locale),
+        side=side_text(panel.side, locale),
     )
 
 

@@ -35,9 +35,9 @@ from discord.ext import commands
 
 from bot import controls, secrecy
 from bot import panel as panels
-from bot.announce import render, side_text
+from bot.announce import render
 from bot.i18n import t
-from bot.panel import TEXT_LIMIT, PanelSpec, clip
+from bot.panel import TEXT_LIMIT, PanelSpec, clip, side_text
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
