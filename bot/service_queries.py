@@ -72,7 +72,7 @@ async def missed_by_player(tx: Transaction, campaign_id: int) -> dict[int, int]:
         at = event.created_at
         for side in event.data.get("sides", ()):
             for player in players:
-                seated = player.joined_at <= at and (player.left_at is None or player.left_at > at)
+                seated = player.joined_at <= at and (player.left_at is None or player.left_at >= at)
                 if player.side == side and seated:
                     counts[player.user_id] += 1
     return dict(counts)
