@@ -66,9 +66,13 @@ class LogPager(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # The log may be of a finished campaign or one read from another channel: the
         # page is shown if the option could have reached it from here.
-        if await component_campaign(interaction, self.campaign_id) is None:
+        info = await component_campaign(interaction, self.campaign_id)
+        if info is None:
             return
         content, view = await _log_page(interaction, self.campaign_id, self.page, self.turn or None)
+        heading = note(info, interaction)
+        if heading is not None:
+            content = (heading + "\n" + content)[:2000]
         await interaction.response.edit_message(content=content, view=view)
 
 

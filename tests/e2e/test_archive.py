@@ -11,7 +11,7 @@ import simcord
 
 from bot.service_model import Pace
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import Table, gm_button, open_table, refusal
+from tests.e2e.test_orders import Table, custom_ids, forge, gm_button, open_table, refusal
 
 
 async def end_campaign(table: Table, reason: str = "we stop here") -> None:
@@ -68,6 +68,9 @@ async def test_new_campaign_in_the_channel_does_not_hide_the_old(world: World) -
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
         old = table.campaign_id
+        for _ in range(5):  # a log longer than one page
+            await world.services.campaigns.pause(old, table.gm.id, "tea")
+            await world.services.campaigns.resume(old, table.gm.id, "tea")
         await end_campaign(table)
         created = await table.gm.slash(table.channel, "campaign new", scenario="midway")
         assert "created" in created.response.content
@@ -81,6 +84,11 @@ async def test_new_campaign_in_the_channel_does_not_hide_the_old(world: World) -
         old_log = await table.spectator.slash(table.channel, "log", campaign=old)
         assert "Campaign finished" in old_log.response.content
         assert f"#{old}" in old_log.response.content
+        older = next(c for c in custom_ids(old_log.response) if c.startswith(f"sortie:log:{old}:"))
+        page_two = await table.spectator.click(old_log.response, custom_id=older)
+        assert "page 2" in page_two.response.content.lower()
+        assert "Campaign paused" in page_two.response.content
+        assert "is over" in page_two.response.content
         old_export = await export_of(
             await table.gm.slash(table.channel, "campaign export", campaign=old)
         )
@@ -122,6 +130,18 @@ async def test_campaign_of_another_server_is_refused(world: World) -> None:
         assert refusal(unknown).replace(str(foreign.id + 1000), "N") == refusal(
             await table.gm.slash(table.channel, "log", campaign=foreign.id)
         ).replace(str(foreign.id), "N")
+        # A log page button rewritten to name the other server's campaign reads nothing.
+        svc = world.services.campaigns
+        for _ in range(5):  # a log longer than one page, so it has a page button
+            await svc.pause(table.campaign_id, table.gm.id, "tea")
+            await svc.resume(table.campaign_id, table.gm.id, "tea")
+        own_log = await table.spectator.slash(table.channel, "log")
+        message = own_log.response.message
+        pager = next(c for c in custom_ids(message) if c.startswith("sortie:log:"))
+        forged = f"sortie:log:{foreign.id}:1:0"
+        forge(env, message, pager, new_custom_id=forged)
+        clicked = await table.spectator.click(message, custom_id=forged)
+        assert f"no campaign #{foreign.id}" in refusal(clicked)
         # Neither the list nor the completion shows the other server's campaign.
         listed = (await table.gm.slash(table.channel, "campaign list")).response.content
         assert f"#{foreign.id}" not in listed and "Midway" not in listed
