@@ -14,7 +14,7 @@ from bot.i18n import t
 from bot.logtext import describe
 from bot.service_model import ServiceError
 from bot.translator import _T
-from cogs.common import campaign_here, campaigns, locale, refuse, say
+from cogs.common import campaigns, locale, refuse, say
 from cogs.pick import campaign_choices, chosen_campaign, component_campaign, note
 
 PER_PAGE = 10
@@ -169,7 +169,8 @@ class StatusCog(commands.Cog):
     )
     @app_commands.guild_only()
     async def receipt(self, interaction: discord.Interaction[Any]) -> None:
-        info = await campaign_here(interaction)
+        # After the end too: that is when every receipt can be checked.
+        info = await chosen_campaign(interaction, None)
         if info is None:
             return
         loc = locale(interaction)

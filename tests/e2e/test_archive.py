@@ -11,7 +11,18 @@ import simcord
 
 from bot.service_model import Pace
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import Table, custom_ids, forge, gm_button, open_table, refusal
+from tests.e2e.test_orders import (
+    PICKS,
+    Table,
+    choose_all,
+    custom_ids,
+    dm_panel,
+    forge,
+    gm_button,
+    lock,
+    open_table,
+    refusal,
+)
 
 
 async def end_campaign(table: Table, reason: str = "we stop here") -> None:
@@ -38,8 +49,14 @@ async def export_of(result: simcord.InteractionResult) -> dict[str, object]:
 async def test_finished_campaign_is_listed_read_and_exported(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
+        await choose_all(table.alice_user, dm_panel(table.alice_user), PICKS["japanese"])
+        await lock(table.alice_user, dm_panel(table.alice_user))
         await end_campaign(table)
         assert "Campaign ended by the GM" in table.public_text()
+
+        # Alice's receipt, sealed while the round was open, can now be checked.
+        receipts = refusal(await table.alice.slash(table.channel, "receipt"))
+        assert "Your receipts" in receipts and "salt" in receipts.lower()
 
         # The spectator still reads the status board and the log, told the campaign is over.
         status = answer(await table.spectator.slash(table.channel, "status"))
