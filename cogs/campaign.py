@@ -403,7 +403,9 @@ async def _list_page(
     for item in found.campaigns:
         line = _summary_line(interaction, item, loc)
         if sum(len(x) + 1 for x in lines) + len(line) > 2000:
-            break  # a page never passes Discord's 2,000 characters; the rest is on the next
+            # Eight lines stay far below 2,000 characters; were names ever that long, the
+            # page is cut short rather than refused by Discord.
+            break
         lines.append(line)
     view = discord.ui.View(timeout=None)
     if found.page > 1:
