@@ -46,6 +46,7 @@ from bot.service_rounds import (
     side_decisions,
     state_of,
 )
+from bot.service_settings import SettingsMixin
 from db.repository import (
     CampaignRow,
     ConstraintError,
@@ -59,7 +60,7 @@ from engine.rng import seed_commitment
 log = logging.getLogger(__name__)
 
 
-class CampaignService(ModerationMixin, QueryMixin):
+class CampaignService(ModerationMixin, SettingsMixin, QueryMixin):
     """Campaign set-up, secret orders, resolution and moderation, safe across restarts."""
 
     async def set_gm_role(self, guild_id: int, role_id: int | None, *, by: int = 0) -> None:

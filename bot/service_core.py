@@ -147,6 +147,7 @@ class ServiceCore:
             ),
             players=tuple(self._player_info(p) for p in players),
             created_at=from_epoch(campaign.created_at),
+            ended_at=from_epoch(campaign.ended_at) if campaign.ended_at else None,
         )
 
     @staticmethod

@@ -109,6 +109,7 @@ class CampaignInfo:
     pace: Pace
     players: tuple[PlayerInfo, ...]
     created_at: datetime
+    ended_at: datetime | None = None
 
 
 @dataclass(frozen=True)

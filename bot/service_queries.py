@@ -5,7 +5,10 @@ Nothing here writes; each answer comes from one consistent read of the database.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot import secrecy
@@ -24,6 +27,64 @@ from bot.service_rounds import (
     state_of,
     view_of,
 )
+from db.repository import CampaignRow, Transaction
+
+LIST_PER_PAGE = 8
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    """One line of ``/campaign list``: where a campaign stands, running or over."""
+
+    id: int
+    channel_id: int
+    ruleset: str
+    scenario: str
+    status: str  # setup / active / paused / finished
+    turn: int | None  # None before the first snapshot
+    winner: str | None  # a side id or "draw" once over; None while running or if ended early
+    end_reason: str | None
+    created_at: datetime
+    ended_at: datetime | None
+    missed: int  # deadlines that passed without a side's lock, all sides together
+
+
+@dataclass(frozen=True)
+class CampaignListPage:
+    campaigns: tuple[CampaignSummary, ...]
+    page: int
+    pages: int
+    total: int
+
+
+async def missed_by_player(tx: Transaction, campaign_id: int) -> dict[int, int]:
+    """Per player, how many deadlines passed with their side's orders filled by default.
+
+    A deadline counts for every player seated on the side when it passed (a substitute does
+    not inherit the misses of the player they replaced). A round the GM resolved early is not
+    a missed deadline, and one later rolled back still is: the deadline did pass unanswered.
+    """
+    players = await tx.players(campaign_id, include_left=True)
+    counts: Counter[int] = Counter()
+    for event in await tx.events(campaign_id):
+        if event.kind != "defaults-applied" or event.data.get("why") != "deadline":
+            continue
+        at = event.created_at
+        for side in event.data.get("sides", ()):
+            for player in players:
+                seated = player.joined_at <= at and (player.left_at is None or player.left_at >= at)
+                if player.side == side and seated:
+                    counts[player.user_id] += 1
+    return dict(counts)
+
+
+async def missed_deadlines(tx: Transaction, campaign_id: int) -> int:
+    """How many times a side's orders were filled because a deadline passed."""
+    return sum(
+        len(event.data.get("sides", ()))
+        for event in await tx.events(campaign_id)
+        if event.kind == "defaults-applied" and event.data.get("why") == "deadline"
+    )
 
 
 class QueryMixin(ServiceCore):
@@ -47,6 +108,105 @@ class QueryMixin(ServiceCore):
         async with self.repo.read() as tx:
             campaign = await tx.live_campaign_in_channel(channel_id)
             return None if campaign is None else await self._info(tx, campaign)
+
+    async def campaign_for_channel(self, channel_id: int) -> CampaignInfo | None:
+        """The channel's live campaign, else the last one that finished there."""
+        async with self.repo.read() as tx:
+            campaign = await tx.latest_campaign_in_channel(channel_id)
+            return None if campaign is None else await self._info(tx, campaign)
+
+    async def campaign_in_guild(self, campaign_id: int, guild_id: int) -> CampaignInfo:
+        """A campaign named by its number, if it belongs to this server.
+
+        Unknown and foreign numbers get the same refusal, so a server cannot learn that
+        another server's campaign exists.
+        """
+        async with self.repo.read() as tx:
+            campaign = None
+            if 0 < campaign_id < 2**63:
+                campaign = await tx.campaign(campaign_id)
+            if campaign is None or campaign.guild_id != guild_id:
+                raise ServiceError(
+                    "foreign-campaign", "archive.error.not_here", campaign=campaign_id
+                )
+            return await self._info(tx, campaign)
+
+    async def guild_campaigns(
+        self,
+        guild_id: int,
+        *,
+        page: int = 1,
+        per_page: int = LIST_PER_PAGE,
+        visible: Collection[int] | None = None,
+    ) -> CampaignListPage:
+        """The server's campaigns, newest first, one page of them.
+
+        ``visible`` (channel ids the reader can see), when given, leaves out the campaigns
+        of channels hidden from the reader.
+        """
+        per_page = max(1, min(per_page, 25))
+        async with self.repo.read() as tx:
+            total = await tx.count_guild_campaigns(guild_id)
+            rows = await tx.guild_campaigns(guild_id, limit=total or 1)
+            if visible is not None:
+                rows = [row for row in rows if row.channel_id in visible]
+            pages = max(1, -(-len(rows) // per_page))
+            page = min(max(1, page), pages)
+            chosen = rows[(page - 1) * per_page : page * per_page]
+            summaries = tuple([await self._summary(tx, row) for row in chosen])
+        return CampaignListPage(summaries, page, pages, len(rows))
+
+    async def campaign_choices(
+        self, guild_id: int, visible: Collection[int] | None = None, limit: int = 200
+    ) -> list[CampaignSummary]:
+        """Newest first, for the ``campaign`` option's completion (no progress read)."""
+        async with self.repo.read() as tx:
+            rows = await tx.guild_campaigns(guild_id, limit=limit)
+        return [
+            CampaignSummary(
+                id=row.id,
+                channel_id=row.channel_id,
+                ruleset=row.ruleset,
+                scenario=row.scenario,
+                status=row.status,
+                turn=None,
+                winner=None,
+                end_reason=row.end_reason,
+                created_at=from_epoch(row.created_at),
+                ended_at=from_epoch(row.ended_at) if row.ended_at else None,
+                missed=0,
+            )
+            for row in rows
+            if visible is None or row.channel_id in visible
+        ]
+
+    async def _summary(self, tx: Transaction, row: CampaignRow) -> CampaignSummary:
+        turn: int | None = None
+        winner: str | None = None
+        if row.snapshot_id is not None and row.ruleset in self.rulesets:
+            rules = self._plugin(row).rules
+            progress = rules.progress(await state_of(tx, rules, row.snapshot_id))
+            turn = progress.turn
+            winner = progress.winner if row.status == "finished" else None
+        return CampaignSummary(
+            id=row.id,
+            channel_id=row.channel_id,
+            ruleset=row.ruleset,
+            scenario=row.scenario,
+            status=row.status,
+            turn=turn,
+            winner=winner,
+            end_reason=row.end_reason,
+            created_at=from_epoch(row.created_at),
+            ended_at=from_epoch(row.ended_at) if row.ended_at else None,
+            missed=await missed_deadlines(tx, row.id),
+        )
+
+    async def missed(self, campaign_id: int) -> dict[int, int]:
+        """Missed deadlines per player (user id), for the GM's ``/campaign info``."""
+        async with self.repo.read() as tx:
+            await self._campaign(tx, campaign_id)
+            return await missed_by_player(tx, campaign_id)
 
     async def card(self, campaign_id: int, locale: str) -> str:
         """The campaign card's words in the reader's language (``/campaign info``)."""

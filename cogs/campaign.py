@@ -18,11 +18,12 @@ from discord.ext import commands
 
 from bot import controls
 from bot.durations import DurationError, parse_duration, parse_reminders
-from bot.i18n import t
+from bot.i18n import SUPPORTED, t
 from bot.limits import clip, is_blank
 from bot.rulesets import FACTORIES
 from bot.service_gm import GmRequest
 from bot.service_model import Pace, ServiceError
+from bot.service_settings import SettingsChange
 from bot.translator import _T
 from cogs.common import (
     campaign_here,
@@ -34,6 +35,13 @@ from cogs.common import (
     refuse,
     role_ids,
     say,
+)
+from cogs.pick import (
+    campaign_choices,
+    chosen_campaign,
+    note,
+    scenario_name,
+    visible_channels,
 )
 
 MISSING_CHOICES = [
@@ -147,7 +155,30 @@ async def _perform(
             user, side = int(p["user"]), str(p["side"])
             await svc.add_player(cid, by, user, side, roles=roles, reason=why)
             return t("cogs.add.done", loc, who=f"<@{user}>", side=side)
+        case "settings":
+            change = SettingsChange.from_params(dict(p))
+            changed = await svc.change_settings(cid, by, change, why, roles=roles)
+            return t("archive.settings.done", loc, changes=_changes_text(changed, loc))
     raise ServiceError("request-unknown")
+
+
+def _changes_text(changed: list[tuple[str, str, str]], loc: Any) -> str:
+    return "; ".join(
+        t(
+            "archive.settings.change",
+            loc,
+            name=t(f"archive.settings.name.{name}", loc),
+            old=old,
+            new=new,
+        )
+        for name, old, new in changed
+    )
+
+
+async def send_text(interaction: discord.Interaction[Any], text: str, *, public: bool) -> None:
+    await interaction.response.send_message(
+        text, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 def _reason_ok(reason: str) -> str | None:
@@ -251,6 +282,94 @@ def _card_controls(client: Any) -> Any:
         return view
 
     return join_buttons
+
+
+LANGUAGE_CHOICES = [app_commands.Choice(name=lang, value=lang) for lang in SUPPORTED]
+
+
+class ListPager(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sortie:clist:(?P<page>\d{1,6})",
+):
+    """Older / newer pages of ``/campaign list``; the server is the one clicked in."""
+
+    def __init__(self, page: int, label: str = "…") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=f"sortie:clist:{page}"
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> ListPager:
+        return cls(int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async def turn_page() -> None:
+            content, view = await _list_page(interaction, self.page)
+            await interaction.response.edit_message(
+                content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, turn_page())
+
+
+def _summary_line(interaction: discord.Interaction[Any], item: Any, loc: str) -> str:
+    if item.turn is None or item.status == "setup":
+        turn = t("archive.list.no_turn", loc)
+    else:
+        turn = t("archive.list.turn", loc, turn=item.turn)
+    result = ""
+    if item.status == "finished":
+        if item.winner == "draw":
+            result = t("archive.list.draw", loc)
+        elif item.winner:
+            result = t("archive.list.winner", loc, side=t(f"service.side.{item.winner}", loc))
+        else:
+            result = t("archive.list.ended", loc)
+    missed = t("archive.list.missed", loc, count=item.missed) if item.missed else ""
+    return t(
+        "archive.list.line",
+        loc,
+        id=item.id,
+        scenario=scenario_name(interaction, item),
+        game=item.ruleset,
+        turn=turn,
+        status=t(f"service.status.{item.status}", loc),
+        result=result,
+        channel=item.channel_id,
+        created=int(item.created_at.timestamp()),
+        missed=missed,
+    )
+
+
+async def _list_page(
+    interaction: discord.Interaction[Any], page: int
+) -> tuple[str, discord.ui.View | None]:
+    loc = locale(interaction)
+    if interaction.guild_id is None:
+        return t("cogs.error.guild_only", loc), None
+    found = await campaigns(interaction).guild_campaigns(
+        interaction.guild_id, page=page, visible=visible_channels(interaction)
+    )
+    if not found.total:
+        return t("archive.error.no_archive", loc), None
+    header = t("archive.list.header", loc, total=found.total, page=found.page, pages=found.pages)
+    lines = [header]
+    for item in found.campaigns:
+        line = _summary_line(interaction, item, loc)
+        if sum(len(x) + 1 for x in lines) + len(line) > 2000:
+            break  # a page never passes Discord's 2,000 characters; the rest is on the next
+        lines.append(line)
+    view = discord.ui.View(timeout=None)
+    if found.page > 1:
+        view.add_item(ListPager(found.page - 1, t("archive.list.newer", loc)))
+    if found.page < found.pages:
+        view.add_item(ListPager(found.page + 1, t("archive.list.older", loc)))
+    return "\n".join(lines), view
 
 
 class CampaignCog(commands.Cog):
@@ -404,13 +523,38 @@ class CampaignCog(commands.Cog):
             key="cmd.campaign.info.desc",
         ),
     )
-    async def info(self, interaction: discord.Interaction[Any]) -> None:
-        found = await campaign_here(interaction)
+    @app_commands.describe(
+        campaign="another campaign of this server, running or finished (default: this channel's)"
+    )
+    @app_commands.autocomplete(campaign=campaign_choices)
+    async def info(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        found = await chosen_campaign(interaction, campaign)
         if found is None:
             return
-        text = await campaigns(interaction).card(found.id, locale(interaction))
+        service = campaigns(interaction)
+        loc = locale(interaction)
+        lines = [await service.card(found.id, loc)]
+        heading = note(found, interaction)
+        if heading is not None:
+            lines.insert(0, heading)
+        if await service.is_gm(found.id, interaction.user.id, role_ids(interaction)):
+            missed = await service.missed(found.id)
+            if missed:
+                who = ", ".join(
+                    t("archive.info.missed_one", loc, who=f"<@{user}>", count=count)
+                    for user, count in sorted(missed.items(), key=lambda item: -item[1])
+                )
+                lines.append(t("archive.info.missed", loc, who=who))
+            else:
+                lines.append(t("archive.info.missed_none", loc))
         await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            clip("\n".join(lines), 2000),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @campaign.command(
@@ -523,8 +667,16 @@ class CampaignCog(commands.Cog):
     @campaign.command(
         name="export", description=_T("Download the campaign record (GM)", key="cmd.export.desc")
     )
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        info = await campaign_here(interaction)
+    @app_commands.describe(
+        campaign="another campaign of this server, running or finished (default: this channel's)"
+    )
+    @app_commands.autocomplete(campaign=campaign_choices)
+    async def export(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        info = await chosen_campaign(interaction, campaign)
         if info is None:
             return
         service = campaigns(interaction)
@@ -534,10 +686,95 @@ class CampaignCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await service.export(info.id)
         payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+        heading = note(info, interaction)
+        done = t("cogs.export.done", interaction.locale)
         await interaction.followup.send(
-            t("cogs.export.done", interaction.locale),
+            done if heading is None else heading + "\n" + done,
             file=discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
             ephemeral=True,
+        )
+
+    @campaign.command(
+        name="list",
+        description=_T(
+            "This server's campaigns, running and finished", key="cmd.campaign.list.desc"
+        ),
+    )
+    @app_commands.describe(public="post it in the channel for everyone (default: only you)")
+    async def list_(self, interaction: discord.Interaction[Any], public: bool = False) -> None:
+        content, view = await _list_page(interaction, 1)
+        if view is None:
+            await send_text(interaction, content, public=False)
+            return
+        await interaction.response.send_message(
+            content,
+            view=view,
+            ephemeral=not public,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @campaign.command(
+        name="settings",
+        description=_T(
+            "Change the time per round, reminders, missing orders or language (GM)",
+            key="cmd.campaign.settings.desc",
+        ),
+    )
+    @app_commands.describe(
+        reason="why, for the log",
+        deadline="time per secret round from the next round on, e.g. 12h, 1d",
+        reminders="reminders before the deadline, e.g. 6h or 12h,1h; none for no reminder",
+        missing="what a side that did not lock gets at the deadline",
+        language="the language of the campaign's announcements",
+        allow_unlock="may a commander unlock and change before the deadline",
+    )
+    @app_commands.choices(missing=MISSING_CHOICES, language=LANGUAGE_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        reason: str,
+        deadline: str | None = None,
+        reminders: str | None = None,
+        missing: str | None = None,
+        language: str | None = None,
+        allow_unlock: bool | None = None,
+    ) -> None:
+        try:
+            seconds = parse_duration(deadline) if deadline is not None else None
+        except DurationError as error:
+            await say(interaction, error.key, value=clip(deadline or ""))
+            return
+        offsets: tuple[int, ...] | None = None
+        if reminders is not None:
+            try:
+                none = reminders.strip().lower() in ("none", "0", "-", "aucun")
+                offsets = () if none else parse_reminders(reminders)
+            except DurationError as error:
+                await say(interaction, error.key, value=clip(reminders))
+                return
+        change = SettingsChange(
+            round_seconds=seconds,
+            reminder_offsets=offsets,
+            missing_policy=missing,
+            locale=language,
+            allow_unlock=allow_unlock,
+        )
+        by = interaction.user.id
+        loc = locale(interaction)
+
+        async def possible(campaign_id: int, roles: tuple[int, ...]) -> dict[str, Any]:
+            changed = await campaigns(interaction).settings_check(
+                campaign_id, by, change, roles=roles
+            )
+            return {"changes": _changes_text(changed, loc)}
+
+        await self._confirmed(
+            interaction,
+            "archive.settings.ask",
+            "settings",
+            change.params(),
+            reason=reason,
+            check=possible,
         )
 
     # ------------------------------------------------------------------ confirmed GM actions
@@ -551,13 +788,13 @@ class CampaignCog(commands.Cog):
         *,
         reason: str,
         required: bool = True,
-        check: Callable[[int, tuple[int, ...]], Awaitable[None]] | None = None,
+        check: Callable[[int, tuple[int, ...]], Awaitable[dict[str, Any] | None]] | None = None,
         **words: Any,
     ) -> None:
         """Check the GM and the reason, record the request, then ask Confirm / Cancel.
 
         ``check`` refuses up front what the action would refuse, so the GM is never asked
-        to confirm something that cannot happen.
+        to confirm something that cannot happen; it may return more words for the question.
         """
         why = _reason_ok(reason)
         if why is None and required:
@@ -573,7 +810,7 @@ class CampaignCog(commands.Cog):
             return
         if check is not None:
             try:
-                await check(info.id, roles)
+                words = {**words, **(await check(info.id, roles) or {})}
             except ServiceError as error:
                 await refuse(interaction, error)
                 return
@@ -698,6 +935,6 @@ class CampaignCog(commands.Cog):
 
 
 async def setup(client: commands.Bot) -> None:
-    client.add_dynamic_items(JoinButton, GmAnswer)
+    client.add_dynamic_items(JoinButton, GmAnswer, ListPager)
     controls.of(client).card = _card_controls(client)
     await client.add_cog(CampaignCog(client))

@@ -14,7 +14,8 @@ from bot.i18n import t
 from bot.logtext import describe
 from bot.service_model import ServiceError
 from bot.translator import _T
-from cogs.common import campaign_here, campaign_of_component, campaigns, locale, refuse, say
+from cogs.common import campaigns, locale, refuse, say
+from cogs.pick import campaign_choices, chosen_campaign, component_campaign, note
 
 PER_PAGE = 10
 
@@ -63,9 +64,15 @@ class LogPager(
         return cls(int(match["campaign"]), page, turn, "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if await campaign_of_component(interaction, self.campaign_id) is None:
+        # The log may be of a finished campaign or one read from another channel: the
+        # page is shown if the option could have reached it from here.
+        info = await component_campaign(interaction, self.campaign_id)
+        if info is None:
             return
         content, view = await _log_page(interaction, self.campaign_id, self.page, self.turn or None)
+        heading = note(info, interaction)
+        if heading is not None:
+            content = (heading + "\n" + content)[:2000]
         await interaction.response.edit_message(content=content, view=view)
 
 
@@ -93,9 +100,18 @@ class StatusCog(commands.Cog):
         description=_T("The campaign's status board", key="cmd.status.desc"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(public="post it in the channel for everyone (default: only you)")
-    async def status(self, interaction: discord.Interaction[Any], public: bool = False) -> None:
-        info = await campaign_here(interaction)
+    @app_commands.describe(
+        public="post it in the channel for everyone (default: only you)",
+        campaign="another campaign of this server, running or finished (default: this channel's)",
+    )
+    @app_commands.autocomplete(campaign=campaign_choices)
+    async def status(
+        self,
+        interaction: discord.Interaction[Any],
+        public: bool = False,
+        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        info = await chosen_campaign(interaction, campaign)
         if info is None:
             return
         await interaction.response.defer(ephemeral=not public, thinking=True)
@@ -107,6 +123,9 @@ class StatusCog(commands.Cog):
         view = data.view
         png = await asyncio.to_thread(presenter.status_board, view, data.locked, None, loc)
         lines = presenter.status_lines(view, loc)
+        heading = note(info, interaction)
+        if heading is not None:
+            lines.insert(0, heading)
         if data.round is not None and not view.finished:
             locked = [t(f"service.side.{side}", loc) for side, done in data.locked.items() if done]
             lines.append(t("cogs.status.locked", loc, sides=", ".join(locked) or "—"))
@@ -122,16 +141,24 @@ class StatusCog(commands.Cog):
         name="log", description=_T("The campaign log, newest first", key="cmd.log.desc")
     )
     @app_commands.guild_only()
-    @app_commands.describe(turn="only this turn")
+    @app_commands.describe(
+        turn="only this turn",
+        campaign="another campaign of this server, running or finished (default: this channel's)",
+    )
+    @app_commands.autocomplete(campaign=campaign_choices)
     async def log(
         self,
         interaction: discord.Interaction[Any],
         turn: app_commands.Range[int, 1, 99] | None = None,
+        campaign: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
-        info = await campaign_here(interaction)
+        info = await chosen_campaign(interaction, campaign)
         if info is None:
             return
         content, view = await _log_page(interaction, info.id, 1, turn)
+        heading = note(info, interaction)
+        if heading is not None:
+            content = (heading + "\n" + content)[:2000]
         await interaction.response.send_message(
             content, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -142,7 +169,8 @@ class StatusCog(commands.Cog):
     )
     @app_commands.guild_only()
     async def receipt(self, interaction: discord.Interaction[Any]) -> None:
-        info = await campaign_here(interaction)
+        # After the end too: that is when every receipt can be checked.
+        info = await chosen_campaign(interaction, None)
         if info is None:
             return
         loc = locale(interaction)

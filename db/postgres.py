@@ -198,6 +198,29 @@ class PostgresTransaction(Transaction):
         )
         return None if row is None else _campaign(row)
 
+    async def latest_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
+        row = await self._one(
+            "SELECT * FROM campaigns WHERE channel_id = $1"
+            " ORDER BY CASE WHEN status = 'finished' THEN 1 ELSE 0 END, id DESC LIMIT 1",
+            channel_id,
+        )
+        return None if row is None else _campaign(row)
+
+    async def guild_campaigns(
+        self, guild_id: int, *, limit: int = 25, offset: int = 0
+    ) -> list[CampaignRow]:
+        rows = await self._all(
+            "SELECT * FROM campaigns WHERE guild_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
+            guild_id,
+            max(0, limit),
+            max(0, offset),
+        )
+        return [_campaign(row) for row in rows]
+
+    async def count_guild_campaigns(self, guild_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) AS n FROM campaigns WHERE guild_id = $1", guild_id)
+        return int(row["n"]) if row is not None else 0
+
     async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]:
         if statuses:
             rows = await self._all(

@@ -280,6 +280,19 @@ class Transaction(abc.ABC):
     async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]: ...
 
     @abc.abstractmethod
+    async def latest_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
+        """The channel's live campaign, else its most recently created finished one."""
+
+    @abc.abstractmethod
+    async def guild_campaigns(
+        self, guild_id: int, *, limit: int = 25, offset: int = 0
+    ) -> list[CampaignRow]:
+        """A server's campaigns, running and finished, newest first."""
+
+    @abc.abstractmethod
+    async def count_guild_campaigns(self, guild_id: int) -> int: ...
+
+    @abc.abstractmethod
     async def update_campaign(self, campaign_id: int, **fields: Any) -> None: ...
 
     # players

@@ -1,0 +1,193 @@
+"""The GM changes a running campaign's settings, with a reason kept in the audit and the log.
+
+What may change is what does not touch the game's secrets or its outcome: the time per
+round, the reminders, what a missing side gets at the deadline, the campaign's language and
+whether a commander may unlock. Whether the GM sees locked orders is agreed when players
+join, so it stays as the campaign was created.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from bot.durations import format_duration
+from bot.i18n import SUPPORTED
+from bot.limits import MAX_REMINDERS
+from bot.service_core import ServiceCore
+from bot.service_model import (
+    MAX_ROUND_SECONDS,
+    MIN_ROUND_SECONDS,
+    MISSING_POLICIES,
+    ServiceError,
+)
+from bot.service_rounds import refresh_card
+from db.repository import CampaignRow
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """The settings a GM asked for; ``None`` leaves a setting as it is."""
+
+    round_seconds: int | None = None
+    reminder_offsets: tuple[int, ...] | None = None
+    missing_policy: str | None = None
+    locale: str | None = None
+    allow_unlock: bool | None = None
+
+    def params(self) -> dict[str, Any]:
+        """As JSON for a GM request waiting for its Confirm."""
+        return {
+            "round_seconds": self.round_seconds,
+            "reminder_offsets": (
+                list(self.reminder_offsets) if self.reminder_offsets is not None else None
+            ),
+            "missing_policy": self.missing_policy,
+            "locale": self.locale,
+            "allow_unlock": self.allow_unlock,
+        }
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> SettingsChange:
+        offsets = params.get("reminder_offsets")
+        unlock = params.get("allow_unlock")
+        seconds = params.get("round_seconds")
+        return cls(
+            round_seconds=int(seconds) if seconds is not None else None,
+            reminder_offsets=tuple(int(o) for o in offsets) if offsets is not None else None,
+            missing_policy=params.get("missing_policy"),
+            locale=params.get("locale"),
+            allow_unlock=bool(unlock) if unlock is not None else None,
+        )
+
+
+def _reminders(offsets: tuple[int, ...]) -> str:
+    return ",".join(format_duration(o) for o in offsets) or "none"
+
+
+def setting_changes(campaign: CampaignRow, change: SettingsChange) -> list[tuple[str, str, str]]:
+    """Each setting that would really change, as (option, old, new) in the option's terms.
+
+    Refuses, changing nothing, a value the campaign could not run with.
+    """
+    seconds = change.round_seconds or campaign.round_seconds
+    offsets = (
+        change.reminder_offsets
+        if change.reminder_offsets is not None
+        else campaign.reminder_offsets
+    )
+    if not MIN_ROUND_SECONDS <= seconds <= MAX_ROUND_SECONDS:
+        raise ServiceError("bad-pace", min=MIN_ROUND_SECONDS // 60, max=MAX_ROUND_SECONDS // 86400)
+    if any(o <= 0 or o >= seconds for o in offsets):
+        raise ServiceError("bad-reminders")
+    if len(offsets) > MAX_REMINDERS:
+        raise ServiceError("too-many-reminders", max=MAX_REMINDERS)
+    if change.missing_policy is not None and change.missing_policy not in MISSING_POLICIES:
+        raise ServiceError("bad-policy", policy=change.missing_policy)
+    if change.locale is not None and change.locale not in SUPPORTED:
+        raise ServiceError(
+            "bad-locale",
+            "archive.error.bad_locale",
+            value=change.locale,
+            known=", ".join(SUPPORTED),
+        )
+    changed: list[tuple[str, str, str]] = []
+    if change.round_seconds is not None and change.round_seconds != campaign.round_seconds:
+        changed.append(
+            ("deadline", format_duration(campaign.round_seconds), format_duration(seconds))
+        )
+    if change.reminder_offsets is not None and offsets != campaign.reminder_offsets:
+        changed.append(
+            ("reminders", _reminders(campaign.reminder_offsets), _reminders(tuple(offsets)))
+        )
+    policy = change.missing_policy
+    if policy is not None and policy != campaign.missing_policy:
+        changed.append(("missing", campaign.missing_policy, policy))
+    if change.locale is not None and change.locale != campaign.locale:
+        changed.append(("language", campaign.locale, change.locale))
+    unlock = change.allow_unlock
+    if unlock is not None and unlock != campaign.allow_unlock:
+        changed.append(("allow_unlock", _yes_no(campaign.allow_unlock), _yes_no(unlock)))
+    return changed
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+class SettingsMixin(ServiceCore):
+    """``/campaign settings``: checked before the GM is asked, applied on Confirm."""
+
+    async def settings_check(
+        self,
+        campaign_id: int,
+        by: int,
+        change: SettingsChange,
+        *,
+        roles: Collection[int] = (),
+    ) -> list[tuple[str, str, str]]:
+        """What the change would do, or the refusal it would meet; nothing is written."""
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            return self._changes_or_refuse(campaign, change)
+
+    @staticmethod
+    def _changes_or_refuse(
+        campaign: CampaignRow, change: SettingsChange
+    ) -> list[tuple[str, str, str]]:
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+        changed = setting_changes(campaign, change)
+        if not changed:
+            raise ServiceError("settings-unchanged", "archive.error.unchanged")
+        return changed
+
+    async def change_settings(
+        self,
+        campaign_id: int,
+        by: int,
+        change: SettingsChange,
+        reason: str,
+        *,
+        roles: Collection[int] = (),
+    ) -> list[tuple[str, str, str]]:
+        """Apply the change and say what changed (time per round and reminders: next round on).
+
+        The open round keeps the deadline its players were given (``/campaign extend``
+        moves that one); the missing-orders policy applies at that deadline already.
+        """
+        if not reason.strip():
+            raise ServiceError("no-reason", "archive.error.reason")
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            changed = self._changes_or_refuse(campaign, change)
+            fields: dict[str, Any] = {}
+            if change.round_seconds is not None:
+                fields["round_seconds"] = change.round_seconds
+            if change.reminder_offsets is not None:
+                fields["reminder_offsets"] = tuple(change.reminder_offsets)
+            if change.missing_policy is not None:
+                fields["missing_policy"] = change.missing_policy
+            if change.locale is not None:
+                fields["locale"] = change.locale
+            if change.allow_unlock is not None:
+                fields["allow_unlock"] = change.allow_unlock
+            await tx.update_campaign(campaign.id, **fields)
+            summary = "; ".join(f"{name} {old} → {new}" for name, old, new in changed)
+            await self._event(
+                tx, campaign, "settings-changed", {"by": by, "changes": summary, "reason": reason}
+            )
+            await self._audit(
+                tx,
+                campaign,
+                by,
+                "settings",
+                reason,
+                changes={name: {"from": old, "to": new} for name, old, new in changed},
+            )
+            updated = await self._campaign(tx, campaign.id)
+            await refresh_card(tx, updated, self._now())
+            return changed
