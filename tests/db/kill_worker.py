@@ -43,9 +43,7 @@ class ScaledClock:
         self.start, self.wall, self.speed = start, wall, speed
 
     def now(self) -> datetime:
-        return datetime.fromtimestamp(
-            self.start + (time.time() - self.wall) * self.speed, UTC
-        )
+        return datetime.fromtimestamp(self.start + (time.time() - self.wall) * self.speed, UTC)
 
     def seconds(self) -> int:
         return epoch(self.now())

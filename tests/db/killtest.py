@@ -52,7 +52,6 @@ from bot.outbox import LEASE_SECONDS, OutboxWorker
 from bot.runtime import open_services
 from bot.service_model import Pace
 from db.backend import open_repository
-from engine.loader import default_catalog
 from engine.types import Side
 from tests.db.fake_discord import FakeDiscord, read_handovers, read_posts
 from tests.db.kill_worker import Config, ScaledClock, plain
@@ -258,7 +257,9 @@ async def check(config: Config, report: Report) -> None:
             gaps.append(at - first_at[nonce])
         else:
             first_at[nonce] = at
-    report.rows_handed_over_again = len({n for n, c in Counter(h[1] for h in handovers).items() if c > 1})
+    report.rows_handed_over_again = len(
+        {n for n, c in Counter(h[1] for h in handovers).items() if c > 1}
+    )
     report.longest_repeat_gap = max(gaps, default=0)
 
     acks: list[tuple[int, int, str, str]] = []
@@ -286,9 +287,7 @@ async def check(config: Config, report: Report) -> None:
             strays = [nonce for nonce in per_nonce if nonce not in known]
             if strays:
                 problems.append(f"messages for rows the store does not have: {strays[:5]}")
-            reveals = Counter(
-                int(row.payload["round_id"]) for row in rows if row.kind == "reveal"
-            )
+            reveals = Counter(int(row.payload["round_id"]) for row in rows if row.kind == "reveal")
             revealed = Counter(
                 int(post.text.split()[2]) for post in posts if post.text.split()[1] == "reveal"
             )
@@ -298,9 +297,8 @@ async def check(config: Config, report: Report) -> None:
                 statuses = [r.status for r in rounds]
                 resolved = [r for r in rounds if r.status == "resolved"]
                 report.rounds_resolved += len(resolved)
-                if len(resolved) < config.rounds or statuses[: len(resolved)] != [
-                    "resolved"
-                ] * len(resolved):
+                in_order = statuses[: len(resolved)] == ["resolved"] * len(resolved)
+                if len(resolved) < config.rounds or not in_order:
                     problems.append(f"campaign {cid}: rounds {statuses}")
                 for r in resolved:
                     if reveals[r.id] != 1 or revealed[r.id] != 1:
