@@ -135,7 +135,10 @@ class Process:
                 result = await self.services.campaigns.lock(campaign_id, user, panel.round_id)
             except ServiceError:
                 continue  # the deadline closed the round meanwhile: the next round
-            line = f"lock {campaign_id} {result.round_id} {result.side} {result.receipt}\n"
+            line = (
+                f"lock {campaign_id} {result.round_id} {result.side} {result.receipt}"
+                f" {self.shard}\n"
+            )
             os.write(self.acks, line.encode())
         return False
 

@@ -58,7 +58,6 @@ from tests.db.kill_worker import Config, ScaledClock, plain
 
 ROOT = Path(__file__).resolve().parents[2]
 START = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
-ROUND_SECONDS = 3600
 
 
 @dataclass
@@ -70,6 +69,7 @@ class Report:
     rounds_resolved: int = 0
     deadline_rounds: int = 0
     locks_acknowledged: int = 0
+    locks_by_process: list[int] = field(default_factory=list)  # each shard's process
     outbox_rows: int = 0
     messages_created: int = 0
     handovers: int = 0
@@ -90,11 +90,13 @@ def guild_on_shard(n: int) -> int:
     return (n << 22) + 7
 
 
-async def create_campaigns(url: str, count: int) -> dict[str, tuple[int, int, int, bool]]:
+async def create_campaigns(
+    url: str, count: int, round_seconds: int
+) -> dict[str, tuple[int, int, int, bool]]:
     """``count`` started campaigns, every commander a different user."""
     clock = ManualClock(START)
     services = await open_services(url, clock, seeds=SeededTokens(14))
-    pace = Pace(round_seconds=ROUND_SECONDS, reminder_offsets=(600,))
+    pace = Pace(round_seconds=round_seconds, reminder_offsets=(round_seconds // 5,))
     made: dict[str, tuple[int, int, int, bool]] = {}
     try:
         svc = services.campaigns
@@ -169,7 +171,7 @@ def finished_shards(folder: Path, pids: set[int]) -> set[int]:
 async def run(url: str, args: argparse.Namespace, folder: Path) -> Report:
     rng = random.Random(args.seed)
     report = Report(args.campaigns, args.processes, args.kills)
-    campaigns = await create_campaigns(url, args.campaigns)
+    campaigns = await create_campaigns(url, args.campaigns, args.round_seconds)
     config = Config(
         url=url,
         folder=str(folder),
@@ -263,11 +265,14 @@ async def check(config: Config, report: Report) -> None:
     report.longest_repeat_gap = max(gaps, default=0)
 
     acks: list[tuple[int, int, str, str]] = []
+    by_shard: Counter[int] = Counter()
     for line in (folder / "acks").read_text().splitlines():
         if line.startswith("lock "):
-            _, cid, round_id, side, receipt = line.split()
+            _, cid, round_id, side, receipt, shard = line.split()
             acks.append((int(cid), int(round_id), side, receipt))
+            by_shard[int(shard)] += 1
     report.locks_acknowledged = len(acks)
+    report.locks_by_process = [by_shard[shard] for shard in range(config.shards)]
 
     repo = await open_repository(config.url)
     try:
@@ -330,9 +335,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--processes", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3, help="rounds each campaign plays")
-    parser.add_argument("--speed", type=float, default=100.0, help="clock seconds per second")
+    parser.add_argument("--round-seconds", type=int, default=600, help="a round's deadline")
+    parser.add_argument("--speed", type=float, default=20.0, help="clock seconds per second")
     parser.add_argument(
-        "--window", type=int, default=300, help="the fake Discord's nonce window, seconds"
+        "--window", type=int, default=120, help="the fake Discord's nonce window, seconds"
     )
     parser.add_argument("--kill-every", type=float, default=1.0, help="mean real s between")
     parser.add_argument("--timeout", type=float, default=900.0)
