@@ -22,7 +22,8 @@ more pass delivers what the last victim had claimed (after its lease), and the t
   side away at the deadline has its default.
 
 It also counts the *hand-overs*: rows a process passed to Discord more than once because
-the process was killed after posting and before recording it (at least once). Discord's
+the process was killed after posting and before recording it (at least once); a repeat
+after a process that was not killed is reported as a problem (two workers held the row). Discord's
 nonce check turns those into the same message; the report gives the longest gap between a
 row's first hand-over and a repeat, which must stay inside Discord's nonce window for the
 guarantee to hold (``--window``, in the clock's seconds).
@@ -121,6 +122,7 @@ class Fleet:
         self.config_path = config_path
         self.logs = logs
         self.procs: list[asyncio.subprocess.Process | None] = [None] * shards
+        self.killed: set[int] = set()  # pids
 
     async def start(self, shard: int) -> None:
         log = (self.logs / f"shard{shard}.log").open("ab")
@@ -149,6 +151,7 @@ class Fleet:
         assert proc is not None
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
+        self.killed.add(proc.pid)
 
     async def stop_all(self) -> list[int]:
         codes = []
@@ -170,7 +173,7 @@ def finished_shards(folder: Path, pids: set[int]) -> set[int]:
 
 async def run(url: str, args: argparse.Namespace, folder: Path) -> Report:
     rng = random.Random(args.seed)
-    report = Report(args.campaigns, args.processes, args.kills)
+    report = Report(args.campaigns, args.processes, kills=0)  # counts the kills done
     campaigns = await create_campaigns(url, args.campaigns, args.round_seconds)
     config = Config(
         url=url,
@@ -195,6 +198,7 @@ async def run(url: str, args: argparse.Namespace, folder: Path) -> Report:
             break
         victim = rng.randrange(args.processes)
         await fleet.kill(victim)
+        report.kills += 1
         await fleet.start(victim)  # at once, as systemd's Restart=always would
     # Until every shard's commanders are through their rounds (in the current processes).
     deadline = time.perf_counter() + args.timeout
@@ -211,7 +215,7 @@ async def run(url: str, args: argparse.Namespace, folder: Path) -> Report:
         report.problems.append(f"exit codes {codes}; see {folder}/shard*.log")
     await drain(config)
     report.seconds = round(time.perf_counter() - began, 1)
-    await check(config, report)
+    await check(config, report, fleet.killed)
     return report
 
 
@@ -234,7 +238,7 @@ async def drain(config: Config) -> None:
         await services.close()
 
 
-async def check(config: Config, report: Report) -> None:
+async def check(config: Config, report: Report, killed: set[int]) -> None:
     folder = Path(config.folder)
     problems = report.problems
     posts = read_posts(folder)
@@ -254,11 +258,17 @@ async def check(config: Config, report: Report) -> None:
             problems.append(f"{destination}: messages out of queue order {ids}")
     first_at: dict[str, int] = {}
     gaps: list[int] = []
-    for _, nonce, _, at in handovers:
+    last_pid: dict[str, int] = {}
+    for pid, nonce, _, at in handovers:
         if nonce in first_at:
             gaps.append(at - first_at[nonce])
+            # A repeat is only excused by a kill: the process that had it died before
+            # recording the post. A live process repeating a row is a bug (two claims).
+            if last_pid[nonce] not in killed:
+                problems.append(f"{nonce} handed over again after live process {last_pid[nonce]}")
         else:
             first_at[nonce] = at
+        last_pid[nonce] = pid
     report.rows_handed_over_again = len(
         {n for n, c in Counter(h[1] for h in handovers).items() if c > 1}
     )
