@@ -14,7 +14,8 @@ moment and started again at once, ``--kills`` times. Then the processes are stop
 more pass delivers what the last victim had claimed (after its lease), and the test checks:
 
 - every round resolved exactly once: one reveal queued and one reveal message created per
-  resolved round, every campaign ``--rounds`` rounds on (resolved in order, one open);
+  resolved round, no failed attempt recorded (a loser of a race to resolve would fail on
+  the schema's one-live-round rule), every campaign ``--rounds`` rounds on;
 - every announcement delivered exactly once: each outbox row is ``delivered``, with the id
   of the one message the fake Discord created for it (``fake_discord.py``), no row has
   two messages, and a destination's messages were created in queue order;
@@ -324,6 +325,10 @@ async def check(config: Config, report: Report, killed: set[int]) -> None:
                 for r in rounds:
                     if r.status not in ("resolved", "open"):
                         problems.append(f"round {r.id} left {r.status}")
+                # A second resolver that lost the race must not have failed (and told the GM).
+                failed = [e for e in await tx.events(cid) if e.kind == "resolution-failed"]
+                if failed:
+                    problems.append(f"campaign {cid}: {len(failed)} failed resolution(s)")
                 if away:
                     locks = await tx.standing_locks(rounds[0].id)
                     if "allied" not in locks or not locks["allied"].defaulted:
