@@ -25,7 +25,7 @@ def _database_problem(settings: Settings) -> str | None:
 
 
 async def run_bot(settings: Settings) -> int:
-    from bot.client import SortieBot
+    from bot.client import build_bot
     from bot.i18n import set_default_locale
 
     refusal = _database_problem(settings)
@@ -33,11 +33,7 @@ async def run_bot(settings: Settings) -> int:
         print(refusal, file=sys.stderr)
         return 2
     set_default_locale(settings.default_locale)
-    client = SortieBot(
-        dev_guild_id=settings.dev_guild_id,
-        database=settings.database_url,  # db.backend.open_repository picks the backend
-        default_locale=settings.default_locale,
-    )
+    client = build_bot(settings)  # sharded when SHARD_COUNT is set
     async with client:
         await client.start(settings.discord_token)
     return 0
