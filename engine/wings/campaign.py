@@ -649,7 +649,9 @@ def _debrief(
         # each enemy trench or CAA destroyed.
         team_vp[post.side] += len(post.kills)
         if post.destroyed:
-            lost_posts[f"{post.side}:{'trenches' if post.kind == 'trench' else 'caa'}"] += 1
+            stock_key = {"trench": "trenches", "caa": "caa"}.get(post.kind)
+            if stock_key is not None:
+                lost_posts[f"{post.side}:{stock_key}"] += 1
             if post.destroyed_by in planes:
                 team_vp[planes[post.destroyed_by].side] += 1
     if not success:

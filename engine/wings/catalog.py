@@ -271,6 +271,11 @@ class ObjectiveRules(Frozen):
     bomb_markers: tuple[tuple[int, int], ...]  # (from level, markers), ascending
     recon_levels: tuple[int, int]  # (level for R/2, highest level for a full R)
     photo_max_level: int
+    # Flak (DCA, seed A.IV.h): per target level, burst distance bands in rulers; -1 stands
+    # for the edge of the battery's card.
+    dca_bands: tuple[tuple[int, float, float], ...]
+    dca_counter: float  # radius of the burst counter in bw (authored)
+    dca_structure: int
     vp: dict[str, tuple[int, int]]  # award -> (squadron VP, pilot VP)
 
 

@@ -99,6 +99,23 @@ def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[
     return {post.id: post for post in posts}
 
 
+def flak_battery(catalog: Catalog, side: SideName) -> GroundElement:
+    """Authored: an objective is covered by one flak battery half a ruler behind it (deeper
+    in the defender's zone), armed from the second turn (seed A.IV.h: a turn to arm)."""
+    width, height = catalog.rules.units.table
+    ruler = catalog.rules.units.ruler
+    border = width * 3 / 4 if side == "central" else width / 4
+    inward = 1 if side == "central" else -1
+    return GroundElement(
+        id=f"{side[0]}-dca1",
+        kind="dca",
+        side=side,
+        x=border + inward * ruler * 3 / 4,
+        y=height / 2,
+        ready_turn=2,
+    )
+
+
 def draw_weather(catalog: Catalog, date: str, stream: random.Random) -> str:
     """Seed F.VI.a: one card from a shuffled A deck, read by season."""
     season = SEASONS[int(date.split("-")[1])]
@@ -196,6 +213,7 @@ def generate_mission(
     stock = state.squadrons[enemy].stock
     trenches = min(stock.get("trenches", 0), fire.max_trenches)
     caa = min(stock.get("caa", 0), fire.max_caa)
+    dca = 0 if kind == "patrol" else 1
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
@@ -203,6 +221,7 @@ def generate_mission(
         kind=kind,
         enemy_trenches=trenches,
         enemy_caa=caa,
+        enemy_dca=dca,
     )
     two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
     enemy_force = choose_forces(catalog, state, enemy, points.enemy)
@@ -218,6 +237,7 @@ def generate_mission(
             enemy_extra_aircraft=extra,
             enemy_trenches=trenches,
             enemy_caa=caa,
+            enemy_dca=dca,
         )
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
@@ -252,6 +272,9 @@ def generate_mission(
     )
     time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
     ground = defences(catalog, enemy, trenches, caa)
+    if dca:
+        battery = flak_battery(catalog, enemy)
+        ground[battery.id] = battery
     mission = mission.model_copy(
         update={
             "time_of_day": time_of_day,

@@ -128,10 +128,11 @@ class PlaneState(Model):
 
 
 class GroundElement(Model):
-    """A trench or AA machine-gun post (seed A.IV.h): an immobile aircraft at level 0."""
+    """A trench, AA machine-gun post or flak battery (seed A.IV.h): an immobile aircraft at
+    level 0."""
 
     id: str
-    kind: Literal["trench", "caa"]
+    kind: Literal["trench", "caa", "dca"]
     side: SideName
     x: float
     y: float
@@ -140,6 +141,10 @@ class GroundElement(Model):
     silenced: bool = False  # a CAA whose AA gun is out of action (infantry fire goes on)
     destroyed_by: str | None = None
     kills: tuple[str, ...] = ()
+    # A flak battery (DCA): the first turn it may aim (it arms for a turn, and reloads for
+    # the turn after each shot), and its burst counter (x, y, level) while one is placed.
+    ready_turn: int = 0
+    burst: tuple[float, float, int] | None = None
 
 
 ObjectiveKind = Literal["recon", "photo", "target", "balloon"]
@@ -184,6 +189,7 @@ class MissionRules(Model):
     shot_down_rule: bool = True  # B.VIII: the pilot may survive a crash
     doubled_specials: bool = True  # B.IX
     tailing: bool = True  # A.IV.d
+    flak_near: bool = True  # A.IV.h option: an A card within R/2 of a flak burst
 
 
 class MissionState(Model):

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from engine.rng import Rng
+from engine.wings import flak
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -346,6 +347,7 @@ class Turn:
                     self.event("turbulence", plane=plane.id)
                     self.add_damage(plane.id, 1, None)
         self.burning_balloons()
+        self.lay_flak()
         self.explosion_blast()
 
     def card_for(self, plane: PlaneState, program: Program) -> ManeuverCard:
@@ -618,8 +620,8 @@ class Turn:
         fire = self.catalog.rules.fire
         caa_gun = Gun(name="caa", deck=fire.caa_deck, axis=0, half_angle=89)
         for post in sorted(self.ground.values(), key=lambda g: g.id):
-            if post.destroyed:
-                continue
+            if post.destroyed or post.kind == "dca":
+                continue  # the flak battery fires only its shells (lay_flak, flak_bursts)
             best: tuple[float, str, bool] | None = None
             for plane in planes:
                 if plane.side == post.side:
@@ -679,12 +681,56 @@ class Turn:
                     self.apply_special(
                         shot.shooter, card.special, card.value, shot.shooter, shot.gun
                     )
-                elif card.special != "none" and post.kind == "caa":
-                    changes["silenced"] = True  # seed A.IV.h: any other special silences the AA
-                if card.special == "explosion" or post.damage + card.value >= structure:
+                elif card.special != "none" and post.kind in ("caa", "dca"):
+                    # Seed A.IV.h: any other special silences the AA gun (authored: the
+                    # flak battery's too).
+                    changes["silenced"] = True
+                limit = (
+                    self.catalog.rules.objectives.dca_structure if post.kind == "dca" else structure
+                )
+                if card.special == "explosion" or post.damage + card.value >= limit:
                     changes.update(destroyed=True, destroyed_by=shot.shooter)
                     self.event("ground-destroyed", post=post.id, by=shot.shooter)
                 self.ground[post.id] = post.model_copy(update=changes)
+
+    # --- flak (seed A.IV.h) -------------------------------------------------------------
+
+    def lay_flak(self) -> None:
+        """Once the programs are in, an armed battery lays its burst counter (standing
+        order, ``engine.wings.flak``)."""
+        for pid in sorted(self.ground):
+            battery = self.ground[pid]
+            if battery.kind != "dca" or battery.destroyed or battery.silenced:
+                continue
+            if battery.burst is not None or self.turn < battery.ready_turn:
+                continue
+            burst = flak.aim(self.catalog, battery, self.flying())
+            if burst is None:
+                continue
+            self.ground[pid] = battery.model_copy(update={"burst": burst})
+            self.event(
+                "flak-laid", battery=pid, x=round(burst[0], 3), y=round(burst[1], 3), level=burst[2]
+            )
+
+    def flak_bursts(self) -> None:
+        """Seed A.IV.h: the shell bursts; the battery then reloads for the whole next turn."""
+        for pid in sorted(self.ground):
+            battery = self.ground[pid]
+            if battery.kind != "dca" or battery.burst is None:
+                continue
+            self.ground[pid] = battery.model_copy(
+                update={"burst": None, "ready_turn": self.turn + 2}
+            )
+            if battery.destroyed or battery.silenced:
+                continue
+            hits = flak.caught(
+                self.catalog, battery.burst, self.flying(), self.mission.rules.flak_near
+            )
+            self.event("flak-burst", battery=pid, planes=[plane for plane, _ in hits])
+            for target, letter in hits:
+                _, card = self.draw(letter, target)
+                self.apply_card(target, card, pid, None)
+        self.explosion_blast()
 
     # --- objectives (seed A.IV.e-g, A.IV.i) ----------------------------------------------
 
@@ -922,6 +968,8 @@ class Turn:
         self.collide(pairs)
         self.explosion_blast()
         self.objective_actions(played)
+        if self.phase == 2:
+            self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
         flying = self.flying()
         polys = {p.id: base_polygon(self.catalog, p) for p in flying}
         overlapping = {

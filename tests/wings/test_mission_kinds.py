@@ -74,9 +74,10 @@ def test_bombing_loads_a_bomb_per_fighter_while_mission_points_last() -> None:
     state = new_campaign(catalog(), "k", squadrons())  # type: ignore[arg-type]
     state = state.model_copy(update={"active": "entente"})
     mission, points, forces = generate_mission(catalog(), state, Rng("k", 1, "b"), "bombing")
-    # 2 players x 2 MP + 1 (bombing placeholder) = 5; two obsolete fighters (0) flown by
-    # rookies (1 each) cost 2, so both carry a bomb (1 each).
-    assert points.active == 5 and len(forces["entente"]) == 2
+    # 2 players x 2 MP + 1 (bombing placeholder) + 1 (the enemy's flak battery) = 6; two
+    # obsolete fighters (0) flown by rookies (1 each) cost 2, so both carry a bomb (1 each).
+    assert points.active == 6 and len(forces["entente"]) == 2
+    assert [post.kind for post in mission.ground.values()] == ["dca"]
     bombs = sorted(p.bombs for p in mission.planes.values() if p.side == "entente")
     assert bombs == [1, 1]
     poorer = load_bombs(catalog(), state, forces["entente"], 3)
