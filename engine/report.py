@@ -93,6 +93,7 @@ class BandMove(Model):
     uids: tuple[str, ...]
     before: Band
     after: Band
+    dive_brakes: bool = False  # the drop of a dive-bombing attack (21.42): no card for it
 
 
 class TurnBands(Model):

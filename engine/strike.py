@@ -412,6 +412,17 @@ class Strike:
             return False
         planes = element.alive()
         if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
+            self.moves.append(
+                BandMove(
+                    phase=sky.phase,
+                    turn=sky.turn,
+                    element=element.key,
+                    uids=tuple(p.uid for p in planes),
+                    before=lead.band,
+                    after=Band(lead.band - 1),
+                    dive_brakes=True,
+                )
+            )
             for p in planes:
                 p.band = Band(p.band - 1)  # 21.42: dive brakes, no card for it
                 unpair(p)

@@ -213,6 +213,7 @@ class _Turn:
     )
     # The export's record of the turn (issue 11): pilot draws and track ticks with causes.
     pilot_records: list[PilotRecord] = field(default_factory=list)
+    drafted: set[str] = field(default_factory=set)  # Leaders that had their draw (19.24)
     ticks: list[Tick] = field(default_factory=list)
 
     def room(self, side: Side) -> Counter[str]:
@@ -250,11 +251,15 @@ def _draft(
     from engine.loader import default_pilot_pool
     from engine.pilots import draft_pilots
 
+    # 19.24: one draw per Leader. Midway's fighters cover its airfield and its ground
+    # defences, so the same group reaches here more than once: a Leader that drew an
+    # unskilled face keeps flying without a pilot instead of drawing again.
     leaders = [
         (unit.uid, turn.catalog.aircraft[unit.aircraft])
         for unit in units
-        if unit.role == "leader" and unit.uid not in turn.pilots
+        if unit.role == "leader" and unit.uid not in turn.pilots and unit.uid not in turn.drafted
     ]
+    turn.drafted.update(uid for uid, _ in leaders)
     if not leaders:
         return with_pilot(units, turn.pilots)
     placed: dict[str, str] = {}
