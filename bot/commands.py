@@ -69,6 +69,31 @@ def run_demo(
     return 0
 
 
+def run_verify_rules(path: str) -> int:
+    """Check a finished carrier campaign against the rules, from its export alone: one line
+    per violation citing its rule and exit 1, or ``OK: N checks passed`` and exit 0."""
+    import json
+
+    from bot.i18n import t
+    from bot.rulecheck import check_export
+
+    try:
+        export = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        print(t("rulecheck.cli.refused", None, why=f"cannot read {path}: {exc}"[:300]))
+        return 1
+    result = check_export(export)
+    if result.refused is not None:
+        print(t("rulecheck.cli.refused", None, why=result.refused))
+        return 1
+    for problem in result.problems:
+        print(problem.line())
+    if result.problems:
+        return 1
+    print(t("rulecheck.cli.ok", None, checks=result.passed))
+    return 0
+
+
 def run_verify(path: str) -> int:
     """Replay an export from its seed and choices; exit 0 when everything matches."""
     from bot.export import verify_file

@@ -44,7 +44,8 @@ FIELDS = (
 class CarrierRules(Rules[State, View]):
     key = "carrier"
     # 2: the issue 11 fidelity fixes (recovery against bases, scouts, box limits...).
-    version = "2"
+    # 3: one pilot draw per Leader of Midway's CAP (19.24), found by verify --rules.
+    version = "3"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
