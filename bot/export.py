@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot import secrecy
 from bot.rulesets import Registry
 from bot.service_model import canonical_choice, choice_of, receipt_of
+from bot.service_rounds import load_state
 from db.repository import LockRow, Repository
 from engine.catalog import Catalog
 from engine.rng import Rng, seed_commitment
@@ -62,7 +63,10 @@ async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int
         final_state: Any = None
         if campaign.status == "finished" and campaign.snapshot_id is not None:
             snapshot = await tx.snapshot(campaign.snapshot_id)
-            final_state = json.loads(snapshot.state) if snapshot else None
+            if snapshot is not None:  # the whole state, its history rows put back in
+                final_rules = rulesets.get(campaign.ruleset).rules
+                whole = await load_state(tx, final_rules, snapshot)
+                final_state = json.loads(final_rules.dump(whole))
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}

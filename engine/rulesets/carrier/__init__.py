@@ -9,7 +9,7 @@ presents it through the common interface.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine import campaign as loop
 from engine.catalog import Catalog
@@ -18,11 +18,13 @@ from engine.ruleset import (
     Decision,
     Event,
     FieldSpec,
+    HistorySplit,
     Progress,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
+    Stored,
 )
 from engine.state import State
 from engine.types import RoundKind, Side
@@ -39,6 +41,9 @@ FIELDS = (
     FieldSpec("doctrine", RoundKind.ORDERS.value, opens="turn-end"),
     FieldSpec("resource", RoundKind.RESOURCE.value),
 )
+
+
+_STORED = HistorySplit(State, ("history",))
 
 
 class CarrierRules(Rules[State, View]):
@@ -89,3 +94,10 @@ class CarrierRules(Rules[State, View]):
 
     def dump(self, state: State) -> str:
         return state.model_dump_json()
+
+    # The history lives in append-only rows beside the snapshot (issue 13).
+    def dump_stored(self, state: State, since: int = 0) -> Stored:
+        return _STORED.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> State:
+        return _STORED.load(current, records)

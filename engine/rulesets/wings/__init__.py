@@ -31,7 +31,7 @@ module maps it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -42,12 +42,14 @@ from engine.ruleset import (
     Event,
     Excluded,
     FieldSpec,
+    HistorySplit,
     Option,
     Progress,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
+    Stored,
 )
 from engine.wings import campaign as wings
 from engine.wings.catalog import Catalog, SideName
@@ -239,6 +241,9 @@ def _program_options(
 
 
 # --- the rules -----------------------------------------------------------------------------
+
+
+_STORED = HistorySplit(WingsState, ("campaign", "history"))
 
 
 class WingsRules(Rules[WingsState, WingsView]):
@@ -532,6 +537,13 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def dump(self, state: WingsState) -> str:
         return state.model_dump_json()
+
+    # The history lives in append-only rows beside the snapshot (issue 13).
+    def dump_stored(self, state: WingsState, since: int = 0) -> Stored:
+        return _STORED.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
+        return _STORED.load(current, records)
 
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
