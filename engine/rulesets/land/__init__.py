@@ -67,6 +67,8 @@ _STORED = HistorySplit(LandState, ("history",))
 
 class LandRules(Rules[LandState, LandView]):
     key = "land"
+    # 2: balance v2 of the authored sheets (docs/land-data.md, "Authored changes").
+    version = "2"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
