@@ -18,7 +18,13 @@ from bot.i18n import t
 
 log = logging.getLogger("sortie.client")
 
-COGS: tuple[str, ...] = ("cogs.about", "cogs.campaign", "cogs.orders", "cogs.status")
+COGS: tuple[str, ...] = (
+    "cogs.about",
+    "cogs.campaign",
+    "cogs.orders",
+    "cogs.status",
+    "cogs.rules",
+)
 PUMP_SECONDS = 30
 
 
