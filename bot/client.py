@@ -21,7 +21,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sortie.client")
 
-COGS: tuple[str, ...] = ("cogs.about", "cogs.campaign", "cogs.orders", "cogs.status")
+COGS: tuple[str, ...] = (
+    "cogs.about",
+    "cogs.campaign",
+    "cogs.orders",
+    "cogs.status",
+    "cogs.rules",
+)
 PUMP_SECONDS = 30
 
 
