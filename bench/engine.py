@@ -209,47 +209,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def play_land(rules, scenario: str, seed: int) -> tuple[Any, bool]:  # type: ignore[no-untyped-def]
-    """A land campaign between random legal commanders; whether it was still open (VP gap
-    at most OPEN_GAP) going into its last third."""
-    rnd = random.Random(seed)
-    state = rules.new(scenario, str(seed))
-    last_third = state.missions - state.missions // 3 + 1
-    open_late = True
-    while not state.finished:
-        if state.turn == last_third:
-            open_late = abs(state.vp[Side.JAPANESE] - state.vp[Side.ALLIED]) <= OPEN_GAP
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = rnd.choice(decision.options).id
-        state, _ = rules.resolve(state, choices, Rng(str(seed), state.turn, "mission"))
-    return state, open_late
-
-
 def land(count: int) -> None:
-    """Balance of every land theatre and period (24.0), ``count`` campaigns each."""
+    """Balance of every land theatre and period (24.0), ``count`` campaigns each; the
+    figures and what "still open" means are those of ``bench/land.py``."""
+    from bench.land import land_scenarios, measure, report
     from engine.rulesets.land import LandRules
 
     rules = LandRules(default_catalog())
-    for scenario in rules.scenarios():
-        if scenario.endswith("-all"):
-            continue
-        winners: Counter[str] = Counter()
-        open_late = 0
-        margins: list[int] = []
-        start = time.perf_counter()
-        for seed in range(count):
-            state, still_open = play_land(rules, scenario, seed)
-            winners[str(state.winner)] += 1
-            open_late += still_open
-            margins.append(state.vp[Side.JAPANESE] - state.vp[Side.ALLIED])
-        elapsed = time.perf_counter() - start
-        split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
-        print(
-            f"== land {scenario}: {count} campaigns, {count / elapsed:.1f}/s; winners {split}; "
-            f"open before the last third {open_late / count:.1%}; "
-            f"VP margin J-A median {statistics.median(margins)}"
-        )
+    print(f"\n== land: {count} campaigns per period, random legal commanders")
+    for scenario in land_scenarios(rules):
+        print(report(measure(rules, scenario, count)))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
     python bench/service.py [--campaigns 1000] [--rates 10,20,...] [--calls 2000]
                             [--tick-campaigns 10000] [--storage-campaigns 20]
                             [--phases load,tick,storage,durability] [--quick]
+                            [--db postgresql://… --processes 1|2|3]
+
+With ``--db``, the load phase runs on PostgreSQL instead, split over 1 to 3 bot processes
+(see ``bench/service_pg.py``); the other phases are SQLite's own.
 
 - Load: for each rate, a fresh file with N started campaigns; calls arrive at Poisson times
   at that rate (open loop: arrivals do not wait for answers), each a commander's call on a
@@ -276,6 +280,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tick-samples", type=int, default=200)
     parser.add_argument("--storage-campaigns", type=int, default=20)
     parser.add_argument("--quick", action="store_true", help="smoke run: tiny sizes")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="postgresql://… server: the load phase on PostgreSQL (bench/service_pg.py)",
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, choices=(1, 2, 3), help="bot processes (PostgreSQL)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.campaigns, args.rates, args.calls, args.seconds, args.refine = 20, "100,200", 120, 0, 0
@@ -332,6 +344,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     args.rss_floor = rss_mib()[0]
     print(f"machine: {machine()}")
+    if args.db is not None:
+        if not args.db.startswith(("postgresql://", "postgres://")):
+            print("--db takes a postgresql://… URL (SQLite is the default)", file=sys.stderr)
+            return 2
+        from bench import service_pg
+
+        # The load phase only: tick, storage and durability measure SQLite's own file.
+        print("\n== load")
+        asyncio.run(service_pg.load(args))
+        return 0
+    if args.processes != 1:
+        print("--processes needs --db postgresql://… (one SQLite file, one process)")
+        return 2
     asyncio.run(run(args))
     return 0
 

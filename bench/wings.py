@@ -22,6 +22,7 @@ from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.generator import generate_mission
 from engine.wings.missions import Sortie, new_mission
+from engine.wings.objectives import NEEDS_TWO_SEATER, awards
 from engine.wings.program import random_program
 from engine.wings.state import MissionState
 from engine.wings.turn import play_turn
@@ -79,27 +80,29 @@ def fly(catalog: Catalog, state: MissionState, seed: int) -> tuple[MissionState,
     return state, turn_times
 
 
-def generated(catalog: Catalog, seed: int) -> MissionState:
+def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState:
     """The first mission the generator builds for two equal squadrons (same players, same
-    roster of period fighters), with the active side drawn by the campaign."""
+    roster of period fighters, plus a two-seater crew each for recon and photo), with the
+    active side drawn by the campaign."""
+    crews = {"entente": "bristol_f2b", "central": "halberstadt_cl2"}
+    fighters = {"entente": "spad7", "central": "albatros_d3"}
     setup = {
-        "entente": SquadronSetup(
-            name="SPA",
+        side: SquadronSetup(
+            name=side,
             players=3,
             pilots=tuple(
-                PilotSetup(name=f"E{i}", behaviour="soldier", plane="spad7") for i in range(3)
+                PilotSetup(
+                    name=f"{side[0]}{i}",
+                    behaviour="soldier",
+                    plane=crews[side] if i == 0 and kind in NEEDS_TWO_SEATER else fighters[side],
+                )
+                for i in range(3)
             ),
-        ),
-        "central": SquadronSetup(
-            name="Jasta",
-            players=3,
-            pilots=tuple(
-                PilotSetup(name=f"C{i}", behaviour="soldier", plane="albatros_d3") for i in range(3)
-            ),
-        ),
+        )
+        for side in ("entente", "central")
     }
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09")  # type: ignore[arg-type]
-    mission, _, _ = generate_mission(catalog, campaign, Rng(str(seed), 0, "briefing"))
+    mission, _, _ = generate_mission(catalog, campaign, Rng(str(seed), 0, "briefing"), kind)
     return mission
 
 
@@ -149,6 +152,28 @@ def main() -> None:
         generated_winners[str(state.winner)] += 1
     split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(generated_winners.items()))
     print(f"generated        {split} (first mission, equal squadrons and Mission Points)")
+
+    # Seed E.I.a: beyond the patrol, the attacker wins by achieving every objective.
+    for kind in ("recon", "photography", "bombing", "balloon"):
+        wins = 0
+        vp: Counter[str] = Counter()
+        kind_times = []
+        for seed in range(count):
+            start_state = generated(catalog, seed, kind)
+            start = time.perf_counter()
+            state, _ = fly(catalog, start_state, seed)
+            kind_times.append(time.perf_counter() - start)
+            scored = awards(catalog, state)
+            wins += scored.success
+            attacker = state.active
+            vp["attacker"] += scored.team[attacker]
+            vp["defender"] += sum(v for side, v in scored.team.items() if side != attacker)
+        kind_ms = statistics.median(kind_times) * 1000
+        print(
+            f"{kind:<16} attacker {wins / count:.1%}, defender {1 - wins / count:.1%};"
+            f" objective VP {vp['attacker'] / count:.2f} v {vp['defender'] / count:.2f}"
+            f" a mission; {kind_ms:.3f} ms = {kind_ms / floor:.1f} x floor (median)"
+        )
 
 
 if __name__ == "__main__":

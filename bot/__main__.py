@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", default="demo-out", help="folder for images and reports")
     verify = sub.add_parser("verify", help="replay an exported campaign and check it")
     verify.add_argument("export", help="path to an export JSON file")
+    verify.add_argument(
+        "--rules",
+        action="store_true",
+        help="check the finished campaign against the carrier rules instead of replaying it",
+    )
     sub.add_parser("migrate", help="apply pending database migrations")
     backup = sub.add_parser("backup", help="write an online backup of the database")
     backup.add_argument("path", help="where to write the backup file")
@@ -98,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             settings, scenario=args.scenario, seed=args.seed, out=args.out, ruleset=args.ruleset
         )
     if command == "verify":
+        if args.rules:
+            return cli.run_verify_rules(args.export)
         return cli.run_verify(args.export)
     if command == "migrate":
         try:

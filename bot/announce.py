@@ -244,7 +244,7 @@ class AnnouncementBuilder:
         snapshot = await tx.snapshot(snapshot_id)
         if snapshot is None:
             raise RuntimeError(f"snapshot {snapshot_id} is missing")
-        return load_state(rules, snapshot.state)
+        return await load_state(tx, rules, snapshot)
 
     async def _compose(
         self, campaign: CampaignRow, row: OutboxRow, facts: dict[str, Any]

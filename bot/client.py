@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,9 +16,18 @@ from discord.ext import commands, tasks
 
 from bot.i18n import t
 
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
 log = logging.getLogger("sortie.client")
 
-COGS: tuple[str, ...] = ("cogs.about", "cogs.campaign", "cogs.orders", "cogs.status")
+COGS: tuple[str, ...] = (
+    "cogs.about",
+    "cogs.campaign",
+    "cogs.orders",
+    "cogs.status",
+    "cogs.rules",
+)
 PUMP_SECONDS = 30
 
 
@@ -77,6 +86,13 @@ class SortieBot(commands.Bot):
             # Deadlines and undelivered announcements are rows in the database: the first
             # pump after a restart re-arms and resends whatever was pending.
             self._pump_loop.start()
+        if not self.syncs_commands:
+            log.info(
+                "Loaded %d cog(s) (%s); commands are synced by the process running shard 0",
+                len(self.cog_names),
+                ", ".join(self.cog_names),
+            )
+            return
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -92,6 +108,16 @@ class SortieBot(commands.Bot):
             len(synced),
             where,
         )
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process pushes the command list to Discord at start.
+
+        The list is global to the application: with several processes, only the one that
+        runs shard 0 sends it, rather than every process racing to send the same list.
+        """
+        shard_ids = getattr(self, "shard_ids", None)
+        return shard_ids is None or 0 in shard_ids
 
     async def pump(self) -> None:
         """Fire what is due (deadlines, reminders) and deliver queued announcements."""
@@ -145,6 +171,29 @@ class SortieBot(commands.Bot):
             )
             message = t("error.unexpected", interaction.locale, ref=str(interaction.id))
         await send_ephemeral(interaction, message)
+
+
+class ShardedSortieBot(SortieBot, commands.AutoShardedBot):
+    """The same bot over several gateway connections (shards), some or all of them.
+
+    discord.py routes each server's events, interactions included, to the shard that
+    Discord assigns it (``(guild_id >> 22) % shard_count``); a process given ``shard_ids``
+    only hears from those servers, and from DMs if it runs shard 0. What it does in
+    answer goes through the shared database, so any process may act on any campaign.
+    """
+
+
+def build_bot(settings: Settings, **kwargs: Any) -> SortieBot:
+    """The bot that ``python -m bot run`` starts, sharded when the settings ask for it."""
+    options: dict[str, Any] = {
+        "dev_guild_id": settings.dev_guild_id,
+        "database": settings.database_url,  # db.backend.open_repository picks the backend
+        "default_locale": settings.default_locale,
+        **kwargs,
+    }
+    if settings.sharded:
+        return ShardedSortieBot(**settings.shard_kwargs, **options)
+    return SortieBot(**options)
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], message: str) -> None:

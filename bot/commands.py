@@ -25,7 +25,7 @@ def _database_problem(settings: Settings) -> str | None:
 
 
 async def run_bot(settings: Settings) -> int:
-    from bot.client import SortieBot
+    from bot.client import build_bot
     from bot.i18n import set_default_locale
 
     refusal = _database_problem(settings)
@@ -33,11 +33,7 @@ async def run_bot(settings: Settings) -> int:
         print(refusal, file=sys.stderr)
         return 2
     set_default_locale(settings.default_locale)
-    client = SortieBot(
-        dev_guild_id=settings.dev_guild_id,
-        database=settings.database_url,  # db.backend.open_repository picks the backend
-        default_locale=settings.default_locale,
-    )
+    client = build_bot(settings)  # sharded when SHARD_COUNT is set
     async with client:
         await client.start(settings.discord_token)
     return 0
@@ -70,6 +66,31 @@ def run_demo(
         for problem in result.problems:
             print(problem, file=sys.stderr)
         return 1
+    return 0
+
+
+def run_verify_rules(path: str) -> int:
+    """Check a finished carrier campaign against the rules, from its export alone: one line
+    per violation citing its rule and exit 1, or ``OK: N checks passed`` and exit 0."""
+    import json
+
+    from bot.i18n import t
+    from bot.rulecheck import check_export
+
+    try:
+        export = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        print(t("rulecheck.cli.refused", None, why=f"cannot read {path}: {exc}"[:300]))
+        return 1
+    result = check_export(export)
+    if result.refused is not None:
+        print(t("rulecheck.cli.refused", None, why=result.refused))
+        return 1
+    for problem in result.problems:
+        print(problem.line())
+    if result.problems:
+        return 1
+    print(t("rulecheck.cli.ok", None, checks=result.passed))
     return 0
 
 

@@ -20,12 +20,17 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot import secrecy
 from bot.rulesets import Registry
 from bot.service_model import canonical_choice, choice_of, receipt_of
+from bot.service_rounds import load_state
 from db.repository import LockRow, Repository
 from engine.catalog import Catalog
 from engine.rng import Rng, seed_commitment
 
 FORMAT = "sortie-campaign-export"
-VERSION = 1
+# 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per
+# turn, band moves, every draw, reshuffles, pilot draws, track ticks). Version 1 files are
+# still read: they replay, and their final state is compared on the facts they hold.
+VERSION = 2
+READABLE = (1, 2)
 
 
 def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
@@ -58,7 +63,10 @@ async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int
         final_state: Any = None
         if campaign.status == "finished" and campaign.snapshot_id is not None:
             snapshot = await tx.snapshot(campaign.snapshot_id)
-            final_state = json.loads(snapshot.state) if snapshot else None
+            if snapshot is not None:  # the whole state, its history rows put back in
+                final_rules = rulesets.get(campaign.ruleset).rules
+                whole = await load_state(tx, final_rules, snapshot)
+                final_state = json.loads(final_rules.dump(whole))
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}
@@ -281,8 +289,8 @@ def _schema_problem(export: Any) -> str | None:
         return f"malformed export: the file holds {_kind_of(export)}, not an export object"
     version = export.get("version")
     # ``type(...) is int``: JSON true equals 1 in Python, and it is not a version number.
-    if export.get("format") != FORMAT or type(version) is not int or version != VERSION:
-        return f"not a {FORMAT} version {VERSION} file"
+    if export.get("format") != FORMAT or type(version) is not int or version not in READABLE:
+        return f"not a {FORMAT} version {' or '.join(map(str, READABLE))} file"
     try:
         ExportFile.model_validate(export)
     except ValidationError as exc:
@@ -501,10 +509,24 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
         result.events += len(replayed)
         state = new_state
     final = export.get("final_state")
-    if final is not None and _normal(final) != _normal(json.loads(rules.dump(state))):
+    replayed_final = _normal(json.loads(rules.dump(state)))
+    if final is not None and export["version"] == 1:
+        replayed_final = _facts_of(replayed_final, final)
+    if final is not None and _normal(final) != replayed_final:
         result.problems.append("the final state differs from the replayed state")
     result.replayed = True
     return result
+
+
+def _facts_of(replayed: Any, stored: Any) -> Any:
+    """``replayed`` cut down to the keys ``stored`` has: a version 1 file lacks the records
+    version 2 added, and is compared on what it holds (a key it has that the replay lacks
+    still differs)."""
+    if isinstance(replayed, dict) and isinstance(stored, dict):
+        return {k: _facts_of(v, stored[k]) for k, v in replayed.items() if k in stored}
+    if isinstance(replayed, list) and isinstance(stored, list) and len(replayed) == len(stored):
+        return [_facts_of(r, s) for r, s in zip(replayed, stored, strict=True)]
+    return replayed
 
 
 def _unusable(problem: str) -> Verification:

@@ -1,38 +1,294 @@
-"""One readable line per log event, in the reader's language.
+"""One readable sentence per log event, in the reader's language.
 
 The log stores events as a kind plus data; this module is the only place that turns them
-into sentences, so the channel, ``/log`` and the exported report read the same. An event
-kind without a template still shows, as its kind and its data, so nothing is ever hidden.
+into sentences, so ``/log`` and whatever else shows the log read the same. Data is made
+readable before it reaches a template: players become mentions (Discord shows their names
+and, with mentions disabled, pings nobody), sides, rounds, places and options their names
+in the reader's language, receipts and commitments their first characters (``/receipt``
+shows a whole one), counts agree with their nouns. Some kinds have variants, chosen from
+the data (``player-joined-commander``). An event kind without a template still shows, as
+its kind and its readable data, so nothing is ever hidden.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from bot.i18n import _catalog, normalize, t
+from bot.i18n import _catalog, normalize, t, word
+
+SHORT = 12  # characters of a receipt or a commitment shown in the log
+USER_KEYS = frozenset({"user", "by", "gm", "old", "new", "new_commander"})
+SIDE_KEYS = frozenset({"side", "attacker", "defender", "active"})
+HASH_KEYS = frozenset({"receipt", "seed_commitment", "commitment"})
 
 
-def _flat(data: Mapping[str, Any]) -> dict[str, str]:
-    flat: dict[str, str] = {}
+def _known(key: str, lang: str) -> bool:
+    return key in _catalog(lang) or key in _catalog("en")
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in text.lower()).strip("_")
+
+
+def _count(unit: str, n: Any, lang: str) -> str:
+    """ "1 box", "3 boxes"; French takes the singular for 0 and 1."""
+    try:
+        number = int(n)
+    except (TypeError, ValueError):
+        return str(n)
+    one = number in (0, 1) if lang == "fr" else number == 1
+    return t(f"log.unit.{unit}-{'one' if one else 'other'}", lang, n=number)
+
+
+def _user(value: Any, lang: str) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"<@{value}>"
+    if value is None:
+        return t("log.word.nobody", lang)
+    return str(value)
+
+
+def _side(value: Any, lang: str) -> str:
+    if value == "draw":
+        return t("log.word.draw", lang)
+    return word(f"service.side.{value}", str(value), lang)
+
+
+def _result(winner: Any, lang: str) -> str:
+    if winner in (None, "draw"):
+        return t("log.word.draw", lang)
+    return t("log.word.wins", lang, side=_side(winner, lang))
+
+
+def _duration(seconds: Any, lang: str) -> str:
+    try:
+        total = max(0, int(seconds))
+    except (TypeError, ValueError):
+        return str(seconds)
+    days, rest = divmod(total, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [
+        t(f"log.unit.{unit}", lang, n=n)
+        for unit, n in (("day", days), ("hour", hours), ("minute", minutes))
+        if n
+    ]
+    return " ".join(parts) or t("log.unit.minute", lang, n=0)
+
+
+@cache
+def _place_names() -> dict[str, str]:
+    """Every carrier place key of the ZERO! data -> its English name (the fallback)."""
+    from engine.loader import default_catalog
+
+    names: dict[str, str] = {}
+    for scenario in default_catalog().scenarios.values():
+        for place in scenario.places:
+            names.setdefault(place.key, place.name)
+    return names
+
+
+@cache
+def _scenario_names() -> dict[str, str]:
+    from bot.rulesets import Registry
+    from engine.loader import default_catalog
+
+    registry = Registry(default_catalog())
+    names: dict[str, str] = {}
+    rulesets = registry.keys()
+    for key in rulesets:
+        for scenario in registry.get(key).rules.scenarios().values():
+            names.setdefault(scenario.key, scenario.name)
+    return names
+
+
+def _place(key: Any, lang: str) -> str:
+    text = str(key)
+    if text not in _place_names():
+        return text
+    return word(f"render.place.{_slug(text)}", _place_names()[text], lang)
+
+
+def _option(field: str, value: Any, lang: str) -> str:
+    """A carrier order as the panel names it: "Long Range", "Small Strike → Port Moresby"."""
+    text = str(value)
+    if field == "fleet_tactic":
+        return word(f"render.tactic.{text}", text, lang)
+    if field == "doctrine":
+        return word(f"render.doctrine.{text}", text, lang)
+    if field == "flight_ops":
+        size, _, target = text.partition(":")
+        name = word(f"render.size.{size}", size, lang)
+        return f"{name} → {_place(target, lang)}" if target else name
+    return _value(value, lang)
+
+
+def _resource(number: Any, lang: str) -> str:
+    from rendering import rulebook
+
+    found = rulebook.entry("carrier", f"#{number}", lang)
+    name = found.title if found is not None else ""
+    return t("log.word.resource", lang, number=number, name=name).strip()
+
+
+def _purpose(purpose: Any, lang: str) -> str:
+    """A pilot draft's purpose ("cap:allied-fleet", "strike:japanese") as words."""
+    what, _, where = str(purpose).partition(":")
+    if what == "cap":
+        return t("log.word.cap", lang, place=_place(where, lang))
+    if where in _place_names() or where == "midway":
+        return t("log.word.strike-of", lang, place=_place(where, lang))
+    return t("log.word.strike", lang)
+
+
+def _value(value: Any, lang: str) -> str:
+    """A value with no known meaning: lists joined, words of the game translated."""
+    if isinstance(value, bool):
+        return t(f"log.word.{'yes' if value else 'no'}", lang)
+    if isinstance(value, list | tuple):
+        return ", ".join(_value(v, lang) for v in value) or "—"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{_side(k, lang)} {_value(v, lang)}" for k, v in value.items())
+    if isinstance(value, str):
+        for key in (f"log.value.{value}", f"service.side.{value}", f"land.level.{value}"):
+            if _known(key, lang):
+                return t(key, lang)
+        dashed = value.replace(" ", "-")
+        for key in (f"pearl.defence.{dashed}", f"pearl.level.{dashed}"):
+            if _known(key, lang):
+                return t(key, lang)
+    return str(value)
+
+
+def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """Every data field as words; a mapping also gives ``<key>_<inner>`` fields."""
+    params: dict[str, str] = {}
     for key, value in data.items():
         if isinstance(value, Mapping):
             for inner, item in value.items():
-                flat[f"{key}_{inner}"] = _text(item)
-        flat[key] = _text(value)
-    return flat
+                params[f"{key}_{inner}"] = _value(item, lang)
+        if key in USER_KEYS and not isinstance(value, str):
+            params[key] = _user(value, lang)
+        elif key in SIDE_KEYS or key == "winner":
+            params[key] = _side(value, lang)
+        elif key == "sides":
+            params[key] = ", ".join(_side(s, lang) for s in value or ()) or "—"
+        elif key in HASH_KEYS:
+            params[key] = str(value)[:SHORT] + ("…" if len(str(value)) > SHORT else "")
+        elif key == "round":
+            params[key] = word(f"service.round.{value}", str(value), lang)
+        elif key in ("place", "target"):
+            params[key] = _place(value, lang)
+        elif key == "scenario":
+            name = _scenario_names().get(str(value), str(value))
+            params[key] = word(f"log.scenario.{value}", name, lang)
+        elif key == "group":
+            params[key] = word(f"service.field.{value}", str(value), lang)
+        elif key.endswith("doctrine"):
+            params[key] = _option("doctrine", value, lang)
+        elif key == "reason":
+            params[key] = str(value)
+        else:
+            params[key] = _value(value, lang)
+    params["because"] = (
+        t("log.word.because", lang, reason=data["reason"])
+        if data.get("reason") not in (None, "", "completed", "ended")
+        else ""
+    )
+    return params
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return ", ".join(_text(v) for v in value) or "—"
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k} {_text(v)}" for k, v in value.items())
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value)
+def _carrier_sides(data: Mapping[str, Any]) -> list[str]:
+    order = ("japanese", "allied")
+    return [s for s in order if s in data] + [s for s in data if s not in order]
+
+
+def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, str]) -> str:
+    """Fields some kinds need worked out from several values; returns the variant key."""
+    key = f"log.{kind}"
+    if kind == "player-joined" and data.get("commander"):
+        key += "-commander"
+    elif kind == "player-removed" and data.get("new_commander"):
+        key += "-promoted"
+    elif kind == "player-substituted" and data.get("kept_old"):
+        key += "-kept"
+    elif kind == "round-opened":
+        deadline = data.get("deadline")
+        if isinstance(deadline, int | float):
+            params["deadline"] = f"<t:{int(deadline)}:f>"
+        else:
+            key += "-open"
+    elif kind == "side-locked" and data.get("defaulted"):
+        key += "-defaulted"
+    elif kind == "defaults-applied":
+        params["policy"] = word(f"service.policy.{data.get('policy')}", "?", lang)
+        if data.get("why") == "resolve-now":
+            key += "-resolve-now"
+    elif kind == "deadline-extended":
+        params["duration"] = _duration(data.get("seconds"), lang)
+        deadline = data.get("deadline")
+        params["deadline"] = f"<t:{int(deadline)}:f>" if isinstance(deadline, int) else "?"
+    elif kind == "resumed":
+        params["duration"] = _duration(data.get("shift"), lang)
+    elif kind == "rollback":
+        params["rounds"] = _count("round", data.get("void_rounds", 0), lang)
+    elif kind in ("campaign-finished", "campaign-ended"):
+        params["result"] = _result(data.get("winner"), lang)
+        if kind == "campaign-finished" and data.get("reason") != "completed":
+            key += "-ended"
+    elif kind == "orders-revealed":
+        parts = []
+        for side in _carrier_sides(data):
+            orders = data[side]
+            if isinstance(orders, Mapping):
+                words = [_option(field, value, lang) for field, value in orders.items()]
+                parts.append(f"{_side(side, lang)} {', '.join(words)}")
+        params["orders"] = t("log.word.list", lang).join(parts) or t("log.word.no-orders", lang)
+    elif kind == "resources-revealed":
+        params["resources"] = t("log.word.list", lang).join(
+            f"{_side(side, lang)} {_resource(data[side], lang)}" for side in _carrier_sides(data)
+        )
+    elif kind == "pilots-drafted":
+        params["purpose"] = _purpose(data.get("purpose"), lang)
+        placed = data.get("placed") or {}
+        params["placed"] = ", ".join(str(v) for v in placed.values())
+        if not placed:
+            key += "-none"
+    elif kind == "cap-drawn" and data.get("cap") in (None, "", "—"):
+        key += "-none"
+    elif kind == "strike-cut":
+        params["size"] = word(f"render.size.{data.get('size')}", str(data.get("size")), lang)
+        params["reason"] = _reason(data.get("reason"), lang)
+    elif kind == "strike-recalled":
+        params["reason"] = _reason(data.get("reason"), lang)
+    elif kind == "scout-mission" and not data.get("success"):
+        key += "-failed"
+    elif kind == "out-of-sight" and data.get("outcome") in ("hidden", "partial", "spotted"):
+        key += f"-{data['outcome']}"
+    elif kind == "strike-flown":
+        params["kind"] = word(f"log.strike-kind.{data.get('kind')}", str(data.get("kind")), lang)
+        params["points"] = _count("point", data.get("points"), lang)
+        if data.get("hidden"):
+            key += "-hidden"
+    elif kind == "submarine":
+        params["points"] = _count("point", data.get("points"), lang)
+    elif kind == "recovery":
+        params["tests"] = _count("aircraft", data.get("tests"), lang)
+        params["lost"] = _count("lost", len(data.get("lost") or ()), lang)
+    elif kind == "losses-ticked":
+        params["boxes"] = _count("box", data.get("boxes"), lang)
+    elif kind == "damage-control":
+        params["repaired"] = _count("repair", data.get("boxes"), lang)
+    return key
+
+
+def _reason(reason: Any, lang: str) -> str:
+    text = str(reason)
+    if _known(f"log.reason.{text}", lang):
+        return t(f"log.reason.{text}", lang)
+    return word(f"service.reason.{text}", text, lang)
 
 
 def describe(
@@ -40,10 +296,19 @@ def describe(
 ) -> str:
     """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
     which some templates name; without it they show "?" there."""
-    key = f"log.{kind}"
     lang = normalize(locale)
-    if key in _catalog(lang) or key in _catalog("en"):
-        params = {} if turn is None else {"turn": str(turn)}
-        return t(key, lang, **{**params, **_flat(data)})
-    details = "; ".join(f"{k}: {_text(v)}" for k, v in data.items())
+    params = _params(data, lang)
+    if turn is not None:
+        params["turn"] = str(turn)
+    key = _special(kind, data, lang, params)
+    points = data.get("points")
+    singular = isinstance(points, int) and points in ((0, 1) if lang == "fr" else (1,))
+    if singular and _known(f"log.singular.{kind}", lang):
+        # Another ruleset's template says "{points} damage points"; one point reads singular.
+        key = f"log.singular.{kind}"
+    if not _known(key, lang):
+        key = f"log.{kind}"
+    if _known(key, lang):
+        return t(key, lang, **params)
+    details = "; ".join(f"{k}: {params.get(k, _value(v, lang))}" for k, v in data.items())
     return f"{kind} ({details})" if details else kind

@@ -36,7 +36,11 @@ Several bot processes on one database (PostgreSQL): each batch is *claimed* with
 (``claim_outbox``), so two workers never deliver the same row, and a destination's rows
 stay with the worker that holds its oldest. A worker killed mid-batch leaves its rows to
 be claimed again when the lease runs out: a row it had posted but not yet marked is then
-posted again (at least once; exactly once needs the sender to deduplicate).
+handed to the sender again (at least once). The Discord sender passes the row's nonce
+with ``enforce_nonce``, so Discord returns the message it already made instead of a second
+one: exactly once for the players, provided the repeat comes within Discord's nonce window
+("the past few minutes"). Hence a short lease (a repeat comes at most a lease and a pump
+period after the post, about 90 s), renewed while a live worker is still sending its batch.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from bot.announce import Announcement
@@ -57,9 +61,10 @@ log = logging.getLogger(__name__)
 BASE_DELAY = 15  # seconds before the first retry
 MAX_DELAY = 3600  # then hourly, without end: a reveal or its salts are never dropped
 STUCK_ATTEMPTS = 8  # about an hour of failures: the GM is told by DM (the channel may be down)
-# How long a claimed batch is this worker's alone; it must outlast building and sending a
-# batch. A worker that dies mid-batch leaves its unsent rows to be claimed again after it.
-LEASE_SECONDS = 300
+# How long a claimed batch is this worker's alone. A worker that dies mid-batch leaves its
+# rows to be claimed again after it, so it bounds how late a repeat comes (see above); a
+# live worker renews it before each send once half of it has gone (``_renew``).
+LEASE_SECONDS = 60
 
 
 class RecipientUnavailable(Exception):
@@ -165,11 +170,12 @@ class OutboxWorker:
         delivered = retried = failed = dropped = 0
         held: set[tuple[str, int]] = set()
         unsent: list[OutboxRow] = []
-        for row, announcement in zip(candidates, built, strict=True):
+        for index, (row, announcement) in enumerate(zip(candidates, built, strict=True)):
             destination = (row.target_kind, row.target_id)
             if destination in held:
                 unsent.append(row)
                 continue
+            lease_until = await self._renew(candidates[index:], lease_until)
             outcome = await self._deliver(row, announcement)
             if outcome == "delivered":
                 delivered += 1
@@ -186,6 +192,24 @@ class OutboxWorker:
             async with self.repo.transaction() as tx:
                 await tx.release_outbox(unsent, lease_until)
         return DeliveryReport(delivered, retried, failed, dropped)
+
+    async def _renew(self, rows: list[OutboxRow], lease_until: int) -> int:
+        """Extend the lease on the rows not yet sent once half of it has gone; the new end.
+
+        Only rows still holding this worker's lease are extended: a row whose lease ran
+        out and was claimed by another worker keeps that worker's lease.
+        """
+        now = epoch(self.clock.now())
+        if now < lease_until - LEASE_SECONDS // 2:
+            return lease_until
+        renewed = now + LEASE_SECONDS
+        async with self.repo.transaction() as tx:
+            # release_outbox sets each row's next_attempt_at where it still equals the old
+            # lease end: given the new end, it renews rather than releases.
+            await tx.release_outbox(
+                [replace(row, next_attempt_at=renewed) for row in rows], lease_until
+            )
+        return renewed
 
     async def _deliver(
         self, row: OutboxRow, announcement: Announcement | BaseException | None

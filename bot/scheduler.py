@@ -9,6 +9,13 @@ and call it themselves.
 A reminder goes to the sides with no standing lock in the ``locks`` table, read in the same
 transaction that marks the reminder done: the very rows the resolver will use, so a side
 that has locked is never reminded.
+
+Several bot processes may tick on one PostgreSQL database at once (one per shard group).
+No process-local lock is relied on: every write transaction takes the database's writer
+lock (``db/postgres.py``), the timer and the round's status are read again inside it, and
+the schema keeps one live round per campaign. So a deadline fires once and a round resolves
+once whichever processes see it due; ``tests/db/killtest.py`` checks it with processes
+killed at random.
 """
 
 from __future__ import annotations

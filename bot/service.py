@@ -45,6 +45,7 @@ from bot.service_rounds import (
     refresh_round_message,
     side_decisions,
     state_of,
+    store_state,
 )
 from bot.service_settings import SettingsMixin
 from db.repository import (
@@ -130,9 +131,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin):
                         created_at=now,
                     )
                 )
-                snapshot_id = await tx.insert_snapshot(
-                    campaign_id, 1, progress.turn, progress.round, rules.dump(state), now
-                )
+                campaign = await self._campaign(tx, campaign_id)
+                snapshot_id = await store_state(tx, rules, campaign, state, now)
                 await tx.update_campaign(campaign_id, snapshot_id=snapshot_id)
                 campaign = await self._campaign(tx, campaign_id)
                 await self._event(

@@ -398,8 +398,17 @@ class ModerationMixin(ServiceCore):
                 campaign.id, branch=old_branch + 1, status="active", paused_at=None
             )
             campaign = await self._campaign(tx, campaign_id)
+            # The new branch starts with the records its start state has, copied from the
+            # start's branch: the abandoned branch's later records stay where they were.
+            await tx.copy_history(campaign.id, start.branch, campaign.branch, start.history_len)
             snapshot_id = await tx.insert_snapshot(
-                campaign.id, campaign.branch, start.turn, start.round_kind, start.state, ctx.now
+                campaign.id,
+                campaign.branch,
+                start.turn,
+                start.round_kind,
+                start.state,
+                ctx.now,
+                history_len=start.history_len,
             )
             await self._event(
                 tx,

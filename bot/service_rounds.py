@@ -11,7 +11,6 @@ opening: a carrier doctrine, for one, is committed with the orders but opens at 
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +34,7 @@ from db.repository import (
     NewOutbox,
     PlayerRow,
     RoundRow,
+    SnapshotRow,
     Transaction,
 )
 from engine.rng import Rng
@@ -60,18 +60,90 @@ class Ctx:
 # ------------------------------------------------------------------------------ helpers
 
 
-@functools.lru_cache(maxsize=512)
-def _load(rules: AnyRules, text: str) -> Any:
-    return rules.load(text)
+_StateKey = tuple[int, int, int, int, str]
 
 
-def load_state(rules: AnyRules, text: str) -> Any:
-    """Parse a snapshot; cached by its text, so a state is parsed once however often read.
+class _States:
+    """Rebuilt states, bounded, oldest out: a state is parsed once however often read.
 
-    Keyed by the text itself (not the row id, which a rolled-back insert can hand out
-    again), and safe to share: states are frozen.
+    Keyed by the rules' identity and the snapshot's campaign, branch, history length and
+    text (not the row id, which a rolled-back insert can hand out again): a branch's history
+    rows are append-only, so the same key always rebuilds the same state. States are frozen,
+    so sharing them is safe.
     """
-    return _load(rules, text)
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._items: OrderedDict[_StateKey, tuple[AnyRules, Any]] = OrderedDict()
+
+    def get(self, rules: AnyRules, key: _StateKey) -> Any | None:
+        hit = self._items.get(key)
+        if hit is None or hit[0] is not rules:
+            return None
+        self._items.move_to_end(key)
+        return hit[1]
+
+    def put(self, rules: AnyRules, key: _StateKey, state: Any) -> None:
+        self._items[key] = (rules, state)
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+
+_states = _States()
+
+
+async def load_state(tx: Transaction, rules: AnyRules, row: SnapshotRow) -> Any:
+    """A snapshot's whole state: its text plus its branch's first ``history_len`` records.
+
+    On a cache hit neither the history rows are read nor anything parsed.
+    """
+    key = (id(rules), row.campaign_id, row.branch, row.history_len, row.state)
+    state = _states.get(rules, key)
+    if state is not None:
+        return state
+    records = await tx.history(row.campaign_id, row.branch, row.history_len)
+    if len(records) != row.history_len:
+        raise RuntimeError(
+            f"snapshot {row.id} needs {row.history_len} history records, found {len(records)}"
+        )
+    state = rules.load_stored(row.state, records)
+    _states.put(rules, key, state)
+    return state
+
+
+async def store_state(
+    tx: Transaction,
+    rules: AnyRules,
+    campaign: CampaignRow,
+    state: Any,
+    now: int,
+    *,
+    stored_len: int = 0,
+) -> int:
+    """Write ``state`` as a new snapshot of the campaign's branch; its id.
+
+    Only the history records past ``stored_len`` (what the branch already holds, from the
+    snapshot the state was resolved from) are appended, in the caller's transaction, so a
+    round costs its own records, never the whole history again.
+    """
+    progress = rules.progress(state)
+    stored = rules.dump_stored(state, since=stored_len)
+    await tx.append_history(campaign.id, campaign.branch, stored_len, stored.records)
+    snapshot_id = await tx.insert_snapshot(
+        campaign.id,
+        campaign.branch,
+        progress.turn,
+        progress.round,
+        stored.current,
+        now,
+        history_len=stored.length,
+    )
+    row = await tx.snapshot(snapshot_id)
+    if row is not None:  # the next reader of this state should not parse it again
+        _states.put(
+            rules, (id(rules), row.campaign_id, row.branch, row.history_len, row.state), state
+        )
+    return snapshot_id
 
 
 class _Memo:
@@ -117,7 +189,7 @@ async def state_of(tx: Transaction, rules: AnyRules, snapshot_id: int | None) ->
     row = await tx.snapshot(snapshot_id)
     if row is None:
         raise RuntimeError(f"snapshot {snapshot_id} is missing")
-    return load_state(rules, row.state)
+    return await load_state(tx, rules, row)
 
 
 def side_decisions(rules: AnyRules, state: Any, side: str) -> tuple[Decision, ...]:
@@ -436,13 +508,11 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
         [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
         ctx.now,
     )
-    after_id = await tx.insert_snapshot(
-        campaign.id,
-        campaign.branch,
-        progress.turn,
-        progress.round,
-        rules.dump(new_state),
-        ctx.now,
+    before = await tx.snapshot(round_row.snapshot_before_id)
+    if before is None or before.branch != campaign.branch:
+        raise RuntimeError(f"round {round_id} does not start from its campaign's branch")
+    after_id = await store_state(
+        tx, rules, campaign, new_state, ctx.now, stored_len=before.history_len
     )
     await tx.update_round(
         round_id, status="resolved", resolved_at=ctx.now, snapshot_after_id=after_id

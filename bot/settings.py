@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOCALES = ("en", "fr")
@@ -29,6 +29,11 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     default_locale: Literal["en", "fr"] = "en"
+    # Sharding (see deploy/README.md). Both empty: one process, one gateway connection.
+    # SHARD_COUNT alone: this process runs every shard 0..COUNT-1. With SHARD_IDS too: only
+    # those, the other ids being run by other processes on the same database.
+    shard_count: int | None = Field(default=None)
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None)
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -54,6 +59,52 @@ class Settings(BaseSettings):
         if value is not None and not 0 < value < 2**64:
             raise ValueError("a server id is a positive number")
         return value
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _blank_count(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("shard_count")
+    @classmethod
+    def _positive_count(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError("a shard count is at least 1")
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _id_list(cls, value: object) -> object:
+        # Written in .env as a comma list ("0,1"), not as JSON; pydantic checks the ints.
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split(",")]
+            if not any(parts):
+                return None
+            if not all(parts):
+                raise ValueError("an empty item in the list")
+            return tuple(parts)
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _ids_within_count(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if "shard_count" not in info.data:
+            raise ValueError("SHARD_COUNT is invalid too")
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the total number of shards")
+        outside = [shard for shard in value if not 0 <= shard < count]
+        if outside:
+            raise ValueError(f"shard ids run from 0 to {count - 1} with SHARD_COUNT={count}")
+        if len(set(value)) != len(value):
+            raise ValueError("a shard id is listed twice")
+        return tuple(sorted(value))
 
     @field_validator("database_url")
     @classmethod
@@ -81,6 +132,18 @@ class Settings(BaseSettings):
     @property
     def uses_postgres(self) -> bool:
         return self.database_url.startswith(("postgresql://", "postgres://"))
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def shard_kwargs(self) -> dict[str, Any]:
+        """What discord.py's ``AutoShardedBot`` is given; empty for an unsharded bot."""
+        if self.shard_count is None:
+            return {}
+        ids = list(self.shard_ids) if self.shard_ids is not None else None
+        return {"shard_count": self.shard_count, "shard_ids": ids}
 
     @property
     def logging_level(self) -> int:
@@ -140,6 +203,8 @@ _ACCEPTED = {
     "default_locale": "one of " + ", ".join(LOCALES),
     "dev_guild_id": "a Discord server id (positive digits) or empty",
     "database_url": "sqlite:///path/to/file.db or postgresql://user@host/db",
+    "shard_count": "the total number of shards (a number >= 1) or empty",
+    "shard_ids": "this process's shard ids as a comma list (e.g. 0,1) or empty",
 }
 
 

@@ -278,17 +278,26 @@ class PostgresTransaction(Transaction):
 
     # -- snapshots
     async def insert_snapshot(
-        self, campaign_id: int, branch: int, turn: int, round_kind: str, state: str, now: int
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        round_kind: str,
+        state: str,
+        now: int,
+        *,
+        history_len: int = 0,
     ) -> int:
         return await self._insert_id(
-            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at,"
+            " history_len) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             campaign_id,
             branch,
             turn,
             round_kind,
             state,
             now,
+            history_len,
         )
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
@@ -303,7 +312,50 @@ class PostgresTransaction(Transaction):
             round_kind=row["round_kind"],
             state=row["state"],
             created_at=row["created_at"],
+            history_len=row["history_len"],
         )
+
+    # -- history
+    async def append_history(
+        self, campaign_id: int, branch: int, first_seq: int, records: Sequence[str]
+    ) -> None:
+        if not records:
+            return
+        await self._write(
+            "INSERT INTO history (campaign_id, branch, seq, record)"
+            " SELECT $1, $2, $3 + r.ord - 1, r.record"
+            " FROM unnest($4::text[]) WITH ORDINALITY AS r (record, ord)",
+            campaign_id,
+            branch,
+            first_seq,
+            list(records),
+        )
+
+    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
+        if length <= 0:
+            return []
+        rows = await self._all(
+            "SELECT record FROM history WHERE campaign_id = $1 AND branch = $2 AND seq < $3"
+            " ORDER BY seq",
+            campaign_id,
+            branch,
+            length,
+        )
+        return [str(row["record"]) for row in rows]
+
+    async def copy_history(
+        self, campaign_id: int, from_branch: int, to_branch: int, length: int
+    ) -> int:
+        rows = await self._write(
+            "INSERT INTO history (campaign_id, branch, seq, record)"
+            " SELECT campaign_id, $1, seq, record FROM history"
+            " WHERE campaign_id = $2 AND branch = $3 AND seq < $4 RETURNING seq",
+            to_branch,
+            campaign_id,
+            from_branch,
+            length,
+        )
+        return len(rows)
 
     # -- rounds
     async def insert_round(

@@ -108,8 +108,9 @@ class SnapshotRow:
     branch: int
     turn: int
     round_kind: str
-    state: str  # engine State JSON
+    state: str  # the ruleset's state JSON, its history left out (``Rules.dump_stored``)
     created_at: int
+    history_len: int = 0  # how many history rows of its branch the state is rebuilt with
 
 
 @dataclass(frozen=True)
@@ -311,11 +312,41 @@ class Transaction(abc.ABC):
     # snapshots
     @abc.abstractmethod
     async def insert_snapshot(
-        self, campaign_id: int, branch: int, turn: int, round_kind: str, state: str, now: int
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        round_kind: str,
+        state: str,
+        now: int,
+        *,
+        history_len: int = 0,
     ) -> int: ...
 
     @abc.abstractmethod
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None: ...
+
+    # history: append-only rows, one per record of a state's history, per branch
+    @abc.abstractmethod
+    async def append_history(
+        self, campaign_id: int, branch: int, first_seq: int, records: Sequence[str]
+    ) -> None:
+        """Store ``records`` as the branch's entries ``first_seq``, ``first_seq + 1``...
+
+        An index the branch already holds is refused (``ConstraintError``): rows are never
+        rewritten.
+        """
+
+    @abc.abstractmethod
+    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
+        """The branch's first ``length`` records, in order."""
+
+    @abc.abstractmethod
+    async def copy_history(
+        self, campaign_id: int, from_branch: int, to_branch: int, length: int
+    ) -> int:
+        """Give ``to_branch`` the first ``length`` records of ``from_branch`` (a rollback's
+        new branch starts from them); the number copied."""
 
     # rounds
     @abc.abstractmethod

@@ -403,12 +403,20 @@ class SqliteTransaction(Transaction):
 
     # -- snapshots
     async def insert_snapshot(
-        self, campaign_id: int, branch: int, turn: int, round_kind: str, state: str, now: int
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        round_kind: str,
+        state: str,
+        now: int,
+        *,
+        history_len: int = 0,
     ) -> int:
         return await self._insert_id(
-            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (campaign_id, branch, turn, round_kind, state, now),
+            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at,"
+            " history_len) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, branch, turn, round_kind, state, now, history_len),
         )
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
@@ -423,7 +431,44 @@ class SqliteTransaction(Transaction):
             round_kind=row["round_kind"],
             state=row["state"],
             created_at=row["created_at"],
+            history_len=row["history_len"],
         )
+
+    # -- history
+    async def append_history(
+        self, campaign_id: int, branch: int, first_seq: int, records: Sequence[str]
+    ) -> None:
+        if not records:
+            return
+        # One statement for the round's records: one thread hop, not one per record.
+        values = ", ".join("(?, ?, ?, ?)" for _ in records)
+        params: list[Any] = []
+        for index, record in enumerate(records):
+            params.extend((campaign_id, branch, first_seq + index, record))
+        await self._write(
+            f"INSERT INTO history (campaign_id, branch, seq, record) VALUES {values}", params
+        )
+
+    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
+        if length <= 0:
+            return []
+        rows = await self._all(
+            "SELECT record FROM history WHERE campaign_id = ? AND branch = ? AND seq < ?"
+            " ORDER BY seq",
+            (campaign_id, branch, length),
+        )
+        return [str(row[0]) for row in rows]
+
+    async def copy_history(
+        self, campaign_id: int, from_branch: int, to_branch: int, length: int
+    ) -> int:
+        rows = await self._write(
+            "INSERT INTO history (campaign_id, branch, seq, record)"
+            " SELECT campaign_id, ?, seq, record FROM history"
+            " WHERE campaign_id = ? AND branch = ? AND seq < ? RETURNING seq",
+            (to_branch, campaign_id, from_branch, length),
+        )
+        return len(rows)
 
     # -- rounds
     async def insert_round(

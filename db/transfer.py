@@ -23,6 +23,7 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("campaigns", "id"),
     ("players", None),
     ("snapshots", "id"),
+    ("history", None),
     ("rounds", "id"),
     ("drafts", None),
     ("locks", "id"),

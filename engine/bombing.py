@@ -196,7 +196,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
     count = bomb_card_count(
         mode, p.band, rating, norden=p.kind.norden, extra=1 if "BM" in p.skills else 0
     )
-    cards = sky.draw(count, "bomb")
+    cards = sky.draw(count, "bomb", p.uid)
     sky.events.append(("bomb", p.uid))
     p.unload()  # 18.23
     flak_count = target_flak_count(target.sheet.target_flak, mode, p.band, mod=target.flak_mod)
@@ -256,7 +256,7 @@ def _strafe_burst(p: Plane) -> int:
 def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
     """21.72-21.74 / 22.27: strafe cards, Target Flak again (one answer), Hit/Miss only."""
     count = strafe_card_count(_strafe_burst(p), "S" in p.skills)
-    cards = sky.draw(count, "strafe")
+    cards = sky.draw(count, "strafe", p.uid)
     flak_count = target_flak_count(
         target.sheet.target_flak, None, p.band, strafe=True, mod=target.flak_mod
     )
@@ -292,7 +292,7 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
     Vital remains. As for bombs (21.14), the cards stand even if that flak downs the scout.
     """
     rating = p.rat.bomb.get(BombMode.RECON, 0)
-    cards = sky.draw(max(0, rating), "recon")
+    cards = sky.draw(max(0, rating), "recon", p.uid)
     shot = area_flak(sky, p, area_flak_count, with_spoils=True)
     gone = cancel_best(cards, shot.spoils)
     results = tuple(c.bombing for i, c in enumerate(cards) if i not in gone)

@@ -22,6 +22,7 @@ class Deck:
             rng.shuffle(self._pile)
         self._discard: list[ActionCard] = []
         self.reshuffles = 0
+        self.reshuffled_at: list[int] = []  # draws made before each reshuffle (the export)
         self.log: list[tuple[str, int]] = []  # (purpose, card id), every draw in order
 
     @classmethod
@@ -51,3 +52,4 @@ class Deck:
             self._rng.shuffle(pile)
         self._pile = pile
         self.reshuffles += 1
+        self.reshuffled_at.append(len(self.log))

@@ -265,6 +265,8 @@ class Sky:
         self.runs: list[RunRec] = []
         self.notes: list[str] = []
         self.events: list[tuple[str, str]] = []  # ("bomb"|"destroyed", uid), in order
+        # (phase, turn, purpose, aircraft uid or None, card ids): every draw, in order.
+        self.draws: list[tuple[Phase, int, str, str | None, tuple[int, ...]]] = []
 
     # -- geometry --------------------------------------------------------------------
 
@@ -299,8 +301,11 @@ class Sky:
 
     # -- card flow -------------------------------------------------------------------
 
-    def draw(self, count: int, purpose: str) -> list[ActionCard]:
-        return self.deck.draw_many(count, purpose)
+    def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
+        cards = self.deck.draw_many(count, purpose)
+        # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
+        self.draws.append((self.phase, self.turn, purpose, who, tuple(c.id for c in cards)))
+        return cards
 
     def record(
         self,
@@ -395,7 +400,7 @@ def _destroy(sky: Sky, p: Plane) -> None:
         mate.lead = True
         mate.mate = None
         p.mate = None
-        mate.hand = sky.draw(mate.perf(), "hand")
+        mate.hand = sky.draw(mate.perf(), "hand", mate.uid)
         sky.notes.append(f"promoted:{mate.uid}")
 
 
@@ -420,13 +425,13 @@ def drop_worst(sky: Sky, p: Plane) -> None:
 
 def opening_hand(sky: Sky, p: Plane) -> None:
     """3.2.3 opening hand; CV (19.25) redraws the weak cards once."""
-    p.hand = sky.draw(p.perf(), "hand")
+    p.hand = sky.draw(p.perf(), "hand", p.uid)
     if "CV" in p.skills:
         weak = [c for c in p.hand if keep_value(p, c) <= 2]
         if weak:
             p.hand = [c for c in p.hand if keep_value(p, c) > 2]
             sky.deck.discard(weak)
-            p.hand.extend(sky.draw(len(weak), "hand"))
+            p.hand.extend(sky.draw(len(weak), "hand", p.uid))
 
 
 def discard_and_draw(sky: Sky, p: Plane) -> None:
@@ -438,7 +443,7 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
         drop_worst(sky, p)
     room = min(p.hp(), limit - len(p.hand))
     if room > 0:
-        p.hand.extend(sky.draw(room, "draw"))
+        p.hand.extend(sky.draw(room, "draw", p.uid))
 
 
 # --- Responses (3.2.6) ----------------------------------------------------------------------
@@ -552,7 +557,7 @@ def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> N
     count = target.gunner()
     if count <= 0:
         return
-    cards = sky.draw(count, "gunner")
+    cards = sky.draw(count, "gunner", target.uid)
     damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
     sky.deck.discard(cards)
     if damage:
@@ -567,7 +572,7 @@ def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[A
     limit = 1 if target.runner else None
     if target.lead:
         return [Source(target, target.hand, would_change(target, damage), limit)], []
-    mini = sky.draw(max(0, target.rat.defensive), "defence")
+    mini = sky.draw(max(0, target.rat.defensive), "defence", target.uid)
     return [Source(target, mini, True, limit)], mini
 
 
@@ -714,7 +719,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
         cards = p.hand
     else:
         off = p.rat.offensive + p.rat.defensive + fighter_mod - (p.band == Band.VH)
-        cards = sky.draw(max(0, off), "wingman-attack")  # 20.13
+        cards = sky.draw(max(0, off), "wingman-attack", p.uid)  # 20.13
     src = Source(p, cards, not p.lead)
     # 20.32: the defender's default is its healthiest bomber; the attacker wants the one
     # closest to its next damage step, and opens with MANEUVERING/HALF LOOP to get it.
@@ -769,7 +774,9 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             and b.formation == target.formation
             and b.side is target.side
         )
-        mini = sky.draw(max(0, target.rat.turret_defense + support + cards_mod), "counter-fire")
+        mini = sky.draw(
+            max(0, target.rat.turret_defense + support + cards_mod), "counter-fire", target.uid
+        )
         for card in attacks:
             if p.destroyed or target.destroyed:
                 break
@@ -827,7 +834,7 @@ def _counter_fire(
 def wingman_shot(sky: Sky, w: Plane, target: Plane) -> None:
     """A Wingman draws Offensive cards (-1 at VH, -1 Loaded) and fires its best IMS/OTS."""
     count = w.rat.offensive - (w.band == Band.VH) - (1 if w.loaded else 0)
-    mini = sky.draw(max(0, count), "wingman-attack")
+    mini = sky.draw(max(0, count), "wingman-attack", w.uid)
     attacks = [c for c in mini if (c.title is IMS or c.title is OTS)]
     if attacks:
         card = max(attacks, key=lambda c: c.damage or 0)

@@ -30,7 +30,7 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
     ``with_spoils`` counts the Spoiled Attack marks too: a scout's report draw meets Area
     Flak the way a bomb run meets Target Flak (authored 3.4), so spoils cancel its cards.
     """
-    cards = sky.draw(max(0, count), "area-flak")
+    cards = sky.draw(max(0, count), "area-flak", p.uid)
     damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
     spoils = sum(1 for c in cards if c.spoiled) if with_spoils else 0
     sky.deck.discard(cards)
@@ -52,7 +52,7 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
     loses its damage but its spoil still counts. ACE PILOT is spent only when the salvo
     would flip or destroy a Leader (dogfight policy).
     """
-    cards = sky.draw(max(0, count), "strafe-flak" if kind == "strafe" else "target-flak")
+    cards = sky.draw(max(0, count), "strafe-flak" if kind == "strafe" else "target-flak", p.uid)
     hits = [c for c in cards if (c.title is IMS or c.title is OTS)]
     spoils = sum(1 for c in cards if c.spoiled)
     answered: ActionCard | None = None
@@ -63,7 +63,7 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
         if p.lead:
             src = Source(p, p.hand, would_change(p, total), 1)
         else:
-            mini = sky.draw(max(0, p.rat.defensive), "flak-defence")
+            mini = sky.draw(max(0, p.rat.defensive), "flak-defence", p.uid)
             src = Source(p, mini, True, 1)
         for card in sorted(hits, key=lambda c: -(c.damage or 0)):
             pick = pick_response(sky, [src], card.title, False, None)

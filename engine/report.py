@@ -70,6 +70,43 @@ class BombRun(Model):
     note: str = ""
 
 
+class CardDraw(Model):
+    """One call on the deck inside a strike (issue 11: every card with its purpose).
+
+    ``who`` is the aircraft the cards were drawn for when one is named: a Leader's hand, a
+    Wingman's or a bomber's mini-hand (its size is ``len(cards)``), a flak or bomb draw.
+    """
+
+    phase: Phase
+    turn: int
+    purpose: str
+    who: str | None = None
+    cards: tuple[int, ...] = ()
+
+
+class BandMove(Model):
+    """An element changing band (3.2.2): a climb costs its Leader a card, a dive gives one."""
+
+    phase: Phase
+    turn: int
+    element: str
+    uids: tuple[str, ...]
+    before: Band
+    after: Band
+    dive_brakes: bool = False  # the drop of a dive-bombing attack (21.42): no card for it
+
+
+class TurnBands(Model):
+    """Where every aircraft flew in one turn of a phase, and which side's element moved
+    first (15.2): ``start`` before the first element's turn, ``end`` after the last."""
+
+    phase: Phase
+    turn: int
+    first: Side
+    start: dict[str, Band] = Field(default_factory=dict)
+    end: dict[str, Band] = Field(default_factory=dict)
+
+
 class StrikeReport(Model):
     id: str  # "T2-J1"
     turn: int
@@ -91,3 +128,9 @@ class StrikeReport(Model):
     target_points: int = 0  # damage points put on the target's track
     scout_success: bool | None = None
     notes: tuple[str, ...] = Field(default=())  # short keys with data, e.g. "phase-skipped:tb"
+    # Export format 2 (issue 11): the facts a rules check needs, recorded as they happened.
+    start_bands: dict[str, Band] = Field(default_factory=dict)  # at launch, before any turn
+    turns: tuple[TurnBands, ...] = ()
+    moves: tuple[BandMove, ...] = ()
+    draws: tuple[CardDraw, ...] = ()
+    reshuffles: tuple[int, ...] = ()  # cards drawn before each reshuffle of the discards

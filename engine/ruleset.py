@@ -15,9 +15,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.rng import Rng
 
@@ -125,6 +125,70 @@ class View(Protocol):
 
 StateT = TypeVar("StateT")
 ViewT = TypeVar("ViewT", bound=View)
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A state as the store keeps it: the current position, and its history as records.
+
+    ``current`` is the state with its history left out, so a round's snapshot does not grow
+    with the campaign; ``records`` are the history entries from the ``since`` the caller
+    asked for (older ones are already stored), each one JSON text; ``length`` is how many
+    entries the whole history holds.
+    """
+
+    current: str
+    records: tuple[str, ...]
+    length: int
+
+
+class HistorySplit(Generic[ModelT]):
+    """Cuts a pydantic state's history (a tuple field, possibly nested) out of its snapshot.
+
+    ``path`` names the attributes from the state down to the tuple, e.g. ``("history",)`` or
+    ``("campaign", "history")``. The records stay whatever JSON the ruleset's record model
+    writes, so fields added to a record flow through storage untouched.
+    """
+
+    def __init__(self, model: type[ModelT], path: tuple[str, ...]) -> None:
+        self._model = model
+        self._path = path
+        owner: type[BaseModel] = model
+        for name in path[:-1]:
+            inner = owner.model_fields[name].annotation
+            assert isinstance(inner, type) and issubclass(inner, BaseModel), name
+            owner = inner
+        annotation = owner.model_fields[path[-1]].annotation
+        assert annotation is not None, path
+        (item, _ellipsis) = get_args(annotation)  # tuple[Record, ...]
+        self._item: TypeAdapter[Any] = TypeAdapter(item)
+        self._items: TypeAdapter[Any] = TypeAdapter(annotation)
+
+    def _history(self, state: BaseModel) -> tuple[Any, ...]:
+        node: Any = state
+        for name in self._path:
+            node = getattr(node, name)
+        return tuple(node)
+
+    def _with(self, node: BaseModel, path: tuple[str, ...], history: tuple[Any, ...]) -> Any:
+        head, rest = path[0], path[1:]
+        value = history if not rest else self._with(getattr(node, head), rest, history)
+        return node.model_copy(update={head: value})
+
+    def dump(self, state: ModelT, since: int = 0) -> Stored:
+        history = self._history(state)
+        bare = self._with(state, self._path, ())
+        records = tuple(self._item.dump_json(item).decode() for item in history[since:])
+        return Stored(bare.model_dump_json(), records, len(history))
+
+    def load(self, current: str, records: Sequence[str]) -> ModelT:
+        bare = self._model.model_validate_json(current)
+        if not records:
+            return bare
+        history = self._items.validate_json("[" + ",".join(records) + "]")
+        result: ModelT = self._with(bare, self._path, tuple(history))
+        return result
 
 
 class Rules(ABC, Generic[StateT, ViewT]):
@@ -170,6 +234,17 @@ class Rules(ABC, Generic[StateT, ViewT]):
 
     @abstractmethod
     def dump(self, state: StateT) -> str: ...
+
+    # A ruleset whose state keeps a history overrides these two (``HistorySplit`` does it
+    # for a pydantic state), so each round stores its new records only; by default the whole
+    # state is the snapshot and there are no records.
+    def dump_stored(self, state: StateT, since: int = 0) -> Stored:
+        """The state cut for storage, with the history records from index ``since`` on."""
+        return Stored(self.dump(state), (), 0)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> StateT:
+        """The whole state back from a snapshot and every one of its history records."""
+        return self.load(current)
 
     # -- derived, the same for every ruleset
     @property

@@ -64,6 +64,31 @@ class RecoveryDraw(Model):
     lost: bool
 
 
+class PilotRecord(Model):
+    """One draw from the pilot cup (19.24) or a named ace placed by a resource (#14)."""
+
+    side: Side
+    purpose: str  # the group the Leader flies in: "cap:<place>", "strike:<side>"...
+    uid: str
+    aircraft: str
+    counter: str | None  # None: the cup was empty, or ``ace``
+    face: int | None = None  # the coin flip: 0 or 1
+    skilled: bool = False
+    redraw: bool = False  # Veteran Aircrew's second draw
+    ace: bool = False  # Ace Leader (authored #14), not drawn from the cup
+    pilot: str | None = None  # the name that went on the aircraft, if any
+
+
+class Tick(Model):
+    """Boxes ticked on a track this turn and why (25.82)."""
+
+    place: str
+    boxes: int
+    cause: Literal["damage", "aircraft-lost", "submarine"]
+    strike: str | None = None  # the strike whose bombs, or in which the aircraft was lost
+    uid: str | None = None  # the aircraft lost
+
+
 class TurnRecord(Model):
     """A played turn, all of it public once the turn is resolved."""
 
@@ -74,6 +99,10 @@ class TurnRecord(Model):
     vp: dict[Side, int] = Field(default_factory=dict)
     boxes: dict[str, int] = Field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Export format 2 (issue 11): the facts a rules check needs.
+    pilots: tuple[PilotRecord, ...] = ()
+    ticks: tuple[Tick, ...] = ()
+    repaired: dict[str, int] = Field(default_factory=dict)  # Damage Control so far, per track
 
 
 class State(Model):

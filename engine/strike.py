@@ -76,11 +76,14 @@ from engine.flak import area_flak, target_flak
 from engine.orders import Doctrine, FlightUnit, StrikeSetup
 from engine.report import (
     AircraftOutcome,
+    BandMove,
     BombRun,
+    CardDraw,
     Exchange,
     FlakShot,
     Phase,
     StrikeReport,
+    TurnBands,
 )
 from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
 
@@ -157,6 +160,9 @@ class Strike:
         self.attacker = setup.attacker
         self.defender = setup.attacker.enemy
         self.first_turn = True
+        self.moves: list[BandMove] = []  # the export's record (issue 11)
+        self.start_bands: dict[str, Band] = {}
+        self.turns: list[TurnBands] = []
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
         units = (*setup.strike, *setup.cap)
@@ -239,6 +245,7 @@ class Strike:
     def run(self) -> StrikeReport:
         setup = self.setup
         sky = self.sky
+        self.start_bands = self.bands()
         if setup.hidden:
             sky.notes.append("hidden")  # Out of Sight: the target is never found
         for plane in sky.planes:
@@ -340,9 +347,18 @@ class Strike:
         if phase == "bomb":
             for p in sky.planes:
                 p.runner = not p.destroyed and not p.out and p.loaded
+        start = self.bands()
         for element in self.order():
             self.element_turn(element, phase == "bomb")
         self.first_turn = False
+        # self.order() always gives the defender's elements the first move (15.2).
+        self.turns.append(
+            TurnBands(phase=phase, turn=turn, first=self.defender, start=start, end=self.bands())
+        )
+
+    def bands(self) -> dict[str, Band]:
+        """The band of every aircraft still flying, for the export."""
+        return {p.uid: p.band for p in self.sky.planes if not p.destroyed}
 
     # -- one element's turn (15.2) ----------------------------------------------------
 
@@ -396,6 +412,17 @@ class Strike:
             return False
         planes = element.alive()
         if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
+            self.moves.append(
+                BandMove(
+                    phase=sky.phase,
+                    turn=sky.turn,
+                    element=element.key,
+                    uids=tuple(p.uid for p in planes),
+                    before=lead.band,
+                    after=Band(lead.band - 1),
+                    dive_brakes=True,
+                )
+            )
             for p in planes:
                 p.band = Band(p.band - 1)  # 21.42: dive brakes, no card for it
                 unpair(p)
@@ -503,7 +530,17 @@ class Strike:
                 return  # a Leader with no card cannot climb
             drop_worst(self.sky, lead)
         else:
-            lead.hand.extend(self.sky.draw(1, "dive"))
+            lead.hand.extend(self.sky.draw(1, "dive", lead.uid))
+        self.moves.append(
+            BandMove(
+                phase=self.sky.phase,
+                turn=self.sky.turn,
+                element=element.key,
+                uids=tuple(p.uid for p in planes),
+                before=lead.band,
+                after=new,
+            )
+        )
         for p in planes:
             p.band = new
 
@@ -647,6 +684,14 @@ class Strike:
             bomb_runs=runs,
             target_points=sum(r.points for r in sky.runs),
             notes=tuple(sky.notes),
+            start_bands=self.start_bands,
+            turns=tuple(self.turns),
+            moves=tuple(self.moves),
+            draws=tuple(
+                CardDraw(phase=phase, turn=turn, purpose=purpose, who=who, cards=cards)
+                for phase, turn, purpose, who, cards in sky.draws
+            ),
+            reshuffles=tuple(sky.deck.reshuffled_at),
         )
 
 

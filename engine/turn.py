@@ -29,10 +29,12 @@ from engine.report import AircraftOutcome, StrikeReport
 from engine.rng import Rng
 from engine.state import (
     Event,
+    PilotRecord,
     RecoveryDraw,
     SidePicks,
     SideState,
     State,
+    Tick,
     TrackState,
     TurnRecord,
 )
@@ -209,6 +211,10 @@ class _Turn:
     fielded: dict[Side, Counter[str]] = field(
         default_factory=lambda: {side: Counter[str]() for side in Side}
     )
+    # The export's record of the turn (issue 11): pilot draws and track ticks with causes.
+    pilot_records: list[PilotRecord] = field(default_factory=list)
+    drafted: set[str] = field(default_factory=set)  # Leaders that had their draw (19.24)
+    ticks: list[Tick] = field(default_factory=list)
 
     def room(self, side: Side) -> Counter[str]:
         """Box cards of ``side`` already in use this turn (25.65)."""
@@ -245,11 +251,15 @@ def _draft(
     from engine.loader import default_pilot_pool
     from engine.pilots import draft_pilots
 
+    # 19.24: one draw per Leader. Midway's fighters cover its airfield and its ground
+    # defences, so the same group reaches here more than once: a Leader that drew an
+    # unskilled face keeps flying without a pilot instead of drawing again.
     leaders = [
         (unit.uid, turn.catalog.aircraft[unit.aircraft])
         for unit in units
-        if unit.role == "leader" and unit.uid not in turn.pilots
+        if unit.role == "leader" and unit.uid not in turn.pilots and unit.uid not in turn.drafted
     ]
+    turn.drafted.update(uid for uid, _ in leaders)
     if not leaders:
         return with_pilot(units, turn.pilots)
     placed: dict[str, str] = {}
@@ -262,6 +272,18 @@ def _draft(
         turn.pilots[uid] = face
         turn.aces.add(side)
         placed[uid] = face.name
+        turn.pilot_records.append(
+            PilotRecord(
+                side=side,
+                purpose=purpose,
+                uid=uid,
+                aircraft=aircraft.code,
+                counter=None,
+                ace=True,
+                skilled=True,
+                pilot=face.name,
+            )
+        )
     draws = draft_pilots(
         leaders,
         default_pilot_pool(),
@@ -269,6 +291,19 @@ def _draft(
         extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
     for draw in draws:
+        turn.pilot_records.append(
+            PilotRecord(
+                side=side,
+                purpose=purpose,
+                uid=draw.uid,
+                aircraft=draw.aircraft,
+                counter=draw.counter,
+                face=draw.face,
+                skilled=draw.skilled,
+                redraw=draw.redraw,
+                pilot=draw.pilot.name if draw.pilot is not None else None,
+            )
+        )
         if draw.pilot is not None:
             turn.pilots[draw.uid] = draw.pilot
             placed[draw.uid] = draw.pilot.name
@@ -435,6 +470,9 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
         track = turn.tracks[setup.target]
         turn.tracks[setup.target] = track.model_copy(
             update={"damage_points": track.damage_points + report.target_points}
+        )
+        turn.ticks.append(
+            Tick(place=setup.target, boxes=report.target_points, cause="damage", strike=report.id)
         )
     turn.reports.append(report)
     turn.emit(
@@ -603,6 +641,8 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         turn.tracks[enemy_fleet.key] = track.model_copy(
             update={"damage_points": track.damage_points + points}
         )
+        if points:
+            turn.ticks.append(Tick(place=enemy_fleet.key, boxes=points, cause="submarine"))
         turn.emit(
             "submarine", side=side.value, card=card.id, result=card.bombing.name, points=points
         )
@@ -786,6 +826,15 @@ def _tick_losses(turn: _Turn) -> None:
             if place.carrier_fleet or place.airfield_table:
                 seen.add(key)
                 recount[place.key] += 1
+                turn.ticks.append(
+                    Tick(
+                        place=place.key,
+                        boxes=1,
+                        cause="aircraft-lost",
+                        strike=report.id,
+                        uid=outcome.uid,
+                    )
+                )
     turn.losses = recount
     for key, count in sorted(turn.losses.items()):
         track = turn.tracks[key]
@@ -896,6 +945,9 @@ def play_turn(
         vp=vp,
         boxes={key: track.boxes for key, track in turn.tracks.items()},
         notes=tuple(turn.notes),
+        pilots=tuple(turn.pilot_records),
+        ticks=tuple(turn.ticks),
+        repaired={key: track.repaired for key, track in turn.tracks.items() if track.repaired},
     )
     sides: dict[Side, SideState] = {}
     for side in Side:

@@ -94,3 +94,17 @@ def test_a_module_never_imports_back_what_imports_it() -> None:
                         seen.add(nxt)
                         stack.append((nxt, [*trail, nxt]))
     assert not cycles, cycles[:5]
+
+
+def test_the_rules_checker_knows_nothing_of_the_engine() -> None:
+    """``verify --rules`` is written from the rules text, not from the engine it checks: it
+    imports no ``engine`` module (it reads the data files with its own TOML reader), nor
+    any of our modules that do, lazily included."""
+    allowed = {"bot.rulecheck", "bot.i18n"}
+    for path in sorted((ROOT / "bot" / "rulecheck").rglob("*.py")):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if top in OURS:
+                assert any(name == a or name.startswith(a + ".") for a in allowed), (
+                    f"{path.relative_to(ROOT)} imports {name}"
+                )

@@ -24,7 +24,8 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
 from engine.wings.catalog import Catalog, SideName
-from engine.wings.generator import generate_mission
+from engine.wings.generator import can_fly_kind, generate_mission
+from engine.wings.objectives import awards
 from engine.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -57,7 +58,15 @@ from engine.wings.state import (
 )
 from engine.wings.turn import play_turn
 
-MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "rescue")
+MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "rescue")
+MISSION_LABELS = {
+    "patrol": "Offensive patrol (air superiority)",
+    "recon": "Reconnaissance of one objective",
+    "photography": "Photography of one objective",
+    "bombing": "Bombing of one objective",
+    "balloon": "Balloon busting",
+    "rescue": "Rescue",
+}
 PROGRAM_HELP = "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S'"
 LOST_STATES = ("dead", "seriously_wounded", "captured", "missing")
 
@@ -341,20 +350,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
     if state.phase == "ended":
         return []
     if state.phase == "briefing":
-        excluded = tuple(
-            Excluded(id=kind, label=kind, reason="not-implemented")
-            for kind in MISSION_KINDS
-            if kind != "patrol"
-        )
-        mission = Decision(
-            side=state.active,
-            field="mission",
-            kind="mission",
-            options=(Option(id="patrol", label="Offensive patrol (air superiority)"),),
-            excluded=excluded,
-            default="patrol",
-        )
-        return [*_skill_decisions(catalog, state), mission]
+        return [*_skill_decisions(catalog, state), mission_decision(catalog, state)]
     if state.phase == "debrief":
         return [
             *_skill_decisions(catalog, state),
@@ -365,6 +361,28 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
     if state.mission.round == "reorder":
         return _reorder_decisions(catalog, state.mission)
     return _program_decisions(catalog, state.mission)
+
+
+def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
+    """Seed E.II.b: the active squadron chooses the mission type. Rescue needs landing and
+    takeoff, which the engine does not play; recon and photo need a two-seater."""
+    options, excluded = [], []
+    for kind in MISSION_KINDS:
+        label = MISSION_LABELS[kind]
+        if kind == "rescue":
+            excluded.append(Excluded(id=kind, label=label, reason="needs-landing"))
+        elif not can_fly_kind(catalog, state, state.active, kind):
+            excluded.append(Excluded(id=kind, label=label, reason="needs-two-seater"))
+        else:
+            options.append(Option(id=kind, label=label))
+    return Decision(
+        side=state.active,
+        field="mission",
+        kind="mission",
+        options=tuple(options),
+        excluded=tuple(excluded),
+        default="patrol",
+    )
 
 
 def defaults(decisions: list[Decision]) -> dict[SideName, dict[str, str]]:
@@ -466,7 +484,7 @@ def resolve(
     decisions = _validate(catalog, state, choices)
     if state.phase == "briefing":
         state = _apply_skills(catalog, state, decisions, choices)
-        return _start_mission(catalog, state, rng)
+        return _start_mission(catalog, state, rng, choices[state.active]["mission"])
     if state.phase == "debrief":
         state = _apply_skills(catalog, state, decisions, choices)
         return _between_missions(catalog, state, choices)
@@ -529,9 +547,9 @@ def _fly(
 
 
 def _start_mission(
-    catalog: Catalog, state: CampaignState, rng: Rng
+    catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
 ) -> tuple[CampaignState, list[Event]]:
-    mission, points, forces = generate_mission(catalog, state, rng)
+    mission, points, forces = generate_mission(catalog, state, rng, kind)
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.
@@ -552,6 +570,9 @@ def _start_mission(
             "mission_points": {"active": points.active, "enemy": points.enemy},
             "points_lines": [list(line) for line in points.lines],
             "forces": {side: [p.id for p in forces[side]] for side in SIDES},
+            "objectives": [
+                {"id": o.id, "kind": o.kind, "side": o.side} for o in mission.objectives.values()
+            ],
         },
     )
     state = state.model_copy(
@@ -584,10 +605,18 @@ def _debrief(
     active_home = [
         p for p in planes.values() if p.side == active and p.status in ("flying", "left")
     ]
-    # Seed E.I.a: a patrol succeeds when every enemy is down or gone and one of ours returns.
-    success = bool(active_home) and all(p.status != "flying" for p in enemy_of_active)
     team_vp: Counter[str] = Counter()
     pilot_vp: Counter[str] = Counter()
+    if mission.objectives:
+        # Seed E.I.a and E.III.a: the objectives decide success and earn their VP.
+        scored = awards(catalog, mission)
+        success = scored.success
+        team_vp.update(scored.team)
+        pilot_vp.update(scored.pilot)
+    else:
+        # Seed E.I.a: a patrol succeeds when every enemy is down or gone and one of ours
+        # returns.
+        success = bool(active_home) and all(p.status != "flying" for p in enemy_of_active)
     for plane in planes.values():
         if plane.pilot is None:
             continue
@@ -620,7 +649,9 @@ def _debrief(
         # each enemy trench or CAA destroyed.
         team_vp[post.side] += len(post.kills)
         if post.destroyed:
-            lost_posts[f"{post.side}:{'trenches' if post.kind == 'trench' else 'caa'}"] += 1
+            stock_key = {"trench": "trenches", "caa": "caa"}.get(post.kind)
+            if stock_key is not None:
+                lost_posts[f"{post.side}:{stock_key}"] += 1
             if post.destroyed_by in planes:
                 team_vp[planes[post.destroyed_by].side] += 1
     if not success:
@@ -711,6 +742,7 @@ def _debrief(
         "active": active,
         "success": success,
         "winner": mission.winner,
+        "kind": mission.kind,
         "vp": {side: team_vp[side] for side in SIDES},
         "losses": {side: losses[side] for side in SIDES},
     }

@@ -261,12 +261,31 @@ class CampaignRules(Frozen):
     mission_table: dict[str, int]
 
 
+class ObjectiveRules(Frozen):
+    target_structure: int = Field(ge=1)
+    balloon_structure: int = Field(ge=1)
+    balloon_level: int = Field(ge=1)
+    balloon_counters_per_level: int = Field(ge=1)
+    bomb: tuple[int, int]  # damage when the bomb covers the target's centre / only touches
+    cluster: tuple[int, int]
+    bomb_markers: tuple[tuple[int, int], ...]  # (from level, markers), ascending
+    recon_levels: tuple[int, int]  # (level for R/2, highest level for a full R)
+    photo_max_level: int
+    # Flak (DCA, seed A.IV.h): per target level, burst distance bands in rulers; -1 stands
+    # for the edge of the battery's card.
+    dca_bands: tuple[tuple[int, float, float], ...]
+    dca_counter: float  # radius of the burst counter in bw (authored)
+    dca_structure: int
+    vp: dict[str, tuple[int, int]]  # award -> (squadron VP, pilot VP)
+
+
 class Rules(Frozen):
     units: Units
     altitude: AltitudeRules
     fire: FireRules
     pilot: PilotRules
     campaign: CampaignRules
+    objectives: ObjectiveRules
 
 
 class Catalog(Frozen):

@@ -176,13 +176,14 @@ def check_at_ground(
     y: float,
     others: Iterable[PlaneState],
     last_kind: str | None = None,
+    level: int = 0,
 ) -> FireCheck:
     """A plane's gun against a ground element, which counts as an aircraft at level 0
-    (seed A.IV.h)."""
+    (seed A.IV.h), or against a balloon's card at the balloon's ``level`` (seed A.IV.i)."""
     crew = _crew_reason(shooter, gun, last_kind)
     if crew:
         return FireCheck(ok=False, reason=crew)
-    gap = shooter.level
+    gap = abs(shooter.level - level)
     if gap >= 2:
         return FireCheck(ok=False, reason="altitude")
     ruler = catalog.rules.units.ruler
@@ -198,7 +199,9 @@ def check_at_ground(
     screens = [
         base_polygon(catalog, plane)
         for plane in others
-        if plane.id != shooter.id and plane.status == "flying" and plane.level <= shooter.level
+        if plane.id != shooter.id
+        and plane.status == "flying"
+        and min(level, shooter.level) <= plane.level <= max(level, shooter.level)
     ]
     return aim(point, area, reach, screens, gap, ruler)
 

@@ -1,6 +1,6 @@
-"""The mission generator (seed E): Mission Points, the forces they buy, weather and time of
-day. Only the air-superiority patrol is generated; the other mission types need ground
-objectives the engine does not model yet.
+"""The mission generator (seed E): Mission Points, the forces they buy, objectives and
+ground defences, weather and time of day, for the patrol, reconnaissance, photography,
+bombing and balloon-busting missions.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.missions import Sortie, new_mission
+from engine.wings.objectives import NEEDS_TWO_SEATER, place_objectives
 from engine.wings.pilots import can_fly, flying_skills, tokens
 from engine.wings.state import SIDES, CampaignState, GroundElement, MissionState, Pilot, other
 
@@ -98,6 +99,23 @@ def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[
     return {post.id: post for post in posts}
 
 
+def flak_battery(catalog: Catalog, side: SideName) -> GroundElement:
+    """Authored: an objective is covered by one flak battery half a ruler behind it (deeper
+    in the defender's zone), armed from the second turn (seed A.IV.h: a turn to arm)."""
+    width, height = catalog.rules.units.table
+    ruler = catalog.rules.units.ruler
+    border = width * 3 / 4 if side == "central" else width / 4
+    inward = 1 if side == "central" else -1
+    return GroundElement(
+        id=f"{side[0]}-dca1",
+        kind="dca",
+        side=side,
+        x=border + inward * ruler * 3 / 4,
+        y=height / 2,
+        ready_turn=2,
+    )
+
+
 def draw_weather(catalog: Catalog, date: str, stream: random.Random) -> str:
     """Seed F.VI.a: one card from a shuffled A deck, read by season."""
     season = SEASONS[int(date.split("-")[1])]
@@ -118,10 +136,15 @@ def sortie_cost(catalog: Catalog, pilot: Pilot, date: str) -> int:
 
 
 def choose_forces(
-    catalog: Catalog, state: CampaignState, side: SideName, budget: int
+    catalog: Catalog,
+    state: CampaignState,
+    side: SideName,
+    budget: int,
+    two_seater_first: bool = False,
 ) -> list[Pilot]:
     """Pilots fit to fly, with a plane of their type and a sortie of fuel and ammunition
-    left, taken in roster order while the Mission Points last (at least one if any can)."""
+    left, taken in roster order while the Mission Points last (at least one if any can);
+    a recon or photo mission takes its two-seater crews first (seed E.I.a)."""
     squadron = state.squadrons[side]
     planes = {
         key.removeprefix("plane:"): count
@@ -131,7 +154,12 @@ def choose_forces(
     sorties = min(squadron.stock.get("fuel", 0), squadron.stock.get("ammunition", 0))
     chosen: list[Pilot] = []
     spent = 0
-    for pilot in sorted(state.pilots.values(), key=lambda p: p.id):
+
+    def order(pilot: Pilot) -> tuple[bool, str]:
+        first = two_seater_first and catalog.planes[pilot.plane].two_seater
+        return (not first, pilot.id)
+
+    for pilot in sorted(state.pilots.values(), key=order):
         if pilot.side != side or not can_fly(pilot) or planes.get(pilot.plane, 0) <= 0:
             continue
         if len(chosen) >= sorties:
@@ -145,6 +173,37 @@ def choose_forces(
     return chosen
 
 
+def can_fly_kind(catalog: Catalog, state: CampaignState, side: SideName, kind: str) -> bool:
+    """Seed E.I.a: recon and photo missions need a two-seater the squadron can launch."""
+    if kind not in NEEDS_TWO_SEATER:
+        return True
+    stock = state.squadrons[side].stock
+    return any(
+        pilot.side == side
+        and can_fly(pilot)
+        and catalog.planes[pilot.plane].two_seater
+        and stock.get(f"plane:{pilot.plane}", 0) > 0
+        for pilot in state.pilots.values()
+    )
+
+
+def load_bombs(
+    catalog: Catalog, state: CampaignState, force: list[Pilot], budget: int
+) -> dict[str, tuple[int, bool]]:
+    """Seed E.II.b: a two-seater flies a bombing mission with a cluster of three bombs (its
+    2 MP include it); each fighter may take one bomb for 1 MP while the points last."""
+    spent = sum(sortie_cost(catalog, pilot, state.date) for pilot in force)
+    price = catalog.rules.campaign.deployment["fighter_bomb"]
+    loads: dict[str, tuple[int, bool]] = {}
+    for pilot in force:
+        if catalog.planes[pilot.plane].two_seater:
+            loads[pilot.id] = (1, True)
+        elif spent + price <= budget:
+            loads[pilot.id] = (1, False)
+            spent += price
+    return loads
+
+
 def generate_mission(
     catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
@@ -154,6 +213,7 @@ def generate_mission(
     stock = state.squadrons[enemy].stock
     trenches = min(stock.get("trenches", 0), fire.max_trenches)
     caa = min(stock.get("caa", 0), fire.max_caa)
+    dca = 0 if kind == "patrol" else 1
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
@@ -161,9 +221,11 @@ def generate_mission(
         kind=kind,
         enemy_trenches=trenches,
         enemy_caa=caa,
+        enemy_dca=dca,
     )
+    two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
     enemy_force = choose_forces(catalog, state, enemy, points.enemy)
-    active_force = choose_forces(catalog, state, active, points.active)
+    active_force = choose_forces(catalog, state, active, points.active, two_first)
     extra = len(enemy_force) - len(active_force)
     if extra > 0:
         # Seed E.II.b: each aircraft the enemy fields beyond the active side's is worth MP.
@@ -175,8 +237,10 @@ def generate_mission(
             enemy_extra_aircraft=extra,
             enemy_trenches=trenches,
             enemy_caa=caa,
+            enemy_dca=dca,
         )
-        active_force = choose_forces(catalog, state, active, points.active)
+        active_force = choose_forces(catalog, state, active, points.active, two_first)
+    loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
     forces: dict[SideName, list[Pilot]] = {active: active_force, enemy: enemy_force}
     sorties = [
         Sortie(
@@ -188,6 +252,8 @@ def generate_mission(
             behaviour=pilot.behaviour,
             tokens=tokens(catalog, pilot),
             pilot_lp=pilot.lp,
+            bombs=loads.get(pilot.id, (0, False))[0],
+            cluster=loads.get(pilot.id, (0, False))[1],
         )
         for side in SIDES
         for pilot in forces[side]
@@ -206,5 +272,15 @@ def generate_mission(
     )
     time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
     ground = defences(catalog, enemy, trenches, caa)
-    mission = mission.model_copy(update={"time_of_day": time_of_day, "ground": ground})
+    if dca:
+        battery = flak_battery(catalog, enemy)
+        ground[battery.id] = battery
+    mission = mission.model_copy(
+        update={
+            "time_of_day": time_of_day,
+            "ground": ground,
+            "kind": kind,
+            "objectives": place_objectives(catalog, kind, enemy),
+        }
+    )
     return mission, points, forces

@@ -30,6 +30,8 @@ class Sortie(BaseModel):
     behaviour: str | None = None
     tokens: int = 0
     pilot_lp: int = 10
+    bombs: int = 0
+    cluster: bool = False
 
 
 def new_mission(
@@ -70,6 +72,8 @@ def new_mission(
                 heading=heading,
                 level=catalog.rules.altitude.start_level,
                 pilot_lp=sortie.pilot_lp,
+                bombs=sortie.bombs,
+                cluster=sortie.cluster,
                 observer_lp=catalog.rules.pilot.life_points if plane_type.two_seater else None,
             )
     users: Counter[str] = Counter()

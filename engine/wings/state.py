@@ -123,13 +123,16 @@ class PlaneState(Model):
     kills_wounded: int = 0  # of those, shot down while the pilot was wounded (Hothead VP)
     power_used: bool = False  # the behaviour's once-a-game power (seed D.VI)
     power_target: str | None = None  # the plane the Soldier or Opportunist power hit
+    bombs: int = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
+    cluster: bool = False  # a two-seater's load is a cluster of three bombs (seed B.X)
 
 
 class GroundElement(Model):
-    """A trench or AA machine-gun post (seed A.IV.h): an immobile aircraft at level 0."""
+    """A trench, AA machine-gun post or flak battery (seed A.IV.h): an immobile aircraft at
+    level 0."""
 
     id: str
-    kind: Literal["trench", "caa"]
+    kind: Literal["trench", "caa", "dca"]
     side: SideName
     x: float
     y: float
@@ -138,6 +141,36 @@ class GroundElement(Model):
     silenced: bool = False  # a CAA whose AA gun is out of action (infantry fire goes on)
     destroyed_by: str | None = None
     kills: tuple[str, ...] = ()
+    # A flak battery (DCA): the first turn it may aim (it arms for a turn, and reloads for
+    # the turn after each shot), and its burst counter (x, y, level) while one is placed.
+    ready_turn: int = 0
+    burst: tuple[float, float, int] | None = None
+
+
+ObjectiveKind = Literal["recon", "photo", "target", "balloon"]
+
+
+class Objective(Model):
+    """A mission objective owned by the defending side (seed E.I.a, A.IV.e-g, A.IV.i): a
+    site to reconnoitre or photograph, a target to bomb, or an observation balloon."""
+
+    id: str
+    kind: ObjectiveKind
+    side: SideName  # the defender
+    x: float
+    y: float
+    deep: bool = False  # deep enemy territory doubles the attacker's award (seed E.I.b)
+    damage: int = 0
+    destroyed: bool = False
+    done_by: str | None = None  # the plane that reconnoitred or photographed it
+    hit_by: str | None = None  # the last plane that damaged it (bomb or gun)
+    # A balloon's height and flames (seed A.IV.i): level and climb counters, fire results
+    # taken (each draws an A card every turn), winched down while burning.
+    level: int = 0
+    counters: int = 0
+    fire: int = 0
+    fired_by: str | None = None  # the plane that first set it on fire
+    exploded: bool = False
 
 
 class Program(Model):
@@ -156,11 +189,12 @@ class MissionRules(Model):
     shot_down_rule: bool = True  # B.VIII: the pilot may survive a crash
     doubled_specials: bool = True  # B.IX
     tailing: bool = True  # A.IV.d
+    flak_near: bool = True  # A.IV.h option: an A card within R/2 of a flak burst
 
 
 class MissionState(Model):
     number: int = 1
-    kind: Literal["patrol"] = "patrol"
+    kind: Literal["patrol", "recon", "photography", "bombing", "balloon"] = "patrol"
     date: str = "1917-09"
     weather: Literal["clear", "medium", "heavy"] = "clear"
     time_of_day: str = "morning"
@@ -172,6 +206,7 @@ class MissionState(Model):
     round: Literal["program", "reorder"] = "program"
     planes: dict[str, PlaneState]
     ground: dict[str, GroundElement] = Field(default_factory=dict)
+    objectives: dict[str, Objective] = Field(default_factory=dict)
     decks: dict[str, DeckState]
     programs: dict[str, Program] = Field(default_factory=dict)  # sealed until played
     pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued

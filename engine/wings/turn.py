@@ -14,15 +14,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from engine.rng import Rng
+from engine.wings import flak
 from engine.wings import geometry as geo
+from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
-from engine.wings.fire import base_polygon, check_at_ground, check_fire, check_from_ground
+from engine.wings.fire import (
+    base_polygon,
+    check_at_ground,
+    check_fire,
+    check_from_ground,
+    ground_polygon,
+)
 from engine.wings.state import (
     SIDES,
     DeckState,
     Event,
     GroundElement,
     MissionState,
+    Objective,
     PlaneState,
     Program,
 )
@@ -52,6 +61,7 @@ class Turn:
         self.rng = rng
         self.planes: dict[str, PlaneState] = dict(mission.planes)
         self.ground: dict[str, GroundElement] = dict(mission.ground)
+        self.objectives: dict[str, Objective] = dict(mission.objectives)
         self.piles = {k: list(d.pile) for k, d in mission.decks.items()}
         self.spent = {k: list(d.spent) for k, d in mission.decks.items()}
         self.events: list[Event] = []
@@ -336,6 +346,8 @@ class Turn:
                 if card.value % 2 == 1:
                     self.event("turbulence", plane=plane.id)
                     self.add_damage(plane.id, 1, None)
+        self.burning_balloons()
+        self.lay_flak()
         self.explosion_blast()
 
     def card_for(self, plane: PlaneState, program: Program) -> ManeuverCard:
@@ -547,8 +559,8 @@ class Turn:
                         best = (key, shot)
                 if best is not None:
                     shots.append(self.behaviour_power(shooter, best[1], dived))
-                elif self.ground:
-                    self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots)
+                elif self.ground or self.objectives:
+                    self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots, dived)
         shots.extend(self.ground_fire(planes, infantry))
         new_aim: dict[str, dict[str, str]] = {p.id: {} for p in planes}
         for shot in shots:
@@ -608,8 +620,8 @@ class Turn:
         fire = self.catalog.rules.fire
         caa_gun = Gun(name="caa", deck=fire.caa_deck, axis=0, half_angle=89)
         for post in sorted(self.ground.values(), key=lambda g: g.id):
-            if post.destroyed:
-                continue
+            if post.destroyed or post.kind == "dca":
+                continue  # the flak battery fires only its shells (lay_flak, flak_bursts)
             best: tuple[float, str, bool] | None = None
             for plane in planes:
                 if plane.side == post.side:
@@ -632,8 +644,12 @@ class Turn:
         last_kind: str,
         planes: list[PlaneState],
         ground_shots: list[Shot],
+        dived: bool = False,
     ) -> None:
-        """With no plane to shoot at, a gun takes the nearest enemy ground element."""
+        """With no plane to shoot at, a gun takes an enemy balloon in sight, else the
+        nearest enemy ground element (authored standing order)."""
+        if self.aim_at_balloon(shooter, gun, last_kind, planes, ground_shots, dived):
+            return
         best: tuple[float, str, bool] | None = None
         for post in sorted(self.ground.values(), key=lambda g: g.id):
             if post.destroyed or post.side == shooter.side:
@@ -652,6 +668,9 @@ class Turn:
     def hit_ground(self, shots: list[Shot]) -> None:
         structure = self.catalog.rules.fire.ground_structure
         for shot in shots:
+            if shot.target in self.objectives:
+                self.hit_balloon(shot)
+                continue
             for _ in range(shot.cards):
                 post = self.ground[shot.target]
                 if post.destroyed:
@@ -662,12 +681,216 @@ class Turn:
                     self.apply_special(
                         shot.shooter, card.special, card.value, shot.shooter, shot.gun
                     )
-                elif card.special != "none" and post.kind == "caa":
-                    changes["silenced"] = True  # seed A.IV.h: any other special silences the AA
-                if card.special == "explosion" or post.damage + card.value >= structure:
+                elif card.special != "none" and post.kind in ("caa", "dca"):
+                    # Seed A.IV.h: any other special silences the AA gun (authored: the
+                    # flak battery's too).
+                    changes["silenced"] = True
+                limit = (
+                    self.catalog.rules.objectives.dca_structure if post.kind == "dca" else structure
+                )
+                if card.special == "explosion" or post.damage + card.value >= limit:
                     changes.update(destroyed=True, destroyed_by=shot.shooter)
                     self.event("ground-destroyed", post=post.id, by=shot.shooter)
                 self.ground[post.id] = post.model_copy(update=changes)
+
+    # --- flak (seed A.IV.h) -------------------------------------------------------------
+
+    def lay_flak(self) -> None:
+        """Once the programs are in, an armed battery lays its burst counter (standing
+        order, ``engine.wings.flak``)."""
+        for pid in sorted(self.ground):
+            battery = self.ground[pid]
+            if battery.kind != "dca" or battery.destroyed or battery.silenced:
+                continue
+            if battery.burst is not None or self.turn < battery.ready_turn:
+                continue
+            burst = flak.aim(self.catalog, battery, self.flying())
+            if burst is None:
+                continue
+            self.ground[pid] = battery.model_copy(update={"burst": burst})
+            self.event(
+                "flak-laid", battery=pid, x=round(burst[0], 3), y=round(burst[1], 3), level=burst[2]
+            )
+
+    def flak_bursts(self) -> None:
+        """Seed A.IV.h: the shell bursts; the battery then reloads for the whole next turn."""
+        for pid in sorted(self.ground):
+            battery = self.ground[pid]
+            if battery.kind != "dca" or battery.burst is None:
+                continue
+            self.ground[pid] = battery.model_copy(
+                update={"burst": None, "ready_turn": self.turn + 2}
+            )
+            if battery.destroyed or battery.silenced:
+                continue
+            hits = flak.caught(
+                self.catalog, battery.burst, self.flying(), self.mission.rules.flak_near
+            )
+            self.event("flak-burst", battery=pid, planes=[plane for plane, _ in hits])
+            for target, letter in hits:
+                _, card = self.draw(letter, target)
+                self.apply_card(target, card, pid, None)
+        self.explosion_blast()
+
+    # --- objectives (seed A.IV.e-g, A.IV.i) ----------------------------------------------
+
+    def objective_actions(self, played: dict[str, tuple[ManeuverCard, Step]]) -> None:
+        """After the maneuver and before fire (seed A.IV.e): bombs fall, and photographs
+        and reconnaissance passes are noted."""
+        if not self.objectives:
+            return
+        for plane in self.flying():
+            card, _step = played[plane.id]
+            for site in sorted(self.objectives.values(), key=lambda o: o.id):
+                if site.side == plane.side or site.done_by is not None:
+                    continue
+                if site.kind == "photo" and obj.photographs(self.catalog, plane, card.kind, site):
+                    kind = "photographed"
+                elif site.kind == "recon" and obj.reconnoitres(self.catalog, plane, site):
+                    kind = "reconnoitred"
+                else:
+                    continue
+                self.objectives[site.id] = site.model_copy(update={"done_by": plane.id})
+                self.event(kind, plane=plane.id, objective=site.id)
+            if plane.bombs > 0 and plane.level >= 1:
+                self.release_bomb(plane, card.kind)
+
+    def release_bomb(self, plane: PlaneState, last_kind: str) -> None:
+        """Standing order (authored): a bomber releases when its bomb would land on an
+        enemy target, never at level 0 (where the seed has it blow up with its bomb)."""
+        pose = obj.bomb_fall(self.catalog, plane, last_kind)
+        hits = [
+            (obj.bomb_damage(self.catalog, pose, target, plane.cluster), target)
+            for target in sorted(self.objectives.values(), key=lambda o: o.id)
+            if target.kind == "target" and target.side != plane.side and not target.destroyed
+        ]
+        hits = [(points, target) for points, target in hits if points > 0]
+        if not hits:
+            return
+        self.update(plane.id, bombs=plane.bombs - 1)
+        self.event("bomb-released", plane=plane.id, x=round(pose[0], 3), y=round(pose[1], 3))
+        structure = self.catalog.rules.objectives.target_structure
+        for points, target in hits:
+            damage = target.damage + points
+            destroyed = damage >= structure
+            self.objectives[target.id] = target.model_copy(
+                update={"damage": damage, "destroyed": destroyed, "hit_by": plane.id}
+            )
+            self.event(
+                "bomb-hit", plane=plane.id, objective=target.id, damage=points, destroyed=destroyed
+            )
+
+    def aim_at_balloon(
+        self,
+        shooter: PlaneState,
+        gun: Gun,
+        last_kind: str,
+        planes: list[PlaneState],
+        ground_shots: list[Shot],
+        dived: bool,
+    ) -> bool:
+        """Seed A.IV.i: a balloon is fired at like a plane, but not from over its card
+        unless with a dive shot."""
+        best: tuple[float, str, bool] | None = None
+        own = base_polygon(self.catalog, shooter)
+        for balloon in sorted(self.objectives.values(), key=lambda o: o.id):
+            if balloon.kind != "balloon" or balloon.destroyed or balloon.side == shooter.side:
+                continue
+            over = geo.overlaps(own, ground_polygon(self.catalog, balloon.x, balloon.y))
+            if over and not (dived and self.mission.rules.dive_shot):
+                continue
+            check = check_at_ground(
+                self.catalog,
+                shooter,
+                gun,
+                balloon.x,
+                balloon.y,
+                planes,
+                last_kind=last_kind,
+                level=balloon.level,
+            )
+            if check.ok and (best is None or (check.distance, balloon.id) < best[:2]):
+                best = (check.distance, balloon.id, check.short)
+        if best is None:
+            return False
+        fire = self.catalog.rules.fire
+        cards = fire.short_cards if best[2] else fire.long_cards
+        ground_shots.append(Shot(shooter.id, gun, best[1], cards, 0, False, best[2]))
+        self.event("fire-at-balloon", shooter=shooter.id, gun=gun.name, target=best[1])
+        return True
+
+    def hit_balloon(self, shot: Shot) -> None:
+        for _ in range(shot.cards):
+            if self.objectives[shot.target].destroyed:
+                break
+            _, card = self.draw(shot.gun.deck, None)
+            if card.special in ("jam_red", "jam_green"):
+                self.apply_special(shot.shooter, card.special, card.value, shot.shooter, shot.gun)
+            self.damage_balloon(shot.target, card.value, card.special, shot.shooter)
+
+    def damage_balloon(self, oid: str, points: int, special: str, source: str | None) -> None:
+        """Seed A.IV.i: points count, and of the specials only fire (lasting, cumulative)
+        and explosion; a balloon at 0 structure or exploded is down."""
+        balloon = self.objectives[oid]
+        changes: dict[str, object] = {"damage": balloon.damage + points}
+        if source is not None and (points > 0 or special in ("fire", "explosion")):
+            changes["hit_by"] = source
+        if special == "fire":
+            changes["fire"] = balloon.fire + 1
+            if balloon.fired_by is None:
+                changes["fired_by"] = source
+            self.event("balloon-fire", objective=oid, by=source)
+        balloon = balloon.model_copy(update=changes)
+        self.objectives[oid] = balloon
+        structure = self.catalog.rules.objectives.balloon_structure
+        if special == "explosion" or balloon.damage >= structure:
+            self.balloon_down(oid, explodes=special == "explosion" or balloon.fire > 0)
+
+    def balloon_down(self, oid: str, explodes: bool) -> None:
+        """Seed A.IV.i: a balloon destroyed while burning (or by an explosion) blows up: a
+        C card to each plane at its level over its card, an A card to those within R/2."""
+        balloon = self.objectives[oid].model_copy(update={"destroyed": True, "exploded": explodes})
+        self.objectives[oid] = balloon
+        self.event("balloon-destroyed", objective=oid, by=balloon.hit_by, exploded=explodes)
+        if not explodes:
+            return
+        card_area = ground_polygon(self.catalog, balloon.x, balloon.y)
+        reach = self.catalog.rules.units.ruler / 2
+        for plane in self.flying():
+            if plane.level != balloon.level:
+                continue
+            if geo.overlaps(base_polygon(self.catalog, plane), card_area):
+                letter = "C"
+            elif geo.distance((plane.x, plane.y), (balloon.x, balloon.y)) <= reach:
+                letter = "A"
+            else:
+                continue
+            _, card = self.draw(letter, plane.id)
+            self.event("balloon-blast", plane=plane.id, objective=oid, deck=letter)
+            self.apply_card(plane.id, card, None, None)
+
+    def burning_balloons(self) -> None:
+        """Seed A.IV.i at the start of a turn: a burning balloon draws an A card per fire
+        result (points and explosion count), then is winched down one climb counter."""
+        per_level = self.catalog.rules.objectives.balloon_counters_per_level
+        for oid in sorted(self.objectives):
+            balloon = self.objectives[oid]
+            if balloon.kind != "balloon" or balloon.destroyed or balloon.fire <= 0:
+                continue
+            for _ in range(balloon.fire):
+                _, card = self.draw("A", None)
+                special = "explosion" if card.special == "explosion" else "none"
+                self.damage_balloon(oid, card.value, special, None)
+                if self.objectives[oid].destroyed:
+                    break
+            balloon = self.objectives[oid]
+            if balloon.destroyed:
+                continue
+            level, counters = balloon.level, balloon.counters - 1
+            if counters < 0:
+                level, counters = (level - 1, per_level - 1) if level > 0 else (0, 0)
+            self.objectives[oid] = balloon.model_copy(update={"level": level, "counters": counters})
+            self.event("balloon-winched", objective=oid, level=level)
 
     def deal(self, shots: list[Shot]) -> None:
         """Seed A.II.a: cards are dealt one at a time, first to the target whose deck letter
@@ -744,6 +967,9 @@ class Turn:
                 self.event("left-table", plane=pid)
         self.collide(pairs)
         self.explosion_blast()
+        self.objective_actions(played)
+        if self.phase == 2:
+            self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
         flying = self.flying()
         polys = {p.id: base_polygon(self.catalog, p) for p in flying}
         overlapping = {
@@ -865,6 +1091,7 @@ class Turn:
             update={
                 "planes": self.planes,
                 "ground": self.ground,
+                "objectives": self.objectives,
                 "decks": decks,
                 "turn": turn,
                 "programs": {},

@@ -14,6 +14,7 @@ from engine.report import StrikeReport
 from engine.ruleset import Decision, Option
 from engine.types import AircraftState, FleetTactic, Side
 from engine.view import View
+from rendering import rulebook
 from rendering.i18n import t
 from rendering.panel import render_order_panel
 from rendering.presenter import Report, RevealLine
@@ -66,10 +67,38 @@ class CarrierPresenter:
         return option.detail
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
+        """One line on what the option does (a select option's description)."""
         if field == "doctrine":
             described = t(f"orders.doctrine.{option.id}", locale)
             return option.detail if described == f"orders.doctrine.{option.id}" else described
+        if field == "fleet_tactic":
+            key = f"rules.option.fleet_tactic.{option.id}"
+            described = t(key, locale)
+            return self._detail(field, option, locale) if described == key else described
+        if field == "flight_ops":
+            # The engine's detail is "<strike force> — CAP <cap>" (aircraft names and counts,
+            # the same in every language); only the words around them are ours.
+            force, _, cap = option.detail.rpartition(" — CAP ")
+            if not force and option.detail.startswith("CAP "):
+                return t("rules.option.flight_ops.none", locale, cap=option.detail[4:])
+            if force and cap:
+                return t("rules.option.flight_ops.strike", locale, force=force, cap=cap)
+            return option.detail
+        if field == "resource":
+            found = rulebook.entry("carrier", f"#{option.id}", locale)
+            if found is not None and found.short:
+                return found.short
         return self._detail(field, option, locale)
+
+    def resource_effect(self, number: str, locale: str) -> str:
+        """A resource's whole effect in the reader's language, from the rules digest."""
+        found = rulebook.entry("carrier", f"#{number}", locale)
+        if found is not None:
+            return found.text
+        try:
+            return self.catalog.resource(int(number)).text
+        except (ValueError, KeyError):
+            return ""
 
     def _strike_label(self, scenario: str, size: str, targets: list[str], locale: str) -> str:
         label = self.option_text(scenario, "flight_ops", size, locale)
@@ -143,13 +172,12 @@ class CarrierPresenter:
         after: list[str] = []
         resource = drafts.get("resource") if view.round.value == "resource" else None
         if resource is not None:
-            try:
-                effect = self.catalog.resource(int(resource)).text
-            except (ValueError, KeyError):
-                effect = ""
+            effect = self.resource_effect(resource, locale)
             if effect:
                 name = self.option_text(scenario, "resource", resource, locale)
                 after.append(t("orders.resource-effect", locale, resource=name, effect=effect))
+        if not view.finished:
+            after.append("-# " + t("rules.panel.glossary", locale))
         return before, after
 
     def board_summary(self, view: View, locale: str) -> str:

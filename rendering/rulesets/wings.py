@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
-from rendering.i18n import t
+from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.style import ellipsize, font, to_png, wrap
 
@@ -136,6 +136,37 @@ class WingsPresenter:
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
                 colour = INK if plane["status"] == "flying" else MUTED
                 lines += [(name, colour, False), (where, colour, False)]
+        return lines + self._objective_lines(mission, locale)
+
+    @staticmethod
+    def _objective_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
+        """Each objective of a mission other than a patrol, with how it stands (public)."""
+        objectives = mission.get("objectives") or {}
+        if not objectives:
+            return []
+        lines: list[Line] = [(t("wings.objectives", locale), INK, True)]
+        for site in sorted(objectives.values(), key=lambda o: o["id"]):
+            if site["destroyed"]:
+                state = t("wings.objective-state.destroyed", locale)
+            elif site["kind"] == "balloon" and site["fire"]:
+                state = t("wings.objective-state.burning", locale, level=site["level"])
+            elif site["damage"]:
+                state = t("wings.objective-state.damaged", locale, damage=site["damage"])
+            elif site["done_by"]:
+                state = t("wings.objective-state.done", locale)
+            elif site["kind"] == "balloon":
+                state = t("wings.objective-state.aloft", locale, level=site["level"])
+            else:
+                state = t("wings.objective-state.intact", locale)
+            text = t(
+                "wings.objective-line",
+                locale,
+                kind=t(f"wings.objective.{site['kind']}", locale),
+                id=site["id"],
+                side=_side(site["side"], locale),
+                state=state,
+            )
+            lines.append((text, SIDE_INK.get(site["side"], INK), False))
         return lines
 
     def _scores(self, view: WingsViewLike, locale: str) -> str:
@@ -166,6 +197,7 @@ class WingsPresenter:
                 locale,
                 number=record["number"],
                 side=_side(record["active"], locale),
+                kind=t(f"wings.kind.{record.get('kind', 'patrol')}", locale),
                 result=result,
             ),
             t(
@@ -183,6 +215,8 @@ class WingsPresenter:
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
         if field == "purchase" and value == NOTHING:
             return t("wings.nothing", locale)
+        if field == "mission":
+            return word(f"wings.kind.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:

@@ -210,6 +210,37 @@ async def test_snapshots_and_rounds(store: Repository) -> None:
             await tx.update_round(second, kind="orders")
 
 
+async def test_history_rows_append_per_branch_and_a_rollback_copies_a_prefix(
+    store: Repository,
+) -> None:
+    records = ['{"turn": 1, "note": "é"}', '{"turn": 2}', '{"turn": 3}']
+    async with store.transaction() as tx:
+        cid, _sid, _rid = await campaign_with_round(tx)
+        await tx.append_history(cid, 1, 0, records[:1])
+        await tx.append_history(cid, 1, 1, records[1:])
+        await tx.append_history(cid, 1, 3, [])  # a round without a record writes nothing
+        sid = await tx.insert_snapshot(cid, 1, 4, "orders", "{}", 30, history_len=3)
+        snap = await tx.snapshot(sid)
+        assert snap is not None and snap.history_len == 3
+        assert await tx.history(cid, 1, 3) == records
+        assert await tx.history(cid, 1, 2) == records[:2]  # an older snapshot's view
+        assert await tx.history(cid, 1, 0) == []
+        # a rollback to the state after the first record: branch 2 gets that record only
+        assert await tx.copy_history(cid, 1, 2, 1) == 1
+        assert await tx.history(cid, 2, 10) == records[:1]
+        await tx.append_history(cid, 2, 1, ['{"turn": 2, "branch": 2}'])
+        assert await tx.history(cid, 2, 10) == [records[0], '{"turn": 2, "branch": 2}']
+        assert await tx.history(cid, 1, 10) == records  # the old branch is untouched
+        plain = await tx.insert_snapshot(cid, 2, 1, "orders", "{}", 31)
+        assert (await tx.snapshot(plain)).history_len == 0  # type: ignore[union-attr]
+    # rows are never rewritten: an index the branch holds is refused, and nothing lands
+    with pytest.raises(ConstraintError):
+        async with store.transaction() as tx:
+            await tx.append_history(cid, 1, 2, ['{"turn": 99}'])
+    async with store.read() as tx:
+        assert await tx.history(cid, 1, 10) == records
+
+
 async def test_any_text_is_a_round_kind_and_a_side(store: Repository) -> None:
     # The schema is ruleset-agnostic: kinds and sides are the rulesets' business.
     async with store.transaction() as tx:

@@ -10,6 +10,11 @@ process with SIGKILL in the middle of the work and starts a fresh one after the 
 lease has run out: still every round resolves once and no lock is lost; every message is
 delivered, and the only repeats are the few the killed process had posted but not yet
 marked (at least once, see ``bot/outbox.py``), still in queue order.
+
+The third is the kill test of ``killtest.py`` at the size CI affords (the full 200
+campaigns and 20 kills: ``python -m tests.db.killtest``): one process per shard, locks
+arriving at each, one SIGKILLed and restarted at random moments, then rounds, messages
+(counted at a fake Discord all processes share) and acknowledged locks are checked.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from db.backend import open_repository
 from db.repository import OutboxRow
 from engine.loader import default_catalog
 from engine.types import Side
+from tests.db import killtest
 from tests.service.support import ALL, GM, JAP, Env, pace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +163,23 @@ async def test_a_process_killed_mid_way_loses_nothing(db_url: str, tmp_path: Pat
     assert len(repeats) <= 3, repeats
     in_queue_order(lines)
     await check_store(db_url, row_ids)
+
+
+async def test_kill_and_restart_loses_nothing_and_repeats_nothing(
+    pg_url: str, tmp_path: Path
+) -> None:
+    campaigns, kills = 45, 6
+    args = killtest.parse(
+        f"--campaigns {campaigns} --kills {kills} --rounds 2 --round-seconds 300"
+        " --kill-every 1.5".split()
+    )
+    report = await killtest.run(pg_url, args, tmp_path)
+    assert report.problems == [], "\n".join(report.lines())
+    assert report.kills == kills
+    # Locks arrived at every process, and the deadlines did their part too.
+    assert len(report.locks_by_process) == 3 and min(report.locks_by_process) > 0
+    assert report.deadline_rounds == campaigns // 5
+    assert report.rounds_resolved >= 2 * campaigns
+    # One message per queued row: hand-overs repeated by the kills made no second message.
+    assert report.messages_created == report.outbox_rows > 0
+    assert report.longest_repeat_gap <= args.window

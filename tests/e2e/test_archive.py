@@ -64,7 +64,7 @@ async def test_finished_campaign_is_listed_read_and_exported(world: World) -> No
         assert f"Campaign #{table.campaign_id}" in status.content and "is over" in status.content
         log = await table.spectator.slash(table.channel, "log")
         assert log.ephemeral and "is over" in log.response.content
-        assert "Campaign finished" in log.response.content
+        assert "ended the campaign (reason: we stop here)" in log.response.content
 
         # The GM exports it, seed revealed so the whole record can be checked.
         exported = await export_of(await table.gm.slash(table.channel, "campaign export"))
@@ -99,12 +99,12 @@ async def test_new_campaign_in_the_channel_does_not_hide_the_old(world: World) -
         current = answer(await table.spectator.slash(table.channel, "status"))
         assert "is over" not in current.content
         old_log = await table.spectator.slash(table.channel, "log", campaign=old)
-        assert "Campaign finished" in old_log.response.content
+        assert "ended the campaign (reason: we stop here)" in old_log.response.content
         assert f"#{old}" in old_log.response.content
         older = next(c for c in custom_ids(old_log.response) if c.startswith(f"sortie:log:{old}:"))
         page_two = await table.spectator.click(old_log.response, custom_id=older)
         assert "page 2" in page_two.response.content.lower()
-        assert "Campaign paused" in page_two.response.content
+        assert "paused the campaign (reason: tea)" in page_two.response.content
         assert "is over" in page_two.response.content
         old_export = await export_of(
             await table.gm.slash(table.channel, "campaign export", campaign=old)

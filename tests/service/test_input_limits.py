@@ -112,7 +112,7 @@ def test_missing_parameters_do_not_show_raw_blanks() -> None:
     line = describe("round-opened", {"round": "orders", "deadline": 1}, "en")
     assert "{" not in line and line.startswith("Round opened: turn ?")
     assert describe("round-opened", {"round": "orders"}, "en", turn=3).startswith(
-        "Round opened: turn 3, orders"
+        "Round opened: turn 3, Orders"
     )
     assert "{" not in t("service.round.header", "fr", turn=1)
     assert "{" not in ServiceError("bad-turn", turn=5).message("en")

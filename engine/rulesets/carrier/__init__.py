@@ -9,7 +9,7 @@ presents it through the common interface.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine import campaign as loop
 from engine.catalog import Catalog
@@ -18,11 +18,13 @@ from engine.ruleset import (
     Decision,
     Event,
     FieldSpec,
+    HistorySplit,
     Progress,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
+    Stored,
 )
 from engine.state import State
 from engine.types import RoundKind, Side
@@ -41,10 +43,14 @@ FIELDS = (
 )
 
 
+_STORED = HistorySplit(State, ("history",))
+
+
 class CarrierRules(Rules[State, View]):
     key = "carrier"
     # 2: the issue 11 fidelity fixes (recovery against bases, scouts, box limits...).
-    version = "2"
+    # 3: one pilot draw per Leader of Midway's CAP (19.24), found by verify --rules.
+    version = "3"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -88,3 +94,10 @@ class CarrierRules(Rules[State, View]):
 
     def dump(self, state: State) -> str:
         return state.model_dump_json()
+
+    # The history lives in append-only rows beside the snapshot (issue 13).
+    def dump_stored(self, state: State, since: int = 0) -> Stored:
+        return _STORED.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> State:
+        return _STORED.load(current, records)

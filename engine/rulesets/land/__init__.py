@@ -10,7 +10,7 @@ every period in order ("burma-all").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine.cards import Deck
 from engine.catalog import Catalog
@@ -22,12 +22,14 @@ from engine.ruleset import (
     Event,
     Excluded,
     FieldSpec,
+    HistorySplit,
     Option,
     Progress,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
+    Stored,
 )
 from engine.rulesets.land.mission import fly_mission
 from engine.rulesets.land.state import ROUND, LandState
@@ -60,8 +62,13 @@ DOCTRINE_LABELS = {
 }
 
 
+_STORED = HistorySplit(LandState, ("history",))
+
+
 class LandRules(Rules[LandState, LandView]):
     key = "land"
+    # 2: balance v2 of the authored sheets (docs/land-data.md, "Authored changes").
+    version = "2"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -349,3 +356,10 @@ class LandRules(Rules[LandState, LandView]):
 
     def dump(self, state: LandState) -> str:
         return state.model_dump_json()
+
+    # The history lives in append-only rows beside the snapshot (issue 13).
+    def dump_stored(self, state: LandState, since: int = 0) -> Stored:
+        return _STORED.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> LandState:
+        return _STORED.load(current, records)

@@ -10,7 +10,7 @@ is authored (docs/pearl-harbor.md): the seed gives none of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,12 +21,14 @@ from engine.ruleset import (
     Decision,
     Event,
     FieldSpec,
+    HistorySplit,
     Option,
     Progress,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
+    Stored,
 )
 from engine.rulesets.pearl_harbor.view import (
     NONE,
@@ -62,6 +64,9 @@ class PearlState(BaseModel):
     finished: bool = False
     winner: str | None = None
     performance: str | None = None
+
+
+_STORED = HistorySplit(PearlState, ("history",))
 
 
 class PearlRules(Rules[PearlState, PearlView]):
@@ -230,6 +235,13 @@ class PearlRules(Rules[PearlState, PearlView]):
 
     def dump(self, state: PearlState) -> str:
         return state.model_dump_json()
+
+    # The history lives in append-only rows beside the snapshot (issue 13).
+    def dump_stored(self, state: PearlState, since: int = 0) -> Stored:
+        return _STORED.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> PearlState:
+        return _STORED.load(current, records)
 
 
 __all__ = ["BombResult", "IllegalChoice", "PearlRules", "PearlState"]

@@ -14,10 +14,10 @@ module maps it:
   round closes a turn: if ``program`` closed it, the programs would open at its reveal,
   before the pursuer reorders, and the pursuer would see the whole enemy program instead
   of its first card. ``debrief`` (skills, wounded pilots, purchases) is a turn of its own.
-- **Briefing.** The only mission the rules implement is the offensive patrol, so the
-  briefing has one legal option and no real choice: it is resolved here, with the seed for
-  the first mission (in ``new``) and with the debrief's stream afterwards (the debrief
-  itself draws nothing).
+- **Briefing.** The seam has no briefing round, so the briefing is resolved here: the first
+  mission's type comes from the scenario (in ``new``, with the seed); each later one is
+  chosen by the next active squadron in the debrief round (field ``mission``), and the
+  briefing runs with the debrief's stream (the debrief itself draws nothing).
 - **Fields.** Wings names fields after planes and pilots ("P3", "skill:P3"); the seam's
   are fixed strings shared by both sides. A side's planes in a mission are numbered
   ``plane1``, ``plane2``... in id order (stable for the whole mission); skills and wounds
@@ -31,7 +31,7 @@ module maps it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -42,12 +42,14 @@ from engine.ruleset import (
     Event,
     Excluded,
     FieldSpec,
+    HistorySplit,
     Option,
     Progress,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
+    Stored,
 )
 from engine.wings import campaign as wings
 from engine.wings.catalog import Catalog, SideName
@@ -115,6 +117,9 @@ class WingsView(_Model):
 def _pilot(name: str, behaviour: str, plane: str) -> wings.PilotSetup:
     return wings.PilotSetup(name=name, behaviour=behaviour, plane=plane)
 
+
+# The first mission of each scenario (authored): the later ones are chosen at the debrief.
+FIRST_MISSION = {"wings-1917": "balloon", "wings-1918": "bombing"}
 
 SCENARIOS: dict[str, tuple[str, str, int, dict[SideName, wings.SquadronSetup]]] = {
     "wings-1917": (
@@ -238,8 +243,14 @@ def _program_options(
 # --- the rules -----------------------------------------------------------------------------
 
 
+_STORED = HistorySplit(WingsState, ("campaign", "history"))
+
+
 class WingsRules(Rules[WingsState, WingsView]):
     key = "wings"
+    # 2: mission types beyond the patrol (the scenarios open with one; the debrief chooses
+    # the next), objectives in the mission record.
+    version = "2"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -261,15 +272,19 @@ class WingsRules(Rules[WingsState, WingsView]):
         state = wings.new_campaign(self.catalog, seed, dict(setup), date=date, missions=missions)
         # The first briefing has no real choice (see the module note); its stream is one no
         # round uses, since seam turns start at 1.
-        state, _events = self._brief(state, Rng(seed, 0, "briefing"))
+        first = FIRST_MISSION.get(scenario, "patrol")
+        state, _events = self._brief(state, Rng(seed, 0, "briefing"), first)
         return WingsState(scenario=scenario, campaign=state)
 
-    def _brief(self, state: CampaignState, rng: Rng) -> tuple[CampaignState, list[Any]]:
+    def _brief(
+        self, state: CampaignState, rng: Rng, kind: str = "patrol"
+    ) -> tuple[CampaignState, list[Any]]:
         if state.phase != "briefing":
             return state, []
-        return wings.resolve(
-            self.catalog, state, wings.defaults(wings.pending(self.catalog, state)), rng
-        )
+        choices = wings.defaults(wings.pending(self.catalog, state))
+        if wings.mission_decision(self.catalog, state).allows(kind):
+            choices[state.active]["mission"] = kind
+        return wings.resolve(self.catalog, state, choices, rng)
 
     def _stage(self, state: WingsState) -> Stage:
         campaign = state.campaign
@@ -330,9 +345,16 @@ class WingsRules(Rules[WingsState, WingsView]):
         names = {
             **_indexed([d for d in engine if d.kind == "skill"], "skill"),
             **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+            (campaign.active, "mission"): "mission",
         }
         result = []
-        for d in engine:
+        # The next active squadron (already known at the debrief) picks the next mission.
+        upcoming = (
+            wings.mission_decision(self.catalog, campaign)
+            if campaign.missions_planned > campaign.mission_number
+            else None
+        )
+        for d in [*engine, *([upcoming] if upcoming else [])]:
             if d.kind == "purchase":
                 options = tuple(
                     Option(id=o.id or NOTHING, label=o.label, detail=o.detail) for o in d.options
@@ -437,9 +459,11 @@ class WingsRules(Rules[WingsState, WingsView]):
             )
             return new, self._public(state.turn, events)
         engine = self._engine_choices(state, choices)
+        chooser = campaign.active
         campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
         # The debrief draws nothing, so its stream is still unused for the next briefing.
-        campaign, briefed = self._brief(campaign, rng)
+        kind = choices.get(chooser, {}).get("mission", "patrol")
+        campaign, briefed = self._brief(campaign, rng, kind)
         new = state.model_copy(update={"campaign": campaign, "turn": state.turn + 1})
         return new, self._public(state.turn, [*events, *briefed])
 
@@ -513,6 +537,13 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def dump(self, state: WingsState) -> str:
         return state.model_dump_json()
+
+    # The history lives in append-only rows beside the snapshot (issue 13).
+    def dump_stored(self, state: WingsState, since: int = 0) -> Stored:
+        return _STORED.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
+        return _STORED.load(current, records)
 
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,132 @@
+"""/rules in simcord: a rule by number or word, in English and French, the glossary, an
+unknown rule, autocomplete; and the order panel's menus saying what each option does."""
+
+from __future__ import annotations
+
+import simcord
+
+from bot.client import SortieBot
+from bot.service_model import Pace
+from engine.types import Side
+from tests.e2e.conftest import World, bot_cogs
+
+
+def _bot(world: World) -> SortieBot:
+    bot = SortieBot(services=world.services, cogs=(*bot_cogs(), "cogs.rules"))
+    world.bots.append(bot)
+    return bot
+
+
+def _text(result: simcord.InteractionResult) -> str:
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    return f"{embed.title or ''}\n{embed.description or ''}\n{embed.footer.text or ''}"
+
+
+async def test_rule_by_number_in_english_and_french(world: World) -> None:
+    async with simcord.run(_bot(world)) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("coral-sea")
+        alice = guild.add_member(env.create_user("alice"))
+
+        english = _text(await alice.slash(channel, "rules", query="25.71"))
+        assert "25.71 Recovering damaged aircraft" in english
+        assert "IN MY SIGHTS" in english and "Close 0, Medium 1, Long 2" in english
+
+        french = _text(await alice.slash(channel, "rules", query="25.71", language="fr"))
+        assert "25.71 Appontage des avions endommagés" in french
+        assert "Réduite 0, Moyenne 1, Longue 2" in french
+        assert "Recovering" not in french
+
+        # A French campaign's channel answers in French without being asked.
+        gm = guild.add_member(env.create_user("mj"))
+        french_channel = guild.create_text_channel("mer-de-corail")
+        await world.services.campaigns.create_campaign(
+            guild.id, french_channel.id, gm.id, "coral-sea", Pace(), seed="fr", locale="fr"
+        )
+        there = _text(await alice.slash(french_channel, "rules", query="recuperation"))
+        assert "25.71 Appontage des avions endommagés" in there
+
+
+async def test_words_sections_glossary_and_unknown(world: World) -> None:
+    async with simcord.run(_bot(world)) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("coral-sea")
+        bob = guild.add_member(env.create_user("bob"))
+
+        by_word = _text(await bob.slash(channel, "rules", query="recovery"))
+        assert by_word.startswith("25.71 Recovering damaged aircraft")
+
+        radar = _text(await bob.slash(channel, "rules", query="radar"))
+        assert radar.startswith("#3 Radar (Allied)") and "2 more Target-Bound turns" in radar
+
+        section = _text(await bob.slash(channel, "rules", query="25.7"))
+        assert "25.71" in section and "25.72 CAP lands safely" in section
+
+        glossary = _text(await bob.slash(channel, "rules", query="glossary"))
+        for term in ("L/W", "CAP", "MAN", "TT", "OTS", "2B/3D"):
+            assert f"**{term}" in glossary or f" {term}" in glossary, term
+        assert len(glossary) <= 4096 + 300
+
+        unknown = _text(await bob.slash(channel, "rules", query="recovry"))
+        assert "No rule matches “recovry”" in unknown
+        assert "Try:" in unknown and "25.71" in unknown
+
+        nothing = _text(await bob.slash(channel, "rules", query="99.99"))
+        assert "No rule matches" in nothing and "/rules 25.71" in nothing
+
+
+async def test_autocomplete_offers_rules_by_number_and_word(world: World) -> None:
+    async with simcord.run(_bot(world)) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("coral-sea")
+        carol = guild.add_member(env.create_user("carol"))
+
+        numbers = await carol.autocomplete(channel, "rules", "query", "25.7")
+        assert [c["value"] for c in numbers] == ["25.71", "25.72"]
+        assert numbers[0]["name"] == "25.71 Recovering damaged aircraft"
+
+        words = await carol.autocomplete(channel, "rules", "query", "out of s")
+        assert words[0]["value"] == "#9"
+
+        glossary = await carol.autocomplete(channel, "rules", "query", "glo")
+        assert glossary[0]["value"] == "glossary"
+
+        empty = await carol.autocomplete(channel, "rules", "query", "")
+        assert 0 < len(empty) <= 25
+        assert all(len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in empty)
+
+
+async def test_order_panel_options_say_what_they_do(world: World) -> None:
+    from tests.e2e.test_orders import dm_panel
+
+    async with simcord.run(_bot(world)) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("coral-sea")
+        gm = guild.add_member(env.create_user("gm"))
+        users = [env.create_user("nagumo"), env.create_user("fletcher")]
+        members = [guild.add_member(u) for u in users]
+        svc = world.services.campaigns
+        info = await svc.create_campaign(guild.id, channel.id, gm.id, "coral-sea", Pace())
+        await svc.join(info.id, members[0].id, Side.JAPANESE)
+        await svc.join(info.id, members[1].id, Side.ALLIED)
+        await svc.start(info.id, gm.id)
+        await world.pump()
+        panel = dm_panel(users[0])
+        options = {
+            option.value: option.description
+            for row in panel.components
+            for select in row.children
+            if select.type.value == 3
+            for option in select.options
+        }
+        assert options["long"].startswith("Long Range: +2 landing cards per damaged aircraft")
+        assert "CAP stays: 1 L A6M2" in options["large:allied-fleet"]
+        assert options["none"].startswith("Every fighter stays on CAP")
+        assert all(description and len(description) <= 100 for description in options.values())
+        # The panel names the abbreviations it uses.
+        assert "L/W = Leader + Wingman" in panel.content

@@ -1,0 +1,122 @@
+"""Mission types beyond the patrol through the campaign and the ruleset: the active side
+chooses the type (seed E.II.b), the generator lays out its objective and ordnance, and the
+debrief scores it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.rng import Rng
+from engine.rulesets.wings import WingsRules
+from engine.wings import campaign as wings
+from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
+from engine.wings.generator import generate_mission, load_bombs, mission_points
+from engine.wings.state import CampaignState
+from tests.wings.helpers import catalog
+from tests.wings.test_pilots_campaign import squadrons
+
+
+def with_recon_crew() -> CampaignState:
+    setup = dict(squadrons())
+    entente = setup["entente"]
+    setup["entente"] = SquadronSetup(
+        name=entente.name,
+        players=3,
+        pilots=(PilotSetup(name="Ray", behaviour="soldier", plane="bristol_f2b"), *entente.pilots),
+    )
+    state = new_campaign(catalog(), "k", setup)  # type: ignore[arg-type]
+    return state.model_copy(update={"active": "entente"})
+
+
+def test_the_briefing_offers_the_missions_the_squadron_can_fly() -> None:
+    state = new_campaign(catalog(), "k", squadrons())  # type: ignore[arg-type]
+    decision = wings.mission_decision(catalog(), state)
+    assert [o.id for o in decision.options] == ["patrol", "bombing", "balloon"]
+    reasons = {e.id: e.reason for e in decision.excluded}
+    assert reasons == {
+        "recon": "needs-two-seater",
+        "photography": "needs-two-seater",
+        "rescue": "needs-landing",
+    }
+    crewed = wings.mission_decision(catalog(), with_recon_crew())
+    assert "photography" in [o.id for o in crewed.options]
+
+
+def test_an_illegal_mission_choice_is_refused_and_changes_nothing() -> None:
+    state = new_campaign(catalog(), "k", squadrons())  # type: ignore[arg-type]
+    choices = wings.defaults(wings.pending(catalog(), state))
+    choices[state.active]["mission"] = "photography"
+    with pytest.raises(wings.IllegalChoice) as refused:
+        wings.resolve(catalog(), state, choices, Rng("k", 1, "b"))
+    assert refused.value.reason == "needs-two-seater"
+    assert state.phase == "briefing" and state.mission is None
+
+
+def test_a_photo_mission_sends_the_two_seater_against_a_site_in_the_enemy_zone() -> None:
+    state = with_recon_crew()
+    choices = wings.defaults(wings.pending(catalog(), state))
+    choices["entente"]["mission"] = "photography"
+    after, events = wings.resolve(catalog(), state, choices, Rng("k", 1, "b"))
+    mission = after.mission
+    assert mission is not None and mission.kind == "photography"
+    (site,) = mission.objectives.values()
+    width = mission.table[0]
+    assert site.kind == "photo" and site.side == "central" and site.x > width * 3 / 4
+    assert any(p.type == "bristol_f2b" for p in mission.planes.values() if p.side == "entente")
+    briefed = next(e for e in events if e.kind == "mission-briefed")
+    assert briefed.data["kind"] == "photography"
+    assert ("mission:photography", 0) in [tuple(line) for line in briefed.data["points_lines"]]
+
+
+def test_bombing_loads_a_bomb_per_fighter_while_mission_points_last() -> None:
+    state = new_campaign(catalog(), "k", squadrons())  # type: ignore[arg-type]
+    state = state.model_copy(update={"active": "entente"})
+    mission, points, forces = generate_mission(catalog(), state, Rng("k", 1, "b"), "bombing")
+    # 2 players x 2 MP + 1 (bombing placeholder) + 1 (the enemy's flak battery) = 6; two
+    # obsolete fighters (0) flown by rookies (1 each) cost 2, so both carry a bomb (1 each).
+    assert points.active == 6 and len(forces["entente"]) == 2
+    assert [post.kind for post in mission.ground.values()] == ["dca"]
+    bombs = sorted(p.bombs for p in mission.planes.values() if p.side == "entente")
+    assert bombs == [1, 1]
+    poorer = load_bombs(catalog(), state, forces["entente"], 3)
+    assert sorted(loads[0] for loads in poorer.values()) == [1]
+    assert all(p.bombs == 0 for p in mission.planes.values() if p.side == "central")
+    (target,) = mission.objectives.values()
+    assert target.kind == "target" and target.side == "central"
+
+
+def test_mission_points_price_the_new_mission_types() -> None:
+    for kind, extra in (("recon", 0), ("bombing", 1), ("balloon", 1), ("patrol", -1)):
+        points = mission_points(catalog(), active_players=2, enemy_players=2, kind=kind)
+        assert points.active == 4 + extra
+
+
+def test_the_debrief_lets_the_next_active_squadron_choose_the_next_mission() -> None:
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "pick")
+    assert state.campaign.mission is not None and state.campaign.mission.kind == "balloon"
+    picks = random.Random(5)
+    while rules.progress(state).round != "debrief":
+        progress = rules.progress(state)
+        choices: dict[str, dict[str, str]] = {}
+        for decision in rules.pending(state):
+            choices.setdefault(decision.side, {})[decision.field] = picks.choice(
+                decision.options
+            ).id
+        state, _ = rules.resolve(state, choices, Rng("pick", progress.turn, progress.round))
+    if rules.progress(state).finished:
+        pytest.skip("this seed ended the campaign after one mission")
+    decisions = rules.pending(state)
+    (mission,) = [d for d in decisions if d.field == "mission"]
+    assert mission.side == state.campaign.active
+    assert "bombing" in [o.id for o in mission.options]
+    choices = {}
+    for decision in decisions:
+        choices.setdefault(decision.side, {})[decision.field] = decision.default
+    choices[mission.side]["mission"] = "bombing"
+    progress = rules.progress(state)
+    state, _ = rules.resolve(state, choices, Rng("pick", progress.turn, progress.round))
+    assert state.campaign.mission is not None and state.campaign.mission.kind == "bombing"
+    assert state.campaign.mission.number == 2
