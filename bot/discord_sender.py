@@ -32,6 +32,9 @@ TEXT_LIMIT = 2000
 MAX_FILES = 10
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes, all attachments of one message together
 CANNOT_DM = 50007  # "Cannot send messages to this user"
+# A campaign run in a thread shows its card and its result in the thread's parent channel,
+# where the server sees them; the rounds stay in the thread. The result goes to both.
+PARENT_KINDS = frozenset({"campaign-card", "campaign-ended"})
 UNKNOWN_MESSAGE = 10008
 
 
@@ -83,6 +86,16 @@ class DiscordSender:
         ):
             view = await registered.card(target.campaign_id)
         channel = await self._channel(target)
+        parent = getattr(channel, "parent", None) if isinstance(channel, discord.Thread) else None
+        if parent is not None and announcement.kind in PARENT_KINDS:
+            if announcement.kind == "campaign-card":
+                channel = parent
+            elif edit_message_id is None:
+                await parent.send(
+                    content,
+                    files=attachments(announcement.images),
+                    allowed_mentions=allowed(announcement),
+                )
         try:
             if edit_message_id is not None:
                 edited = await self._edit(channel, edit_message_id, content, announcement, view)

@@ -126,9 +126,7 @@ class QueryMixin(ServiceCore):
             if 0 < campaign_id < 2**63:
                 campaign = await tx.campaign(campaign_id)
             if campaign is None or campaign.guild_id != guild_id:
-                raise ServiceError(
-                    "foreign-campaign", "archive.error.not_here", campaign=campaign_id
-                )
+                raise ServiceError("foreign-campaign", campaign=campaign_id)
             return await self._info(tx, campaign)
 
     async def guild_campaigns(

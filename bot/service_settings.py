@@ -88,7 +88,6 @@ def setting_changes(campaign: CampaignRow, change: SettingsChange) -> list[tuple
     if change.locale is not None and change.locale not in SUPPORTED:
         raise ServiceError(
             "bad-locale",
-            "archive.error.bad_locale",
             value=change.locale,
             known=", ".join(SUPPORTED),
         )
@@ -141,7 +140,7 @@ class SettingsMixin(ServiceCore):
             raise ServiceError("finished")
         changed = setting_changes(campaign, change)
         if not changed:
-            raise ServiceError("settings-unchanged", "archive.error.unchanged")
+            raise ServiceError("settings-unchanged")
         return changed
 
     async def change_settings(
@@ -159,7 +158,7 @@ class SettingsMixin(ServiceCore):
         moves that one); the missing-orders policy applies at that deadline already.
         """
         if not reason.strip():
-            raise ServiceError("no-reason", "archive.error.reason")
+            raise ServiceError("no-reason")
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)

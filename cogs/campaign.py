@@ -7,6 +7,7 @@ creator, holders of the server's GM role (``/sortie config gm-role``) and admini
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from collections.abc import Awaitable, Callable
@@ -266,6 +267,46 @@ async def side_choices(
     ]
 
 
+async def _new_thread(
+    interaction: discord.Interaction[Any], ruleset: str, scenario: str
+) -> discord.Thread | None:
+    """A public thread of this channel for a new campaign, or a refusal and ``None``.
+
+    The scenario is checked first, so a typo does not leave an empty thread behind.
+    """
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        await say(interaction, "archive.thread.not_here")
+        return None
+    rulesets = campaigns(interaction).rulesets
+    if ruleset in rulesets:
+        found = rulesets.get(ruleset).rules.scenarios().get(scenario)
+        if found is None:
+            known = ", ".join(sorted(rulesets.get(ruleset).rules.scenarios()))
+            await refuse(
+                interaction, ServiceError("unknown-scenario", scenario=scenario, known=known)
+            )
+            return None
+        name = str(found.name)
+    else:
+        name = scenario
+    try:
+        return await channel.create_thread(
+            name=clip(name, 100),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,  # a week: rounds often last a day or more
+        )
+    except discord.HTTPException:
+        await say(interaction, "archive.thread.forbidden")
+        return None
+
+
+async def _drop_thread(place: discord.Thread) -> None:
+    # An empty thread left behind is harmless; the refusal is what matters.
+    with contextlib.suppress(discord.HTTPException):
+        await place.delete()
+
+
 def _card_controls(client: Any) -> Any:
     async def join_buttons(campaign_id: int) -> discord.ui.View | None:
         """Join buttons on the campaign card while it can be joined; none once it is over."""
@@ -362,7 +403,9 @@ async def _list_page(
     for item in found.campaigns:
         line = _summary_line(interaction, item, loc)
         if sum(len(x) + 1 for x in lines) + len(line) > 2000:
-            break  # a page never passes Discord's 2,000 characters; the rest is on the next
+            # Eight lines stay far below 2,000 characters; were names ever that long, the
+            # page is cut short rather than refused by Discord.
+            break
         lines.append(line)
     view = discord.ui.View(timeout=None)
     if found.page > 1:
@@ -395,6 +438,7 @@ class CampaignCog(commands.Cog):
         missing="what a side that did not lock gets at the deadline",
         gm_sees_secrets="may the GM see locked orders before the reveal (default no)",
         allow_unlock="may a commander unlock and change before the deadline (default yes)",
+        thread="run it in a new thread of this channel; the card and result stay here",
     )
     @app_commands.choices(missing=MISSING_CHOICES, ruleset=RULESET_CHOICES)
     async def new(
@@ -407,6 +451,7 @@ class CampaignCog(commands.Cog):
         gm_sees_secrets: bool = False,
         allow_unlock: bool = True,
         ruleset: str = "carrier",
+        thread: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await say(interaction, "cogs.error.guild_only")
@@ -437,20 +482,32 @@ class CampaignCog(commands.Cog):
             gm_sees_secrets=gm_sees_secrets,
             allow_unlock=allow_unlock,
         )
+        key = scenario.strip().lower()
+        place: discord.Thread | None = None
+        if thread:
+            place = await _new_thread(interaction, ruleset, key)
+            if place is None:
+                return
         try:
             info = await campaigns(interaction).create_campaign(
                 interaction.guild_id,
-                interaction.channel_id,
+                place.id if place is not None else interaction.channel_id,
                 interaction.user.id,
-                scenario.strip().lower(),
+                key,
                 pace,
                 ruleset=ruleset,
                 locale=locale(interaction),
             )
         except ServiceError as error:
+            if place is not None:
+                await _drop_thread(place)
             await refuse(interaction, error)
             return
         await say(interaction, "cogs.new.done", scenario=info.scenario, id=info.id)
+        if place is not None:
+            await interaction.followup.send(
+                t("archive.thread.done", locale(interaction), thread=place.id), ephemeral=True
+            )
         await pump(interaction)
 
     @new.autocomplete("scenario")

@@ -71,6 +71,13 @@ async def campaign_here(interaction: discord.Interaction[Any]) -> CampaignInfo |
     return info
 
 
+def thread_parent(interaction: discord.Interaction[Any], info: CampaignInfo) -> int | None:
+    """The parent channel of the campaign's thread (where its card is), if it runs in one."""
+    guild = interaction.guild
+    thread = guild.get_thread(info.channel_id) if guild is not None else None
+    return thread.parent_id if thread is not None else None
+
+
 async def campaign_of_component(
     interaction: discord.Interaction[Any], campaign_id: int
 ) -> CampaignInfo | None:
@@ -86,7 +93,8 @@ async def campaign_of_component(
         await refuse(interaction, error)
         return None
     if interaction.guild_id is not None and (
-        info.guild_id != interaction.guild_id or info.channel_id != interaction.channel_id
+        info.guild_id != interaction.guild_id
+        or interaction.channel_id not in (info.channel_id, thread_parent(interaction, info))
     ):
         log.warning(
             "component for campaign %s clicked elsewhere (interaction %s)",

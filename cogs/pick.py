@@ -71,7 +71,7 @@ async def chosen_campaign(
     if info.channel_id != interaction.channel_id and not _sees(interaction, info.channel_id):
         await refuse(
             interaction,
-            ServiceError("foreign-campaign", "archive.error.not_here", campaign=campaign_id),
+            ServiceError("foreign-campaign", campaign=campaign_id),
         )
         return None
     return info

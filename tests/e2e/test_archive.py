@@ -254,3 +254,63 @@ async def test_gm_changes_settings_with_a_reason_in_the_log(world: World) -> Non
         async with world.services.campaigns.repo.read() as tx:
             audit = await tx.audit(table.campaign_id)
         assert any(row.what == "settings" and row.why == "players abroad" for row in audit)
+
+
+def _join_ids(message: discord.Message) -> list[str]:
+    return [c for c in custom_ids(message) if c.startswith("sortie:join:")]
+
+
+async def test_two_campaigns_side_by_side_in_threads_of_one_channel(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("campaigns")
+        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        spectator = guild.add_member(env.create_user("spectator"))
+        svc = world.services.campaigns
+
+        typo = await gm.slash(channel, "campaign new", scenario="coral-see", thread=True)
+        assert "coral-see" in refusal(typo) and channel.threads == []  # no empty thread left
+        first = await gm.slash(channel, "campaign new", scenario="coral-sea", thread=True)
+        second = await gm.slash(channel, "campaign new", scenario="midway", thread=True)
+        assert "own thread" in refusal(first) and "own thread" in refusal(second)
+        await world.pump()
+        threads = channel.threads
+        assert sorted(t.name for t in threads) == ["Coral Sea", "Midway"]
+        coral = next(t for t in threads if t.name == "Coral Sea")
+        midway = next(t for t in threads if t.name == "Midway")
+
+        # Both cards are in the parent channel; players join from there.
+        cards = [m for m in channel.history(viewer=spectator) if _join_ids(m)]
+        assert len(cards) == 2
+        coral_info = await svc.campaign_in_channel(coral.id)
+        assert coral_info is not None
+        coral_card = next(m for m in cards if f":{coral_info.id}:" in _join_ids(m)[0])
+        for member, side in ((alice, "japanese"), (bob, "allied")):
+            button = next(c for c in _join_ids(coral_card) if c.endswith(side))
+            joined = await member.click(coral_card, custom_id=button)
+            assert "commander" in refusal(joined)
+
+        # The rounds run in the thread; the other campaign is untouched.
+        started = await gm.slash(coral, "campaign start")
+        assert "Turn 1 is open" in started.response.content
+        await world.pump()
+        assert "Turn 1" in "\n".join(m.content for m in coral.history(viewer=spectator))
+        assert "Turn 1" not in "\n".join(m.content for m in channel.history(viewer=spectator))
+        midway_info = await svc.campaign_in_channel(midway.id)
+        assert midway_info is not None and midway_info.status == "setup"
+
+        # The result is told in the thread and in the parent channel.
+        asked = await gm.slash(coral, "campaign end", reason="test over")
+        await gm.click(asked.response, custom_id=gm_button(asked))
+        await world.pump()
+        assert "Campaign ended by the GM" in "\n".join(
+            m.content for m in channel.history(viewer=spectator)
+        )
+        assert "Campaign ended by the GM" in "\n".join(
+            m.content for m in coral.history(viewer=spectator)
+        )
+        listed = (await spectator.slash(channel, "campaign list")).response.content
+        assert f"<#{coral.id}>" in listed and f"<#{midway.id}>" in listed
