@@ -71,6 +71,22 @@ async def floor_ms(url: str, samples: int = 500) -> list[float]:
     return out
 
 
+async def write_floor_ms(url: str, samples: int = 500) -> list[float]:
+    """An empty write transaction: BEGIN, the cross-process writer lock, COMMIT. Every
+    write of every process holds that lock in turn, so its cost bounds the write rate."""
+    services = await open_services(url, ManualClock())
+    out = []
+    try:
+        for _ in range(samples):
+            start = time.perf_counter()
+            async with services.repo.transaction():
+                pass
+            out.append((time.perf_counter() - start) * 1000)
+    finally:
+        await services.close()
+    return out
+
+
 async def set_up(url: str, campaigns: int) -> list[dict[str, object]]:
     services = await open_services(url, ManualClock(), seeds=SeededTokens(campaigns))
     try:
@@ -160,6 +176,14 @@ async def load(args: argparse.Namespace) -> None:
                 "floor: read tx + SELECT 1",
                 f"median {floor:.2f} ms, p99 {percentile(floor_values, 0.99):.2f} ms "
                 f"({len(floor_values)} samples, no load, {redact(server)})",
+            )
+        )
+        writes = await write_floor_ms(setup_url)
+        print(
+            line(
+                "empty write tx (writer lock)",
+                f"median {median(writes):.2f} ms, p99 {percentile(writes, 0.99):.2f} ms "
+                f"({len(writes)} samples, no load)",
             )
         )
         start = time.perf_counter()

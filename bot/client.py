@@ -29,6 +29,7 @@ COGS: tuple[str, ...] = (
     "cogs.rules",
 )
 PUMP_SECONDS = 30
+STOP_WAIT_SECONDS = 20  # under systemd's TimeoutStopSec (30 s in deploy/sortie@.service)
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -136,6 +137,25 @@ class SortieBot(commands.Bot):
                 except Exception:
                     log.exception("Outbox delivery failed")
 
+    async def _finish_pump(self) -> None:
+        """Stop the pump loop, after the pump in progress if there is one.
+
+        A stop (systemd sends SIGTERM) then leaves no message posted and not recorded as
+        posted, which the next start would hand to Discord again; only a kill can.
+        """
+        acquired = False
+        try:
+            await asyncio.wait_for(self._pump_lock.acquire(), timeout=STOP_WAIT_SECONDS)
+            acquired = True
+        except TimeoutError:
+            log.warning("Stopping while a delivery is still running after %ss", STOP_WAIT_SECONDS)
+        try:
+            if self._pump_loop.is_running():
+                self._pump_loop.cancel()
+        finally:
+            if acquired:
+                self._pump_lock.release()
+
     @tasks.loop(seconds=PUMP_SECONDS)
     async def _pump_loop(self) -> None:
         await self.pump()
@@ -146,8 +166,7 @@ class SortieBot(commands.Bot):
         await self.wait_until_ready()
 
     async def close(self) -> None:
-        if self._pump_loop.is_running():
-            self._pump_loop.cancel()
+        await self._finish_pump()
         await super().close()
         if self.services is not None and self._database is not None:
             await self.services.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 from pathlib import Path
 
@@ -35,6 +36,12 @@ async def run_bot(settings: Settings) -> int:
     set_default_locale(settings.default_locale)
     client = build_bot(settings)  # sharded when SHARD_COUNT is set
     async with client:
+        # systemd and docker stop with SIGTERM: close cleanly, after a delivery in progress.
+        loop = asyncio.get_running_loop()
+        closing: list[asyncio.Task[None]] = []  # held, so that the task is not collected
+        loop.add_signal_handler(
+            signal.SIGTERM, lambda: closing.append(loop.create_task(client.close()))
+        )
         await client.start(settings.discord_token)
     return 0
 

@@ -39,8 +39,8 @@ be claimed again when the lease runs out: a row it had posted but not yet marked
 handed to the sender again (at least once). The Discord sender passes the row's nonce
 with ``enforce_nonce``, so Discord returns the message it already made instead of a second
 one: exactly once for the players, provided the repeat comes within Discord's nonce window
-("the past few minutes"). Hence a short lease (a repeat comes at most a lease and a pump
-period after the post, about 90 s), renewed while a live worker is still sending its batch.
+("the past few minutes"). Hence a short lease (a repeat normally comes within a lease and a
+pump period of the post, about 90 s), renewed while a live worker is still sending.
 """
 
 from __future__ import annotations

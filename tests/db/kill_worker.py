@@ -89,8 +89,10 @@ class Process:
             if (guild >> 22) % config.shards == shard
         ]
 
-    async def pump(self) -> None:
-        while True:
+    async def pump(self, stop: asyncio.Event) -> None:
+        # SIGTERM ends the loop between two rounds of work, not inside a delivery: a
+        # process stopped (not killed) leaves nothing posted and unrecorded.
+        while not stop.is_set():
             tick = await self.services.campaigns.tick()
             if tick.failures:
                 print("tick failures:", tick.failures, file=sys.stderr, flush=True)
@@ -150,13 +152,15 @@ async def main(config_path: str, shard: int) -> None:
     process = Process(config, shard, services, clock)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    tasks = [asyncio.create_task(process.pump()), asyncio.create_task(process.commanders())]
+    pump = asyncio.create_task(process.pump(stop))
+    tasks = [pump, asyncio.create_task(process.commanders())]
     for task in tasks:
         # A task that dies (not one that finishes its campaigns) ends the process, loudly.
         task.add_done_callback(lambda t: t.cancelled() or t.exception() is None or stop.set())
     print("ready", flush=True)
     try:
         await stop.wait()
+        await asyncio.wait_for(asyncio.shield(pump), timeout=60)
     finally:
         for task in tasks:
             task.cancel()

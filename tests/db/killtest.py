@@ -8,10 +8,11 @@
 
 Each process (``kill_worker.py``) owns one shard: the commanders of the campaigns on that
 shard lock through it, while every process fires deadlines and delivers the outbox for all
-of them. One campaign in five has a commander away in its first round, so that round ends
-at its deadline. While the campaigns play, a random process is SIGKILLed at a random
-moment and started again at once, ``--kills`` times. Then the processes are stopped, one
-more pass delivers what the last victim had claimed (after its lease), and the test checks:
+of them. One campaign in five has a commander away in its first round and short rounds,
+so that round ends at its deadline (the others have a day per round). While the campaigns
+play, a random process is SIGKILLed at a random moment and started again at once,
+``--kills`` times. Then the processes are stopped, one more pass delivers what the last
+victim had claimed (after its lease), and the test checks:
 
 - every round resolved exactly once: one reveal queued and one reveal message created per
   resolved round, no failed attempt recorded (a loser of a race to resolve would fail on
@@ -98,19 +99,29 @@ async def create_campaigns(
     """``count`` started campaigns, every commander a different user."""
     clock = ManualClock(START)
     services = await open_services(url, clock, seeds=SeededTokens(14))
-    pace = Pace(round_seconds=round_seconds, reminder_offsets=(round_seconds // 5,))
+    # The campaigns with a commander away have short rounds, so their deadlines come
+    # during the run; the others have a day, so that their rounds end by locks (a wave of
+    # deadlines would turn every round into defaults, and hold the pumps while it fires).
+    short = Pace(round_seconds=round_seconds, reminder_offsets=(round_seconds // 5,))
+    long = Pace(round_seconds=86_400, reminder_offsets=(3600,))
     made: dict[str, tuple[int, int, int, bool]] = {}
     try:
         svc = services.campaigns
         for n in range(count):
             gm, japanese, allied = 1_000 + 3 * n, 1_001 + 3 * n, 1_002 + 3 * n
+            away = n % 5 == 4
             info = await svc.create_campaign(
-                guild_on_shard(n), 50_000 + n, gm, "coral-sea", pace, seed=f"k{n}"
+                guild_on_shard(n),
+                50_000 + n,
+                gm,
+                "coral-sea",
+                short if away else long,
+                seed=f"k{n}",
             )
             await svc.join(info.id, japanese, Side.JAPANESE)
             await svc.join(info.id, allied, Side.ALLIED)
             await svc.start(info.id, gm)
-            made[str(info.id)] = (guild_on_shard(n), japanese, allied, n % 5 == 4)
+            made[str(info.id)] = (guild_on_shard(n), japanese, allied, away)
     finally:
         await services.close()
     return made
@@ -350,10 +361,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--processes", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3, help="rounds each campaign plays")
-    parser.add_argument("--round-seconds", type=int, default=600, help="a round's deadline")
-    parser.add_argument("--speed", type=float, default=20.0, help="clock seconds per second")
     parser.add_argument(
-        "--window", type=int, default=120, help="the fake Discord's nonce window, seconds"
+        "--round-seconds", type=int, default=60, help="a round's time, with a commander away"
+    )
+    # Not much faster than real time: a stall (a tick firing many deadlines) lasts real
+    # seconds, and must be compared with a lease and a nonce window as long as in production.
+    parser.add_argument("--speed", type=float, default=2.0, help="clock seconds per second")
+    parser.add_argument(
+        # Discord documents its window only as "the past few minutes": three, assumed here.
+        "--window",
+        type=int,
+        default=180,
+        help="the fake Discord's nonce window, seconds",
     )
     parser.add_argument("--kill-every", type=float, default=1.0, help="mean real s between")
     parser.add_argument("--timeout", type=float, default=900.0)

@@ -1,0 +1,45 @@
+"""Stopping the bot (SIGTERM from systemd or docker) lets a delivery in progress finish,
+so that no message is left posted but not recorded, to be handed to Discord again."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.client import SortieBot
+
+
+@dataclass
+class SlowTick:
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    finished: bool = False
+
+    async def tick(self) -> None:
+        self.started.set()
+        await self.release.wait()  # a delivery on its way to Discord
+        self.finished = True
+
+
+@dataclass
+class Services:
+    campaigns: SlowTick
+    outbox: None = None
+
+
+async def test_close_waits_for_the_pump_in_progress() -> None:
+    tick = SlowTick()
+    bot = SortieBot(cogs=(), services=Services(tick))
+    pump = asyncio.create_task(bot.pump())
+    await tick.started.wait()
+    closing = asyncio.create_task(bot.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done(), "closed in the middle of a delivery"
+    tick.release.set()
+    await closing
+    assert tick.finished and pump.done()
+
+
+async def test_close_without_a_pump_is_immediate() -> None:
+    bot = SortieBot(cogs=(), services=Services(SlowTick()))
+    await asyncio.wait_for(bot.close(), timeout=5)
