@@ -298,3 +298,50 @@ def test_any_legal_orders_replay_identically_and_keep_the_state_sane(
     assert first == second
     assert 0 <= first.hits <= 2
     assert all(plane.damage >= 0 for plane in first.planes.values())
+
+
+def test_the_raid_plays_through_the_ruleset_and_replays_identically() -> None:
+    import random
+
+    from engine.rulesets.wings import WingsRules
+
+    rules = WingsRules(catalog())
+    assert {"dambuster-eder", "dambuster-mohne"} <= set(rules.scenarios())
+
+    def play(seed: str) -> list[str]:
+        state = rules.new("dambuster-eder", seed)
+        picks = random.Random(seed)
+        dumps = []
+        while not rules.progress(state).finished:
+            progress = rules.progress(state)
+            decisions = rules.pending(state)
+            assert all(d.side == "entente" for d in decisions)
+            choices = {d.side: {d.field: picks.choice(d.options).id} for d in decisions}
+            state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
+            state = rules.load(rules.dump(state))
+            dumps.append(rules.dump(state))
+            assert len(dumps) < 400
+        return dumps
+
+    first = play("raid")
+    assert first == play("raid")
+    assert rules.view(rules.load(first[-1]), None).finished
+
+
+def test_the_ruleset_refuses_an_illegal_order_and_keeps_it_sealed() -> None:
+    from engine.rulesets.wings import WingsRules
+    from engine.wings.campaign import IllegalChoice
+
+    rules = WingsRules(catalog())
+    state = rules.new("dambuster-eder", "s")
+    (decision,) = rules.pending(state)
+    # No release point marked yet: releasing is not on the menu, and is refused.
+    assert "SS release" not in {o.id for o in decision.options}
+    assert ("DV", "dive-into-ground") in {(e.id, e.reason) for e in decision.excluded}
+    with pytest.raises(IllegalChoice) as refused:
+        rules.resolve(state, {"entente": {"plane1": "SS release"}}, Rng("s", 1, "program"))
+    assert refused.value.reason == "unknown-option"
+    sealed, events = rules.resolve(
+        state, {"entente": {"plane1": "SS aim:25"}}, Rng("s", 1, "program")
+    )
+    assert events == [] and "SS aim:25" not in str(rules.view(sealed, "central").data)
