@@ -702,16 +702,16 @@ def result(state: DamState) -> dict[str, object]:
             level = "minor" if hits == 1 else "defeat"
         return {"dam_hits": state.hits, "result": level}
     vp = 25 if state.hits >= 2 else 10 if state.hits == 1 else 0
-    lines: list[tuple[str, int]] = [("dam", vp)]
+    lines: list[tuple[str, str, int]] = [("dam", "", vp)]  # (what, registration, VP)
     for reg in state.roster:
         plane = state.planes[reg]
         if plane.bomb.stage == "kept":
-            lines.append((f"{reg} kept its bomb", 4))
+            lines.append(("kept", reg, 4))
         if plane.status == "shot_down":
-            lines.append((f"{reg} shot down", -12))
+            lines.append(("shot_down", reg, -12))
         elif plane.damage >= 20:
-            lines.append((f"{reg} badly damaged", -5))
-    total = sum(value for _, value in lines)
+            lines.append(("damaged", reg, -5))
+    total = sum(value for _, _, value in lines)
     if total >= 20:
         level = "decisive"
     elif total >= 11:

@@ -373,8 +373,9 @@ class WingsPresenter:
     def after_action(self, scenario: str, view: WingsViewLike, locale: str) -> bytes:
         lines: list[Line] = [(self._scores(view, locale), INK, True)]
         if "dam" in view.data:
-            for text, value in view.data["dam_result"].get("lines", ()):
-                lines.append((f"{text}: {value:+d}", INK, False))
+            for what, reg, value in view.data["dam_result"].get("lines", ()):
+                text = t(f"wings.vp-line.{what}", locale, reg=reg, vp=f"{value:+d}")
+                lines.append((text, INK, False))
             lines += self._dam_lines(view.data["dam"], locale)
             return _render(t("wings.after-action", locale), lines)
         winner = view.data.get("winner")
