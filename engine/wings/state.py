@@ -265,3 +265,4 @@ class CampaignState(Model):
     missions_planned: int = 3
     winner: SideName | Literal["draw"] | None = None
     next_pilot: int = 1
+    rules: MissionRules = MissionRules()  # the scenario's switches for the optional rules (B)

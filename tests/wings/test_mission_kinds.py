@@ -120,3 +120,17 @@ def test_the_debrief_lets_the_next_active_squadron_choose_the_next_mission() -> 
     state, _ = rules.resolve(state, choices, Rng("pick", progress.turn, progress.round))
     assert state.campaign.mission is not None and state.campaign.mission.kind == "bombing"
     assert state.campaign.mission.number == 2
+
+
+def test_a_scenario_switches_the_optional_rules_off_for_every_mission() -> None:
+    rules = WingsRules(catalog())
+    basic = rules.new("wings-1917-basic", "b")
+    full = rules.new("wings-1917", "b")
+    assert basic.camp.mission is not None and full.camp.mission is not None
+    off = basic.camp.mission.rules
+    assert not (off.collisions or off.dive_shot or off.doubled_specials or off.shot_down_rule)
+    assert off.tailing  # an A rule, kept
+    assert full.camp.mission.rules.collisions and full.camp.mission.rules.shot_down_rule
+    # The switches persist to the next mission, which the generator builds from them.
+    mission, _, _ = generate_mission(catalog(), basic.camp, Rng("b", 9, "b"), "patrol")
+    assert mission.rules == off

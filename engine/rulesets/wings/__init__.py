@@ -55,7 +55,7 @@ from engine.wings import dambuster as db
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
 from engine.wings.state import SIDES as WINGS_SIDES
-from engine.wings.state import CampaignState, MissionState, PlaneState, Program
+from engine.wings.state import CampaignState, MissionRules, MissionState, PlaneState, Program
 
 SIDES = (
     SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),
@@ -179,6 +179,24 @@ SCENARIOS: dict[str, tuple[str, str, int, dict[SideName, wings.SquadronSetup]]] 
 }
 
 
+# Scenario switches for the optional rules (B, and the flak option of A.IV.h): a scenario
+# not listed plays them all. "Base rules only" keeps the A rules (tailing included).
+BASE_RULES_ONLY = MissionRules(
+    collisions=False,
+    friendly_collisions=False,
+    dive_shot=False,
+    fire_prohibition=False,
+    shot_down_rule=False,
+    doubled_specials=False,
+    flak_near=False,
+)
+SCENARIOS["wings-1917-basic"] = (
+    "Autumn 1917, base rules only (optional rules off)",
+    *SCENARIOS["wings-1917"][1:],
+)
+FIRST_MISSION["wings-1917-basic"] = FIRST_MISSION["wings-1917"]
+SCENARIO_RULES: dict[str, MissionRules] = {"wings-1917-basic": BASE_RULES_ONLY}
+
 # --- mapping helpers -----------------------------------------------------------------------
 
 
@@ -279,7 +297,14 @@ class WingsRules(Rules[WingsState, WingsView]):
                 scenario=scenario, dam=db.new_dam(dam_rules.DAM_SCENARIOS[scenario][1])
             )
         _name, date, missions, setup = SCENARIOS[scenario]
-        state = wings.new_campaign(self.catalog, seed, dict(setup), date=date, missions=missions)
+        state = wings.new_campaign(
+            self.catalog,
+            seed,
+            dict(setup),
+            date=date,
+            missions=missions,
+            rules=SCENARIO_RULES.get(scenario),
+        )
         # The first briefing has no real choice (see the module note); its stream is one no
         # round uses, since seam turns start at 1.
         first = FIRST_MISSION.get(scenario, "patrol")
