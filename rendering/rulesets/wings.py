@@ -228,7 +228,12 @@ class WingsPresenter:
                 "wings.dam-score",
                 locale,
                 hits=view.data["dam"]["hits"],
-                result=t(f"wings.raid.{outcome['result']}", locale),
+                result=t(
+                    f"wings.raid.{outcome['result']}"
+                    if view.data["dam"]["finished"]
+                    else "wings.raid.ongoing",
+                    locale,
+                ),
                 vp=outcome.get("vp", "—"),
             )
         squadrons = view.data["squadrons"]
@@ -254,6 +259,13 @@ class WingsPresenter:
             locale,
             mission=view.data.get("mission_number", 0),
             missions=view.data.get("missions_planned", 0),
+            kind=t(
+                "wings.where-kind",
+                locale,
+                kind=t(f"wings.kind.{mission.get('kind', 'patrol')}", locale),
+            )
+            if mission
+            else "",
             turn=mission["turn"] if mission else "—",
             round=t(f"service.round.{view.stage}", locale),
         )
