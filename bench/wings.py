@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.rng import Rng
+from engine.wings import dambuster as db
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.generator import generate_mission
@@ -173,6 +174,32 @@ def main() -> None:
             f"{kind:<16} attacker {wins / count:.1%}, defender {1 - wins / count:.1%};"
             f" objective VP {vp['attacker'] / count:.2f} v {vp['defender'] / count:.2f}"
             f" a mission; {kind_ms:.3f} ms = {kind_ms / floor:.1f} x floor (median)"
+        )
+
+    # The Dambuster raids with random legal orders for the Lancaster on its run.
+    for kind in ("eder", "mohne"):
+        results: Counter[str] = Counter()
+        raid_times, turn_times = [], []
+        for seed in range(count):
+            state = db.new_dam(kind)  # type: ignore[arg-type]
+            stream = Rng(str(seed), 0, "bench").stream(f"dam:{kind}")
+            start = time.perf_counter()
+            index = 0
+            while not state.finished:
+                legal, _ = db.legal_orders(catalog, state)
+                order = stream.choice(legal)
+                turn_start = time.perf_counter()
+                state, _ = db.play(catalog, state, order, Rng(str(seed), index, "dam"))
+                turn_times.append(time.perf_counter() - turn_start)
+                index += 1
+            raid_times.append(time.perf_counter() - start)
+            results[str(db.result(state)["result"])] += 1
+        raid_ms = statistics.median(raid_times) * 1000
+        turn_ms = statistics.median(turn_times) * 1000
+        split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(results.items()))
+        print(
+            f"dambuster {kind:<6} {split}; turn {turn_ms:.3f} ms = {turn_ms / floor:.2f} x floor,"
+            f" raid {raid_ms:.1f} ms = {raid_ms / floor:.1f} x floor (median)"
         )
 
 

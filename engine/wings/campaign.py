@@ -49,6 +49,7 @@ from engine.wings.state import (
     Decision,
     Event,
     Excluded,
+    MissionRules,
     MissionState,
     Option,
     Pilot,
@@ -157,6 +158,7 @@ def new_campaign(
     *,
     date: str = "1917-09",
     missions: int = 3,
+    rules: MissionRules | None = None,
 ) -> CampaignState:
     """Seed F.I: 6 Campaign Points a player; each pilot and his plane are bought from them,
     with a mechanic team, spare parts, fuel and ammunition. Raises ``IllegalChoice`` when a
@@ -209,6 +211,7 @@ def new_campaign(
         pilots=pilots,
         missions_planned=missions,
         next_pilot=number,
+        rules=rules or MissionRules(),
     )
 
 

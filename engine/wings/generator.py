@@ -269,6 +269,7 @@ def generate_mission(
         date=state.date,
         weather=weather,
         active=active,
+        rules=state.rules,
     )
     time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
     ground = defences(catalog, enemy, trenches, caa)

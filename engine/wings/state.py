@@ -123,6 +123,7 @@ class PlaneState(Model):
     kills_wounded: int = 0  # of those, shot down while the pilot was wounded (Hothead VP)
     power_used: bool = False  # the behaviour's once-a-game power (seed D.VI)
     power_target: str | None = None  # the plane the Soldier or Opportunist power hit
+    ultimate_uses: int = 0  # an ultimate skill serves at most 3 times a game (seed D.VII)
     bombs: int = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
     cluster: bool = False  # a two-seater's load is a cluster of three bombs (seed B.X)
 
@@ -265,3 +266,4 @@ class CampaignState(Model):
     missions_planned: int = 3
     winner: SideName | Literal["draw"] | None = None
     next_pilot: int = 1
+    rules: MissionRules = MissionRules()  # the scenario's switches for the optional rules (B)

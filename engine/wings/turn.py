@@ -260,12 +260,22 @@ class Turn:
         rules = self.catalog.rules
         if special == "none":
             return
+        special, lasting = self.skill_eases(pid, special)
+        if special == "none":
+            return
         doubled = self.mission.rules.doubled_specials and special in plane.specials
+        if doubled and "tinkerer" in plane.skills and plane.specials.count(special) < 2:
+            # Seed D.VII.c Tinkerer: a doubled special does not last; the third one does.
+            doubled = False
         plane = self.update(pid, specials=(*plane.specials, special))
         public = special in ("smoke", "fire", "explosion")
         self.event("special", secret_for=None if public else plane.side, plane=pid, special=special)
         if special == "explosion":
             self.shoot_down(pid, "exploded", shooter)
+        elif special in ("smoke", "fire") and lasting is not None:
+            self.update(pid, smoke=max(plane.smoke, lasting))
+            if special == "fire":
+                self.update(pid, fire=max(plane.fire, lasting))
         elif special in ("jam_red", "jam_green"):
             if shooter is None or gun is None or shooter not in self.planes:
                 return
@@ -308,6 +318,32 @@ class Turn:
             if lp < 0:
                 # D.V: below 0 the pilot dies and the plane goes down (J 2: LP rule).
                 self.shoot_down(pid, "crashed", shooter)
+
+    def skill_eases(self, pid: str, special: str) -> tuple[str, int | None]:
+        """Skills that soften a special as it is taken (seed D.VII.c-d), each one token:
+        Ghost ignores the first pilot-wounded card, Tinkerer (at most 3 times) turns an
+        explosion into 3 turns of fire, Système D ignores the first jammed rudder and keeps
+        the first smoke or fire to one turn. Returns the special to apply and, for smoke or
+        fire, its counters when a skill shortened them."""
+        plane = self.planes[pid]
+        taken = plane.specials
+        ghost = "ghost" in plane.skills and "pilot_wounded" not in taken
+        if special == "pilot_wounded" and ghost and self.spend_token(pid, "ghost"):
+            self.update(pid, specials=(*taken, "pilot_wounded"))
+            return "none", None
+        tinkerer = "tinkerer" in plane.skills and plane.ultimate_uses < 3
+        if special == "explosion" and tinkerer and self.spend_token(pid, "tinkerer"):
+            self.update(pid, ultimate_uses=plane.ultimate_uses + 1)
+            return "fire", self.catalog.rules.fire.fire_counters
+        if "systeme_d" in plane.skills:
+            first_rudder = not any(s.startswith("rudder") for s in taken)
+            if special.startswith("rudder") and first_rudder and self.spend_token(pid, "systeme_d"):
+                self.update(pid, specials=(*taken, special))
+                return "none", None
+            first = special in ("smoke", "fire") and special not in taken
+            if first and self.spend_token(pid, "systeme_d"):
+                return special, 1
+        return special, None
 
     def explosion_blast(self) -> None:
         """Seed B.VI: an explosion gives one A card to every plane within R/2 at its level."""
@@ -566,7 +602,9 @@ class Turn:
         for shot in shots:
             if shot.shooter in new_aim:
                 new_aim[shot.shooter][shot.gun.name] = shot.target
-            if self.spend_token(shot.shooter, "very_good_shot"):
+            # Seed D.VII.d Ghost: no shooting skill may single him out.
+            ghost = shot.target in self.planes and "ghost" in self.planes[shot.target].skills
+            if not ghost and self.spend_token(shot.shooter, "very_good_shot"):
                 shot.bonus += 1  # seed D.VII.b
             self.event(
                 "fire",
@@ -921,6 +959,7 @@ class Turn:
                     shot.short
                     and card.value > 0
                     and self.planes[target].status == "flying"
+                    and "ghost" not in self.planes[target].skills  # seed D.VII.d Ghost
                     and self.spend_token(shot.shooter, "excellent_shot")
                 ):
                     # Seed D.VII.b Excellent shot: a point to the pilot per card at short range.

@@ -103,7 +103,59 @@ class WingsPresenter:
         known = view.plane_types.get(key)
         return str(known[1]) if known is not None else "?"
 
+    @staticmethod
+    def _dam_lines(dam: Mapping[str, Any], locale: str) -> list[Line]:
+        """A Dambuster raid: every Lancaster with its bomb, then the AA guns."""
+        lines: list[Line] = []
+        current = dam["roster"][dam["run"]]
+        for reg in dam["roster"]:
+            plane = dam["planes"][reg]
+            bomb = plane["bomb"]
+            bomb_text = t(
+                f"wings.bomb.{bomb['stage']}",
+                locale,
+                bounce=bomb["bounce"],
+                outcome=word(f"wings.outcome.{bomb['outcome']}", str(bomb["outcome"]), locale),
+            )
+            text = t(
+                "wings.lancaster-line",
+                locale,
+                reg=reg,
+                status=t(f"wings.lancaster.{plane['status']}", locale),
+                level=plane["level"],
+                damage=plane["damage"],
+                bomb=bomb_text,
+            )
+            if plane["status"] == "flying":
+                text += " · " + t(
+                    "wings.at", locale, x=f"{plane['x']:.1f}", y=f"{plane['y']:.1f}",
+                    heading=f"{plane['heading']:.0f}",
+                )  # fmt: skip
+            if plane["searchlights"]:
+                text += " · " + t("wings.searchlights", locale)
+            colour = INK if reg == current and not dam["finished"] else MUTED
+            lines.append((text, colour, reg == current))
+        for gun in sorted(dam["guns"].values(), key=lambda g: g["id"]):
+            state = gun["damage"] >= gun["structure"]
+            lines.append(
+                (
+                    t(
+                        "wings.aa-line",
+                        locale,
+                        id=gun["id"],
+                        damage=gun["damage"],
+                        structure=gun["structure"],
+                        state=t("wings.aa-out" if state else "wings.aa-firing", locale),
+                    ),
+                    SIDE_INK["central"],
+                    False,
+                )
+            )
+        return lines
+
     def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
+        if "dam" in view.data:
+            return self._dam_lines(view.data["dam"], locale)
         mission = view.data.get("mission")
         if not mission:
             return [(t("wings.no-mission", locale), MUTED, False)]
@@ -170,18 +222,50 @@ class WingsPresenter:
         return lines
 
     def _scores(self, view: WingsViewLike, locale: str) -> str:
+        if "dam" in view.data:
+            outcome = view.data["dam_result"]
+            return t(
+                "wings.dam-score",
+                locale,
+                hits=view.data["dam"]["hits"],
+                result=t(
+                    f"wings.raid.{outcome['result']}"
+                    if view.data["dam"]["finished"]
+                    else "wings.raid.ongoing",
+                    locale,
+                ),
+                vp=outcome.get("vp", "—"),
+            )
         squadrons = view.data["squadrons"]
         return " – ".join(
             f"{_side(side, locale)} {squadrons[side]['score']}" for side in ("entente", "central")
         )
 
     def _where(self, view: WingsViewLike, locale: str) -> str:
+        if "dam" in view.data:
+            dam = view.data["dam"]
+            return t(
+                "wings.dam-where",
+                locale,
+                dam=t(f"wings.dam.{dam['kind']}", locale),
+                run=dam["run"] + 1,
+                runs=len(dam["roster"]),
+                turn=dam["turn"],
+                round=t(f"service.round.{view.stage}", locale),
+            )
         mission = view.data.get("mission")
         return t(
             "wings.where",
             locale,
             mission=view.data.get("mission_number", 0),
             missions=view.data.get("missions_planned", 0),
+            kind=t(
+                "wings.where-kind",
+                locale,
+                kind=t(f"wings.kind.{mission.get('kind', 'patrol')}", locale),
+            )
+            if mission
+            else "",
             turn=mission["turn"] if mission else "—",
             round=t(f"service.round.{view.stage}", locale),
         )
@@ -300,6 +384,12 @@ class WingsPresenter:
 
     def after_action(self, scenario: str, view: WingsViewLike, locale: str) -> bytes:
         lines: list[Line] = [(self._scores(view, locale), INK, True)]
+        if "dam" in view.data:
+            for what, reg, value in view.data["dam_result"].get("lines", ()):
+                text = t(f"wings.vp-line.{what}", locale, reg=reg, vp=f"{value:+d}")
+                lines.append((text, INK, False))
+            lines += self._dam_lines(view.data["dam"], locale)
+            return _render(t("wings.after-action", locale), lines)
         winner = view.data.get("winner")
         if winner is not None:
             name = _side(winner, locale) if winner in SIDE_INK else t("wings.draw", locale)

@@ -120,3 +120,43 @@ def test_the_debrief_lets_the_next_active_squadron_choose_the_next_mission() -> 
     state, _ = rules.resolve(state, choices, Rng("pick", progress.turn, progress.round))
     assert state.campaign.mission is not None and state.campaign.mission.kind == "bombing"
     assert state.campaign.mission.number == 2
+
+
+def test_a_scenario_switches_the_optional_rules_off_for_every_mission() -> None:
+    rules = WingsRules(catalog())
+    basic = rules.new("wings-1917-basic", "b")
+    full = rules.new("wings-1917", "b")
+    assert basic.camp.mission is not None and full.camp.mission is not None
+    off = basic.camp.mission.rules
+    assert not (off.collisions or off.dive_shot or off.doubled_specials or off.shot_down_rule)
+    assert off.tailing  # an A rule, kept
+    assert full.camp.mission.rules.collisions and full.camp.mission.rules.shot_down_rule
+    # The switches persist to the next mission, which the generator builds from them.
+    mission, _, _ = generate_mission(catalog(), basic.camp, Rng("b", 9, "b"), "patrol")
+    assert mission.rules == off
+
+
+@pytest.mark.parametrize("kind", ["recon", "photography", "bombing", "balloon"])
+def test_each_mission_type_replays_byte_for_byte_and_keeps_its_objective_sane(kind: str) -> None:
+    from engine.wings.program import random_program
+    from engine.wings.turn import play_turn
+
+    state = with_recon_crew()
+
+    def fly(seed: str) -> str:
+        mission, _, _ = generate_mission(catalog(), state, Rng(seed, 0, "b"), kind)
+        while not mission.finished:
+            rng = Rng(seed, mission.turn, "ai")
+            programs = {
+                p.id: random_program(catalog(), p, mission.rules, mission.turn, rng.stream(p.id))
+                for p in mission.planes.values()
+                if p.status == "flying"
+            }
+            mission, _ = play_turn(catalog(), mission, programs, Rng(seed, mission.turn, "t"))
+        for site in mission.objectives.values():
+            assert site.damage >= 0 and 0 <= site.level <= 3
+            assert site.done_by is None or site.done_by in mission.planes
+        return mission.model_dump_json()
+
+    for seed in ("a", "b", "c"):
+        assert fly(seed) == fly(seed)

@@ -51,11 +51,13 @@ from engine.ruleset import (
     SideSpec,
     Stored,
 )
+from engine.rulesets.wings import dam as dam_rules
 from engine.wings import campaign as wings
+from engine.wings import dambuster as db
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
 from engine.wings.state import SIDES as WINGS_SIDES
-from engine.wings.state import CampaignState, MissionState, PlaneState, Program
+from engine.wings.state import CampaignState, MissionRules, MissionState, PlaneState, Program
 
 SIDES = (
     SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),
@@ -86,11 +88,17 @@ class WingsState(_Model):
 
     scenario: str
     turn: int = 1
-    campaign: CampaignState
+    campaign: CampaignState | None = None  # a squadron campaign...
+    dam: db.DamState | None = None  # ...or a Dambuster raid
     held: dict[str, str] = {}  # plane id -> program text, sealed until the turn flies
     # Seam turn -> the mission whose last turn it flew: the turn's closing round posts that
     # mission's report.
     reports: dict[int, int] = {}
+
+    @property
+    def camp(self) -> CampaignState:
+        assert self.campaign is not None, "a Dambuster raid has no squadron campaign"
+        return self.campaign
 
 
 class WingsView(_Model):
@@ -172,6 +180,24 @@ SCENARIOS: dict[str, tuple[str, str, int, dict[SideName, wings.SquadronSetup]]] 
     ),
 }
 
+
+# Scenario switches for the optional rules (B, and the flak option of A.IV.h): a scenario
+# not listed plays them all. "Base rules only" keeps the A rules (tailing included).
+BASE_RULES_ONLY = MissionRules(
+    collisions=False,
+    friendly_collisions=False,
+    dive_shot=False,
+    fire_prohibition=False,
+    shot_down_rule=False,
+    doubled_specials=False,
+    flak_near=False,
+)
+SCENARIOS["wings-1917-basic"] = (
+    "Autumn 1917, base rules only (optional rules off)",
+    *SCENARIOS["wings-1917"][1:],
+)
+FIRST_MISSION["wings-1917-basic"] = FIRST_MISSION["wings-1917"]
+SCENARIO_RULES: dict[str, MissionRules] = {"wings-1917-basic": BASE_RULES_ONLY}
 
 # --- mapping helpers -----------------------------------------------------------------------
 
@@ -262,14 +288,28 @@ class WingsRules(Rules[WingsState, WingsView]):
         # The seam counts turns; a Wings campaign's length is in missions, each at most
         # ``max_turns`` flying turns and a debrief, so the spec gives that upper bound.
         per_mission = MissionState.model_fields["max_turns"].default + 1
-        return {
+        specs = {
             key: ScenarioSpec(key, name, missions * per_mission)
             for key, (name, _date, missions, _setup) in SCENARIOS.items()
         }
+        for key, (name, kind) in dam_rules.DAM_SCENARIOS.items():
+            specs[key] = ScenarioSpec(key, name, dam_rules.turns(kind))
+        return specs
 
     def new(self, scenario: str, seed: str) -> WingsState:
+        if scenario in dam_rules.DAM_SCENARIOS:
+            return WingsState(
+                scenario=scenario, dam=db.new_dam(dam_rules.DAM_SCENARIOS[scenario][1])
+            )
         _name, date, missions, setup = SCENARIOS[scenario]
-        state = wings.new_campaign(self.catalog, seed, dict(setup), date=date, missions=missions)
+        state = wings.new_campaign(
+            self.catalog,
+            seed,
+            dict(setup),
+            date=date,
+            missions=missions,
+            rules=SCENARIO_RULES.get(scenario),
+        )
         # The first briefing has no real choice (see the module note); its stream is one no
         # round uses, since seam turns start at 1.
         first = FIRST_MISSION.get(scenario, "patrol")
@@ -287,7 +327,11 @@ class WingsRules(Rules[WingsState, WingsView]):
         return wings.resolve(self.catalog, state, choices, rng)
 
     def _stage(self, state: WingsState) -> Stage:
-        campaign = state.campaign
+        if state.dam is not None:
+            if state.dam.finished:
+                return "ended"
+            return "reorder" if state.held else "program"
+        campaign = state.camp
         if campaign.phase == "ended":
             return "ended"
         if campaign.phase == "debrief":
@@ -301,7 +345,9 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def pending(self, state: WingsState) -> list[Decision]:
         stage = self._stage(state)
-        campaign = state.campaign
+        if state.dam is not None:
+            return dam_rules.pending(self.catalog, state.dam, stage)
+        campaign = state.camp
         if stage == "ended":
             return []
         engine_decisions = wings.pending(self.catalog, campaign)
@@ -380,7 +426,7 @@ class WingsRules(Rules[WingsState, WingsView]):
         self, state: WingsState, choices: Mapping[str, Mapping[str, str]]
     ) -> dict[SideName, dict[str, str]]:
         """The seam's {side: {plane1: ...}} back in the engine's field names and values."""
-        campaign = state.campaign
+        campaign = state.camp
         engine = wings.pending(self.catalog, campaign)
         result: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
         if campaign.phase == "debrief":
@@ -418,7 +464,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                     (e.reason for e in decision.excluded if e.id == value), "unknown-option"
                 )
                 raise wings.IllegalChoice(decision.side, decision.field, str(value), reason)
-        campaign = state.campaign
+        if state.dam is not None:
+            return self._resolve_dam(state, state.dam, stage, choices, rng)
+        campaign = state.camp
         if stage == "program":
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
@@ -467,6 +515,22 @@ class WingsRules(Rules[WingsState, WingsView]):
         new = state.model_copy(update={"campaign": campaign, "turn": state.turn + 1})
         return new, self._public(state.turn, [*events, *briefed])
 
+    def _resolve_dam(
+        self,
+        state: WingsState,
+        dam: db.DamState,
+        stage: str,
+        choices: Mapping[str, Mapping[str, str]],
+        rng: Rng,
+    ) -> tuple[WingsState, list[Event]]:
+        if stage == "program":
+            order = choices.get("entente", {}).get(dam_rules.FIELD, "-")
+            return state.model_copy(update={"held": {dam_rules.FIELD: order}}), []
+        order = state.held.get(dam_rules.FIELD, "-")
+        dam, events = dam_rules.fly(self.catalog, dam, order, rng, state.turn)
+        new = state.model_copy(update={"dam": dam, "held": {}, "turn": state.turn + 1})
+        return new, events
+
     @staticmethod
     def _public(turn: int, events: list[Any]) -> list[Event]:
         return [
@@ -482,7 +546,19 @@ class WingsRules(Rules[WingsState, WingsView]):
     # -- view
 
     def view(self, state: WingsState, viewer: str | None) -> WingsView:
-        campaign = state.campaign
+        if state.dam is not None:
+            lancaster = self.catalog.planes["lancaster"]
+            return WingsView(
+                viewer=viewer,
+                turn=state.turn,
+                finished=state.dam.finished,
+                stage=self._stage(state),
+                scenario=state.scenario,
+                data=dam_rules.view_data(state.dam),
+                slots={},
+                plane_types={"lancaster": (lancaster.name, lancaster.damage_points)},
+            )
+        campaign = state.camp
         finished = campaign.phase == "ended"
         if finished:
             data = wings.view(campaign, None)  # the campaign is over: everything is public
@@ -522,8 +598,10 @@ class WingsRules(Rules[WingsState, WingsView]):
         }
 
     def progress(self, state: WingsState) -> Progress:
-        campaign = state.campaign
         stage = self._stage(state)
+        if state.dam is not None:
+            return dam_rules.progress(state.dam, state.turn, stage)
+        campaign = state.camp
         return Progress(
             turn=state.turn,
             round=DEBRIEF if stage in ("debrief", "ended") else stage,

@@ -1,0 +1,84 @@
+"""The Dambuster scenarios of the Wings ruleset behind the seam (``engine.wings.dambuster``).
+
+The same rounds as a Wings mission turn: in ``program`` the Entente seals the order of the
+Lancaster on the table (field ``plane1``: a card and a bomb order, e.g. ``SS aim:25``); in
+``reorder`` both sides lock and the turn is flown. The Central Powers have nothing to
+decide (their AA guns fire by standing order), so they only lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rng import Rng
+from engine.ruleset import Decision, Event, Excluded, Option, Progress
+from engine.wings import dambuster as db
+from engine.wings.catalog import Catalog
+
+# Scenario key -> (name, dam); authored names for the seed's DB 8.d-e scenarios.
+DAM_SCENARIOS: dict[str, tuple[str, db.DamKind]] = {
+    "dambuster-eder": ("Dambuster: the Eder dam (three Lancasters, undefended)", "eder"),
+    "dambuster-mohne": ("Dambuster: the Möhne dam (five Lancasters, at night, AA)", "mohne"),
+}
+FIELD = "plane1"
+# The most seam turns a raid can last: each run at most max_turns, plus its bomb's flight.
+TURNS_PER_RUN = int(db.DamState.model_fields["max_turns"].default) + 3
+
+
+def turns(kind: db.DamKind) -> int:
+    return len(db.new_dam(kind).roster) * TURNS_PER_RUN
+
+
+def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
+    if stage != "program":
+        return []
+    legal, refused = db.legal_orders(catalog, dam)
+    plane = db.on_table(dam)
+    reg = plane.id if plane is not None else ""
+    default = "SS" if "SS" in legal else legal[0]
+    return [
+        Decision(
+            side="entente",
+            field=FIELD,
+            options=tuple(Option(id=text, label=text, detail=reg) for text in legal),
+            excluded=tuple(Excluded(id=text, label=text, reason=why) for text, why in refused),
+            default=default,
+        )
+    ]
+
+
+def fly(
+    catalog: Catalog, dam: db.DamState, order: str, rng: Rng, turn: int
+) -> tuple[db.DamState, list[Event]]:
+    dam, events = db.play(catalog, dam, order, rng)
+    public = [
+        Event(kind=str(e["kind"]), turn=turn, data={k: v for k, v in e.items() if k != "kind"})
+        for e in events
+    ]
+    if dam.finished:
+        public.append(Event(kind="raid-over", turn=turn, data=db.result(dam)))
+    return dam, public
+
+
+def winner(dam: db.DamState) -> str | None:
+    if not dam.finished:
+        return None
+    return "central" if db.result(dam)["result"] == "defeat" else "entente"
+
+
+def progress(dam: db.DamState, turn: int, stage: str) -> Progress:
+    outcome = db.result(dam)
+    score = outcome.get("vp", dam.hits)
+    return Progress(
+        turn=turn,
+        round="debrief" if stage == "ended" else stage,
+        finished=dam.finished,
+        winner=winner(dam),
+        vp={"entente": int(score) if isinstance(score, int) else 0, "central": 0},
+    )
+
+
+def view_data(dam: db.DamState) -> dict[str, Any]:
+    """Nothing on the table is secret in the raid (the marker is laid openly); only the
+    sealed order, held by the ruleset until the turn flies, stays out."""
+    return {"dam": dam.model_dump(mode="json"), "dam_result": db.result(dam)}
