@@ -759,3 +759,17 @@ def test_a_carrier_strike_needs_its_flight_ops_25_43(pool: Pool, game_data: Game
     _fake_strike(export, record["turn"], side, game_data)
     set_pick(export, record["turn"], side, "flight_ops", "none")
     assert "the side chose Flight Ops 'none'" in only(export, "flight-ops-strike", "25.43")[0]
+
+
+def test_a_card_comes_up_once_per_pile(pool: Pool) -> None:
+    def long_strike(export: Export) -> Any:
+        for _, strike in strikes(export):
+            if len(strike["draws"]) > 3 and not strike["reshuffles"]:
+                return strike
+        return None
+
+    export, strike = find(pool, long_strike)
+    first = next(d for d in strike["draws"] if d["cards"])
+    last = next(d for d in reversed(strike["draws"]) if d["cards"] and d is not first)
+    last["cards"][-1] = first["cards"][0]
+    assert "drawn twice from one pile" in only(export, "deck", "authored 3.2.1")[0]
