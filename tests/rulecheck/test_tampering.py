@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 from bot.rulecheck import check_export
 from bot.rulecheck.data import GameData, is_attack
 
@@ -773,3 +775,18 @@ def test_a_card_comes_up_once_per_pile(pool: Pool) -> None:
     last = next(d for d in reversed(strike["draws"]) if d["cards"] and d is not first)
     last["cards"][-1] = first["cards"][0]
     assert "drawn twice from one pile" in only(export, "deck", "authored 3.2.1")[0]
+
+
+@pytest.mark.parametrize(("purpose", "rule"), [("hand", "3.2.3"), ("defence", "3.2.5")])
+def test_hand_and_mini_hand_sizes(pool: Pool, game_data: GameData, purpose: str, rule: str) -> None:
+    def drawn(export: Export) -> Any:
+        for _, strike in strikes(export):
+            for draw in strike["draws"]:
+                if draw["purpose"] == purpose and draw["who"] and not strike["reshuffles"]:
+                    return strike, draw
+        return None
+
+    export, (strike, draw) = find(pool, drawn)
+    used = {card for d in strike["draws"] for card in d["cards"]}
+    draw["cards"].append(next(card for card in sorted(game_data.cards) if card not in used))
+    assert "cards, the rating gives" in only(export, "hands", f"authored {rule}")[0]
