@@ -433,13 +433,15 @@ def test_dive_without_the_drop_21_41(pool: Pool) -> None:
 def test_the_dive_drop_earns_no_card_21_42(pool: Pool) -> None:
     export, (_, strike, _run_json) = find(pool, lambda e: _run(e, "dive"))
     drop = next(m for m in strike["moves"] if m.get("dive_brakes"))
+    used = {card for d in strike["draws"] for card in d["cards"]}
+    spare = next(card for card in range(1, 111) if card not in used)
     strike["draws"].append(
         {
             "phase": drop["phase"],
             "turn": drop["turn"],
             "purpose": "dive",
             "who": drop["uids"][0],
-            "cards": [5],
+            "cards": [spare],
         }
     )
     only(export, "dive", "21.42")
