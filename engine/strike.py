@@ -353,7 +353,9 @@ class Strike:
         self.first_turn = False
         # self.order() always gives the defender's elements the first move (15.2).
         self.turns.append(
-            TurnBands(phase=phase, turn=turn, first=self.defender, start=start, end=self.bands())
+            TurnBands.model_construct(
+                phase=phase, turn=turn, first=self.defender, start=start, end=self.bands()
+            )
         )
 
     def bands(self) -> dict[str, Band]:
@@ -413,7 +415,7 @@ class Strike:
         planes = element.alive()
         if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
             self.moves.append(
-                BandMove(
+                BandMove.model_construct(
                     phase=sky.phase,
                     turn=sky.turn,
                     element=element.key,
@@ -532,7 +534,7 @@ class Strike:
         else:
             lead.hand.extend(self.sky.draw(1, "dive", lead.uid))
         self.moves.append(
-            BandMove(
+            BandMove.model_construct(
                 phase=self.sky.phase,
                 turn=self.sky.turn,
                 element=element.key,
@@ -687,8 +689,11 @@ class Strike:
             start_bands=self.start_bands,
             turns=tuple(self.turns),
             moves=tuple(self.moves),
+            # Built without validation: thousands per campaign, all from the engine itself.
             draws=tuple(
-                CardDraw(phase=phase, turn=turn, purpose=purpose, who=who, cards=cards)
+                CardDraw.model_construct(
+                    phase=phase, turn=turn, purpose=purpose, who=who, cards=cards
+                )
                 for phase, turn, purpose, who, cards in sky.draws
             ),
             reshuffles=tuple(sky.deck.reshuffled_at),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from bot.rulecheck.core import Campaign, Findings, where
@@ -186,4 +187,22 @@ def strike_points(c: Campaign, f: Findings) -> None:
         )
 
 
-CHECKS = (strafing, dives, torpedoes, bomb_cards, strike_points)
+def one_deck(c: Campaign, f: Findings) -> None:
+    """Authored 3.2.1 / 3.3: a strike draws from one 110-card Action deck; no card comes up
+    twice before the discards are shuffled into a new pile (``reshuffles``)."""
+    for record, strike in c.strikes():
+        cards = [card for draw in strike.get("draws", ()) for card in draw["cards"]]
+        cuts = [0, *strike.get("reshuffles", ()), len(cards)]
+        for start, end in itertools.pairwise(cuts):
+            pile = cards[start:end]
+            twice = sorted({card for card in pile if pile.count(card) > 1})
+            f.check(
+                not twice and all(card in c.data.cards for card in pile),
+                "deck",
+                "authored 3.2.1",
+                f"{where(record, strike)}: cards {twice} drawn twice from one pile, or a card"
+                " not in the deck",
+            )
+
+
+CHECKS = (strafing, dives, torpedoes, bomb_cards, strike_points, one_deck)

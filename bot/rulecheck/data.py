@@ -50,6 +50,8 @@ class Aircraft:
     bomb: dict[str, int]
     damaged_bomb: dict[str, int]
     norden: bool
+    performance: tuple[int, int]  # undamaged, damaged (authored 3.2.7 derivation)
+    defensive: tuple[int, int]
 
 
 @dataclass
@@ -95,6 +97,14 @@ def _read(directory: Path, name: str) -> dict[str, Any]:
         return tomllib.load(handle)
 
 
+def _sides(entry: dict[str, Any], name: str, floor: int) -> tuple[int, int]:
+    """A rating on both sides of the card: the Damaged side is one less, never below
+    ``floor`` (authored 3.2.7), unless the file's ``[aircraft.damaged]`` says otherwise."""
+    value = int(entry.get("undamaged", {}).get(name, 0))
+    damaged = entry.get("damaged", {}).get(name, max(min(value, floor), value - 1))
+    return value, int(damaged)
+
+
 def load(directory: Path = DATA_DIR) -> GameData:
     deck = _read(directory, "deck.toml")
     cards = {int(card["id"]): card for card in deck["cards"]}
@@ -112,6 +122,8 @@ def load(directory: Path = DATA_DIR) -> GameData:
             bomb=bomb,
             damaged_bomb=damaged,
             norden=bool(entry.get("norden", False)),
+            performance=_sides(entry, "performance", 0),
+            defensive=_sides(entry, "defensive", 1),
         )
     naval = {s["id"] for s in _read(directory, "targets.toml")["sheet"] if s.get("naval")}
     tracks = {

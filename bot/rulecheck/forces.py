@@ -167,4 +167,38 @@ def pilots(c: Campaign, f: Findings) -> None:
             )
 
 
-CHECKS = (scouting, scout_bonus, box_limit, pilots)
+def hands(c: Campaign, f: Findings) -> None:
+    """Authored 3.2.3: a Leader opens with as many cards as its Performance (+1 with a P
+    pilot); authored 3.2.5: a Wingman answering an attack draws a mini-hand of its
+    Defensive rating. Either side of the card, for an aircraft that came back Damaged."""
+    for record, strike in c.strikes():
+        planes = {a["uid"]: a for a in strike["aircraft"]}
+        opened: set[str] = set()
+        for draw in strike.get("draws", ()):
+            plane = planes.get(draw["who"] or "")
+            if plane is None or draw["purpose"] not in ("hand", "defence"):
+                continue
+            kind = c.data.aircraft[plane["aircraft"]]
+            hurt = plane["state"] != "ok" or plane["damage"] > 0
+            if draw["purpose"] == "hand":
+                if draw["who"] in opened:
+                    continue  # the CV redraw (19.25) after the opening hand
+                opened.add(draw["who"])
+                bonus = 1 if "P" in c.pilot_skills(record, draw["who"], plane["side"]) else 0
+                sizes = {kind.performance[0] + bonus}
+                if hurt:
+                    sizes.add(kind.performance[1] + bonus)
+                rule, what = "authored 3.2.3", "opening hand"
+            else:
+                sizes = {kind.defensive[0]} | ({kind.defensive[1]} if hurt else set())
+                rule, what = "authored 3.2.5", "Defensive mini-hand"
+            f.check(
+                len(draw["cards"]) in sizes,
+                "hands",
+                rule,
+                f"{where(record, strike)}: {draw['who']} drew a {what} of"
+                f" {len(draw['cards'])} cards, the rating gives {sorted(sizes)}",
+            )
+
+
+CHECKS = (scouting, scout_bonus, box_limit, pilots, hands)

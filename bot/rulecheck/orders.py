@@ -94,7 +94,7 @@ def resource_use(c: Campaign, f: Findings) -> None:
                     "25.52",
                     (
                         f"turn {record['turn']}, {side}: resource #{number} already used"
-                        f" on turn {used[number]}"
+                        f" on turn {used.get(number)}"
                     ),
                 )
                 used.setdefault(number, record["turn"])
@@ -127,6 +127,23 @@ def strike_order(c: Campaign, f: Findings) -> None:
                     f" {first} picked the lower resource (#{res[first]} against"
                     f" #{res[enemy(first)]})"
                 ),
+            )
+
+
+def strikes_follow_flight_ops(c: Campaign, f: Findings) -> None:
+    """25.43 / 25.61: a carrier strike flies only for a side that chose a strike, against
+    the target it chose."""
+    for record in c.turns:
+        for strike in record["strikes"]:
+            if strike["kind"] != "carrier":
+                continue
+            size, _, target = record["picks"][strike["attacker"]]["flight_ops"].partition(":")
+            f.check(
+                size != "none" and strike["target"] == target,
+                "flight-ops-strike",
+                "25.43",
+                f"{where(record, strike)}: the side chose Flight Ops"
+                f" {record['picks'][strike['attacker']]['flight_ops']!r}",
             )
 
 
@@ -206,6 +223,7 @@ CHECKS = (
     flight_ops_sequence,
     resource_use,
     strike_order,
+    strikes_follow_flight_ops,
     turn_sequence,
     target_bound,
 )
