@@ -1,0 +1,86 @@
+"""Status boards drawn once per state and shared by every request that shows one (issue 13).
+
+Drawing the board was 80-90 % of a Lock (the round message it refreshes) and of
+``/status``. A board depends on the public view, who has locked, the locale and the
+deadline written on it; the view object is memoised per state (``bot.service_rounds``), so
+its identity stands for "this state". The cache holds each entry's view, so an id cannot be
+reused while its entry lives, and it is bounded by the bytes of the images it keeps, not by
+a count (a count small enough to be cheap was thrashed by ten campaigns locking in turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from bot.rulesets import Plugin
+
+log = logging.getLogger(__name__)
+
+_Key = tuple[int, str, tuple[tuple[str, bool], ...], str, str | None]
+
+
+class BoardCache:
+    """PNG bytes by (view, ruleset, locks, locale, deadline text), oldest out past a budget."""
+
+    def __init__(self, max_bytes: int = 32 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._bytes = 0
+        self._items: OrderedDict[_Key, tuple[Any, bytes]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: _Key, view: Any) -> bytes | None:
+        hit = self._items.get(key)
+        if hit is None or hit[0] is not view:
+            self.misses += 1
+            return None
+        self._items.move_to_end(key)
+        self.hits += 1
+        return hit[1]
+
+    def put(self, key: _Key, view: Any, png: bytes) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old[1])
+        self._items[key] = (view, png)
+        self._bytes += len(png)
+        while self._bytes > self.max_bytes and len(self._items) > 1:
+            _key, (_view, dropped) = self._items.popitem(last=False)
+            self._bytes -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+boards = BoardCache()
+
+
+async def status_board(
+    plugin: Plugin[Any, Any],
+    view: Any,
+    locked: Mapping[str, bool],
+    locale: str,
+    when: str | None = None,
+    *,
+    cache: BoardCache = boards,
+) -> bytes | None:
+    """The board for ``view``, drawn off the event loop the first time only; None (logged)
+    if drawing fails, so the message goes out without it and the next request tries again."""
+    flags = tuple((side, bool(locked.get(side))) for side in plugin.rules.side_ids)
+    key = (id(view), plugin.key, flags, locale, when)
+    png = cache.get(key, view)
+    if png is not None:
+        return png
+    try:
+        png = await asyncio.to_thread(
+            plugin.presenter.status_board, view, dict(flags), when, locale
+        )
+    except Exception:
+        log.exception("status board image failed: the message goes out without it")
+        return None
+    cache.put(key, view, png)
+    return png
