@@ -129,6 +129,21 @@ def _vacuumed_size(path: Path) -> int:
     return path.stat().st_size
 
 
+def _largest_tables(path: Path, count: int = 5) -> list[tuple[str, int]]:
+    """The biggest tables and indexes by pages (SQLite's dbstat), where the file goes."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT ?",
+            (count,),
+        ).fetchall()
+    except sqlite3.OperationalError:  # built without dbstat
+        return []
+    finally:
+        conn.close()
+    return [(str(name), int(size)) for name, size in rows]
+
+
 def _parse_kib(rules: Any, current: str, records: list[str], samples: int) -> float:
     sizes = []
     for _ in range(samples):
@@ -221,6 +236,8 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             verdict(after_kib, TARGET_KIB),
         )
     )
+    shares = ", ".join(f"{name} {size / n / 1024:.0f}" for name, size in _largest_tables(path))
+    print(f"  where the new file goes (KiB per campaign): {shares}")
     print(
         line(
             f"file share, {turn} turns, before",
