@@ -343,7 +343,7 @@ class AnnouncementBuilder:
             channel_id=c.channel_id,
         )
         images: list[tuple[str, bytes]] = []
-        png = await render("order panel", lambda: plugin.presenter.panel_image(data.view, loc))
+        png = await boards.panel_image(plugin, data.view, loc)  # drawn once per state
         if png is not None:
             images.append((spec.image_name, png))
         return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key)

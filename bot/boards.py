@@ -13,18 +13,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.rulesets import Plugin
 
 log = logging.getLogger(__name__)
 
-_Key = tuple[int, str, tuple[tuple[str, bool], ...], str, str | None]
+# (view id, ruleset, which picture, locks shown, locale, deadline text)
+_Key = tuple[int, str, str, tuple[tuple[str, bool], ...], str, str | None]
 
 
 class BoardCache:
-    """PNG bytes by (view, ruleset, locks, locale, deadline text), oldest out past a budget."""
+    """PNG bytes by (view, ruleset, picture, locks, locale, deadline), oldest out past a budget."""
 
     def __init__(self, max_bytes: int = 32 * 1024 * 1024) -> None:
         self.max_bytes = max_bytes
@@ -71,16 +72,37 @@ async def status_board(
     """The board for ``view``, drawn off the event loop the first time only; None (logged)
     if drawing fails, so the message goes out without it and the next request tries again."""
     flags = tuple((side, bool(locked.get(side))) for side in plugin.rules.side_ids)
-    key = (id(view), plugin.key, flags, locale, when)
+    key = (id(view), plugin.key, "status", flags, locale, when)
+    return await _drawn(
+        cache,
+        key,
+        view,
+        "status board",
+        lambda: plugin.presenter.status_board(view, dict(flags), when, locale),
+    )
+
+
+async def panel_image(
+    plugin: Plugin[Any, Any], view: Any, locale: str, *, cache: BoardCache = boards
+) -> bytes | None:
+    """A side's order panel picture (its own view only), drawn once per state and locale:
+    every lock and unlock re-sends the panel, the picture stays the same."""
+    key = (id(view), plugin.key, "panel", (), locale, None)
+    return await _drawn(
+        cache, key, view, "order panel", lambda: plugin.presenter.panel_image(view, locale)
+    )
+
+
+async def _drawn(
+    cache: BoardCache, key: _Key, view: Any, what: str, draw: Callable[[], bytes]
+) -> bytes | None:
     png = cache.get(key, view)
     if png is not None:
         return png
     try:
-        png = await asyncio.to_thread(
-            plugin.presenter.status_board, view, dict(flags), when, locale
-        )
+        png = await asyncio.to_thread(draw)
     except Exception:
-        log.exception("status board image failed: the message goes out without it")
+        log.exception("%s image failed: the message goes out without it", what)
         return None
     cache.put(key, view, png)
     return png

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot import boards
+from bot.announce import AnnouncementBuilder
 from bot.boards import BoardCache, status_board
 from bot.rulesets import Registry
 from bot.secrecy import Viewer
@@ -116,9 +117,36 @@ def test_the_cache_is_bounded_by_bytes_not_count() -> None:
     cache = BoardCache(max_bytes=1000)
     views = [object() for _ in range(10)]
     for index, view in enumerate(views):
-        cache.put((index, "k", (), "en", None), view, b"x" * 300)
+        cache.put((index, "k", "status", (), "en", None), view, b"x" * 300)
     assert len(cache) == 3  # 900 bytes kept, the oldest dropped
-    assert cache.get((9, "k", (), "en", None), views[9]) == b"x" * 300
-    assert cache.get((0, "k", (), "en", None), views[0]) is None
+    assert cache.get((9, "k", "status", (), "en", None), views[9]) == b"x" * 300
+    assert cache.get((0, "k", "status", (), "en", None), views[0]) is None
     # an entry is only returned for the very view it was drawn from
-    assert cache.get((9, "k", (), "en", None), object()) is None
+    assert cache.get((9, "k", "status", (), "en", None), object()) is None
+
+
+async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid = await env.campaign()
+    monkeypatch.setattr(boards, "boards", BoardCache())
+    presenter_class = type(env.svc.rulesets.get("carrier").presenter)
+    drawn: list[str] = []
+    original = presenter_class.panel_image
+
+    def counting(self: Any, view: Any, locale: str) -> bytes:
+        drawn.append(view.side if hasattr(view, "side") else "?")
+        return bytes(original(self, view, locale))
+
+    monkeypatch.setattr(presenter_class, "panel_image", counting)
+    async with env.repo.read() as tx:
+        rows = [row for row in await tx.outbox(cid) if row.kind == "dm-panel"]
+    assert len(rows) == 2  # one panel per commander for the opening round
+    builder = AnnouncementBuilder(env.repo, env.catalog, env.clock)
+    first = [await builder.build(row) for row in rows]
+    again = [await builder.build(row) for row in rows]  # a retry, a re-send, /orders...
+    assert len(drawn) == 2  # each side's picture drawn once, from its own view
+    for one, two in zip(first, again, strict=True):
+        assert one is not None and two is not None and one.images == two.images
+    assert first[0] is not None and first[1] is not None
+    assert first[0].images != first[1].images  # never one side's picture for the other
