@@ -163,7 +163,7 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
 # States are frozen, so a list stays right for its state; the entry holds the catalog and
 # the state so their ids cannot be reused while it lives. Plain dict operations only, so
 # threads resolving different campaigns can share it.
-_RECENT_SIZE = 16
+_RECENT_SIZE = 4
 _recent: dict[tuple[int, int], tuple[Catalog, State, tuple[Decision, ...]]] = {}
 
 
