@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot import boards, secrecy
 from bot import panel as panels
-from bot import secrecy
 from bot.clock import Clock, SystemClock, epoch, from_epoch
 from bot.i18n import t
 from bot.panel import PanelSpec, deadline_text, side_text
@@ -150,11 +149,6 @@ class AnnouncementBuilder:
         self.catalog = catalog
         self.rulesets = Registry(catalog)
         self.clock = clock or SystemClock()
-        # The same board is often drawn twice (a turn's summary, then the next round's
-        # message): keep the last few, keyed by the view object (shared per state).
-        self._boards: OrderedDict[
-            tuple[int, tuple[tuple[str, bool], ...], str, str | None], tuple[Any, bytes]
-        ] = OrderedDict()
 
     def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
         return self.rulesets.get(campaign.ruleset)
@@ -169,19 +163,8 @@ class AnnouncementBuilder:
     ) -> bytes | None:
         # Images cannot show Discord timestamps: the deadline is written in UTC there.
         when = from_epoch(deadline).strftime("%Y-%m-%d %H:%M UTC") if deadline else None
-        flags = tuple((side, bool(locked.get(side))) for side in plugin.rules.side_ids)
-        key = (id(view), flags, locale, when)
-        hit = self._boards.get(key)
-        if hit is not None and hit[0] is view:
-            return hit[1]
-        png = await render(
-            "status board", lambda: plugin.presenter.status_board(view, dict(flags), when, locale)
-        )
-        if png is not None:
-            self._boards[key] = (view, png)
-            if len(self._boards) > 16:
-                self._boards.popitem(last=False)
-        return png
+        # Drawn once per state, locks and locale, and shared with /status (``bot.boards``).
+        return await boards.status_board(plugin, view, locked, locale, when)
 
     async def build(self, row: OutboxRow) -> Announcement | None:
         """The announcement for ``row``, or None if it no longer needs sending."""
@@ -360,7 +343,7 @@ class AnnouncementBuilder:
             channel_id=c.channel_id,
         )
         images: list[tuple[str, bytes]] = []
-        png = await render("order panel", lambda: plugin.presenter.panel_image(data.view, loc))
+        png = await boards.panel_image(plugin, data.view, loc)  # drawn once per state
         if png is not None:
             images.append((spec.image_name, png))
         return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key)

@@ -138,11 +138,8 @@ async def store_state(
         now,
         history_len=stored.length,
     )
-    row = await tx.snapshot(snapshot_id)
-    if row is not None:  # the next reader of this state should not parse it again
-        _states.put(
-            rules, (id(rules), row.campaign_id, row.branch, row.history_len, row.state), state
-        )
+    # Not cached here: the next round plays from the state as parsed back from storage, as
+    # after a restart, so a bot that kept running and one that restarted play alike.
     return snapshot_id
 
 

@@ -33,9 +33,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import controls, secrecy
+from bot import boards, controls, secrecy
 from bot import panel as panels
-from bot.announce import render
 from bot.i18n import t
 from bot.panel import TEXT_LIMIT, PanelSpec, clip, side_text
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
@@ -499,9 +498,9 @@ class Orders(commands.Cog):
             await common.refuse(interaction, exc)
             return
         spec = compose(services, info, panel)
-        presenter = services.campaigns.rulesets.get(info.ruleset).presenter
+        plugin = services.campaigns.rulesets.get(info.ruleset)
         files: list[discord.File] = []
-        png = await render("order panel", lambda: presenter.panel_image(panel.view, info.locale))
+        png = await boards.panel_image(plugin, panel.view, info.locale)  # once per state
         if png is not None:
             files.append(discord.File(io.BytesIO(png), filename=spec.image_name))
         await interaction.followup.send(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -10,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards import status_board
 from bot.i18n import t
 from bot.logtext import describe
 from bot.service_model import ServiceError
@@ -119,9 +119,10 @@ class StatusCog(commands.Cog):
         loc = locale(interaction)
         deadline = data.round.deadline if data.round else None
         deadline_text = f"<t:{int(deadline.timestamp())}:R>" if deadline else None
-        presenter = campaigns(interaction).rulesets.get(info.ruleset).presenter
+        plugin = campaigns(interaction).rulesets.get(info.ruleset)
+        presenter = plugin.presenter
         view = data.view
-        png = await asyncio.to_thread(presenter.status_board, view, data.locked, None, loc)
+        png = await status_board(plugin, view, data.locked, loc)  # drawn once per state
         lines = presenter.status_lines(view, loc)
         heading = note(info, interaction)
         if heading is not None:
@@ -131,6 +132,9 @@ class StatusCog(commands.Cog):
             lines.append(t("cogs.status.locked", loc, sides=", ".join(locked) or "—"))
         if deadline_text and not view.finished:
             lines.append(t("cogs.status.deadline", loc, when=deadline_text))
+        if png is None:  # the drawing failed (logged): the text still answers
+            await interaction.followup.send("\n".join(lines), ephemeral=not public)
+            return
         await interaction.followup.send(
             "\n".join(lines),
             file=discord.File(io.BytesIO(png), filename="status.png"),

@@ -157,8 +157,30 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
     )
 
 
+# The decision lists of the last few states. A round asks for them at least twice (the
+# commanders' panels, then ``validate`` inside ``resolve``) and building them makes many
+# small models: about a third of a campaign's engine time before this memo (issue 13).
+# States are frozen, so a list stays right for its state; the entry holds the catalog and
+# the state so their ids cannot be reused while it lives. Plain dict operations only, so
+# threads resolving different campaigns can share it.
+_RECENT_SIZE = 4
+_recent: dict[tuple[int, int], tuple[Catalog, State, tuple[Decision, ...]]] = {}
+
+
 def pending(catalog: Catalog, state: State) -> list[Decision]:
     """Who must decide what now, with the legal options and why the others are left out."""
+    key = (id(catalog), id(state))
+    hit = _recent.get(key)
+    if hit is not None and hit[0] is catalog and hit[1] is state:
+        return list(hit[2])
+    decisions = _decisions(catalog, state)
+    if len(_recent) >= _RECENT_SIZE:
+        _recent.clear()  # the states of a few rounds ago are not asked about again
+    _recent[key] = (catalog, state, tuple(decisions))
+    return decisions
+
+
+def _decisions(catalog: Catalog, state: State) -> list[Decision]:
     if state.finished:
         return []
     decisions: list[Decision] = []

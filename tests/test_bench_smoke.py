@@ -36,6 +36,12 @@ EXPECTED = {
         r"^tick, nothing due, \d+ campaign\(s\).*\[target <= 1 ms: " + VERDICT,
         r"^file share of a \d+-turn campaign\s+\d+ KiB.*\[target <= 60 KiB: " + VERDICT,
     ],
+    "storage": [
+        r"^after: last turn / first turn\s+x[\d.]+ .*\[target flat, <= x1.5: " + VERDICT + r"\]",
+        r"^before: last turn / first turn\s+x[\d.]+ ",
+        r"^file share, \d+ turns, after\s+\d+ KiB.*\[target <= 60 KiB: " + VERDICT + r"\]",
+        r"^turn-\d+ state parsed\s+whole \d+ KiB, snapshot alone \d+ KiB",
+    ],
     "interactions": [
         r"^simcord idle poll: 1 ms",
         r"^noop\s+\d+\s+[\d.]+\s.*the floor",

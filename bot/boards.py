@@ -1,0 +1,108 @@
+"""Status boards drawn once per state and shared by every request that shows one (issue 13).
+
+Drawing the board was 80-90 % of a Lock (the round message it refreshes) and of
+``/status``. A board depends on the public view, who has locked, the locale and the
+deadline written on it; the view object is memoised per state (``bot.service_rounds``), so
+its identity stands for "this state". The cache holds each entry's view, so an id cannot be
+reused while its entry lives, and it is bounded by the bytes of the images it keeps, not by
+a count (a count small enough to be cheap was thrashed by ten campaigns locking in turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.rulesets import Plugin
+
+log = logging.getLogger(__name__)
+
+# (view id, ruleset, which picture, locks shown, locale, deadline text)
+_Key = tuple[int, str, str, tuple[tuple[str, bool], ...], str, str | None]
+
+
+class BoardCache:
+    """PNG bytes by (view, ruleset, picture, locks, locale, deadline), oldest out past a budget."""
+
+    def __init__(self, max_bytes: int = 32 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._bytes = 0
+        self._items: OrderedDict[_Key, tuple[Any, bytes]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: _Key, view: Any) -> bytes | None:
+        hit = self._items.get(key)
+        if hit is None or hit[0] is not view:
+            self.misses += 1
+            return None
+        self._items.move_to_end(key)
+        self.hits += 1
+        return hit[1]
+
+    def put(self, key: _Key, view: Any, png: bytes) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old[1])
+        self._items[key] = (view, png)
+        self._bytes += len(png)
+        while self._bytes > self.max_bytes and len(self._items) > 1:
+            _key, (_view, dropped) = self._items.popitem(last=False)
+            self._bytes -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+boards = BoardCache()
+
+
+async def status_board(
+    plugin: Plugin[Any, Any],
+    view: Any,
+    locked: Mapping[str, bool],
+    locale: str,
+    when: str | None = None,
+    *,
+    cache: BoardCache = boards,
+) -> bytes | None:
+    """The board for ``view``, drawn off the event loop the first time only; None (logged)
+    if drawing fails, so the message goes out without it and the next request tries again."""
+    flags = tuple((side, bool(locked.get(side))) for side in plugin.rules.side_ids)
+    key = (id(view), plugin.key, "status", flags, locale, when)
+    return await _drawn(
+        cache,
+        key,
+        view,
+        "status board",
+        lambda: plugin.presenter.status_board(view, dict(flags), when, locale),
+    )
+
+
+async def panel_image(
+    plugin: Plugin[Any, Any], view: Any, locale: str, *, cache: BoardCache = boards
+) -> bytes | None:
+    """A side's order panel picture (its own view only), drawn once per state and locale:
+    every lock and unlock re-sends the panel, the picture stays the same."""
+    key = (id(view), plugin.key, "panel", (), locale, None)
+    return await _drawn(
+        cache, key, view, "order panel", lambda: plugin.presenter.panel_image(view, locale)
+    )
+
+
+async def _drawn(
+    cache: BoardCache, key: _Key, view: Any, what: str, draw: Callable[[], bytes]
+) -> bytes | None:
+    png = cache.get(key, view)
+    if png is not None:
+        return png
+    try:
+        png = await asyncio.to_thread(draw)
+    except Exception:
+        log.exception("%s image failed: the message goes out without it", what)
+        return None
+    cache.put(key, view, png)
+    return png

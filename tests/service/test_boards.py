@@ -1,0 +1,152 @@
+"""The status board is drawn once per state and shared (issue 13): the round message a
+Lock refreshes and ``/status`` reuse it, a change of locks, locale or state draws anew."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot import boards
+from bot.announce import AnnouncementBuilder
+from bot.boards import BoardCache, status_board
+from bot.rulesets import Registry
+from bot.secrecy import Viewer
+from bot.service_rounds import state_of, view_of
+from tests.service.support import JAP, Env
+
+
+class CountingPresenter:
+    def __init__(self, inner: Any, fail: bool = False) -> None:
+        self.inner = inner
+        self.calls: list[tuple[Any, ...]] = []
+        self.fail = fail
+
+    def status_board(self, view: Any, locked: Any, when: Any, locale: str) -> bytes:
+        self.calls.append((id(view), tuple(sorted(locked.items())), when, locale))
+        if self.fail:
+            raise RuntimeError("pen ran dry")
+        return bytes(self.inner.status_board(view, locked, when, locale))
+
+
+class Wrapped:
+    """A plugin whose presenter counts the boards it draws."""
+
+    def __init__(self, plugin: Any, presenter: CountingPresenter) -> None:
+        self.rules = plugin.rules
+        self.presenter = presenter
+        self.key = plugin.key
+
+
+async def test_a_board_is_drawn_once_per_view_locks_and_locale(env: Env) -> None:
+    cid = await env.campaign()
+    plugin = env.svc.rulesets.get("carrier")
+    counting = CountingPresenter(plugin.presenter)
+    wrapped: Any = Wrapped(plugin, counting)
+    cache = BoardCache()
+    async with env.repo.read() as tx:
+        campaign = await tx.campaign(cid)
+        assert campaign is not None
+        state = await state_of(tx, plugin.rules, campaign.snapshot_id)
+    view = view_of(plugin.rules, state, Viewer.public())
+    nobody = {"japanese": False, "allied": False}
+    first = await status_board(wrapped, view, nobody, "en", cache=cache)
+    again = await status_board(wrapped, view, nobody, "en", cache=cache)
+    assert first is not None and again == first and len(counting.calls) == 1
+    # a lock changes the picture, so does the locale: each drawn once, then shared
+    one = {"japanese": True, "allied": False}
+    locked = await status_board(wrapped, view, one, "en", cache=cache)
+    assert locked != first and len(counting.calls) == 2
+    assert await status_board(wrapped, view, one, "en", cache=cache) == locked
+    assert await status_board(wrapped, view, nobody, "fr", cache=cache) != first
+    assert len(counting.calls) == 3
+    # the next state has its own board
+    await env.play_round(cid, random.Random(2))
+    async with env.repo.read() as tx:
+        campaign = await tx.campaign(cid)
+        assert campaign is not None
+        later = await state_of(tx, plugin.rules, campaign.snapshot_id)
+    later_view = view_of(plugin.rules, later, Viewer.public())
+    await status_board(wrapped, later_view, nobody, "en", cache=cache)
+    assert len(counting.calls) == 4
+
+
+async def test_status_requests_and_lock_messages_share_the_board(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid = await env.campaign()
+    cache = BoardCache()
+    monkeypatch.setattr(boards, "boards", cache)
+    worker = env.worker()
+    await worker.deliver_due()
+    drawn = cache.misses
+    # Ten /status requests for the same state: no new drawing.
+    status = await env.svc.status(cid)
+    plugin = env.svc.rulesets.get("carrier")
+    for _ in range(10):
+        png = await status_board(plugin, status.view, status.locked, "en", cache=cache)
+        assert png is not None
+    assert cache.misses <= drawn + 1 and cache.hits >= 9
+    # Lock then unlock then lock: the round message shows two pictures, each drawn once.
+    round_id = await env.fill(cid, JAP)
+    misses = cache.misses
+    for _ in range(3):
+        await env.svc.lock(cid, JAP, round_id)
+        await worker.deliver_due()
+        await env.svc.unlock(cid, JAP, round_id)
+        await worker.deliver_due()
+    assert cache.misses - misses <= 2
+    assert (await env.svc.status(cid)).locked == {"japanese": False, "allied": False}
+
+
+async def test_a_failed_drawing_gives_none_and_is_tried_again(env: Env) -> None:
+    cid = await env.campaign()
+    plugin = Registry(env.catalog).get("carrier")
+    failing = CountingPresenter(plugin.presenter, fail=True)
+    wrapped: Any = Wrapped(plugin, failing)
+    cache = BoardCache()
+    status = await env.svc.status(cid)
+    assert await status_board(wrapped, status.view, status.locked, "en", cache=cache) is None
+    failing.fail = False
+    assert await status_board(wrapped, status.view, status.locked, "en", cache=cache)
+    assert len(failing.calls) == 2
+
+
+def test_the_cache_is_bounded_by_bytes_not_count() -> None:
+    cache = BoardCache(max_bytes=1000)
+    views = [object() for _ in range(10)]
+    for index, view in enumerate(views):
+        cache.put((index, "k", "status", (), "en", None), view, b"x" * 300)
+    assert len(cache) == 3  # 900 bytes kept, the oldest dropped
+    assert cache.get((9, "k", "status", (), "en", None), views[9]) == b"x" * 300
+    assert cache.get((0, "k", "status", (), "en", None), views[0]) is None
+    # an entry is only returned for the very view it was drawn from
+    assert cache.get((9, "k", "status", (), "en", None), object()) is None
+
+
+async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid = await env.campaign()
+    monkeypatch.setattr(boards, "boards", BoardCache())
+    presenter_class = type(env.svc.rulesets.get("carrier").presenter)
+    drawn: list[str] = []
+    original = presenter_class.panel_image
+
+    def counting(self: Any, view: Any, locale: str) -> bytes:
+        drawn.append(view.side if hasattr(view, "side") else "?")
+        return bytes(original(self, view, locale))
+
+    monkeypatch.setattr(presenter_class, "panel_image", counting)
+    async with env.repo.read() as tx:
+        rows = [row for row in await tx.outbox(cid) if row.kind == "dm-panel"]
+    assert len(rows) == 2  # one panel per commander for the opening round
+    builder = AnnouncementBuilder(env.repo, env.catalog, env.clock)
+    first = [await builder.build(row) for row in rows]
+    again = [await builder.build(row) for row in rows]  # a retry, a re-send, /orders...
+    assert len(drawn) == 2  # each side's picture drawn once, from its own view
+    for one, two in zip(first, again, strict=True):
+        assert one is not None and two is not None and one.images == two.images
+    assert first[0] is not None and first[1] is not None
+    assert first[0].images != first[1].images  # never one side's picture for the other
