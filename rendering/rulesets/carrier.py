@@ -51,7 +51,7 @@ class CarrierPresenter:
                 return doctrine_name(value, locale)
             if field == "resource":
                 resource = self.catalog.resource(int(value))
-                return f"#{resource.number} {resource.name}"
+                return f"#{resource.number} {self.resource_name(value, resource.name, locale)}"
         except (ValueError, KeyError):
             pass
         return value
@@ -89,6 +89,14 @@ class CarrierPresenter:
             if found is not None and found.short:
                 return found.short
         return self._detail(field, option, locale)
+
+    @staticmethod
+    def resource_name(number: str, name: str, locale: str) -> str:
+        """The data's name in English, the digest's (without its "(Allied)") otherwise."""
+        found = rulebook.entry("carrier", f"#{number}", locale)
+        if locale == "en" or found is None:
+            return name
+        return found.title.split(" (")[0]
 
     def resource_effect(self, number: str, locale: str) -> str:
         """A resource's whole effect in the reader's language, from the rules digest."""

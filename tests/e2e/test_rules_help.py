@@ -92,6 +92,9 @@ async def test_autocomplete_offers_rules_by_number_and_word(world: World) -> Non
         words = await carol.autocomplete(channel, "rules", "query", "out of s")
         assert words[0]["value"] == "#9"
 
+        french = await carol.autocomplete(channel, "rules", "query", "appon", language="fr")
+        assert french[0] == {"name": "25.71 Appontage des avions endommagés", "value": "25.71"}
+
         glossary = await carol.autocomplete(channel, "rules", "query", "glo")
         assert glossary[0]["value"] == "glossary"
 
