@@ -133,6 +133,9 @@ class CarrierPresenter:
             if option.detail and decision.field != "resource":
                 label += f" ({self._detail(decision.field, option, locale)})"
             labels.append(label)
+        if decision.field == "fleet_tactic":
+            # "+1" alone means nothing to a newcomer: say what the cards are for.
+            return [" · ".join(labels), t("rules.panel.tactic", locale)]
         return [" · ".join(labels)]
 
     def excluded_lines(

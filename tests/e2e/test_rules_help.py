@@ -133,3 +133,7 @@ async def test_order_panel_options_say_what_they_do(world: World) -> None:
         assert all(description and len(description) <= 100 for description in options.values())
         # The panel names the abbreviations it uses.
         assert "L/W = Leader + Wingman" in panel.content
+        # The small print says what a tactic's recovery value is for.
+        assert "each damaged aircraft draws as many cards as both sides' recovery values" in (
+            panel.content
+        )
