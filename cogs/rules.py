@@ -156,7 +156,8 @@ class Rules(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         ruleset, campaign_locale = await _context(interaction)
-        lang = _language(interaction, None, campaign_locale)
+        chosen = getattr(interaction.namespace, "language", None)
+        lang = _language(interaction, chosen, campaign_locale)
         return choices(current, lang, ruleset)
 
 

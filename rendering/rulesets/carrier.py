@@ -51,7 +51,7 @@ class CarrierPresenter:
                 return doctrine_name(value, locale)
             if field == "resource":
                 resource = self.catalog.resource(int(value))
-                return f"#{resource.number} {resource.name}"
+                return f"#{resource.number} {self.resource_name(value, resource.name, locale)}"
         except (ValueError, KeyError):
             pass
         return value
@@ -90,6 +90,14 @@ class CarrierPresenter:
                 return found.short
         return self._detail(field, option, locale)
 
+    @staticmethod
+    def resource_name(number: str, name: str, locale: str) -> str:
+        """The data's name in English, the digest's (without its "(Allied)") otherwise."""
+        found = rulebook.entry("carrier", f"#{number}", locale)
+        if locale == "en" or found is None:
+            return name
+        return found.title.split(" (")[0]
+
     def resource_effect(self, number: str, locale: str) -> str:
         """A resource's whole effect in the reader's language, from the rules digest."""
         found = rulebook.entry("carrier", f"#{number}", locale)
@@ -125,6 +133,9 @@ class CarrierPresenter:
             if option.detail and decision.field != "resource":
                 label += f" ({self._detail(decision.field, option, locale)})"
             labels.append(label)
+        if decision.field == "fleet_tactic":
+            # "+1" alone means nothing to a newcomer: say what the cards are for.
+            return [" · ".join(labels), t("rules.panel.tactic", locale)]
         return [" · ".join(labels)]
 
     def excluded_lines(

@@ -92,6 +92,9 @@ async def test_autocomplete_offers_rules_by_number_and_word(world: World) -> Non
         words = await carol.autocomplete(channel, "rules", "query", "out of s")
         assert words[0]["value"] == "#9"
 
+        french = await carol.autocomplete(channel, "rules", "query", "appon", language="fr")
+        assert french[0] == {"name": "25.71 Appontage des avions endommagés", "value": "25.71"}
+
         glossary = await carol.autocomplete(channel, "rules", "query", "glo")
         assert glossary[0]["value"] == "glossary"
 
@@ -130,3 +133,7 @@ async def test_order_panel_options_say_what_they_do(world: World) -> None:
         assert all(description and len(description) <= 100 for description in options.values())
         # The panel names the abbreviations it uses.
         assert "L/W = Leader + Wingman" in panel.content
+        # The small print says what a tactic's recovery value is for.
+        assert "each damaged aircraft draws as many cards as both sides' recovery values" in (
+            panel.content
+        )

@@ -68,3 +68,21 @@ def test_glossary_names_the_card_abbreviations() -> None:
     text = " ".join(f"{e.title} {e.text}" for e in rulebook.glossary("en"))
     for word in ("L/W", "CAP", "MAN", "TT", "OTS", "IMS", "2B/3D", "HL", "SC", "IMM", "SS", "AP"):
         assert word in text, word
+
+
+def test_a_picked_resource_shows_its_whole_effect_in_the_readers_language() -> None:
+    from engine.types import RoundKind, Side
+    from rendering.rulesets.carrier import CarrierPresenter
+    from tests.rendering.fixtures import coral_status
+
+    presenter = CarrierPresenter(default_catalog())
+    view = coral_status(round_kind=RoundKind.RESOURCE)
+    _, english = presenter.panel_notes("coral-sea", view, "allied", {"resource": "4"}, "en")
+    text = "\n".join(english)
+    assert "**#4 Extra CAP**: Your CAP gets one more L/W element" in text
+    assert "(25.65)" in text and "seed" not in text and "…" not in text
+    _, french = presenter.panel_notes("coral-sea", view, Side.ALLIED.value, {"resource": "4"}, "fr")
+    assert "**#4 Patrouille renforcée** : Votre patrouille reçoit un élément L/W de plus" in (
+        "\n".join(french)
+    )
+    assert any("L/W = paire leader + ailier" in line for line in french)
