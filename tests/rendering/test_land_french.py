@@ -134,3 +134,26 @@ def test_the_french_land_texts_follow_french_typography(
             assert space in ("\u00a0", "\u202f"), f"{mark!r} without a no-break space: {text}"
             assert space == wanted or mark == ":", text
         assert '"' not in text, f"English quotes in French (use « »): {text}"
+
+
+@pytest.mark.parametrize("name", ["land.toml", "land-sheets.toml", "pearl-harbor.toml"])
+def test_every_french_land_and_pearl_harbor_string_follows_french_typography(name: str) -> None:
+    import tomllib
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "rendering" / "locales" / "fr" / name
+    strings: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, str):
+            strings.append(node)
+
+    walk(tomllib.loads(path.read_text(encoding="utf-8")))
+    assert len(strings) > 20
+    for text in strings:
+        for match in SPACE_BEFORE.finditer(text.replace("ZERO!", "ZERO")):  # the game's name
+            assert match.group(1) in ("\u00a0", "\u202f"), f"{name}: {text}"
+        assert '"' not in text, f"{name}: English quotes in {text}"
