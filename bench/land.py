@@ -2,7 +2,7 @@
 
     python bench/land.py [campaigns per period, default 200] [--only malaya-dec41 ...]
 
-For every theatre and period (not the "-all" scenarios) it plays ``count`` campaigns, seeds
+For every theatre and period (not the whole-theatre scenarios) it plays ``count`` campaigns, seeds
 0..count-1, each side picking a random legal resource and doctrine every mission, and prints:
 
 - the winner split (neither side should win more than 65 %, issue 10);
@@ -110,7 +110,12 @@ def measure(rules: object, scenario: str, count: int) -> Balance:
 
 
 def land_scenarios(rules: object) -> list[str]:
-    return [key for key in rules.scenarios() if not key.endswith("-all")]  # type: ignore[attr-defined]
+    # One period each: not "<theatre>-all" nor the bare "<theatre>" (every period in order).
+    return [
+        key
+        for key in rules.scenarios()  # type: ignore[attr-defined]
+        if "-" in key and not key.endswith("-all")
+    ]
 
 
 def report(balance: Balance) -> str:

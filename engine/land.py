@@ -80,6 +80,7 @@ class MissionTarget(_Frozen):
     replaced_by: int | None = None  # flown once only; a later draw flies this target instead
     success_vp: int = 0  # evacuation (authored 3.4): VP if the listed aircraft is not Destroyed
     provenance: Provenance = "authored-default"
+    source: str = ""  # the seed rule a "seed" row comes from, for docs/data.md
 
     @property
     def is_dogfight(self) -> bool:
@@ -115,6 +116,7 @@ class LandResource(_Frozen):
     effect: LandEffect = LandEffect()
     text: str
     provenance: Provenance = "authored-default"
+    source: str = ""  # the seed rule a "seed" resource comes from, for docs/data.md
 
     def in_period(self, period_key: str) -> bool:
         return not self.periods or period_key in self.periods
@@ -133,13 +135,17 @@ class LandCampaign(_Frozen):
 
     key: str
     name: str
+    section: str  # the section of zero-authored-data.md the sheet's authored rows come from
     periods: tuple[str, ...]
+    periods_source: str = ""  # the seed rule that names the periods, if one does
     period_keys: tuple[str, ...]  # short ids of ``periods``, used in scenario keys
     missions_per_period: int = 6  # 24.42, value authored 3.8.1
     return_bonus: bool = True  # the home-coming bomber VP of 24.61 (authored 3.5)
     performance: tuple[PerformanceRow, ...]
     resources: tuple[LandResource, ...]
     missions: dict[str, tuple[int, ...]]  # Missions-table key -> target number per period
+    # Missions-table rows that are not plain authored defaults: key -> label and reason.
+    missions_notes: dict[str, str] = {}
     targets: tuple[MissionTarget, ...]
     provenance: Provenance
 
@@ -221,6 +227,8 @@ def _check(campaign: LandCampaign, file: str, catalog: Catalog) -> None:
     numbers = [target.number for target in campaign.targets]
     for target in campaign.targets:
         entry = f"target #{target.number}"
+        if target.provenance == "seed" and not target.source:
+            _fail(file, entry, "source", "a seed row names the rule it comes from")
         if numbers.count(target.number) > 1:
             _fail(file, entry, "number", "duplicate target number")
         if target.sheet is not None and target.sheet not in catalog.targets:
@@ -239,6 +247,8 @@ def _check(campaign: LandCampaign, file: str, catalog: Catalog) -> None:
     seen: set[tuple[Side, int, str]] = set()
     for index, resource in enumerate(campaign.resources):
         entry = f"resource [{index}]"
+        if resource.provenance == "seed" and not resource.source:
+            _fail(file, entry, "source", "a seed resource names the rule it comes from")
         for period in resource.periods:
             if period not in campaign.period_keys:
                 _fail(file, entry, "periods", f"unknown period {period!r}")
@@ -253,6 +263,9 @@ def _check(campaign: LandCampaign, file: str, catalog: Catalog) -> None:
     for key in MISSION_KEYS:
         if key not in campaign.missions:
             _fail(file, "missions", key, "Field required")
+    for key in campaign.missions_notes:
+        if key not in MISSION_KEYS:
+            _fail(file, "missions_notes", key, "unknown card key")
     for key, row in campaign.missions.items():
         if key not in MISSION_KEYS:
             _fail(file, "missions", key, f"unknown card key (one of {', '.join(MISSION_KEYS)})")

@@ -21,13 +21,14 @@ from engine.rulesets.land.view import (
     LandView,
     MissionRecord,
     PublicResource,
+    PublicSheet,
     PublicTarget,
     public_sheet,
     resource_number,
     sheet_of,
 )
 from engine.types import Side
-from rendering.i18n import normalize, t
+from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.reveal import RevealSide, render_reveal
 from rendering.strike import render_strike_report
@@ -65,38 +66,47 @@ def _l(key: str, locale: str, **params: object) -> str:
     return t(f"land.{key}", locale, **params)
 
 
-def resource_title(resource: PublicResource, locale: str) -> str:
-    """The resource's name: the sheet's own in English, built from what it does otherwise
-    (the sheet's names and texts are English data)."""
-    if normalize(locale) == "en":
-        return resource.name
-    keys = [effect.partition("=")[0] for effect in resource.effects]
-    if "area_flak" in keys and "target_flak" in keys:
-        keys.remove("target_flak")  # one reinforcement of both flak kinds, one name
-    what = (
-        f"+{resource.aircraft}"
-        if resource.aircraft
-        else " + ".join(_l(f"effect-name.{key}", locale) for key in keys)
-    )
-    if resource.use == "any":
-        return what
-    return f"{_l(f'prefix.{resource.use}', locale)} {what}"
+# The sheets' words (names, places, resources) are English data; every one of them has an
+# entry in rendering/locales/<lang>/land-sheets.toml, keyed by theatre and number. A sheet
+# edited without its words falls back to the data's English rather than to a raw key.
 
 
-def resource_text(resource: PublicResource, locale: str) -> str:
-    """What the resource does, in the reader's language (English: the sheet's text)."""
-    if normalize(locale) == "en":
-        return resource.text
-    parts: list[str] = []
-    if resource.aircraft:
-        parts.append(_l("adds", locale, aircraft=resource.aircraft))
-    for effect in resource.effects:
-        key, _, value = effect.partition("=")
-        parts.append(_l(f"effect.{key}", locale, n=value or "1"))
-    text = " ".join(parts)
-    if resource.use != "any":
-        text = f"{_l(f'use.{resource.use}', locale)} {text}"
-    return text
+def _resource_key(theatre: str, resource: PublicResource) -> str:
+    periods = "@" + "+".join(resource.periods) if resource.periods else ""
+    return f"land.resource.{theatre}.{resource.side.value}.{resource.number}{periods}"
+
+
+def resource_title(theatre: str, resource: PublicResource, locale: str) -> str:
+    """The resource's name in the reader's language."""
+    return word(f"{_resource_key(theatre, resource)}.name", resource.name, locale)
+
+
+def resource_text(theatre: str, resource: PublicResource, locale: str) -> str:
+    """What the resource does, in the reader's language."""
+    return word(f"{_resource_key(theatre, resource)}.text", resource.text, locale)
+
+
+def theatre_name(sheet: PublicSheet, locale: str) -> str:
+    return word(f"land.theatre.{sheet.key}", sheet.name, locale)
+
+
+def period_text(sheet: PublicSheet, period_key: str, locale: str) -> str:
+    return word(f"land.period.{sheet.key}.{period_key}", sheet.period_name(period_key), locale)
+
+
+def location_text(sheet: PublicSheet, target: PublicTarget, locale: str) -> str:
+    return word(f"land.location.{sheet.key}.{target.number}", target.location, locale)
+
+
+def kind_text(kind: str, locale: str) -> str:
+    """A target's kind ("Airfield", "Ground Forces"...): the Target Sheet's name."""
+    key = kind.lower().replace(" / ", "-").replace(" ", "-")
+    return word(f"land.kind.{key}", kind, locale)
+
+
+def forces_text(forces: str, locale: str) -> str:
+    """Aircraft in the seed's notation, with the reader's letters for an element (L/W)."""
+    return forces.replace("L/W", t("land.notation.pair", locale))
 
 
 class LandPresenter:
@@ -119,17 +129,18 @@ class LandPresenter:
         if side is None:
             return _l("no-resource", locale)
         found = self._resources(scenario, side, number)
-        names = " / ".join(dict.fromkeys(resource_title(r, locale) for r in found))
+        theatre = scenario.partition("-")[0]
+        names = " / ".join(dict.fromkeys(resource_title(theatre, r, locale) for r in found))
         return f"#{number} {names}" if names else f"#{number}"
 
     @staticmethod
-    def _target_line(target: PublicTarget, locale: str) -> str:
-        kind = target.target
+    def _target_line(sheet: PublicSheet, target: PublicTarget, locale: str) -> str:
+        kind = kind_text(target.target, locale)
         if target.dogfight:
             kind = _l("dogfight", locale)
         elif target.evacuation:
             kind = _l("evacuation", locale)
-        return f"#{target.number} {kind} — {target.location}"
+        return f"#{target.number} {kind} — {location_text(sheet, target, locale)}"
 
     def _mission_lines(self, view: LandView, locale: str) -> list[str]:
         state = view
@@ -142,7 +153,7 @@ class LandPresenter:
                 locale,
                 mission=state.turn,
                 missions=state.missions,
-                period=campaign.period_name(state.draw.period),
+                period=period_text(campaign, state.draw.period, locale),
             ),
             _l(
                 "drawn",
@@ -151,7 +162,7 @@ class LandPresenter:
                 row=state.draw.key,
                 number=state.draw.listed,
             ),
-            self._target_line(target, locale),
+            self._target_line(campaign, target, locale),
         ]
         if state.draw.listed != state.draw.target:
             lines.append(_l("replaced", locale, listed=state.draw.listed, number=target.number))
@@ -160,7 +171,7 @@ class LandPresenter:
                 "attack",
                 locale,
                 side=side_text(target.attacker, locale),
-                aircraft=target.attackers,
+                aircraft=forces_text(target.attackers, locale),
             )
         )
         if target.defenders:
@@ -169,14 +180,18 @@ class LandPresenter:
                     "defend",
                     locale,
                     side=side_text(target.attacker.enemy, locale),
-                    aircraft=target.defenders,
+                    aircraft=forces_text(target.defenders, locale),
                 )
             )
         lines.append(
             _l(
                 "details",
                 locale,
-                sheet=f"{target.sheet} {target.sheet_name}" if target.sheet else "—",
+                sheet=(
+                    f"{target.sheet} {kind_text(target.sheet_name or '', locale)}"
+                    if target.sheet
+                    else "—"
+                ),
                 band=band_name(target.band, locale),
                 turns=target.turns,
             )
@@ -203,7 +218,7 @@ class LandPresenter:
             for key in THEATRES:
                 for resource in public_sheet(key).resources:
                     if resource.text == option.detail:
-                        return resource_text(resource, locale)
+                        return resource_text(key, resource, locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -245,7 +260,7 @@ class LandPresenter:
                             "orders.resource-effect",
                             locale,
                             resource=self.resource_name(scenario, draft, locale),
-                            effect=resource_text(resource, locale),
+                            effect=resource_text(scenario.partition("-")[0], resource, locale),
                         )
                     )
         return before, after
@@ -262,7 +277,7 @@ class LandPresenter:
             vp=self._vp(view, locale),
             mission=state.turn,
             missions=state.missions,
-            target=f"#{target.number} {target.location}",
+            target=f"#{target.number} {location_text(view.sheet, target, locale)}",
         )
 
     def panel_summary(self, view: LandView, side: str, locale: str) -> str:
@@ -298,7 +313,7 @@ class LandPresenter:
             _l(
                 "status",
                 locale,
-                name=campaign.name,
+                name=theatre_name(campaign, locale),
                 mission=state.turn,
                 missions=state.missions,
                 vp=self._vp(view, locale),
@@ -307,7 +322,7 @@ class LandPresenter:
         if state.finished:
             lines.append(self._outcome(state, locale))
         else:
-            lines.append(self._target_line(campaign.target(state.draw.target), locale))
+            lines.append(self._target_line(campaign, campaign.target(state.draw.target), locale))
         return lines
 
     @staticmethod
@@ -316,7 +331,13 @@ class LandPresenter:
         who = _l("draw", locale) if winner == "draw" else side_text(winner, locale)
         levels = {side: state.performance.get(side, "stalemate") for side in Side}
         perf = ", ".join(
-            f"{side_text(side, locale)}: {_l('level.' + levels[side], locale)}" for side in Side
+            _l(
+                "side-state",
+                locale,
+                side=side_text(side, locale),
+                state=_l(f"level.{levels[side]}", locale),
+            )
+            for side in Side
         )
         return _l("outcome", locale, winner=who, performance=perf)
 
@@ -348,7 +369,7 @@ class LandPresenter:
             draw_text(draw, (cx, cy), str(target.number), font(22, "bold"), INK, "mm")
         if current is not None:
             cx, cy, target = current
-            label = target.location
+            label = location_text(campaign, target, locale)
             room = WIDTH - PAD - 10 - (cx + 36)
             if room >= 260:
                 draw_text(draw, (cx + 36, cy), label, font(22, "bold"), INK, "lm", room)
@@ -372,7 +393,7 @@ class LandPresenter:
     def _mission_image(self, view: LandView, locale: str, extra: Sequence[str] = ()) -> bytes:
         state = view
         campaign = view.sheet
-        title = campaign.name
+        title = theatre_name(campaign, locale)
         subtitle = _l("subtitle", locale, mission=state.turn, missions=state.missions)
         lines: list[tuple[str, bool]] = []
         if state.finished:
@@ -381,7 +402,7 @@ class LandPresenter:
             lines, _ = self._card(view, 0, locale, extra)
         height = 76 + 16 + MAP_HEIGHT + 16 + 20 + len(lines) * LINE + 20
         image, draw = canvas(height, WIDTH)
-        header(image, draw, title, subtitle, right=self._vp_short(view))
+        header(image, draw, title, subtitle, right=self._vp_short(view, locale))
         y = self._map(draw, view, 76 + 16, locale) + 16
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
         y += 14
@@ -390,15 +411,24 @@ class LandPresenter:
             y += LINE
         return to_png(image)
 
-    def _vp_short(self, view: LandView) -> str:
-        return f"{view.vp.get(Side.JAPANESE, 0)} – {view.vp.get(Side.ALLIED, 0)} VP"
+    def _vp_short(self, view: LandView, locale: str) -> str:
+        return _l(
+            "vp-short",
+            locale,
+            japanese=view.vp.get(Side.JAPANESE, 0),
+            allied=view.vp.get(Side.ALLIED, 0),
+        )
 
     def status_board(
         self, view: LandView, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes:
         extra = [
-            f"{side_text(side, locale)}: "
-            + (_l("locked", locale) if locked.get(side) else _l("waiting", locale))
+            _l(
+                "side-state",
+                locale,
+                side=side_text(side, locale),
+                state=_l("locked", locale) if locked.get(side) else _l("waiting", locale),
+            )
             for side in ("japanese", "allied")
             if side in locked
         ]
@@ -423,7 +453,10 @@ class LandPresenter:
         height = 76 + 16 + 40 + LINE * (len(rows) + 1) + 20 + LINE * 2 + 30
         image, draw = canvas(height, WIDTH)
         header(
-            image, draw, _l("after-action", locale, name=campaign.name), right=self._vp_short(view)
+            image,
+            draw,
+            _l("after-action", locale, name=theatre_name(campaign, locale)),
+            right=self._vp_short(view, locale),
         )
         y = 76 + 16
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
@@ -432,7 +465,7 @@ class LandPresenter:
         y += LINE + 6
         for record in rows:
             target = campaign.target(record.draw.target)
-            row = f"{record.mission}. {self._target_line(target, locale)}"
+            row = f"{record.mission}. {self._target_line(campaign, target, locale)}"
             draw_text(draw, (PAD + 14, y), row, font(22), INK, max_width=WIDTH - 2 * PAD - 200)
             score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
             draw_text(draw, (WIDTH - PAD - 14, y), score, font(22, "bold"), INK, "ra")
@@ -455,7 +488,8 @@ class LandPresenter:
         return 1 if self._record(view, turn) is not None else 0
 
     def _summary(self, scenario: str, record: MissionRecord, locale: str) -> str:
-        target = sheet_of(scenario).target(record.draw.target)
+        sheet = sheet_of(scenario)
+        target = sheet.target(record.draw.target)
         report = record.report
         # The sheet's attacker, whoever had the initiative in the strike engine (a dogfight
         # may fly the listed defenders as the raiders).
@@ -468,7 +502,7 @@ class LandPresenter:
             locale,
             mission=record.mission,
             side=side_text(target.attacker, locale),
-            target=self._target_line(target, locale),
+            target=self._target_line(sheet, target, locale),
         )
         second = _l(
             "report-losses",
@@ -498,8 +532,8 @@ class LandPresenter:
             return Report(t("service.strike.missing", locale, strike=f"{turn}.{index}"))
         target = view.sheet.target(record.draw.target)
         names = {
-            record.report.target: f"#{target.number} {target.location}",
-            "land": view.sheet.name,
+            record.report.target: f"#{target.number} {location_text(view.sheet, target, locale)}",
+            "land": theatre_name(view.sheet, locale),
         }
         png = render_strike_report(
             record.report,

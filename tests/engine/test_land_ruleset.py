@@ -48,6 +48,9 @@ def test_scenarios_are_theatre_and_period(rules: LandRules) -> None:
     assert {"philippines-dec41", "philippines-jan-apr42", "burma-dec41-jan42"} <= keys
     assert rules.scenarios()["burma-dec41-jan42"].turns == 6
     assert rules.scenarios()["malaya-all"].turns == 18
+    # The theatre's name alone is the whole theatre too (`bot demo --scenario malaya`).
+    assert rules.scenarios()["malaya"].turns == 18
+    assert rules.new("malaya", "x").periods == ("dec41", "jan42", "feb42")
     with pytest.raises(KeyError):
         rules.new("burma-jun44", "x")
 

@@ -99,20 +99,25 @@ def test_a_period_dependent_resource_names_both_in_a_long_campaign(
     assert both == "#2 L/W A6M2 / L/W Ki-27"
 
 
-def test_french_resource_words_come_from_what_the_resource_does(
+def test_french_resource_names_are_the_catalogue_s_own(
     plugin: tuple[LandRules, LandPresenter],
 ) -> None:
     _, presenter = plugin
     scenario = "philippines-dec41"
-    assert presenter.option_text(scenario, "resource", "J8", "fr") == "#8 Déf. : Renfort de flak"
-    assert presenter.option_text(scenario, "resource", "J4", "fr") == "#4 Att. : +2 G4M1"
+    nbsp = "\u00a0"  # French: a no-break space before ":"
+    assert (
+        presenter.option_text(scenario, "resource", "J8", "fr") == f"#8 Déf.{nbsp}: Renfort de flak"
+    )
+    assert presenter.option_text(scenario, "resource", "J4", "fr") == f"#4 Att.{nbsp}: +2 G4M1"
     assert presenter.option_text(scenario, "resource", "J4", "en") == "#4 Att.: +2 G4M1"
+    assert presenter.option_text(scenario, "resource", "J2", "fr") == "#2 A6M2 (L/A)"
     from engine.ruleset import Option
 
     flak = Option(
         id="J8", label="#8", detail="Defending only: Area and Target Flak +1 at your target."
     )
     described = presenter.option_description("resource", flak, "fr")
-    assert described.startswith("En défense seulement :")
-    assert "Flak de zone +1" in described and "Flak d'objectif +1" in described
+    assert described == (
+        f"En défense seulement{nbsp}: flak de zone et flak d'objectif +1 sur votre objectif."
+    )
     assert presenter.option_description("resource", flak, "en") == flak.detail

@@ -84,7 +84,7 @@ class LandRules(Rules[LandState, LandView]):
         campaign = self.campaigns.get(theatre)
         if campaign is None:
             raise KeyError(f"unknown land scenario {scenario!r}")
-        if period == ALL_PERIODS:
+        if period in (ALL_PERIODS, ""):  # "burma" alone is the whole theatre, as "burma-all"
             return campaign, campaign.period_keys
         if period not in campaign.period_keys:
             raise KeyError(f"unknown land scenario {scenario!r}")
@@ -99,11 +99,14 @@ class LandRules(Rules[LandState, LandView]):
                     f"{theatre}-{key}", f"{campaign.name}, {name}", campaign.missions_per_period
                 )
             if len(campaign.periods) > 1:
-                out[f"{theatre}-{ALL_PERIODS}"] = ScenarioSpec(
-                    f"{theatre}-{ALL_PERIODS}",
-                    f"{campaign.name}, {campaign.periods[0]} – {campaign.periods[-1]}",
-                    campaign.missions_per_period * len(campaign.periods),
-                )
+                # The whole theatre, every period in order: "<theatre>-all", or the theatre's
+                # name alone (`--scenario burma`, as the issue and the README name it).
+                for key in (f"{theatre}-{ALL_PERIODS}", theatre):
+                    out[key] = ScenarioSpec(
+                        key,
+                        f"{campaign.name}, {campaign.periods[0]} – {campaign.periods[-1]}",
+                        campaign.missions_per_period * len(campaign.periods),
+                    )
         return out
 
     def campaign_of(self, state: LandState) -> LandCampaign:
