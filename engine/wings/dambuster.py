@@ -25,6 +25,7 @@ from engine.rng import Rng
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, DamageCard
 from engine.wings.fire import check_at_ground
+from engine.wings.state import PlaneState
 
 DamKind = Literal["eder", "mohne"]
 Stage = Literal["aboard", "aimed", "released", "exploded", "kept"]
@@ -448,9 +449,8 @@ def _gap(first: geo.Polygon, second: geo.Polygon) -> float:
     return min(min(_point_gap(p, second) for p in first), min(_point_gap(p, first) for p in second))
 
 
-def _as_plane_state(plane: Lancaster):  # type: ignore[no-untyped-def]
-    from engine.wings.state import PlaneState
-
+def _as_plane_state(plane: Lancaster) -> PlaneState:
+    """The Lancaster as the fire rules see a plane (its gunners fit, see ``hurt``)."""
     return PlaneState(
         id=plane.id,
         type="lancaster",

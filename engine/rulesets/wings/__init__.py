@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+import engine.rulesets.wings.dam as dam_rules
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -51,7 +52,6 @@ from engine.ruleset import (
     SideSpec,
     Stored,
 )
-from engine.rulesets.wings import dam as dam_rules
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.catalog import Catalog, SideName
