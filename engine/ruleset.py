@@ -143,6 +143,15 @@ class Stored:
     length: int
 
 
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The model an attribute holds, looking through ``Model | None``."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    models = [arg for arg in get_args(annotation) if isinstance(arg, type)]
+    models = [arg for arg in models if issubclass(arg, BaseModel)]
+    return models[0] if len(models) == 1 else None
+
+
 class HistorySplit(Generic[ModelT]):
     """Cuts a pydantic state's history (a tuple field, possibly nested) out of its snapshot.
 
@@ -156,8 +165,8 @@ class HistorySplit(Generic[ModelT]):
         self._path = path
         owner: type[BaseModel] = model
         for name in path[:-1]:
-            inner = owner.model_fields[name].annotation
-            assert isinstance(inner, type) and issubclass(inner, BaseModel), name
+            inner = _model_of(owner.model_fields[name].annotation)
+            assert inner is not None, name
             owner = inner
         annotation = owner.model_fields[path[-1]].annotation
         assert annotation is not None, path
@@ -169,10 +178,15 @@ class HistorySplit(Generic[ModelT]):
         node: Any = state
         for name in self._path:
             node = getattr(node, name)
+            if node is None:  # an optional part that is absent holds no history
+                return ()
         return tuple(node)
 
     def _with(self, node: BaseModel, path: tuple[str, ...], history: tuple[Any, ...]) -> Any:
         head, rest = path[0], path[1:]
+        if rest and getattr(node, head) is None:
+            assert not history, path  # records cannot belong to an absent part
+            return node
         value = history if not rest else self._with(getattr(node, head), rest, history)
         return node.model_copy(update={head: value})
 

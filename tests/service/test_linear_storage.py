@@ -29,10 +29,10 @@ from engine.rng import Rng
 from tests.service.support import GM, Env
 
 
-def _play_states(key: str, rounds: int = 40) -> tuple[Any, list[Any]]:
+def _play_states(key: str, rounds: int = 40, scenario: str = "") -> tuple[Any, list[Any]]:
     """Every state of one campaign of ``key`` played with the first legal options."""
     rules = Registry(default_catalog()).get(key).rules
-    scenario = next(iter(rules.scenarios()))
+    scenario = scenario or next(iter(rules.scenarios()))
     state = rules.new(scenario, "linear")
     states = [state]
     for index in range(rounds):
@@ -71,6 +71,25 @@ def test_every_ruleset_stores_its_history_as_records_and_rebuilds_it_byte_for_by
     whole_last = rules.dump(states[-1])
     assert len(last) < len(whole_last)
     assert len(last) - len(first) < len(whole_last) - len(rules.dump(states[0]))
+
+
+def _every_scenario() -> list[tuple[str, str]]:
+    registry = Registry(default_catalog())
+    return [
+        (key, name) for key in sorted(FACTORIES) for name in registry.get(key).rules.scenarios()
+    ]
+
+
+@pytest.mark.parametrize(("key", "scenario"), _every_scenario())
+def test_every_scenario_survives_storage(key: str, scenario: str) -> None:
+    # Some scenarios hold their history in a part that may be absent (a Dambuster raid has
+    # no squadron campaign): storing and loading must still give the same state back.
+    rules, states = _play_states(key, rounds=12, scenario=scenario)
+    stored_records: list[str] = []
+    for state in states:
+        stored = rules.dump_stored(state, since=len(stored_records))
+        stored_records.extend(stored.records)
+        assert rules.load_stored(stored.current, stored_records) == state
 
 
 async def _snapshot_rows(env: Env, cid: int) -> list[tuple[int, int, int, str]]:
