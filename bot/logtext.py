@@ -143,6 +143,23 @@ def _purpose(purpose: Any, lang: str) -> str:
     return t("log.word.strike", lang)
 
 
+@cache
+def _land_resource_keys() -> dict[str, str]:
+    """English land resource name → its catalogue key, to name it in the reader's language."""
+    found: dict[str, str] = {}
+    for key, text in _catalog("en").items():
+        if key.startswith("land.resource.") and key.endswith(".name"):
+            found.setdefault(text, key)
+    return found
+
+
+def _land_resource(value: str, lang: str) -> str | None:
+    """A land resource as the mission event names it ("#7 Att.: Surprise"), translated."""
+    number, _, name = value.partition(" ")
+    key = _land_resource_keys().get(name) if number.startswith("#") else None
+    return f"{number} {t(key, lang)}" if key and _known(key, lang) else None
+
+
 def _value(value: Any, lang: str) -> str:
     """A value with no known meaning: lists joined, words of the game translated."""
     if isinstance(value, bool):
@@ -155,6 +172,9 @@ def _value(value: Any, lang: str) -> str:
         for key in (f"log.value.{value}", f"service.side.{value}", f"land.level.{value}"):
             if _known(key, lang):
                 return t(key, lang)
+        resource = _land_resource(value, lang)
+        if resource is not None:
+            return resource
         dashed = value.replace(" ", "-")
         for key in (f"pearl.defence.{dashed}", f"pearl.level.{dashed}"):
             if _known(key, lang):

@@ -218,3 +218,11 @@ def test_the_english_detector_catches_english() -> None:
     english_only = _english_only()
     assert _words("Orders revealed: Japanese Long Range") & english_only
     assert not _words("Ordres révélés : Japonais Longue Distance") & english_only
+
+
+def test_land_resources_are_named_in_the_readers_language() -> None:
+    revealed = {"japanese": "#7 Att.: Surprise", "allied": "#1 L Buffalo I"}
+    data = {**revealed, "japanese_doctrine": "balanced", "allied_doctrine": "balanced"}
+    french = describe("land-resources", data, "fr")
+    assert "#7 Att.\u00a0: Surprise" in french and "#1 Buffalo I (L seul)" in french
+    assert "#7 Att.: Surprise" in describe("land-resources", data, "en")
