@@ -65,6 +65,18 @@ def allowed(announcement: Announcement) -> discord.AllowedMentions:
     )
 
 
+async def _pin(message: discord.Message) -> None:
+    """Pin a new campaign card so players find it; without Manage Messages it stays unpinned.
+
+    A refused pin must not fail the delivery: the card is posted, and retrying the row would
+    post it again.
+    """
+    try:
+        await message.pin(reason="Sortie campaign card")
+    except discord.HTTPException as exc:
+        log.warning("campaign card %s not pinned: %s", message.id, exc)
+
+
 class DiscordSender:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
@@ -117,6 +129,8 @@ class DiscordSender:
             if target.kind == "dm" and exc.code == CANNOT_DM:
                 raise RecipientUnavailable(f"user {target.id} does not accept DMs") from exc
             raise
+        if announcement.kind == "campaign-card":
+            await _pin(message)
         return message.id
 
     async def _channel(self, target: Target) -> discord.abc.Messageable:
