@@ -48,6 +48,7 @@ from bot.service_rounds import (
     store_state,
 )
 from bot.service_settings import SettingsMixin
+from bot.service_upgrade import UpgradeMixin
 from db.repository import (
     CampaignRow,
     ConstraintError,
@@ -61,7 +62,7 @@ from engine.rng import seed_commitment
 log = logging.getLogger(__name__)
 
 
-class CampaignService(ModerationMixin, SettingsMixin, QueryMixin):
+class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
     """Campaign set-up, secret orders, resolution and moderation, safe across restarts."""
 
     async def set_gm_role(self, guild_id: int, role_id: int | None, *, by: int = 0) -> None:
@@ -407,5 +408,6 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin):
 
     async def recover(self) -> TickResult:
         """At start: a tick (timers are rows; nothing to re-arm in memory) that also retries
-        every stuck resolution at once."""
+        every stuck resolution at once, after telling campaigns begun under older rules."""
+        await self.announce_rule_upgrades()
         return await run_due(self, retry_all=True)
