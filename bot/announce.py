@@ -51,6 +51,9 @@ class Announcement:
     # The users this message means to ping; nobody else is pinged, whatever the text says
     # (a GM's reason may contain @everyone or a role: it is shown, never obeyed).
     mentions: tuple[int, ...] = ()
+    # Image file name -> its description, sent as the attachment's alt text (read aloud by
+    # screen readers, shown when images are off) rather than as a line of the message.
+    alt: dict[str, str] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------ words
@@ -305,11 +308,17 @@ class AnnouncementBuilder:
             locked = {side: side in locks for side in plugin.rules.side_ids}
             deadline = round_row.deadline_at if round_row.status == "open" else None
             png = await self.status_board(plugin, public, locked, loc, deadline)
+        alt: dict[str, str] = {}
         if png is not None:
-            images.append((f"status-t{round_row.turn}-{round_row.kind}.png", png))
-            lines.append(plugin.presenter.board_summary(public, loc))
+            name = f"status-t{round_row.turn}-{round_row.kind}.png"
+            images.append((name, png))
+            alt[name] = plugin.presenter.board_summary(public, loc)
         return Announcement(
-            "round-message", clip("\n".join(lines)), images, edit_of=f"round:{round_row.id}"
+            "round-message",
+            clip("\n".join(lines)),
+            images,
+            edit_of=f"round:{round_row.id}",
+            alt=alt,
         )
 
     # -- the DM panel
@@ -344,9 +353,11 @@ class AnnouncementBuilder:
         )
         images: list[tuple[str, bytes]] = []
         png = await boards.panel_image(plugin, data.view, loc)  # drawn once per state
+        alt: dict[str, str] = {}
         if png is not None:
             images.append((spec.image_name, png))
-        return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key)
+            alt[spec.image_name] = spec.image_alt
+        return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key, alt=alt)
 
     # -- reminder
     def _reminder(
@@ -457,10 +468,11 @@ class AnnouncementBuilder:
         if plugin.rules.progress(state).finished:
             unlocked = {side: False for side in plugin.rules.side_ids}
             png = await self.status_board(plugin, public, unlocked, loc)
+        alt: dict[str, str] = {}
         if png is not None:
             images.append((f"summary-t{turn}.png", png))
-            lines.append(plugin.presenter.board_summary(public, loc))
-        return Announcement("turn-summary", clip("\n".join(lines)), images)
+            alt[f"summary-t{turn}.png"] = plugin.presenter.board_summary(public, loc)
+        return Announcement("turn-summary", clip("\n".join(lines)), images, alt=alt)
 
     # -- the end
     async def _ended(
@@ -499,10 +511,11 @@ class AnnouncementBuilder:
         png = await render(
             "after-action", lambda: plugin.presenter.after_action(c.scenario, public, loc)
         )
+        alt: dict[str, str] = {}
         if png is not None:
             images.append(("after-action.png", png))
-            lines.append(plugin.presenter.board_summary(public, loc))
-        return Announcement("campaign-ended", clip("\n".join(lines)), images)
+            alt["after-action.png"] = plugin.presenter.board_summary(public, loc)
+        return Announcement("campaign-ended", clip("\n".join(lines)), images, alt=alt)
 
     # -- notices
     def _notice(self, c: CampaignRow, payload: Mapping[str, Any]) -> Announcement:

@@ -75,7 +75,9 @@ class FileSender:
             stored = f"{self._count:03d}-{filename}"
             (self.out / stored).write_bytes(png)
             self.images[filename.removesuffix(".png")] = stored
-            parts += [f"![{filename}]({stored})", ""]
+            described = announcement.alt.get(filename, filename)
+            described = described.replace("[", "\\[").replace("]", "\\]")
+            parts += [f"![{described}]({stored})", ""]
         with (self.out / name).open("a", encoding="utf-8") as handle:
             handle.write("\n".join(parts) + "\n")
         return message_id

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 TEXT_LIMIT = 2000
 MAX_FILES = 10
+ALT_LIMIT = 1024
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes, all attachments of one message together
 CANNOT_DM = 50007  # "Cannot send messages to this user"
 # A campaign run in a thread shows its card and its result in the thread's parent channel,
@@ -42,7 +43,9 @@ def clip(text: str, limit: int = TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def attachments(images: list[tuple[str, bytes]]) -> list[discord.File]:
+def attachments(
+    images: list[tuple[str, bytes]], alt: dict[str, str] | None = None
+) -> list[discord.File]:
     """The images as files, within Discord's count and size limits (in order, first kept)."""
     files: list[discord.File] = []
     total = 0
@@ -51,7 +54,15 @@ def attachments(images: list[tuple[str, bytes]]) -> list[discord.File]:
             log.warning("image %s (%d bytes) left out: over Discord's limits", name, len(data))
             continue
         total += len(data)
-        files.append(discord.File(io.BytesIO(data), filename=name))
+        # Discord keeps at most 1024 characters of an attachment's description.
+        described = (alt or {}).get(name) or None
+        files.append(
+            discord.File(
+                io.BytesIO(data),
+                filename=name,
+                description=clip(described, ALT_LIMIT) if described else None,
+            )
+        )
     return files
 
 
@@ -105,7 +116,7 @@ class DiscordSender:
             elif edit_message_id is None:
                 await parent.send(
                     content,
-                    files=attachments(announcement.images),
+                    files=attachments(announcement.images, announcement.alt),
                     allowed_mentions=allowed(announcement),
                 )
         try:
@@ -114,7 +125,7 @@ class DiscordSender:
                 if edited is not None:
                     return edited
             kwargs: dict[str, Any] = {
-                "files": attachments(announcement.images),
+                "files": attachments(announcement.images, announcement.alt),
                 "allowed_mentions": allowed(announcement),
             }
             if view is not None:
@@ -158,7 +169,7 @@ class DiscordSender:
         partial: discord.PartialMessage = get_partial(message_id)
         kwargs: dict[str, Any] = {
             "content": content,
-            "attachments": attachments(announcement.images),
+            "attachments": attachments(announcement.images, announcement.alt),
             "allowed_mentions": allowed(announcement),
         }
         if view is not None:

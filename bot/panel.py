@@ -83,6 +83,7 @@ class PanelSpec:
     buttons: tuple[ButtonSpec, ...]
     image_name: str
     version: str  # the drafts shown: Lock commits these or nothing
+    image_alt: str = ""  # the picture in words, sent as its alt text
 
 
 def compose(
@@ -118,6 +119,7 @@ def compose(
         buttons=_buttons(panel, locale),
         image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
         version=panel.version,
+        image_alt=plugin.presenter.panel_summary(panel.view, panel.side, locale),
     )
 
 
@@ -174,7 +176,6 @@ def _text(
             who = f"<@{commander_id}>" if commander_id else "—"
             lines.append(t("orders.commander-locks", loc, commander=who))
         lines.append(t("service.panel.how", loc))
-    lines.append("-# " + presenter.panel_summary(panel.view, panel.side, loc))
     return clip("\n".join(lines), TEXT_LIMIT)
 
 

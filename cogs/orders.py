@@ -502,7 +502,11 @@ class Orders(commands.Cog):
         files: list[discord.File] = []
         png = await boards.panel_image(plugin, panel.view, info.locale)  # once per state
         if png is not None:
-            files.append(discord.File(io.BytesIO(png), filename=spec.image_name))
+            files.append(
+                discord.File(
+                    io.BytesIO(png), filename=spec.image_name, description=spec.image_alt or None
+                )
+            )
         await interaction.followup.send(
             spec.text, files=files, view=panel_view(spec), ephemeral=True
         )

@@ -137,7 +137,11 @@ class StatusCog(commands.Cog):
             return
         await interaction.followup.send(
             "\n".join(lines),
-            file=discord.File(io.BytesIO(png), filename="status.png"),
+            file=discord.File(
+                io.BytesIO(png),
+                filename="status.png",
+                description=presenter.board_summary(view, loc)[:1024],
+            ),
             ephemeral=not public,
         )
 

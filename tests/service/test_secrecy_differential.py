@@ -78,7 +78,7 @@ async def _play(
     async def observe() -> None:
         await worker.deliver_due()
         seen = [
-            (t.kind, t.id, a.kind, a.text, [png for _, png in a.images], edit, a.edit_of)
+            (t.kind, t.id, a.kind, a.text, [png for _, png in a.images], a.alt, edit, a.edit_of)
             for t, a, edit in env.sender.sent
             if t.kind == "channel" or t.id in others
         ]
