@@ -161,19 +161,7 @@ class QueryMixin(ServiceCore):
         async with self.repo.read() as tx:
             rows = await tx.guild_campaigns(guild_id, limit=limit)
         return [
-            CampaignSummary(
-                id=row.id,
-                channel_id=row.channel_id,
-                ruleset=row.ruleset,
-                scenario=row.scenario,
-                status=row.status,
-                turn=None,
-                winner=None,
-                end_reason=row.end_reason,
-                created_at=from_epoch(row.created_at),
-                ended_at=from_epoch(row.ended_at) if row.ended_at else None,
-                missed=0,
-            )
+            _summary_of(row, None, None, 0)
             for row in rows
             if visible is None or row.channel_id in visible
         ]
@@ -186,19 +174,7 @@ class QueryMixin(ServiceCore):
             progress = rules.progress(await state_of(tx, rules, row.snapshot_id))
             turn = progress.turn
             winner = progress.winner if row.status == "finished" else None
-        return CampaignSummary(
-            id=row.id,
-            channel_id=row.channel_id,
-            ruleset=row.ruleset,
-            scenario=row.scenario,
-            status=row.status,
-            turn=turn,
-            winner=winner,
-            end_reason=row.end_reason,
-            created_at=from_epoch(row.created_at),
-            ended_at=from_epoch(row.ended_at) if row.ended_at else None,
-            missed=await missed_deadlines(tx, row.id),
-        )
+        return _summary_of(row, turn, winner, await missed_deadlines(tx, row.id))
 
     async def missed(self, campaign_id: int) -> dict[int, int]:
         """Missed deadlines per player (user id), for the GM's ``/campaign info``."""
@@ -360,3 +336,21 @@ class QueryMixin(ServiceCore):
         from bot.export import export_campaign
 
         return await export_campaign(self.repo, self.rulesets, campaign_id)
+
+
+def _summary_of(
+    row: CampaignRow, turn: int | None, winner: str | None, missed: int
+) -> CampaignSummary:
+    return CampaignSummary(
+        id=row.id,
+        channel_id=row.channel_id,
+        ruleset=row.ruleset,
+        scenario=row.scenario,
+        status=row.status,
+        turn=turn,
+        winner=winner,
+        end_reason=row.end_reason,
+        created_at=from_epoch(row.created_at),
+        ended_at=from_epoch(row.ended_at) if row.ended_at else None,
+        missed=missed,
+    )
