@@ -59,6 +59,22 @@ async def shoot(url: str, path: Path, width: int, height: int) -> None:
             raise SystemExit(f"chromium failed to photograph {url}")
 
 
+async def photograph(
+    env: simcord.Env, channel: object, viewer: object, stem: Path, height: int
+) -> None:
+    """The channel as ``viewer`` sees it, once per width: ``<stem>-<width>.png``."""
+    for width in WIDTHS:
+        async with env.preview(
+            channel,  # type: ignore[arg-type]
+            viewers=[viewer],  # type: ignore[list-item]
+            layout="channel",
+            display="fixed",
+            width=width,
+            height=height,
+        ) as pv:
+            await shoot(pv.url, stem.with_name(f"{stem.name}-{width}.png"), width, height)
+
+
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     holder: list[simcord.Env] = []
@@ -87,16 +103,7 @@ async def main(out: Path) -> None:
                 await svc.start(info.id, gm.id)
                 await bot.pump()
                 await env.settle()
-                for width in WIDTHS:
-                    async with env.preview(
-                        alice_user.dm_channel,
-                        viewers=[alice_user],
-                        layout="channel",
-                        display="fixed",
-                        width=width,
-                        height=1400,
-                    ) as pv:
-                        await shoot(pv.url, out / f"dm-panel-{width}.png", width, 1400)
+                await photograph(env, alice_user.dm_channel, alice_user, out / "dm-panel", 1400)
                 # Both commanders lock the first legal options: the reveal reaches the channel.
                 for user in (alice, bob):
                     panel = await svc.panel(info.id, user.id)
@@ -111,16 +118,7 @@ async def main(out: Path) -> None:
                     await svc.lock(info.id, user.id, panel.round_id)
                 await bot.pump()
                 await env.settle()
-                for width in WIDTHS:
-                    async with env.preview(
-                        channel,
-                        viewers=[spectator],
-                        layout="channel",
-                        display="fixed",
-                        width=width,
-                        height=1800,
-                    ) as pv:
-                        await shoot(pv.url, out / f"channel-{width}.png", width, 1800)
+                await photograph(env, channel, spectator, out / "channel", 1800)
         finally:
             await services.close()
     print(f"screenshots in {out}")
