@@ -62,8 +62,11 @@ class SortieBot(commands.Bot):
         self.services = services
         self._database = database
         self._default_locale = default_locale
-        # One pump at a time: the loop and a pump after a Lock must not deliver a row twice.
-        self._pump_lock = asyncio.Lock()
+        # Firing deadlines and delivering announcements each run one at a time (a pump after
+        # a Lock and the loop must not deliver a row twice), but not behind each other: a
+        # wave of deadlines resolving many rounds must not hold every message back.
+        self._tick_lock = asyncio.Lock()
+        self._deliver_lock = asyncio.Lock()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -87,6 +90,7 @@ class SortieBot(commands.Bot):
             # Deadlines and undelivered announcements are rows in the database: the first
             # pump after a restart re-arms and resends whatever was pending.
             self._pump_loop.start()
+            self._deliver_loop.start()
         if not self.syncs_commands:
             log.info(
                 "Loaded %d cog(s) (%s); commands are synced by the process running shard 0",
@@ -124,18 +128,29 @@ class SortieBot(commands.Bot):
         """Fire what is due (deadlines, reminders) and deliver queued announcements."""
         if self.services is None:
             return
-        async with self._pump_lock:
+        # A tick already running fires whatever is due: this pump only delivers.
+        if not self._tick_lock.locked():
+            await self._tick()
+        await self._deliver()
+
+    async def _tick(self) -> None:
+        assert self.services is not None
+        async with self._tick_lock:
             try:
                 await self.services.campaigns.tick()
             except Exception:
                 log.exception("Scheduler tick failed")
-            if self.services.outbox is not None:
-                try:
-                    # Twice: a delivery can queue a notice (a closed DM tells the channel).
-                    for _ in range(2):
-                        await self.services.outbox.deliver_due()
-                except Exception:
-                    log.exception("Outbox delivery failed")
+
+    async def _deliver(self) -> None:
+        if self.services is None or self.services.outbox is None:
+            return
+        async with self._deliver_lock:
+            try:
+                # Twice: a delivery can queue a notice (a closed DM tells the channel).
+                for _ in range(2):
+                    await self.services.outbox.deliver_due()
+            except Exception:
+                log.exception("Outbox delivery failed")
 
     async def _finish_pump(self) -> None:
         """Stop the pump loop, after the pump in progress if there is one.
@@ -143,24 +158,35 @@ class SortieBot(commands.Bot):
         A stop (systemd sends SIGTERM) then leaves no message posted and not recorded as
         posted, which the next start would hand to Discord again; only a kill can.
         """
-        acquired = False
+        held: list[asyncio.Lock] = []
+
+        async def both() -> None:
+            for lock in (self._tick_lock, self._deliver_lock):
+                await lock.acquire()
+                held.append(lock)
+
         try:
-            await asyncio.wait_for(self._pump_lock.acquire(), timeout=STOP_WAIT_SECONDS)
-            acquired = True
+            await asyncio.wait_for(both(), timeout=STOP_WAIT_SECONDS)
         except TimeoutError:
             log.warning("Stopping while a delivery is still running after %ss", STOP_WAIT_SECONDS)
         try:
-            if self._pump_loop.is_running():
-                self._pump_loop.cancel()
+            for loop in (self._pump_loop, self._deliver_loop):
+                if loop.is_running():
+                    loop.cancel()
         finally:
-            if acquired:
-                self._pump_lock.release()
+            for lock in held:
+                lock.release()
 
     @tasks.loop(seconds=PUMP_SECONDS)
     async def _pump_loop(self) -> None:
         await self.pump()
 
+    @tasks.loop(seconds=PUMP_SECONDS)
+    async def _deliver_loop(self) -> None:
+        await self._deliver()
+
     @_pump_loop.before_loop
+    @_deliver_loop.before_loop
     async def _before_pump(self) -> None:
         # Channels and DMs can only be reached once the gateway session is ready.
         await self.wait_until_ready()

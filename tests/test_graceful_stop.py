@@ -43,3 +43,31 @@ async def test_close_waits_for_the_pump_in_progress() -> None:
 async def test_close_without_a_pump_is_immediate() -> None:
     bot = SortieBot(cogs=(), services=Services(SlowTick()))
     await asyncio.wait_for(bot.close(), timeout=5)
+
+
+@dataclass
+class CountingOutbox:
+    deliveries: int = 0
+
+    async def deliver_due(self) -> None:
+        self.deliveries += 1
+
+
+@dataclass
+class BusyServices:
+    campaigns: SlowTick
+    outbox: CountingOutbox
+
+
+async def test_a_long_tick_does_not_hold_messages_back() -> None:
+    # A wave of deadlines resolving many rounds takes a while; meanwhile a player's Lock
+    # (which pumps) and the loop still deliver what is queued.
+    tick, outbox = SlowTick(), CountingOutbox()
+    bot = SortieBot(cogs=(), services=BusyServices(tick, outbox))
+    first = asyncio.create_task(bot.pump())
+    await tick.started.wait()
+    await asyncio.wait_for(bot.pump(), timeout=5)
+    assert outbox.deliveries > 0 and not tick.finished
+    tick.release.set()
+    await first
+    assert tick.finished
