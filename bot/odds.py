@@ -1,0 +1,139 @@
+"""The odds preview behind the panel's "What are my odds?" button (issue 13).
+
+What the simulation may start from is decided here, through the secrecy gate: the state
+before the open round (public, except what it keeps of the other side that has not opened
+yet, listed in ``hidden``), the asking side's own drafts, and nothing of the other side's
+drafts or locks. Its random stream is seeded from public facts only (campaign, round,
+side, the side's own drafts): the campaign's seed is secret until the end and would give
+away the real draws to come. Same panel, same seed, same figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from bot import secrecy
+from bot.i18n import t
+from bot.panel import field_text, side_text
+from bot.service import CampaignService
+from bot.service_model import ServiceError
+from bot.service_rounds import state_of
+from engine.ruleset import Odds, Rules
+
+# Samples per preview. The carrier turn costs tens of milliseconds on a busy 2-core
+# machine, so this keeps the answer within a few seconds there (the click is deferred);
+# ``bench/odds.py`` measures what 1,000 would cost.
+SAMPLES = 100
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Everything one preview runs from: nothing here is secret from ``side``."""
+
+    rules: Rules[Any, Any]
+    state: Any
+    side: str
+    picks: dict[str, str]
+    hidden: tuple[str, ...]
+    seed: str
+    locale: str
+
+
+def hidden_fields(rules: Rules[Any, Any]) -> tuple[str, ...]:
+    """The fields whose locked values stay closed after their own round's reveal."""
+    return tuple(name for name in rules.field_order() if not secrecy.opens_at_reveal(rules, name))
+
+
+def public_seed(campaign_id: int, round_id: int, side: str, picks: dict[str, str]) -> str:
+    own = ",".join(f"{name}={value}" for name, value in sorted(picks.items()))
+    return f"{campaign_id}|{round_id}|{side}|{own}"
+
+
+async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: int) -> Ask:
+    """Read what the player's side may know of the open round ``round_id``."""
+    async with svc.repo.read() as tx:
+        campaign = await svc._campaign(tx, campaign_id)
+        player = await svc._member(tx, campaign, user_id)
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+        rules = svc._plugin(campaign).rules
+        if not rules.supports_odds:
+            raise ServiceError("odds-unavailable")
+        live = await tx.live_round(campaign.id)
+        if live is None:
+            raise ServiceError("no-open-round")
+        if live.id != round_id or live.status != "open":
+            raise ServiceError("stale-round")
+        svc._require_seated_before(player, live)
+        state = await state_of(tx, rules, live.snapshot_before_id)
+        # Only this side's drafts: the other side's drafts and locks are never read.
+        picks = dict(await tx.drafts(live.id, player.side))
+    return Ask(
+        rules=rules,
+        state=state,
+        side=player.side,
+        picks=picks,
+        hidden=hidden_fields(rules),
+        seed=public_seed(campaign_id, round_id, player.side, picks),
+        locale=campaign.locale,
+    )
+
+
+def simulate(question: Ask, samples: int) -> Odds | None:
+    return question.rules.odds(
+        question.state,
+        question.side,
+        question.picks,
+        question.hidden,
+        samples=samples,
+        seed=question.seed,
+    )
+
+
+async def preview(
+    svc: CampaignService, campaign_id: int, user_id: int, round_id: int, locale: str
+) -> str:
+    """The answer the clicker reads, in ``locale``; the simulation runs off the event loop."""
+    question = await ask(svc, campaign_id, user_id, round_id)
+    odds = await asyncio.to_thread(simulate, question, SAMPLES)
+    if odds is None:
+        raise ServiceError("odds-unavailable")
+    return text(odds, locale)
+
+
+def _percent(count: int, total: int) -> str:
+    return f"{round(100 * count / total)} %"
+
+
+def text(odds: Odds, locale: str) -> str:
+    """The preview as a short message: the outcome split, then each track's expected boxes."""
+    lines = [
+        t("odds.title", locale, side=side_text(odds.side, locale)),
+        t(
+            "odds.outcome",
+            locale,
+            win=_percent(odds.win, odds.samples),
+            draw=_percent(odds.draw, odds.samples),
+            loss=_percent(odds.loss, odds.samples),
+        ),
+        t("odds.damage-head", locale),
+    ]
+    for target in odds.targets:
+        owner = "odds.yours" if target.side == odds.side else "odds.theirs"
+        lines.append(
+            t(
+                "odds.damage",
+                locale,
+                place=target.name,
+                owner=t(owner, locale),
+                boxes=f"{target.boxes:.1f}",
+                hit=f"{round(100 * target.hit)} %",
+            )
+        )
+    if odds.sampled:
+        fields = ", ".join(field_text(name, locale) for name in odds.sampled)
+        lines.append(t("odds.sampled", locale, fields=fields))
+    lines.append(t("odds.footer", locale, samples=odds.samples))
+    return "\n".join(lines)
