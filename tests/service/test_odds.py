@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot import odds
+from bot import panel as panels
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.rulesets import FACTORIES, Registry
@@ -165,3 +166,24 @@ def test_only_the_carrier_ruleset_offers_odds(catalog: Catalog) -> None:
     registry = Registry(catalog)
     offering = {key for key in FACTORIES if registry.get(key).rules.supports_odds}
     assert offering == {"carrier"}
+
+
+async def test_the_panel_offers_the_button_only_where_the_game_has_odds(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    env = await _env(tmp_path / "button.db", catalog)
+    try:
+        actions = {}
+        for channel, ruleset in enumerate(("carrier", "land"), start=CHANNEL):
+            cid = await _campaign(env, "button-seed", ruleset=ruleset, channel=channel)
+            info = await env.svc.info(cid)
+            plugin = env.svc.rulesets.get(ruleset)
+            data = await env.svc.panel(cid, JAP)
+            spec = panels.compose(
+                plugin, data, scenario=info.scenario, locale="en", commander_id=JAP
+            )
+            actions[ruleset] = [(b.action, b.label) for b in spec.buttons]
+    finally:
+        await env.close()
+    assert ("odds", "What are my odds?") in actions["carrier"]
+    assert "odds" not in [action for action, _ in actions["land"]]
