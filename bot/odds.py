@@ -11,6 +11,7 @@ away the real draws to come. Same panel, same seed, same figures.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,13 @@ from engine.ruleset import Odds, Rules
 # machine, so this keeps the answer within a few seconds there (the click is deferred);
 # ``bench/odds.py`` measures what 1,000 would cost.
 SAMPLES = 100
+# Recent answers by (ruleset, seed, samples): the seed names the campaign, the round (so the
+# state it starts from) and the side's drafts, so an entry stays right; a second click on
+# an unchanged panel answers at once. Bounded by count: each entry is a few numbers.
+RECENT = 256
+_recent: OrderedDict[tuple[str, str, int], Odds] = OrderedDict()
+# The previews running now, by (campaign, round, side): a double click waits for none.
+_running: set[tuple[int, int, str]] = set()
 
 
 @dataclass(frozen=True)
@@ -82,7 +90,11 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
 
 
 def simulate(question: Ask, samples: int) -> Odds | None:
-    return question.rules.odds(
+    key = (question.rules.key, question.seed, samples)
+    found = _recent.get(key)
+    if found is not None:
+        return found
+    result = question.rules.odds(
         question.state,
         question.side,
         question.picks,
@@ -90,6 +102,27 @@ def simulate(question: Ask, samples: int) -> Odds | None:
         samples=samples,
         seed=question.seed,
     )
+    if result is not None:
+        _recent[key] = result
+        while len(_recent) > RECENT:
+            _recent.popitem(last=False)
+    return result
+
+
+class Busy(Exception):
+    """A preview for this side's panel is already running."""
+
+
+async def run(question: Ask, campaign_id: int, round_id: int) -> Odds | None:
+    """``simulate`` in a worker thread, one at a time per panel (a double click is told)."""
+    key = (campaign_id, round_id, question.side)
+    if key in _running:
+        raise Busy
+    _running.add(key)
+    try:
+        return await asyncio.to_thread(simulate, question, SAMPLES)
+    finally:
+        _running.discard(key)
 
 
 async def preview(
@@ -97,7 +130,7 @@ async def preview(
 ) -> str:
     """The answer the clicker reads, in ``locale``; the simulation runs off the event loop."""
     question = await ask(svc, campaign_id, user_id, round_id)
-    odds = await asyncio.to_thread(simulate, question, SAMPLES)
+    odds = await run(question, campaign_id, round_id)
     if odds is None:
         raise ServiceError("odds-unavailable")
     return text(odds, locale)

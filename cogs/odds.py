@@ -9,7 +9,6 @@ the click is deferred, so Discord's 3 seconds never run out and the bot stays re
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -44,7 +43,11 @@ async def on_odds(
             side=side_text(question.side, loc),
         )
         return
-    result = await asyncio.to_thread(odds.simulate, question, odds.SAMPLES)
+    try:
+        result = await odds.run(question, campaign_id, round_id)
+    except odds.Busy:
+        await common.say(interaction, "odds.busy")
+        return
     if result is None:
         await common.refuse(interaction, ServiceError("odds-unavailable"))
         return

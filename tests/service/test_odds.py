@@ -30,6 +30,10 @@ SAMPLES = 12  # enough plays for the figures to react, few enough to keep the te
 @pytest.fixture(autouse=True)
 def _few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(odds, "SAMPLES", SAMPLES)
+    # No remembered answers: the two runs of a test share ids (and so seeds), and each
+    # answer here must be worked out from its own campaign.
+    monkeypatch.setattr(odds, "RECENT", 0)
+    odds._recent.clear()
 
 
 async def _env(path: Path, catalog: Catalog) -> Env:
@@ -187,3 +191,23 @@ async def test_the_panel_offers_the_button_only_where_the_game_has_odds(
         await env.close()
     assert ("odds", "What are my odds?") in actions["carrier"]
     assert "odds" not in [action for action, _ in actions["land"]]
+
+
+async def test_a_double_click_is_told_to_wait_and_nothing_runs_twice(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    env = await _env(tmp_path / "busy.db", catalog)
+    try:
+        cid = await _campaign(env, "busy-seed")
+        round_id = await _draft(env, cid, JAP, {})
+        question = await odds.ask(env.svc, cid, JAP, round_id)
+        odds._running.add((cid, round_id, question.side))  # the first click's preview
+        try:
+            with pytest.raises(odds.Busy):
+                await odds.run(question, cid, round_id)
+        finally:
+            odds._running.discard((cid, round_id, question.side))
+        assert await odds.run(question, cid, round_id) is not None
+        assert not odds._running
+    finally:
+        await env.close()
