@@ -211,3 +211,19 @@ async def test_a_double_click_is_told_to_wait_and_nothing_runs_twice(
         assert not odds._running
     finally:
         await env.close()
+
+
+def test_a_drafted_strike_shows_in_the_damage_it_is_expected_to_do(catalog: Catalog) -> None:
+    """Same public seed, two own picks: a Large Strike on TF 17 ticks more of its boxes."""
+    rules = Registry(catalog).get("carrier").rules
+    state = rules.new("coral-sea", "any")
+    boxes = {}
+    for pick in ("large:allied-fleet", "none"):
+        result = rules.odds(
+            state, "japanese", {"flight_ops": pick}, ("doctrine",), samples=30, seed="same"
+        )
+        assert result is not None and result.samples == 30
+        assert result.win + result.draw + result.loss == 30
+        assert "flight_ops" not in result.sampled and "fleet_tactic" in result.sampled
+        boxes[pick] = next(t.boxes for t in result.targets if t.place == "allied-fleet")
+    assert boxes["large:allied-fleet"] > boxes["none"] + 1
