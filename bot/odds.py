@@ -136,8 +136,8 @@ async def preview(
     return text(odds, locale)
 
 
-def _percent(count: int, total: int) -> str:
-    return f"{round(100 * count / total)} %"
+def _percent(share: float, locale: str) -> str:
+    return t("odds.percent", locale, value=round(100 * share))
 
 
 def text(odds: Odds, locale: str) -> str:
@@ -147,9 +147,9 @@ def text(odds: Odds, locale: str) -> str:
         t(
             "odds.outcome",
             locale,
-            win=_percent(odds.win, odds.samples),
-            draw=_percent(odds.draw, odds.samples),
-            loss=_percent(odds.loss, odds.samples),
+            win=_percent(odds.win / odds.samples, locale),
+            draw=_percent(odds.draw / odds.samples, locale),
+            loss=_percent(odds.loss / odds.samples, locale),
         ),
         t("odds.damage-head", locale),
     ]
@@ -161,8 +161,8 @@ def text(odds: Odds, locale: str) -> str:
                 locale,
                 place=target.name,
                 owner=t(owner, locale),
-                boxes=f"{target.boxes:.1f}",
-                hit=f"{round(100 * target.hit)} %",
+                boxes=f"{target.boxes:.1f}".replace(".", t("odds.decimal-mark", locale)),
+                hit=_percent(target.hit, locale),
             )
         )
     if odds.sampled:

@@ -21,6 +21,7 @@ from bot.demo import SeededTokens
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError
 from engine.catalog import Catalog
+from engine.ruleset import Odds, TargetOdds
 from engine.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
 
@@ -227,3 +228,21 @@ def test_a_drafted_strike_shows_in_the_damage_it_is_expected_to_do(catalog: Cata
         assert "flight_ops" not in result.sampled and "fleet_tactic" in result.sampled
         boxes[pick] = next(t.boxes for t in result.targets if t.place == "allied-fleet")
     assert boxes["large:allied-fleet"] > boxes["none"] + 1
+
+
+def test_the_answer_reads_in_the_clickers_language() -> None:
+    figures = Odds(
+        side="allied",
+        samples=4,
+        win=2,
+        draw=1,
+        loss=1,
+        targets=(TargetOdds("allied-fleet", "TF 17", "allied", 1.5, 0.75),),
+        sampled=("resource",),
+    )
+    english, french = odds.text(figures, "en"), odds.text(figures, "fr")
+    assert "ahead 50%, even 25%, behind 25%" in english
+    assert "TF 17 (yours): 1.5 boxes, hit in 75% of the plays" in english
+    assert "4 simulated plays" in english and "Resource" in english
+    assert "l'avantage 50\u00a0%" in french and "1,5 cases" in french
+    assert "4 parties simulées" in french
