@@ -65,7 +65,7 @@ class SelectSpec:
 
 @dataclass(frozen=True)
 class ButtonSpec:
-    action: Literal["lock", "unlock", "help"]
+    action: Literal["lock", "unlock", "help", "odds"]
     label: str
     style: Literal["primary", "success", "secondary"]
     disabled: bool
@@ -116,7 +116,7 @@ def compose(
         side=panel.side,
         text=text,
         selects=_selects(plugin, panel, scenario, locale),
-        buttons=_buttons(panel, locale),
+        buttons=_buttons(panel, locale, odds=plugin.rules.supports_odds),
         image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
         version=panel.version,
         image_alt=plugin.presenter.panel_summary(panel.view, panel.side, locale),
@@ -242,7 +242,7 @@ def _selects(
     return tuple(out)
 
 
-def _buttons(panel: PanelData, loc: str) -> tuple[ButtonSpec, ...]:
+def _buttons(panel: PanelData, loc: str, *, odds: bool = False) -> tuple[ButtonSpec, ...]:
     readonly = panel.locked or panel.status != "open"
     buttons = [
         ButtonSpec(
@@ -255,4 +255,7 @@ def _buttons(panel: PanelData, loc: str) -> tuple[ButtonSpec, ...]:
     if panel.locked and panel.can_unlock:
         buttons.append(ButtonSpec("unlock", t("orders.button.unlock", loc), "secondary", False))
     buttons.append(ButtonSpec("help", t("orders.button.help", loc), "secondary", False))
+    if odds and panel.status == "open":
+        # The odds preview (issue 13), for a ruleset that has one, while the round is open.
+        buttons.append(ButtonSpec("odds", t("orders.button.odds", loc), "secondary", False))
     return tuple(buttons)

@@ -104,6 +104,8 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
         )
     row = len(spec.selects)
     for button in spec.buttons:
+        if button.action not in BUTTONS:
+            continue  # a control whose cog is not loaded (the odds preview's, cogs.odds)
         item = BUTTONS[button.action](
             spec.campaign_id,
             spec.round_id,

@@ -205,6 +205,36 @@ class HistorySplit(Generic[ModelT]):
         return result
 
 
+@dataclass(frozen=True)
+class TargetOdds:
+    """Expected boxes ticked on one damage track over the coming turn."""
+
+    place: str  # the track's place key
+    name: str  # the place's name in the game's data
+    side: str  # who owns the place (the other side scores its boxes)
+    boxes: float  # mean boxes ticked this turn, over the samples
+    hit: float  # share of the samples in which at least one box was ticked
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A Monte Carlo preview of the coming turn for one side, from what it may know.
+
+    ``win``/``draw``/``loss`` count the samples in which that side ticked more, as many,
+    or fewer boxes on the other side's tracks than the other side ticked on its own.
+    ``sampled`` names the asking side's own fields that were still unpicked (so drawn at
+    random, like every choice of the other side).
+    """
+
+    side: str
+    samples: int
+    win: int
+    draw: int
+    loss: int
+    targets: tuple[TargetOdds, ...]
+    sampled: tuple[str, ...] = ()
+
+
 class Rules(ABC, Generic[StateT, ViewT]):
     """A game system's rules behind the one interface the application calls."""
 
@@ -259,6 +289,30 @@ class Rules(ABC, Generic[StateT, ViewT]):
     def load_stored(self, current: str, records: Sequence[str]) -> StateT:
         """The whole state back from a snapshot and every one of its history records."""
         return self.load(current)
+
+    # -- optional: the odds preview (issue 13). A ruleset without one shows no button.
+    def odds(
+        self,
+        state: StateT,
+        side: str,
+        picks: Mapping[str, str],
+        hidden: Sequence[str],
+        *,
+        samples: int,
+        seed: str,
+    ) -> Odds | None:
+        """Simulate the coming turn ``samples`` times for ``side``, or None if unsupported.
+
+        ``picks`` are that side's own drafts of the open round; ``hidden`` names the fields
+        whose values the other side has not seen yet (the application's secrecy gate says
+        which), so any such value the state holds for the other side must be replaced by a
+        draw. ``seed`` must be built from public data only: never the campaign's seed.
+        """
+        return None
+
+    @property
+    def supports_odds(self) -> bool:
+        return type(self).odds is not Rules.odds
 
     # -- derived, the same for every ruleset
     @property

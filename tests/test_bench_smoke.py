@@ -50,6 +50,12 @@ EXPECTED = {
         r"^status\s+\d+\s+[\d.]+\s.*x <= 3: " + VERDICT,
         r"^background: \d+ calls",
     ],
+    "odds": [
+        r"^floor: one plain turn \(coral-sea\)\s+median [\d.]+ ms over \d+",
+        r"^preview 1000 samples \(midway\)\s+x[\d.]+ .*[\d.]+ s.*\[target <= 1 s: "
+        + VERDICT
+        + r"\]",
+    ],
 }
 
 

@@ -19,6 +19,7 @@ from engine.ruleset import (
     Event,
     FieldSpec,
     HistorySplit,
+    Odds,
     Progress,
     RoundSpec,
     Rules,
@@ -26,6 +27,7 @@ from engine.ruleset import (
     SideSpec,
     Stored,
 )
+from engine.rulesets.carrier.odds import preview
 from engine.state import State
 from engine.types import RoundKind, Side
 from engine.view import View, view
@@ -75,6 +77,20 @@ class CarrierRules(Rules[State, View]):
     ) -> tuple[State, list[Event]]:
         by_side = {Side(side): dict(choice) for side, choice in choices.items()}
         return loop.resolve(self.catalog, state, by_side, rng)
+
+    def odds(
+        self,
+        state: State,
+        side: str,
+        picks: Mapping[str, str],
+        hidden: Sequence[str],
+        *,
+        samples: int,
+        seed: str,
+    ) -> Odds | None:
+        return preview(
+            self.catalog, self.resolve, state, side, picks, hidden, samples=samples, seed=seed
+        )
 
     def view(self, state: State, viewer: str | None) -> View:
         return view(self.catalog, state, Side(viewer) if viewer is not None else None)

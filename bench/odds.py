@@ -1,0 +1,103 @@
+"""Odds preview benchmark: what 1,000 simulated plays of the coming turn cost (issue 13).
+
+The preview (``engine.rulesets.carrier.odds``) is timed in chunks of 50 samples from the
+first turn's orders round of each carrier scenario, the Japanese side asking with its
+Flight Ops drafted. Between chunks the floor is timed on the same state: the same turn
+played once, plainly, by ``resolve`` with each side's first legal option for every field
+(both sides strike), so it sees the same machine load. The ratio says what the preview
+adds over playing its turns one by one.
+
+Target (issue 13): 1,000 samples <= 1 s.
+
+    python bench/odds.py [samples, default 1000] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import line, machine, median, verdict
+from engine.loader import default_catalog
+from engine.rng import Rng
+from engine.rulesets.carrier import CarrierRules
+from engine.state import State
+
+TARGET_S = 1.0
+CHUNK = 50
+FLOOR_PER_CHUNK = 10  # 20 chunks of a 1,000-sample run give 200 floor samples
+
+
+def plain_turn(rules: CarrierRules, state: State, index: int) -> float:
+    """One play of the coming turn, each side picking its first option; seconds.
+
+    The first Flight Ops option is a Large Strike, so both sides fly (the defaults would
+    fly nothing and make a floor no preview sample could reach).
+    """
+    start = time.perf_counter()
+    current = state
+    for kind in ("orders", "resource"):
+        choices: dict[str, dict[str, str]] = {}
+        for decision in rules.pending(current):
+            choices.setdefault(decision.side, {})[decision.field] = decision.options[0].id
+        current, _ = rules.resolve(current, choices, Rng(f"floor|{index}", current.turn, kind))
+    return time.perf_counter() - start
+
+
+def run(scenario: str, samples: int) -> None:
+    rules = CarrierRules(default_catalog())
+    state = rules.new(scenario, "bench-odds")
+    flight_ops = next(
+        d for d in rules.pending(state) if d.side == "japanese" and d.field == "flight_ops"
+    )
+    picks = {"flight_ops": flight_ops.options[0].id}
+    hidden = ("doctrine",)
+    rules.odds(state, "japanese", picks, hidden, samples=5, seed="warm-up")
+    preview = 0.0
+    floor: list[float] = []
+    done = 0
+    while done < samples:
+        size = min(CHUNK, samples - done)
+        start = time.perf_counter()
+        result = rules.odds(state, "japanese", picks, hidden, samples=size, seed=f"bench|{done}")
+        preview += time.perf_counter() - start
+        assert result is not None and result.samples == size
+        floor += [plain_turn(rules, state, len(floor) + i) for i in range(FLOOR_PER_CHUNK)]
+        done += size
+    per_turn = median(floor)
+    scaled = preview * 1000 / samples
+    print(
+        line(
+            f"floor: one plain turn ({scenario})",
+            f"median {per_turn * 1000:.2f} ms over {len(floor)}",
+        )
+    )
+    scaled_note = "" if samples == 1000 else f" (scaled from {samples})"
+    print(
+        line(
+            f"preview 1000 samples ({scenario})",
+            f"x{preview / (per_turn * samples):.2f} the floor per sample, "
+            f"{scaled:.2f} s{scaled_note}",
+            "<= 1 s",
+            verdict(scaled, TARGET_S),
+        )
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("samples", nargs="?", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="100 samples, for the smoke test")
+    args = parser.parse_args()
+    samples = 100 if args.quick else args.samples
+    print(f"machine: {machine()}")
+    for scenario in ("coral-sea", "midway"):
+        run(scenario, samples)
+
+
+if __name__ == "__main__":
+    main()

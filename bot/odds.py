@@ -1,0 +1,172 @@
+"""The odds preview behind the panel's "What are my odds?" button (issue 13).
+
+What the simulation may start from is decided here, through the secrecy gate: the state
+before the open round (public, except what it keeps of the other side that has not opened
+yet, listed in ``hidden``), the asking side's own drafts, and nothing of the other side's
+drafts or locks. Its random stream is seeded from public facts only (campaign, round,
+side, the side's own drafts): the campaign's seed is secret until the end and would give
+away the real draws to come. Same panel, same seed, same figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from bot import secrecy
+from bot.i18n import t
+from bot.panel import field_text, side_text
+from bot.service import CampaignService
+from bot.service_model import ServiceError
+from bot.service_rounds import state_of
+from engine.ruleset import Odds, Rules
+
+# Samples per preview. The carrier turn costs tens of milliseconds on a busy 2-core
+# machine, so this keeps the answer within a few seconds there (the click is deferred);
+# ``bench/odds.py`` measures what 1,000 would cost.
+SAMPLES = 100
+# Recent answers by (ruleset, seed, samples): the seed names the campaign, the round (so the
+# state it starts from) and the side's drafts, so an entry stays right; a second click on
+# an unchanged panel answers at once. Bounded by count: each entry is a few numbers.
+RECENT = 256
+_recent: OrderedDict[tuple[str, str, int], Odds] = OrderedDict()
+# The previews running now, by (campaign, round, side): a double click waits for none.
+_running: set[tuple[int, int, str]] = set()
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Everything one preview runs from: nothing here is secret from ``side``."""
+
+    rules: Rules[Any, Any]
+    state: Any
+    side: str
+    picks: dict[str, str]
+    hidden: tuple[str, ...]
+    seed: str
+    locale: str
+
+
+def hidden_fields(rules: Rules[Any, Any]) -> tuple[str, ...]:
+    """The fields whose locked values stay closed after their own round's reveal."""
+    return tuple(name for name in rules.field_order() if not secrecy.opens_at_reveal(rules, name))
+
+
+def public_seed(campaign_id: int, round_id: int, side: str, picks: dict[str, str]) -> str:
+    own = ",".join(f"{name}={value}" for name, value in sorted(picks.items()))
+    return f"{campaign_id}|{round_id}|{side}|{own}"
+
+
+async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: int) -> Ask:
+    """Read what the player's side may know of the open round ``round_id``."""
+    async with svc.repo.read() as tx:
+        campaign = await svc._campaign(tx, campaign_id)
+        player = await svc._member(tx, campaign, user_id)
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+        rules = svc._plugin(campaign).rules
+        if not rules.supports_odds:
+            raise ServiceError("odds-unavailable")
+        live = await tx.live_round(campaign.id)
+        if live is None:
+            raise ServiceError("no-open-round")
+        if live.id != round_id or live.status != "open":
+            raise ServiceError("stale-round")
+        svc._require_seated_before(player, live)
+        state = await state_of(tx, rules, live.snapshot_before_id)
+        # Only this side's drafts: the other side's drafts and locks are never read.
+        picks = dict(await tx.drafts(live.id, player.side))
+    return Ask(
+        rules=rules,
+        state=state,
+        side=player.side,
+        picks=picks,
+        hidden=hidden_fields(rules),
+        seed=public_seed(campaign_id, round_id, player.side, picks),
+        locale=campaign.locale,
+    )
+
+
+def simulate(question: Ask, samples: int) -> Odds | None:
+    key = (question.rules.key, question.seed, samples)
+    found = _recent.get(key)
+    if found is not None:
+        return found
+    result = question.rules.odds(
+        question.state,
+        question.side,
+        question.picks,
+        question.hidden,
+        samples=samples,
+        seed=question.seed,
+    )
+    if result is not None:
+        _recent[key] = result
+        while len(_recent) > RECENT:
+            _recent.popitem(last=False)
+    return result
+
+
+class Busy(Exception):
+    """A preview for this side's panel is already running."""
+
+
+async def run(question: Ask, campaign_id: int, round_id: int) -> Odds | None:
+    """``simulate`` in a worker thread, one at a time per panel (a double click is told)."""
+    key = (campaign_id, round_id, question.side)
+    if key in _running:
+        raise Busy
+    _running.add(key)
+    try:
+        return await asyncio.to_thread(simulate, question, SAMPLES)
+    finally:
+        _running.discard(key)
+
+
+async def preview(
+    svc: CampaignService, campaign_id: int, user_id: int, round_id: int, locale: str
+) -> str:
+    """The answer the clicker reads, in ``locale``; the simulation runs off the event loop."""
+    question = await ask(svc, campaign_id, user_id, round_id)
+    odds = await run(question, campaign_id, round_id)
+    if odds is None:
+        raise ServiceError("odds-unavailable")
+    return text(odds, locale)
+
+
+def _percent(share: float, locale: str) -> str:
+    return t("odds.percent", locale, value=round(100 * share))
+
+
+def text(odds: Odds, locale: str) -> str:
+    """The preview as a short message: the outcome split, then each track's expected boxes."""
+    lines = [
+        t("odds.title", locale, side=side_text(odds.side, locale)),
+        t(
+            "odds.outcome",
+            locale,
+            win=_percent(odds.win / odds.samples, locale),
+            draw=_percent(odds.draw / odds.samples, locale),
+            loss=_percent(odds.loss / odds.samples, locale),
+        ),
+        t("odds.damage-head", locale),
+    ]
+    for target in odds.targets:
+        owner = "odds.yours" if target.side == odds.side else "odds.theirs"
+        lines.append(
+            t(
+                "odds.damage",
+                locale,
+                place=target.name,
+                owner=t(owner, locale),
+                boxes=f"{target.boxes:.1f}".replace(".", t("odds.decimal-mark", locale)),
+                hit=_percent(target.hit, locale),
+            )
+        )
+    if odds.sampled:
+        fields = ", ".join(field_text(name, locale) for name in odds.sampled)
+        lines.append(t("odds.sampled", locale, fields=fields))
+    lines.append(t("odds.footer", locale, samples=odds.samples))
+    return "\n".join(lines)
