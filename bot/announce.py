@@ -32,6 +32,7 @@ from bot.service_rounds import load_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
 from engine.catalog import Catalog
 from rendering.presenter import RevealLine
+from rendering.text import scenario_name
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,8 @@ def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], 
     """The campaign card: scenario, GM, sides and players, pace, secrets, seed commitment."""
     scenario = plugin.rules.scenarios()[c.scenario]
     game = t(f"service.game.{c.ruleset}", loc)
-    lines = [t("service.card.title", loc, scenario=scenario.name, game=game, turns=scenario.turns)]
+    name = scenario_name(c.scenario, scenario.name, loc)
+    lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
     lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
     for side in plugin.rules.side_ids:
         names = [

@@ -62,6 +62,40 @@ def _result(winner: Any, lang: str) -> str:
     return t("log.word.wins", lang, side=_side(winner, lang))
 
 
+def settings_changes_text(changes: Any, locale: Any) -> str:
+    """``/campaign settings`` changes, [(option, old, new), ...] in the setting's own values,
+    as "time per round 1 d → 2 d; missing orders the default order → ..." in the reader's
+    language (an event written before the values were kept holds its words already)."""
+    lang = normalize(locale)
+    if isinstance(changes, str):
+        return changes
+    return t("log.word.list", lang).join(
+        t(
+            "archive.settings.change",
+            lang,
+            name=word(f"archive.settings.name.{name}", str(name), lang),
+            old=_setting_value(str(name), old, lang),
+            new=_setting_value(str(name), new, lang),
+        )
+        for name, old, new in changes
+    )
+
+
+def _setting_value(name: str, value: Any, lang: str) -> str:
+    if name == "deadline":
+        return _duration(value, lang)
+    if name == "reminders":
+        offsets = value if isinstance(value, list | tuple) else [value]
+        return ", ".join(_duration(o, lang) for o in offsets) or t(
+            "archive.settings.value.none", lang
+        )
+    if name == "missing":
+        return word(f"service.policy.{value}", str(value), lang)
+    if name == "language":
+        return word(f"archive.settings.value.{value}", str(value), lang)
+    return _value(value, lang)
+
+
 def _duration(seconds: Any, lang: str) -> str:
     try:
         total = max(0, int(seconds))
@@ -210,6 +244,8 @@ def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
             params[key] = _option("doctrine", value, lang)
         elif key == "reason":
             params[key] = str(value)
+        elif key == "changes" and isinstance(value, list):
+            params[key] = settings_changes_text(value, lang)
         else:
             params[key] = _value(value, lang)
     params["because"] = (

@@ -10,6 +10,7 @@ the view is read through the ``WingsViewLike`` protocol, and plane names come in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
@@ -82,6 +83,18 @@ def _render(title: str, lines: Sequence[Line]) -> bytes:
         draw.text((MARGIN, y), text, font=fnt, fill=colour)
         y += LINE
     return to_png(image)
+
+
+@cache
+def _plane_names() -> dict[str, str]:
+    from engine.wings.catalog import default_catalog
+
+    return {key: plane.name for key, plane in default_catalog().planes.items()}
+
+
+def _plane_type_name(key: str) -> str:
+    """A plane type as its card names it ("Sopwith Camel"): a proper name in every language."""
+    return _plane_names().get(key, key)
 
 
 class WingsPresenter:
@@ -301,6 +314,12 @@ class WingsPresenter:
             return t("wings.nothing", locale)
         if field == "mission":
             return word(f"wings.kind.{value}", value, locale)
+        if field == "purchase":
+            if value.startswith("plane:"):
+                return _plane_type_name(value.removeprefix("plane:"))
+            return word(f"wings.purchase.{value}", value, locale)
+        if field.startswith("skill:"):
+            return word(f"wings.skill.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -315,7 +334,19 @@ class WingsPresenter:
     def excluded_lines(
         self, scenario: str, decision: Decision, locale: str
     ) -> list[tuple[str, str]]:
-        return [(e.label, t(f"service.reason.{e.reason}", locale)) for e in decision.excluded]
+        return [
+            (self._excluded_label(decision.field, e.id, e.label, locale), reason)
+            for e in decision.excluded
+            for reason in [t(f"service.reason.{e.reason}", locale)]
+        ]
+
+    def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
+        """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
+        label carries after the id stays."""
+        if field == "mission" or field == "purchase" or field.startswith("skill:"):
+            rest = label[len(key) :] if label.startswith(key) else ""
+            return self.option_text("", field, key, locale) + rest
+        return label
 
     def panel_notes(
         self,
