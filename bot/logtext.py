@@ -138,10 +138,27 @@ def _scenario_names() -> dict[str, str]:
     return names
 
 
+@cache
+def _sheet_name_keys() -> dict[str, str]:
+    """A land location's or a Pearl Harbor target's English name (as its events keep it) ->
+    its catalogue key, so the log names it in the reader's language."""
+    return {
+        value: key
+        for key, value in _catalog("en").items()
+        if key.startswith(("land.location.", "pearl.target."))
+    }
+
+
+def _sheet_name(value: Any, lang: str) -> str:
+    text = str(value)
+    key = _sheet_name_keys().get(text)
+    return t(key, lang) if key is not None else text
+
+
 def _place(key: Any, lang: str) -> str:
     text = str(key)
     if text not in _place_names():
-        return text
+        return _sheet_name(text, lang)
     return word(f"render.place.{_slug(text)}", _place_names()[text], lang)
 
 
@@ -235,6 +252,8 @@ def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
             params[key] = word(f"service.round.{value}", str(value), lang)
         elif key in ("place", "target"):
             params[key] = _place(value, lang)
+        elif key == "location":
+            params[key] = _sheet_name(value, lang)
         elif key == "scenario":
             name = _scenario_names().get(str(value), str(value))
             params[key] = word(f"log.scenario.{value}", name, lang)

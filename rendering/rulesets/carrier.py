@@ -311,7 +311,10 @@ class CarrierPresenter:
         )
 
     def panel_image(self, view: View, locale: str) -> bytes:
-        names = {r.number: r.name for r in self.catalog.resources}
+        names = {
+            r.number: self.resource_name(str(r.number), r.name, locale)
+            for r in self.catalog.resources
+        }
         return render_order_panel(view, resource_names=names, locale=locale)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:

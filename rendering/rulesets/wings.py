@@ -318,8 +318,10 @@ class WingsPresenter:
             if value.startswith("plane:"):
                 return _plane_type_name(value.removeprefix("plane:"))
             return word(f"wings.purchase.{value}", value, locale)
-        if field.startswith("skill:"):
+        if field.startswith("skill"):  # "skill1": a pilot's new skill
             return word(f"wings.skill.{value}", value, locale)
+        if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
+            return word(f"wings.wound.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -343,7 +345,7 @@ class WingsPresenter:
     def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
         """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
         label carries after the id stays."""
-        if field == "mission" or field == "purchase" or field.startswith("skill:"):
+        if field in ("mission", "purchase") or field.startswith(("skill", "wound")):
             rest = label[len(key) :] if label.startswith(key) else ""
             return self.option_text("", field, key, locale) + rest
         return label

@@ -171,6 +171,16 @@ MIDWAY_PLACES = {
     "midway-airfield": "Midway airfield",
 }
 
+
+def french_resource_names() -> dict[int, str]:
+    """The resources as a French panel names them (the rules digest's titles)."""
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    return {
+        n: CarrierPresenter.resource_name(str(n), name, "fr") for n, name in RESOURCE_NAMES.items()
+    }
+
+
 RESOURCE_NAMES = {
     1: "Scout Mission",
     2: "Codebreakers",
@@ -795,7 +805,7 @@ def image_cases() -> dict[str, Callable[[], bytes]]:
         ),
         "panel_allied_fr": lambda: render_order_panel(
             coral_status(viewer=A, allied_doctrine="cautious"),
-            resource_names=RESOURCE_NAMES,
+            resource_names=french_resource_names(),
             locale="fr",
         ),
         "reveal_orders_en": lambda: render_reveal(

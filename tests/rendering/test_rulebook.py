@@ -82,7 +82,7 @@ def test_a_picked_resource_shows_its_whole_effect_in_the_readers_language() -> N
     assert "**#4 Extra CAP**: Your CAP gets one more L/W element" in text
     assert "(25.65)" in text and "seed" not in text and "…" not in text
     _, french = presenter.panel_notes("coral-sea", view, Side.ALLIED.value, {"resource": "4"}, "fr")
-    assert "**#4 Patrouille renforcée** : Votre patrouille reçoit un élément L/W de plus" in (
+    assert "**#4 Patrouille renforcée**\u00a0: Votre patrouille reçoit un élément L/W de plus" in (
         "\n".join(french)
     )
     assert any("L/W = paire leader + ailier" in line for line in french)
