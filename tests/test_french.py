@@ -205,3 +205,28 @@ def test_the_detector_catches_what_it_should() -> None:
         assert problems([("x", wrong)]), wrong
     # Discord markup is not prose: a timestamp's colons are fine.
     assert problems([("x", "Échéance\u00a0: <t:1746446400:f> (<t:1746446400:R>)")]) == []
+
+
+def test_sheet_dates_and_names_read_in_french() -> None:
+    """The words the images and posts take from the game data: turn labels, scenarios,
+    track levels, Pearl Harbor targets, Wings skills."""
+    from engine.loader import default_catalog
+    from rendering.rulesets.pearl_harbor import PearlPresenter
+    from rendering.rulesets.wings import WingsPresenter
+    from rendering.text import level_name, scenario_name, turn_label
+
+    assert turn_label("6 May PM", "fr") == "6 mai après-midi"
+    assert turn_label("4 June dawn", "fr") == "4 juin à l'aube"
+    assert turn_label("5 June", "fr") == "5 juin"
+    assert turn_label("6 May PM", "en") == "6 May PM"
+    assert scenario_name("coral-sea", "Coral Sea", "fr") == "Mer de Corail"
+    assert scenario_name("wings-1917", "Autumn 1917", "fr").startswith("Automne 1917")
+    assert scenario_name("coral-sea", "Coral Sea", "en") == "Coral Sea"
+    assert level_name("Untouched", "fr") == "Intact"
+    pearl = PearlPresenter(default_catalog())
+    assert pearl.target_name("kaneohe", "fr") == "Base aéronavale de Kaneohe"
+    assert pearl.target_name("kaneohe", "en") == "Kaneohe naval air station"
+    wings = WingsPresenter()
+    assert wings.option_text("", "skill1", "grass_snake", "fr") == "Couleuvre"
+    assert wings.option_text("", "purchase", "spare_parts", "fr") == "Pièces détachées"
+    assert wings.option_text("", "purchase", "plane:camel", "fr") == "Sopwith Camel"
