@@ -57,10 +57,15 @@ class Announcement:
 # ------------------------------------------------------------------------------ words
 
 
-def duration_text(seconds: int) -> str:
+def duration_text(seconds: int, locale: str = "en") -> str:
+    """ "1d12h" as English players type it; in another language its own units ("1 j 12 h")."""
     from bot.durations import format_duration
+    from bot.i18n import normalize
+    from bot.logtext import duration_words
 
-    return format_duration(seconds)
+    if normalize(locale) == "en":
+        return format_duration(seconds)
+    return duration_words(seconds, locale)
 
 
 def round_text(kind: str, locale: str) -> str:
@@ -119,12 +124,12 @@ def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], 
                 players=", ".join(names) or t("service.card.nobody", loc),
             )
         )
-    reminders = ", ".join(duration_text(o) for o in c.reminder_offsets) or "—"
+    reminders = ", ".join(duration_text(o, loc) for o in c.reminder_offsets) or "—"
     lines.append(
         t(
             "service.card.pace",
             loc,
-            round=duration_text(c.round_seconds),
+            round=duration_text(c.round_seconds, loc),
             reminders=reminders,
             policy=t(f"service.policy.{c.missing_policy}", loc),
             unlock=t(

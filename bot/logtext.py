@@ -96,6 +96,11 @@ def _setting_value(name: str, value: Any, lang: str) -> str:
     return _value(value, lang)
 
 
+def duration_words(seconds: Any, locale: Any) -> str:
+    """A span in the reader's units: "1 d 12 h", "1 j 12 h"."""
+    return _duration(seconds, normalize(locale))
+
+
 def _duration(seconds: Any, lang: str) -> str:
     try:
         total = max(0, int(seconds))

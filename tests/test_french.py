@@ -106,6 +106,8 @@ def problems(lines: Iterable[tuple[str, str]]) -> list[str]:
             found.append(f"straight quotes (use « ») — {where}: {line}")
         if re.search(r"«(?!\u00a0)|(?<!\u00a0)»", prose):
             found.append(f"no no-break space inside « » — {where}: {line}")
+        if re.search(r"\b\d+d(\d+h)?\b", prose):  # "1d", "1d12h": English day units
+            found.append(f"English duration — {where}: {line}")
         for match in ZERO_ONE_PLURAL.finditer(prose):
             if match.group(1) not in PLURAL_WORDS_OK:
                 found.append(f"plural after 0 or 1 ({match.group(0)}) — {where}: {line}")
@@ -201,6 +203,7 @@ def test_the_detector_catches_what_it_should() -> None:
         "Ordres révélés: Japonais",  # no space
         'Voir la section "Jouer"',  # straight quotes
         "Passes de bombardement\u00a0: 1 passes",  # plural after 1
+        "Rythme\u00a0: 1d par tour",  # English day unit
     ):
         assert problems([("x", wrong)]), wrong
     # Discord markup is not prose: a timestamp's colons are fine.
