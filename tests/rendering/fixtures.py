@@ -812,10 +812,10 @@ def image_cases() -> dict[str, Callable[[], bytes]]:
             "Turn 3 · orders revealed", reveal_sides(), locale="en"
         ),
         "reveal_resource_fr": lambda: render_reveal(
-            "Tour 3 · ressources révélées",
+            "Tour 3 · Ressource\u00a0: révélation",
             [
                 RevealSide(
-                    side=J, lines=[("Ressource", "#7 Loaded Flight Deck")], receipt="9c0e41d2f7"
+                    side=J, lines=[("Ressource", "#7 Pont d'envol chargé")], receipt="9c0e41d2f7"
                 ),
                 RevealSide(
                     side=A,
