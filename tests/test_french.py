@@ -47,6 +47,7 @@ NAME_KEYS = (
     "pearl.short.",
     "land.location.",
     "land.theatre.",
+    "wings.plane.",
 )
 # Words French writes as English does.
 SAME_IN_FRENCH = frozenset(
@@ -232,4 +233,4 @@ def test_sheet_dates_and_names_read_in_french() -> None:
     wings = WingsPresenter()
     assert wings.option_text("", "skill1", "grass_snake", "fr") == "Couleuvre"
     assert wings.option_text("", "purchase", "spare_parts", "fr") == "Pièces détachées"
-    assert wings.option_text("", "purchase", "plane:camel", "fr") == "Sopwith Camel"
+    assert wings.option_text("", "purchase", "plane:camel", "fr") == "Sopwith Camel"  # a name

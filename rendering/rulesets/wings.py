@@ -10,7 +10,6 @@ the view is read through the ``WingsViewLike`` protocol, and plane names come in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
@@ -83,18 +82,6 @@ def _render(title: str, lines: Sequence[Line]) -> bytes:
         draw.text((MARGIN, y), text, font=fnt, fill=colour)
         y += LINE
     return to_png(image)
-
-
-@cache
-def _plane_names() -> dict[str, str]:
-    from engine.wings.catalog import default_catalog
-
-    return {key: plane.name for key, plane in default_catalog().planes.items()}
-
-
-def _plane_type_name(key: str) -> str:
-    """A plane type as its card names it ("Sopwith Camel"): a proper name in every language."""
-    return _plane_names().get(key, key)
 
 
 class WingsPresenter:
@@ -316,7 +303,8 @@ class WingsPresenter:
             return word(f"wings.kind.{value}", value, locale)
         if field == "purchase":
             if value.startswith("plane:"):
-                return _plane_type_name(value.removeprefix("plane:"))
+                plane = value.removeprefix("plane:")
+                return word(f"wings.plane.{plane}", plane, locale)
             return word(f"wings.purchase.{value}", value, locale)
         if field.startswith("skill"):  # "skill1": a pilot's new skill
             return word(f"wings.skill.{value}", value, locale)
