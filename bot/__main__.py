@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--scenario", default=None, help="a scenario of the ruleset (default: its first)"
     )
     demo.add_argument("--seed", type=int, default=1942)
+    demo.add_argument(
+        "--locale", default="en", choices=("en", "fr"), help="the campaign's language (default en)"
+    )
     demo.add_argument("--out", default="demo-out", help="folder for images and reports")
     verify = sub.add_parser("verify", help="replay an exported campaign and check it")
     verify.add_argument("export", help="path to an export JSON file")
@@ -100,7 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     if command == "demo":
         return cli.run_demo(
-            settings, scenario=args.scenario, seed=args.seed, out=args.out, ruleset=args.ruleset
+            settings,
+            scenario=args.scenario,
+            seed=args.seed,
+            out=args.out,
+            ruleset=args.ruleset,
+            locale=args.locale,
         )
     if command == "verify":
         if args.rules:

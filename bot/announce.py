@@ -32,6 +32,7 @@ from bot.service_rounds import load_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
 from engine.catalog import Catalog
 from rendering.presenter import RevealLine
+from rendering.text import scenario_name
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +60,15 @@ class Announcement:
 # ------------------------------------------------------------------------------ words
 
 
-def duration_text(seconds: int) -> str:
+def duration_text(seconds: int, locale: str = "en") -> str:
+    """ "1d12h" as English players type it; in another language its own units ("1 j 12 h")."""
     from bot.durations import format_duration
+    from bot.i18n import normalize
+    from bot.logtext import duration_words
 
-    return format_duration(seconds)
+    if normalize(locale) == "en":
+        return format_duration(seconds)
+    return duration_words(seconds, locale)
 
 
 def round_text(kind: str, locale: str) -> str:
@@ -106,7 +112,8 @@ def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], 
     """The campaign card: scenario, GM, sides and players, pace, secrets, seed commitment."""
     scenario = plugin.rules.scenarios()[c.scenario]
     game = t(f"service.game.{c.ruleset}", loc)
-    lines = [t("service.card.title", loc, scenario=scenario.name, game=game, turns=scenario.turns)]
+    name = scenario_name(c.scenario, scenario.name, loc)
+    lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
     lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
     for side in plugin.rules.side_ids:
         names = [
@@ -120,12 +127,12 @@ def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], 
                 players=", ".join(names) or t("service.card.nobody", loc),
             )
         )
-    reminders = ", ".join(duration_text(o) for o in c.reminder_offsets) or "—"
+    reminders = ", ".join(duration_text(o, loc) for o in c.reminder_offsets) or "—"
     lines.append(
         t(
             "service.card.pace",
             loc,
-            round=duration_text(c.round_seconds),
+            round=duration_text(c.round_seconds, loc),
             reminders=reminders,
             policy=t(f"service.policy.{c.missing_policy}", loc),
             unlock=t(

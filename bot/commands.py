@@ -47,7 +47,13 @@ async def run_bot(settings: Settings) -> int:
 
 
 def run_demo(
-    settings: Settings, *, scenario: str | None, seed: int, out: str, ruleset: str = "carrier"
+    settings: Settings,
+    *,
+    scenario: str | None,
+    seed: int,
+    out: str,
+    ruleset: str = "carrier",
+    locale: str = "en",
 ) -> int:
     """Play a whole campaign offline through the real services; write it to ``out``."""
     from bot.demo import run
@@ -55,7 +61,9 @@ def run_demo(
     from bot.service_model import ServiceError
 
     try:
-        result = asyncio.run(run(scenario=scenario, seed=seed, out=Path(out), ruleset=ruleset))
+        result = asyncio.run(
+            run(scenario=scenario, seed=seed, out=Path(out), ruleset=ruleset, locale=locale)
+        )
     except ServiceError as error:
         print(error.message(None), file=sys.stderr)
         return 2

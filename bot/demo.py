@@ -105,6 +105,7 @@ async def run(
     out: Path | str = "demo-out",
     *,
     ruleset: str = "carrier",
+    locale: str = "en",
 ) -> DemoResult:
     from engine.loader import default_catalog
 
@@ -132,7 +133,7 @@ async def run(
         )
         pace = Pace(round_seconds=86_400, reminder_offsets=(6 * 3600,))
         info = await service.create_campaign(
-            GUILD, CHANNEL, GM, scenario, pace, seed=f"demo-{seed}", ruleset=ruleset
+            GUILD, CHANNEL, GM, scenario, pace, seed=f"demo-{seed}", ruleset=ruleset, locale=locale
         )
         for side, user in commanders.items():
             await service.join(info.id, user, side)

@@ -62,6 +62,45 @@ def _result(winner: Any, lang: str) -> str:
     return t("log.word.wins", lang, side=_side(winner, lang))
 
 
+def settings_changes_text(changes: Any, locale: Any) -> str:
+    """``/campaign settings`` changes, [(option, old, new), ...] in the setting's own values,
+    as "time per round 1 d → 2 d; missing orders the default order → ..." in the reader's
+    language (an event written before the values were kept holds its words already)."""
+    lang = normalize(locale)
+    if isinstance(changes, str):
+        return changes
+    return t("log.word.list", lang).join(
+        t(
+            "archive.settings.change",
+            lang,
+            name=word(f"archive.settings.name.{name}", str(name), lang),
+            old=_setting_value(str(name), old, lang),
+            new=_setting_value(str(name), new, lang),
+        )
+        for name, old, new in changes
+    )
+
+
+def _setting_value(name: str, value: Any, lang: str) -> str:
+    if name == "deadline":
+        return _duration(value, lang)
+    if name == "reminders":
+        offsets = value if isinstance(value, list | tuple) else [value]
+        return ", ".join(_duration(o, lang) for o in offsets) or t(
+            "archive.settings.value.none", lang
+        )
+    if name == "missing":
+        return word(f"service.policy.{value}", str(value), lang)
+    if name == "language":
+        return word(f"archive.settings.value.{value}", str(value), lang)
+    return _value(value, lang)
+
+
+def duration_words(seconds: Any, locale: Any) -> str:
+    """A span in the reader's units: "1 d 12 h", "1 j 12 h"."""
+    return _duration(seconds, normalize(locale))
+
+
 def _duration(seconds: Any, lang: str) -> str:
     try:
         total = max(0, int(seconds))
@@ -104,10 +143,27 @@ def _scenario_names() -> dict[str, str]:
     return names
 
 
+@cache
+def _sheet_name_keys() -> dict[str, str]:
+    """A land location's or a Pearl Harbor target's English name (as its events keep it) ->
+    its catalogue key, so the log names it in the reader's language."""
+    return {
+        value: key
+        for key, value in _catalog("en").items()
+        if key.startswith(("land.location.", "pearl.target."))
+    }
+
+
+def _sheet_name(value: Any, lang: str) -> str:
+    text = str(value)
+    key = _sheet_name_keys().get(text)
+    return t(key, lang) if key is not None else text
+
+
 def _place(key: Any, lang: str) -> str:
     text = str(key)
     if text not in _place_names():
-        return text
+        return _sheet_name(text, lang)
     return word(f"render.place.{_slug(text)}", _place_names()[text], lang)
 
 
@@ -201,6 +257,8 @@ def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
             params[key] = word(f"service.round.{value}", str(value), lang)
         elif key in ("place", "target"):
             params[key] = _place(value, lang)
+        elif key == "location":
+            params[key] = _sheet_name(value, lang)
         elif key == "scenario":
             name = _scenario_names().get(str(value), str(value))
             params[key] = word(f"log.scenario.{value}", name, lang)
@@ -210,6 +268,8 @@ def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
             params[key] = _option("doctrine", value, lang)
         elif key == "reason":
             params[key] = str(value)
+        elif key == "changes" and isinstance(value, list):
+            params[key] = settings_changes_text(value, lang)
         else:
             params[key] = _value(value, lang)
     params["because"] = (

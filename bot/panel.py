@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.rulesets import Plugin
 from bot.service_model import PanelData, short_receipt
 from engine.ruleset import Decision
+from rendering.text import scenario_name
 
 TEXT_LIMIT = 2000
 LABEL_LIMIT = 100  # select option label and description
@@ -102,10 +103,12 @@ def compose(
     """
     text = _text(plugin, panel, scenario, locale, commander_id)
     if channel_id is not None:
-        name = (
+        name = scenario_name(
+            scenario,
             plugin.rules.scenarios()[scenario].name
             if scenario in plugin.rules.scenarios()
-            else scenario
+            else scenario,
+            locale,
         )
         where = t("service.panel.where", locale, scenario=name, channel=f"<#{channel_id}>")
         head, _, rest = text.partition("\n")
@@ -196,7 +199,7 @@ def decision_lines(
             state = "✓ " + presenter.option_text(scenario, decision.field, picked, loc)
         else:
             state = t("orders.unchosen", loc)
-        lines.append(f"**{field_text(decision.field, loc)}**: {state}")
+        lines.append(t("label.bold-pair", loc, label=field_text(decision.field, loc), detail=state))
         lines += ["-# " + line for line in presenter.option_lines(scenario, decision, loc)]
         for option, reason in presenter.excluded_lines(scenario, decision, loc):
             lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())

@@ -12,7 +12,6 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from bot.durations import format_duration
 from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
 from bot.service_core import ServiceCore
@@ -62,12 +61,10 @@ class SettingsChange:
         )
 
 
-def _reminders(offsets: tuple[int, ...]) -> str:
-    return ",".join(format_duration(o) for o in offsets) or "none"
-
-
-def setting_changes(campaign: CampaignRow, change: SettingsChange) -> list[tuple[str, str, str]]:
-    """Each setting that would really change, as (option, old, new) in the option's terms.
+def setting_changes(campaign: CampaignRow, change: SettingsChange) -> list[tuple[str, Any, Any]]:
+    """Each setting that would really change, as (option, old, new) in the setting's own
+    values (seconds, a policy, a language code, a flag): ``bot.logtext.settings_changes_text``
+    words them in the reader's language.
 
     Refuses, changing nothing, a value the campaign could not run with.
     """
@@ -91,15 +88,11 @@ def setting_changes(campaign: CampaignRow, change: SettingsChange) -> list[tuple
             value=change.locale,
             known=", ".join(SUPPORTED),
         )
-    changed: list[tuple[str, str, str]] = []
+    changed: list[tuple[str, Any, Any]] = []
     if change.round_seconds is not None and change.round_seconds != campaign.round_seconds:
-        changed.append(
-            ("deadline", format_duration(campaign.round_seconds), format_duration(seconds))
-        )
+        changed.append(("deadline", campaign.round_seconds, seconds))
     if change.reminder_offsets is not None and offsets != campaign.reminder_offsets:
-        changed.append(
-            ("reminders", _reminders(campaign.reminder_offsets), _reminders(tuple(offsets)))
-        )
+        changed.append(("reminders", list(campaign.reminder_offsets), list(offsets)))
     policy = change.missing_policy
     if policy is not None and policy != campaign.missing_policy:
         changed.append(("missing", campaign.missing_policy, policy))
@@ -107,12 +100,8 @@ def setting_changes(campaign: CampaignRow, change: SettingsChange) -> list[tuple
         changed.append(("language", campaign.locale, change.locale))
     unlock = change.allow_unlock
     if unlock is not None and unlock != campaign.allow_unlock:
-        changed.append(("allow_unlock", _yes_no(campaign.allow_unlock), _yes_no(unlock)))
+        changed.append(("allow_unlock", campaign.allow_unlock, unlock))
     return changed
-
-
-def _yes_no(value: bool) -> str:
-    return "yes" if value else "no"
 
 
 class SettingsMixin(ServiceCore):
@@ -125,7 +114,7 @@ class SettingsMixin(ServiceCore):
         change: SettingsChange,
         *,
         roles: Collection[int] = (),
-    ) -> list[tuple[str, str, str]]:
+    ) -> list[tuple[str, Any, Any]]:
         """What the change would do, or the refusal it would meet; nothing is written."""
         async with self.repo.read() as tx:
             campaign = await self._campaign(tx, campaign_id)
@@ -135,7 +124,7 @@ class SettingsMixin(ServiceCore):
     @staticmethod
     def _changes_or_refuse(
         campaign: CampaignRow, change: SettingsChange
-    ) -> list[tuple[str, str, str]]:
+    ) -> list[tuple[str, Any, Any]]:
         if campaign.status == "finished":
             raise ServiceError("finished")
         changed = setting_changes(campaign, change)
@@ -151,7 +140,7 @@ class SettingsMixin(ServiceCore):
         reason: str,
         *,
         roles: Collection[int] = (),
-    ) -> list[tuple[str, str, str]]:
+    ) -> list[tuple[str, Any, Any]]:
         """Apply the change and say what changed (time per round and reminders: next round on).
 
         The open round keeps the deadline its players were given (``/campaign extend``
@@ -175,7 +164,8 @@ class SettingsMixin(ServiceCore):
             if change.allow_unlock is not None:
                 fields["allow_unlock"] = change.allow_unlock
             await tx.update_campaign(campaign.id, **fields)
-            summary = "; ".join(f"{name} {old} → {new}" for name, old, new in changed)
+            # The values, not words: the log words them in each reader's language.
+            summary = [[name, old, new] for name, old, new in changed]
             await self._event(
                 tx, campaign, "settings-changed", {"by": by, "changes": summary, "reason": reason}
             )

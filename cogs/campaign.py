@@ -21,6 +21,7 @@ from bot import controls
 from bot.durations import DurationError, parse_duration, parse_reminders
 from bot.i18n import SUPPORTED, t
 from bot.limits import clip, is_blank
+from bot.logtext import settings_changes_text
 from bot.rulesets import FACTORIES
 from bot.service_gm import GmRequest
 from bot.service_model import Pace, ServiceError
@@ -163,17 +164,8 @@ async def _perform(
     raise ServiceError("request-unknown")
 
 
-def _changes_text(changed: list[tuple[str, str, str]], loc: Any) -> str:
-    return "; ".join(
-        t(
-            "archive.settings.change",
-            loc,
-            name=t(f"archive.settings.name.{name}", loc),
-            old=old,
-            new=new,
-        )
-        for name, old, new in changed
-    )
+def _changes_text(changed: list[tuple[str, Any, Any]], loc: Any) -> str:
+    return settings_changes_text(changed, loc)
 
 
 async def send_text(interaction: discord.Interaction[Any], text: str, *, public: bool) -> None:

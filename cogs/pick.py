@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.limits import clip
 from bot.service_model import CampaignInfo, ServiceError
 from cogs.common import campaigns, locale, refuse, say
+from rendering.text import scenario_name as localized_scenario
 
 CHOICE_LIMIT = 25  # Discord shows at most 25 completions
 
@@ -97,11 +98,12 @@ def note(info: CampaignInfo, interaction: discord.Interaction[Any]) -> str | Non
 
 
 def scenario_name(interaction: discord.Interaction[Any], info: Any) -> str:
+    """The campaign's scenario in the reader's language ("Mer de Corail" in French)."""
     rulesets = campaigns(interaction).rulesets
     if info.ruleset in rulesets:
         found = rulesets.get(info.ruleset).rules.scenarios().get(info.scenario)
         if found is not None:
-            return str(found.name)
+            return localized_scenario(str(info.scenario), str(found.name), locale(interaction))
     return str(info.scenario)
 
 

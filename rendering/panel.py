@@ -36,7 +36,15 @@ from rendering.style import (
     text_width,
     to_png,
 )
-from rendering.text import doctrine_name, round_name, side_name, size_name, tactic_name, tr
+from rendering.text import (
+    doctrine_name,
+    round_name,
+    side_name,
+    size_name,
+    tactic_name,
+    tr,
+    turn_label,
+)
 from rendering.track import TRACK_HEIGHT, draw_track
 
 LEFT_WIDTH = 680
@@ -152,7 +160,7 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
     number = 1 if view.round is RoundKind.ORDERS else 2
     subtitle = tr("panel.subtitle", locale, n=number, name=round_name(view.round, locale))
     if view.turn_label:
-        subtitle = f"{view.turn_label} · {subtitle}"
+        subtitle = f"{turn_label(view.turn_label, locale)} · {subtitle}"
     header(image, draw, title, subtitle, tr("panel.vp", locale, vp=own.vp), side=side)
 
     y = 76 + 16

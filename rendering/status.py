@@ -50,6 +50,7 @@ from rendering.text import (
     size_name,
     tactic_name,
     tr,
+    turn_label,
 )
 from rendering.track import TRACK_HEIGHT, draw_track
 
@@ -214,7 +215,7 @@ def _turn_track(
     x0, y0, x1, _ = box
     turns = max(1, view.turns)
     cell = (x1 - x0) / turns
-    labels = _turn_labels(view)
+    labels = _turn_labels(view, locale)
     for index in range(turns):
         number = index + 1
         cx0 = x0 + index * cell
@@ -246,8 +247,8 @@ def _turn_track(
                 draw.text((lx, y0 + 40 + line_no * 21), line, font=fnt, fill=INK, anchor="ma")
 
 
-def _turn_labels(view: View) -> dict[int, str]:
-    labels = {view.turn: view.turn_label} if view.turn_label else {}
+def _turn_labels(view: View, locale: str) -> dict[int, str]:
+    labels = {view.turn: turn_label(view.turn_label, locale)} if view.turn_label else {}
     return labels
 
 
@@ -278,7 +279,9 @@ def _status_image(
     height = legend_top + legend_height(inner, items) + 14
     image, draw = canvas(height)
     turn_text = tr("status.turn_of", locale, turn=view.turn, turns=view.turns)
-    subtitle = f"{turn_text} · {view.turn_label}" if view.turn_label else turn_text
+    subtitle = (
+        f"{turn_text} · {turn_label(view.turn_label, locale)}" if view.turn_label else turn_text
+    )
     number = 1 if view.round is RoundKind.ORDERS else 2
     right = tr("status.over", locale) if view.finished else tr("status.round_n", locale, n=number)
     header(image, draw, scenario_name(view.scenario, view.scenario_name, locale), subtitle, right)

@@ -374,7 +374,10 @@ def _outcome(
     elif report.hidden:
         headline = tr("strike.not_found", locale, target=target)
     else:
-        key = "strike.points_one" if report.target_points == 1 else "strike.points"
+        # French counts 0 in the singular, English in the plural: each says it its way.
+        key = {0: "strike.points_zero", 1: "strike.points_one"}.get(
+            report.target_points, "strike.points"
+        )
         headline = tr(key, locale, n=report.target_points, target=target)
     draw.rounded_rectangle(
         (MARGIN, y, WIDTH - MARGIN, y + 52), radius=8, fill=CARD_BG, outline=RULE, width=2

@@ -87,11 +87,33 @@ def place_name(key: str, name: str, locale: str) -> str:
 
 
 def scenario_name(key: str, name: str, locale: str) -> str:
+    """The scenario as the data names it in English; otherwise the catalogue's name (the
+    images' short one first, then the one the log and the cards use)."""
     lang = normalize(locale)
-    full = f"render.scenario.{slug(key)}"
-    if lang != "en" and full in _known(lang):
-        return t(full, lang)
+    for full in (f"render.scenario.{slug(key)}", f"log.scenario.{key}"):
+        if lang != "en" and full in _known(lang):
+            return t(full, lang)
     return name
+
+
+_TURN_LABEL = re.compile(r"(\d+) ([A-Za-z]+)(?: ([A-Za-z]+))?")
+
+
+def turn_label(label: str, locale: str) -> str:
+    """A sheet's turn label ("6 May PM", "4 June dawn", "5 June") in the reader's language;
+    a label of another shape, or a word the catalogue lacks, stays as the sheet wrote it."""
+    found = _TURN_LABEL.fullmatch(label.strip())
+    if normalize(locale) == "en" or found is None:
+        return label
+    day, month, part = found.groups()
+    month_key, part_key = f"month.{month.lower()}", f"part.{(part or '').lower()}"
+    if f"render.{month_key}" not in _known("en"):
+        return label
+    if part is None:
+        return tr("date.day_only", locale, day=day, month=tr(month_key, locale))
+    if f"render.{part_key}" not in _known("en"):
+        return label
+    return tr("date.label", locale, day=day, month=tr(month_key, locale), part=tr(part_key, locale))
 
 
 def doctrine_name(name: str, locale: str) -> str:

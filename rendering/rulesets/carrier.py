@@ -22,7 +22,15 @@ from rendering.report import render_after_action
 from rendering.reveal import RevealSide, render_reveal
 from rendering.status import render_status_board
 from rendering.strike import render_strike_report
-from rendering.text import doctrine_name, flight_ops_text, place_label, tactic_name
+from rendering.text import (
+    doctrine_name,
+    flight_ops_text,
+    level_name,
+    place_label,
+    place_name,
+    scenario_name,
+    tactic_name,
+)
 
 
 def side_text(side: str, locale: str) -> str:
@@ -112,6 +120,17 @@ class CarrierPresenter:
         label = self.option_text(scenario, "flight_ops", size, locale)
         return f"{label} → {' / '.join(targets)}" if targets else label
 
+    @staticmethod
+    def _force_words(detail: str, locale: str) -> str:
+        """The engine's "<strike force> — CAP <cap>" with the CAP named in the reader's words
+        (the aircraft and counts read the same in every language)."""
+        force, _, cap = detail.rpartition(" — CAP ")
+        if force and cap:
+            return t("label.force-cap", locale, force=force, cap=cap)
+        if detail.startswith("CAP "):
+            return t("label.cap-only", locale, cap=detail.removeprefix("CAP "))
+        return detail
+
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
         if decision.field == "flight_ops":
             # One line per strike size: the force is the same whatever the target.
@@ -123,8 +142,14 @@ class CarrierPresenter:
                 if target:
                     targets.append(places.get(target, target))
             return [
-                self._strike_label(scenario, size, targets, locale)
-                + (f": {detail}" if detail else "")
+                t(
+                    "label.pair",
+                    locale,
+                    label=self._strike_label(scenario, size, targets, locale),
+                    detail=self._force_words(detail, locale),
+                )
+                if detail
+                else self._strike_label(scenario, size, targets, locale)
                 for (size, detail), targets in groups.items()
             ]
         labels = []
@@ -197,7 +222,10 @@ class CarrierPresenter:
             for side in Side
             if side in view.sides
         )
-        tracks = ", ".join(f"{track.name} {track.boxes}/{track.max_boxes}" for track in view.tracks)
+        tracks = ", ".join(
+            f"{place_name(track.place, track.name, locale)} {track.boxes}/{track.max_boxes}"
+            for track in view.tracks
+        )
         return t("service.image.board", locale, vp=vp, tracks=tracks)
 
     def panel_summary(self, view: View, side: str, locale: str) -> str:
@@ -208,10 +236,10 @@ class CarrierPresenter:
         return t(
             "orders.image",
             locale,
-            fleet=fleet.name,
+            fleet=place_name(fleet.place, fleet.name, locale),
             boxes=fleet.boxes,
             max=fleet.max_boxes,
-            level=fleet.level,
+            level=level_name(fleet.level, locale),
             vp=own.vp,
             resources=len(own.resources_available),
         )
@@ -232,10 +260,10 @@ class CarrierPresenter:
                 t(
                     "service.summary.track",
                     locale,
-                    place=track.name,
+                    place=place_name(track.place, track.name, locale),
                     boxes=track.boxes,
                     max=track.max_boxes,
-                    level=track.level,
+                    level=level_name(track.level, locale),
                 )
             )
         return lines
@@ -245,7 +273,7 @@ class CarrierPresenter:
             t(
                 "cogs.status.line",
                 locale,
-                scenario=view.scenario_name,
+                scenario=scenario_name(view.scenario, view.scenario_name, locale),
                 turn=view.turn,
                 turns=view.turns,
                 round=t(f"service.round.{view.round.value}", locale),
@@ -262,10 +290,10 @@ class CarrierPresenter:
                 t(
                     "cogs.status.track",
                     locale,
-                    name=track.name,
+                    name=place_name(track.place, track.name, locale),
                     boxes=track.boxes,
                     max=track.max_boxes,
-                    level=track.level,
+                    level=level_name(track.level, locale),
                 )
             )
         return lines
@@ -283,7 +311,10 @@ class CarrierPresenter:
         )
 
     def panel_image(self, view: View, locale: str) -> bytes:
-        names = {r.number: r.name for r in self.catalog.resources}
+        names = {
+            r.number: self.resource_name(str(r.number), r.name, locale)
+            for r in self.catalog.resources
+        }
         return render_order_panel(view, resource_names=names, locale=locale)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:

@@ -12,7 +12,7 @@ from engine.catalog import Catalog
 from engine.ruleset import Decision, Option
 from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_pearl
 from engine.types import Side
-from rendering.i18n import t
+from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.reveal import RevealSide, render_reveal
 from rendering.style import (
@@ -31,6 +31,7 @@ from rendering.style import (
     to_png,
     wrap,
 )
+from rendering.text import scenario_name
 
 WIDTH = 800
 PAD = 24
@@ -53,9 +54,10 @@ class PearlPresenter:
         if key == NONE:
             return _p("hold", locale)
         try:
-            return self.sheet.target(key).name
+            name = self.sheet.target(key).name
         except StopIteration:
             return key
+        return word(f"pearl.target.{key}", name, locale)
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
         return self.target_name(value, locale)
@@ -178,9 +180,14 @@ class PearlPresenter:
         header(
             image,
             draw,
-            self.sheet.name,
+            scenario_name("pearl-harbor", self.sheet.name, locale),
             _p("subtitle", locale, wave=shown, waves=view.waves),
-            right=f"{view.vp.get('japanese', 0)} – {view.vp.get('allied', 0)} VP",
+            right=_p(
+                "after-action.score",
+                locale,
+                japanese=view.vp.get("japanese", 0),
+                allied=view.vp.get("allied", 0),
+            ),
         )
         y = self._map(draw, view, 76 + 16, locale) + 16
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
@@ -210,7 +217,13 @@ class PearlPresenter:
 
     def after_action(self, scenario: str, view: PearlView, locale: str) -> bytes:
         lines = [
-            f"{target.name}: {view.damage.get(target.key, 0)} pts" for target in self.sheet.targets
+            _p(
+                "after-action.line",
+                locale,
+                target=self.target_name(target.key, locale),
+                points=view.damage.get(target.key, 0),
+            )
+            for target in self.sheet.targets
         ]
         lines.append(self._vp(view, locale))
         if view.finished:

@@ -301,6 +301,15 @@ class WingsPresenter:
             return t("wings.nothing", locale)
         if field == "mission":
             return word(f"wings.kind.{value}", value, locale)
+        if field == "purchase":
+            if value.startswith("plane:"):
+                plane = value.removeprefix("plane:")
+                return word(f"wings.plane.{plane}", plane, locale)
+            return word(f"wings.purchase.{value}", value, locale)
+        if field.startswith("skill"):  # "skill1": a pilot's new skill
+            return word(f"wings.skill.{value}", value, locale)
+        if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
+            return word(f"wings.wound.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -315,7 +324,19 @@ class WingsPresenter:
     def excluded_lines(
         self, scenario: str, decision: Decision, locale: str
     ) -> list[tuple[str, str]]:
-        return [(e.label, t(f"service.reason.{e.reason}", locale)) for e in decision.excluded]
+        return [
+            (self._excluded_label(decision.field, e.id, e.label, locale), reason)
+            for e in decision.excluded
+            for reason in [t(f"service.reason.{e.reason}", locale)]
+        ]
+
+    def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
+        """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
+        label carries after the id stays."""
+        if field in ("mission", "purchase") or field.startswith(("skill", "wound")):
+            rest = label[len(key) :] if label.startswith(key) else ""
+            return self.option_text("", field, key, locale) + rest
+        return label
 
     def panel_notes(
         self,

@@ -239,7 +239,7 @@ async def test_gm_changes_settings_with_a_reason_in_the_log(world: World) -> Non
             deadline="2d",
             missing="drafts",
         )
-        assert "time per round 1d → 2d" in asked.response.content
+        assert "time per round 1 d → 2 d" in asked.response.content
         assert "players abroad" in asked.response.content
         done = await table.gm.click(asked.response, custom_id=gm_button(asked))
         assert done.acknowledged
@@ -250,7 +250,7 @@ async def test_gm_changes_settings_with_a_reason_in_the_log(world: World) -> Non
 
         log = (await table.spectator.slash(table.channel, "log")).response.content
         assert "changed the settings" in log and "players abroad" in log
-        assert "deadline 1d → 2d" in log
+        assert "time per round 1 d → 2 d" in log
         async with world.services.campaigns.repo.read() as tx:
             audit = await tx.audit(table.campaign_id)
         assert any(row.what == "settings" and row.why == "players abroad" for row in audit)

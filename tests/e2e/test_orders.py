@@ -513,7 +513,7 @@ async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
         await choose(users[0], panel, "fleet_tactic", "close")
         panel = refreshed(users[0], panel)
         assert "Tactique de Flotte" in panel.content
-        assert "Reste à choisir : Opérations Aériennes, Doctrine." in panel.content
+        assert "Reste à choisir\u00a0: Opérations Aériennes, Doctrine." in panel.content
         labels = [c.label for row in panel.components for c in row.children if c.type.value == 2]
         assert "Verrouiller les ordres" in labels and "Aide" in labels
 

@@ -171,6 +171,16 @@ MIDWAY_PLACES = {
     "midway-airfield": "Midway airfield",
 }
 
+
+def french_resource_names() -> dict[int, str]:
+    """The resources as a French panel names them (the rules digest's titles)."""
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    return {
+        n: CarrierPresenter.resource_name(str(n), name, "fr") for n, name in RESOURCE_NAMES.items()
+    }
+
+
 RESOURCE_NAMES = {
     1: "Scout Mission",
     2: "Codebreakers",
@@ -795,17 +805,17 @@ def image_cases() -> dict[str, Callable[[], bytes]]:
         ),
         "panel_allied_fr": lambda: render_order_panel(
             coral_status(viewer=A, allied_doctrine="cautious"),
-            resource_names=RESOURCE_NAMES,
+            resource_names=french_resource_names(),
             locale="fr",
         ),
         "reveal_orders_en": lambda: render_reveal(
             "Turn 3 · orders revealed", reveal_sides(), locale="en"
         ),
         "reveal_resource_fr": lambda: render_reveal(
-            "Tour 3 · ressources révélées",
+            "Tour 3 · Ressource\u00a0: révélation",
             [
                 RevealSide(
-                    side=J, lines=[("Ressource", "#7 Loaded Flight Deck")], receipt="9c0e41d2f7"
+                    side=J, lines=[("Ressource", "#7 Pont d'envol chargé")], receipt="9c0e41d2f7"
                 ),
                 RevealSide(
                     side=A,

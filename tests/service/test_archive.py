@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import ManualClock
+from bot.logtext import describe
 from bot.service_model import ServiceError
 from bot.service_settings import SettingsChange
 from engine.types import Side
@@ -122,7 +123,7 @@ async def test_settings_change_is_checked_logged_and_audited(env: Env) -> None:
     )
 
     changed = await env.svc.change_settings(cid, GM, change, "players in Asia")
-    assert changed[0] == ("deadline", "1d", "12h")
+    assert changed[0] == ("deadline", 86_400, 12 * 3600)
     info = await env.svc.info(cid)
     assert (info.pace.round_seconds, info.pace.missing_policy, info.locale) == (
         12 * 3600,
@@ -132,7 +133,13 @@ async def test_settings_change_is_checked_logged_and_audited(env: Env) -> None:
     log = await env.svc.log(cid)
     entry = next(e for e in log.entries if e.kind == "settings-changed")
     assert entry.data["reason"] == "players in Asia"
-    assert "deadline 1d → 12h" in str(entry.data["changes"])
+    # The values are kept, so each reader gets the change in their own language.
+    assert entry.data["changes"][0] == ["deadline", 86_400, 12 * 3600]
+    assert "time per round 1 d → 12 h" in describe(entry.kind, entry.data, "en")
+    french = describe(entry.kind, entry.data, "fr")
+    assert "durée par manche\u00a0: 1 j → 12 h" in french
+    assert "ordres manquants\u00a0: l'ordre par défaut → l'ordre en brouillon" in french
+    assert "langue\u00a0: anglais → français" in french
     async with env.repo.read() as tx:
         audit = [a for a in await tx.audit(cid) if a.what == "settings"]
     assert audit and audit[0].why == "players in Asia"

@@ -190,7 +190,9 @@ def test_sentences_name_people_sides_and_counts() -> None:
         "<@7> rolled the campaign back to the start of turn 2 (reason: wrong pick); 3 rounds undone"
     )
     french = describe("rollback", dict(OTHER_EVENTS[13][1]), "fr")
-    assert french.startswith("<@7> a ramené la campagne au début du tour 2 (motif : wrong pick)")
+    assert french.startswith(
+        "<@7> a ramené la campagne au début du tour 2 (motif\u00a0: wrong pick)"
+    )
     assert describe("losses-ticked", {"place": "japanese-fleet", "boxes": 1}, "en") == (
         "Japanese carrier fleet: 1 box ticked for aircraft lost"
     )
