@@ -20,14 +20,14 @@ from pathlib import Path
 import discord
 import simcord
 
-from bot.client import SortieBot
+from bot.client import COGS, SortieBot
 from bot.demo import SeededTokens
 from bot.runtime import FuncClock, open_services
 from bot.service_model import Pace
 from engine.types import Side
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-COGS = ("cogs.about", "cogs.orders", "cogs.campaign", "cogs.status", "cogs.rules")
+
 WIDTHS = (1000, 400)
 
 
