@@ -6,6 +6,7 @@ campaign ends with its reports and a verified export. And a French table's land 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import simcord
 
@@ -40,7 +41,32 @@ async def _play(world: World, user: simcord.UserHandle, turn: int, rnd: random.R
     assert result.acknowledged
 
 
-async def test_whole_land_campaign_through_discord(world: World) -> None:
+def _values(panel: simcord.ResponseMessage, field: str) -> list[str]:
+    for row in panel.components:
+        children = row.get("components", []) if isinstance(row, dict) else row.children
+        for child in children:
+            custom_id = child.get("custom_id") if isinstance(child, dict) else child.custom_id
+            if custom_id and custom_id.endswith(f":{field}"):
+                found = child.get("options", []) if isinstance(child, dict) else child.options
+                return [o["value"] if isinstance(o, dict) else o.value for o in found]
+    raise AssertionError(f"no {field} select")
+
+
+async def _play_in_channel(
+    member: simcord.MemberActor, channel: simcord.ChannelHandle, rnd: random.Random
+) -> None:
+    """A commander whose DMs are closed plays the mission with /orders (private)."""
+    panel = ephemeral_panel(await member.slash(channel, "orders"))
+    for field in FIELDS:
+        picked = await choose(member, panel, field, rnd.choice(_values(panel, field)))
+        assert picked.acknowledged and not picked.followups
+    result = await lock(member, panel)
+    assert result.acknowledged and not result.followups
+
+
+async def test_whole_land_campaign_through_discord(
+    world: World, close_dms: Callable[[simcord.Env, simcord.UserHandle], None]
+) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
         guild = env.create_guild()
@@ -52,6 +78,7 @@ async def test_whole_land_campaign_through_discord(world: World) -> None:
             env.create_user("bob"),
         )
         alice, carol, bob = (guild.add_member(u) for u in (alice_user, carol_user, bob_user))
+        close_dms(env, bob_user)  # the Allied commander does not accept DMs
         spectator = guild.add_member(env.create_user("spectator"))
         created = await gm.slash(
             channel,
@@ -77,6 +104,12 @@ async def test_whole_land_campaign_through_discord(world: World) -> None:
         first = "\n".join(m.content for m in channel.history(viewer=spectator))
         assert "Mission" in first
 
+        # Bob's panel could not reach him: the channel says where it is (the notice about
+        # the failed DM goes out with the next delivery); he plays every mission there.
+        await world.pump()
+        assert not [m for m in bob_user.dm_channel.history() if m.components]
+        told = [m for m in channel.history(viewer=spectator) if bob.mention in m.content]
+        assert any("/orders" in m.content for m in told)
         # The second Japanese player sees the team's mission panel with /orders.
         mine = ephemeral_panel(await carol.slash(channel, "orders"))
         assert "Mission 1/6" in mine.content and ":resource" in " ".join(custom_ids(mine))
@@ -108,7 +141,7 @@ async def test_whole_land_campaign_through_discord(world: World) -> None:
                 status = await service.status(info.id)
                 assert status.round is not None and status.round.turn == 2
                 continue
-            await _play(world, bob_user, turn, rnd)
+            await _play_in_channel(bob, channel, rnd)
             await world.pump()
         status = await service.status(info.id)
         assert status.campaign.status == "finished" and rolled_back
