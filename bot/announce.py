@@ -348,8 +348,11 @@ class AnnouncementBuilder:
         )
         key = f"panel:{round_row.id}:{payload['user_id']}"
         if round_row.status != "open" or data is None:
-            over = title + "\n" + t("service.panel.over", loc)
-            return Announcement("dm-panel", over, edit_of=key)
+            # Still named, so a player in two campaigns knows which one ended a round.
+            where = panels.where_line(plugin, c.scenario, loc, c.channel_id)
+            ended = c.status == "finished"
+            over = t("service.panel.campaign-over" if ended else "service.panel.over", loc)
+            return Announcement("dm-panel", f"{title}\n{where}\n{over}", edit_of=key)
         spec = panels.compose(
             plugin,
             data,

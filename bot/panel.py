@@ -87,6 +87,15 @@ class PanelSpec:
     image_alt: str = ""  # the picture in words, sent as its alt text
 
 
+def where_line(plugin: Plugin[Any, Any], scenario: str, locale: str, channel_id: int) -> str:
+    """ "Campaign: Coral Sea in #channel": which campaign a DM panel belongs to."""
+    scenarios = plugin.rules.scenarios()
+    name = scenario_name(
+        scenario, scenarios[scenario].name if scenario in scenarios else scenario, locale
+    )
+    return t("service.panel.where", locale, scenario=name, channel=f"<#{channel_id}>")
+
+
 def compose(
     plugin: Plugin[Any, Any],
     panel: PanelData,
@@ -103,14 +112,7 @@ def compose(
     """
     text = _text(plugin, panel, scenario, locale, commander_id)
     if channel_id is not None:
-        name = scenario_name(
-            scenario,
-            plugin.rules.scenarios()[scenario].name
-            if scenario in plugin.rules.scenarios()
-            else scenario,
-            locale,
-        )
-        where = t("service.panel.where", locale, scenario=name, channel=f"<#{channel_id}>")
+        where = where_line(plugin, scenario, locale, channel_id)
         head, _, rest = text.partition("\n")
         text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
     return PanelSpec(

@@ -517,6 +517,9 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     await tx.finish_round_timers(round_id)
     await tx.update_campaign(campaign.id, snapshot_id=after_id)
     await refresh_round_message(tx, campaign, round_id, ctx.now)
+    # The round's DM panels say it is over and lose their controls, so a panel left open
+    # in someone's DMs never looks as if it still took orders.
+    await refresh_panels(tx, campaign, round_id, ctx.now)
 
     await _announce_reveal(tx, ctx, campaign, round_row, decisions, standing, after_id)
     if rules.closes_turn(round_row.kind):

@@ -12,6 +12,7 @@ from tests.e2e.test_orders import (
     JAPANESE,
     choose,
     control,
+    custom_ids,
     dm_panel,
     forge,
     open_table,
@@ -66,13 +67,18 @@ async def test_the_other_side_and_a_past_round_get_a_clear_refusal(world: World)
         assert "belongs to the Japanese side and you play Allied" in refusal(result)
         assert "Odds of the coming turn" not in refusal(result)
 
-        # The round passes its deadline; the old panel's odds button says it is over.
+        # The round passes its deadline: the old panel loses its controls, and a client
+        # still showing the old button (a stale copy) is told the round is over.
         for _ in range(7):
             await env.advance_time(600)
         assert "Turn 1 · Resource" in dm_panel(table.alice_user).content
-        result = await table.alice_user.click(old, custom_id=button)
+        assert not custom_ids(refreshed(table.alice_user, old))
+        current = dm_panel(table.alice_user, "Turn 1 · Resource")
+        own = control(current, "sortie:odds:")
+        forge(env, current, own, new_custom_id=button)
+        result = await table.alice_user.click(current, custom_id=button)
         assert "This round is over" in refusal(result)
         # The resource round's panel has its own button, and it answers.
-        current = dm_panel(table.alice_user, "Turn 1 · Resource")
-        result = await table.alice_user.click(current, custom_id=control(current, "sortie:odds:"))
+        forge(env, current, button, new_custom_id=own)
+        result = await table.alice_user.click(current, custom_id=own)
         assert "Odds of the coming turn for the Japanese" in refusal(result)

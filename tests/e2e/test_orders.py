@@ -7,6 +7,7 @@ on everything a player does goes through Discord: the DM panel's selects and but
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -208,6 +209,17 @@ async def drafts(world: World, table: Table, side: str) -> dict[str, str]:
     return dict((await world.services.campaigns.panel(table.campaign_id, user)).drafts)
 
 
+def stale_copy(env: simcord.Env, message: discord.Message) -> Callable[[], None]:
+    """Keep a message's controls as a client shows them now; calling the result puts them
+    back, as a client that missed the bot's later edit would still show them."""
+    kept = copy.deepcopy(env.backend.get_message(message.channel.id, message.id).components)
+
+    def restore() -> None:
+        env.backend.get_message(message.channel.id, message.id).components = copy.deepcopy(kept)
+
+    return restore
+
+
 def refusal(result: simcord.InteractionResult) -> str:
     """The ephemeral sentence a click or command answered with."""
     messages = [*result.followups]
@@ -271,7 +283,8 @@ async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
         panel = refreshed(table.alice_user, panel)
         assert is_disabled(panel, "sortie:o:") and is_disabled(panel, "sortie:lock:")
         assert "Locked" in panel.content and "Waiting for the other side" in panel.content
-        assert control(panel, "sortie:unlock:")  # the campaign allows unlocking
+        unlock = control(panel, "sortie:unlock:")  # the campaign allows unlocking
+        locked_panel, locked_controls = panel, stale_copy(env, panel)
         receipts = await world.services.campaigns.receipts(table.campaign_id, table.alice.id)
         short = receipts[0].receipt[:8]
         assert short in panel.content
@@ -290,13 +303,15 @@ async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
             assert resource and all(len(o.description or "") <= 100 for o in resource)
             assert "Not offered" in panel.content  # the other side's resources, with why
 
-        # Alice's round-1 panel still offers Unlock; the round is over, so it says so.
-        old = dm_panel(table.alice_user, turn_round="Turn 1 · Orders")
-        result = await table.alice_user.click(old, custom_id=control(old, "sortie:unlock:"))
-        assert "This round is over" in refusal(result)
+        # Alice's round-1 panel lost its Unlock with the reveal and says the round is over;
+        # a client still showing the old button (a stale copy) gets the same answer.
+        old = refreshed(table.alice_user, locked_panel)
+        assert "This round is over" in old.content
+        assert not custom_ids(old)
+        locked_controls()
         old = refreshed(table.alice_user, old)
-        assert "no longer takes orders" in old.content
-        assert not [c for c in custom_ids(old) if c.startswith("sortie:unlock:")]
+        result = await table.alice_user.click(old, custom_id=unlock)
+        assert "This round is over" in refusal(result)
 
         # The Resource round: one select, Lock; then the strikes are reported in the channel.
         for side in (JAPANESE, ALLIED):
@@ -344,6 +359,7 @@ async def test_a_panel_from_a_past_round_is_over(world: World) -> None:
         table = await open_table(world, env, pace=pace)
         old = dm_panel(table.alice_user)
         await choose(table.alice_user, old, "fleet_tactic", "close")
+        old_controls = stale_copy(env, old)
 
         # Nobody locks; the deadline passes and the round resolves with default orders.
         # (In steps: the bot's 30-second pump loop runs at every step of virtual time.)
@@ -353,13 +369,17 @@ async def test_a_panel_from_a_past_round_is_over(world: World) -> None:
         assert "Turn 1 · Resource" in dm_panel(table.alice_user).content
         before = await drafts(world, table, JAPANESE)
 
+        # The old panel has no control left and says the round is over.
+        old = refreshed(table.alice_user, old)
+        assert not custom_ids(old)
+        assert "This round is over" in old.content
+        # A client still showing the old menu (a stale copy) picks from it: refused, and
+        # nothing changes.
+        old_controls()
         old = refreshed(table.alice_user, old)
         result = await choose(table.alice_user, old, "flight_ops", "none")
         assert "This round is over" in refusal(result)
         assert await drafts(world, table, JAPANESE) == before == {}
-        old = refreshed(table.alice_user, old)
-        assert is_disabled(old, "sortie:o:") and is_disabled(old, "sortie:lock:")
-        assert "no longer takes orders" in old.content
         # The current round's panel is untouched and still open.
         assert not is_disabled(dm_panel(table.alice_user), "sortie:o:")
 
