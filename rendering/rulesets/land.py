@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.catalog import Catalog
 from engine.ruleset import Decision, Option
@@ -29,9 +29,10 @@ from engine.rulesets.land.view import (
 )
 from engine.types import Side
 from rendering.i18n import t, word
+from rendering.mission_report import render_mission_report
+from rendering.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine
-from rendering.reveal import RevealSide, render_reveal
-from rendering.strike import render_strike_report
+from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -42,10 +43,11 @@ from rendering.style import (
     SEA,
     canvas,
     draw_text,
+    fit_font,
     font,
-    header,
     panel,
     side_style,
+    text_width,
     to_png,
     wrap,
 )
@@ -53,8 +55,68 @@ from rendering.text import band_name, doctrine_name
 
 WIDTH = 800
 PAD = 24
-LINE = 32  # one 22-24 px line of text
+LINE = 34  # one line of 24 px text
 MAP_HEIGHT = 440
+MAP_LEGEND_LINE = 40
+
+
+def _target_mark(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[int, int],
+    attacker: Side,
+    *,
+    flown: bool,
+    size: int = 44,
+) -> None:
+    """A Mission Target on the map: a disc when the Japanese attack it, a square when the
+    Allies do (the side markers' shapes), filled grey once flown."""
+    style = side_style(attacker)
+    x, y = centre
+    half = size // 2
+    box = (x - half, y - half, x + half, y + half)
+    fill = FAINT if flown else style.light
+    if style.marker == "circle":
+        draw.ellipse(box, fill=fill, outline=style.dark, width=3)
+    else:
+        draw.rounded_rectangle(box, radius=4, fill=fill, outline=style.dark, width=3)
+
+
+def _label_box(
+    at: tuple[int, int],
+    label: str,
+    frame: tuple[int, int, int, int],
+    others: Sequence[tuple[int, int]],
+) -> tuple[int, int, int, int]:
+    """Where the coming target's name goes: beside, above or below its mark, inside the
+    map, on as few other targets as can be (the first such place, in that order)."""
+    cx, cy = at
+    left, top, right, bottom = frame
+    width = min(text_width(label, font(TEXT, "bold")) + 16, right - left)
+    half = 19
+    candidates = [
+        (cx + 36, cy - half),
+        (cx - 36 - width, cy - half),
+        (cx - width // 2, cy - 36 - 2 * half),
+        (cx - width // 2, cy + 36),
+        (cx + 30, cy - 2 * half - 26),
+        (cx + 30, cy + 26),
+        (cx - 30 - width, cy - 2 * half - 26),
+        (cx - 30 - width, cy + 26),
+    ]
+
+    def placed(x: int, y: int) -> tuple[int, int, int, int]:
+        x = max(left, min(x, right - width))
+        y = max(top, min(y, bottom - 2 * half))
+        return (x, y, x + width, y + 2 * half)
+
+    def covered(box: tuple[int, int, int, int]) -> int:
+        x0, y0, x1, y1 = box
+        hits = sum(1 for ox, oy in others if x0 - 24 < ox < x1 + 24 and y0 - 24 < oy < y1 + 24)
+        own = x0 - 30 < cx < x1 + 30 and y0 - 30 < cy < y1 + 30
+        return hits + (10 if own else 0)
+
+    boxes = [placed(x, y) for x, y in candidates]
+    return min(boxes, key=covered)  # min keeps the first of equals
 
 
 def side_text(side: str | Side, locale: str) -> str:
@@ -343,39 +405,82 @@ class LandPresenter:
 
     # ------------------------------------------------------------------ images
 
-    def _map(self, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str) -> int:
-        """The campaign map: each Mission Target's circled number (24.44) at its place on
-        the sheet's schematic map, in the colour of the side that attacks it; flown
-        targets dimmed, the coming one ringed and named."""
+    def _map(
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str
+    ) -> int:
+        """The campaign map: each Mission Target's number (24.44) at its place on the sheet's
+        schematic map, in the mark of the side that attacks it (a disc for a Japanese
+        attack, a square for an Allied one, as the side markers); flown targets greyed, the
+        coming one ringed and named. A legend under the map says so."""
         campaign = view.sheet
         flown = {r.draw.target for r in view.history}
         height = MAP_HEIGHT
         panel(draw, (PAD, top, WIDTH - PAD, top + height), SEA, RULE)
-        draw_text(draw, (PAD + 14, top + 8), _l("map", locale), font(22, "bold"), INK)
-        x0, y0 = PAD + 40, top + 60
-        span_x, span_y = WIDTH - 2 * PAD - 80, height - 90
+        title = _l("phone.map-title", locale)
+        title_font = fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
+        draw_text(
+            draw, (PAD + 14, top + 10), title, title_font, INK, max_width=WIDTH - 2 * PAD - 28
+        )
+        x0, y0 = PAD + 40, top + 66
+        span_x, span_y = WIDTH - 2 * PAD - 80, height - 100
         current: tuple[int, int, PublicTarget] | None = None
+        places: list[tuple[int, int]] = []
         for index, target in enumerate(campaign.targets):
             gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
             cx, cy = x0 + span_x * gx // 100, y0 + span_y * gy // 100
-            style = side_style(target.attacker)
-            fill = FAINT if target.number in flown else style.light
+            places.append((cx, cy))
             if target.number == view.draw.target and not view.finished:
                 current = (cx, cy, target)
-                draw.ellipse((cx - 29, cy - 29, cx + 29, cy + 29), outline=ACCENT, width=6)
-            draw.ellipse(
-                (cx - 20, cy - 20, cx + 20, cy + 20), fill=fill, outline=style.dark, width=3
-            )
-            draw_text(draw, (cx, cy), str(target.number), font(22, "bold"), INK, "mm")
+                draw.ellipse((cx - 31, cy - 31, cx + 31, cy + 31), outline=ACCENT, width=6)
+            _target_mark(draw, (cx, cy), target.attacker, flown=target.number in flown)
+            draw_text(draw, (cx, cy), str(target.number), font(TEXT, "bold"), INK, "mm")
         if current is not None:
             cx, cy, target = current
             label = location_text(campaign, target, locale)
-            room = WIDTH - PAD - 10 - (cx + 36)
-            if room >= 260:
-                draw_text(draw, (cx + 36, cy), label, font(22, "bold"), INK, "lm", room)
-            else:
-                draw_text(draw, (cx - 36, cy), label, font(22, "bold"), INK, "rm", cx - 36 - PAD)
+            others = [p for p in places if p != (cx, cy)]
+            box = _label_box(
+                (cx, cy), label, (PAD + 6, top + 50, WIDTH - PAD - 6, top + height - 6), others
+            )
+            # A paper plate under the name, so a number behind it cannot garble it.
+            draw.rounded_rectangle(box, radius=6, fill=CARD_BG, outline=ACCENT, width=2)
+            draw_text(
+                draw,
+                (box[0] + 8, (box[1] + box[3]) // 2),
+                label,
+                font(TEXT, "bold"),
+                INK,
+                "lm",
+                box[2] - box[0] - 14,
+            )
         return top + height
+
+    def _map_legend(
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, y: int, locale: str
+    ) -> int:
+        """What the map's marks mean, under the map: returns the height used."""
+        items: list[tuple[str, Side | None, bool]] = [
+            (_l("phone.map-japanese", locale), Side.JAPANESE, False),
+            (_l("phone.map-allied", locale), Side.ALLIED, False),
+            (_l("phone.map-flown", locale), Side.JAPANESE, True),
+            (_l("phone.map-current", locale), None, False),
+        ]
+        x, line = PAD + 4, 0
+        for text, side, flown in items:
+            width = 44 + text_width(text, font(SMALL)) + 24
+            if x + width > WIDTH - PAD and x > PAD + 4:
+                x, line = PAD + 4, line + 1
+            cy = y + 20 + line * MAP_LEGEND_LINE
+            if side is None:
+                draw.ellipse((x + 4, cy - 16, x + 36, cy + 16), outline=ACCENT, width=5)
+            else:
+                _target_mark(draw, (x + 20, cy), side, flown=flown, size=30)
+            draw_text(draw, (x + 44, cy), text, font(SMALL), INK, "lm")
+            x += width
+        return (line + 1) * MAP_LEGEND_LINE
+
+    def _map_legend_height(self, locale: str) -> int:
+        image, draw = canvas(200, WIDTH)  # laid out once off-screen: same wrapping rules
+        return self._map_legend(image, draw, 0, locale)
 
     def _card(
         self, view: LandView, top: int, locale: str, extra: Sequence[str] = ()
@@ -385,7 +490,7 @@ class LandPresenter:
         wrapped: list[tuple[str, bool]] = []
         for text, bold in lines:
             for part in wrap(
-                text, font(22, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
+                text, font(TEXT, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
             ):
                 wrapped.append((part, bold))
         return wrapped, top + 20 + len(wrapped) * LINE
@@ -397,17 +502,21 @@ class LandPresenter:
         subtitle = _l("subtitle", locale, mission=state.turn, missions=state.missions)
         lines: list[tuple[str, bool]] = []
         if state.finished:
-            lines = [(self._outcome(state, locale), True)]
+            outcome = self._outcome(state, locale)
+            width = WIDTH - 2 * PAD - 28
+            lines = [(part, True) for part in wrap(outcome, font(TEXT, "bold"), width, 4)]
         else:
             lines, _ = self._card(view, 0, locale, extra)
-        height = 76 + 16 + MAP_HEIGHT + 16 + 20 + len(lines) * LINE + 20
+        legend_height = self._map_legend_height(locale)
+        height = BAR + 16 + MAP_HEIGHT + 8 + legend_height + 12 + 20 + len(lines) * LINE + 20
         image, draw = canvas(height, WIDTH)
-        header(image, draw, title, subtitle, right=self._vp_short(view, locale))
-        y = self._map(draw, view, 76 + 16, locale) + 16
+        title_bar(image, draw, title, subtitle, right=self._vp_short(view, locale))
+        y = self._map(image, draw, view, BAR + 16, locale) + 8
+        y += self._map_legend(image, draw, y, locale) + 12
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
-        y += 14
+        y += 16
         for text, bold in lines:
-            draw_text(draw, (PAD + 14, y), text, font(22, "bold" if bold else "regular"), INK)
+            draw_text(draw, (PAD + 14, y), text, font(TEXT, "bold" if bold else "regular"), INK)
             y += LINE
         return to_png(image)
 
@@ -444,42 +553,60 @@ class LandPresenter:
             RevealSide(side=Side(line.side), lines=list(line.pairs), receipt=line.receipt)
             for line in sides
         ]
-        return render_reveal(title, items, locale=locale)
+        return reveal_card(title, items, locale)
 
     def after_action(self, scenario: str, view: LandView, locale: str) -> bytes:
+        """One row per mission flown: the target on the left (wrapped, never cut), the
+        mission's VP on the right; then the outcome."""
         state = view
         campaign = view.sheet
-        rows = list(state.history)
-        height = 76 + 16 + 40 + LINE * (len(rows) + 1) + 20 + LINE * 2 + 30
+        score_width = 130
+        text_room = WIDTH - 2 * PAD - 28 - score_width - 16
+        rows: list[tuple[list[str], str]] = []
+        for record in state.history:
+            target = campaign.target(record.draw.target)
+            row = f"{record.mission}. {self._target_line(campaign, target, locale)}"
+            score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
+            rows.append((wrap(row, font(TEXT), text_room, 2), score))
+        closing = (
+            wrap(self._outcome(state, locale), font(TEXT, "bold"), WIDTH - 2 * PAD - 28, 4)
+            if state.finished
+            else [_l("unfinished", locale)]
+        )
+        head = wrap(_l("table-head", locale), font(SMALL, "bold"), WIDTH - 2 * PAD - 28, 2)
+        body = sum(len(parts) * LINE + 8 for parts, _ in rows)
+        height = BAR_PLAIN + 16 + 14 + len(head) * LINE + 8 + body + 20 + len(closing) * LINE + 30
         image, draw = canvas(height, WIDTH)
-        header(
+        title_bar(
             image,
             draw,
             _l("after-action", locale, name=theatre_name(campaign, locale)),
             right=self._vp_short(view, locale),
         )
-        y = 76 + 16
+        y = BAR_PLAIN + 16
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
-        y += 12
-        draw_text(draw, (PAD + 14, y), _l("table-head", locale), font(22, "bold"), MUTED)
-        y += LINE + 6
-        for record in rows:
-            target = campaign.target(record.draw.target)
-            row = f"{record.mission}. {self._target_line(campaign, target, locale)}"
-            draw_text(draw, (PAD + 14, y), row, font(22), INK, max_width=WIDTH - 2 * PAD - 200)
-            score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
-            draw_text(draw, (WIDTH - PAD - 14, y), score, font(22, "bold"), INK, "ra")
+        y += 14
+        for part in head:
+            draw_text(draw, (PAD + 14, y), part, font(SMALL, "bold"), MUTED)
             y += LINE
-        y += 12
-        draw.line((PAD + 14, y - 6, WIDTH - PAD - 14, y - 6), fill=RULE, width=2)
-        if state.finished:
-            for part in wrap(
-                self._outcome(state, locale), font(22, "bold"), WIDTH - 2 * PAD - 28, 2
-            ):
-                draw_text(draw, (PAD + 14, y), part, font(22, "bold"), INK)
+        y += 8
+        for parts, score in rows:
+            draw_text(draw, (WIDTH - PAD - 14, y), score, font(TEXT, "bold"), INK, "ra")
+            for part in parts:
+                draw_text(draw, (PAD + 14, y), part, font(TEXT), INK)
                 y += LINE
-        else:
-            draw_text(draw, (PAD + 14, y), _l("unfinished", locale), font(22), MUTED)
+            y += 8
+        y += 12
+        draw.line((PAD + 14, y - 8, WIDTH - PAD - 14, y - 8), fill=RULE, width=2)
+        for part in closing:
+            draw_text(
+                draw,
+                (PAD + 14, y),
+                part,
+                font(TEXT, "bold" if state.finished else "regular"),
+                INK if state.finished else MUTED,
+            )
+            y += LINE
         return to_png(image)
 
     # ------------------------------------------------------------------ mission reports
@@ -535,7 +662,7 @@ class LandPresenter:
             record.report.target: f"#{target.number} {location_text(view.sheet, target, locale)}",
             "land": theatre_name(view.sheet, locale),
         }
-        png = render_strike_report(
+        png = render_mission_report(
             record.report,
             place_names=names,
             cards={card.id: card for card in self.catalog.deck.cards},
