@@ -430,35 +430,57 @@ def _flak_row(sheet: _Sheet, y: int, row: FlakRow) -> int:
 
 # --- air combat --------------------------------------------------------------------------------
 
-DUEL_ROW = 76
+DUEL_LINE = 40
 
 
-def _duel(sheet: _Sheet, y: int, duel: Duel) -> int:
-    draw, locale = sheet.draw, sheet.locale
-    middle = y + 20
-    used = sheet.who(PAD, middle, duel.attacker, 300)
-    draw_text(draw, (PAD + used + 10, middle), "→", font(TEXT, "bold"), MUTED, "lm")
-    sheet.who(PAD + used + 44, middle, duel.defender, INNER - used - 44)
+def _duel_words(duel: Duel, locale: str) -> tuple[str, str, bool]:
+    """The duel's count of attacks, its result, and whether anything was hit."""
     key = "strike.attack_one" if duel.attacks == 1 else "strike.attacks"
-    count = tr(key, locale, n=duel.attacks)
     parts: list[str] = []
     if duel.to_defender:
         parts.append(tr("strike.dmg", locale, n=duel.to_defender))
     if duel.to_attacker:
         parts.append(tr("strike.counter", locale, n=duel.to_attacker))
     result = " · ".join(parts) if parts else tr("strike.no_damage", locale)
-    middle += 36
-    width = draw_text(draw, (PAD + 28, middle), count, font(SMALL), MUTED, "lm")
-    draw_text(
-        draw,
-        (WIDTH - PAD, middle),
-        result,
-        font(TEXT, "bold"),
-        INK if parts else MUTED,
-        "rm",
-        INNER - width - 60,
+    return tr(key, locale, n=duel.attacks), result, bool(parts)
+
+
+def _duel_fits(sheet: _Sheet, duel: Duel) -> bool:
+    """Whether the duel reads on one line: both names, the count and the result."""
+    count, result, _ = _duel_words(duel, sheet.locale)
+    names = sum(
+        28 + text_width(sheet.label(uid), font(TEXT, "bold"))
+        for uid in (duel.attacker, duel.defender)
     )
-    return DUEL_ROW
+    words = text_width(count, font(SMALL)) + text_width(result, font(TEXT, "bold"))
+    return names + 44 + 16 + words + 24 <= INNER
+
+
+def _duel_height(sheet: _Sheet, duel: Duel) -> int:
+    return DUEL_LINE + (0 if _duel_fits(sheet, duel) else 36)
+
+
+def _duel(sheet: _Sheet, y: int, duel: Duel) -> int:
+    """One attacker against one defender: names, then the count and the result, on the
+    same line when they fit, else the count and result on a line of their own."""
+    draw = sheet.draw
+    count, result, hit = _duel_words(duel, sheet.locale)
+    one_line = _duel_fits(sheet, duel)
+    middle = y + DUEL_LINE // 2
+    used = sheet.who(PAD, middle, duel.attacker, 300)
+    draw_text(draw, (PAD + used + 10, middle), "→", font(TEXT, "bold"), MUTED, "lm")
+    used += 44
+    used += sheet.who(PAD + used, middle, duel.defender, INNER - used)
+    if one_line:
+        x = PAD + used + 16
+    else:
+        middle += 36
+        x = PAD + 28
+    width = draw_text(draw, (x, middle), count, font(SMALL), MUTED, "lm")
+    room = WIDTH - PAD - (x + width + 16)
+    colour = INK if hit else MUTED
+    draw_text(draw, (WIDTH - PAD, middle), result, font(TEXT, "bold"), colour, "rm", room)
+    return _duel_height(sheet, duel)
 
 
 # --- the legend ---------------------------------------------------------------------------------
@@ -513,7 +535,7 @@ def render_mission_report(
         headings = len({(row.phase, row.kind) for row in rows})
         height += 42 + 40 * headings + sum(_flak_height(probe, row) for row in rows) + 10
     if pairs:
-        height += 42 + DUEL_ROW * len(pairs) + 10
+        height += 42 + sum(_duel_height(probe, duel) for duel in pairs) + 10
     height += 40 * 6 + 20  # the legend's lines, at most; cropped to what it uses
 
     sheet = _Sheet(report, cards, locale, height)

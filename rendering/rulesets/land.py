@@ -9,6 +9,7 @@ reveal lines the application built after the reveal. Images are 800 px wide with
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
@@ -87,36 +88,49 @@ def _label_box(
     frame: tuple[int, int, int, int],
     others: Sequence[tuple[int, int]],
 ) -> tuple[int, int, int, int]:
-    """Where the coming target's name goes: beside, above or below its mark, inside the
-    map, on as few other targets as can be (the first such place, in that order)."""
+    """Where the coming target's name goes: inside the map, on as few other targets as
+    can be, then as near its mark as can be (beside it first, then above or below)."""
     cx, cy = at
     left, top, right, bottom = frame
     width = min(text_width(label, font(TEXT, "bold")) + 16, right - left)
-    half = 19
-    candidates = [
-        (cx + 36, cy - half),
-        (cx - 36 - width, cy - half),
-        (cx - width // 2, cy - 36 - 2 * half),
-        (cx - width // 2, cy + 36),
-        (cx + 30, cy - 2 * half - 26),
-        (cx + 30, cy + 26),
-        (cx - 30 - width, cy - 2 * half - 26),
-        (cx - 30 - width, cy + 26),
-    ]
+    height = 38
 
     def placed(x: int, y: int) -> tuple[int, int, int, int]:
         x = max(left, min(x, right - width))
-        y = max(top, min(y, bottom - 2 * half))
-        return (x, y, x + width, y + 2 * half)
+        y = max(top, min(y, bottom - height))
+        return (x, y, x + width, y + height)
 
     def covered(box: tuple[int, int, int, int]) -> int:
         x0, y0, x1, y1 = box
         hits = sum(1 for ox, oy in others if x0 - 24 < ox < x1 + 24 and y0 - 24 < oy < y1 + 24)
-        own = x0 - 30 < cx < x1 + 30 and y0 - 30 < cy < y1 + 30
-        return hits + (10 if own else 0)
+        own = x0 - 32 < cx < x1 + 32 and y0 - 32 < cy < y1 + 32
+        return hits + (100 if own else 0)
 
-    boxes = [placed(x, y) for x, y in candidates]
-    return min(boxes, key=covered)  # min keeps the first of equals
+    def away(box: tuple[int, int, int, int]) -> float:
+        x0, y0, x1, y1 = box
+        dx = max(x0 - cx, 0, cx - x1)
+        dy = max(y0 - cy, 0, cy - y1)
+        return math.hypot(dx, dy)
+
+    boxes = [
+        placed(x, cy - height // 2 + dy)
+        for dy in (0, -48, 48, -96, 96, -144, 144)
+        for x in (cx + 36, cx - 36 - width)
+    ]
+    boxes += [placed(cx - width // 2, cy + dy) for dy in (-36 - height, 36)]
+    return min(boxes, key=lambda box: (covered(box), away(box)))
+
+
+def _leader(draw: ImageDraw.ImageDraw, at: tuple[int, int], box: tuple[int, int, int, int]) -> None:
+    """A line from the coming target's ring to its name, when the name stands apart."""
+    cx, cy = at
+    x0, y0, x1, y1 = box
+    px, py = min(max(cx, x0), x1), min(max(cy, y0), y1)  # the plate's point nearest the mark
+    distance = math.hypot(px - cx, py - cy)
+    if distance > 40:
+        sx = cx + (px - cx) * 31 / distance
+        sy = cy + (py - cy) * 31 / distance
+        draw.line((sx, sy, px, py), fill=ACCENT, width=3)
 
 
 def side_text(side: str | Side, locale: str) -> str:
@@ -441,6 +455,7 @@ class LandPresenter:
             box = _label_box(
                 (cx, cy), label, (PAD + 6, top + 50, WIDTH - PAD - 6, top + height - 6), others
             )
+            _leader(draw, (cx, cy), box)
             # A paper plate under the name, so a number behind it cannot garble it.
             draw.rounded_rectangle(box, radius=6, fill=CARD_BG, outline=ACCENT, width=2)
             draw_text(
