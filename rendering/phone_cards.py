@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.types import Side
+from rendering.i18n import t
 from rendering.reveal import RevealSide
 from rendering.style import (
     CARD_BG,
@@ -140,7 +141,9 @@ def reveal_card(title: str, sides: Sequence[RevealSide], locale: str) -> bytes:
     heights = [_side_height(side) for side in ordered]
     height = BAR + 20 + sum(heights) + gap * max(0, len(ordered) - 1) + 20
     image, draw = canvas(height, WIDTH)
-    title_bar(image, draw, title, tr("reveal.subtitle", locale))
+    # A solitaire game reveals one side: "both sides" would not be true there.
+    subtitle = tr("reveal.subtitle", locale) if len(ordered) > 1 else t("phone.reveal-one", locale)
+    title_bar(image, draw, title, subtitle)
     y = BAR + 20
     for index, (side, side_height) in enumerate(zip(ordered, heights, strict=True)):
         if index:
