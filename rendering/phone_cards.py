@@ -221,15 +221,3 @@ def legend(
             x += draw_text(draw, (x, middle), mark, font(SMALL, "bold"), INK, "lm") + 10
         x += draw_text(draw, (x, middle), text, font(SMALL), INK, "lm") + 28
     return y + LEGEND_LINE
-
-
-def legend_lines(items: Sequence[LegendItem], icons: frozenset[str]) -> int:
-    """How many lines ``legend`` takes for these items."""
-    x, lines = PAD, 1
-    for mark, text in items:
-        width = _legend_width(mark, text, icons)
-        if x + width > WIDTH - PAD and x > PAD:
-            x = PAD
-            lines += 1
-        x += width
-    return lines

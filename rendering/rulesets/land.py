@@ -469,33 +469,40 @@ class LandPresenter:
             )
         return top + height
 
-    def _map_legend(
-        self, image: Image.Image, draw: ImageDraw.ImageDraw, y: int, locale: str
-    ) -> int:
-        """What the map's marks mean, under the map: returns the height used."""
+    @staticmethod
+    def _map_legend_items(
+        locale: str, ringed: bool
+    ) -> list[tuple[str, Side | None, bool, int, int]]:
+        """The map legend's items (words, side mark, flown) laid out in lines: each with
+        its x and its line number."""
         items: list[tuple[str, Side | None, bool]] = [
             (_l("phone.map-japanese", locale), Side.JAPANESE, False),
             (_l("phone.map-allied", locale), Side.ALLIED, False),
             (_l("phone.map-flown", locale), Side.JAPANESE, True),
-            (_l("phone.map-current", locale), None, False),
         ]
+        if ringed:  # a finished campaign rings no target
+            items.append((_l("phone.map-current", locale), None, False))
+        placed: list[tuple[str, Side | None, bool, int, int]] = []
         x, line = PAD + 4, 0
         for text, side, flown in items:
             width = 44 + text_width(text, font(SMALL)) + 24
             if x + width > WIDTH - PAD and x > PAD + 4:
                 x, line = PAD + 4, line + 1
+            placed.append((text, side, flown, x, line))
+            x += width
+        return placed
+
+    def _map_legend(self, draw: ImageDraw.ImageDraw, y: int, locale: str, ringed: bool) -> int:
+        """What the map's marks mean, under the map: returns the height used."""
+        items = self._map_legend_items(locale, ringed)
+        for text, side, flown, x, line in items:
             cy = y + 20 + line * MAP_LEGEND_LINE
             if side is None:
                 draw.ellipse((x + 4, cy - 16, x + 36, cy + 16), outline=ACCENT, width=5)
             else:
                 _target_mark(draw, (x + 20, cy), side, flown=flown, size=30)
             draw_text(draw, (x + 44, cy), text, font(SMALL), INK, "lm")
-            x += width
-        return (line + 1) * MAP_LEGEND_LINE
-
-    def _map_legend_height(self, locale: str) -> int:
-        image, draw = canvas(200, WIDTH)  # laid out once off-screen: same wrapping rules
-        return self._map_legend(image, draw, 0, locale)
+        return (items[-1][4] + 1) * MAP_LEGEND_LINE
 
     def _card(
         self, view: LandView, top: int, locale: str, extra: Sequence[str] = ()
@@ -522,12 +529,13 @@ class LandPresenter:
             lines = [(part, True) for part in wrap(outcome, font(TEXT, "bold"), width, 4)]
         else:
             lines, _ = self._card(view, 0, locale, extra)
-        legend_height = self._map_legend_height(locale)
+        legend_lines = self._map_legend_items(locale, not state.finished)[-1][4] + 1
+        legend_height = legend_lines * MAP_LEGEND_LINE
         height = BAR + 16 + MAP_HEIGHT + 8 + legend_height + 12 + 20 + len(lines) * LINE + 20
         image, draw = canvas(height, WIDTH)
         title_bar(image, draw, title, subtitle, right=self._vp_short(view, locale))
         y = self._map(image, draw, view, BAR + 16, locale) + 8
-        y += self._map_legend(image, draw, y, locale) + 12
+        y += self._map_legend(draw, y, locale, not state.finished) + 12
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
         y += 16
         for text, bold in lines:
