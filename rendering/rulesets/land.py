@@ -3,8 +3,9 @@ mission report (the strike report of the flown mission) and after-action summary
 
 Everything shown comes from the public view (``engine.rulesets.land.view``: a land state
 holds no secret, the sheet comes in words); the picks of a round reach this module only through the
-reveal lines the application built after the reveal. Images are 800 px wide with text of
-22 px or more, except the two reused 1200 px images (reveal, strike report).
+reveal lines the application built after the reveal. Every image is 800 px wide with text of
+22 px or more (11 px on a 400 px phone); the reveal and the mission report are the phone
+versions of ``rendering.phone_cards`` and ``rendering.mission_report``.
 """
 
 from __future__ import annotations
