@@ -349,8 +349,8 @@ def _bomb_run(sheet: _Sheet, y: int, run: BombRun) -> int:
 
 # --- flak ----------------------------------------------------------------------------------------
 
-WHO = 200  # the aircraft's column in a flak row
-RESULT = 190
+WHO = 220  # the most the aircraft's column of a flak row takes
+RESULT = 190  # the most a flak row's result takes
 
 
 Entry = tuple[int, bool, bool]  # a card id, struck (answered), drawn as the answer
@@ -377,10 +377,23 @@ def _flak_result(row: FlakRow, locale: str) -> tuple[str, bool]:
     return (" · ".join(parts), False) if parts else (tr("strike.no_damage", locale), True)
 
 
+def _who_column(sheet: _Sheet) -> int:
+    """The flak rows' name column: as wide as the widest name in the report, no wider."""
+    widest = max(
+        (text_width(label, font(TEXT, "bold")) for label in sheet.labels.values()), default=0
+    )
+    return min(WHO, 28 + widest + 14)
+
+
+def _result_width(sheet: _Sheet, row: FlakRow) -> int:
+    text, _ = _flak_result(row, sheet.locale)
+    return min(RESULT, text_width(text, font(TEXT, "bold"))) + 14
+
+
 def _flak_layout(sheet: _Sheet, row: FlakRow) -> tuple[list[list[Entry]], bool]:
     """The row's badges in lines; ``True`` when they fit beside the name on one line."""
     entries = _flak_entries(row)
-    beside = INNER - WHO - RESULT
+    beside = INNER - _who_column(sheet) - _result_width(sheet, row)
 
     def width(entry: Entry) -> int:
         return sheet.card_width(entry[0], line=True) + (30 if entry[2] else 0)
@@ -411,12 +424,13 @@ def _flak_row(sheet: _Sheet, y: int, row: FlakRow) -> int:
     lines, beside = _flak_layout(sheet, row)
     text, quiet = _flak_result(row, sheet.locale)
     middle = y + FLAK_LINE // 2 - 2 if beside else y + 20
-    sheet.who(PAD, middle, row.against, WHO - 8)
+    column = _who_column(sheet)
+    sheet.who(PAD, middle, row.against, column - 8)
     result_font = fit_font(text, RESULT, (TEXT, SMALL), "bold")
     draw_text(draw, (WIDTH - PAD, middle), text, result_font, MUTED if quiet else INK, "rm", RESULT)
     card_y = y if beside else y + 40
     for line in lines:
-        cx = PAD + WHO if beside else PAD + 28
+        cx = PAD + column if beside else PAD + 28
         for card_id, struck, answer in line:
             if answer:
                 draw_text(
