@@ -11,7 +11,7 @@ state icons, card badges) so the two reports read alike:
 - every bombing run with its results, points and the cards drawn (cancelled ones struck);
 - every flak row (per phase, kind and aircraft) with its cards and result;
 - air combat summed per attacker and defender;
-- a legend of the marks actually shown.
+- a legend of the marks actually shown and the names of the cards drawn.
 
 Nothing is cut for room ("... more in the log"): the image grows taller instead, so it says
 everything the old one did and more. The log keeps every card play.
@@ -96,6 +96,7 @@ class _Sheet:
         self.image, self.draw = canvas(height, WIDTH)
         self.icons: set[str] = set()  # the icons drawn, for the legend
         self.struck = False
+        self.titles: list[str] = []  # the cards shown, for the legend's names
 
     def label(self, uid: str) -> str:
         return self.labels.get(uid, uid)
@@ -126,6 +127,8 @@ class _Sheet:
             found, locale=self.locale, scale=CARD_SCALE, variant=variant, struck=struck
         )
         self.image.paste(tile, xy, tile)
+        if found.title.value not in self.titles:
+            self.titles.append(found.title.value)
         if found.spoiled:
             self.icons.add("spoiled")
         self.struck = self.struck or struck
@@ -350,7 +353,7 @@ def _bomb_run(sheet: _Sheet, y: int, run: BombRun) -> int:
 # --- flak ----------------------------------------------------------------------------------------
 
 WHO = 220  # the most the aircraft's column of a flak row takes
-RESULT = 190  # the most a flak row's result takes
+RESULT = 280  # the most a flak row's result takes beside its cards
 
 
 Entry = tuple[int, bool, bool]  # a card id, struck (answered), drawn as the answer
@@ -387,7 +390,7 @@ def _who_column(sheet: _Sheet) -> int:
 
 def _result_width(sheet: _Sheet, row: FlakRow) -> int:
     text, _ = _flak_result(row, sheet.locale)
-    return min(RESULT, text_width(text, font(TEXT, "bold"))) + 14
+    return min(RESULT, text_width(text, fit_font(text, RESULT, (TEXT, SMALL), "bold"))) + 14
 
 
 def _flak_layout(sheet: _Sheet, row: FlakRow) -> tuple[list[list[Entry]], bool]:
@@ -426,8 +429,10 @@ def _flak_row(sheet: _Sheet, y: int, row: FlakRow) -> int:
     middle = y + FLAK_LINE // 2 - 2 if beside else y + 20
     column = _who_column(sheet)
     sheet.who(PAD, middle, row.against, column - 8)
-    result_font = fit_font(text, RESULT, (TEXT, SMALL), "bold")
-    draw_text(draw, (WIDTH - PAD, middle), text, result_font, MUTED if quiet else INK, "rm", RESULT)
+    # Beside its cards the result keeps to its column; above them it has the whole line.
+    room = RESULT if beside else INNER - column - 10
+    result_font = fit_font(text, room, (TEXT, SMALL), "bold")
+    draw_text(draw, (WIDTH - PAD, middle), text, result_font, MUTED if quiet else INK, "rm", room)
     card_y = y if beside else y + 40
     for line in lines:
         cx = PAD + column if beside else PAD + 28
@@ -521,6 +526,8 @@ def _legend_items(sheet: _Sheet) -> list[LegendItem]:
             items.append((icon, tr(key, locale)))
     if sheet.struck:
         items.append(("╱", tr("legend.struck", locale)))
+    # The cards' names, so "TT" or "OTS" need no rulebook (issue 16: a glossary on legends).
+    items += [(title, tr(f"strike.card.{title}", locale)) for title in sheet.titles]
     return items
 
 
@@ -550,7 +557,7 @@ def render_mission_report(
         height += 42 + 40 * headings + sum(_flak_height(probe, row) for row in rows) + 10
     if pairs:
         height += 42 + sum(_duel_height(probe, duel) for duel in pairs) + 10
-    height += 40 * 6 + 20  # the legend's lines, at most; cropped to what it uses
+    height += 40 * 12 + 20  # the legend's lines, at most; cropped to what it uses
 
     sheet = _Sheet(report, cards, locale, height)
     image, draw = sheet.image, sheet.draw

@@ -73,6 +73,15 @@ def test_a_mission_report_shows_every_flak_row_run_and_card(seed: str) -> None:
         for run in report.bomb_runs:
             wanted.update(faces[card] for card in run.cards)
         assert wanted - texts == Counter(), record.mission
+        # The legend names each kind of card shown.
+        names = {
+            "MAN": "Maneuvering",
+            "TT": "Tight Turn",
+            "IMS": "In My Sights",
+            "OTS": "Out of the Sun",
+        }
+        for code, name in names.items():
+            assert (name in texts) == (code in wanted), (record.mission, code)
         # Each aircraft is named in its own row, and again in each of its flak rows.
         labels = aircraft_labels(report.aircraft, "en")
         rows = {(shot.phase, shot.kind, shot.against) for shot in report.flak}
