@@ -83,46 +83,85 @@ def _target_mark(
         draw.rounded_rectangle(box, radius=4, fill=fill, outline=style.dark, width=3)
 
 
+Box = tuple[int, int, int, int]
+PLATE_LINE = 30  # a line of the coming target's name plate
+
+
+def target_places(sheet: PublicSheet, top: int) -> list[tuple[int, int]]:
+    """Each Mission Target's centre on the map drawn from ``top``, in the sheet's order."""
+    x0, y0 = PAD + 40, top + 66
+    span_x, span_y = WIDTH - 2 * PAD - 80, MAP_HEIGHT - 100
+    places = []
+    for index, target in enumerate(sheet.targets):
+        gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
+        places.append((x0 + span_x * gx // 100, y0 + span_y * gy // 100))
+    return places
+
+
+def plate_frame(top: int) -> Box:
+    """Where the coming target's name plate may go: inside the map, under its title."""
+    return (PAD + 6, top + 50, WIDTH - PAD - 6, top + MAP_HEIGHT - 6)
+
+
 def _label_box(
     at: tuple[int, int],
     label: str,
-    frame: tuple[int, int, int, int],
+    frame: Box,
     others: Sequence[tuple[int, int]],
-) -> tuple[int, int, int, int]:
-    """Where the coming target's name goes: inside the map, on as few other targets as
-    can be, then as near its mark as can be (beside it first, then above or below)."""
+) -> tuple[Box, list[str]]:
+    """Where the coming target's name goes, and in how many lines: inside the map, on as
+    few other targets as can be, then on one line rather than two, then as near its mark
+    as can be (beside it first, then above or below, then anywhere with a leader line)."""
     cx, cy = at
     left, top, right, bottom = frame
-    width = min(text_width(label, font(TEXT, "bold")) + 16, right - left)
-    height = 38
+    name_font = font(TEXT, "bold")
 
-    def placed(x: int, y: int) -> tuple[int, int, int, int]:
-        x = max(left, min(x, right - width))
-        y = max(top, min(y, bottom - height))
-        return (x, y, x + width, y + height)
-
-    def covered(box: tuple[int, int, int, int]) -> int:
+    def covered(box: Box) -> int:
         x0, y0, x1, y1 = box
         hits = sum(1 for ox, oy in others if x0 - 24 < ox < x1 + 24 and y0 - 24 < oy < y1 + 24)
         own = x0 - 32 < cx < x1 + 32 and y0 - 32 < cy < y1 + 32
         return hits + (100 if own else 0)
 
-    def away(box: tuple[int, int, int, int]) -> float:
+    def away(box: Box) -> float:
         x0, y0, x1, y1 = box
         dx = max(x0 - cx, 0, cx - x1)
         dy = max(y0 - cy, 0, cy - y1)
         return math.hypot(dx, dy)
 
-    boxes = [
-        placed(x, cy - height // 2 + dy)
-        for dy in (0, -48, 48, -96, 96, -144, 144)
-        for x in (cx + 36, cx - 36 - width)
-    ]
-    boxes += [placed(cx - width // 2, cy + dy) for dy in (-36 - height, 36)]
-    return min(boxes, key=lambda box: (covered(box), away(box)))
+    choices: list[tuple[int, int, float, Box, list[str]]] = []
+    one_line = text_width(label, name_font)
+    layouts = [[label]]
+    for room in (one_line // 2 + 40, one_line // 2 + 100, one_line * 2 // 3 + 40):
+        halves = wrap(label, name_font, max(220, room), 2)
+        if " ".join(halves) == label:  # two whole lines, nothing cut
+            layouts.append(halves)
+            break
+    for lines in layouts:
+        width = min(max(text_width(line, name_font) for line in lines) + 16, right - left)
+        height = 8 + PLATE_LINE * len(lines)
+
+        def placed(x: int, y: int, width: int = width, height: int = height) -> Box:
+            x = max(left, min(x, right - width))
+            y = max(top, min(y, bottom - height))
+            return (x, y, x + width, y + height)
+
+        boxes = [
+            placed(x, cy - height // 2 + dy)
+            for dy in (0, -48, 48, -96, 96, -144, 144)
+            for x in (cx + 36, cx - 36 - width)
+        ]
+        boxes += [placed(cx - width // 2, cy + dy) for dy in (-36 - height, 36)]
+        boxes += [  # a coarse grid keeps this cheap
+            placed(x, y)
+            for y in range(top, bottom - height + 1, 24)
+            for x in range(left, right, 40)
+        ]
+        choices += [(covered(box), len(lines), away(box), box, lines) for box in boxes]
+    best = min(choices, key=lambda choice: choice[:3])  # min keeps the first of equals
+    return best[3], best[4]
 
 
-def _leader(draw: ImageDraw.ImageDraw, at: tuple[int, int], box: tuple[int, int, int, int]) -> None:
+def _leader(draw: ImageDraw.ImageDraw, at: tuple[int, int], box: Box) -> None:
     """A line from the coming target's ring to its name, when the name stands apart."""
     cx, cy = at
     x0, y0, x1, y1 = box
@@ -436,14 +475,9 @@ class LandPresenter:
         draw_text(
             draw, (PAD + 14, top + 10), title, title_font, INK, max_width=WIDTH - 2 * PAD - 28
         )
-        x0, y0 = PAD + 40, top + 66
-        span_x, span_y = WIDTH - 2 * PAD - 80, height - 100
         current: tuple[int, int, PublicTarget] | None = None
-        places: list[tuple[int, int]] = []
-        for index, target in enumerate(campaign.targets):
-            gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
-            cx, cy = x0 + span_x * gx // 100, y0 + span_y * gy // 100
-            places.append((cx, cy))
+        places = target_places(campaign, top)
+        for target, (cx, cy) in zip(campaign.targets, places, strict=True):
             if target.number == view.draw.target and not view.finished:
                 current = (cx, cy, target)
                 draw.ellipse((cx - 31, cy - 31, cx + 31, cy + 31), outline=ACCENT, width=6)
@@ -453,21 +487,14 @@ class LandPresenter:
             cx, cy, target = current
             label = location_text(campaign, target, locale)
             others = [p for p in places if p != (cx, cy)]
-            box = _label_box(
-                (cx, cy), label, (PAD + 6, top + 50, WIDTH - PAD - 6, top + height - 6), others
-            )
+            box, lines = _label_box((cx, cy), label, plate_frame(top), others)
             _leader(draw, (cx, cy), box)
             # A paper plate under the name, so a number behind it cannot garble it.
             draw.rounded_rectangle(box, radius=6, fill=CARD_BG, outline=ACCENT, width=2)
-            draw_text(
-                draw,
-                (box[0] + 8, (box[1] + box[3]) // 2),
-                label,
-                font(TEXT, "bold"),
-                INK,
-                "lm",
-                box[2] - box[0] - 14,
-            )
+            for index, line in enumerate(lines):
+                middle = box[1] + 4 + PLATE_LINE * index + PLATE_LINE // 2
+                room = box[2] - box[0] - 14
+                draw_text(draw, (box[0] + 8, middle), line, font(TEXT, "bold"), INK, "lm", room)
         return top + height
 
     @staticmethod

@@ -129,3 +129,27 @@ def test_the_reveal_stacks_each_side_with_its_choices_and_receipt() -> None:
     assert order == sorted(order)  # the Japanese side first, whole, above the Allies
     assert {"Balanced", "#7 AA", "c14aeff1…", "Resource"} <= set(texts)
     assert not image.too_small()
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_coming_targets_name_hides_no_other_target(locale: str) -> None:
+    """On every theatre's map, whichever target comes next, its name plate covers no
+    other target's mark (its number would be lost under the plate)."""
+    from engine.rulesets.land.view import THEATRES, public_sheet
+    from rendering.rulesets.land import _label_box, location_text, plate_frame, target_places
+
+    top = 120
+    checked = 0
+    for key in THEATRES:
+        sheet = public_sheet(key)
+        places = target_places(sheet, top)
+        for target, (cx, cy) in zip(sheet.targets, places, strict=True):
+            others = [place for place in places if place != (cx, cy)]
+            label = location_text(sheet, target, locale)
+            (x0, y0, x1, y1), lines = _label_box((cx, cy), label, plate_frame(top), others)
+            assert " ".join(lines) == label  # the whole name, never cut
+            hidden = [(x, y) for x, y in others if x0 - 20 < x < x1 + 20 and y0 - 20 < y < y1 + 20]
+            assert not hidden, (key, target.number, label)
+            assert not (x0 - 20 < cx < x1 + 20 and y0 - 20 < cy < y1 + 20), label  # nor its own
+            checked += 1
+    assert checked >= 50
