@@ -3,15 +3,17 @@ mission report (the strike report of the flown mission) and after-action summary
 
 Everything shown comes from the public view (``engine.rulesets.land.view``: a land state
 holds no secret, the sheet comes in words); the picks of a round reach this module only through the
-reveal lines the application built after the reveal. Images are 800 px wide with text of
-22 px or more, except the two reused 1200 px images (reveal, strike report).
+reveal lines the application built after the reveal. Every image is 800 px wide with text of
+22 px or more (11 px on a 400 px phone); the reveal and the mission report are the phone
+versions of ``rendering.phone_cards`` and ``rendering.mission_report``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.catalog import Catalog
 from engine.ruleset import Decision, Option
@@ -29,9 +31,10 @@ from engine.rulesets.land.view import (
 )
 from engine.types import Side
 from rendering.i18n import t, word
+from rendering.mission_report import render_mission_report
+from rendering.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine
-from rendering.reveal import RevealSide, render_reveal
-from rendering.strike import render_strike_report
+from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -42,10 +45,11 @@ from rendering.style import (
     SEA,
     canvas,
     draw_text,
+    fit_font,
     font,
-    header,
     panel,
     side_style,
+    text_width,
     to_png,
     wrap,
 )
@@ -53,8 +57,120 @@ from rendering.text import band_name, doctrine_name
 
 WIDTH = 800
 PAD = 24
-LINE = 32  # one 22-24 px line of text
+LINE = 34  # one line of 24 px text
 MAP_HEIGHT = 440
+MAP_LEGEND_LINE = 40
+
+
+def _target_mark(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[int, int],
+    attacker: Side,
+    *,
+    flown: bool,
+    size: int = 44,
+) -> None:
+    """A Mission Target on the map: a disc when the Japanese attack it, a square when the
+    Allies do (the side markers' shapes), filled grey once flown."""
+    style = side_style(attacker)
+    x, y = centre
+    half = size // 2
+    box = (x - half, y - half, x + half, y + half)
+    fill = FAINT if flown else style.light
+    if style.marker == "circle":
+        draw.ellipse(box, fill=fill, outline=style.dark, width=3)
+    else:
+        draw.rounded_rectangle(box, radius=4, fill=fill, outline=style.dark, width=3)
+
+
+Box = tuple[int, int, int, int]
+PLATE_LINE = 30  # a line of the coming target's name plate
+
+
+def target_places(sheet: PublicSheet, top: int) -> list[tuple[int, int]]:
+    """Each Mission Target's centre on the map drawn from ``top``, in the sheet's order."""
+    x0, y0 = PAD + 40, top + 66
+    span_x, span_y = WIDTH - 2 * PAD - 80, MAP_HEIGHT - 100
+    places = []
+    for index, target in enumerate(sheet.targets):
+        gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
+        places.append((x0 + span_x * gx // 100, y0 + span_y * gy // 100))
+    return places
+
+
+def plate_frame(top: int) -> Box:
+    """Where the coming target's name plate may go: inside the map, under its title."""
+    return (PAD + 6, top + 50, WIDTH - PAD - 6, top + MAP_HEIGHT - 6)
+
+
+def _label_box(
+    at: tuple[int, int],
+    label: str,
+    frame: Box,
+    others: Sequence[tuple[int, int]],
+) -> tuple[Box, list[str]]:
+    """Where the coming target's name goes, and in how many lines: inside the map, on as
+    few other targets as can be, then on one line rather than two, then as near its mark
+    as can be (beside it first, then above or below, then anywhere with a leader line)."""
+    cx, cy = at
+    left, top, right, bottom = frame
+    name_font = font(TEXT, "bold")
+
+    def covered(box: Box) -> int:
+        x0, y0, x1, y1 = box
+        hits = sum(1 for ox, oy in others if x0 - 24 < ox < x1 + 24 and y0 - 24 < oy < y1 + 24)
+        own = x0 - 32 < cx < x1 + 32 and y0 - 32 < cy < y1 + 32
+        return hits + (100 if own else 0)
+
+    def away(box: Box) -> float:
+        x0, y0, x1, y1 = box
+        dx = max(x0 - cx, 0, cx - x1)
+        dy = max(y0 - cy, 0, cy - y1)
+        return math.hypot(dx, dy)
+
+    choices: list[tuple[int, int, float, Box, list[str]]] = []
+    one_line = text_width(label, name_font)
+    layouts = [[label]]
+    for room in (one_line // 2 + 40, one_line // 2 + 100, one_line * 2 // 3 + 40):
+        halves = wrap(label, name_font, max(220, room), 2)
+        if " ".join(halves) == label:  # two whole lines, nothing cut
+            layouts.append(halves)
+            break
+    for lines in layouts:
+        width = min(max(text_width(line, name_font) for line in lines) + 16, right - left)
+        height = 8 + PLATE_LINE * len(lines)
+
+        def placed(x: int, y: int, width: int = width, height: int = height) -> Box:
+            x = max(left, min(x, right - width))
+            y = max(top, min(y, bottom - height))
+            return (x, y, x + width, y + height)
+
+        boxes = [
+            placed(x, cy - height // 2 + dy)
+            for dy in (0, -48, 48, -96, 96, -144, 144)
+            for x in (cx + 36, cx - 36 - width)
+        ]
+        boxes += [placed(cx - width // 2, cy + dy) for dy in (-36 - height, 36)]
+        boxes += [  # a coarse grid keeps this cheap
+            placed(x, y)
+            for y in range(top, bottom - height + 1, 24)
+            for x in range(left, right, 40)
+        ]
+        choices += [(covered(box), len(lines), away(box), box, lines) for box in boxes]
+    best = min(choices, key=lambda choice: choice[:3])  # min keeps the first of equals
+    return best[3], best[4]
+
+
+def _leader(draw: ImageDraw.ImageDraw, at: tuple[int, int], box: Box) -> None:
+    """A line from the coming target's ring to its name, when the name stands apart."""
+    cx, cy = at
+    x0, y0, x1, y1 = box
+    px, py = min(max(cx, x0), x1), min(max(cy, y0), y1)  # the plate's point nearest the mark
+    distance = math.hypot(px - cx, py - cy)
+    if distance > 40:
+        sx = cx + (px - cx) * 31 / distance
+        sy = cy + (py - cy) * 31 / distance
+        draw.line((sx, sy, px, py), fill=ACCENT, width=3)
 
 
 def side_text(side: str | Side, locale: str) -> str:
@@ -343,39 +459,78 @@ class LandPresenter:
 
     # ------------------------------------------------------------------ images
 
-    def _map(self, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str) -> int:
-        """The campaign map: each Mission Target's circled number (24.44) at its place on
-        the sheet's schematic map, in the colour of the side that attacks it; flown
-        targets dimmed, the coming one ringed and named."""
+    def _map(
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, view: LandView, top: int, locale: str
+    ) -> int:
+        """The campaign map: each Mission Target's number (24.44) at its place on the sheet's
+        schematic map, in the mark of the side that attacks it (a disc for a Japanese
+        attack, a square for an Allied one, as the side markers); flown targets greyed, the
+        coming one ringed and named. A legend under the map says so."""
         campaign = view.sheet
         flown = {r.draw.target for r in view.history}
         height = MAP_HEIGHT
         panel(draw, (PAD, top, WIDTH - PAD, top + height), SEA, RULE)
-        draw_text(draw, (PAD + 14, top + 8), _l("map", locale), font(22, "bold"), INK)
-        x0, y0 = PAD + 40, top + 60
-        span_x, span_y = WIDTH - 2 * PAD - 80, height - 90
+        title = _l("phone.map-title", locale)
+        title_font = fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
+        draw_text(
+            draw, (PAD + 14, top + 10), title, title_font, INK, max_width=WIDTH - 2 * PAD - 28
+        )
         current: tuple[int, int, PublicTarget] | None = None
-        for index, target in enumerate(campaign.targets):
-            gx, gy = target.map or ((index % 6) * 20, (index // 6) * 50)
-            cx, cy = x0 + span_x * gx // 100, y0 + span_y * gy // 100
-            style = side_style(target.attacker)
-            fill = FAINT if target.number in flown else style.light
+        places = target_places(campaign, top)
+        for target, (cx, cy) in zip(campaign.targets, places, strict=True):
             if target.number == view.draw.target and not view.finished:
                 current = (cx, cy, target)
-                draw.ellipse((cx - 29, cy - 29, cx + 29, cy + 29), outline=ACCENT, width=6)
-            draw.ellipse(
-                (cx - 20, cy - 20, cx + 20, cy + 20), fill=fill, outline=style.dark, width=3
-            )
-            draw_text(draw, (cx, cy), str(target.number), font(22, "bold"), INK, "mm")
+                draw.ellipse((cx - 31, cy - 31, cx + 31, cy + 31), outline=ACCENT, width=6)
+            _target_mark(draw, (cx, cy), target.attacker, flown=target.number in flown)
+            draw_text(draw, (cx, cy), str(target.number), font(TEXT, "bold"), INK, "mm")
         if current is not None:
             cx, cy, target = current
             label = location_text(campaign, target, locale)
-            room = WIDTH - PAD - 10 - (cx + 36)
-            if room >= 260:
-                draw_text(draw, (cx + 36, cy), label, font(22, "bold"), INK, "lm", room)
-            else:
-                draw_text(draw, (cx - 36, cy), label, font(22, "bold"), INK, "rm", cx - 36 - PAD)
+            others = [p for p in places if p != (cx, cy)]
+            box, lines = _label_box((cx, cy), label, plate_frame(top), others)
+            _leader(draw, (cx, cy), box)
+            # A paper plate under the name, so a number behind it cannot garble it.
+            draw.rounded_rectangle(box, radius=6, fill=CARD_BG, outline=ACCENT, width=2)
+            for index, line in enumerate(lines):
+                middle = box[1] + 4 + PLATE_LINE * index + PLATE_LINE // 2
+                room = box[2] - box[0] - 14
+                draw_text(draw, (box[0] + 8, middle), line, font(TEXT, "bold"), INK, "lm", room)
         return top + height
+
+    @staticmethod
+    def _map_legend_items(
+        locale: str, ringed: bool
+    ) -> list[tuple[str, Side | None, bool, int, int]]:
+        """The map legend's items (words, side mark, flown) laid out in lines: each with
+        its x and its line number."""
+        items: list[tuple[str, Side | None, bool]] = [
+            (_l("phone.map-japanese", locale), Side.JAPANESE, False),
+            (_l("phone.map-allied", locale), Side.ALLIED, False),
+            (_l("phone.map-flown", locale), Side.JAPANESE, True),
+        ]
+        if ringed:  # a finished campaign rings no target
+            items.append((_l("phone.map-current", locale), None, False))
+        placed: list[tuple[str, Side | None, bool, int, int]] = []
+        x, line = PAD + 4, 0
+        for text, side, flown in items:
+            width = 44 + text_width(text, font(SMALL)) + 24
+            if x + width > WIDTH - PAD and x > PAD + 4:
+                x, line = PAD + 4, line + 1
+            placed.append((text, side, flown, x, line))
+            x += width
+        return placed
+
+    def _map_legend(self, draw: ImageDraw.ImageDraw, y: int, locale: str, ringed: bool) -> int:
+        """What the map's marks mean, under the map: returns the height used."""
+        items = self._map_legend_items(locale, ringed)
+        for text, side, flown, x, line in items:
+            cy = y + 20 + line * MAP_LEGEND_LINE
+            if side is None:
+                draw.ellipse((x + 4, cy - 16, x + 36, cy + 16), outline=ACCENT, width=5)
+            else:
+                _target_mark(draw, (x + 20, cy), side, flown=flown, size=30)
+            draw_text(draw, (x + 44, cy), text, font(SMALL), INK, "lm")
+        return (items[-1][4] + 1) * MAP_LEGEND_LINE
 
     def _card(
         self, view: LandView, top: int, locale: str, extra: Sequence[str] = ()
@@ -385,7 +540,7 @@ class LandPresenter:
         wrapped: list[tuple[str, bool]] = []
         for text, bold in lines:
             for part in wrap(
-                text, font(22, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
+                text, font(TEXT, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
             ):
                 wrapped.append((part, bold))
         return wrapped, top + 20 + len(wrapped) * LINE
@@ -397,17 +552,22 @@ class LandPresenter:
         subtitle = _l("subtitle", locale, mission=state.turn, missions=state.missions)
         lines: list[tuple[str, bool]] = []
         if state.finished:
-            lines = [(self._outcome(state, locale), True)]
+            outcome = self._outcome(state, locale)
+            width = WIDTH - 2 * PAD - 28
+            lines = [(part, True) for part in wrap(outcome, font(TEXT, "bold"), width, 4)]
         else:
             lines, _ = self._card(view, 0, locale, extra)
-        height = 76 + 16 + MAP_HEIGHT + 16 + 20 + len(lines) * LINE + 20
+        legend_lines = self._map_legend_items(locale, not state.finished)[-1][4] + 1
+        legend_height = legend_lines * MAP_LEGEND_LINE
+        height = BAR + 16 + MAP_HEIGHT + 8 + legend_height + 12 + 20 + len(lines) * LINE + 20
         image, draw = canvas(height, WIDTH)
-        header(image, draw, title, subtitle, right=self._vp_short(view, locale))
-        y = self._map(draw, view, 76 + 16, locale) + 16
+        title_bar(image, draw, title, subtitle, right=self._vp_short(view, locale))
+        y = self._map(image, draw, view, BAR + 16, locale) + 8
+        y += self._map_legend(draw, y, locale, not state.finished) + 12
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
-        y += 14
+        y += 16
         for text, bold in lines:
-            draw_text(draw, (PAD + 14, y), text, font(22, "bold" if bold else "regular"), INK)
+            draw_text(draw, (PAD + 14, y), text, font(TEXT, "bold" if bold else "regular"), INK)
             y += LINE
         return to_png(image)
 
@@ -444,42 +604,60 @@ class LandPresenter:
             RevealSide(side=Side(line.side), lines=list(line.pairs), receipt=line.receipt)
             for line in sides
         ]
-        return render_reveal(title, items, locale=locale)
+        return reveal_card(title, items, locale)
 
     def after_action(self, scenario: str, view: LandView, locale: str) -> bytes:
+        """One row per mission flown: the target on the left (wrapped, never cut), the
+        mission's VP on the right; then the outcome."""
         state = view
         campaign = view.sheet
-        rows = list(state.history)
-        height = 76 + 16 + 40 + LINE * (len(rows) + 1) + 20 + LINE * 2 + 30
+        score_width = 130
+        text_room = WIDTH - 2 * PAD - 28 - score_width - 16
+        rows: list[tuple[list[str], str]] = []
+        for record in state.history:
+            target = campaign.target(record.draw.target)
+            row = f"{record.mission}. {self._target_line(campaign, target, locale)}"
+            score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
+            rows.append((wrap(row, font(TEXT), text_room, 2), score))
+        closing = (
+            wrap(self._outcome(state, locale), font(TEXT, "bold"), WIDTH - 2 * PAD - 28, 4)
+            if state.finished
+            else [_l("unfinished", locale)]
+        )
+        head = wrap(_l("table-head", locale), font(SMALL, "bold"), WIDTH - 2 * PAD - 28, 2)
+        body = sum(len(parts) * LINE + 8 for parts, _ in rows)
+        height = BAR_PLAIN + 16 + 14 + len(head) * LINE + 8 + body + 20 + len(closing) * LINE + 30
         image, draw = canvas(height, WIDTH)
-        header(
+        title_bar(
             image,
             draw,
             _l("after-action", locale, name=theatre_name(campaign, locale)),
             right=self._vp_short(view, locale),
         )
-        y = 76 + 16
+        y = BAR_PLAIN + 16
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
-        y += 12
-        draw_text(draw, (PAD + 14, y), _l("table-head", locale), font(22, "bold"), MUTED)
-        y += LINE + 6
-        for record in rows:
-            target = campaign.target(record.draw.target)
-            row = f"{record.mission}. {self._target_line(campaign, target, locale)}"
-            draw_text(draw, (PAD + 14, y), row, font(22), INK, max_width=WIDTH - 2 * PAD - 200)
-            score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
-            draw_text(draw, (WIDTH - PAD - 14, y), score, font(22, "bold"), INK, "ra")
+        y += 14
+        for part in head:
+            draw_text(draw, (PAD + 14, y), part, font(SMALL, "bold"), MUTED)
             y += LINE
-        y += 12
-        draw.line((PAD + 14, y - 6, WIDTH - PAD - 14, y - 6), fill=RULE, width=2)
-        if state.finished:
-            for part in wrap(
-                self._outcome(state, locale), font(22, "bold"), WIDTH - 2 * PAD - 28, 2
-            ):
-                draw_text(draw, (PAD + 14, y), part, font(22, "bold"), INK)
+        y += 8
+        for parts, score in rows:
+            draw_text(draw, (WIDTH - PAD - 14, y), score, font(TEXT, "bold"), INK, "ra")
+            for part in parts:
+                draw_text(draw, (PAD + 14, y), part, font(TEXT), INK)
                 y += LINE
-        else:
-            draw_text(draw, (PAD + 14, y), _l("unfinished", locale), font(22), MUTED)
+            y += 8
+        y += 12
+        draw.line((PAD + 14, y - 8, WIDTH - PAD - 14, y - 8), fill=RULE, width=2)
+        for part in closing:
+            draw_text(
+                draw,
+                (PAD + 14, y),
+                part,
+                font(TEXT, "bold" if state.finished else "regular"),
+                INK if state.finished else MUTED,
+            )
+            y += LINE
         return to_png(image)
 
     # ------------------------------------------------------------------ mission reports
@@ -535,7 +713,7 @@ class LandPresenter:
             record.report.target: f"#{target.number} {location_text(view.sheet, target, locale)}",
             "land": theatre_name(view.sheet, locale),
         }
-        png = render_strike_report(
+        png = render_mission_report(
             record.report,
             place_names=names,
             cards={card.id: card for card in self.catalog.deck.cards},

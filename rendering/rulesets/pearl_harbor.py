@@ -1,6 +1,6 @@
 """The Pearl Harbor presenter: the target map (assignments and damage), the reveal, one
-wave report per wave and the after-action table. Images 800 px wide, text 22 px or more
-(the reveal is the shared 1200 px card)."""
+wave report per wave and the after-action table. Images 800 px wide for a phone, text 24
+px (22 px at the least: 11 px when Discord shows the image 400 px wide)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,19 @@ from engine.ruleset import Decision, Option
 from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_pearl
 from engine.types import Side
 from rendering.i18n import t, word
+from rendering.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine
-from rendering.reveal import RevealSide, render_reveal
+from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
     CARD_BG,
     INK,
-    MUTED,
     RULE,
     SEA,
     canvas,
     draw_text,
+    fit_font,
     font,
-    header,
     panel,
     side_style,
     to_png,
@@ -35,8 +35,9 @@ from rendering.text import scenario_name
 
 WIDTH = 800
 PAD = 24
-LINE = 32
-MAP_HEIGHT = 400
+LINE = 34  # one line of 24 px text
+MAP_HEIGHT = 420
+ACCENT_INK = (150, 90, 0)  # the amber of "now", dark enough for words on the sea
 
 
 def _p(key: str, locale: str, **params: object) -> str:
@@ -136,48 +137,66 @@ class PearlPresenter:
 
     # ------------------------------------------------------------------ images
 
-    def _map(self, draw: ImageDraw.ImageDraw, view: PearlView, top: int, locale: str) -> int:
-        """The targets at their places; each circle shows its damage points, the ring its
-        damage level reached (none, some, the sheet's top level)."""
+    def _map(
+        self,
+        draw: ImageDraw.ImageDraw,
+        view: PearlView,
+        top: int,
+        locale: str,
+        gained: Mapping[str, int] | None = None,
+        damage: Mapping[str, int] | None = None,
+    ) -> int:
+        """The targets at their places, each an American square mark (the Allied marker's
+        shape) holding its damage points, ringed once its damage level scores; a wave's
+        report adds what that wave put on each target ("+4")."""
         panel(draw, (PAD, top, WIDTH - PAD, top + MAP_HEIGHT), SEA, RULE)
+        title = _p("map", locale)
+        title_font = fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
         draw_text(
-            draw,
-            (PAD + 14, top + 8),
-            _p("map", locale),
-            font(22, "bold"),
-            INK,
-            max_width=WIDTH - 2 * PAD - 28,
+            draw, (PAD + 14, top + 10), title, title_font, INK, max_width=WIDTH - 2 * PAD - 28
         )
         style = side_style(Side.ALLIED)
-        x0, y0, span_x, span_y = PAD + 60, top + 60, WIDTH - 2 * PAD - 240, MAP_HEIGHT - 100
+        x0, y0, span_x, span_y = PAD + 50, top + 76, WIDTH - 2 * PAD - 320, MAP_HEIGHT - 116
         for target in self.sheet.targets:
             cx = x0 + span_x * target.map[0] // 100
             cy = y0 + span_y * target.map[1] // 100
-            points = view.damage.get(target.key, 0)
+            points = (view.damage if damage is None else damage).get(target.key, 0)
             level = self.catalog.targets[target.sheet].level(points)
-            hit = level is not None and level.vp > 0
-            if hit:
-                draw.ellipse((cx - 28, cy - 28, cx + 28, cy + 28), outline=ACCENT, width=6)
-            draw.ellipse(
-                (cx - 20, cy - 20, cx + 20, cy + 20), fill=style.light, outline=style.dark, width=3
+            if level is not None and level.vp > 0:
+                draw.ellipse((cx - 33, cy - 33, cx + 33, cy + 33), outline=ACCENT, width=6)
+            draw.rounded_rectangle(
+                (cx - 22, cy - 22, cx + 22, cy + 22),
+                radius=5,
+                fill=style.light,
+                outline=style.dark,
+                width=3,
             )
-            draw_text(draw, (cx, cy), str(points), font(22, "bold"), INK, "mm")
-            short = _p(f"short.{target.key}", locale)
-            draw_text(draw, (cx + 34, cy), short, font(22), MUTED, "lm", 200)
+            draw_text(draw, (cx, cy), str(points), font(TEXT, "bold"), INK, "mm")
+            x = cx + 40
+            x += draw_text(draw, (x, cy), _p(f"short.{target.key}", locale), font(TEXT), INK, "lm")
+            added = (gained or {}).get(target.key, 0)
+            if added:
+                draw_text(draw, (x + 10, cy), f"+{added}", font(TEXT, "bold"), ACCENT_INK, "lm")
         return top + MAP_HEIGHT
 
     def _image(
-        self, view: PearlView, text: Sequence[str], locale: str, wave: int | None = None
+        self,
+        view: PearlView,
+        text: Sequence[str],
+        locale: str,
+        wave: int | None = None,
+        gained: Mapping[str, int] | None = None,
+        damage: Mapping[str, int] | None = None,
     ) -> bytes:
         lines = [
             part
             for line in text
-            for part in wrap(line, font(22), WIDTH - 2 * PAD - 28, max_lines=2)
+            for part in wrap(line.replace("**", ""), font(TEXT), WIDTH - 2 * PAD - 28, 3)
         ]
-        height = 76 + 16 + MAP_HEIGHT + 16 + 28 + LINE * len(lines) + 16
+        height = BAR + 16 + MAP_HEIGHT + 16 + 28 + LINE * len(lines) + 16
         image, draw = canvas(height, WIDTH)
         shown = wave if wave is not None else view.turn  # a wave's report names its wave
-        header(
+        title_bar(
             image,
             draw,
             scenario_name("pearl-harbor", self.sheet.name, locale),
@@ -189,11 +208,11 @@ class PearlPresenter:
                 allied=view.vp.get("allied", 0),
             ),
         )
-        y = self._map(draw, view, 76 + 16, locale) + 16
+        y = self._map(draw, view, BAR + 16, locale, gained, damage) + 16
         panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
         y += 14
         for line in lines:
-            draw_text(draw, (PAD + 14, y), line, font(22), INK, max_width=WIDTH - 2 * PAD - 28)
+            draw_text(draw, (PAD + 14, y), line, font(TEXT), INK, max_width=WIDTH - 2 * PAD - 28)
             y += LINE
         return to_png(image)
 
@@ -213,7 +232,7 @@ class PearlPresenter:
             RevealSide(side=Side(line.side), lines=list(line.pairs), receipt=line.receipt)
             for line in sides
         ]
-        return render_reveal(title, items, locale=locale)
+        return reveal_card(title, items, locale)
 
     def after_action(self, scenario: str, view: PearlView, locale: str) -> bytes:
         lines = [
@@ -241,7 +260,12 @@ class PearlPresenter:
             return Report(t("service.strike.missing", locale, strike=f"{turn}.{index}"))
         lines = self._attack_lines(record, locale)
         text = "\n".join([f"**{_p('wave-title', locale, wave=turn)}**", *lines])
-        return Report(text, f"wave-{turn}.png", self._image(view, lines, locale, wave=turn))
+        gained: dict[str, int] = {}
+        for attack in record.attacks:
+            gained[attack.target] = gained.get(attack.target, 0) + attack.points
+        # The map as the wave left it, whatever came after.
+        png = self._image(view, lines, locale, wave=turn, gained=gained, damage=record.damage)
+        return Report(text, f"wave-{turn}.png", png)
 
     def after_action_turn(
         self, scenario: str, view: PearlView, turn: int, locale: str, images: Mapping[str, str]

@@ -51,15 +51,6 @@ NOT_YET_PHONE_READY: frozenset[str] = frozenset(
         "rendering/rulesets/carrier.py:report",
         "rendering/rulesets/carrier.py:reveal_image",
         "rendering/rulesets/carrier.py:status_board",
-        "rendering/rulesets/land.py:panel_image",
-        "rendering/rulesets/land.py:report",
-        "rendering/rulesets/land.py:reveal_image",
-        "rendering/rulesets/land.py:status_board",
-        "rendering/rulesets/pearl_harbor.py:after_action",
-        "rendering/rulesets/pearl_harbor.py:panel_image",
-        "rendering/rulesets/pearl_harbor.py:report",
-        "rendering/rulesets/pearl_harbor.py:reveal_image",
-        "rendering/rulesets/pearl_harbor.py:status_board",
     }
 )
 
