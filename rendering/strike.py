@@ -828,6 +828,7 @@ def strike_legend(
         (("side", Side.JAPANESE), side_name(Side.JAPANESE, locale)),
         (("side", Side.ALLIED), side_name(Side.ALLIED, locale)),
         (("text", roles), tr("legend.roles", locale)),
+        (("text", tr("strike.cap_short", locale)), tr("strike.cap_name", locale)),
     ]
     for icon in ("damaged", "destroyed", "lost", "disengaged", "bomb", "torpedo"):
         if icon in icons:

@@ -49,6 +49,7 @@ def test_the_legend_names_each_card_shown_and_only_marks_in_use() -> None:
         assert name in texts, code
         assert texts.count(name) == 1, code
     assert "lost on recovery" in texts and "torpedo" in texts
+    assert "CAP" in texts and "Combat Air Patrol (the defending fighters)" in texts
     quiet, _ = _texts(hidden_strike())
     # nobody was hit, nothing was drawn: no mark for them and no card names
     for absent in ("Destroyed", "Damaged", "lost on recovery", "torpedo", "In My Sights"):
@@ -60,6 +61,7 @@ def test_the_french_legend_names_cards_in_french() -> None:
     texts, _ = _texts(japanese_strike(), "fr")
     assert "virage serré" in texts and "dans mon viseur" in texts
     assert "Tight Turn" not in texts
+    assert "PC" in texts and "patrouille de combat (les chasseurs en défense)" in texts
 
 
 def test_a_large_strike_is_cut_and_says_so() -> None:
