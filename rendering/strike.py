@@ -820,6 +820,7 @@ def strike_legend(
     locale: str,
     shown: Sequence[ActionCard] = (),
     struck: bool = False,
+    answered: bool = False,
 ) -> list[tuple[LegendMark, str]]:
     """The marks this picture uses, then the names of the cards it shows (once each)."""
     roles = " ".join(tr(f"role.{role}", locale) for role in ROLES)
@@ -839,6 +840,8 @@ def strike_legend(
         items.append((("icon", "spoiled"), tr("legend.spoiled", locale)))
     if struck:
         items.append((("text", "╱"), tr("legend.struck", locale)))
+    if answered:
+        items.append((("text", "↩"), tr("strike.answer_mark", locale)))
     titles: list[str] = []
     for card in shown:
         if card.title.value not in titles:
@@ -898,7 +901,11 @@ def _parts(
     struck = any(set(run.cancelled) & set(_shown_cards(run)) for run in shown_runs) or any(
         entry.struck for _, plans in flak for plan in plans for line in plan.lines for entry in line
     )
-    items = strike_legend(report, ctx.locale, shown_cards, struck)
+    # "↩" marks an answering flak card, and in a duel the damage done back to the attacker
+    answered = any(
+        entry.answer for _, plans in flak for plan in plans for line in plan.lines for entry in line
+    ) or any(duel.to_attacker for duel in pairs[:max_duels])
+    items = strike_legend(report, ctx.locale, shown_cards, struck, answered)
     return Parts(bombing, flak, hidden_flak, flak_height, combat, items)
 
 

@@ -50,9 +50,10 @@ def test_the_legend_names_each_card_shown_and_only_marks_in_use() -> None:
         assert texts.count(name) == 1, code
     assert "lost on recovery" in texts and "torpedo" in texts
     assert "CAP" in texts and "Combat Air Patrol (the defending fighters)" in texts
+    assert "answering card; in combat, damage back to the attacker" in texts  # the ↩ shown
     quiet, _ = _texts(hidden_strike())
     # nobody was hit, nothing was drawn: no mark for them and no card names
-    for absent in ("Destroyed", "Damaged", "lost on recovery", "torpedo", "In My Sights"):
+    for absent in ("Destroyed", "Damaged", "lost on recovery", "torpedo", "In My Sights", "↩"):
         assert absent not in quiet, absent
     assert "bomb" in quiet
 
