@@ -6,7 +6,7 @@ both see the same machine load; the order flips every run. It prints the median,
 p99 of each (p99 only from 100 samples up) and their ratio: the image's median over the
 blank's median. Target (issue 13): every image <= 4x its blank-PNG floor.
 
-    python bench/render.py [--runs 200] [--quick] [--write docs/images]
+    python bench/render.py [--runs 200] [--quick] [--write docs/images] [--only strike ...]
 
 ``--write DIR`` also saves the README examples (one image of each kind) into DIR.
 """
@@ -51,8 +51,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=200, help="samples per image (and blank)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 3 images, 5 runs")
     parser.add_argument("--write", type=Path, help="save the README example images here")
+    parser.add_argument(
+        "--only", nargs="+", metavar="PREFIX", help="time only the images named so (strike ...)"
+    )
     args = parser.parse_args(argv)
     cases = image_cases()
+    if args.only:
+        cases = {
+            name: render for name, render in cases.items() if name.startswith(tuple(args.only))
+        }
     runs = args.runs
     if args.quick:
         cases = dict(list(cases.items())[:3])

@@ -1,35 +1,44 @@
-"""The reveal card: both sides' choices side by side, each with its short receipt.
+"""The reveal card: both sides' choices, one above the other, each with its short receipt.
 
 Works for either secret round: the caller gives each side's lines already in words
 ("Fleet Tactic" / "Long Range", "Resource" / "#3 Radar"); the card only lays them out, so it
-can never show more than the caller chose to reveal.
+can never show more than the caller chose to reveal. Drawn for a phone (``rendering.mobile``):
+800 px wide, the sides stacked, no word under 22 px.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PIL import Image, ImageDraw
 from pydantic import BaseModel, ConfigDict
 
 from engine.types import Side
+from rendering.mobile import (
+    BODY,
+    INNER,
+    MARGIN,
+    TEXT,
+    WIDTH,
+    draw_header,
+    draw_wrapped,
+    header_height,
+    wrapped_height,
+)
 from rendering.style import (
     CARD_BG,
     INK,
-    MARGIN,
     MUTED,
-    WIDTH,
     canvas,
     draw_marker,
     draw_text,
     fill_side,
     fit_font,
     font,
-    header,
     panel,
     side_style,
     text_width,
     to_png,
-    wrap,
 )
 from rendering.text import side_name, tr
 
@@ -44,91 +53,94 @@ class RevealSide(BaseModel):
     receipt: str
 
 
-HEADER = 76
-SIDE_HEADER = 58
-VALUE_LINE = 30
-LABEL_LINE = 24
-RECEIPT = 64
+SIDE_HEADER = 60
+LABEL_LINE = 32
+RECEIPT = 56
+GAP = 36  # between the two sides, where the "VS" disc sits
+PAD = 20
+VALUE = 26
+MIN_HEIGHT = 200  # a reveal with nothing to show still looks like a card
 
 
-def _value_lines(value: str, width: int) -> list[str]:
-    return wrap(value, font(24, "bold"), width, max_lines=2)
+def _text_width() -> int:
+    return INNER - 2 * PAD
+
+
+def _body_height(side: RevealSide) -> int:
+    return sum(
+        LABEL_LINE + wrapped_height(value, VALUE, _text_width()) + 10 for _, value in side.lines
+    )
+
+
+def _side_height(side: RevealSide) -> int:
+    return SIDE_HEADER + 12 + max(_body_height(side), 10) + RECEIPT
 
 
 def render_reveal(title: str, sides: Sequence[RevealSide], *, locale: str) -> bytes:
-    """Both sides' revealed choices as PNG bytes (1200 px wide)."""
-    ordered = sorted(sides, key=lambda item: list(Side).index(item.side))[:2] or []
-    columns = max(1, len(ordered))
-    gap = 40
-    column_width = (WIDTH - 2 * MARGIN - gap * (columns - 1)) // columns
-    text_width_max = column_width - 40
-    bodies = [
-        sum(
-            LABEL_LINE + VALUE_LINE * len(_value_lines(value, text_width_max)) + 12
-            for _, value in side.lines
-        )
-        for side in ordered
-    ]
-    body = max(bodies, default=0)
-    height = HEADER + 20 + SIDE_HEADER + 14 + max(body, 40) + RECEIPT + 20
-    image, draw = canvas(height)
-    header(image, draw, title, tr("reveal.subtitle", locale))
-    top = HEADER + 20
+    """Both sides' revealed choices as PNG bytes (800 px wide, the sides stacked)."""
+    ordered = sorted(sides, key=lambda item: list(Side).index(item.side))[:2]
+    subtitle = tr("reveal.subtitle", locale)
+    top = header_height(title, [subtitle]) + 20
+    height = top + sum(_side_height(side) for side in ordered) + GAP * max(0, len(ordered) - 1)
+    image, draw = canvas(max(MIN_HEIGHT, height + 20), WIDTH)
+    draw_header(image, draw, title, [subtitle])
+    y = top
     for index, side in enumerate(ordered):
-        x0 = MARGIN + index * (column_width + gap)
-        x1 = x0 + column_width
-        style = side_style(side.side)
-        panel(draw, (x0, top, x1, height - 20), CARD_BG, style.dark)
-        fill_side(image, (x0 + 2, top + 2, x1 - 2, top + SIDE_HEADER), side.side)
-        name = side_name(side.side, locale)
-        name_font = fit_font(name, column_width - 100, (28, 24, 22), "bold")
-        plate = text_width(name, name_font) + 70
-        draw.rounded_rectangle(
-            (x0 + 12, top + 9, x0 + 12 + min(plate, column_width - 24), top + SIDE_HEADER - 9),
-            radius=8,
-            fill=CARD_BG,
-            outline=style.dark,
-            width=2,
-        )
-        draw_marker(draw, (x0 + 36, top + SIDE_HEADER // 2), 24, side.side)
-        draw_text(
-            draw,
-            (x0 + 56, top + SIDE_HEADER // 2),
-            name,
-            name_font,
-            style.dark,
-            "lm",
-            column_width - 100,
-        )
-        y = top + SIDE_HEADER + 14
-        for label, value in side.lines:
-            draw_text(draw, (x0 + 20, y), label, font(18), MUTED, max_width=text_width_max)
-            y += LABEL_LINE
-            for line in _value_lines(value, text_width_max):
-                draw_text(draw, (x0 + 20, y), line, font(24, "bold"), INK, max_width=text_width_max)
-                y += VALUE_LINE
-            y += 12
-        receipt_y = height - 20 - RECEIPT + 8
-        draw.line((x0 + 20, receipt_y - 6, x1 - 20, receipt_y - 6), fill=style.light, width=2)
-        label = tr("reveal.receipt", locale)
-        label_w = draw_text(draw, (x0 + 20, receipt_y + 22), label, font(18), MUTED, "lm")
-        draw_text(
-            draw,
-            (x0 + 30 + label_w, receipt_y + 22),
-            side.receipt,
-            font(20, "mono"),
-            INK,
-            "lm",
-            column_width - 60 - label_w,
-        )
-    if len(ordered) == 2:
-        centre = WIDTH // 2
-        draw.ellipse((centre - 24, top + 110, centre + 24, top + 158), fill=INK)
-        draw.text(
-            (centre, top + 134),
-            tr("reveal.versus", locale),
-            font=font(20, "bold"),
-            fill=CARD_BG,
-            anchor="mm",
-        )
+        if index:
+            centre = y - GAP // 2
+            draw.ellipse((WIDTH // 2 - 28, centre - 28, WIDTH // 2 + 28, centre + 28), fill=INK)
+            draw.text(
+                (WIDTH // 2, centre),
+                tr("reveal.versus", locale),
+                font=font(TEXT, "bold"),
+                fill=CARD_BG,
+                anchor="mm",
+            )
+        _draw_side(image, draw, y, side, locale)
+        y += _side_height(side) + GAP
     return to_png(image)
+
+
+def _draw_side(
+    image: Image.Image, draw: ImageDraw.ImageDraw, top: int, side: RevealSide, locale: str
+) -> None:
+    x0, x1 = MARGIN, WIDTH - MARGIN
+    bottom = top + _side_height(side)
+    style = side_style(side.side)
+    panel(draw, (x0, top, x1, bottom), CARD_BG, style.dark)
+    fill_side(image, (x0 + 2, top + 2, x1 - 2, top + SIDE_HEADER), side.side)
+    name = side_name(side.side, locale)
+    name_font = fit_font(name, INNER - 100, (30, 28, 26), "bold")
+    plate = text_width(name, name_font) + 76
+    draw.rounded_rectangle(
+        (x0 + 12, top + 8, x0 + 12 + min(plate, INNER - 24), top + SIDE_HEADER - 8),
+        radius=8,
+        fill=CARD_BG,
+        outline=style.dark,
+        width=2,
+    )
+    draw_marker(draw, (x0 + 38, top + SIDE_HEADER // 2), 26, side.side)
+    draw_text(
+        draw, (x0 + 60, top + SIDE_HEADER // 2), name, name_font, style.dark, "lm", INNER - 100
+    )
+    y = top + SIDE_HEADER + 12
+    for label, value in side.lines:
+        draw_text(
+            draw, (x0 + PAD, y + LABEL_LINE // 2), label, font(TEXT), MUTED, "lm", _text_width()
+        )
+        y += LABEL_LINE
+        y += draw_wrapped(draw, (x0 + PAD, y), value, VALUE, _text_width()) + 10
+    receipt_y = bottom - RECEIPT
+    draw.line((x0 + PAD, receipt_y + 4, x1 - PAD, receipt_y + 4), fill=style.light, width=2)
+    middle = receipt_y + RECEIPT // 2 + 2
+    label = tr("reveal.receipt", locale)
+    label_width = draw_text(draw, (x0 + PAD, middle), label, font(TEXT), MUTED, "lm")
+    draw_text(
+        draw,
+        (x0 + PAD + 12 + label_width, middle),
+        side.receipt,
+        font(BODY, "mono"),
+        INK,
+        "lm",
+        _text_width() - 12 - label_width,
+    )
