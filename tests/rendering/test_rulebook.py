@@ -116,6 +116,9 @@ def test_wings_rules_by_letter_number_section_and_word() -> None:
     assert rulebook.find("tailing", "en", "wings")[0].number == "A.IV.d"
     assert rulebook.find("talonnage", "fr", "wings")[0].number == "A.IV.d"
     assert rulebook.find("mohne", "fr", "wings")[0].number == "DB8"  # without its accent
+    # The card codes a program is written in ("S BL TL") are explained.
+    for code in ("ST", "IM", "CL", "DV", "WL"):
+        assert rulebook.find(code, "fr", "wings")[0].number == "A.I.b", code
     assert rulebook.find("dambuster", "fr", "wings")[0].title.startswith("Dambuster\u00a0:")
     # In a Wings campaign a word finds Wings rules (and the glossary), not the carrier's.
     assert {e.ruleset for e in rulebook.find("altitude", "en", "wings")} <= {"wings", "glossary"}
