@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from bot import strikelog
 from bot.i18n import _catalog, normalize, t, word
 
 SHORT = 12  # characters of a receipt or a commitment shown in the log
@@ -377,6 +378,8 @@ def describe(
     """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
     which some templates name; without it they show "?" there."""
     lang = normalize(locale)
+    if kind in strikelog.KINDS:
+        return strikelog.sentence(kind, data, lang)
     params = _params(data, lang)
     if turn is not None:
         params["turn"] = str(turn)

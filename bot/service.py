@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection
+from typing import Any
 
+from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
+from bot.rulesets import Plugin
 from bot.scheduler import run_due
 from bot.service_core import parse_side, round_info
 from bot.service_gm import ModerationMixin
@@ -312,7 +315,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 reason = next(
                     (e.reason for e in decision.excluded if e.id == value), "unknown-option"
                 )
-                raise ServiceError("illegal-option", reason=reason, field=field, value=value)
+                raise _illegal(self._plugin(campaign), campaign.scenario, field, value, reason)
             now = self._now()
             await tx.set_draft(live.id, side, field, value, user_id, now)
             await tx.update_player(campaign.id, user_id, last_active=now)
@@ -358,11 +361,12 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 raise ServiceError("incomplete", fields=", ".join(missing), missing=missing)
             for decision in decisions:
                 if not decision.allows(drafts[decision.field]):
-                    raise ServiceError(
-                        "illegal-option",
-                        reason="unknown-option",
-                        field=decision.field,
-                        value=drafts[decision.field],
+                    raise _illegal(
+                        self._plugin(campaign),
+                        campaign.scenario,
+                        decision.field,
+                        drafts[decision.field],
+                        "unknown-option",
                     )
             ctx = self._ctx()
             choice: dict[str, str] = {d.field: drafts[d.field] for d in decisions}
@@ -411,3 +415,13 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         every stuck resolution at once, after telling campaigns begun under older rules."""
         await self.announce_rule_upgrades()
         return await run_due(self, retry_all=True)
+
+
+def _illegal(
+    plugin: Plugin[Any, Any], scenario: str, field: str, value: str, reason: str
+) -> ServiceError:
+    """The refusal of an option that may not be picked now (a forged or stale menu), naming
+    it as the panel does in each language ("Long Range", "Longue Distance"), not by its id;
+    a value no option has (forged) is quoted back as it came."""
+    names = {lang: plugin.presenter.option_text(scenario, field, value, lang) for lang in SUPPORTED}
+    return ServiceError("illegal-option", reason=reason, field=field, value=value, names=names)

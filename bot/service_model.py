@@ -49,13 +49,17 @@ class ServiceError(Exception):
         answer too long to send, and the user would get none); a field, side or reason with no
         translation shows as itself rather than as a translation key.
         """
-        from bot.i18n import t, word
+        from bot.i18n import normalize, t, word
         from bot.limits import MESSAGE_LIMIT, clip
 
         params = {
             name: clip(value) if isinstance(value, str) else value
             for name, value in self.params.items()
         }
+        # An option is named as the panel names it, in the reader's language.
+        names = self.params.get("names")
+        if isinstance(names, Mapping) and "value" in params:
+            params["value"] = clip(str(names.get(normalize(locale)) or params["value"]))
         # Engine reason keys and field names are words too.
         if "reason" in params:
             params["reason"] = word(f"service.reason.{params['reason']}", params["reason"], locale)

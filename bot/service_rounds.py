@@ -27,6 +27,7 @@ from bot.service_model import (
     choice_of,
     receipt_of,
 )
+from bot.strikelog import with_strike_detail
 from db.repository import (
     CampaignRow,
     NewEvent,
@@ -502,7 +503,13 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
         campaign.id,
         round_id,
         round_row.branch,
-        [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
+        with_strike_detail(
+            [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
+            # The turn's strikes are flown, and go public, when its last round resolves.
+            rules.strike_reports(new_state, round_row.turn)
+            if rules.closes_turn(round_row.kind)
+            else (),
+        ),
         ctx.now,
     )
     before = await tx.snapshot(round_row.snapshot_before_id)

@@ -20,18 +20,37 @@ from cogs.pick import campaign_choices, chosen_campaign, component_campaign, not
 PER_PAGE = 10
 
 
-def _log_text(page: Any, loc: str, turn: int | None) -> str:
+def _log_text(page: Any, loc: str, turn: int | None, limit: int = 2000) -> str:
     lines = [t("cogs.log.header", loc, page=page.page, pages=page.pages)]
     if turn is not None:
         lines[0] += " · " + t("cogs.log.turn_filter", loc, turn=turn)
+    rows: list[tuple[str, str, str]] = []
     for entry in page.entries:
         text = describe(entry.kind, entry.data, loc, turn=entry.turn)
         mark = "~~" if entry.void else ""
         stamp = int(entry.at.timestamp())
-        lines.append(f"`T{entry.turn}` <t:{stamp}:d> {mark}{text}{mark}")
+        rows.append((f"`T{entry.turn}` <t:{stamp}:d> ", text, mark))
     if not page.entries:
         lines.append(t("cogs.log.empty", loc))
-    return "\n".join(lines)[:2000]
+    fixed = len(lines[0]) + sum(len(head) + 2 * len(mark) + 1 for head, _, mark in rows)
+    cap = _cap([len(text) for _, text, _ in rows], limit - fixed)
+    for head, text, mark in rows:
+        if len(text) > cap:
+            text = text[: max(0, cap - 1)] + "…"
+        lines.append(f"{head}{mark}{text}{mark}")
+    return "\n".join(lines)[:limit]
+
+
+def _cap(lengths: list[int], room: int) -> int:
+    """The longest an entry may be so that every entry fits in ``room`` characters: the
+    long ones (a strike's detail) are shortened, each as little as it can, and never cut
+    off the page as a whole line."""
+    if sum(lengths) <= room:
+        return max(lengths, default=0)
+    cap = max(lengths, default=0)
+    while cap > 1 and sum(min(n, cap) for n in lengths) > room:
+        cap -= 1
+    return cap
 
 
 MAX_PAGE = 100_000
@@ -69,16 +88,21 @@ class LogPager(
         info = await component_campaign(interaction, self.campaign_id)
         if info is None:
             return
-        content, view = await _log_page(interaction, self.campaign_id, self.page, self.turn or None)
         heading = note(info, interaction)
-        if heading is not None:
-            content = (heading + "\n" + content)[:2000]
+        content, view = await _log_page(
+            interaction, self.campaign_id, self.page, self.turn or None, heading
+        )
         await interaction.response.edit_message(content=content, view=view)
 
 
 async def _log_page(
-    interaction: discord.Interaction[Any], campaign_id: int, page: int, turn: int | None
+    interaction: discord.Interaction[Any],
+    campaign_id: int,
+    page: int,
+    turn: int | None,
+    heading: str | None = None,
 ) -> tuple[str, discord.ui.View]:
+    """The page as one message (under Discord's 2,000 characters, ``heading`` included)."""
     loc = locale(interaction)
     result = await campaigns(interaction).log(
         campaign_id, page=max(1, page), per_page=PER_PAGE, turn=turn
@@ -88,7 +112,9 @@ async def _log_page(
         view.add_item(LogPager(campaign_id, result.page - 1, turn or 0, t("cogs.log.newer", loc)))
     if result.page < result.pages:
         view.add_item(LogPager(campaign_id, result.page + 1, turn or 0, t("cogs.log.older", loc)))
-    return _log_text(result, loc, turn), view
+    if heading is None:
+        return _log_text(result, loc, turn), view
+    return heading + "\n" + _log_text(result, loc, turn, 2000 - len(heading) - 1), view
 
 
 class StatusCog(commands.Cog):
@@ -163,10 +189,7 @@ class StatusCog(commands.Cog):
         info = await chosen_campaign(interaction, campaign)
         if info is None:
             return
-        content, view = await _log_page(interaction, info.id, 1, turn)
-        heading = note(info, interaction)
-        if heading is not None:
-            content = (heading + "\n" + content)[:2000]
+        content, view = await _log_page(interaction, info.id, 1, turn, note(info, interaction))
         await interaction.response.send_message(
             content, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

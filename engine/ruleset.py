@@ -19,6 +19,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine.report import StrikeReport
 from engine.rng import Rng
 
 
@@ -309,6 +310,13 @@ class Rules(ABC, Generic[StateT, ViewT]):
         draw. ``seed`` must be built from public data only: never the campaign's seed.
         """
         return None
+
+    # -- optional: the strikes a turn flew, so the log can tell each in full (issue 16: the
+    # images cut long lists and send the reader to the log). A ruleset without strike
+    # reports has none.
+    def strike_reports(self, state: StateT, turn: int) -> Sequence[StrikeReport]:
+        """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
+        return ()
 
     @property
     def supports_odds(self) -> bool:

@@ -5,7 +5,8 @@ Each ruleset that has one keeps a short digest of its rules in ``rendering/rules
 and ``glossary.toml`` explains the abbreviations the panels and images use. Pure and
 without Discord, so the cog, the panel's Help and the tests read the same entries.
 
-A query is a rule number ("25.71", "25.7" for the whole section, "#3" for a resource) or
+A query is a rule number ("25.71", "25.7" for the whole section, "#3" for a resource,
+"A.II.a" or "DB5" for Wings of War) or
 words ("recovery", "out of sight"): numbers match exactly or by section, words match the
 title, the keywords and then the text; a query that matches nothing gets near misses.
 """
@@ -105,7 +106,13 @@ def _lang(lang: str) -> str:
     return lang if lang in LANGS else "en"
 
 
-_NUMBER = re.compile(r"^(#\s*\d+|n°\s*\d+|ph\s*\d+|\d+(\.\d+)?)$", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"^(#\s*\d+|n°\s*\d+|ph\s*\d+|db\s*\d*(\.[a-e])?|\d+(\.\d+)?|[a-g](\.[ivx]+(\.[a-j])?)?)$",
+    re.IGNORECASE,
+)
+# Wings of War's sections are lettered ("A.II.a"): a section's rules are those under it,
+# so "A.II" is A.II.a to A.II.c and never A.III.
+_LETTERED = re.compile(r"^[a-g](\.[ivx]+)*$")
 
 
 def _number_key(query: str) -> str | None:
@@ -133,6 +140,8 @@ def find(query: str, lang: str, ruleset: str | None = None) -> list[RuleEntry]:
         exact = [e for e in rules if e.number.lower() == key]
         if exact:
             return exact
+        if _LETTERED.match(key):
+            return [e for e in rules if e.number.lower().startswith(key + ".")]
         # "25.7" is the section: its rules in order ("25.71", "25.72"), not "25.70x".
         return [e for e in rules if e.number.lower().startswith(key) and "." in key] or [
             e for e in rules if e.number.lower().startswith(key + ".")

@@ -4,6 +4,7 @@ panels, reveals, strike reports, the end; and what the GM tools refuse."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import discord
 import simcord
@@ -103,12 +104,21 @@ async def test_whole_coral_sea_campaign_through_discord(world: World) -> None:
         # Receipts appeared in the channel before the reveals; no order text leaked early.
         assert "receipt" in text.lower()
 
-        log = await service.log(info.id, per_page=500)
-        kinds = {entry.kind for entry in log.entries}
+        kinds = {entry.kind for entry in await _whole_log(service, info.id)}
         assert {"orders-revealed", "resources-revealed", "strike-flown", "vp"} <= kinds
+        assert {"strike-duel", "strike-flak", "strike-bomb-run"} <= kinds  # strikes in full
         export = await service.export(info.id)
         check = verify_export(export, world.services.catalog)
         assert check.ok and check.replayed, check.problems
+
+
+async def _whole_log(service: Any, campaign_id: int) -> list[Any]:
+    """Every log entry, page by page (a page holds 50 at most)."""
+    first = await service.log(campaign_id, per_page=50)
+    entries = list(first.entries)
+    for page in range(2, first.pages + 1):
+        entries += (await service.log(campaign_id, page=page, per_page=50)).entries
+    return entries
 
 
 def _join_id(channel: simcord.ChannelHandle, viewer: simcord.MemberActor, side: str) -> str:
@@ -250,8 +260,8 @@ async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: Worl
         status = await service.status(table.campaign_id)
         assert status.round is not None
         assert (status.round.turn, status.round.kind) == (1, "orders")
-        log = await service.log(table.campaign_id, per_page=200)
-        assert any(entry.void for entry in log.entries)  # undone, never deleted
+        log = await _whole_log(service, table.campaign_id)
+        assert any(entry.void for entry in log)  # undone, never deleted
         assert "Turn 1 · Orders" in dm_panel(table.alice_user).content
 
 

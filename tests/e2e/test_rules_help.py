@@ -137,3 +137,29 @@ async def test_order_panel_options_say_what_they_do(world: World) -> None:
         assert "each damaged aircraft draws as many cards as both sides' recovery values" in (
             panel.content
         )
+
+
+async def test_rules_in_a_wings_campaign_answer_from_the_wings_digest(world: World) -> None:
+    async with simcord.run(_bot(world)) as env:
+        world.env = env
+        guild = env.create_guild()
+        gm = guild.add_member(env.create_user("gm"))
+        pilot = guild.add_member(env.create_user("pilot"))
+        channel = guild.create_text_channel("western-front")
+        await world.services.campaigns.create_campaign(
+            guild.id, channel.id, gm.id, "wings-1917", Pace(), seed="w", ruleset="wings"
+        )
+        # A word the carrier digest also knows ("altitude") answers with the Wings rule here.
+        altitude = _text(await pilot.slash(channel, "rules", query="altitude"))
+        assert altitude.startswith("A.III Altitude") and "climb counters" in altitude
+        assert "Wings of War campaign" in altitude  # the footer names the digest
+        section = _text(await pilot.slash(channel, "rules", query="A.II"))
+        assert "A.II.a Fire" in section and "A.II.c Aimed fire" in section
+        assert "A.III" not in section
+        french = _text(await pilot.slash(channel, "rules", query="talonnage", language="fr"))
+        assert french.startswith("A.IV.d Talonnage") and "Campagne Wings of War" in french
+        dam = _text(await pilot.slash(channel, "rules", query="DB5", language="fr"))
+        assert "DB5 Dambuster\u00a0: toucher le barrage" in dam
+        # Outside a campaign, the Wings numbers are still found.
+        other = guild.create_text_channel("mess")
+        assert "A.IV.d Tailing" in _text(await pilot.slash(other, "rules", query="A.IV.d"))

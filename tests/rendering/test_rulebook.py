@@ -12,7 +12,7 @@ def test_english_and_french_digests_have_the_same_entries() -> None:
         return [(e.ruleset, e.number) for e in rulebook.entries(lang)]
 
     assert numbers("en") == numbers("fr")
-    assert set(rulebook.rulesets("en")) == {"carrier", "land", "pearl-harbor"}
+    assert set(rulebook.rulesets("en")) == {"carrier", "land", "pearl-harbor", "wings"}
     for lang in rulebook.LANGS:
         for entry in rulebook.entries(lang):
             assert entry.title and entry.text and entry.keywords, entry.number
@@ -86,3 +86,52 @@ def test_a_picked_resource_shows_its_whole_effect_in_the_readers_language() -> N
         "\n".join(french)
     )
     assert any("L/W = paire leader + ailier" in line for line in french)
+
+
+def test_wings_digest_covers_the_game_numbered_like_its_rules() -> None:
+    wings = {e.number for e in rulebook.entries("en") if e.ruleset == "wings"}
+    # The turn, program legality, movement, fire, damage, altitude, tailing, pilots,
+    # missions, the campaign and the Dambuster's own rules.
+    for number in ("A.I", "A.I.a", "A.I.b", "A.II.a", "A.II.b", "A.III", "A.IV.d"):
+        assert number in wings
+    for number in ("D.II", "D.V", "E.I.a", "E.III.a", "F.I", "F.III.a", "F.III.d"):
+        assert number in wings
+    assert {"DB", "DB2", "DB4", "DB5", "DB6", "DB8"} <= wings
+    legality = rulebook.entry("wings", "A.I.a", "en")
+    assert legality is not None and "two steep (diamond) cards in a row" in legality.text
+    # Authored parts say so, in both languages.
+    assert "authored" in rulebook.entry("wings", "A.IV.h", "en").text  # type: ignore[union-attr]
+    assert "créée par nos soins" in rulebook.entry("wings", "A.IV.h", "fr").text  # type: ignore[union-attr]
+
+
+def test_wings_rules_by_letter_number_section_and_word() -> None:
+    assert [e.number for e in rulebook.find("A.II.a", "en", "wings")] == ["A.II.a"]
+    # A lettered section is the rules under it: A.II is never A.III.
+    assert [e.number for e in rulebook.find("A.II", "en", "wings")] == [
+        "A.II.a",
+        "A.II.b",
+        "A.II.c",
+    ]
+    assert [e.number for e in rulebook.find("db 5", "fr", "wings")] == ["DB5"]
+    assert rulebook.find("tailing", "en", "wings")[0].number == "A.IV.d"
+    assert rulebook.find("talonnage", "fr", "wings")[0].number == "A.IV.d"
+    assert rulebook.find("mohne", "fr", "wings")[0].number == "DB8"  # without its accent
+    # The card codes a program is written in ("S BL TL") are explained.
+    for code in ("ST", "IM", "CL", "DV", "WL"):
+        assert rulebook.find(code, "fr", "wings")[0].number == "A.I.b", code
+    assert rulebook.find("dambuster", "fr", "wings")[0].title.startswith("Dambuster\u00a0:")
+    # In a Wings campaign a word finds Wings rules (and the glossary), not the carrier's.
+    assert {e.ruleset for e in rulebook.find("altitude", "en", "wings")} <= {"wings", "glossary"}
+    # The carrier's numbers still work as before.
+    assert [e.number for e in rulebook.find("25.7", "en")] == ["25.71", "25.72"]
+
+
+def test_french_wings_digest_reads_french() -> None:
+    from tests.test_french import problems
+
+    lines = [
+        (f"wings {e.number}", f"{e.title} {e.short} {e.text}")
+        for e in rulebook.entries("fr")
+        if e.ruleset == "wings"
+    ]
+    assert problems(lines) == []

@@ -135,6 +135,10 @@ def _lines(
 
 
 def _without_proper_names(line: str, data: Mapping[str, Any]) -> str:
+    from bot.strikelog import _aircraft_names
+
+    for name in _aircraft_names().values():  # "B-17E Flying Fortress" in a strike's detail
+        line = line.replace(name, "")
     for key in PROPER:
         value = data.get(key)
         values = value.values() if isinstance(value, Mapping) else [value]

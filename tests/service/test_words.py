@@ -36,7 +36,7 @@ def test_error_messages_fill_their_blanks() -> None:
     error = ServiceError("illegal-option", reason="after-close", field="fleet_tactic", value="long")
     assert error.message("en") == "long cannot be chosen for Fleet Tactic: not after Close Range."
     assert error.message("fr") == (
-        "long ne peut pas être choisi pour Tactique de Flotte\u00a0: pas après Courte Portée."
+        "long ne peut pas être choisi pour Tactique de Flotte\u00a0: pas après Distance Réduite."
     )
     incomplete = ServiceError("incomplete", missing=["flight_ops", "doctrine"])
     assert incomplete.message("en") == "Not locked: choose Flight Ops, Doctrine first."

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from engine import campaign as loop
 from engine.catalog import Catalog
+from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -91,6 +92,9 @@ class CarrierRules(Rules[State, View]):
         return preview(
             self.catalog, self.resolve, state, side, picks, hidden, samples=samples, seed=seed
         )
+
+    def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
+        return next((r.strikes for r in state.history if r.turn == turn), ())
 
     def view(self, state: State, viewer: str | None) -> View:
         return view(self.catalog, state, Side(viewer) if viewer is not None else None)

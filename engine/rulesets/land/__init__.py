@@ -16,6 +16,7 @@ from engine.cards import Deck
 from engine.catalog import Catalog
 from engine.land import LandCampaign, LandResource, load_land_campaign, mission_key
 from engine.orders import DOCTRINE_PRESETS
+from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -325,6 +326,9 @@ class LandRules(Rules[LandState, LandView]):
                 )
             )
         return state.model_copy(update=update), events
+
+    def strike_reports(self, state: LandState, turn: int) -> Sequence[StrikeReport]:
+        return tuple(r.report for r in state.history if r.mission == turn)
 
     def view(self, state: LandState, viewer: str | None) -> LandView:
         return LandView(
