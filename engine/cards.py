@@ -39,7 +39,16 @@ class Deck:
         return card
 
     def draw_many(self, count: int, purpose: str) -> list[ActionCard]:
-        return [self.draw(purpose) for _ in range(max(0, count))]
+        # ``draw`` inlined: a strike draws some twenty thousand times per campaign.
+        cards: list[ActionCard] = []
+        log = self.log
+        for _ in range(count):
+            if not self._pile:
+                self._reshuffle()
+            card = self._pile.pop(0)
+            log.append((purpose, card.id))
+            cards.append(card)
+        return cards
 
     def discard(self, cards: Iterable[ActionCard]) -> None:
         self._discard.extend(cards)
