@@ -16,6 +16,12 @@ from pydantic import BaseModel
 M = TypeVar("M", bound=BaseModel)
 
 _set = object.__setattr__
+_new = object.__new__
+# The slots every model has beside its ``__dict__``, set through their descriptors (the
+# model is frozen, and going through ``object.__setattr__`` for each costs more).
+_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _names: dict[type[BaseModel], tuple[str, ...]] = {}
 
 
@@ -29,9 +35,9 @@ def trusted(cls: type[M], /, **values: Any) -> M:
             extra = sorted(set(values) ^ set(names))
             raise KeyError(f"{cls.__name__}: fields {extra} given or missing")
         values = {name: values[name] for name in names}
-    model = cls.__new__(cls)
+    model = _new(cls)
     _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", set(names))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
+    _fields_set(model, set(names))
+    _extra(model, None)
+    _private(model, None)
     return model
