@@ -14,7 +14,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.cards import Deck
-from engine.catalog import Catalog, Place, ResourceEffect, Scenario, TrackLevel, UnitSpec
+from engine.catalog import (
+    Catalog,
+    ObjectiveBonus,
+    Place,
+    ResourceEffect,
+    Scenario,
+    TrackLevel,
+    UnitSpec,
+)
 from engine.forces import (
     SIDE_LETTER,
     add_scout_bonus,
@@ -913,6 +921,21 @@ def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -
     return vp
 
 
+def objectives_met(scenario: Scenario, tracks: dict[str, TrackState]) -> list[ObjectiveBonus]:
+    """The campaign sheet's objective bonuses (authored 3.7.3) that the tracks meet as the
+    campaign ends. A condition reads ticked boxes, as the VP do (25.83): a repair restores
+    capacity, it does not undo a Turned Back."""
+    return [
+        objective
+        for objective in scenario.objectives
+        if all(
+            tracks[condition.place].boxes >= condition.min_boxes
+            and (condition.below is None or tracks[condition.place].boxes < condition.below)
+            for condition in objective.when
+        )
+    ]
+
+
 def play_turn(
     catalog: Catalog, state: State, resources: dict[Side, int], rng: Rng
 ) -> tuple[State, list[Event]]:
@@ -959,10 +982,14 @@ def play_turn(
     _tick_losses(turn)
     _damage_control(turn)
     vp = score(catalog, scenario, turn.tracks)
-    turn.emit("vp", **{side.value: vp[side] for side in Side})
-
     fleets_out = [side.value for side in Side if turn.level(scenario.fleet_of(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
+    if finished:
+        for objective in objectives_met(scenario, turn.tracks):
+            vp[objective.side] += objective.vp
+            turn.emit("objective-met", side=objective.side.value, vp=objective.vp)
+    turn.emit("vp", **{side.value: vp[side] for side in Side})
+
     winner: Side | str | None = None
     if finished:
         if vp[Side.JAPANESE] == vp[Side.ALLIED]:
