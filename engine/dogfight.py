@@ -248,14 +248,29 @@ class RunRec:
     note: str = ""
 
 
+# The response table as sets, per table: the catalog's never changes, and every strike
+# asked for it (issue 13). An entry keeps its table so the id cannot be reused; read only.
+_answers: dict[int, tuple[object, dict[CardTitle, frozenset[CardTitle]]]] = {}
+
+
+def _answer_sets(
+    answers: Mapping[CardTitle, Sequence[CardTitle]],
+) -> dict[CardTitle, frozenset[CardTitle]]:
+    hit = _answers.get(id(answers))
+    if hit is None or hit[0] is not answers:
+        sets = {title: frozenset(cancels) for title, cancels in answers.items()}
+        if len(_answers) >= 16:
+            _answers.clear()
+        hit = _answers[id(answers)] = (answers, sets)
+    return hit[1]
+
+
 class Sky:
     """Shared state of one strike: the deck, the response table, the planes and the log."""
 
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
-        self.answers: dict[CardTitle, frozenset[CardTitle]] = {
-            title: frozenset(cancels) for title, cancels in answers.items()
-        }
+        self.answers = _answer_sets(answers)
         self.planes: list[Plane] = []
         self.phase: Phase = "target-bound"
         self.turn = 1

@@ -85,7 +85,7 @@ from engine.report import (
     StrikeReport,
     TurnBands,
 )
-from engine.trusted import trusted
+from engine.trusted import trusted, trusted_rows
 from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
@@ -705,10 +705,7 @@ class Strike:
             start_bands=self.start_bands,
             turns=tuple(self.turns),
             moves=tuple(self.moves),
-            draws=tuple(
-                trusted(CardDraw, phase=phase, turn=turn, purpose=purpose, who=who, cards=cards)
-                for phase, turn, purpose, who, cards in sky.draws
-            ),
+            draws=trusted_rows(CardDraw, sky.draws),  # (phase, turn, purpose, who, cards)
             reshuffles=tuple(sky.deck.reshuffled_at),
         )
 

@@ -9,6 +9,7 @@ the declared types (a tuple where the model says tuple, the enum where it says e
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -41,3 +42,23 @@ def trusted(cls: type[M], /, **values: Any) -> M:
     _extra(model, None)
     _private(model, None)
     return model
+
+
+def trusted_rows(cls: type[M], rows: Iterable[tuple[Any, ...]]) -> tuple[M, ...]:
+    """One ``cls`` per row, each row holding every field in the model's own order (the
+    cheapest way to build the thousands of card draws a campaign records)."""
+    names = _names.get(cls)
+    if names is None:
+        names = _names[cls] = tuple(cls.model_fields)
+    width = len(names)
+    built: list[M] = []
+    for row in rows:
+        if len(row) != width:
+            raise KeyError(f"{cls.__name__}: {len(row)} values for {width} fields")
+        model = _new(cls)
+        _set(model, "__dict__", dict(zip(names, row, strict=True)))
+        _fields_set(model, set(names))
+        _extra(model, None)
+        _private(model, None)
+        built.append(model)
+    return tuple(built)
