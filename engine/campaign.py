@@ -198,6 +198,25 @@ def _keep(key: tuple[object, ...], catalog: Catalog | None, decision: Decision) 
     return decision
 
 
+def _flight_ops_remembered(catalog: Catalog, state: State, side: Side) -> Decision:
+    """The Flight Ops decision, which reads the fleet's level, the last strike's size and
+    the box cards the side's bases fly (through ``preview_forces``), and nothing else."""
+    from engine.turn import bases_in_use, fleet_level
+
+    scenario = catalog.scenarios[state.scenario]
+    already = bases_in_use(scenario, state.tracks, side, state.turn)
+    key = (
+        "flight_ops",
+        id(catalog),
+        state.scenario,
+        side,
+        fleet_level(catalog, state, side),
+        state.sides[side].last_size,
+        tuple(sorted(already.items())),
+    )
+    return _known(key, catalog) or _keep(key, catalog, _flight_ops_decision(catalog, state, side))
+
+
 def _decisions(catalog: Catalog, state: State) -> list[Decision]:
     if state.finished:
         return []
@@ -208,7 +227,7 @@ def _decisions(catalog: Catalog, state: State) -> list[Decision]:
             key: tuple[object, ...] = ("tactic", side, side_state.last_tactic)
             tactic = _known(key, None) or _keep(key, None, _tactic_decision(side_state))
             decisions.append(tactic)
-            decisions.append(_flight_ops_decision(catalog, state, side))
+            decisions.append(_flight_ops_remembered(catalog, state, side))
             key = ("doctrine", side)
             doctrine = _known(key, None) or _keep(key, None, _doctrine_decision(side_state))
             decisions.append(doctrine)
