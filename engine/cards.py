@@ -57,7 +57,15 @@ class Deck:
 
     def draw_many(self, count: int, purpose: str) -> list[ActionCard]:
         # ``draw`` inlined: a strike draws some twenty thousand times per campaign.
-        cards: list[ActionCard] = []
+        pile = self._pile
+        if count <= 0:
+            return []
+        if count <= len(pile):  # no reshuffle on the way: take the top cards at once
+            cards = pile[:count]
+            del pile[:count]
+            self.log.extend([(purpose, card.id) for card in cards])
+            return cards
+        cards = []
         log = self.log
         for _ in range(count):
             if not self._pile:

@@ -319,7 +319,7 @@ class Sky:
     def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
         cards = self.deck.draw_many(count, purpose)
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        self.draws.append((self.phase, self.turn, purpose, who, tuple(c.id for c in cards)))
+        self.draws.append((self.phase, self.turn, purpose, who, tuple([c.id for c in cards])))
         return cards
 
     def record(
