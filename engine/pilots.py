@@ -58,6 +58,8 @@ class PilotPool(Frozen):
         hit = _cups.get(key)
         if hit is None or hit[0] is not self or hit[1] is not aircraft:
             cup = tuple(sorted((c for c in self.counters if c.may_fly(aircraft)), key=_by_id))
+            if len(_cups) >= 256:
+                _cups.clear()  # only tests load other pools
             hit = _cups[key] = (self, aircraft, cup)
         return hit[2]
 
