@@ -432,8 +432,29 @@ def keep_value(p: Plane, card: ActionCard) -> int:
     return _KEEP.get(title, 2)
 
 
+def _worst(p: Plane, hand: list[ActionCard]) -> tuple[ActionCard | None, int]:
+    """The first card of least ``keep_value`` and that value, in one pass (hands are
+    sorted through on every element's turn)."""
+    loaded = p.ordnance is not Ordnance.NONE
+    worst: ActionCard | None = None
+    lowest = 1 << 30
+    for card in hand:
+        title = card.title
+        if title is IMS or title is OTS:
+            value = 3 + (card.damage or 0)
+        elif loaded and title in LOADED_BANNED:
+            value = 0
+        else:
+            value = _KEEP.get(title, 2)
+        if value < lowest:
+            worst, lowest = card, value
+    return worst, lowest
+
+
 def drop_worst(sky: Sky, p: Plane) -> None:
-    worst = min(p.hand, key=lambda c: keep_value(p, c))
+    worst, _ = _worst(p, p.hand)
+    if worst is None:
+        raise ValueError(f"{p.uid} has no card to drop")
     take(p.hand, worst)
     sky.deck.discard((worst,))
 
@@ -454,7 +475,7 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
     limit = max(0, p.perf())
     while len(p.hand) > limit:
         drop_worst(sky, p)
-    if p.hand and len(p.hand) == limit and min(keep_value(p, c) for c in p.hand) <= 2:
+    if p.hand and len(p.hand) == limit and _worst(p, p.hand)[1] <= 2:
         drop_worst(sky, p)
     room = min(p.hp(), limit - len(p.hand))
     if room > 0:
