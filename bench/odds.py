@@ -7,6 +7,10 @@ played once, plainly, by ``resolve`` with each side's first legal option for eve
 (both sides strike), so it sees the same machine load. The ratio says what the preview
 adds over playing its turns one by one.
 
+A second floor, the 1,000-step pure-Python loop of ``bench/engine.py`` timed beside every
+chunk, gives a ratio that does not move when the engine itself gets faster or slower, so
+figures from different commits and different machine loads compare.
+
 Target (issue 13): 1,000 samples <= 1 s.
 
     python bench/odds.py [samples, default 1000] [--quick]
@@ -22,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import line, machine, median, verdict
+from bench.engine import reference_floor
 from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
@@ -59,9 +64,11 @@ def run(scenario: str, samples: int) -> None:
     rules.odds(state, "japanese", picks, hidden, samples=5, seed="warm-up")
     preview = 0.0
     floor: list[float] = []
+    loop: list[float] = []
     done = 0
     while done < samples:
         size = min(CHUNK, samples - done)
+        loop += reference_floor(FLOOR_PER_CHUNK)
         start = time.perf_counter()
         result = rules.odds(state, "japanese", picks, hidden, samples=size, seed=f"bench|{done}")
         preview += time.perf_counter() - start
@@ -81,7 +88,8 @@ def run(scenario: str, samples: int) -> None:
         line(
             f"preview 1000 samples ({scenario})",
             f"x{preview / (per_turn * samples):.2f} the floor per sample, "
-            f"{scaled:.2f} s{scaled_note}",
+            f"x{preview / samples / median(loop):.0f} the loop floor "
+            f"({median(loop) * 1e6:.1f} us), {scaled:.2f} s{scaled_note}",
             "<= 1 s",
             verdict(scaled, TARGET_S),
         )

@@ -23,10 +23,11 @@ from bot.service_model import ServiceError
 from bot.service_rounds import state_of
 from engine.ruleset import Odds, Rules
 
-# Samples per preview. The carrier turn costs tens of milliseconds on a busy 2-core
-# machine, so this keeps the answer within a few seconds there (the click is deferred);
+# Samples per preview: what fits in about a second on an idle core for Midway, the dearer
+# scenario (a sample is one play of the turn, some 1.5-3 ms since issue 13's speed work; a
+# busy machine may take two or three times as long, and the click is deferred).
 # ``bench/odds.py`` measures what 1,000 would cost.
-SAMPLES = 100
+SAMPLES = 300
 # Recent answers by (ruleset, seed, samples): the seed names the campaign, the round (so the
 # state it starts from) and the side's drafts, so an entry stays right; a second click on
 # an unchanged panel answers at once. Bounded by count: each entry is a few numbers.

@@ -180,6 +180,43 @@ def pending(catalog: Catalog, state: State) -> list[Decision]:
     return decisions
 
 
+# Decisions that read only a few facts, by those facts: the same few lists come back every
+# round and in every sample of an odds preview (issue 13). Decisions are frozen; an entry
+# keeps its catalog so the catalog's id cannot be reused while it lives.
+_made: dict[tuple[object, ...], tuple[Catalog | None, Decision]] = {}
+
+
+def _known(key: tuple[object, ...], catalog: Catalog | None) -> Decision | None:
+    hit = _made.get(key)
+    return hit[1] if hit is not None and hit[0] is catalog else None
+
+
+def _keep(key: tuple[object, ...], catalog: Catalog | None, decision: Decision) -> Decision:
+    if len(_made) >= 1024:
+        _made.clear()
+    _made[key] = (catalog, decision)
+    return decision
+
+
+def _flight_ops_remembered(catalog: Catalog, state: State, side: Side) -> Decision:
+    """The Flight Ops decision, which reads the fleet's level, the last strike's size and
+    the box cards the side's bases fly (through ``preview_forces``), and nothing else."""
+    from engine.turn import bases_in_use, fleet_level
+
+    scenario = catalog.scenarios[state.scenario]
+    already = bases_in_use(scenario, state.tracks, side, state.turn)
+    key = (
+        "flight_ops",
+        id(catalog),
+        state.scenario,
+        side,
+        fleet_level(catalog, state, side),
+        state.sides[side].last_size,
+        tuple(sorted(already.items())),
+    )
+    return _known(key, catalog) or _keep(key, catalog, _flight_ops_decision(catalog, state, side))
+
+
 def _decisions(catalog: Catalog, state: State) -> list[Decision]:
     if state.finished:
         return []
@@ -187,11 +224,19 @@ def _decisions(catalog: Catalog, state: State) -> list[Decision]:
     for side in Side:
         side_state = state.sides[side]
         if state.round is RoundKind.ORDERS:
-            decisions.append(_tactic_decision(side_state))
-            decisions.append(_flight_ops_decision(catalog, state, side))
-            decisions.append(_doctrine_decision(side_state))
+            key: tuple[object, ...] = ("tactic", side, side_state.last_tactic)
+            tactic = _known(key, None) or _keep(key, None, _tactic_decision(side_state))
+            decisions.append(tactic)
+            decisions.append(_flight_ops_remembered(catalog, state, side))
+            key = ("doctrine", side)
+            doctrine = _known(key, None) or _keep(key, None, _doctrine_decision(side_state))
+            decisions.append(doctrine)
         else:
-            decisions.append(_resource_decision(catalog, state, side))
+            key = ("resource", id(catalog), state.scenario, side, side_state.resources_used)
+            resource = _known(key, catalog) or _keep(
+                key, catalog, _resource_decision(catalog, state, side)
+            )
+            decisions.append(resource)
     return decisions
 
 

@@ -248,14 +248,29 @@ class RunRec:
     note: str = ""
 
 
+# The response table as sets, per table: the catalog's never changes, and every strike
+# asked for it (issue 13). An entry keeps its table so the id cannot be reused; read only.
+_answers: dict[int, tuple[object, dict[CardTitle, frozenset[CardTitle]]]] = {}
+
+
+def _answer_sets(
+    answers: Mapping[CardTitle, Sequence[CardTitle]],
+) -> dict[CardTitle, frozenset[CardTitle]]:
+    hit = _answers.get(id(answers))
+    if hit is None or hit[0] is not answers:
+        sets = {title: frozenset(cancels) for title, cancels in answers.items()}
+        if len(_answers) >= 16:
+            _answers.clear()
+        hit = _answers[id(answers)] = (answers, sets)
+    return hit[1]
+
+
 class Sky:
     """Shared state of one strike: the deck, the response table, the planes and the log."""
 
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
-        self.answers: dict[CardTitle, frozenset[CardTitle]] = {
-            title: frozenset(cancels) for title, cancels in answers.items()
-        }
+        self.answers = _answer_sets(answers)
         self.planes: list[Plane] = []
         self.phase: Phase = "target-bound"
         self.turn = 1
@@ -304,7 +319,7 @@ class Sky:
     def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
         cards = self.deck.draw_many(count, purpose)
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        self.draws.append((self.phase, self.turn, purpose, who, tuple(c.id for c in cards)))
+        self.draws.append((self.phase, self.turn, purpose, who, tuple([c.id for c in cards])))
         return cards
 
     def record(
@@ -417,8 +432,29 @@ def keep_value(p: Plane, card: ActionCard) -> int:
     return _KEEP.get(title, 2)
 
 
+def _worst(p: Plane, hand: list[ActionCard]) -> tuple[ActionCard | None, int]:
+    """The first card of least ``keep_value`` and that value, in one pass (hands are
+    sorted through on every element's turn)."""
+    loaded = p.ordnance is not Ordnance.NONE
+    worst: ActionCard | None = None
+    lowest = 1 << 30
+    for card in hand:
+        title = card.title
+        if title is IMS or title is OTS:
+            value = 3 + (card.damage or 0)
+        elif loaded and title in LOADED_BANNED:
+            value = 0
+        else:
+            value = _KEEP.get(title, 2)
+        if value < lowest:
+            worst, lowest = card, value
+    return worst, lowest
+
+
 def drop_worst(sky: Sky, p: Plane) -> None:
-    worst = min(p.hand, key=lambda c: keep_value(p, c))
+    worst, _ = _worst(p, p.hand)
+    if worst is None:
+        raise ValueError(f"{p.uid} has no card to drop")
     take(p.hand, worst)
     sky.deck.discard((worst,))
 
@@ -439,7 +475,7 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
     limit = max(0, p.perf())
     while len(p.hand) > limit:
         drop_worst(sky, p)
-    if p.hand and len(p.hand) == limit and min(keep_value(p, c) for c in p.hand) <= 2:
+    if p.hand and len(p.hand) == limit and _worst(p, p.hand)[1] <= 2:
         drop_worst(sky, p)
     room = min(p.hp(), limit - len(p.hand))
     if room > 0:

@@ -54,13 +54,29 @@ class PilotPool(Frozen):
     def cup_for(self, aircraft: AircraftType) -> tuple[PilotCounter, ...]:
         """19.24 step 1: every counter eligible for this type, in a fixed order so that the
         same rng always draws the same counter."""
-        return tuple(sorted((c for c in self.counters if c.may_fly(aircraft)), key=lambda c: c.id))
+        key = (id(self), aircraft.code)
+        hit = _cups.get(key)
+        if hit is None or hit[0] is not self or hit[1] is not aircraft:
+            cup = tuple(sorted((c for c in self.counters if c.may_fly(aircraft)), key=_by_id))
+            if len(_cups) >= 256:
+                _cups.clear()  # only tests load other pools
+            hit = _cups[key] = (self, aircraft, cup)
+        return hit[2]
 
     def counter(self, counter_id: str) -> PilotCounter:
         for counter in self.counters:
             if counter.id == counter_id:
                 return counter
         raise KeyError(counter_id)
+
+
+def _by_id(counter: PilotCounter) -> str:
+    return counter.id
+
+
+# The cups already sorted, per pool and type: every Leader of every strike asks (issue 13).
+# An entry keeps its pool and type so their ids cannot be reused while it lives.
+_cups: dict[tuple[int, str], tuple[PilotPool, AircraftType, tuple[PilotCounter, ...]]] = {}
 
 
 class PilotDraw(Frozen):

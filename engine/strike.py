@@ -85,6 +85,7 @@ from engine.report import (
     StrikeReport,
     TurnBands,
 )
+from engine.trusted import trusted, trusted_rows
 from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
@@ -353,8 +354,13 @@ class Strike:
         self.first_turn = False
         # self.order() always gives the defender's elements the first move (15.2).
         self.turns.append(
-            TurnBands.model_construct(
-                phase=phase, turn=turn, first=self.defender, start=start, end=self.bands()
+            trusted(
+                TurnBands,
+                phase=phase,
+                turn=turn,
+                first=self.defender,
+                start=start,
+                end=self.bands(),
             )
         )
 
@@ -415,7 +421,8 @@ class Strike:
         planes = element.alive()
         if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
             self.moves.append(
-                BandMove.model_construct(
+                trusted(
+                    BandMove,
                     phase=sky.phase,
                     turn=sky.turn,
                     element=element.key,
@@ -534,13 +541,15 @@ class Strike:
         else:
             lead.hand.extend(self.sky.draw(1, "dive", lead.uid))
         self.moves.append(
-            BandMove.model_construct(
+            trusted(
+                BandMove,
                 phase=self.sky.phase,
                 turn=self.sky.turn,
                 element=element.key,
                 uids=tuple(p.uid for p in planes),
                 before=lead.band,
                 after=new,
+                dive_brakes=False,
             )
         )
         for p in planes:
@@ -609,7 +618,8 @@ class Strike:
         setup = self.setup
         sky = self.sky
         aircraft = tuple(
-            AircraftOutcome(
+            trusted(
+                AircraftOutcome,
                 uid=p.uid,
                 aircraft=p.kind.code,
                 side=p.side,
@@ -626,11 +636,13 @@ class Strike:
                 if p.damaged
                 else AircraftState.OK,
                 disengaged=p.was_out,
+                lost_on_recovery=False,
             )
             for p in sky.planes
         )
         exchanges = tuple(
-            Exchange(
+            trusted(
+                Exchange,
                 phase=e.phase,
                 turn=e.turn,
                 attacker=e.attacker,
@@ -643,7 +655,8 @@ class Strike:
             for e in sky.exchanges
         )
         flak = tuple(
-            FlakShot(
+            trusted(
+                FlakShot,
                 phase=f.phase,
                 kind=f.kind,
                 against=f.against,
@@ -656,7 +669,8 @@ class Strike:
             for f in sky.flak
         )
         runs = tuple(
-            BombRun(
+            trusted(
+                BombRun,
                 uid=r.uid,
                 mode=r.mode,
                 band=r.band,
@@ -668,7 +682,8 @@ class Strike:
             )
             for r in sky.runs
         )
-        return StrikeReport(
+        return trusted(
+            StrikeReport,
             id=setup.id,
             turn=setup.turn,
             kind=setup.kind,
@@ -685,17 +700,12 @@ class Strike:
             flak=flak,
             bomb_runs=runs,
             target_points=sum(r.points for r in sky.runs),
+            scout_success=None,
             notes=tuple(sky.notes),
             start_bands=self.start_bands,
             turns=tuple(self.turns),
             moves=tuple(self.moves),
-            # Built without validation: thousands per campaign, all from the engine itself.
-            draws=tuple(
-                CardDraw.model_construct(
-                    phase=phase, turn=turn, purpose=purpose, who=who, cards=cards
-                )
-                for phase, turn, purpose, who, cards in sky.draws
-            ),
+            draws=trusted_rows(CardDraw, sky.draws),  # (phase, turn, purpose, who, cards)
             reshuffles=tuple(sky.deck.reshuffled_at),
         )
 

@@ -14,7 +14,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.cards import Deck
-from engine.catalog import Catalog, Place, ResourceEffect, Scenario, TrackLevel, UnitSpec
+from engine.catalog import (
+    Catalog,
+    ObjectiveBonus,
+    Place,
+    ResourceEffect,
+    Scenario,
+    TrackLevel,
+    UnitSpec,
+)
 from engine.forces import (
     SIDE_LETTER,
     add_scout_bonus,
@@ -72,6 +80,16 @@ def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass)
     return None
 
 
+# The forces of recent (sheet row, level, resource, doctrine, box) combinations. They are
+# asked for again and again (every Flight Ops option on the panels, then the turn itself,
+# then every sample of an odds preview) and depend on nothing else; the units are frozen,
+# so the lists are shared as tuples and each caller gets its own list. An entry keeps its
+# catalog so the catalog's id cannot be reused while it lives; plain dict operations only.
+_FORCES_SIZE = 512
+_forces: dict[tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]]
+_forces = {}
+
+
 def _carrier_forces(
     catalog: Catalog,
     scenario: Scenario,
@@ -85,6 +103,31 @@ def _carrier_forces(
 ) -> tuple[list[FlightUnit], list[FlightUnit]]:
     """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the
     box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
+    naval = bool(target and catalog.targets[target.sheet].naval)
+    boxes = tuple(sorted((already or {}).items()))
+    key = (id(catalog), scenario.key, side, size, level, effect, naval, doctrine, boxes)
+    hit = _forces.get(key)
+    if hit is None or hit[0] is not catalog:
+        strike, cap = _build_forces(
+            catalog, scenario, side, size, level, effect, naval, doctrine, already
+        )
+        if len(_forces) >= _FORCES_SIZE:
+            _forces.clear()
+        hit = _forces[key] = (catalog, tuple(strike), tuple(cap))
+    return list(hit[1]), list(hit[2])
+
+
+def _build_forces(
+    catalog: Catalog,
+    scenario: Scenario,
+    side: Side,
+    size: StrikeSize,
+    level: TrackLevel,
+    effect: ResourceEffect,
+    naval: bool,
+    doctrine: Doctrine,
+    already: Counter[str] | None,
+) -> tuple[list[FlightUnit], list[FlightUnit]]:
     base = Counter(already or {})
     row = scenario.flight_ops[side][size.value]
     fighter = _first_of(
@@ -94,7 +137,6 @@ def _carrier_forces(
         scenario.flight_ops[side]["large"].strike, catalog, AircraftClass.FIGHTER_BOMBER
     )
     letter = SIDE_LETTER[side]
-    naval = bool(target and catalog.targets[target.sheet].naval)
     strike_specs = list(row.strike)
     if strike_specs and fighter and effect.strike_add_fighter_elements:
         strike_specs.append(
@@ -172,15 +214,27 @@ def bases_in_use(
     return used
 
 
+_NO_EFFECT = ResourceEffect()
+_PLAIN = Doctrine()
+# Recent previews by the only facts they read (see ``_forces`` for why an entry holds it).
+_previews: dict[tuple[object, ...], tuple[Catalog, tuple[str, str]]] = {}
+
+
 def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize) -> tuple[str, str]:
     """What a Flight Ops size would field now (before this turn's resource), as notation."""
     scenario = catalog.scenarios[state.scenario]
     level = fleet_level(catalog, state, side)
     already = bases_in_use(scenario, state.tracks, side, state.turn)
-    strike, cap = _carrier_forces(
-        catalog, scenario, side, size, level, ResourceEffect(), None, Doctrine(), already
-    )
-    return describe(strike), describe(cap)
+    key = (id(catalog), scenario.key, side, size, level, tuple(sorted(already.items())))
+    hit = _previews.get(key)
+    if hit is None or hit[0] is not catalog:
+        strike, cap = _carrier_forces(
+            catalog, scenario, side, size, level, _NO_EFFECT, None, _PLAIN, already
+        )
+        if len(_previews) >= _FORCES_SIZE:
+            _previews.clear()
+        hit = _previews[key] = (catalog, (describe(strike), describe(cap)))
+    return hit[1]
 
 
 # ----------------------------------------------------------------------------- the turn
@@ -867,6 +921,21 @@ def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -
     return vp
 
 
+def objectives_met(scenario: Scenario, tracks: dict[str, TrackState]) -> list[ObjectiveBonus]:
+    """The campaign sheet's objective bonuses (authored 3.7.3) that the tracks meet as the
+    campaign ends. A condition reads ticked boxes, as the VP do (25.83): a repair restores
+    capacity, it does not undo a Turned Back."""
+    return [
+        objective
+        for objective in scenario.objectives
+        if all(
+            tracks[condition.place].boxes >= condition.min_boxes
+            and (condition.below is None or tracks[condition.place].boxes < condition.below)
+            for condition in objective.when
+        )
+    ]
+
+
 def play_turn(
     catalog: Catalog, state: State, resources: dict[Side, int], rng: Rng
 ) -> tuple[State, list[Event]]:
@@ -913,10 +982,14 @@ def play_turn(
     _tick_losses(turn)
     _damage_control(turn)
     vp = score(catalog, scenario, turn.tracks)
-    turn.emit("vp", **{side.value: vp[side] for side in Side})
-
     fleets_out = [side.value for side in Side if turn.level(scenario.fleet_of(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
+    if finished:
+        for objective in objectives_met(scenario, turn.tracks):
+            vp[objective.side] += objective.vp
+            turn.emit("objective-met", side=objective.side.value, vp=objective.vp)
+    turn.emit("vp", **{side.value: vp[side] for side in Side})
+
     winner: Side | str | None = None
     if finished:
         if vp[Side.JAPANESE] == vp[Side.ALLIED]:

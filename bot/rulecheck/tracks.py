@@ -82,13 +82,34 @@ def track_ticks(c: Campaign, f: Findings) -> None:
             )
 
 
+def _objectives_met(c: Campaign, boxes: dict[str, Any]) -> dict[str, int]:
+    """Authored 3.7.3: the sheet's objective bonuses the final tracks meet, per side."""
+    bonus = {side: 0 for side in SIDES}
+    for objective in c.sheet.get("objectives", ()):
+        met = True
+        for condition in objective["when"]:
+            ticked = int(boxes.get(condition["place"], 0))
+            below = condition.get("below")
+            met = met and ticked >= int(condition.get("min_boxes", 0))
+            met = met and (below is None or ticked < int(below))
+        if met:
+            bonus[objective["side"]] += int(objective["vp"])
+    return bonus
+
+
 def victory_points(c: Campaign, f: Findings) -> None:
-    """25.83: each side scores the VP of the level every enemy track has reached."""
-    for record in c.turns:
+    """25.83: each side scores the VP of the level every enemy track has reached; after the
+    turn the campaign ends on (25.9) the objective bonuses its tracks meet are added
+    (authored 3.7.3, carrier rules version 4)."""
+    for index, record in enumerate(c.turns):
         want = {side: 0 for side in SIDES}
         for place in c.places.values():
             level = c.data.level(place.track, int(record["boxes"].get(place.key, 0)))
             want[enemy(place.side)] += level.vp
+        ends = record["turn"] >= int(c.sheet["turns"]) or bool(_out_of_action(c, record))
+        if index == len(c.turns) - 1 and ends:  # whether it did end is ``campaign_end``'s
+            for side, bonus in _objectives_met(c, record["boxes"]).items():
+                want[side] += bonus
         f.check(
             {s: int(record["vp"].get(s, -1)) for s in SIDES} == want,
             "vp",

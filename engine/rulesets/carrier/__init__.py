@@ -53,7 +53,8 @@ class CarrierRules(Rules[State, View]):
     key = "carrier"
     # 2: the issue 11 fidelity fixes (recovery against bases, scouts, box limits...).
     # 3: one pilot draw per Leader of Midway's CAP (19.24), found by verify --rules.
-    version = "3"
+    # 4: Coral Sea's objective bonuses (authored 3.7.3) score at the campaign's end.
+    version = "4"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS

@@ -93,14 +93,25 @@ def preview(
     # serves all samples (and keeps the decision lists' memo warm); after the orders
     # reveal each sample draws its own value for what the other side keeps unseen.
     once = _masked(state, foe, hidden, draw) if state.round is RoundKind.ORDERS else None
+    # The orders reveal draws nothing: the same orders give the same revealed state, so
+    # each set of orders is resolved once and its resource round's decisions listed once.
+    revealed: dict[tuple[tuple[str, str, str], ...], tuple[State, list[Decision]]] = {}
     for index in range(samples):
         rng_seed = f"odds|{seed}|{index}"
         current = once if once is not None else _masked(state, foe, hidden, draw)
         decisions = now
         if current.round is RoundKind.ORDERS:
             choices = _choices(decisions, me, own, draw)
-            current, _ = resolve(current, choices, Rng(rng_seed, current.turn, "orders"))
-            decisions = pending(catalog, current)
+            orders = tuple(
+                (side_key, field, value)
+                for side_key, fields in choices.items()
+                for field, value in fields.items()
+            )
+            known = revealed.get(orders)
+            if known is None:
+                after, _ = resolve(current, choices, Rng(rng_seed, current.turn, "orders"))
+                known = revealed[orders] = (after, pending(catalog, after))
+            current, decisions = known
             after_own: Mapping[str, str] = {}
         else:
             after_own = own
