@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 DATA_DIR = Path(__file__).parent / "data"
 _M = TypeVar("_M", bound=BaseModel)
@@ -271,12 +271,24 @@ class ObjectiveRules(Frozen):
     bomb_markers: tuple[tuple[int, int], ...]  # (from level, markers), ascending
     recon_levels: tuple[int, int]  # (level for R/2, highest level for a full R)
     photo_max_level: int
+    # Where an objective lies, by kind: rulers from the border of the defender's zone, into
+    # it (negative: on the no-man's-land side). Seed E.I.b allows half a ruler either way.
+    depth: dict[str, float]
+    per_mission: dict[str, int]  # objectives a generated mission has, by mission kind
     # Flak (DCA, seed A.IV.h): per target level, burst distance bands in rulers; -1 stands
     # for the edge of the battery's card.
     dca_bands: tuple[tuple[int, float, float], ...]
     dca_counter: float  # radius of the burst counter in bw (authored)
     dca_structure: int
     vp: dict[str, tuple[int, int]]  # award -> (squadron VP, pilot VP)
+
+    @field_validator("depth")
+    @classmethod
+    def _within_half_a_ruler(cls, depth: dict[str, float]) -> dict[str, float]:
+        for kind, rulers in depth.items():
+            if abs(rulers) > 0.5:
+                raise ValueError(f"{kind}: seed E.I.b puts objectives within R/2 of the border")
+        return depth
 
 
 class Rules(Frozen):
