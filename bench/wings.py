@@ -136,7 +136,7 @@ def main() -> None:
     turn_ms = statistics.median(first_turns) * 1000
     print(
         f"turn, 8 planes   {turn_ms:8.3f} ms  = {turn_ms / floor:6.1f} x floor"
-        f" (first turn, median of {count}; target <= 2 ms)"
+        f" (first turn, median of {count}) [target <= 2 ms: {verdict(turn_ms <= 2)}]"
     )
 
     for policy in POLICIES:
@@ -156,12 +156,13 @@ def main() -> None:
         print(
             f"any turn, {policy:<6} {any_turn:8.3f} ms  = {any_turn / floor:6.1f} x floor median,"
             f" p99 {turn_p99:.3f} ms = {turn_p99 / floor:.1f} x floor ({len(all_turns)} turns,"
-            f" 8 planes at the start; target <= 2 ms)"
+            f" 8 planes at the start) [target <= 2 ms: {verdict(any_turn <= 2)}]"
         )
         print(
             f"mission, {policy:<6}  {mission_ms:8.3f} ms  = {mission_ms / floor:6.1f} x floor"
             f" median, p99 {mission_p99:.3f} ms = {mission_p99 / floor:.1f} x floor"
-            f" (4 v 4, {count} missions, engine time; target <= 50 ms)"
+            f" (4 v 4, {count} missions, engine time)"
+            f" [target <= 50 ms: {verdict(mission_ms <= 50)}]"
         )
         print(f"turns played     {dict(sorted(lengths.items()))}")
         split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
@@ -193,7 +194,6 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
         vp["attacker"] += scored.team[attacker]
         vp["defender"] += sum(v for side, v in scored.team.items() if side != attacker)
     top = max(outcome["attacker"], outcome["defender"]) / count
-    verdict = "ok" if top <= 0.65 else "MISSES target"
     shares = ", ".join(f"{side} {outcome[side] / count:.1%}" for side in sorted(outcome))
     detail = (
         f"; objective VP {vp['attacker'] / count:.2f} v {vp['defender'] / count:.2f} a mission"
@@ -202,9 +202,14 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
     )
     mission_ms = statistics.median(times) * 1000
     return (
-        f"{kind:<11} {policy:<6} {shares} (n={count}, {verdict}){detail};"
+        f"{kind:<11} {policy:<6} {shares} (n={count}) [neither side above 65 %:"
+        f" {verdict(top <= 0.65)}]{detail};"
         f" {mission_ms:.2f} ms = {mission_ms / floor:.1f} x floor a mission (median)"
     )
+
+
+def verdict(met: bool) -> str:
+    return "meets target" if met else "MISSES target"
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
