@@ -74,19 +74,20 @@ class ManeuverCard(Frozen):
     theta: float
     steep: bool = False
 
-    @property
+    # Cached: program checks ask these of the same few cards thousands of times a turn.
+    @functools.cached_property
     def copies(self) -> int:
         return self.no[1] - self.no[0] + 1
 
-    @property
+    @functools.cached_property
     def kind(self) -> str:
         return CODE_KIND[self.code][0]
 
-    @property
+    @functools.cached_property
     def side(self) -> str | None:
         return CODE_KIND[self.code][1]
 
-    @property
+    @functools.cached_property
     def is_straight(self) -> bool:
         return self.kind == "straight"
 
@@ -111,9 +112,18 @@ class ManeuverDeck(Frozen):
     cards: tuple[ManeuverCard, ...]
 
     def card(self, code: str) -> ManeuverCard | None:
-        return next((card for card in self.cards if card.code == code), None)
+        return self.by_code.get(code)
 
-    @property
+    @functools.cached_property
+    def by_code(self) -> dict[str, ManeuverCard]:
+        # Program checks look cards up thousands of times a turn; the first card of a code
+        # wins, as a search through the deck would find it.
+        found: dict[str, ManeuverCard] = {}
+        for card in self.cards:
+            found.setdefault(card.code, card)
+        return found
+
+    @functools.cached_property
     def codes(self) -> tuple[str, ...]:
         return tuple(card.code for card in self.cards)
 
