@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.rng import Rng
+from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
@@ -168,6 +169,8 @@ def main() -> None:
         split = ", ".join(f"{k} {v / count:.1%}" for k, v in sorted(winners.items()))
         print(f"4 v 4 winners    {split} (random fighter types, {policy} programs, n={count})")
 
+    seam_rounds(count, floor)
+
     # Seed E.I.a: the patrol is won by the side left flying; beyond it, the attacker wins by
     # achieving every objective, else the defender has held. Target: neither side above
     # 65 % at equal Mission Points.
@@ -175,6 +178,37 @@ def main() -> None:
         for kind in KINDS:
             print(balance_line(catalog, kind, policy, count, floor))
     dambusters(catalog, count, floor)
+
+
+def seam_rounds(count: int, floor: float) -> None:
+    """A round as the bot plays it: the ruleset's legal options asked, then the round
+    resolved, through ``engine.rulesets.wings`` (the wings-1917 scenario, options picked at
+    random from the legal ones), until ``count`` program rounds have been timed."""
+    rules = WingsRules(default_catalog())
+    timed: dict[str, list[float]] = {"program": [], "other": []}
+    seed = 0
+    while len(timed["program"]) < count:
+        state = rules.new("wings-1917", f"seam{seed}")
+        stream = Rng(str(seed), 0, "bench").stream("seam")
+        index = 0
+        while not rules.progress(state).finished and index < 400:
+            start = time.perf_counter()
+            decisions = rules.pending(state)
+            choices: dict[str, dict[str, str]] = {}
+            for decision in decisions:
+                pick = stream.choice(decision.options).id if decision.options else decision.default
+                choices.setdefault(decision.side, {})[decision.field] = pick
+            kind = "program" if rules.progress(state).round == "program" else "other"
+            state, _ = rules.resolve(state, choices, Rng(f"seam{seed}", index, "round"))
+            timed[kind].append(time.perf_counter() - start)
+            index += 1
+        seed += 1
+    for kind, samples in timed.items():
+        median, p99 = percentiles(samples)
+        print(
+            f"seam round, {kind:<7} {median:7.3f} ms = {median / floor:5.1f} x floor median,"
+            f" p99 {p99:.3f} ms ({len(samples)} rounds, legal options + resolve)"
+        )
 
 
 def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: float) -> str:

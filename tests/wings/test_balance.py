@@ -189,3 +189,54 @@ def test_the_cached_collision_sweep_is_the_cards_path(deck: str) -> None:
             for step, pose in enumerate(poses, start=1):
                 assert pose == geo.path_pose(card, length, step / 8)
     assert math.isclose(sweep(catalog().maneuver_decks["A"].cards[0], 1.4)[-1][1], 0.0)
+
+
+VARIANTS = {
+    "skills": ((), ("genius",), ("acrobat",)),
+    "last_card": (None, "S", "ST", "IM", "BL"),
+    "last_steep": (False, True),
+    "genius_turn": (-99, 1, 2),
+    "engine_hits": (0, 1),
+    "rudder": (None, "L", "R"),
+    "rudder_until": (0, 2, 3),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    first=st.fixed_dictionaries(
+        {name: st.sampled_from(values) for name, values in VARIANTS.items()}
+    ),
+    changed=st.sampled_from(sorted(VARIANTS)),
+    pick=st.integers(min_value=0, max_value=4),
+    cards=st.lists(
+        st.sampled_from(["S", "ST", "IM", "BL", "BR", "HL", "CL", "DV"]), min_size=3, max_size=3
+    ),
+    turn=st.integers(min_value=1, max_value=4),
+    altitude=st.booleans(),
+)
+def test_a_remembered_program_check_answers_as_a_fresh_one(
+    first: dict[str, object],
+    changed: str,
+    pick: int,
+    cards: list[str],
+    turn: int,
+    altitude: bool,
+) -> None:
+    """The check's memo must tell apart every plane it could answer differently for: two
+    planes differing in one field the check reads, asked in turn, get their own answers."""
+    from engine.wings.program import _check
+    from engine.wings.state import MissionRules, Program
+
+    values = VARIANTS[changed]
+    second = {**first, changed: values[pick % len(values)]}
+    rules = MissionRules(altitude=altitude)
+    program = Program(cards=tuple(cards))
+    for fields in (first, second):
+        subject = plane("memo", "spad7", "entente", **fields)
+        fresh = _check(catalog(), subject, program, rules, turn)
+        assert check_program(catalog(), subject, program, rules, turn) == fresh
+    for when in (turn, turn + 1):
+        subject = plane("memo", "spad7", "entente", **second)
+        fresh = _check(catalog(), subject, program, rules, when)
+        assert check_program(catalog(), subject, program, rules, when) == fresh
