@@ -52,7 +52,7 @@ def _straight_before_immelmann(card: ManeuverCard | None, skills: tuple[str, ...
     return "acrobat" in skills and card.kind in ("bank", "turn")
 
 
-CACHE_LIMIT = 50_000  # answers kept per catalog before the memo starts afresh
+CACHE_LIMIT = 20_000  # answers kept per catalog (a few MB) before the memo starts afresh
 
 
 def check_program(

@@ -32,6 +32,7 @@ def test_the_wings_bench_prints_speed_and_balance_for_both_players() -> None:
             rf"^mission, {policy} .* p99 .*\[target <= 50 ms: {VERDICT}\]"
             for policy in ("random", "rookie")
         ),
+        *(rf"^seam round, {kind}\s+[\d.]+ ms .* p99 .*rounds" for kind in ("program", "other")),
         *(
             rf"^{kind}\s+{policy} .*\(n=2\) \[neither side above 65 %: {VERDICT}\]"
             for policy in ("random", "rookie")
