@@ -320,11 +320,6 @@ class Catalog(Frozen):
     rules: Rules
 
     @functools.cached_property
-    def legality_cache(self) -> dict[tuple[object, ...], tuple[object, ...]]:
-        """Program checks already answered with this catalog (``engine.wings.program``)."""
-        return {}
-
-    @functools.cached_property
     def move_cache(self) -> dict[tuple[str, str], Move]:
         return {}
 

@@ -52,9 +52,6 @@ def _straight_before_immelmann(card: ManeuverCard | None, skills: tuple[str, ...
     return "acrobat" in skills and card.kind in ("bank", "turn")
 
 
-CACHE_LIMIT = 20_000  # answers kept per catalog (a few MB) before the memo starts afresh
-
-
 def check_program(
     catalog: Catalog,
     plane: PlaneState,
@@ -62,40 +59,6 @@ def check_program(
     rules: MissionRules,
     turn: int,
 ) -> list[Refusal]:
-    """The program's refusals, empty when it is legal. The same questions come back many
-    times a round (every menu, every lock, the resolve's own check), so answers are kept
-    on the catalog, keyed by everything the check reads."""
-    key = (
-        plane.type,
-        plane.skills,
-        plane.last_card,
-        plane.last_steep,
-        plane.genius_turn,
-        plane.engine_hits,
-        plane.rudder,
-        plane.rudder_until,
-        program.cards,
-        program.maneuver,
-        rules.altitude,
-        turn,
-    )
-    cache = catalog.legality_cache
-    answer = cache.get(key)
-    if answer is None:
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
-        answer = cache[key] = tuple(_check(catalog, plane, program, rules, turn))
-    return list(answer)  # type: ignore[arg-type]
-
-
-def _check(
-    catalog: Catalog,
-    plane: PlaneState,
-    program: Program,
-    rules: MissionRules,
-    turn: int,
-) -> list[Refusal]:
-    # Whatever this reads of the plane, program, rules or turn must be in check_program's key.
     plane_type = catalog.planes[plane.type]
     deck = catalog.maneuver_decks[plane_type.deck]
     refusals: list[Refusal] = []
