@@ -61,7 +61,7 @@ def mission_points(
     lines = [(f"mission:{kind}", table[kind])]
     if extra_objectives:
         key = "extra_photo" if kind == "photography" else f"extra_{kind}"
-        # The recon row is priced per two extra objectives (seed E.II.b table, step III).
+        # Seed E.II.b: reconnaissance objectives are priced per two extra, the others each.
         priced = extra_objectives // 2 if kind == "recon" else extra_objectives
         lines.append(("extra objectives", table[key] * priced))
     if enemy_extra_aircraft:
