@@ -12,15 +12,13 @@ import math
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TypeVar
-
-from pydantic import BaseModel
 
 from engine.rng import Rng
 from engine.wings import flak
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
+from engine.wings.fastcopy import built, evolve
 from engine.wings.fire import (
     base_polygon,
     check_at_ground,
@@ -39,10 +37,8 @@ from engine.wings.state import (
     Program,
 )
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
 PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
 SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
-PLAIN_STEP = Step()  # a card flown outside a complex maneuver
 # The collision sweep's poses in the plane's own frame, by card and base length: the same
 # few cards are swept thousands of times a mission. The card is kept with its poses so its
 # id cannot be reused while the entry lives.
@@ -77,13 +73,13 @@ class Turn:
         self.turn = mission.turn
         self.phase = 0
         self.draws = 0
+        self.radii: dict[str, float] = {}  # base half-diagonals, by plane type
         self.hit_this_phase: set[str] = set()
         # Counters given during this phase's fire start ticking at the end of the next
         # maneuver (seed A.II.b: "the next three maneuvers").
         self.fresh: set[tuple[str, str]] = set()
         self.exploded_now: list[str] = []
         self.pursuits: dict[str, str] = {}
-        self.radii: dict[str, float] = {}  # by plane type
 
     # --- small helpers ------------------------------------------------------------------
 
@@ -410,7 +406,7 @@ class Turn:
 
     def step_effect(self, program: Program) -> Step:
         if program.maneuver is None:
-            return PLAIN_STEP
+            return Step()
         return self.catalog.complex[program.maneuver].steps[self.phase - 1]
 
     def altitude(self, pid: str, card: ManeuverCard, step: Step, program: Program) -> None:
@@ -558,15 +554,11 @@ class Turn:
         return radius
 
     def fire_phase(
-        self,
-        played: dict[str, tuple[ManeuverCard, Step]],
-        overlapping: set[frozenset[str]],
-        polygons: dict[str, geo.Polygon] | None = None,
+        self, played: dict[str, tuple[ManeuverCard, Step]], overlapping: set[frozenset[str]]
     ) -> None:
         rules = self.mission.rules
         planes = self.flying()
-        if polygons is None:
-            polygons = {plane.id: base_polygon(self.catalog, plane) for plane in planes}
+        polygons = {plane.id: base_polygon(self.catalog, plane) for plane in planes}
         ruler = self.catalog.rules.units.ruler
         shots: list[Shot] = []
         ground_shots: list[Shot] = []
@@ -1054,7 +1046,7 @@ class Turn:
             if geo.distance((a.x, a.y), (b.x, b.y)) <= self.radius(a) + self.radius(b) + geo.EPS
             and geo.overlaps(polys[a.id], polys[b.id])
         }
-        self.fire_phase(played, overlapping, polys)
+        self.fire_phase(played, overlapping)
         for pid in self.ids():
             plane = self.planes[pid]
             # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.
@@ -1189,29 +1181,6 @@ def sweep(card: ManeuverCard, length: float) -> list[tuple[float, float, float]]
         ]
         cached = _SWEEPS[key] = (card, poses)
     return cached[1]
-
-
-def evolve(plane: PlaneState, changes: dict[str, object]) -> PlaneState:
-    """``plane.model_copy(update=changes)`` without pydantic's generic copy: a turn makes
-    thousands of these, every value already typed by the engine."""
-    fields = dict(plane.__dict__)
-    fields.update(changes)
-    copy = built(PlaneState, fields)
-    object.__setattr__(
-        copy, "__pydantic_fields_set__", plane.__pydantic_fields_set__ | changes.keys()
-    )
-    return copy
-
-
-def built(cls: type[ModelT], fields: dict[str, object]) -> ModelT:
-    """An instance from already valid field values, skipping validation and defaults (every
-    field must be given)."""
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
-    object.__setattr__(model, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
-    return model
 
 
 def _unit(heading: float) -> geo.Point:
