@@ -40,6 +40,7 @@ def test_a_recon_mission_surveys_four_sites_along_the_enemy_border() -> None:
     assert len(sites) == 4 and all(site.kind == "recon" for site in sites)
     for site in sites:
         assert site.side == "central" and abs(site.x - width * 3 / 4) <= ruler / 2 + 1e-9
+        assert site.x == pytest.approx(width * 3 / 4 + ruler / 2)  # as deep as the seed allows
     # Seed E.I.b: objectives at least R/2 from one another.
     for first, second in itertools.pairwise(sites):
         assert geo.distance((first.x, first.y), (second.x, second.y)) >= ruler / 2
