@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 DATA_DIR = Path(__file__).parent / "data"
 _M = TypeVar("_M", bound=BaseModel)
@@ -74,19 +74,20 @@ class ManeuverCard(Frozen):
     theta: float
     steep: bool = False
 
-    @property
+    # Cached: program checks ask these of the same few cards thousands of times a turn.
+    @functools.cached_property
     def copies(self) -> int:
         return self.no[1] - self.no[0] + 1
 
-    @property
+    @functools.cached_property
     def kind(self) -> str:
         return CODE_KIND[self.code][0]
 
-    @property
+    @functools.cached_property
     def side(self) -> str | None:
         return CODE_KIND[self.code][1]
 
-    @property
+    @functools.cached_property
     def is_straight(self) -> bool:
         return self.kind == "straight"
 
@@ -111,9 +112,18 @@ class ManeuverDeck(Frozen):
     cards: tuple[ManeuverCard, ...]
 
     def card(self, code: str) -> ManeuverCard | None:
-        return next((card for card in self.cards if card.code == code), None)
+        return self.by_code.get(code)
 
-    @property
+    @functools.cached_property
+    def by_code(self) -> dict[str, ManeuverCard]:
+        # Program checks look cards up thousands of times a turn; the first card of a code
+        # wins, as a search through the deck would find it.
+        found: dict[str, ManeuverCard] = {}
+        for card in self.cards:
+            found.setdefault(card.code, card)
+        return found
+
+    @functools.cached_property
     def codes(self) -> tuple[str, ...]:
         return tuple(card.code for card in self.cards)
 
@@ -271,12 +281,24 @@ class ObjectiveRules(Frozen):
     bomb_markers: tuple[tuple[int, int], ...]  # (from level, markers), ascending
     recon_levels: tuple[int, int]  # (level for R/2, highest level for a full R)
     photo_max_level: int
+    # Where an objective lies, by kind: rulers from the border of the defender's zone, into
+    # it (negative: on the no-man's-land side). Seed E.I.b allows half a ruler either way.
+    depth: dict[str, float]
+    per_mission: dict[str, int]  # objectives a generated mission has, by mission kind
     # Flak (DCA, seed A.IV.h): per target level, burst distance bands in rulers; -1 stands
     # for the edge of the battery's card.
     dca_bands: tuple[tuple[int, float, float], ...]
     dca_counter: float  # radius of the burst counter in bw (authored)
     dca_structure: int
     vp: dict[str, tuple[int, int]]  # award -> (squadron VP, pilot VP)
+
+    @field_validator("depth")
+    @classmethod
+    def _within_half_a_ruler(cls, depth: dict[str, float]) -> dict[str, float]:
+        for kind, rulers in depth.items():
+            if abs(rulers) > 0.5:
+                raise ValueError(f"{kind}: seed E.I.b puts objectives within R/2 of the border")
+        return depth
 
 
 class Rules(Frozen):

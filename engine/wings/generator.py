@@ -61,7 +61,9 @@ def mission_points(
     lines = [(f"mission:{kind}", table[kind])]
     if extra_objectives:
         key = "extra_photo" if kind == "photography" else f"extra_{kind}"
-        lines.append(("extra objectives", table[key] * extra_objectives))
+        # Seed E.II.b: reconnaissance objectives are priced per two extra, the others each.
+        priced = extra_objectives // 2 if kind == "recon" else extra_objectives
+        lines.append(("extra objectives", table[key] * priced))
     if enemy_extra_aircraft:
         lines.append(("enemy advantage", table["enemy_advantage"] * enemy_extra_aircraft))
     if enemy_trenches or enemy_caa or enemy_dca:
@@ -214,11 +216,13 @@ def generate_mission(
     trenches = min(stock.get("trenches", 0), fire.max_trenches)
     caa = min(stock.get("caa", 0), fire.max_caa)
     dca = 0 if kind == "patrol" else 1
+    sites = catalog.rules.objectives.per_mission.get(kind, 1)
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
         enemy_players=state.squadrons[enemy].players,
         kind=kind,
+        extra_objectives=sites - 1,
         enemy_trenches=trenches,
         enemy_caa=caa,
         enemy_dca=dca,
@@ -234,6 +238,7 @@ def generate_mission(
             active_players=state.squadrons[active].players,
             enemy_players=state.squadrons[enemy].players,
             kind=kind,
+            extra_objectives=sites - 1,
             enemy_extra_aircraft=extra,
             enemy_trenches=trenches,
             enemy_caa=caa,
@@ -281,7 +286,7 @@ def generate_mission(
             "time_of_day": time_of_day,
             "ground": ground,
             "kind": kind,
-            "objectives": place_objectives(catalog, kind, enemy),
+            "objectives": place_objectives(catalog, kind, enemy, sites),
         }
     )
     return mission, points, forces

@@ -40,7 +40,7 @@ def place_objectives(
     ruler = catalog.rules.units.ruler
     border = width * 3 / 4 if defender == "central" else width / 4
     inward = 1 if defender == "central" else -1
-    depth = ruler / 2 if kind == "balloon" else ruler / 4
+    depth = ruler * catalog.rules.objectives.depth[kind]
     level = catalog.rules.objectives.balloon_level if kind == "balloon" else 0
     result = {}
     for index in range(count):

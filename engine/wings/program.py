@@ -8,6 +8,7 @@ short reason key; an empty list means the program is legal.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -193,8 +194,9 @@ def default_program(catalog: Catalog, plane: PlaneState, rules: MissionRules, tu
         (straight, straight, stall),
     ]
     others = [card.code for card in deck.cards if card.kind not in ("immelmann", "climb", "dive")]
-    candidates += [(a, b, c) for a in others for b in others for c in others]
-    for cards in candidates:
+    # The substitutes are only spelt out when the plain ones are all refused (rarely).
+    substitutes = ((a, b, c) for a in others for b in others for c in others)
+    for cards in itertools.chain(candidates, substitutes):
         program = Program(cards=cards)
         if not check_program(catalog, plane, program, rules, turn):
             return program

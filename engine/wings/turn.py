@@ -18,6 +18,7 @@ from engine.wings import flak
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
+from engine.wings.fastcopy import built, evolve
 from engine.wings.fire import (
     base_polygon,
     check_at_ground,
@@ -38,6 +39,10 @@ from engine.wings.state import (
 
 PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
 SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
+# The collision sweep's poses in the plane's own frame, by card and base length: the same
+# few cards are swept thousands of times a mission. The card is kept with its poses so its
+# id cannot be reused while the entry lives.
+_SWEEPS: dict[tuple[int, float], tuple[ManeuverCard, list[tuple[float, float, float]]]] = {}
 
 
 @dataclass
@@ -68,6 +73,7 @@ class Turn:
         self.turn = mission.turn
         self.phase = 0
         self.draws = 0
+        self.radii: dict[str, float] = {}  # base half-diagonals, by plane type
         self.hit_this_phase: set[str] = set()
         # Counters given during this phase's fire start ticking at the end of the next
         # maneuver (seed A.II.b: "the next three maneuvers").
@@ -89,7 +95,7 @@ class Turn:
         return [self.planes[i] for i in self.ids() if self.planes[i].status == "flying"]
 
     def update(self, pid: str, **changes: object) -> PlaneState:
-        plane = self.planes[pid].model_copy(update=changes)
+        plane = evolve(self.planes[pid], changes)
         self.planes[pid] = plane
         return plane
 
@@ -97,12 +103,15 @@ class Turn:
         # Built without re-validation: every field comes typed from the engine itself, and
         # a turn emits dozens of events.
         self.events.append(
-            Event.model_construct(
-                kind=kind,
-                turn=self.turn,
-                phase=self.phase,
-                data=dict(data),
-                secret_for=secret_for,
+            built(
+                Event,
+                {
+                    "kind": kind,
+                    "turn": self.turn,
+                    "phase": self.phase,
+                    "data": dict(data),
+                    "secret_for": secret_for,
+                },
             )
         )
 
@@ -437,7 +446,8 @@ class Turn:
                 level, counters = level - 1, plane_type.climb - 1
         if step.level:
             level, counters = level + step.level, 0
-        self.update(pid, level=level, counters=counters)
+        if (level, counters) != (plane.level, plane.counters):
+            self.update(pid, level=level, counters=counters)
         if level < 0:
             self.update(pid, level=0)
             self.event("crashed-into-ground", plane=pid)
@@ -467,12 +477,13 @@ class Turn:
         def path(plane: PlaneState) -> list[tuple[float, float, float]]:
             if plane.id not in samples:
                 card, length = moves[plane.id]
-                poses = []
-                for step in range(1, SWEEP_STEPS + 1):
-                    lx, ly, lh = geo.path_pose(card, length, step / SWEEP_STEPS)
-                    wx, wy = geo.to_world(plane.x, plane.y, plane.heading, (lx, ly))
-                    poses.append((wx, wy, plane.heading + lh))
-                samples[plane.id] = poses
+                rad = math.radians(plane.heading)
+                cos, sin = math.cos(rad), math.sin(rad)
+                x, y, heading = plane.x, plane.y, plane.heading
+                samples[plane.id] = [
+                    (x + lx * cos - ly * sin, y + lx * sin + ly * cos, heading + lh)
+                    for lx, ly, lh in sweep(card, length)
+                ]
             return samples[plane.id]
 
         pairs = []
@@ -534,12 +545,21 @@ class Turn:
                     else:
                         self.add_damage(pid, card.value, None)
 
+    def radius(self, plane: PlaneState) -> float:
+        """Half the base's diagonal: no part of the base is farther from its centre."""
+        radius = self.radii.get(plane.type)
+        if radius is None:
+            width, length = self.catalog.base_size(self.catalog.planes[plane.type])
+            radius = self.radii[plane.type] = math.hypot(width, length) / 2
+        return radius
+
     def fire_phase(
         self, played: dict[str, tuple[ManeuverCard, Step]], overlapping: set[frozenset[str]]
     ) -> None:
         rules = self.mission.rules
         planes = self.flying()
         polygons = {plane.id: base_polygon(self.catalog, plane) for plane in planes}
+        ruler = self.catalog.rules.units.ruler
         shots: list[Shot] = []
         ground_shots: list[Shot] = []
         infantry: list[tuple[str, str]] = []
@@ -550,9 +570,13 @@ class Turn:
             dived = card.kind == "dive" or step.dive_shot
             for gun in self.catalog.planes[shooter.type].guns:
                 best: tuple[tuple[int, float, str], Shot] | None = None
+                muzzle = math.hypot(*gun.point)
                 for target in planes:
                     if target.side == shooter.side:
                         continue
+                    gap = geo.distance((shooter.x, shooter.y), (target.x, target.y))
+                    if gap > ruler + self.radius(target) + muzzle + geo.EPS:
+                        continue  # out of any gun's reach: check_fire would say "range"
                     check = check_fire(
                         self.catalog,
                         shooter,
@@ -615,7 +639,8 @@ class Turn:
                 cards=shot.cards,
             )
         for pid, aims in new_aim.items():
-            self.update(pid, aim=aims)
+            if self.planes[pid].aim != aims:
+                self.update(pid, aim=aims)
         self.deal(shots)
         self.hit_ground(ground_shots)
         for post_id, victim in infantry:
@@ -655,6 +680,8 @@ class Turn:
         """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
         CAA's AA gun also shoots like an aircraft while it is not silenced (seed A.IV.h)."""
         shots: list[Shot] = []
+        if not self.ground:
+            return shots
         fire = self.catalog.rules.fire
         caa_gun = Gun(name="caa", deck=fire.caa_deck, axis=0, half_angle=89)
         for post in sorted(self.ground.values(), key=lambda g: g.id):
@@ -1015,7 +1042,9 @@ class Turn:
             frozenset((a.id, b.id))
             for i, a in enumerate(flying)
             for b in flying[i + 1 :]
-            if geo.overlaps(polys[a.id], polys[b.id])
+            # Bases whose circumscribed circles are apart cannot overlap.
+            if geo.distance((a.x, a.y), (b.x, b.y)) <= self.radius(a) + self.radius(b) + geo.EPS
+            and geo.overlaps(polys[a.id], polys[b.id])
         }
         self.fire_phase(played, overlapping)
         for pid in self.ids():
@@ -1140,6 +1169,18 @@ class Turn:
                 "winner": winner,
             }
         )
+
+
+def sweep(card: ManeuverCard, length: float) -> list[tuple[float, float, float]]:
+    """The card's sampled path in the plane's frame (authored 4.1), computed once."""
+    key = (id(card), length)
+    cached = _SWEEPS.get(key)
+    if cached is None:
+        poses = [
+            geo.path_pose(card, length, step / SWEEP_STEPS) for step in range(1, SWEEP_STEPS + 1)
+        ]
+        cached = _SWEEPS[key] = (card, poses)
+    return cached[1]
 
 
 def _unit(heading: float) -> geo.Point:

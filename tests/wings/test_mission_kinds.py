@@ -54,7 +54,7 @@ def test_an_illegal_mission_choice_is_refused_and_changes_nothing() -> None:
     assert state.phase == "briefing" and state.mission is None
 
 
-def test_a_photo_mission_sends_the_two_seater_against_a_site_in_the_enemy_zone() -> None:
+def test_a_photo_mission_sends_the_two_seater_against_a_site_by_the_enemy_zone() -> None:
     state = with_recon_crew()
     choices = wings.defaults(wings.pending(catalog(), state))
     choices["entente"]["mission"] = "photography"
@@ -62,8 +62,10 @@ def test_a_photo_mission_sends_the_two_seater_against_a_site_in_the_enemy_zone()
     mission = after.mission
     assert mission is not None and mission.kind == "photography"
     (site,) = mission.objectives.values()
-    width = mission.table[0]
-    assert site.kind == "photo" and site.side == "central" and site.x > width * 3 / 4
+    width, ruler = mission.table[0], catalog().rules.units.ruler
+    # Seed E.I.b: within R/2 of the border of the defender's zone (either side of it).
+    assert site.kind == "photo" and site.side == "central"
+    assert abs(site.x - width * 3 / 4) <= ruler / 2 + 1e-9
     assert any(p.type == "bristol_f2b" for p in mission.planes.values() if p.side == "entente")
     briefed = next(e for e in events if e.kind == "mission-briefed")
     assert briefed.data["kind"] == "photography"

@@ -276,7 +276,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     key = "wings"
     # 2: mission types beyond the patrol (the scenarios open with one; the debrief chooses
     # the next), objectives in the mission record.
-    version = "2"
+    # 3: balanced mission generator: a recon mission has four sites, a photo site lies on
+    # the no-man's-land side of the border, a recon site half a ruler inside (authored).
+    version = "3"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS

@@ -1,0 +1,234 @@
+"""The rookie: a stand-in player that is still random among legal programs but heads
+roughly where his mission sends him (authored, for the bench and AI seats).
+
+He draws a handful of random legal programs and flies the one whose three cards end
+nearest his goal, keeping clear of the table's edge. Altitude, fire and the enemy's cards
+are not foreseen: the point is a player who knows where to go, not one who plays well, so
+that the win rates of the generated missions measure the missions rather than how often
+blind programs happen to cross an objective.
+
+Goals: an attacker carrying the mission's task (a two-seater with an observer on a recon
+or photo mission, a plane with a bomb left, any gun on a balloon mission) makes for the
+nearest objective still open, a bomber for where his bomb would land on it, a photo plane
+for a stall over the site; with its picture taken it makes for its own end of the table.
+A defender makes for the nearest enemy plane carrying a task, every other plane for the
+nearest enemy plane, else an open objective. Near his task's objective the rookie weighs
+many more programs: the run-in is where care pays.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.wings import geometry as geo
+from engine.wings.catalog import Catalog
+from engine.wings.objectives import bomb_markers, can_observe
+from engine.wings.program import CARDS_PER_TURN, check_program, random_program
+from engine.wings.state import MissionState, Objective, PlaneState, Program
+
+DRAWS = 8  # random programs the rookie weighs each turn (the illegal ones fall out)
+RUN_IN = 8.0  # bw: about a turn's flight from his task's objective...
+RUN_IN_DRAWS = 1000  # ...he weighs this many programs
+RETRIES = 80  # draws at most when every program so far flies off the table
+EDGE_MARGIN = 1.0  # bw: an end pose nearer the edge than this counts as flying off
+SAFE_AHEAD = 5.0  # bw: room ahead he wants at the end of a turn
+PHOTO_STALL = 1.0  # bw: how much a pass ending on a stall is worth over the photo site
+CLIMB_BONUS = 1.5  # bw: how much a climb toward a balloon above is worth
+
+
+def goal(catalog: Catalog, mission: MissionState, plane: PlaneState) -> geo.Point | None:
+    """Where the rookie wants to be at the end of his turn, or None for nowhere special."""
+    width = mission.table[0]
+    open_sites = [
+        site
+        for site in sorted(mission.objectives.values(), key=lambda o: o.id)
+        if site.side != plane.side and not _achieved(site)
+    ]
+    photo = [
+        site
+        for site in mission.objectives.values()
+        if site.kind == "photo" and site.done_by == plane.id
+    ]
+    if photo:
+        return (-width if plane.side == "entente" else 2 * width, plane.y)  # home
+    tasks = [site for site in open_sites if _carries_task(catalog, plane, site)]
+    if tasks:
+        return _nearest(plane, [(site.x, site.y) for site in tasks])
+    enemies = [
+        other
+        for other in mission.planes.values()
+        if other.side != plane.side and other.status == "flying"
+    ]
+    # A defender goes for the planes carrying the enemy's task first.
+    raiders = [
+        (other.x, other.y)
+        for other in enemies
+        for site in mission.objectives.values()
+        if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
+    ]
+    if raiders:
+        return _nearest(plane, raiders)
+    if enemies:
+        return _nearest(plane, [(other.x, other.y) for other in enemies])
+    if open_sites:
+        return _nearest(plane, [(site.x, site.y) for site in open_sites])
+    return None
+
+
+def rookie_program(
+    catalog: Catalog,
+    mission: MissionState,
+    plane: PlaneState,
+    stream: random.Random,
+    draws: int = DRAWS,
+) -> Program:
+    """The legal program nearest his goal among ``draws`` random ones (many more on the
+    run-in); if none is legal and keeps him on the table, among ``RETRIES`` more; failing
+    that, any random legal program."""
+    target = goal(catalog, mission, plane)
+    if target is None:
+        return random_program(catalog, plane, mission.rules, mission.turn, stream)
+    site = _task_site(catalog, mission, plane)
+    if site is not None and geo.distance((plane.x, plane.y), (site.x, site.y)) <= RUN_IN:
+        draws = max(draws, RUN_IN_DRAWS)  # on the run-in he takes more care
+    codes = catalog.maneuver_decks[catalog.planes[plane.type].deck].codes
+    for batch in (draws, RETRIES):
+        drawn = [tuple(stream.choice(codes) for _ in range(CARDS_PER_TURN)) for _ in range(batch)]
+        # Scored first, checked after: the geometry is cheap, the legality check is not.
+        ranked = sorted(
+            (_score(catalog, mission, plane, cards, target, site), index, cards)
+            for index, cards in enumerate(drawn)
+        )
+        for score, _, cards in ranked:
+            if score == math.inf:
+                break
+            program = Program(cards=cards)
+            if not check_program(catalog, plane, program, mission.rules, mission.turn):
+                return program
+    return random_program(catalog, plane, mission.rules, mission.turn, stream)
+
+
+def _score(
+    catalog: Catalog,
+    mission: MissionState,
+    plane: PlaneState,
+    cards: tuple[str, ...],
+    target: geo.Point,
+    site: Objective | None,
+) -> float:
+    """The distance left to the goal after the three cards (the nearest pass counts most,
+    the end pose a little, to keep on course); off the table or into the ground is out."""
+    plane_type = catalog.planes[plane.type]
+    deck = catalog.maneuver_decks[plane_type.deck]
+    width, height = mission.table
+    x, y, heading = plane.x, plane.y, plane.heading
+    nearest = math.inf
+    level = plane.level
+    climbs = 0
+    for code in cards:
+        card = deck.card(code)
+        kind = card.kind if card is not None else ""
+        if kind == "dive":
+            level -= 1
+        climbs += kind == "climb"
+        x, y, heading = geo.apply_move(x, y, heading, catalog.move(plane_type, code))
+        inside = (
+            EDGE_MARGIN <= x <= width - EDGE_MARGIN and EDGE_MARGIN <= y <= height - EDGE_MARGIN
+        )
+        if level < 0 or not (inside or _home(mission, plane, target, x, y)):
+            return math.inf
+        gap = geo.distance((x, y), target)
+        if site is not None and site.kind == "target" and level >= 1:
+            # A bomber aims where his bomb would land, a few straights ahead.
+            gap = geo.distance(_bomb_lands(catalog, plane, x, y, heading, level), target)
+        if site is not None and site.kind == "photo":
+            # A photograph is taken only after a stall with the base over the site.
+            if kind != "stall":
+                gap += PHOTO_STALL
+            elif level <= 2 and _covers(catalog, plane, x, y, heading, site):
+                gap = -PHOTO_STALL
+        nearest = min(nearest, gap)
+    score = nearest + 0.25 * geo.distance((x, y), target)
+    if _on_table(mission, target):
+        # Headed at a near edge, next turn has no way back: he sees that much.
+        score += max(0.0, SAFE_AHEAD - _room_ahead(mission, x, y, heading))
+    if site is not None and site.kind == "balloon" and plane.level < site.level and climbs:
+        score -= CLIMB_BONUS  # guns reach a balloon only one level below it, at R/2
+    return score
+
+
+def _task_site(catalog: Catalog, mission: MissionState, plane: PlaneState) -> Objective | None:
+    sites = [
+        site
+        for site in sorted(mission.objectives.values(), key=lambda o: o.id)
+        if site.side != plane.side and not _achieved(site) and _carries_task(catalog, plane, site)
+    ]
+    return sites[0] if sites else None
+
+
+def _bomb_lands(
+    catalog: Catalog, plane: PlaneState, x: float, y: float, heading: float, level: int
+) -> geo.Point:
+    plane_type = catalog.planes[plane.type]
+    deck = catalog.maneuver_decks[plane_type.deck]
+    straight = next(card.code for card in deck.cards if card.is_straight)
+    move = catalog.move(plane_type, straight)
+    for _ in range(1 + bomb_markers(catalog, level)):
+        x, y, heading = geo.apply_move(x, y, heading, move)
+    return (x, y)
+
+
+def _covers(
+    catalog: Catalog, plane: PlaneState, x: float, y: float, heading: float, site: Objective
+) -> bool:
+    width, length = catalog.base_size(catalog.planes[plane.type])
+    return geo.point_in_convex((site.x, site.y), geo.rectangle(x, y, heading, width, length))
+
+
+def _room_ahead(mission: MissionState, x: float, y: float, heading: float) -> float:
+    """How far the plane can fly straight on before it leaves the table."""
+    width, height = mission.table
+    rad = math.radians(heading)
+    dx, dy = math.cos(rad), math.sin(rad)
+    room = math.inf
+    if dx > 1e-9:
+        room = min(room, (width - x) / dx)
+    elif dx < -1e-9:
+        room = min(room, -x / dx)
+    if dy > 1e-9:
+        room = min(room, (height - y) / dy)
+    elif dy < -1e-9:
+        room = min(room, -y / dy)
+    return room
+
+
+def _home(mission: MissionState, plane: PlaneState, target: geo.Point, x: float, y: float) -> bool:
+    """Off the table over his own zone with home as his goal: back to base."""
+    width, _ = mission.table
+    own = x < width / 4 if plane.side == "entente" else x > width * 3 / 4
+    return own and not _on_table(mission, target)
+
+
+def _on_table(mission: MissionState, target: geo.Point) -> bool:
+    """A goal off the table is home: flying off the table's end is then the point."""
+    width, height = mission.table
+    return 0 <= target[0] <= width and 0 <= target[1] <= height
+
+
+def _carries_task(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:
+    if site.kind in ("recon", "photo"):
+        return can_observe(catalog, plane)
+    if site.kind == "target":
+        return plane.bombs > 0
+    return site.kind == "balloon"
+
+
+def _achieved(site: Objective) -> bool:
+    if site.kind in ("recon", "photo"):
+        return site.done_by is not None
+    return site.destroyed or (site.kind == "balloon" and site.fire > 0)
+
+
+def _nearest(plane: PlaneState, points: list[geo.Point]) -> geo.Point:
+    return min(points, key=lambda p: (geo.distance((plane.x, plane.y), p), p))
