@@ -5,6 +5,10 @@ The art is ours and deliberately rough (a few dozen points per coast), enough to
 player: the Coral Sea between New Guinea, the Solomons and Queensland; the open ocean around
 Midway with the Hawaiian chain. Longitudes run 0-360 east so the Midway map can cross the
 date line. An unknown scenario gets an empty ocean with the same stations.
+
+Drawn for a phone (the board is 800 px wide): few labels, all 22 px or more, none cut; the
+fleet and place labels keep off the sea and land names and off each other. Grid lines stay
+for the eye, without their coordinates; a place's damage level is on its track, not here.
 """
 
 from __future__ import annotations
@@ -29,15 +33,13 @@ from rendering.style import (
     arrow,
     dashed_line,
     draw_marker,
-    draw_text,
     fill_side,
-    fit_font,
     font,
+    phone_lines,
     side_style,
     text_width,
-    wrap,
 )
-from rendering.text import level_name, place_name, side_name, tactic_name, tr
+from rendering.text import place_name, side_name, tactic_name, tr
 
 Point = tuple[float, float]
 
@@ -288,6 +290,12 @@ class Projection:
         return x0 + (lon - self.art.west) * self.sx, y0 + (self.art.north - lat) * self.sy
 
 
+def map_height(view: View, width: int) -> int:
+    """The height that keeps the theatre's proportions at ``width`` (degrees drawn square)."""
+    art = MAPS.get(view.scenario, OPEN_OCEAN)
+    return round(width * (art.north - art.south) / (art.east - art.west))
+
+
 def _coordinate(value: float, positive: str, negative: str, wrap: bool) -> str:
     if wrap and value > 180:
         return f"{360 - value:g}°{negative}"
@@ -315,7 +323,6 @@ def draw_map(
     layer = Image.new("RGB", (x1 - x0, y1 - y0), SEA)
     ldraw = ImageDraw.Draw(layer)
     local = Projection(art, (0, 0, x1 - x0, y1 - y0))
-    is_midway = art.east > 180
     # grid
     step = art.grid
     lon = (int(art.west // step) + 1) * step
@@ -337,38 +344,15 @@ def draw_map(
         h = max(3.0, ry * local.sy)
         ldraw.ellipse((cx - w, cy - h, cx + w, cy + h), fill=LAND, outline=LAND_EDGE, width=2)
     image.paste(layer, (x0, y0))
-    # grid labels (only on a real map)
-    if art is not OPEN_OCEAN:
-        small = font(18)
-        east, west = tr("map.east", locale), tr("map.west", locale)
-        north, south = tr("map.north", locale), tr("map.south", locale)
-        lon = (int(art.west // step) + 1) * step
-        while lon < art.east - 1.5:
-            x, _ = project((lon, art.north))
-            draw.text(
-                (x + 3, y1 - 4),
-                _coordinate(lon, east, west, is_midway),
-                font=small,
-                fill=SEA_LABEL,
-                anchor="ld",
-            )
-            lon += step
-        lat = (int(art.south // step) + 1) * step
-        while lat < art.north:
-            _, y = project((art.west, lat))
-            draw.text(
-                (x0 + 4, y - 2),
-                _coordinate(lat, north, south, False),
-                font=small,
-                fill=SEA_LABEL,
-                anchor="ld",
-            )
-            lat += step
+    placer = Placer(box)
     for key, llon, llat, is_sea in art.labels:
         x, y = project((llon, llat))
         text = tr(f"map.{key}", locale)
-        fnt = font(20, "cond") if is_sea else font(20, "cond-bold")
+        fnt = font(22, "cond") if is_sea else font(24, "cond-bold")
+        half = text_width(text, fnt) / 2
+        x = min(max(x, x0 + half + 6), x1 - half - 6)  # never cut by the frame
         draw.text((x, y), text, font=fnt, fill=SEA_LABEL if is_sea else LAND_LABEL, anchor="mm")
+        placer.block((x - half - 4, y - 16, x + half + 4, y + 16))
 
     # Where everything stands: places that are not fleets, then the fleets.
     fleets = {track.side: track for track in view.tracks if track.carrier_fleet}
@@ -403,7 +387,6 @@ def draw_map(
         # Both arrows shift to their own right, so two fleets striking each other stay apart.
         _strike_arrow(draw, fleet_xy[side], place_xy[target], side, size == "large", 1)
 
-    placer = Placer(box)
     seen: dict[tuple[int, int], int] = {}
     for track in others:
         x, y = place_xy[track.place]
@@ -434,9 +417,7 @@ def draw_map(
         x, y = place_xy[track.place]
         spots.setdefault((round(x), round(y)), []).append(track)
     for (x, y), group in spots.items():
-        lines = [
-            f"{place_name(t.place, t.name, locale)} · {level_name(t.level, locale)}" for t in group
-        ]
+        lines = [place_name(t.place, t.name, locale) for t in group]
         _draw_place(draw, placer, (x, y), group[0].side, lines)
     draw.rectangle(box, outline=MUTED, width=2)
 
@@ -557,17 +538,18 @@ def _draw_fleet(
         ]
         for a, b in pairwise(corners):
             dashed_line(draw, a, b, style.dark, 2, 6, 4)
-        draw.text((x, y), "?", font=font(24, "bold"), fill=style.dark, anchor="mm")
+        draw.text((x, y), "?", font=font(30, "bold"), fill=style.dark, anchor="mm")
     else:
         fill_side(image, (int(x - 21), int(y - 21), int(x + 21), int(y + 21)), side, radius=21)
         draw_marker(draw, (x, y), 30, side)
-    name_font, detail_font = fit_font(name, 288, (20, 18), "bold"), font(18)
-    lines = wrap(name, name_font, 288, max_lines=2)
-    width = max(text_width(line, name_font) for line in lines)
-    width = min(max(width, text_width(detail, detail_font)) + 12, 300)
-    height = 26 + 24 * len(lines)
-    lx, ly = placer.place((x, y), width, height, 26)
-    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 26, style.dark)
+    limit = min(360, (placer.box[2] - placer.box[0]) // 2)
+    name_font, lines = phone_lines(name, limit - 12, (24, 22), "bold", max_lines=2)
+    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=1)
+    width = max(text_width(line, name_font) for line in [*lines, ""])
+    width = max(width, text_width(details[0], detail_font)) + 14
+    height = 10 + 28 * (len(lines) + 1)
+    lx, ly = placer.place((x, y), width, height, 28)
+    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 28, style.dark)
     draw.rounded_rectangle(
         (lx, ly, lx + width, ly + height),
         radius=6,
@@ -576,12 +558,8 @@ def _draw_fleet(
         width=2,
     )
     for index, line in enumerate(lines):
-        draw_text(
-            draw, (lx + 6, ly + 3 + 24 * index), line, name_font, style.dark, max_width=width - 12
-        )
-    draw_text(
-        draw, (lx + 6, ly + 3 + 24 * len(lines)), detail, detail_font, INK, max_width=width - 12
-    )
+        draw.text((lx + 7, ly + 5 + 28 * index), line, font=name_font, fill=style.dark)
+    draw.text((lx + 7, ly + 5 + 28 * len(lines)), details[0], font=detail_font, fill=INK)
 
 
 def _draw_place(
@@ -594,16 +572,19 @@ def _draw_place(
     x, y = point
     draw_marker(draw, (x, y), 20, side)
     draw.ellipse((x - 15, y - 15, x + 15, y + 15), outline=side_style(side).dark, width=2)
-    fnt = font(18, "cond-bold")
-    lines = [line for text in texts for line in wrap(text, fnt, 300, max_lines=2)][:5]
-    width = max(text_width(line, fnt) for line in lines) + 10
-    height = 4 + 22 * len(lines)
+    limit = min(360, (placer.box[2] - placer.box[0]) // 2)
+    fnt = font(22, "cond-bold")
+    lines: list[str] = []
+    for text in texts:
+        _, wrapped = phone_lines(text, limit, (22,), "cond-bold", max_lines=2)
+        lines += wrapped
+    width = max(text_width(line, fnt) for line in lines) + 12
+    height = 6 + 28 * len(lines)
     lx, ly = placer.place((x, y), width, height, 20)
     outline = side_style(side).main
     Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 20, side_style(side).dark)
     draw.rectangle(
-        (lx, ly, lx + width, ly + height), fill=(255, 255, 255), outline=outline, width=1
+        (lx, ly, lx + width, ly + height), fill=(255, 255, 255), outline=outline, width=2
     )
     for index, line in enumerate(lines):
-        centre = (lx + 5, ly + 13 + 22 * index)
-        draw_text(draw, centre, line, fnt, INK, anchor="lm", max_width=width - 10)
+        draw.text((lx + 6, ly + 17 + 28 * index), line, font=fnt, fill=INK, anchor="lm")

@@ -1,18 +1,19 @@
 """A damage track (Piste de Suivi des Dommages) as a ruler of boxes, shared by the images.
 
-Left: the place with its owner's marker, its level and the VP it gives the enemy. Right: one
-box per track box on level tints (lighter = less damage), ticked boxes dark, boxes restored
-by Damage Control grey; a thick line at each level threshold, and under the boxes each
-level's name with its penalties as icons (strike -n aircraft, CAP -n aircraft, no Large
-Strike, No Strike only, no CAP, Out of Action). Labels alternate between two rows so that
-neighbours never collide.
+Drawn for a phone (800 px pictures, text 22 px and up): on top the place with its owner's
+marker, its level and box count, and the VP it gives the enemy; under it a ruler across the
+whole width, one box per track box on level tints (lighter = less damage), ticked boxes
+dark, boxes restored by Damage Control grey; a thick pole at each level threshold. Each
+level's name, in full, with its penalties as icons (strike -n aircraft, CAP -n aircraft, no
+Large Strike, No Strike only, no CAP, Out of Action) sits by its pole, in a row above or
+below the ruler (a third row when the levels crowd), so that neighbours never collide.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engine.view import LevelView, TrackView
 from rendering.style import (
@@ -23,21 +24,21 @@ from rendering.style import (
     REPAIRED_FILL,
     RULE,
     Icon,
-    draw_icon,
     draw_marker,
     draw_text,
     fit_font,
     font,
+    phone_icon,
+    phone_lines,
     text_width,
-    wrap,
 )
 from rendering.text import level_name, place_name, side_plural, tr
 
-LABEL_WIDTH = 290
-BOX_HEIGHT = 28
-ROW_HEIGHT = 24
-TRACK_HEIGHT = 2 * ROW_HEIGHT + BOX_HEIGHT + 8  # 84
-ICON = 20
+BOX_HEIGHT = 32
+ROW_HEIGHT = 32
+HEAD_LINE = 31
+ICON = 22
+LABEL_SIZE = 22
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def parse_effects(effects: tuple[str, ...]) -> list[Effect]:
 
 
 def effects_width(effects: list[Effect]) -> int:
-    fnt = font(18, "bold")
+    fnt = font(LABEL_SIZE, "bold")
     width = 0
     for effect in effects:
         width += (
@@ -83,11 +84,11 @@ def effects_width(effects: list[Effect]) -> int:
 def draw_effects(
     draw: ImageDraw.ImageDraw, x: float, centre_y: float, effects: list[Effect]
 ) -> int:
-    fnt = font(18, "bold")
+    fnt = font(LABEL_SIZE, "bold")
     start = x
     for effect in effects:
         if effect.icon:
-            draw_icon(draw, effect.icon, (x + ICON / 2, centre_y), ICON)
+            phone_icon(draw, effect.icon, (x + ICON / 2, centre_y), ICON)
             x += ICON + 2
         if effect.text:
             draw.text((x, centre_y), effect.text, font=fnt, fill=INK, anchor="lm")
@@ -104,6 +105,12 @@ def reached_level(track: TrackView, boxes: int) -> LevelView | None:
     return current
 
 
+def height_bound(track: TrackView) -> int:
+    """A height no drawing of ``track`` exceeds (each level adds one label row at most)."""
+    rows = max(1, len(track.levels))
+    return 2 * HEAD_LINE + 2 + ROW_HEIGHT + BOX_HEIGHT + 2 + rows * ROW_HEIGHT + 6
+
+
 def draw_track(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -113,38 +120,38 @@ def draw_track(
     locale: str,
 ) -> int:
     """Draw one track at ``origin`` across ``width`` pixels; returns the height used."""
+    del image
     x0, y0 = origin
-    # --- left column: who, how bad, what it is worth to the enemy.
-    draw_marker(draw, (x0 + 10, y0 + 12), 18, track.side)
-    name = place_name(track.place, track.name, locale)
-    space = LABEL_WIDTH - 34
     max_boxes = max(1, track.max_boxes)
-    state = f"{level_name(track.level, locale)} · {min(track.boxes, max_boxes)}/{max_boxes}"
+    # --- the head: who, how many boxes, what it is worth to the enemy (its level is the
+    # highlighted label on the ruler).
+    count = f"{min(track.boxes, max_boxes)}/{max_boxes}"
+    count_font = font(26, "bold")
+    count_width = draw_text(draw, (x0 + width, y0 + HEAD_LINE // 2), count, count_font, INK, "rm")
     vp_level = reached_level(track, track.boxes)
     vp = vp_level.vp if vp_level else 0
     vp_text = tr("track.vp_to", locale, vp=vp, side=side_plural(track.side.enemy, locale))
-    one_line = fit_font(name, space, (20, 18), "bold")
-    if text_width(name, one_line) <= space:
-        draw_text(draw, (x0 + 26, y0 + 1), name, one_line, INK, max_width=space)
+    vp_font = fit_font(vp_text, width // 3, (LABEL_SIZE,), "regular")
+    vp_width = draw_text(
+        draw, (x0 + width - count_width - 14, y0 + HEAD_LINE // 2), vp_text, vp_font, MUTED, "rm"
+    )
+    draw_marker(draw, (x0 + 11, y0 + HEAD_LINE // 2), 22, track.side)
+    name = place_name(track.place, track.name, locale)
+    space = width - 30 - count_width - vp_width - 14 - 18
+    name_font, lines = phone_lines(name, space, (26, 24, LABEL_SIZE), "bold", max_lines=2)
+    for index, line in enumerate(lines):
         draw_text(
-            draw, (x0 + 26, y0 + 29), state, fit_font(state, space, (20, 18)), INK, max_width=space
+            draw, (x0 + 30, y0 + HEAD_LINE // 2 + HEAD_LINE * index), line, name_font, INK, "lm"
         )
-        draw_text(draw, (x0 + 26, y0 + 57), vp_text, font(18), MUTED, max_width=space)
-    else:
-        # A long name takes two condensed lines; the rest moves up a notch.
-        name_font = font(18, "cond-bold")
-        for index, line in enumerate(wrap(name, name_font, space, max_lines=2)):
-            draw_text(draw, (x0 + 26, y0 + 2 + 21 * index), line, name_font, INK, max_width=space)
-        draw_text(draw, (x0 + 26, y0 + 44), state, font(18), INK, max_width=space)
-        draw_text(draw, (x0 + 26, y0 + 65), vp_text, font(18), MUTED, max_width=space)
+    y = y0 + HEAD_LINE * len(lines) + 2
 
-    # --- the ruler of boxes, with label rows above (A) and below (B).
-    left = x0 + LABEL_WIDTH
+    # --- the ruler of boxes, with label rows above (0) and below (1, then 2 if crowded).
+    left = x0
     right = x0 + width
     box_width = (right - left) / max_boxes
     levels = sorted(track.levels, key=lambda item: item.min_boxes)
     tints = _tints(len(levels))
-    top = y0 + ROW_HEIGHT + 2
+    top = y + ROW_HEIGHT
     bottom = top + BOX_HEIGHT
     ticked = min(track.boxes, max_boxes)
     effective = min(track.effective, ticked)
@@ -163,9 +170,10 @@ def draw_track(
         draw.rectangle((bx0, top, bx1, bottom), fill=fill, outline=RULE, width=1)
     draw.rectangle((left, top, right, bottom), outline=MUTED, width=2)
 
-    rows_end: list[float] = [left - 10.0, left - 10.0]
-    row_centre = (y0 + ROW_HEIGHT // 2, bottom + 2 + ROW_HEIGHT // 2)
-    label_font = font(18, "cond-bold")
+    # Row 0 is above the ruler, rows 1, 2, ... below it; a row is added when levels crowd.
+    rows_end: list[float] = [left - 12.0, left - 12.0]
+    label_font = font(LABEL_SIZE, "cond-bold")
+    placed: list[tuple[float, int, float, str, list[Effect], bool, bool]] = []
     for i, level in enumerate(levels):
         start = max(1, level.min_boxes)
         if start > max_boxes:
@@ -173,29 +181,34 @@ def draw_track(
         line_x = left + (start - 1) * box_width
         name = level_name(level.name, locale)
         effects = parse_effects(level.effects)
-        placed = _place_label(name, effects, line_x, left, right, rows_end, i % 2, label_font)
-        if placed is None:
-            continue
-        row, x, show_name, label_width = placed
-        y = row_centre[row]
-        if level.min_boxes > 0:
+        row, x, with_effects = _place_label(name, effects, line_x, left, right, rows_end, i % 2)
+        placed.append((line_x, row, x, name, effects, with_effects, level.name == track.level))
+    for line_x, row, x, name, effects, with_effects, current in placed:
+        label_y = (
+            y + ROW_HEIGHT // 2
+            if row == 0
+            else bottom + 2 + ROW_HEIGHT * (row - 1) + ROW_HEIGHT // 2
+        )
+        if line_x > left:
+            if row == 0:
+                pole = (line_x, label_y - ROW_HEIGHT // 2 + 3, line_x, bottom + 3)
+            else:
+                pole = (line_x, top - 3, line_x, label_y + ROW_HEIGHT // 2 - 3)
             if x + 2 < line_x:  # label pushed left of its threshold: keep the pole off it
                 pole = (line_x, top - 3, line_x, bottom + 3)
-            elif row == 0:
-                pole = (line_x, y - ROW_HEIGHT // 2 + 2, line_x, bottom + 3)
-            else:
-                pole = (line_x, top - 3, line_x, y + ROW_HEIGHT // 2 - 2)
             draw.line(pole, fill=INK, width=3)
-        used = 0
-        if show_name:
-            used = (
-                draw_text(draw, (x, y), name, label_font, INK, anchor="lm", max_width=label_width)
-                + 6
+        if current:
+            # The level the place is at now: white on dark, the way ticked boxes are drawn.
+            name_width = text_width(name, label_font)
+            draw.rounded_rectangle(
+                (x - 3, label_y - 14, x + name_width + 3, label_y + 14), radius=4, fill=INK
             )
-        if effects and x + used + effects_width(effects) <= right + 1:
-            draw_effects(draw, x + used, y, effects)
-        rows_end[row] = x + label_width
-    return TRACK_HEIGHT
+        colour = (255, 255, 255) if current else INK
+        used = draw_text(draw, (x, label_y), name, label_font, colour, anchor="lm") + 6
+        if with_effects:
+            draw_effects(draw, x + used, label_y, effects)
+    rows_below = max(1, len(rows_end) - 1)
+    return bottom + 2 + rows_below * ROW_HEIGHT + 6 - y0
 
 
 def _place_label(
@@ -206,27 +219,29 @@ def _place_label(
     right: float,
     rows_end: list[float],
     preferred: int,
-    label_font: ImageFont.FreeTypeFont,
-) -> tuple[int, float, bool, int] | None:
-    """Pick a row and an x for a threshold label: full label first, icons only if crowded."""
-    full = text_width(name, label_font) + (6 + effects_width(effects) if effects else 0)
-    options: list[tuple[bool, int]] = [(True, full)]
-    if effects:
-        options.append((False, effects_width(effects)))
-    for show_name, label_width in options:
+) -> tuple[int, float, bool]:
+    """Pick a row and an x for a threshold label, the name always whole and, unless that
+    would need a fourth row, its penalty icons after it. Updates ``rows_end``."""
+    label_font = font(LABEL_SIZE, "cond-bold")
+    name_width = text_width(name, label_font)
+    full = name_width + (6 + effects_width(effects) if effects else 0)
+    choices = [(True, full)] if not effects else [(True, full), (False, name_width)]
+    for with_effects, label_width in choices:
         label_width = min(label_width, int(right - left))
         x = min(max(line_x + 4, left), right - label_width)
-        for row in (preferred, 1 - preferred):
-            if x >= rows_end[row] + 8:
-                return row, x, show_name, label_width
-    # Crowded: the icons alone after the freer row's last label, else the name cut short.
-    row = 0 if rows_end[0] <= rows_end[1] else 1
-    x = max(rows_end[row] + 8, line_x + 4)
-    if effects and x + effects_width(effects) <= right:
-        return row, x, False, effects_width(effects)
-    if x + 40 > right:
-        return None
-    return row, x, True, int(right - x)
+        order = [preferred, 1 - preferred, *range(2, len(rows_end))]
+        for row in order:
+            if x >= rows_end[row] + 12:
+                rows_end[row] = x + label_width
+                return row, x, with_effects
+        if with_effects and len(rows_end) < 3:
+            rows_end.append(x + label_width)
+            return len(rows_end) - 1, x, True
+    # Crowded beyond three rows: a new row, where the whole label fits.
+    label_width = min(full, int(right - left))
+    x = min(max(line_x + 4, left), right - label_width)
+    rows_end.append(x + label_width)
+    return len(rows_end) - 1, x, True
 
 
 def _tints(count: int) -> list[tuple[int, int, int]]:
