@@ -107,8 +107,8 @@ def reached_level(track: TrackView, boxes: int) -> LevelView | None:
 
 def height_bound(track: TrackView) -> int:
     """A height no drawing of ``track`` exceeds (each level adds one label row at most)."""
-    rows = max(1, len(track.levels))
-    return 2 * HEAD_LINE + 2 + ROW_HEIGHT + BOX_HEIGHT + 2 + rows * ROW_HEIGHT + 6
+    rows = 4 + 2  # label rows (two above, two below at most), then the penalty line
+    return 2 * HEAD_LINE + 2 + BOX_HEIGHT + 2 + rows * ROW_HEIGHT + 10
 
 
 def draw_track(
@@ -145,14 +145,29 @@ def draw_track(
         )
     y = y0 + HEAD_LINE * len(lines) + 2
 
-    # --- the ruler of boxes, with label rows above (0) and below (1, then 2 if crowded).
+    # --- the ruler of boxes; each level's name by its threshold pole, in a row above or
+    # below the ruler (a second row on one side when the levels crowd).
     left = x0
     right = x0 + width
     box_width = (right - left) / max_boxes
     levels = sorted(track.levels, key=lambda item: item.min_boxes)
-    tints = _tints(len(levels))
-    top = y + ROW_HEIGHT
+    label_font = font(LABEL_SIZE, "cond-bold")
+    labels: list[Label] = []
+    for level in levels:
+        start = max(1, level.min_boxes)
+        if start > max_boxes:
+            continue
+        line_x = left + (start - 1) * box_width
+        name = level_name(level.name, locale)
+        label_width = min(text_width(name, label_font), width)
+        x = _label_x(line_x, label_width, left, right)
+        labels.append(Label(name, line_x, x, label_width, level.name == track.level))
+    rows = arrange(labels)
+    above = 2 if -1 in rows else 1
+    below = 2 if 2 in rows else 1
+    top = y + above * ROW_HEIGHT
     bottom = top + BOX_HEIGHT
+    tints = _tints(len(levels))
     ticked = min(track.boxes, max_boxes)
     effective = min(track.effective, ticked)
     for number in range(1, max_boxes + 1):
@@ -170,78 +185,135 @@ def draw_track(
         draw.rectangle((bx0, top, bx1, bottom), fill=fill, outline=RULE, width=1)
     draw.rectangle((left, top, right, bottom), outline=MUTED, width=2)
 
-    # Row 0 is above the ruler, rows 1, 2, ... below it; a row is added when levels crowd.
-    rows_end: list[float] = [left - 12.0, left - 12.0]
-    label_font = font(LABEL_SIZE, "cond-bold")
-    placed: list[tuple[float, int, float, str, list[Effect], bool, bool]] = []
-    for i, level in enumerate(levels):
-        start = max(1, level.min_boxes)
-        if start > max_boxes:
-            continue
-        line_x = left + (start - 1) * box_width
-        name = level_name(level.name, locale)
-        effects = parse_effects(level.effects)
-        row, x, with_effects = _place_label(name, effects, line_x, left, right, rows_end, i % 2)
-        placed.append((line_x, row, x, name, effects, with_effects, level.name == track.level))
-    for line_x, row, x, name, effects, with_effects, current in placed:
-        label_y = (
-            y + ROW_HEIGHT // 2
-            if row == 0
-            else bottom + 2 + ROW_HEIGHT * (row - 1) + ROW_HEIGHT // 2
-        )
-        if line_x > left:
-            if row == 0:
-                pole = (line_x, label_y - ROW_HEIGHT // 2 + 3, line_x, bottom + 3)
-            else:
-                pole = (line_x, top - 3, line_x, label_y + ROW_HEIGHT // 2 - 3)
-            if x + 2 < line_x:  # label pushed left of its threshold: keep the pole off it
-                pole = (line_x, top - 3, line_x, bottom + 3)
+    for label, row in zip(labels, rows, strict=True):
+        if row <= 0:
+            label_y = top - ROW_HEIGHT * (-row) - ROW_HEIGHT // 2
+            pole = (label.line_x, label_y - ROW_HEIGHT // 2 + 3, label.line_x, bottom + 3)
+        else:
+            label_y = bottom + 2 + ROW_HEIGHT * (row - 1) + ROW_HEIGHT // 2
+            pole = (label.line_x, top - 3, label.line_x, label_y + ROW_HEIGHT // 2 - 3)
+        if label.line_x > left:
             draw.line(pole, fill=INK, width=3)
-        if current:
+        if label.current:
             # The level the place is at now: white on dark, the way ticked boxes are drawn.
-            name_width = text_width(name, label_font)
             draw.rounded_rectangle(
-                (x - 3, label_y - 14, x + name_width + 3, label_y + 14), radius=4, fill=INK
+                (label.x - 3, label_y - 14, label.x + label.width + 3, label_y + 14),
+                radius=4,
+                fill=INK,
             )
-        colour = (255, 255, 255) if current else INK
-        used = draw_text(draw, (x, label_y), name, label_font, colour, anchor="lm") + 6
-        if with_effects:
-            draw_effects(draw, x + used, label_y, effects)
-    rows_below = max(1, len(rows_end) - 1)
-    return bottom + 2 + rows_below * ROW_HEIGHT + 6 - y0
+        colour = (255, 255, 255) if label.current else INK
+        draw_text(draw, (label.x, label_y), label.name, label_font, colour, "lm", width)
+    y = bottom + 2 + below * ROW_HEIGHT + 4
+    if any(level.effects for level in levels):
+        y = _penalty_line(draw, (x0, y), width, track, levels, locale)
+    return y + 6 - y0
 
 
-def _place_label(
-    name: str,
-    effects: list[Effect],
-    line_x: float,
-    left: float,
-    right: float,
-    rows_end: list[float],
-    preferred: int,
-) -> tuple[int, float, bool]:
-    """Pick a row and an x for a threshold label, the name always whole and, unless that
-    would need a fourth row, its penalty icons after it. Updates ``rows_end``."""
-    label_font = font(LABEL_SIZE, "cond-bold")
-    name_width = text_width(name, label_font)
-    full = name_width + (6 + effects_width(effects) if effects else 0)
-    choices = [(True, full)] if not effects else [(True, full), (False, name_width)]
-    for with_effects, label_width in choices:
-        label_width = min(label_width, int(right - left))
-        x = min(max(line_x + 4, left), right - label_width)
-        order = [preferred, 1 - preferred, *range(2, len(rows_end))]
-        for row in order:
-            if x >= rows_end[row] + 12:
-                rows_end[row] = x + label_width
-                return row, x, with_effects
-        if with_effects and len(rows_end) < 3:
-            rows_end.append(x + label_width)
-            return len(rows_end) - 1, x, True
-    # Crowded beyond three rows: a new row, where the whole label fits.
-    label_width = min(full, int(right - left))
-    x = min(max(line_x + 4, left), right - label_width)
-    rows_end.append(x + label_width)
-    return len(rows_end) - 1, x, True
+def _penalty_line(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    width: int,
+    track: TrackView,
+    levels: list[LevelView],
+    locale: str,
+) -> int:
+    """What the level now costs, then the next level and its cost; returns the y below."""
+    x0, y = origin
+    fnt = font(LABEL_SIZE)
+    bold = font(LABEL_SIZE, "bold")
+    index = next((i for i, level in enumerate(levels) if level.name == track.level), 0)
+    parts: list[tuple[str, list[Effect]]] = [
+        (tr("track.now", locale), parse_effects(levels[index].effects))
+    ]
+    if index + 1 < len(levels) and levels[index + 1].min_boxes <= track.max_boxes:
+        following = levels[index + 1]
+        words = tr(
+            "track.next",
+            locale,
+            level=level_name(following.name, locale),
+            boxes=following.min_boxes,
+        )
+        parts.append((words, parse_effects(following.effects)))
+    x = x0
+    centre = y + ROW_HEIGHT // 2
+    for n, (words, effects) in enumerate(parts):
+        shown = (
+            effects_width(effects) if effects else text_width(tr("track.no_penalty", locale), fnt)
+        )
+        part_width = text_width(words, bold) + 8 + shown
+        if n and x + 24 + part_width > x0 + width:
+            x, centre = x0, centre + ROW_HEIGHT
+        elif n:
+            x += 24
+        x += draw_text(draw, (x, centre), words, bold, MUTED, "lm") + 8
+        if effects:
+            x += draw_effects(draw, x, centre, effects)
+        else:
+            x += draw_text(draw, (x, centre), tr("track.no_penalty", locale), fnt, MUTED, "lm")
+    return centre + ROW_HEIGHT // 2
+
+
+def _label_x(line_x: float, width: float, left: float, right: float) -> float:
+    """A label starts just right of its pole, or ends just left of it near the right end."""
+    if line_x + 4 + width <= right:
+        return max(line_x + 4, left)
+    return max(line_x - 4 - width, left)
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+    line_x: float  # the level's threshold pole
+    x: float
+    width: float
+    current: bool
+
+
+# Label rows: 0 just above the ruler, -1 above that, 1 just below, 2 below that. The rows
+# tried, fewest first; a label two rows away hangs from a pole crossing the row between.
+_ROW_SETS: tuple[tuple[int, ...], ...] = ((0, 1), (0, 1, 2), (-1, 0, 1, 2))
+_GAP = 8
+
+
+def _between(row: int) -> tuple[int, ...]:
+    return {-1: (0,), 2: (1,)}.get(row, ())
+
+
+def _clash(label: Label, row: int, other: Label, other_row: int) -> bool:
+    if row == other_row:
+        return label.x < other.x + other.width + _GAP and other.x < label.x + label.width + _GAP
+    if other_row in _between(row):  # this label's pole crosses the other's row
+        return other.x - 5 < label.line_x < other.x + other.width + 5
+    if row in _between(other_row):
+        return label.x - 5 < other.line_x < label.x + label.width + 5
+    return False
+
+
+def arrange(labels: list[Label]) -> list[int]:
+    """A row for each label so that no two collide and no pole crosses a label, with as
+    few rows as possible and neighbours alternating above and below when they can."""
+    for allowed in _ROW_SETS:
+        found = _search(labels, allowed, [])
+        if found is not None:
+            return found
+    # More crowded than four rows can hold (no real track is): alternate and accept it.
+    return [i % 2 for i in range(len(labels))]
+
+
+def _search(labels: list[Label], allowed: tuple[int, ...], chosen: list[int]) -> list[int] | None:
+    index = len(chosen)
+    if index == len(labels):
+        return chosen
+    preferred = index % 2
+    order = sorted(allowed, key=lambda row: (abs(row - preferred) if row >= 0 else 3, row))
+    label = labels[index]
+    for row in order:
+        if any(_clash(label, row, labels[n], r) for n, r in enumerate(chosen)):
+            continue
+        found = _search(labels, allowed, [*chosen, row])
+        if found is not None:
+            return found
+    return None
 
 
 def _tints(count: int) -> list[tuple[int, int, int]]:
