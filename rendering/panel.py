@@ -220,9 +220,8 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
     y += GAP
 
     if fleet is not None:
-        y += draw_track(image, draw, (MARGIN, y), INNER, fleet, locale) + 6
-        y += phone_section(draw, (MARGIN, y), tr("panel.penalties", locale), INNER)
-        y = _penalties(draw, y, own, locale) + GAP
+        # The track says the fleet's penalties now and at the next level, in words.
+        y += draw_track(image, draw, (MARGIN, y), INNER, fleet, locale, words=True) + GAP
 
     # --- Flight Ops options, then Fleet Tactics
     y += phone_section(draw, (MARGIN, y), tr("panel.flight_ops_now", locale), INNER)
@@ -287,25 +286,3 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
         )
     y += rows * LINE + GAP
     return to_png(image.crop((0, 0, WIDTH, y)))
-
-
-def _penalties(draw: ImageDraw.ImageDraw, y: int, own: SideView, locale: str) -> int:
-    """This fleet's damage penalties in words with their icons; returns the y below them."""
-    items = [
-        (icon, tr(f"panel.{icon}_minus", locale, n=value))
-        for icon, value in (("strike", own.strike_minus), ("cap", own.cap_minus))
-        if value
-    ]
-    if not items:
-        draw_text(draw, (MARGIN, y), tr("panel.no_penalty", locale), font(PHONE_TEXT), MUTED)
-        return y + LINE
-    x = MARGIN
-    fnt = font(PHONE_TEXT)
-    for icon, text in items:
-        width = 32 + text_width(text, fnt)
-        if x > MARGIN and x + width > WIDTH - MARGIN:
-            x, y = MARGIN, y + LINE
-        draw_icon(draw, icon, (x + 12, y + 15), 24)  # type: ignore[arg-type]
-        draw_text(draw, (x + 32, y + 15), text, fnt, INK, "lm")
-        x += width + 28
-    return y + LINE

@@ -31,6 +31,7 @@ from rendering.style import (
     phone_icon,
     phone_lines,
     text_width,
+    wrap,
 )
 from rendering.text import level_name, place_name, side_plural, tr
 
@@ -107,7 +108,7 @@ def reached_level(track: TrackView, boxes: int) -> LevelView | None:
 
 def height_bound(track: TrackView) -> int:
     """A height no drawing of ``track`` exceeds (each level adds one label row at most)."""
-    rows = 4 + 2  # label rows (two above, two below at most), then the penalty line
+    rows = 4 + 6  # label rows (two above, two below at most), then the penalties
     return 2 * HEAD_LINE + 2 + BOX_HEIGHT + 2 + rows * ROW_HEIGHT + 10
 
 
@@ -118,8 +119,13 @@ def draw_track(
     width: int,
     track: TrackView,
     locale: str,
+    *,
+    words: bool = False,
 ) -> int:
-    """Draw one track at ``origin`` across ``width`` pixels; returns the height used."""
+    """Draw one track at ``origin`` across ``width`` pixels; returns the height used.
+
+    Penalties show as the legend's icons, or, with ``words``, spelled out (a picture that
+    has no legend, such as the order panel)."""
     del image
     x0, y0 = origin
     max_boxes = max(1, track.max_boxes)
@@ -205,7 +211,8 @@ def draw_track(
         draw_text(draw, (label.x, label_y), label.name, label_font, colour, "lm", width)
     y = bottom + 2 + below * ROW_HEIGHT + 4
     if any(level.effects for level in levels):
-        y = _penalty_line(draw, (x0, y), width, track, levels, locale)
+        penalties = _penalty_words if words else _penalty_line
+        y = penalties(draw, (x0, y), width, track, levels, locale)
     return y + 6 - y0
 
 
@@ -221,19 +228,7 @@ def _penalty_line(
     x0, y = origin
     fnt = font(LABEL_SIZE)
     bold = font(LABEL_SIZE, "bold")
-    index = next((i for i, level in enumerate(levels) if level.name == track.level), 0)
-    parts: list[tuple[str, list[Effect]]] = [
-        (tr("track.now", locale), parse_effects(levels[index].effects))
-    ]
-    if index + 1 < len(levels) and levels[index + 1].min_boxes <= track.max_boxes:
-        following = levels[index + 1]
-        words = tr(
-            "track.next",
-            locale,
-            level=level_name(following.name, locale),
-            boxes=following.min_boxes,
-        )
-        parts.append((words, parse_effects(following.effects)))
+    parts = _level_parts(track, levels, locale)
     x = x0
     centre = y + ROW_HEIGHT // 2
     for n, (words, effects) in enumerate(parts):
@@ -251,6 +246,64 @@ def _penalty_line(
         else:
             x += draw_text(draw, (x, centre), tr("track.no_penalty", locale), fnt, MUTED, "lm")
     return centre + ROW_HEIGHT // 2
+
+
+def effect_words(effects: list[Effect], locale: str) -> str:
+    """Penalties as words ("strike −1 aircraft, CAP −1 aircraft"), for pictures without a
+    legend."""
+    out: list[str] = []
+    for effect in effects:
+        amount = effect.text[1:]
+        if effect.icon == "strike":
+            out.append(tr("panel.strike_minus", locale, n=amount))
+        elif effect.icon == "cap" and effect.text.startswith("↓"):
+            out.append(tr("track.cap_shift", locale, n=amount))
+        elif effect.icon == "cap":
+            out.append(tr("panel.cap_minus", locale, n=amount))
+        elif effect.icon is not None:
+            key = {"no-strike": "no_strike", "out-of-action": "out_of_action"}.get(
+                effect.icon, effect.icon.replace("-", "_")
+            )
+            out.append(tr(f"legend.{key}", locale))
+        else:
+            out.append(effect.text)
+    return ", ".join(out) if out else tr("track.no_penalty", locale)
+
+
+def _level_parts(
+    track: TrackView, levels: list[LevelView], locale: str
+) -> list[tuple[str, list[Effect]]]:
+    """("Now:", its penalties), then ("Next, <level> at <boxes>:", its penalties)."""
+    index = next((i for i, level in enumerate(levels) if level.name == track.level), 0)
+    parts = [(tr("track.now", locale), parse_effects(levels[index].effects))]
+    if index + 1 < len(levels) and levels[index + 1].min_boxes <= track.max_boxes:
+        following = levels[index + 1]
+        words = tr(
+            "track.next",
+            locale,
+            level=level_name(following.name, locale),
+            boxes=following.min_boxes,
+        )
+        parts.append((words, parse_effects(following.effects)))
+    return parts
+
+
+def _penalty_words(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    width: int,
+    track: TrackView,
+    levels: list[LevelView],
+    locale: str,
+) -> int:
+    """The same as ``_penalty_line`` in words, each part on its own lines."""
+    x0, y = origin
+    fnt = font(LABEL_SIZE)
+    for words, effects in _level_parts(track, levels, locale):
+        for line in wrap(f"{words} {effect_words(effects, locale)}", fnt, width, max_lines=3):
+            draw_text(draw, (x0, y + ROW_HEIGHT // 2), line, fnt, INK, "lm")
+            y += ROW_HEIGHT
+    return y
 
 
 def _label_x(line_x: float, width: float, left: float, right: float) -> float:
