@@ -386,6 +386,12 @@ def draw_map(
             continue
         # Both arrows shift to their own right, so two fleets striking each other stay apart.
         _strike_arrow(draw, fleet_xy[side], place_xy[target], side, size == "large", 1)
+        # Labels keep off the arrow where they can: it says who strikes whom.
+        (ax, ay), (bx, by) = fleet_xy[side], place_xy[target]
+        steps = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 // 16))
+        for step in range(1, steps):
+            px, py = ax + (bx - ax) * step / steps, ay + (by - ay) * step / steps
+            placer.block((px - 5, py - 5, px + 5, py + 5), 1.0)
 
     seen: dict[tuple[int, int], int] = {}
     for track in others:
@@ -394,10 +400,19 @@ def draw_map(
         if spot in seen:
             continue
         seen[spot] = 1
-        placer.block((x - 16, y - 16, x + 16, y + 16))
+        placer.block((x - 16, y - 16, x + 16, y + 16), 5.0)
     for point in fleet_xy.values():
-        placer.block((point[0] - 22, point[1] - 22, point[0] + 22, point[1] + 22))
+        placer.block((point[0] - 22, point[1] - 22, point[0] + 22, point[1] + 22), 5.0)
 
+    # Places on the same spot (Midway's airfield and its ground defences) share one label.
+    # Places first: their labels have fewer good spots than the fleets' out at sea.
+    spots: dict[tuple[int, int], list[TrackView]] = {}
+    for track in others:
+        x, y = place_xy[track.place]
+        spots.setdefault((round(x), round(y)), []).append(track)
+    for (x, y), group in spots.items():
+        lines = [place_name(t.place, t.name, locale) for t in group]
+        _draw_place(draw, placer, (x, y), group[0].side, lines)
     for side in (Side.JAPANESE, Side.ALLIED):
         if side not in fleet_xy:
             continue
@@ -411,14 +426,6 @@ def draw_map(
         else:
             detail = tr("map.range_last", locale, tactic=tactic_name(tactic, locale))
         _draw_fleet(image, draw, placer, fleet_xy[side], side, name, detail, tactic is None)
-    # Places on the same spot (Midway's airfield and its ground defences) share one label.
-    spots: dict[tuple[int, int], list[TrackView]] = {}
-    for track in others:
-        x, y = place_xy[track.place]
-        spots.setdefault((round(x), round(y)), []).append(track)
-    for (x, y), group in spots.items():
-        lines = [place_name(t.place, t.name, locale) for t in group]
-        _draw_place(draw, placer, (x, y), group[0].side, lines)
     draw.rectangle(box, outline=MUTED, width=2)
 
 
@@ -427,18 +434,19 @@ class Placer:
 
     def __init__(self, box: Box) -> None:
         self.box = box
-        self.taken: list[tuple[float, float, float, float]] = []
+        self.taken: list[tuple[tuple[float, float, float, float], float]] = []
 
-    def block(self, rect: tuple[float, float, float, float]) -> None:
-        self.taken.append(rect)
+    def block(self, rect: tuple[float, float, float, float], weight: float = 1.0) -> None:
+        """Keep labels off ``rect``; a lighter ``weight`` (an arrow) yields sooner."""
+        self.taken.append((rect, weight))
 
     def _overlap(self, rect: tuple[float, float, float, float]) -> float:
         total = 0.0
-        for other in self.taken:
+        for other, weight in self.taken:
             w = min(rect[2], other[2]) - max(rect[0], other[0])
             h = min(rect[3], other[3]) - max(rect[1], other[1])
             if w > 0 and h > 0:
-                total += w * h
+                total += w * h * weight
         return total
 
     def place(
@@ -461,6 +469,18 @@ class Placer:
             (x - reach - width, y + reach + height / 2),
             (x + reach, y - reach - height * 1.5),
             (x - reach - width, y - reach - height * 1.5),
+        ]
+        # Farther out, with a leader line, when everything near is taken.
+        far = 3 * reach
+        candidates += [
+            (x - width / 2, y + far),
+            (x - width / 2, y - far - height),
+            (x + far, y - height / 2),
+            (x - far - width, y - height / 2),
+            (x + far, y + far),
+            (x - far - width, y + far),
+            (x + far, y - far - height),
+            (x - far - width, y - far - height),
         ]
         best: tuple[float, float] | None = None
         best_cost = float("inf")
