@@ -564,10 +564,10 @@ def _draw_fleet(
         draw_marker(draw, (x, y), 30, side)
     limit = min(360, (placer.box[2] - placer.box[0]) // 2)
     name_font, lines = phone_lines(name, limit - 12, (24, 22), "bold", max_lines=2)
-    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=1)
-    width = max(text_width(line, name_font) for line in [*lines, ""])
-    width = max(width, text_width(details[0], detail_font)) + 14
-    height = 10 + 28 * (len(lines) + 1)
+    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=2)
+    width = max(text_width(line, name_font) for line in lines)
+    width = max(width, *(text_width(line, detail_font) for line in details)) + 14
+    height = 10 + 28 * (len(lines) + len(details))
     lx, ly = placer.place((x, y), width, height, 28)
     Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 28, style.dark)
     draw.rounded_rectangle(
@@ -579,7 +579,8 @@ def _draw_fleet(
     )
     for index, line in enumerate(lines):
         draw.text((lx + 7, ly + 5 + 28 * index), line, font=name_font, fill=style.dark)
-    draw.text((lx + 7, ly + 5 + 28 * len(lines)), details[0], font=detail_font, fill=INK)
+    for index, line in enumerate(details, start=len(lines)):
+        draw.text((lx + 7, ly + 5 + 28 * index), line, font=detail_font, fill=INK)
 
 
 def _draw_place(

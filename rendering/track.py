@@ -158,16 +158,7 @@ def draw_track(
     box_width = (right - left) / max_boxes
     levels = sorted(track.levels, key=lambda item: item.min_boxes)
     label_font = font(LABEL_SIZE, "cond-bold")
-    labels: list[Label] = []
-    for level in levels:
-        start = max(1, level.min_boxes)
-        if start > max_boxes:
-            continue
-        line_x = left + (start - 1) * box_width
-        name = level_name(level.name, locale)
-        label_width = min(text_width(name, label_font), width)
-        x = _label_x(line_x, label_width, left, right)
-        labels.append(Label(name, line_x, x, label_width, level.name == track.level))
+    labels = level_labels(track, left, width, locale)
     rows = arrange(labels)
     above = 2 if -1 in rows else 1
     below = 2 if 2 in rows else 1
@@ -340,6 +331,34 @@ def _clash(label: Label, row: int, other: Label, other_row: int) -> bool:
     if row in _between(other_row):
         return label.x - 5 < other.line_x < label.x + label.width + 5
     return False
+
+
+def level_labels(track: TrackView, left: int, width: int, locale: str) -> list[Label]:
+    """Each level's name where its threshold pole stands on a ruler ``width`` wide."""
+    max_boxes = max(1, track.max_boxes)
+    box_width = width / max_boxes
+    label_font = font(LABEL_SIZE, "cond-bold")
+    labels: list[Label] = []
+    for level in sorted(track.levels, key=lambda item: item.min_boxes):
+        start = max(1, level.min_boxes)
+        if start > max_boxes:
+            continue
+        line_x = left + (start - 1) * box_width
+        name = level_name(level.name, locale)
+        label_width = min(text_width(name, label_font), width)
+        x = _label_x(line_x, label_width, left, left + width)
+        labels.append(Label(name, line_x, x, label_width, level.name == track.level))
+    return labels
+
+
+def clashes(labels: list[Label], rows: list[int]) -> list[tuple[str, str]]:
+    """The pairs of labels that overlap, or whose pole crosses the other (none, normally)."""
+    return [
+        (a.name, b.name)
+        for i, (a, row_a) in enumerate(zip(labels, rows, strict=True))
+        for b, row_b in zip(labels[i + 1 :], rows[i + 1 :], strict=True)
+        if _clash(a, row_a, b, row_b)
+    ]
 
 
 def arrange(labels: list[Label]) -> list[int]:
