@@ -261,6 +261,25 @@ def effect_words(effects: list[Effect], locale: str) -> str:
     return ", ".join(out) if out else tr("track.no_penalty", locale)
 
 
+def level_ladder(track: TrackView, locale: str) -> str:
+    """Every level after the first with the box it starts at and what it costs, in words:
+    the board draws only the cost now and next, the whole ladder is told in text."""
+    steps: list[str] = []
+    costly = any(level.effects for level in track.levels)
+    for level in sorted(track.levels, key=lambda item: item.min_boxes):
+        if not 0 < level.min_boxes <= track.max_boxes:
+            continue
+        name = level_name(level.name, locale)
+        effects = effect_words(parse_effects(level.effects), locale)
+        if not costly or effects == name:  # "Out of Action (Out of Action)" says it twice
+            steps.append(tr("track.ladder_plain", locale, level=name, boxes=level.min_boxes))
+        else:
+            steps.append(
+                tr("track.ladder_step", locale, level=name, boxes=level.min_boxes, effects=effects)
+            )
+    return tr("track.ladder", locale, steps=" · ".join(steps)) if steps else ""
+
+
 def _level_parts(
     track: TrackView, levels: list[LevelView], locale: str
 ) -> list[tuple[str, list[Effect]]]:

@@ -148,3 +148,27 @@ def test_level_names_never_collide_nor_hang_across_each_other(
     assert not clashes(labels, rows), [
         (label.name, row) for label, row in zip(labels, rows, strict=True)
     ]
+
+
+def test_the_levels_the_board_does_not_draw_are_told_in_the_status_text() -> None:
+    """The board draws a track's cost now and at the next level; /status tells them all."""
+    from engine.loader import default_catalog
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    presenter = CarrierPresenter(default_catalog())
+    english = presenter.status_lines(coral_status(), "en")
+    french = presenter.status_lines(coral_status(), "fr")
+    fleet = english.index("Japanese carrier fleet: 12/30 boxes, Damaged")
+    ladder = english[fleet + 1]
+    assert ladder.startswith("-# Levels: Light at 5 (strike −1 aircraft)")
+    assert "Crippled at 20 (strike −3 aircraft, CAP −2 aircraft, no Large Strike)" in ladder
+    assert ladder.endswith("Out of Action at 30")
+    assert any(
+        "Désemparé à 20 (Frappe −3\u00a0av., PC −2\u00a0av., pas de Frappe Massive)" in line
+        for line in french
+    )
+    # A track whose levels cost nothing lists them plainly.
+    airfield = presenter.status_lines(midway_status(), "en")[-1]
+    assert (
+        airfield == "-# Levels: Damaged at 5 · Heavy at 10 · Crippled at 15 · Out of Action at 20"
+    )
