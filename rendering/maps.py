@@ -352,7 +352,7 @@ def draw_map(
         half = text_width(text, fnt) / 2
         x = min(max(x, x0 + half + 6), x1 - half - 6)  # never cut by the frame
         draw.text((x, y), text, font=fnt, fill=SEA_LABEL if is_sea else LAND_LABEL, anchor="mm")
-        placer.block((x - half - 4, y - 16, x + half + 4, y + 16))
+        placer.block((x - half - 4, y - 16, x + half + 4, y + 16), 3.0)
 
     # Where everything stands: places that are not fleets, then the fleets.
     fleets = {track.side: track for track in view.tracks if track.carrier_fleet}
@@ -491,7 +491,8 @@ class Placer:
             if cost < best_cost:
                 best, best_cost = (lx, ly), cost
         assert best is not None
-        self.block((best[0], best[1], best[0] + width, best[1] + height))
+        # A label placed is the last thing another label may cover.
+        self.block((best[0], best[1], best[0] + width, best[1] + height), 10.0)
         return best
 
     @staticmethod
@@ -562,9 +563,12 @@ def _draw_fleet(
     else:
         fill_side(image, (int(x - 21), int(y - 21), int(x + 21), int(y + 21)), side, radius=21)
         draw_marker(draw, (x, y), 30, side)
-    limit = min(360, (placer.box[2] - placer.box[0]) // 2)
+    limit = min(400, (placer.box[2] - placer.box[0]) // 2)
     name_font, lines = phone_lines(name, limit - 12, (24, 22), "bold", max_lines=2)
-    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=2)
+    # One line, condensed if need be; two only when even that is too long.
+    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=1)
+    if details[0].endswith("…"):
+        detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=2)
     width = max(text_width(line, name_font) for line in lines)
     width = max(width, *(text_width(line, detail_font) for line in details)) + 14
     height = 10 + 28 * (len(lines) + len(details))

@@ -24,6 +24,7 @@ from tests.rendering.fixtures import (
     MIDWAY_AIRFIELD_LEVELS,
     MORESBY_LEVELS,
     RESOURCE_NAMES,
+    after_action_view,
     coral_status,
     french_resource_names,
     midway_status,
@@ -62,6 +63,7 @@ def _texts(render: object) -> list[str]:
 def _boards() -> dict[str, tuple[View, object]]:
     coral = _named(coral_status(), LONG_NAMES)
     midway = _named(midway_status(), MIDWAY_NAMES)
+    over = _named(after_action_view(), LONG_NAMES)
     return {
         f"{name}-{locale}": (
             view,
@@ -69,7 +71,7 @@ def _boards() -> dict[str, tuple[View, object]]:
                 view, locked={J: True}, deadline_text="Fri 9 May, 18:00 UTC", locale=locale
             ),
         )
-        for name, view in (("coral", coral), ("midway", midway))
+        for name, view in (("coral", coral), ("midway", midway), ("over", over))
         for locale in ("en", "fr")
     }
 
