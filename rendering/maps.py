@@ -290,10 +290,21 @@ class Projection:
         return x0 + (lon - self.art.west) * self.sx, y0 + (self.art.north - lat) * self.sy
 
 
+def short_name(name: str) -> str:
+    """A name without its bracketed detail ("TF 17 (Lexington, Yorktown)" is "TF 17" on
+    the map; the track under it gives the whole name)."""
+    head, bracket, _ = name.partition(" (")
+    return head if bracket and head else name
+
+
+FLATTEN = 0.8  # the art is rough on purpose; a fifth less height costs it nothing
+
+
 def map_height(view: View, width: int) -> int:
-    """The height that keeps the theatre's proportions at ``width`` (degrees drawn square)."""
+    """The map's height at ``width``: the theatre's proportions (degrees drawn square),
+    flattened a little so the board stays short enough for a phone."""
     art = MAPS.get(view.scenario, OPEN_OCEAN)
-    return round(width * (art.north - art.south) / (art.east - art.west))
+    return round(width * FLATTEN * (art.north - art.south) / (art.east - art.west))
 
 
 def _coordinate(value: float, positive: str, negative: str, wrap: bool) -> str:
@@ -411,14 +422,18 @@ def draw_map(
         x, y = place_xy[track.place]
         spots.setdefault((round(x), round(y)), []).append(track)
     for (x, y), group in spots.items():
-        lines = [place_name(t.place, t.name, locale) for t in group]
+        lines = [short_name(place_name(t.place, t.name, locale)) for t in group]
         _draw_place(draw, placer, (x, y), group[0].side, lines)
     for side in (Side.JAPANESE, Side.ALLIED):
         if side not in fleet_xy:
             continue
         tactic, this_turn = fleet_position(view, side)
         fleet = fleets.get(side)
-        name = place_name(fleet.place, fleet.name, locale) if fleet else side_name(side, locale)
+        name = (
+            short_name(place_name(fleet.place, fleet.name, locale))
+            if fleet
+            else side_name(side, locale)
+        )
         if tactic is None:
             detail = tr("map.range_unknown", locale)
         elif this_turn:
@@ -490,6 +505,16 @@ class Placer:
             cost = self._overlap((lx - 3, ly - 3, lx + width + 3, ly + height + 3)) * 100 + order
             if cost < best_cost:
                 best, best_cost = (lx, ly), cost
+        if best_cost >= 100:
+            # Every spot near is taken: look over the whole map for a free one, nearest
+            # first (a leader line joins it to its marker).
+            for gy in range(int(by0) + 6, int(by1 - height) - 5, 24):
+                for gx in range(int(bx0) + 6, int(bx1 - width) - 5, 24):
+                    overlap = self._overlap((gx - 3, gy - 3, gx + width + 3, gy + height + 3))
+                    far = ((gx + width / 2 - x) ** 2 + (gy + height / 2 - y) ** 2) ** 0.5
+                    cost = overlap * 100 + 40 + far / 10
+                    if cost < best_cost:
+                        best, best_cost = (gx, gy), cost
         assert best is not None
         # A label placed is the last thing another label may cover.
         self.block((best[0], best[1], best[0] + width, best[1] + height), 10.0)

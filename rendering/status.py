@@ -89,68 +89,100 @@ def track_legend(view: View, locale: str) -> list[tuple[LegendMark, str]]:
     return items
 
 
+def _card_rows(view: View, side: Side, locale: str) -> list[str]:
+    """What a side's card says under its name: its choice, its target."""
+    own = view.sides.get(side)
+    if own is None:
+        return []
+    places = {t.place: place_name(t.place, t.name, locale) for t in view.tracks}
+    if own.tactic is not None:
+        size, _, target_key = (own.flight_ops or "").partition(":")
+        size_text = size_name(size, locale) if size else tr("unknown", locale)
+        choice = f"{tactic_name(own.tactic, locale)} · {size_text}"
+        rows = [tr("status.this_turn", locale, choice=choice)]
+        if target_key:
+            rows.append("→ " + places.get(target_key, place_label(target_key, locale)))
+        return rows
+    if own.last_tactic is not None:
+        last_size = size_name(own.last_size, locale) if own.last_size else "—"
+        choice = f"{tactic_name(own.last_tactic, locale)} · {last_size}"
+        return [tr("status.last_turn", locale, choice=choice)]
+    return [tr("status.no_choice_yet", locale)]
+
+
+CardLines = list[tuple[str, ImageFont.FreeTypeFont]]
+
+
+def _card_lines(view: View, side: Side, locale: str, space: int) -> CardLines:
+    lines: CardLines = []
+    for text in _card_rows(view, side, locale):
+        fnt, wrapped = phone_lines(text, space, (PHONE_TEXT, PHONE_MIN_TEXT), max_lines=2)
+        lines += [(line, fnt) for line in wrapped]
+    return lines
+
+
 def _side_card(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    top: int,
+    box: tuple[int, int, int, int],
     view: View,
     side: Side,
     locked: bool,
     locale: str,
-) -> int:
-    """One side's card across the board; returns its height."""
-    x0, x1 = MARGIN, WIDTH - MARGIN
+) -> None:
+    """One side's card (half the board's width): name and VP, its choice, its lock."""
+    x0, top, x1, bottom = box
     style = side_style(side)
     own = view.sides.get(side)
-    text_x = x0 + 36
-    space = x1 - 18 - text_x
-    rows: list[str] = []
-    if own is not None:
-        places = {t.place: place_name(t.place, t.name, locale) for t in view.tracks}
-        if own.tactic is not None:
-            size, _, target_key = (own.flight_ops or "").partition(":")
-            size_text = size_name(size, locale) if size else tr("unknown", locale)
-            choice = f"{tactic_name(own.tactic, locale)} · {size_text}"
-            rows.append(tr("status.this_turn", locale, choice=choice))
-            if target_key:
-                target = places.get(target_key, place_label(target_key, locale))
-                rows.append("→ " + target)
-        elif own.last_tactic is not None:
-            last_size = size_name(own.last_size, locale) if own.last_size else "—"
-            choice = f"{tactic_name(own.last_tactic, locale)} · {last_size}"
-            rows.append(tr("status.last_turn", locale, choice=choice))
-        else:
-            rows.append(tr("status.no_choice_yet", locale))
-    lock_row = own is not None and not view.finished
-    height = 60 + 34 * len(rows) + (36 if lock_row else 0) + 10
-    box = (x0, top, x1, top + height)
+    text_x = x0 + 32
+    space = x1 - 12 - text_x
     panel(draw, box, CARD_BG, style.dark)
-    fill_side(image, (x0 + 2, top + 2, x0 + 20, top + height - 2), side)
+    fill_side(image, (x0 + 2, top + 2, x0 + 18, bottom - 2), side)
     vp_text = str(own.vp if own else 0)
-    vp_font = font(48, "bold")
-    draw.text((x1 - 16, top + 6), vp_text, font=vp_font, fill=style.dark, anchor="ra")
-    vp_left = x1 - 16 - text_width(vp_text, vp_font)
+    vp_font = font(44, "bold")
+    draw.text((x1 - 14, top + 6), vp_text, font=vp_font, fill=style.dark, anchor="ra")
+    vp_left = x1 - 14 - text_width(vp_text, vp_font)
     vp_label = tr("vp", locale)
-    draw.text((vp_left - 8, top + 48), vp_label, font=font(24, "bold"), fill=MUTED, anchor="rs")
-    label_left = vp_left - 8 - text_width(vp_label, font(24, "bold"))
-    draw_marker(draw, (x0 + 46, top + 32), 28, side)
+    draw.text((vp_left - 6, top + 46), vp_label, font=font(22, "bold"), fill=MUTED, anchor="rs")
+    label_left = vp_left - 6 - text_width(vp_label, font(22, "bold"))
+    draw_marker(draw, (x0 + 40, top + 30), 24, side)
     name = side_name(side, locale)
-    name_space = label_left - 12 - (x0 + 68)
+    name_space = label_left - 10 - (x0 + 58)
     draw_text(
-        draw, (x0 + 68, top + 32), name, fit_font(name, name_space, (32, 28), "bold"),
+        draw, (x0 + 58, top + 30), name, fit_font(name, name_space, (30, 26, 24), "bold"),
         style.dark, "lm", name_space,
     )  # fmt: skip
-    y = top + 60
-    for text in rows:
-        fnt, lines = phone_lines(text, space, (PHONE_TEXT, PHONE_MIN_TEXT), max_lines=1)
-        draw_text(draw, (text_x, y + 16), lines[0], fnt, INK, "lm")
-        y += 34
-    if lock_row:
+    y = top + 58
+    for line, fnt in _card_lines(view, side, locale, space):
+        draw.text((text_x, y + 15), line, font=fnt, fill=INK, anchor="lm")
+        y += 30
+    if own is not None and not view.finished:
         words = tr("status.locked" if locked else "status.waiting", locale)
-        draw_icon(draw, "locked" if locked else "waiting", (text_x + 12, y + 17), 24)
+        lock_y = bottom - 22
+        draw_icon(draw, "locked" if locked else "waiting", (text_x + 11, lock_y), 22)
         kind: FontKind = "bold" if locked else "regular"
-        fnt = fit_font(words, space - 34, (PHONE_TEXT, PHONE_MIN_TEXT), kind)
-        draw_text(draw, (text_x + 34, y + 17), words, fnt, INK if locked else MUTED, "lm")
+        fnt = fit_font(words, space - 30, (PHONE_TEXT, PHONE_MIN_TEXT), kind)
+        draw_text(draw, (text_x + 30, lock_y), words, fnt, INK if locked else MUTED, "lm")
+
+
+def _side_cards(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    view: View,
+    locked: Mapping[Side, bool],
+    locale: str,
+) -> int:
+    """Both sides' cards side by side, as tall as the fuller one; returns their height."""
+    half = (INNER - 12) // 2
+    space = half - 44
+    lines = max(len(_card_lines(view, side, locale, space)) for side in SIDES)
+    lock_row = not view.finished and all(side in view.sides for side in SIDES)
+    height = 58 + 30 * lines + (40 if lock_row else 0) + 10
+    for index, side in enumerate(SIDES):
+        x0 = MARGIN + index * (half + 12)
+        box = (x0, top, x0 + half, top + height)
+        _side_card(image, draw, box, view, side, bool(locked.get(side, False)), locale)
     return height
 
 
@@ -261,14 +293,13 @@ def _status_image(
     right = tr("status.over", locale) if view.finished else tr("status.round_n", locale, n=number)
     title = scenario_name(view.scenario, view.scenario_name, locale)
     y = phone_header(image, draw, title, subtitle, right) + GAP
-    for side in SIDES:
-        y += _side_card(image, draw, y, view, side, bool(locked.get(side, False)), locale) + 10
+    y += _side_cards(image, draw, y, view, locked, locale) + 10
     y += _round_box(draw, y, view, deadline_text, locale) + GAP
     map_bottom = y + map_height(view, INNER)
     draw_map(image, draw, (MARGIN, y, WIDTH - MARGIN, map_bottom), view, locale)
     y = map_bottom + GAP
     for track in view.tracks:
-        y += draw_track(image, draw, (MARGIN, y), INNER, track, locale)
+        y += draw_track(image, draw, (MARGIN, y), INNER, track, locale, compact=True)
         draw.line((MARGIN, y + 4, WIDTH - MARGIN, y + 4), fill=RULE, width=2)
         y += 12
     y += phone_legend(image, draw, (MARGIN, y), INNER, track_legend(view, locale)) + GAP

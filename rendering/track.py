@@ -121,11 +121,14 @@ def draw_track(
     locale: str,
     *,
     words: bool = False,
+    compact: bool = False,
 ) -> int:
     """Draw one track at ``origin`` across ``width`` pixels; returns the height used.
 
     Penalties show as the legend's icons, or, with ``words``, spelled out (a picture that
-    has no legend, such as the order panel)."""
+    has no legend, such as the order panel). ``compact`` leaves out the names of the levels
+    by their poles: only the level now and the next one are named, under the ruler (the
+    status board, where every track must fit on a phone; /status lists every level)."""
     del image
     x0, y0 = origin
     max_boxes = max(1, track.max_boxes)
@@ -159,10 +162,10 @@ def draw_track(
     levels = sorted(track.levels, key=lambda item: item.min_boxes)
     label_font = font(LABEL_SIZE, "cond-bold")
     labels = level_labels(track, left, width, locale)
-    rows = arrange(labels)
-    above = 2 if -1 in rows else 1
-    below = 2 if 2 in rows else 1
-    top = y + above * ROW_HEIGHT
+    rows = [] if compact else arrange(labels)
+    above = 0 if compact else 2 if -1 in rows else 1
+    below = 0 if compact else 2 if 2 in rows else 1
+    top = y + above * ROW_HEIGHT + (4 if compact else 0)
     bottom = top + BOX_HEIGHT
     tints = _tints(len(levels))
     ticked = min(track.boxes, max_boxes)
@@ -182,7 +185,11 @@ def draw_track(
         draw.rectangle((bx0, top, bx1, bottom), fill=fill, outline=RULE, width=1)
     draw.rectangle((left, top, right, bottom), outline=MUTED, width=2)
 
-    for label, row in zip(labels, rows, strict=True):
+    if compact:
+        for label in labels:
+            if label.line_x > left:
+                draw.line((label.line_x, top - 4, label.line_x, bottom + 4), fill=INK, width=3)
+    for label, row in zip([] if compact else labels, rows, strict=True):
         if row <= 0:
             label_y = top - ROW_HEIGHT * (-row) - ROW_HEIGHT // 2
             pole = (label.line_x, label_y - ROW_HEIGHT // 2 + 3, label.line_x, bottom + 3)
@@ -201,7 +208,9 @@ def draw_track(
         colour = (255, 255, 255) if label.current else INK
         draw_text(draw, (label.x, label_y), label.name, label_font, colour, "lm", width)
     y = bottom + 2 + below * ROW_HEIGHT + 4
-    if any(level.effects for level in levels):
+    if compact:
+        y = _penalty_line(draw, (x0, y), width, track, levels, locale, named=True)
+    elif any(level.effects for level in levels):
         penalties = _penalty_words if words else _penalty_line
         y = penalties(draw, (x0, y), width, track, levels, locale)
     return y + 6 - y0
@@ -214,12 +223,19 @@ def _penalty_line(
     track: TrackView,
     levels: list[LevelView],
     locale: str,
+    *,
+    named: bool = False,
 ) -> int:
-    """What the level now costs, then the next level and its cost; returns the y below."""
+    """What the level now costs, then the next level and its cost; returns the y below.
+
+    ``named`` puts the level's own name (white on dark, as on the ruler's labels) where
+    "Now:" would be, for a track drawn without its level labels."""
     x0, y = origin
     fnt = font(LABEL_SIZE)
     bold = font(LABEL_SIZE, "bold")
     parts = _level_parts(track, levels, locale)
+    if named:
+        parts[0] = (level_name(track.level, locale), parts[0][1])
     x = x0
     centre = y + ROW_HEIGHT // 2
     for n, (words, effects) in enumerate(parts):
@@ -231,7 +247,16 @@ def _penalty_line(
             x, centre = x0, centre + ROW_HEIGHT
         elif n:
             x += 24
-        x += draw_text(draw, (x, centre), words, bold, MUTED, "lm") + 8
+        if named and n == 0:
+            chip = text_width(words, bold)
+            draw.rounded_rectangle((x, centre - 14, x + chip + 8, centre + 14), radius=4, fill=INK)
+            x += draw_text(draw, (x + 4, centre), words, bold, (255, 255, 255), "lm") + 20
+            if not effects and len(parts) > 1:
+                continue  # a dark chip alone says "no penalty" well enough
+            x -= 8
+            x += draw_text(draw, (x, centre), ":", bold, MUTED, "lm") + 4
+        else:
+            x += draw_text(draw, (x, centre), words, bold, MUTED, "lm") + 8
         if effects:
             x += draw_effects(draw, x, centre, effects)
         else:

@@ -76,15 +76,18 @@ def _boards() -> dict[str, tuple[View, object]]:
     }
 
 
-def test_no_word_on_a_board_is_cut_and_every_level_is_named() -> None:
+def test_no_word_on_a_board_is_cut_and_each_track_names_its_level_and_the_next() -> None:
     for name, (view, render) in _boards().items():
         texts = _texts(render)
         cut = [text for text in texts if text.endswith("…")]
         assert not cut, (name, cut)
         locale = name.rsplit("-", 1)[1]
         for track in view.tracks:
-            for level in track.levels:
-                assert level_name(level.name, locale) in texts, (name, track.place, level.name)
+            assert level_name(track.level, locale) in texts, (name, track.place)
+            later = [level for level in track.levels if level.min_boxes > track.effective]
+            if later and later[0].min_boxes <= track.max_boxes:
+                following = level_name(min(later, key=lambda lv: lv.min_boxes).name, locale)
+                assert any(following in text for text in texts), (name, track.place, following)
 
 
 def test_no_word_on_a_panel_is_cut() -> None:
@@ -105,7 +108,15 @@ def test_a_track_says_what_its_level_costs_now_and_what_comes_next() -> None:
     )
     # The Japanese fleet has 12 of 30 boxes: Damaged now, Heavy from 15 boxes.
     assert "Next, Heavy at 15:" in texts
-    assert "Now:" in texts
+    assert "Damaged" in texts
+    panel = _texts(
+        lambda: render_order_panel(
+            coral_status(viewer=J), resource_names=RESOURCE_NAMES, locale="en"
+        )
+    )
+    said = " ".join(panel)  # a long line wraps
+    assert "Now: strike −1 aircraft, CAP −1 aircraft" in said
+    assert "Next, Heavy at 15: strike −2 aircraft, CAP −1 aircraft, no Large Strike" in said
 
 
 @st.composite
