@@ -399,10 +399,10 @@ def draw_map(
         _strike_arrow(draw, fleet_xy[side], place_xy[target], side, size == "large", 1)
         # Labels keep off the arrow where they can: it says who strikes whom.
         (ax, ay), (bx, by) = fleet_xy[side], place_xy[target]
-        steps = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 // 16))
+        steps = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 // 24))
         for step in range(1, steps):
             px, py = ax + (bx - ax) * step / steps, ay + (by - ay) * step / steps
-            placer.block((px - 5, py - 5, px + 5, py + 5), 1.0)
+            placer.block((px - 6, py - 6, px + 6, py + 6), 0.02)
 
     seen: dict[tuple[int, int], int] = {}
     for track in others:
@@ -455,13 +455,18 @@ class Placer:
         """Keep labels off ``rect``; a lighter ``weight`` (an arrow) yields sooner."""
         self.taken.append((rect, weight))
 
-    def _overlap(self, rect: tuple[float, float, float, float]) -> float:
+    def _overlap(
+        self, rect: tuple[float, float, float, float], enough: float = float("inf")
+    ) -> float:
+        """The weighted area of ``rect`` already taken (counting stops past ``enough``)."""
         total = 0.0
-        for other, weight in self.taken:
-            w = min(rect[2], other[2]) - max(rect[0], other[0])
-            h = min(rect[3], other[3]) - max(rect[1], other[1])
-            if w > 0 and h > 0:
-                total += w * h * weight
+        x0, y0, x1, y1 = rect
+        for (ox0, oy0, ox1, oy1), weight in self.taken:
+            if ox0 >= x1 or ox1 <= x0 or oy0 >= y1 or oy1 <= y0:
+                continue
+            total += (min(x1, ox1) - max(x0, ox0)) * (min(y1, oy1) - max(y0, oy0)) * weight
+            if total > enough:
+                break
         return total
 
     def place(
@@ -508,11 +513,11 @@ class Placer:
         if best_cost >= 100:
             # Every spot near is taken: look over the whole map for a free one, nearest
             # first (a leader line joins it to its marker).
-            for gy in range(int(by0) + 6, int(by1 - height) - 5, 24):
-                for gx in range(int(bx0) + 6, int(bx1 - width) - 5, 24):
-                    overlap = self._overlap((gx - 3, gy - 3, gx + width + 3, gy + height + 3))
+            for gy in range(int(by0) + 6, int(by1 - height) - 5, 28):
+                for gx in range(int(bx0) + 6, int(bx1 - width) - 5, 28):
                     far = ((gx + width / 2 - x) ** 2 + (gy + height / 2 - y) ** 2) ** 0.5
-                    cost = overlap * 100 + 40 + far / 10
+                    rect = (gx - 3, gy - 3, gx + width + 3, gy + height + 3)
+                    cost = self._overlap(rect, best_cost / 100) * 100 + 40 + far * 30
                     if cost < best_cost:
                         best, best_cost = (gx, gy), cost
         assert best is not None

@@ -19,7 +19,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -152,6 +152,13 @@ def clear_font_cache() -> None:
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> int:
+    return _measured(text, fnt)
+
+
+@lru_cache(maxsize=16384)
+def _measured(text: str, fnt: ImageFont.FreeTypeFont) -> int:
+    # Word wrapping measures the same words again and again; fonts are cached objects
+    # (one per size, face and thread), so a font and a text always measure the same.
     return math.ceil(fnt.getlength(text))
 
 
