@@ -363,7 +363,7 @@ def draw_map(
         half = text_width(text, fnt) / 2
         x = min(max(x, x0 + half + 6), x1 - half - 6)  # never cut by the frame
         draw.text((x, y), text, font=fnt, fill=SEA_LABEL if is_sea else LAND_LABEL, anchor="mm")
-        placer.block((x - half - 4, y - 16, x + half + 4, y + 16), 3.0)
+        placer.block((x - half - 2, y - 12, x + half + 2, y + 12), 3.0)
 
     # Where everything stands: places that are not fleets, then the fleets.
     fleets = {track.side: track for track in view.tracks if track.carrier_fleet}
@@ -513,9 +513,12 @@ class Placer:
         if best_cost >= 100:
             # Every spot near is taken: look over the whole map for a free one, nearest
             # first (a leader line joins it to its marker).
-            for gy in range(int(by0) + 6, int(by1 - height) - 5, 28):
-                for gx in range(int(bx0) + 6, int(bx1 - width) - 5, 28):
-                    far = ((gx + width / 2 - x) ** 2 + (gy + height / 2 - y) ** 2) ** 0.5
+            for gy in range(int(by0) + 6, int(by1 - height) - 5, 20):
+                for gx in range(int(bx0) + 6, int(bx1 - width) - 5, 20):
+                    # How far the leader line would run: marker to the label's nearest edge.
+                    gap_x = max(gx - x, 0.0, x - gx - width)
+                    gap_y = max(gy - y, 0.0, y - gy - height)
+                    far = (gap_x**2 + gap_y**2) ** 0.5
                     rect = (gx - 3, gy - 3, gx + width + 3, gy + height + 3)
                     cost = self._overlap(rect, best_cost / 100) * 100 + 40 + far * 30
                     if cost < best_cost:
