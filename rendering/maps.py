@@ -5,6 +5,10 @@ The art is ours and deliberately rough (a few dozen points per coast), enough to
 player: the Coral Sea between New Guinea, the Solomons and Queensland; the open ocean around
 Midway with the Hawaiian chain. Longitudes run 0-360 east so the Midway map can cross the
 date line. An unknown scenario gets an empty ocean with the same stations.
+
+Drawn for a phone (the board is 800 px wide): few labels, all 22 px or more, none cut; the
+fleet and place labels keep off the sea and land names and off each other. Grid lines stay
+for the eye, without their coordinates; a place's damage level is on its track, not here.
 """
 
 from __future__ import annotations
@@ -29,15 +33,13 @@ from rendering.style import (
     arrow,
     dashed_line,
     draw_marker,
-    draw_text,
     fill_side,
-    fit_font,
     font,
+    phone_lines,
     side_style,
     text_width,
-    wrap,
 )
-from rendering.text import level_name, place_name, side_name, tactic_name, tr
+from rendering.text import place_name, side_name, tactic_name, tr
 
 Point = tuple[float, float]
 
@@ -288,6 +290,23 @@ class Projection:
         return x0 + (lon - self.art.west) * self.sx, y0 + (self.art.north - lat) * self.sy
 
 
+def short_name(name: str) -> str:
+    """A name without its bracketed detail ("TF 17 (Lexington, Yorktown)" is "TF 17" on
+    the map; the track under it gives the whole name)."""
+    head, bracket, _ = name.partition(" (")
+    return head if bracket and head else name
+
+
+FLATTEN = 0.8  # the art is rough on purpose; a fifth less height costs it nothing
+
+
+def map_height(view: View, width: int) -> int:
+    """The map's height at ``width``: the theatre's proportions (degrees drawn square),
+    flattened a little so the board stays short enough for a phone."""
+    art = MAPS.get(view.scenario, OPEN_OCEAN)
+    return round(width * FLATTEN * (art.north - art.south) / (art.east - art.west))
+
+
 def _coordinate(value: float, positive: str, negative: str, wrap: bool) -> str:
     if wrap and value > 180:
         return f"{360 - value:g}°{negative}"
@@ -315,7 +334,6 @@ def draw_map(
     layer = Image.new("RGB", (x1 - x0, y1 - y0), SEA)
     ldraw = ImageDraw.Draw(layer)
     local = Projection(art, (0, 0, x1 - x0, y1 - y0))
-    is_midway = art.east > 180
     # grid
     step = art.grid
     lon = (int(art.west // step) + 1) * step
@@ -337,38 +355,15 @@ def draw_map(
         h = max(3.0, ry * local.sy)
         ldraw.ellipse((cx - w, cy - h, cx + w, cy + h), fill=LAND, outline=LAND_EDGE, width=2)
     image.paste(layer, (x0, y0))
-    # grid labels (only on a real map)
-    if art is not OPEN_OCEAN:
-        small = font(18)
-        east, west = tr("map.east", locale), tr("map.west", locale)
-        north, south = tr("map.north", locale), tr("map.south", locale)
-        lon = (int(art.west // step) + 1) * step
-        while lon < art.east - 1.5:
-            x, _ = project((lon, art.north))
-            draw.text(
-                (x + 3, y1 - 4),
-                _coordinate(lon, east, west, is_midway),
-                font=small,
-                fill=SEA_LABEL,
-                anchor="ld",
-            )
-            lon += step
-        lat = (int(art.south // step) + 1) * step
-        while lat < art.north:
-            _, y = project((art.west, lat))
-            draw.text(
-                (x0 + 4, y - 2),
-                _coordinate(lat, north, south, False),
-                font=small,
-                fill=SEA_LABEL,
-                anchor="ld",
-            )
-            lat += step
+    placer = Placer(box)
     for key, llon, llat, is_sea in art.labels:
         x, y = project((llon, llat))
         text = tr(f"map.{key}", locale)
-        fnt = font(20, "cond") if is_sea else font(20, "cond-bold")
+        fnt = font(22, "cond") if is_sea else font(24, "cond-bold")
+        half = text_width(text, fnt) / 2
+        x = min(max(x, x0 + half + 6), x1 - half - 6)  # never cut by the frame
         draw.text((x, y), text, font=fnt, fill=SEA_LABEL if is_sea else LAND_LABEL, anchor="mm")
+        placer.block((x - half - 2, y - 12, x + half + 2, y + 12), 3.0)
 
     # Where everything stands: places that are not fleets, then the fleets.
     fleets = {track.side: track for track in view.tracks if track.carrier_fleet}
@@ -402,8 +397,13 @@ def draw_map(
             continue
         # Both arrows shift to their own right, so two fleets striking each other stay apart.
         _strike_arrow(draw, fleet_xy[side], place_xy[target], side, size == "large", 1)
+        # Labels keep off the arrow where they can: it says who strikes whom.
+        (ax, ay), (bx, by) = fleet_xy[side], place_xy[target]
+        steps = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 // 24))
+        for step in range(1, steps):
+            px, py = ax + (bx - ax) * step / steps, ay + (by - ay) * step / steps
+            placer.block((px - 6, py - 6, px + 6, py + 6), 0.02)
 
-    placer = Placer(box)
     seen: dict[tuple[int, int], int] = {}
     for track in others:
         x, y = place_xy[track.place]
@@ -411,16 +411,29 @@ def draw_map(
         if spot in seen:
             continue
         seen[spot] = 1
-        placer.block((x - 16, y - 16, x + 16, y + 16))
+        placer.block((x - 16, y - 16, x + 16, y + 16), 5.0)
     for point in fleet_xy.values():
-        placer.block((point[0] - 22, point[1] - 22, point[0] + 22, point[1] + 22))
+        placer.block((point[0] - 22, point[1] - 22, point[0] + 22, point[1] + 22), 5.0)
 
+    # Places on the same spot (Midway's airfield and its ground defences) share one label.
+    # Places first: their labels have fewer good spots than the fleets' out at sea.
+    spots: dict[tuple[int, int], list[TrackView]] = {}
+    for track in others:
+        x, y = place_xy[track.place]
+        spots.setdefault((round(x), round(y)), []).append(track)
+    for (x, y), group in spots.items():
+        lines = [short_name(place_name(t.place, t.name, locale)) for t in group]
+        _draw_place(draw, placer, (x, y), group[0].side, lines)
     for side in (Side.JAPANESE, Side.ALLIED):
         if side not in fleet_xy:
             continue
         tactic, this_turn = fleet_position(view, side)
         fleet = fleets.get(side)
-        name = place_name(fleet.place, fleet.name, locale) if fleet else side_name(side, locale)
+        name = (
+            short_name(place_name(fleet.place, fleet.name, locale))
+            if fleet
+            else side_name(side, locale)
+        )
         if tactic is None:
             detail = tr("map.range_unknown", locale)
         elif this_turn:
@@ -428,16 +441,6 @@ def draw_map(
         else:
             detail = tr("map.range_last", locale, tactic=tactic_name(tactic, locale))
         _draw_fleet(image, draw, placer, fleet_xy[side], side, name, detail, tactic is None)
-    # Places on the same spot (Midway's airfield and its ground defences) share one label.
-    spots: dict[tuple[int, int], list[TrackView]] = {}
-    for track in others:
-        x, y = place_xy[track.place]
-        spots.setdefault((round(x), round(y)), []).append(track)
-    for (x, y), group in spots.items():
-        lines = [
-            f"{place_name(t.place, t.name, locale)} · {level_name(t.level, locale)}" for t in group
-        ]
-        _draw_place(draw, placer, (x, y), group[0].side, lines)
     draw.rectangle(box, outline=MUTED, width=2)
 
 
@@ -446,18 +449,24 @@ class Placer:
 
     def __init__(self, box: Box) -> None:
         self.box = box
-        self.taken: list[tuple[float, float, float, float]] = []
+        self.taken: list[tuple[tuple[float, float, float, float], float]] = []
 
-    def block(self, rect: tuple[float, float, float, float]) -> None:
-        self.taken.append(rect)
+    def block(self, rect: tuple[float, float, float, float], weight: float = 1.0) -> None:
+        """Keep labels off ``rect``; a lighter ``weight`` (an arrow) yields sooner."""
+        self.taken.append((rect, weight))
 
-    def _overlap(self, rect: tuple[float, float, float, float]) -> float:
+    def _overlap(
+        self, rect: tuple[float, float, float, float], enough: float = float("inf")
+    ) -> float:
+        """The weighted area of ``rect`` already taken (counting stops past ``enough``)."""
         total = 0.0
-        for other in self.taken:
-            w = min(rect[2], other[2]) - max(rect[0], other[0])
-            h = min(rect[3], other[3]) - max(rect[1], other[1])
-            if w > 0 and h > 0:
-                total += w * h
+        x0, y0, x1, y1 = rect
+        for (ox0, oy0, ox1, oy1), weight in self.taken:
+            if ox0 >= x1 or ox1 <= x0 or oy0 >= y1 or oy1 <= y0:
+                continue
+            total += (min(x1, ox1) - max(x0, ox0)) * (min(y1, oy1) - max(y0, oy0)) * weight
+            if total > enough:
+                break
         return total
 
     def place(
@@ -481,6 +490,18 @@ class Placer:
             (x + reach, y - reach - height * 1.5),
             (x - reach - width, y - reach - height * 1.5),
         ]
+        # Farther out, with a leader line, when everything near is taken.
+        far = 3 * reach
+        candidates += [
+            (x - width / 2, y + far),
+            (x - width / 2, y - far - height),
+            (x + far, y - height / 2),
+            (x - far - width, y - height / 2),
+            (x + far, y + far),
+            (x - far - width, y + far),
+            (x + far, y - far - height),
+            (x - far - width, y - far - height),
+        ]
         best: tuple[float, float] | None = None
         best_cost = float("inf")
         for order, (lx, ly) in enumerate(candidates):
@@ -489,8 +510,22 @@ class Placer:
             cost = self._overlap((lx - 3, ly - 3, lx + width + 3, ly + height + 3)) * 100 + order
             if cost < best_cost:
                 best, best_cost = (lx, ly), cost
+        if best_cost >= 100:
+            # Every spot near is taken: look over the whole map for a free one, nearest
+            # first (a leader line joins it to its marker).
+            for gy in range(int(by0) + 6, int(by1 - height) - 5, 20):
+                for gx in range(int(bx0) + 6, int(bx1 - width) - 5, 20):
+                    # How far the leader line would run: marker to the label's nearest edge.
+                    gap_x = max(gx - x, 0.0, x - gx - width)
+                    gap_y = max(gy - y, 0.0, y - gy - height)
+                    far = (gap_x**2 + gap_y**2) ** 0.5
+                    rect = (gx - 3, gy - 3, gx + width + 3, gy + height + 3)
+                    cost = self._overlap(rect, best_cost / 100) * 100 + 40 + far * 30
+                    if cost < best_cost:
+                        best, best_cost = (gx, gy), cost
         assert best is not None
-        self.block((best[0], best[1], best[0] + width, best[1] + height))
+        # A label placed is the last thing another label may cover.
+        self.block((best[0], best[1], best[0] + width, best[1] + height), 10.0)
         return best
 
     @staticmethod
@@ -557,17 +592,21 @@ def _draw_fleet(
         ]
         for a, b in pairwise(corners):
             dashed_line(draw, a, b, style.dark, 2, 6, 4)
-        draw.text((x, y), "?", font=font(24, "bold"), fill=style.dark, anchor="mm")
+        draw.text((x, y), "?", font=font(30, "bold"), fill=style.dark, anchor="mm")
     else:
         fill_side(image, (int(x - 21), int(y - 21), int(x + 21), int(y + 21)), side, radius=21)
         draw_marker(draw, (x, y), 30, side)
-    name_font, detail_font = fit_font(name, 288, (20, 18), "bold"), font(18)
-    lines = wrap(name, name_font, 288, max_lines=2)
+    limit = min(400, (placer.box[2] - placer.box[0]) // 2)
+    name_font, lines = phone_lines(name, limit - 12, (24, 22), "bold", max_lines=2)
+    # One line, condensed if need be; two only when even that is too long.
+    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=1)
+    if details[0].endswith("…"):
+        detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=2)
     width = max(text_width(line, name_font) for line in lines)
-    width = min(max(width, text_width(detail, detail_font)) + 12, 300)
-    height = 26 + 24 * len(lines)
-    lx, ly = placer.place((x, y), width, height, 26)
-    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 26, style.dark)
+    width = max(width, *(text_width(line, detail_font) for line in details)) + 14
+    height = 10 + 28 * (len(lines) + len(details))
+    lx, ly = placer.place((x, y), width, height, 28)
+    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 28, style.dark)
     draw.rounded_rectangle(
         (lx, ly, lx + width, ly + height),
         radius=6,
@@ -576,12 +615,9 @@ def _draw_fleet(
         width=2,
     )
     for index, line in enumerate(lines):
-        draw_text(
-            draw, (lx + 6, ly + 3 + 24 * index), line, name_font, style.dark, max_width=width - 12
-        )
-    draw_text(
-        draw, (lx + 6, ly + 3 + 24 * len(lines)), detail, detail_font, INK, max_width=width - 12
-    )
+        draw.text((lx + 7, ly + 5 + 28 * index), line, font=name_font, fill=style.dark)
+    for index, line in enumerate(details, start=len(lines)):
+        draw.text((lx + 7, ly + 5 + 28 * index), line, font=detail_font, fill=INK)
 
 
 def _draw_place(
@@ -594,16 +630,19 @@ def _draw_place(
     x, y = point
     draw_marker(draw, (x, y), 20, side)
     draw.ellipse((x - 15, y - 15, x + 15, y + 15), outline=side_style(side).dark, width=2)
-    fnt = font(18, "cond-bold")
-    lines = [line for text in texts for line in wrap(text, fnt, 300, max_lines=2)][:5]
-    width = max(text_width(line, fnt) for line in lines) + 10
-    height = 4 + 22 * len(lines)
+    limit = min(360, (placer.box[2] - placer.box[0]) // 2)
+    fnt = font(22, "cond-bold")
+    lines: list[str] = []
+    for text in texts:
+        _, wrapped = phone_lines(text, limit, (22,), "cond-bold", max_lines=2)
+        lines += wrapped
+    width = max(text_width(line, fnt) for line in lines) + 12
+    height = 6 + 28 * len(lines)
     lx, ly = placer.place((x, y), width, height, 20)
     outline = side_style(side).main
     Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 20, side_style(side).dark)
     draw.rectangle(
-        (lx, ly, lx + width, ly + height), fill=(255, 255, 255), outline=outline, width=1
+        (lx, ly, lx + width, ly + height), fill=(255, 255, 255), outline=outline, width=2
     )
     for index, line in enumerate(lines):
-        centre = (lx + 5, ly + 13 + 22 * index)
-        draw_text(draw, centre, line, fnt, INK, anchor="lm", max_width=width - 10)
+        draw.text((lx + 6, ly + 17 + 28 * index), line, font=fnt, fill=INK, anchor="lm")

@@ -5,13 +5,16 @@ now (``View.previews``), the Fleet Tactics open after last turn's choice, its re
 still available, last turn's choices and its own doctrine. The options marked "not this
 turn" repeat the rules of 25.32 and 25.42 for display; the select menus come from the
 engine's pending decisions, which stay the authority.
+
+Drawn for a phone: 800 px wide, every word 22 px or more, one column read top to bottom.
+The panel's text says the same options, exclusions and reasons in words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 from engine.view import ForcePreview, SideView, TrackView, View
@@ -19,19 +22,22 @@ from rendering.style import (
     CARD_BG,
     FAINT,
     INK,
-    MARGIN,
     MUTED,
+    PHONE_MARGIN,
+    PHONE_MIN_TEXT,
+    PHONE_TEXT,
+    PHONE_WIDTH,
     RULE,
-    WIDTH,
     Icon,
     canvas,
     draw_icon,
     draw_text,
     fit_font,
     font,
-    header,
     panel,
-    section_title,
+    phone_header,
+    phone_lines,
+    phone_section,
     side_style,
     text_width,
     to_png,
@@ -45,12 +51,13 @@ from rendering.text import (
     tr,
     turn_label,
 )
-from rendering.track import TRACK_HEIGHT, draw_track
+from rendering.track import draw_track, height_bound
 
-LEFT_WIDTH = 680
-RIGHT_X = MARGIN + LEFT_WIDTH + 20
-RIGHT_WIDTH = WIDTH - MARGIN - RIGHT_X
-OPTION_HEIGHT = 100
+WIDTH = PHONE_WIDTH
+MARGIN = PHONE_MARGIN
+INNER = WIDTH - 2 * MARGIN
+LINE = 34
+GAP = 16
 
 
 def own_fleet(view: View, side: Side) -> TrackView | None:
@@ -93,66 +100,114 @@ def tactic_excluded(tactic: FleetTactic, own: SideView) -> str | None:
 
 
 def _option(
-    draw: ImageDraw.ImageDraw,
-    box: tuple[int, int, int, int],
-    preview: ForcePreview,
-    reason: str | None,
-    locale: str,
-) -> None:
-    x0, y0, x1, y1 = box
-    panel(draw, box, CARD_BG if reason is None else (240, 238, 232), RULE)
+    draw: ImageDraw.ImageDraw, top: int, preview: ForcePreview, reason: str | None, locale: str
+) -> int:
+    """One Flight Ops option as a card: its name, why it is shut, what it fields; returns
+    the height."""
+    x0, x1 = MARGIN, WIDTH - MARGIN
     colour = INK if reason is None else MUTED
     title = size_name(preview.size, locale)
-    title_width = draw_text(draw, (x0 + 14, y0 + 8), title, font(22, "bold"), colour)
-    if reason is not None:
-        draw.line((x0 + 12, y0 + 21, x0 + 16 + title_width, y0 + 21), fill=INK, width=3)
-        note = tr("panel.not_this_turn", locale, why=tr(reason, locale))
-        draw_text(
-            draw,
-            (x1 - 14, y0 + 20),
-            note,
-            fit_font(note, x1 - x0 - title_width - 50, (20, 18)),
-            INK,
-            "rm",
-            x1 - x0 - title_width - 50,
-        )
+    title_font = font(26, "bold")
+    title_width = text_width(title, title_font)
+    note = tr("panel.not_this_turn", locale, why=tr(reason, locale)) if reason else ""
+    note_space = x1 - x0 - 28 - title_width - 24
+    note_font = fit_font(note, note_space, (PHONE_TEXT, PHONE_MIN_TEXT)) if note else None
+    note_below = bool(note) and note_font is not None and text_width(note, note_font) > note_space
+    if note_below:
+        note_font, _ = phone_lines(note, x1 - x0 - 28, (PHONE_TEXT, PHONE_MIN_TEXT), max_lines=1)
     rows: list[tuple[Icon, str, str]] = [
         ("strike", tr("panel.strike", locale), preview.strike),
         ("cap", tr("panel.cap", locale), preview.cap),
     ]
-    y = y0 + 44
+    height = 14 + 34 + (LINE if note_below else 0) + LINE * len(rows) + 10
+    panel(draw, (x0, top, x1, top + height), CARD_BG if reason is None else (240, 238, 232), RULE)
+    y = top + 14
+    draw.text((x0 + 14, y + 16), title, font=title_font, fill=colour, anchor="lm")
+    if reason is not None:
+        draw.line((x0 + 12, y + 17, x0 + 16 + title_width, y + 17), fill=INK, width=3)
+        assert note_font is not None
+        if note_below:
+            draw_text(draw, (x0 + 14, y + 34 + 16), note, note_font, INK, "lm", x1 - x0 - 28)
+        else:
+            draw_text(draw, (x1 - 14, y + 16), note, note_font, INK, "rm", note_space)
+    y += 34 + (LINE if note_below else 0)
     for icon, label, value in rows:
-        draw_icon(draw, icon, (x0 + 26, y + 10), 20)
-        label_width = draw_text(draw, (x0 + 44, y), label, font(20, "bold"), colour)
+        draw_icon(draw, icon, (x0 + 28, y + 16), 24)
+        label_font = font(PHONE_TEXT, "bold")
+        label_width = draw_text(draw, (x0 + 48, y + 16), label, label_font, colour, "lm")
+        space = x1 - 14 - (x0 + 60 + label_width)
+        value_font = fit_font(value or "—", space, (PHONE_TEXT, PHONE_MIN_TEXT))
         draw_text(
-            draw,
-            (x0 + 54 + label_width, y),
-            value or "—",
-            font(20),
-            colour,
-            max_width=x1 - x0 - 70 - label_width,
+            draw, (x0 + 60 + label_width, y + 16), value or "—", value_font, colour, "lm", space
         )
-        y += 26
-    del y1
+        y += LINE
+    return height
+
+
+def _tactics(
+    image: Image.Image, draw: ImageDraw.ImageDraw, top: int, own: SideView, side: Side, locale: str
+) -> int:
+    """The three Fleet Tactics as chips, a shut one struck through with its reason."""
+    del image
+    style = side_style(side)
+    chip_width = (INNER - 20) // 3
+    height = 76
+    for index, tactic in enumerate(FleetTactic):
+        x = MARGIN + index * (chip_width + 10)
+        why = tactic_excluded(tactic, own)
+        box = (x, top, x + chip_width, top + height)
+        name = tactic_name(tactic, locale)
+        if why is None:
+            draw.rounded_rectangle(box, radius=8, fill=CARD_BG, outline=style.dark, width=3)
+            name_font, lines = phone_lines(
+                name, chip_width - 16, (PHONE_TEXT, PHONE_MIN_TEXT), "bold"
+            )
+            first = top + height // 2 - (len(lines) - 1) * 14
+            for n, line in enumerate(lines):
+                draw.text(
+                    (x + chip_width // 2, first + 28 * n),
+                    line,
+                    font=name_font,
+                    fill=INK,
+                    anchor="mm",
+                )
+        else:
+            draw.rounded_rectangle(box, radius=8, fill=(240, 238, 232), outline=FAINT, width=2)
+            name_font = fit_font(name, chip_width - 16, (PHONE_TEXT, PHONE_MIN_TEXT), "bold")
+            draw_text(
+                draw, (x + chip_width // 2, top + 21), name, name_font, MUTED, "mm", chip_width - 12
+            )
+            half = min(text_width(name, name_font), chip_width - 12) // 2
+            draw.line(
+                (x + chip_width // 2 - half, top + 22, x + chip_width // 2 + half, top + 22),
+                fill=INK,
+                width=2,
+            )
+            reason = tr(why, locale)
+            reason_font = fit_font(reason, chip_width - 12, (PHONE_MIN_TEXT,), "cond")
+            draw_text(
+                draw,
+                (x + chip_width // 2, top + 55),
+                reason,
+                reason_font,
+                INK,
+                "mm",
+                chip_width - 12,
+            )
+    return height
 
 
 def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale: str) -> bytes:
-    """One side's order panel image as PNG bytes (1200 px wide). Needs a side's view."""
+    """One side's order panel image as PNG bytes (800 px wide). Needs a side's view."""
     if view.viewer is None:
         raise ValueError("the order panel is drawn from one side's view, not the public one")
     side = view.viewer
     own = view.sides[side]
     fleet = own_fleet(view, side)
     style = side_style(side)
-
-    previews = list(view.previews)
-    options_height = 32 + max(1, len(previews)) * (OPTION_HEIGHT + 10) + 40 + 60
-    resources = list(own.resources_available)
-    resource_rows = (len(resources) + 1) // 2
-    right_height = 32 + 74 + 32 + 46 + 32 + 42 + 32 + max(1, resource_rows) * 28
-    body_top = 76 + 16 + (TRACK_HEIGHT + 18 if fleet else 0)
-    height = body_top + max(options_height, right_height) + 20
-    image, draw = canvas(height)
+    # Drawn on a canvas taller than the panel can be, then cut to what was used.
+    bound = 1000 + (height_bound(fleet) if fleet else 0) + 180 * len(view.previews)
+    image, draw = canvas(bound + 20 * len(own.resources_available), WIDTH)
 
     title = tr(
         "panel.title", locale, side=side_name(side, locale), turn=view.turn, turns=view.turns
@@ -161,120 +216,73 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
     subtitle = tr("panel.subtitle", locale, n=number, name=round_name(view.round, locale))
     if view.turn_label:
         subtitle = f"{turn_label(view.turn_label, locale)} · {subtitle}"
-    header(image, draw, title, subtitle, tr("panel.vp", locale, vp=own.vp), side=side)
+    y = phone_header(image, draw, title, subtitle, tr("panel.vp", locale, vp=own.vp), side=side)
+    y += GAP
 
-    y = 76 + 16
     if fleet is not None:
-        draw_track(image, draw, (MARGIN, y), WIDTH - 2 * MARGIN, fleet, locale)
-        y += TRACK_HEIGHT + 18
-    top = y
+        # The track says the fleet's penalties now and at the next level, in words.
+        y += draw_track(image, draw, (MARGIN, y), INNER, fleet, locale, words=True) + GAP
 
-    # --- left: Flight Ops options and Fleet Tactics
-    y += section_title(draw, (MARGIN, y), tr("panel.flight_ops_now", locale), LEFT_WIDTH)
+    # --- Flight Ops options, then Fleet Tactics
+    y += phone_section(draw, (MARGIN, y), tr("panel.flight_ops_now", locale), INNER)
+    previews = list(view.previews)
     if not previews:
         draw_text(
             draw,
-            (MARGIN, y + 4),
+            (MARGIN, y),
             tr("panel.no_preview", locale),
-            font(20),
+            font(PHONE_TEXT),
             MUTED,
-            max_width=LEFT_WIDTH,
+            max_width=INNER,
         )
-        y += 40
+        y += LINE
     for preview in previews:
         reason = size_excluded(preview.size, own, fleet)
-        _option(draw, (MARGIN, y, MARGIN + LEFT_WIDTH, y + OPTION_HEIGHT), preview, reason, locale)
-        y += OPTION_HEIGHT + 10
-    y += 8
-    y += section_title(draw, (MARGIN, y), tr("panel.tactics", locale), LEFT_WIDTH)
-    chip_width = (LEFT_WIDTH - 20) // 3
-    for index, tactic in enumerate(FleetTactic):
-        x = MARGIN + index * (chip_width + 10)
-        why = tactic_excluded(tactic, own)
-        box = (x, y, x + chip_width, y + 52)
-        if why is None:
-            draw.rounded_rectangle(box, radius=8, fill=CARD_BG, outline=style.dark, width=2)
-            draw_text(
-                draw,
-                (x + chip_width // 2, y + 26),
-                tactic_name(tactic, locale),
-                fit_font(tactic_name(tactic, locale), chip_width - 16, (22, 20), "bold"),
-                INK,
-                "mm",
-            )
-        else:
-            draw.rounded_rectangle(box, radius=8, fill=(240, 238, 232), outline=FAINT, width=2)
-            name = tactic_name(tactic, locale)
-            name_font = fit_font(name, chip_width - 16, (20, 18), "bold")
-            draw_text(draw, (x + chip_width // 2, y + 15), name, name_font, MUTED, "mm")
-            half = text_width(name, name_font) // 2
-            draw.line(
-                (x + chip_width // 2 - half, y + 16, x + chip_width // 2 + half, y + 16),
-                fill=INK,
-                width=2,
-            )
-            draw_text(
-                draw,
-                (x + chip_width // 2, y + 38),
-                tr(why, locale),
-                font(18, "cond"),
-                INK,
-                "mm",
-                chip_width - 10,
-            )
+        y += _option(draw, y, preview, reason, locale) + 10
+    y += GAP - 10
+    y += phone_section(draw, (MARGIN, y), tr("panel.tactics", locale), INNER)
+    y += _tactics(image, draw, y, own, side, locale) + GAP
 
-    # --- right: last turn, doctrine, penalties, resources
-    x = RIGHT_X
-    y = top
-    y += section_title(draw, (x, y), tr("panel.last_turn", locale), RIGHT_WIDTH)
-    last_tactic = tactic_name(own.last_tactic, locale) if own.last_tactic else "—"
-    last_size = size_name(own.last_size, locale) if own.last_size else "—"
-    draw_text(draw, (x, y), last_tactic, font(22, "bold"), INK, max_width=RIGHT_WIDTH)
-    draw_text(draw, (x, y + 30), last_size, font(22, "bold"), INK, max_width=RIGHT_WIDTH)
-    y += 74
+    # --- last turn and doctrine side by side, then resources
+    half = (INNER - 20) // 2
+    right_x = MARGIN + half + 20
+    top = y
+    phone_section(draw, (MARGIN, y), tr("panel.last_turn", locale), half)
     # In the orders round the state still holds the doctrine set last turn; say so.
     doctrine_key = "panel.doctrine" if view.round.value == "resource" else "panel.doctrine_last"
-    y += section_title(draw, (x, y), tr(doctrine_key, locale), RIGHT_WIDTH)
+    y += phone_section(draw, (right_x, y), tr(doctrine_key, locale), half)
+    last_tactic = tactic_name(own.last_tactic, locale) if own.last_tactic else "—"
+    last_size = size_name(own.last_size, locale) if own.last_size else "—"
+    for n, text in enumerate((last_tactic, last_size)):
+        fnt = fit_font(text, half, (PHONE_TEXT, PHONE_MIN_TEXT), "bold")
+        draw_text(draw, (MARGIN, y + n * LINE), text, fnt, INK, max_width=half)
     doctrine = doctrine_name(own.doctrine, locale) if own.doctrine else "—"
-    draw_text(draw, (x, y), doctrine, font(22, "bold"), INK, max_width=RIGHT_WIDTH)
-    y += 46
-    y += section_title(draw, (x, y), tr("panel.penalties", locale), RIGHT_WIDTH)
-    px = x
-    if own.strike_minus or own.cap_minus:
-        for icon, value in (("strike", own.strike_minus), ("cap", own.cap_minus)):
-            if not value:
-                continue
-            draw_icon(draw, icon, (px + 11, y + 12), 20)  # type: ignore[arg-type]
-            text = tr(f"panel.{icon}_minus", locale, n=value)
-            px += (
-                26
-                + draw_text(
-                    draw, (px + 26, y), text, font(20), INK, max_width=RIGHT_WIDTH // 2 - 30
-                )
-                + 20
-            )
-    else:
-        draw_text(
-            draw, (x, y), tr("panel.no_penalty", locale), font(20), MUTED, max_width=RIGHT_WIDTH
-        )
-    y += 42
+    fnt = fit_font(doctrine, half, (26, PHONE_TEXT, PHONE_MIN_TEXT), "bold")
+    draw_text(draw, (right_x, y), doctrine, fnt, style.dark, max_width=half)
+    y = top + 40 + 2 * LINE + GAP
+
+    resources = list(own.resources_available)
     used = len(own.resources_used)
-    title = tr("panel.resources", locale, n=len(resources), used=used)
-    y += section_title(draw, (x, y), title, RIGHT_WIDTH)
+    heading = tr("panel.resources", locale, n=len(resources), used=used)
+    y += phone_section(draw, (MARGIN, y), heading, INNER)
     if not resources:
-        draw_text(draw, (x, y), "—", font(20), MUTED)
-    column = RIGHT_WIDTH // 2
+        draw_text(draw, (MARGIN, y), "—", font(PHONE_TEXT), MUTED)
+        y += LINE
+    rows = (len(resources) + 1) // 2
     for index, number in enumerate(resources):
-        cx = x + (index // max(1, resource_rows)) * column
-        cy = y + (index % max(1, resource_rows)) * 28
+        cx = MARGIN + (index // max(1, rows)) * (half + 20)
+        cy = y + (index % max(1, rows)) * LINE
+        tag = f"#{number}"
+        tag_width = draw_text(draw, (cx, cy), tag, font(PHONE_TEXT, "bold"), style.dark)
         name = resource_names.get(number, "")
-        number_width = draw_text(draw, (cx, cy), f"#{number}", font(20, "bold"), style.dark)
+        space = half - tag_width - 8
         draw_text(
             draw,
-            (cx + number_width + 6, cy),
+            (cx + tag_width + 8, cy),
             name,
-            font(20, "cond"),
+            fit_font(name, space, (PHONE_TEXT, PHONE_MIN_TEXT)),
             INK,
-            max_width=column - number_width - 14,
+            max_width=space,
         )
-    return to_png(image)
+    y += rows * LINE + GAP
+    return to_png(image.crop((0, 0, WIDTH, y)))

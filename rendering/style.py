@@ -19,7 +19,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -152,6 +152,13 @@ def clear_font_cache() -> None:
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> int:
+    return _measured(text, fnt)
+
+
+@lru_cache(maxsize=16384)
+def _measured(text: str, fnt: ImageFont.FreeTypeFont) -> int:
+    # Word wrapping measures the same words again and again; fonts are cached objects
+    # (one per size, face and thread), so a font and a text always measure the same.
     return math.ceil(fnt.getlength(text))
 
 
@@ -258,6 +265,129 @@ def header(
     else:
         draw_text(draw, (left, height // 2), title, title_font, HEADER_INK, "lm", space)
     return height
+
+
+# --- phone-first layout (design/ux.md "Images") -----------------------------------------
+# Discord shows a picture about 400 px wide on a phone and text must stay >= 11 px there:
+# on an 800 px canvas that is 22 px in the file. Boards built for the phone use these.
+
+PHONE_WIDTH = 800
+PHONE_MARGIN = 20
+PHONE_MIN_TEXT = 22  # 11 px once shown 400 px wide
+PHONE_TEXT = 24
+PHONE_TITLE = 34
+
+
+def phone_header(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    title: str,
+    subtitle: str = "",
+    right: str = "",
+    side: Side | None = None,
+) -> int:
+    """The dark title bar of an 800 px picture: title, a subtitle line, a right-hand tag."""
+    width = image.width
+    left = PHONE_MARGIN + (20 if side is not None else 0)
+    sub_font, sub_lines = font(PHONE_TEXT), list[str]()
+    if subtitle:
+        sub_space = width - left - PHONE_MARGIN
+        sub_font, sub_lines = phone_lines(subtitle, sub_space, (PHONE_TEXT, PHONE_MIN_TEXT))
+    height = 64 + 32 * len(sub_lines) + (10 if sub_lines else 0)
+    draw.rectangle((0, 0, width, height), fill=HEADER_BG)
+    if side is not None:
+        fill_side(image, (0, 0, 20, height), side)
+    right_width = 0
+    if right:
+        fnt = fit_font(right, width // 3, (28, 26, 24), "bold")
+        right_width = draw_text(
+            draw, (width - PHONE_MARGIN, 32), right, fnt, HEADER_INK, "rm", width // 3
+        )
+    space = width - left - PHONE_MARGIN - right_width - (16 if right else 0)
+    title_font = fit_font(title, space, (PHONE_TITLE, 30, 28, 26), "bold")
+    draw_text(draw, (left, 32), title, title_font, HEADER_INK, "lm", space)
+    for index, line in enumerate(sub_lines):
+        draw.text((left, 62 + 32 * index), line, font=sub_font, fill=HEADER_MUTED)
+    return height
+
+
+def phone_icon(
+    draw: ImageDraw.ImageDraw, kind: Icon, centre: tuple[float, float], size: int = 24
+) -> None:
+    """``draw_icon`` for a phone picture: the "no Large Strike" mark's letter is text, so it
+    is drawn 22 px at least (the other icons are all shapes)."""
+    if kind != "no-large":
+        draw_icon(draw, kind, centre, size)
+        return
+    x, y = centre
+    h = size / 2
+    line = max(2, size // 10)
+    draw.rectangle((x - h, y - h, x + h, y + h), fill=(255, 255, 255), outline=INK, width=line)
+    letter = font(max(PHONE_MIN_TEXT, int(size * 0.8)), "bold")
+    draw.text((x, y + 1), "L", font=letter, fill=INK, anchor="mm")
+    _slash(draw, x, y, h, line)
+
+
+def phone_section(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int) -> int:
+    """A section heading readable on a phone, with a rule under it; returns the height used."""
+    x, y = xy
+    title = text.upper()
+    fnt = fit_font(title, width, (PHONE_MIN_TEXT,), "bold")
+    draw_text(draw, (x, y), title, fnt, MUTED, max_width=width)
+    draw.line((x, y + 30, x + width, y + 30), fill=RULE, width=2)
+    return 40
+
+
+def phone_lines(
+    text: str, width: int, sizes: Sequence[int], kind: FontKind = "regular", max_lines: int = 2
+) -> tuple[ImageFont.FreeTypeFont, list[str]]:
+    """The largest font that shows ``text`` whole in ``max_lines`` lines, and those lines.
+
+    Tries each size in the face asked for, then condensed; only if nothing fits is the last
+    line cut (so a long place name wraps rather than loses its end).
+    """
+    condensed: FontKind = "cond-bold" if kind in ("bold", "cond-bold") else "cond"
+    for face in (kind, condensed):
+        for size in sizes:
+            fnt = font(size, face)
+            lines = wrap(text, fnt, width, max_lines=max_lines)
+            if not any(line.endswith("…") and not text.endswith("…") for line in lines):
+                return fnt, lines
+    fnt = font(sizes[-1], condensed)
+    return fnt, wrap(text, fnt, width, max_lines=max_lines)
+
+
+def phone_legend(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    width: int,
+    items: Sequence[tuple[LegendMark, str]],
+) -> int:
+    """A legend readable on a phone (22 px words, 26 px marks); returns the height used.
+
+    Drawing it on a canvas taller than needed and reading the height back is how callers
+    size their picture.
+    """
+    x0, y0 = origin
+    fnt = font(PHONE_MIN_TEXT)
+    x, y = x0, y0
+    line_height = 36
+    for (kind, value), text in items:
+        item_width = 34 + text_width(text, fnt) + 24
+        if x + item_width > x0 + width and x > x0:
+            x = x0
+            y += line_height
+        centre = (x + 13, y + line_height // 2)
+        if kind == "side" and isinstance(value, Side):
+            side_swatch(image, (x, y + 4, x + 26, y + 30), value)
+        elif kind == "icon":
+            phone_icon(draw, value, centre, 24)  # type: ignore[arg-type]
+        elif kind == "box" and isinstance(value, tuple):
+            draw.rectangle((x + 2, y + 6, x + 24, y + 28), fill=value, outline=MUTED, width=1)
+        draw_text(draw, (x + 34, y + line_height // 2), text, fnt, INK, "lm", width)
+        x += item_width
+    return y - y0 + line_height
 
 
 def section_title(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int) -> int:

@@ -31,6 +31,7 @@ from rendering.text import (
     scenario_name,
     tactic_name,
 )
+from rendering.track import level_ladder
 
 
 def side_text(side: str, locale: str) -> str:
@@ -296,6 +297,9 @@ class CarrierPresenter:
                     level=level_name(track.level, locale),
                 )
             )
+            ladder = level_ladder(track, locale)
+            if ladder:
+                lines.append("-# " + ladder)
         return lines
 
     # ------------------------------------------------------------------ images

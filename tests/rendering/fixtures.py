@@ -744,34 +744,41 @@ def hidden_strike() -> StrikeReport:
 
 
 def badge_sheet(locale: str) -> bytes:
-    """Every fixture card as a badge, and a few at other scales, on one image."""
+    """Every fixture card as a badge at the phone scale on an 800 px image (as a strike
+    report read on a phone shows them), the one-line form, and a few larger."""
     from PIL import Image
 
-    from rendering.card import card_tile, render_card_badge
+    from rendering.card import PHONE_SCALE, card_tile, render_card_badge
     from rendering.style import PAPER, to_png
 
+    width = 800
     faces = list(cards().values())
-    image = Image.new("RGB", (1200, 560), PAPER)
-    x, y = 10, 10
+    image = Image.new("RGB", (width, 1400), PAPER)
+    x, y, row = 8, 8, 0
     for card in faces:
-        badge = render_card_badge(card, locale=locale)
-        if x + badge.width > 1190:
-            x, y = 10, y + badge.height + 10
+        badge = render_card_badge(card, locale=locale, scale=PHONE_SCALE)
+        if x + badge.width > width - 8:
+            x, y = 8, y + badge.height + 8
         image.paste(badge, (x, y), badge)
-        x += badge.width + 10
-    x, y = 10, y + 80
+        x += badge.width + 6
+        row = badge.height
+    x, y = 10, y + row + 20
     for card in faces[:12]:
-        tile = card_tile(card, locale=locale, variant="line", struck=card.id % 5 == 0)
-        if x + tile.width > 1190:
+        tile = card_tile(
+            card, locale=locale, variant="line", struck=card.id % 5 == 0, scale=PHONE_SCALE
+        )
+        if x + tile.width > width - 10:
             x, y = 10, y + tile.height + 8
         image.paste(tile, (x, y), tile)
         x += tile.width + 8
-    x, y = 10, y + 52
-    for card in faces[7:12]:
-        badge = render_card_badge(card, locale=locale, scale=1.4)
+        row = tile.height
+    x, y = 10, y + row + 20
+    for card in faces[7:10]:
+        badge = render_card_badge(card, locale=locale, scale=1.6)
         image.paste(badge, (x, y), badge)
         x += badge.width + 12
-    return to_png(image)
+        row = badge.height
+    return to_png(image.crop((0, 0, width, y + row + 10)))
 
 
 def image_cases() -> dict[str, Callable[[], bytes]]:

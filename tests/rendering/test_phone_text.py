@@ -27,21 +27,6 @@ DEMOS = (
     ("wings", "dambuster-eder"),
 )
 
-# Pictures still drawn for a desktop screen, with what they need. Each entry must still be
-# too small (a test below checks it), so a fixed picture cannot stay listed here.
-NOT_YET_PHONE_READY: frozenset[str] = frozenset(
-    {
-        "fixture:status_orders_en",
-        "fixture:status_resource_fr",
-        "fixture:status_midway_en",
-        "fixture:panel_japanese_en",
-        "fixture:panel_allied_fr",
-        "fixture:badges_en",
-        "rendering/rulesets/carrier.py:panel_image",
-        "rendering/rulesets/carrier.py:status_board",
-    }
-)
-
 
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[DrawnImage]]:
@@ -71,7 +56,7 @@ def test_every_picture_is_readable_at_phone_width(drawn: dict[str, list[DrawnIma
     problems = [
         _report(kind, images)
         for kind, images in sorted(drawn.items())
-        if kind not in NOT_YET_PHONE_READY and any(image.too_small() for image in images)
+        if any(image.too_small() for image in images)
     ]
     assert not problems, "text below 11 px on a 400 px phone:\n" + "\n".join(problems)
 
@@ -80,16 +65,6 @@ def test_the_demos_show_every_picture_kind(drawn: dict[str, list[DrawnImage]]) -
     for presenter in ("carrier", "land", "pearl_harbor", "wings"):
         for part in ("status_board", "panel_image", "reveal_image", "report", "after_action"):
             assert f"rendering/rulesets/{presenter}.py:{part}" in drawn, (presenter, part)
-
-
-def test_pictures_listed_as_not_ready_are_still_too_small(
-    drawn: dict[str, list[DrawnImage]],
-) -> None:
-    for kind in sorted(NOT_YET_PHONE_READY):
-        assert kind in drawn, f"{kind} is no longer drawn: take it off the list"
-        assert any(image.too_small() for image in drawn[kind]), (
-            f"{kind} now reads on a phone: take it off NOT_YET_PHONE_READY"
-        )
 
 
 @pytest.mark.parametrize(("width", "size", "readable"), [(1200, 18, False), (800, 22, True)])

@@ -293,13 +293,15 @@ def reports(draw: st.DrawFn) -> StrikeReport:
 def test_status_board(
     view: View, locked: dict[Side, bool], deadline: str | None, locale: str
 ) -> None:
-    check_png(render_status_board(view, locked=locked, deadline_text=deadline, locale=locale))
+    check_png(
+        render_status_board(view, locked=locked, deadline_text=deadline, locale=locale), PHONE
+    )
 
 
 @SETTINGS
 @given(view=st.sampled_from(Side).flatmap(lambda side: views(viewer=side)), locale=LOCALES)
 def test_order_panel(view: View, locale: str) -> None:
-    check_png(render_order_panel(view, resource_names=RESOURCE_NAMES, locale=locale))
+    check_png(render_order_panel(view, resource_names=RESOURCE_NAMES, locale=locale), PHONE)
 
 
 @SETTINGS
