@@ -124,7 +124,9 @@ def crowded_tracks(draw: st.DrawFn) -> TrackView:
     """Tracks as the data could make them: up to eight levels, thresholds at least an
     eighth of the track apart, any of the data's level names."""
     max_boxes = draw(st.integers(5, 60))
-    step = max(1, max_boxes // 8)
+    # Thresholds an eighth of the track apart, and never on level 0's pole (box 1): no
+    # track in the data has a level that starts after a single box.
+    step = max(2, -(-max_boxes // 8))
     slots = max_boxes // step
     count = draw(st.integers(1, min(7, slots)))
     starts = sorted(draw(st.sets(st.integers(1, slots), min_size=count, max_size=count)))
