@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng, seed_commitment
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
-from engine.wings.objectives import awards
+from engine.wings.objectives import OBJECTIVE_OF, awards, mission_choice, split_mission_choice
 from engine.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -378,6 +378,15 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
             excluded.append(Excluded(id=kind, label=label, reason="needs-two-seater"))
         else:
             options.append(Option(id=kind, label=label))
+            if kind in OBJECTIVE_OF:
+                # Seed E.II.b: the active squadron also picks how many objectives.
+                for count in range(2, catalog.rules.objectives.max_objectives + 1):
+                    options.append(
+                        Option(
+                            id=mission_choice(kind, count),
+                            label=f"{MISSION_LABELS[kind]}: {count} objectives",
+                        )
+                    )
     return Decision(
         side=state.active,
         field="mission",
@@ -552,7 +561,8 @@ def _fly(
 def _start_mission(
     catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
 ) -> tuple[CampaignState, list[Event]]:
-    mission, points, forces = generate_mission(catalog, state, rng, kind)
+    kind, count = split_mission_choice(kind)
+    mission, points, forces = generate_mission(catalog, state, rng, kind, objectives=count)
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.

@@ -276,6 +276,7 @@ class ObjectiveRules(Frozen):
     dca_bands: tuple[tuple[int, float, float], ...]
     dca_counter: float  # radius of the burst counter in bw (authored)
     dca_structure: int
+    max_objectives: int = Field(default=3, ge=1)  # objectives one mission may set (authored)
     vp: dict[str, tuple[int, int]]  # award -> (squadron VP, pilot VP)
 
 

@@ -61,7 +61,9 @@ def mission_points(
     lines = [(f"mission:{kind}", table[kind])]
     if extra_objectives:
         key = "extra_photo" if kind == "photography" else f"extra_{kind}"
-        lines.append(("extra objectives", table[key] * extra_objectives))
+        # Seed E.II.b: reconnaissance objectives are priced per two extra, the others each.
+        priced = extra_objectives // 2 if kind == "recon" else extra_objectives
+        lines.append(("extra objectives", table[key] * priced))
     if enemy_extra_aircraft:
         lines.append(("enemy advantage", table["enemy_advantage"] * enemy_extra_aircraft))
     if enemy_trenches or enemy_caa or enemy_dca:
@@ -205,7 +207,7 @@ def load_bombs(
 
 
 def generate_mission(
-    catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
+    catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol", objectives: int = 1
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
     active = state.active
     enemy = other(active)
@@ -219,6 +221,7 @@ def generate_mission(
         active_players=state.squadrons[active].players,
         enemy_players=state.squadrons[enemy].players,
         kind=kind,
+        extra_objectives=objectives - 1,
         enemy_trenches=trenches,
         enemy_caa=caa,
         enemy_dca=dca,
@@ -234,6 +237,7 @@ def generate_mission(
             active_players=state.squadrons[active].players,
             enemy_players=state.squadrons[enemy].players,
             kind=kind,
+            extra_objectives=objectives - 1,
             enemy_extra_aircraft=extra,
             enemy_trenches=trenches,
             enemy_caa=caa,
@@ -281,7 +285,7 @@ def generate_mission(
             "time_of_day": time_of_day,
             "ground": ground,
             "kind": kind,
-            "objectives": place_objectives(catalog, kind, enemy),
+            "objectives": place_objectives(catalog, kind, enemy, objectives),
         }
     )
     return mission, points, forces

@@ -27,6 +27,20 @@ OBJECTIVE_OF: dict[str, ObjectiveKind] = {
 NEEDS_TWO_SEATER = ("recon", "photography")
 
 
+def mission_choice(kind: str, count: int) -> str:
+    """The option id of a mission type flown against ``count`` objectives: the type alone
+    for one, "photography-2" for two (seed E.II.b: the active side picks type and number)."""
+    return kind if count <= 1 else f"{kind}-{count}"
+
+
+def split_mission_choice(choice: str) -> tuple[str, int]:
+    """``mission_choice`` read back: (mission type, number of objectives)."""
+    kind, _, count = choice.partition("-")
+    if kind in OBJECTIVE_OF and count.isdigit() and int(count) >= 1:
+        return kind, int(count)
+    return choice, 1
+
+
 def place_objectives(
     catalog: Catalog, mission_kind: str, defender: SideName, count: int = 1
 ) -> dict[str, Objective]:
