@@ -25,7 +25,8 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng, seed_commitment
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
-from engine.wings.objectives import OBJECTIVE_OF, awards, mission_choice, split_mission_choice
+from engine.wings.landing import brought_home, rescuable, rescued
+from engine.wings.objectives import COUNTED, awards, mission_choice, split_mission_choice
 from engine.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -306,9 +307,11 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
     decisions = []
     for pid in sorted(mission.planes):
         plane = mission.planes[pid]
-        if plane.status != "flying":
+        if plane.status not in ("flying", "landed"):
             continue
         legal, refused = legal_first_cards(catalog, plane, mission.rules, mission.turn)
+        if plane.status == "landed":
+            legal, refused = [], []  # on the ground: it waits or takes off (seed B.I)
         default = default_program(catalog, plane, mission.rules, mission.turn)
         decisions.append(
             Decision(
@@ -367,18 +370,20 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
 
 
 def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
-    """Seed E.II.b: the active squadron chooses the mission type. Rescue needs landing and
-    takeoff, which the engine does not play; recon and photo need a two-seater."""
+    """Seed E.II.b: the active squadron chooses the mission type. A rescue needs one of its
+    pilots missing or captured; recon, photo and rescue need a two-seater."""
     options, excluded = [], []
     for kind in MISSION_KINDS:
         label = MISSION_LABELS[kind]
-        if kind == "rescue":
-            excluded.append(Excluded(id=kind, label=label, reason="needs-landing"))
+        if kind == "rescue" and not any(
+            rescuable(p) for p in state.pilots.values() if p.side == state.active
+        ):
+            excluded.append(Excluded(id=kind, label=label, reason="nobody-to-rescue"))
         elif not can_fly_kind(catalog, state, state.active, kind):
             excluded.append(Excluded(id=kind, label=label, reason="needs-two-seater"))
         else:
             options.append(Option(id=kind, label=label))
-            if kind in OBJECTIVE_OF:
+            if kind in COUNTED:
                 # Seed E.II.b: the active squadron also picks how many objectives.
                 for count in range(2, catalog.rules.objectives.max_objectives + 1):
                     options.append(
@@ -626,6 +631,8 @@ def _debrief(
         success = scored.success
         team_vp.update(scored.team)
         pilot_vp.update(scored.pilot)
+        for person in rescued(mission):
+            pilots[person] = brought_home(catalog, pilots[person])  # seed E.I.a
     else:
         # Seed E.I.a: a patrol succeeds when every enemy is down or gone and one of ours
         # returns.

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
 from engine.wings.catalog import Catalog, SideName
+from engine.wings.landing import rescue_layout
 from engine.wings.missions import Sortie, new_mission
 from engine.wings.objectives import NEEDS_TWO_SEATER, place_objectives
 from engine.wings.pilots import can_fly, flying_skills, tokens
@@ -288,4 +289,6 @@ def generate_mission(
             "objectives": place_objectives(catalog, kind, enemy, objectives),
         }
     )
+    if kind == "rescue":
+        mission = rescue_layout(catalog, list(state.pilots.values()), mission)
     return mission, points, forces

@@ -21,10 +21,13 @@ OBJECTIVE_OF: dict[str, ObjectiveKind] = {
     "photography": "photo",
     "bombing": "target",
     "balloon": "balloon",
+    "rescue": "rescue",
 }
 # Seed E.I.a: recon, photo (and bombing, but a fighter may carry one bomb, seed E.II.b)
 # need a two-seater with its observer.
-NEEDS_TWO_SEATER = ("recon", "photography")
+NEEDS_TWO_SEATER = ("recon", "photography", "rescue")
+# Seed E.II.b prices extra objectives for these; a rescue is one pilot (authored).
+COUNTED = ("recon", "photography", "bombing", "balloon")
 
 
 def mission_choice(kind: str, count: int) -> str:
@@ -36,7 +39,7 @@ def mission_choice(kind: str, count: int) -> str:
 def split_mission_choice(choice: str) -> tuple[str, int]:
     """``mission_choice`` read back: (mission type, number of objectives)."""
     kind, _, count = choice.partition("-")
-    if kind in OBJECTIVE_OF and count.isdigit() and int(count) >= 1:
+    if kind in COUNTED and count.isdigit() and int(count) >= 1:
         return kind, int(count)
     return choice, 1
 
@@ -175,8 +178,9 @@ class Awards:
 def _achieved(mission: MissionState, objective: Objective) -> bool:
     if objective.kind == "recon":
         return objective.done_by is not None
-    if objective.kind == "photo":
-        # Seed E.I.a: a photo mission needs the camera plane back at base.
+    if objective.kind in ("photo", "rescue"):
+        # Seed E.I.a: a photo mission needs the camera plane back at base, a rescue the
+        # plane that took the pilot aboard.
         plane = mission.planes.get(objective.done_by or "")
         return plane is not None and returned(mission, plane)
     if objective.kind == "target":
@@ -205,9 +209,10 @@ def awards(catalog: Catalog, mission: MissionState) -> Awards:
         defender = objective.side
         achieved = _achieved(mission, objective)
         result.success = result.success and achieved
-        if objective.kind in ("recon", "photo"):
+        if objective.kind in ("recon", "photo", "rescue"):
             if achieved:
-                give(attacker, "recon_done", objective, objective.done_by)
+                award = "rescued" if objective.kind == "rescue" else "recon_done"
+                give(attacker, award, objective, objective.done_by)
             else:
                 give(defender, "defended_intact", objective, None)
             continue

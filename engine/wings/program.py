@@ -13,6 +13,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.wings import landing
 from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
 from engine.wings.state import MissionRules, PlaneState, Program
 
@@ -64,6 +65,10 @@ def check_program(
     cards = program.cards
     if len(cards) != CARDS_PER_TURN:
         return [Refusal(position=-1, code="", reason="three-cards")]
+    ground = landing.check(catalog, plane, program, turn)
+    if ground is not None:
+        # Seed B.I: landing, waiting on the ground and taking off follow their own rules.
+        return [Refusal(position=-1, code=program.maneuver or "", reason=r) for r in ground]
 
     resolved: list[ManeuverCard | None] = [deck.card(code) for code in cards]
     for slot, (code, card) in enumerate(zip(cards, resolved, strict=True)):
@@ -183,6 +188,8 @@ def legal_first_cards(
 
 def default_program(catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int) -> Program:
     """Authored 4.1: S, S, S on a missed deadline, or the first legal substitute."""
+    if plane.status == "landed":
+        return landing.programs(catalog, plane, turn)[0]  # it waits on the ground
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     straight = next(card.code for card in deck.cards if card.is_straight)
     stall = "ST" if "ST" in deck.codes else "SS"

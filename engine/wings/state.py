@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.wings.catalog import SideName
 
-PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left"]
+PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left", "landed"]
 PilotState = Literal["active", "wounded", "seriously_wounded", "captured", "missing", "dead"]
 Status = Literal["rookie", "ace", "veteran", "ace_of_aces"]
 SIDES: tuple[SideName, SideName] = ("entente", "central")
@@ -126,6 +126,9 @@ class PlaneState(Model):
     ultimate_uses: int = 0  # an ultimate skill serves at most 3 times a game (seed D.VII)
     bombs: int = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
     cluster: bool = False  # a two-seater's load is a cluster of three bombs (seed B.X)
+    landed_turn: int | None = None  # the turn it came to rest on the ground (seed B.I)
+    landed_at: str | None = None  # the rescue site it landed by (seed E.I.a)
+    carrying: str | None = None  # the rescue site whose pilot it took aboard
 
 
 class GroundElement(Model):
@@ -148,7 +151,7 @@ class GroundElement(Model):
     burst: tuple[float, float, int] | None = None
 
 
-ObjectiveKind = Literal["recon", "photo", "target", "balloon"]
+ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue"]
 
 
 class Objective(Model):
@@ -172,6 +175,7 @@ class Objective(Model):
     fire: int = 0
     fired_by: str | None = None  # the plane that first set it on fire
     exploded: bool = False
+    person: str | None = None  # a rescue site: the pilot waiting there (seed E.I.a)
 
 
 class Program(Model):
@@ -195,7 +199,7 @@ class MissionRules(Model):
 
 class MissionState(Model):
     number: int = 1
-    kind: Literal["patrol", "recon", "photography", "bombing", "balloon"] = "patrol"
+    kind: Literal["patrol", "recon", "photography", "bombing", "balloon", "rescue"] = "patrol"
     date: str = "1917-09"
     weather: Literal["clear", "medium", "heavy"] = "clear"
     time_of_day: str = "morning"

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from engine.rng import Rng
-from engine.wings import flak
+from engine.wings import flak, landing
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -396,7 +396,7 @@ class Turn:
         return card
 
     def step_effect(self, program: Program) -> Step:
-        if program.maneuver is None:
+        if program.maneuver is None or program.maneuver in landing.GROUND_MANEUVERS:
             return Step()
         return self.catalog.complex[program.maneuver].steps[self.phase - 1]
 
@@ -1006,6 +1006,7 @@ class Turn:
                 self.event("left-table", plane=pid)
         self.collide(pairs)
         self.explosion_blast()
+        landing.after_move(self, programs)
         self.objective_actions(played)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
@@ -1112,7 +1113,9 @@ class Turn:
             for letter in self.mission.decks
         }
         turn = self.turn + 1
-        alive = {side: [p for p in self.flying() if p.side == side] for side in SIDES}
+        # A plane on the ground (seed B.I) is still in the mission.
+        aloft = [p for p in self.planes.values() if p.status in ("flying", "landed")]
+        alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None
         if not alive["entente"] or not alive["central"]:
             finished = True
@@ -1125,6 +1128,7 @@ class Turn:
         elif turn > self.mission.max_turns:
             finished, winner = True, "draw"
         if finished:
+            landing.stranded(self)
             self.event("mission-over", winner=winner)
         return self.mission.model_copy(
             update={
@@ -1161,6 +1165,7 @@ def play_turn(
     """Fly one full turn with every flying plane's (already validated) program."""
     work = Turn(catalog, mission, rng)
     work.event("turn-started")
+    landing.take_off(work, programs)
     work.start_of_turn()
     for phase in (1, 2, 3):
         work.phase = phase

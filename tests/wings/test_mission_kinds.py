@@ -38,7 +38,7 @@ def test_the_briefing_offers_the_missions_the_squadron_can_fly() -> None:
     assert reasons == {
         "recon": "needs-two-seater",
         "photography": "needs-two-seater",
-        "rescue": "needs-landing",
+        "rescue": "nobody-to-rescue",
     }
     crewed = wings.mission_decision(catalog(), with_recon_crew())
     assert "photography" in [o.id for o in crewed.options]

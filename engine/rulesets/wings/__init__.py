@@ -54,6 +54,7 @@ from engine.ruleset import (
 )
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
+from engine.wings import landing
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
 from engine.wings.state import SIDES as WINGS_SIDES
@@ -239,6 +240,11 @@ def _program_options(
     programs: list[str] = [
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
+    if mission.kind == "rescue" or plane.status == "landed":
+        # Seed B.I, E.I.a: landing, waiting on the ground and taking off, where they serve.
+        for ground in landing.programs(catalog, plane, mission.turn):
+            if program_text(ground) not in programs:
+                programs.append(program_text(ground))
 
     def legal(cards: tuple[str, ...]) -> bool:
         return not check_program(catalog, plane, Program(cards=cards), mission.rules, mission.turn)
@@ -264,6 +270,20 @@ def _program_options(
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
     return programs
+
+
+def _landing_refused(
+    catalog: Catalog, plane: PlaneState, mission: MissionState
+) -> tuple[Excluded, ...]:
+    """In a rescue, the landing a plane cannot fly yet, with the reason."""
+    if mission.kind != "rescue" or plane.status != "flying":
+        return ()
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    program = Program(cards=landing.cards_of(deck, landing.LAND), maneuver=landing.LAND)
+    reasons = landing.check(catalog, plane, program, mission.turn)
+    if not reasons:
+        return ()
+    return (Excluded(id=program_text(program), label=program_text(program), reason=reasons[0]),)
 
 
 # --- the rules -----------------------------------------------------------------------------
@@ -379,8 +399,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                     side=d.side,
                     field=slots[d.field],
                     options=tuple(Option(id=p, label=p, detail=plane.id) for p in programs),
-                    excluded=tuple(
-                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                    excluded=(
+                        *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
+                        *_landing_refused(self.catalog, plane, mission),
                     ),
                     default=programs[0],
                 )
