@@ -892,13 +892,23 @@ PLANE_SECRETS = (
 )  # fmt: skip
 
 
-def view(state: CampaignState, viewer: SideName | None) -> dict[str, Any]:
+def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> dict[str, Any]:
     """The state as ``viewer`` may see it (None = the GM, who sees everything): the other
-    side's sealed programs, damage cards, secret specials, wounds and reserves are removed."""
+    side's sealed programs, damage cards, secret specials, wounds and reserves are removed,
+    except the damage an Expert's eye of the viewer's saw (seed D.VII.c; ``eyes=False``
+    leaves it out too, for a view that must show the viewer's side's secrets only)."""
     data = state.model_dump(mode="json")
     if viewer is None:
         return data
     mission = data.get("mission")
+    eyed: dict[str, dict[str, Any]] = {}
+    if mission is not None and eyes and state.mission is not None:
+        for plane in state.mission.planes.values():
+            if plane.side != viewer:
+                continue
+            for pid in plane.eyeing:
+                seen = state.mission.planes[pid]
+                eyed[pid] = {"cards": [list(card) for card in seen.cards], "damage": seen.damage}
     if mission is not None:
         planes = mission["planes"]
         mission["programs"] = {
@@ -910,6 +920,8 @@ def view(state: CampaignState, viewer: SideName | None) -> dict[str, Any]:
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:
                     plane.pop(key, None)
+                plane.update(eyed.get(plane["id"], {}))
+                plane.pop("eyeing", None)  # whom its expert watches is its own side's business
         mission.pop("decks", None)
     for side, squadron in data["squadrons"].items():
         if side != viewer:

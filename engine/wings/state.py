@@ -129,6 +129,7 @@ class PlaneState(Model):
     landed_turn: int | None = None  # the turn it came to rest on the ground (seed B.I)
     landed_at: str | None = None  # the rescue site it landed by (seed E.I.a)
     carrying: str | None = None  # the rescue site whose pilot it took aboard
+    eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
 
 
 class GroundElement(Model):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import flak, landing
+from engine.wings import flak, landing, shooting
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -50,6 +50,9 @@ class Shot:
     aimed: bool
     short: bool
     left: int = 0
+    sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
+    killer: bool = False  # seed D.VII.b Killer: one card to the pilot
+    picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
 
 
 class Turn:
@@ -244,6 +247,7 @@ class Turn:
             by=shooter,
         )
         special = card.special
+        shooting.expert_sees(self, shooter, target, special)
         if seen is not None:
             # Seed A.II.b: one shot giving the same special twice only applies it once.
             if special in seen:
@@ -606,6 +610,8 @@ class Turn:
             ghost = shot.target in self.planes and "ghost" in self.planes[shot.target].skills
             if not ghost and self.spend_token(shot.shooter, "very_good_shot"):
                 shot.bonus += 1  # seed D.VII.b
+            if not ghost and shot.target in self.planes:
+                shooting.choose(self, shot)
             self.event(
                 "fire",
                 shooter=shot.shooter,
@@ -953,8 +959,15 @@ class Turn:
                         shot.left = 0
                     continue
                 shot = pending[0]
+                if (shot.sharp or shot.killer) and shot.left == shot.cards:
+                    shooting.pick(self, shot)
+                    if shot.left <= 0 or self.planes[target].status != "flying":
+                        continue
                 shot.left -= 1
-                _, card = self.draw(shot.gun.deck, target)
+                if shot.picked:
+                    card = shooting.hand_over(self, shot.gun.deck, shot.picked.pop(0), target)
+                else:
+                    _, card = self.draw(shot.gun.deck, target)
                 if (
                     shot.short
                     and card.value > 0
@@ -1043,6 +1056,7 @@ class Turn:
             if 0 < plane.smoke < PERMANENT:
                 self.update(plane.id, smoke=plane.smoke - 1)
         self.pursuits = self.tailing() if self.mission.rules.tailing else {}
+        shooting.experts_look(self)
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no

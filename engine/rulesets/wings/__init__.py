@@ -296,7 +296,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     key = "wings"
     # 2: mission types beyond the patrol (the scenarios open with one; the debrief chooses
     # the next), objectives in the mission record.
-    version = "2"
+    # 3: Sharpshooter, Killer and Expert's eye played (they spend tokens other skills used);
+    # several objectives a mission and the rescue mission offered at the debrief.
+    version = "3"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -588,7 +590,10 @@ class WingsRules(Rules[WingsState, WingsView]):
         else:
             # The engine's view(None) is the GM's (everything); the seam's None is the
             # public, so strip both sides' secrets: each side's view keeps only its own.
-            data = _public_data(wings.view(campaign, "entente"), wings.view(campaign, "central"))
+            data = _public_data(
+                wings.view(campaign, "entente", eyes=False),
+                wings.view(campaign, "central", eyes=False),
+            )
         shown: dict[str, str] = {}
         mission = campaign.mission
         if mission is not None and viewer is not None and mission.round == "reorder":
