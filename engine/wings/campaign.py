@@ -922,6 +922,10 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
                     plane.pop(key, None)
                 plane.update(eyed.get(plane["id"], {}))
                 plane.pop("eyeing", None)  # whom its expert watches is its own side's business
+                plane.pop("ammo", None)
+            elif plane.get("ammo") is not None:
+                # Seed B.II: ammunition lies face down, even its owner only counts it.
+                plane["ammo"] = {gun: len(cards) for gun, cards in plane["ammo"].items()}
         mission.pop("decks", None)
     for side, squadron in data["squadrons"].items():
         if side != viewer:

@@ -233,6 +233,8 @@ class FireRules(Frozen):
     caa_deck: str
     max_trenches: int
     max_caa: int
+    ammo_cards: int = Field(default=8, ge=1)  # B.II: face-down cards a gun carries
+    ammo_values: tuple[int, ...] = (1, 2, 3)  # B.II: the values ammunition is taken from
 
 
 class PilotRules(Frozen):

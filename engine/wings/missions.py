@@ -12,6 +12,7 @@ from collections import Counter
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
+from engine.wings import ammunition
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.state import MissionRules, MissionState, PlaneState
 from engine.wings.turn import copies_needed, shuffled_deck
@@ -89,7 +90,7 @@ def new_mission(
         decks[letter] = shuffled_deck(
             letter, len(deck.expanded), copies_needed(users[letter]), stream
         )
-    return MissionState(
+    mission = MissionState(
         number=number,
         date=date,
         weather=weather,
@@ -100,3 +101,6 @@ def new_mission(
         planes=planes,
         decks=decks,
     )
+    if mission.rules.ammunition:
+        mission = ammunition.issue(catalog, mission)  # seed B.II
+    return mission

@@ -129,6 +129,9 @@ class PlaneState(Model):
     landed_turn: int | None = None  # the turn it came to rest on the ground (seed B.I)
     landed_at: str | None = None  # the rescue site it landed by (seed E.I.a)
     carrying: str | None = None  # the rescue site whose pilot it took aboard
+    # Seed B.II: each gun's face-down ammunition cards (ids in its damage deck); None when
+    # the rule is off, so the guns never run dry.
+    ammo: dict[str, tuple[int, ...]] | None = None
     eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
 
 
@@ -196,6 +199,8 @@ class MissionRules(Model):
     doubled_specials: bool = True  # B.IX
     tailing: bool = True  # A.IV.d
     flak_near: bool = True  # A.IV.h option: an A card within R/2 of a flak burst
+    ammunition: bool = True  # B.II: ammunition cards, guns that run dry
+    twin_guns: bool = True  # B.IV: a green jam stops one of a twin-gun plane's two guns
 
 
 class MissionState(Model):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import flak, landing, shooting
+from engine.wings import ammunition, flak, landing, shooting
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -553,6 +553,8 @@ class Turn:
             gained = card.kind == "climb"
             dived = card.kind == "dive" or step.dive_shot
             for gun in self.catalog.planes[shooter.type].guns:
+                if shooter.ammo is not None and ammunition.dry(shooter, gun.name):
+                    continue  # seed B.II: out of ammunition
                 best: tuple[tuple[int, float, str], Shot] | None = None
                 for target in planes:
                     if target.side == shooter.side:
@@ -959,12 +961,16 @@ class Turn:
                         shot.left = 0
                     continue
                 shot = pending[0]
-                if (shot.sharp or shot.killer) and shot.left == shot.cards:
+                first = shot.left == shot.cards
+                ammo_card = ammunition.first_card(self, shot, target) if first else None
+                if (shot.sharp or shot.killer) and first:
                     shooting.pick(self, shot)
                     if shot.left <= 0 or self.planes[target].status != "flying":
                         continue
                 shot.left -= 1
-                if shot.picked:
+                if ammo_card is not None:
+                    card = ammo_card
+                elif shot.picked:
                     card = shooting.hand_over(self, shot.gun.deck, shot.picked.pop(0), target)
                 else:
                     _, card = self.draw(shot.gun.deck, target)
@@ -1032,6 +1038,7 @@ class Turn:
             if geo.overlaps(polys[a.id], polys[b.id])
         }
         self.fire_phase(played, overlapping)
+        ammunition.return_unused(self)
         for pid in self.ids():
             plane = self.planes[pid]
             # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.

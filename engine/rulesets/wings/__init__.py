@@ -192,6 +192,8 @@ BASE_RULES_ONLY = MissionRules(
     shot_down_rule=False,
     doubled_specials=False,
     flak_near=False,
+    ammunition=False,
+    twin_guns=False,
 )
 SCENARIOS["wings-1917-basic"] = (
     "Autumn 1917, base rules only (optional rules off)",

@@ -1,0 +1,72 @@
+"""Ammunition cards (seed B.II, a scenario switch).
+
+Each gun starts with face-down cards taken from its damage deck among the 1, 2 and 3
+cards (the first ones of the shuffled pile: the pile is already in random order). A shot's
+first card is the shooter's top ammunition card; the others come from the common pile. A
+gun with no card left cannot fire. When a plane goes down, its unused cards go to the
+bottom of the common pile. Authored: 8 cards a gun (the seed says 6 to 10); a
+Sharpshooter's or Killer's shot still spends one, sent under the common pile.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.wings.catalog import Catalog, DamageCard
+from engine.wings.shooting import hand_over
+from engine.wings.state import MissionState, PlaneState
+
+if TYPE_CHECKING:
+    from engine.wings.turn import Shot, Turn
+
+
+def issue(catalog: Catalog, mission: MissionState) -> MissionState:
+    """Hand every plane's guns their ammunition at the start of the mission."""
+    fire = catalog.rules.fire
+    piles = {letter: list(deck.pile) for letter, deck in mission.decks.items()}
+    planes = dict(mission.planes)
+    for pid in sorted(planes):
+        plane = planes[pid]
+        ammo: dict[str, tuple[int, ...]] = {}
+        for gun in catalog.planes[plane.type].guns:
+            cards = catalog.damage_decks[gun.deck].expanded
+            pile = piles[gun.deck]
+            taken = [c for c in pile if cards[c % len(cards)].value in fire.ammo_values]
+            taken = taken[: fire.ammo_cards]
+            piles[gun.deck] = [c for c in pile if c not in taken]
+            ammo[gun.name] = tuple(taken)
+        planes[pid] = plane.model_copy(update={"ammo": ammo})
+    decks = {
+        letter: deck.model_copy(update={"pile": tuple(piles[letter])})
+        for letter, deck in mission.decks.items()
+    }
+    return mission.model_copy(update={"planes": planes, "decks": decks})
+
+
+def dry(plane: PlaneState, gun: str) -> bool:
+    """Out of ammunition: this gun cannot fire."""
+    return plane.ammo is not None and not plane.ammo.get(gun)
+
+
+def first_card(work: Turn, shot: Shot, target: str) -> DamageCard | None:
+    """The shot's first card from the shooter's ammunition, or None (no count kept)."""
+    shooter = work.planes.get(shot.shooter)
+    if shooter is None or shooter.ammo is None or not shooter.ammo.get(shot.gun.name):
+        return None
+    card_id, *rest = shooter.ammo[shot.gun.name]
+    work.update(shot.shooter, ammo={**shooter.ammo, shot.gun.name: tuple(rest)})
+    if shot.sharp or shot.killer:
+        work.piles[shot.gun.deck].append(card_id)  # the round is fired all the same
+        return None
+    return hand_over(work, shot.gun.deck, card_id, target)
+
+
+def return_unused(work: Turn) -> None:
+    """A plane down gives its unused ammunition back under the common pile."""
+    for pid in work.ids():
+        plane = work.planes[pid]
+        if plane.status == "flying" or plane.status == "landed" or not plane.ammo:
+            continue
+        for gun in work.catalog.planes[plane.type].guns:
+            work.piles[gun.deck].extend(plane.ammo.get(gun.name, ()))
+        work.update(pid, ammo={})
