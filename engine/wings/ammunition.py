@@ -55,8 +55,12 @@ def first_card(work: Turn, shot: Shot, target: str) -> DamageCard | None:
         return None
     card_id, *rest = shooter.ammo[shot.gun.name]
     work.update(shot.shooter, ammo={**shooter.ammo, shot.gun.name: tuple(rest)})
-    if shot.sharp or shot.killer:
-        work.piles[shot.gun.deck].append(card_id)  # the round is fired all the same
+    guns = work.catalog.planes[shooter.type].guns
+    loaded = next((gun.deck for gun in guns if gun.name == shot.gun.name), shot.gun.deck)
+    if shot.sharp or shot.killer or loaded != shot.gun.deck:
+        # The round is fired all the same: a skilled pick, or a twin gun firing alone
+        # (B.IV) whose damage comes from another deck.
+        work.piles[loaded].append(card_id)
         return None
     return hand_over(work, shot.gun.deck, card_id, target)
 

@@ -132,7 +132,10 @@ class PlaneState(Model):
     # Seed B.II: each gun's face-down ammunition cards (ids in its damage deck); None when
     # the rule is off, so the guns never run dry.
     ammo: dict[str, tuple[int, ...]] | None = None
-    eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
+    eyeing: tuple[str, ...] = ()
+    half_jams: dict[str, int] = Field(
+        default_factory=dict
+    )  # B.IV: twin gun -> counters  # enemy planes whose damage its Expert's eye saw last turn
 
 
 class GroundElement(Model):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ammunition, flak, landing, shooting
+from engine.wings import ammunition, flak, landing, shooting, twin
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -287,6 +287,8 @@ class Turn:
             if self.spend_token(shooter, "conscientious"):
                 return  # seed D.VII.c: the checked ammunition cancels a jam
             count = rules.fire.wounded_jam_counters if owner.wounded else rules.fire.jam_counters
+            if twin.one_gun(self, shooter, gun, special, count):
+                return  # seed B.IV: one of the two guns jams
             self.update(shooter, jams={**owner.jams, gun.name: count})
             self.fresh.add((shooter, gun.name))
             self.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name)
@@ -555,6 +557,8 @@ class Turn:
             for gun in self.catalog.planes[shooter.type].guns:
                 if shooter.ammo is not None and ammunition.dry(shooter, gun.name):
                     continue  # seed B.II: out of ammunition
+                if shooter.half_jams:
+                    gun = twin.working(shooter, gun)  # seed B.IV: the other gun alone
                 best: tuple[tuple[int, float, str], Shot] | None = None
                 for target in planes:
                     if target.side == shooter.side:
@@ -1039,6 +1043,7 @@ class Turn:
         }
         self.fire_phase(played, overlapping)
         ammunition.return_unused(self)
+        twin.tick(self)
         for pid in self.ids():
             plane = self.planes[pid]
             # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.
