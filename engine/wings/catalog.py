@@ -219,6 +219,8 @@ class Units(Frozen):
 class AltitudeRules(Frozen):
     cap: int
     start_level: int
+    # Seed B.V: (floor, game ceiling) rows the floor may move through, lowest first.
+    floors: tuple[tuple[int, int], ...] = ((0, 3),)
 
 
 class FireRules(Frozen):

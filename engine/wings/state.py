@@ -204,6 +204,7 @@ class MissionRules(Model):
     flak_near: bool = True  # A.IV.h option: an A card within R/2 of a flak burst
     ammunition: bool = True  # B.II: ammunition cards, guns that run dry
     twin_guns: bool = True  # B.IV: a green jam stops one of a twin-gun plane's two guns
+    real_ceiling: bool = True  # B.V: the floor moves up so planes reach their real ceiling
 
 
 class MissionState(Model):
@@ -226,6 +227,7 @@ class MissionState(Model):
     pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued
     finished: bool = False
     winner: SideName | Literal["draw"] | None = None
+    floor: int = 0  # B.V: the level the table's lowest peg stands for
 
 
 class Pilot(Model):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ammunition, flak, landing, shooting, twin
+from engine.wings import ammunition, ceiling, flak, landing, shooting, twin
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -77,6 +77,7 @@ class Turn:
         self.fresh: set[tuple[str, str]] = set()
         self.exploded_now: list[str] = []
         self.pursuits: dict[str, str] = {}
+        self.floor = mission.floor
 
     # --- small helpers ------------------------------------------------------------------
 
@@ -411,7 +412,7 @@ class Turn:
         plane = self.planes[pid]
         plane_type = self.catalog.planes[plane.type]
         level, counters = plane.level, plane.counters
-        top = min(self.catalog.rules.altitude.cap, plane_type.ceiling)
+        top = min(ceiling.game_ceiling(self), plane_type.ceiling)
         gain = 0
         if card.kind == "climb":
             gain = 1
@@ -1069,6 +1070,7 @@ class Turn:
                 self.update(plane.id, smoke=plane.smoke - 1)
         self.pursuits = self.tailing() if self.mission.rules.tailing else {}
         shooting.experts_look(self)
+        ceiling.move_floor(self)
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1168,6 +1170,7 @@ class Turn:
                 "pursuits": self.pursuits,
                 "finished": finished,
                 "winner": winner,
+                "floor": self.floor,
             }
         )
 

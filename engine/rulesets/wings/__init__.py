@@ -194,6 +194,7 @@ BASE_RULES_ONLY = MissionRules(
     flak_near=False,
     ammunition=False,
     twin_guns=False,
+    real_ceiling=False,
 )
 SCENARIOS["wings-1917-basic"] = (
     "Autumn 1917, base rules only (optional rules off)",
