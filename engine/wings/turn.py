@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ammunition, ceiling, flak, landing, shooting, twin
+from engine.wings import ammunition, balloons, ceiling, flak, landing, shooting, twin
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -1031,6 +1031,7 @@ class Turn:
         self.collide(pairs)
         self.explosion_blast()
         landing.after_move(self, programs)
+        balloons.cables(self)
         self.objective_actions(played)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
