@@ -207,6 +207,21 @@ def load_bombs(
     return loads
 
 
+def load_rockets(
+    catalog: Catalog, state: CampaignState, force: list[Pilot], budget: int
+) -> dict[str, int]:
+    """Seed E.II.b: a fighter takes two batches of Le Prieur rockets for 1 MP while the
+    active side's Mission Points last (a balloon-busting mission)."""
+    spent = sum(sortie_cost(catalog, pilot, state.date) for pilot in force)
+    price = catalog.rules.campaign.deployment["fighter_bomb"]
+    loads: dict[str, int] = {}
+    for pilot in force:
+        if not catalog.planes[pilot.plane].two_seater and spent + price <= budget:
+            loads[pilot.id] = 2
+            spent += price
+    return loads
+
+
 def generate_mission(
     catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol", objectives: int = 1
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
@@ -246,6 +261,7 @@ def generate_mission(
         )
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
+    rockets = load_rockets(catalog, state, active_force, points.active) if kind == "balloon" else {}
     forces: dict[SideName, list[Pilot]] = {active: active_force, enemy: enemy_force}
     sorties = [
         Sortie(
@@ -259,6 +275,7 @@ def generate_mission(
             pilot_lp=pilot.lp,
             bombs=loads.get(pilot.id, (0, False))[0],
             cluster=loads.get(pilot.id, (0, False))[1],
+            rockets=rockets.get(pilot.id, 0),
         )
         for side in SIDES
         for pilot in forces[side]

@@ -33,6 +33,7 @@ class Sortie(BaseModel):
     pilot_lp: int = 10
     bombs: int = 0
     cluster: bool = False
+    rockets: int = 0
 
 
 def new_mission(
@@ -75,6 +76,7 @@ def new_mission(
                 pilot_lp=sortie.pilot_lp,
                 bombs=sortie.bombs,
                 cluster=sortie.cluster,
+                rockets=sortie.rockets,
                 observer_lp=catalog.rules.pilot.life_points if plane_type.two_seater else None,
             )
     users: Counter[str] = Counter()

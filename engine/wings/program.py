@@ -14,6 +14,7 @@ from collections import Counter
 from pydantic import BaseModel, ConfigDict
 
 from engine.wings import landing
+from engine.wings.balloons import ROCKETS, rocket_refusals
 from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
 from engine.wings.state import MissionRules, PlaneState, Program
 
@@ -69,6 +70,12 @@ def check_program(
     if ground is not None:
         # Seed B.I: landing, waiting on the ground and taking off follow their own rules.
         return [Refusal(position=-1, code=program.maneuver or "", reason=r) for r in ground]
+    if program.maneuver == ROCKETS:
+        # Seed A.IV.j: a rocket attack on the first two cards; the cards follow the usual rules.
+        attack = rocket_refusals(catalog, plane, program)
+        if attack:
+            return [Refusal(position=-1, code=ROCKETS, reason=r) for r in attack]
+        program = Program(cards=program.cards)
 
     resolved: list[ManeuverCard | None] = [deck.card(code) for code in cards]
     for slot, (code, card) in enumerate(zip(cards, resolved, strict=True)):

@@ -132,10 +132,9 @@ class PlaneState(Model):
     # Seed B.II: each gun's face-down ammunition cards (ids in its damage deck); None when
     # the rule is off, so the guns never run dry.
     ammo: dict[str, tuple[int, ...]] | None = None
-    eyeing: tuple[str, ...] = ()
-    half_jams: dict[str, int] = Field(
-        default_factory=dict
-    )  # B.IV: twin gun -> counters  # enemy planes whose damage its Expert's eye saw last turn
+    eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
+    half_jams: dict[str, int] = Field(default_factory=dict)  # B.IV: twin gun -> counters
+    rockets: int = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
 
 
 class GroundElement(Model):

@@ -78,6 +78,7 @@ class Turn:
         self.exploded_now: list[str] = []
         self.pursuits: dict[str, str] = {}
         self.floor = mission.floor
+        self.rocket_runs: dict[str, int] = {}  # plane -> specials it had when the run began
 
     # --- small helpers ------------------------------------------------------------------
 
@@ -403,8 +404,8 @@ class Turn:
         return card
 
     def step_effect(self, program: Program) -> Step:
-        if program.maneuver is None or program.maneuver in landing.GROUND_MANEUVERS:
-            return Step()
+        if program.maneuver not in self.catalog.complex:
+            return Step()  # a plain program, a landing or a rocket attack
         return self.catalog.complex[program.maneuver].steps[self.phase - 1]
 
     def altitude(self, pid: str, card: ManeuverCard, step: Step, program: Program) -> None:
@@ -416,7 +417,7 @@ class Turn:
         gain = 0
         if card.kind == "climb":
             gain = 1
-        elif card.kind == "immelmann" and program.maneuver is None:
+        elif card.kind == "immelmann" and program.maneuver not in self.catalog.complex:
             gain = 1  # authored 3.5: the base-game (modern) Immelmann gains a counter
         gain += step.climb
         if plane.spin:
@@ -560,6 +561,8 @@ class Turn:
                     continue  # seed B.II: out of ammunition
                 if shooter.half_jams:
                     gun = twin.working(shooter, gun)  # seed B.IV: the other gun alone
+                if shooter.id in self.rocket_runs and self.phase <= 2:
+                    continue  # seed A.IV.j: no gun fire during a rocket attack
                 best: tuple[tuple[int, float, str], Shot] | None = None
                 for target in planes:
                     if target.side == shooter.side:
@@ -1044,6 +1047,8 @@ class Turn:
             if geo.overlaps(polys[a.id], polys[b.id])
         }
         self.fire_phase(played, overlapping)
+        if self.phase == 2:
+            balloons.fire_rockets(self)
         ammunition.return_unused(self)
         twin.tick(self)
         for pid in self.ids():
@@ -1196,6 +1201,7 @@ def play_turn(
     work = Turn(catalog, mission, rng)
     work.event("turn-started")
     landing.take_off(work, programs)
+    balloons.arm_rockets(work, programs)
     work.start_of_turn()
     for phase in (1, 2, 3):
         work.phase = phase

@@ -39,3 +39,71 @@ def test_a_plane_passing_under_a_balloon_hits_its_cables() -> None:
     assert not any(e.kind == "balloon-cables" for e in level.events)
     aside = first_phase(with_balloon(level=2, x=18.0))  # not under the card
     assert not any(e.kind == "balloon-cables" for e in aside.events)
+
+
+def reasons(text: str, **extra: object) -> list[str]:
+    from engine.wings.program import check_program, parse_program
+
+    p = plane("e", type_="camel", side="entente", **extra)  # type: ignore[arg-type]
+    return [r.reason for r in check_program(catalog(), p, parse_program(text), mission(p).rules, 1)]
+
+
+def test_a_rocket_attack_needs_rockets_and_straights_dives_or_stalls() -> None:
+    assert reasons("rockets: S S S", rockets=2) == []
+    assert reasons("rockets: DV S TL", rockets=2) == []
+    assert reasons("rockets: BL S S", rockets=2) == ["rockets-need-straight-dive-or-stall"]
+    assert reasons("rockets: S S S") == ["no-rockets"]
+    assert reasons("rockets: ST ST S", rockets=2) == ["steep-after-steep"]  # diamonds still
+
+
+def rocket_run(level: int = 3, **extra: object) -> tuple[MissionState, list[str]]:
+    from engine.wings.state import Event
+    from engine.wings.turn import play_turn
+    from tests.wings.helpers import card_id, stack
+
+    state = with_balloon(level=level, x=13.0, rockets=2, **extra)
+    flyer = state.planes["e"].model_copy(update={"x": 5.0})
+    state = state.model_copy(update={"planes": {**state.planes, "e": flyer}})
+    state = stack(state, "D", [card_id("D", 4, "none"), card_id("D", 3, "none")])
+    after, events = play_turn(
+        catalog(), state, programs(e="rockets: S S ST", c="S S S"), Rng("r", 1, "t")
+    )
+    kinds: list[Event] = events
+    return after, [f"{e.phase}:{e.kind}" for e in kinds if e.data.get("plane") == "e"
+                   or e.data.get("shooter") == "e"]  # fmt: skip
+
+
+def test_rockets_go_off_after_the_second_card_one_d_card_a_batch() -> None:
+    after, seen = rocket_run()
+    assert "2:rockets-fired" in seen
+    assert not [k for k in seen if k.split(":")[0] in ("1", "2") and k.endswith("fire-at-balloon")]
+    assert after.planes["e"].rockets == 0
+    balloon = after.objectives["c-balloon1"]
+    assert balloon.damage >= 4 + 3 and balloon.hit_by == "e"  # two batches: two D cards
+
+
+def test_rockets_stay_aboard_when_too_low_or_hit_by_a_special() -> None:
+    low, seen = rocket_run(level=2)
+    assert "2:rockets-held" in seen and low.planes["e"].rockets == 2
+    work = Turn(catalog(), with_balloon(level=3, x=13.0, rockets=2), Rng("r", 1, "t"))
+    work.rocket_runs = {"e": 0}
+    work.update("e", x=9.0, specials=("smoke",))  # a special taken during the run
+    from engine.wings.balloons import fire_rockets
+
+    fire_rockets(work)
+    assert work.planes["e"].rockets == 2
+    assert work.objectives["c-balloon1"].damage == 0
+
+
+def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() -> None:
+    from engine.rulesets.wings import WingsRules, _program_options
+
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "rockets")  # opens with balloon busting
+    mission_ = state.camp.mission
+    assert mission_ is not None and mission_.kind == "balloon"
+    armed = [p for p in mission_.planes.values() if p.side == mission_.active and p.rockets]
+    assert armed and all(p.rockets == 2 for p in armed)
+    assert all(p.rockets == 0 for p in mission_.planes.values() if p.side != mission_.active)
+    options = _program_options(catalog(), armed[0], mission_, ["S"])
+    assert "rockets: S S S" in options

@@ -55,6 +55,7 @@ from engine.ruleset import (
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings import landing
+from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
 from engine.wings.state import SIDES as WINGS_SIDES
@@ -248,6 +249,10 @@ def _program_options(
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
                 programs.append(program_text(ground))
+    for attack in rocket_programs(catalog, plane):
+        # Seed A.IV.j: the rocket attacks the plane can fly, declared with the program.
+        if not check_program(catalog, plane, attack, mission.rules, mission.turn):
+            programs.append(program_text(attack))
 
     def legal(cards: tuple[str, ...]) -> bool:
         return not check_program(catalog, plane, Program(cards=cards), mission.rules, mission.turn)
