@@ -696,7 +696,9 @@ def result(state: DamState) -> dict[str, object]:
                 hits += 1
                 if hits == 2:
                     destroyed_by = index
-        if hits >= 2:
+        if len(state.roster) == 1:
+            level = "victory" if hits else "defeat"  # DB 8.d short scenario: the dam hit
+        elif hits >= 2:
             level = "decisive" if destroyed_by is not None and destroyed_by <= 1 else "partial"
         else:
             level = "minor" if hits == 1 else "defeat"

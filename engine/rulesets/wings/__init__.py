@@ -322,15 +322,13 @@ class WingsRules(Rules[WingsState, WingsView]):
             key: ScenarioSpec(key, name, missions * per_mission)
             for key, (name, _date, missions, _setup) in SCENARIOS.items()
         }
-        for key, (name, kind) in dam_rules.DAM_SCENARIOS.items():
-            specs[key] = ScenarioSpec(key, name, dam_rules.turns(kind))
+        for key, (name, _kind) in dam_rules.DAM_SCENARIOS.items():
+            specs[key] = ScenarioSpec(key, name, dam_rules.turns(key))
         return specs
 
     def new(self, scenario: str, seed: str) -> WingsState:
         if scenario in dam_rules.DAM_SCENARIOS:
-            return WingsState(
-                scenario=scenario, dam=db.new_dam(dam_rules.DAM_SCENARIOS[scenario][1])
-            )
+            return WingsState(scenario=scenario, dam=dam_rules.new_raid(scenario))
         _name, date, missions, setup = SCENARIOS[scenario]
         state = wings.new_campaign(
             self.catalog,

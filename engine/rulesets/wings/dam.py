@@ -19,14 +19,21 @@ from engine.wings.catalog import Catalog
 DAM_SCENARIOS: dict[str, tuple[str, db.DamKind]] = {
     "dambuster-eder": ("Dambuster: the Eder dam (three Lancasters, undefended)", "eder"),
     "dambuster-mohne": ("Dambuster: the Möhne dam (five Lancasters, at night, AA)", "mohne"),
+    "dambuster-eder-short": ("Dambuster: the Eder dam, short scenario (one Lancaster)", "eder"),
 }
+# DB 8.d's short scenario: one plane, won if the dam is hit.
+SHORT_SCENARIOS = frozenset({"dambuster-eder-short"})
 FIELD = "plane1"
 # The most seam turns a raid can last: each run at most max_turns, plus its bomb's flight.
 TURNS_PER_RUN = int(db.DamState.model_fields["max_turns"].default) + 3
 
 
-def turns(kind: db.DamKind) -> int:
-    return len(db.new_dam(kind).roster) * TURNS_PER_RUN
+def new_raid(scenario: str) -> db.DamState:
+    return db.new_dam(DAM_SCENARIOS[scenario][1], full=scenario not in SHORT_SCENARIOS)
+
+
+def turns(scenario: str) -> int:
+    return len(new_raid(scenario).roster) * TURNS_PER_RUN
 
 
 def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
