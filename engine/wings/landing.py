@@ -5,8 +5,8 @@ A rescue brings home a pilot of the active squadron who came down in no-man's-la
 within 1 R of him, stays on the ground one full turn, takes off and gets back to base.
 
 Authored choices (docs/wings-data.md): a landing and a takeoff are declared as a whole
-program, ``land: S S ST`` and ``take_off: ST S S``, so a hedge-hopping plane never lands by
-accident; a plane on the ground programs ``ground: ST ST ST`` (it waits). The field within
+program, ``LD: S S ST`` (land) and ``TO: ST S S`` (take off), so a hedge-hopping plane
+never lands by accident; a plane on the ground programs ``GD: ST ST ST`` (it waits). The field within
 1 R of the pilot to rescue counts as a strip; landing anywhere else costs 2 B cards (seed
 B.I.a). A plane on the ground takes no part in the air fight. One still on the ground when
 the mission ends is lost; its pilot is captured in enemy territory, missing in no-man's-land.
@@ -25,7 +25,8 @@ from engine.wings.state import MissionState, Objective, Pilot, PlaneState, Progr
 if TYPE_CHECKING:
     from engine.wings.turn import Turn
 
-LAND, TAKE_OFF, GROUND = "land", "take_off", "ground"
+# Short codes, like the cards' (and the same in every language): land, take off, on the ground.
+LAND, TAKE_OFF, GROUND = "LD", "TO", "GD"
 GROUND_MANEUVERS = (LAND, TAKE_OFF, GROUND)
 # Seed B.I: straight, straight (on the ground), stall; takeoff stall, straight, straight.
 SHAPES = {LAND: ("S", "S", "ST"), TAKE_OFF: ("ST", "S", "S"), GROUND: ("ST", "ST", "ST")}

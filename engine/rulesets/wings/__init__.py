@@ -553,10 +553,14 @@ class WingsRules(Rules[WingsState, WingsView]):
         rng: Rng,
     ) -> tuple[WingsState, list[Event]]:
         if stage == "program":
-            order = choices.get("entente", {}).get(dam_rules.FIELD, "-")
-            return state.model_copy(update={"held": {dam_rules.FIELD: order}}), []
+            orders = choices.get("entente", {})
+            held = {dam_rules.FIELD: orders.get(dam_rules.FIELD, "-")}
+            if dam_rules.ESCORT_FIELD in orders:
+                held[dam_rules.ESCORT_FIELD] = orders[dam_rules.ESCORT_FIELD]
+            return state.model_copy(update={"held": held}), []
         order = state.held.get(dam_rules.FIELD, "-")
-        dam, events = dam_rules.fly(self.catalog, dam, order, rng, state.turn)
+        escort = state.held.get(dam_rules.ESCORT_FIELD, db.STAYS_OUT)
+        dam, events = dam_rules.fly(self.catalog, dam, order, rng, state.turn, escort)
         new = state.model_copy(update={"dam": dam, "held": {}, "turn": state.turn + 1})
         return new, events
 
