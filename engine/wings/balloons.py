@@ -1,7 +1,7 @@
 """Balloon cables (seed A.IV.i.1) and Le Prieur rockets (seed A.IV.j).
 
 Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
-declared with the program, ``LP: S S S``: its first two cards must each be a straight,
+declared with the program, ``LP S S S``: its first two cards must each be a straight,
 a dive or a stall, the plane's guns stay silent for them, and after the second, if the
 plane took no special damage meanwhile and an enemy balloon is in a legal firing position
 (range, arc, nothing in the way) at its level or one below, both batches go and the

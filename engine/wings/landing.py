@@ -5,8 +5,8 @@ A rescue brings home a pilot of the active squadron who came down in no-man's-la
 within 1 R of him, stays on the ground one full turn, takes off and gets back to base.
 
 Authored choices (docs/wings-data.md): a landing and a takeoff are declared as a whole
-program, ``LD: S S ST`` (land) and ``TO: ST S S`` (take off), so a hedge-hopping plane
-never lands by accident; a plane on the ground programs ``GD: ST ST ST`` (it waits). The
+program, ``LD S S ST`` (land) and ``TO ST S S`` (take off), so a hedge-hopping plane
+never lands by accident; a plane on the ground programs ``GD ST ST ST`` (it waits). The
 field within 1 R of the pilot to rescue counts as a strip; landing anywhere else costs
 2 B cards (seed B.I.a). A plane on the ground takes no part in the air fight. One still on
 the ground when the mission ends is lost; its pilot is captured in enemy territory,

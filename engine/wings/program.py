@@ -29,6 +29,11 @@ class Refusal(BaseModel):
     reason: str
 
 
+# Declarations written like a card, before the three cards ("LP S S S"): a rocket attack,
+# a landing, a takeoff, waiting on the ground.
+DECLARATIONS = (ROCKETS, *landing.GROUND_MANEUVERS)
+
+
 def parse_program(text: str) -> Program:
     maneuver: str | None = None
     body = text.strip()
@@ -36,11 +41,15 @@ def parse_program(text: str) -> Program:
         head, _, body = body.partition(":")
         maneuver = head.strip() or None
     cards = tuple(part.upper() for part in body.replace(",", " ").split())
+    if maneuver is None and len(cards) == CARDS_PER_TURN + 1 and cards[0] in DECLARATIONS:
+        maneuver, cards = cards[0], cards[1:]
     return Program(cards=cards, maneuver=maneuver)
 
 
 def program_text(program: Program) -> str:
     cards = " ".join(program.cards)
+    if program.maneuver in DECLARATIONS:
+        return f"{program.maneuver} {cards}"
     return f"{program.maneuver}: {cards}" if program.maneuver else cards
 
 

@@ -49,11 +49,11 @@ def reasons(text: str, **extra: object) -> list[str]:
 
 
 def test_a_rocket_attack_needs_rockets_and_straights_dives_or_stalls() -> None:
-    assert reasons("LP: S S S", rockets=2) == []
-    assert reasons("LP: DV S TL", rockets=2) == []
-    assert reasons("LP: BL S S", rockets=2) == ["rockets-need-straight-dive-or-stall"]
-    assert reasons("LP: S S S") == ["no-rockets"]
-    assert reasons("LP: ST ST S", rockets=2) == ["steep-after-steep"]  # diamonds still
+    assert reasons("LP S S S", rockets=2) == []
+    assert reasons("LP DV S TL", rockets=2) == []
+    assert reasons("LP BL S S", rockets=2) == ["rockets-need-straight-dive-or-stall"]
+    assert reasons("LP S S S") == ["no-rockets"]
+    assert reasons("LP ST ST S", rockets=2) == ["steep-after-steep"]  # diamonds still
 
 
 def rocket_run(level: int = 3, **extra: object) -> tuple[MissionState, list[str]]:
@@ -66,7 +66,7 @@ def rocket_run(level: int = 3, **extra: object) -> tuple[MissionState, list[str]
     state = state.model_copy(update={"planes": {**state.planes, "e": flyer}})
     state = stack(state, "D", [card_id("D", 4, "none"), card_id("D", 3, "none")])
     after, events = play_turn(
-        catalog(), state, programs(e="LP: S S ST", c="S S S"), Rng("r", 1, "t")
+        catalog(), state, programs(e="LP S S ST", c="S S S"), Rng("r", 1, "t")
     )
     kinds: list[Event] = events
     return after, [f"{e.phase}:{e.kind}" for e in kinds if e.data.get("plane") == "e"
@@ -106,4 +106,4 @@ def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() ->
     assert armed and all(p.rockets == 2 for p in armed)
     assert all(p.rockets == 0 for p in mission_.planes.values() if p.side != mission_.active)
     options = _program_options(catalog(), armed[0], mission_, ["S"])
-    assert "LP: S S S" in options
+    assert "LP S S S" in options

@@ -14,9 +14,9 @@ from engine.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_mission_kinds import with_recon_crew
 
-LAND = parse_program("LD: S S ST")
-WAIT = parse_program("GD: ST ST ST")
-TAKE_OFF = parse_program("TO: ST S S")
+LAND = parse_program("LD S S ST")
+WAIT = parse_program("GD ST ST ST")
+TAKE_OFF = parse_program("TO ST S S")
 
 
 def reasons(p: PlaneState, text: str, turn: int = 1) -> list[str]:
@@ -41,18 +41,18 @@ def fly(state: MissionState, programs: dict[str, str], seed: str = "r") -> Missi
 
 
 def test_landing_and_takeoff_programs_follow_the_seed_sequences() -> None:
-    assert reasons(rescuer(), "LD: S S ST") == []
+    assert reasons(rescuer(), "LD S S ST") == []
     # Seed B.I.a: only from level 0 with exactly one climb counter.
-    assert reasons(rescuer(level=1), "LD: S S ST") == ["landing-needs-level-0"]
-    assert reasons(rescuer(counters=0), "LD: S S ST") == ["landing-needs-level-0"]
-    assert reasons(rescuer(), "LD: S ST S") == ["sequence-mismatch"]
+    assert reasons(rescuer(level=1), "LD S S ST") == ["landing-needs-level-0"]
+    assert reasons(rescuer(counters=0), "LD S S ST") == ["landing-needs-level-0"]
+    assert reasons(rescuer(), "LD S ST S") == ["sequence-mismatch"]
     landed = rescuer(status="landed", landed_turn=3, counters=0)
     assert reasons(landed, "S S S", turn=4) == ["on-the-ground"]
-    assert reasons(landed, "GD: ST ST ST", turn=4) == []
+    assert reasons(landed, "GD ST ST ST", turn=4) == []
     # Seed E.I.a: a full turn on the ground before taking off.
-    assert reasons(landed, "TO: ST S S", turn=4) == ["needs-a-turn-on-the-ground"]
-    assert reasons(landed, "TO: ST S S", turn=5) == []
-    assert reasons(rescuer(), "TO: ST S S") == ["not-on-the-ground"]
+    assert reasons(landed, "TO ST S S", turn=4) == ["needs-a-turn-on-the-ground"]
+    assert reasons(landed, "TO ST S S", turn=5) == []
+    assert reasons(rescuer(), "TO ST S S") == ["not-on-the-ground"]
     assert default_program(catalog(), landed, mission(landed).rules, 4) == WAIT
 
 
@@ -61,16 +61,16 @@ def test_a_rescue_lands_by_the_pilot_waits_a_turn_takes_him_aboard_and_scores() 
     state = mission(rescuer(), enemy).model_copy(
         update={"kind": "rescue", "objectives": {"c-rescue1": site(8.0)}, "max_turns": 8}
     )
-    state = fly(state, {"E1": "LD: S S ST", "C1": "S S S"})
+    state = fly(state, {"E1": "LD S S ST", "C1": "S S S"})
     landed = state.planes["E1"]
     assert landed.status == "landed" and landed.landed_at == "c-rescue1"
     assert landed.damage == 0 and landed.cards == ()  # the field by the pilot is a strip
     where = (landed.x, landed.y)
-    state = fly(state, {"E1": "GD: ST ST ST", "C1": "S S S"})
+    state = fly(state, {"E1": "GD ST ST ST", "C1": "S S S"})
     assert (state.planes["E1"].x, state.planes["E1"].y) == where  # it stays put
     assert state.planes["E1"].status == "landed"
     assert state.objectives["c-rescue1"].done_by is None
-    state = fly(state, {"E1": "TO: ST S S", "C1": "S S S"})
+    state = fly(state, {"E1": "TO ST S S", "C1": "S S S"})
     off = state.planes["E1"]
     assert off.status == "flying" and off.carrying == "c-rescue1"
     assert (off.level, off.counters) == (0, 1)  # seed B.I.b: level 0, one counter
@@ -89,7 +89,7 @@ def test_a_landing_away_from_a_strip_costs_two_b_cards() -> None:
     far = mission(rescuer(), enemy).model_copy(
         update={"kind": "rescue", "objectives": {"c-rescue1": site(20.0, 12.0)}}
     )
-    state = fly(far, {"E1": "LD: S S ST", "C1": "S S S"})
+    state = fly(far, {"E1": "LD S S ST", "C1": "S S S"})
     e1 = state.planes["E1"]
     assert [deck for deck, _card in e1.cards] == ["B", "B"]  # seed B.I.a
     assert e1.landed_at is None
@@ -99,7 +99,7 @@ def test_a_plane_still_on_the_ground_at_the_end_is_lost_and_its_pilot_missing() 
     enemy = plane("C1", side="central", x=20.0, y=20.0, heading=180.0)
     grounded = rescuer(status="landed", landed_turn=1, counters=0, x=10.0)
     state = mission(grounded, enemy).model_copy(update={"turn": 8, "max_turns": 8})
-    state = fly(state, {"E1": "GD: ST ST ST", "C1": "S S S"})
+    state = fly(state, {"E1": "GD ST ST ST", "C1": "S S S"})
     assert state.finished
     e1 = state.planes["E1"]
     assert e1.status == "crashed" and e1.crash_zone == "no_mans_land"
@@ -141,11 +141,11 @@ def test_the_seam_offers_waiting_and_taking_off_to_a_landed_plane() -> None:
     cat = catalog()
     landed = rescuer(status="landed", landed_turn=1, counters=0)
     state = mission(landed).model_copy(update={"kind": "rescue", "turn": 2})
-    assert _program_options(cat, landed, state, []) == ["GD: ST ST ST"]
+    assert _program_options(cat, landed, state, []) == ["GD ST ST ST"]
     later = state.model_copy(update={"turn": 3})
-    assert _program_options(cat, landed, later, []) == ["GD: ST ST ST", "TO: ST S S"]
+    assert _program_options(cat, landed, later, []) == ["GD ST ST ST", "TO ST S S"]
     low = rescuer()
-    assert "LD: S S ST" in _program_options(cat, low, state, ["S"])
+    assert "LD S S ST" in _program_options(cat, low, state, ["S"])
     assert WingsRules  # the seam module is the one under test
 
 
