@@ -5,7 +5,8 @@ cards (the first ones of the shuffled pile: the pile is already in random order)
 first card is the shooter's top ammunition card; the others come from the common pile. A
 gun with no card left cannot fire. When a plane goes down, its unused cards go to the
 bottom of the common pile. Authored: 8 cards a gun (the seed says 6 to 10); a
-Sharpshooter's or Killer's shot still spends one, sent under the common pile.
+Sharpshooter's or Killer's shot, and a shot at a ground element or a balloon, still spends
+one, sent under the common pile.
 """
 
 from __future__ import annotations
@@ -63,6 +64,19 @@ def first_card(work: Turn, shot: Shot, target: str) -> DamageCard | None:
         work.piles[loaded].append(card_id)
         return None
     return hand_over(work, shot.gun.deck, card_id, target)
+
+
+def spend(work: Turn, shot: Shot) -> None:
+    """A shot at a ground element or a balloon fires a round too: its top card goes under
+    the common pile (authored: the target's cards come from the pile, as for planes')."""
+    shooter = work.planes.get(shot.shooter)
+    if shooter is None or shooter.ammo is None or not shooter.ammo.get(shot.gun.name):
+        return
+    card_id, *rest = shooter.ammo[shot.gun.name]
+    work.update(shot.shooter, ammo={**shooter.ammo, shot.gun.name: tuple(rest)})
+    guns = work.catalog.planes[shooter.type].guns
+    loaded = next((gun.deck for gun in guns if gun.name == shot.gun.name), shot.gun.deck)
+    work.piles[loaded].append(card_id)
 
 
 def return_unused(work: Turn) -> None:

@@ -722,6 +722,7 @@ class Turn:
     def hit_ground(self, shots: list[Shot]) -> None:
         structure = self.catalog.rules.fire.ground_structure
         for shot in shots:
+            ammunition.spend(self, shot)  # seed B.II: a round fired
             if shot.target in self.objectives:
                 self.hit_balloon(shot)
                 continue

@@ -91,3 +91,15 @@ def test_even_the_owner_only_sees_how_many_cards_are_left() -> None:
     basic = WingsRules(catalog()).new("wings-1917-basic", "ammo").camp
     assert basic.mission is not None
     assert all(p.ammo is None for p in basic.mission.planes.values())
+
+
+def test_strafing_spends_a_round_too() -> None:
+    from engine.wings.state import GroundElement
+
+    one, two = card_id("A", 1, "none"), card_id("A", 2, "none")
+    shooter = plane("s", type_="camel", side="entente", x=10.0, y=10.0, ammo={"front": (one, two)})
+    post = GroundElement(id="c-trench1", kind="trench", side="central", x=12.0, y=10.0)
+    state = mission(shooter, plane("t", type_="dr1", side="central", x=20.0, y=20.0))
+    work = Turn(catalog(), state.model_copy(update={"ground": {post.id: post}}), Rng("a", 1, "t"))
+    work.hit_ground([Shot("s", FRONT, "c-trench1", cards=1, bonus=0, aimed=False, short=False)])
+    assert work.planes["s"].ammo == {"front": (two,)} and work.piles["A"][-1] == one
