@@ -146,6 +146,11 @@ def test_the_seam_offers_waiting_and_taking_off_to_a_landed_plane() -> None:
     assert _program_options(cat, landed, later, []) == ["GD ST ST ST", "TO ST S S"]
     low = rescuer()
     assert "LD S S ST" in _program_options(cat, low, state, ["S"])
+    # Only the active side's two-seaters land: a fighter or a defender is not offered it.
+    fighter = plane("E2", type_="camel", side="entente", level=0, counters=1)
+    defender = plane("C2", type_="roland_c2", side="central", level=0, counters=1)
+    assert "LD S S ST" not in _program_options(cat, fighter, state, ["S"])
+    assert "LD S S ST" not in _program_options(cat, defender, state, ["S"])
     assert WingsRules  # the seam module is the one under test
 
 

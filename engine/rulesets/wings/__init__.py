@@ -244,7 +244,7 @@ def _program_options(
     programs: list[str] = [
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
-    if mission.kind == "rescue" or plane.status == "landed":
+    if _rescuer(catalog, plane, mission) or plane.status == "landed":
         # Seed B.I, E.I.a: landing, waiting on the ground and taking off, where they serve.
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
@@ -280,11 +280,20 @@ def _program_options(
     return programs
 
 
+def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool:
+    """Seed E.I.a: the active side's two-seaters fly a rescue; nobody else lands."""
+    return (
+        mission.kind == "rescue"
+        and plane.side == mission.active
+        and catalog.planes[plane.type].two_seater
+    )
+
+
 def _landing_refused(
     catalog: Catalog, plane: PlaneState, mission: MissionState
 ) -> tuple[Excluded, ...]:
-    """In a rescue, the landing a plane cannot fly yet, with the reason."""
-    if mission.kind != "rescue" or plane.status != "flying":
+    """In a rescue, the landing a rescuer cannot fly yet, with the reason."""
+    if not _rescuer(catalog, plane, mission) or plane.status != "flying":
         return ()
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     program = Program(cards=landing.cards_of(deck, landing.LAND), maneuver=landing.LAND)
