@@ -78,8 +78,9 @@ def rocket_programs(catalog: Catalog, plane: PlaneState) -> list[Program]:
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     straight = next(card.code for card in deck.cards if card.is_straight)
     others = [card.code for card in deck.cards if card.kind in ("stall", "dive")]
-    openings = [(straight, straight), *((code, straight) for code in others)]
-    return [Program(cards=(*pair, straight), maneuver=ROCKETS) for pair in openings]
+    shapes = [(straight, straight, straight), *((c, straight, straight) for c in others)]
+    shapes += [(straight, straight, code) for code in others if code == "ST"]  # a stall owed
+    return [Program(cards=cards, maneuver=ROCKETS) for cards in shapes]
 
 
 def arm_rockets(work: Turn, programs: dict[str, Program]) -> None:

@@ -107,3 +107,40 @@ def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() ->
     assert all(p.rockets == 0 for p in mission_.planes.values() if p.side != mission_.active)
     options = _program_options(catalog(), armed[0], mission_, ["S"])
     assert "LP S S S" in options
+
+
+def test_the_seam_offers_only_the_rocket_attacks_the_plane_can_fly() -> None:
+    from engine.rulesets.wings import WingsRules
+
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "rockets")
+    mission_ = state.camp.mission
+    assert mission_ is not None
+    armed = next(p for p in mission_.planes.values() if p.rockets)
+
+    def decision_for(**changes: object) -> tuple[list[str], list[tuple[str, str]]]:
+        planes = {**mission_.planes, armed.id: armed.model_copy(update=changes)}
+        campaign = state.camp.model_copy(
+            update={"mission": mission_.model_copy(update={"planes": planes})}
+        )
+        seam = state.model_copy(update={"campaign": campaign})
+        decision = next(d for d in rules.pending(seam) if d.options[0].detail == armed.id)
+        return [o.id for o in decision.options], [(e.id, e.reason) for e in decision.excluded]
+
+    offered, excluded = decision_for()
+    assert "LP S S S" in offered and not [e for e in excluded if e[0].startswith("LP")]
+    # An engine hit wants a stall every turn, and a diamond just flown forbids opening
+    # with one: only the attack ending on a stall is offered.
+    offered, _excluded = decision_for(engine_hits=1, last_card="ST", last_steep=True)
+    assert [o for o in offered if o.startswith("LP")] == ["LP S S ST"]
+    # A refusal line only shows when no attack at all is left: not here, and not for a
+    # plane with nothing aboard.
+    from engine.rulesets.wings import _rockets_refused
+    from engine.wings.balloons import rocket_programs
+
+    stuck = armed.model_copy(update={"engine_hits": 1, "last_card": "ST", "last_steep": True})
+    attacks = rocket_programs(catalog(), stuck)
+    assert any(a.cards == ("S", "S", "ST") for a in attacks)
+    assert _rockets_refused(catalog(), stuck, mission_) == ()
+    dry = stuck.model_copy(update={"rockets": 0})
+    assert _rockets_refused(catalog(), dry, mission_) == ()  # nothing aboard: nothing to say

@@ -303,6 +303,18 @@ def _landing_refused(
     return (Excluded(id=program_text(program), label=program_text(program), reason=reasons[0]),)
 
 
+def _rockets_refused(
+    catalog: Catalog, plane: PlaneState, mission: MissionState
+) -> tuple[Excluded, ...]:
+    """A plane with rockets aboard that can fly no rocket attack this turn: why not."""
+    attacks = rocket_programs(catalog, plane)
+    refusals = [check_program(catalog, plane, a, mission.rules, mission.turn) for a in attacks]
+    if not attacks or any(not refused for refused in refusals):
+        return ()
+    text = program_text(attacks[0])
+    return (Excluded(id=text, label=text, reason=refusals[0][0].reason),)
+
+
 # --- the rules -----------------------------------------------------------------------------
 
 
@@ -419,6 +431,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                     excluded=(
                         *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
                         *_landing_refused(self.catalog, plane, mission),
+                        *_rockets_refused(self.catalog, plane, mission),
                     ),
                     default=programs[0],
                 )
