@@ -23,6 +23,14 @@ OBJECTIVE_OF: dict[str, ObjectiveKind] = {
     "balloon": "balloon",
     "rescue": "rescue",
 }
+# Short codes in objective ids ("c-B1"), read alike in every language the log is written in.
+OBJECTIVE_CODES: dict[str, str] = {
+    "recon": "R",
+    "photo": "P",
+    "target": "T",
+    "balloon": "B",
+    "rescue": "S",
+}
 # Seed E.I.a: recon, photo (and bombing, but a fighter may carry one bomb, seed E.II.b)
 # need a two-seater with its observer.
 NEEDS_TWO_SEATER = ("recon", "photography", "rescue")
@@ -61,7 +69,7 @@ def place_objectives(
     level = catalog.rules.objectives.balloon_level if kind == "balloon" else 0
     result = {}
     for index in range(count):
-        oid = f"{defender[0]}-{kind}{index + 1}"
+        oid = f"{defender[0]}-{OBJECTIVE_CODES[kind]}{index + 1}"
         result[oid] = Objective(
             id=oid,
             kind=kind,
