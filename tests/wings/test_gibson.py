@@ -96,3 +96,21 @@ def test_the_mohne_raid_with_gibson_plays_through_the_ruleset_and_replays() -> N
     assert first == play(seed)[0]
     final = rules.load(first[-1]).dam
     assert final is not None and final.escort is None  # the raid over, nobody left escorting
+
+
+def test_gibsons_order_stays_sealed_until_the_turn_flies() -> None:
+    rules = WingsRules(catalog())
+    state = rules.new("dambuster-mohne", "seal").model_copy(update={"dam": after_gibson()})
+    (offer,) = [d for d in rules.pending(state) if d.field == "plane2"]
+    seen = []
+    for pick in ("-", "SS"):
+        choices = {"entente": {"plane1": "SS", "plane2": pick}}
+        sealed, events = rules.resolve(state, choices, Rng("seal", 1, "program"))
+        assert events == []
+        views = [rules.view(sealed, viewer).model_dump_json() for viewer in (None, "central")]
+        seen.append(views)
+        flown, _ = rules.resolve(sealed, {"entente": {}, "central": {}}, Rng("seal", 1, "reorder"))
+        seen[-1].append(rules.view(flown, None).model_dump_json())
+    assert seen[0][:2] == seen[1][:2]  # sealed: nobody can tell "-" from "SS"
+    assert seen[0][2] != seen[1][2]  # flown: Gibson is back on the table or not
+    assert "-" in [o.id for o in offer.options]
