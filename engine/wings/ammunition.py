@@ -4,7 +4,8 @@ Each gun starts with face-down cards taken from its damage deck among the 1, 2 a
 cards (the first ones of the shuffled pile: the pile is already in random order). A shot's
 first card is the shooter's top ammunition card; the others come from the common pile. A
 gun with no card left cannot fire. When a plane goes down, its unused cards go to the
-bottom of the common pile. Authored: 8 cards a gun (the seed says 6 to 10); a
+bottom of the common pile. Authored: 8 cards a gun (the seed says 6 to 10), fewer and the
+same for every gun when the deck runs short (6 with four planes to a deck); a
 Sharpshooter's or Killer's shot, and a shot at a ground element or a balloon, still spends
 one, sent under the common pile.
 """
@@ -22,21 +23,34 @@ if TYPE_CHECKING:
 
 
 def issue(catalog: Catalog, mission: MissionState) -> MissionState:
-    """Hand every plane's guns their ammunition at the start of the mission."""
+    """Hand every plane's guns their ammunition at the start of the mission: dealt one card
+    at a time round the guns sharing a damage deck, so when a deck runs short of 1, 2 and 3
+    cards every gun gets the same number (8 at most, authored)."""
     fire = catalog.rules.fire
     piles = {letter: list(deck.pile) for letter, deck in mission.decks.items()}
-    planes = dict(mission.planes)
-    for pid in sorted(planes):
-        plane = planes[pid]
-        ammo: dict[str, tuple[int, ...]] = {}
-        for gun in catalog.planes[plane.type].guns:
-            cards = catalog.damage_decks[gun.deck].expanded
-            pile = piles[gun.deck]
-            taken = [c for c in pile if cards[c % len(cards)].value in fire.ammo_values]
-            taken = taken[: fire.ammo_cards]
-            piles[gun.deck] = [c for c in pile if c not in taken]
-            ammo[gun.name] = tuple(taken)
-        planes[pid] = plane.model_copy(update={"ammo": ammo})
+    guns_by_deck: dict[str, list[tuple[str, str]]] = {}
+    for pid in sorted(mission.planes):
+        for gun in catalog.planes[mission.planes[pid].type].guns:
+            guns_by_deck.setdefault(gun.deck, []).append((pid, gun.name))
+    ammo: dict[str, dict[str, list[int]]] = {pid: {} for pid in mission.planes}
+    for letter, guns in sorted(guns_by_deck.items()):
+        cards = catalog.damage_decks[letter].expanded
+        usable = [c for c in piles[letter] if cards[c % len(cards)].value in fire.ammo_values]
+        each = min(fire.ammo_cards, len(usable) // len(guns))
+        dealt = iter(usable)
+        for _ in range(each):
+            for pid, name in guns:
+                ammo[pid].setdefault(name, []).append(next(dealt))
+        for pid, name in guns:
+            ammo[pid].setdefault(name, [])
+        taken = {card for pid, name in guns for card in ammo[pid][name]}
+        piles[letter] = [c for c in piles[letter] if c not in taken]
+    planes = {
+        pid: plane.model_copy(
+            update={"ammo": {gun: tuple(ids) for gun, ids in sorted(ammo[pid].items())}}
+        )
+        for pid, plane in mission.planes.items()
+    }
     decks = {
         letter: deck.model_copy(update={"pile": tuple(piles[letter])})
         for letter, deck in mission.decks.items()

@@ -40,6 +40,15 @@ def test_each_gun_starts_with_eight_face_down_cards_valued_one_to_three() -> Non
     assert not BASE_RULES_ONLY.ammunition
 
 
+def test_a_deck_short_of_ammunition_is_dealt_evenly_round_the_guns() -> None:
+    fighters = [Sortie(id=f"E{i}", type="camel", side="entente") for i in range(4)]
+    fighters += [Sortie(id=f"C{i}", type="dr1", side="central") for i in range(4)]
+    state = new_mission(catalog(), fighters, Rng("a", 0, "m"))
+    counts = {p.id: len(p.ammo["front"]) for p in state.planes.values() if p.ammo}
+    # Eight A planes share two copies of the A deck (26 cards of 1-3 each): 6 a gun.
+    assert set(counts.values()) == {6} and len(counts) == 8
+
+
 def duel(ammo: tuple[int, ...]) -> Turn:
     shooter = plane("s", type_="camel", side="entente", x=10.0, y=10.0, ammo={"front": ammo})
     victim = plane("t", type_="dr1", side="central", x=13.0, y=10.0)
