@@ -11,8 +11,9 @@ no round there, so the choice is a standing order (authored, docs/wings-data.md)
   to the pilot, a "pilot wounded" card if there is one, else the one with most points; the
   pilot loses its points and suffers its wound. The other cards hit the aircraft.
 - Expert's eye: every damage special he inflicts is told to his side (no token); and at
-  the end of each turn, for one token, his side sees the damage cards of every enemy plane
-  within sight (under 1 R at his level, under R/2 one level apart) until the next turn ends.
+  the end of each turn, for one token, his side sees the damage cards of every damaged
+  enemy plane within sight (under 1 R at his level, under R/2 one level apart) until the
+  next turn ends.
 """
 
 from __future__ import annotations
@@ -117,10 +118,11 @@ def experts_look(work: Turn) -> None:
             if expert.eyeing:
                 work.update(expert.id, eyeing=())
             continue
+        # Only a plane with damage cards is worth a token: an empty pile tells nothing.
         seen = tuple(
             other.id
             for other in work.flying()
-            if other.side != expert.side and in_sight(work, expert.id, other.id)
+            if other.side != expert.side and other.cards and in_sight(work, expert.id, other.id)
         )
         if seen and work.spend_token(expert.id, "experts_eye"):
             work.update(expert.id, eyeing=seen)

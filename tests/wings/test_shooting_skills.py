@@ -89,10 +89,14 @@ def test_experts_eye_sees_his_specials_and_for_a_token_the_damage_of_planes_in_s
     seen = [e for e in work.events if e.kind == "special-seen"]
     assert [(e.data["special"], e.secret_for) for e in seen] == [("rudder_left", "entente")]
     assert work.planes["s"].tokens == 2  # this part is free
+    work.update("t", cards=(("A", smoke_free),))  # the card it took
     work.end_of_turn()
     assert work.planes["s"].eyeing == ("t",) and work.planes["s"].tokens == 1
+    unhurt = duel(("experts_eye",), [])
+    unhurt.end_of_turn()  # an empty pile is not worth a token
+    assert unhurt.planes["s"].eyeing == () and unhurt.planes["s"].tokens == 2
     # Out of sight (two levels apart): no look, no token.
-    high = duel(("experts_eye",), [], level=4)
+    high = duel(("experts_eye",), [], level=4, cards=(("A", smoke_free),))
     high.end_of_turn()
     assert high.planes["s"].eyeing == () and high.planes["s"].tokens == 2
 
