@@ -135,6 +135,7 @@ class PlaneState(Model):
     eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
     half_jams: dict[str, int] = Field(default_factory=dict)  # B.IV: twin gun -> counters
     rockets: int = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
+    jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
 
 
 class GroundElement(Model):

@@ -289,6 +289,8 @@ class Turn:
             if self.spend_token(shooter, "conscientious"):
                 return  # seed D.VII.c: the checked ammunition cancels a jam
             count = rules.fire.wounded_jam_counters if owner.wounded else rules.fire.jam_counters
+            if twin.doubled_jam(self, shooter, gun, special):
+                return  # seed B.IX: the same jam a second time lasts the mission
             if twin.one_gun(self, shooter, gun, special, count):
                 return  # seed B.IV: one of the two guns jams
             self.update(shooter, jams={**owner.jams, gun.name: count})
@@ -1060,7 +1062,7 @@ class Turn:
                 changes["hit_last"] = pid in self.hit_this_phase
             if plane.status == "flying" and plane.jams:
                 changes["jams"] = {
-                    gun: left if (pid, gun) in self.fresh else left - 1
+                    gun: left if (pid, gun) in self.fresh or left >= PERMANENT else left - 1
                     for gun, left in plane.jams.items()
                     if left > 1 or (pid, gun) in self.fresh
                 }

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from engine.wings.turn import Turn
 
 TWIN_DECK, SINGLE_DECK = "A", "B"
+LASTING = 10**6  # counters that never run out within a mission (as turn.PERMANENT)
 
 
 def _fresh(gun: str) -> str:
@@ -44,6 +45,31 @@ def one_gun(work: Turn, shooter: str, gun: Gun, special: str, counters: int) -> 
     return False
 
 
+def doubled_jam(work: Turn, shooter: str, gun: Gun, special: str) -> bool:
+    """Seed B.IX: a plane whose fire draws the same jam twice keeps it: two red jams and it
+    cannot fire again this mission; two green jams and one of its twin guns stays jammed
+    (the other fires B damage). A Tinkerer shrugs off the double, not the third (D.VII.c).
+    True when the jam was made lasting here."""
+    owner = work.planes[shooter]
+    taken = (*owner.jams_taken, special)
+    work.update(shooter, jams_taken=taken)
+    if not work.mission.rules.doubled_specials or taken.count(special) < 2:
+        return False
+    if "tinkerer" in owner.skills and taken.count(special) < 3:
+        return False
+    real = next((g for g in work.catalog.planes[owner.type].guns if g.name == gun.name), gun)
+    if special == "jam_red":
+        # Every gun of the plane: it cannot fire for the rest of the mission.
+        guns = work.catalog.planes[owner.type].guns
+        work.update(shooter, jams={**owner.jams, **{g.name: LASTING for g in guns}})
+    elif work.mission.rules.twin_guns and real.deck == TWIN_DECK:
+        work.update(shooter, half_jams={**owner.half_jams, gun.name: LASTING})
+    else:
+        return False  # a single gun's "halved" damage is not played: a plain jam
+    work.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name, lasting=True)
+    return True
+
+
 def working(plane: PlaneState, gun: Gun) -> Gun:
     """The gun still firing: single-gun damage while its twin is jammed."""
     if gun.name in plane.half_jams:
@@ -59,7 +85,7 @@ def tick(work: Turn) -> None:
             continue
         half = {}
         for gun, left in plane.half_jams.items():
-            busy = gun in plane.aim or (pid, _fresh(gun)) in work.fresh
+            busy = gun in plane.aim or (pid, _fresh(gun)) in work.fresh or left >= LASTING
             if busy or left > 1:
                 half[gun] = left if busy else left - 1
         if half != plane.half_jams:

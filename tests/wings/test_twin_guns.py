@@ -11,14 +11,17 @@ FRONT = catalog().planes["camel"].guns[0]  # twin guns, damage deck A
 SINGLE = catalog().planes["spad7"].guns[0]  # one gun, deck B
 
 
-def duel(shooter_type: str = "camel", twin_guns: bool = True, **extra: object) -> Turn:
+def duel(
+    shooter_type: str = "camel", twin_guns: bool = True, doubled: bool = True, **extra: object
+) -> Turn:
     shooter = plane("s", type_=shooter_type, side="entente", x=10.0, y=10.0, **extra)  # type: ignore[arg-type]
     victim = plane("t", type_="dr1", side="central", x=13.0, y=10.0)
-    return Turn(catalog(), mission(shooter, victim, twin_guns=twin_guns), Rng("w", 1, "t"))
+    state = mission(shooter, victim, twin_guns=twin_guns, doubled_specials=doubled)
+    return Turn(catalog(), state, Rng("w", 1, "t"))
 
 
 def test_a_green_jam_stops_one_twin_gun_a_red_or_second_green_both() -> None:
-    work = duel()
+    work = duel(doubled=False)  # B.IX (doubled jams) apart
     work.apply_special("t", "jam_green", 0, "s", FRONT)
     s = work.planes["s"]
     assert s.half_jams == {"front": 3} and s.jams == {}
@@ -51,3 +54,46 @@ def test_the_working_gun_fires_b_damage_and_the_jam_clears_only_when_it_rests() 
     idle.phase = 2
     idle.play_phase(programs(s="S S S", t="S S S"))
     assert idle.planes["s"].half_jams == {}
+
+
+def duel_rules(**rules: bool) -> Turn:
+    shooter = plane("s", type_="camel", side="entente", x=10.0, y=10.0)
+    victim = plane("t", type_="dr1", side="central", x=13.0, y=10.0)
+    return Turn(catalog(), mission(shooter, victim, **rules), Rng("w", 1, "t"))
+
+
+def test_doubled_jams_last_the_mission_b9() -> None:
+    from engine.wings.twin import LASTING
+
+    work = duel_rules()
+    work.apply_special("t", "jam_green", 0, "s", FRONT)
+    work.apply_special("t", "jam_green", 0, "s", FRONT)
+    s = work.planes["s"]
+    assert s.half_jams == {"front": LASTING} and s.jams == {}  # one twin gun for good
+    work.phase = 1
+    work.play_phase(programs(s="S S S", t="S S S"))
+    assert work.planes["s"].half_jams == {"front": LASTING}
+    red = duel_rules()
+    red.apply_special("t", "jam_red", 0, "s", FRONT)
+    red.apply_special("t", "jam_red", 0, "s", FRONT)
+    assert red.planes["s"].jams == {"front": LASTING}  # no more fire this mission
+    red.phase = 1
+    red.play_phase(programs(s="S S S", t="S S S"))
+    assert red.planes["s"].jams == {"front": LASTING}
+    assert not any(e.kind == "fire" and e.data["shooter"] == "s" for e in red.events)
+    off = duel_rules(doubled_specials=False)
+    off.apply_special("t", "jam_green", 0, "s", FRONT)
+    off.apply_special("t", "jam_green", 0, "s", FRONT)
+    assert off.planes["s"].jams == {"front": 3} and off.planes["s"].half_jams == {}  # B.IV
+
+
+def test_a_tinkerer_shakes_off_the_doubled_jam_but_not_the_third() -> None:
+    from engine.wings.twin import LASTING
+
+    work = duel_rules()
+    work.update("s", skills=("tinkerer",))
+    for _ in range(2):
+        work.apply_special("t", "jam_red", 0, "s", FRONT)
+    assert work.planes["s"].jams == {"front": 3}
+    work.apply_special("t", "jam_red", 0, "s", FRONT)
+    assert work.planes["s"].jams == {"front": LASTING}
