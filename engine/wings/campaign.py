@@ -69,6 +69,12 @@ MISSION_LABELS = {
     "balloon": "Balloon busting",
     "rescue": "Rescue",
 }
+COUNT_LABELS = {
+    "recon": "Reconnaissance",
+    "photography": "Photography",
+    "bombing": "Bombing",
+    "balloon": "Balloon busting",
+}
 PROGRAM_HELP = "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S'"
 LOST_STATES = ("dead", "seriously_wounded", "captured", "missing")
 
@@ -389,7 +395,7 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
                     options.append(
                         Option(
                             id=mission_choice(kind, count),
-                            label=f"{MISSION_LABELS[kind]}: {count} objectives",
+                            label=f"{COUNT_LABELS[kind]} of {count} objectives",
                         )
                     )
     return Decision(

@@ -223,7 +223,11 @@ def load_rockets(
 
 
 def generate_mission(
-    catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol", objectives: int = 1
+    catalog: Catalog,
+    state: CampaignState,
+    rng: Rng,
+    kind: str = "patrol",
+    objectives: int | None = None,
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
     active = state.active
     enemy = other(active)
@@ -232,12 +236,13 @@ def generate_mission(
     trenches = min(stock.get("trenches", 0), fire.max_trenches)
     caa = min(stock.get("caa", 0), fire.max_caa)
     dca = 0 if kind == "patrol" else 1
+    sites = 1 if objectives is None else objectives  # seed E.II.b: the squadron's choice
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
         enemy_players=state.squadrons[enemy].players,
         kind=kind,
-        extra_objectives=objectives - 1,
+        extra_objectives=sites - 1,
         enemy_trenches=trenches,
         enemy_caa=caa,
         enemy_dca=dca,
@@ -253,7 +258,7 @@ def generate_mission(
             active_players=state.squadrons[active].players,
             enemy_players=state.squadrons[enemy].players,
             kind=kind,
-            extra_objectives=objectives - 1,
+            extra_objectives=sites - 1,
             enemy_extra_aircraft=extra,
             enemy_trenches=trenches,
             enemy_caa=caa,
@@ -303,7 +308,7 @@ def generate_mission(
             "time_of_day": time_of_day,
             "ground": ground,
             "kind": kind,
-            "objectives": place_objectives(catalog, kind, enemy, objectives),
+            "objectives": place_objectives(catalog, kind, enemy, sites),
         }
     )
     if kind == "rescue":

@@ -44,12 +44,13 @@ def mission_choice(kind: str, count: int) -> str:
     return kind if count <= 1 else f"{kind}-{count}"
 
 
-def split_mission_choice(choice: str) -> tuple[str, int]:
-    """``mission_choice`` read back: (mission type, number of objectives)."""
+def split_mission_choice(choice: str) -> tuple[str, int | None]:
+    """``mission_choice`` read back: (mission type, number of objectives), the number None
+    for the type alone (the generator's default)."""
     kind, _, count = choice.partition("-")
     if kind in COUNTED and count.isdigit() and int(count) >= 1:
         return kind, int(count)
-    return choice, 1
+    return choice, None
 
 
 def place_objectives(

@@ -21,7 +21,8 @@ def test_the_briefing_offers_each_objective_mission_with_two_or_three_objectives
         assert [i for i in ids if i.startswith(kind)] == [kind, f"{kind}-2", f"{kind}-3"]
     assert "patrol-2" not in ids  # a patrol has no objective to count
     assert split_mission_choice("photography-3") == ("photography", 3)
-    assert split_mission_choice("patrol") == ("patrol", 1)
+    assert split_mission_choice("patrol") == ("patrol", None)
+    assert split_mission_choice("bombing") == ("bombing", None)  # the generator's default
 
 
 def test_a_two_site_photo_mission_lays_two_sites_apart_and_prices_the_extra_one() -> None:

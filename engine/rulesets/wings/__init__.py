@@ -325,9 +325,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     key = "wings"
     # 2: mission types beyond the patrol (the scenarios open with one; the debrief chooses
     # the next), objectives in the mission record.
-    # 3: Sharpshooter, Killer and Expert's eye played (they spend tokens other skills used);
-    # several objectives a mission and the rescue mission offered at the debrief.
-    version = "3"
+    # 4: Sharpshooter, Killer and Expert's eye played (they spend tokens other skills used);
+    # optional rules B.II, B.IV, B.V (floor) and B.IX jams on by default; rockets and balloon
+    # cables; the number of objectives and the rescue mission chosen at the debrief.
+    version = "4"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
