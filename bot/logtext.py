@@ -384,7 +384,8 @@ def describe(
     if turn is not None:
         params["turn"] = str(turn)
     key = _special(kind, data, lang, params)
-    points = data.get("points")
+    # The count a template declines: damage points, or the cards of a Wings shot.
+    points = data.get("points", data.get("cards"))
     singular = isinstance(points, int) and points in ((0, 1) if lang == "fr" else (1,))
     if singular and _known(f"log.singular.{kind}", lang):
         # Another ruleset's template says "{points} damage points"; one point reads singular.

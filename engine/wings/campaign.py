@@ -25,7 +25,8 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng, seed_commitment
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
-from engine.wings.objectives import awards
+from engine.wings.landing import brought_home, rescuable, rescued
+from engine.wings.objectives import COUNTED, awards, mission_choice, split_mission_choice
 from engine.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -67,6 +68,12 @@ MISSION_LABELS = {
     "bombing": "Bombing of one objective",
     "balloon": "Balloon busting",
     "rescue": "Rescue",
+}
+COUNT_LABELS = {
+    "recon": "Reconnaissance",
+    "photography": "Photography",
+    "bombing": "Bombing",
+    "balloon": "Balloon busting",
 }
 PROGRAM_HELP = "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S'"
 LOST_STATES = ("dead", "seriously_wounded", "captured", "missing")
@@ -306,9 +313,11 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
     decisions = []
     for pid in sorted(mission.planes):
         plane = mission.planes[pid]
-        if plane.status != "flying":
+        if plane.status not in ("flying", "landed"):
             continue
         legal, refused = legal_first_cards(catalog, plane, mission.rules, mission.turn)
+        if plane.status == "landed":
+            legal, refused = [], []  # on the ground: it waits or takes off (seed B.I)
         default = default_program(catalog, plane, mission.rules, mission.turn)
         decisions.append(
             Decision(
@@ -367,17 +376,28 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
 
 
 def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
-    """Seed E.II.b: the active squadron chooses the mission type. Rescue needs landing and
-    takeoff, which the engine does not play; recon and photo need a two-seater."""
+    """Seed E.II.b: the active squadron chooses the mission type. A rescue needs one of its
+    pilots missing or captured; recon, photo and rescue need a two-seater."""
     options, excluded = [], []
     for kind in MISSION_KINDS:
         label = MISSION_LABELS[kind]
-        if kind == "rescue":
-            excluded.append(Excluded(id=kind, label=label, reason="needs-landing"))
+        if kind == "rescue" and not any(
+            rescuable(p) for p in state.pilots.values() if p.side == state.active
+        ):
+            excluded.append(Excluded(id=kind, label=label, reason="nobody-to-rescue"))
         elif not can_fly_kind(catalog, state, state.active, kind):
             excluded.append(Excluded(id=kind, label=label, reason="needs-two-seater"))
         else:
             options.append(Option(id=kind, label=label))
+            if kind in COUNTED:
+                # Seed E.II.b: the active squadron also picks how many objectives.
+                for count in range(2, catalog.rules.objectives.max_objectives + 1):
+                    options.append(
+                        Option(
+                            id=mission_choice(kind, count),
+                            label=f"{COUNT_LABELS[kind]} of {count} objectives",
+                        )
+                    )
     return Decision(
         side=state.active,
         field="mission",
@@ -552,7 +572,8 @@ def _fly(
 def _start_mission(
     catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
 ) -> tuple[CampaignState, list[Event]]:
-    mission, points, forces = generate_mission(catalog, state, rng, kind)
+    kind, count = split_mission_choice(kind)
+    mission, points, forces = generate_mission(catalog, state, rng, kind, objectives=count)
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.
@@ -616,6 +637,8 @@ def _debrief(
         success = scored.success
         team_vp.update(scored.team)
         pilot_vp.update(scored.pilot)
+        for person in rescued(mission):
+            pilots[person] = brought_home(catalog, pilots[person])  # seed E.I.a
     else:
         # Seed E.I.a: a patrol succeeds when every enemy is down or gone and one of ours
         # returns.
@@ -872,16 +895,27 @@ def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
 PLANE_SECRETS = (
     "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
     "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
+    "half_jams",
 )  # fmt: skip
 
 
-def view(state: CampaignState, viewer: SideName | None) -> dict[str, Any]:
+def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> dict[str, Any]:
     """The state as ``viewer`` may see it (None = the GM, who sees everything): the other
-    side's sealed programs, damage cards, secret specials, wounds and reserves are removed."""
+    side's sealed programs, damage cards, secret specials, wounds and reserves are removed,
+    except the damage an Expert's eye of the viewer's saw (seed D.VII.c; ``eyes=False``
+    leaves it out too, for a view that must show the viewer's side's secrets only)."""
     data = state.model_dump(mode="json")
     if viewer is None:
         return data
     mission = data.get("mission")
+    eyed: dict[str, dict[str, Any]] = {}
+    if mission is not None and eyes and state.mission is not None:
+        for plane in state.mission.planes.values():
+            if plane.side != viewer:
+                continue
+            for pid in plane.eyeing:
+                seen = state.mission.planes[pid]
+                eyed[pid] = {"cards": [list(card) for card in seen.cards], "damage": seen.damage}
     if mission is not None:
         planes = mission["planes"]
         mission["programs"] = {
@@ -893,6 +927,12 @@ def view(state: CampaignState, viewer: SideName | None) -> dict[str, Any]:
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:
                     plane.pop(key, None)
+                plane.update(eyed.get(plane["id"], {}))
+                plane.pop("eyeing", None)  # whom its expert watches is its own side's business
+                plane.pop("ammo", None)
+            elif plane.get("ammo") is not None:
+                # Seed B.II: ammunition lies face down, even its owner only counts it.
+                plane["ammo"] = {gun: len(cards) for gun, cards in plane["ammo"].items()}
         mission.pop("decks", None)
     for side, squadron in data["squadrons"].items():
         if side != viewer:

@@ -229,6 +229,8 @@ class Units(Frozen):
 class AltitudeRules(Frozen):
     cap: int
     start_level: int
+    # Seed B.V: (floor, game ceiling) rows the floor may move through, lowest first.
+    floors: tuple[tuple[int, int], ...] = ((0, 3),)
 
 
 class FireRules(Frozen):
@@ -243,6 +245,8 @@ class FireRules(Frozen):
     caa_deck: str
     max_trenches: int
     max_caa: int
+    ammo_cards: int = Field(default=8, ge=1)  # B.II: face-down cards a gun carries
+    ammo_values: tuple[int, ...] = (1, 2, 3)  # B.II: the values ammunition is taken from
 
 
 class PilotRules(Frozen):
@@ -290,6 +294,7 @@ class ObjectiveRules(Frozen):
     dca_bands: tuple[tuple[int, float, float], ...]
     dca_counter: float  # radius of the burst counter in bw (authored)
     dca_structure: int
+    max_objectives: int = Field(default=3, ge=1)  # objectives one mission may set (authored)
     vp: dict[str, tuple[int, int]]  # award -> (squadron VP, pilot VP)
 
     @field_validator("depth")

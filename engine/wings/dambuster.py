@@ -28,6 +28,9 @@ from engine.wings.fire import check_at_ground
 from engine.wings.state import PlaneState
 
 DamKind = Literal["eder", "mohne"]
+GIBSON = "AJ-G"  # DB 8.e: Wing Commander Gibson's Lancaster, the first over the Möhne
+STAYS_OUT = "-"  # Gibson's order while he keeps away
+ESCORT_BEHIND = 2.5  # authored: he comes back half a ruler behind the run's start
 Stage = Literal["aboard", "aimed", "released", "exploded", "kept"]
 Outcome = Literal["hit", "dam-contact", "overshot", "ground", "missed"]
 STRAIGHTS = ("SF", "SS")
@@ -104,6 +107,7 @@ class DamState(_Model):
     guns: dict[str, AAGun] = Field(default_factory=dict)
     hits: int = 0  # 1 = damaged, 2 = destroyed (DB 8.d-e)
     finished: bool = False
+    escort: str | None = None  # Gibson's Lancaster back over the lake beside a run (DB 8.e)
 
 
 def new_dam(kind: DamKind, *, full: bool = True) -> DamState:
@@ -258,6 +262,7 @@ class Run:
         self.planes = dict(state.planes)
         self.guns = dict(state.guns)
         self.hits = state.hits
+        self.escort = state.escort
         self.events: list[dict[str, object]] = []
         self.ruler = catalog.rules.units.ruler
 
@@ -402,20 +407,30 @@ class Run:
                 self.event("aa-eliminated", gun=target.id)
         self.update(pid, fired=fired)
 
-    def aa_fire(self, pid: str) -> None:
+    def aa_fire(self, pid: str, escort: str | None = None) -> None:
         """DB 8.c: each gun fires once at a plane whose base is in reach of its dot and does
         not cover it: one C card; at night a plane not distinctly visible draws two and
-        keeps one (authored: the one its player would keep, never an explosion, else the lower)."""
-        plane = self.planes[pid]
-        base = _lancaster_base(self.catalog, plane)
+        keeps one (authored: the one its player would keep, never an explosion, else the lower).
+        DB 8.e: with Gibson's plane also in play, a gun takes the nearest distinctly visible
+        plane in reach, else the nearest in reach."""
         for gun in sorted(self.guns.values(), key=lambda g: g.id):
-            if gun.eliminated or plane.status != "flying":
+            if gun.eliminated:
                 continue
-            reach = gun.reach.get(plane.level)
-            if reach is None or geo.point_in_convex((gun.x, gun.y), base):
+            in_reach: list[tuple[bool, float, str]] = []
+            for candidate in (pid, escort):
+                if candidate is None or self.planes[candidate].status != "flying":
+                    continue
+                target = self.planes[candidate]
+                base = _lancaster_base(self.catalog, target)
+                reach = gun.reach.get(target.level)
+                if reach is None or geo.point_in_convex((gun.x, gun.y), base):
+                    continue
+                gap = _point_gap((gun.x, gun.y), base)
+                if gap <= reach:
+                    in_reach.append((not visible(target), gap, candidate))
+            if not in_reach:
                 continue
-            if _point_gap((gun.x, gun.y), base) > reach:
-                continue
+            plane = self.planes[min(in_reach)[2]]
             first = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:1"))
             if self.state.night and not visible(plane):
                 second = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:2"))
@@ -424,9 +439,8 @@ class Run:
                     (first, second),
                     key=lambda c: (c.special == "explosion", c.value, c.special != "none"),
                 )
-            self.event("aa-fire", gun=gun.id, plane=pid)
-            self.take(pid, first, gun.id)
-            plane = self.planes[pid]
+            self.event("aa-fire", gun=gun.id, plane=plane.id)
+            self.take(plane.id, first, gun.id)
 
 
 def _lancaster_base(catalog: Catalog, plane: Lancaster) -> geo.Polygon:
@@ -563,27 +577,34 @@ def legal_orders(catalog: Catalog, state: DamState) -> tuple[list[str], list[tup
 
 
 def play(
-    catalog: Catalog, state: DamState, text: str, rng: Rng
+    catalog: Catalog, state: DamState, text: str, rng: Rng, escort_order: str = STAYS_OUT
 ) -> tuple[DamState, list[dict[str, object]]]:
-    """One turn of the current run with its (already checked) order."""
+    """One turn of the current run with its (already checked) order, and Gibson's."""
     order = parse_order(text)
     reason = check_order(catalog, state, order)
     if reason is not None:
         raise ValueError(reason)
+    escort_reason = check_escort(catalog, state, escort_order)
+    if escort_reason is not None:
+        raise ValueError(escort_reason)
     work = Run(catalog, state, rng)
     pid = state.roster[state.run]
     plane = work.planes[pid]
     work.event("turn-started", plane=pid)
     if plane.status == "flying":
         _fly(work, pid, order)
+    escort = _escort_flies(work, escort_order)
     work.move_bomb(pid)
     plane = work.planes[pid]
     if plane.status == "flying" and order.bomb:
         _bomb_order(work, pid, order)
     plane = work.planes[pid]
+    if escort is not None and work.planes[escort].status == "flying":
+        work.plane_fire(escort, locked_front=False)
     if plane.status == "flying":
         work.plane_fire(pid, locked_front=order.bomb != "")
-        work.aa_fire(pid)
+    if plane.status == "flying" or escort is not None:
+        work.aa_fire(pid, escort)
     work.bomb_last_explosion(pid)
     plane = work.planes[pid]
     if plane.searchlights and order.bomb != "aim":
@@ -628,6 +649,66 @@ def _fly(work: Run, pid: str, order: Order) -> None:
         work.event("left-table", plane=pid)
 
 
+# --- Gibson's re-engagement (DB 8.e) ---------------------------------------------------------
+
+
+def gibson_free(state: DamState) -> bool:
+    """DB 8.e: AJ-G, not destroyed after dropping its bomb, may come back beside a later
+    plane to draw the AA fire and silence the guns."""
+    gibson = state.planes.get(GIBSON)
+    return (
+        state.kind == "mohne"
+        and not state.finished
+        and gibson is not None
+        and state.roster[state.run] != GIBSON
+        and gibson.bomb.stage == "exploded"
+        and (gibson.status == "done" or state.escort == GIBSON)
+        and gibson.status not in ("shot_down", "left")
+    )
+
+
+def escort_orders(catalog: Catalog, state: DamState) -> list[str]:
+    """Gibson's legal orders: a card (no bomb left), or staying out while not yet back."""
+    if not gibson_free(state):
+        return []
+    orders = [] if state.escort else [STAYS_OUT]
+    return orders + [o for o in _cards(catalog) if check_escort(catalog, state, o) is None]
+
+
+def _cards(catalog: Catalog) -> list[str]:
+    deck = catalog.maneuver_decks[catalog.planes["lancaster"].deck]
+    return [card.code for card in deck.cards]
+
+
+def check_escort(catalog: Catalog, state: DamState, text: str) -> str | None:
+    if text == STAYS_OUT:
+        return "escort-on-table" if state.escort and gibson_free(state) else None
+    if not gibson_free(state):
+        return "no-escort"
+    if text not in _cards(catalog):
+        return "not-in-deck"
+    gibson = state.planes[GIBSON]
+    level = gibson.level if state.escort else 1
+    if text == "DV" and level <= 1:
+        return "dive-into-ground"
+    return None
+
+
+def _escort_flies(work: Run, text: str) -> str | None:
+    if text == STAYS_OUT or not gibson_free(work.state):
+        return None
+    if work.state.escort is None:
+        x, y, heading = work.state.layout.start
+        work.update(GIBSON, x=x - ESCORT_BEHIND, y=y, heading=heading, level=1,
+                    counters=0, status="flying", searchlights=False)  # fmt: skip
+        work.event("gibson-rejoins", plane=GIBSON)
+    work.escort = GIBSON
+    _fly(work, GIBSON, Order(card=text))
+    if work.planes[GIBSON].status != "flying":
+        work.escort = None
+    return GIBSON
+
+
 def _bomb_order(work: Run, pid: str, order: Order) -> None:
     plane = work.planes[pid]
     if order.bomb == "aim":
@@ -664,6 +745,8 @@ def _next(catalog: Catalog, state: DamState, work: Run) -> tuple[DamState, list[
                     update={"bomb": planes[waiting].bomb.model_copy(update={"stage": "kept"})}
                 )
             run = min(run, len(state.roster) - 1)
+            if work.escort is not None and planes[work.escort].status == "flying":
+                planes[work.escort] = planes[work.escort].model_copy(update={"status": "done"})
             work.event("mission-over", dam_hits=work.hits)
         else:
             planes[state.roster[run]] = planes[state.roster[run]].model_copy(
@@ -678,6 +761,11 @@ def _next(catalog: Catalog, state: DamState, work: Run) -> tuple[DamState, list[
             "run": run,
             "turn": turn,
             "finished": finished,
+            "escort": (
+                work.escort
+                if not finished and work.escort and planes[work.escort].status == "flying"
+                else None
+            ),
         }
     )
     return new, work.events
@@ -696,7 +784,9 @@ def result(state: DamState) -> dict[str, object]:
                 hits += 1
                 if hits == 2:
                     destroyed_by = index
-        if hits >= 2:
+        if len(state.roster) == 1:
+            level = "victory" if hits else "defeat"  # DB 8.d short scenario: the dam hit
+        elif hits >= 2:
             level = "decisive" if destroyed_by is not None and destroyed_by <= 1 else "partial"
         else:
             level = "minor" if hits == 1 else "defeat"

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
 from engine.wings.catalog import Catalog, SideName
+from engine.wings.landing import rescue_layout
 from engine.wings.missions import Sortie, new_mission
 from engine.wings.objectives import NEEDS_TWO_SEATER, place_objectives
 from engine.wings.pilots import can_fly, flying_skills, tokens
@@ -206,8 +207,27 @@ def load_bombs(
     return loads
 
 
+def load_rockets(
+    catalog: Catalog, state: CampaignState, force: list[Pilot], budget: int
+) -> dict[str, int]:
+    """Seed E.II.b: a fighter takes two batches of Le Prieur rockets for 1 MP while the
+    active side's Mission Points last (a balloon-busting mission)."""
+    spent = sum(sortie_cost(catalog, pilot, state.date) for pilot in force)
+    price = catalog.rules.campaign.deployment["fighter_bomb"]
+    loads: dict[str, int] = {}
+    for pilot in force:
+        if not catalog.planes[pilot.plane].two_seater and spent + price <= budget:
+            loads[pilot.id] = 2
+            spent += price
+    return loads
+
+
 def generate_mission(
-    catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
+    catalog: Catalog,
+    state: CampaignState,
+    rng: Rng,
+    kind: str = "patrol",
+    objectives: int | None = None,
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
     active = state.active
     enemy = other(active)
@@ -216,7 +236,8 @@ def generate_mission(
     trenches = min(stock.get("trenches", 0), fire.max_trenches)
     caa = min(stock.get("caa", 0), fire.max_caa)
     dca = 0 if kind == "patrol" else 1
-    sites = catalog.rules.objectives.per_mission.get(kind, 1)
+    # seed E.II.b: the squadron's choice; without one, the data's default (recon: four sites)
+    sites = catalog.rules.objectives.per_mission.get(kind, 1) if objectives is None else objectives
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
@@ -246,6 +267,7 @@ def generate_mission(
         )
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
+    rockets = load_rockets(catalog, state, active_force, points.active) if kind == "balloon" else {}
     forces: dict[SideName, list[Pilot]] = {active: active_force, enemy: enemy_force}
     sorties = [
         Sortie(
@@ -259,6 +281,7 @@ def generate_mission(
             pilot_lp=pilot.lp,
             bombs=loads.get(pilot.id, (0, False))[0],
             cluster=loads.get(pilot.id, (0, False))[1],
+            rockets=rockets.get(pilot.id, 0),
         )
         for side in SIDES
         for pilot in forces[side]
@@ -289,4 +312,6 @@ def generate_mission(
             "objectives": place_objectives(catalog, kind, enemy, sites),
         }
     )
+    if kind == "rescue":
+        mission = rescue_layout(catalog, list(state.pilots.values()), mission)
     return mission, points, forces

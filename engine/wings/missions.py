@@ -12,6 +12,7 @@ from collections import Counter
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
+from engine.wings import ammunition
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.state import MissionRules, MissionState, PlaneState
 from engine.wings.turn import copies_needed, shuffled_deck
@@ -32,6 +33,7 @@ class Sortie(BaseModel):
     pilot_lp: int = 10
     bombs: int = 0
     cluster: bool = False
+    rockets: int = 0
 
 
 def new_mission(
@@ -74,6 +76,7 @@ def new_mission(
                 pilot_lp=sortie.pilot_lp,
                 bombs=sortie.bombs,
                 cluster=sortie.cluster,
+                rockets=sortie.rockets,
                 observer_lp=catalog.rules.pilot.life_points if plane_type.two_seater else None,
             )
     users: Counter[str] = Counter()
@@ -89,7 +92,7 @@ def new_mission(
         decks[letter] = shuffled_deck(
             letter, len(deck.expanded), copies_needed(users[letter]), stream
         )
-    return MissionState(
+    mission = MissionState(
         number=number,
         date=date,
         weather=weather,
@@ -100,3 +103,6 @@ def new_mission(
         planes=planes,
         decks=decks,
     )
+    if mission.rules.ammunition:
+        mission = ammunition.issue(catalog, mission)  # seed B.II
+    return mission

@@ -21,10 +21,36 @@ OBJECTIVE_OF: dict[str, ObjectiveKind] = {
     "photography": "photo",
     "bombing": "target",
     "balloon": "balloon",
+    "rescue": "rescue",
+}
+# Short codes in objective ids ("c-B1"), read alike in every language the log is written in.
+OBJECTIVE_CODES: dict[str, str] = {
+    "recon": "R",
+    "photo": "P",
+    "target": "T",
+    "balloon": "B",
+    "rescue": "S",
 }
 # Seed E.I.a: recon, photo (and bombing, but a fighter may carry one bomb, seed E.II.b)
 # need a two-seater with its observer.
-NEEDS_TWO_SEATER = ("recon", "photography")
+NEEDS_TWO_SEATER = ("recon", "photography", "rescue")
+# Seed E.II.b prices extra objectives for these; a rescue is one pilot (authored).
+COUNTED = ("recon", "photography", "bombing", "balloon")
+
+
+def mission_choice(kind: str, count: int) -> str:
+    """The option id of a mission type flown against ``count`` objectives: the type alone
+    for one, "photography-2" for two (seed E.II.b: the active side picks type and number)."""
+    return kind if count <= 1 else f"{kind}-{count}"
+
+
+def split_mission_choice(choice: str) -> tuple[str, int | None]:
+    """``mission_choice`` read back: (mission type, number of objectives), the number None
+    for the type alone (the generator's default)."""
+    kind, _, count = choice.partition("-")
+    if kind in COUNTED and count.isdigit() and int(count) >= 1:
+        return kind, int(count)
+    return choice, None
 
 
 def place_objectives(
@@ -44,7 +70,7 @@ def place_objectives(
     level = catalog.rules.objectives.balloon_level if kind == "balloon" else 0
     result = {}
     for index in range(count):
-        oid = f"{defender[0]}-{kind}{index + 1}"
+        oid = f"{defender[0]}-{OBJECTIVE_CODES[kind]}{index + 1}"
         result[oid] = Objective(
             id=oid,
             kind=kind,
@@ -161,8 +187,9 @@ class Awards:
 def _achieved(mission: MissionState, objective: Objective) -> bool:
     if objective.kind == "recon":
         return objective.done_by is not None
-    if objective.kind == "photo":
-        # Seed E.I.a: a photo mission needs the camera plane back at base.
+    if objective.kind in ("photo", "rescue"):
+        # Seed E.I.a: a photo mission needs the camera plane back at base, a rescue the
+        # plane that took the pilot aboard.
         plane = mission.planes.get(objective.done_by or "")
         return plane is not None and returned(mission, plane)
     if objective.kind == "target":
@@ -191,9 +218,10 @@ def awards(catalog: Catalog, mission: MissionState) -> Awards:
         defender = objective.side
         achieved = _achieved(mission, objective)
         result.success = result.success and achieved
-        if objective.kind in ("recon", "photo"):
+        if objective.kind in ("recon", "photo", "rescue"):
             if achieved:
-                give(attacker, "recon_done", objective, objective.done_by)
+                award = "rescued" if objective.kind == "rescue" else "recon_done"
+                give(attacker, award, objective, objective.done_by)
             else:
                 give(defender, "defended_intact", objective, None)
             continue

@@ -14,6 +14,8 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.wings import landing
+from engine.wings.balloons import ROCKETS, rocket_refusals
 from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
 from engine.wings.state import MissionRules, PlaneState, Program
 
@@ -28,6 +30,11 @@ class Refusal(BaseModel):
     reason: str
 
 
+# Declarations written like a card, before the three cards ("LP S S S"): a rocket attack,
+# a landing, a takeoff, waiting on the ground.
+DECLARATIONS = (ROCKETS, *landing.GROUND_MANEUVERS)
+
+
 def parse_program(text: str) -> Program:
     maneuver: str | None = None
     body = text.strip()
@@ -35,11 +42,15 @@ def parse_program(text: str) -> Program:
         head, _, body = body.partition(":")
         maneuver = head.strip() or None
     cards = tuple(part.upper() for part in body.replace(",", " ").split())
+    if maneuver is None and len(cards) == CARDS_PER_TURN + 1 and cards[0] in DECLARATIONS:
+        maneuver, cards = cards[0], cards[1:]
     return Program(cards=cards, maneuver=maneuver)
 
 
 def program_text(program: Program) -> str:
     cards = " ".join(program.cards)
+    if program.maneuver in DECLARATIONS:
+        return f"{program.maneuver} {cards}"
     return f"{program.maneuver}: {cards}" if program.maneuver else cards
 
 
@@ -65,6 +76,16 @@ def check_program(
     cards = program.cards
     if len(cards) != CARDS_PER_TURN:
         return [Refusal(position=-1, code="", reason="three-cards")]
+    ground = landing.check(catalog, plane, program, turn)
+    if ground is not None:
+        # Seed B.I: landing, waiting on the ground and taking off follow their own rules.
+        return [Refusal(position=-1, code=program.maneuver or "", reason=r) for r in ground]
+    if program.maneuver == ROCKETS:
+        # Seed A.IV.j: a rocket attack on the first two cards; the cards follow the usual rules.
+        attack = rocket_refusals(catalog, plane, program)
+        if attack:
+            return [Refusal(position=-1, code=ROCKETS, reason=r) for r in attack]
+        program = Program(cards=program.cards)
 
     resolved: list[ManeuverCard | None] = [deck.card(code) for code in cards]
     for slot, (code, card) in enumerate(zip(cards, resolved, strict=True)):
@@ -184,6 +205,8 @@ def legal_first_cards(
 
 def default_program(catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int) -> Program:
     """Authored 4.1: S, S, S on a missed deadline, or the first legal substitute."""
+    if plane.status == "landed":
+        return landing.programs(catalog, plane, turn)[0]  # it waits on the ground
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     straight = next(card.code for card in deck.cards if card.is_straight)
     stall = "ST" if "ST" in deck.codes else "SS"

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.wings.catalog import SideName
 
-PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left"]
+PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left", "landed"]
 PilotState = Literal["active", "wounded", "seriously_wounded", "captured", "missing", "dead"]
 Status = Literal["rookie", "ace", "veteran", "ace_of_aces"]
 SIDES: tuple[SideName, SideName] = ("entente", "central")
@@ -126,6 +126,16 @@ class PlaneState(Model):
     ultimate_uses: int = 0  # an ultimate skill serves at most 3 times a game (seed D.VII)
     bombs: int = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
     cluster: bool = False  # a two-seater's load is a cluster of three bombs (seed B.X)
+    landed_turn: int | None = None  # the turn it came to rest on the ground (seed B.I)
+    landed_at: str | None = None  # the rescue site it landed by (seed E.I.a)
+    carrying: str | None = None  # the rescue site whose pilot it took aboard
+    # Seed B.II: each gun's face-down ammunition cards (ids in its damage deck); None when
+    # the rule is off, so the guns never run dry.
+    ammo: dict[str, tuple[int, ...]] | None = None
+    eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
+    half_jams: dict[str, int] = Field(default_factory=dict)  # B.IV: twin gun -> counters
+    rockets: int = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
+    jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
 
 
 class GroundElement(Model):
@@ -148,7 +158,7 @@ class GroundElement(Model):
     burst: tuple[float, float, int] | None = None
 
 
-ObjectiveKind = Literal["recon", "photo", "target", "balloon"]
+ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue"]
 
 
 class Objective(Model):
@@ -172,6 +182,7 @@ class Objective(Model):
     fire: int = 0
     fired_by: str | None = None  # the plane that first set it on fire
     exploded: bool = False
+    person: str | None = None  # a rescue site: the pilot waiting there (seed E.I.a)
 
 
 class Program(Model):
@@ -191,11 +202,14 @@ class MissionRules(Model):
     doubled_specials: bool = True  # B.IX
     tailing: bool = True  # A.IV.d
     flak_near: bool = True  # A.IV.h option: an A card within R/2 of a flak burst
+    ammunition: bool = True  # B.II: ammunition cards, guns that run dry
+    twin_guns: bool = True  # B.IV: a green jam stops one of a twin-gun plane's two guns
+    real_ceiling: bool = True  # B.V: the floor moves up so planes reach their real ceiling
 
 
 class MissionState(Model):
     number: int = 1
-    kind: Literal["patrol", "recon", "photography", "bombing", "balloon"] = "patrol"
+    kind: Literal["patrol", "recon", "photography", "bombing", "balloon", "rescue"] = "patrol"
     date: str = "1917-09"
     weather: Literal["clear", "medium", "heavy"] = "clear"
     time_of_day: str = "morning"
@@ -213,6 +227,7 @@ class MissionState(Model):
     pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued
     finished: bool = False
     winner: SideName | Literal["draw"] | None = None
+    floor: int = 0  # B.V: the level the table's lowest peg stands for
 
 
 class Pilot(Model):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import flak
+from engine.wings import ammunition, balloons, ceiling, flak, landing, shooting, twin
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -55,6 +55,9 @@ class Shot:
     aimed: bool
     short: bool
     left: int = 0
+    sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
+    killer: bool = False  # seed D.VII.b Killer: one card to the pilot
+    picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
 
 
 class Turn:
@@ -80,6 +83,8 @@ class Turn:
         self.fresh: set[tuple[str, str]] = set()
         self.exploded_now: list[str] = []
         self.pursuits: dict[str, str] = {}
+        self.floor = mission.floor
+        self.rocket_runs: dict[str, int] = {}  # plane -> specials it had when the run began
 
     # --- small helpers ------------------------------------------------------------------
 
@@ -253,6 +258,7 @@ class Turn:
             by=shooter,
         )
         special = card.special
+        shooting.expert_sees(self, shooter, target, special)
         if seen is not None:
             # Seed A.II.b: one shot giving the same special twice only applies it once.
             if special in seen:
@@ -292,6 +298,10 @@ class Turn:
             if self.spend_token(shooter, "conscientious"):
                 return  # seed D.VII.c: the checked ammunition cancels a jam
             count = rules.fire.wounded_jam_counters if owner.wounded else rules.fire.jam_counters
+            if twin.doubled_jam(self, shooter, gun, special):
+                return  # seed B.IX: the same jam a second time lasts the mission
+            if twin.one_gun(self, shooter, gun, special, count):
+                return  # seed B.IV: one of the two guns jams
             self.update(shooter, jams={**owner.jams, gun.name: count})
             self.fresh.add((shooter, gun.name))
             self.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name)
@@ -405,8 +415,8 @@ class Turn:
         return card
 
     def step_effect(self, program: Program) -> Step:
-        if program.maneuver is None:
-            return Step()
+        if program.maneuver not in self.catalog.complex:
+            return Step()  # a plain program, a landing or a rocket attack
         return self.catalog.complex[program.maneuver].steps[self.phase - 1]
 
     def altitude(self, pid: str, card: ManeuverCard, step: Step, program: Program) -> None:
@@ -414,11 +424,11 @@ class Turn:
         plane = self.planes[pid]
         plane_type = self.catalog.planes[plane.type]
         level, counters = plane.level, plane.counters
-        top = min(self.catalog.rules.altitude.cap, plane_type.ceiling)
+        top = min(ceiling.game_ceiling(self), plane_type.ceiling)
         gain = 0
         if card.kind == "climb":
             gain = 1
-        elif card.kind == "immelmann" and program.maneuver is None:
+        elif card.kind == "immelmann" and program.maneuver not in self.catalog.complex:
             gain = 1  # authored 3.5: the base-game (modern) Immelmann gains a counter
         gain += step.climb
         if plane.spin:
@@ -569,6 +579,12 @@ class Turn:
             gained = card.kind == "climb"
             dived = card.kind == "dive" or step.dive_shot
             for gun in self.catalog.planes[shooter.type].guns:
+                if shooter.ammo is not None and ammunition.dry(shooter, gun.name):
+                    continue  # seed B.II: out of ammunition
+                if shooter.half_jams:
+                    gun = twin.working(shooter, gun)  # seed B.IV: the other gun alone
+                if shooter.id in self.rocket_runs and self.phase <= 2:
+                    continue  # seed A.IV.j: no gun fire during a rocket attack
                 best: tuple[tuple[int, float, str], Shot] | None = None
                 muzzle = math.hypot(*gun.point)
                 for target in planes:
@@ -630,6 +646,8 @@ class Turn:
             ghost = shot.target in self.planes and "ghost" in self.planes[shot.target].skills
             if not ghost and self.spend_token(shot.shooter, "very_good_shot"):
                 shot.bonus += 1  # seed D.VII.b
+            if not ghost and shot.target in self.planes:
+                shooting.choose(self, shot)
             self.event(
                 "fire",
                 shooter=shot.shooter,
@@ -733,6 +751,7 @@ class Turn:
     def hit_ground(self, shots: list[Shot]) -> None:
         structure = self.catalog.rules.fire.ground_structure
         for shot in shots:
+            ammunition.spend(self, shot)  # seed B.II: a round fired
             if shot.target in self.objectives:
                 self.hit_balloon(shot)
                 continue
@@ -980,8 +999,19 @@ class Turn:
                         shot.left = 0
                     continue
                 shot = pending[0]
+                first = shot.left == shot.cards
+                ammo_card = ammunition.first_card(self, shot, target) if first else None
+                if (shot.sharp or shot.killer) and first:
+                    shooting.pick(self, shot)
+                    if shot.left <= 0 or self.planes[target].status != "flying":
+                        continue
                 shot.left -= 1
-                _, card = self.draw(shot.gun.deck, target)
+                if ammo_card is not None:
+                    card = ammo_card
+                elif shot.picked:
+                    card = shooting.hand_over(self, shot.gun.deck, shot.picked.pop(0), target)
+                else:
+                    _, card = self.draw(shot.gun.deck, target)
                 if (
                     shot.short
                     and card.value > 0
@@ -1033,6 +1063,8 @@ class Turn:
                 self.event("left-table", plane=pid)
         self.collide(pairs)
         self.explosion_blast()
+        landing.after_move(self, programs)
+        balloons.cables(self)
         self.objective_actions(played)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
@@ -1047,6 +1079,10 @@ class Turn:
             and geo.overlaps(polys[a.id], polys[b.id])
         }
         self.fire_phase(played, overlapping)
+        if self.phase == 2:
+            balloons.fire_rockets(self)
+        ammunition.return_unused(self)
+        twin.tick(self)
         for pid in self.ids():
             plane = self.planes[pid]
             # Seed A.II.c: a plane hit during a maneuver loses its aiming bonus next maneuver.
@@ -1055,7 +1091,7 @@ class Turn:
                 changes["hit_last"] = pid in self.hit_this_phase
             if plane.status == "flying" and plane.jams:
                 changes["jams"] = {
-                    gun: left if (pid, gun) in self.fresh else left - 1
+                    gun: left if (pid, gun) in self.fresh or left >= PERMANENT else left - 1
                     for gun, left in plane.jams.items()
                     if left > 1 or (pid, gun) in self.fresh
                 }
@@ -1071,6 +1107,8 @@ class Turn:
             if 0 < plane.smoke < PERMANENT:
                 self.update(plane.id, smoke=plane.smoke - 1)
         self.pursuits = self.tailing() if self.mission.rules.tailing else {}
+        shooting.experts_look(self)
+        ceiling.move_floor(self)
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1141,7 +1179,9 @@ class Turn:
             for letter in self.mission.decks
         }
         turn = self.turn + 1
-        alive = {side: [p for p in self.flying() if p.side == side] for side in SIDES}
+        # A plane on the ground (seed B.I) is still in the mission.
+        aloft = [p for p in self.planes.values() if p.status in ("flying", "landed")]
+        alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None
         if not alive["entente"] or not alive["central"]:
             finished = True
@@ -1154,6 +1194,7 @@ class Turn:
         elif turn > self.mission.max_turns:
             finished, winner = True, "draw"
         if finished:
+            landing.stranded(self)
             self.event("mission-over", winner=winner)
         return self.mission.model_copy(
             update={
@@ -1167,6 +1208,7 @@ class Turn:
                 "pursuits": self.pursuits,
                 "finished": finished,
                 "winner": winner,
+                "floor": self.floor,
             }
         )
 
@@ -1202,6 +1244,8 @@ def play_turn(
     """Fly one full turn with every flying plane's (already validated) program."""
     work = Turn(catalog, mission, rng)
     work.event("turn-started")
+    landing.take_off(work, programs)
+    balloons.arm_rockets(work, programs)
     work.start_of_turn()
     for phase in (1, 2, 3):
         work.phase = phase

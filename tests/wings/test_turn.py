@@ -244,7 +244,7 @@ def test_heavy_weather_turbulence(weather: str) -> None:
 
 def test_jam_counters_run_out_after_three_more_maneuvers() -> None:
     state = duel()
-    state = stack(state, "A", [card_id("A", 0, "jam_green"), card_id("A", 0, "none")])
+    state = stack(state, "A", [card_id("A", 0, "jam_red"), card_id("A", 0, "none")])
     work = Turn(catalog(), state, Rng("j", 1, "t"))
     seen = []
     for number in (1, 2, 3):

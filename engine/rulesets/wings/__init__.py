@@ -54,6 +54,8 @@ from engine.ruleset import (
 )
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
+from engine.wings import landing
+from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
 from engine.wings.state import SIDES as WINGS_SIDES
@@ -191,6 +193,9 @@ BASE_RULES_ONLY = MissionRules(
     shot_down_rule=False,
     doubled_specials=False,
     flak_near=False,
+    ammunition=False,
+    twin_guns=False,
+    real_ceiling=False,
 )
 SCENARIOS["wings-1917-basic"] = (
     "Autumn 1917, base rules only (optional rules off)",
@@ -239,6 +244,15 @@ def _program_options(
     programs: list[str] = [
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
+    if _rescuer(catalog, plane, mission) or plane.status == "landed":
+        # Seed B.I, E.I.a: landing, waiting on the ground and taking off, where they serve.
+        for ground in landing.programs(catalog, plane, mission.turn):
+            if program_text(ground) not in programs:
+                programs.append(program_text(ground))
+    for attack in rocket_programs(catalog, plane):
+        # Seed A.IV.j: the rocket attacks the plane can fly, declared with the program.
+        if not check_program(catalog, plane, attack, mission.rules, mission.turn):
+            programs.append(program_text(attack))
 
     def legal(cards: tuple[str, ...]) -> bool:
         return not check_program(catalog, plane, Program(cards=cards), mission.rules, mission.turn)
@@ -266,6 +280,41 @@ def _program_options(
     return programs
 
 
+def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool:
+    """Seed E.I.a: the active side's two-seaters fly a rescue; nobody else lands."""
+    return (
+        mission.kind == "rescue"
+        and plane.side == mission.active
+        and catalog.planes[plane.type].two_seater
+    )
+
+
+def _landing_refused(
+    catalog: Catalog, plane: PlaneState, mission: MissionState
+) -> tuple[Excluded, ...]:
+    """In a rescue, the landing a rescuer cannot fly yet, with the reason."""
+    if not _rescuer(catalog, plane, mission) or plane.status != "flying":
+        return ()
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    program = Program(cards=landing.cards_of(deck, landing.LAND), maneuver=landing.LAND)
+    reasons = landing.check(catalog, plane, program, mission.turn)
+    if not reasons:
+        return ()
+    return (Excluded(id=program_text(program), label=program_text(program), reason=reasons[0]),)
+
+
+def _rockets_refused(
+    catalog: Catalog, plane: PlaneState, mission: MissionState
+) -> tuple[Excluded, ...]:
+    """A plane with rockets aboard that can fly no rocket attack this turn: why not."""
+    attacks = rocket_programs(catalog, plane)
+    refusals = [check_program(catalog, plane, a, mission.rules, mission.turn) for a in attacks]
+    if not attacks or any(not refused for refused in refusals):
+        return ()
+    text = program_text(attacks[0])
+    return (Excluded(id=text, label=text, reason=refusals[0][0].reason),)
+
+
 # --- the rules -----------------------------------------------------------------------------
 
 
@@ -278,7 +327,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     # the next), objectives in the mission record.
     # 3: balanced mission generator: a recon mission has four sites, a photo site lies on
     # the no-man's-land side of the border, a recon site half a ruler inside (authored).
-    version = "3"
+    # 4: Sharpshooter, Killer and Expert's eye played (they spend tokens other skills used);
+    # optional rules B.II, B.IV, B.V (floor) and B.IX jams on by default; rockets and balloon
+    # cables; the number of objectives and the rescue mission chosen at the debrief.
+    version = "4"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -294,15 +346,13 @@ class WingsRules(Rules[WingsState, WingsView]):
             key: ScenarioSpec(key, name, missions * per_mission)
             for key, (name, _date, missions, _setup) in SCENARIOS.items()
         }
-        for key, (name, kind) in dam_rules.DAM_SCENARIOS.items():
-            specs[key] = ScenarioSpec(key, name, dam_rules.turns(kind))
+        for key, (name, _kind) in dam_rules.DAM_SCENARIOS.items():
+            specs[key] = ScenarioSpec(key, name, dam_rules.turns(key))
         return specs
 
     def new(self, scenario: str, seed: str) -> WingsState:
         if scenario in dam_rules.DAM_SCENARIOS:
-            return WingsState(
-                scenario=scenario, dam=db.new_dam(dam_rules.DAM_SCENARIOS[scenario][1])
-            )
+            return WingsState(scenario=scenario, dam=dam_rules.new_raid(scenario))
         _name, date, missions, setup = SCENARIOS[scenario]
         state = wings.new_campaign(
             self.catalog,
@@ -381,8 +431,10 @@ class WingsRules(Rules[WingsState, WingsView]):
                     side=d.side,
                     field=slots[d.field],
                     options=tuple(Option(id=p, label=p, detail=plane.id) for p in programs),
-                    excluded=tuple(
-                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                    excluded=(
+                        *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
+                        *_landing_refused(self.catalog, plane, mission),
+                        *_rockets_refused(self.catalog, plane, mission),
                     ),
                     default=programs[0],
                 )
@@ -526,10 +578,14 @@ class WingsRules(Rules[WingsState, WingsView]):
         rng: Rng,
     ) -> tuple[WingsState, list[Event]]:
         if stage == "program":
-            order = choices.get("entente", {}).get(dam_rules.FIELD, "-")
-            return state.model_copy(update={"held": {dam_rules.FIELD: order}}), []
+            orders = choices.get("entente", {})
+            held = {dam_rules.FIELD: orders.get(dam_rules.FIELD, "-")}
+            if dam_rules.ESCORT_FIELD in orders:
+                held[dam_rules.ESCORT_FIELD] = orders[dam_rules.ESCORT_FIELD]
+            return state.model_copy(update={"held": held}), []
         order = state.held.get(dam_rules.FIELD, "-")
-        dam, events = dam_rules.fly(self.catalog, dam, order, rng, state.turn)
+        escort = state.held.get(dam_rules.ESCORT_FIELD, db.STAYS_OUT)
+        dam, events = dam_rules.fly(self.catalog, dam, order, rng, state.turn, escort)
         new = state.model_copy(update={"dam": dam, "held": {}, "turn": state.turn + 1})
         return new, events
 
@@ -569,7 +625,10 @@ class WingsRules(Rules[WingsState, WingsView]):
         else:
             # The engine's view(None) is the GM's (everything); the seam's None is the
             # public, so strip both sides' secrets: each side's view keeps only its own.
-            data = _public_data(wings.view(campaign, "entente"), wings.view(campaign, "central"))
+            data = _public_data(
+                wings.view(campaign, "entente", eyes=False),
+                wings.view(campaign, "central", eyes=False),
+            )
         shown: dict[str, str] = {}
         mission = campaign.mission
         if mission is not None and viewer is not None and mission.round == "reorder":

@@ -19,14 +19,22 @@ from engine.wings.catalog import Catalog
 DAM_SCENARIOS: dict[str, tuple[str, db.DamKind]] = {
     "dambuster-eder": ("Dambuster: the Eder dam (three Lancasters, undefended)", "eder"),
     "dambuster-mohne": ("Dambuster: the Möhne dam (five Lancasters, at night, AA)", "mohne"),
+    "dambuster-eder-short": ("Dambuster: the Eder dam, short scenario (one Lancaster)", "eder"),
 }
+# DB 8.d's short scenario: one plane, won if the dam is hit.
+SHORT_SCENARIOS = frozenset({"dambuster-eder-short"})
 FIELD = "plane1"
+ESCORT_FIELD = "plane2"  # Gibson's Lancaster when he re-engages (DB 8.e)
 # The most seam turns a raid can last: each run at most max_turns, plus its bomb's flight.
 TURNS_PER_RUN = int(db.DamState.model_fields["max_turns"].default) + 3
 
 
-def turns(kind: db.DamKind) -> int:
-    return len(db.new_dam(kind).roster) * TURNS_PER_RUN
+def new_raid(scenario: str) -> db.DamState:
+    return db.new_dam(DAM_SCENARIOS[scenario][1], full=scenario not in SHORT_SCENARIOS)
+
+
+def turns(scenario: str) -> int:
+    return len(new_raid(scenario).roster) * TURNS_PER_RUN
 
 
 def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
@@ -36,7 +44,7 @@ def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
     plane = db.on_table(dam)
     reg = plane.id if plane is not None else ""
     default = "SS" if "SS" in legal else legal[0]
-    return [
+    decisions = [
         Decision(
             side="entente",
             field=FIELD,
@@ -45,12 +53,30 @@ def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
             default=default,
         )
     ]
+    escort = db.escort_orders(catalog, dam)
+    if escort:
+        # DB 8.e: Gibson may come back beside this plane ("-" keeps him away), then flies
+        # with it, sealed like the other order.
+        decisions.append(
+            Decision(
+                side="entente",
+                field=ESCORT_FIELD,
+                options=tuple(Option(id=text, label=text, detail=db.GIBSON) for text in escort),
+                default=escort[0],
+            )
+        )
+    return decisions
 
 
 def fly(
-    catalog: Catalog, dam: db.DamState, order: str, rng: Rng, turn: int
+    catalog: Catalog,
+    dam: db.DamState,
+    order: str,
+    rng: Rng,
+    turn: int,
+    escort: str = db.STAYS_OUT,
 ) -> tuple[db.DamState, list[Event]]:
-    dam, events = db.play(catalog, dam, order, rng)
+    dam, events = db.play(catalog, dam, order, rng, escort)
     public = [
         Event(kind=str(e["kind"]), turn=turn, data={k: v for k, v in e.items() if k != "kind"})
         for e in events

@@ -1,0 +1,135 @@
+"""Balloon cables (seed A.IV.i.1) and Le Prieur rockets (seed A.IV.j).
+
+Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
+declared with the program, ``LP S S S``: its first two cards must each be a straight,
+a dive or a stall, the plane's guns stay silent for them, and after the second, if the
+plane took no special damage meanwhile and an enemy balloon is in a legal firing position
+(range, arc, nothing in the way) at its level or one below, both batches go and the
+balloon takes a D card for each. Otherwise the rockets stay aboard. Authored: both batches
+are always fired together, at the nearest balloon.
+
+Cables: a plane cannot pass right under a balloon. At the end of a maneuver, a plane lower
+than a balloon whose card it (almost) covers takes collision damage, 2 A cards; the balloon
+takes nothing. Authored reading of "entirely or almost so": the plane's centre lies on the
+balloon's card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.wings import geometry as geo
+from engine.wings.catalog import Catalog
+from engine.wings.fire import check_at_ground, ground_polygon
+from engine.wings.state import PlaneState, Program
+
+if TYPE_CHECKING:
+    from engine.wings.turn import Turn
+
+CABLE_CARDS = ("A", 2)  # seed A.IV.i.1: collision damage
+ROCKETS = "LP"  # Le Prieur: a short code, like the cards', the same in every language
+ROCKET_DECK = "D"  # seed 0: D cards are rocket damage
+ROCKET_CARDS = ("straight", "dive", "stall")  # seed A.IV.j.1
+
+
+def cables(work: Turn) -> None:
+    balloons = [
+        b
+        for b in sorted(work.objectives.values(), key=lambda o: o.id)
+        if b.kind == "balloon" and not b.destroyed
+    ]
+    if not balloons:
+        return
+    for plane in work.flying():
+        for balloon in balloons:
+            if (plane.level, plane.counters) >= (balloon.level, balloon.counters):
+                continue
+            card = ground_polygon(work.catalog, balloon.x, balloon.y)
+            if not geo.point_in_convex((plane.x, plane.y), card):
+                continue
+            work.event("balloon-cables", plane=plane.id, objective=balloon.id)
+            letter, count = CABLE_CARDS
+            for _ in range(count):
+                if work.planes[plane.id].status != "flying":
+                    break
+                _, damage = work.draw(letter, plane.id)
+                work.apply_card(plane.id, damage, None, None)
+
+
+# --- Le Prieur rockets (seed A.IV.j) -----------------------------------------------------
+
+
+def rocket_refusals(catalog: Catalog, plane: PlaneState, program: Program) -> list[str]:
+    """Why a declared rocket attack cannot be flown (empty when it can)."""
+    if plane.rockets <= 0:
+        return ["no-rockets"]
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    for code in program.cards[:2]:
+        card = deck.card(code)
+        if card is None or card.kind not in ROCKET_CARDS:
+            return ["rockets-need-straight-dive-or-stall"]
+    return []
+
+
+def rocket_programs(catalog: Catalog, plane: PlaneState) -> list[Program]:
+    """Rocket attacks to offer (the seam checks each against the usual card rules)."""
+    if plane.rockets <= 0:
+        return []
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    straight = next(card.code for card in deck.cards if card.is_straight)
+    others = [card.code for card in deck.cards if card.kind in ("stall", "dive")]
+    shapes = [(straight, straight, straight), *((c, straight, straight) for c in others)]
+    shapes += [(straight, straight, code) for code in others if code == "ST"]  # a stall owed
+    return [Program(cards=cards, maneuver=ROCKETS) for cards in shapes]
+
+
+def arm_rockets(work: Turn, programs: dict[str, Program]) -> None:
+    """Note the planes starting a rocket attack, and the specials they had then."""
+    work.rocket_runs = {
+        pid: len(work.planes[pid].specials)
+        for pid, program in sorted(programs.items())
+        if program.maneuver == ROCKETS
+        and work.planes[pid].status == "flying"
+        and work.planes[pid].rockets > 0
+    }
+
+
+def fire_rockets(work: Turn) -> None:
+    """After the second maneuver's moves: the attacks that are still legal go off."""
+    flying = work.flying()
+    for pid, specials in sorted(work.rocket_runs.items()):
+        plane = work.planes[pid]
+        if plane.status != "flying":
+            continue
+        target = None if len(plane.specials) > specials else _rocket_target(work, plane, flying)
+        if target is None:
+            work.event("rockets-held", secret_for=plane.side, plane=pid)
+            continue
+        batches = plane.rockets
+        work.update(pid, rockets=0)
+        work.event("rockets-fired", plane=pid, objective=target, batches=batches)
+        for _ in range(batches):
+            if work.objectives[target].destroyed:
+                break
+            _, card = work.draw(ROCKET_DECK, None)
+            work.damage_balloon(target, card.value, card.special, pid)
+
+
+def _rocket_target(work: Turn, plane: PlaneState, flying: list[PlaneState]) -> str | None:
+    guns = work.catalog.planes[plane.type].guns
+    front = next((gun for gun in guns if gun.crew == "pilot"), None)
+    if front is None:
+        return None
+    rail = front.model_copy(update={"name": ROCKETS, "deck": ROCKET_DECK})
+    best: tuple[float, str] | None = None
+    for balloon in sorted(work.objectives.values(), key=lambda o: o.id):
+        if balloon.kind != "balloon" or balloon.destroyed or balloon.side == plane.side:
+            continue
+        if not 0 <= plane.level - balloon.level <= 1:
+            continue  # seed A.IV.j.2: at the balloon's level or one above
+        check = check_at_ground(
+            work.catalog, plane, rail, balloon.x, balloon.y, flying, level=balloon.level
+        )
+        if check.ok and (best is None or (check.distance, balloon.id) < best):
+            best = (check.distance, balloon.id)
+    return best[1] if best else None
