@@ -431,12 +431,16 @@ class AnnouncementBuilder:
                     )
                 )
         images: list[tuple[str, bytes]] = []
+        alt: dict[str, str] = {}
         png = await render(
             "reveal", lambda: plugin.presenter.reveal_image(title, reveal_sides, loc)
         )
         if png is not None:
-            images.append((f"reveal-t{payload['turn']}-{kind}.png", png))
-        return Announcement("reveal", clip("\n".join(lines)), images)
+            name = f"reveal-t{payload['turn']}-{kind}.png"
+            images.append((name, png))
+            sides = described(lines[1 : 1 + len(reveal_sides)])
+            alt[name] = t("service.image.reveal", loc, sides=sides)
+        return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
 
     # -- a resolution's reports (a carrier turn's strikes)
     async def _report(
@@ -454,8 +458,13 @@ class AnnouncementBuilder:
         )
         if report is None:
             return Announcement("report", t("service.strike.missing", loc, strike=index + 1))
-        images = [(report.image_name, report.image)] if report.image and report.image_name else []
-        return Announcement("report", clip(report.text), images)
+        images: list[tuple[str, bytes]] = []
+        alt: dict[str, str] = {}
+        if report.image and report.image_name:
+            images.append((report.image_name, report.image))
+            summary = described(report.text.splitlines())
+            alt[report.image_name] = t("service.image.report", loc, summary=summary)
+        return Announcement("report", clip(report.text), images, alt=alt)
 
     # -- end of turn
     async def _turn_summary(
@@ -524,7 +533,8 @@ class AnnouncementBuilder:
         alt: dict[str, str] = {}
         if png is not None:
             images.append(("after-action.png", png))
-            alt["after-action.png"] = plugin.presenter.board_summary(public, loc)
+            summary = described(lines[:2])
+            alt["after-action.png"] = t("service.image.after-action", loc, summary=summary)
         return Announcement("campaign-ended", clip("\n".join(lines)), images, alt=alt)
 
     # -- notices
@@ -549,3 +559,14 @@ class AnnouncementBuilder:
         pinged = (gm, *([int(payload["params"]["user"])] if "user" in params else []))
         text = clip(t(f"service.notice.{notice}", loc, **params))
         return Announcement("gm-notice", text, mentions=pinged)
+
+
+def described(lines: Sequence[str]) -> str:
+    """Message lines as one plain sentence for an image's alt text (no Markdown marks)."""
+    plain = [line.replace("**", "").replace("`", "").strip(" -#") for line in lines]
+    text = ""
+    for line in filter(None, plain):
+        if text:
+            text += " " if text[-1] in ".:!?" else "; "
+        text += line
+    return text
