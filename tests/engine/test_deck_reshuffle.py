@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 
 from engine import cards as cards_module
+from engine import strike as strike_module
 from engine.cards import Deck
 from engine.loader import default_catalog
 from engine.rng import Rng
@@ -50,15 +51,28 @@ def test_cards_read_and_set_aside_all_come_back() -> None:
 
 def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> None:
     # Whole campaigns: every strike reshuffle finds discards to shuffle, so the whole-deck
-    # case is only ever met by scopes that read and set their cards aside.
+    # case is only ever met by scopes that read and set their cards aside. And as a strike
+    # ends each of its deck's cards is in one place only (pile, discards or a hand): none
+    # lost to the discards' shuffles, none dealt twice.
     found: list[tuple[str, bool]] = []
+    misplaced: list[tuple[int, int]] = []
     original = cards_module.Deck._reshuffle
+    report = strike_module.Strike.report
 
     def watched(self: Deck) -> None:
         found.append((self.log[-1][0], bool(self._discard)))
         original(self)
 
+    def counted(self: strike_module.Strike) -> object:
+        deck = self.sky.deck
+        held = [card for plane in self.sky.planes for card in plane.hand]
+        where = Counter(c.id for c in [*deck._pile, *deck._discard, *held])
+        every = Counter(c.id for c in deck._all)
+        misplaced.append((sum((every - where).values()), sum((where - every).values())))
+        return report(self)
+
     monkeypatch.setattr(cards_module.Deck, "_reshuffle", watched)
+    monkeypatch.setattr(strike_module.Strike, "report", counted)
     rules = CarrierRules(CATALOG)
     for scenario in ("coral-sea", "midway"):
         for seed in range(4):
@@ -75,3 +89,4 @@ def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> N
     strike = [had for purpose, had in found if purpose != "recovery"]
     assert len(strike) >= 5  # enough strikes ran their pile out for this to mean something
     assert all(strike)
+    assert len(misplaced) >= 20 and set(misplaced) == {(0, 0)}
