@@ -100,7 +100,9 @@ def sweep(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.rulecheck_sweep", description=__doc__)
     parser.add_argument("--campaigns", type=int, default=200, help="per scenario")
-    parser.add_argument("--scenario", choices=("coral-sea", "midway"), action="append")
+    parser.add_argument(
+        "--scenario", choices=("coral-sea", "midway", "midway-historical"), action="append"
+    )
     args = parser.parse_args(argv)
     failed_any = False
     data = load()

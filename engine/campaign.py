@@ -100,7 +100,15 @@ def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision
             option_id = f"{size.value}:{target}"
             label = flight_ops_label(catalog, scenario, option_id)
             reason = None
-            if level.no_strike_only:
+            opening = scenario.optional_opening_targets.get(side)
+            if (
+                scenario.historical_opening
+                and state.turn == 1
+                and opening
+                and target not in opening
+            ):
+                reason = "historical-opening"  # 3.7.4, the GM's switch: T1 strikes Midway
+            elif level.no_strike_only:
                 reason = "fleet-sinking"  # authored 3.7.5: No Strike only
             elif size is StrikeSize.LARGE and side_state.last_size is StrikeSize.LARGE:
                 reason = "large-twice"  # 25.42
@@ -199,8 +207,9 @@ def _keep(key: tuple[object, ...], catalog: Catalog | None, decision: Decision) 
 
 
 def _flight_ops_remembered(catalog: Catalog, state: State, side: Side) -> Decision:
-    """The Flight Ops decision, which reads the fleet's level, the last strike's size and
-    the box cards the side's bases fly (through ``preview_forces``), and nothing else."""
+    """The Flight Ops decision, which reads the fleet's level, the last strike's size, the
+    box cards the side's bases fly (through ``preview_forces``) and, under the historical
+    opening, whether this is turn 1, and nothing else."""
     from engine.turn import bases_in_use, fleet_level
 
     scenario = catalog.scenarios[state.scenario]
@@ -213,6 +222,7 @@ def _flight_ops_remembered(catalog: Catalog, state: State, side: Side) -> Decisi
         fleet_level(catalog, state, side),
         state.sides[side].last_size,
         tuple(sorted(already.items())),
+        scenario.historical_opening and state.turn == 1,  # 3.7.4's turn-1 targets
     )
     return _known(key, catalog) or _keep(key, catalog, _flight_ops_decision(catalog, state, side))
 

@@ -79,7 +79,12 @@ class Deck:
         self._discard.extend(cards)
 
     def _reshuffle(self) -> None:
-        """When the pile runs out the discards are shuffled into a new pile (authored 3.2.1)."""
+        """When the pile runs out the discards are shuffled into a new pile (authored 3.2.1).
+
+        No discards means a scope that reads each card and sets it aside (recovery, CAP,
+        out of sight, submarine): all it drew are discards, so the whole deck is the pile.
+        A strike never gets here empty-handed (tests/engine/test_deck_reshuffle.py).
+        """
         pile = self._discard or list(self._all)
         self._discard = []
         if self._rng is not None:

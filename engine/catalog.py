@@ -278,6 +278,10 @@ class ObjectiveBonus(Frozen):
     optional: bool = True
 
 
+# The suffix of a scenario that plays its sheet's optional historical opening (3.7.4).
+HISTORICAL = "-historical"
+
+
 class Scenario(Frozen):
     key: str  # "coral-sea"
     name: str
@@ -295,6 +299,14 @@ class Scenario(Frozen):
     objectives: tuple[ObjectiveBonus, ...] = ()
     # Optional rule: a side's turn-1 strike must go for one of these places (Midway 3.7.4).
     optional_opening_targets: dict[Side, tuple[str, ...]] = Field(default_factory=dict)
+    # The GM's switch for it: on in the sheet's "<key>-historical" twin (``HISTORICAL``),
+    # off in the sheet itself, so a campaign begun before keeps the rules it began under.
+    historical_opening: bool = False
+
+    @property
+    def sheet_key(self) -> str:
+        """The campaign sheet this scenario plays (its map, its data file)."""
+        return self.key.removesuffix(HISTORICAL) if self.historical_opening else self.key
 
     def place(self, key: str) -> Place:
         for place in self.places:

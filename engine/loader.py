@@ -23,6 +23,7 @@ from typing import Any, NoReturn, TypeVar, get_args
 from pydantic import BaseModel, ValidationError
 
 from engine.catalog import (
+    HISTORICAL,
     ActionCard,
     AircraftType,
     Catalog,
@@ -689,6 +690,16 @@ def load_catalog(data_dir: Path | None = None) -> Catalog:
             )
         _ScenarioCheck(scenario, file, parts).run()
         scenarios[scenario.key] = scenario
+        if scenario.optional_opening_targets:
+            # The optional rule as its own scenario, the GM's pick at /campaign new.
+            twin = scenario.model_copy(
+                update={
+                    "key": scenario.key + HISTORICAL,
+                    "name": f"{scenario.name}, historical opening",
+                    "historical_opening": True,
+                }
+            )
+            scenarios[twin.key] = twin
     return Catalog(
         deck=deck,
         aircraft=aircraft,

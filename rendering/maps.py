@@ -276,6 +276,12 @@ OPEN_OCEAN = MapArt(
 MAPS: dict[str, MapArt] = {"coral-sea": CORAL_SEA, "midway": MIDWAY}
 
 
+def _art(scenario: str) -> MapArt:
+    # A sheet's optional-rule twin ("midway-historical", 3.7.4's historical opening; the
+    # suffix is engine.catalog.HISTORICAL, which rendering may not import) is the same sea.
+    return MAPS.get(scenario.removesuffix("-historical"), OPEN_OCEAN)
+
+
 class Projection:
     def __init__(self, art: MapArt, box: Box) -> None:
         self.art = art
@@ -303,7 +309,7 @@ FLATTEN = 0.8  # the art is rough on purpose; a fifth less height costs it nothi
 def map_height(view: View, width: int) -> int:
     """The map's height at ``width``: the theatre's proportions (degrees drawn square),
     flattened a little so the board stays short enough for a phone."""
-    art = MAPS.get(view.scenario, OPEN_OCEAN)
+    art = _art(view.scenario)
     return round(width * FLATTEN * (art.north - art.south) / (art.east - art.west))
 
 
@@ -328,7 +334,7 @@ def fleet_position(view: View, side: Side) -> tuple[FleetTactic | None, bool]:
 def draw_map(
     image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: View, locale: str
 ) -> None:
-    art = MAPS.get(view.scenario, OPEN_OCEAN)
+    art = _art(view.scenario)
     project = Projection(art, box)
     x0, y0, x1, y1 = box
     layer = Image.new("RGB", (x1 - x0, y1 - y0), SEA)

@@ -61,7 +61,7 @@ def _refusal(export: Any) -> str | None:
     campaign = export.get("campaign") or {}
     if campaign.get("ruleset") != "carrier":
         return f"the rules check covers the carrier campaigns, not {campaign.get('ruleset')!r}"
-    if campaign.get("scenario") not in ("coral-sea", "midway"):
+    if campaign.get("scenario") not in ("coral-sea", "midway", "midway-historical"):
         return f"unknown scenario {campaign.get('scenario')!r}"
     if not isinstance(export.get("final_state"), Mapping):
         return "the campaign is not finished: its export carries no final state yet"

@@ -18,6 +18,7 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "engine" / "data"
 BANDS = {"VL": 0, "L": 1, "M": 2, "H": 3, "VH": 4}
 RESULTS = {"miss": 0, "hit": 1, "direct": 2, "vital": 3}
 RANGE = {"close": 0, "medium": 1, "long": 2}  # 25.32: recovery cards each tactic adds
+HISTORICAL = "-historical"  # the scenario that plays its sheet's optional opening rule
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,10 @@ def load(directory: Path = DATA_DIR) -> GameData:
     }
     resources = {int(r["number"]): r for r in _read(directory, "resources.toml")["resource"]}
     scenarios = {name: _read(directory, f"{name}.toml") for name in ("coral-sea", "midway")}
+    for name, sheet in list(scenarios.items()):
+        if sheet.get("optional_opening_targets"):
+            # Authored 3.7.4's optional historical opening, played as "<sheet>-historical".
+            scenarios[f"{name}{HISTORICAL}"] = {**sheet, "historical_opening": True}
     data = GameData(cards, aircraft, naval, tracks, resources, scenarios)
     for pool in _read(directory, "pilots.toml")["pool"]:
         for counter in pool["counters"]:

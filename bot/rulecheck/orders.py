@@ -42,7 +42,8 @@ def tactic_sequence(c: Campaign, f: Findings) -> None:
 
 
 def flight_ops_sequence(c: Campaign, f: Findings) -> None:
-    """25.42: no Large Strike two turns in a row; 25.66: the target is one of the sheet's."""
+    """25.42: no Large Strike two turns in a row; 25.66: the target is one of the sheet's;
+    authored 3.7.4: under the historical opening a turn-1 strike goes for the listed places."""
     targets = c.sheet.get("strike_targets", {})
     for index, record in enumerate(c.turns):
         for side in SIDES:
@@ -61,6 +62,14 @@ def flight_ops_sequence(c: Campaign, f: Findings) -> None:
                     "strike-target",
                     "25.66",
                     f"turn {record['turn']}, {side}: {target!r} is not a target of the sheet",
+                )
+            opening = c.sheet.get("optional_opening_targets", {}).get(side)
+            if c.sheet.get("historical_opening") and record["turn"] == 1 and opening:
+                f.check(
+                    size == "none" or target in opening,
+                    "historical-opening",
+                    "authored 3.7.4",
+                    f"turn 1, {side}: the historical opening strikes {opening}, not {target!r}",
                 )
 
 
