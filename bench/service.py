@@ -67,8 +67,8 @@ async def floor_ms(repo: SqliteRepository, samples: int = 500) -> list[float]:
     out = []
     for _ in range(samples):
         start = time.perf_counter()
-        async with repo.read(), repo.connection.execute("SELECT 1") as cursor:
-            await cursor.fetchone()
+        async with repo.read() as tx:
+            await tx.raw.execute_fetchall("SELECT 1")
         out.append((time.perf_counter() - start) * 1000)
     return out
 
@@ -304,12 +304,12 @@ async def durability(args: argparse.Namespace, folder: str) -> None:
     times: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
     for index in range(samples):
         mode = "FULL" if index % 2 == 0 else "NORMAL"
-        await repo.connection.execute(f"PRAGMA synchronous = {mode}")  # not timed
+        repo.set_synchronous(mode)  # not timed
         start = time.perf_counter()
         async with repo.transaction() as tx:
             await tx.add_audit(None, 1, 1, "bench", "", {"i": index}, 0)
         times[mode].append((time.perf_counter() - start) * 1000)
-    await repo.connection.execute("PRAGMA synchronous = FULL")
+    repo.set_synchronous("FULL")
     await repo.close()
     full, normal = median(times["FULL"]), median(times["NORMAL"])
     tail = "p99 needs 100 samples"  # the quick run takes too few for an honest p99
