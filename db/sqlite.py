@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +46,8 @@ from db.repository import (
     TimerRow,
     Transaction,
 )
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -942,6 +945,8 @@ class SqliteRepository(Repository):
         self._writer = _connect(path, busy_timeout_ms=0)
         self._readers: list[sqlite3.Connection] = []
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._group: asyncio.Future[None] | None = None  # the open, not yet durable, group
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -992,9 +997,11 @@ class SqliteRepository(Repository):
                 if job.done():
                     break
                 cancelled = True
+        error = job.exception()
+        if error is not None:
+            raise error
         if cancelled:
             raise asyncio.CancelledError
-        job.result()
 
     def _begin_waiting(self) -> None:
         self._writer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -1022,22 +1029,76 @@ class SqliteRepository(Repository):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
+        # Group commit: transactions that queue for the writer while a COMMIT waits for the
+        # disk run one after the other inside one SQLite transaction, each in its own
+        # savepoint, and one COMMIT makes them all durable. Each caller is answered only
+        # once its group is on disk; if the COMMIT fails, every caller of the group gets the
+        # error, so nobody is told of a write that did not land.
         async with self._lock:
             if self._closed:
                 raise StorageError("the repository is closed")
-            await self._begin()
+            if self._group is None:
+                await self._begin()
+                self._group = asyncio.get_running_loop().create_future()
+            group = self._group
+            self._writer.execute("SAVEPOINT tx")
             tx = SqliteTransaction(self._writer, writable=True)
             try:
                 yield tx
                 if tx.spoiled is not None:
                     raise tx.spoiled
             except BaseException:
-                # BaseException: a cancelled task must not leave the writer inside a
-                # half-written transaction. A rollback writes nothing durable: no hop.
-                if self._writer.in_transaction:
-                    self._writer.execute("ROLLBACK")
+                # BaseException: a cancelled task must not leave its half in the group.
+                self._undo_savepoint(group)
                 raise
+            else:
+                self._writer.execute("RELEASE tx")
+            finally:
+                self._schedule_flush()
+        await asyncio.shield(group)
+
+    def _undo_savepoint(self, group: asyncio.Future[None]) -> None:
+        if self._writer.in_transaction:
+            self._writer.execute("ROLLBACK TO tx")
+            self._writer.execute("RELEASE tx")
+            return
+        # SQLite gave up the whole transaction (a full disk, say): the group is lost.
+        self._group = None
+        if not group.done():
+            group.set_exception(StorageError("the write transaction was rolled back"))
+
+    def _schedule_flush(self) -> None:
+        if self._group is not None and (self._flusher is None or self._flusher.done()):
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        # Queued behind the transactions already waiting for the writer (the lock is
+        # fair), so they join this group before it commits.
+        async with self._lock:
+            try:
+                await self._commit_group()
+            except Exception:
+                # Every caller of the group has the error; the log keeps a trace of it.
+                log.exception("group commit failed")
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group, if any (the caller holds the write lock)."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        try:
             await self._run_on_writer(self._commit)
+        except asyncio.CancelledError:
+            # Waited for: the COMMIT itself went through.
+            if not group.done():
+                group.set_result(None)
+            raise
+        except Exception as exc:
+            if not group.done():
+                group.set_exception(exc)
+            raise
+        if not group.done():
+            group.set_result(None)
 
     def _reader(self) -> sqlite3.Connection:
         if self._readers:
@@ -1061,6 +1122,7 @@ class SqliteRepository(Repository):
 
     async def close(self) -> None:
         async with self._lock:
+            await self._commit_group()
             if not self._closed:
                 self._closed = True
                 for reader in self._readers:
@@ -1073,18 +1135,22 @@ class SqliteRepository(Repository):
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""
         async with self._lock:
+            await self._commit_group()
             return len(await migrate(self._conn))
 
     async def schema_version(self) -> int:
         async with self._lock:
+            await self._commit_group()
             return await current_version(self._conn)
 
     async def backup(self, destination: Path) -> None:
         async with self._lock:
+            await self._commit_group()
             await backup_connection(self._conn, Path(destination))
 
     async def size_bytes(self) -> int:
         async with self._lock:
+            await self._commit_group()
             async with self._conn.execute("PRAGMA page_count") as cur:
                 pages = await cur.fetchone()
             async with self._conn.execute("PRAGMA page_size") as cur:
