@@ -673,7 +673,9 @@ class SqliteTransaction(Transaction):
     async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]:
         sql = "SELECT * FROM timers WHERE round_id = ?"
         if pending_only:
-            sql += " AND done = 0"
+            # "+done": not an index column here, so the round's own index (timers_by_round)
+            # is used rather than timers_due, which holds every campaign's pending timers.
+            sql += " AND +done = 0"
         return [_timer(row) for row in await self._all(sql + " ORDER BY due_at, id", (round_id,))]
 
     async def finish_timer(self, timer_id: int) -> None:
