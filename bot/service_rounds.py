@@ -494,14 +494,32 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     lock-in, the deadline, a retry after a crash), one of them resolves, the others see
     ``resolved`` and return.
     """
+    plan = await plan_resolution(tx, ctx, round_id)
+    return plan is not None and bool(await apply_resolution(tx, ctx, plan))
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A round's outcome computed from a read, to be written by ``apply_resolution``."""
+
+    round_row: RoundRow
+    campaign: CampaignRow
+    lock_ids: frozenset[int]
+    decisions: Sequence[Decision]
+    new_state: Any
+    events: Sequence[Any]
+
+
+async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolution | None:
+    """The engine's resolution of a ``resolving`` round, from any transaction (a read will
+    do: nothing is written); None when the round is not resolving."""
     round_row = await tx.round(round_id)
     if round_row is None or round_row.status != "resolving":
-        return False
+        return None
     campaign = await tx.campaign(round_row.campaign_id)
     if campaign is None:
-        return False
-    plugin = ctx.plugin(campaign)
-    rules = plugin.rules
+        return None
+    rules = ctx.plugin(campaign).rules
     state = await state_of(tx, rules, round_row.snapshot_before_id)
     standing = await tx.standing_locks(round_id)
     missing = [side for side in rules.side_ids if side not in standing]
@@ -512,6 +530,32 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     new_state, events = rules.resolve(
         state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
     )
+    lock_ids = frozenset(lock.id for lock in standing.values())
+    return Resolution(round_row, campaign, lock_ids, decisions, new_state, events)
+
+
+async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool | None:
+    """Write a planned resolution in the write transaction ``tx``: True once written, False
+    when the round is no longer resolving (someone else resolved it), None when what the
+    plan was computed from has changed since (plan again)."""
+    round_id = plan.round_row.id
+    round_row = await tx.round(round_id)
+    if round_row is None or round_row.status != "resolving":
+        return False
+    campaign = await tx.campaign(round_row.campaign_id)
+    standing = await tx.standing_locks(round_id)
+    if (
+        campaign is None
+        or (round_row.branch, round_row.snapshot_before_id)
+        != (plan.round_row.branch, plan.round_row.snapshot_before_id)
+        or (campaign.branch, campaign.status, campaign.ruleset)
+        != (plan.campaign.branch, plan.campaign.status, plan.campaign.ruleset)
+        or frozenset(lock.id for lock in standing.values()) != plan.lock_ids
+    ):
+        return None
+    plugin = ctx.plugin(campaign)
+    rules = plugin.rules
+    decisions, new_state, events = plan.decisions, plan.new_state, plan.events
     progress = rules.progress(new_state)
     await tx.append_events(
         campaign.id,
