@@ -104,7 +104,7 @@ class _States:
         return self._keys.get(id(state))
 
 
-_states = _States(budget_bytes(1 / 3))
+_states = _States(budget_bytes(1 / 4))
 
 
 async def load_state(tx: Transaction, rules: AnyRules, row: SnapshotRow) -> Any:
@@ -182,7 +182,7 @@ class _Memo:
         return value
 
 
-_memo = _Memo(budget_bytes(2 / 3))
+_memo = _Memo(budget_bytes(3 / 4))
 
 
 def pending_of(rules: AnyRules, state: Any) -> list[Decision]:
