@@ -16,8 +16,10 @@ With ``--db``, the load phase runs on PostgreSQL instead, split over 1 to 3 bot 
   p99 <= 50 ms. A rate where a call waits over 5 s is stopped and reported as saturated;
   after a rate the service could not keep up with (answered < 90 % of the offered rate),
   the higher rates are not tried.
-- Floor, measured in the same run on the same file: a read transaction with one
-  ``SELECT 1`` (the repository's lock, BEGIN, the query, ROLLBACK), with no load.
+- Floor, measured in the same run on the same file, with no load: a write transaction
+  with one audit row (the write lock, BEGIN IMMEDIATE, the insert, the durable COMMIT on
+  the writer's thread), the ratios' floor; and, printed beside it, a read transaction with
+  one ``SELECT 1`` (a read connection's BEGIN, the query, ROLLBACK: no lock, no hop).
 - RSS: after the imports (the floor), after setting up N campaigns, and the peak.
 - Tick: the scheduler's ``tick`` with nothing due, at 1 campaign and at 10,000.
 - Storage: campaigns played to their end on a fresh file, its size after each turn (WAL
@@ -63,14 +65,19 @@ async def _open(folder: str, name: str, seeds: int) -> tuple[SqliteRepository, C
     return repo, service
 
 
-async def floor_ms(repo: SqliteRepository, samples: int = 500) -> list[float]:
-    out = []
-    for _ in range(samples):
+async def floor_ms(repo: SqliteRepository, samples: int = 500) -> tuple[list[float], list[float]]:
+    """Write and read floors, alternating sample by sample."""
+    writes, reads = [], []
+    for index in range(samples):
         start = time.perf_counter()
-        async with repo.read(), repo.connection.execute("SELECT 1") as cursor:
-            await cursor.fetchone()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
+        async with repo.transaction() as tx:
+            await tx.add_audit(None, 1, 1, "bench", "", {"i": index}, 0)
+        writes.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        async with repo.read() as tx:
+            await tx.raw.execute_fetchall("SELECT 1")
+        reads.append((time.perf_counter() - start) * 1000)
+    return writes, reads
 
 
 def _ms(values: list[float], share: float) -> str:
@@ -111,14 +118,21 @@ async def one_rate(
 async def load(args: argparse.Namespace, folder: str) -> None:
     repo, service = await _open(folder, "floor.db", 1)
     await create_actors(service, 1)
-    floor_values = await floor_ms(repo)
+    floor_values, read_values = await floor_ms(repo)
     await repo.close()
     floor = median(floor_values)
     print(
         line(
             "floor: read tx + SELECT 1",
+            f"median {median(read_values):.3f} ms, p99 {percentile(read_values, 0.99):.3f} ms "
+            f"({len(read_values)} samples, no load; no lock, no thread hop)",
+        )
+    )
+    print(
+        line(
+            "floor: write tx, one row",
             f"median {floor:.2f} ms, p99 {percentile(floor_values, 0.99):.2f} ms "
-            f"({len(floor_values)} samples, no load)",
+            f"({len(floor_values)} samples, alternating with the reads; the ratios' floor)",
         )
     )
     start = time.perf_counter()
@@ -304,12 +318,12 @@ async def durability(args: argparse.Namespace, folder: str) -> None:
     times: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
     for index in range(samples):
         mode = "FULL" if index % 2 == 0 else "NORMAL"
-        await repo.connection.execute(f"PRAGMA synchronous = {mode}")  # not timed
+        repo.set_synchronous(mode)  # not timed
         start = time.perf_counter()
         async with repo.transaction() as tx:
             await tx.add_audit(None, 1, 1, "bench", "", {"i": index}, 0)
         times[mode].append((time.perf_counter() - start) * 1000)
-    await repo.connection.execute("PRAGMA synchronous = FULL")
+    repo.set_synchronous("FULL")
     await repo.close()
     full, normal = median(times["FULL"]), median(times["NORMAL"])
     tail = "p99 needs 100 samples"  # the quick run takes too few for an honest p99

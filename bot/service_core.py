@@ -26,8 +26,10 @@ from bot.service_model import (
 )
 from bot.service_rounds import (
     Ctx,
+    apply_resolution,
     gm_notice,
     panel_data,
+    plan_resolution,
     resolve_round,
     send_panel,
     state_of,
@@ -43,6 +45,10 @@ from db.repository import (
 from engine.catalog import Catalog
 
 log = logging.getLogger(__name__)
+
+# Plans of a resolution made stale by a concurrent change before the engine runs under the
+# write lock instead (a round is resolving only briefly: changes under it are rare).
+RESOLVE_TRIES = 3
 
 
 def parse_side(plugin: Plugin[Any, Any], value: str) -> str:
@@ -259,8 +265,7 @@ class ServiceCore:
         ``/campaign resolve``, so a campaign never wedges silently.
         """
         try:
-            async with self.repo.transaction() as tx:
-                return await resolve_round(tx, self._ctx(), round_id)
+            return await self._resolve_outside_lock(round_id)
         except Exception as exc:
             ref = f"R{round_id}-{self._now()}"
             log.exception(
@@ -270,6 +275,23 @@ class ServiceCore:
             )
             await self._record_failure(round_id, ref, type(exc).__name__)
             return False
+
+    async def _resolve_outside_lock(self, round_id: int) -> bool:
+        """The engine runs on a read, the write lock is held only to re-check and write:
+        the round must still be resolving from the same snapshot and locks, else the
+        outcome is computed again (and, after a few tries, under the lock)."""
+        ctx = self._ctx()
+        for _attempt in range(RESOLVE_TRIES):
+            async with self.repo.read() as tx:
+                plan = await plan_resolution(tx, ctx, round_id)
+            if plan is None:
+                return False
+            async with self.repo.transaction() as tx:
+                written = await apply_resolution(tx, ctx, plan)
+            if written is not None:
+                return written
+        async with self.repo.transaction() as tx:
+            return await resolve_round(tx, ctx, round_id)
 
     async def _record_failure(self, round_id: int, ref: str, error: str) -> None:
         try:

@@ -1,5 +1,6 @@
-"""Persistence: SQLite (aiosqlite) or PostgreSQL (asyncpg), numbered migrations in each
-dialect, one repository interface (``db.repository``) chosen by ``db.backend``.
+"""Persistence: SQLite (sqlite3: one writer, WAL readers) or PostgreSQL (asyncpg), numbered
+migrations in each dialect, one repository interface (``db.repository``) chosen by
+``db.backend``.
 
 Belongs here: SQL, migrations, transactions, the append-only event log, snapshots, the
 outbox and deadline rows. Does not belong here: rules, Discord, or decisions about what a

@@ -1,10 +1,11 @@
-"""The SQLite implementation of ``db.repository`` on aiosqlite.
+"""The SQLite implementation of ``db.repository`` on the standard ``sqlite3`` module.
 
-One connection per process, guarded by an ``asyncio.Lock``: SQLite allows one writer at a
-time anyway, and a single connection means a transaction is simply "hold the lock, BEGIN
-IMMEDIATE, work, COMMIT". Holding the lock for reads too keeps one coroutine's statements
-from landing inside another's transaction on the shared connection. WAL lets a backup or
-another process read while the bot writes; ``busy_timeout`` covers such a second process.
+One writer per process, guarded by an ``asyncio.Lock``: SQLite allows one writer at a time
+anyway, so a write transaction is "hold the lock, BEGIN IMMEDIATE, work, COMMIT". Its
+statements run on the event loop (microseconds each from the page cache) and only the
+COMMIT, which waits for the disk, goes to the writer's thread: one thread hop per write
+transaction. Reads take a connection of their own and read the last commit (WAL), so they
+never wait behind the write lock. ``busy_timeout`` covers a second process on the file.
 
 All the SQL of the project lives in this module and in ``migrations/``.
 """
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -43,6 +46,8 @@ from db.repository import (
     TimerRow,
     Transaction,
 )
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -212,7 +217,7 @@ def _set_clause(fields: Mapping[str, Any], allowed: set[str]) -> tuple[str, list
 
 
 class SqliteTransaction(Transaction):
-    def __init__(self, conn: aiosqlite.Connection, *, writable: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, writable: bool) -> None:
         self._conn = conn
         self._writable = writable
         # The first constraint error of the transaction: once set, the transaction is
@@ -223,14 +228,17 @@ class SqliteTransaction(Transaction):
     @property
     def raw(self) -> Any:
         """The driver connection inside this transaction: for ``db.transfer`` only."""
-        return self._conn
+        return _RawConnection(self._conn)
 
     # -- helpers
-    # aiosqlite runs each call on its own thread: one call per statement (execute_fetchall),
-    # not execute + fetch + close, keeps the thread hops (the main cost here) to one.
+    # Statements run right here, on the event loop's thread: the transaction already holds
+    # the write lock (or reads a WAL snapshot), so a statement never waits on another
+    # connection and costs microseconds from the page cache, where a hop to a worker thread
+    # and back cost more than the statement. The one slow step, the durable COMMIT, goes to
+    # the writer's thread (``SqliteRepository.transaction``).
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         try:
-            return list(await self._conn.execute_fetchall(sql, params))
+            return self._conn.execute(sql, params).fetchall()
         except sqlite3.IntegrityError as exc:
             # The same exception on every backend (see ``ConstraintError``).
             self.spoiled = ConstraintError(str(exc))
@@ -665,7 +673,9 @@ class SqliteTransaction(Transaction):
     async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]:
         sql = "SELECT * FROM timers WHERE round_id = ?"
         if pending_only:
-            sql += " AND done = 0"
+            # "+done": not an index column here, so the round's own index (timers_by_round)
+            # is used rather than timers_due, which holds every campaign's pending timers.
+            sql += " AND +done = 0"
         return [_timer(row) for row in await self._all(sql + " ORDER BY due_at, id", (round_id,))]
 
     async def finish_timer(self, timer_id: int) -> None:
@@ -841,16 +851,104 @@ class SqliteTransaction(Transaction):
         ]
 
 
+class _RawCursor:
+    """An aiosqlite-shaped cursor over a plain one, for ``db.transfer``'s SQLite branch."""
+
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = cursor
+
+    async def __aenter__(self) -> _RawCursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._cursor.close()
+
+    async def fetchmany(self, size: int) -> list[sqlite3.Row]:
+        return self._cursor.fetchmany(size)
+
+    async def fetchone(self) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self._cursor.fetchone()
+        return row
+
+
+class _RawStatement:
+    """``raw.execute(...)``: awaited, or entered with ``async with`` for its cursor."""
+
+    def __init__(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> None:
+        self._cursor = _RawCursor(conn.execute(sql, params))
+
+    def __await__(self) -> Any:
+        return self._cursor.__aenter__().__await__()
+
+    async def __aenter__(self) -> _RawCursor:
+        return self._cursor
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._cursor.__aexit__()
+
+
+class _RawConnection:
+    """The few aiosqlite calls ``db.transfer`` makes, on the transaction's own connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _RawStatement:
+        return _RawStatement(self._conn, sql, params)
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._conn.executemany(sql, rows)
+
+
+def _connect(path: Path, *, busy_timeout_ms: int, query_only: bool = False) -> sqlite3.Connection:
+    # isolation_level=None: the sqlite3 module must not open transactions behind our back;
+    # every transaction here starts with an explicit BEGIN. check_same_thread=False: the
+    # writer commits on its own thread (never while the loop uses it, the write lock sees
+    # to that).
+    conn = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, cached_statements=256
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+    # FULL: a commit is on disk before it returns, so a receipt announced after a lock can
+    # never be lost to a power cut (NORMAL would only survive a crash of the process).
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    if query_only:
+        conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
 class SqliteRepository(Repository):
-    """A campaign store in one SQLite file."""
+    """A campaign store in one SQLite file.
+
+    Three kinds of connection to the file: the writer, whose statements run on the event
+    loop under the write lock and whose COMMIT (the fsync) runs on its own thread, one hop
+    per write transaction; a small pool of readers, each read transaction on one of them
+    (WAL: a read sees the last commit and never waits for the writer); and the
+    administration connection (aiosqlite) for migrations, backups and tests.
+    """
 
     dialect = "sqlite"
+
+    #: Idle readers kept open; more are opened while more reads are in flight.
+    READERS_KEPT = 4
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._path = path
         self._lock = asyncio.Lock()
         self._closed = False
+        # busy_timeout 0 on the writer: BEGIN IMMEDIATE is tried on the loop and, only if
+        # another process holds the file's write lock, waited for on the writer's thread.
+        self._writer = _connect(path, busy_timeout_ms=0)
+        self._readers: list[sqlite3.Connection] = []
+        self._commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._group: asyncio.Future[None] | None = None  # the open, not yet durable, group
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -859,24 +957,19 @@ class SqliteRepository(Repository):
         """Open (creating if needed) the file, set the pragmas, apply pending migrations."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: the sqlite3 module must not open transactions behind our
-        # back; every transaction here starts with an explicit BEGIN.
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
-            # FULL: a commit is on disk before it returns, so a receipt announced after a
-            # lock can never be lost to a power cut (NORMAL would only survive a crash of
-            # the process). The cost is one fsync per write transaction.
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
             if migrate_to_latest:
                 await migrate(conn, now=now)
+            return cls(conn, path)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, path)
 
     @property
     def path(self) -> Path:
@@ -884,56 +977,182 @@ class SqliteRepository(Repository):
 
     @property
     def connection(self) -> aiosqlite.Connection:
-        """The raw connection, for migrations and tests; services never touch it."""
+        """The administration connection, for migrations and tests; services never touch it."""
         return self._conn
+
+    def set_synchronous(self, mode: str) -> None:
+        """The writer's ``synchronous`` pragma (FULL by default): for benchmarks only."""
+        if mode not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+            raise ValueError(mode)
+        self._writer.execute(f"PRAGMA synchronous = {mode}")
+
+    async def _run_on_writer(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the writer's thread and wait for it, even through a cancellation:
+        the write lock must not pass on while the connection is still busy."""
+        job = asyncio.get_running_loop().run_in_executor(self._commits, work)
+        cancelled = False
+        while True:
+            try:
+                await asyncio.shield(job)
+                break
+            except asyncio.CancelledError:
+                if job.done():
+                    break
+                cancelled = True
+        error = job.exception()
+        if error is not None:
+            raise error
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def _begin_waiting(self) -> None:
+        self._writer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        try:
+            self._writer.execute("BEGIN IMMEDIATE")
+        finally:
+            self._writer.execute("PRAGMA busy_timeout = 0")
+
+    def _commit(self) -> None:
+        try:
+            self._writer.execute("COMMIT")
+        except BaseException:
+            if self._writer.in_transaction:
+                self._writer.execute("ROLLBACK")
+            raise
+
+    async def _begin(self) -> None:
+        try:
+            self._writer.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            # Another process (a backup, a second bot) writes: wait for it off the loop.
+            await self._run_on_writer(self._begin_waiting)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
+        # Group commit: transactions that queue for the writer while a COMMIT waits for the
+        # disk run one after the other inside one SQLite transaction, each in its own
+        # savepoint, and one COMMIT makes them all durable. Each caller is answered only
+        # once its group is on disk; if the COMMIT fails, every caller of the group gets the
+        # error, so nobody is told of a write that did not land.
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            tx = SqliteTransaction(self._conn, writable=True)
+            if self._closed:
+                raise StorageError("the repository is closed")
+            if self._group is None:
+                await self._begin()
+                self._group = asyncio.get_running_loop().create_future()
+            group = self._group
+            self._writer.execute("SAVEPOINT tx")
+            tx = SqliteTransaction(self._writer, writable=True)
             try:
                 yield tx
                 if tx.spoiled is not None:
                     raise tx.spoiled
             except BaseException:
-                # BaseException: a cancelled task must not leave the shared connection
-                # inside a half-written transaction.
-                await self._conn.execute("ROLLBACK")
+                # BaseException: a cancelled task must not leave its half in the group.
+                self._undo_savepoint(group)
                 raise
             else:
-                await self._conn.execute("COMMIT")
+                self._writer.execute("RELEASE tx")
+            finally:
+                self._schedule_flush()
+        await asyncio.shield(group)
+
+    def _undo_savepoint(self, group: asyncio.Future[None]) -> None:
+        if self._writer.in_transaction:
+            self._writer.execute("ROLLBACK TO tx")
+            self._writer.execute("RELEASE tx")
+            return
+        # SQLite gave up the whole transaction (a full disk, say): the group is lost.
+        self._group = None
+        if not group.done():
+            group.set_exception(StorageError("the write transaction was rolled back"))
+
+    def _schedule_flush(self) -> None:
+        if self._group is not None and (self._flusher is None or self._flusher.done()):
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        # Queued behind the transactions already waiting for the writer (the lock is
+        # fair), so they join this group before it commits.
+        async with self._lock:
+            try:
+                await self._commit_group()
+            except Exception:
+                # Every caller of the group has the error; the log keeps a trace of it.
+                log.exception("group commit failed")
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group, if any (the caller holds the write lock)."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        try:
+            await self._run_on_writer(self._commit)
+        except asyncio.CancelledError:
+            # Waited for: the COMMIT itself went through.
+            if not group.done():
+                group.set_result(None)
+            raise
+        except Exception as exc:
+            if not group.done():
+                group.set_exception(exc)
+            raise
+        if not group.done():
+            group.set_result(None)
+
+    def _reader(self) -> sqlite3.Connection:
+        if self._readers:
+            return self._readers.pop()
+        return _connect(self._path, busy_timeout_ms=BUSY_TIMEOUT_MS, query_only=True)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Transaction]:
-        async with self._lock:
-            await self._conn.execute("BEGIN")
-            try:
-                yield SqliteTransaction(self._conn, writable=False)
-            finally:
-                await self._conn.execute("ROLLBACK")
+        if self._closed:
+            raise StorageError("the repository is closed")
+        conn = self._reader()
+        conn.execute("BEGIN")
+        try:
+            yield SqliteTransaction(conn, writable=False)
+        finally:
+            conn.execute("ROLLBACK")
+            if self._closed or len(self._readers) >= self.READERS_KEPT:
+                conn.close()
+            else:
+                self._readers.append(conn)
 
     async def close(self) -> None:
         async with self._lock:
+            await self._commit_group()
             if not self._closed:
                 self._closed = True
+                for reader in self._readers:
+                    reader.close()
+                self._readers.clear()
+                self._writer.close()
+                self._commits.shutdown(wait=True)
                 await self._conn.close()
 
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""
         async with self._lock:
+            await self._commit_group()
             return len(await migrate(self._conn))
 
     async def schema_version(self) -> int:
         async with self._lock:
+            await self._commit_group()
             return await current_version(self._conn)
 
     async def backup(self, destination: Path) -> None:
         async with self._lock:
+            await self._commit_group()
             await backup_connection(self._conn, Path(destination))
 
     async def size_bytes(self) -> int:
         async with self._lock:
+            await self._commit_group()
             async with self._conn.execute("PRAGMA page_count") as cur:
                 pages = await cur.fetchone()
             async with self._conn.execute("PRAGMA page_size") as cur:

@@ -144,10 +144,14 @@ async def test_a_round_appends_its_records_and_a_rollback_branch_starts_from_its
 
 
 def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
-    """Turn a schema-5 file back into what release 0004 wrote: every snapshot holding its
-    whole state (the old ``dump``), no history table, no history_len column."""
+    """Turn a file of the latest schema back into what release 0004 wrote: every snapshot
+    holding its whole state (the old ``dump``), no history table, no history_len column,
+    none of 0006's indexes."""
     conn = sqlite3.connect(path)
     try:
+        for index in ("timers_by_round", "outbox_by_target", "campaigns_by_status"):
+            conn.execute(f"DROP INDEX {index}")
+        conn.execute("DROP INDEX campaigns_by_guild")
         for snapshot_id, text in whole.items():
             conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
         conn.execute("DROP TABLE history")

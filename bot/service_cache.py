@@ -1,0 +1,64 @@
+"""A least-recently-used cache bounded by the memory its entries take, not by their count.
+
+A count bound fits nothing here: a campaign's parsed state takes 5 KiB at its first turn
+and over 1 MiB by its sixth (its history grows), so 512 entries were either far too many
+states of late turns or far too few of early ones (1,000 campaigns missed the cache on
+every call). Each entry carries an estimate of its size in bytes, made by its owner from
+what it measured (``bot.service_rounds``), and the oldest entries go once the sum passes
+the budget.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+MIB = 1024 * 1024
+
+
+def budget_bytes(share: float) -> int:
+    """``share`` of the cache budget (``SORTIE_CACHE_MB``, 96 MiB by default) in bytes.
+
+    96 MiB holds the panels of about 1,000 campaigns early in their game and keeps the
+    process under issue 13's 200 MB at 1,000 campaigns.
+    """
+    return int(float(os.environ.get("SORTIE_CACHE_MB", "96")) * MIB * share)
+
+
+class SizedLru(Generic[K, V]):
+    def __init__(self, budget: int, on_evict: Callable[[K, V], None] | None = None) -> None:
+        self.budget = budget
+        self.used = 0
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._on_evict = on_evict
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> V | None:
+        hit = self._items.get(key)
+        if hit is None:
+            return None
+        self._items.move_to_end(key)
+        return hit[0]
+
+    def put(self, key: K, value: V, cost: int) -> None:
+        if cost > self.budget:
+            return  # would empty the cache for one entry: not kept
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.used -= old[1]
+            if self._on_evict is not None:
+                self._on_evict(key, old[0])
+        self._items[key] = (value, cost)
+        self.used += cost
+        while self.used > self.budget:
+            gone, (value_gone, cost_gone) = self._items.popitem(last=False)
+            self.used -= cost_gone
+            if self._on_evict is not None:
+                self._on_evict(gone, value_gone)

@@ -1,0 +1,136 @@
+"""SQLite's writer (issue 13): group commit, durability before the answer, reads beside it.
+
+Write transactions that queue while a COMMIT waits for the disk share the next COMMIT,
+each in its own savepoint: one that fails takes only its own writes back; a COMMIT that
+fails fails every caller of its group; no caller is answered before its group is on disk.
+Reads use connections of their own and never wait behind the write lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from db.sqlite import SqliteRepository
+
+
+@pytest.fixture
+async def repo(tmp_path: Path) -> AsyncIterator[SqliteRepository]:
+    opened = await SqliteRepository.open(tmp_path / "group.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def _write(repo: SqliteRepository, why: str, *, fail: bool = False) -> None:
+    async with repo.transaction() as tx:
+        await tx.add_audit(None, 1, 1, "test", why, {}, 0)
+        if fail:
+            raise ValueError(why)
+
+
+async def _whys(repo: SqliteRepository) -> set[str]:
+    async with repo.read() as tx:
+        rows = await tx.raw.execute_fetchall("SELECT why FROM audit")
+    return {row[0] for row in rows}
+
+
+async def test_transactions_queued_behind_a_commit_share_it(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commits = 0
+    commit = repo._commit
+
+    def counted() -> None:
+        nonlocal commits
+        commits += 1
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", counted)
+    await asyncio.gather(*(_write(repo, f"w{i}") for i in range(20)))
+    assert await _whys(repo) == {f"w{i}" for i in range(20)}
+    assert commits <= 3  # the first alone, the 19 queued behind it together (or nearly)
+
+
+async def test_a_failing_transaction_takes_back_only_its_own_writes(
+    repo: SqliteRepository,
+) -> None:
+    results = await asyncio.gather(
+        _write(repo, "a"), _write(repo, "b", fail=True), _write(repo, "c"), return_exceptions=True
+    )
+    assert results[0] is None and isinstance(results[1], ValueError) and results[2] is None
+    assert await _whys(repo) == {"a", "c"}
+
+
+async def test_no_caller_is_answered_before_its_group_is_on_disk(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    disk = threading.Event()
+    commit = repo._commit
+
+    def slow_disk() -> None:
+        disk.wait(5)
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", slow_disk)
+    task = asyncio.create_task(_write(repo, "slow"))
+    await asyncio.sleep(0.2)
+    assert not task.done()  # its COMMIT has not returned
+    assert await _whys(repo) == set()  # and nobody else can see it yet
+    disk.set()
+    await asyncio.wait_for(task, 5)
+    assert await _whys(repo) == {"slow"}
+
+
+async def test_a_failed_commit_fails_every_caller_of_its_group(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _write(repo, "before")
+    gate = threading.Event()
+    commit = repo._commit
+    calls = 0
+
+    def broken_disk() -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            gate.wait(5)  # the first commit, alone, holds the others in one queue
+            commit()
+            return
+        repo._writer.execute("ROLLBACK")
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(repo, "_commit", broken_disk)
+    first = asyncio.create_task(_write(repo, "first"))
+    await asyncio.sleep(0.1)
+    group = [asyncio.create_task(_write(repo, f"g{i}")) for i in range(3)]
+    await asyncio.sleep(0.1)
+    gate.set()
+    await first
+    results = await asyncio.gather(*group, return_exceptions=True)
+    assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
+    assert await _whys(repo) == {"before", "first"}
+
+
+async def test_reads_do_not_wait_behind_the_write_lock(repo: SqliteRepository) -> None:
+    await _write(repo, "committed")
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def long_writer() -> None:
+        async with repo.transaction() as tx:
+            await tx.add_audit(None, 1, 1, "test", "uncommitted", {}, 0)
+            inside.set()
+            await release.wait()
+
+    writer = asyncio.create_task(long_writer())
+    await inside.wait()
+    assert await asyncio.wait_for(_whys(repo), 1) == {"committed"}
+    release.set()
+    await writer
+    assert await _whys(repo) == {"committed", "uncommitted"}

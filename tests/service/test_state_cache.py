@@ -1,0 +1,65 @@
+"""The state and engine-result caches are bounded by memory, not by a count (issue 13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import service_rounds
+from bot.service_cache import SizedLru
+from tests.service.support import ALL, JAP, Env
+
+
+def test_the_oldest_entries_go_once_their_bytes_pass_the_budget() -> None:
+    gone: list[str] = []
+    cache: SizedLru[str, int] = SizedLru(100, lambda key, value: gone.append(key))
+    cache.put("a", 1, 40)
+    cache.put("b", 2, 40)
+    assert cache.get("a") == 1  # "a" is now the most recently used
+    cache.put("c", 3, 40)  # 120 bytes: the least recently used ("b") goes
+    assert gone == ["b"] and cache.get("b") is None and cache.used == 80
+    cache.put("huge", 4, 101)  # bigger than the whole budget: not kept, nothing evicted
+    assert cache.get("huge") is None and len(cache) == 2
+    for index in range(50):  # many small entries fit where few big ones did
+        cache.put(f"s{index}", index, 2)
+    assert cache.used <= 100 and len(cache) == 50
+
+
+async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -> None:
+    # Issue 13's measurement: 1,000 campaigns missed a 512-entry cache on every call. At
+    # their first turn a state is under 1,000 characters stored: the default budget keeps
+    # 1,000 of them, and their pending decisions and both sides' views.
+    states = service_rounds._states
+    assert states._items.budget >= 1000 * service_rounds.STATE_BYTES_PER_CHAR * 1000
+    assert service_rounds._memo._items.budget >= 1000 * 3 * service_rounds.PART_BYTES
+    cid = await env.campaign()
+    panel = await env.svc.panel(cid, JAP)
+    assert panel.decisions
+    # The panel's results are kept by what the state is: dropping the parsed state
+    # (memory pressure) does not make the next panel compute its decisions again.
+    calls: list[Any] = []
+    pending = service_rounds.pending_of
+
+    async with env.repo.read() as tx:
+        campaign = await tx.campaign(cid)
+        assert campaign is not None
+        rules = env.svc._ctx().plugin(campaign).rules
+        state = await service_rounds.state_of(tx, rules, campaign.snapshot_id)
+    key = states.key_of(state)
+    assert key is not None
+    original = rules.pending
+
+    def counted(state: Any) -> Any:
+        calls.append(state)
+        return original(state)
+
+    try:
+        rules.pending = counted  # type: ignore[method-assign]
+        states._items._items.pop(key)  # the parsed state is gone from memory
+        states._keys.pop(id(state))
+        again = await env.svc.panel(cid, JAP)
+        assert [d.field for d in again.decisions] == [d.field for d in panel.decisions]
+        assert calls == []  # answered from the results kept by the state's key
+        assert pending is service_rounds.pending_of
+        await env.svc.panel(cid, ALL)
+    finally:
+        rules.pending = original  # type: ignore[method-assign]
