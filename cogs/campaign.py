@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import controls
 from bot.durations import DurationError, parse_duration, parse_reminders
+from bot.export import after_action_markdown
 from bot.i18n import SUPPORTED, t
 from bot.limits import clip, is_blank
 from bot.logtext import settings_changes_text
@@ -38,6 +39,7 @@ from cogs.common import (
     role_ids,
     say,
     say_in,
+    services,
 )
 from cogs.pick import (
     campaign_choices,
@@ -736,11 +738,21 @@ class CampaignCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await service.export(info.id)
         payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+        # The readable account goes with the verifiable file, written in the campaign's
+        # language (the table's), whatever the GM's client speaks.
+        report = after_action_markdown(data, services(interaction).catalog, locale=info.locale)
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
+        done += "\n" + t("polish.export.file-done", interaction.locale)
         await interaction.followup.send(
             done if heading is None else heading + "\n" + done,
-            file=discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
+            files=[
+                discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
+                discord.File(
+                    io.BytesIO(report.encode("utf-8")),
+                    filename=f"sortie-campaign-{info.id}-report.md",
+                ),
+            ],
             ephemeral=True,
         )
 

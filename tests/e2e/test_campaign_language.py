@@ -14,12 +14,16 @@ import simcord
 from bot.service_model import Pace
 from engine.types import Side
 from tests.e2e.conftest import World, manager_role
+from tests.e2e.test_archive import answer
 from tests.e2e.test_orders import (
+    PICKS,
     choose,
+    choose_all,
     control,
     dm_panel,
     forge,
     lock,
+    options,
     refusal,
     stale_copy,
 )
@@ -119,3 +123,39 @@ async def test_a_past_round_of_a_french_panel_says_so_in_french(world: World) ->
         # ... and the old panel itself says so in French.
         old = next(m for m in akagi.dm_channel.history() if m.id == old.id)
         assert "Cette manche est terminée" in old.content
+
+
+async def test_the_export_report_of_a_french_campaign_is_french(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await _french_table(world, env)
+        svc = world.services.campaigns
+        await svc.join(table.campaign_id, table.members[0].id, Side.JAPANESE)
+        await svc.join(table.campaign_id, table.members[1].id, Side.ALLIED)
+        await svc.start(table.campaign_id, table.gm.id)
+        await world.pump()
+        for user, side in ((table.akagi, "japanese"), (table.fletcher, "allied")):
+            await choose_all(user, dm_panel(user), PICKS[side])
+            await lock(user, dm_panel(user))
+        await world.pump()
+        # The resource round closes the turn: its orders are public from then on.
+        for user in (table.akagi, table.fletcher):
+            panel = dm_panel(user, "Tour 1 · Ressource")
+            await choose(user, panel, "resource", options(panel, "resource")[0].value)
+            await lock(user, dm_panel(user, "Tour 1 · Ressource"))
+        await world.pump()
+
+        # The GM's client is in English: the command's own answer is, the report is not.
+        result = await table.gm.slash(table.channel, "campaign export")
+        message = answer(result)
+        assert "in the campaign's language" in message.content
+        names = [a.filename for a in message.attachments]
+        assert names == [
+            f"sortie-campaign-{table.campaign_id}.json",
+            f"sortie-campaign-{table.campaign_id}-report.md",
+        ]
+        report = (await message.attachments[1].read()).decode("utf-8")
+        assert report.startswith("# Rapport après action — Mer de Corail"), report[:80]
+        assert "## Tour 1" in report and "**Ordres**" in report
+        assert "Japonais\u00a0: " in report and "reçu `" in report
+        assert "## Vérification" in report and "Graine\u00a0: pas encore révélée" in report
+        assert "Turn" not in report and "receipt" not in report
