@@ -119,7 +119,7 @@ async def test_a_past_round_of_a_french_panel_says_so_in_french(world: World) ->
         restore()
         old = next(m for m in akagi.dm_channel.history() if m.id == old.id)
         text = refusal(await choose(akagi, old, "flight_ops", "none"))
-        assert text.startswith("Ce tour est terminé\u00a0: ce panneau n'est plus à jour"), text
+        assert text.startswith("Cette manche est terminée\u00a0: ce panneau n'est plus"), text
         # ... and the old panel itself says so in French.
         old = next(m for m in akagi.dm_channel.history() if m.id == old.id)
         assert "Cette manche est terminée" in old.content
