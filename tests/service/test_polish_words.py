@@ -81,3 +81,18 @@ def test_the_after_action_report_is_in_the_campaigns_language(
     assert problems(lines) == []
     # Told a language, the report takes it.
     assert after_action_markdown(french_campaign, env.catalog, locale="en") == english
+
+
+def test_a_land_missions_vp_lines_read_in_french_and_stay_as_recorded_in_english() -> None:
+    from rendering.land_vp_words import vp_reason
+
+    recorded = {
+        "Ki-43 damaged": "Ki-43 endommagé",
+        "Buffalo-I destroyed": "Buffalo-I détruit",
+        "skilled pilot of Ki-27 shot down": "pilote chevronné du Ki-27 abattu",
+        "Docks Light (4 pts)": "Port (Dégâts légers, 4\u00a0pts)",
+        "Ki-21 came home not Damaged": "Ki-21 rentré sans dégâts",
+    }
+    for english, french in recorded.items():
+        assert vp_reason(english, "en") == english
+        assert vp_reason(english, "fr") == french
