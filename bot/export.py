@@ -567,27 +567,41 @@ def after_action_markdown(
     export: Mapping[str, Any],
     catalog: Catalog,
     *,
-    locale: str = "en",
+    locale: str | None = None,
     images: Mapping[str, str] | None = None,
 ) -> str:
-    """A readable account of the campaign: result, each turn's choices and reports, the seed."""
+    """A readable account of the campaign: result, each turn's choices and reports, the seed.
+
+    Written in the campaign's language unless told otherwise: the report of a French
+    campaign is read by the same French table that played it.
+    """
+    from bot.i18n import t, word
+    from rendering.text import scenario_name
+
     images = images or {}
     info = export["campaign"]
+    loc = locale or info.get("locale") or "en"
     plugin = Registry(catalog).get(info["ruleset"])
     rules, presenter = plugin.rules, plugin.presenter
     scenario = rules.scenarios()[info["scenario"]]
 
     def side_words(side: str) -> str:
-        return rules.side(side).name(locale) if side in rules.side_ids else side
+        return rules.side(side).name(loc) if side in rules.side_ids else side
 
-    lines = [f"# After-action report — {scenario.name}", ""]
+    title = scenario_name(scenario.key, scenario.name, loc)
+    lines = [t("polish.export.title", loc, scenario=title), ""]
     state = rules.load(json.dumps(export["final_state"])) if export.get("final_state") else None
     # The export carries the final state only once the campaign is over: everything is public.
     view = rules.view(state, None) if state is not None else None
     if state is not None:
         progress = rules.progress(state)
         winner = progress.winner
-        result = side_words(winner) if winner in rules.side_ids else str(winner)
+        if winner in rules.side_ids:
+            result = side_words(str(winner))
+        elif winner == "draw":
+            result = t("log.word.draw", loc)
+        else:
+            result = t("polish.export.undecided", loc)
         vp = ", ".join(f"{side_words(s)} {progress.vp.get(s, 0)}" for s in rules.side_ids)
         played = len(
             {
@@ -596,26 +610,34 @@ def after_action_markdown(
                 if r["status"] == "resolved" and rules.closes_turn(r["kind"])
             }
         )
-        lines += [f"**Result:** {result} · VP {vp} · {played} turns played", ""]
+        lines += [t("polish.export.result", loc, result=result, vp=vp, played=played), ""]
     else:
-        lines += [f"**Status:** {info['status']}", ""]
+        status = word(f"service.status.{info['status']}", str(info["status"]), loc)
+        lines += [t("polish.export.status", loc, status=status), ""]
     if "after-action" in images:
-        lines += [f"![After-action report]({images['after-action']})", ""]
+        lines += [f"![{t('polish.export.image', loc)}]({images['after-action']})", ""]
     players = export["players"]
+    commander = t("polish.export.commander", loc)
     for side in rules.side_ids:
         who = ", ".join(
-            f"<@{p['user_id']}>" + (" (commander)" if p["commander"] else "")
+            f"<@{p['user_id']}>" + (commander if p["commander"] else "")
             for p in players
             if p["side"] == side and p["left_at"] is None
         )
-        lines.append(f"- {side_words(side)}: {who or '—'}")
+        lines.append(t("polish.export.side-line", loc, side=side_words(side), text=who or "—"))
     lines.append("")
     rollbacks = [a for a in export["audit"] if a["what"] == "rollback"]
     for entry in rollbacks:
         lines.append(
-            f"> Rollback by <@{entry['who']}> to turn {entry['data'].get('to_turn')}:"
-            f" {entry['why']}"
-            f" (branch {entry['data'].get('from_branch')} → {entry['data'].get('branch')})"
+            t(
+                "polish.export.rollback",
+                loc,
+                who=f"<@{entry['who']}>",
+                turn=entry["data"].get("to_turn"),
+                why=entry["why"],
+                old=entry["data"].get("from_branch"),
+                new=entry["data"].get("branch"),
+            )
         )
     if rollbacks:
         lines.append("")
@@ -625,32 +647,36 @@ def after_action_markdown(
         return order.index(name) if name in order else len(order)
 
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
+    default = t("polish.export.default", loc)
     for turn in sorted({r["turn"] for r in live_rounds}):
-        lines += [f"## Turn {turn}", ""]
+        lines += [t("polish.export.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
-            lines.append(f"**{round_json['kind'].capitalize()}**")
+            kind = str(round_json["kind"])
+            lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
             for lock in round_json["locks"]:
                 if lock["withdrawn_at"] is not None or lock.get("canonical") is None:
                     continue
                 choice = choice_of(lock["canonical"])
                 words = " · ".join(
-                    presenter.option_text(scenario.key, k, choice[k], locale)
+                    presenter.option_text(scenario.key, k, choice[k], loc)
                     for k in sorted(choice, key=rank)
                 )
-                note = " (default)" if lock["defaulted"] else ""
+                note = default if lock["defaulted"] else ""
+                receipt = t("polish.export.receipt", loc, receipt=lock["receipt"][:12])
+                text = f"{words}{note} — {receipt}"
                 lines.append(
-                    f"- {side_words(lock['side'])}: {words}{note}"
-                    f" — receipt `{lock['receipt'][:12]}`"
+                    t("polish.export.side-line", loc, side=side_words(lock["side"]), text=text)
                 )
             lines.append("")
         if view is not None:
-            lines += presenter.after_action_turn(scenario.key, view, turn, locale, images)
+            lines += presenter.after_action_turn(scenario.key, view, turn, loc, images)
+    seed = info.get("seed")
     lines += [
-        "## Verification",
+        t("polish.export.verification", loc),
         "",
-        f"- Seed commitment (published at creation): `{info['seed_commitment']}`",
-        f"- Seed: `{info['seed']}`" if info.get("seed") else "- Seed: not revealed yet",
-        "- Check everything with `python -m bot verify export.json`.",
+        t("polish.export.commitment", loc, commitment=info["seed_commitment"]),
+        t("polish.export.seed", loc, seed=seed) if seed else t("polish.export.seed-hidden", loc),
+        t("polish.export.check", loc, file="export.json"),
         "",
     ]
     return "\n".join(lines)

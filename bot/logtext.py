@@ -18,11 +18,13 @@ from typing import Any
 
 from bot import strikelog
 from bot.i18n import _catalog, normalize, t, word
+from rendering.place_words import place_in_text
 
 SHORT = 12  # characters of a receipt or a commitment shown in the log
 USER_KEYS = frozenset({"user", "by", "gm", "old", "new", "new_commander"})
 SIDE_KEYS = frozenset({"side", "attacker", "defender", "active"})
 HASH_KEYS = frozenset({"receipt", "seed_commitment", "commitment"})
+PLACE_KEYS = ("place", "target")
 
 
 def _known(key: str, lang: str) -> bool:
@@ -161,11 +163,14 @@ def _sheet_name(value: Any, lang: str) -> str:
     return t(key, lang) if key is not None else text
 
 
-def _place(key: Any, lang: str) -> str:
+def _place(key: Any, lang: str, *, in_text: bool = False) -> str:
+    """A place's label ("Flotte aéronavale alliée"), or with ``in_text`` the form a sentence
+    takes in its middle ("contre la flotte aéronavale alliée"); proper names read the same."""
     text = str(key)
     if text not in _place_names():
         return _sheet_name(text, lang)
-    return word(f"render.place.{_slug(text)}", _place_names()[text], lang)
+    label = word(f"render.place.{_slug(text)}", _place_names()[text], lang)
+    return place_in_text(text, label, lang) if in_text else label
 
 
 def _option(field: str, value: Any, lang: str) -> str:
@@ -194,9 +199,9 @@ def _purpose(purpose: Any, lang: str) -> str:
     """A pilot draft's purpose ("cap:allied-fleet", "strike:japanese") as words."""
     what, _, where = str(purpose).partition(":")
     if what == "cap":
-        return t("log.word.cap", lang, place=_place(where, lang))
+        return t("log.word.cap", lang, place=_place(where, lang, in_text=True))
     if where in _place_names() or where == "midway":
-        return t("log.word.strike-of", lang, place=_place(where, lang))
+        return t("log.word.strike-of", lang, place=_place(where, lang, in_text=True))
     return t("log.word.strike", lang)
 
 
@@ -256,8 +261,8 @@ def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
             params[key] = str(value)[:SHORT] + ("…" if len(str(value)) > SHORT else "")
         elif key == "round":
             params[key] = word(f"service.round.{value}", str(value), lang)
-        elif key in ("place", "target"):
-            params[key] = _place(value, lang)
+        elif key in PLACE_KEYS:
+            params[key] = _place(value, lang, in_text=True)
         elif key == "location":
             params[key] = _sheet_name(value, lang)
         elif key == "scenario":
@@ -376,14 +381,19 @@ def describe(
     kind: str, data: Mapping[str, Any], locale: Any = None, *, turn: int | None = None
 ) -> str:
     """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
-    which some templates name; without it they show "?" there."""
+    which some templates name; without it (and none in ``data``) they are said without."""
     lang = normalize(locale)
     if kind in strikelog.KINDS:
         return strikelog.sentence(kind, data, lang)
     params = _params(data, lang)
+    if turn is None and isinstance(data.get("turn"), int):
+        turn = data["turn"]
     if turn is not None:
         params["turn"] = str(turn)
     key = _special(kind, data, lang, params)
+    if turn is None and _known(f"{key}-unnumbered", lang):
+        # A caller that knows no turn gets the sentence without one, never "turn ?".
+        key += "-unnumbered"
     # The count a template declines: damage points, or the cards of a Wings shot.
     points = data.get("points", data.get("cards"))
     singular = isinstance(points, int) and points in ((0, 1) if lang == "fr" else (1,))
@@ -393,6 +403,11 @@ def describe(
     if not _known(key, lang):
         key = f"log.{kind}"
     if _known(key, lang):
+        template = _catalog(lang).get(key) or _catalog("en").get(key) or ""
+        for name in PLACE_KEYS:
+            # A sentence that opens on the place names it as its label, capital and all.
+            if name in data and template.startswith(f"{{{name}}}"):
+                params[name] = _place(data[name], lang)
         return t(key, lang, **params)
     details = "; ".join(f"{k}: {params.get(k, _value(v, lang))}" for k, v in data.items())
     return f"{kind} ({details})" if details else kind

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import controls
 from bot.durations import DurationError, parse_duration, parse_reminders
+from bot.export import after_action_markdown
 from bot.i18n import SUPPORTED, t
 from bot.limits import clip, is_blank
 from bot.logtext import settings_changes_text
@@ -37,6 +38,8 @@ from cogs.common import (
     refuse,
     role_ids,
     say,
+    say_in,
+    services,
 )
 from cogs.pick import (
     campaign_choices,
@@ -212,31 +215,31 @@ class JoinButton(
 
 
 async def _join(interaction: discord.Interaction[Any], campaign_id: int, side: str) -> None:
+    # Joining is about one campaign: answered in its language, like its card and panels.
     service = campaigns(interaction)
-    if await campaign_of_component(interaction, campaign_id) is None:
+    info = await campaign_of_component(interaction, campaign_id)
+    if info is None:
         return
+    loc = info.locale
     try:
         player = await service.join(campaign_id, interaction.user.id, side)
     except ServiceError as error:
-        await refuse(interaction, error)
+        await refuse(interaction, error, loc)
         return
     key = "cogs.join.commander" if player.commander else "cogs.join.member"
-    side_name = t(f"service.side.{side}", interaction.locale)
-    await say(interaction, key, side=side_name)
-    await _probe_dm(interaction, campaign_id)
+    await say_in(interaction, loc, key, side=t(f"service.side.{side}", loc))
+    await _probe_dm(interaction, campaign_id, loc)
     await pump(interaction)
 
 
-async def _probe_dm(interaction: discord.Interaction[Any], campaign_id: int) -> None:
+async def _probe_dm(interaction: discord.Interaction[Any], campaign_id: int, loc: str) -> None:
     """Closed DMs are found at join by trying one; the /orders path is offered if they fail."""
     service = campaigns(interaction)
     try:
-        await interaction.user.send(t("cogs.join.dm_hello", interaction.locale))
+        await interaction.user.send(t("cogs.join.dm_hello", loc))
     except discord.Forbidden:
         await service.mark_dm(campaign_id, interaction.user.id, False)
-        await interaction.followup.send(
-            t("cogs.join.dm_closed", interaction.locale), ephemeral=True
-        )
+        await interaction.followup.send(t("cogs.join.dm_closed", loc), ephemeral=True)
         return
     except discord.HTTPException:
         return
@@ -735,11 +738,21 @@ class CampaignCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await service.export(info.id)
         payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+        # The readable account goes with the verifiable file, written in the campaign's
+        # language (the table's), whatever the GM's client speaks.
+        report = after_action_markdown(data, services(interaction).catalog, locale=info.locale)
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
+        done += "\n" + t("polish.export.file-done", interaction.locale)
         await interaction.followup.send(
             done if heading is None else heading + "\n" + done,
-            file=discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
+            files=[
+                discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
+                discord.File(
+                    io.BytesIO(report.encode("utf-8")),
+                    filename=f"sortie-campaign-{info.id}-report.md",
+                ),
+            ],
             ephemeral=True,
         )
 

@@ -35,13 +35,25 @@ def locale(interaction: discord.Interaction[Any]) -> str:
     return normalize(interaction.locale)
 
 
-async def refuse(interaction: discord.Interaction[Any], error: ServiceError) -> None:
-    """A service refusal: one ephemeral sentence in the reader's language, nothing changed."""
-    await send_ephemeral(interaction, error.message(interaction.locale))
+async def refuse(
+    interaction: discord.Interaction[Any], error: ServiceError, loc: str | None = None
+) -> None:
+    """A service refusal: one ephemeral sentence, nothing changed.
+
+    ``loc`` is the campaign's language when the click was on something drawn in it (a DM
+    panel, the campaign card): a French panel answers in French whatever the client's
+    language. Without it, the reader's client language is used.
+    """
+    await send_ephemeral(interaction, error.message(loc or interaction.locale))
 
 
 async def say(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
     await send_ephemeral(interaction, t(key, interaction.locale, **params))
+
+
+async def say_in(interaction: discord.Interaction[Any], loc: str, key: str, **params: Any) -> None:
+    """Like ``say``, in the campaign's language (see ``refuse``)."""
+    await send_ephemeral(interaction, t(key, loc, **params))
 
 
 def role_ids(interaction: discord.Interaction[Any]) -> tuple[int, ...]:

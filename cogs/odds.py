@@ -1,10 +1,11 @@
 """The panel's "What are my odds?" button: a Monte Carlo of the coming turn, for one side.
 
 ``sortie:odds:<campaign>:<round>:<side>``, a persistent button like the panel's others
-(``cogs.orders``). The answer is ephemeral, in the clicker's language, and only the side's
-own players get one: the preview starts from that side's drafts (``bot.odds``). A panel
-of a past round gets "this round is over"; the simulation runs in a worker thread after
-the click is deferred, so Discord's 3 seconds never run out and the bot stays responsive.
+(``cogs.orders``). The answer is ephemeral, in the campaign's language like the panel,
+and only the side's own players get one: the preview starts from that side's drafts
+(``bot.odds``). A panel of a past round gets "this round is over"; the simulation runs in
+a worker thread after the click is deferred, so Discord's 3 seconds never run out and the
+bot stays responsive.
 """
 
 from __future__ import annotations
@@ -25,19 +26,21 @@ async def on_odds(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
 ) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
-    if await common.campaign_of_component(interaction, campaign_id) is None:
+    info = await common.campaign_of_component(interaction, campaign_id)
+    if info is None:
         return
     svc = common.campaigns(interaction)
-    loc = common.locale(interaction)
+    loc = info.locale  # the panel's language, whatever the client's
     try:
         question = await odds.ask(svc, campaign_id, interaction.user.id, round_id)
     except ServiceError as exc:
-        await common.refuse(interaction, exc)
+        await common.refuse(interaction, exc, loc)
         return
     if not secrecy.may_read_drafts(secrecy.Viewer.player(question.side), side):
         # Another side's panel (a forwarded message, a forged id): its drafts are not ours.
-        await common.say(
+        await common.say_in(
             interaction,
+            loc,
             "orders.wrong-side",
             panel_side=side_text(side, loc),
             side=side_text(question.side, loc),
@@ -46,10 +49,10 @@ async def on_odds(
     try:
         result = await odds.run(question, campaign_id, round_id)
     except odds.Busy:
-        await common.say(interaction, "odds.busy")
+        await common.say_in(interaction, loc, "odds.busy")
         return
     if result is None:
-        await common.refuse(interaction, ServiceError("odds-unavailable"))
+        await common.refuse(interaction, ServiceError("odds-unavailable"), loc)
         return
     await interaction.followup.send(odds.text(result, loc), ephemeral=True)
 

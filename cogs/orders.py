@@ -17,7 +17,8 @@ a panel from a past round answer "this round is over", change nothing and turn r
 
 Every click that touches the game is deferred at once (the Lock that completes a round
 resolves it and renders images), then the panel is edited in place; refusals are one
-ephemeral sentence in the clicker's language, the panel itself is in the campaign's. The
+ephemeral sentence in the campaign's language, like the panel it answers: a player whose
+client is in English reads a French campaign's refusals in French, as its panel is. The
 DM the outbox sends is drawn here too (``panel_message``), so it reads like its edits.
 """
 
@@ -182,16 +183,17 @@ async def _context(
         if exc.code in OVER:
             await _close(interaction, info, exc)
         else:
-            await common.refuse(interaction, exc)
+            await common.refuse(interaction, exc, info.locale)
         return None
     if not secrecy.may_read_drafts(secrecy.Viewer.player(panel.side), side):
         # A click on another side's panel (a forwarded message, a forged id): never apply
         # that side's option list to the clicker's side, nor show it.
-        await common.say(
+        await common.say_in(
             interaction,
+            info.locale,
             "orders.wrong-side",
-            panel_side=side_text(side, common.locale(interaction)),
-            side=side_text(panel.side, common.locale(interaction)),
+            panel_side=side_text(side, info.locale),
+            side=side_text(panel.side, info.locale),
         )
         return None
     if panel.round_id != round_id:
@@ -214,7 +216,7 @@ async def _close(
             await interaction.edit_original_response(content=content, view=_closed_copy(message))
         except discord.HTTPException:
             log.warning("Could not close a stale panel (interaction %s)", interaction.id)
-    await common.refuse(interaction, error)
+    await common.refuse(interaction, error, info.locale)
 
 
 async def _refused(
@@ -234,7 +236,7 @@ async def _refused(
             panel = None
         if panel is not None and panel.round_id == round_id:
             await _show(interaction, info, panel)
-    await common.refuse(interaction, error)
+    await common.refuse(interaction, error, info.locale)
 
 
 async def _show(
@@ -263,6 +265,7 @@ async def on_select(
             ServiceError(
                 "illegal-option", reason="unknown-option", field=field, value=",".join(values)
             ),
+            info.locale,
         )
         return
     try:
@@ -311,8 +314,11 @@ async def on_lock(
         )
     await _show(interaction, info, after)
     if result.already_locked:
-        await common.say(
-            interaction, "orders.already-locked", receipt=short_receipt(result.receipt)
+        await common.say_in(
+            interaction,
+            info.locale,
+            "orders.already-locked",
+            receipt=short_receipt(result.receipt),
         )
         return
     # The round message (and, if this was the last lock, the reveal) goes out now.
@@ -336,6 +342,13 @@ async def on_unlock(
         return
     await _show(interaction, info, panel)
     await common.pump(interaction)
+
+
+async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> None:
+    """How the panel works, in the panel's own language."""
+    info = await common.campaign_of_component(interaction, campaign_id)
+    if info is not None:
+        await common.say_in(interaction, info.locale, "orders.help")
 
 
 # ------------------------------------------------------------------------------ controls
@@ -469,7 +482,7 @@ class HelpButton(_PanelButton, template=rf"sortie:help:{IDS}:{SIDE}"):
     action = "help"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, common.say(interaction, "orders.help"))
+        await _guarded(interaction, on_help(interaction, self.campaign_id))
 
 
 # ------------------------------------------------------------------------------ /orders
@@ -497,7 +510,7 @@ class Orders(commands.Cog):
         try:
             panel = await services.campaigns.panel(info.id, interaction.user.id)
         except ServiceError as exc:
-            await common.refuse(interaction, exc)
+            await common.refuse(interaction, exc, info.locale)
             return
         spec = compose(services, info, panel)
         plugin = services.campaigns.rulesets.get(info.ruleset)

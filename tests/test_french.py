@@ -119,8 +119,8 @@ def problems(lines: Iterable[tuple[str, str]]) -> list[str]:
 def _posted_lines(out: Path) -> list[tuple[str, str]]:
     lines: list[tuple[str, str]] = []
     for path in sorted(out.glob("*.md")):
-        if path.name == "after-action.md":  # the GM's English file report, not posted
-            continue
+        # after-action.md is the report /campaign export attaches: in the campaign's
+        # language too, so it is read like everything posted.
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if line.startswith("### Message"):  # the demo's own heading, not Discord's
                 continue

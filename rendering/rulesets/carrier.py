@@ -17,6 +17,7 @@ from engine.view import View
 from rendering import rulebook
 from rendering.i18n import t
 from rendering.panel import render_order_panel
+from rendering.place_words import place_in_text
 from rendering.presenter import Report, RevealLine
 from rendering.report import render_after_action
 from rendering.reveal import RevealSide, render_reveal
@@ -372,7 +373,7 @@ class CarrierPresenter:
             if key in images:
                 lines.append(f"  ![{strike.id}]({images[key]})")
         vp = ", ".join(f"{side_text(s, locale)} {record.vp.get(s, 0)}" for s in Side)
-        return [*lines, f"- VP after the turn: {vp}", ""]
+        return [*lines, t("polish.export.vp-after", locale, vp=vp), ""]
 
 
 def strike_summary(report: StrikeReport, names: Mapping[str, str], loc: str) -> str:
@@ -382,7 +383,7 @@ def strike_summary(report: StrikeReport, names: Mapping[str, str], loc: str) -> 
     lost = sum(1 for a in attackers if a.state is AircraftState.DESTROYED)
     on_recovery = sum(1 for a in attackers if a.lost_on_recovery)
     cap_lost = sum(1 for a in defenders if a.state is AircraftState.DESTROYED)
-    target = names.get(report.target, report.target)
+    target = place_in_text(report.target, names.get(report.target, report.target), loc)
     first = t(
         f"service.strike.kind.{report.kind}",
         loc,

@@ -31,6 +31,7 @@ from engine.rulesets.land.view import (
 )
 from engine.types import Side
 from rendering.i18n import t, word
+from rendering.land_vp_words import vp_reason
 from rendering.mission_report import render_mission_report
 from rendering.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine
@@ -734,7 +735,8 @@ class LandPresenter:
         if key in images:
             lines.append(f"  ![{key}]({images[key]})")
         for vp_line in record.lines:
-            lines.append(f"  - {side_text(vp_line.side, locale)} +{vp_line.vp}: {vp_line.reason}")
+            side, reason = side_text(vp_line.side, locale), vp_reason(vp_line.reason, locale)
+            lines.append(t("polish.land-vp.line", locale, side=side, vp=vp_line.vp, reason=reason))
         if view.finished and turn == view.missions:
             lines.append(f"- {self._outcome(view, locale)}")  # 24.7, after the last mission
         return [*lines, ""]

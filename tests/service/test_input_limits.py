@@ -110,7 +110,7 @@ def test_unknown_words_read_as_themselves_not_as_keys() -> None:
 
 def test_missing_parameters_do_not_show_raw_blanks() -> None:
     line = describe("round-opened", {"round": "orders", "deadline": 1}, "en")
-    assert "{" not in line and line.startswith("Round opened: turn ?")
+    assert "{" not in line and "?" not in line and line.startswith("Round opened: Orders")
     assert describe("round-opened", {"round": "orders"}, "en", turn=3).startswith(
         "Round opened: turn 3, Orders"
     )

@@ -158,5 +158,5 @@ def test_an_old_event_and_an_aircraft_kept_by_id_still_read() -> None:
     # A log written before the detail existed: a strike is its one line, as it was.
     flown = {"strike": "T2-J1", "kind": "carrier", "attacker": "japanese", "target": "midway"}
     assert describe("strike-flown", flown | {"points": 2, "hidden": False}, "en").startswith(
-        "Strike T2-J1 (carrier strike): Japanese against"
+        "Strike T2-J1 (from the carriers): Japanese against"
     )
