@@ -157,3 +157,13 @@ def test_every_french_land_and_pearl_harbor_string_follows_french_typography(nam
         for match in SPACE_BEFORE.finditer(text.replace("ZERO!", "ZERO")):  # the game's name
             assert match.group(1) in ("\u00a0", "\u202f"), f"{name}: {text}"
         assert '"' not in text, f"{name}: English quotes in {text}"
+
+
+def test_every_target_damage_level_has_a_french_name() -> None:
+    from rendering.text import level_name
+
+    catalog = default_catalog()
+    names = {level.name for sheet in catalog.targets.values() for level in sheet.levels}
+    assert names, "the target sheets name their damage levels"
+    untranslated = sorted(name for name in names if level_name(name, "fr") == name)
+    assert untranslated == []
