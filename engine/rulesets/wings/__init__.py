@@ -10,10 +10,11 @@ module maps it:
 - **Rounds.** A flying turn is ``program`` (every plane's three cards, sealed) then
   ``reorder``, which flies the turn and closes it. In ``reorder`` only a pursuer that tails
   an enemy decides (it has seen the enemy's first card); without a pursuit the round has
-  no decisions and the sides only lock. It always exists because the seam fixes which
-  round closes a turn: if ``program`` closed it, the programs would open at its reveal,
-  before the pursuer reorders, and the pursuer would see the whole enemy program instead
-  of its first card. ``debrief`` (skills, wounded pilots, purchases) is a turn of its own.
+  no decisions, and the service plays it at once (a side asked nothing is locked for it).
+  It always exists because the seam fixes which round closes a turn: if ``program``
+  closed it, the programs would open at its reveal, before the pursuer reorders, and the
+  pursuer would see the whole enemy program instead of its first card. ``debrief``
+  (skills, wounded pilots, purchases) is a turn of its own.
 - **Briefing.** The seam has no briefing round, so the briefing is resolved here: the first
   mission's type comes from the scenario (in ``new``, with the seed); each later one is
   chosen by the next active squadron in the debrief round (field ``mission``), and the
