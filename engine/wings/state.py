@@ -136,6 +136,7 @@ class PlaneState(Model):
     half_jams: dict[str, int] = Field(default_factory=dict)  # B.IV: twin gun -> counters
     rockets: int = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
     jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
+    halved_guns: tuple[str, ...] = ()  # single guns at half damage after two green jams (B.IX)
 
 
 class GroundElement(Model):

@@ -331,7 +331,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 4: Sharpshooter, Killer and Expert's eye played (they spend tokens other skills used);
     # optional rules B.II, B.IV, B.V (floor) and B.IX jams on by default; rockets and balloon
     # cables; the number of objectives and the rescue mission chosen at the debrief.
-    version = "4"
+    # 5: ground element ids as short codes (c-I1); B.IX halves a single gun after two green
+    # jams (it used to jam).
+    version = "5"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
