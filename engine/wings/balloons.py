@@ -1,4 +1,5 @@
-"""Balloon cables (seed A.IV.i.1) and Le Prieur rockets (seed A.IV.j).
+"""Balloon cables (seed A.IV.i.1), collisions with a balloon (A.IV.i) and Le Prieur rockets
+(seed A.IV.j).
 
 Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
 declared with the program, ``LP S S S``: its first two cards must each be a straight,
@@ -12,6 +13,12 @@ Cables: a plane cannot pass right under a balloon. At the end of a maneuver, a p
 than a balloon whose card it (almost) covers takes collision damage, 2 A cards; the balloon
 takes nothing. Authored reading of "entirely or almost so": the plane's centre lies on the
 balloon's card.
+
+Collision: at the end of a maneuver, a plane whose base lies more than a third on a
+balloon's card, at the balloon's level and, like it, with or without climb counters, runs
+into it: each takes a C card. Authored, as collisions between planes (B.III): the plane's
+card counts its points and an explosion only; the balloon's its points, fire and explosion
+(A.IV.i, as any damage it takes).
 """
 
 from __future__ import annotations
@@ -20,13 +27,15 @@ from typing import TYPE_CHECKING
 
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog
-from engine.wings.fire import check_at_ground, ground_polygon
+from engine.wings.fire import base_polygon, check_at_ground, ground_polygon
 from engine.wings.state import PlaneState, Program
 
 if TYPE_CHECKING:
     from engine.wings.turn import Turn
 
 CABLE_CARDS = ("A", 2)  # seed A.IV.i.1: collision damage
+COLLISION_DECK = "C"  # seed A.IV.i: a plane and a balloon that collide take a C card each
+COLLISION_SHARE = 1 / 3  # seed A.IV.i: "clearly", more than a third of the plane's base
 ROCKETS = "LP"  # Le Prieur: a short code, like the cards', the same in every language
 ROCKET_DECK = "D"  # seed 0: D cards are rocket damage
 ROCKET_CARDS = ("straight", "dive", "stall")  # seed A.IV.j.1
@@ -54,6 +63,36 @@ def cables(work: Turn) -> None:
                     break
                 _, damage = work.draw(letter, plane.id)
                 work.apply_card(plane.id, damage, None, None)
+
+
+def collisions(work: Turn) -> None:
+    balloons = [
+        b
+        for b in sorted(work.objectives.values(), key=lambda o: o.id)
+        if b.kind == "balloon" and not b.destroyed
+    ]
+    if not balloons:
+        return
+    for plane in work.flying():
+        for balloon in balloons:
+            if work.objectives[balloon.id].destroyed or work.planes[plane.id].status != "flying":
+                continue
+            if plane.level != balloon.level or (plane.counters > 0) != (balloon.counters > 0):
+                continue
+            base = base_polygon(work.catalog, plane)
+            card = ground_polygon(work.catalog, balloon.x, balloon.y)
+            if not geo.overlaps(base, card):
+                continue
+            if geo.overlap_area(base, card) <= COLLISION_SHARE * geo.area(base):
+                continue
+            work.event("balloon-collision", plane=plane.id, objective=balloon.id)
+            _, damage = work.draw(COLLISION_DECK, plane.id)
+            if damage.special == "explosion":
+                work.shoot_down(plane.id, "exploded", None)
+            else:
+                work.add_damage(plane.id, damage.value, None)
+            _, hit = work.draw(COLLISION_DECK, None)
+            work.damage_balloon(balloon.id, hit.value, hit.special, plane.id)
 
 
 # --- Le Prieur rockets (seed A.IV.j) -----------------------------------------------------

@@ -1076,6 +1076,7 @@ class Turn:
         self.explosion_blast()
         landing.after_move(self, programs)
         balloons.cables(self)
+        balloons.collisions(self)
         self.objective_actions(played)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step

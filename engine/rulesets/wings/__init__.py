@@ -332,7 +332,7 @@ class WingsRules(Rules[WingsState, WingsView]):
     # optional rules B.II, B.IV, B.V (floor) and B.IX jams on by default; rockets and balloon
     # cables; the number of objectives and the rescue mission chosen at the debrief.
     # 5: ground element ids as short codes (c-I1); B.IX halves a single gun after two green
-    # jams (it used to jam).
+    # jams (it used to jam); a plane and a balloon collide (A.IV.i).
     version = "5"
     sides = SIDES
     rounds = ROUNDS
