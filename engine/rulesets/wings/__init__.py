@@ -245,8 +245,10 @@ def _program_options(
     programs: list[str] = [
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
-    if _rescuer(catalog, plane, mission) or plane.status == "landed":
-        # Seed B.I, E.I.a: landing, waiting on the ground and taking off, where they serve.
+    home = landing.lands_home(catalog, mission, plane)
+    if _rescuer(catalog, plane, mission) or plane.status == "landed" or home:
+        # Seed B.I, E.I.a: landing (a rescuer anywhere, anyone on its own airfield),
+        # waiting on the ground and taking off, where they serve.
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
                 programs.append(program_text(ground))
@@ -332,7 +334,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # optional rules B.II, B.IV, B.V (floor) and B.IX jams on by default; rockets and balloon
     # cables; the number of objectives and the rescue mission chosen at the debrief.
     # 5: ground element ids as short codes (c-I1); B.IX halves a single gun after two green
-    # jams (it used to jam); a plane and a balloon collide (A.IV.i).
+    # jams (it used to jam); a plane and a balloon collide (A.IV.i); a plane may land on its
+    # own airfield in any mission (B.I.a).
     version = "5"
     sides = SIDES
     rounds = ROUNDS
