@@ -317,6 +317,9 @@ def generate_mission(
             "ground": ground,
             "kind": kind,
             "objectives": place_objectives(catalog, kind, enemy, sites),
+            # Authored: two balloons or more hang a barrage net between them (seed
+            # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
+            "nets": kind == "balloon" and sites >= 2,
         }
     )
     if kind == "rescue":

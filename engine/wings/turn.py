@@ -1056,6 +1056,7 @@ class Turn:
             played[plane.id] = (card, self.step_effect(program))
             self.event("card-revealed", plane=plane.id, card=card.code)
         pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
+        starts = {pid: (self.planes[pid].x, self.planes[pid].y) for pid in moves}
         for pid, (card, _length) in moves.items():
             plane = self.planes[pid]
             move = self.catalog.move(self.catalog.planes[plane.type], card.code)
@@ -1077,6 +1078,7 @@ class Turn:
         landing.after_move(self, programs)
         balloons.cables(self)
         balloons.collisions(self)
+        balloons.nets(self, starts)
         self.objective_actions(played)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step

@@ -335,7 +335,7 @@ class WingsRules(Rules[WingsState, WingsView]):
     # cables; the number of objectives and the rescue mission chosen at the debrief.
     # 5: ground element ids as short codes (c-I1); B.IX halves a single gun after two green
     # jams (it used to jam); a plane and a balloon collide (A.IV.i); a plane may land on its
-    # own airfield in any mission (B.I.a).
+    # own airfield in any mission (B.I.a); two balloons or more hang a barrage net (A.IV.i.2).
     version = "5"
     sides = SIDES
     rounds = ROUNDS
