@@ -335,7 +335,10 @@ async def send_panel(
 
 async def refresh_panels(tx: Transaction, campaign: CampaignRow, round_id: int, now: int) -> None:
     """Redraw the commanders' DM panels of a round (pause, resume, deadline, end)."""
+    locks = await tx.standing_locks(round_id)
     for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
+        if side in locks and _idle(locks[side]):
+            continue  # asked nothing, sent no panel: nothing to redraw
         player = await tx.player(campaign.id, user_id)
         if player is not None and player.dm_ok:
             await send_panel(tx, campaign, round_id, user_id, side, now)
@@ -381,7 +384,8 @@ async def open_round(
     idle = await _lock_idle_sides(tx, ctx, campaign, state, round_id)
     await refresh_round_message(tx, campaign, round_id, ctx.now)
     for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
-        await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
+        if side not in idle:  # a side asked nothing gets no DM: the round message says so
+            await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
     if len(idle) == len(ctx.plugin(campaign).rules.side_ids):
         # Nobody has anything to decide: the round plays at once, and the game moves on to
         # the next round (which opens in turn, and may itself play at once).
@@ -391,6 +395,11 @@ async def open_round(
         if live is not None:
             return live.id
     return round_id
+
+
+def _idle(lock: Any) -> bool:
+    """A lock the round made itself for a side it asked nothing (no user, no default)."""
+    return lock.by_user is None and not lock.defaulted
 
 
 async def _lock_idle_sides(

@@ -47,6 +47,9 @@ async def test_a_dambuster_round_resolves_when_only_the_lancaster_locks(env: Env
     assert set(locks[1]) == {"entente", "central"}
     idle = [e for e in events if e.data.get("idle")]
     assert idle and all(e.data["side"] == "central" or e.round_id == rounds[1].id for e in idle)
+    await env.worker().deliver_due()
+    dms = [t.id for t, a, _ in env.sender.sent if t.kind == "dm"]
+    assert LANCASTER in dms and GUNS not in dms  # no panel opened or redrawn for the guns
     for lang in ("en", "fr"):
         line = describe(idle[0].kind, idle[0].data, lang)
         assert ("nothing to decide" if lang == "en" else "rien à décider") in line
@@ -59,6 +62,9 @@ async def test_the_round_message_says_the_guns_had_nothing_to_decide(env: Env) -
     assert messages
     assert "Central Powers: ✅ nothing to decide" in messages[-1]
     assert "Entente: ⏳ waiting" in messages[-1]
+    # The guns' commander is not sent a panel he has nothing to do on; the Lancaster's is.
+    panels = [t.id for t, a, _ in env.sender.sent if a.kind == "dm-panel"]
+    assert LANCASTER in panels and GUNS not in panels
 
 
 async def test_a_carrier_round_still_waits_for_both_sides(env: Env) -> None:
