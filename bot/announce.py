@@ -303,6 +303,8 @@ class AnnouncementBuilder:
                 lines.append(t("service.round.waiting", loc, side=side_text(side, loc)))
             else:
                 key = "service.round.defaulted" if lock.defaulted else "service.round.locked"
+                if lock.by_user is None and not lock.defaulted:
+                    key = "service.round.idle"  # locked at the opening: nothing to decide
                 lines.append(
                     t(key, loc, side=side_text(side, loc), receipt=short_receipt(lock.receipt))
                 )

@@ -149,9 +149,10 @@ async def run(
             for side, user in commanders.items():
                 clock.advance(hours=picks.randint(1, 5), minutes=picks.randint(0, 59))
                 await service.tick()
+                now = await service.status(info.id)
+                if now.round is None or now.round.id != status.round.id:
+                    break  # played already: the sides after it had nothing to decide
                 panel = await service.panel(info.id, user)
-                if panel.round_id != status.round.id:
-                    break
                 for decision in panel.decisions:
                     option = picks.choice(decision.options)
                     await service.draft(info.id, user, panel.round_id, decision.field, option.id)

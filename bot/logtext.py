@@ -308,6 +308,8 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             key += "-open"
     elif kind == "side-locked" and data.get("defaulted"):
         key += "-defaulted"
+    elif kind == "side-locked" and data.get("idle"):
+        key += "-idle"
     elif kind == "defaults-applied":
         params["policy"] = word(f"service.policy.{data.get('policy')}", "?", lang)
         if data.get("why") == "resolve-now":

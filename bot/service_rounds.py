@@ -350,7 +350,10 @@ async def send_panel(
 
 async def refresh_panels(tx: Transaction, campaign: CampaignRow, round_id: int, now: int) -> None:
     """Redraw the commanders' DM panels of a round (pause, resume, deadline, end)."""
+    locks = await tx.standing_locks(round_id)
     for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
+        if side in locks and _idle(locks[side]):
+            continue  # asked nothing, sent no panel: nothing to redraw
         player = await tx.player(campaign.id, user_id)
         if player is not None and player.dm_ok:
             await send_panel(tx, campaign, round_id, user_id, side, now)
@@ -393,10 +396,42 @@ async def open_round(
         ],
         ctx.now,
     )
+    idle = await _lock_idle_sides(tx, ctx, campaign, state, round_id)
     await refresh_round_message(tx, campaign, round_id, ctx.now)
     for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
-        await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
+        if side not in idle:  # a side asked nothing gets no DM: the round message says so
+            await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
+    if len(idle) == len(ctx.plugin(campaign).rules.side_ids):
+        # Nobody has anything to decide: the round plays at once, and the game moves on to
+        # the next round (which opens in turn, and may itself play at once).
+        await tx.update_round(round_id, status="resolving")
+        await resolve_round(tx, ctx, round_id)
+        live = await tx.live_round(campaign.id)
+        if live is not None:
+            return live.id
     return round_id
+
+
+def _idle(lock: Any) -> bool:
+    """A lock the round made itself for a side it asked nothing (no user, no default)."""
+    return lock.by_user is None and not lock.defaulted
+
+
+async def _lock_idle_sides(
+    tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, round_id: int
+) -> list[str]:
+    """Lock, with an empty choice, each side the round asks nothing of (a Dambuster raid's
+    defenders, whose guns follow a standing order): a lock click that decides nothing is a
+    chore, and a side away for a day would hold the round up for nothing."""
+    rules = ctx.plugin(campaign).rules
+    idle = [side for side in rules.side_ids if not side_decisions(rules, state, side)]
+    if not idle:
+        return idle
+    round_row = await tx.round(round_id)
+    assert round_row is not None
+    for side in idle:
+        await lock_side(tx, ctx, campaign, round_row, side, {}, by_user=None, idle=True)
+    return idle
 
 
 async def lock_side(
@@ -409,6 +444,7 @@ async def lock_side(
     *,
     by_user: int | None,
     defaulted: bool = False,
+    idle: bool = False,
 ) -> str:
     canonical = canonical_choice(
         campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice
@@ -435,7 +471,12 @@ async def lock_side(
             NewEvent(
                 "side-locked",
                 round_row.turn,
-                {"side": side, "receipt": receipt, "defaulted": defaulted},
+                {
+                    "side": side,
+                    "receipt": receipt,
+                    "defaulted": defaulted,
+                    **({"idle": True} if idle else {}),
+                },
             )
         ],
         ctx.now,

@@ -1,4 +1,5 @@
-"""Balloon cables (seed A.IV.i.1) and Le Prieur rockets (seed A.IV.j).
+"""Balloon cables and nets (seed A.IV.i.1-2), collisions with a balloon (A.IV.i) and Le
+Prieur rockets (seed A.IV.j).
 
 Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
 declared with the program, ``LP S S S``: its first two cards must each be a straight,
@@ -12,6 +13,21 @@ Cables: a plane cannot pass right under a balloon. At the end of a maneuver, a p
 than a balloon whose card it (almost) covers takes collision damage, 2 A cards; the balloon
 takes nothing. Authored reading of "entirely or almost so": the plane's centre lies on the
 balloon's card.
+
+Collision: at the end of a maneuver, a plane whose base lies more than a third on a
+balloon's card, at the balloon's level and, like it, with or without climb counters, runs
+into it: each takes a C card. Authored, as collisions between planes (B.III): the plane's
+card counts its points and an explosion only; the balloon's its points, fire and explosion
+(A.IV.i, as any damage it takes).
+
+Nets (a mission switch): a barrage net runs along the line of the balloons from one table
+edge to the other, in sections between neighbouring balloons and from the outer ones to
+the edges. A section hangs while its balloons fly, as high as the lower of them (level, then
+counters); a plane no higher than a section that ends a maneuver with more than a third of
+its base past it (from the side it started on) is destroyed; one that touches it with less
+takes 2 A cards, and is destroyed if it still touches it after the next maneuver. Authored:
+the balloons stand in a line across the table (as the generator lays them), and the section
+is the one the plane's centre is beside.
 """
 
 from __future__ import annotations
@@ -20,13 +36,17 @@ from typing import TYPE_CHECKING
 
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog
-from engine.wings.fire import check_at_ground, ground_polygon
+from engine.wings.fire import base_polygon, check_at_ground, ground_polygon
 from engine.wings.state import PlaneState, Program
 
 if TYPE_CHECKING:
     from engine.wings.turn import Turn
 
 CABLE_CARDS = ("A", 2)  # seed A.IV.i.1: collision damage
+COLLISION_DECK = "C"  # seed A.IV.i: a plane and a balloon that collide take a C card each
+COLLISION_SHARE = 1 / 3  # seed A.IV.i: "clearly", more than a third of the plane's base
+NET_CARDS = ("A", 2)  # seed A.IV.i.2: touching a net is a collision
+NET_SHARE = 1 / 3  # seed A.IV.i.2: more than a third of the card past the net destroys it
 ROCKETS = "LP"  # Le Prieur: a short code, like the cards', the same in every language
 ROCKET_DECK = "D"  # seed 0: D cards are rocket damage
 ROCKET_CARDS = ("straight", "dive", "stall")  # seed A.IV.j.1
@@ -54,6 +74,84 @@ def cables(work: Turn) -> None:
                     break
                 _, damage = work.draw(letter, plane.id)
                 work.apply_card(plane.id, damage, None, None)
+
+
+def collisions(work: Turn) -> None:
+    balloons = [
+        b
+        for b in sorted(work.objectives.values(), key=lambda o: o.id)
+        if b.kind == "balloon" and not b.destroyed
+    ]
+    if not balloons:
+        return
+    for plane in work.flying():
+        for balloon in balloons:
+            if work.objectives[balloon.id].destroyed or work.planes[plane.id].status != "flying":
+                continue
+            if plane.level != balloon.level or (plane.counters > 0) != (balloon.counters > 0):
+                continue
+            base = base_polygon(work.catalog, plane)
+            card = ground_polygon(work.catalog, balloon.x, balloon.y)
+            if not geo.overlaps(base, card):
+                continue
+            if geo.overlap_area(base, card) <= COLLISION_SHARE * geo.area(base):
+                continue
+            work.event("balloon-collision", plane=plane.id, objective=balloon.id)
+            _, damage = work.draw(COLLISION_DECK, plane.id)
+            if damage.special == "explosion":
+                work.shoot_down(plane.id, "exploded", None)
+            else:
+                work.add_damage(plane.id, damage.value, None)
+            _, hit = work.draw(COLLISION_DECK, None)
+            work.damage_balloon(balloon.id, hit.value, hit.special, plane.id)
+
+
+def net_height(work: Turn, y: float) -> tuple[int, int] | None:
+    """The height (level, counters) of the net section beside ``y``; None where no net
+    hangs (no nets, or a balloon of the section down)."""
+    line = sorted(
+        (b for b in work.objectives.values() if b.kind == "balloon"), key=lambda b: (b.y, b.id)
+    )
+    if not work.mission.nets or len(line) < 2:
+        return None
+    after = next((i for i, b in enumerate(line) if b.y > y), len(line))
+    framing = line[max(after - 1, 0) : after + 1]
+    if any(b.destroyed for b in framing):
+        return None
+    return min((b.level, b.counters) for b in framing)
+
+
+def nets(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
+    line = [b for b in work.objectives.values() if b.kind == "balloon"]
+    if not work.mission.nets or len(line) < 2:
+        return
+    net_x = sum(b.x for b in line) / len(line)
+    for plane in work.flying():
+        start = starts.get(plane.id)
+        height = net_height(work, plane.y)
+        if start is None or height is None or (plane.level, plane.counters) > height:
+            work.update(plane.id, net_contact=False)
+            continue
+        base = base_polygon(work.catalog, plane)
+        came_from = 1.0 if start[0] >= net_x else -1.0
+        beyond = geo.clip_half_plane(base, (net_x, 0.0), (-came_from, 0.0))
+        share = geo.area(beyond) / geo.area(base) if beyond else 0.0
+        if share <= geo.EPS:
+            work.update(plane.id, net_contact=False)
+            continue
+        if share > NET_SHARE or plane.net_contact:
+            work.event("net-crash", plane=plane.id)
+            work.shoot_down(plane.id, "shot_down", None)
+            continue
+        work.event("net-contact", plane=plane.id)
+        letter, count = NET_CARDS
+        for _ in range(count):
+            if work.planes[plane.id].status != "flying":
+                break
+            _, damage = work.draw(letter, plane.id)
+            work.apply_card(plane.id, damage, None, None)
+        if work.planes[plane.id].status == "flying":
+            work.update(plane.id, net_contact=True)
 
 
 # --- Le Prieur rockets (seed A.IV.j) -----------------------------------------------------

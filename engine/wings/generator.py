@@ -81,6 +81,13 @@ def mission_points(
     )
 
 
+# Short codes in ground element ids ("c-I1"), read alike in every language the log is written
+# in, as objective ids are: I an infantry trench, A an anti-aircraft (CAA) post, F a flak
+# battery (DCA). Their alphabetical order is the kinds' own (caa, dca, trench), so posts
+# act in the same order as under the old ids.
+GROUND_CODES: dict[str, str] = {"trench": "I", "caa": "A", "dca": "F"}
+
+
 def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[str, GroundElement]:
     """The defending side's trenches and CAA posts along the border of its own zone (seed
     E.I.b: objectives within R/2 of that border), spread evenly across the table."""
@@ -91,7 +98,7 @@ def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[
     kinds += ["trench"] * trenches
     posts = [
         GroundElement(
-            id=f"{side[0]}-{kind}{index + 1}",
+            id=f"{side[0]}-{GROUND_CODES[kind]}{kinds[: index + 1].count(kind)}",
             kind=kind,
             side=side,
             x=x,
@@ -110,7 +117,7 @@ def flak_battery(catalog: Catalog, side: SideName) -> GroundElement:
     border = width * 3 / 4 if side == "central" else width / 4
     inward = 1 if side == "central" else -1
     return GroundElement(
-        id=f"{side[0]}-dca1",
+        id=f"{side[0]}-{GROUND_CODES['dca']}1",
         kind="dca",
         side=side,
         x=border + inward * ruler * 3 / 4,
@@ -310,6 +317,9 @@ def generate_mission(
             "ground": ground,
             "kind": kind,
             "objectives": place_objectives(catalog, kind, enemy, sites),
+            # Authored: two balloons or more hang a barrage net between them (seed
+            # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
+            "nets": kind == "balloon" and sites >= 2,
         }
     )
     if kind == "rescue":

@@ -177,6 +177,29 @@ def clip_half_plane(poly: Sequence[Point], origin: Point, normal: Point) -> Poly
     return tuple(result)
 
 
+def area(poly: Sequence[Point]) -> float:
+    """A simple polygon's area (shoelace), whichever way round its corners run."""
+    total = 0.0
+    for i in range(len(poly)):
+        x1, y1 = poly[i]
+        x2, y2 = poly[(i + 1) % len(poly)]
+        total += x1 * y2 - x2 * y1
+    return abs(total) / 2
+
+
+def overlap_area(first: Polygon, second: Polygon) -> float:
+    """The area two convex polygons share: ``first`` clipped by each edge of ``second``
+    (counter-clockwise, as ``rectangle`` makes them)."""
+    clipped: Sequence[Point] = first
+    for i in range(len(second)):
+        x1, y1 = second[i]
+        x2, y2 = second[(i + 1) % len(second)]
+        clipped = clip_half_plane(clipped, (x1, y1), (y1 - y2, x2 - x1))
+        if not clipped:
+            return 0.0
+    return area(clipped)
+
+
 def clip_wedge(poly: Polygon, apex: Point, axis: float, half_angle: float) -> Polygon:
     """The part of a polygon inside a firing wedge narrower than 180 degrees (convex)."""
     left = math.radians(axis + half_angle)

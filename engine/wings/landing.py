@@ -7,8 +7,10 @@ within 1 R of him, stays on the ground one full turn, takes off and gets back to
 Authored choices (docs/wings-data.md): a landing and a takeoff are declared as a whole
 program, ``LD S S ST`` (land) and ``TO ST S S`` (take off), so a hedge-hopping plane
 never lands by accident; a plane on the ground programs ``GD ST ST ST`` (it waits). The
-field within 1 R of the pilot to rescue counts as a strip; landing anywhere else costs
-2 B cards (seed B.I.a). A plane on the ground takes no part in the air fight. One still on
+field within 1 R of the pilot to rescue counts as a strip, and so does each side's own
+airfield, a strip laid along the middle of its table edge (any plane at level 0 with one
+counter may land there, in any mission); landing anywhere else costs 2 B cards (seed
+B.I.a). A plane on the ground takes no part in the air fight. One still on
 the ground when the mission ends is lost; its pilot is captured in enemy territory,
 missing in no-man's-land.
 """
@@ -32,6 +34,34 @@ GROUND_MANEUVERS = (LAND, TAKE_OFF, GROUND)
 # Seed B.I: straight, straight (on the ground), stall; takeoff stall, straight, straight.
 SHAPES = {LAND: ("S", "S", "ST"), TAKE_OFF: ("ST", "S", "S"), GROUND: ("ST", "ST", "ST")}
 OFF_STRIP_CARDS = ("B", 2)  # seed B.I.a: a landing or takeoff off a strip
+# Authored: a side's airfield strip, laid along the middle of its own table edge, depth from
+# the edge and length along it in base-widths: the 9 x 27 cm WW2 strip (wings-authored-data
+# 3.2) at 4.5 cm a base-width, well inside the side's own quarter of the table.
+AIRFIELD = (2.0, 6.0)
+
+
+def on_airfield(mission: MissionState, plane: PlaneState) -> bool:
+    """The plane's centre lies on its own side's airfield strip."""
+    width, height = mission.table
+    depth, length = AIRFIELD
+    edge = plane.x if plane.side == "entente" else width - plane.x
+    return 0 <= edge <= depth + geo.EPS and abs(plane.y - height / 2) <= length / 2 + geo.EPS
+
+
+def lands_home(catalog: Catalog, mission: MissionState, plane: PlaneState) -> bool:
+    """A landing flown from here would stop on the plane's own airfield: the menu offers
+    it then (outside a rescue a landing anywhere else is only a wreck in waiting)."""
+    if not may_land(plane):
+        return False
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    width, height = mission.table
+    x, y, heading = plane.x, plane.y, plane.heading
+    for code in cards_of(deck, LAND):
+        move = catalog.move(catalog.planes[plane.type], code)
+        x, y, heading = geo.apply_move(x, y, heading, move)
+        if not (0 <= x <= width and 0 <= y <= height):
+            return False  # it would leave the table before it stops
+    return on_airfield(mission, plane.model_copy(update={"x": x, "y": y}))
 
 
 def _stall(deck: ManeuverDeck) -> str:
@@ -191,7 +221,8 @@ def after_move(work: Turn, programs: dict[str, Program]) -> None:
             continue
         mission = work.mission.model_copy(update={"objectives": work.objectives})
         site = site_near(work.catalog, mission, plane)
-        if site is None:
+        home = site is None and on_airfield(mission, plane)
+        if site is None and not home:
             # Seed B.I.a: off a strip, 2 B cards; the points count, specials as drawn.
             letter, count = OFF_STRIP_CARDS
             for _ in range(count):
@@ -200,7 +231,10 @@ def after_move(work: Turn, programs: dict[str, Program]) -> None:
         if work.planes[plane.id].status != "flying":
             continue  # the rough landing wrecked it
         work.update(plane.id, status="landed", landed_turn=work.turn, landed_at=site and site.id)
-        work.event("landed", plane=plane.id, objective=site and site.id)
+        if home:
+            work.event("landed-home", plane=plane.id)
+        else:
+            work.event("landed", plane=plane.id, objective=site and site.id)
 
 
 def stranded(work: Turn) -> None:

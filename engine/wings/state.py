@@ -136,6 +136,8 @@ class PlaneState(Model):
     half_jams: dict[str, int] = Field(default_factory=dict)  # B.IV: twin gun -> counters
     rockets: int = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
     jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
+    halved_guns: tuple[str, ...] = ()  # single guns at half damage after two green jams (B.IX)
+    net_contact: bool = False  # touched a balloon net in the last maneuver (seed A.IV.i.2)
 
 
 class GroundElement(Model):
@@ -228,6 +230,8 @@ class MissionState(Model):
     finished: bool = False
     winner: SideName | Literal["draw"] | None = None
     floor: int = 0  # B.V: the level the table's lowest peg stands for
+    # Seed A.IV.i.2: a barrage net hangs along the line of the balloons, edge to edge.
+    nets: bool = False
 
 
 class Pilot(Model):

@@ -245,6 +245,7 @@ class Turn:
         # Seed A.II.c: the aiming +1 (and other +1s) never raise a 0 card.
         if value > 0:
             value += bonus
+        value = self.halved(shooter, gun, value)
         if value in (1, 2) and not aimed and self.spend_token(target, "snake"):
             value = 0  # seed D.VII.d Snake: 1s and 2s count as 0 unless aimed at
         if long_range and value > 0 and self.spend_token(target, "viper"):
@@ -267,6 +268,14 @@ class Turn:
         self.apply_special(target, special, card.value, shooter, gun)
         if self.planes[target].status == "flying":
             self.add_damage(target, value, shooter)
+
+    def halved(self, shooter: str | None, gun: Gun | None, value: int) -> int:
+        """Seed B.IX: a single gun whose fire drew two green jams deals half its damage for
+        the rest of the mission (rounded down, as the seed's other halvings, authored)."""
+        owner = self.planes.get(shooter) if shooter is not None else None
+        if owner is None or gun is None or gun.name not in owner.halved_guns:
+            return value
+        return value // 2
 
     def apply_special(
         self, pid: str, special: str, face: int, shooter: str | None, gun: Gun | None
@@ -760,7 +769,8 @@ class Turn:
                 if post.destroyed:
                     break
                 _, card = self.draw(shot.gun.deck, None)
-                changes: dict[str, object] = {"damage": post.damage + card.value}
+                points = self.halved(shot.shooter, shot.gun, card.value)
+                changes: dict[str, object] = {"damage": post.damage + points}
                 if card.special in ("jam_red", "jam_green"):
                     self.apply_special(
                         shot.shooter, card.special, card.value, shot.shooter, shot.gun
@@ -772,7 +782,7 @@ class Turn:
                 limit = (
                     self.catalog.rules.objectives.dca_structure if post.kind == "dca" else structure
                 )
-                if card.special == "explosion" or post.damage + card.value >= limit:
+                if card.special == "explosion" or post.damage + points >= limit:
                     changes.update(destroyed=True, destroyed_by=shot.shooter)
                     self.event("ground-destroyed", post=post.id, by=shot.shooter)
                 self.ground[post.id] = post.model_copy(update=changes)
@@ -910,7 +920,8 @@ class Turn:
             _, card = self.draw(shot.gun.deck, None)
             if card.special in ("jam_red", "jam_green"):
                 self.apply_special(shot.shooter, card.special, card.value, shot.shooter, shot.gun)
-            self.damage_balloon(shot.target, card.value, card.special, shot.shooter)
+            points = self.halved(shot.shooter, shot.gun, card.value)
+            self.damage_balloon(shot.target, points, card.special, shot.shooter)
 
     def damage_balloon(self, oid: str, points: int, special: str, source: str | None) -> None:
         """Seed A.IV.i: points count, and of the specials only fire (lasting, cumulative)
@@ -1045,6 +1056,7 @@ class Turn:
             played[plane.id] = (card, self.step_effect(program))
             self.event("card-revealed", plane=plane.id, card=card.code)
         pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
+        starts = {pid: (self.planes[pid].x, self.planes[pid].y) for pid in moves}
         for pid, (card, _length) in moves.items():
             plane = self.planes[pid]
             move = self.catalog.move(self.catalog.planes[plane.type], card.code)
@@ -1065,6 +1077,8 @@ class Turn:
         self.explosion_blast()
         landing.after_move(self, programs)
         balloons.cables(self)
+        balloons.collisions(self)
+        balloons.nets(self, starts)
         self.objective_actions(played)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step

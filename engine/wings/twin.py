@@ -48,8 +48,8 @@ def one_gun(work: Turn, shooter: str, gun: Gun, special: str, counters: int) -> 
 def doubled_jam(work: Turn, shooter: str, gun: Gun, special: str) -> bool:
     """Seed B.IX: a plane whose fire draws the same jam twice keeps it: two red jams and it
     cannot fire again this mission; two green jams and one of its twin guns stays jammed
-    (the other fires B damage). A Tinkerer shrugs off the double, not the third (D.VII.c).
-    True when the jam was made lasting here."""
+    (the other fires B damage), or its single gun fires at half damage. A Tinkerer shrugs
+    off the double, not the third (D.VII.c). True when the jam was made lasting here."""
     owner = work.planes[shooter]
     taken = (*owner.jams_taken, special)
     work.update(shooter, jams_taken=taken)
@@ -64,8 +64,13 @@ def doubled_jam(work: Turn, shooter: str, gun: Gun, special: str) -> bool:
         work.update(shooter, jams={**owner.jams, **{g.name: LASTING for g in guns}})
     elif work.mission.rules.twin_guns and real.deck == TWIN_DECK:
         work.update(shooter, half_jams={**owner.half_jams, gun.name: LASTING})
+    elif real.deck != TWIN_DECK:
+        # "Single-gun damage, or failing that halved": a single gun has no single-gun
+        # damage to fall back on, so it keeps firing at half damage (``Turn.halved``).
+        if gun.name not in owner.halved_guns:
+            work.update(shooter, halved_guns=(*owner.halved_guns, gun.name))
     else:
-        return False  # a single gun's "halved" damage is not played: a plain jam
+        return False  # twin guns with B.IV off: the usual jam
     work.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name, lasting=True)
     return True
 

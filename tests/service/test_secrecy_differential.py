@@ -111,16 +111,18 @@ async def _play(
                 panel = await env.svc.panel(info.id, user)
                 for decision in panel.decisions:
                     index = 0
-                    if s == side and decision.field == field and live.turn == 1:
+                    if s == side and decision.field == field and panel.turn == 1:
                         index = pick if len(decision.options) > pick else 0
                     choice = decision.options[index].id
                     await env.svc.draft(info.id, user, panel.round_id, decision.field, choice)
                 await observe()
                 result = await env.svc.lock(info.id, user, panel.round_id)
-                opens_now = live.turn == 1 and (
-                    live.kind == spec.round
-                    if spec.opens == "reveal"
-                    else rules.closes_turn(live.kind)
+                # A round that asks nobody anything plays straight after the one before it,
+                # so the lock that resolves a turn's first round may close the turn too.
+                after = (await env.svc.status(info.id)).round
+                closed = rules.closes_turn(panel.kind) or after is None or after.turn > panel.turn
+                opens_now = panel.turn == 1 and (
+                    panel.kind == spec.round if spec.opens == "reveal" else closed
                 )
                 if result.resolved and opens_now and opening is None:
                     opening = len(records)

@@ -144,3 +144,40 @@ def test_the_seam_offers_only_the_rocket_attacks_the_plane_can_fly() -> None:
     assert _rockets_refused(catalog(), stuck, mission_) == ()
     dry = stuck.model_copy(update={"rockets": 0})
     assert _rockets_refused(catalog(), dry, mission_) == ()  # nothing aboard: nothing to say
+
+
+def balloon_at(dy: float, **extra: object) -> MissionState:
+    state = with_balloon(level=3, **extra)
+    return state.model_copy(update={"objectives": {"c-balloon1": balloon(13.0, 10.0 + dy)}})
+
+
+def collided(work: Turn) -> bool:
+    return any(e.kind == "balloon-collision" for e in work.events)
+
+
+def test_a_plane_flying_into_a_balloon_at_its_level_collides_both_take_a_c_card() -> None:
+    work = first_phase(balloon_at(0.0))  # ends with 5/7 of its base on the card
+    e = work.planes["e"]
+    assert [deck for deck, _card in e.cards] == ["C"]
+    assert [ev.data for ev in work.events if ev.kind == "balloon-collision"] == [
+        {"plane": "e", "objective": "c-balloon1"}
+    ]
+    drawn = [ev.data for ev in work.events if ev.kind == "damage-card"]
+    assert not drawn  # a collision card is no shot: its points only, as B.III
+    assert e.damage > 0 and work.objectives["c-balloon1"].damage > 0  # this seed's C cards
+    assert work.objectives["c-balloon1"].hit_by == "e"
+    # Counters on one side only (the plane climbing, the balloon not): no collision.
+    assert not collided(first_phase(balloon_at(0.0, counters=1)))
+    # More than a third of the base on the card collides; a third or less grazes it.
+    assert collided(first_phase(balloon_at(0.65)))  # 0.39 of the base
+    assert not collided(first_phase(balloon_at(0.8)))  # 0.29 of the base
+
+
+def test_overlap_area_of_two_bases() -> None:
+    from engine.wings import geometry as geo
+
+    base = geo.rectangle(0.0, 0.0, 0.0, 1.0, 1.4)
+    assert abs(geo.overlap_area(base, base) - 1.4) < 1e-9
+    half = geo.rectangle(0.7, 0.0, 0.0, 1.0, 1.4)  # slid half its length along
+    assert abs(geo.overlap_area(base, half) - 0.7) < 1e-9
+    assert geo.overlap_area(base, geo.rectangle(5.0, 0.0, 0.0, 1.0, 1.4)) == 0.0

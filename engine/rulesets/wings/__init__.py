@@ -10,10 +10,11 @@ module maps it:
 - **Rounds.** A flying turn is ``program`` (every plane's three cards, sealed) then
   ``reorder``, which flies the turn and closes it. In ``reorder`` only a pursuer that tails
   an enemy decides (it has seen the enemy's first card); without a pursuit the round has
-  no decisions and the sides only lock. It always exists because the seam fixes which
-  round closes a turn: if ``program`` closed it, the programs would open at its reveal,
-  before the pursuer reorders, and the pursuer would see the whole enemy program instead
-  of its first card. ``debrief`` (skills, wounded pilots, purchases) is a turn of its own.
+  no decisions, and the service plays it at once (a side asked nothing is locked for it).
+  It always exists because the seam fixes which round closes a turn: if ``program``
+  closed it, the programs would open at its reveal, before the pursuer reorders, and the
+  pursuer would see the whole enemy program instead of its first card. ``debrief``
+  (skills, wounded pilots, purchases) is a turn of its own.
 - **Briefing.** The seam has no briefing round, so the briefing is resolved here: the first
   mission's type comes from the scenario (in ``new``, with the seed); each later one is
   chosen by the next active squadron in the debrief round (field ``mission``), and the
@@ -244,8 +245,10 @@ def _program_options(
     programs: list[str] = [
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
-    if _rescuer(catalog, plane, mission) or plane.status == "landed":
-        # Seed B.I, E.I.a: landing, waiting on the ground and taking off, where they serve.
+    home = landing.lands_home(catalog, mission, plane)
+    if _rescuer(catalog, plane, mission) or plane.status == "landed" or home:
+        # Seed B.I, E.I.a: landing (a rescuer anywhere, anyone on its own airfield),
+        # waiting on the ground and taking off, where they serve.
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
                 programs.append(program_text(ground))
@@ -330,7 +333,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 4: Sharpshooter, Killer and Expert's eye played (they spend tokens other skills used);
     # optional rules B.II, B.IV, B.V (floor) and B.IX jams on by default; rockets and balloon
     # cables; the number of objectives and the rescue mission chosen at the debrief.
-    version = "4"
+    # 5: ground element ids as short codes (c-I1); B.IX halves a single gun after two green
+    # jams (it used to jam); a plane and a balloon collide (A.IV.i); a plane may land on its
+    # own airfield in any mission (B.I.a); two balloons or more hang a barrage net (A.IV.i.2).
+    version = "5"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
