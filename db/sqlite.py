@@ -27,7 +27,7 @@ import aiosqlite
 
 from db.backup import backup_connection
 from db.migrate import current_version, migrate
-from db.packing import pack, unpack
+from db.packing import EVENTS_1, pack, unpack
 from db.repository import (
     AuditRow,
     CampaignRow,
@@ -600,7 +600,7 @@ class SqliteTransaction(Transaction):
                         event.source,
                         event.kind,
                         event.turn,
-                        pack(_dumps(dict(event.data))),
+                        pack(_dumps(dict(event.data)), EVENTS_1),
                         now,
                     ),
                 )

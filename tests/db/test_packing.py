@@ -85,6 +85,9 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
             ("text",),
             ("blob",),
         ]
+        # An event's data is primed with the events dictionary, the others deflate alone.
+        marks = conn.execute("SELECT substr(data, 1, 1) FROM events WHERE typeof(data) = 'blob'")
+        assert marks.fetchall() == [(bytes((packing.EVENTS_1,)),)]
         for table, column in (("events", "data"), ("outbox", "payload"), ("audit", "data")):
             last = f"SELECT length({column}) FROM {table} ORDER BY rowid DESC LIMIT 1"
             (size,) = conn.execute(last).fetchone()
@@ -94,6 +97,11 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
 def test_small_values_stay_text_and_unknown_marks_are_refused() -> None:
     assert packing.pack('{"side":"allied"}') == '{"side":"allied"}'
     assert isinstance(packing.pack(str(STRIKE)), bytes)
+    # A short event: the dictionary halves what deflate alone makes of it.
+    flak = json.dumps({"against": {"aircraft": "A6M2", "fate": "ok", "side": "japanese"}})
+    alone, primed = packing.pack(flak), packing.pack(flak, packing.EVENTS_1)
+    assert isinstance(primed, bytes) and len(primed) < len(alone) / 2
+    assert packing.unpack(primed) == flak
     with pytest.raises(StorageError, match="unknown mark"):
         packing.unpack(b"\x7fgarbage")
     with pytest.raises(StorageError, match="does not unpack"):
