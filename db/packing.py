@@ -27,10 +27,20 @@ DEFLATE = 0x01  # raw deflate (no zlib header: the mark says what it is), no dic
 # data is a few hundred bytes, too short to repeat itself, but it repeats the keys and
 # words every other event has. A dictionary file is never edited once released: a better
 # one comes as a new file under a new mark, and the old one stays to read the old rows.
-# events-1 was built from the events of the offline demos (carrier, wings and land, seed 7;
-# a few values of each kind, the commonest kinds last), not from the benchmark's campaigns.
+# They were built from the offline demos (carrier, wings and land, seed 7), not from the
+# benchmark's campaigns: events-1 holds a few values of each kind of event, the commonest
+# kinds last (deflate reaches nearer text more cheaply); history-1, outbox-1 and state-1
+# the last records, payloads and states of each demo, the carrier's last.
 EVENTS_1 = 0x02
-DICTIONARIES = {EVENTS_1: "events-1.txt"}
+HISTORY_1 = 0x03
+OUTBOX_1 = 0x04
+STATE_1 = 0x05
+DICTIONARIES = {
+    EVENTS_1: "events-1.txt",
+    HISTORY_1: "history-1.txt",
+    OUTBOX_1: "outbox-1.txt",
+    STATE_1: "state-1.txt",
+}
 
 # Below this many bytes the mark and deflate's own overhead eat the gain.
 SMALLEST = 48

@@ -27,7 +27,7 @@ import aiosqlite
 
 from db.backup import backup_connection
 from db.migrate import current_version, migrate
-from db.packing import EVENTS_1, pack, unpack
+from db.packing import EVENTS_1, HISTORY_1, OUTBOX_1, STATE_1, pack, unpack
 from db.repository import (
     AuditRow,
     CampaignRow,
@@ -425,7 +425,7 @@ class SqliteTransaction(Transaction):
         return await self._insert_id(
             "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at,"
             " history_len) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, branch, turn, round_kind, pack(state), now, history_len),
+            (campaign_id, branch, turn, round_kind, pack(state, STATE_1), now, history_len),
         )
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
@@ -453,7 +453,7 @@ class SqliteTransaction(Transaction):
         values = ", ".join("(?, ?, ?, ?)" for _ in records)
         params: list[Any] = []
         for index, record in enumerate(records):
-            params.extend((campaign_id, branch, first_seq + index, pack(record)))
+            params.extend((campaign_id, branch, first_seq + index, pack(record, HISTORY_1)))
         await self._write(
             f"INSERT INTO history (campaign_id, branch, seq, record) VALUES {values}", params
         )
@@ -702,7 +702,7 @@ class SqliteTransaction(Transaction):
             if row is not None:
                 await self._write(
                     "UPDATE outbox SET payload = ? WHERE id = ?",
-                    (pack(_dumps(dict(item.payload))), row["id"]),
+                    (pack(_dumps(dict(item.payload)), OUTBOX_1), row["id"]),
                 )
                 return None
         return await self._insert(
@@ -715,7 +715,7 @@ class SqliteTransaction(Transaction):
                 item.target_kind,
                 item.target_id,
                 item.message_key,
-                pack(_dumps(dict(item.payload))),
+                pack(_dumps(dict(item.payload)), OUTBOX_1),
                 now,
                 item.dedupe_key,
                 now,

@@ -85,9 +85,16 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
             ("text",),
             ("blob",),
         ]
-        # An event's data is primed with the events dictionary, the others deflate alone.
-        marks = conn.execute("SELECT substr(data, 1, 1) FROM events WHERE typeof(data) = 'blob'")
-        assert marks.fetchall() == [(bytes((packing.EVENTS_1,)),)]
+        # Each column is primed with its own dictionary; the audit deflates alone.
+        for table, column, mark in (
+            ("events", "data", packing.EVENTS_1),
+            ("history", "record", packing.HISTORY_1),
+            ("snapshots", "state", packing.STATE_1),
+            ("outbox", "payload", packing.OUTBOX_1),
+            ("audit", "data", packing.DEFLATE),
+        ):
+            first = f"SELECT substr({column}, 1, 1) FROM {table} WHERE typeof({column}) = 'blob'"
+            assert conn.execute(first).fetchall() == [(bytes((mark,)),)], table
         for table, column in (("events", "data"), ("outbox", "payload"), ("audit", "data")):
             last = f"SELECT length({column}) FROM {table} ORDER BY rowid DESC LIMIT 1"
             (size,) = conn.execute(last).fetchone()
