@@ -43,7 +43,7 @@ from bot.demo import SeededTokens
 from bot.service import CampaignService
 from bot.service_model import Pace
 from bot.service_rounds import load_state
-from db.packing import pack, unpack
+from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository
 from engine.loader import default_catalog
@@ -77,7 +77,9 @@ async def _bytes(svc: CampaignService, cid: int, seen: set[int]) -> tuple[int, i
             earlier = await tx.snapshot(previous) if previous is not None else None
             stored_before = earlier.history_len if earlier is not None else 0
             new_records = await tx.history(cid, row.branch, row.history_len)
-            after += _stored(row.state) + sum(_stored(r) for r in new_records[stored_before:])
+            after += _stored(row.state, STATE_1) + sum(
+                _stored(r, HISTORY_1) for r in new_records[stored_before:]
+            )
             before += len(rules.dump(whole).encode())
             seen.add(snapshot_id)
     return after, before
@@ -108,9 +110,9 @@ async def _turn(svc: CampaignService, cid: int, rng: random.Random) -> bool:
             return True
 
 
-def _stored(text: str) -> int:
+def _stored(text: str, mark: int) -> int:
     """The bytes the SQLite store keeps for ``text`` (deflated when that is smaller)."""
-    value = pack(text)
+    value = pack(text, mark)
     return len(value) if isinstance(value, bytes) else len(value.encode())
 
 
