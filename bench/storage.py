@@ -4,14 +4,16 @@ Plays ``--campaigns`` Coral Sea campaigns through the service in lockstep, one w
 each at a time, with random legal orders, on one SQLite file. After every turn it counts
 the bytes the turn added per campaign in the two storage shapes, from the same campaigns:
 
-- after (this release): the new snapshots (current state only) plus the new history rows;
+- after (this release): the new snapshots (current state only) plus the new history rows,
+  as stored (deflated, ``db.packing``);
 - before (schema 4): the new snapshots holding the whole state, history included (the
   text the old code stored: the ruleset's ``dump`` of the rebuilt state).
 
 At the end the same file is converted to the old shape (history put back into every
-snapshot, the history table dropped), both files are VACUUMed and their size per campaign
-is printed beside the issue's target (a 6-turn campaign's share <= 60 KiB). "Flat" means
-the last turn adds at most 1.5x what the first added; the old shape grows with the turn.
+snapshot, the history table dropped, every JSON column as text again), both files are
+VACUUMed and their size per campaign is printed beside the issue's target (a 6-turn
+campaign's share <= 60 KiB). "Flat" means the last turn adds at most 1.5x what the first
+added; the old shape grows with the turn.
 
 Last, the memory a parsed state takes at the final turn (tracemalloc, the median of 200
 parses): the whole state, and the snapshot alone (what a reader that needs no history
@@ -41,6 +43,7 @@ from bot.demo import SeededTokens
 from bot.service import CampaignService
 from bot.service_model import Pace
 from bot.service_rounds import load_state
+from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository
 from engine.loader import default_catalog
@@ -48,6 +51,7 @@ from engine.loader import default_catalog
 TARGET_KIB = 60.0  # issue 13: a 6-turn campaign's share of the file
 FLAT = 1.5  # the last turn may add at most this times the first turn's bytes
 GM, JAP, ALL = 9, 11, 22
+PACKED = (("events", "data"), ("outbox", "payload"), ("audit", "data"))
 
 
 async def _snapshots(tx: Transaction, cid: int) -> set[int]:
@@ -73,8 +77,8 @@ async def _bytes(svc: CampaignService, cid: int, seen: set[int]) -> tuple[int, i
             earlier = await tx.snapshot(previous) if previous is not None else None
             stored_before = earlier.history_len if earlier is not None else 0
             new_records = await tx.history(cid, row.branch, row.history_len)
-            after += len(row.state.encode()) + sum(
-                len(r.encode()) for r in new_records[stored_before:]
+            after += _stored(row.state, STATE_1) + sum(
+                _stored(r, HISTORY_1) for r in new_records[stored_before:]
             )
             before += len(rules.dump(whole).encode())
             seen.add(snapshot_id)
@@ -106,10 +110,20 @@ async def _turn(svc: CampaignService, cid: int, rng: random.Random) -> bool:
             return True
 
 
+def _stored(text: str, mark: int) -> int:
+    """The bytes the SQLite store keeps for ``text`` (deflated when that is smaller)."""
+    value = pack(text, mark)
+    return len(value) if isinstance(value, bytes) else len(value.encode())
+
+
 def _old_shape(source: Path, target: Path, whole: dict[int, str]) -> None:
     shutil.copy(source, target)
     conn = sqlite3.connect(target)
+    conn.create_function("unpack", 1, unpack, deterministic=True)
     try:
+        # Schema 4 kept every JSON column as text.
+        for table, column in PACKED:
+            conn.execute(f"UPDATE {table} SET {column} = unpack({column})")
         for snapshot_id, text in whole.items():
             conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
         conn.execute("DROP TABLE history")
@@ -227,6 +241,9 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     old = folder / "old-shape.db"
     _old_shape(path, old, whole)
     after_kib = _vacuumed_size(path) / n / 1024
+    empty_repo = await SqliteRepository.open(folder / "empty.db")
+    await empty_repo.close()
+    empty_kib = _vacuumed_size(folder / "empty.db") / 1024
     before_kib = old.stat().st_size / n / 1024
     print(
         line(
@@ -236,7 +253,12 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             verdict(after_kib, TARGET_KIB),
         )
     )
-    shares = ", ".join(f"{name} {size / n / 1024:.0f}" for name, size in _largest_tables(path))
+    print(
+        f"  above the empty schema ({empty_kib:.0f} KiB):"
+        f" {after_kib - empty_kib / n:.0f} KiB per campaign"
+    )
+    tables = _largest_tables(path, 8)
+    shares = ", ".join(f"{name} {size / n / 1024:.1f}" for name, size in tables)
     print(f"  where the new file goes (KiB per campaign): {shares}")
     print(
         line(

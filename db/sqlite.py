@@ -27,6 +27,7 @@ import aiosqlite
 
 from db.backup import backup_connection
 from db.migrate import current_version, migrate
+from db.packing import EVENTS_1, HISTORY_1, OUTBOX_1, STATE_1, pack, unpack
 from db.repository import (
     AuditRow,
     CampaignRow,
@@ -162,7 +163,7 @@ def _event(row: sqlite3.Row) -> EventRow:
         source=row["source"],
         kind=row["kind"],
         turn=row["turn"],
-        data=json.loads(row["data"]),
+        data=json.loads(unpack(row["data"])),
         void=bool(row["void"]),
         created_at=row["created_at"],
     )
@@ -188,7 +189,7 @@ def _outbox(row: sqlite3.Row) -> OutboxRow:
         target_kind=row["target_kind"],
         target_id=row["target_id"],
         message_key=row["message_key"],
-        payload=json.loads(row["payload"]),
+        payload=json.loads(unpack(row["payload"])),
         status=row["status"],
         attempts=row["attempts"],
         next_attempt_at=row["next_attempt_at"],
@@ -424,7 +425,7 @@ class SqliteTransaction(Transaction):
         return await self._insert_id(
             "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at,"
             " history_len) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, branch, turn, round_kind, state, now, history_len),
+            (campaign_id, branch, turn, round_kind, pack(state, STATE_1), now, history_len),
         )
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
@@ -437,7 +438,7 @@ class SqliteTransaction(Transaction):
             branch=row["branch"],
             turn=row["turn"],
             round_kind=row["round_kind"],
-            state=row["state"],
+            state=unpack(row["state"]),
             created_at=row["created_at"],
             history_len=row["history_len"],
         )
@@ -452,7 +453,7 @@ class SqliteTransaction(Transaction):
         values = ", ".join("(?, ?, ?, ?)" for _ in records)
         params: list[Any] = []
         for index, record in enumerate(records):
-            params.extend((campaign_id, branch, first_seq + index, record))
+            params.extend((campaign_id, branch, first_seq + index, pack(record, HISTORY_1)))
         await self._write(
             f"INSERT INTO history (campaign_id, branch, seq, record) VALUES {values}", params
         )
@@ -465,7 +466,7 @@ class SqliteTransaction(Transaction):
             " ORDER BY seq",
             (campaign_id, branch, length),
         )
-        return [str(row[0]) for row in rows]
+        return [unpack(row[0]) for row in rows]
 
     async def copy_history(
         self, campaign_id: int, from_branch: int, to_branch: int, length: int
@@ -599,7 +600,7 @@ class SqliteTransaction(Transaction):
                         event.source,
                         event.kind,
                         event.turn,
-                        _dumps(dict(event.data)),
+                        pack(_dumps(dict(event.data)), EVENTS_1),
                         now,
                     ),
                 )
@@ -701,7 +702,7 @@ class SqliteTransaction(Transaction):
             if row is not None:
                 await self._write(
                     "UPDATE outbox SET payload = ? WHERE id = ?",
-                    (_dumps(dict(item.payload)), row["id"]),
+                    (pack(_dumps(dict(item.payload)), OUTBOX_1), row["id"]),
                 )
                 return None
         return await self._insert(
@@ -714,7 +715,7 @@ class SqliteTransaction(Transaction):
                 item.target_kind,
                 item.target_id,
                 item.message_key,
-                _dumps(dict(item.payload)),
+                pack(_dumps(dict(item.payload)), OUTBOX_1),
                 now,
                 item.dedupe_key,
                 now,
@@ -829,7 +830,7 @@ class SqliteTransaction(Transaction):
         return await self._insert_id(
             "INSERT INTO audit (campaign_id, guild_id, who, what, why, data, at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, guild_id, who, what, why, _dumps(dict(data)), now),
+            (campaign_id, guild_id, who, what, why, pack(_dumps(dict(data))), now),
         )
 
     async def audit(self, campaign_id: int) -> list[AuditRow]:
@@ -844,7 +845,7 @@ class SqliteTransaction(Transaction):
                 who=row["who"],
                 what=row["what"],
                 why=row["why"],
-                data=json.loads(row["data"]),
+                data=json.loads(unpack(row["data"])),
                 at=row["at"],
             )
             for row in rows

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from db.packing import unpack
 from db.repository import Repository, StorageError
 
 # Parents before children (foreign keys); the key column of tables with a generated key.
@@ -93,6 +94,8 @@ async def _write(
     repo: Repository, raw: Any, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
 ) -> None:
     if _is_postgres(repo):
+        # SQLite keeps its long JSON deflated (db.packing); PostgreSQL keeps it as text.
+        rows = [tuple(unpack(v) if isinstance(v, bytes) else v for v in row) for row in rows]
         flags = [i for i, name in enumerate(columns) if name in await _boolean_columns(raw, table)]
         if flags:
             # SQLite keeps flags as 0/1; PostgreSQL's COPY wants booleans.

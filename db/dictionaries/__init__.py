@@ -1,0 +1,1 @@
+"""Deflate dictionaries of ``db.packing``: data files, never edited once released."""
