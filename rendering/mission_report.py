@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from engine.catalog import ActionCard
 from engine.report import AircraftOutcome, BombRun, StrikeReport
 from engine.types import AircraftState, BombMode, BombResult, Side
-from rendering.card import Variant, card_size, card_tile
+from rendering.card import PHONE_SCALE, Variant, card_size, card_tile
 from rendering.phone_cards import (
     BAR,
     INNER,
@@ -72,7 +72,7 @@ from rendering.style import (
 )
 from rendering.text import band_short, place_label, result_name, side_name, tr
 
-CARD_SCALE = 1.25  # the smallest words on a card badge (18 px) become 22 px
+CARD_SCALE = PHONE_SCALE  # the smallest words on a card badge (18 px) become 22 px
 ROW = 48  # an aircraft row
 PIP = (180, 30, 30)  # a damage pip, as on the carrier report's chips
 ICON_NAMES = frozenset({"damaged", "destroyed", "lost", "disengaged", "bomb", "torpedo", "spoiled"})

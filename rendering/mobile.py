@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.catalog import ActionCard
 from engine.types import BombResult, Side
-from rendering.card import Variant, card_size, card_tile
+from rendering.card import PHONE_SCALE, Variant, card_size, card_tile
 from rendering.style import (
     FAINT,
     HEADER_BG,
@@ -23,6 +23,9 @@ from rendering.style import (
     HEADER_MUTED,
     INK,
     MUTED,
+    PHONE_MARGIN,
+    PHONE_MIN_TEXT,
+    PHONE_WIDTH,
     RULE,
     LegendMark,
     draw_icon,
@@ -36,15 +39,15 @@ from rendering.style import (
     wrap,
 )
 
-WIDTH = 800
-MARGIN = 20
+WIDTH = PHONE_WIDTH
+MARGIN = PHONE_MARGIN
 INNER = WIDTH - 2 * MARGIN
-TEXT = 22  # the smallest type: 11 px on a 400 px phone
+TEXT = PHONE_MIN_TEXT  # the smallest type: 11 px on a 400 px phone
 BODY = 24
 TITLE = 32
 # Cards are drawn a quarter larger than on the desktop pictures, so their smallest words
 # (the 18 px values and results of a card at scale 1) reach TEXT.
-CARD_SCALE = 1.25
+CARD_SCALE = PHONE_SCALE
 
 
 # --- header --------------------------------------------------------------------------------

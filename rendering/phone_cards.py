@@ -22,6 +22,8 @@ from rendering.style import (
     HEADER_MUTED,
     INK,
     MUTED,
+    PHONE_MIN_TEXT,
+    PHONE_WIDTH,
     Icon,
     canvas,
     draw_icon,
@@ -39,10 +41,10 @@ from rendering.style import (
 )
 from rendering.text import side_name, tr
 
-WIDTH = 800
+WIDTH = PHONE_WIDTH
 PAD = 24
 INNER = WIDTH - 2 * PAD
-SMALL = 22  # the smallest text: 11 px on a 400 px phone
+SMALL = PHONE_MIN_TEXT  # the smallest text: 11 px on a 400 px phone
 TEXT = 24
 TITLE = 32
 BAR = 104  # the title bar with a subtitle under the title

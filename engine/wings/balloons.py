@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog
 from engine.wings.fire import base_polygon, check_at_ground, ground_polygon
-from engine.wings.state import PlaneState, Program
+from engine.wings.state import Objective, PlaneState, Program
 
 if TYPE_CHECKING:
     from engine.wings.turn import Turn
@@ -52,12 +52,17 @@ ROCKET_DECK = "D"  # seed 0: D cards are rocket damage
 ROCKET_CARDS = ("straight", "dive", "stall")  # seed A.IV.j.1
 
 
-def cables(work: Turn) -> None:
-    balloons = [
+def _live_balloons(work: Turn) -> list[Objective]:
+    """The balloons still up, in id order (the order their effects are drawn in)."""
+    return [
         b
         for b in sorted(work.objectives.values(), key=lambda o: o.id)
         if b.kind == "balloon" and not b.destroyed
     ]
+
+
+def cables(work: Turn) -> None:
+    balloons = _live_balloons(work)
     if not balloons:
         return
     for plane in work.flying():
@@ -77,11 +82,7 @@ def cables(work: Turn) -> None:
 
 
 def collisions(work: Turn) -> None:
-    balloons = [
-        b
-        for b in sorted(work.objectives.values(), key=lambda o: o.id)
-        if b.kind == "balloon" and not b.destroyed
-    ]
+    balloons = _live_balloons(work)
     if not balloons:
         return
     for plane in work.flying():
