@@ -8,6 +8,7 @@ from engine.rng import Rng
 from engine.wings.objectives import mission_result
 from engine.wings.state import MissionState, PlaneState
 from engine.wings.turn import play_turn
+from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_objectives import FAR, with_objective
 from tests.wings.test_turn import programs
@@ -63,3 +64,21 @@ def test_the_turn_limit_gives_the_mission_to_whoever_met_his_goals() -> None:
         state = recon_over(SCOUT, far_away, done=done).model_copy(update={"max_turns": 1})
         after, _ = play_turn(catalog(), state, programs(r="S S S", far="S S S"), Rng("r", 1, "t"))
         assert after.finished and after.winner == winner, done
+
+
+def test_the_mission_report_tells_a_draw_from_a_defender_s_win() -> None:
+    record = {
+        "number": 2,
+        "active": "entente",
+        "kind": "bombing",
+        "success": False,
+        "winner": "draw",
+        "vp": {"entente": 0, "central": 3},
+        "losses": {},
+    }
+    head = WingsPresenter()._mission_lines(record, "en")[0]
+    assert head == "Mission 2: Entente bombing, failure, a draw: neither side met its goals"
+    held = WingsPresenter()._mission_lines({**record, "winner": "central"}, "fr")[0]
+    assert held.endswith(", échec")
+    drawn = WingsPresenter()._mission_lines(record, "fr")[0]
+    assert drawn.endswith("échec, match nul\u00a0: aucun camp n'a atteint ses buts")
