@@ -339,7 +339,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 6: a mission against objectives goes on while the aggressor flies (the defenders gone,
     # it ends once every objective is achieved); its winner is the aggressor who achieved
     # them, the defender who held both them and the air, else a draw (E.I.a, E.III.a); a
-    # reconnaissance pass is measured to the site's card, as every range.
+    # reconnaissance pass is measured to the site's card, as every range; the flak battery,
+    # trenches and CAA posts keep within R/2 of the border and R/2 clear of each other and
+    # of the objectives (E.I.b, E.II.c).
     version = "6"
     sides = SIDES
     rounds = ROUNDS
