@@ -1184,7 +1184,8 @@ class Turn:
         return None
 
     def snapshot(self) -> MissionState:
-        """The planes and objectives as they stand, for the objectives' own tests."""
+        """The mission with its planes and objectives as they stand now, for the objective
+        rules (what is achieved, who won)."""
         return self.mission.model_copy(
             update={"planes": self.planes, "objectives": self.objectives}
         )
