@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
+from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.landing import rescue_layout
 from engine.wings.missions import Sortie, new_mission
@@ -88,40 +89,68 @@ def mission_points(
 GROUND_CODES: dict[str, str] = {"trench": "I", "caa": "A", "dca": "F"}
 
 
-def defences(catalog: Catalog, side: SideName, trenches: int, caa: int) -> dict[str, GroundElement]:
+Spot = tuple[float, float]
+
+
+def clear_spot(catalog: Catalog, x: float, y: float, taken: list[Spot]) -> float:
+    """Seed E.I.b (and E.II.c: every mission element follows its placement rules): elements
+    lie at least R/2 apart. The nearest point to ``y`` across the table, on the line ``x``,
+    that is that far from every element already laid (a tenth of a bw at a time, first
+    towards the higher edge); ``y`` itself if the table has none."""
+    height = catalog.rules.units.table[1]
+    gap = catalog.rules.units.ruler / 2 - geo.EPS
+    for step in range(int(height * 10) + 1):
+        for sign in (1, -1):
+            spot = y + sign * step / 10
+            if 0 < spot < height and all(geo.distance((x, spot), other) >= gap for other in taken):
+                return spot
+    return y
+
+
+def defences(
+    catalog: Catalog, side: SideName, trenches: int, caa: int, taken: tuple[Spot, ...] = ()
+) -> dict[str, GroundElement]:
     """The defending side's trenches and CAA posts along the border of its own zone (seed
-    E.I.b: objectives within R/2 of that border), spread evenly across the table."""
+    E.I.b: mission elements within R/2 of that border), spread evenly across the table,
+    each slid along the border clear of the objectives and posts laid before it."""
     width, height = catalog.rules.units.table
     x = width * 3 / 4 if side == "central" else width / 4
     kinds: list[Literal["trench", "caa"]] = []
     kinds += ["caa"] * caa
     kinds += ["trench"] * trenches
-    posts = [
-        GroundElement(
-            id=f"{side[0]}-{GROUND_CODES[kind]}{kinds[: index + 1].count(kind)}",
-            kind=kind,
-            side=side,
-            x=x,
-            y=height * (index + 1) / (len(kinds) + 1),
+    laid = list(taken)
+    posts = []
+    for index, kind in enumerate(kinds):
+        y = clear_spot(catalog, x, height * (index + 1) / (len(kinds) + 1), laid)
+        laid.append((x, y))
+        posts.append(
+            GroundElement(
+                id=f"{side[0]}-{GROUND_CODES[kind]}{kinds[: index + 1].count(kind)}",
+                kind=kind,
+                side=side,
+                x=x,
+                y=y,
+            )
         )
-        for index, kind in enumerate(kinds)
-    ]
     return {post.id: post for post in posts}
 
 
-def flak_battery(catalog: Catalog, side: SideName) -> GroundElement:
-    """Authored: an objective is covered by one flak battery half a ruler behind it (deeper
-    in the defender's zone), armed from the second turn (seed A.IV.h: a turn to arm)."""
+def flak_battery(catalog: Catalog, side: SideName, taken: tuple[Spot, ...] = ()) -> GroundElement:
+    """The flak battery (DCA) covering the objectives: on the table's middle line as deep in
+    the defender's zone as seed E.I.b lets a mission element lie (``[objectives] depth``,
+    key ``dca``: R/2), slid across the table clear of the objectives and posts (authored
+    spot); armed from the second turn (seed A.IV.h: a turn to arm)."""
     width, height = catalog.rules.units.table
     ruler = catalog.rules.units.ruler
     border = width * 3 / 4 if side == "central" else width / 4
     inward = 1 if side == "central" else -1
+    x = border + inward * ruler * catalog.rules.objectives.depth["dca"]
     return GroundElement(
         id=f"{side[0]}-{GROUND_CODES['dca']}1",
         kind="dca",
         side=side,
-        x=border + inward * ruler * 3 / 4,
-        y=height / 2,
+        x=x,
+        y=clear_spot(catalog, x, height / 2, list(taken)),
         ready_turn=2,
     )
 
@@ -307,16 +336,20 @@ def generate_mission(
         rules=state.rules,
     )
     time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
-    ground = defences(catalog, enemy, trenches, caa)
+    placed = place_objectives(catalog, kind, enemy, sites)
+    spots = tuple((site.x, site.y) for site in placed.values())
+    ground = defences(catalog, enemy, trenches, caa, spots)
     if dca:
-        battery = flak_battery(catalog, enemy)
+        battery = flak_battery(
+            catalog, enemy, (*spots, *((post.x, post.y) for post in ground.values()))
+        )
         ground[battery.id] = battery
     mission = mission.model_copy(
         update={
             "time_of_day": time_of_day,
             "ground": ground,
             "kind": kind,
-            "objectives": place_objectives(catalog, kind, enemy, sites),
+            "objectives": placed,
             # Authored: two balloons or more hang a barrage net between them (seed
             # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
             "nets": kind == "balloon" and sites >= 2,

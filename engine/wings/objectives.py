@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, SideName
@@ -149,7 +150,9 @@ def photographs(catalog: Catalog, plane: PlaneState, last_kind: str, site: Objec
 
 
 def reconnoitres(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:
-    """Seed A.IV.g: within R/2 of the site at altitude 2, or within R lower down."""
+    """Seed A.IV.g: within R/2 of the site at altitude 2, or within R lower down, measured
+    as every range of the game is (authored 3.2): from the plane's centre to the nearest
+    point of the site's card."""
     ruler = catalog.rules.units.ruler
     half_level, full_level = catalog.rules.objectives.recon_levels
     if plane.level <= full_level:
@@ -158,8 +161,19 @@ def reconnoitres(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:
         reach = ruler / 2
     else:
         return False
-    near = geo.distance((plane.x, plane.y), (site.x, site.y)) <= reach + geo.EPS
+    near = to_card(catalog, (plane.x, plane.y), site) <= reach + geo.EPS
     return near and can_observe(catalog, plane)
+
+
+def to_card(catalog: Catalog, point: geo.Point, site: Objective) -> float:
+    """How far a point lies from a site's card: nought over it, else to its nearest edge."""
+    card = ground_polygon(catalog, site.x, site.y)
+    if geo.point_in_convex(point, card):
+        return 0.0
+    return min(
+        geo.distance(point, geo.nearest_on_segment(point, start, end))
+        for start, end in zip(card, (*card[1:], card[0]), strict=True)
+    )
 
 
 # --- awards (seed E.I.a, E.III.a) ---------------------------------------------------------
@@ -174,6 +188,35 @@ def returned(mission: MissionState, plane: PlaneState) -> bool:
         return False
     width = mission.table[0]
     return plane.x < width / 4 if plane.side == "entente" else plane.x > width * 3 / 4
+
+
+def in_mission(plane: PlaneState) -> bool:
+    """Still able to act: in the air, or on the ground awaiting take-off (seed B.I)."""
+    return plane.status in ("flying", "landed")
+
+
+def all_achieved(mission: MissionState) -> bool:
+    """Seed E.I.a: the aggressor's mission succeeds when every objective is achieved."""
+    return bool(mission.objectives) and all(
+        _achieved(mission, objective) for objective in mission.objectives.values()
+    )
+
+
+def mission_result(mission: MissionState) -> SideName | Literal["draw"]:
+    """Who won a mission with objectives, once it is over. Seed E.I.a and E.III.a: the
+    aggressor wins by achieving his mission; the defender has two goals, protecting the
+    objectives and holding the air (every aggressor shot down or off the table, and one of
+    his own back at base, E.I.a's air superiority), and wins with both; with one only,
+    neither side has met its goals and the mission is a draw (the aggressor has still
+    failed: F.III.a passes the initiative, E.III.a's defender pilots score)."""
+    defender = next(iter(mission.objectives.values())).side
+    attacker = other(defender)
+    if all_achieved(mission):
+        return attacker
+    planes = mission.planes.values()
+    attackers_out = not any(in_mission(p) for p in planes if p.side == attacker)
+    defender_home = any(returned(mission, p) for p in planes if p.side == defender)
+    return defender if attackers_out and defender_home else "draw"
 
 
 @dataclass
@@ -201,7 +244,7 @@ def awards(catalog: Catalog, mission: MissionState) -> Awards:
     """Seed E.III.a objective awards. Success (seed E.I.a) means every objective achieved;
     an objective in deep enemy territory doubles the attacker's squadron award."""
     vp = catalog.rules.objectives.vp
-    result = Awards(success=bool(mission.objectives))
+    result = Awards(success=all_achieved(mission))
     attacker = other(next(iter(mission.objectives.values())).side) if mission.objectives else ""
 
     def give(side: str, award: str, objective: Objective, plane_id: str | None) -> None:
@@ -217,7 +260,6 @@ def awards(catalog: Catalog, mission: MissionState) -> Awards:
     for objective in sorted(mission.objectives.values(), key=lambda o: o.id):
         defender = objective.side
         achieved = _achieved(mission, objective)
-        result.success = result.success and achieved
         if objective.kind in ("recon", "photo", "rescue"):
             if achieved:
                 award = "rescued" if objective.kind == "rescue" else "recon_done"

@@ -35,6 +35,7 @@ from engine.wings.state import (
     Objective,
     PlaneState,
     Program,
+    other,
 )
 
 PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
@@ -1182,6 +1183,23 @@ class Turn:
                 return length
         return None
 
+    def snapshot(self) -> MissionState:
+        """The mission with its planes and objectives as they stand now, for the objective
+        rules (what is achieved, who won)."""
+        return self.mission.model_copy(
+            update={"planes": self.planes, "objectives": self.objectives}
+        )
+
+    def objective_mission_over(self, alive: dict[SideName, list[PlaneState]]) -> bool:
+        """A mission against objectives (seed E.I.a) goes on while the aggressor can act:
+        his enemies gone from the sky, he still has the objectives and the ground defences
+        before him (authored: the seed names no end). It is over when none of his planes is
+        left in it, or when nobody opposes him in the air and every objective is achieved."""
+        defender = next(iter(self.objectives.values())).side
+        if not alive[other(defender)]:
+            return True
+        return not alive[defender] and obj.all_achieved(self.snapshot())
+
     def finish(self) -> MissionState:
         decks = {
             letter: DeckState(
@@ -1197,7 +1215,9 @@ class Turn:
         aloft = [p for p in self.planes.values() if p.status in ("flying", "landed")]
         alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None
-        if not alive["entente"] or not alive["central"]:
+        if self.objectives:
+            finished = turn > self.mission.max_turns or self.objective_mission_over(alive)
+        elif not alive["entente"] or not alive["central"]:
             finished = True
             if alive["entente"]:
                 winner = "entente"
@@ -1209,6 +1229,8 @@ class Turn:
             finished, winner = True, "draw"
         if finished:
             landing.stranded(self)
+            if self.objectives:
+                winner = obj.mission_result(self.snapshot())
             self.event("mission-over", winner=winner)
         return self.mission.model_copy(
             update={

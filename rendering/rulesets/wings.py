@@ -274,7 +274,16 @@ class WingsPresenter:
         return next((r for r in view.data.get("history", ()) if r["number"] == number), None)
 
     def _mission_lines(self, record: Mapping[str, Any], locale: str) -> list[str]:
-        result = t("wings.success" if record["success"] else "wings.failure", locale)
+        # Seed E.III.a: a failed mission is the defender's only if he also held the air.
+        drawn = not record["success"] and record.get("winner") == "draw"
+        key = (
+            "wings.success"
+            if record["success"]
+            else "wings.failure-draw"
+            if drawn
+            else "wings.failure"
+        )
+        result = t(key, locale)
         return [
             t(
                 "wings.mission-head",

@@ -31,6 +31,10 @@ async def _play(env: Env, seed: str, picks: random.Random) -> int:
     while (status := await env.svc.status(info.id)).campaign.status != "finished":
         assert status.round is not None and rounds < 200
         for user in (ENTENTE, CENTRAL):
+            # A side with nothing left to decide (its planes gone while the aggressor flies
+            # on to his objective) leaves the round to the other, whose lock may end it all.
+            if (await env.svc.status(info.id)).campaign.status == "finished":
+                break
             panel = await env.svc.panel(info.id, user)
             for decision in panel.decisions:
                 option = picks.choice(decision.options)

@@ -118,14 +118,17 @@ def test_a_photograph_needs_a_stall_over_the_site_at_level_2_or_lower() -> None:
 
 @pytest.mark.parametrize(
     ("level", "gap", "done"),
-    [(2, 2.4, True), (2, 3.5, False), (1, 3.5, True), (0, 4.9, True), (1, 5.3, False)],
+    [(2, 2.4, True), (2, 2.6, False), (1, 3.5, True), (0, 4.9, True), (1, 5.3, False)],
 )
 def test_reconnaissance_is_within_half_a_ruler_at_2_or_a_ruler_lower(
     level: int, gap: float, done: bool
 ) -> None:
+    """``gap`` runs from the plane's centre to the site's card, as every range does
+    (authored 3.2); the card lies square to the table, its half-length across the gap."""
     scout = plane("r", type_="bristol_f2b", side="entente", x=5.0, y=10.0, level=level)
     x, y, _ = after(scout, "S")
-    state = with_objective(mission(scout, FAR), "recon", x, y + gap)
+    half_card = catalog().rules.units.small_base[1] / 2
+    state = with_objective(mission(scout, FAR), "recon", x, y + gap + half_card)
     work = run_phase(state, r="S S S", far="S S S")
     assert (work.objectives["obj"].done_by == "r") is done
 

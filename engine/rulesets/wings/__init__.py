@@ -336,7 +336,13 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 5: ground element ids as short codes (c-I1); B.IX halves a single gun after two green
     # jams (it used to jam); a plane and a balloon collide (A.IV.i); a plane may land on its
     # own airfield in any mission (B.I.a); two balloons or more hang a barrage net (A.IV.i.2).
-    version = "5"
+    # 6: a mission against objectives goes on while the aggressor flies (the defenders gone,
+    # it ends once every objective is achieved); its winner is the aggressor who achieved
+    # them, the defender who held both them and the air, else a draw (E.I.a, E.III.a); a
+    # reconnaissance pass is measured to the site's card, as every range; the flak battery,
+    # trenches and CAA posts keep within R/2 of the border and R/2 clear of each other and
+    # of the objectives (E.I.b, E.II.c).
+    version = "6"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
