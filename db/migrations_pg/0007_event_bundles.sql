@@ -1,0 +1,6 @@
+-- 0007: in step with SQLite's 0007. PostgreSQL writes one row per event ("lines" stays 1);
+-- a copy from SQLite opens SQLite's bundles into rows (db/transfer.py).
+ALTER TABLE events ADD COLUMN lines BIGINT NOT NULL DEFAULT 1 CHECK (lines >= 1);
+
+-- A round's events are read with their campaign's (events_by_campaign).
+DROP INDEX events_by_round;
