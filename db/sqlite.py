@@ -145,7 +145,7 @@ def _lock(row: sqlite3.Row) -> LockRow:
         id=row["id"],
         round_id=row["round_id"],
         side=row["side"],
-        canonical=row["canonical"],
+        canonical=unpack(row["canonical"]),
         salt=row["salt"],
         receipt=row["receipt"],
         locked_at=row["locked_at"],
@@ -556,7 +556,10 @@ class SqliteTransaction(Transaction):
             (
                 lock.round_id,
                 lock.side,
-                lock.canonical,
+                # Deflated, primed with the outbox's dictionary: the reveal payloads it was
+                # built from carry these very choices. Unpacked byte for byte, so the
+                # receipt (sha256 of the text and the salt) still checks.
+                pack(lock.canonical, OUTBOX_1),
                 lock.salt,
                 lock.receipt,
                 lock.locked_at,
