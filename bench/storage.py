@@ -136,6 +136,8 @@ def _old_shape(source: Path, target: Path, whole: dict[int, str]) -> None:
                 )
         conn.execute("ALTER TABLE events DROP COLUMN lines")
         conn.execute("CREATE INDEX events_by_round ON events (round_id)")
+        conn.execute("DROP INDEX outbox_due")
+        conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
         for snapshot_id, text in whole.items():
             conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
         conn.execute("DROP TABLE history")
@@ -168,6 +170,16 @@ def _largest_tables(path: Path, count: int = 5) -> list[tuple[str, int]]:
     finally:
         conn.close()
     return [(str(name), int(size)) for name, size in rows]
+
+
+def _event_rows(path: Path) -> tuple[int, int]:
+    """(rows, events) of the events table: a run written together is one row (db.bundles)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows, events = conn.execute("SELECT COUNT(*), SUM(lines) FROM events").fetchone()
+    finally:
+        conn.close()
+    return int(rows), int(events)
 
 
 def _parse_kib(rules: Any, current: str, records: list[str], samples: int) -> float:
@@ -269,9 +281,11 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         f"  above the empty schema ({empty_kib:.0f} KiB):"
         f" {after_kib - empty_kib / n:.0f} KiB per campaign"
     )
-    tables = _largest_tables(path, 8)
+    tables = _largest_tables(path, 12)
     shares = ", ".join(f"{name} {size / n / 1024:.1f}" for name, size in tables)
     print(f"  where the new file goes (KiB per campaign): {shares}")
+    rows, events = _event_rows(path)
+    print(f"  events: {rows / n:.0f} rows per campaign holding {events / n:.0f} events")
     print(
         line(
             f"file share, {turn} turns, before",

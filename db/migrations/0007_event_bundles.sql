@@ -7,3 +7,14 @@ ALTER TABLE events ADD COLUMN lines INTEGER NOT NULL DEFAULT 1 CHECK (lines >= 1
 -- names the campaign too, so the campaign's index finds them among that campaign's few
 -- rows; an index per round cost as much as the data it pointed at.
 DROP INDEX events_by_round;
+
+-- The outbox worker only ever looks for pending items (due, or leased to the same
+-- destination), and a delivered item stays in the table for good: these two indexes keep
+-- the pending items only, so they stay as small as the queue instead of growing with every
+-- message ever sent (same columns as before, so the planner picks them as it did).
+-- outbox_coalesce keeps every item: a GM's redelivery looks up failed ones.
+DROP INDEX outbox_due;
+CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'pending';
+DROP INDEX outbox_by_target;
+CREATE INDEX outbox_by_target ON outbox (target_kind, target_id, status, next_attempt_at)
+    WHERE status = 'pending';

@@ -4,3 +4,10 @@ ALTER TABLE events ADD COLUMN lines BIGINT NOT NULL DEFAULT 1 CHECK (lines >= 1)
 
 -- A round's events are read with their campaign's (events_by_campaign).
 DROP INDEX events_by_round;
+
+-- The outbox's pending items only (see SQLite's 0007).
+DROP INDEX outbox_due;
+CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'pending';
+DROP INDEX outbox_by_target;
+CREATE INDEX outbox_by_target ON outbox (target_kind, target_id, status, next_attempt_at)
+    WHERE status = 'pending';

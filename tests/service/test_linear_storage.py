@@ -161,6 +161,8 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
                 conn.execute(f"INSERT INTO events ({names}) VALUES ({marks})", list(event.values()))
         conn.execute("ALTER TABLE events DROP COLUMN lines")
         conn.execute("CREATE INDEX events_by_round ON events (round_id)")
+        conn.execute("DROP INDEX outbox_due")
+        conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
         for index in ("timers_by_round", "outbox_by_target", "campaigns_by_status"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP INDEX campaigns_by_guild")
