@@ -138,6 +138,8 @@ def _old_shape(source: Path, target: Path, whole: dict[int, str]) -> None:
         conn.execute("CREATE INDEX events_by_round ON events (round_id)")
         conn.execute("DROP INDEX outbox_due")
         conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
+        conn.execute("DROP INDEX timers_due")
+        conn.execute("CREATE INDEX timers_due ON timers (done, due_at)")
         for snapshot_id, text in whole.items():
             conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
         conn.execute("DROP TABLE history")

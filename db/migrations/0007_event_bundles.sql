@@ -18,3 +18,8 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'pend
 DROP INDEX outbox_by_target;
 CREATE INDEX outbox_by_target ON outbox (target_kind, target_id, status, next_attempt_at)
     WHERE status = 'pending';
+
+-- Likewise the scheduler's due timers: a round's timers are all done once it resolves, and
+-- the tick looks for pending ones only.
+DROP INDEX timers_due;
+CREATE INDEX timers_due ON timers (done, due_at) WHERE done = 0;

@@ -11,3 +11,7 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt_at) WHERE status = 'pend
 DROP INDEX outbox_by_target;
 CREATE INDEX outbox_by_target ON outbox (target_kind, target_id, status, next_attempt_at)
     WHERE status = 'pending';
+
+-- The scheduler's pending timers only (see SQLite's 0007).
+DROP INDEX timers_due;
+CREATE INDEX timers_due ON timers (done, due_at) WHERE NOT done;

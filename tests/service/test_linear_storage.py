@@ -163,6 +163,8 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
         conn.execute("CREATE INDEX events_by_round ON events (round_id)")
         conn.execute("DROP INDEX outbox_due")
         conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
+        conn.execute("DROP INDEX timers_due")
+        conn.execute("CREATE INDEX timers_due ON timers (done, due_at)")
         for index in ("timers_by_round", "outbox_by_target", "campaigns_by_status"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP INDEX campaigns_by_guild")
