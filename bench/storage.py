@@ -43,6 +43,7 @@ from bot.demo import SeededTokens
 from bot.service import CampaignService
 from bot.service_model import Pace
 from bot.service_rounds import load_state
+from db.bundles import unbundled
 from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository
@@ -51,7 +52,7 @@ from engine.loader import default_catalog
 TARGET_KIB = 60.0  # issue 13: a 6-turn campaign's share of the file
 FLAT = 1.5  # the last turn may add at most this times the first turn's bytes
 GM, JAP, ALL = 9, 11, 22
-PACKED = (("events", "data"), ("outbox", "payload"), ("audit", "data"))
+PACKED = (("events", "data"), ("outbox", "payload"), ("audit", "data"), ("locks", "canonical"))
 
 
 async def _snapshots(tx: Transaction, cid: int) -> set[int]:
@@ -119,11 +120,26 @@ def _stored(text: str, mark: int) -> int:
 def _old_shape(source: Path, target: Path, whole: dict[int, str]) -> None:
     shutil.copy(source, target)
     conn = sqlite3.connect(target)
+    conn.row_factory = sqlite3.Row
     conn.create_function("unpack", 1, unpack, deterministic=True)
     try:
-        # Schema 4 kept every JSON column as text.
+        # Schema 4 kept every JSON column as text, and each event in a row of its own.
         for table, column in PACKED:
             conn.execute(f"UPDATE {table} SET {column} = unpack({column})")
+        for row in conn.execute("SELECT * FROM events WHERE lines > 1").fetchall():
+            conn.execute("DELETE FROM events WHERE seq = ?", (row["seq"],))
+            for event in unbundled(dict(row)):
+                conn.execute(
+                    f"INSERT INTO events ({', '.join(event)}) VALUES"
+                    f" ({', '.join('?' for _ in event)})",
+                    list(event.values()),
+                )
+        conn.execute("ALTER TABLE events DROP COLUMN lines")
+        conn.execute("CREATE INDEX events_by_round ON events (round_id)")
+        conn.execute("DROP INDEX outbox_due")
+        conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
+        conn.execute("DROP INDEX timers_due")
+        conn.execute("CREATE INDEX timers_due ON timers (done, due_at)")
         for snapshot_id, text in whole.items():
             conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
         conn.execute("DROP TABLE history")
@@ -156,6 +172,16 @@ def _largest_tables(path: Path, count: int = 5) -> list[tuple[str, int]]:
     finally:
         conn.close()
     return [(str(name), int(size)) for name, size in rows]
+
+
+def _event_rows(path: Path) -> tuple[int, int]:
+    """(rows, events) of the events table: a run written together is one row (db.bundles)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows, events = conn.execute("SELECT COUNT(*), SUM(lines) FROM events").fetchone()
+    finally:
+        conn.close()
+    return int(rows), int(events)
 
 
 def _parse_kib(rules: Any, current: str, records: list[str], samples: int) -> float:
@@ -257,9 +283,11 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         f"  above the empty schema ({empty_kib:.0f} KiB):"
         f" {after_kib - empty_kib / n:.0f} KiB per campaign"
     )
-    tables = _largest_tables(path, 8)
+    tables = _largest_tables(path, 12)
     shares = ", ".join(f"{name} {size / n / 1024:.1f}" for name, size in tables)
     print(f"  where the new file goes (KiB per campaign): {shares}")
+    rows, events = _event_rows(path)
+    print(f"  events: {rows / n:.0f} rows per campaign holding {events / n:.0f} events")
     print(
         line(
             f"file share, {turn} turns, before",

@@ -1,9 +1,10 @@
 """Deflated JSON in the SQLite file (issue 13: a campaign's share of the file).
 
 The big text columns (a snapshot's state, a history record, an event's data, an outbox
-payload, an audit row's data) are JSON that repeats its keys and names over and over, so
-SQLite stores them deflated, as a BLOB whose first byte names how it was packed. A TEXT
-value is JSON as it was written before this, or a value too small to gain from packing:
+payload, an audit row's data, a lock's canonical choice) are JSON that repeats its keys
+and names over and over, so SQLite stores them deflated, as a BLOB whose first byte names
+how it was packed. A TEXT value is JSON as it was written before this, or a value too small
+to gain from packing:
 SQLite keeps the storage class of each value, so an old row and a new row are told apart
 without a flag column, and no migration has to rewrite the old rows.
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import aiosqlite
 
+from db import bundles
 from db.backup import backup_connection
 from db.migrate import current_version, migrate
 from db.packing import EVENTS_1, HISTORY_1, OUTBOX_1, STATE_1, pack, unpack
@@ -144,7 +145,7 @@ def _lock(row: sqlite3.Row) -> LockRow:
         id=row["id"],
         round_id=row["round_id"],
         side=row["side"],
-        canonical=row["canonical"],
+        canonical=unpack(row["canonical"]),
         salt=row["salt"],
         receipt=row["receipt"],
         locked_at=row["locked_at"],
@@ -154,7 +155,7 @@ def _lock(row: sqlite3.Row) -> LockRow:
     )
 
 
-def _event(row: sqlite3.Row) -> EventRow:
+def _event(row: sqlite3.Row, data: Any = None) -> EventRow:
     return EventRow(
         seq=row["seq"],
         campaign_id=row["campaign_id"],
@@ -163,10 +164,18 @@ def _event(row: sqlite3.Row) -> EventRow:
         source=row["source"],
         kind=row["kind"],
         turn=row["turn"],
-        data=json.loads(unpack(row["data"])),
+        data=json.loads(unpack(row["data"])) if data is None else data,
         void=bool(row["void"]),
         created_at=row["created_at"],
     )
+
+
+def _events(row: sqlite3.Row) -> list[EventRow]:
+    """The events a row holds: itself, or a bundle's (``db.bundles``)."""
+    lines = int(row["lines"])
+    if lines <= 1:
+        return [_event(row)]
+    return bundles.expand(_event(row, {}), lines, json.loads(unpack(row["data"])))
 
 
 def _timer(row: sqlite3.Row) -> TimerRow:
@@ -547,7 +556,10 @@ class SqliteTransaction(Transaction):
             (
                 lock.round_id,
                 lock.side,
-                lock.canonical,
+                # Deflated, primed with the outbox's dictionary: the reveal payloads it was
+                # built from carry these very choices. Unpacked byte for byte, so the
+                # receipt (sha256 of the text and the salt) still checks.
+                pack(lock.canonical, OUTBOX_1),
                 lock.salt,
                 lock.receipt,
                 lock.locked_at,
@@ -588,23 +600,47 @@ class SqliteTransaction(Transaction):
         now: int,
     ) -> list[int]:
         seqs: list[int] = []
-        for event in events:
-            seqs.append(
-                await self._insert_id_key(
-                    "INSERT INTO events (campaign_id, round_id, branch, source, kind, turn, data,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        campaign_id,
-                        round_id,
-                        branch,
-                        event.source,
-                        event.kind,
-                        event.turn,
-                        pack(_dumps(dict(event.data)), EVENTS_1),
-                        now,
-                    ),
+        for run in bundles.runs(events):
+            if len(run) == 1:
+                event = run[0]
+                seqs.append(
+                    await self._insert_id_key(
+                        "INSERT INTO events (campaign_id, round_id, branch, source, kind, turn,"
+                        " data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            campaign_id,
+                            round_id,
+                            branch,
+                            event.source,
+                            event.kind,
+                            event.turn,
+                            pack(_dumps(dict(event.data)), EVENTS_1),
+                            now,
+                        ),
+                    )
                 )
+                continue
+            # The row takes the run's last number and leaves the ones below it free, so
+            # every event keeps the number it would have had as a row of its own.
+            source, data = bundles.bundle_data(run, _dumps)
+            last = await self._insert_id_key(
+                "INSERT INTO events (seq, campaign_id, round_id, branch, source, kind, turn,"
+                " data, created_at, lines) VALUES ((SELECT COALESCE(MAX(seq), 0) FROM"
+                " sqlite_sequence WHERE name = 'events') + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    len(run),
+                    campaign_id,
+                    round_id,
+                    branch,
+                    source,
+                    bundles.KIND,
+                    run[0].turn,
+                    pack(data, EVENTS_1),
+                    now,
+                    len(run),
+                ),
             )
+            seqs.extend(range(last - len(run) + 1, last + 1))
         return seqs
 
     async def events(
@@ -617,22 +653,33 @@ class SqliteTransaction(Transaction):
         limit: int | None = None,
         offset: int = 0,
     ) -> list[EventRow]:
-        sql = "SELECT * FROM events WHERE campaign_id = ?"
+        where = "campaign_id = ?"
         params: list[Any] = [campaign_id]
         if turn is not None:
-            sql += " AND turn = ?"
+            where += " AND turn = ?"
             params.append(turn)
         if round_id is not None:
-            sql += " AND round_id = ?"
+            where += " AND round_id = ?"
             params.append(round_id)
-        sql += " ORDER BY seq DESC" if newest_first else " ORDER BY seq"
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            params += [limit, offset]
-        return [_event(row) for row in await self._all(sql, params)]
+        order = "seq DESC" if newest_first else "seq"
+        if limit is None:
+            rows = await self._all(f"SELECT * FROM events WHERE {where} ORDER BY {order}", params)
+            if newest_first:
+                return [event for row in rows for event in reversed(_events(row))]
+            return [event for row in rows for event in _events(row)]
+        # A page counts events, not rows: the running total of each row's events finds the
+        # row holding the first one wanted, and at most ``limit`` rows from it hold the rest.
+        rows = await self._all(
+            f"SELECT * FROM (SELECT *, SUM(lines) OVER (ORDER BY {order}) AS upto"
+            f" FROM events WHERE {where}) WHERE upto > ? ORDER BY {order} LIMIT ?",
+            [*params, offset, limit],
+        )
+        return bundles.window(
+            ((_events(row), int(row["upto"])) for row in rows), newest_first, limit, offset
+        )
 
     async def count_events(self, campaign_id: int, *, turn: int | None = None) -> int:
-        sql = "SELECT COUNT(*) AS n FROM events WHERE campaign_id = ?"
+        sql = "SELECT COALESCE(SUM(lines), 0) AS n FROM events WHERE campaign_id = ?"
         params: list[Any] = [campaign_id]
         if turn is not None:
             sql += " AND turn = ?"
@@ -646,10 +693,10 @@ class SqliteTransaction(Transaction):
         marks = ", ".join("?" for _ in round_ids)
         rows = await self._write(
             f"UPDATE events SET void = 1 WHERE campaign_id = ? AND round_id IN ({marks})"
-            " AND void = 0 RETURNING seq",
+            " AND void = 0 RETURNING lines",
             [campaign_id, *round_ids],
         )
-        return len(rows)
+        return sum(int(row["lines"]) for row in rows)
 
     # -- timers
     async def insert_timer(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from db.bundles import unbundled
 from db.packing import unpack
 from db.repository import Repository, StorageError
 
@@ -96,6 +97,14 @@ async def _write(
     if _is_postgres(repo):
         # SQLite keeps its long JSON deflated (db.packing); PostgreSQL keeps it as text.
         rows = [tuple(unpack(v) if isinstance(v, bytes) else v for v in row) for row in rows]
+        if table == "events":
+            # SQLite keeps a run of events in one row (db.bundles); PostgreSQL one per row,
+            # each with the number it has in SQLite's reading.
+            rows = [
+                tuple(event[name] for name in columns)
+                for row in rows
+                for event in unbundled(dict(zip(columns, row, strict=True)))
+            ]
         flags = [i for i, name in enumerate(columns) if name in await _boolean_columns(raw, table)]
         if flags:
             # SQLite keeps flags as 0/1; PostgreSQL's COPY wants booleans.

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.service_model import receipt_of
 from db import packing
-from db.repository import NewEvent, NewOutbox, StorageError
+from db.repository import NewEvent, NewLock, NewOutbox, StorageError, Transaction
 from db.sqlite import SqliteRepository
 
 # Long enough to be packed, with the repeats real state JSON has.
@@ -23,6 +24,29 @@ STRIKE = {
         for i in range(40)
     ]
 }
+# A side's locked choice as the service writes it (``canonical_choice``).
+CHOICE = json.dumps(
+    {
+        "branch": 1,
+        "campaign": 1,
+        "choice": {
+            "doctrine": "aggressive",
+            "fleet_tactic": "medium",
+            "flight_ops": "small:allied-fleet",
+        },
+        "round": "orders",
+        "side": "japanese",
+        "turn": 1,
+    },
+    sort_keys=True,
+    separators=(",", ":"),
+)
+SALT = "b85de6e2b7520b337a105bd28759ed9a"
+
+
+async def _round(tx: Transaction, cid: int) -> int:
+    """A round from the campaign's first snapshot (the old one, id 1)."""
+    return await tx.insert_round(cid, 1, 1, "orders", 0, 10, 1)
 
 
 async def _campaign(repo: SqliteRepository) -> int:
@@ -57,6 +81,13 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
             " VALUES (?, 1, 'service', 'old', 1, ?, 0)",
             (cid, json.dumps(STRIKE)),
         )
+        round_id = await _round(tx, cid)
+        await tx.raw.execute_fetchall(
+            "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at)"
+            " VALUES (?, 'japanese', ?, ?, ?, 0)",
+            (round_id, CHOICE, SALT, receipt_of(CHOICE, SALT)),
+        )
+        await tx.raw.execute_fetchall("UPDATE locks SET withdrawn_at = 1")
     # The same values written by this release.
     async with repo.transaction() as tx:
         new_snapshot = await tx.insert_snapshot(cid, 1, 2, "orders", state, 0, history_len=2)
@@ -64,6 +95,9 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
         await tx.append_events(cid, None, 1, [NewEvent("new", 1, STRIKE, "service")], 0)
         await tx.enqueue(cid, NewOutbox("reveal", "channel", 5, STRIKE), 0)
         await tx.add_audit(cid, 1, 1, "rollback", "why", STRIKE, 0)
+        await tx.insert_lock(
+            NewLock(round_id, "japanese", CHOICE, SALT, receipt_of(CHOICE, SALT), 2, 11)
+        )
     async with repo.read() as tx:
         old_row, new_row = await tx.snapshot(1), await tx.snapshot(new_snapshot)
         assert old_row is not None and new_row is not None
@@ -73,6 +107,10 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
         assert [e.data for e in events] == [STRIKE, STRIKE]
         assert [o.payload for o in await tx.outbox(cid)] == [STRIKE]
         assert [a.data for a in await tx.audit(cid)] == [STRIKE]
+        # The choice comes back byte for byte: its published receipt still checks.
+        locks = await tx.campaign_locks(cid)
+        assert [lock.canonical for lock in locks] == [CHOICE, CHOICE]
+        assert all(receipt_of(lock.canonical, lock.salt) == lock.receipt for lock in locks)
     await repo.close()
 
     # On disk the new rows are packed and smaller; the old ones were left as they were.
@@ -92,9 +130,12 @@ async def test_old_text_rows_and_packed_rows_read_alike(tmp_path: Path) -> None:
             ("snapshots", "state", packing.STATE_1),
             ("outbox", "payload", packing.OUTBOX_1),
             ("audit", "data", packing.DEFLATE),
+            ("locks", "canonical", packing.OUTBOX_1),
         ):
             first = f"SELECT substr({column}, 1, 1) FROM {table} WHERE typeof({column}) = 'blob'"
             assert conn.execute(first).fetchall() == [(bytes((mark,)),)], table
+        lengths = conn.execute("SELECT length(canonical) FROM locks ORDER BY id").fetchall()
+        assert lengths[1][0] < lengths[0][0] / 2, lengths
         for table, column in (("events", "data"), ("outbox", "payload"), ("audit", "data")):
             last = f"SELECT length({column}) FROM {table} ORDER BY rowid DESC LIMIT 1"
             (size,) = conn.execute(last).fetchone()

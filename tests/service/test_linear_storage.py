@@ -22,7 +22,9 @@ from bot.demo import SeededTokens
 from bot.export import verify_export
 from bot.rulesets import FACTORIES, Registry
 from bot.service_rounds import load_state
+from db.bundles import unbundled
 from db.migrate import available
+from db.packing import unpack
 from engine.catalog import Catalog
 from engine.loader import default_catalog
 from engine.rng import Rng
@@ -146,9 +148,23 @@ async def test_a_round_appends_its_records_and_a_rollback_branch_starts_from_its
 def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
     """Turn a file of the latest schema back into what release 0004 wrote: every snapshot
     holding its whole state (the old ``dump``), no history table, no history_len column,
-    none of 0006's indexes."""
+    none of 0006's indexes, one event per row (0007)."""
     conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
     try:
+        for row in conn.execute("SELECT * FROM events WHERE lines > 1").fetchall():
+            conn.execute("DELETE FROM events WHERE seq = ?", (row["seq"],))
+            for event in unbundled({**dict(row), "data": unpack(row["data"])}):
+                del event["lines"]
+                names = ", ".join(event)
+                marks = ", ".join("?" for _ in event)
+                conn.execute(f"INSERT INTO events ({names}) VALUES ({marks})", list(event.values()))
+        conn.execute("ALTER TABLE events DROP COLUMN lines")
+        conn.execute("CREATE INDEX events_by_round ON events (round_id)")
+        conn.execute("DROP INDEX outbox_due")
+        conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
+        conn.execute("DROP INDEX timers_due")
+        conn.execute("CREATE INDEX timers_due ON timers (done, due_at)")
         for index in ("timers_by_round", "outbox_by_target", "campaigns_by_status"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP INDEX campaigns_by_guild")
