@@ -895,7 +895,7 @@ def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
 PLANE_SECRETS = (
     "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
     "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
-    "half_jams", "halved_guns",
+    "half_jams", "halved_guns", "land_by",
 )  # fmt: skip
 
 

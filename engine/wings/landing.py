@@ -13,6 +13,12 @@ counter may land there, in any mission); landing anywhere else costs 2 B cards (
 B.I.a). A plane on the ground takes no part in the air fight. One still on
 the ground when the mission ends is lost; its pilot is captured in enemy territory,
 missing in no-man's-land.
+
+A seriously wounded pilot (0-2 life points, seed D.V) must get down: he has the two full
+turns after the one in which he took his last wound (J 3, B.VIII's figure over D.V's three)
+to land, anywhere; still in the air at the end of the second, his plane goes down by the
+crash procedure (B.VIII, or the pilot's death with that rule off). Once down he stays on
+the ground, and his side counts him out of the fight. Leaving the table is flying home.
 """
 
 from __future__ import annotations
@@ -83,6 +89,20 @@ def may_land(plane: PlaneState) -> bool:
     return plane.status == "flying" and plane.level == 0 and plane.counters == 1
 
 
+def seriously_wounded(catalog: Catalog, plane: PlaneState) -> bool:
+    return state_from_lp(catalog, plane.pilot_lp) == "seriously_wounded"
+
+
+def grounded(catalog: Catalog, plane: PlaneState) -> bool:
+    """On the ground for good: a seriously wounded pilot does not take off again."""
+    return plane.status == "landed" and seriously_wounded(catalog, plane)
+
+
+def must_land(catalog: Catalog, plane: PlaneState) -> bool:
+    """Flying with the clock running on a seriously wounded pilot: any landing serves."""
+    return plane.status == "flying" and plane.land_by is not None
+
+
 def may_take_off(plane: PlaneState, turn: int) -> bool:
     """Seed E.I.a: a full turn on the ground first (landed in turn T, off in T + 2)."""
     return (
@@ -104,6 +124,8 @@ def check(catalog: Catalog, plane: PlaneState, program: Program, turn: int) -> l
         return ["sequence-mismatch"]
     if program.maneuver == LAND and not may_land(plane):
         return ["landing-needs-level-0"]
+    if program.maneuver == TAKE_OFF and grounded(catalog, plane):
+        return ["seriously-wounded"]
     if program.maneuver == TAKE_OFF and not may_take_off(plane, turn):
         return ["needs-a-turn-on-the-ground" if plane.status == "landed" else "not-on-the-ground"]
     if program.maneuver == GROUND and plane.status != "landed":
@@ -235,6 +257,24 @@ def after_move(work: Turn, programs: dict[str, Program]) -> None:
             work.event("landed-home", plane=plane.id)
         else:
             work.event("landed", plane=plane.id, objective=site and site.id)
+
+
+def landing_window(work: Turn) -> None:
+    """At a turn's end (seed D.V, B.VIII, J 3): a pilot whose wounds this turn left him
+    seriously wounded is told how long he has; one whose window has run out goes down."""
+    window = work.catalog.rules.pilot.landing_window
+    for plane in work.flying():
+        if not seriously_wounded(work.catalog, plane):
+            continue
+        if plane.pilot_lp < work.lp_at_start.get(plane.id, plane.pilot_lp):
+            # "The turns after the turn in which the last wound was taken": a new wound
+            # restarts the count.
+            until = work.turn + window
+            work.update(plane.id, land_by=until)
+            work.event("must-land", secret_for=plane.side, plane=plane.id, turn_limit=until)
+        elif plane.land_by is not None and work.turn >= plane.land_by:
+            work.event("forced-down", plane=plane.id)
+            work.shoot_down(plane.id, "crashed", plane.last_hit_by)
 
 
 def stranded(work: Turn) -> None:

@@ -138,6 +138,9 @@ class PlaneState(Model):
     jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
     halved_guns: tuple[str, ...] = ()  # single guns at half damage after two green jams (B.IX)
     net_contact: bool = False  # touched a balloon net in the last maneuver (seed A.IV.i.2)
+    # Seed D.V, B.VIII (J 3): a seriously wounded pilot must be on the ground by the end of
+    # this turn, or the plane goes down as if shot down.
+    land_by: int | None = None
 
 
 class GroundElement(Model):

@@ -86,6 +86,8 @@ class Turn:
         self.pursuits: dict[str, str] = {}
         self.floor = mission.floor
         self.rocket_runs: dict[str, int] = {}  # plane -> specials it had when the run began
+        # Life points as the turn began: a pilot hurt this turn opens his landing window.
+        self.lp_at_start = {pid: plane.pilot_lp for pid, plane in mission.planes.items()}
 
     # --- small helpers ------------------------------------------------------------------
 
@@ -1118,6 +1120,7 @@ class Turn:
         self.fresh = set()
 
     def end_of_turn(self) -> None:
+        landing.landing_window(self)
         for plane in self.flying():
             if 0 < plane.smoke < PERMANENT:
                 self.update(plane.id, smoke=plane.smoke - 1)
@@ -1211,8 +1214,14 @@ class Turn:
             for letter in self.mission.decks
         }
         turn = self.turn + 1
-        # A plane on the ground (seed B.I) is still in the mission.
-        aloft = [p for p in self.planes.values() if p.status in ("flying", "landed")]
+        # A plane on the ground (seed B.I) is still in the mission, unless a seriously
+        # wounded pilot brought it down for good.
+        aloft = [
+            p
+            for p in self.planes.values()
+            if p.status == "flying"
+            or (p.status == "landed" and not landing.grounded(self.catalog, p))
+        ]
         alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None
         if self.objectives:

@@ -186,6 +186,9 @@ class WingsPresenter:
                 )
                 if plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
+                elif plane.get("land_by") is not None:
+                    # Only the owner's view holds it: his pilot's wounds are his secret.
+                    where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])
                 colour = INK if plane["status"] == "flying" else MUTED
                 lines += [(name, colour, False), (where, colour, False)]
         return lines + self._objective_lines(mission, locale)

@@ -246,9 +246,10 @@ def _program_options(
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
     home = landing.lands_home(catalog, mission, plane)
-    if _rescuer(catalog, plane, mission) or plane.status == "landed" or home:
-        # Seed B.I, E.I.a: landing (a rescuer anywhere, anyone on its own airfield),
-        # waiting on the ground and taking off, where they serve.
+    down = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
+    if down or plane.status == "landed" or home:
+        # Seed B.I, E.I.a, D.V: landing (a rescuer or a seriously wounded pilot anywhere,
+        # anyone on its own airfield), waiting on the ground and taking off, where they serve.
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
                 programs.append(program_text(ground))
@@ -295,8 +296,9 @@ def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool
 def _landing_refused(
     catalog: Catalog, plane: PlaneState, mission: MissionState
 ) -> tuple[Excluded, ...]:
-    """In a rescue, the landing a rescuer cannot fly yet, with the reason."""
-    if not _rescuer(catalog, plane, mission) or plane.status != "flying":
+    """The landing a rescuer or a seriously wounded pilot cannot fly yet, with the reason."""
+    wanted = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
+    if not wanted or plane.status != "flying":
         return ()
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     program = Program(cards=landing.cards_of(deck, landing.LAND), maneuver=landing.LAND)
@@ -342,7 +344,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # reconnaissance pass is measured to the site's card, as every range; the flak battery,
     # trenches and CAA posts keep within R/2 of the border and R/2 clear of each other and
     # of the objectives (E.I.b, E.II.c).
-    version = "6"
+    # 7: a seriously wounded pilot must land within two full turns or go down (D.V, B.VIII,
+    # J 3).
+    version = "7"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
