@@ -9,8 +9,8 @@ program, ``LD S S ST`` (land) and ``TO ST S S`` (take off), so a hedge-hopping p
 never lands by accident; a plane on the ground programs ``GD ST ST ST`` (it waits). The
 field within 1 R of the pilot to rescue counts as a strip, and so does each side's own
 airfield, a strip laid along the middle of its table edge (any plane at level 0 with one
-counter may land there, in any mission); landing anywhere else costs 2 B cards (seed
-B.I.a). A plane on the ground takes no part in the air fight. One still on
+counter may land there, in any mission); landing or taking off anywhere else costs 2 B
+cards (seed B.I.a, B.I.b). A plane on the ground takes no part in the air fight. One still on
 the ground when the mission ends is lost; its pilot is captured in enemy territory,
 missing in no-man's-land.
 
@@ -39,7 +39,7 @@ LAND, TAKE_OFF, GROUND = "LD", "TO", "GD"
 GROUND_MANEUVERS = (LAND, TAKE_OFF, GROUND)
 # Seed B.I: straight, straight (on the ground), stall; takeoff stall, straight, straight.
 SHAPES = {LAND: ("S", "S", "ST"), TAKE_OFF: ("ST", "S", "S"), GROUND: ("ST", "ST", "ST")}
-OFF_STRIP_CARDS = ("B", 2)  # seed B.I.a: a landing or takeoff off a strip
+OFF_STRIP_CARDS = ("B", 2)  # seed B.I.a, B.I.b: a landing or takeoff off a strip
 # Authored: a side's airfield strip, laid along the middle of its own table edge, depth from
 # the edge and length along it in base-widths: the 9 x 27 cm WW2 strip (wings-authored-data
 # 3.2) at 4.5 cm a base-width, well inside the side's own quarter of the table.
@@ -219,6 +219,9 @@ def take_off(work: Turn, programs: dict[str, Program]) -> None:
         if plane.status != "landed" or program is None or program.maneuver != TAKE_OFF:
             continue
         changes: dict[str, object] = {"status": "flying", "level": 0, "counters": 0}
+        # Seed B.I.b: off a strip (the field by a rescued pilot or the own airfield).
+        mission = work.mission.model_copy(update={"objectives": work.objectives})
+        rough = plane.landed_at is None and not on_airfield(mission, plane)
         site = work.objectives.get(plane.landed_at or "")
         if site is not None and site.done_by is None:
             # Seed E.I.a: landed within 1 R and stayed a full turn: the pilot is aboard.
@@ -226,7 +229,14 @@ def take_off(work: Turn, programs: dict[str, Program]) -> None:
             work.objectives[site.id] = site.model_copy(update={"done_by": pid})
             work.event("rescue-aboard", plane=pid, objective=site.id)
         work.update(pid, landed_turn=None, landed_at=None, **changes)
-        work.event("took-off", plane=pid)
+        work.event("took-off-rough" if rough else "took-off", plane=pid)
+        if rough:
+            # The points count and the specials as drawn, as for a rough landing; the run
+            # is on the ground, so a plane wrecked by them goes down from level 0.
+            letter, count = OFF_STRIP_CARDS
+            for _ in range(count):
+                _, card = work.draw(letter, pid)
+                work.apply_card(pid, card, None, None)
 
 
 def after_move(work: Turn, programs: dict[str, Program]) -> None:

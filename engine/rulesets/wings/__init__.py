@@ -345,7 +345,7 @@ class WingsRules(Rules[WingsState, WingsView]):
     # trenches and CAA posts keep within R/2 of the border and R/2 clear of each other and
     # of the objectives (E.I.b, E.II.c).
     # 7: a seriously wounded pilot must land within two full turns or go down (D.V, B.VIII,
-    # J 3).
+    # J 3); a plane taking off away from a strip takes 2 B cards (B.I.b).
     version = "7"
     sides = SIDES
     rounds = ROUNDS
