@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.wings import clouds
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, ManeuverDeck
 from engine.wings.objectives import returned
@@ -273,7 +274,7 @@ def landing_window(work: Turn) -> None:
     """At a turn's end (seed D.V, B.VIII, J 3): a pilot whose wounds this turn left him
     seriously wounded is told how long he has; one whose window has run out goes down."""
     window = work.catalog.rules.pilot.landing_window
-    for plane in work.flying():
+    for plane in work.aloft():
         if not seriously_wounded(work.catalog, plane):
             continue
         if plane.pilot_lp < work.lp_at_start.get(plane.id, plane.pilot_lp):
@@ -283,6 +284,10 @@ def landing_window(work: Turn) -> None:
             work.update(plane.id, land_by=until)
             work.event("must-land", secret_for=plane.side, plane=plane.id, turn_limit=until)
         elif plane.land_by is not None and work.turn >= plane.land_by:
+            if plane.in_cloud:
+                clouds.emerge(work, plane.id)  # he goes down where he really is
+                if work.planes[plane.id].status != "flying":
+                    continue  # ...which was off the table: he got away
             work.event("forced-down", plane=plane.id)
             work.shoot_down(plane.id, "crashed", plane.last_hit_by)
 

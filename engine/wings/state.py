@@ -141,6 +141,11 @@ class PlaneState(Model):
     # Seed D.V, B.VIII (J 3): a seriously wounded pilot must be on the ground by the end of
     # this turn, or the plane goes down as if shot down.
     land_by: int | None = None
+    # Seed B.V cloud cover: in the layer, the base stays where it went in; the cards written
+    # down since (its side's secret until it comes out) and the salt sealing its programs.
+    in_cloud: bool = False
+    cloud_cards: tuple[str, ...] = ()
+    cloud_salt: str = ""
 
 
 class GroundElement(Model):
@@ -210,6 +215,7 @@ class MissionRules(Model):
     ammunition: bool = True  # B.II: ammunition cards, guns that run dry
     twin_guns: bool = True  # B.IV: a green jam stops one of a twin-gun plane's two guns
     real_ceiling: bool = True  # B.V: the floor moves up so planes reach their real ceiling
+    cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
 
 
 class MissionState(Model):

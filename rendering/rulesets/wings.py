@@ -32,6 +32,7 @@ PAPER = (246, 242, 232)
 SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
+SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -217,12 +218,23 @@ class WingsPresenter:
                 )
                 if plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
-                elif plane.get("land_by") is not None:
+                elif plane.get("in_cloud"):
+                    where += " · " + self._cloud_note(plane, locale)
+                if plane["status"] == "flying" and plane.get("land_by") is not None:
                     # Only the owner's view holds it: his pilot's wounds are his secret.
                     where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])
                 colour = INK if plane["status"] == "flying" else MUTED
                 lines += [(name, colour, False), (where, colour, False)]
         return lines + self._objective_lines(mission, locale)
+
+    @staticmethod
+    def _cloud_note(plane: Mapping[str, Any], locale: str) -> str:
+        """In the clouds (seed B.V): its own side also reads the cards written down, which
+        only its own view holds; the base shown is where it went in."""
+        cards = plane.get("cloud_cards")
+        if cards is None:
+            return t("wings.cloud.public", locale)
+        return t("wings.cloud.own", locale, cards=" ".join(cards) or "—")
 
     @staticmethod
     def _objective_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
@@ -340,6 +352,9 @@ class WingsPresenter:
     # ------------------------------------------------------------------ words
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+        if field.startswith("plane") and value.startswith(SEALED):
+            # A program flown blind in the clouds: public words must not carry its cards.
+            return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
         if field == "purchase" and value == NOTHING:
             return t("wings.nothing", locale)
         if field == "mission":
@@ -359,8 +374,12 @@ class WingsPresenter:
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
+        # A sealed program (clouds) reads as its cards on its own side's panel.
         labels = [
-            self.option_text(scenario, decision.field, o.id, locale) for o in decision.options
+            o.detail
+            if o.id.startswith(SEALED)
+            else self.option_text(scenario, decision.field, o.id, locale)
+            for o in decision.options
         ]
         return [" · ".join(labels)]
 

@@ -32,6 +32,7 @@ module maps it:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -203,7 +204,17 @@ SCENARIOS["wings-1917-basic"] = (
     *SCENARIOS["wings-1917"][1:],
 )
 FIRST_MISSION["wings-1917-basic"] = FIRST_MISSION["wings-1917"]
-SCENARIO_RULES: dict[str, MissionRules] = {"wings-1917-basic": BASE_RULES_ONLY}
+# Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it.
+SCENARIO_RULES: dict[str, MissionRules] = {
+    "wings-1917": MissionRules(cloud_cover=True),
+    "wings-1918": MissionRules(cloud_cover=True),
+    "wings-1917-basic": BASE_RULES_ONLY,
+}
+# A program flown blind in the clouds, or by a plane at their edge that could go in during
+# the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
+# under the plane's secret salt, so the orders opened at the turn's end say nothing of where
+# the plane went. Only its own side's menu pairs each with its cards.
+SEALED = "cloud-"
 
 # --- mapping helpers -----------------------------------------------------------------------
 
@@ -253,7 +264,7 @@ def _program_options(
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
                 programs.append(program_text(ground))
-    for attack in rocket_programs(catalog, plane):
+    for attack in [] if plane.in_cloud else rocket_programs(catalog, plane):
         # Seed A.IV.j: the rocket attacks the plane can fly, declared with the program.
         if not check_program(catalog, plane, attack, mission.rules, mission.turn):
             programs.append(program_text(attack))
@@ -282,6 +293,11 @@ def _program_options(
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
     return programs
+
+
+def _sealed(plane: PlaneState, turn: int, program: str) -> str:
+    digest = hashlib.sha256(f"{plane.cloud_salt}:{turn}:{program}".encode()).hexdigest()
+    return SEALED + digest[:10]
 
 
 def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool:
@@ -345,7 +361,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # trenches and CAA posts keep within R/2 of the border and R/2 clear of each other and
     # of the objectives (E.I.b, E.II.c).
     # 7: a seriously wounded pilot must land within two full turns or go down (D.V, B.VIII,
-    # J 3); a plane taking off away from a strip takes 2 B cards (B.I.b).
+    # J 3); a plane taking off away from a strip takes 2 B cards (B.I.b); cloud cover (B.V)
+    # agreed in wings-1917 and wings-1918, programs at the clouds' edge and in them sealed.
     version = "7"
     sides = SIDES
     rounds = ROUNDS
@@ -442,17 +459,23 @@ class WingsRules(Rules[WingsState, WingsView]):
         for d in engine_decisions:
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+            options = tuple(Option(id=p, label=p, detail=plane.id) for p in programs)
+            if plane.cloud_salt:
+                sealed = [_sealed(plane, mission.turn, p) for p in programs]
+                options = tuple(
+                    Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
+                )
             decisions.append(
                 Decision(
                     side=d.side,
                     field=slots[d.field],
-                    options=tuple(Option(id=p, label=p, detail=plane.id) for p in programs),
+                    options=options,
                     excluded=(
                         *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
                         *_landing_refused(self.catalog, plane, mission),
                         *_rockets_refused(self.catalog, plane, mission),
                     ),
-                    default=programs[0],
+                    default=options[0].id,
                 )
             )
         return decisions
@@ -511,10 +534,16 @@ class WingsRules(Rules[WingsState, WingsView]):
             return result
         assert campaign.mission is not None
         slots = _slots(campaign.mission)
+        mission = campaign.mission
         for d in engine:
             picked = choices.get(d.side, {}).get(slots[d.field])
             if picked is None:
                 raise wings.IllegalChoice(d.side, d.field, "", "missing")
+            plane = mission.planes.get(d.field)
+            if plane is not None and plane.cloud_salt and picked.startswith(SEALED):
+                menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+                unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
+                picked = unsealed.get(picked, picked)
             result[d.side][d.field] = picked
         return result
 
