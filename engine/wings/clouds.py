@@ -12,10 +12,11 @@ nor sinks) and shown to all, then the turn runs as usual from the cloud level.
 
 Secrecy: the cards written down (``cloud_cards``) are the plane's side's secret until it
 comes out; so is the last of them, which the next program's legality depends on. The
-programs of a plane in the clouds, or at their edge (which could go in during the turn and
-write down its last cards), reach the seam as sealed tokens (``engine.rulesets.wings``)
-under the plane's secret salt (``cloud_salt``), so the end-of-turn opening of the orders
-shows nothing either; the cards a plane flies on the table are shown as it flies them.
+programs of a plane in the clouds, or at their edge (one climb counter short of going in
+during the turn and writing down its last cards), reach the seam as sealed tokens
+(``engine.rulesets.wings``) under the plane's secret salt (``cloud_salt``), so the
+end-of-turn opening of the orders shows nothing either; the cards a plane flies on the
+table are shown as it flies them.
 
 Authored: the layer follows the floor's row at the moment of entry and a plane stays in
 it whatever the floor does later; a seriously wounded pilot whose window runs out in the
@@ -135,13 +136,16 @@ def at_mission_end(work: Turn) -> None:
 
 def seal_the_edge(work: Turn) -> None:
     """At a turn's end: a plane that could climb into the layer next turn (at the game
-    ceiling, able to go higher) has its next program sealed too, so the cards it would
+    ceiling one counter short of the next level, able to go higher) has its next program
+    sealed too, so the cards it would
     write down after going in are not opened with the turn's orders. Its salt, drawn now,
     serves while it stays at the edge or in the clouds."""
     if not work.mission.rules.cloud_cover:
         return
     for plane in work.aloft():
-        edge = may_enter(work, plane, plane.level)
+        # A climb counter a turn at most (seed A.III.a): only one counter short can go in.
+        short = plane.counters >= work.catalog.planes[plane.type].climb - 1
+        edge = short and may_enter(work, plane, plane.level)
         if plane.in_cloud or (edge and plane.cloud_salt):
             continue
         salt = _salt(work, plane.id) if edge else ""

@@ -11,13 +11,13 @@ from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 
 
-def climbers(clouds: bool = True) -> MissionState:
+def climbers(clouds: bool = True, **rules: bool) -> MissionState:
     """A Dr.I at the game ceiling one counter short of the next level; a Camel behind it,
     low enough that the floor stays at 0 (seed B.V)."""
     dr1 = plane("b", type_="dr1", side="central", x=10.0, y=11.0, heading=0.0, level=3,
                 counters=1)  # fmt: skip
     camel = plane("a", type_="camel", side="entente", x=7.5, y=11.0, heading=0.0, level=1)
-    return mission(dr1, camel, cloud_cover=clouds, collisions=False)
+    return mission(dr1, camel, cloud_cover=clouds, collisions=False, **rules)
 
 
 def fly(state: MissionState, **texts: str) -> tuple[MissionState, list[Event]]:
@@ -104,6 +104,14 @@ def test_a_plane_at_the_edge_of_the_clouds_has_its_next_program_sealed() -> None
     # cards: it gets its secret salt at this turn's end, and loses it once below.
     state, _ = fly(climbers(), b="S S S", a="S S S")
     assert state.planes["b"].cloud_salt and not state.planes["a"].cloud_salt  # a: level 1
+    # At the ceiling but two counters short (a Camel climbs a level in 3): it cannot go in
+    # next turn, and its orders open as usual.
+    # (The floor stays put here: both at 3 would move it up, seed B.V.)
+    fixed = climbers(real_ceiling=False)
+    camel = fixed.planes["a"].model_copy(update={"level": 3, "counters": 0, "x": 3.0})
+    far, _ = fly(fixed.model_copy(update={"planes": {**fixed.planes, "a": camel}}),
+                 b="S S S", a="S S S")  # fmt: skip
+    assert far.floor == 0 and far.planes["b"].cloud_salt and not far.planes["a"].cloud_salt
     off, _ = fly(climbers(clouds=False), b="S S S", a="S S S")
     assert not off.planes["b"].cloud_salt
     kept, _ = fly(state, b="S S S", a="ST ST ST")
