@@ -220,6 +220,9 @@ class WingsPresenter:
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
+                elif plane.get("cloud_salt"):
+                    # Only its own side's view holds the salt: why its menu reads sealed.
+                    where += " · " + t("wings.cloud.edge", locale)
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
                     # Only the owner's view holds it: his pilot's wounds are his secret.
                     where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])

@@ -96,3 +96,28 @@ def test_coming_out_shows_everything_written_down() -> None:
     shown = [e for e in events if e.kind == "left-clouds"]
     assert shown and shown[0].data["cards"] == ["S", "S", "HL", "S", "S"]
     assert not out.camp.mission.planes[pid].in_cloud  # type: ignore[union-attr]
+
+
+def test_the_boards_say_in_the_clouds_and_only_its_side_reads_the_cards() -> None:
+    rules, state, pid = in_the_clouds()
+    presenter = WingsPresenter()
+
+    def text(state: WingsState, viewer: str | None) -> str:
+        lines = presenter._plane_lines(rules.view(state, viewer), "en")
+        return "\n".join(line for line, _colour, _bold in lines)
+
+    assert "in the clouds, flown blind: S S" in text(state, "central")
+    for viewer in ("entente", None):
+        assert "in the clouds" in text(state, viewer) and "flown blind" not in text(state, viewer)
+    # Out of the clouds but at their edge: its side is told why its menu reads sealed.
+    mission = state.camp.mission
+    assert mission is not None
+    edge = mission.planes[pid].model_copy(update={"in_cloud": False, "cloud_cards": ()})
+    camp = state.camp.model_copy(
+        update={"mission": mission.model_copy(update={"planes": {**mission.planes, pid: edge}})}
+    )
+    state = state.model_copy(update={"campaign": camp})
+    assert "at the edge of the clouds" in text(state, "central")
+    assert "clouds" not in text(state, "entente") and "clouds" not in text(state, None)
+    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == "plane1")
+    assert all(o.id.startswith(SEALED) for o in menu.options)

@@ -12,8 +12,8 @@ PARAMS = {"plane": "Avion 1", "turn_limit": 5, "turn": 5, "level": 4, "cards": "
 KEYS = (
     "log.forced-down", "log.must-land", "log.took-off-rough", "log.entered-clouds",
     "log.left-clouds", "service.reason.seriously-wounded", "wings.plane-note.must-land",
-    "wings.cloud.public", "wings.cloud.own", "wings.cloud.sealed", "wings.net.line",
-    "wings.net.section", "wings.net.down", "wings.net.edge",
+    "wings.cloud.public", "wings.cloud.own", "wings.cloud.sealed", "wings.cloud.edge",
+    "wings.net.line", "wings.net.section", "wings.net.down", "wings.net.edge",
 )  # fmt: skip
 
 
