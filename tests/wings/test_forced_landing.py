@@ -58,6 +58,7 @@ def test_he_may_land_anywhere_and_then_stays_down_home_on_his_own_side() -> None
     c1 = state.planes["C1"]
     offered = _program_options(cat, c1, state, ["S"])
     assert "LD S S ST" in offered  # far from any airfield, but it is his way out
+    assert offered[0] == "LD S S ST"  # and what he flies if he misses the deadline
     after = fly(state, {"C1": "LD S S ST", "E1": "S S S"})
     c1 = after.planes["C1"]
     assert [d for d, _ in c1.cards] == ["B", "B"]  # a rough field (seed B.I.a)
