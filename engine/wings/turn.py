@@ -1050,7 +1050,10 @@ class Turn:
                     and self.spend_token(shot.shooter, "excellent_shot")
                 ):
                     # Seed D.VII.b Excellent shot: a point to the pilot per card at short range.
-                    self.update(target, pilot_lp=self.planes[target].pilot_lp - 1)
+                    hurt = self.update(target, pilot_lp=self.planes[target].pilot_lp - 1)
+                    if hurt.pilot_lp < 0:
+                        self.shoot_down(target, "crashed", shot.shooter)  # D.V: he is dead
+                        continue
                 self.apply_card(
                     target,
                     card,

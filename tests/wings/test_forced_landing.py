@@ -99,3 +99,21 @@ def test_only_his_own_side_is_told_how_long_he_has() -> None:
     assert "doit se poser avant la fin du tour 3" in "\n".join(
         text for text, _c, _b in presenter._plane_lines(rules.view(state, "central"), "fr")
     )
+
+
+def test_an_excellent_shot_that_kills_the_pilot_brings_the_plane_down() -> None:
+    # Seed D.VII.b, D.V: the point the Excellent shot puts on a pilot at 0 LP kills him; a
+    # dead pilot does not fly on (it used to, the point taken and the plane flying).
+    from engine.wings.turn import Shot
+    from tests.wings.helpers import card_id, stack
+
+    shooter = plane("E1", type_="spad7", side="entente", pilot="E1", skills=("excellent_shot",),
+                    tokens=4, x=8.0, y=10.0)  # fmt: skip
+    victim = plane("C1", side="central", pilot="C1", pilot_lp=0, x=9.5, y=10.0)
+    state = stack(mission(shooter, victim), "B", [card_id("B", 2, "none")])
+    work = Turn(catalog(), state, Rng("xs", 1, "t"))
+    gun = catalog().planes["spad7"].guns[0]
+    work.deal([Shot("E1", gun, "C1", cards=1, bonus=0, aimed=False, short=True)])
+    c1 = work.planes["C1"]
+    assert c1.pilot_lp < 0 and c1.status == "crashed" and c1.destroyed_by == "E1"
+    assert c1.damage == 0  # the card meant for the plane was not dealt to a wreck

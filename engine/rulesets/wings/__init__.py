@@ -362,7 +362,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # of the objectives (E.I.b, E.II.c).
     # 7: a seriously wounded pilot must land within two full turns or go down (D.V, B.VIII,
     # J 3); a plane taking off away from a strip takes 2 B cards (B.I.b); cloud cover (B.V)
-    # agreed in wings-1917 and wings-1918, programs at the clouds' edge and in them sealed.
+    # agreed in wings-1917 and wings-1918, programs at the clouds' edge and in them sealed;
+    # a pilot killed by an Excellent shot's point goes down (he flew on).
     version = "7"
     sides = SIDES
     rounds = ROUNDS
