@@ -895,8 +895,11 @@ def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
 PLANE_SECRETS = (
     "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
     "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
-    "half_jams", "halved_guns",
+    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt",
 )  # fmt: skip
+# Seed B.V: a plane in the clouds also hides the last card written down (the next
+# program's legality shows it to its own side only).
+CLOUD_SECRETS = ("last_card", "last_steep")
 
 
 def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> dict[str, Any]:
@@ -927,6 +930,9 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:
                     plane.pop(key, None)
+                if plane.get("in_cloud"):
+                    for key in CLOUD_SECRETS:
+                        plane.pop(key, None)
                 plane.update(eyed.get(plane["id"], {}))
                 plane.pop("eyeing", None)  # whom its expert watches is its own side's business
                 plane.pop("ammo", None)

@@ -259,6 +259,8 @@ class PilotRules(Frozen):
     ace_of_aces_vp: int
     tokens: dict[str, int]
     killer_bonus: dict[str, int]
+    # Seed B.VIII, D.V (J 3): full turns a seriously wounded pilot has to get down.
+    landing_window: int = Field(default=2, ge=1)
 
 
 class Resource(Frozen):

@@ -9,16 +9,23 @@ program, ``LD S S ST`` (land) and ``TO ST S S`` (take off), so a hedge-hopping p
 never lands by accident; a plane on the ground programs ``GD ST ST ST`` (it waits). The
 field within 1 R of the pilot to rescue counts as a strip, and so does each side's own
 airfield, a strip laid along the middle of its table edge (any plane at level 0 with one
-counter may land there, in any mission); landing anywhere else costs 2 B cards (seed
-B.I.a). A plane on the ground takes no part in the air fight. One still on
+counter may land there, in any mission); landing or taking off anywhere else costs 2 B
+cards (seed B.I.a, B.I.b). A plane on the ground takes no part in the air fight. One still on
 the ground when the mission ends is lost; its pilot is captured in enemy territory,
 missing in no-man's-land.
+
+A seriously wounded pilot (0-2 life points, seed D.V) must get down: he has the two full
+turns after the one in which he took his last wound (J 3, B.VIII's figure over D.V's three)
+to land, anywhere; still in the air at the end of the second, his plane goes down by the
+crash procedure (B.VIII, or the pilot's death with that rule off). Once down he stays on
+the ground, and his side counts him out of the fight. Leaving the table is flying home.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.wings import clouds
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, ManeuverDeck
 from engine.wings.objectives import returned
@@ -33,7 +40,7 @@ LAND, TAKE_OFF, GROUND = "LD", "TO", "GD"
 GROUND_MANEUVERS = (LAND, TAKE_OFF, GROUND)
 # Seed B.I: straight, straight (on the ground), stall; takeoff stall, straight, straight.
 SHAPES = {LAND: ("S", "S", "ST"), TAKE_OFF: ("ST", "S", "S"), GROUND: ("ST", "ST", "ST")}
-OFF_STRIP_CARDS = ("B", 2)  # seed B.I.a: a landing or takeoff off a strip
+OFF_STRIP_CARDS = ("B", 2)  # seed B.I.a, B.I.b: a landing or takeoff off a strip
 # Authored: a side's airfield strip, laid along the middle of its own table edge, depth from
 # the edge and length along it in base-widths: the 9 x 27 cm WW2 strip (wings-authored-data
 # 3.2) at 4.5 cm a base-width, well inside the side's own quarter of the table.
@@ -83,6 +90,20 @@ def may_land(plane: PlaneState) -> bool:
     return plane.status == "flying" and plane.level == 0 and plane.counters == 1
 
 
+def seriously_wounded(catalog: Catalog, plane: PlaneState) -> bool:
+    return state_from_lp(catalog, plane.pilot_lp) == "seriously_wounded"
+
+
+def grounded(catalog: Catalog, plane: PlaneState) -> bool:
+    """On the ground for good: a seriously wounded pilot does not take off again."""
+    return plane.status == "landed" and seriously_wounded(catalog, plane)
+
+
+def must_land(catalog: Catalog, plane: PlaneState) -> bool:
+    """Flying with the clock running on a seriously wounded pilot: any landing serves."""
+    return plane.status == "flying" and plane.land_by is not None
+
+
 def may_take_off(plane: PlaneState, turn: int) -> bool:
     """Seed E.I.a: a full turn on the ground first (landed in turn T, off in T + 2)."""
     return (
@@ -104,6 +125,8 @@ def check(catalog: Catalog, plane: PlaneState, program: Program, turn: int) -> l
         return ["sequence-mismatch"]
     if program.maneuver == LAND and not may_land(plane):
         return ["landing-needs-level-0"]
+    if program.maneuver == TAKE_OFF and grounded(catalog, plane):
+        return ["seriously-wounded"]
     if program.maneuver == TAKE_OFF and not may_take_off(plane, turn):
         return ["needs-a-turn-on-the-ground" if plane.status == "landed" else "not-on-the-ground"]
     if program.maneuver == GROUND and plane.status != "landed":
@@ -197,6 +220,9 @@ def take_off(work: Turn, programs: dict[str, Program]) -> None:
         if plane.status != "landed" or program is None or program.maneuver != TAKE_OFF:
             continue
         changes: dict[str, object] = {"status": "flying", "level": 0, "counters": 0}
+        # Seed B.I.b: off a strip (the field by a rescued pilot or the own airfield).
+        mission = work.mission.model_copy(update={"objectives": work.objectives})
+        rough = plane.landed_at is None and not on_airfield(mission, plane)
         site = work.objectives.get(plane.landed_at or "")
         if site is not None and site.done_by is None:
             # Seed E.I.a: landed within 1 R and stayed a full turn: the pilot is aboard.
@@ -204,7 +230,14 @@ def take_off(work: Turn, programs: dict[str, Program]) -> None:
             work.objectives[site.id] = site.model_copy(update={"done_by": pid})
             work.event("rescue-aboard", plane=pid, objective=site.id)
         work.update(pid, landed_turn=None, landed_at=None, **changes)
-        work.event("took-off", plane=pid)
+        work.event("took-off-rough" if rough else "took-off", plane=pid)
+        if rough:
+            # The points count and the specials as drawn, as for a rough landing; the run
+            # is on the ground, so a plane wrecked by them goes down from level 0.
+            letter, count = OFF_STRIP_CARDS
+            for _ in range(count):
+                _, card = work.draw(letter, pid)
+                work.apply_card(pid, card, None, None)
 
 
 def after_move(work: Turn, programs: dict[str, Program]) -> None:
@@ -235,6 +268,28 @@ def after_move(work: Turn, programs: dict[str, Program]) -> None:
             work.event("landed-home", plane=plane.id)
         else:
             work.event("landed", plane=plane.id, objective=site and site.id)
+
+
+def landing_window(work: Turn) -> None:
+    """At a turn's end (seed D.V, B.VIII, J 3): a pilot whose wounds this turn left him
+    seriously wounded is told how long he has; one whose window has run out goes down."""
+    window = work.catalog.rules.pilot.landing_window
+    for plane in work.aloft():
+        if not seriously_wounded(work.catalog, plane):
+            continue
+        if plane.pilot_lp < work.lp_at_start.get(plane.id, plane.pilot_lp):
+            # "The turns after the turn in which the last wound was taken": a new wound
+            # restarts the count.
+            until = work.turn + window
+            work.update(plane.id, land_by=until)
+            work.event("must-land", secret_for=plane.side, plane=plane.id, turn_limit=until)
+        elif plane.land_by is not None and work.turn >= plane.land_by:
+            if plane.in_cloud:
+                clouds.emerge(work, plane.id)  # he goes down where he really is
+                if work.planes[plane.id].status != "flying":
+                    continue  # ...which was off the table: he got away
+            work.event("forced-down", plane=plane.id)
+            work.shoot_down(plane.id, "crashed", plane.last_hit_by)
 
 
 def stranded(work: Turn) -> None:

@@ -204,9 +204,14 @@ def legal_first_cards(
 
 
 def default_program(catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int) -> Program:
-    """Authored 4.1: S, S, S on a missed deadline, or the first legal substitute."""
+    """Authored 4.1: S, S, S on a missed deadline, or the first legal substitute; a landing
+    for a seriously wounded pilot who can land."""
     if plane.status == "landed":
         return landing.programs(catalog, plane, turn)[0]  # it waits on the ground
+    if landing.must_land(catalog, plane) and landing.may_land(plane):
+        # A seriously wounded pilot who can land does so (seed D.V: "as soon as possible").
+        deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+        return Program(cards=landing.cards_of(deck, landing.LAND), maneuver=landing.LAND)
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     straight = next(card.code for card in deck.cards if card.is_straight)
     stall = "ST" if "ST" in deck.codes else "SS"

@@ -138,6 +138,14 @@ class PlaneState(Model):
     jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
     halved_guns: tuple[str, ...] = ()  # single guns at half damage after two green jams (B.IX)
     net_contact: bool = False  # touched a balloon net in the last maneuver (seed A.IV.i.2)
+    # Seed D.V, B.VIII (J 3): a seriously wounded pilot must be on the ground by the end of
+    # this turn, or the plane goes down as if shot down.
+    land_by: int | None = None
+    # Seed B.V cloud cover: in the layer, the base stays where it went in; the cards written
+    # down since (its side's secret until it comes out) and the salt sealing its programs.
+    in_cloud: bool = False
+    cloud_cards: tuple[str, ...] = ()
+    cloud_salt: str = ""
 
 
 class GroundElement(Model):
@@ -207,6 +215,7 @@ class MissionRules(Model):
     ammunition: bool = True  # B.II: ammunition cards, guns that run dry
     twin_guns: bool = True  # B.IV: a green jam stops one of a twin-gun plane's two guns
     real_ceiling: bool = True  # B.V: the floor moves up so planes reach their real ceiling
+    cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
 
 
 class MissionState(Model):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ammunition, balloons, ceiling, flak, landing, shooting, twin
+from engine.wings import ammunition, balloons, ceiling, clouds, flak, landing, shooting, twin
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -86,6 +86,8 @@ class Turn:
         self.pursuits: dict[str, str] = {}
         self.floor = mission.floor
         self.rocket_runs: dict[str, int] = {}  # plane -> specials it had when the run began
+        # Life points as the turn began: a pilot hurt this turn opens his landing window.
+        self.lp_at_start = {pid: plane.pilot_lp for pid, plane in mission.planes.items()}
 
     # --- small helpers ------------------------------------------------------------------
 
@@ -98,6 +100,15 @@ class Turn:
         return sorted(self.planes)
 
     def flying(self) -> list[PlaneState]:
+        """The planes in play on the table (a plane in the clouds is not, seed B.V)."""
+        return [
+            self.planes[i]
+            for i in self.ids()
+            if self.planes[i].status == "flying" and not self.planes[i].in_cloud
+        ]
+
+    def aloft(self) -> list[PlaneState]:
+        """Every plane in the air, in the clouds or not: what burns and heals goes on."""
         return [self.planes[i] for i in self.ids() if self.planes[i].status == "flying"]
 
     def update(self, pid: str, **changes: object) -> PlaneState:
@@ -390,7 +401,7 @@ class Turn:
     # --- the turn -------------------------------------------------------------------------
 
     def start_of_turn(self) -> None:
-        for plane in self.flying():
+        for plane in self.aloft():
             if plane.fire > 0:
                 # Seed A.II.b: a burning plane discards a flame counter and draws an A card,
                 # counting only its points and an explosion.
@@ -405,7 +416,11 @@ class Turn:
                     self.shoot_down(plane.id, "exploded", plane.last_hit_by)
                 else:
                     self.add_damage(plane.id, card.value, None)
-            if self.mission.weather == "heavy" and self.planes[plane.id].status == "flying":
+            if (
+                self.mission.weather == "heavy"
+                and self.planes[plane.id].status == "flying"
+                and not plane.in_cloud
+            ):
                 # Seed F.VI.c outside cloud: an odd B card costs 1 point, specials ignored.
                 _, card = self.draw("B", None)
                 if card.value % 2 == 1:
@@ -451,7 +466,10 @@ class Turn:
             counters += 1  # never two counters in one turn (seed A.III.a)
             self.update(pid, climbed_turn=self.turn)
             if counters >= plane_type.climb:
-                if level >= top:
+                if level >= top and clouds.may_enter(self, plane, level):
+                    level, counters = level + 1, 0
+                    clouds.enter(self, pid, program, level)  # seed B.V: into the layer
+                elif level >= top:
                     counters = plane_type.climb - 1
                     over = True
                 else:
@@ -544,7 +562,7 @@ class Turn:
     def collide(self, pairs: Iterable[tuple[str, str]]) -> None:
         for first, second in pairs:
             a, b = self.planes[first], self.planes[second]
-            if a.status != "flying" or b.status != "flying":
+            if a.status != "flying" or b.status != "flying" or a.in_cloud or b.in_cloud:
                 continue
             stream = self.rng.stream(f"collision:{self.where()}:{first}:{second}")
             friendly = self.mission.rules.friendly_collisions and a.side == b.side
@@ -1032,7 +1050,10 @@ class Turn:
                     and self.spend_token(shot.shooter, "excellent_shot")
                 ):
                     # Seed D.VII.b Excellent shot: a point to the pilot per card at short range.
-                    self.update(target, pilot_lp=self.planes[target].pilot_lp - 1)
+                    hurt = self.update(target, pilot_lp=self.planes[target].pilot_lp - 1)
+                    if hurt.pilot_lp < 0:
+                        self.shoot_down(target, "crashed", shot.shooter)  # D.V: he is dead
+                        continue
                 self.apply_card(
                     target,
                     card,
@@ -1118,12 +1139,14 @@ class Turn:
         self.fresh = set()
 
     def end_of_turn(self) -> None:
-        for plane in self.flying():
+        landing.landing_window(self)
+        for plane in self.aloft():
             if 0 < plane.smoke < PERMANENT:
                 self.update(plane.id, smoke=plane.smoke - 1)
         self.pursuits = self.tailing() if self.mission.rules.tailing else {}
         shooting.experts_look(self)
         ceiling.move_floor(self)
+        clouds.seal_the_edge(self)
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1211,8 +1234,14 @@ class Turn:
             for letter in self.mission.decks
         }
         turn = self.turn + 1
-        # A plane on the ground (seed B.I) is still in the mission.
-        aloft = [p for p in self.planes.values() if p.status in ("flying", "landed")]
+        # A plane on the ground (seed B.I) is still in the mission, unless a seriously
+        # wounded pilot brought it down for good.
+        aloft = [
+            p
+            for p in self.planes.values()
+            if p.status == "flying"
+            or (p.status == "landed" and not landing.grounded(self.catalog, p))
+        ]
         alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None
         if self.objectives:
@@ -1228,6 +1257,7 @@ class Turn:
         elif turn > self.mission.max_turns:
             finished, winner = True, "draw"
         if finished:
+            clouds.at_mission_end(self)
             landing.stranded(self)
             if self.objectives:
                 winner = obj.mission_result(self.snapshot())
@@ -1280,6 +1310,7 @@ def play_turn(
     """Fly one full turn with every flying plane's (already validated) program."""
     work = Turn(catalog, mission, rng)
     work.event("turn-started")
+    clouds.before_turn(work, programs)
     landing.take_off(work, programs)
     balloons.arm_rockets(work, programs)
     work.start_of_turn()

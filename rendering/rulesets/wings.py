@@ -10,6 +10,7 @@ the view is read through the ``WingsViewLike`` protocol, and plane names come in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
@@ -17,11 +18,12 @@ from PIL import Image, ImageDraw
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
-from rendering.style import ellipsize, font, to_png, wrap
+from rendering.style import font, to_png, wrap
 
 WIDTH = 800
 MARGIN = 24
 TITLE_SIZE = 32
+TITLE_LINE = 40
 TEXT_SIZE = 24
 LINE = 34
 INK = (30, 30, 30)
@@ -30,6 +32,7 @@ PAPER = (246, 242, 232)
 SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
+SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -66,22 +69,51 @@ def _render(title: str, lines: Sequence[Line]) -> bytes:
         indent = text[: len(text) - len(text.lstrip())]  # wrap() drops leading spaces
         wrapped = wrap(text, fnt, WIDTH - 2 * MARGIN - int(fnt.getlength(indent)))
         rows += [(indent + row, colour, bold) for row in wrapped]
-    height = MARGIN * 2 + TITLE_SIZE + 16 + LINE * max(1, len(rows))
+    # The title wraps too: "Mission 2/3 (balloon busting, 3 balloons), turn 8 · Tailing
+    # reorder" is half as wide again as the card, and its end (the round) is what matters.
+    title_font = font(TITLE_SIZE, "bold")
+    titles = wrap(title, title_font, WIDTH - 2 * MARGIN)
+    top = MARGIN + TITLE_LINE * len(titles) + 16 - (TITLE_LINE - TITLE_SIZE)
+    height = top + MARGIN + LINE * max(1, len(rows))
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
-    title_font = font(TITLE_SIZE, "bold")
-    draw.text(
-        (MARGIN, MARGIN),
-        ellipsize(title, title_font, WIDTH - 2 * MARGIN),
-        font=title_font,
-        fill=INK,
-    )
-    y = MARGIN + TITLE_SIZE + 16
+    for index, text in enumerate(titles):
+        draw.text((MARGIN, MARGIN + TITLE_LINE * index), text, font=title_font, fill=INK)
+    y = top
     for text, colour, bold in rows:
         fnt = font(TEXT_SIZE, "bold" if bold else "regular")
         draw.text((MARGIN, y), text, font=fnt, fill=colour)
         y += LINE
     return to_png(image)
+
+
+def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
+    """Seed A.IV.i.2: the barrage net along the balloons' line, section by section, from
+    one table edge to the other, each as high as the lower of its balloons or down with
+    one of them (as the engine hangs it: ``engine.wings.balloons.net_height``)."""
+    line = sorted(
+        (o for o in (mission.get("objectives") or {}).values() if o["kind"] == "balloon"),
+        key=lambda b: (b["y"], b["id"]),
+    )
+    if not mission.get("nets") or len(line) < 2:
+        return []
+    edge = t("wings.net.edge", locale)
+    ends: list[Mapping[str, Any] | None] = [None, *line, None]
+    sections = []
+    for start, end in pairwise(ends):
+        framing = [b for b in (start, end) if b is not None]
+        names = {
+            "start": start["id"] if start else edge,
+            "end": end["id"] if end else edge,
+        }
+        if any(b["destroyed"] for b in framing):
+            sections.append(t("wings.net.down", locale, **names))
+        else:
+            level = min(b["level"] for b in framing)
+            sections.append(t("wings.net.section", locale, level=level, **names))
+    x = sum(b["x"] for b in line) / len(line)
+    text = t("wings.net.line", locale, x=f"{x:.1f}", sections=" · ".join(sections))
+    return [(text, SIDE_INK.get(line[0]["side"], INK), False)]
 
 
 class WingsPresenter:
@@ -186,9 +218,26 @@ class WingsPresenter:
                 )
                 if plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
+                elif plane.get("in_cloud"):
+                    where += " · " + self._cloud_note(plane, locale)
+                elif plane.get("cloud_salt"):
+                    # Only its own side's view holds the salt: why its menu reads sealed.
+                    where += " · " + t("wings.cloud.edge", locale)
+                if plane["status"] == "flying" and plane.get("land_by") is not None:
+                    # Only the owner's view holds it: his pilot's wounds are his secret.
+                    where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])
                 colour = INK if plane["status"] == "flying" else MUTED
                 lines += [(name, colour, False), (where, colour, False)]
         return lines + self._objective_lines(mission, locale)
+
+    @staticmethod
+    def _cloud_note(plane: Mapping[str, Any], locale: str) -> str:
+        """In the clouds (seed B.V): its own side also reads the cards written down, which
+        only its own view holds; the base shown is where it went in."""
+        cards = plane.get("cloud_cards")
+        if cards is None:
+            return t("wings.cloud.public", locale)
+        return t("wings.cloud.own", locale, cards=" ".join(cards) or "—")
 
     @staticmethod
     def _objective_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
@@ -219,7 +268,7 @@ class WingsPresenter:
                 state=state,
             )
             lines.append((text, SIDE_INK.get(site["side"], INK), False))
-        return lines
+        return lines + _net_lines(mission, locale)
 
     def _scores(self, view: WingsViewLike, locale: str) -> str:
         if "dam" in view.data:
@@ -306,6 +355,9 @@ class WingsPresenter:
     # ------------------------------------------------------------------ words
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+        if field.startswith("plane") and value.startswith(SEALED):
+            # A program flown blind in the clouds: public words must not carry its cards.
+            return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
         if field == "purchase" and value == NOTHING:
             return t("wings.nothing", locale)
         if field == "mission":
@@ -325,8 +377,12 @@ class WingsPresenter:
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
+        # A sealed program (clouds) reads as its cards on its own side's panel.
         labels = [
-            self.option_text(scenario, decision.field, o.id, locale) for o in decision.options
+            o.detail
+            if o.id.startswith(SEALED)
+            else self.option_text(scenario, decision.field, o.id, locale)
+            for o in decision.options
         ]
         return [" · ".join(labels)]
 

@@ -6,7 +6,7 @@ from engine.rulesets.wings import _program_options
 from engine.wings.landing import AIRFIELD, lands_home
 from engine.wings.objectives import returned
 from engine.wings.state import MissionState
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, stack
 from tests.wings.test_rescue import fly
 
 
@@ -49,3 +49,38 @@ def test_a_landing_on_the_own_airfield_is_free_and_the_plane_is_home_at_the_end(
     # The same landing beside the strip is a rough one: 2 B cards.
     rough = fly(homecoming(y=3.0), {"H1": "LD S S ST", "X1": "S S S"})
     assert [deck for deck, _ in rough.planes["H1"].cards] == ["B", "B"]
+
+
+def turned(state: MissionState) -> MissionState:
+    """A turn later, the landed plane turned round to take off into the table."""
+    planes = dict(state.planes)
+    planes["H1"] = planes["H1"].model_copy(update={"heading": 0.0})
+    return state.model_copy(update={"turn": state.turn + 1, "planes": planes})
+
+
+def test_a_take_off_from_a_rough_field_costs_2_b_cards_from_a_strip_nothing() -> None:
+    # Seed B.I.b. Landed beside the strip (2 B cards), it takes 2 more to get away; landed
+    # on the strip, it leaves as it came, free.
+    ones = [i for i, c in enumerate(catalog().damage_decks["B"].expanded) if c.value == 1]
+    ones = [i for i in ones if catalog().damage_decks["B"].expanded[i].special == "none"]
+    rough = fly(stack(homecoming(y=3.0), "B", ones[:4]), {"H1": "LD S S ST", "X1": "S S S"})
+    assert rough.planes["H1"].status == "landed" and rough.planes["H1"].damage == 2
+    after = fly(turned(rough), {"H1": "TO ST S S", "X1": "S S S"})
+    h1 = after.planes["H1"]
+    assert h1.status == "flying" and [deck for deck, _ in h1.cards] == ["B"] * 4
+    assert h1.damage == 4
+    home = fly(homecoming(), {"H1": "LD S S ST", "X1": "S S S"})
+    away = fly(turned(home), {"H1": "TO ST S S", "X1": "S S S"})
+    assert away.planes["H1"].status == "flying" and away.planes["H1"].cards == ()
+
+
+def test_a_rescuer_takes_off_from_the_field_by_the_pilot_for_free() -> None:
+    from tests.wings.test_rescue import rescuer, site
+
+    enemy = plane("C1", side="central", pilot="C1", x=20.0, y=20.0, heading=180.0)
+    state = mission(rescuer(), enemy).model_copy(
+        update={"kind": "rescue", "objectives": {"c-rescue1": site(8.0)}}
+    )
+    for program in ("LD S S ST", "GD ST ST ST", "TO ST S S"):
+        state = fly(state, {"E1": program, "C1": "S S S"})
+    assert state.planes["E1"].status == "flying" and state.planes["E1"].cards == ()

@@ -32,6 +32,7 @@ module maps it:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -203,7 +204,17 @@ SCENARIOS["wings-1917-basic"] = (
     *SCENARIOS["wings-1917"][1:],
 )
 FIRST_MISSION["wings-1917-basic"] = FIRST_MISSION["wings-1917"]
-SCENARIO_RULES: dict[str, MissionRules] = {"wings-1917-basic": BASE_RULES_ONLY}
+# Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it.
+SCENARIO_RULES: dict[str, MissionRules] = {
+    "wings-1917": MissionRules(cloud_cover=True),
+    "wings-1918": MissionRules(cloud_cover=True),
+    "wings-1917-basic": BASE_RULES_ONLY,
+}
+# A program flown blind in the clouds, or by a plane at their edge that could go in during
+# the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
+# under the plane's secret salt, so the orders opened at the turn's end say nothing of where
+# the plane went. Only its own side's menu pairs each with its cards.
+SEALED = "cloud-"
 
 # --- mapping helpers -----------------------------------------------------------------------
 
@@ -246,13 +257,14 @@ def _program_options(
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
     home = landing.lands_home(catalog, mission, plane)
-    if _rescuer(catalog, plane, mission) or plane.status == "landed" or home:
-        # Seed B.I, E.I.a: landing (a rescuer anywhere, anyone on its own airfield),
-        # waiting on the ground and taking off, where they serve.
+    down = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
+    if down or plane.status == "landed" or home:
+        # Seed B.I, E.I.a, D.V: landing (a rescuer or a seriously wounded pilot anywhere,
+        # anyone on its own airfield), waiting on the ground and taking off, where they serve.
         for ground in landing.programs(catalog, plane, mission.turn):
             if program_text(ground) not in programs:
                 programs.append(program_text(ground))
-    for attack in rocket_programs(catalog, plane):
+    for attack in [] if plane.in_cloud else rocket_programs(catalog, plane):
         # Seed A.IV.j: the rocket attacks the plane can fly, declared with the program.
         if not check_program(catalog, plane, attack, mission.rules, mission.turn):
             programs.append(program_text(attack))
@@ -283,6 +295,11 @@ def _program_options(
     return programs
 
 
+def _sealed(plane: PlaneState, turn: int, program: str) -> str:
+    digest = hashlib.sha256(f"{plane.cloud_salt}:{turn}:{program}".encode()).hexdigest()
+    return SEALED + digest[:10]
+
+
 def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool:
     """Seed E.I.a: the active side's two-seaters fly a rescue; nobody else lands."""
     return (
@@ -295,8 +312,9 @@ def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool
 def _landing_refused(
     catalog: Catalog, plane: PlaneState, mission: MissionState
 ) -> tuple[Excluded, ...]:
-    """In a rescue, the landing a rescuer cannot fly yet, with the reason."""
-    if not _rescuer(catalog, plane, mission) or plane.status != "flying":
+    """The landing a rescuer or a seriously wounded pilot cannot fly yet, with the reason."""
+    wanted = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
+    if not wanted or plane.status != "flying":
         return ()
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     program = Program(cards=landing.cards_of(deck, landing.LAND), maneuver=landing.LAND)
@@ -342,7 +360,11 @@ class WingsRules(Rules[WingsState, WingsView]):
     # reconnaissance pass is measured to the site's card, as every range; the flak battery,
     # trenches and CAA posts keep within R/2 of the border and R/2 clear of each other and
     # of the objectives (E.I.b, E.II.c).
-    version = "6"
+    # 7: a seriously wounded pilot must land within two full turns or go down (D.V, B.VIII,
+    # J 3); a plane taking off away from a strip takes 2 B cards (B.I.b); cloud cover (B.V)
+    # agreed in wings-1917 and wings-1918, programs at the clouds' edge and in them sealed;
+    # a pilot killed by an Excellent shot's point goes down (he flew on).
+    version = "7"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -438,17 +460,23 @@ class WingsRules(Rules[WingsState, WingsView]):
         for d in engine_decisions:
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+            options = tuple(Option(id=p, label=p, detail=plane.id) for p in programs)
+            if plane.cloud_salt:
+                sealed = [_sealed(plane, mission.turn, p) for p in programs]
+                options = tuple(
+                    Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
+                )
             decisions.append(
                 Decision(
                     side=d.side,
                     field=slots[d.field],
-                    options=tuple(Option(id=p, label=p, detail=plane.id) for p in programs),
+                    options=options,
                     excluded=(
                         *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
                         *_landing_refused(self.catalog, plane, mission),
                         *_rockets_refused(self.catalog, plane, mission),
                     ),
-                    default=programs[0],
+                    default=options[0].id,
                 )
             )
         return decisions
@@ -507,10 +535,16 @@ class WingsRules(Rules[WingsState, WingsView]):
             return result
         assert campaign.mission is not None
         slots = _slots(campaign.mission)
+        mission = campaign.mission
         for d in engine:
             picked = choices.get(d.side, {}).get(slots[d.field])
             if picked is None:
                 raise wings.IllegalChoice(d.side, d.field, "", "missing")
+            plane = mission.planes.get(d.field)
+            if plane is not None and plane.cloud_salt and picked.startswith(SEALED):
+                menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+                unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
+                picked = unsealed.get(picked, picked)
             result[d.side][d.field] = picked
         return result
 
