@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -188,9 +189,15 @@ def fit_font(
     return font(sizes[-1], condensed)
 
 
+_BREAKABLE = re.compile(r"[ \t\n\r]+")
+
+
 def wrap(text: str, fnt: ImageFont.FreeTypeFont, max_width: int, max_lines: int = 3) -> list[str]:
-    """Greedy word wrap; the last line is ellipsized if the text does not fit."""
-    words = text.split()
+    """Greedy word wrap; the last line is ellipsized if the text does not fit.
+
+    Only ordinary spaces break a line: French puts a no-break space before ``: ; ! ?`` and
+    inside guillemets, and a line must never start with the colon it guards."""
+    words = _BREAKABLE.split(text.strip())
     lines: list[str] = []
     current = ""
     for word in words:
