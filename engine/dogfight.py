@@ -66,6 +66,7 @@ FlakKind = Literal["area", "target", "strafe"]
 
 IMS, OTS, MAN, HL = CardTitle.IMS, CardTitle.OTS, CardTitle.MAN, CardTitle.HL
 AP, FT, SC = CardTitle.AP, CardTitle.FT, CardTitle.SC
+BANDS: tuple[Band, ...] = tuple(Band)  # by number: cheaper than ``Band(n)`` in hot loops
 LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
 _KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
 
@@ -280,8 +281,8 @@ class Sky:
         self.runs: list[RunRec] = []
         self.notes: list[str] = []
         self.events: list[tuple[str, str]] = []  # ("bomb"|"destroyed", uid), in order
-        # (phase, turn, purpose, aircraft uid or None, card ids): every draw, in order.
-        self.draws: list[tuple[Phase, int, str, str | None, tuple[int, ...]]] = []
+        # Every draw in order, as the fields of its ``CardDraw`` (the report's model).
+        self.draws: list[dict[str, object]] = []
 
     # -- geometry --------------------------------------------------------------------
 
@@ -319,7 +320,10 @@ class Sky:
     def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
         cards = self.deck.draw_many(count, purpose)
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        self.draws.append((self.phase, self.turn, purpose, who, tuple([c.id for c in cards])))
+        ids = tuple([c.id for c in cards])
+        self.draws.append(
+            {"phase": self.phase, "turn": self.turn, "purpose": purpose, "who": who, "cards": ids}
+        )
         return cards
 
     def record(

@@ -46,6 +46,7 @@ Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from engine.bombing import (
     Target,
@@ -59,6 +60,7 @@ from engine.bombing import target_flak_count as tf_count
 from engine.cards import Deck
 from engine.catalog import AircraftType, Catalog
 from engine.dogfight import (
+    BANDS,
     Plane,
     Sky,
     attack_formation,
@@ -85,7 +87,7 @@ from engine.report import (
     StrikeReport,
     TurnBands,
 )
-from engine.trusted import trusted, trusted_rows
+from engine.trusted import trusted, trusted_dicts
 from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
@@ -138,9 +140,9 @@ def _ordnance(unit: FlightUnit, kind: AircraftType, naval: bool, doctrine: Doctr
 def _clamp(plane: Plane, band: Band) -> Band:
     band = min(band, plane.kind.max_band)
     while band > Band.VL and not plane.can_fly(band):
-        band = Band(band - 1)
+        band = BANDS[band - 1]
     while band < Band.VH and not plane.can_fly(band):
-        band = Band(band + 1)
+        band = BANDS[band + 1]
     return band
 
 
@@ -161,9 +163,10 @@ class Strike:
         self.attacker = setup.attacker
         self.defender = setup.attacker.enemy
         self.first_turn = True
-        self.moves: list[BandMove] = []  # the export's record (issue 11)
+        # The export's records (issue 11): the fields of each ``BandMove`` and ``TurnBands``.
+        self.moves: list[dict[str, Any]] = []
         self.start_bands: dict[str, Band] = {}
-        self.turns: list[TurnBands] = []
+        self.turns: list[dict[str, Any]] = []
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
         units = (*setup.strike, *setup.cap)
@@ -353,15 +356,9 @@ class Strike:
             self.element_turn(element, phase == "bomb")
         self.first_turn = False
         # self.order() always gives the defender's elements the first move (15.2).
+        end = self.bands()
         self.turns.append(
-            trusted(
-                TurnBands,
-                phase=phase,
-                turn=turn,
-                first=self.defender,
-                start=start,
-                end=self.bands(),
-            )
+            {"phase": phase, "turn": turn, "first": self.defender, "start": start, "end": end}
         )
 
     def bands(self) -> dict[str, Band]:
@@ -403,7 +400,7 @@ class Strike:
         planes = element.alive()
         bombers = [p for p in planes if p.loaded]
         drop = any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L)
-        band_then = Band(lead.band - 1) if drop else lead.band
+        band_then = BANDS[lead.band - 1] if drop else lead.band
         strafers = [p for p in planes if strafe_worthwhile(p, self.target, band_then)]
         for p in strafers:
             p.runner = True  # 23.66
@@ -420,20 +417,10 @@ class Strike:
             return False
         planes = element.alive()
         if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
-            self.moves.append(
-                trusted(
-                    BandMove,
-                    phase=sky.phase,
-                    turn=sky.turn,
-                    element=element.key,
-                    uids=tuple(p.uid for p in planes),
-                    before=lead.band,
-                    after=Band(lead.band - 1),
-                    dive_brakes=True,
-                )
-            )
+            lower = BANDS[lead.band - 1]
+            self.record_move(element, planes, lead.band, lower, dive_brakes=True)
             for p in planes:
-                p.band = Band(p.band - 1)  # 21.42: dive brakes, no card for it
+                p.band = BANDS[p.band - 1]  # 21.42: dive brakes, no card for it
                 unpair(p)
         for p in planes:
             if p.destroyed:
@@ -530,7 +517,7 @@ class Strike:
         want = self.desired(lead)
         if want == lead.band:
             return
-        new = Band(lead.band + (1 if want > lead.band else -1))
+        new = BANDS[lead.band + (1 if want > lead.band else -1)]
         planes = element.alive()
         if not all(p.can_fly(new) for p in planes):
             return
@@ -540,20 +527,26 @@ class Strike:
             drop_worst(self.sky, lead)
         else:
             lead.hand.extend(self.sky.draw(1, "dive", lead.uid))
-        self.moves.append(
-            trusted(
-                BandMove,
-                phase=self.sky.phase,
-                turn=self.sky.turn,
-                element=element.key,
-                uids=tuple(p.uid for p in planes),
-                before=lead.band,
-                after=new,
-                dive_brakes=False,
-            )
-        )
+        self.record_move(element, planes, lead.band, new, dive_brakes=False)
         for p in planes:
             p.band = new
+
+    def record_move(
+        self, element: Element, planes: list[Plane], before: Band, after: Band, dive_brakes: bool
+    ) -> None:
+        """The export's record of a band change (issue 11)."""
+        sky = self.sky
+        self.moves.append(
+            {
+                "phase": sky.phase,
+                "turn": sky.turn,
+                "element": element.key,
+                "uids": tuple([p.uid for p in planes]),
+                "before": before,
+                "after": after,
+                "dive_brakes": dive_brakes,
+            }
+        )
 
     def desired(self, lead: Plane) -> Band:
         if lead.loaded:
@@ -614,74 +607,68 @@ class Strike:
     # -- report ----------------------------------------------------------------------
 
     def report(self) -> StrikeReport:
-        """The frozen report models, built once at the end of the strike."""
+        """The frozen report models, built once at the end of the strike: each from a dict
+        of its fields in the model's order (``trusted_dicts``)."""
         setup = self.setup
         sky = self.sky
-        aircraft = tuple(
-            trusted(
-                AircraftOutcome,
-                uid=p.uid,
-                aircraft=p.kind.code,
-                side=p.side,
-                role=p.role,
-                group=p.group,
-                element=p.element,
-                band=p.band,
-                pilot=p.pilot,
-                ordnance=p.loadout,
-                damage=p.damage,
-                state=AircraftState.DESTROYED
-                if p.destroyed
-                else AircraftState.DAMAGED
-                if p.damaged
-                else AircraftState.OK,
-                disengaged=p.was_out,
-                lost_on_recovery=False,
-            )
+        ok, damaged, destroyed = AircraftState.OK, AircraftState.DAMAGED, AircraftState.DESTROYED
+        aircraft = [
+            {
+                "uid": p.uid,
+                "aircraft": p.kind.code,
+                "side": p.side,
+                "role": p.role,
+                "group": p.group,
+                "element": p.element,
+                "band": p.band,
+                "pilot": p.pilot,
+                "ordnance": p.loadout,
+                "damage": p.damage,
+                "state": destroyed if p.destroyed else damaged if p.damaged else ok,
+                "disengaged": p.was_out,
+                "lost_on_recovery": False,  # the campaign step fills it in (25.7)
+            }
             for p in sky.planes
-        )
-        exchanges = tuple(
-            trusted(
-                Exchange,
-                phase=e.phase,
-                turn=e.turn,
-                attacker=e.attacker,
-                defender=e.defender,
-                cards=tuple(e.cards),
-                damage_to_defender=e.damage_to_defender,
-                damage_to_attacker=e.damage_to_attacker,
-                note=e.note,
-            )
+        ]
+        exchanges = [
+            {
+                "phase": e.phase,
+                "turn": e.turn,
+                "attacker": e.attacker,
+                "defender": e.defender,
+                "cards": tuple(e.cards),
+                "damage_to_defender": e.damage_to_defender,
+                "damage_to_attacker": e.damage_to_attacker,
+                "note": e.note,
+            }
             for e in sky.exchanges
-        )
-        flak = tuple(
-            trusted(
-                FlakShot,
-                phase=f.phase,
-                kind=f.kind,
-                against=f.against,
-                cards=f.cards,
-                answered=f.answered,
-                answer_card=f.answer_card,
-                damage=f.damage,
-                spoils=f.spoils,
-            )
+        ]
+        flak = [
+            {
+                "phase": f.phase,
+                "kind": f.kind,
+                "against": f.against,
+                "cards": f.cards,
+                "answered": f.answered,
+                "answer_card": f.answer_card,
+                "damage": f.damage,
+                "spoils": f.spoils,
+            }
             for f in sky.flak
-        )
-        runs = tuple(
-            trusted(
-                BombRun,
-                uid=r.uid,
-                mode=r.mode,
-                band=r.band,
-                cards=r.cards,
-                cancelled=r.cancelled,
-                results=r.results,
-                points=r.points,
-                note=r.note,
-            )
+        ]
+        runs = [
+            {
+                "uid": r.uid,
+                "mode": r.mode,
+                "band": r.band,
+                "cards": r.cards,
+                "cancelled": r.cancelled,
+                "results": r.results,
+                "points": r.points,
+                "note": r.note,
+            }
             for r in sky.runs
-        )
+        ]
         return trusted(
             StrikeReport,
             id=setup.id,
@@ -695,17 +682,17 @@ class Strike:
             target_bound=setup.target_bound,
             home_bound=setup.home_bound,
             hidden=setup.hidden,
-            aircraft=aircraft,
-            exchanges=exchanges,
-            flak=flak,
-            bomb_runs=runs,
+            aircraft=trusted_dicts(AircraftOutcome, aircraft),
+            exchanges=trusted_dicts(Exchange, exchanges),
+            flak=trusted_dicts(FlakShot, flak),
+            bomb_runs=trusted_dicts(BombRun, runs),
             target_points=sum(r.points for r in sky.runs),
             scout_success=None,
             notes=tuple(sky.notes),
             start_bands=self.start_bands,
-            turns=tuple(self.turns),
-            moves=tuple(self.moves),
-            draws=trusted_rows(CardDraw, sky.draws),  # (phase, turn, purpose, who, cards)
+            turns=trusted_dicts(TurnBands, self.turns),
+            moves=trusted_dicts(BandMove, self.moves),
+            draws=trusted_dicts(CardDraw, sky.draws),
             reshuffles=tuple(sky.deck.reshuffled_at),
         )
 
