@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import repeat
+from operator import attrgetter
 
 from engine.catalog import ActionCard
+
+card_id = attrgetter("id")  # ``map(card_id, cards)``: the ids without a Python loop
 
 
 def shuffle(rng: random.Random, cards: list[ActionCard]) -> None:
@@ -63,7 +67,7 @@ class Deck:
         if count <= len(pile):  # no reshuffle on the way: take the top cards at once
             cards = pile[:count]
             del pile[:count]
-            self.log.extend([(purpose, card.id) for card in cards])
+            self.log.extend(zip(repeat(purpose), map(card_id, cards)))
             return cards
         cards = []
         log = self.log

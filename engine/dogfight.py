@@ -54,7 +54,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.cards import Deck
+from engine.cards import Deck, card_id
 from engine.catalog import ActionCard, AircraftType, Ratings
 from engine.orders import Doctrine
 from engine.report import Phase
@@ -251,19 +251,26 @@ class RunRec:
 
 # The response table as sets, per table: the catalog's never changes, and every strike
 # asked for it (issue 13). An entry keeps its table so the id cannot be reused; read only.
-_answers: dict[int, tuple[object, dict[CardTitle, frozenset[CardTitle]]]] = {}
+# Beside it the table turned round: for each title, the titles that may answer it.
+_AnswerSets = dict[CardTitle, frozenset[CardTitle]]
+_answers: dict[int, tuple[object, _AnswerSets, _AnswerSets]] = {}
+_NO_TITLES: frozenset[CardTitle] = frozenset()
 
 
 def _answer_sets(
     answers: Mapping[CardTitle, Sequence[CardTitle]],
-) -> dict[CardTitle, frozenset[CardTitle]]:
+) -> tuple[_AnswerSets, _AnswerSets]:
     hit = _answers.get(id(answers))
     if hit is None or hit[0] is not answers:
         sets = {title: frozenset(cancels) for title, cancels in answers.items()}
+        by = {
+            target: frozenset(title for title, cancels in sets.items() if target in cancels)
+            for target in CardTitle
+        }
         if len(_answers) >= 16:
             _answers.clear()
-        hit = _answers[id(answers)] = (answers, sets)
-    return hit[1]
+        hit = _answers[id(answers)] = (answers, sets, by)
+    return hit[1], hit[2]
 
 
 class Sky:
@@ -271,7 +278,7 @@ class Sky:
 
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
-        self.answers = _answer_sets(answers)
+        self.answers, self.answered_by = _answer_sets(answers)
         self.planes: list[Plane] = []
         self.phase: Phase = "target-bound"
         self.turn = 1
@@ -320,7 +327,7 @@ class Sky:
     def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
         cards = self.deck.draw_many(count, purpose)
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        ids = tuple([c.id for c in cards])
+        ids = tuple(map(card_id, cards))
         self.draws.append(
             {"phase": self.phase, "turn": self.turn, "purpose": purpose, "who": who, "cards": ids}
         )
@@ -476,14 +483,18 @@ def opening_hand(sky: Sky, p: Plane) -> None:
 
 def discard_and_draw(sky: Sky, p: Plane) -> None:
     """Steps 6-7 (15.2, 3.2.3): discard down to Performance, cycle one dead card, draw HP."""
+    hand = p.hand
     limit = max(0, p.perf())
-    while len(p.hand) > limit:
+    while len(hand) > limit:
         drop_worst(sky, p)
-    if p.hand and len(p.hand) == limit and _worst(p, p.hand)[1] <= 2:
-        drop_worst(sky, p)
-    room = min(p.hp(), limit - len(p.hand))
+    if hand and len(hand) == limit:
+        worst, value = _worst(p, hand)
+        if worst is not None and value <= 2:
+            take(hand, worst)
+            sky.deck.discard((worst,))
+    room = min(p.hp(), limit - len(hand))
     if room > 0:
-        p.hand.extend(sky.draw(room, "draw", p.uid))
+        hand.extend(sky.draw(room, "draw", p.uid))
 
 
 # --- Responses (3.2.6) ----------------------------------------------------------------------
@@ -530,12 +541,18 @@ def pick_response(
     card_player: Plane | None,
 ) -> tuple[Source, ActionCard, bool] | None:
     """The first legal non-AP answer; else ACE PILOT or the A ability when allowed."""
+    # Only a title the table lets answer ``target`` (or, against a response, the same
+    # title) can pass ``can_cancel``: most cards of a hand are passed over without a call.
+    may = sky.answered_by.get(target, _NO_TITLES)
     for src in sources:
         if src.limit is not None and src.used >= src.limit:
             continue
         for card in src.cards:
-            if card.title is not AP and can_cancel(
-                sky, card, target, target_is_response, src.plane, card_player
+            title = card.title
+            if (
+                (title in may or (target_is_response and title is target))
+                and title is not AP
+                and can_cancel(sky, card, target, target_is_response, src.plane, card_player)
             ):
                 return src, card, False
     for src in sources:
@@ -658,11 +675,21 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
         pos = pos_vs(p, target)
         if pos >= 2:
             return
-        moves = [c for c in p.hand if c.title is MAN or c.title is HL]
-        if not moves:
-            return
         wanted = MAN if pos == 1 else HL
-        card = next((c for c in moves if c.title is wanted), moves[0])
+        first: ActionCard | None = None  # the first MANEUVERING or HALF LOOP in hand
+        card: ActionCard | None = None  # the first of the one wanted
+        for c in p.hand:
+            title = c.title
+            if title is MAN or title is HL:
+                if first is None:
+                    first = c
+                if title is wanted:
+                    card = c
+                    break
+        if first is None:
+            return
+        if card is None:
+            card = first
         take(p.hand, card)
         sky.deck.discard((card,))
         limit = 1 if target.runner else None
@@ -700,28 +727,33 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
     """Attack cards against an enemy Leader: the most damage that fits what is left."""
     while not p.destroyed and not target.destroyed:
         pos = pos_vs(p, target)
+        room_ims = budget(p, pos, False) - p.spent
+        room_ots = budget(p, pos, True) - p.spent
         best: ActionCard | None = None
+        best_damage = best_burst = 0
         for card in p.hand:
-            if card.title is IMS:
-                room = budget(p, pos, False) - p.spent
-            elif card.title is OTS:
-                room = budget(p, pos, True) - p.spent
+            title = card.title
+            if title is IMS:
+                room = room_ims
+            elif title is OTS:
+                room = room_ots
             else:
                 continue
-            if (card.burst or 0) <= room and (
+            burst = card.burst or 0
+            if burst > room:
+                continue
+            damage = card.damage or 0
+            if (
                 best is None
-                or (card.damage or 0) > (best.damage or 0)
-                or (
-                    (card.damage or 0) == (best.damage or 0)
-                    and (card.burst or 0) < (best.burst or 0)
-                )
+                or damage > best_damage
+                or (damage == best_damage and burst < best_burst)
             ):
-                best = card
+                best, best_damage, best_burst = card, damage, burst
         if best is None:
             return
         take(p.hand, best)
         sky.deck.discard((best,))
-        p.spent += best.burst or 0
+        p.spent += best_burst
         shoot(sky, p, Source(p, p.hand, False), best, target)
 
 

@@ -45,7 +45,6 @@ Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from engine.bombing import (
@@ -185,6 +184,7 @@ class Strike:
         for elements in self.elements.values():
             for element in elements:
                 self._link(element)
+        self.turn_order = self.order()  # elements never join or leave a strike
 
     def _plane(self, unit: FlightUnit, order: int, catalog: Catalog) -> Plane:
         kind = catalog.aircraft[unit.aircraft]
@@ -336,13 +336,15 @@ class Strike:
             self.sky, p, tf_count(sheet.target_flak, None, p.band, mod=self.target.flak_mod)
         )
 
-    def order(self) -> Iterator[Element]:
+    def order(self) -> list[Element]:
         """Alternate element turns, the defender first; extra elements go last (3.2.1)."""
         first, second = self.elements[self.defender], self.elements[self.attacker]
+        out: list[Element] = []
         for index in range(max(len(first), len(second))):
             for elements in (first, second):
                 if index < len(elements):
-                    yield elements[index]
+                    out.append(elements[index])
+        return out
 
     def play_turn(self, phase: Phase, turn: int) -> None:
         sky = self.sky
@@ -352,10 +354,11 @@ class Strike:
             for p in sky.planes:
                 p.runner = not p.destroyed and not p.out and p.loaded
         start = self.bands()
-        for element in self.order():
-            self.element_turn(element, phase == "bomb")
+        bomb_turn = phase == "bomb"
+        for element in self.turn_order:
+            self.element_turn(element, bomb_turn)
         self.first_turn = False
-        # self.order() always gives the defender's elements the first move (15.2).
+        # self.turn_order always gives the defender's elements the first move (15.2).
         end = self.bands()
         self.turns.append(
             {"phase": phase, "turn": turn, "first": self.defender, "start": start, "end": end}
@@ -373,17 +376,28 @@ class Strike:
         if lead is None:
             return
         lead.spent = 0
-        for p in element.alive():  # step 1
-            if p.loaded and p.attacked and p.doctrine.jettison_when_engaged and not bomb_turn:
+        for p in element.planes:  # step 1
+            if (
+                p.loaded
+                and p.attacked
+                and not p.destroyed
+                and p.doctrine.jettison_when_engaged
+                and not bomb_turn
+            ):
                 p.unload()
                 sky.notes.append(f"jettison:{p.uid}")
-        bombers, strafers = self.plan_runs(element) if bomb_turn else ([], [])
+        if bomb_turn:
+            bombers, strafers = self.plan_runs(element)
+            runs = bool(bombers or strafers)
+        else:
+            bombers = strafers = _NOBODY
+            runs = False
         wing = element.wingman()
         skip = self.first_turn and element.side is self.defender  # 15.2 step 2 exception
         if wing is not None and not skip and wing not in bombers and wing not in strafers:
             self.wingman_turn(wing, lead)  # step 2 (23.62: a bombing Wingman skips it)
-        if not bombers and not strafers and not lead.destroyed:
-            self.move(element)  # step 3
+        if not runs and not lead.destroyed:
+            self.move(element, lead)  # step 3
         ran = bomb_turn and not lead.out and self.bomb_step(element, bombers, strafers)
         if lead.destroyed or not lead.lead:
             return
@@ -510,9 +524,9 @@ class Strike:
 
     # -- altitude (15.2 step 3, 3.2.2) ------------------------------------------------
 
-    def move(self, element: Element) -> None:
-        lead = element.leader()
-        if lead is None or lead.foe is not None:
+    def move(self, element: Element, lead: Plane) -> None:
+        """Step 3 for the element's Leader (still flying) and its Wingman."""
+        if lead.foe is not None:
             return
         want = self.desired(lead)
         if want == lead.band:
@@ -556,10 +570,11 @@ class Strike:
                 return Band.M if lead.can_fly(Band.M) else Band.L
             return Band.L
         sky = self.sky
+        side, out, anywhere = lead.side, lead.out, not sky.over_target  # same_area, inlined
         enemies = [
             q
             for q in sky.planes
-            if q.side is not lead.side and not q.destroyed and sky.same_area(lead, q)
+            if q.side is not side and not q.destroyed and (anywhere or q.out == out)
         ]
         if lead.group == "cap":
             bombers = [q for q in enemies if q.is_formation or q.loaded]
@@ -577,12 +592,12 @@ class Strike:
             guarded = [
                 q
                 for q in sky.planes
-                if q.side is lead.side
+                if q.side is side
                 and q.group == "strike"
                 and not q.destroyed
                 and (q.is_formation or q.loaded)
                 and q.band in fighter_bands
-                and sky.same_area(lead, q)
+                and (anywhere or q.out == out)
             ]
             goal = _nearest(lead, guarded)
         if goal is None:
@@ -695,6 +710,9 @@ class Strike:
             draws=trusted_dicts(CardDraw, sky.draws),
             reshuffles=tuple(sky.deck.reshuffled_at),
         )
+
+
+_NOBODY: list[Plane] = []  # no bombers, no strafers (read only)
 
 
 def _softest(planes: list[Plane]) -> Plane | None:
