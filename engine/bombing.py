@@ -219,7 +219,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         )
         for r in results
     )
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     rec = RunRec(
         p.uid,
         mode,
@@ -269,7 +269,7 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
     )
     per_hit = (target.sheet.strafe or 0) if target.strafable else 0
     points = sum(per_hit for r in results if r is BombResult.HIT)
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     rec = RunRec(
         p.uid,
         "strafe",
@@ -296,7 +296,7 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
     shot = area_flak(sky, p, area_flak_count, with_spoils=True)
     gone = cancel_best(cards, shot.spoils)
     results = tuple(c.bombing for i, c in enumerate(cards) if i not in gone)
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     rec = RunRec(
         p.uid,
         BombMode.RECON,

@@ -41,7 +41,9 @@ class Deck:
         self._pile = list(cards)
         if rng is not None:
             shuffle(rng, self._pile)
-        self._discard: list[ActionCard] = []
+        # The discards: one list for the deck's whole life (a reshuffle empties it in place),
+        # so a strike may keep it and append each card it plays without a call (issue 13).
+        self.discards: list[ActionCard] = []
         self.reshuffles = 0
         self.reshuffled_at: list[int] = []  # draws made before each reshuffle (the export)
         self.log: list[tuple[str, int]] = []  # (purpose, card id), every draw in order
@@ -80,7 +82,7 @@ class Deck:
         return cards
 
     def discard(self, cards: Iterable[ActionCard]) -> None:
-        self._discard.extend(cards)
+        self.discards.extend(cards)
 
     def _reshuffle(self) -> None:
         """When the pile runs out the discards are shuffled into a new pile (authored 3.2.1).
@@ -89,8 +91,8 @@ class Deck:
         out of sight, submarine): all it drew are discards, so the whole deck is the pile.
         A strike never gets here empty-handed (tests/engine/test_deck_reshuffle.py).
         """
-        pile = self._discard or list(self._all)
-        self._discard = []
+        pile = list(self.discards or self._all)
+        self.discards.clear()
         if self._rng is not None:
             shuffle(self._rng, pile)
         self._pile = pile

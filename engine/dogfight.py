@@ -278,6 +278,7 @@ class Sky:
 
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
+        self.discards = deck.discards  # where every card played or set aside goes
         self.answers, self.answered_by = _answer_sets(answers)
         self.planes: list[Plane] = []
         self.phase: Phase = "target-bound"
@@ -418,7 +419,7 @@ def _destroy(sky: Sky, p: Plane) -> None:
     sky.events.append(("destroyed", p.uid))
     unpair(p)
     if p.hand:
-        sky.deck.discard(p.hand)
+        sky.discards.extend(p.hand)
         p.hand = []
     mate = p.mate
     if p.lead and mate is not None and not mate.destroyed:
@@ -467,7 +468,7 @@ def drop_worst(sky: Sky, p: Plane) -> None:
     if worst is None:
         raise ValueError(f"{p.uid} has no card to drop")
     take(p.hand, worst)
-    sky.deck.discard((worst,))
+    sky.discards.append(worst)
 
 
 def opening_hand(sky: Sky, p: Plane) -> None:
@@ -477,7 +478,7 @@ def opening_hand(sky: Sky, p: Plane) -> None:
         weak = [c for c in p.hand if keep_value(p, c) <= 2]
         if weak:
             p.hand = [c for c in p.hand if keep_value(p, c) > 2]
-            sky.deck.discard(weak)
+            sky.discards.extend(weak)
             p.hand.extend(sky.draw(len(weak), "hand", p.uid))
 
 
@@ -491,7 +492,7 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
         worst, value = _worst(p, hand)
         if worst is not None and value <= 2:
             take(hand, worst)
-            sky.deck.discard((worst,))
+            sky.discards.append(worst)
     room = min(p.hp(), limit - len(hand))
     if room > 0:
         hand.extend(sky.draw(room, "draw", p.uid))
@@ -572,7 +573,7 @@ def play_response(sky: Sky, pick: tuple[Source, ActionCard, bool]) -> tuple[Card
     src, card, as_ace = pick
     take(src.cards, card)
     src.used += 1
-    sky.deck.discard((card,))
+    sky.discards.append(card)
     if as_ace:
         src.plane.ace = False
         sky.notes.append(f"ace:{src.plane.uid}")
@@ -616,7 +617,7 @@ def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> N
         return
     cards = sky.draw(count, "gunner", target.uid)
     damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     if damage:
         rec.cards.extend((target.uid, c.id) for c in cards)
         rec.damage_to_attacker += damage
@@ -641,7 +642,7 @@ def shoot(
     defence, mini = _defence(sky, target, damage)
     cards = [(attacker.uid, card.id)]
     hit = chain(sky, attacker, card, [att_src], defence, cards)
-    sky.deck.discard(mini)
+    sky.discards.extend(mini)
     target.attacked = True
     rec = sky.record(attacker, target, cards, "hit" if hit else "cancelled")
     if target.kind.cls is AircraftClass.FIGHTER_BOMBER:
@@ -691,7 +692,7 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
         if card is None:
             card = first
         take(p.hand, card)
-        sky.deck.discard((card,))
+        sky.discards.append(card)
         limit = 1 if target.runner else None
         defence = [Source(target, target.hand, False, limit)]
         if target.kind.cls is AircraftClass.FIGHTER_BOMBER and target.foe is None:
@@ -715,7 +716,7 @@ def break_off(sky: Sky, p: Plane) -> None:
     if card is None or foe is None or p.loaded:
         return
     take(p.hand, card)
-    sky.deck.discard((card,))
+    sky.discards.append(card)
     cards = [(p.uid, card.id)]
     ok = chain(sky, p, card, [Source(p, p.hand, False)], [Source(foe, foe.hand, False)], cards)
     sky.record(p, foe, cards, "break-off" if ok else "cancelled")
@@ -752,7 +753,7 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
         if best is None:
             return
         take(p.hand, best)
-        sky.deck.discard((best,))
+        sky.discards.append(best)
         p.spent += best_burst
         shoot(sky, p, Source(p, p.hand, False), best, target)
 
@@ -805,7 +806,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             if not any(c is card for c in cards):
                 continue
             take(cards, card)
-            sky.deck.discard((card,))
+            sky.discards.append(card)
             played = [(p.uid, card.id)]
             ok = chain(sky, p, card, [src], helpers, played)
             sky.record(p, wanted, played, "select" if ok else "select-failed")
@@ -822,7 +823,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             if need <= room:
                 break
             take(cards, card)
-            sky.deck.discard((card,))
+            sky.discards.append(card)
             gain = 2 if card.title is HL else 1
             room += gain
             sky.record(p, target, [(p.uid, card.id)], "burst")
@@ -853,15 +854,15 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             if p.destroyed or target.destroyed:
                 break
             take(cards, card)
-            sky.deck.discard((card,))
+            sky.discards.append(card)
             if p.lead:
                 p.spent += card.burst or 0
             _counter_fire(sky, p, src, card, target, mini)
-        sky.deck.discard(mini)
+        sky.discards.extend(mini)
     target.attacked = True
     p.threat = True
     if not p.lead:
-        sky.deck.discard(cards)
+        sky.discards.extend(cards)
 
 
 def _counter_fire(
@@ -876,7 +877,7 @@ def _counter_fire(
     note = "hit"
     if answer is not None:
         take(mini, answer)
-        sky.deck.discard((answer,))
+        sky.discards.append(answer)
         played.append((target.uid, answer.id))
         spoiled = answer.spoiled
     if not spoiled:
@@ -911,6 +912,6 @@ def wingman_shot(sky: Sky, w: Plane, target: Plane) -> None:
     if attacks:
         card = max(attacks, key=lambda c: c.damage or 0)
         take(mini, card)
-        sky.deck.discard((card,))
+        sky.discards.append(card)
         shoot(sky, w, Source(w, mini, True), card, target)
-    sky.deck.discard(mini)
+    sky.discards.extend(mini)

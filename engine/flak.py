@@ -31,14 +31,20 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
     Flak the way a bomb run meets Target Flak (authored 3.4), so spoils cancel its cards.
     """
     cards = sky.draw(max(0, count), "area-flak", p.uid)
-    damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
-    spoils = sum(1 for c in cards if c.spoiled) if with_spoils else 0
-    sky.deck.discard(cards)
+    damage = spoils = 0
+    for c in cards:
+        if c.title is IMS or c.title is OTS:
+            damage += c.damage or 0
+        spoils += c.spoiled
+    if not with_spoils:
+        spoils = 0
+    sky.discards.extend(cards)
     rec = FlakRec(
         sky.phase, "area", p.uid, tuple(c.id for c in cards), damage=damage, spoils=spoils
     )
     sky.flak.append(rec)
-    hurt(sky, p, damage)
+    if damage > 0:
+        hurt(sky, p, damage)
     return rec
 
 
@@ -71,9 +77,9 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
                 play_response(sky, pick)
                 answered, answer = card, pick[1]
                 break
-        sky.deck.discard(mini)
+        sky.discards.extend(mini)
     damage = sum(c.damage or 0 for c in hits if c is not answered)
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     rec = FlakRec(
         sky.phase,
         kind,
@@ -85,5 +91,6 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
         spoils,
     )
     sky.flak.append(rec)
-    hurt(sky, p, damage)
+    if damage > 0:
+        hurt(sky, p, damage)
     return rec
