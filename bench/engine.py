@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine.turn
 from bench.common import line, machine, median, percentile, verdict
 from engine.campaign import new_campaign, pending, resolve
+from engine.cards import faces_of
 from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.state import State
@@ -80,8 +81,10 @@ def floor_sample() -> float:
 
 
 def copy_deck(deck: Any, catalog: Any) -> Any:
-    """The deck in its shuffled order, the cards themselves shared (not copied), as in play."""
-    return copy.deepcopy(deck, {id(card): card for card in catalog.deck.cards})
+    """The deck in its shuffled order, the cards themselves shared (not copied), as in play:
+    the catalog's models and the ``Card`` each deck deals in their place."""
+    shared = [*catalog.deck.cards, *faces_of(catalog.deck.cards)]
+    return copy.deepcopy(deck, {id(card): card for card in shared})
 
 
 def record_strikes(catalog: Any, scenario: str, wanted: int) -> list[tuple[Any, Any]]:

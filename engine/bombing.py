@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.catalog import ActionCard, AircraftType, TargetSheet
+from engine.cards import Card
+from engine.catalog import AircraftType, TargetSheet
 from engine.dogfight import Plane, RunRec, Sky
 from engine.flak import area_flak, target_flak
 from engine.types import AircraftClass, Band, BombMode, BombResult, Ordnance
@@ -138,7 +139,7 @@ def result_points(
     return points
 
 
-def cancel_best(cards: Sequence[ActionCard], spoils: int, *, strafe: bool = False) -> set[int]:
+def cancel_best(cards: Sequence[Card], spoils: int, *, strafe: bool = False) -> set[int]:
     """22.23: each spoil cancels the best card still standing (the first on a tie).
 
     Returns positions in ``cards``. For a strafe the best card is a strafe Hit.

@@ -54,8 +54,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.cards import Deck, card_id
-from engine.catalog import ActionCard, AircraftType, Ratings
+from engine.cards import Card, Deck, card_id
+from engine.catalog import AircraftType, Ratings
 from engine.orders import Doctrine
 from engine.report import Phase
 from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
@@ -71,12 +71,12 @@ LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
 _KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
 
 
-def is_attack(card: ActionCard) -> bool:
+def is_attack(card: Card) -> bool:
     """IN MY SIGHTS or OUT OF THE SUN (the only cards that deal damage)."""
     return card.title is IMS or card.title is OTS
 
 
-def take(cards: list[ActionCard], card: ActionCard) -> None:
+def take(cards: list[Card], card: Card) -> None:
     """Remove this very card (by identity: comparing pydantic models is slow)."""
     for index, other in enumerate(cards):
         if other is card:
@@ -112,7 +112,7 @@ class Plane:
     damage: int = 0
     damaged: bool = False
     destroyed: bool = False
-    hand: list[ActionCard] = field(default_factory=list)
+    hand: list[Card] = field(default_factory=list)
     mate: Plane | None = None
     foe: Plane | None = None
     pos: int = 0
@@ -325,8 +325,8 @@ class Sky:
 
     # -- card flow -------------------------------------------------------------------
 
-    def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
-        cards = self.deck.draw_many(count, purpose)
+    def draw(self, count: int, purpose: str, who: str | None = None) -> list[Card]:
+        cards = self.deck.deal(count, purpose)
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
         ids = tuple(map(card_id, cards))
         self.draws.append(
@@ -434,7 +434,7 @@ def _destroy(sky: Sky, p: Plane) -> None:
 # --- Hand management (3.2.3) -----------------------------------------------------------
 
 
-def keep_value(p: Plane, card: ActionCard) -> int:
+def keep_value(p: Plane, card: Card) -> int:
     """How much the policy wants to keep a card (discards and climb payments)."""
     title = card.title
     if title is IMS or title is OTS:
@@ -444,11 +444,11 @@ def keep_value(p: Plane, card: ActionCard) -> int:
     return _KEEP.get(title, 2)
 
 
-def _worst(p: Plane, hand: list[ActionCard]) -> tuple[ActionCard | None, int]:
+def _worst(p: Plane, hand: list[Card]) -> tuple[Card | None, int]:
     """The first card of least ``keep_value`` and that value, in one pass (hands are
     sorted through on every element's turn)."""
     loaded = p.ordnance is not Ordnance.NONE
-    worst: ActionCard | None = None
+    worst: Card | None = None
     lowest = 1 << 30
     for card in hand:
         title = card.title
@@ -506,7 +506,7 @@ class Source:
     """Cards one aircraft may answer with: a Leader's hand or a mini-hand."""
 
     plane: Plane
-    cards: list[ActionCard]
+    cards: list[Card]
     ap_ok: bool  # may spend ACE PILOT (or the A ability) here
     limit: int | None = None  # 23.66: one response per enemy card
     used: int = 0
@@ -514,7 +514,7 @@ class Source:
 
 def can_cancel(
     sky: Sky,
-    resp: ActionCard,
+    resp: Card,
     target: CardTitle,
     target_is_response: bool,
     responder: Plane,
@@ -540,7 +540,7 @@ def pick_response(
     target: CardTitle,
     target_is_response: bool,
     card_player: Plane | None,
-) -> tuple[Source, ActionCard, bool] | None:
+) -> tuple[Source, Card, bool] | None:
     """The first legal non-AP answer; else ACE PILOT or the A ability when allowed."""
     # Only a title the table lets answer ``target`` (or, against a response, the same
     # title) can pass ``can_cancel``: most cards of a hand are passed over without a call.
@@ -569,7 +569,7 @@ def pick_response(
     return None
 
 
-def play_response(sky: Sky, pick: tuple[Source, ActionCard, bool]) -> tuple[CardTitle, bool]:
+def play_response(sky: Sky, pick: tuple[Source, Card, bool]) -> tuple[CardTitle, bool]:
     src, card, as_ace = pick
     take(src.cards, card)
     src.used += 1
@@ -584,7 +584,7 @@ def play_response(sky: Sky, pick: tuple[Source, ActionCard, bool]) -> tuple[Card
 def chain(
     sky: Sky,
     attacker: Plane,
-    card: ActionCard,
+    card: Card,
     attack_sources: Sequence[Source],
     defence_sources: Sequence[Source],
     cards: list[tuple[str, int]],
@@ -625,7 +625,7 @@ def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> N
         hurt(sky, attacker, damage)
 
 
-def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[ActionCard]]:
+def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[Card]]:
     """The target's answers: a Leader's hand, or a Wingman's Defensive mini-hand (3.2.5)."""
     limit = 1 if target.runner else None
     if target.lead:
@@ -634,9 +634,7 @@ def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[A
     return [Source(target, mini, True, limit)], mini
 
 
-def shoot(
-    sky: Sky, attacker: Plane, att_src: Source, card: ActionCard, target: Plane
-) -> ExchangeRec:
+def shoot(sky: Sky, attacker: Plane, att_src: Source, card: Card, target: Plane) -> ExchangeRec:
     """One IMS/OTS against a fighter or fighter-bomber, answers and Gunner included."""
     damage = card.damage or 0
     defence, mini = _defence(sky, target, damage)
@@ -677,8 +675,8 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
         if pos >= 2:
             return
         wanted = MAN if pos == 1 else HL
-        first: ActionCard | None = None  # the first MANEUVERING or HALF LOOP in hand
-        card: ActionCard | None = None  # the first of the one wanted
+        first: Card | None = None  # the first MANEUVERING or HALF LOOP in hand
+        card: Card | None = None  # the first of the one wanted
         for c in p.hand:
             title = c.title
             if title is MAN or title is HL:
@@ -730,7 +728,7 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
         pos = pos_vs(p, target)
         room_ims = budget(p, pos, False) - p.spent
         room_ots = budget(p, pos, True) - p.spent
-        best: ActionCard | None = None
+        best: Card | None = None
         best_damage = best_burst = 0
         for card in p.hand:
             title = card.title
@@ -765,9 +763,9 @@ def _to_next_step(b: Plane) -> int:
     return (b.destroy_at if b.damaged else b.flip_at) - b.damage
 
 
-def _counter_card(mini: list[ActionCard]) -> ActionCard | None:
+def _counter_card(mini: list[Card]) -> Card | None:
     """Bomber policy: spoiling IMS/OTS, then any spoiling card, then the biggest IMS/OTS."""
-    best: ActionCard | None = None
+    best: Card | None = None
     best_key = (-1, -1)
     for card in mini:
         if not (is_attack(card) or card.spoiled):
@@ -814,7 +812,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
                 target = wanted
                 bonus += 2 if card.title is HL else 1
                 break
-    attacks: list[ActionCard]
+    attacks: list[Card]
     if p.lead:
         room = p.burst() + 2 + fighter_mod + bonus - p.spent  # 20.22
         # 20.43: more MANEUVERING/HALF LOOP raise the budget; bombers cannot answer them.
@@ -866,7 +864,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
 
 
 def _counter_fire(
-    sky: Sky, p: Plane, src: Source, card: ActionCard, target: Plane, mini: list[ActionCard]
+    sky: Sky, p: Plane, src: Source, card: Card, target: Plane, mini: list[Card]
 ) -> None:
     """20.51-20.54: what the bomber's answer does to the attack and to the fighter."""
     played = [(p.uid, card.id)]

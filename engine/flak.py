@@ -8,7 +8,7 @@ bombing module applies from the returned spoil count (22.13, 22.23).
 
 from __future__ import annotations
 
-from engine.catalog import ActionCard
+from engine.cards import Card
 from engine.dogfight import (
     IMS,
     OTS,
@@ -61,11 +61,11 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
     cards = sky.draw(max(0, count), "strafe-flak" if kind == "strafe" else "target-flak", p.uid)
     hits = [c for c in cards if (c.title is IMS or c.title is OTS)]
     spoils = sum(1 for c in cards if c.spoiled)
-    answered: ActionCard | None = None
-    answer: ActionCard | None = None
+    answered: Card | None = None
+    answer: Card | None = None
     if hits and not p.is_formation:
         total = sum(c.damage or 0 for c in hits)
-        mini: list[ActionCard] = []
+        mini: list[Card] = []
         if p.lead:
             src = Source(p, p.hand, would_change(p, total), 1)
         else:
