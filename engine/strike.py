@@ -74,6 +74,7 @@ from engine.dogfight import (
     wingman_shot,
 )
 from engine.flak import area_flak, target_flak
+from engine.mirror import mirror
 from engine.orders import Doctrine, FlightUnit, StrikeSetup
 from engine.report import (
     AircraftOutcome,
@@ -150,7 +151,7 @@ class Strike:
 
     def __init__(self, setup: StrikeSetup, catalog: Catalog, deck: Deck) -> None:
         self.setup = setup
-        sheet = catalog.targets[setup.sheet]
+        sheet = mirror(catalog.targets[setup.sheet])  # read very often: see engine.mirror
         self.target = Target(
             sheet,
             carrier_fleet=setup.carrier_fleet,
@@ -187,9 +188,9 @@ class Strike:
         self.turn_order = self.order()  # elements never join or leave a strike
 
     def _plane(self, unit: FlightUnit, order: int, catalog: Catalog) -> Plane:
-        kind = catalog.aircraft[unit.aircraft]
+        kind = mirror(catalog.aircraft[unit.aircraft])  # read very often: see engine.mirror
         setup = self.setup
-        doctrine = (
+        doctrine = mirror(
             setup.attacker_doctrine if unit.side is setup.attacker else setup.defender_doctrine
         )
         naval = self.target.sheet.naval
