@@ -64,9 +64,21 @@ Role = Literal["leader", "wingman", "formation", "recon"]
 Group = Literal["strike", "cap", "scout"]
 FlakKind = Literal["area", "target", "strafe"]
 
+# Enum members the inner loops read, bound once: in Python 3.11 ``Band.M`` costs some
+# 200 ns a read (the enum's class attribute machinery), a module name 10 (issue 13).
 IMS, OTS, MAN, HL = CardTitle.IMS, CardTitle.OTS, CardTitle.MAN, CardTitle.HL
 AP, FT, SC = CardTitle.AP, CardTitle.FT, CardTitle.SC
 BANDS: tuple[Band, ...] = tuple(Band)  # by number: cheaper than ``Band(n)`` in hot loops
+VL, L, M, H, VH = BANDS
+NO_LOAD = Ordnance.NONE
+DIVE, LEVEL, SATURATION, TORPEDO = (
+    BombMode.DIVE,
+    BombMode.LEVEL,
+    BombMode.SATURATION,
+    BombMode.TORPEDO,
+)
+FIGHTER_BOMBER = AircraftClass.FIGHTER_BOMBER
+FORMATION_CLASSES = frozenset(c for c in AircraftClass if c.is_formation)  # 17.22e
 LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
 _KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
 
@@ -126,7 +138,7 @@ class Plane:
 
     def unload(self) -> None:
         """Bombs dropped, jettisoned or lost (17.15 ends, 18.22-18.23)."""
-        self.ordnance = Ordnance.NONE
+        self.ordnance = NO_LOAD
         self.loaded = False
 
     def perf(self) -> int:
@@ -171,6 +183,7 @@ def make_plane(
 ) -> Plane:
     """A plane at launch; skill D adds one to both damage steps (19.25), carried damage kept."""
     skill_set = frozenset(skills)
+    formation = kind.cls in FORMATION_CLASSES
     extra = 1 if "D" in skill_set else 0
     flip_at = kind.flip_at + extra
     plane = Plane(
@@ -185,16 +198,16 @@ def make_plane(
         band=band,
         skills=skill_set,
         pilot=pilot,
-        lead=role == "leader" and not kind.cls.is_formation,
-        formation=element if kind.cls.is_formation else "",
+        lead=role == "leader" and not formation,
+        formation=element if formation else "",
         loadout=ordnance,
         ordnance=ordnance,
         mode=mode,
         flip_at=flip_at,
         destroy_at=flip_at + kind.destroy_extra + extra,
-        is_formation=kind.cls.is_formation,
+        is_formation=formation,
         rat=kind.undamaged,
-        loaded=ordnance is not Ordnance.NONE and not kind.cls.is_formation,
+        loaded=ordnance is not NO_LOAD and not formation,
         ace="A" in skill_set,
     )
     plane.damage = max(0, damage)
@@ -406,7 +419,7 @@ def hurt(sky: Sky, p: Plane, damage: int) -> None:
             if p.formation != p.uid:
                 p.formation = p.uid  # 17.28: leaves its formation at once
                 sky.notes.append(f"left-formation:{p.uid}")
-        elif p.ordnance is not Ordnance.NONE:
+        elif p.ordnance is not NO_LOAD:
             p.unload()  # 18.22: a Damaged fighter drops its load
             sky.notes.append(f"forced-jettison:{p.uid}")
 
@@ -439,7 +452,7 @@ def keep_value(p: Plane, card: Card) -> int:
     title = card.title
     if title is IMS or title is OTS:
         return 3 + (card.damage or 0)
-    if title in LOADED_BANNED and p.ordnance is not Ordnance.NONE:
+    if title in LOADED_BANNED and p.ordnance is not NO_LOAD:
         return 0
     return _KEEP.get(title, 2)
 
@@ -447,7 +460,7 @@ def keep_value(p: Plane, card: Card) -> int:
 def _worst(p: Plane, hand: list[Card]) -> tuple[Card | None, int]:
     """The first card of least ``keep_value`` and that value, in one pass (hands are
     sorted through on every element's turn)."""
-    loaded = p.ordnance is not Ordnance.NONE
+    loaded = p.ordnance is not NO_LOAD
     worst: Card | None = None
     lowest = 1 << 30
     for card in hand:
@@ -643,7 +656,7 @@ def shoot(sky: Sky, attacker: Plane, att_src: Source, card: Card, target: Plane)
     sky.discards.extend(mini)
     target.attacked = True
     rec = sky.record(attacker, target, cards, "hit" if hit else "cancelled")
-    if target.kind.cls is AircraftClass.FIGHTER_BOMBER:
+    if target.kind.cls is FIGHTER_BOMBER:
         attacker.threat = True
     if hit:
         rec.damage_to_defender = damage
@@ -693,7 +706,7 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
         sky.discards.append(card)
         limit = 1 if target.runner else None
         defence = [Source(target, target.hand, False, limit)]
-        if target.kind.cls is AircraftClass.FIGHTER_BOMBER and target.foe is None:
+        if target.kind.cls is FIGHTER_BOMBER and target.foe is None:
             defence += [
                 Source(q, q.hand, False)
                 for q in sky.friends_free(target.side, target.band, target.out)
@@ -789,7 +802,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
     if p.lead:
         cards = p.hand
     else:
-        off = p.rat.offensive + p.rat.defensive + fighter_mod - (p.band == Band.VH)
+        off = p.rat.offensive + p.rat.defensive + fighter_mod - (p.band == VH)
         cards = sky.draw(max(0, off), "wingman-attack", p.uid)  # 20.13
     src = Source(p, cards, not p.lead)
     # 20.32: the defender's default is its healthiest bomber; the attacker wants the one
@@ -904,7 +917,7 @@ def _counter_fire(
 
 def wingman_shot(sky: Sky, w: Plane, target: Plane) -> None:
     """A Wingman draws Offensive cards (-1 at VH, -1 Loaded) and fires its best IMS/OTS."""
-    count = w.rat.offensive - (w.band == Band.VH) - (1 if w.loaded else 0)
+    count = w.rat.offensive - (w.band == VH) - (1 if w.loaded else 0)
     mini = sky.draw(max(0, count), "wingman-attack", w.uid)
     attacks = [c for c in mini if (c.title is IMS or c.title is OTS)]
     if attacks:

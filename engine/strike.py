@@ -60,6 +60,16 @@ from engine.cards import Deck
 from engine.catalog import AircraftType, Catalog
 from engine.dogfight import (
     BANDS,
+    DIVE,
+    FIGHTER_BOMBER,
+    LEVEL,
+    NO_LOAD,
+    SATURATION,
+    TORPEDO,
+    VH,
+    VL,
+    L,
+    M,
     Plane,
     Sky,
     attack_formation,
@@ -88,7 +98,7 @@ from engine.report import (
     TurnBands,
 )
 from engine.trusted import trusted, trusted_dicts
-from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
+from engine.types import AircraftState, Band, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
 
@@ -126,22 +136,22 @@ class Element:
 
 def _ordnance(unit: FlightUnit, kind: AircraftType, naval: bool, doctrine: Doctrine) -> Ordnance:
     """17.14, 18.11, 21.52: what the aircraft really carries against this target."""
-    if unit.group != "strike" or unit.ordnance is Ordnance.NONE:
-        return Ordnance.NONE
+    if unit.group != "strike" or unit.ordnance is NO_LOAD:
+        return NO_LOAD
     bomb = kind.undamaged.bomb
-    torpedo_ok = BombMode.TORPEDO in bomb and naval and doctrine.torpedo
+    torpedo_ok = TORPEDO in bomb and naval and doctrine.torpedo
     if unit.ordnance is Ordnance.TORPEDO and torpedo_ok:
         return Ordnance.TORPEDO
     # 17.14b: against a ground target (or by doctrine) a torpedo bomber carries bombs.
-    others = (BombMode.LEVEL, BombMode.DIVE, BombMode.SATURATION)
-    return Ordnance.BOMB if any(m in bomb for m in others) else Ordnance.NONE
+    others = (LEVEL, DIVE, SATURATION)
+    return Ordnance.BOMB if any(m in bomb for m in others) else NO_LOAD
 
 
 def _clamp(plane: Plane, band: Band) -> Band:
     band = min(band, plane.kind.max_band)
-    while band > Band.VL and not plane.can_fly(band):
+    while band > VL and not plane.can_fly(band):
         band = BANDS[band - 1]
-    while band < Band.VH and not plane.can_fly(band):
+    while band < VH and not plane.can_fly(band):
         band = BANDS[band + 1]
     return band
 
@@ -197,7 +207,7 @@ class Strike:
         ordnance = _ordnance(unit, kind, naval, doctrine)
         mode = choose_mode(kind, ordnance, naval)
         if mode is None:
-            ordnance = Ordnance.NONE
+            ordnance = NO_LOAD
         skills = unit.pilot.skills if unit.pilot is not None else ()
         pilot = None
         if unit.pilot is not None:
@@ -220,10 +230,10 @@ class Strike:
         )
         if unit.group == "cap" and not plane.is_formation:
             band = doctrine.cap_band
-        elif mode is BombMode.TORPEDO:
-            band = Band.VL  # 21.53
-        elif mode is BombMode.DIVE and not plane.is_formation:
-            band = Band.M  # 21.41
+        elif mode is TORPEDO:
+            band = VL  # 21.53
+        elif mode is DIVE and not plane.is_formation:
+            band = M  # 21.41
         else:
             band = unit.band  # 17.24 for formations
         plane.band = _clamp(plane, band)
@@ -325,7 +335,7 @@ class Strike:
         for p in sky.planes:
             if p.destroyed or not p.is_formation or p.out:
                 continue
-            if p.mode is not None and p.ordnance is not Ordnance.NONE:
+            if p.mode is not None and p.ordnance is not NO_LOAD:
                 bomb_run(sky, p, self.target)
             else:
                 self.idle_flak(p)
@@ -414,7 +424,7 @@ class Strike:
             return [], []  # the defenders over their own target neither bomb nor strafe
         planes = element.alive()
         bombers = [p for p in planes if p.loaded]
-        drop = any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L)
+        drop = any(p.mode is DIVE for p in bombers) and lead.band in (M, L)
         band_then = BANDS[lead.band - 1] if drop else lead.band
         strafers = [p for p in planes if strafe_worthwhile(p, self.target, band_then)]
         for p in strafers:
@@ -431,7 +441,7 @@ class Strike:
         if lead is None:
             return False
         planes = element.alive()
-        if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
+        if any(p.mode is DIVE for p in bombers) and lead.band in (M, L):
             lower = BANDS[lead.band - 1]
             self.record_move(element, planes, lead.band, lower, dive_brakes=True)
             for p in planes:
@@ -565,11 +575,11 @@ class Strike:
 
     def desired(self, lead: Plane) -> Band:
         if lead.loaded:
-            if lead.mode is BombMode.TORPEDO:
-                return Band.VL
-            if lead.mode is BombMode.DIVE:
-                return Band.M if lead.can_fly(Band.M) else Band.L
-            return Band.L
+            if lead.mode is TORPEDO:
+                return VL
+            if lead.mode is DIVE:
+                return M if lead.can_fly(M) else L
+            return L
         sky = self.sky
         side, out, anywhere = lead.side, lead.out, not sky.over_target  # same_area, inlined
         enemies = [
@@ -616,7 +626,7 @@ class Strike:
                 continue
             if q.is_formation or q.loaded:
                 return q.band
-            if fallback is None and q.kind.cls is AircraftClass.FIGHTER_BOMBER:
+            if fallback is None and q.kind.cls is FIGHTER_BOMBER:
                 fallback = q.band
         return fallback
 
