@@ -96,11 +96,12 @@ class Deck:
         faces = faces_of(cards)
         self._all = list(faces)
         self._rng = rng
-        self._pile = list(faces)
+        # The draw pile, top first, and the discards: each one list for the deck's whole
+        # life (a reshuffle refills and empties them in place), so a strike may keep them
+        # and take or put cards without a call (issue 13).
+        self.pile = list(faces)
         if rng is not None:
-            shuffle(rng, self._pile)
-        # The discards: one list for the deck's whole life (a reshuffle empties it in place),
-        # so a strike may keep it and append each card it plays without a call (issue 13).
+            shuffle(rng, self.pile)
         self.discards: list[Card] = []
         self.reshuffles = 0
         self.reshuffled_at: list[int] = []  # draws made before each reshuffle (the export)
@@ -113,9 +114,9 @@ class Deck:
         return deck
 
     def draw(self, purpose: str) -> ActionCard:
-        if not self._pile:
+        if not self.pile:
             self._reshuffle()
-        card = self._pile.pop(0)
+        card = self.pile.pop(0)
         self.log.append((purpose, card.id))
         return card.card
 
@@ -124,7 +125,7 @@ class Deck:
 
     def deal(self, count: int, purpose: str) -> list[Card]:
         """``count`` cards off the top (reshuffling the discards when the pile runs out)."""
-        pile = self._pile
+        pile = self.pile
         if count <= 0:
             return []
         if count <= len(pile):  # no reshuffle on the way: take the top cards at once
@@ -135,9 +136,9 @@ class Deck:
         cards = []
         log = self.log
         for _ in range(count):
-            if not self._pile:
+            if not self.pile:
                 self._reshuffle()
-            card = self._pile.pop(0)
+            card = self.pile.pop(0)
             log.append((purpose, card.id))
             cards.append(card)
         return cards
@@ -156,6 +157,6 @@ class Deck:
         self.discards.clear()
         if self._rng is not None:
             shuffle(self._rng, pile)
-        self._pile = pile
+        self.pile[:] = pile
         self.reshuffles += 1
         self.reshuffled_at.append(len(self.log))

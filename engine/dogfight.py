@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Literal
 
 from engine.cards import Card, Deck, card_id
@@ -291,6 +292,8 @@ class Sky:
 
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
+        self.pile = deck.pile  # where every card comes from (Deck.deal, inlined in draw)
+        self.log = deck.log
         self.discards = deck.discards  # where every card played or set aside goes
         self.answers, self.answered_by = _answer_sets(answers)
         self.planes: list[Plane] = []
@@ -339,9 +342,16 @@ class Sky:
     # -- card flow -------------------------------------------------------------------
 
     def draw(self, count: int, purpose: str, who: str | None = None) -> list[Card]:
-        cards = self.deck.deal(count, purpose)
+        pile = self.pile
+        if 0 < count <= len(pile):  # ``Deck.deal`` without a reshuffle, inlined
+            cards = pile[:count]
+            del pile[:count]
+            ids = tuple(map(card_id, cards))
+            self.log.extend(zip(repeat(purpose), ids))
+        else:
+            cards = self.deck.deal(count, purpose)
+            ids = tuple(map(card_id, cards))
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        ids = tuple(map(card_id, cards))
         self.draws.append(
             {"phase": self.phase, "turn": self.turn, "purpose": purpose, "who": who, "cards": ids}
         )

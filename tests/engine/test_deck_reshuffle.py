@@ -66,7 +66,7 @@ def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> N
     def counted(self: strike_module.Strike) -> object:
         deck = self.sky.deck
         held = [card for plane in self.sky.planes for card in plane.hand]
-        where = Counter(c.id for c in [*deck._pile, *deck.discards, *held])
+        where = Counter(c.id for c in [*deck.pile, *deck.discards, *held])
         every = Counter(c.id for c in deck._all)
         misplaced.append((sum((every - where).values()), sum((where - every).values())))
         return report(self)
