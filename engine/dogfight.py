@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Literal
+from typing import Any, Literal
 
 from engine.cards import Card, Deck, card_id
 from engine.catalog import AircraftType, Ratings
@@ -225,9 +225,12 @@ def make_plane(
 
 
 # --- Records (turned into the frozen report models once, at the end) ---------------------
+# Each record's fields are those of its report model, in the same order: at the end of the
+# strike its ``__dict__`` becomes the model's as it is (``Strike.report``), so these are
+# plain dataclasses, not slotted ones, and are not touched after the report is made.
 
 
-@dataclass(slots=True)
+@dataclass
 class ExchangeRec:
     phase: Phase
     turn: int
@@ -238,8 +241,14 @@ class ExchangeRec:
     damage_to_attacker: int = 0
     note: str = ""
 
+    def fields(self) -> dict[str, Any]:
+        """The report's ``Exchange`` fields: this record's own, its cards now a tuple."""
+        fields = self.__dict__
+        fields["cards"] = tuple(self.cards)
+        return fields
 
-@dataclass(slots=True)
+
+@dataclass
 class FlakRec:
     phase: Phase
     kind: FlakKind
@@ -251,7 +260,7 @@ class FlakRec:
     spoils: int = 0
 
 
-@dataclass(slots=True)
+@dataclass
 class RunRec:
     uid: str
     mode: BombMode | Literal["strafe"]

@@ -656,45 +656,9 @@ class Strike:
             }
             for p in sky.planes
         ]
-        exchanges = [
-            {
-                "phase": e.phase,
-                "turn": e.turn,
-                "attacker": e.attacker,
-                "defender": e.defender,
-                "cards": tuple(e.cards),
-                "damage_to_defender": e.damage_to_defender,
-                "damage_to_attacker": e.damage_to_attacker,
-                "note": e.note,
-            }
-            for e in sky.exchanges
-        ]
-        flak = [
-            {
-                "phase": f.phase,
-                "kind": f.kind,
-                "against": f.against,
-                "cards": f.cards,
-                "answered": f.answered,
-                "answer_card": f.answer_card,
-                "damage": f.damage,
-                "spoils": f.spoils,
-            }
-            for f in sky.flak
-        ]
-        runs = [
-            {
-                "uid": r.uid,
-                "mode": r.mode,
-                "band": r.band,
-                "cards": r.cards,
-                "cancelled": r.cancelled,
-                "results": r.results,
-                "points": r.points,
-                "note": r.note,
-            }
-            for r in sky.runs
-        ]
+        exchanges = [e.fields() for e in sky.exchanges]
+        flak = [f.__dict__ for f in sky.flak]  # FlakRec and RunRec: the models' own fields
+        runs = [r.__dict__ for r in sky.runs]
         return trusted(
             StrikeReport,
             id=setup.id,
