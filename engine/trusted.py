@@ -24,6 +24,7 @@ _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _private = BaseModel.__dict__["__pydantic_private__"].__set__
 _names: dict[type[BaseModel], tuple[str, ...]] = {}
+_shared: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}  # names, fields-set
 
 
 def trusted(cls: type[M], /, **values: Any) -> M:
@@ -52,12 +53,12 @@ def trusted_dicts(cls: type[M], rows: Iterable[dict[str, Any]]) -> tuple[M, ...]
 
     Only the first row's keys are checked: the rows of one call come from the same few
     dict displays, and ``tests/engine/test_golden.py`` holds every byte of the output.
-    The models of one call share one fields-set: pydantic only reads it, and copies it
+    The models of a class share one fields-set: pydantic only reads it, and copies it
     before adding to it (``model_copy``), so sharing saves a set per model."""
-    names = _names.get(cls)
-    if names is None:
-        names = _names[cls] = tuple(cls.model_fields)
-    shared = set(names)
+    known = _shared.get(cls)
+    if known is None:
+        known = _shared[cls] = (tuple(cls.model_fields), set(cls.model_fields))
+    names, shared = known
     new, set_dict, fields_set, extra, private = _new, _dict, _fields_set, _extra, _private
     built: list[M] = []
     append = built.append
