@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from itertools import repeat
 from operator import attrgetter
 from typing import TypeVar
 
@@ -105,7 +104,8 @@ class Deck:
         self.discards: list[Card] = []
         self.reshuffles = 0
         self.reshuffled_at: list[int] = []  # draws made before each reshuffle (the export)
-        self.log: list[tuple[str, int]] = []  # (purpose, card id), every draw in order
+        self.dealt = 0  # cards drawn so far
+        self.purpose = ""  # what the last draw was for
 
     @classmethod
     def stacked(cls, order: Iterable[ActionCard], rest: Sequence[ActionCard] = ()) -> Deck:
@@ -116,8 +116,9 @@ class Deck:
     def draw(self, purpose: str) -> ActionCard:
         if not self.pile:
             self._reshuffle()
+        self.purpose = purpose
         card = self.pile.pop(0)
-        self.log.append((purpose, card.id))
+        self.dealt += 1
         return card.card
 
     def draw_many(self, count: int, purpose: str) -> list[ActionCard]:
@@ -128,19 +129,18 @@ class Deck:
         pile = self.pile
         if count <= 0:
             return []
+        self.purpose = purpose
         if count <= len(pile):  # no reshuffle on the way: take the top cards at once
             cards = pile[:count]
             del pile[:count]
-            self.log.extend(zip(repeat(purpose), map(card_id, cards)))
+            self.dealt += count
             return cards
         cards = []
-        log = self.log
         for _ in range(count):
-            if not self.pile:
-                self._reshuffle()
-            card = self.pile.pop(0)
-            log.append((purpose, card.id))
-            cards.append(card)
+            if not pile:
+                self._reshuffle()  # refills ``pile`` in place
+            cards.append(pile.pop(0))
+            self.dealt += 1
         return cards
 
     def discard(self, cards: Iterable[ActionCard]) -> None:
@@ -159,4 +159,4 @@ class Deck:
             shuffle(self._rng, pile)
         self.pile[:] = pile
         self.reshuffles += 1
-        self.reshuffled_at.append(len(self.log))
+        self.reshuffled_at.append(self.dealt)

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Any, Literal
 
 from engine.cards import Card, Deck, card_id
@@ -302,7 +301,6 @@ class Sky:
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
         self.pile = deck.pile  # where every card comes from (Deck.deal, inlined in draw)
-        self.log = deck.log
         self.discards = deck.discards  # where every card played or set aside goes
         self.answers, self.answered_by = _answer_sets(answers)
         self.planes: list[Plane] = []
@@ -355,8 +353,10 @@ class Sky:
         if 0 < count <= len(pile):  # ``Deck.deal`` without a reshuffle, inlined
             cards = pile[:count]
             del pile[:count]
+            deck = self.deck
+            deck.dealt += count
+            deck.purpose = purpose
             ids = tuple(map(card_id, cards))
-            self.log.extend(zip(repeat(purpose), ids))
         else:
             cards = self.deck.deal(count, purpose)
             ids = tuple(map(card_id, cards))

@@ -60,7 +60,7 @@ def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> N
     report = strike_module.Strike.report
 
     def watched(self: Deck) -> None:
-        found.append((self.log[-1][0], bool(self.discards)))
+        found.append((self.purpose, bool(self.discards)))
         original(self)
 
     def counted(self: strike_module.Strike) -> object:
