@@ -588,18 +588,20 @@ class Strike:
             if q.side is not side and not q.destroyed and (anywhere or q.out == out)
         ]
         if lead.group == "cap":
-            bombers = [q for q in enemies if q.is_formation or q.loaded]
-            fighters = [q for q in enemies if q.lead and not q.is_formation]
             if lead.doctrine.escort == "escort":
+                bombers = [q for q in enemies if q.is_formation or q.loaded]
                 goal = _nearest(lead, bombers) or _nearest(lead, enemies)
             else:
+                fighters = [q for q in enemies if q.lead and not q.is_formation]
                 goal = _nearest(lead, fighters) or _nearest(lead, enemies)
             return goal if goal is not None else lead.band
-        fighter_bands = {q.band for q in enemies if not q.is_formation}
         if lead.doctrine.escort == "sweep":
             goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
+        elif not enemies:
+            goal = None  # no CAP anywhere near: nothing to guard the bombers from
         else:
             # Escorts go where the CAP is at their bombers, else stay with the main body.
+            fighter_bands = {q.band for q in enemies if not q.is_formation}
             guarded = [
                 q
                 for q in sky.planes
