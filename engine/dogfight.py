@@ -307,6 +307,7 @@ class Sky:
         self.phase: Phase = "target-bound"
         self.turn = 1
         self.over_target = False  # Ingress/Bomb/Egress: areas matter (23.53)
+        self.losses = 0  # aircraft destroyed so far
         self.exchanges: list[ExchangeRec] = []
         self.flak: list[FlakRec] = []
         self.runs: list[RunRec] = []
@@ -444,6 +445,7 @@ def hurt(sky: Sky, p: Plane, damage: int) -> None:
 
 
 def _destroy(sky: Sky, p: Plane) -> None:
+    sky.losses += 1
     p.destroyed = True
     p.damaged = True
     p.rat = p.kind.damaged

@@ -177,6 +177,7 @@ class Strike:
         self.moves: list[dict[str, Any]] = []
         self.start_bands: dict[str, Band] = {}
         self.turns: list[dict[str, Any]] = []
+        self.last_bands: tuple[int, dict[str, Band]] = (0, {})  # (sky.losses, bands) then
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
         units = (*setup.strike, *setup.cap)
@@ -261,6 +262,7 @@ class Strike:
         setup = self.setup
         sky = self.sky
         self.start_bands = self.bands()
+        self.last_bands = (sky.losses, self.start_bands)
         if setup.hidden:
             sky.notes.append("hidden")  # Out of Sight: the target is never found
         for plane in sky.planes:
@@ -364,13 +366,14 @@ class Strike:
         if phase == "bomb":
             for p in sky.planes:
                 p.runner = not p.destroyed and not p.out and p.loaded
-        start = self.bands()
+        start = self.bands_now()
         bomb_turn = phase == "bomb"
         for element in self.turn_order:
             self.element_turn(element, bomb_turn)
         self.first_turn = False
         # self.turn_order always gives the defender's elements the first move (15.2).
         end = self.bands()
+        self.last_bands = (sky.losses, end)
         self.turns.append(
             {"phase": phase, "turn": turn, "first": self.defender, "start": start, "end": end}
         )
@@ -378,6 +381,12 @@ class Strike:
     def bands(self) -> dict[str, Band]:
         """The band of every aircraft still flying, for the export."""
         return {p.uid: p.band for p in self.sky.planes if not p.destroyed}
+
+    def bands_now(self) -> dict[str, Band]:
+        """``bands()`` between turns: bands change only inside element turns, so unless an
+        aircraft fell since (flak, bombing) they are those the last turn ended with."""
+        losses, last = self.last_bands
+        return dict(last) if losses == self.sky.losses else self.bands()
 
     # -- one element's turn (15.2) ----------------------------------------------------
 
