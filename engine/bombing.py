@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card
+from engine.cards import Card, card_id
 from engine.catalog import AircraftType, TargetSheet
 from engine.dogfight import (
     DIVE,
@@ -242,7 +242,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         p.uid,
         mode,
         p.band,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -288,7 +288,7 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         p.uid,
         "strafe",
         p.band,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -315,7 +315,7 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
         p.uid,
         RECON,
         p.band,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         0,

@@ -8,7 +8,7 @@ bombing module applies from the returned spoil count (22.13, 22.23).
 
 from __future__ import annotations
 
-from engine.cards import Card
+from engine.cards import Card, card_id
 from engine.dogfight import (
     IMS,
     OTS,
@@ -40,7 +40,7 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
         spoils = 0
     sky.discards.extend(cards)
     rec = FlakRec(
-        sky.phase, "area", p.uid, tuple(c.id for c in cards), damage=damage, spoils=spoils
+        sky.phase, "area", p.uid, tuple(map(card_id, cards)), damage=damage, spoils=spoils
     )
     sky.flak.append(rec)
     if damage > 0:
@@ -59,8 +59,12 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
     would flip or destroy a Leader (dogfight policy).
     """
     cards = sky.draw(max(0, count), "strafe-flak" if kind == "strafe" else "target-flak", p.uid)
-    hits = [c for c in cards if (c.title is IMS or c.title is OTS)]
-    spoils = sum(1 for c in cards if c.spoiled)
+    hits: list[Card] = []
+    spoils = 0
+    for c in cards:
+        if c.title is IMS or c.title is OTS:
+            hits.append(c)
+        spoils += c.spoiled
     answered: Card | None = None
     answer: Card | None = None
     if hits and not p.is_formation:
@@ -78,13 +82,16 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
                 answered, answer = card, pick[1]
                 break
         sky.discards.extend(mini)
-    damage = sum(c.damage or 0 for c in hits if c is not answered)
+    damage = 0
+    for c in hits:
+        if c is not answered:
+            damage += c.damage or 0
     sky.discards.extend(cards)
     rec = FlakRec(
         sky.phase,
         kind,
         p.uid,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         answered.id if answered is not None else None,
         answer.id if answer is not None else None,
         damage,
