@@ -478,13 +478,13 @@ def keep_value(p: Plane, card: Card) -> int:
     return _KEEP.get(title, 2)
 
 
-def _worst(p: Plane, hand: list[Card]) -> tuple[Card | None, int]:
-    """The first card of least ``keep_value`` and that value, in one pass (hands are
-    sorted through on every element's turn)."""
+def _worst(p: Plane, hand: list[Card]) -> tuple[int, int]:
+    """Where the first card of least ``keep_value`` is in ``hand`` (-1 if empty) and that
+    value, in one pass (hands are sorted through on every element's turn)."""
     loaded = p.ordnance is not NO_LOAD
-    worst: Card | None = None
+    worst = -1
     lowest = 1 << 30
-    for card in hand:
+    for index, card in enumerate(hand):
         title = card.title
         if title is IMS or title is OTS:
             value = 3 + (card.damage or 0)
@@ -493,16 +493,15 @@ def _worst(p: Plane, hand: list[Card]) -> tuple[Card | None, int]:
         else:
             value = _KEEP.get(title, 2)
         if value < lowest:
-            worst, lowest = card, value
+            worst, lowest = index, value
     return worst, lowest
 
 
 def drop_worst(sky: Sky, p: Plane) -> None:
     worst, _ = _worst(p, p.hand)
-    if worst is None:
+    if worst < 0:
         raise ValueError(f"{p.uid} has no card to drop")
-    take(p.hand, worst)
-    sky.discards.append(worst)
+    sky.discards.append(p.hand.pop(worst))
 
 
 def opening_hand(sky: Sky, p: Plane) -> None:
@@ -524,9 +523,8 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
         drop_worst(sky, p)
     if hand and len(hand) == limit:
         worst, value = _worst(p, hand)
-        if worst is not None and value <= 2:
-            take(hand, worst)
-            sky.discards.append(worst)
+        if value <= 2:
+            sky.discards.append(hand.pop(worst))
     room = min(p.hp(), limit - len(hand))
     if room > 0:
         hand.extend(sky.draw(room, "draw", p.uid))
