@@ -459,14 +459,14 @@ class Strike:
         for p in planes:
             if p.destroyed:
                 continue
-            if p.loaded and any(p is b for b in bombers):
+            if p.loaded and p in bombers:  # planes compare by identity
                 bomb_run(sky, p, self.target)
             else:
                 self.idle_flak(p)
         for p in strafers:
             if not p.destroyed:
                 strafe_run(sky, p, self.target)
-        ran = any(lead is p for p in bombers) or any(lead is p for p in strafers)
+        ran = lead in bombers or lead in strafers
         if ran and lead.pos > 0:
             unpair(lead)  # 23.65: bombing gives up an advantage
         return ran
