@@ -479,8 +479,10 @@ class Strike:
             return
         if wing.loaded and lead.foe is None:
             return  # 17.15: a loaded Wingman attacks only while its Leader is Engaged
-        bombers = [q for q in enemies if q.is_formation]
-        fighters = [q for q in enemies if not q.is_formation]
+        bombers: list[Plane] = []
+        fighters: list[Plane] = []
+        for q in enemies:
+            (bombers if q.is_formation else fighters).append(q)
         if wing.group == "cap":
             loaded = [q for q in fighters if q.loaded]
             if wing.doctrine.escort == "escort" and bombers:
@@ -522,8 +524,13 @@ class Strike:
         enemies = sky.enemies_near(lead)
         if not enemies:
             return
-        bombers = [q for q in enemies if q.is_formation]
-        leaders = [q for q in enemies if q.lead and not q.is_formation]
+        bombers: list[Plane] = []
+        leaders: list[Plane] = []  # enemy Leaders (fighters holding a hand)
+        for q in enemies:
+            if q.is_formation:
+                bombers.append(q)
+            elif q.lead:
+                leaders.append(q)
         if lead.group == "cap":
             loaded = [q for q in leaders if q.loaded]
             if lead.doctrine.escort == "escort":
