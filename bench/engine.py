@@ -2,8 +2,9 @@
 
 - A strike alone: the strikes of real campaigns are recorded (their frozen set-up and a
   copy of their shuffled deck, sharing the catalog's cards, taken before they fly), then
-  each is flown again on its own through ``engine.strike.fly_strike`` and timed; the deck
-  copies are made before the clock starts.
+  each is flown again on its own through ``engine.strike.fly_strike`` and timed, on the
+  clock and in CPU time (which other processes do not inflate); the deck copies are made
+  before the clock starts.
 - A campaign alone: each campaign between random legal commanders (``pending`` to list the
   decisions, a random legal choice for each, ``resolve``) is timed from ``new_campaign`` to
   its end; the balance figures come from the same campaigns.
