@@ -324,17 +324,19 @@ class Sky:
 
     def enemies_near(self, p: Plane) -> list[Plane]:
         """Live enemies in the same band and area, in launch order (3.2.2)."""
+        side, band, out, anywhere = p.side, p.band, p.out, not self.over_target
         return [
             q
             for q in self.planes
-            if q.side is not p.side
+            if q.side is not side
             and not q.destroyed
-            and q.band == p.band
-            and (not self.over_target or q.out == p.out)
+            and q.band == band
+            and (anywhere or q.out == out)
         ]
 
     def friends_free(self, side: Side, band: Band, out: bool) -> list[Plane]:
         """Unengaged friendly Leaders able to help (17.13b, 20.32)."""
+        anywhere = not self.over_target
         return [
             q
             for q in self.planes
@@ -344,7 +346,7 @@ class Sky:
             and not q.is_formation
             and q.foe is None
             and q.band == band
-            and (not self.over_target or q.out == out)
+            and (anywhere or q.out == out)
         ]
 
     # -- card flow -------------------------------------------------------------------
