@@ -20,12 +20,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.catalog import ActionCard, AircraftType, TargetSheet
-from engine.dogfight import Plane, RunRec, Sky
+from engine.cards import Card, card_id
+from engine.catalog import AircraftType, TargetSheet
+from engine.dogfight import (
+    DIVE,
+    FIGHTER_BOMBER,
+    FORMATION_CLASSES,
+    LEVEL,
+    NO_LOAD,
+    SATURATION,
+    TORPEDO,
+    VH,
+    VL,
+    H,
+    L,
+    M,
+    Plane,
+    RunRec,
+    Sky,
+)
 from engine.flak import area_flak, target_flak
-from engine.types import AircraftClass, Band, BombMode, BombResult, Ordnance
+from engine.types import Band, BombMode, BombResult, Ordnance
 
-VL, L, M, H, VH = Band.VL, Band.L, Band.M, Band.H, Band.VH
+RECON = BombMode.RECON
+HIT, MISS = BombResult.HIT, BombResult.MISS
 
 # (card modifier, Target Flak modifier) by band, authored 3.4 with the seed's cells.
 _LEVEL = {VL: (1, 1), L: (0, 0), M: (-1, -1), H: (-2, -2), VH: (-3, -3)}
@@ -36,17 +54,17 @@ _IDLE = {VH: -2, H: -2, M: -1, L: 0, VL: 0}  # over the target, not bombing or s
 
 def choose_mode(kind: AircraftType, ordnance: Ordnance, naval: bool) -> BombMode | None:
     """21.22 and 17.14: the one mode an aircraft uses this strike, from what it carries."""
-    if ordnance is Ordnance.NONE:
+    if ordnance is NO_LOAD:
         return None
     bomb = kind.undamaged.bomb
-    if ordnance is Ordnance.TORPEDO and BombMode.TORPEDO in bomb and naval:
-        return BombMode.TORPEDO  # 21.51-21.52
-    if kind.cls is AircraftClass.FIGHTER_BOMBER:
-        order: tuple[BombMode, ...] = (BombMode.DIVE, BombMode.LEVEL, BombMode.SATURATION)
-    elif kind.cls.is_formation:
-        order = (BombMode.SATURATION, BombMode.LEVEL)
+    if ordnance is Ordnance.TORPEDO and TORPEDO in bomb and naval:
+        return TORPEDO  # 21.51-21.52
+    if kind.cls is FIGHTER_BOMBER:
+        order: tuple[BombMode, ...] = (DIVE, LEVEL, SATURATION)
+    elif kind.cls in FORMATION_CLASSES:
+        order = (SATURATION, LEVEL)
     else:
-        order = (BombMode.LEVEL,)
+        order = (LEVEL,)
     return next((mode for mode in order if mode in bomb), None)
 
 
@@ -58,17 +76,17 @@ def bomb_card_count(
     Torpedo is always one card and only at Very Low (21.53, 21.55). A rating of 0 (a
     Damaged Ki-21, 22.3) draws nothing whatever the modifiers.
     """
-    if mode is BombMode.TORPEDO:
+    if mode is TORPEDO:
         return 1 if band == VL else 0
     if rating <= 0:
         return 0
-    if mode is BombMode.LEVEL:
+    if mode is LEVEL:
         base = rating + _LEVEL[band][0]
-    elif mode is BombMode.DIVE:
+    elif mode is DIVE:
         if band not in _DIVE:
             return 0  # 21.41: a dive starts at Medium or Low only
         base = rating + _DIVE[band][0]
-    elif mode is BombMode.SATURATION:
+    elif mode is SATURATION:
         base = rating + _SATURATION[band][0]
     else:
         base = rating
@@ -87,13 +105,13 @@ def target_flak_count(
     bombing. Strafing draws the value again, +1 at Very Low (22.27, 21.74 example)."""
     if strafe:
         delta = 1 if band == VL else 0
-    elif mode is None or mode is BombMode.RECON:
+    elif mode is None or mode is RECON:
         delta = _IDLE[band]
-    elif mode is BombMode.LEVEL:
+    elif mode is LEVEL:
         delta = _LEVEL[band][1]
-    elif mode is BombMode.DIVE:
+    elif mode is DIVE:
         delta = _DIVE[band][1] if band in _DIVE else 0
-    elif mode is BombMode.TORPEDO:
+    elif mode is TORPEDO:
         delta = 1
     else:
         delta = _SATURATION[band][1]
@@ -110,9 +128,9 @@ def applied_result(
 ) -> BombResult:
     """Mk 13 Hit -> Miss (authored 3.4), Saturation vs a ship -1 (21.63), then ``shift``."""
     result = printed
-    if mode is BombMode.TORPEDO and mk13 and result is BombResult.HIT:
-        result = BombResult.MISS
-    if mode is BombMode.SATURATION and naval:
+    if mode is TORPEDO and mk13 and result is HIT:
+        result = MISS
+    if mode is SATURATION and naval:
         result = result.shifted_down()
     for _ in range(max(0, shift)):
         result = result.shifted_down()
@@ -128,17 +146,17 @@ def result_points(
     damage_bonus: int = 0,
 ) -> int:
     """21.15 sheet points; torpedo x2 (21.55); the carrier-fleet bonus after doubling."""
-    if result is BombResult.MISS:
+    if result is MISS:
         return 0
     points = max(0, sheet.points.get(result, 0))
-    if mode is BombMode.TORPEDO:
+    if mode is TORPEDO:
         points *= 2
     if carrier_fleet:
         points += max(0, damage_bonus)
     return points
 
 
-def cancel_best(cards: Sequence[ActionCard], spoils: int, *, strafe: bool = False) -> set[int]:
+def cancel_best(cards: Sequence[Card], spoils: int, *, strafe: bool = False) -> set[int]:
     """22.23: each spoil cancels the best card still standing (the first on a tie).
 
     Returns positions in ``cards``. For a strafe the best card is a strafe Hit.
@@ -191,7 +209,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
     The results apply even if that flak damages or destroys the bomber (21.14).
     Formation aircraft cannot answer the flak (22.24); fighters answer once (22.25).
     """
-    mode = p.mode or BombMode.LEVEL
+    mode = p.mode or LEVEL
     rating = p.rat.bomb.get(mode, 0)
     count = bomb_card_count(
         mode, p.band, rating, norden=p.kind.norden, extra=1 if "BM" in p.skills else 0
@@ -219,12 +237,12 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         )
         for r in results
     )
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     rec = RunRec(
         p.uid,
         mode,
         p.band,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -262,19 +280,15 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
     )
     shot = target_flak(sky, p, flak_count, kind="strafe")
     gone = cancel_best(cards, shot.spoils, strafe=True)
-    results = tuple(
-        BombResult.HIT if c.strafe_hit else BombResult.MISS
-        for i, c in enumerate(cards)
-        if i not in gone
-    )
+    results = tuple(HIT if c.strafe_hit else MISS for i, c in enumerate(cards) if i not in gone)
     per_hit = (target.sheet.strafe or 0) if target.strafable else 0
-    points = sum(per_hit for r in results if r is BombResult.HIT)
-    sky.deck.discard(cards)
+    points = sum(per_hit for r in results if r is HIT)
+    sky.discards.extend(cards)
     rec = RunRec(
         p.uid,
         "strafe",
         p.band,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -291,17 +305,17 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
     (22.23). Nothing is scored on the target; the mission succeeds if any Hit, Direct or
     Vital remains. As for bombs (21.14), the cards stand even if that flak downs the scout.
     """
-    rating = p.rat.bomb.get(BombMode.RECON, 0)
+    rating = p.rat.bomb.get(RECON, 0)
     cards = sky.draw(max(0, rating), "recon", p.uid)
     shot = area_flak(sky, p, area_flak_count, with_spoils=True)
     gone = cancel_best(cards, shot.spoils)
     results = tuple(c.bombing for i, c in enumerate(cards) if i not in gone)
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     rec = RunRec(
         p.uid,
-        BombMode.RECON,
+        RECON,
         p.band,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         0,

@@ -52,10 +52,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from engine.cards import Deck
-from engine.catalog import ActionCard, AircraftType, Ratings
+from engine.cards import Card, Deck, card_id
+from engine.catalog import AircraftType, Ratings
 from engine.orders import Doctrine
 from engine.report import Phase
 from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
@@ -64,18 +64,31 @@ Role = Literal["leader", "wingman", "formation", "recon"]
 Group = Literal["strike", "cap", "scout"]
 FlakKind = Literal["area", "target", "strafe"]
 
+# Enum members the inner loops read, bound once: in Python 3.11 ``Band.M`` costs some
+# 200 ns a read (the enum's class attribute machinery), a module name 10 (issue 13).
 IMS, OTS, MAN, HL = CardTitle.IMS, CardTitle.OTS, CardTitle.MAN, CardTitle.HL
 AP, FT, SC = CardTitle.AP, CardTitle.FT, CardTitle.SC
+BANDS: tuple[Band, ...] = tuple(Band)  # by number: cheaper than ``Band(n)`` in hot loops
+VL, L, M, H, VH = BANDS
+NO_LOAD = Ordnance.NONE
+DIVE, LEVEL, SATURATION, TORPEDO = (
+    BombMode.DIVE,
+    BombMode.LEVEL,
+    BombMode.SATURATION,
+    BombMode.TORPEDO,
+)
+FIGHTER_BOMBER = AircraftClass.FIGHTER_BOMBER
+FORMATION_CLASSES = frozenset(c for c in AircraftClass if c.is_formation)  # 17.22e
 LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
 _KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
 
 
-def is_attack(card: ActionCard) -> bool:
+def is_attack(card: Card) -> bool:
     """IN MY SIGHTS or OUT OF THE SUN (the only cards that deal damage)."""
     return card.title is IMS or card.title is OTS
 
 
-def take(cards: list[ActionCard], card: ActionCard) -> None:
+def take(cards: list[Card], card: Card) -> None:
     """Remove this very card (by identity: comparing pydantic models is slow)."""
     for index, other in enumerate(cards):
         if other is card:
@@ -111,7 +124,7 @@ class Plane:
     damage: int = 0
     damaged: bool = False
     destroyed: bool = False
-    hand: list[ActionCard] = field(default_factory=list)
+    hand: list[Card] = field(default_factory=list)
     mate: Plane | None = None
     foe: Plane | None = None
     pos: int = 0
@@ -125,7 +138,7 @@ class Plane:
 
     def unload(self) -> None:
         """Bombs dropped, jettisoned or lost (17.15 ends, 18.22-18.23)."""
-        self.ordnance = Ordnance.NONE
+        self.ordnance = NO_LOAD
         self.loaded = False
 
     def perf(self) -> int:
@@ -170,6 +183,7 @@ def make_plane(
 ) -> Plane:
     """A plane at launch; skill D adds one to both damage steps (19.25), carried damage kept."""
     skill_set = frozenset(skills)
+    formation = kind.cls in FORMATION_CLASSES
     extra = 1 if "D" in skill_set else 0
     flip_at = kind.flip_at + extra
     plane = Plane(
@@ -184,16 +198,16 @@ def make_plane(
         band=band,
         skills=skill_set,
         pilot=pilot,
-        lead=role == "leader" and not kind.cls.is_formation,
-        formation=element if kind.cls.is_formation else "",
+        lead=role == "leader" and not formation,
+        formation=element if formation else "",
         loadout=ordnance,
         ordnance=ordnance,
         mode=mode,
         flip_at=flip_at,
         destroy_at=flip_at + kind.destroy_extra + extra,
-        is_formation=kind.cls.is_formation,
+        is_formation=formation,
         rat=kind.undamaged,
-        loaded=ordnance is not Ordnance.NONE and not kind.cls.is_formation,
+        loaded=ordnance is not NO_LOAD and not formation,
         ace="A" in skill_set,
     )
     plane.damage = max(0, damage)
@@ -210,9 +224,12 @@ def make_plane(
 
 
 # --- Records (turned into the frozen report models once, at the end) ---------------------
+# Each record's fields are those of its report model, in the same order: at the end of the
+# strike its ``__dict__`` becomes the model's as it is (``Strike.report``), so these are
+# plain dataclasses, not slotted ones, and are not touched after the report is made.
 
 
-@dataclass(slots=True)
+@dataclass
 class ExchangeRec:
     phase: Phase
     turn: int
@@ -223,8 +240,14 @@ class ExchangeRec:
     damage_to_attacker: int = 0
     note: str = ""
 
+    def fields(self) -> dict[str, Any]:
+        """The report's ``Exchange`` fields: this record's own, its cards now a tuple."""
+        fields = self.__dict__
+        fields["cards"] = tuple(self.cards)
+        return fields
 
-@dataclass(slots=True)
+
+@dataclass
 class FlakRec:
     phase: Phase
     kind: FlakKind
@@ -236,7 +259,7 @@ class FlakRec:
     spoils: int = 0
 
 
-@dataclass(slots=True)
+@dataclass
 class RunRec:
     uid: str
     mode: BombMode | Literal["strafe"]
@@ -250,19 +273,26 @@ class RunRec:
 
 # The response table as sets, per table: the catalog's never changes, and every strike
 # asked for it (issue 13). An entry keeps its table so the id cannot be reused; read only.
-_answers: dict[int, tuple[object, dict[CardTitle, frozenset[CardTitle]]]] = {}
+# Beside it the table turned round: for each title, the titles that may answer it.
+_AnswerSets = dict[CardTitle, frozenset[CardTitle]]
+_answers: dict[int, tuple[object, _AnswerSets, _AnswerSets]] = {}
+_NO_TITLES: frozenset[CardTitle] = frozenset()
 
 
 def _answer_sets(
     answers: Mapping[CardTitle, Sequence[CardTitle]],
-) -> dict[CardTitle, frozenset[CardTitle]]:
+) -> tuple[_AnswerSets, _AnswerSets]:
     hit = _answers.get(id(answers))
     if hit is None or hit[0] is not answers:
         sets = {title: frozenset(cancels) for title, cancels in answers.items()}
+        by = {
+            target: frozenset(title for title, cancels in sets.items() if target in cancels)
+            for target in CardTitle
+        }
         if len(_answers) >= 16:
             _answers.clear()
-        hit = _answers[id(answers)] = (answers, sets)
-    return hit[1]
+        hit = _answers[id(answers)] = (answers, sets, by)
+    return hit[1], hit[2]
 
 
 class Sky:
@@ -270,18 +300,21 @@ class Sky:
 
     def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
         self.deck = deck
-        self.answers = _answer_sets(answers)
+        self.pile = deck.pile  # where every card comes from (Deck.deal, inlined in draw)
+        self.discards = deck.discards  # where every card played or set aside goes
+        self.answers, self.answered_by = _answer_sets(answers)
         self.planes: list[Plane] = []
         self.phase: Phase = "target-bound"
         self.turn = 1
         self.over_target = False  # Ingress/Bomb/Egress: areas matter (23.53)
+        self.losses = 0  # aircraft destroyed so far
         self.exchanges: list[ExchangeRec] = []
         self.flak: list[FlakRec] = []
         self.runs: list[RunRec] = []
         self.notes: list[str] = []
         self.events: list[tuple[str, str]] = []  # ("bomb"|"destroyed", uid), in order
-        # (phase, turn, purpose, aircraft uid or None, card ids): every draw, in order.
-        self.draws: list[tuple[Phase, int, str, str | None, tuple[int, ...]]] = []
+        # Every draw in order, as the fields of its ``CardDraw`` (the report's model).
+        self.draws: list[dict[str, object]] = []
 
     # -- geometry --------------------------------------------------------------------
 
@@ -291,17 +324,19 @@ class Sky:
 
     def enemies_near(self, p: Plane) -> list[Plane]:
         """Live enemies in the same band and area, in launch order (3.2.2)."""
+        side, band, out, anywhere = p.side, p.band, p.out, not self.over_target
         return [
             q
             for q in self.planes
-            if q.side is not p.side
+            if q.side is not side
             and not q.destroyed
-            and q.band == p.band
-            and (not self.over_target or q.out == p.out)
+            and q.band == band
+            and (anywhere or q.out == out)
         ]
 
     def friends_free(self, side: Side, band: Band, out: bool) -> list[Plane]:
         """Unengaged friendly Leaders able to help (17.13b, 20.32)."""
+        anywhere = not self.over_target
         return [
             q
             for q in self.planes
@@ -311,15 +346,27 @@ class Sky:
             and not q.is_formation
             and q.foe is None
             and q.band == band
-            and (not self.over_target or q.out == out)
+            and (anywhere or q.out == out)
         ]
 
     # -- card flow -------------------------------------------------------------------
 
-    def draw(self, count: int, purpose: str, who: str | None = None) -> list[ActionCard]:
-        cards = self.deck.draw_many(count, purpose)
+    def draw(self, count: int, purpose: str, who: str | None = None) -> list[Card]:
+        pile = self.pile
+        if 0 < count <= len(pile):  # ``Deck.deal`` without a reshuffle, inlined
+            cards = pile[:count]
+            del pile[:count]
+            deck = self.deck
+            deck.dealt += count
+            deck.purpose = purpose
+            ids = tuple(map(card_id, cards))
+        else:
+            cards = self.deck.deal(count, purpose)
+            ids = tuple(map(card_id, cards))
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        self.draws.append((self.phase, self.turn, purpose, who, tuple([c.id for c in cards])))
+        self.draws.append(
+            {"phase": self.phase, "turn": self.turn, "purpose": purpose, "who": who, "cards": ids}
+        )
         return cards
 
     def record(
@@ -394,12 +441,13 @@ def hurt(sky: Sky, p: Plane, damage: int) -> None:
             if p.formation != p.uid:
                 p.formation = p.uid  # 17.28: leaves its formation at once
                 sky.notes.append(f"left-formation:{p.uid}")
-        elif p.ordnance is not Ordnance.NONE:
+        elif p.ordnance is not NO_LOAD:
             p.unload()  # 18.22: a Damaged fighter drops its load
             sky.notes.append(f"forced-jettison:{p.uid}")
 
 
 def _destroy(sky: Sky, p: Plane) -> None:
+    sky.losses += 1
     p.destroyed = True
     p.damaged = True
     p.rat = p.kind.damaged
@@ -407,7 +455,7 @@ def _destroy(sky: Sky, p: Plane) -> None:
     sky.events.append(("destroyed", p.uid))
     unpair(p)
     if p.hand:
-        sky.deck.discard(p.hand)
+        sky.discards.extend(p.hand)
         p.hand = []
     mate = p.mate
     if p.lead and mate is not None and not mate.destroyed:
@@ -422,23 +470,23 @@ def _destroy(sky: Sky, p: Plane) -> None:
 # --- Hand management (3.2.3) -----------------------------------------------------------
 
 
-def keep_value(p: Plane, card: ActionCard) -> int:
+def keep_value(p: Plane, card: Card) -> int:
     """How much the policy wants to keep a card (discards and climb payments)."""
     title = card.title
     if title is IMS or title is OTS:
         return 3 + (card.damage or 0)
-    if title in LOADED_BANNED and p.ordnance is not Ordnance.NONE:
+    if title in LOADED_BANNED and p.ordnance is not NO_LOAD:
         return 0
     return _KEEP.get(title, 2)
 
 
-def _worst(p: Plane, hand: list[ActionCard]) -> tuple[ActionCard | None, int]:
-    """The first card of least ``keep_value`` and that value, in one pass (hands are
-    sorted through on every element's turn)."""
-    loaded = p.ordnance is not Ordnance.NONE
-    worst: ActionCard | None = None
+def _worst(p: Plane, hand: list[Card]) -> tuple[int, int]:
+    """Where the first card of least ``keep_value`` is in ``hand`` (-1 if empty) and that
+    value, in one pass (hands are sorted through on every element's turn)."""
+    loaded = p.ordnance is not NO_LOAD
+    worst = -1
     lowest = 1 << 30
-    for card in hand:
+    for index, card in enumerate(hand):
         title = card.title
         if title is IMS or title is OTS:
             value = 3 + (card.damage or 0)
@@ -447,16 +495,15 @@ def _worst(p: Plane, hand: list[ActionCard]) -> tuple[ActionCard | None, int]:
         else:
             value = _KEEP.get(title, 2)
         if value < lowest:
-            worst, lowest = card, value
+            worst, lowest = index, value
     return worst, lowest
 
 
 def drop_worst(sky: Sky, p: Plane) -> None:
     worst, _ = _worst(p, p.hand)
-    if worst is None:
+    if worst < 0:
         raise ValueError(f"{p.uid} has no card to drop")
-    take(p.hand, worst)
-    sky.deck.discard((worst,))
+    sky.discards.append(p.hand.pop(worst))
 
 
 def opening_hand(sky: Sky, p: Plane) -> None:
@@ -466,20 +513,23 @@ def opening_hand(sky: Sky, p: Plane) -> None:
         weak = [c for c in p.hand if keep_value(p, c) <= 2]
         if weak:
             p.hand = [c for c in p.hand if keep_value(p, c) > 2]
-            sky.deck.discard(weak)
+            sky.discards.extend(weak)
             p.hand.extend(sky.draw(len(weak), "hand", p.uid))
 
 
 def discard_and_draw(sky: Sky, p: Plane) -> None:
     """Steps 6-7 (15.2, 3.2.3): discard down to Performance, cycle one dead card, draw HP."""
+    hand = p.hand
     limit = max(0, p.perf())
-    while len(p.hand) > limit:
+    while len(hand) > limit:
         drop_worst(sky, p)
-    if p.hand and len(p.hand) == limit and _worst(p, p.hand)[1] <= 2:
-        drop_worst(sky, p)
-    room = min(p.hp(), limit - len(p.hand))
+    if hand and len(hand) == limit:
+        worst, value = _worst(p, hand)
+        if value <= 2:
+            sky.discards.append(hand.pop(worst))
+    room = min(p.hp(), limit - len(hand))
     if room > 0:
-        p.hand.extend(sky.draw(room, "draw", p.uid))
+        hand.extend(sky.draw(room, "draw", p.uid))
 
 
 # --- Responses (3.2.6) ----------------------------------------------------------------------
@@ -490,7 +540,7 @@ class Source:
     """Cards one aircraft may answer with: a Leader's hand or a mini-hand."""
 
     plane: Plane
-    cards: list[ActionCard]
+    cards: list[Card]
     ap_ok: bool  # may spend ACE PILOT (or the A ability) here
     limit: int | None = None  # 23.66: one response per enemy card
     used: int = 0
@@ -498,7 +548,7 @@ class Source:
 
 def can_cancel(
     sky: Sky,
-    resp: ActionCard,
+    resp: Card,
     target: CardTitle,
     target_is_response: bool,
     responder: Plane,
@@ -524,14 +574,20 @@ def pick_response(
     target: CardTitle,
     target_is_response: bool,
     card_player: Plane | None,
-) -> tuple[Source, ActionCard, bool] | None:
+) -> tuple[Source, Card, bool] | None:
     """The first legal non-AP answer; else ACE PILOT or the A ability when allowed."""
+    # Only a title the table lets answer ``target`` (or, against a response, the same
+    # title) can pass ``can_cancel``: most cards of a hand are passed over without a call.
+    may = sky.answered_by.get(target, _NO_TITLES)
     for src in sources:
         if src.limit is not None and src.used >= src.limit:
             continue
         for card in src.cards:
-            if card.title is not AP and can_cancel(
-                sky, card, target, target_is_response, src.plane, card_player
+            title = card.title
+            if (
+                (title in may or (target_is_response and title is target))
+                and title is not AP
+                and can_cancel(sky, card, target, target_is_response, src.plane, card_player)
             ):
                 return src, card, False
     for src in sources:
@@ -547,11 +603,11 @@ def pick_response(
     return None
 
 
-def play_response(sky: Sky, pick: tuple[Source, ActionCard, bool]) -> tuple[CardTitle, bool]:
+def play_response(sky: Sky, pick: tuple[Source, Card, bool]) -> tuple[CardTitle, bool]:
     src, card, as_ace = pick
     take(src.cards, card)
     src.used += 1
-    sky.deck.discard((card,))
+    sky.discards.append(card)
     if as_ace:
         src.plane.ace = False
         sky.notes.append(f"ace:{src.plane.uid}")
@@ -562,7 +618,7 @@ def play_response(sky: Sky, pick: tuple[Source, ActionCard, bool]) -> tuple[Card
 def chain(
     sky: Sky,
     attacker: Plane,
-    card: ActionCard,
+    card: Card,
     attack_sources: Sequence[Source],
     defence_sources: Sequence[Source],
     cards: list[tuple[str, int]],
@@ -595,7 +651,7 @@ def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> N
         return
     cards = sky.draw(count, "gunner", target.uid)
     damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
-    sky.deck.discard(cards)
+    sky.discards.extend(cards)
     if damage:
         rec.cards.extend((target.uid, c.id) for c in cards)
         rec.damage_to_attacker += damage
@@ -603,7 +659,7 @@ def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> N
         hurt(sky, attacker, damage)
 
 
-def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[ActionCard]]:
+def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[Card]]:
     """The target's answers: a Leader's hand, or a Wingman's Defensive mini-hand (3.2.5)."""
     limit = 1 if target.runner else None
     if target.lead:
@@ -612,18 +668,16 @@ def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[A
     return [Source(target, mini, True, limit)], mini
 
 
-def shoot(
-    sky: Sky, attacker: Plane, att_src: Source, card: ActionCard, target: Plane
-) -> ExchangeRec:
+def shoot(sky: Sky, attacker: Plane, att_src: Source, card: Card, target: Plane) -> ExchangeRec:
     """One IMS/OTS against a fighter or fighter-bomber, answers and Gunner included."""
     damage = card.damage or 0
     defence, mini = _defence(sky, target, damage)
     cards = [(attacker.uid, card.id)]
     hit = chain(sky, attacker, card, [att_src], defence, cards)
-    sky.deck.discard(mini)
+    sky.discards.extend(mini)
     target.attacked = True
     rec = sky.record(attacker, target, cards, "hit" if hit else "cancelled")
-    if target.kind.cls is AircraftClass.FIGHTER_BOMBER:
+    if target.kind.cls is FIGHTER_BOMBER:
         attacker.threat = True
     if hit:
         rec.damage_to_defender = damage
@@ -654,16 +708,26 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
         pos = pos_vs(p, target)
         if pos >= 2:
             return
-        moves = [c for c in p.hand if c.title is MAN or c.title is HL]
-        if not moves:
-            return
         wanted = MAN if pos == 1 else HL
-        card = next((c for c in moves if c.title is wanted), moves[0])
+        first: Card | None = None  # the first MANEUVERING or HALF LOOP in hand
+        card: Card | None = None  # the first of the one wanted
+        for c in p.hand:
+            title = c.title
+            if title is MAN or title is HL:
+                if first is None:
+                    first = c
+                if title is wanted:
+                    card = c
+                    break
+        if first is None:
+            return
+        if card is None:
+            card = first
         take(p.hand, card)
-        sky.deck.discard((card,))
+        sky.discards.append(card)
         limit = 1 if target.runner else None
         defence = [Source(target, target.hand, False, limit)]
-        if target.kind.cls is AircraftClass.FIGHTER_BOMBER and target.foe is None:
+        if target.kind.cls is FIGHTER_BOMBER and target.foe is None:
             defence += [
                 Source(q, q.hand, False)
                 for q in sky.friends_free(target.side, target.band, target.out)
@@ -684,7 +748,7 @@ def break_off(sky: Sky, p: Plane) -> None:
     if card is None or foe is None or p.loaded:
         return
     take(p.hand, card)
-    sky.deck.discard((card,))
+    sky.discards.append(card)
     cards = [(p.uid, card.id)]
     ok = chain(sky, p, card, [Source(p, p.hand, False)], [Source(foe, foe.hand, False)], cards)
     sky.record(p, foe, cards, "break-off" if ok else "cancelled")
@@ -696,28 +760,33 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
     """Attack cards against an enemy Leader: the most damage that fits what is left."""
     while not p.destroyed and not target.destroyed:
         pos = pos_vs(p, target)
-        best: ActionCard | None = None
+        room_ims = budget(p, pos, False) - p.spent
+        room_ots = budget(p, pos, True) - p.spent
+        best: Card | None = None
+        best_damage = best_burst = 0
         for card in p.hand:
-            if card.title is IMS:
-                room = budget(p, pos, False) - p.spent
-            elif card.title is OTS:
-                room = budget(p, pos, True) - p.spent
+            title = card.title
+            if title is IMS:
+                room = room_ims
+            elif title is OTS:
+                room = room_ots
             else:
                 continue
-            if (card.burst or 0) <= room and (
+            burst = card.burst or 0
+            if burst > room:
+                continue
+            damage = card.damage or 0
+            if (
                 best is None
-                or (card.damage or 0) > (best.damage or 0)
-                or (
-                    (card.damage or 0) == (best.damage or 0)
-                    and (card.burst or 0) < (best.burst or 0)
-                )
+                or damage > best_damage
+                or (damage == best_damage and burst < best_burst)
             ):
-                best = card
+                best, best_damage, best_burst = card, damage, burst
         if best is None:
             return
         take(p.hand, best)
-        sky.deck.discard((best,))
-        p.spent += best.burst or 0
+        sky.discards.append(best)
+        p.spent += best_burst
         shoot(sky, p, Source(p, p.hand, False), best, target)
 
 
@@ -728,9 +797,9 @@ def _to_next_step(b: Plane) -> int:
     return (b.destroy_at if b.damaged else b.flip_at) - b.damage
 
 
-def _counter_card(mini: list[ActionCard]) -> ActionCard | None:
+def _counter_card(mini: list[Card]) -> Card | None:
     """Bomber policy: spoiling IMS/OTS, then any spoiling card, then the biggest IMS/OTS."""
-    best: ActionCard | None = None
+    best: Card | None = None
     best_key = (-1, -1)
     for card in mini:
         if not (is_attack(card) or card.spoiled):
@@ -754,7 +823,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
     if p.lead:
         cards = p.hand
     else:
-        off = p.rat.offensive + p.rat.defensive + fighter_mod - (p.band == Band.VH)
+        off = p.rat.offensive + p.rat.defensive + fighter_mod - (p.band == VH)
         cards = sky.draw(max(0, off), "wingman-attack", p.uid)  # 20.13
     src = Source(p, cards, not p.lead)
     # 20.32: the defender's default is its healthiest bomber; the attacker wants the one
@@ -769,7 +838,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             if not any(c is card for c in cards):
                 continue
             take(cards, card)
-            sky.deck.discard((card,))
+            sky.discards.append(card)
             played = [(p.uid, card.id)]
             ok = chain(sky, p, card, [src], helpers, played)
             sky.record(p, wanted, played, "select" if ok else "select-failed")
@@ -777,7 +846,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
                 target = wanted
                 bonus += 2 if card.title is HL else 1
                 break
-    attacks: list[ActionCard]
+    attacks: list[Card]
     if p.lead:
         room = p.burst() + 2 + fighter_mod + bonus - p.spent  # 20.22
         # 20.43: more MANEUVERING/HALF LOOP raise the budget; bombers cannot answer them.
@@ -786,7 +855,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             if need <= room:
                 break
             take(cards, card)
-            sky.deck.discard((card,))
+            sky.discards.append(card)
             gain = 2 if card.title is HL else 1
             room += gain
             sky.record(p, target, [(p.uid, card.id)], "burst")
@@ -817,19 +886,19 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
             if p.destroyed or target.destroyed:
                 break
             take(cards, card)
-            sky.deck.discard((card,))
+            sky.discards.append(card)
             if p.lead:
                 p.spent += card.burst or 0
             _counter_fire(sky, p, src, card, target, mini)
-        sky.deck.discard(mini)
+        sky.discards.extend(mini)
     target.attacked = True
     p.threat = True
     if not p.lead:
-        sky.deck.discard(cards)
+        sky.discards.extend(cards)
 
 
 def _counter_fire(
-    sky: Sky, p: Plane, src: Source, card: ActionCard, target: Plane, mini: list[ActionCard]
+    sky: Sky, p: Plane, src: Source, card: Card, target: Plane, mini: list[Card]
 ) -> None:
     """20.51-20.54: what the bomber's answer does to the attack and to the fighter."""
     played = [(p.uid, card.id)]
@@ -840,7 +909,7 @@ def _counter_fire(
     note = "hit"
     if answer is not None:
         take(mini, answer)
-        sky.deck.discard((answer,))
+        sky.discards.append(answer)
         played.append((target.uid, answer.id))
         spoiled = answer.spoiled
     if not spoiled:
@@ -869,12 +938,12 @@ def _counter_fire(
 
 def wingman_shot(sky: Sky, w: Plane, target: Plane) -> None:
     """A Wingman draws Offensive cards (-1 at VH, -1 Loaded) and fires its best IMS/OTS."""
-    count = w.rat.offensive - (w.band == Band.VH) - (1 if w.loaded else 0)
+    count = w.rat.offensive - (w.band == VH) - (1 if w.loaded else 0)
     mini = sky.draw(max(0, count), "wingman-attack", w.uid)
     attacks = [c for c in mini if (c.title is IMS or c.title is OTS)]
     if attacks:
         card = max(attacks, key=lambda c: c.damage or 0)
         take(mini, card)
-        sky.deck.discard((card,))
+        sky.discards.append(card)
         shoot(sky, w, Source(w, mini, True), card, target)
-    sky.deck.discard(mini)
+    sky.discards.extend(mini)

@@ -8,7 +8,7 @@ bombing module applies from the returned spoil count (22.13, 22.23).
 
 from __future__ import annotations
 
-from engine.catalog import ActionCard
+from engine.cards import Card, card_id
 from engine.dogfight import (
     IMS,
     OTS,
@@ -31,14 +31,20 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
     Flak the way a bomb run meets Target Flak (authored 3.4), so spoils cancel its cards.
     """
     cards = sky.draw(max(0, count), "area-flak", p.uid)
-    damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
-    spoils = sum(1 for c in cards if c.spoiled) if with_spoils else 0
-    sky.deck.discard(cards)
+    damage = spoils = 0
+    for c in cards:
+        if c.title is IMS or c.title is OTS:
+            damage += c.damage or 0
+        spoils += c.spoiled
+    if not with_spoils:
+        spoils = 0
+    sky.discards.extend(cards)
     rec = FlakRec(
-        sky.phase, "area", p.uid, tuple(c.id for c in cards), damage=damage, spoils=spoils
+        sky.phase, "area", p.uid, tuple(map(card_id, cards)), damage=damage, spoils=spoils
     )
     sky.flak.append(rec)
-    hurt(sky, p, damage)
+    if damage > 0:
+        hurt(sky, p, damage)
     return rec
 
 
@@ -53,13 +59,17 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
     would flip or destroy a Leader (dogfight policy).
     """
     cards = sky.draw(max(0, count), "strafe-flak" if kind == "strafe" else "target-flak", p.uid)
-    hits = [c for c in cards if (c.title is IMS or c.title is OTS)]
-    spoils = sum(1 for c in cards if c.spoiled)
-    answered: ActionCard | None = None
-    answer: ActionCard | None = None
+    hits: list[Card] = []
+    spoils = 0
+    for c in cards:
+        if c.title is IMS or c.title is OTS:
+            hits.append(c)
+        spoils += c.spoiled
+    answered: Card | None = None
+    answer: Card | None = None
     if hits and not p.is_formation:
         total = sum(c.damage or 0 for c in hits)
-        mini: list[ActionCard] = []
+        mini: list[Card] = []
         if p.lead:
             src = Source(p, p.hand, would_change(p, total), 1)
         else:
@@ -71,19 +81,23 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
                 play_response(sky, pick)
                 answered, answer = card, pick[1]
                 break
-        sky.deck.discard(mini)
-    damage = sum(c.damage or 0 for c in hits if c is not answered)
-    sky.deck.discard(cards)
+        sky.discards.extend(mini)
+    damage = 0
+    for c in hits:
+        if c is not answered:
+            damage += c.damage or 0
+    sky.discards.extend(cards)
     rec = FlakRec(
         sky.phase,
         kind,
         p.uid,
-        tuple(c.id for c in cards),
+        tuple(map(card_id, cards)),
         answered.id if answered is not None else None,
         answer.id if answer is not None else None,
         damage,
         spoils,
     )
     sky.flak.append(rec)
-    hurt(sky, p, damage)
+    if damage > 0:
+        hurt(sky, p, damage)
     return rec

@@ -45,7 +45,7 @@ Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import Any
 
 from engine.bombing import (
     Target,
@@ -59,6 +59,17 @@ from engine.bombing import target_flak_count as tf_count
 from engine.cards import Deck
 from engine.catalog import AircraftType, Catalog
 from engine.dogfight import (
+    BANDS,
+    DIVE,
+    FIGHTER_BOMBER,
+    LEVEL,
+    NO_LOAD,
+    SATURATION,
+    TORPEDO,
+    VH,
+    VL,
+    L,
+    M,
     Plane,
     Sky,
     attack_formation,
@@ -73,6 +84,7 @@ from engine.dogfight import (
     wingman_shot,
 )
 from engine.flak import area_flak, target_flak
+from engine.mirror import mirror
 from engine.orders import Doctrine, FlightUnit, StrikeSetup
 from engine.report import (
     AircraftOutcome,
@@ -85,8 +97,8 @@ from engine.report import (
     StrikeReport,
     TurnBands,
 )
-from engine.trusted import trusted, trusted_rows
-from engine.types import AircraftClass, AircraftState, Band, BombMode, Ordnance, Side
+from engine.trusted import trusted, trusted_dicts
+from engine.types import AircraftState, Band, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
 
@@ -124,23 +136,23 @@ class Element:
 
 def _ordnance(unit: FlightUnit, kind: AircraftType, naval: bool, doctrine: Doctrine) -> Ordnance:
     """17.14, 18.11, 21.52: what the aircraft really carries against this target."""
-    if unit.group != "strike" or unit.ordnance is Ordnance.NONE:
-        return Ordnance.NONE
+    if unit.group != "strike" or unit.ordnance is NO_LOAD:
+        return NO_LOAD
     bomb = kind.undamaged.bomb
-    torpedo_ok = BombMode.TORPEDO in bomb and naval and doctrine.torpedo
+    torpedo_ok = TORPEDO in bomb and naval and doctrine.torpedo
     if unit.ordnance is Ordnance.TORPEDO and torpedo_ok:
         return Ordnance.TORPEDO
     # 17.14b: against a ground target (or by doctrine) a torpedo bomber carries bombs.
-    others = (BombMode.LEVEL, BombMode.DIVE, BombMode.SATURATION)
-    return Ordnance.BOMB if any(m in bomb for m in others) else Ordnance.NONE
+    others = (LEVEL, DIVE, SATURATION)
+    return Ordnance.BOMB if any(m in bomb for m in others) else NO_LOAD
 
 
 def _clamp(plane: Plane, band: Band) -> Band:
     band = min(band, plane.kind.max_band)
-    while band > Band.VL and not plane.can_fly(band):
-        band = Band(band - 1)
-    while band < Band.VH and not plane.can_fly(band):
-        band = Band(band + 1)
+    while band > VL and not plane.can_fly(band):
+        band = BANDS[band - 1]
+    while band < VH and not plane.can_fly(band):
+        band = BANDS[band + 1]
     return band
 
 
@@ -149,7 +161,7 @@ class Strike:
 
     def __init__(self, setup: StrikeSetup, catalog: Catalog, deck: Deck) -> None:
         self.setup = setup
-        sheet = catalog.targets[setup.sheet]
+        sheet = mirror(catalog.targets[setup.sheet])  # read very often: see engine.mirror
         self.target = Target(
             sheet,
             carrier_fleet=setup.carrier_fleet,
@@ -161,9 +173,11 @@ class Strike:
         self.attacker = setup.attacker
         self.defender = setup.attacker.enemy
         self.first_turn = True
-        self.moves: list[BandMove] = []  # the export's record (issue 11)
+        # The export's records (issue 11): the fields of each ``BandMove`` and ``TurnBands``.
+        self.moves: list[dict[str, Any]] = []
         self.start_bands: dict[str, Band] = {}
-        self.turns: list[TurnBands] = []
+        self.turns: list[dict[str, Any]] = []
+        self.last_bands: tuple[int, dict[str, Band]] = (0, {})  # (sky.losses, bands) then
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
         units = (*setup.strike, *setup.cap)
@@ -182,18 +196,19 @@ class Strike:
         for elements in self.elements.values():
             for element in elements:
                 self._link(element)
+        self.turn_order = self.order()  # elements never join or leave a strike
 
     def _plane(self, unit: FlightUnit, order: int, catalog: Catalog) -> Plane:
-        kind = catalog.aircraft[unit.aircraft]
+        kind = mirror(catalog.aircraft[unit.aircraft])  # read very often: see engine.mirror
         setup = self.setup
-        doctrine = (
+        doctrine = mirror(
             setup.attacker_doctrine if unit.side is setup.attacker else setup.defender_doctrine
         )
         naval = self.target.sheet.naval
         ordnance = _ordnance(unit, kind, naval, doctrine)
         mode = choose_mode(kind, ordnance, naval)
         if mode is None:
-            ordnance = Ordnance.NONE
+            ordnance = NO_LOAD
         skills = unit.pilot.skills if unit.pilot is not None else ()
         pilot = None
         if unit.pilot is not None:
@@ -216,10 +231,10 @@ class Strike:
         )
         if unit.group == "cap" and not plane.is_formation:
             band = doctrine.cap_band
-        elif mode is BombMode.TORPEDO:
-            band = Band.VL  # 21.53
-        elif mode is BombMode.DIVE and not plane.is_formation:
-            band = Band.M  # 21.41
+        elif mode is TORPEDO:
+            band = VL  # 21.53
+        elif mode is DIVE and not plane.is_formation:
+            band = M  # 21.41
         else:
             band = unit.band  # 17.24 for formations
         plane.band = _clamp(plane, band)
@@ -247,6 +262,7 @@ class Strike:
         setup = self.setup
         sky = self.sky
         self.start_bands = self.bands()
+        self.last_bands = (sky.losses, self.start_bands)
         if setup.hidden:
             sky.notes.append("hidden")  # Out of Sight: the target is never found
         for plane in sky.planes:
@@ -321,7 +337,7 @@ class Strike:
         for p in sky.planes:
             if p.destroyed or not p.is_formation or p.out:
                 continue
-            if p.mode is not None and p.ordnance is not Ordnance.NONE:
+            if p.mode is not None and p.ordnance is not NO_LOAD:
                 bomb_run(sky, p, self.target)
             else:
                 self.idle_flak(p)
@@ -333,13 +349,15 @@ class Strike:
             self.sky, p, tf_count(sheet.target_flak, None, p.band, mod=self.target.flak_mod)
         )
 
-    def order(self) -> Iterator[Element]:
+    def order(self) -> list[Element]:
         """Alternate element turns, the defender first; extra elements go last (3.2.1)."""
         first, second = self.elements[self.defender], self.elements[self.attacker]
+        out: list[Element] = []
         for index in range(max(len(first), len(second))):
             for elements in (first, second):
                 if index < len(elements):
-                    yield elements[index]
+                    out.append(elements[index])
+        return out
 
     def play_turn(self, phase: Phase, turn: int) -> None:
         sky = self.sky
@@ -348,25 +366,27 @@ class Strike:
         if phase == "bomb":
             for p in sky.planes:
                 p.runner = not p.destroyed and not p.out and p.loaded
-        start = self.bands()
-        for element in self.order():
-            self.element_turn(element, phase == "bomb")
+        start = self.bands_now()
+        bomb_turn = phase == "bomb"
+        for element in self.turn_order:
+            self.element_turn(element, bomb_turn)
         self.first_turn = False
-        # self.order() always gives the defender's elements the first move (15.2).
+        # self.turn_order always gives the defender's elements the first move (15.2).
+        end = self.bands()
+        self.last_bands = (sky.losses, end)
         self.turns.append(
-            trusted(
-                TurnBands,
-                phase=phase,
-                turn=turn,
-                first=self.defender,
-                start=start,
-                end=self.bands(),
-            )
+            {"phase": phase, "turn": turn, "first": self.defender, "start": start, "end": end}
         )
 
     def bands(self) -> dict[str, Band]:
         """The band of every aircraft still flying, for the export."""
         return {p.uid: p.band for p in self.sky.planes if not p.destroyed}
+
+    def bands_now(self) -> dict[str, Band]:
+        """``bands()`` between turns: bands change only inside element turns, so unless an
+        aircraft fell since (flak, bombing) they are those the last turn ended with."""
+        losses, last = self.last_bands
+        return dict(last) if losses == self.sky.losses else self.bands()
 
     # -- one element's turn (15.2) ----------------------------------------------------
 
@@ -376,17 +396,28 @@ class Strike:
         if lead is None:
             return
         lead.spent = 0
-        for p in element.alive():  # step 1
-            if p.loaded and p.attacked and p.doctrine.jettison_when_engaged and not bomb_turn:
+        for p in element.planes:  # step 1
+            if (
+                p.loaded
+                and p.attacked
+                and not p.destroyed
+                and p.doctrine.jettison_when_engaged
+                and not bomb_turn
+            ):
                 p.unload()
                 sky.notes.append(f"jettison:{p.uid}")
-        bombers, strafers = self.plan_runs(element) if bomb_turn else ([], [])
+        if bomb_turn:
+            bombers, strafers = self.plan_runs(element)
+            runs = bool(bombers or strafers)
+        else:
+            bombers = strafers = _NOBODY
+            runs = False
         wing = element.wingman()
         skip = self.first_turn and element.side is self.defender  # 15.2 step 2 exception
         if wing is not None and not skip and wing not in bombers and wing not in strafers:
             self.wingman_turn(wing, lead)  # step 2 (23.62: a bombing Wingman skips it)
-        if not bombers and not strafers and not lead.destroyed:
-            self.move(element)  # step 3
+        if not runs and not lead.destroyed:
+            self.move(element, lead)  # step 3
         ran = bomb_turn and not lead.out and self.bomb_step(element, bombers, strafers)
         if lead.destroyed or not lead.lead:
             return
@@ -402,8 +433,8 @@ class Strike:
             return [], []  # the defenders over their own target neither bomb nor strafe
         planes = element.alive()
         bombers = [p for p in planes if p.loaded]
-        drop = any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L)
-        band_then = Band(lead.band - 1) if drop else lead.band
+        drop = any(p.mode is DIVE for p in bombers) and lead.band in (M, L)
+        band_then = BANDS[lead.band - 1] if drop else lead.band
         strafers = [p for p in planes if strafe_worthwhile(p, self.target, band_then)]
         for p in strafers:
             p.runner = True  # 23.66
@@ -419,33 +450,23 @@ class Strike:
         if lead is None:
             return False
         planes = element.alive()
-        if any(p.mode is BombMode.DIVE for p in bombers) and lead.band in (Band.M, Band.L):
-            self.moves.append(
-                trusted(
-                    BandMove,
-                    phase=sky.phase,
-                    turn=sky.turn,
-                    element=element.key,
-                    uids=tuple(p.uid for p in planes),
-                    before=lead.band,
-                    after=Band(lead.band - 1),
-                    dive_brakes=True,
-                )
-            )
+        if any(p.mode is DIVE for p in bombers) and lead.band in (M, L):
+            lower = BANDS[lead.band - 1]
+            self.record_move(element, planes, lead.band, lower, dive_brakes=True)
             for p in planes:
-                p.band = Band(p.band - 1)  # 21.42: dive brakes, no card for it
+                p.band = BANDS[p.band - 1]  # 21.42: dive brakes, no card for it
                 unpair(p)
         for p in planes:
             if p.destroyed:
                 continue
-            if p.loaded and any(p is b for b in bombers):
+            if p.loaded and p in bombers:  # planes compare by identity
                 bomb_run(sky, p, self.target)
             else:
                 self.idle_flak(p)
         for p in strafers:
             if not p.destroyed:
                 strafe_run(sky, p, self.target)
-        ran = any(lead is p for p in bombers) or any(lead is p for p in strafers)
+        ran = lead in bombers or lead in strafers
         if ran and lead.pos > 0:
             unpair(lead)  # 23.65: bombing gives up an advantage
         return ran
@@ -458,8 +479,10 @@ class Strike:
             return
         if wing.loaded and lead.foe is None:
             return  # 17.15: a loaded Wingman attacks only while its Leader is Engaged
-        bombers = [q for q in enemies if q.is_formation]
-        fighters = [q for q in enemies if not q.is_formation]
+        bombers: list[Plane] = []
+        fighters: list[Plane] = []
+        for q in enemies:
+            (bombers if q.is_formation else fighters).append(q)
         if wing.group == "cap":
             loaded = [q for q in fighters if q.loaded]
             if wing.doctrine.escort == "escort" and bombers:
@@ -501,8 +524,13 @@ class Strike:
         enemies = sky.enemies_near(lead)
         if not enemies:
             return
-        bombers = [q for q in enemies if q.is_formation]
-        leaders = [q for q in enemies if q.lead and not q.is_formation]
+        bombers: list[Plane] = []
+        leaders: list[Plane] = []  # enemy Leaders (fighters holding a hand)
+        for q in enemies:
+            if q.is_formation:
+                bombers.append(q)
+            elif q.lead:
+                leaders.append(q)
         if lead.group == "cap":
             loaded = [q for q in leaders if q.loaded]
             if lead.doctrine.escort == "escort":
@@ -523,14 +551,14 @@ class Strike:
 
     # -- altitude (15.2 step 3, 3.2.2) ------------------------------------------------
 
-    def move(self, element: Element) -> None:
-        lead = element.leader()
-        if lead is None or lead.foe is not None:
+    def move(self, element: Element, lead: Plane) -> None:
+        """Step 3 for the element's Leader (still flying) and its Wingman."""
+        if lead.foe is not None:
             return
         want = self.desired(lead)
         if want == lead.band:
             return
-        new = Band(lead.band + (1 if want > lead.band else -1))
+        new = BANDS[lead.band + (1 if want > lead.band else -1)]
         planes = element.alive()
         if not all(p.can_fly(new) for p in planes):
             return
@@ -540,56 +568,65 @@ class Strike:
             drop_worst(self.sky, lead)
         else:
             lead.hand.extend(self.sky.draw(1, "dive", lead.uid))
-        self.moves.append(
-            trusted(
-                BandMove,
-                phase=self.sky.phase,
-                turn=self.sky.turn,
-                element=element.key,
-                uids=tuple(p.uid for p in planes),
-                before=lead.band,
-                after=new,
-                dive_brakes=False,
-            )
-        )
+        self.record_move(element, planes, lead.band, new, dive_brakes=False)
         for p in planes:
             p.band = new
 
+    def record_move(
+        self, element: Element, planes: list[Plane], before: Band, after: Band, dive_brakes: bool
+    ) -> None:
+        """The export's record of a band change (issue 11)."""
+        sky = self.sky
+        self.moves.append(
+            {
+                "phase": sky.phase,
+                "turn": sky.turn,
+                "element": element.key,
+                "uids": tuple([p.uid for p in planes]),
+                "before": before,
+                "after": after,
+                "dive_brakes": dive_brakes,
+            }
+        )
+
     def desired(self, lead: Plane) -> Band:
         if lead.loaded:
-            if lead.mode is BombMode.TORPEDO:
-                return Band.VL
-            if lead.mode is BombMode.DIVE:
-                return Band.M if lead.can_fly(Band.M) else Band.L
-            return Band.L
+            if lead.mode is TORPEDO:
+                return VL
+            if lead.mode is DIVE:
+                return M if lead.can_fly(M) else L
+            return L
         sky = self.sky
+        side, out, anywhere = lead.side, lead.out, not sky.over_target  # same_area, inlined
         enemies = [
             q
             for q in sky.planes
-            if q.side is not lead.side and not q.destroyed and sky.same_area(lead, q)
+            if q.side is not side and not q.destroyed and (anywhere or q.out == out)
         ]
         if lead.group == "cap":
-            bombers = [q for q in enemies if q.is_formation or q.loaded]
-            fighters = [q for q in enemies if q.lead and not q.is_formation]
             if lead.doctrine.escort == "escort":
+                bombers = [q for q in enemies if q.is_formation or q.loaded]
                 goal = _nearest(lead, bombers) or _nearest(lead, enemies)
             else:
+                fighters = [q for q in enemies if q.lead and not q.is_formation]
                 goal = _nearest(lead, fighters) or _nearest(lead, enemies)
             return goal if goal is not None else lead.band
-        fighter_bands = {q.band for q in enemies if not q.is_formation}
         if lead.doctrine.escort == "sweep":
             goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
+        elif not enemies:
+            goal = None  # no CAP anywhere near: nothing to guard the bombers from
         else:
             # Escorts go where the CAP is at their bombers, else stay with the main body.
+            fighter_bands = {q.band for q in enemies if not q.is_formation}
             guarded = [
                 q
                 for q in sky.planes
-                if q.side is lead.side
+                if q.side is side
                 and q.group == "strike"
                 and not q.destroyed
                 and (q.is_formation or q.loaded)
                 and q.band in fighter_bands
-                and sky.same_area(lead, q)
+                and (anywhere or q.out == out)
             ]
             goal = _nearest(lead, guarded)
         if goal is None:
@@ -607,81 +644,39 @@ class Strike:
                 continue
             if q.is_formation or q.loaded:
                 return q.band
-            if fallback is None and q.kind.cls is AircraftClass.FIGHTER_BOMBER:
+            if fallback is None and q.kind.cls is FIGHTER_BOMBER:
                 fallback = q.band
         return fallback
 
     # -- report ----------------------------------------------------------------------
 
     def report(self) -> StrikeReport:
-        """The frozen report models, built once at the end of the strike."""
+        """The frozen report models, built once at the end of the strike: each from a dict
+        of its fields in the model's order (``trusted_dicts``)."""
         setup = self.setup
         sky = self.sky
-        aircraft = tuple(
-            trusted(
-                AircraftOutcome,
-                uid=p.uid,
-                aircraft=p.kind.code,
-                side=p.side,
-                role=p.role,
-                group=p.group,
-                element=p.element,
-                band=p.band,
-                pilot=p.pilot,
-                ordnance=p.loadout,
-                damage=p.damage,
-                state=AircraftState.DESTROYED
-                if p.destroyed
-                else AircraftState.DAMAGED
-                if p.damaged
-                else AircraftState.OK,
-                disengaged=p.was_out,
-                lost_on_recovery=False,
-            )
+        ok, damaged, destroyed = AircraftState.OK, AircraftState.DAMAGED, AircraftState.DESTROYED
+        aircraft = [
+            {
+                "uid": p.uid,
+                "aircraft": p.kind.code,
+                "side": p.side,
+                "role": p.role,
+                "group": p.group,
+                "element": p.element,
+                "band": p.band,
+                "pilot": p.pilot,
+                "ordnance": p.loadout,
+                "damage": p.damage,
+                "state": destroyed if p.destroyed else damaged if p.damaged else ok,
+                "disengaged": p.was_out,
+                "lost_on_recovery": False,  # the campaign step fills it in (25.7)
+            }
             for p in sky.planes
-        )
-        exchanges = tuple(
-            trusted(
-                Exchange,
-                phase=e.phase,
-                turn=e.turn,
-                attacker=e.attacker,
-                defender=e.defender,
-                cards=tuple(e.cards),
-                damage_to_defender=e.damage_to_defender,
-                damage_to_attacker=e.damage_to_attacker,
-                note=e.note,
-            )
-            for e in sky.exchanges
-        )
-        flak = tuple(
-            trusted(
-                FlakShot,
-                phase=f.phase,
-                kind=f.kind,
-                against=f.against,
-                cards=f.cards,
-                answered=f.answered,
-                answer_card=f.answer_card,
-                damage=f.damage,
-                spoils=f.spoils,
-            )
-            for f in sky.flak
-        )
-        runs = tuple(
-            trusted(
-                BombRun,
-                uid=r.uid,
-                mode=r.mode,
-                band=r.band,
-                cards=r.cards,
-                cancelled=r.cancelled,
-                results=r.results,
-                points=r.points,
-                note=r.note,
-            )
-            for r in sky.runs
-        )
+        ]
+        exchanges = [e.fields() for e in sky.exchanges]
+        flak = [f.__dict__ for f in sky.flak]  # FlakRec and RunRec: the models' own fields
+        runs = [r.__dict__ for r in sky.runs]
         return trusted(
             StrikeReport,
             id=setup.id,
@@ -695,19 +690,22 @@ class Strike:
             target_bound=setup.target_bound,
             home_bound=setup.home_bound,
             hidden=setup.hidden,
-            aircraft=aircraft,
-            exchanges=exchanges,
-            flak=flak,
-            bomb_runs=runs,
+            aircraft=trusted_dicts(AircraftOutcome, aircraft),
+            exchanges=trusted_dicts(Exchange, exchanges),
+            flak=trusted_dicts(FlakShot, flak),
+            bomb_runs=trusted_dicts(BombRun, runs),
             target_points=sum(r.points for r in sky.runs),
             scout_success=None,
             notes=tuple(sky.notes),
             start_bands=self.start_bands,
-            turns=tuple(self.turns),
-            moves=tuple(self.moves),
-            draws=trusted_rows(CardDraw, sky.draws),  # (phase, turn, purpose, who, cards)
+            turns=trusted_dicts(TurnBands, self.turns),
+            moves=trusted_dicts(BandMove, self.moves),
+            draws=trusted_dicts(CardDraw, sky.draws),
             reshuffles=tuple(sky.deck.reshuffled_at),
         )
+
+
+_NOBODY: list[Plane] = []  # no bombers, no strafers (read only)
 
 
 def _softest(planes: list[Plane]) -> Plane | None:

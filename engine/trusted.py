@@ -16,14 +16,15 @@ from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
 
-_set = object.__setattr__
 _new = object.__new__
-# The slots every model has beside its ``__dict__``, set through their descriptors (the
-# model is frozen, and going through ``object.__setattr__`` for each costs more).
+# A model's ``__dict__`` and the slots every model has beside it, set through their
+# descriptors (the model is frozen, and ``object.__setattr__`` for each costs more).
+_dict = BaseModel.__dict__["__dict__"].__set__
 _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _private = BaseModel.__dict__["__pydantic_private__"].__set__
 _names: dict[type[BaseModel], tuple[str, ...]] = {}
+_shared: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}  # names, fields-set
 
 
 def trusted(cls: type[M], /, **values: Any) -> M:
@@ -37,28 +38,37 @@ def trusted(cls: type[M], /, **values: Any) -> M:
             raise KeyError(f"{cls.__name__}: fields {extra} given or missing")
         values = {name: values[name] for name in names}
     model = _new(cls)
-    _set(model, "__dict__", values)
+    _dict(model, values)
     _fields_set(model, set(names))
     _extra(model, None)
     _private(model, None)
     return model
 
 
-def trusted_rows(cls: type[M], rows: Iterable[tuple[Any, ...]]) -> tuple[M, ...]:
-    """One ``cls`` per row, each row holding every field in the model's own order (the
-    cheapest way to build the thousands of card draws a campaign records)."""
-    names = _names.get(cls)
-    if names is None:
-        names = _names[cls] = tuple(cls.model_fields)
-    width = len(names)
+def trusted_dicts(cls: type[M], rows: Iterable[dict[str, Any]]) -> tuple[M, ...]:
+    """One ``cls`` per dict, each dict holding every field in the model's own order and
+    becoming the model's ``__dict__`` as it is (the cheapest way to build the thousands of
+    card draws a campaign records: a dict display at the call site costs less than any
+    conversion here).
+
+    Only the first row's keys are checked: the rows of one call come from the same few
+    dict displays, and ``tests/engine/test_golden.py`` holds every byte of the output.
+    The models of a class share one fields-set: pydantic only reads it, and copies it
+    before adding to it (``model_copy``), so sharing saves a set per model."""
+    known = _shared.get(cls)
+    if known is None:
+        known = _shared[cls] = (tuple(cls.model_fields), set(cls.model_fields))
+    names, shared = known
+    new, set_dict, fields_set, extra, private = _new, _dict, _fields_set, _extra, _private
     built: list[M] = []
+    append = built.append
     for row in rows:
-        if len(row) != width:
-            raise KeyError(f"{cls.__name__}: {len(row)} values for {width} fields")
-        model = _new(cls)
-        _set(model, "__dict__", dict(zip(names, row, strict=True)))
-        _fields_set(model, set(names))
-        _extra(model, None)
-        _private(model, None)
-        built.append(model)
+        if not built and tuple(row) != names:
+            raise KeyError(f"{cls.__name__}: fields {tuple(row)}, expected {names}")
+        model = new(cls)
+        set_dict(model, row)
+        fields_set(model, shared)
+        extra(model, None)
+        private(model, None)
+        append(model)
     return tuple(built)

@@ -60,13 +60,13 @@ def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> N
     report = strike_module.Strike.report
 
     def watched(self: Deck) -> None:
-        found.append((self.log[-1][0], bool(self._discard)))
+        found.append((self.purpose, bool(self.discards)))
         original(self)
 
     def counted(self: strike_module.Strike) -> object:
         deck = self.sky.deck
         held = [card for plane in self.sky.planes for card in plane.hand]
-        where = Counter(c.id for c in [*deck._pile, *deck._discard, *held])
+        where = Counter(c.id for c in [*deck.pile, *deck.discards, *held])
         every = Counter(c.id for c in deck._all)
         misplaced.append((sum((every - where).values()), sum((where - every).values())))
         return report(self)
