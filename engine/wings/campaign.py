@@ -5,7 +5,9 @@ A campaign (seed F) runs mission after mission with persistent pilots. Its phase
 - ``briefing``: the active squadron chooses the mission; pilots owed a skill choose it;
 - ``mission``: every turn each side programs its planes secretly (round ``program``); when
   a plane tails an enemy, the pursuer sees the enemy's first card and may reorder its own
-  three (round ``reorder``); then the turn is flown (``engine.wings.turn``);
+  three (round ``reorder``); then the turn is flown (``engine.wings.turn``), stopping after
+  its second maneuver when an Ace of Aces may change his last card (round ``swap``,
+  ``engine.wings.ace``);
 - ``debrief``: results folded into pilots and squadrons, then purchases and skill choices;
 - ``ended``: after the planned missions, or when a side can no longer fly or its Total
   Campaign Score falls below a third of the other's (seed F.III.d).
