@@ -12,6 +12,7 @@ import random
 import pytest
 
 import engine.rulesets.wings as seam
+from bot import secrecy
 from bot.export import verify_export
 from engine.catalog import Catalog
 from engine.wings.catalog import default_catalog as wings_catalog
@@ -19,6 +20,7 @@ from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 
 ENTENTE, CENTRAL = 11, 22
 SCENARIO = "wings-1917-ace"
+RULES = seam.WingsRules(wings_catalog())
 
 
 @pytest.fixture(autouse=True)
@@ -81,7 +83,11 @@ async def test_only_the_ace_s_side_gets_the_last_card_panel(env: Env) -> None:
     async with env.repo.read() as tx:
         reveals = [r.payload for r in await tx.outbox(cid) if r.kind == "reveal"]
         summaries = [r for r in await tx.outbox(cid) if r.kind == "turn-summary"]
+        rounds = await tx.rounds(cid)
     assert reveals and all(not p["opened"] for p in reveals)
+    # Nor may a receipt of the turn be read: its closing round is resolved, but the
+    # optional one after it is still open.
+    assert not any(secrecy.receipt_opened(RULES, False, r, rounds) for r in rounds)
     assert not summaries  # the turn is not over
     # The Ace changes his last card; the turn closes, and now the programs open.
     await env.svc.draft(cid, ENTENTE, ace.round_id, "plane1", "S S TL")
@@ -96,6 +102,7 @@ async def test_only_the_ace_s_side_gets_the_last_card_panel(env: Env) -> None:
     assert {o["round"] for o in last["opened"]} == {"program", "reorder", "swap"}
     assert len([r for r in rows if r.kind == "turn-summary"]) == 1
     assert [r.kind for r in rounds] == ["program", "reorder", "swap"]
+    assert all(secrecy.receipt_opened(RULES, False, r, rounds) for r in rounds)
 
 
 async def test_a_campaign_with_an_ace_exports_and_verifies(env: Env, catalog: Catalog) -> None:

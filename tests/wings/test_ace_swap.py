@@ -21,6 +21,8 @@ from engine.wings import campaign as wings
 from engine.wings.catalog import default_catalog
 from engine.wings.state import PlaneState, Program
 from engine.wings.turn import play_turn
+from rendering.i18n import t
+from tests.test_french import problems
 
 PILOTAGE = ("acrobat", "genius", "piloting_ace", "ace_of_aces")
 
@@ -243,3 +245,11 @@ def test_an_ace_in_the_clouds_or_flying_a_declared_maneuver_is_not_asked() -> No
     assert not ace.may_swap(plane, plain.model_copy(update={"maneuver": "land"}), 1)
     assert not ace.may_swap(plane.model_copy(update={"swap_turn": 1}), plain, 2)
     assert ace.may_swap(plane.model_copy(update={"swap_turn": 1}), plain, 3)
+
+
+def test_the_ace_s_words_read_french() -> None:
+    keys = ("service.round.swap", "service.reason.not-a-last-card", "wings.help.swap",
+            "wings.ace-swap.keep", "wings.ace-swap.swap")  # fmt: skip
+    lines = [(key, t(key, "fr")) for key in keys]
+    assert all(text not in (key, t(key, "en")) for key, text in lines)
+    assert problems(lines) == []
