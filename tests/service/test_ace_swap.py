@@ -13,7 +13,9 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot import secrecy
+from bot.clock import ManualClock
 from bot.export import verify_export
+from bot.service_model import choice_of
 from engine.catalog import Catalog
 from engine.wings.catalog import default_catalog as wings_catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
@@ -134,3 +136,21 @@ async def test_a_campaign_with_an_ace_exports_and_verifies(env: Env, catalog: Ca
 def test_the_scenario_fixture_builds_an_ace_of_aces() -> None:
     state = seam.WingsRules(wings_catalog()).new(SCENARIO, "fixture")
     assert "ace_of_aces" in state.camp.pilots["P1"].skills
+
+
+async def test_a_missed_deadline_keeps_the_last_card(env: Env, clock: ManualClock) -> None:
+    cid = await _start(env, "ace-deadline")
+    await _lock_programs(env, cid)
+    ace = await env.svc.panel(cid, ENTENTE)
+    await env.svc.draft(cid, ENTENTE, ace.round_id, "plane1", "S S TL")  # drafted, not locked
+    clock.advance(days=2)
+    result = await env.svc.tick()
+    assert result.resolved == 1
+    async with env.repo.read() as tx:
+        lock = (await tx.standing_locks(ace.round_id))["entente"]
+        events = await env.engine_events(cid, ace.round_id)
+    assert lock.defaulted and choice_of(lock.canonical) == {"plane1": "S S S"}
+    flown = [
+        e.data["card"] for e in events if e.kind == "card-revealed" and e.data["plane"] == "P1"
+    ]
+    assert flown == ["S"]
