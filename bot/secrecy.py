@@ -89,18 +89,25 @@ def receipt_opened(
         return False
     if round_opens_at_reveal(rules, row.kind):
         return True
-    return any(
-        rules.closes_turn(r.kind)
-        and r.turn == row.turn
-        and r.branch == row.branch
-        and r.resolved_at is not None
-        for r in rounds
+    same = [r for r in rounds if r.turn == row.turn and r.branch == row.branch]
+    return any(rules.closes_turn(r.kind) and r.resolved_at is not None for r in same) and all(
+        # An optional round still open in the turn (an Ace's last card) holds its end back.
+        r.resolved_at is not None
+        for r in same
+        if rules.optional_round(r.kind)
     )
 
 
-def opened_by(rules: Rules[Any, Any], resolved: _Round, rounds: Collection[_Round]) -> list[_Round]:
-    """The rounds whose receipts the resolution of ``resolved`` opens (for its reveal)."""
-    if rules.closes_turn(resolved.kind):
+def opened_by(
+    rules: Rules[Any, Any],
+    resolved: _Round,
+    rounds: Collection[_Round],
+    ends_turn: bool | None = None,
+) -> list[_Round]:
+    """The rounds whose receipts the resolution of ``resolved`` opens (for its reveal).
+    ``ends_turn`` is what the state after it says (an optional round may follow a
+    closing one); without it the round's kind decides."""
+    if rules.closes_turn(resolved.kind) if ends_turn is None else ends_turn:
         return [
             r
             for r in rounds

@@ -599,6 +599,7 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     rules = plugin.rules
     decisions, new_state, events = plan.decisions, plan.new_state, plan.events
     progress = rules.progress(new_state)
+    ends_turn = rules.ends_turn(round_row.kind, round_row.turn, progress)
     await tx.append_events(
         campaign.id,
         round_id,
@@ -606,9 +607,7 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         with_strike_detail(
             [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
             # The turn's strikes are flown, and go public, when its last round resolves.
-            rules.strike_reports(new_state, round_row.turn)
-            if rules.closes_turn(round_row.kind)
-            else (),
+            rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
         ),
         ctx.now,
     )
@@ -628,8 +627,8 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     # in someone's DMs never looks as if it still took orders.
     await refresh_panels(tx, campaign, round_id, ctx.now)
 
-    await _announce_reveal(tx, ctx, campaign, round_row, decisions, standing, after_id)
-    if rules.closes_turn(round_row.kind):
+    await _announce_reveal(tx, ctx, campaign, round_row, decisions, standing, after_id, ends_turn)
+    if ends_turn:
         public = view_of(rules, new_state, secrecy.Viewer.public())
         for index in range(plugin.presenter.report_count(public, round_row.turn)):
             await notify(
@@ -669,6 +668,7 @@ async def _announce_reveal(
     decisions: Sequence[Decision],
     standing: Mapping[str, Any],
     after_id: int,
+    ends_turn: bool,
 ) -> None:
     rules = ctx.plugin(campaign).rules
     sides: list[dict[str, Any]] = []
@@ -690,7 +690,7 @@ async def _announce_reveal(
     opened: list[dict[str, Any]] = []
     rounds = [r for r in await tx.rounds(campaign.id) if r.status in ("resolved", "resolving")]
     resolved = next(r for r in rounds if r.id == round_row.id)
-    for other in secrecy.opened_by(rules, resolved, rounds):
+    for other in secrecy.opened_by(rules, resolved, rounds, ends_turn):
         assert isinstance(other, RoundRow)
         locks = standing if other.id == round_row.id else await tx.standing_locks(other.id)
         for side in rules.side_ids:

@@ -74,10 +74,17 @@ class SideSpec:
 
 @dataclass(frozen=True)
 class RoundSpec:
-    """A kind of secret round; ``closes_turn`` marks the one whose resolution ends a turn."""
+    """A kind of secret round; ``closes_turn`` marks the one whose resolution ends a turn.
+
+    An ``optional`` round exists only in the turns whose state asks for it (``progress``
+    names it as the next round, in the same turn): someone has something to decide there.
+    A closing round followed by one leaves the closing to it; in every other turn nothing
+    changes (no round, no message).
+    """
 
     kind: str
     closes_turn: bool = False
+    optional: bool = False
 
 
 Opens = Literal["reveal", "turn-end"]
@@ -335,6 +342,18 @@ class Rules(ABC, Generic[StateT, ViewT]):
 
     def closes_turn(self, kind: str) -> bool:
         return any(r.kind == kind and r.closes_turn for r in self.rounds)
+
+    def optional_round(self, kind: str) -> bool:
+        return any(r.kind == kind and r.optional for r in self.rounds)
+
+    def ends_turn(self, kind: str, turn: int, after: Progress) -> bool:
+        """Whether resolving a round of ``kind`` in ``turn``, the game then standing at
+        ``after``, ended the turn: a closing round does unless an optional round of the
+        same turn follows it."""
+        if not self.closes_turn(kind):
+            return False
+        goes_on = after.turn == turn and self.optional_round(after.round)
+        return after.finished or not goes_on
 
     @property
     def first_round(self) -> str:

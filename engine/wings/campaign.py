@@ -5,7 +5,9 @@ A campaign (seed F) runs mission after mission with persistent pilots. Its phase
 - ``briefing``: the active squadron chooses the mission; pilots owed a skill choose it;
 - ``mission``: every turn each side programs its planes secretly (round ``program``); when
   a plane tails an enemy, the pursuer sees the enemy's first card and may reorder its own
-  three (round ``reorder``); then the turn is flown (``engine.wings.turn``);
+  three (round ``reorder``); then the turn is flown (``engine.wings.turn``), stopping after
+  its second maneuver when an Ace of Aces may change his last card (round ``swap``,
+  ``engine.wings.ace``);
 - ``debrief``: results folded into pilots and squadrons, then purchases and skill choices;
 - ``ended``: after the planned missions, or when a side can no longer fly or its Total
   Campaign Score falls below a third of the other's (seed F.III.d).
@@ -23,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
+from engine.wings import ace
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -58,7 +61,7 @@ from engine.wings.state import (
     Squadron,
     other,
 )
-from engine.wings.turn import play_turn
+from engine.wings.turn import play_turn, resume_turn
 
 MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "rescue")
 MISSION_LABELS = {
@@ -372,6 +375,8 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
     assert state.mission is not None
     if state.mission.round == "reorder":
         return _reorder_decisions(catalog, state.mission)
+    if state.mission.round == "swap":
+        return ace.decisions(catalog, state.mission)
     return _program_decisions(catalog, state.mission)
 
 
@@ -461,6 +466,12 @@ def _validate(
             )
             if refusals:
                 raise IllegalChoice(decision.side, decision.field, value, refusals[0].reason)
+        elif decision.kind == "swap":
+            if not decision.allows(" ".join(parse_program(value).cards)):
+                reason = next(
+                    (e.reason for e in decision.excluded if e.id == value), "not-a-last-card"
+                )
+                raise IllegalChoice(decision.side, decision.field, value, reason)
         elif decision.kind == "reorder":
             if not decision.allows(" ".join(parse_program(value).cards)):
                 raise IllegalChoice(decision.side, decision.field, value, "not-a-reordering")
@@ -513,6 +524,12 @@ def resolve(
         return _between_missions(catalog, state, choices)
     assert state.mission is not None
     mission = state.mission
+    if mission.round == "swap":
+        # Seed D.VII.a: the Aces' last cards are set, the third maneuver is flown.
+        chosen = {d.field: (d.side, _value(choices, d)) for d in decisions}
+        mission, events = ace.apply(catalog, mission, chosen)
+        mission, turn_events = resume_turn(catalog, mission, rng)
+        return _after_turn(catalog, state, mission, rng, [*events, *turn_events])
     if mission.round == "reorder":
         programs = dict(mission.programs)
         for decision in decisions:
@@ -561,8 +578,17 @@ def _fly(
             # so a tailing reorder is judged against the same hand.
             planes[pid] = planes[pid].model_copy(update={"genius_turn": mission.turn})
     mission = mission.model_copy(update={"planes": planes})
-    mission, turn_events = play_turn(catalog, mission, programs, rng)
-    events = [*events, *turn_events]
+    mission, turn_events = play_turn(catalog, mission, programs, rng, aces=True)
+    return _after_turn(catalog, state, mission, rng, [*events, *turn_events])
+
+
+def _after_turn(
+    catalog: Catalog,
+    state: CampaignState,
+    mission: MissionState,
+    rng: Rng,
+    events: list[Event],
+) -> tuple[CampaignState, list[Event]]:
     state = state.model_copy(update={"mission": mission})
     if mission.finished:
         return _debrief(catalog, state, rng, events)
@@ -940,6 +966,10 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
                 # Seed B.II: ammunition lies face down, even its owner only counts it.
                 plane["ammo"] = {gun: len(cards) for gun, cards in plane["ammo"].items()}
         mission.pop("decks", None)
+        # A turn stopped for an Ace's last card keeps every pilot's life points and the
+        # Aces' hands as programmed: the engine's business, not a reader's.
+        mission.pop("lp_at_start", None)
+        mission.pop("programmed", None)
     for side, squadron in data["squadrons"].items():
         if side != viewer:
             squadron.pop("reserve", None)

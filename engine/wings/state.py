@@ -46,7 +46,7 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal["program", "reorder", "skill", "wound", "purchase", "mission"]
+    kind: Literal["program", "reorder", "swap", "skill", "wound", "purchase", "mission"]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
@@ -124,6 +124,11 @@ class PlaneState(Model):
     power_used: bool = False  # the behaviour's once-a-game power (seed D.VI)
     power_target: str | None = None  # the plane the Soldier or Opportunist power hit
     ultimate_uses: int = 0  # an ultimate skill serves at most 3 times a game (seed D.VII)
+    # Seed D.VII.a Ace of Aces: last cards changed this game (3 at most), and the turn of
+    # the latest change (at most once every two turns). A counter of its own: an ultimate
+    # serves 3 times a game, not 3 shared with another ultimate the pilot holds.
+    swaps: int = 0
+    swap_turn: int = -99
     bombs: int = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
     cluster: bool = False  # a two-seater's load is a cluster of three bombs (seed B.X)
     landed_turn: int | None = None  # the turn it came to rest on the ground (seed B.I)
@@ -229,7 +234,9 @@ class MissionState(Model):
     table: tuple[float, float]
     max_turns: int = 8
     turn: int = 1
-    round: Literal["program", "reorder"] = "program"
+    # "swap": the turn is stopped after its second maneuver for an Ace of Aces' last-card
+    # change (seed D.VII.a); ``programs`` still hold the whole turn's cards.
+    round: Literal["program", "reorder", "swap"] = "program"
     planes: dict[str, PlaneState]
     ground: dict[str, GroundElement] = Field(default_factory=dict)
     objectives: dict[str, Objective] = Field(default_factory=dict)
@@ -241,6 +248,11 @@ class MissionState(Model):
     floor: int = 0  # B.V: the level the table's lowest peg stands for
     # Seed A.IV.i.2: a barrage net hangs along the line of the balloons, edge to edge.
     nets: bool = False
+    # While the turn waits on a swap: each pilot's life points as the turn began (the
+    # landing window counts this turn's wounds), and each Ace's plane as it was programmed
+    # (his new last card is judged against that hand, as his program was).
+    lp_at_start: dict[str, int] = Field(default_factory=dict)
+    programmed: dict[str, PlaneState] = Field(default_factory=dict)
 
 
 class Pilot(Model):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ammunition, balloons, ceiling, clouds, flak, landing, shooting, twin
+from engine.wings import ace, ammunition, balloons, ceiling, clouds, flak, landing, shooting, twin
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -1223,8 +1223,8 @@ class Turn:
             return True
         return not alive[defender] and obj.all_achieved(self.snapshot())
 
-    def finish(self) -> MissionState:
-        decks = {
+    def decks(self) -> dict[str, DeckState]:
+        return {
             letter: DeckState(
                 letter=letter,
                 copies=self.mission.decks[letter].copies,
@@ -1233,6 +1233,28 @@ class Turn:
             )
             for letter in self.mission.decks
         }
+
+    def pause(self, programs: dict[str, Program], aces: list[str]) -> MissionState:
+        """The mission stopped after the second maneuver for the Aces' last-card change
+        (seed D.VII.a): what the third maneuver and the turn's end need is kept in it."""
+        return self.mission.model_copy(
+            update={
+                "planes": self.planes,
+                "ground": self.ground,
+                "objectives": self.objectives,
+                "decks": self.decks(),
+                "programs": programs,
+                "round": "swap",
+                "floor": self.floor,
+                "lp_at_start": self.lp_at_start,
+                "programmed": {
+                    pid: ace.as_programmed(self.mission.planes[pid], self.turn) for pid in aces
+                },
+            }
+        )
+
+    def finish(self) -> MissionState:
+        decks = self.decks()
         turn = self.turn + 1
         # A plane on the ground (seed B.I) is still in the mission, unless a seriously
         # wounded pilot brought it down for good.
@@ -1275,6 +1297,8 @@ class Turn:
                 "finished": finished,
                 "winner": winner,
                 "floor": self.floor,
+                "lp_at_start": {},
+                "programmed": {},
             }
         )
 
@@ -1305,9 +1329,16 @@ def _edge_points(start: geo.Point, end: geo.Point) -> list[geo.Point]:
 
 
 def play_turn(
-    catalog: Catalog, mission: MissionState, programs: dict[str, Program], rng: Rng
+    catalog: Catalog,
+    mission: MissionState,
+    programs: dict[str, Program],
+    rng: Rng,
+    *,
+    aces: bool = False,
 ) -> tuple[MissionState, list[Event]]:
-    """Fly one full turn with every flying plane's (already validated) program."""
+    """Fly one full turn with every flying plane's (already validated) program; with
+    ``aces``, stop it after the second maneuver when an Ace of Aces may change his last
+    card (the mission's round is then ``swap``; ``resume_turn`` flies the rest)."""
     work = Turn(catalog, mission, rng)
     work.event("turn-started")
     clouds.before_turn(work, programs)
@@ -1315,6 +1346,10 @@ def play_turn(
     balloons.arm_rockets(work, programs)
     work.start_of_turn()
     for phase in (1, 2, 3):
+        if phase == 3 and aces:
+            waiting = ace.swappers(work.planes, programs, work.turn)
+            if waiting:
+                return work.pause(programs, waiting), work.events
         work.phase = phase
         if not work.flying():
             break
@@ -1323,6 +1358,20 @@ def play_turn(
     work.end_of_turn()
     state = work.finish()
     return state, work.events
+
+
+def resume_turn(
+    catalog: Catalog, mission: MissionState, rng: Rng
+) -> tuple[MissionState, list[Event]]:
+    """The third maneuver and the turn's end, after the Aces' last-card change."""
+    work = Turn(catalog, mission, rng)
+    work.lp_at_start = dict(mission.lp_at_start)
+    work.phase = 3
+    if work.flying():
+        work.play_phase(dict(mission.programs))
+    work.phase = 0
+    work.end_of_turn()
+    return work.finish(), work.events
 
 
 def shuffled_deck(letter: str, size: int, copies: int, stream: random.Random) -> DeckState:

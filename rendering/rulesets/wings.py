@@ -33,6 +33,7 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
 SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
+SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -374,6 +375,8 @@ class WingsPresenter:
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
+        if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
+            return t(f"wings.{option.detail}", locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:

@@ -67,19 +67,33 @@ SIDES = (
     SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),
     SideSpec("central", {"en": "Central Powers", "fr": "Empires centraux"}, "#7a4a1e"),
 )
-PROGRAM, REORDER, DEBRIEF = "program", "reorder", "debrief"
-ROUNDS = (RoundSpec(PROGRAM), RoundSpec(REORDER, closes_turn=True), RoundSpec(DEBRIEF, True))
+PROGRAM, REORDER, SWAP, DEBRIEF = "program", "reorder", "swap", "debrief"
+# ``swap`` (seed D.VII.a) exists only in a turn where an Ace of Aces may change his last
+# card: ``reorder`` then flies two maneuvers and ``swap`` the third, closing the turn.
+ROUNDS = (
+    RoundSpec(PROGRAM),
+    RoundSpec(REORDER, closes_turn=True),
+    RoundSpec(SWAP, closes_turn=True, optional=True),
+    RoundSpec(DEBRIEF, True),
+)
 # Declared plane slots: the first scenario flies this many planes a side. A slot beyond it
 # (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
 # exactly what a declared program field does.
 PLANE_SLOTS = 2
 FIELDS = tuple(
     FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
+) + tuple(
+    # A pursuer's reordered program and an Ace's last card are programs too: they open
+    # when the turn ends, which the ``swap`` round may put after ``reorder``.
+    FieldSpec(f"plane{slot}", kind, opens="turn-end")
+    for kind in (REORDER, SWAP)
+    for slot in range(1, PLANE_SLOTS + 1)
 )
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
+SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 
-Stage = Literal["program", "reorder", "debrief", "ended"]
+Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
 
 
 class _Model(BaseModel):
@@ -364,7 +378,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # J 3); a plane taking off away from a strip takes 2 B cards (B.I.b); cloud cover (B.V)
     # agreed in wings-1917 and wings-1918, programs at the clouds' edge and in them sealed;
     # a pilot killed by an Excellent shot's point goes down (he flew on).
-    version = "7"
+    # 8: an Ace of Aces may change his last card after the second maneuver (D.VII.a): the
+    # turn then flies its third maneuver in a round of its own (``swap``), with its stream.
+    version = "8"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -423,6 +439,8 @@ class WingsRules(Rules[WingsState, WingsView]):
         if campaign.phase == "debrief":
             return "debrief"
         assert campaign.mission is not None
+        if campaign.mission.round == "swap":
+            return "swap"
         if state.held or campaign.mission.round == "reorder":
             return "reorder"
         return "program"
@@ -442,6 +460,24 @@ class WingsRules(Rules[WingsState, WingsView]):
         mission = campaign.mission
         assert mission is not None
         slots = _slots(mission)
+        if stage == "swap":
+            # Only the Ace's side is asked: keep his last card or fly another. The detail is
+            # a locale key's tail (``wings.ace-swap.keep``), for the presenter to word.
+            return [
+                Decision(
+                    side=d.side,
+                    field=slots[d.field],
+                    options=tuple(
+                        Option(id=o.id, label=o.label, detail=f"{SWAP_WORDS}{o.detail}")
+                        for o in d.options
+                    ),
+                    excluded=tuple(
+                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                    ),
+                    default=d.default,
+                )
+                for d in engine_decisions
+            ]
         if stage == "reorder":
             if mission.round != "reorder":
                 return []  # no pursuit this turn: the round only flies the held programs
@@ -585,7 +621,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 )
             held = {pid: value for side in engine.values() for pid, value in side.items()}
             return state.model_copy(update={"held": held}), []
-        if stage == "reorder":
+        if stage in ("reorder", "swap"):
             if state.held:
                 flown: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
                 assert campaign.mission is not None
@@ -594,6 +630,10 @@ class WingsRules(Rules[WingsState, WingsView]):
             else:
                 flown = self._engine_choices(state, choices)
             campaign, events = wings.resolve(self.catalog, campaign, flown, rng)
+            if campaign.mission is not None and campaign.mission.round == "swap":
+                # Two maneuvers flown; the turn waits on the Aces' last cards (its own round).
+                new = state.model_copy(update={"campaign": campaign, "held": {}})
+                return new, self._public(state.turn, events)
             reports = dict(state.reports)
             if campaign.phase == "debrief":
                 reports[state.turn] = campaign.mission_number
