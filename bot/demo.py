@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import random
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -91,6 +93,21 @@ class DemoResult:
     verified: bool
     problems: tuple[str, ...]
     scenario: str = ""
+
+
+def _canonical(path: Path) -> None:
+    """Rewrite the demo's database as a fresh copy of its content (``VACUUM INTO``).
+
+    The file the bot left is its content plus the history of how it got there: how the
+    writes grouped into transactions, when the WAL was checkpointed, which pages were
+    freed and reused. That history is the machine's timing, not the seed's; a fresh copy
+    holds only the content, in SQLite's own order, so the same seed writes the same bytes.
+    """
+    fresh = path.with_name(path.name + ".fresh")
+    fresh.unlink(missing_ok=True)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("VACUUM INTO ?", (str(fresh),))
+    os.replace(fresh, path)
 
 
 def _clean(out: Path) -> None:
@@ -186,6 +203,7 @@ async def run(
         check = verify_export(export, catalog)
     finally:
         await repo.close()
+    _canonical(out / "demo.db")
     files = sum(1 for path in out.iterdir() if path.is_file())
     return DemoResult(
         out, files, rounds, check.ok and check.replayed, tuple(check.problems), scenario

@@ -1,0 +1,114 @@
+"""Same seed, same files, however the machine's timing falls.
+
+The demo once wrote different files for the same seed on a loaded machine, and reruns on
+an idle one could not show it again. Here the timing is shaken on purpose: every hop to a
+thread (image drawing, the SQLite writer's COMMIT), the start of each group commit and
+every ``asyncio.sleep`` gets a small random extra delay, drawn from a seed of its own, so
+two runs under different jitter meet their thread hops in different orders. Whatever the
+order, the files must be the same byte for byte, and the database the same row for row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import pytest
+
+from bot.demo import run
+from db.sqlite import SqliteRepository
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Extra delays, seconds: mostly none (the usual case), sometimes a scheduler's slice.
+DELAYS = (0.0, 0.0, 0.0005, 0.002, 0.01, 0.03)
+
+
+class Jitter:
+    """Random extra delays at every point where the demo's timing could show."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._rng = random.Random(0)
+        self.delays: list[float] = []
+        real_to_thread = asyncio.to_thread
+        real_sleep = asyncio.sleep
+        real_on_writer = SqliteRepository._run_on_writer
+        real_flush = SqliteRepository._flush
+        pause = self._pause
+
+        def slowed(func: Callable[[], R], delay: float) -> Callable[[], R]:
+            def slow() -> R:
+                time.sleep(delay)
+                return func()
+
+            return slow
+
+        async def to_thread(func: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+            await real_sleep(pause())
+            return await real_to_thread(slowed(lambda: func(*args, **kwargs), pause()))
+
+        async def sleep(delay: float, result: Any = None) -> Any:
+            return await real_sleep(delay + pause(), result)
+
+        async def run_on_writer(repo: SqliteRepository, work: Callable[[], None]) -> None:
+            await real_sleep(pause())
+            await real_on_writer(repo, slowed(work, pause()))
+
+        async def flush(repo: SqliteRepository) -> None:
+            await real_sleep(pause())
+            await real_flush(repo)
+
+        monkeypatch.setattr(asyncio, "to_thread", to_thread)
+        monkeypatch.setattr(asyncio, "sleep", sleep)
+        monkeypatch.setattr(SqliteRepository, "_run_on_writer", run_on_writer)
+        monkeypatch.setattr(SqliteRepository, "_flush", flush)
+
+    def _pause(self) -> float:
+        delay = self._rng.choice(DELAYS)
+        self.delays.append(delay)
+        return delay
+
+    @contextmanager
+    def seeded(self, seed: int) -> Iterator[list[float]]:
+        """Jitter drawn from ``seed`` for the block; the delays it drew."""
+        self._rng.seed(seed)
+        self.delays = []
+        yield self.delays
+
+
+@pytest.fixture
+def jitter(monkeypatch: pytest.MonkeyPatch) -> Jitter:
+    return Jitter(monkeypatch)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
+
+
+def _dump(path: Path) -> list[str]:
+    with closing(sqlite3.connect(path)) as conn:
+        return list(conn.iterdump())
+
+
+async def test_same_files_under_different_jitter(tmp_path: Path, jitter: Jitter) -> None:
+    # The land demo: two sides, reminders, a deadline with defaults, images, in six rounds.
+    with jitter.seeded(1) as first_delays:
+        first = await run("malaya-dec41", 11, tmp_path / "a", ruleset="land")
+    with jitter.seeded(2) as second_delays:
+        second = await run("malaya-dec41", 11, tmp_path / "b", ruleset="land")
+    assert first.verified and second.verified
+    # The jitter did shake both runs, and not the same way.
+    assert sum(first_delays) > 0 and sum(second_delays) > 0
+    assert first_delays != second_delays
+    a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert sorted(a) == sorted(b)
+    assert not [name for name in a if name.startswith("demo.db") and name != "demo.db"]
+    assert _dump(tmp_path / "a" / "demo.db") == _dump(tmp_path / "b" / "demo.db")
+    assert [name for name in a if a[name] != b[name]] == []
