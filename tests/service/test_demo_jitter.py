@@ -3,8 +3,9 @@
 The demo once wrote different files for the same seed on a loaded machine, and reruns on
 an idle one could not show it again. Here the timing is shaken on purpose: every hop to a
 thread (image drawing, the SQLite writer's COMMIT), the start of each group commit and
-every ``asyncio.sleep`` gets a small random extra delay, drawn from a seed of its own, so
-two runs under different jitter meet their thread hops in different orders. Whatever the
+every ``asyncio.sleep`` gets a small random extra delay, drawn from a seed of its own, and
+threads swap every few microseconds, so two runs under different jitter meet their thread
+hops in different orders. Whatever the
 order, the files must be the same byte for byte, and the database the same row for row.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -84,8 +86,15 @@ class Jitter:
 
 
 @pytest.fixture
-def jitter(monkeypatch: pytest.MonkeyPatch) -> Jitter:
-    return Jitter(monkeypatch)
+def jitter(monkeypatch: pytest.MonkeyPatch) -> Iterator[Jitter]:
+    # Threads also swap far more often than the default 5 ms, as on a loaded machine, so
+    # the drawing threads and the loop interleave (and allocate) in ever different orders.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        yield Jitter(monkeypatch)
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
