@@ -30,7 +30,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 # Extra delays, seconds: mostly none (the usual case), sometimes a scheduler's slice.
-DELAYS = (0.0, 0.0, 0.0005, 0.002, 0.01, 0.03)
+DELAYS = (0.0, 0.0, 0.0002, 0.001, 0.003, 0.01)
 
 
 class Jitter:
