@@ -25,8 +25,12 @@ from typing import Any, ParamSpec, TypeVar
 
 import pytest
 
-from bot.demo import run
+from bot.clock import ManualClock
+from bot.demo import START, SeededTokens, run
+from db.repository import NewEvent
 from db.sqlite import SqliteRepository
+from engine.catalog import Catalog
+from tests.service.support import Env
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -141,3 +145,61 @@ def test_same_files_whatever_the_hash_seed(tmp_path: Path) -> None:
     a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
     assert sorted(a) == sorted(b) and len(a) > 10
     assert [name for name in a if a[name] != b[name]] == []
+
+
+async def _bundles_written(
+    tmp_path: Path, catalog: Catalog, name: str, *, together: bool
+) -> tuple[list[tuple[Any, ...]], list[tuple[int, str, int]], int]:
+    """Five writes of three events each, queued for the writer at once (``together``: they
+    share group commits) or one after the other; the events rows they left, the events as
+    /log reads them, and how many COMMITs the writer ran."""
+    env = await Env(tmp_path / name, catalog, ManualClock(START), SeededTokens(1)).open()
+    repo = env.repo
+    assert isinstance(repo, SqliteRepository)
+    try:
+        cid = await env.campaign()
+        commits = 0
+        real_commit = repo._commit
+
+        def slow_commit() -> None:
+            nonlocal commits
+            commits += 1
+            time.sleep(0.005)  # a disk under load: writes queue up behind the COMMIT
+            real_commit()
+
+        repo._commit = slow_commit  # type: ignore[method-assign]
+
+        async def write(index: int) -> None:
+            events = [NewEvent(f"test-{index}-{n}", 1, {"n": n}) for n in range(3)]
+            async with repo.transaction() as tx:
+                await tx.append_events(cid, None, 0, events, 0)
+
+        if together:
+            await asyncio.gather(*(write(index) for index in range(5)))
+        else:
+            for index in range(5):
+                await write(index)
+        async with repo.read() as tx:
+            raw = await tx.raw.execute_fetchall(
+                "SELECT seq, lines, kind, turn FROM events WHERE kind = 'bundle' ORDER BY seq"
+            )
+            logged = await tx.events(cid)
+        rows = [tuple(row) for row in raw]
+        return rows, [(e.seq, e.kind, e.turn) for e in logged], commits
+    finally:
+        await env.close()
+
+
+async def test_event_bundles_do_not_follow_group_commits(tmp_path: Path, catalog: Catalog) -> None:
+    # "A run of events written together" is one append_events call, not one COMMIT: writes
+    # that happen to share a group commit keep their own rows and the same numbers.
+    grouped, grouped_log, grouped_commits = await _bundles_written(
+        tmp_path, catalog, "grouped.db", together=True
+    )
+    alone, alone_log, alone_commits = await _bundles_written(
+        tmp_path, catalog, "alone.db", together=False
+    )
+    assert grouped_commits < alone_commits  # the writes did share COMMITs
+    assert len(grouped) == 5 and all(row[1] == 3 for row in grouped)
+    assert grouped == alone
+    assert grouped_log == alone_log
