@@ -9,7 +9,8 @@ GM told) show up in the output too.
 
 Output: ``channel.md`` (everything posted in the campaign channel, edits included),
 ``dm-<side>.md`` (DM panels and reminders), every image as a PNG,
-``export.json`` (``docs/export-format.md``) and ``after-action.md``.
+``export.json`` (``docs/export-format.md``), ``after-action.md`` and ``demo.db``, the
+campaign's database (a fresh copy of its content, see ``_canonical``).
 """
 
 from __future__ import annotations
