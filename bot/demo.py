@@ -99,10 +99,11 @@ class DemoResult:
 def _canonical(path: Path) -> None:
     """Rewrite the demo's database as a fresh copy of its content (``VACUUM INTO``).
 
-    The file the bot left is its content plus the history of how it got there: how the
-    writes grouped into transactions, when the WAL was checkpointed, which pages were
-    freed and reused. That history is the machine's timing, not the seed's; a fresh copy
-    holds only the content, in SQLite's own order, so the same seed writes the same bytes.
+    The file the bot leaves holds its content and traces of how it got there: which writes
+    shared a group commit, when the WAL was checkpointed, which pages were freed and
+    reused. The demo writes one thing at a time, so today those follow the seed too, but
+    they are the machine's timing as soon as two writes overlap; a fresh copy holds only
+    the content, in SQLite's own order, whatever the timing was.
     """
     fresh = path.with_name(path.name + ".fresh")
     fresh.unlink(missing_ok=True)
