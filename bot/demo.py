@@ -9,14 +9,17 @@ GM told) show up in the output too.
 
 Output: ``channel.md`` (everything posted in the campaign channel, edits included),
 ``dm-<side>.md`` (DM panels and reminders), every image as a PNG,
-``export.json`` (``docs/export-format.md``) and ``after-action.md``.
+``export.json`` (``docs/export-format.md``), ``after-action.md`` and ``demo.db``, the
+campaign's database (a fresh copy of its content, see ``_canonical``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import random
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -91,6 +94,22 @@ class DemoResult:
     verified: bool
     problems: tuple[str, ...]
     scenario: str = ""
+
+
+def _canonical(path: Path) -> None:
+    """Rewrite the demo's database as a fresh copy of its content (``VACUUM INTO``).
+
+    The file the bot leaves holds its content and traces of how it got there: which writes
+    shared a group commit, when the WAL was checkpointed, which pages were freed and
+    reused. The demo writes one thing at a time, so today those follow the seed too, but
+    they are the machine's timing as soon as two writes overlap; a fresh copy holds only
+    the content, in SQLite's own order, whatever the timing was.
+    """
+    fresh = path.with_name(path.name + ".fresh")
+    fresh.unlink(missing_ok=True)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("VACUUM INTO ?", (str(fresh),))
+    os.replace(fresh, path)
 
 
 def _clean(out: Path) -> None:
@@ -186,6 +205,7 @@ async def run(
         check = verify_export(export, catalog)
     finally:
         await repo.close()
+    _canonical(out / "demo.db")
     files = sum(1 for path in out.iterdir() if path.is_file())
     return DemoResult(
         out, files, rounds, check.ok and check.replayed, tuple(check.problems), scenario
