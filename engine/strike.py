@@ -606,10 +606,11 @@ class Strike:
         if lead.group == "cap":
             if lead.doctrine.escort == "escort":
                 bombers = [q for q in enemies if q.is_formation or q.loaded]
-                goal = _nearest(lead, bombers) or _nearest(lead, enemies)
+                goal = _nearest(lead, bombers)
             else:
-                fighters = [q for q in enemies if q.lead and not q.is_formation]
-                goal = _nearest(lead, fighters) or _nearest(lead, enemies)
+                goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
+            if goal is None:  # not `or`: Very Low is band 0, and torpedo bombers fly there
+                goal = _nearest(lead, enemies)
             return goal if goal is not None else lead.band
         if lead.doctrine.escort == "sweep":
             goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])

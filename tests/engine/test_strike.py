@@ -234,6 +234,24 @@ def test_escort_and_sweep_fly_to_different_bands() -> None:
     assert bands["sweep"] == (Band.VH, Band.M)
 
 
+def test_cap_guarding_against_bombers_goes_down_to_torpedo_bombers() -> None:
+    """A CAP set to go for the bombers dives on torpedo bombers at Very Low, even with
+    escorts nearer its own band (Very Low is band 0: it once counted as 'no bombers')."""
+    strike_units = element("A6M2", J, "strike", "J1", M) + element(
+        "B5N2", J, "strike", "J2", VL, ordnance=Ordnance.TORPEDO
+    )
+    setup = make_setup(
+        strike_units,
+        element("F4F", A, "cap", "A1"),
+        sheet_id="5A",
+        defender_doctrine=Doctrine(escort="escort", cap_band=Band.VH),
+    )
+    strike = Strike(setup, CATALOG, _deck(0))
+    by = {p.uid: p for p in strike.sky.planes}
+    assert by["J2-B5N2-L"].loaded and by["J2-B5N2-L"].band is Band.VL
+    assert strike.desired(by["A1-F4F-L"]) is Band.VL
+
+
 def test_damaged_cap_carried_in_keeps_its_ratings() -> None:
     cap = [u.model_copy(update={"damage": 5}) for u in element("F4F", A, "cap", "A1")]
     setup = make_setup(element("B5N2", J, "strike", "J1", VL), cap, sheet_id="5A")

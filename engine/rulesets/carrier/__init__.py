@@ -54,7 +54,8 @@ class CarrierRules(Rules[State, View]):
     # 2: the issue 11 fidelity fixes (recovery against bases, scouts, box limits...).
     # 3: one pilot draw per Leader of Midway's CAP (19.24), found by verify --rules.
     # 4: Coral Sea's objective bonuses (authored 3.7.3) score at the campaign's end.
-    version = "4"
+    # 5: a CAP sent after the bombers no longer ignores torpedo bombers at Very Low.
+    version = "5"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
