@@ -11,7 +11,14 @@ away the real draws to come. Same panel, same seed, same figures.
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
+import os
+import threading
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +42,13 @@ RECENT = 256
 _recent: OrderedDict[tuple[str, str, int], Odds] = OrderedDict()
 # The previews running now, by (campaign, round, side): a double click waits for none.
 _running: set[tuple[int, int, str]] = set()
+# From this many samples a preview is shared out over worker processes (``workers()``);
+# a smaller one costs less than shipping it to them.
+SPREAD_FROM = 200
+_workers: ProcessPoolExecutor | None = None
+_broken = False  # the processes could not start, or died: previews stay in one thread
+_pool_lock = threading.Lock()
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,11 +104,53 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
     )
 
 
+def workers() -> int:
+    """Processes a preview may use: ``SORTIE_ODDS_WORKERS``, else one per core."""
+    try:
+        wanted = int(os.environ.get("SORTIE_ODDS_WORKERS", "0"))
+    except ValueError:
+        wanted = 0
+    return max(1, wanted or os.cpu_count() or 1)
+
+
+def _pool() -> ProcessPoolExecutor | None:
+    """The preview processes, started on first use; None where they cannot be."""
+    global _workers, _broken
+    with _pool_lock:
+        if _workers is None and not _broken:
+            try:
+                # forkserver: the bot's threads and sockets are never forked into a worker.
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(["engine.rulesets.carrier.odds"])
+                _workers = ProcessPoolExecutor(workers(), mp_context=context)
+            except (OSError, ValueError) as error:
+                _broken = True
+                log.warning("odds: no worker processes (%s); previews play in one thread", error)
+        return _workers
+
+
+def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    """``map`` over the preview processes, or here in this thread if they fail: the
+    samples' draws are made before the split, so either way gives the same figures."""
+    global _workers, _broken
+    pool = _pool()
+    if pool is not None:
+        try:
+            return list(pool.map(play, items))
+        except (BrokenProcessPool, OSError) as error:
+            log.warning("odds: worker processes failed (%s); playing in this thread", error)
+            with _pool_lock:
+                _broken, _workers = True, None
+            pool.shutdown(wait=False, cancel_futures=True)
+    return [play(item) for item in items]
+
+
 def simulate(question: Ask, samples: int) -> Odds | None:
     key = (question.rules.key, question.seed, samples)
     found = _recent.get(key)
     if found is not None:
         return found
+    parts = workers() if samples >= SPREAD_FROM else 1
     result = question.rules.odds(
         question.state,
         question.side,
@@ -102,6 +158,8 @@ def simulate(question: Ask, samples: int) -> Odds | None:
         question.hidden,
         samples=samples,
         seed=question.seed,
+        spread=_spread if parts > 1 else None,
+        parts=parts,
     )
     if result is not None:
         _recent[key] = result

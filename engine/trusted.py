@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -62,3 +63,31 @@ def trusted_rows(cls: type[M], rows: Iterable[tuple[Any, ...]]) -> tuple[M, ...]
         _private(model, None)
         built.append(model)
     return tuple(built)
+
+
+# Per model: each field's name, its default (``PydanticUndefined`` if required) and factory.
+_defaults: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
+
+
+def trusted_defaults(cls: type[M], /, **values: Any) -> M:
+    """``trusted``, with the fields left out at their declared defaults (a default
+    factory is called for each model, so no two models share a mutable default)."""
+    fields = _defaults.get(cls)
+    if fields is None:
+        fields = _defaults[cls] = tuple(
+            (name, info.default, info.default_factory) for name, info in cls.model_fields.items()
+        )
+    full: dict[str, Any] = {}
+    for name, default, factory in fields:
+        if name in values:
+            full[name] = values[name]
+        elif factory is not None:
+            full[name] = factory()
+        elif default is PydanticUndefined:
+            raise KeyError(f"{cls.__name__}: required field {name!r} missing")
+        else:
+            full[name] = default
+    unknown = values.keys() - full.keys()
+    if unknown:
+        raise KeyError(f"{cls.__name__}: unknown fields {sorted(unknown)}")
+    return trusted(cls, **full)

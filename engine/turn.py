@@ -47,6 +47,7 @@ from engine.state import (
     TurnRecord,
 )
 from engine.strike import fly_strike
+from engine.trusted import trusted, trusted_defaults
 from engine.types import (
     AircraftClass,
     AircraftState,
@@ -71,6 +72,14 @@ def fleet_level(catalog: Catalog, state: State, side: Side) -> TrackLevel:
     scenario = catalog.scenarios[state.scenario]
     fleet = scenario.fleet_of(side)
     return track_level(catalog, scenario, state.tracks[fleet.key])
+
+
+def _track(track: TrackState, **update: int) -> TrackState:
+    """``track`` with some of its counts changed (the engine's own ints: not validated)."""
+    counts = {"damage_points": track.damage_points, "losses": track.losses}
+    counts["repaired"] = track.repaired
+    counts.update(update)
+    return trusted(TrackState, place=track.place, **counts)
 
 
 def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass) -> str | None:
@@ -286,13 +295,14 @@ class _Turn:
         return tactic
 
     def doctrine(self, side: Side) -> Doctrine:
-        return DOCTRINE_PRESETS.get(self.state.sides[side].doctrine, Doctrine())
+        preset = DOCTRINE_PRESETS.get(self.state.sides[side].doctrine)
+        return _PLAIN if preset is None else preset
 
     def level(self, place: Place) -> TrackLevel:
         return track_level(self.catalog, self.scenario, self.tracks[place.key])
 
     def emit(self, event_kind: str, /, **data: object) -> None:
-        self.events.append(Event(kind=event_kind, turn=self.state.turn, data=dict(data)))
+        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=dict(data)))
 
 
 def _draft(
@@ -327,7 +337,8 @@ def _draft(
         turn.aces.add(side)
         placed[uid] = face.name
         turn.pilot_records.append(
-            PilotRecord(
+            trusted_defaults(
+                PilotRecord,
                 side=side,
                 purpose=purpose,
                 uid=uid,
@@ -346,7 +357,8 @@ def _draft(
     )
     for draw in draws:
         turn.pilot_records.append(
-            PilotRecord(
+            trusted_defaults(
+                PilotRecord,
                 side=side,
                 purpose=purpose,
                 uid=draw.uid,
@@ -452,7 +464,7 @@ def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
         aircraft = turn.catalog.aircraft[unit.aircraft]
         if damage >= aircraft.flip_at + aircraft.destroy_extra:
             continue
-        alive.append(unit.model_copy(update={"damage": damage}))
+        alive.append(unit if unit.damage == damage else unit.model_copy(update={"damage": damage}))
     return alive
 
 
@@ -522,11 +534,17 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
             turn.cap_damage[outcome.uid] = outcome.damage
     if report.target_points and setup.kind != "scout":
         track = turn.tracks[setup.target]
-        turn.tracks[setup.target] = track.model_copy(
-            update={"damage_points": track.damage_points + report.target_points}
+        turn.tracks[setup.target] = _track(
+            track, damage_points=track.damage_points + report.target_points
         )
         turn.ticks.append(
-            Tick(place=setup.target, boxes=report.target_points, cause="damage", strike=report.id)
+            trusted_defaults(
+                Tick,
+                place=setup.target,
+                boxes=report.target_points,
+                cause="damage",
+                strike=report.id,
+            )
         )
     turn.reports.append(report)
     turn.emit(
@@ -562,7 +580,8 @@ def _scouts(turn: _Turn) -> None:
         turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
-        setup = StrikeSetup(
+        setup = trusted_defaults(
+            StrikeSetup,
             id=f"T{turn.state.turn}-{SIDE_LETTER[side]}R",
             turn=turn.state.turn,
             kind="scout",
@@ -654,7 +673,8 @@ def _carrier_setup(
         return None
     strike = _draft(turn, side, strike, f"strike:{side.value}", ace=True)
     hidden_state = turn.out_of_sight.get(defender) if against_fleet else None
-    return StrikeSetup(
+    return trusted_defaults(
+        StrikeSetup,
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}1",
         turn=turn.state.turn,
         kind="carrier",
@@ -692,11 +712,11 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         sheet = turn.catalog.targets[enemy_fleet.sheet]
         points = sheet.points.get(card.bombing, 0) * 2  # read as a torpedo (21.55)
         track = turn.tracks[enemy_fleet.key]
-        turn.tracks[enemy_fleet.key] = track.model_copy(
-            update={"damage_points": track.damage_points + points}
-        )
+        turn.tracks[enemy_fleet.key] = _track(track, damage_points=track.damage_points + points)
         if points:
-            turn.ticks.append(Tick(place=enemy_fleet.key, boxes=points, cause="submarine"))
+            turn.ticks.append(
+                trusted_defaults(Tick, place=enemy_fleet.key, boxes=points, cause="submarine")
+            )
         turn.emit(
             "submarine", side=side.value, card=card.id, result=card.bombing.name, points=points
         )
@@ -718,7 +738,8 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     units = within_box(units, turn.catalog, turn.room(side))  # 25.65
     turn.field_units(side, units)
     defender = target.side
-    setup = StrikeSetup(
+    setup = trusted_defaults(
+        StrikeSetup,
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}LB",
         turn=turn.state.turn,
         kind="land-based",
@@ -769,7 +790,8 @@ def _airfield_strike(turn: _Turn) -> None:
     units = _draft(turn, side, units, "strike:midway")
     defender = target.side
     hidden_state = turn.out_of_sight.get(defender)
-    setup = StrikeSetup(
+    setup = trusted_defaults(
+        StrikeSetup,
         id=f"T{turn.state.turn}-AM",
         turn=turn.state.turn,
         kind="airfield",
@@ -821,7 +843,9 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             continue
         count = _recovery_cards(turn, report)
         updated: list[AircraftOutcome] = []
-        deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"recovery:{report.id}"))
+        # The deck is shuffled only for a strike with aircraft to test: its stream is its
+        # own, so one never shuffled draws nothing another could see.
+        deck: Deck | None = None
         for outcome in report.aircraft:
             if (
                 outcome.group != "strike"
@@ -830,6 +854,9 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             ):
                 updated.append(outcome)
                 continue
+            if deck is None:
+                stream = turn.rng.stream(f"recovery:{report.id}")
+                deck = Deck(turn.catalog.deck.cards, stream)
             cards = deck.draw_many(count, "recovery")
             lost = any(card.is_attack for card in cards)
             draws.append(
@@ -842,7 +869,8 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
                     update={"state": AircraftState.DESTROYED, "lost_on_recovery": True}
                 )
             updated.append(outcome)
-        turn.reports[index] = report.model_copy(update={"aircraft": tuple(updated)})
+        if deck is not None:
+            turn.reports[index] = report.model_copy(update={"aircraft": tuple(updated)})
     if draws:
         turn.emit(
             "recovery",
@@ -881,7 +909,8 @@ def _tick_losses(turn: _Turn) -> None:
                 seen.add(key)
                 recount[place.key] += 1
                 turn.ticks.append(
-                    Tick(
+                    trusted_defaults(
+                        Tick,
                         place=place.key,
                         boxes=1,
                         cause="aircraft-lost",
@@ -892,7 +921,7 @@ def _tick_losses(turn: _Turn) -> None:
     turn.losses = recount
     for key, count in sorted(turn.losses.items()):
         track = turn.tracks[key]
-        turn.tracks[key] = track.model_copy(update={"losses": track.losses + count})
+        turn.tracks[key] = _track(track, losses=track.losses + count)
         turn.emit("losses-ticked", place=key, boxes=count)
 
 
@@ -908,7 +937,7 @@ def _damage_control(turn: _Turn) -> None:
             continue  # authored #11: no coming back from Out of Action
         repair = min(amount, track.damage_points - track.repaired)
         if repair > 0:
-            turn.tracks[fleet.key] = track.model_copy(update={"repaired": track.repaired + repair})
+            turn.tracks[fleet.key] = _track(track, repaired=track.repaired + repair)
             turn.emit("damage-control", side=side.value, boxes=repair)
 
 
@@ -1003,10 +1032,12 @@ def play_turn(
             out_of_action=fleets_out,
         )
 
-    record = TurnRecord(
+    record = trusted(
+        TurnRecord,
         turn=state.turn,
         picks={
-            side: SidePicks(
+            side: trusted(
+                SidePicks,
                 tactic=turn.tactic(side),
                 flight_ops=state.sides[side].flight_ops or "none",
                 resource=resources[side],
@@ -1015,7 +1046,7 @@ def play_turn(
         },
         strikes=tuple(turn.reports),
         recovery=tuple(recovery),
-        vp=vp,
+        vp=dict(vp),
         boxes={key: track.boxes for key, track in turn.tracks.items()},
         notes=tuple(turn.notes),
         pilots=tuple(turn.pilot_records),
