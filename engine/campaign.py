@@ -11,6 +11,7 @@ from engine.catalog import Catalog, Scenario
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
+from engine.trusted import trusted_defaults
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
 TACTIC_LABELS = {
@@ -63,23 +64,29 @@ def _tactic_decision(side_state: SideState) -> Decision:
         # 25.32: no jump straight between Close and Long.
         if last is FleetTactic.LONG and tactic is FleetTactic.CLOSE:
             excluded.append(
-                Excluded(id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-long")
+                trusted_defaults(
+                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-long"
+                )
             )
         elif last is FleetTactic.CLOSE and tactic is FleetTactic.LONG:
             excluded.append(
-                Excluded(id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-close")
+                trusted_defaults(
+                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-close"
+                )
             )
         else:
             options.append(
-                Option(
+                trusted_defaults(
+                    Option,
                     id=tactic.value,
                     label=TACTIC_LABELS[tactic],
                     detail=f"recovery +{tactic.recovery_cards}",
                 )
             )
     default = last.value if last is not None else FleetTactic.MEDIUM.value
-    return Decision(
-        side=side_state.side,
+    return trusted_defaults(
+        Decision,
+        side=side_state.side.value,
         field="fleet_tactic",
         options=tuple(options),
         excluded=tuple(excluded),
@@ -115,14 +122,21 @@ def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision
             elif size is StrikeSize.LARGE and level.no_large:
                 reason = "fleet-damage"  # authored 3.7.5
             if reason:
-                excluded.append(Excluded(id=option_id, label=label, reason=reason))
+                excluded.append(
+                    trusted_defaults(Excluded, id=option_id, label=label, reason=reason)
+                )
             else:
                 strike, cap = preview_forces(catalog, state, side, size)
-                options.append(Option(id=option_id, label=label, detail=f"{strike} — CAP {cap}"))
+                options.append(
+                    trusted_defaults(
+                        Option, id=option_id, label=label, detail=f"{strike} — CAP {cap}"
+                    )
+                )
     _, cap = preview_forces(catalog, state, side, StrikeSize.NONE)
-    options.append(Option(id=NO_STRIKE, label="No Strike", detail=f"CAP {cap}"))
-    return Decision(
-        side=side,
+    options.append(trusted_defaults(Option, id=NO_STRIKE, label="No Strike", detail=f"CAP {cap}"))
+    return trusted_defaults(
+        Decision,
+        side=side.value,
         field="flight_ops",
         options=tuple(options),
         excluded=tuple(excluded),
@@ -131,8 +145,10 @@ def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision
 
 
 def _doctrine_decision(side_state: SideState) -> Decision:
-    options = tuple(Option(id=key, label=key) for key in DOCTRINE_PRESETS)
-    return Decision(side=side_state.side, field="doctrine", options=options, default="balanced")
+    options = tuple(trusted_defaults(Option, id=key, label=key) for key in DOCTRINE_PRESETS)
+    return trusted_defaults(
+        Decision, side=side_state.side.value, field="doctrine", options=options, default="balanced"
+    )
 
 
 def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
@@ -147,17 +163,24 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
         if resource.repeatable:
             default = option_id
         if resource.side is not None and resource.side is not side:
-            excluded.append(Excluded(id=option_id, label=label, reason="other-side"))
+            excluded.append(
+                trusted_defaults(Excluded, id=option_id, label=label, reason="other-side")
+            )
         elif resource.number in used and not resource.repeatable:
-            excluded.append(Excluded(id=option_id, label=label, reason="used"))
+            excluded.append(trusted_defaults(Excluded, id=option_id, label=label, reason="used"))
         elif resource.effect.land_based_strike and not (
             scenario.land_based.get(side) or scenario.submarine
         ):
-            excluded.append(Excluded(id=option_id, label=label, reason="not-in-scenario"))
+            excluded.append(
+                trusted_defaults(Excluded, id=option_id, label=label, reason="not-in-scenario")
+            )
         else:
-            options.append(Option(id=option_id, label=label, detail=resource.text))
-    return Decision(
-        side=side,
+            options.append(
+                trusted_defaults(Option, id=option_id, label=label, detail=resource.text)
+            )
+    return trusted_defaults(
+        Decision,
+        side=side.value,
         field="resource",
         options=tuple(options),
         excluded=tuple(excluded),
