@@ -92,11 +92,14 @@ def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass)
 # The forces of recent (sheet row, level, resource, doctrine, box) combinations. They are
 # asked for again and again (every Flight Ops option on the panels, then the turn itself,
 # then every sample of an odds preview) and depend on nothing else; the units are frozen,
-# so the lists are shared as tuples and each caller gets its own list. An entry keeps its
-# catalog so the catalog's id cannot be reused while it lives; plain dict operations only.
+# so the lists are shared as tuples and each caller gets its own list. The level, resource
+# effect and doctrine are the catalog's (or module-wide presets'): they are keyed by
+# identity, hashing their many fields cost more than the lookup saved, and an entry holds
+# them, with the catalog, so no id is reused while it lives. The oldest entry goes first.
+# Plain dict operations only, so threads resolving different campaigns can share it.
 _FORCES_SIZE = 512
-_forces: dict[tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]]
-_forces = {}
+_Forces = tuple[Catalog, object, object, object, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]
+_forces: dict[tuple[object, ...], _Forces] = {}
 
 
 def _carrier_forces(
@@ -113,17 +116,26 @@ def _carrier_forces(
     """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the
     box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
     naval = bool(target and catalog.targets[target.sheet].naval)
-    boxes = tuple(sorted((already or {}).items()))
-    key = (id(catalog), scenario.key, side, size, level, effect, naval, doctrine, boxes)
+    boxes = tuple(sorted(already.items())) if already else ()
+    key = (id(catalog), scenario.key, side, size, id(level), id(effect), naval, id(doctrine), boxes)
     hit = _forces.get(key)
-    if hit is None or hit[0] is not catalog:
+    if (
+        hit is None
+        or hit[0] is not catalog
+        or hit[1] is not level
+        or hit[2] is not effect
+        or hit[3] is not doctrine
+    ):
         strike, cap = _build_forces(
             catalog, scenario, side, size, level, effect, naval, doctrine, already
         )
-        if len(_forces) >= _FORCES_SIZE:
-            _forces.clear()
-        hit = _forces[key] = (catalog, tuple(strike), tuple(cap))
-    return list(hit[1]), list(hit[2])
+        while len(_forces) >= _FORCES_SIZE:
+            try:
+                del _forces[next(iter(_forces))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                break
+        hit = _forces[key] = (catalog, level, effect, doctrine, tuple(strike), tuple(cap))
+    return list(hit[4]), list(hit[5])
 
 
 def _build_forces(
