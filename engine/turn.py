@@ -290,6 +290,7 @@ class _Turn:
     pilot_records: list[PilotRecord] = field(default_factory=list)
     drafted: set[str] = field(default_factory=set)  # Leaders that had their draw (19.24)
     ticks: list[Tick] = field(default_factory=list)
+    effects: dict[Side, ResourceEffect] = field(default_factory=dict)  # by side, once found
 
     def room(self, side: Side) -> Counter[str]:
         """Box cards of ``side`` already in use this turn (25.65)."""
@@ -299,7 +300,13 @@ class _Turn:
         self.fielded[side] += Counter(unit.aircraft for unit in units)
 
     def effect(self, side: Side) -> ResourceEffect:
-        return self.catalog.resource(self.resources[side]).effect_for(side)
+        # Asked a hundred times a turn; the catalog finds a resource by walking its list.
+        found = self.effects.get(side)
+        if found is None:
+            found = self.effects[side] = self.catalog.resource(self.resources[side]).effect_for(
+                side
+            )
+        return found
 
     def tactic(self, side: Side) -> FleetTactic:
         tactic = self.state.sides[side].tactic
