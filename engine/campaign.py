@@ -223,8 +223,11 @@ def _known(key: tuple[object, ...], catalog: Catalog | None) -> Decision | None:
 
 
 def _keep(key: tuple[object, ...], catalog: Catalog | None, decision: Decision) -> Decision:
-    if len(_made) >= 1024:
-        _made.clear()
+    while len(_made) >= 1024:  # the oldest goes first: the common lists stay
+        try:
+            del _made[next(iter(_made))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            break
     _made[key] = (catalog, decision)
     return decision
 

@@ -37,6 +37,11 @@ def trusted(cls: type[M], /, **values: Any) -> M:
             extra = sorted(set(values) ^ set(names))
             raise KeyError(f"{cls.__name__}: fields {extra} given or missing")
         values = {name: values[name] for name in names}
+    return _made(cls, values, names)
+
+
+def _made(cls: type[M], values: dict[str, Any], names: tuple[str, ...]) -> M:
+    """The model itself around ``values``, a dict of every field in the model's order."""
     model = _new(cls)
     _set(model, "__dict__", values)
     _fields_set(model, set(names))
@@ -65,29 +70,43 @@ def trusted_rows(cls: type[M], rows: Iterable[tuple[Any, ...]]) -> tuple[M, ...]
     return tuple(built)
 
 
-# Per model: each field's name, its default (``PydanticUndefined`` if required) and factory.
-_defaults: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
+# Per model: every field at its default, in the model's order (a required one at
+# ``PydanticUndefined``), the names of the required ones and the fields made by a factory.
+_Template = tuple[dict[str, Any], frozenset[str], tuple[tuple[str, Any], ...], tuple[str, ...]]
+_templates: dict[type[BaseModel], _Template] = {}
+
+
+def _template(cls: type[BaseModel]) -> _Template:
+    fields = cls.model_fields
+    defaults = {name: info.default for name, info in fields.items()}
+    required = frozenset(
+        name
+        for name, info in fields.items()
+        if info.default is PydanticUndefined and info.default_factory is None
+    )
+    factories = tuple(
+        (name, info.default_factory)
+        for name, info in fields.items()
+        if info.default_factory is not None
+    )
+    return defaults, required, factories, tuple(fields)
 
 
 def trusted_defaults(cls: type[M], /, **values: Any) -> M:
     """``trusted``, with the fields left out at their declared defaults (a default
     factory is called for each model, so no two models share a mutable default)."""
-    fields = _defaults.get(cls)
-    if fields is None:
-        fields = _defaults[cls] = tuple(
-            (name, info.default, info.default_factory) for name, info in cls.model_fields.items()
-        )
-    full: dict[str, Any] = {}
-    for name, default, factory in fields:
-        if name in values:
-            full[name] = values[name]
-        elif factory is not None:
+    template = _templates.get(cls)
+    if template is None:
+        template = _templates[cls] = _template(cls)
+    defaults, required, factories, names = template
+    full = defaults.copy()
+    full.update(values)  # a known field keeps its place in the model's order
+    if len(full) != len(names):
+        unknown = sorted(values.keys() - defaults.keys())
+        raise KeyError(f"{cls.__name__}: unknown fields {unknown}")
+    if not required <= values.keys():
+        raise KeyError(f"{cls.__name__}: required fields {sorted(required - values.keys())}")
+    for name, factory in factories:
+        if name not in values:
             full[name] = factory()
-        elif default is PydanticUndefined:
-            raise KeyError(f"{cls.__name__}: required field {name!r} missing")
-        else:
-            full[name] = default
-    unknown = values.keys() - full.keys()
-    if unknown:
-        raise KeyError(f"{cls.__name__}: unknown fields {sorted(unknown)}")
-    return trusted(cls, **full)
+    return _made(cls, full, names)
