@@ -7,7 +7,7 @@ RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
 
 from __future__ import annotations
 
-from engine.catalog import Catalog, Scenario
+from engine.catalog import Catalog, Resource, Scenario
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
@@ -151,6 +151,30 @@ def _doctrine_decision(side_state: SideState) -> Decision:
     )
 
 
+# Each resource's line on the panel, by why it is in or out: a few dozen small models,
+# the same in every campaign of the catalog (a resource decision is rebuilt whenever the
+# resources used change). The entry holds the catalog so its id stays its own.
+_lines: dict[tuple[object, ...], tuple[Catalog, Option | Excluded]] = {}
+
+
+def _resource_line(catalog: Catalog, resource: Resource, reason: str | None) -> Option | Excluded:
+    key = (id(catalog), resource.number, reason)
+    hit = _lines.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    option_id = str(resource.number)
+    label = f"#{resource.number} {resource.name}"
+    line: Option | Excluded
+    if reason is None:
+        line = trusted_defaults(Option, id=option_id, label=label, detail=resource.text)
+    else:
+        line = trusted_defaults(Excluded, id=option_id, label=label, reason=reason)
+    if len(_lines) >= 1024:
+        _lines.clear()  # only a catalog after catalog (tests) gets here
+    _lines[key] = (catalog, line)
+    return line
+
+
 def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
     scenario = catalog.scenarios[state.scenario]
     used = state.sides[side].resources_used
@@ -158,26 +182,22 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
     excluded: list[Excluded] = []
     default = ""
     for resource in catalog.resources:
-        option_id = str(resource.number)
-        label = f"#{resource.number} {resource.name}"
         if resource.repeatable:
-            default = option_id
+            default = str(resource.number)
+        reason: str | None = None
         if resource.side is not None and resource.side is not side:
-            excluded.append(
-                trusted_defaults(Excluded, id=option_id, label=label, reason="other-side")
-            )
+            reason = "other-side"
         elif resource.number in used and not resource.repeatable:
-            excluded.append(trusted_defaults(Excluded, id=option_id, label=label, reason="used"))
+            reason = "used"
         elif resource.effect.land_based_strike and not (
             scenario.land_based.get(side) or scenario.submarine
         ):
-            excluded.append(
-                trusted_defaults(Excluded, id=option_id, label=label, reason="not-in-scenario")
-            )
+            reason = "not-in-scenario"
+        line = _resource_line(catalog, resource, reason)
+        if isinstance(line, Option):
+            options.append(line)
         else:
-            options.append(
-                trusted_defaults(Option, id=option_id, label=label, detail=resource.text)
-            )
+            excluded.append(line)
     return trusted_defaults(
         Decision,
         side=side.value,

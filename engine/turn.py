@@ -297,7 +297,7 @@ class _Turn:
         return self.bases[side] + self.fielded[side]
 
     def field_units(self, side: Side, units: list[FlightUnit]) -> None:
-        self.fielded[side] += Counter(unit.aircraft for unit in units)
+        self.fielded[side].update(unit.aircraft for unit in units)
 
     def effect(self, side: Side) -> ResourceEffect:
         # Asked a hundred times a turn; the catalog finds a resource by walking its list.
