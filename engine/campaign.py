@@ -11,7 +11,7 @@ from engine.catalog import Catalog, Resource, Scenario
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
-from engine.trusted import trusted_defaults
+from engine.trusted import trusted_copy, trusted_defaults
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
 TACTIC_LABELS = {
@@ -327,12 +327,11 @@ def resolve(
     validate(catalog, state, choices)
     if state.round is RoundKind.ORDERS:
         sides = {
-            side: state.sides[side].model_copy(
-                update={
-                    "tactic": FleetTactic(choices[side]["fleet_tactic"]),
-                    "flight_ops": choices[side]["flight_ops"],
-                    "doctrine": choices[side]["doctrine"],
-                }
+            side: trusted_copy(
+                state.sides[side],
+                tactic=FleetTactic(choices[side]["fleet_tactic"]),
+                flight_ops=choices[side]["flight_ops"],
+                doctrine=choices[side]["doctrine"],
             )
             for side in Side
         }

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.catalog import AircraftType, Catalog, UnitSpec
 from engine.orders import Doctrine, FlightUnit, PilotFace
-from engine.trusted import trusted
+from engine.trusted import trusted, trusted_copy
 from engine.types import AircraftClass, Band, BombMode, Ordnance, Side
 
 SIDE_LETTER = {Side.JAPANESE: "J", Side.ALLIED: "A"}
@@ -231,6 +231,5 @@ def describe(units: Sequence[FlightUnit]) -> str:
 
 def with_pilot(units: Sequence[FlightUnit], pilots: dict[str, PilotFace]) -> list[FlightUnit]:
     return [
-        unit.model_copy(update={"pilot": pilots[unit.uid]}) if unit.uid in pilots else unit
-        for unit in units
+        trusted_copy(unit, pilot=pilots[unit.uid]) if unit.uid in pilots else unit for unit in units
     ]

@@ -110,3 +110,17 @@ def trusted_defaults(cls: type[M], /, **values: Any) -> M:
         if name not in values:
             full[name] = factory()
     return _made(cls, full, names)
+
+
+def trusted_copy(model: M, /, **update: Any) -> M:
+    """``model`` with some fields replaced, like ``model_copy(update=...)`` at a fraction
+    of its cost; the new values must be of the declared types, and only fields named."""
+    cls = type(model)
+    names = _names.get(cls)
+    if names is None:
+        names = _names[cls] = tuple(cls.model_fields)
+    values = model.__dict__.copy()
+    values.update(update)
+    if len(values) != len(names):
+        raise KeyError(f"{cls.__name__}: unknown fields {sorted(update.keys() - set(names))}")
+    return _made(cls, values, names)

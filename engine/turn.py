@@ -47,7 +47,7 @@ from engine.state import (
     TurnRecord,
 )
 from engine.strike import fly_strike
-from engine.trusted import trusted, trusted_defaults
+from engine.trusted import trusted, trusted_copy, trusted_defaults
 from engine.types import (
     AircraftClass,
     AircraftState,
@@ -483,7 +483,7 @@ def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
         aircraft = turn.catalog.aircraft[unit.aircraft]
         if damage >= aircraft.flip_at + aircraft.destroy_extra:
             continue
-        alive.append(unit if unit.damage == damage else unit.model_copy(update={"damage": damage}))
+        alive.append(unit if unit.damage == damage else trusted_copy(unit, damage=damage))
     return alive
 
 
@@ -626,7 +626,7 @@ def _scouts(turn: _Turn) -> None:
             for run in report.bomb_runs
         )
         turn.scout_success[side] = success
-        turn.reports[-1] = report.model_copy(update={"scout_success": success})
+        turn.reports[-1] = trusted_copy(report, scout_success=success)
         turn.emit("scout-mission", side=side.value, success=success)
 
 
@@ -879,17 +879,21 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             cards = deck.draw_many(count, "recovery")
             lost = any(card.is_attack for card in cards)
             draws.append(
-                RecoveryDraw(
-                    uid=outcome.uid, strike=report.id, cards=tuple(c.id for c in cards), lost=lost
+                trusted(
+                    RecoveryDraw,
+                    uid=outcome.uid,
+                    strike=report.id,
+                    cards=tuple(c.id for c in cards),
+                    lost=lost,
                 )
             )
             if lost:
-                outcome = outcome.model_copy(
-                    update={"state": AircraftState.DESTROYED, "lost_on_recovery": True}
+                outcome = trusted_copy(
+                    outcome, state=AircraftState.DESTROYED, lost_on_recovery=True
                 )
             updated.append(outcome)
         if deck is not None:
-            turn.reports[index] = report.model_copy(update={"aircraft": tuple(updated)})
+            turn.reports[index] = trusted_copy(report, aircraft=tuple(updated))
     if draws:
         turn.emit(
             "recovery",
@@ -1079,14 +1083,13 @@ def play_turn(
         if not catalog.resource(resources[side]).repeatable:
             used = (*used, resources[side])
         size_text = (current.flight_ops or "none").partition(":")[0]
-        sides[side] = current.model_copy(
-            update={
-                "last_tactic": current.tactic,
-                "last_size": StrikeSize(size_text),
-                "tactic": None,
-                "flight_ops": None,
-                "resources_used": used,
-            }
+        sides[side] = trusted_copy(
+            current,
+            last_tactic=current.tactic,
+            last_size=StrikeSize(size_text),
+            tactic=None,
+            flight_ops=None,
+            resources_used=used,
         )
     new_state = state.model_copy(
         update={

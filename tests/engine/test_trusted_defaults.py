@@ -6,7 +6,7 @@ import pytest
 
 from engine.orders import StrikeSetup
 from engine.state import Tick, TurnRecord
-from engine.trusted import trusted_defaults
+from engine.trusted import trusted_copy, trusted_defaults
 from engine.types import Side
 
 
@@ -41,3 +41,16 @@ def test_a_missing_required_field_or_an_unknown_one_is_refused() -> None:
             carrier_fleet=True,
             order=2,
         )
+
+
+def test_a_trusted_copy_is_the_model_copy_and_refuses_an_unknown_field() -> None:
+    tick = Tick(place="allied-fleet", boxes=2, cause="damage")
+    copied = trusted_copy(tick, boxes=3, strike="T1-J1")
+    assert copied == tick.model_copy(update={"boxes": 3, "strike": "T1-J1"})
+    assert (
+        copied.model_dump_json()
+        == tick.model_copy(update={"boxes": 3, "strike": "T1-J1"}).model_dump_json()
+    )
+    assert tick.boxes == 2  # the original is untouched
+    with pytest.raises(KeyError, match="boxs"):
+        trusted_copy(tick, boxs=3)
