@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from engine.campaign import pending
+from engine.campaign import pending, resolve
 from engine.catalog import Catalog
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng
@@ -259,6 +259,13 @@ def _play_default(plays: Plays) -> Tally:
     """``play`` with the packaged catalog's rules: what a worker process runs (it can
     import this by name; the caller spreads only previews of that catalog)."""
     from engine.loader import default_catalog
-    from engine.rulesets.carrier import CarrierRules
 
-    return play(CarrierRules(default_catalog()).resolve, plays)
+    catalog = default_catalog()
+
+    def by_side(
+        state: State, choices: Mapping[str, Mapping[str, str]], rng: Rng
+    ) -> tuple[State, list[Event]]:
+        sides = {Side(side): dict(choice) for side, choice in choices.items()}
+        return resolve(catalog, state, sides, rng)
+
+    return play(by_side, plays)
