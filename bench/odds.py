@@ -69,7 +69,8 @@ def pooled(
 
     from bot import odds as panel_odds
 
-    parts = panel_odds.workers()
+    processes = panel_odds.workers()
+    parts = panel_odds.CHUNKS_PER_WORKER * processes  # as the panel shares them out
     hidden = ("doctrine",)
 
     def spread(size: int, seed: str) -> Any:
@@ -84,7 +85,7 @@ def pooled(
             parts=parts,
         )
 
-    spread(parts * 10, "pool-warm-up")  # starts the processes, loads their catalog
+    spread(processes * 20, "pool-warm-up")  # starts the processes, loads their catalog
     check = min(samples, 200)
     same = asdict(spread(check, "pool-check")) == asdict(
         rules.odds(state, "japanese", picks, hidden, samples=check, seed="pool-check")
@@ -98,7 +99,7 @@ def pooled(
     broken = " (the pool failed: played in one thread)" if panel_odds._broken else ""
     print(
         line(
-            f"preview 1000 samples, {parts} processes ({state.scenario})",
+            f"preview 1000 samples, {processes} processes ({state.scenario})",
             f"median {scaled:.2f} s over {runs} previews (min {min(walls) * 1000 / samples:.2f}"
             f" s), figures as one thread's: {'yes' if same else 'NO'}{broken}",
             "<= 1 s",

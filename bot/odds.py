@@ -47,6 +47,7 @@ _running: set[tuple[int, int, str]] = set()
 # From this many samples a preview is shared out over worker processes (``workers()``);
 # a smaller one costs less than shipping it to them.
 SPREAD_FROM = 200
+CHUNKS_PER_WORKER = 4
 _workers: ProcessPoolExecutor | None = None
 _broken = False  # the processes could not start, or died: previews stay in one thread
 _pool_lock = threading.Lock()
@@ -152,7 +153,8 @@ def simulate(question: Ask, samples: int) -> Odds | None:
     found = _recent.get(key)
     if found is not None:
         return found
-    parts = workers() if samples >= SPREAD_FROM else 1
+    # Several runs per process: one slowed by the machine's other work takes fewer of them.
+    parts = CHUNKS_PER_WORKER * workers() if samples >= SPREAD_FROM and workers() > 1 else 1
     result = question.rules.odds(
         question.state,
         question.side,

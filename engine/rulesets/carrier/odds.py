@@ -197,12 +197,19 @@ def plan(
 
 
 def chunks(plays: Plays, parts: int) -> list[Plays]:
-    """``plays`` cut into at most ``parts`` runs of consecutive samples."""
+    """``plays`` cut into at most ``parts`` runs of consecutive samples, each carrying only
+    the starting states its samples use (they travel to another process)."""
     size = -(-len(plays.samples) // max(1, parts))
-    return [
-        Plays(plays.starts, plays.samples[i : i + size], plays.places, plays.mine)
-        for i in range(0, len(plays.samples), size)
-    ]
+    out: list[Plays] = []
+    for first in range(0, len(plays.samples), size):
+        renumbered: dict[int, int] = {}
+        samples = []
+        for start, choices, seed in plays.samples[first : first + size]:
+            index = renumbered.setdefault(start, len(renumbered))
+            samples.append((index, choices, seed))
+        starts = tuple(plays.starts[start] for start in renumbered)
+        out.append(Plays(starts, tuple(samples), plays.places, plays.mine))
+    return out
 
 
 def preview(
