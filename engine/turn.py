@@ -32,7 +32,9 @@ from engine.forces import (
     with_pilot,
     within_box,
 )
+from engine.loader import default_pilot_pool
 from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.pilots import draft_pilots
 from engine.report import AircraftOutcome, StrikeReport
 from engine.rng import Rng
 from engine.state import (
@@ -331,9 +333,6 @@ def _draft(
 
     ``ace``: this group carries the side's Ace Leader (authored #14), if not placed yet.
     """
-    from engine.loader import default_pilot_pool
-    from engine.pilots import draft_pilots
-
     # 19.24: one draw per Leader. Midway's fighters cover its airfield and its ground
     # defences, so the same group reaches here more than once: a Leader that drew an
     # unskilled face keeps flying without a pilot instead of drawing again.
