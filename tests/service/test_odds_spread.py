@@ -136,3 +136,17 @@ def test_a_dead_pool_falls_back_to_one_thread_with_the_same_answer(
     assert odds._broken and odds._workers is None  # later previews skip the dead pool
     again = odds.simulate(question, 24)
     assert again is not None and asdict(again) == asdict(answer)
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_a_machine_that_cannot_start_processes_still_gets_its_answer(
+    rules: CarrierRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_processes(method: str) -> object:
+        raise ValueError(f"cannot find context for {method!r}")
+
+    monkeypatch.setattr(odds.multiprocessing, "get_context", no_processes)
+    question = _questions(rules)[0]
+    answer = odds.simulate(question, 24)
+    assert answer is not None and asdict(answer) == _serial(question, 24)
+    assert odds._broken and odds._workers is None
