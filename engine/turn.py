@@ -280,7 +280,7 @@ class _Turn:
     out_of_sight: dict[Side, str] = field(default_factory=dict)  # "hidden" / "partial"
     pilots: dict[str, PilotFace] = field(default_factory=dict)
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
-    cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
+    cap_home: dict[tuple[Side, str], str] = field(default_factory=dict)  # -> place flown from
     aces: set[Side] = field(default_factory=set)  # sides whose Ace Leader (#14) is placed
     bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
     # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
@@ -320,7 +320,8 @@ class _Turn:
         return _PLAIN if preset is None else preset
 
     def level(self, place: Place) -> TrackLevel:
-        return track_level(self.catalog, self.scenario, self.tracks[place.key])
+        # ``track_level`` without looking the place up again (asked for many times a turn).
+        return self.catalog.tracks[place.track].level(self.tracks[place.key].effective)
 
     def emit(self, event_kind: str, /, **data: object) -> None:
         self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=dict(data)))
@@ -432,7 +433,7 @@ def _airfield_row(place: Place, boxes: int) -> tuple[tuple[UnitSpec, ...], tuple
 def _note_cap_home(turn: _Turn, units: list[FlightUnit], home: Place) -> None:
     """25.82: a CAP aircraft lost ticks the fleet or airfield it flew from."""
     for unit in units:
-        turn.cap_home[f"{unit.side.value}:{unit.uid}"] = home.key
+        turn.cap_home[unit.side, unit.uid] = home.key
 
 
 def _covering_airfield(turn: _Turn, place: Place) -> Place | None:
@@ -911,14 +912,16 @@ def _tick_losses(turn: _Turn) -> None:
     do resource #8's land-based bombers (authored 3.7.2). A CAP that fought two raids
     appears in two reports: each aircraft counts once.
     """
-    seen: set[str] = set()
+    seen: set[tuple[Side, str]] = set()
     recount: Counter[str] = Counter()
     for report in turn.reports:
         if report.kind == "scout":
             continue
         for outcome in report.aircraft:
-            key = f"{outcome.side.value}:{outcome.uid}"
-            if outcome.state is not AircraftState.DESTROYED or key in seen:
+            if outcome.state is not AircraftState.DESTROYED:
+                continue
+            key = (outcome.side, outcome.uid)
+            if key in seen:
                 continue
             if outcome.group == "strike":
                 if report.kind == "land-based":
@@ -941,10 +944,10 @@ def _tick_losses(turn: _Turn) -> None:
                     )
                 )
     turn.losses = recount
-    for key, count in sorted(turn.losses.items()):
-        track = turn.tracks[key]
-        turn.tracks[key] = _track(track, losses=track.losses + count)
-        turn.emit("losses-ticked", place=key, boxes=count)
+    for place_key, count in sorted(turn.losses.items()):
+        track = turn.tracks[place_key]
+        turn.tracks[place_key] = _track(track, losses=track.losses + count)
+        turn.emit("losses-ticked", place=place_key, boxes=count)
 
 
 def _damage_control(turn: _Turn) -> None:
