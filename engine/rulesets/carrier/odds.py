@@ -16,7 +16,6 @@ import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from engine.campaign import pending, resolve
 from engine.catalog import Catalog
@@ -27,8 +26,6 @@ from engine.state import State
 from engine.types import RoundKind, Side
 
 Resolve = Callable[[State, Mapping[str, Mapping[str, str]], Rng], tuple[State, list[Event]]]
-T = TypeVar("T")
-R = TypeVar("R")
 
 # The fields a carrier state keeps for a side after their round is resolved, with every
 # value they may take. Only the doctrine is both kept and still closed to the other side.
