@@ -91,17 +91,19 @@ def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass)
     return None
 
 
-# The forces of recent (sheet row, level, resource, doctrine, box) combinations. They are
-# asked for again and again (every Flight Ops option on the panels, then the turn itself,
-# then every sample of an odds preview) and depend on nothing else; the units are frozen,
-# so the lists are shared as tuples and each caller gets its own list. The level, resource
-# effect and doctrine are the catalog's (or module-wide presets'): they are keyed by
-# identity, hashing their many fields cost more than the lookup saved, and an entry holds
-# them, with the catalog, so no id is reused while it lives. The oldest entry goes first.
-# Plain dict operations only, so threads resolving different campaigns can share it.
+# The forces of recent combinations of the only facts ``_build_forces`` reads: the sheet
+# row (scenario, side, size), the level's penalties, the four numbers of a resource that
+# change forces, whether the target is a ship, the doctrine's torpedo choice and CAP band,
+# and the box cards the bases fly. Most resources and levels change none of them, so the
+# same few lists serve every Flight Ops option on the panels, the turn itself and every
+# sample of an odds preview. A new read in ``_build_forces`` must join the key. The units
+# are frozen, so the lists are shared as tuples and each caller gets its own list. An
+# entry keeps its catalog so the catalog's id cannot be reused while it lives; the oldest
+# entry goes first; plain dict operations only, so threads can share it.
 _FORCES_SIZE = 512
-_Forces = tuple[Catalog, object, object, object, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]
-_forces: dict[tuple[object, ...], _Forces] = {}
+_forces: dict[
+    tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]
+] = {}
 
 
 def _carrier_forces(
@@ -119,15 +121,24 @@ def _carrier_forces(
     box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
     naval = bool(target and catalog.targets[target.sheet].naval)
     boxes = tuple(sorted(already.items())) if already else ()
-    key = (id(catalog), scenario.key, side, size, id(level), id(effect), naval, id(doctrine), boxes)
+    key = (
+        id(catalog),
+        scenario.key,
+        side,
+        size,
+        level.strike_minus,
+        level.cap_minus,
+        effect.strike_add_fighter_elements,
+        effect.strike_add_fighter_bomber_leaders,
+        effect.cap_minus,
+        effect.cap_add_elements,
+        naval,
+        doctrine.torpedo,
+        doctrine.cap_band,
+        boxes,
+    )
     hit = _forces.get(key)
-    if (
-        hit is None
-        or hit[0] is not catalog
-        or hit[1] is not level
-        or hit[2] is not effect
-        or hit[3] is not doctrine
-    ):
+    if hit is None or hit[0] is not catalog:
         strike, cap = _build_forces(
             catalog, scenario, side, size, level, effect, naval, doctrine, already
         )
@@ -136,8 +147,8 @@ def _carrier_forces(
                 del _forces[next(iter(_forces))]
             except (KeyError, RuntimeError, StopIteration):  # another thread got there first
                 break
-        hit = _forces[key] = (catalog, level, effect, doctrine, tuple(strike), tuple(cap))
-    return list(hit[4]), list(hit[5])
+        hit = _forces[key] = (catalog, tuple(strike), tuple(cap))
+    return list(hit[1]), list(hit[2])
 
 
 def _build_forces(
