@@ -385,9 +385,11 @@ def _draft(
         turn.rng.stream(f"pilots:{purpose}"),
         extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
+    records = turn.pilot_records
     for draw in draws:
-        turn.pilot_records.append(
-            trusted_defaults(
+        pilot = draw.pilot
+        records.append(
+            trusted(
                 PilotRecord,
                 side=side,
                 purpose=purpose,
@@ -397,12 +399,13 @@ def _draft(
                 face=draw.face,
                 skilled=draw.skilled,
                 redraw=draw.redraw,
-                pilot=draw.pilot.name if draw.pilot is not None else None,
+                ace=False,
+                pilot=pilot.name if pilot is not None else None,
             )
         )
-        if draw.pilot is not None:
-            turn.pilots[draw.uid] = draw.pilot
-            placed[draw.uid] = draw.pilot.name
+        if pilot is not None:
+            turn.pilots[draw.uid] = pilot
+            placed[draw.uid] = pilot.name
     turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
     return with_pilot(units, turn.pilots)
 
