@@ -14,6 +14,10 @@ from engine.state import Decision, Event, Excluded, Option, SideState, State, Tr
 from engine.trusted import trusted_copy, trusted_defaults
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
+# The sides in their fixed order, as a tuple: iterating the enum itself costs a
+# generator per loop, and a turn loops over the sides some sixty times.
+SIDES = tuple(Side)
+
 TACTIC_LABELS = {
     FleetTactic.CLOSE: "Close Range",
     FleetTactic.MEDIUM: "Medium Range",
@@ -36,9 +40,9 @@ def new_campaign(catalog: Catalog, scenario_key: str, seed: str) -> State:
     return State(
         scenario=scenario.key,
         seed_commitment=seed_commitment(seed),
-        sides={side: SideState(side=side) for side in Side},
+        sides={side: SideState(side=side) for side in SIDES},
         tracks={place.key: TrackState(place=place.key) for place in scenario.places},
-        vp={side: 0 for side in Side},
+        vp={side: 0 for side in SIDES},
     )
 
 
@@ -277,7 +281,7 @@ def _decisions(catalog: Catalog, state: State) -> list[Decision]:
     if state.finished:
         return []
     decisions: list[Decision] = []
-    for side in Side:
+    for side in SIDES:
         side_state = state.sides[side]
         if state.round is RoundKind.ORDERS:
             key: tuple[object, ...] = ("tactic", side, side_state.last_tactic)
@@ -333,7 +337,7 @@ def resolve(
                 flight_ops=choices[side]["flight_ops"],
                 doctrine=choices[side]["doctrine"],
             )
-            for side in Side
+            for side in SIDES
         }
         event = Event(
             kind="orders-revealed",
@@ -343,11 +347,11 @@ def resolve(
                     "fleet_tactic": choices[side]["fleet_tactic"],
                     "flight_ops": choices[side]["flight_ops"],
                 }
-                for side in Side
+                for side in SIDES
             },
         )
         return state.model_copy(update={"sides": sides, "round": RoundKind.RESOURCE}), [event]
     from engine.turn import play_turn
 
-    resources = {side: int(choices[side]["resource"]) for side in Side}
+    resources = {side: int(choices[side]["resource"]) for side in SIDES}
     return play_turn(catalog, state, resources, rng)

@@ -61,6 +61,10 @@ from engine.types import (
     StrikeSize,
 )
 
+# The sides in their fixed order, as a tuple: iterating the enum itself costs a
+# generator per loop, and a turn loops over the sides some sixty times.
+SIDES = tuple(Side)
+
 # ----------------------------------------------------------------------------- levels
 
 
@@ -297,7 +301,7 @@ class _Turn:
     # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
     # card-drawn CAPs, strikes launched, scouts, land-based bombers).
     fielded: dict[Side, Counter[str]] = field(
-        default_factory=lambda: {side: Counter[str]() for side in Side}
+        default_factory=lambda: {side: Counter[str]() for side in SIDES}
     )
     # The export's record of the turn (issue 11): pilot draws and track ticks with causes.
     pilot_records: list[PilotRecord] = field(default_factory=list)
@@ -508,7 +512,7 @@ def _midway(scenario: Scenario) -> Place | None:
 def _setup_fleet_caps(
     turn: _Turn, forces: dict[Side, tuple[list[FlightUnit], list[FlightUnit]]]
 ) -> None:
-    for side in Side:
+    for side in SIDES:
         fleet = turn.scenario.fleet_of(side)
         # The ace flies with the strike when the side launches one, else with this CAP.
         strikes = bool(forces[side][0])
@@ -595,7 +599,7 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
 def _scouts(turn: _Turn) -> None:
     """Authored 3.4: a scout flies two turns against one element of the scouted fleet's CAP,
     which is already up (it is fixed for the whole turn), then makes its report draw."""
-    for side in Side:
+    for side in SIDES:
         if not turn.effect(side).scout:
             continue
         spec = turn.scenario.scouts[side]
@@ -646,7 +650,7 @@ def _scouts(turn: _Turn) -> None:
 
 def _out_of_sight(turn: _Turn) -> None:
     """Authored #9: blue borders among 1 + range-value cards; an enemy scout's success spoils it."""
-    for side in Side:
+    for side in SIDES:
         if not turn.effect(side).out_of_sight:
             continue
         if turn.scout_success.get(side.enemy):
@@ -965,7 +969,7 @@ def _tick_losses(turn: _Turn) -> None:
 
 
 def _damage_control(turn: _Turn) -> None:
-    for side in Side:
+    for side in SIDES:
         amount = turn.effect(side).damage_control
         if not amount:
             continue
@@ -982,7 +986,7 @@ def _damage_control(turn: _Turn) -> None:
 
 def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -> dict[Side, int]:
     """25.83: each track's VP, at the highest level its ticked boxes reached, goes to the enemy."""
-    vp = {side: 0 for side in Side}
+    vp = {side: 0 for side in SIDES}
     for place in scenario.places:
         track = catalog.tracks[place.track]
         vp[place.side.enemy] += track.level(tracks[place.key].boxes).vp
@@ -1009,10 +1013,10 @@ def play_turn(
 ) -> tuple[State, list[Event]]:
     scenario = catalog.scenarios[state.scenario]
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
-    turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in Side}
-    turn.emit("resources-revealed", **{side.value: resources[side] for side in Side})
+    turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in SIDES}
+    turn.emit("resources-revealed", **{side.value: resources[side] for side in SIDES})
 
-    start_forces = {side: _forces_now(turn, side) for side in Side}
+    start_forces = {side: _forces_now(turn, side) for side in SIDES}
     # The fleets' CAP is up before anything flies, so a scout can meet it (authored 3.4).
     _setup_fleet_caps(turn, start_forces)
     _scouts(turn)
@@ -1020,13 +1024,13 @@ def play_turn(
     _airfield_strike(turn)
 
     # 25.53: lower resource number strikes first; equal numbers fly together.
-    order = sorted(Side, key=lambda side: (resources[side], side is Side.ALLIED))
+    order = sorted(SIDES, key=lambda side: (resources[side], side is Side.ALLIED))
     simultaneous = resources[Side.JAPANESE] == resources[Side.ALLIED]
     # A fleet Sinking or Out of Action by now (Midway's raid flew first) launches nothing,
     # even in a simultaneous pair (3.7.5, 25.9).
     grounded = {
         side
-        for side in Side
+        for side in SIDES
         if _launch_size(StrikeSize.LARGE, turn.level(scenario.fleet_of(side)))[0] is StrikeSize.NONE
     }
     for slot, side in enumerate(order, start=2):
@@ -1050,24 +1054,24 @@ def play_turn(
     _tick_losses(turn)
     _damage_control(turn)
     vp = score(catalog, scenario, turn.tracks)
-    fleets_out = [side.value for side in Side if turn.level(scenario.fleet_of(side)).out_of_action]
+    fleets_out = [side.value for side in SIDES if turn.level(scenario.fleet_of(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
     if finished:
         for objective in objectives_met(scenario, turn.tracks):
             vp[objective.side] += objective.vp
             turn.emit("objective-met", side=objective.side.value, vp=objective.vp)
-    turn.emit("vp", **{side.value: vp[side] for side in Side})
+    turn.emit("vp", **{side.value: vp[side] for side in SIDES})
 
     winner: Side | str | None = None
     if finished:
         if vp[Side.JAPANESE] == vp[Side.ALLIED]:
             winner = "draw"
         else:
-            winner = max(Side, key=lambda side: vp[side])
+            winner = max(SIDES, key=lambda side: vp[side])
         turn.emit(
             "campaign-ended",
             winner=winner if isinstance(winner, str) else winner.value,
-            vp={side.value: vp[side] for side in Side},
+            vp={side.value: vp[side] for side in SIDES},
             out_of_action=fleets_out,
         )
 
@@ -1081,7 +1085,7 @@ def play_turn(
                 flight_ops=state.sides[side].flight_ops or "none",
                 resource=resources[side],
             )
-            for side in Side
+            for side in SIDES
         },
         strikes=tuple(turn.reports),
         recovery=tuple(recovery),
@@ -1093,7 +1097,7 @@ def play_turn(
         repaired={key: track.repaired for key, track in turn.tracks.items() if track.repaired},
     )
     sides: dict[Side, SideState] = {}
-    for side in Side:
+    for side in SIDES:
         current = state.sides[side]
         used = current.resources_used
         if not catalog.resource(resources[side]).repeatable:
