@@ -31,12 +31,12 @@ from bot.service_rounds import state_of
 from engine.ruleset import Odds, Rules
 
 # Samples per preview: what fits in about a second on one idle core for Midway, the dearer
-# scenario (a sample is one play of the turn, about 2.3 ms of CPU on 2026-11-25, its
-# strikes two thirds of it). From ``SPREAD_FROM`` samples the plays are shared over worker
-# processes, one per core, so on an idle 2-core machine the answer takes about half that; a
-# busy machine may take two or three times as long, and the click is deferred.
-# ``bench/odds.py`` measures what 1,000 cost, in one thread and through the processes.
-SAMPLES = 400
+# scenario (a sample is one play of the turn, about 1.8 ms of CPU on 2026-11-25 with the
+# strike-speed work, its strikes over half of it). From ``SPREAD_FROM`` samples the plays
+# are shared over worker processes, one per core, so on an idle 2-core machine the answer
+# takes about half that; a busy machine may take two or three times as long, and the click
+# is deferred. ``bench/odds.py`` measures what 1,000 cost, in one thread and spread.
+SAMPLES = 500
 # Recent answers by (ruleset, seed, samples): the seed names the campaign, the round (so the
 # state it starts from) and the side's drafts, so an entry stays right; a second click on
 # an unchanged panel answers at once. Bounded by count: each entry is a few numbers.
