@@ -4,7 +4,9 @@ Pure and deterministic. Each sample copies the state, puts a random legal value 
 of every value of the other side that the asking side has not seen yet (the doctrine
 between the orders reveal and the strikes), draws every pick still to be made at random
 among its legal options (the other side's, and the asker's own fields left unpicked),
-then plays the rest of the turn with the ruleset's own ``resolve``.
+then plays the rest of the turn with the ruleset's own ``resolve``. Every draw is made
+first (``plan``), in sample order; the plays themselves (``play``) draw nothing more of
+this stream, so they may be shared out over processes without moving a figure.
 
 Its randomness comes from the ``seed`` the caller builds from public data, never from the
 campaign's seed: that one is secret until the end and would tell the real draws to come.
