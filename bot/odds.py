@@ -123,8 +123,10 @@ def _pool() -> ProcessPoolExecutor | None:
         if _workers is None and not _broken:
             try:
                 # forkserver: the bot's threads and sockets are never forked into a worker.
+                # Nothing is preloaded into the server: Python 3.11's forkserver imports
+                # preloads without the bot's sys.path, so a worker could run the engine of
+                # another copy of the code (an installed one) than the bot's own.
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["engine.rulesets.carrier.odds"])
                 _workers = ProcessPoolExecutor(workers(), mp_context=context)
             except (OSError, ValueError) as error:
                 _broken = True
