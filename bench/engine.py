@@ -171,13 +171,15 @@ def main(argv: list[str] | None = None) -> int:
         open_late = 0
         margins: list[int] = []
         times: list[float] = []
+        cpu: list[float] = []
         floors = []
         strikes_per = 0
         for seed in range(count):
             floors.append(floor_sample())
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             state, still_open = play(catalog, scenario, seed)
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             strikes_per += sum(len(record.strikes) for record in state.history)
             winner = state.winner if isinstance(state.winner, str) else "?"
             winners[str(winner)] += 1
@@ -200,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 "campaign alone",
                 f"median {campaign_ms:.1f} ms, {_p99(times, 1000, 'ms')}, "
                 f"x{median(times) / median(floors):.0f} floor (beside each campaign: "
-                f"{median(floors) * 1e6:.1f} us)",
+                f"{median(floors) * 1e6:.1f} us); CPU median {median(cpu) * 1000:.1f} ms",
                 *target,
             )
         )

@@ -11,17 +11,25 @@ A second floor, the 1,000-step pure-Python loop of ``bench/engine.py`` timed bes
 chunk, gives a ratio that does not move when the engine itself gets faster or slower, so
 figures from different commits and different machine loads compare.
 
+The panel's button spreads a preview over worker processes, one per core (``bot/odds.py``):
+after the one-thread chunks, whole previews of the same size are timed through that pool
+(``--pool-runs`` of them, wall time, the pool started and warmed first), and one preview is
+played both ways to check the pool gives the same figures. The one-thread figures also
+give the CPU time per sample, which machine load moves far less than wall time.
+
 Target (issue 13): 1,000 samples <= 1 s.
 
-    python bench/odds.py [samples, default 1000] [--quick]
+    python bench/odds.py [samples, default 1000] [--pool-runs 5] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -53,7 +61,54 @@ def plain_turn(rules: CarrierRules, state: State, index: int) -> float:
     return time.perf_counter() - start
 
 
-def run(scenario: str, samples: int) -> None:
+def pooled(
+    rules: CarrierRules, state: State, picks: dict[str, str], samples: int, runs: int
+) -> None:
+    """Whole previews through the panel's worker processes: wall seconds, same figures?"""
+    from dataclasses import asdict
+
+    from bot import odds as panel_odds
+
+    processes = panel_odds.workers()
+    parts = panel_odds.CHUNKS_PER_WORKER * processes  # as the panel shares them out
+    hidden = ("doctrine",)
+
+    def spread(size: int, seed: str) -> Any:
+        return rules.odds(
+            state,
+            "japanese",
+            picks,
+            hidden,
+            samples=size,
+            seed=seed,
+            spread=panel_odds._spread,
+            parts=parts,
+        )
+
+    spread(processes * 20, "pool-warm-up")  # starts the processes, loads their catalog
+    check = min(samples, 200)
+    same = asdict(spread(check, "pool-check")) == asdict(
+        rules.odds(state, "japanese", picks, hidden, samples=check, seed="pool-check")
+    )
+    walls: list[float] = []
+    for index in range(runs):
+        start = time.perf_counter()
+        spread(samples, f"pool|{index}")
+        walls.append(time.perf_counter() - start)
+    scaled = statistics.median(walls) * 1000 / samples
+    broken = " (the pool failed: played in one thread)" if panel_odds._broken else ""
+    print(
+        line(
+            f"preview 1000 samples, {processes} processes ({state.scenario})",
+            f"median {scaled:.2f} s over {runs} previews (min {min(walls) * 1000 / samples:.2f}"
+            f" s), figures as one thread's: {'yes' if same else 'NO'}{broken}",
+            "<= 1 s",
+            verdict(scaled, TARGET_S),
+        )
+    )
+
+
+def run(scenario: str, samples: int, pool_runs: int) -> None:
     rules = CarrierRules(default_catalog())
     state = rules.new(scenario, "bench-odds")
     flight_ops = next(
@@ -62,16 +117,17 @@ def run(scenario: str, samples: int) -> None:
     picks = {"flight_ops": flight_ops.options[0].id}
     hidden = ("doctrine",)
     rules.odds(state, "japanese", picks, hidden, samples=5, seed="warm-up")
-    preview = 0.0
+    preview = cpu = 0.0
     floor: list[float] = []
     loop: list[float] = []
     done = 0
     while done < samples:
         size = min(CHUNK, samples - done)
         loop += reference_floor(FLOOR_PER_CHUNK)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = rules.odds(state, "japanese", picks, hidden, samples=size, seed=f"bench|{done}")
         preview += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
         assert result is not None and result.samples == size
         floor += [plain_turn(rules, state, len(floor) + i) for i in range(FLOOR_PER_CHUNK)]
         done += size
@@ -89,22 +145,26 @@ def run(scenario: str, samples: int) -> None:
             f"preview 1000 samples ({scenario})",
             f"x{preview / (per_turn * samples):.2f} the floor per sample, "
             f"x{preview / samples / median(loop):.0f} the loop floor "
-            f"({median(loop) * 1e6:.1f} us), {scaled:.2f} s{scaled_note}",
+            f"({median(loop) * 1e6:.1f} us), {scaled:.2f} s{scaled_note} in one thread, "
+            f"CPU {cpu * 1000 / samples:.2f} ms per sample",
             "<= 1 s",
             verdict(scaled, TARGET_S),
         )
     )
+    if pool_runs:
+        pooled(rules, state, picks, samples, pool_runs)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("samples", nargs="?", type=int, default=1000)
+    parser.add_argument("--pool-runs", type=int, default=5, help="previews through the pool")
     parser.add_argument("--quick", action="store_true", help="100 samples, for the smoke test")
     args = parser.parse_args()
-    samples = 100 if args.quick else args.samples
+    samples, pool_runs = (100, 1) if args.quick else (args.samples, args.pool_runs)
     print(f"machine: {machine()}")
     for scenario in ("coral-sea", "midway"):
-        run(scenario, samples)
+        run(scenario, samples, pool_runs)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,14 @@ away the real draws to come. Same panel, same seed, same figures.
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
+import os
+import threading
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +30,13 @@ from bot.service_model import ServiceError
 from bot.service_rounds import state_of
 from engine.ruleset import Odds, Rules
 
-# Samples per preview: what fits in about a second on an idle core for Midway, the dearer
-# scenario (a sample is one play of the turn, some 1.5-3 ms since issue 13's speed work; a
-# busy machine may take two or three times as long, and the click is deferred).
-# ``bench/odds.py`` measures what 1,000 would cost.
-SAMPLES = 300
+# Samples per preview: what fits in about a second on one idle core for Midway, the dearer
+# scenario (a sample is one play of the turn, about 1.8 ms of CPU on 2026-11-25 with the
+# strike-speed work, its strikes over half of it). From ``SPREAD_FROM`` samples the plays
+# are shared over worker processes, one per core, so on an idle 2-core machine the answer
+# takes about half that; a busy machine may take two or three times as long, and the click
+# is deferred. ``bench/odds.py`` measures what 1,000 cost, in one thread and spread.
+SAMPLES = 500
 # Recent answers by (ruleset, seed, samples): the seed names the campaign, the round (so the
 # state it starts from) and the side's drafts, so an entry stays right; a second click on
 # an unchanged panel answers at once. Bounded by count: each entry is a few numbers.
@@ -35,6 +44,14 @@ RECENT = 256
 _recent: OrderedDict[tuple[str, str, int], Odds] = OrderedDict()
 # The previews running now, by (campaign, round, side): a double click waits for none.
 _running: set[tuple[int, int, str]] = set()
+# From this many samples a preview is shared out over worker processes (``workers()``);
+# a smaller one costs less than shipping it to them.
+SPREAD_FROM = 200
+CHUNKS_PER_WORKER = 4
+_workers: ProcessPoolExecutor | None = None
+_broken = False  # the processes could not start, or died: previews stay in one thread
+_pool_lock = threading.Lock()
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,11 +107,56 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
     )
 
 
+def workers() -> int:
+    """Processes a preview may use: ``SORTIE_ODDS_WORKERS``, else one per core."""
+    try:
+        wanted = int(os.environ.get("SORTIE_ODDS_WORKERS", "0"))
+    except ValueError:
+        wanted = 0
+    return max(1, wanted or os.cpu_count() or 1)
+
+
+def _pool() -> ProcessPoolExecutor | None:
+    """The preview processes, started on first use; None where they cannot be."""
+    global _workers, _broken
+    with _pool_lock:
+        if _workers is None and not _broken:
+            try:
+                # forkserver: the bot's threads and sockets are never forked into a worker.
+                # Nothing is preloaded into the server: Python 3.11's forkserver imports
+                # preloads without the bot's sys.path, so a worker could run the engine of
+                # another copy of the code (an installed one) than the bot's own.
+                context = multiprocessing.get_context("forkserver")
+                _workers = ProcessPoolExecutor(workers(), mp_context=context)
+            except (OSError, ValueError) as error:
+                _broken = True
+                log.warning("odds: no worker processes (%s); previews play in one thread", error)
+        return _workers
+
+
+def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    """``map`` over the preview processes, or here in this thread if they fail: the
+    samples' draws are made before the split, so either way gives the same figures."""
+    global _workers, _broken
+    pool = _pool()
+    if pool is not None:
+        try:
+            return list(pool.map(play, items))
+        except (BrokenProcessPool, OSError) as error:
+            log.warning("odds: worker processes failed (%s); playing in this thread", error)
+            with _pool_lock:
+                _broken, _workers = True, None
+            pool.shutdown(wait=False, cancel_futures=True)
+    return [play(item) for item in items]
+
+
 def simulate(question: Ask, samples: int) -> Odds | None:
     key = (question.rules.key, question.seed, samples)
     found = _recent.get(key)
     if found is not None:
         return found
+    # Several runs per process: one slowed by the machine's other work takes fewer of them.
+    parts = CHUNKS_PER_WORKER * workers() if samples >= SPREAD_FROM and workers() > 1 else 1
     result = question.rules.odds(
         question.state,
         question.side,
@@ -102,6 +164,8 @@ def simulate(question: Ask, samples: int) -> Odds | None:
         question.hidden,
         samples=samples,
         seed=question.seed,
+        spread=_spread if parts > 1 else None,
+        parts=parts,
     )
     if result is not None:
         _recent[key] = result

@@ -7,11 +7,16 @@ RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
 
 from __future__ import annotations
 
-from engine.catalog import Catalog, Scenario
+from engine.catalog import Catalog, Resource, Scenario
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
+from engine.trusted import trusted_copy, trusted_defaults
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
+
+# The sides in their fixed order, as a tuple: iterating the enum itself costs a
+# generator per loop, and a turn loops over the sides some sixty times.
+SIDES = tuple(Side)
 
 TACTIC_LABELS = {
     FleetTactic.CLOSE: "Close Range",
@@ -35,9 +40,9 @@ def new_campaign(catalog: Catalog, scenario_key: str, seed: str) -> State:
     return State(
         scenario=scenario.key,
         seed_commitment=seed_commitment(seed),
-        sides={side: SideState(side=side) for side in Side},
+        sides={side: SideState(side=side) for side in SIDES},
         tracks={place.key: TrackState(place=place.key) for place in scenario.places},
-        vp={side: 0 for side in Side},
+        vp={side: 0 for side in SIDES},
     )
 
 
@@ -63,23 +68,29 @@ def _tactic_decision(side_state: SideState) -> Decision:
         # 25.32: no jump straight between Close and Long.
         if last is FleetTactic.LONG and tactic is FleetTactic.CLOSE:
             excluded.append(
-                Excluded(id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-long")
+                trusted_defaults(
+                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-long"
+                )
             )
         elif last is FleetTactic.CLOSE and tactic is FleetTactic.LONG:
             excluded.append(
-                Excluded(id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-close")
+                trusted_defaults(
+                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-close"
+                )
             )
         else:
             options.append(
-                Option(
+                trusted_defaults(
+                    Option,
                     id=tactic.value,
                     label=TACTIC_LABELS[tactic],
                     detail=f"recovery +{tactic.recovery_cards}",
                 )
             )
     default = last.value if last is not None else FleetTactic.MEDIUM.value
-    return Decision(
-        side=side_state.side,
+    return trusted_defaults(
+        Decision,
+        side=side_state.side.value,
         field="fleet_tactic",
         options=tuple(options),
         excluded=tuple(excluded),
@@ -115,14 +126,21 @@ def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision
             elif size is StrikeSize.LARGE and level.no_large:
                 reason = "fleet-damage"  # authored 3.7.5
             if reason:
-                excluded.append(Excluded(id=option_id, label=label, reason=reason))
+                excluded.append(
+                    trusted_defaults(Excluded, id=option_id, label=label, reason=reason)
+                )
             else:
                 strike, cap = preview_forces(catalog, state, side, size)
-                options.append(Option(id=option_id, label=label, detail=f"{strike} — CAP {cap}"))
+                options.append(
+                    trusted_defaults(
+                        Option, id=option_id, label=label, detail=f"{strike} — CAP {cap}"
+                    )
+                )
     _, cap = preview_forces(catalog, state, side, StrikeSize.NONE)
-    options.append(Option(id=NO_STRIKE, label="No Strike", detail=f"CAP {cap}"))
-    return Decision(
-        side=side,
+    options.append(trusted_defaults(Option, id=NO_STRIKE, label="No Strike", detail=f"CAP {cap}"))
+    return trusted_defaults(
+        Decision,
+        side=side.value,
         field="flight_ops",
         options=tuple(options),
         excluded=tuple(excluded),
@@ -131,8 +149,34 @@ def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision
 
 
 def _doctrine_decision(side_state: SideState) -> Decision:
-    options = tuple(Option(id=key, label=key) for key in DOCTRINE_PRESETS)
-    return Decision(side=side_state.side, field="doctrine", options=options, default="balanced")
+    options = tuple(trusted_defaults(Option, id=key, label=key) for key in DOCTRINE_PRESETS)
+    return trusted_defaults(
+        Decision, side=side_state.side.value, field="doctrine", options=options, default="balanced"
+    )
+
+
+# Each resource's line on the panel, by why it is in or out: a few dozen small models,
+# the same in every campaign of the catalog (a resource decision is rebuilt whenever the
+# resources used change). The entry holds the catalog so its id stays its own.
+_lines: dict[tuple[object, ...], tuple[Catalog, Option | Excluded]] = {}
+
+
+def _resource_line(catalog: Catalog, resource: Resource, reason: str | None) -> Option | Excluded:
+    key = (id(catalog), resource.number, reason)
+    hit = _lines.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    option_id = str(resource.number)
+    label = f"#{resource.number} {resource.name}"
+    line: Option | Excluded
+    if reason is None:
+        line = trusted_defaults(Option, id=option_id, label=label, detail=resource.text)
+    else:
+        line = trusted_defaults(Excluded, id=option_id, label=label, reason=reason)
+    if len(_lines) >= 1024:
+        _lines.clear()  # only a catalog after catalog (tests) gets here
+    _lines[key] = (catalog, line)
+    return line
 
 
 def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
@@ -142,22 +186,25 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
     excluded: list[Excluded] = []
     default = ""
     for resource in catalog.resources:
-        option_id = str(resource.number)
-        label = f"#{resource.number} {resource.name}"
         if resource.repeatable:
-            default = option_id
+            default = str(resource.number)
+        reason: str | None = None
         if resource.side is not None and resource.side is not side:
-            excluded.append(Excluded(id=option_id, label=label, reason="other-side"))
+            reason = "other-side"
         elif resource.number in used and not resource.repeatable:
-            excluded.append(Excluded(id=option_id, label=label, reason="used"))
+            reason = "used"
         elif resource.effect.land_based_strike and not (
             scenario.land_based.get(side) or scenario.submarine
         ):
-            excluded.append(Excluded(id=option_id, label=label, reason="not-in-scenario"))
+            reason = "not-in-scenario"
+        line = _resource_line(catalog, resource, reason)
+        if isinstance(line, Option):
+            options.append(line)
         else:
-            options.append(Option(id=option_id, label=label, detail=resource.text))
-    return Decision(
-        side=side,
+            excluded.append(line)
+    return trusted_defaults(
+        Decision,
+        side=side.value,
         field="resource",
         options=tuple(options),
         excluded=tuple(excluded),
@@ -200,8 +247,11 @@ def _known(key: tuple[object, ...], catalog: Catalog | None) -> Decision | None:
 
 
 def _keep(key: tuple[object, ...], catalog: Catalog | None, decision: Decision) -> Decision:
-    if len(_made) >= 1024:
-        _made.clear()
+    while len(_made) >= 1024:  # the oldest goes first: the common lists stay
+        try:
+            del _made[next(iter(_made))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            break
     _made[key] = (catalog, decision)
     return decision
 
@@ -231,7 +281,7 @@ def _decisions(catalog: Catalog, state: State) -> list[Decision]:
     if state.finished:
         return []
     decisions: list[Decision] = []
-    for side in Side:
+    for side in SIDES:
         side_state = state.sides[side]
         if state.round is RoundKind.ORDERS:
             key: tuple[object, ...] = ("tactic", side, side_state.last_tactic)
@@ -281,14 +331,13 @@ def resolve(
     validate(catalog, state, choices)
     if state.round is RoundKind.ORDERS:
         sides = {
-            side: state.sides[side].model_copy(
-                update={
-                    "tactic": FleetTactic(choices[side]["fleet_tactic"]),
-                    "flight_ops": choices[side]["flight_ops"],
-                    "doctrine": choices[side]["doctrine"],
-                }
+            side: trusted_copy(
+                state.sides[side],
+                tactic=FleetTactic(choices[side]["fleet_tactic"]),
+                flight_ops=choices[side]["flight_ops"],
+                doctrine=choices[side]["doctrine"],
             )
-            for side in Side
+            for side in SIDES
         }
         event = Event(
             kind="orders-revealed",
@@ -298,11 +347,11 @@ def resolve(
                     "fleet_tactic": choices[side]["fleet_tactic"],
                     "flight_ops": choices[side]["flight_ops"],
                 }
-                for side in Side
+                for side in SIDES
             },
         )
         return state.model_copy(update={"sides": sides, "round": RoundKind.RESOURCE}), [event]
     from engine.turn import play_turn
 
-    resources = {side: int(choices[side]["resource"]) for side in Side}
+    resources = {side: int(choices[side]["resource"]) for side in SIDES}
     return play_turn(catalog, state, resources, rng)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.catalog import AircraftType, Catalog, UnitSpec
 from engine.orders import Doctrine, FlightUnit, PilotFace
+from engine.trusted import trusted, trusted_copy
 from engine.types import AircraftClass, Band, BombMode, Ordnance, Side
 
 SIDE_LETTER = {Side.JAPANESE: "J", Side.ALLIED: "A"}
@@ -75,7 +76,10 @@ def expand(
     doctrine: Doctrine,
     naval: bool,
 ) -> list[FlightUnit]:
-    """Turn sheet notation (24.46: "n L/W", "L", plain counts) into individual aircraft."""
+    """Turn sheet notation (24.46: "n L/W", "L", plain counts) into individual aircraft.
+
+    ``side`` must be the ``Side`` itself: the units are built from the sheet's own values
+    without validation (issue 13, thousands per campaign)."""
     units: list[FlightUnit] = []
     element_no = 0
     for spec in specs:
@@ -90,7 +94,8 @@ def expand(
                     element_no += 1
                 element = f"{prefix}{element_no}"
                 units.append(
-                    FlightUnit(
+                    trusted(
+                        FlightUnit,
                         uid=f"{element}-{aircraft.code}-{index % size + 1}",
                         aircraft=aircraft.code,
                         side=side,
@@ -99,6 +104,8 @@ def expand(
                         element=element,
                         band=band,
                         ordnance=ordnance,
+                        pilot=None,
+                        damage=0,
                     )
                 )
             continue
@@ -108,7 +115,8 @@ def expand(
             roles = ("leader", "wingman") if spec.kind == "L/W" else ("leader",)
             for role in roles:
                 units.append(
-                    FlightUnit(
+                    trusted(
+                        FlightUnit,
                         uid=f"{element}-{aircraft.code}-{role[0].upper()}",
                         aircraft=aircraft.code,
                         side=side,
@@ -117,6 +125,8 @@ def expand(
                         element=element,
                         band=band,
                         ordnance=ordnance,
+                        pilot=None,
+                        damage=0,
                     )
                 )
     return units
@@ -221,6 +231,5 @@ def describe(units: Sequence[FlightUnit]) -> str:
 
 def with_pilot(units: Sequence[FlightUnit], pilots: dict[str, PilotFace]) -> list[FlightUnit]:
     return [
-        unit.model_copy(update={"pilot": pilots[unit.uid]}) if unit.uid in pilots else unit
-        for unit in units
+        trusted_copy(unit, pilot=pilots[unit.uid]) if unit.uid in pilots else unit for unit in units
     ]

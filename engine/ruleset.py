@@ -13,7 +13,7 @@ application's secrecy gate, so a ruleset never decides on its own who may read w
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 
@@ -213,6 +213,11 @@ class HistorySplit(Generic[ModelT]):
         return result
 
 
+# A ``map`` over work that may run in other processes: the function and every item must
+# pickle, and the results come back in the items' order.
+Spread = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
+
+
 @dataclass(frozen=True)
 class TargetOdds:
     """Expected boxes ticked on one damage track over the coming turn."""
@@ -308,8 +313,13 @@ class Rules(ABC, Generic[StateT, ViewT]):
         *,
         samples: int,
         seed: str,
+        spread: Spread | None = None,
+        parts: int = 1,
     ) -> Odds | None:
         """Simulate the coming turn ``samples`` times for ``side``, or None if unsupported.
+
+        ``spread``, a ``map`` that may run elsewhere (a process pool), may be handed up to
+        ``parts`` pieces of the work; the figures must not depend on it.
 
         ``picks`` are that side's own drafts of the open round; ``hidden`` names the fields
         whose values the other side has not seen yet (the application's secrecy gate says

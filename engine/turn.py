@@ -32,7 +32,9 @@ from engine.forces import (
     with_pilot,
     within_box,
 )
+from engine.loader import default_pilot_pool
 from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.pilots import draft_pilots
 from engine.report import AircraftOutcome, StrikeReport
 from engine.rng import Rng
 from engine.state import (
@@ -47,6 +49,7 @@ from engine.state import (
     TurnRecord,
 )
 from engine.strike import fly_strike
+from engine.trusted import trusted, trusted_copy, trusted_defaults
 from engine.types import (
     AircraftClass,
     AircraftState,
@@ -57,6 +60,10 @@ from engine.types import (
     Side,
     StrikeSize,
 )
+
+# The sides in their fixed order, as a tuple: iterating the enum itself costs a
+# generator per loop, and a turn loops over the sides some sixty times.
+SIDES = tuple(Side)
 
 # ----------------------------------------------------------------------------- levels
 
@@ -73,6 +80,14 @@ def fleet_level(catalog: Catalog, state: State, side: Side) -> TrackLevel:
     return track_level(catalog, scenario, state.tracks[fleet.key])
 
 
+def _track(track: TrackState, **update: int) -> TrackState:
+    """``track`` with some of its counts changed (the engine's own ints: not validated)."""
+    counts = {"damage_points": track.damage_points, "losses": track.losses}
+    counts["repaired"] = track.repaired
+    counts.update(update)
+    return trusted(TrackState, place=track.place, **counts)
+
+
 def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass) -> str | None:
     for spec in specs:
         if catalog.aircraft[spec.aircraft].cls is cls:
@@ -80,14 +95,19 @@ def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass)
     return None
 
 
-# The forces of recent (sheet row, level, resource, doctrine, box) combinations. They are
-# asked for again and again (every Flight Ops option on the panels, then the turn itself,
-# then every sample of an odds preview) and depend on nothing else; the units are frozen,
-# so the lists are shared as tuples and each caller gets its own list. An entry keeps its
-# catalog so the catalog's id cannot be reused while it lives; plain dict operations only.
+# The forces of recent combinations of the only facts ``_build_forces`` reads: the sheet
+# row (scenario, side, size), the level's penalties, the four numbers of a resource that
+# change forces, whether the target is a ship, the doctrine's torpedo choice and CAP band,
+# and the box cards the bases fly. Most resources and levels change none of them, so the
+# same few lists serve every Flight Ops option on the panels, the turn itself and every
+# sample of an odds preview. A new read in ``_build_forces`` must join the key. The units
+# are frozen, so the lists are shared as tuples and each caller gets its own list. An
+# entry keeps its catalog so the catalog's id cannot be reused while it lives; the oldest
+# entry goes first; plain dict operations only, so threads can share it.
 _FORCES_SIZE = 512
-_forces: dict[tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]]
-_forces = {}
+_forces: dict[
+    tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]
+] = {}
 
 
 def _carrier_forces(
@@ -104,15 +124,33 @@ def _carrier_forces(
     """25.63-25.65: the sheet's row, less the track's penalties, plus resources, within the
     box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
     naval = bool(target and catalog.targets[target.sheet].naval)
-    boxes = tuple(sorted((already or {}).items()))
-    key = (id(catalog), scenario.key, side, size, level, effect, naval, doctrine, boxes)
+    boxes = tuple(sorted(already.items())) if already else ()
+    key = (
+        id(catalog),
+        scenario.key,
+        side,
+        size,
+        level.strike_minus,
+        level.cap_minus,
+        effect.strike_add_fighter_elements,
+        effect.strike_add_fighter_bomber_leaders,
+        effect.cap_minus,
+        effect.cap_add_elements,
+        naval,
+        doctrine.torpedo,
+        doctrine.cap_band,
+        boxes,
+    )
     hit = _forces.get(key)
     if hit is None or hit[0] is not catalog:
         strike, cap = _build_forces(
             catalog, scenario, side, size, level, effect, naval, doctrine, already
         )
-        if len(_forces) >= _FORCES_SIZE:
-            _forces.clear()
+        while len(_forces) >= _FORCES_SIZE:
+            try:
+                del _forces[next(iter(_forces))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                break
         hit = _forces[key] = (catalog, tuple(strike), tuple(cap))
     return list(hit[1]), list(hit[2])
 
@@ -257,28 +295,35 @@ class _Turn:
     out_of_sight: dict[Side, str] = field(default_factory=dict)  # "hidden" / "partial"
     pilots: dict[str, PilotFace] = field(default_factory=dict)
     losses: Counter[str] = field(default_factory=Counter)  # place key -> aircraft lost
-    cap_home: dict[str, str] = field(default_factory=dict)  # "side:uid" -> place flown from
+    cap_home: dict[tuple[Side, str], str] = field(default_factory=dict)  # -> place flown from
     aces: set[Side] = field(default_factory=set)  # sides whose Ace Leader (#14) is placed
     bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
     # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
     # card-drawn CAPs, strikes launched, scouts, land-based bombers).
     fielded: dict[Side, Counter[str]] = field(
-        default_factory=lambda: {side: Counter[str]() for side in Side}
+        default_factory=lambda: {side: Counter[str]() for side in SIDES}
     )
     # The export's record of the turn (issue 11): pilot draws and track ticks with causes.
     pilot_records: list[PilotRecord] = field(default_factory=list)
     drafted: set[str] = field(default_factory=set)  # Leaders that had their draw (19.24)
     ticks: list[Tick] = field(default_factory=list)
+    effects: dict[Side, ResourceEffect] = field(default_factory=dict)  # by side, once found
 
     def room(self, side: Side) -> Counter[str]:
         """Box cards of ``side`` already in use this turn (25.65)."""
         return self.bases[side] + self.fielded[side]
 
     def field_units(self, side: Side, units: list[FlightUnit]) -> None:
-        self.fielded[side] += Counter(unit.aircraft for unit in units)
+        self.fielded[side].update(unit.aircraft for unit in units)
 
     def effect(self, side: Side) -> ResourceEffect:
-        return self.catalog.resource(self.resources[side]).effect_for(side)
+        # Asked a hundred times a turn; the catalog finds a resource by walking its list.
+        found = self.effects.get(side)
+        if found is None:
+            found = self.effects[side] = self.catalog.resource(self.resources[side]).effect_for(
+                side
+            )
+        return found
 
     def tactic(self, side: Side) -> FleetTactic:
         tactic = self.state.sides[side].tactic
@@ -286,13 +331,15 @@ class _Turn:
         return tactic
 
     def doctrine(self, side: Side) -> Doctrine:
-        return DOCTRINE_PRESETS.get(self.state.sides[side].doctrine, Doctrine())
+        preset = DOCTRINE_PRESETS.get(self.state.sides[side].doctrine)
+        return _PLAIN if preset is None else preset
 
     def level(self, place: Place) -> TrackLevel:
-        return track_level(self.catalog, self.scenario, self.tracks[place.key])
+        # ``track_level`` without looking the place up again (asked for many times a turn).
+        return self.catalog.tracks[place.track].level(self.tracks[place.key].effective)
 
     def emit(self, event_kind: str, /, **data: object) -> None:
-        self.events.append(Event(kind=event_kind, turn=self.state.turn, data=dict(data)))
+        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=dict(data)))
 
 
 def _draft(
@@ -302,9 +349,6 @@ def _draft(
 
     ``ace``: this group carries the side's Ace Leader (authored #14), if not placed yet.
     """
-    from engine.loader import default_pilot_pool
-    from engine.pilots import draft_pilots
-
     # 19.24: one draw per Leader. Midway's fighters cover its airfield and its ground
     # defences, so the same group reaches here more than once: a Leader that drew an
     # unskilled face keeps flying without a pilot instead of drawing again.
@@ -327,7 +371,8 @@ def _draft(
         turn.aces.add(side)
         placed[uid] = face.name
         turn.pilot_records.append(
-            PilotRecord(
+            trusted_defaults(
+                PilotRecord,
                 side=side,
                 purpose=purpose,
                 uid=uid,
@@ -344,9 +389,12 @@ def _draft(
         turn.rng.stream(f"pilots:{purpose}"),
         extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
+    records = turn.pilot_records
     for draw in draws:
-        turn.pilot_records.append(
-            PilotRecord(
+        pilot = draw.pilot
+        records.append(
+            trusted(
+                PilotRecord,
                 side=side,
                 purpose=purpose,
                 uid=draw.uid,
@@ -355,12 +403,13 @@ def _draft(
                 face=draw.face,
                 skilled=draw.skilled,
                 redraw=draw.redraw,
-                pilot=draw.pilot.name if draw.pilot is not None else None,
+                ace=False,
+                pilot=pilot.name if pilot is not None else None,
             )
         )
-        if draw.pilot is not None:
-            turn.pilots[draw.uid] = draw.pilot
-            placed[draw.uid] = draw.pilot.name
+        if pilot is not None:
+            turn.pilots[draw.uid] = pilot
+            placed[draw.uid] = pilot.name
     turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
     return with_pilot(units, turn.pilots)
 
@@ -402,7 +451,7 @@ def _airfield_row(place: Place, boxes: int) -> tuple[tuple[UnitSpec, ...], tuple
 def _note_cap_home(turn: _Turn, units: list[FlightUnit], home: Place) -> None:
     """25.82: a CAP aircraft lost ticks the fleet or airfield it flew from."""
     for unit in units:
-        turn.cap_home[f"{unit.side.value}:{unit.uid}"] = home.key
+        turn.cap_home[unit.side, unit.uid] = home.key
 
 
 def _covering_airfield(turn: _Turn, place: Place) -> Place | None:
@@ -452,7 +501,7 @@ def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
         aircraft = turn.catalog.aircraft[unit.aircraft]
         if damage >= aircraft.flip_at + aircraft.destroy_extra:
             continue
-        alive.append(unit.model_copy(update={"damage": damage}))
+        alive.append(unit if unit.damage == damage else trusted_copy(unit, damage=damage))
     return alive
 
 
@@ -463,7 +512,7 @@ def _midway(scenario: Scenario) -> Place | None:
 def _setup_fleet_caps(
     turn: _Turn, forces: dict[Side, tuple[list[FlightUnit], list[FlightUnit]]]
 ) -> None:
-    for side in Side:
+    for side in SIDES:
         fleet = turn.scenario.fleet_of(side)
         # The ace flies with the strike when the side launches one, else with this CAP.
         strikes = bool(forces[side][0])
@@ -522,11 +571,17 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
             turn.cap_damage[outcome.uid] = outcome.damage
     if report.target_points and setup.kind != "scout":
         track = turn.tracks[setup.target]
-        turn.tracks[setup.target] = track.model_copy(
-            update={"damage_points": track.damage_points + report.target_points}
+        turn.tracks[setup.target] = _track(
+            track, damage_points=track.damage_points + report.target_points
         )
         turn.ticks.append(
-            Tick(place=setup.target, boxes=report.target_points, cause="damage", strike=report.id)
+            trusted_defaults(
+                Tick,
+                place=setup.target,
+                boxes=report.target_points,
+                cause="damage",
+                strike=report.id,
+            )
         )
     turn.reports.append(report)
     turn.emit(
@@ -544,7 +599,7 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
 def _scouts(turn: _Turn) -> None:
     """Authored 3.4: a scout flies two turns against one element of the scouted fleet's CAP,
     which is already up (it is fixed for the whole turn), then makes its report draw."""
-    for side in Side:
+    for side in SIDES:
         if not turn.effect(side).scout:
             continue
         spec = turn.scenario.scouts[side]
@@ -562,7 +617,8 @@ def _scouts(turn: _Turn) -> None:
         turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
-        setup = StrikeSetup(
+        setup = trusted_defaults(
+            StrikeSetup,
             id=f"T{turn.state.turn}-{SIDE_LETTER[side]}R",
             turn=turn.state.turn,
             kind="scout",
@@ -588,13 +644,13 @@ def _scouts(turn: _Turn) -> None:
             for run in report.bomb_runs
         )
         turn.scout_success[side] = success
-        turn.reports[-1] = report.model_copy(update={"scout_success": success})
+        turn.reports[-1] = trusted_copy(report, scout_success=success)
         turn.emit("scout-mission", side=side.value, success=success)
 
 
 def _out_of_sight(turn: _Turn) -> None:
     """Authored #9: blue borders among 1 + range-value cards; an enemy scout's success spoils it."""
-    for side in Side:
+    for side in SIDES:
         if not turn.effect(side).out_of_sight:
             continue
         if turn.scout_success.get(side.enemy):
@@ -654,7 +710,8 @@ def _carrier_setup(
         return None
     strike = _draft(turn, side, strike, f"strike:{side.value}", ace=True)
     hidden_state = turn.out_of_sight.get(defender) if against_fleet else None
-    return StrikeSetup(
+    return trusted_defaults(
+        StrikeSetup,
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}1",
         turn=turn.state.turn,
         kind="carrier",
@@ -692,11 +749,11 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         sheet = turn.catalog.targets[enemy_fleet.sheet]
         points = sheet.points.get(card.bombing, 0) * 2  # read as a torpedo (21.55)
         track = turn.tracks[enemy_fleet.key]
-        turn.tracks[enemy_fleet.key] = track.model_copy(
-            update={"damage_points": track.damage_points + points}
-        )
+        turn.tracks[enemy_fleet.key] = _track(track, damage_points=track.damage_points + points)
         if points:
-            turn.ticks.append(Tick(place=enemy_fleet.key, boxes=points, cause="submarine"))
+            turn.ticks.append(
+                trusted_defaults(Tick, place=enemy_fleet.key, boxes=points, cause="submarine")
+            )
         turn.emit(
             "submarine", side=side.value, card=card.id, result=card.bombing.name, points=points
         )
@@ -718,7 +775,8 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     units = within_box(units, turn.catalog, turn.room(side))  # 25.65
     turn.field_units(side, units)
     defender = target.side
-    setup = StrikeSetup(
+    setup = trusted_defaults(
+        StrikeSetup,
         id=f"T{turn.state.turn}-{SIDE_LETTER[side]}LB",
         turn=turn.state.turn,
         kind="land-based",
@@ -769,7 +827,8 @@ def _airfield_strike(turn: _Turn) -> None:
     units = _draft(turn, side, units, "strike:midway")
     defender = target.side
     hidden_state = turn.out_of_sight.get(defender)
-    setup = StrikeSetup(
+    setup = trusted_defaults(
+        StrikeSetup,
         id=f"T{turn.state.turn}-AM",
         turn=turn.state.turn,
         kind="airfield",
@@ -821,7 +880,9 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             continue
         count = _recovery_cards(turn, report)
         updated: list[AircraftOutcome] = []
-        deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"recovery:{report.id}"))
+        # The deck is shuffled only for a strike with aircraft to test: its stream is its
+        # own, so one never shuffled draws nothing another could see.
+        deck: Deck | None = None
         for outcome in report.aircraft:
             if (
                 outcome.group != "strike"
@@ -830,19 +891,27 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
             ):
                 updated.append(outcome)
                 continue
+            if deck is None:
+                stream = turn.rng.stream(f"recovery:{report.id}")
+                deck = Deck(turn.catalog.deck.cards, stream)
             cards = deck.draw_many(count, "recovery")
             lost = any(card.is_attack for card in cards)
             draws.append(
-                RecoveryDraw(
-                    uid=outcome.uid, strike=report.id, cards=tuple(c.id for c in cards), lost=lost
+                trusted(
+                    RecoveryDraw,
+                    uid=outcome.uid,
+                    strike=report.id,
+                    cards=tuple(c.id for c in cards),
+                    lost=lost,
                 )
             )
             if lost:
-                outcome = outcome.model_copy(
-                    update={"state": AircraftState.DESTROYED, "lost_on_recovery": True}
+                outcome = trusted_copy(
+                    outcome, state=AircraftState.DESTROYED, lost_on_recovery=True
                 )
             updated.append(outcome)
-        turn.reports[index] = report.model_copy(update={"aircraft": tuple(updated)})
+        if deck is not None:
+            turn.reports[index] = trusted_copy(report, aircraft=tuple(updated))
     if draws:
         turn.emit(
             "recovery",
@@ -861,14 +930,16 @@ def _tick_losses(turn: _Turn) -> None:
     do resource #8's land-based bombers (authored 3.7.2). A CAP that fought two raids
     appears in two reports: each aircraft counts once.
     """
-    seen: set[str] = set()
+    seen: set[tuple[Side, str]] = set()
     recount: Counter[str] = Counter()
     for report in turn.reports:
         if report.kind == "scout":
             continue
         for outcome in report.aircraft:
-            key = f"{outcome.side.value}:{outcome.uid}"
-            if outcome.state is not AircraftState.DESTROYED or key in seen:
+            if outcome.state is not AircraftState.DESTROYED:
+                continue
+            key = (outcome.side, outcome.uid)
+            if key in seen:
                 continue
             if outcome.group == "strike":
                 if report.kind == "land-based":
@@ -881,7 +952,8 @@ def _tick_losses(turn: _Turn) -> None:
                 seen.add(key)
                 recount[place.key] += 1
                 turn.ticks.append(
-                    Tick(
+                    trusted_defaults(
+                        Tick,
                         place=place.key,
                         boxes=1,
                         cause="aircraft-lost",
@@ -890,14 +962,14 @@ def _tick_losses(turn: _Turn) -> None:
                     )
                 )
     turn.losses = recount
-    for key, count in sorted(turn.losses.items()):
-        track = turn.tracks[key]
-        turn.tracks[key] = track.model_copy(update={"losses": track.losses + count})
-        turn.emit("losses-ticked", place=key, boxes=count)
+    for place_key, count in sorted(turn.losses.items()):
+        track = turn.tracks[place_key]
+        turn.tracks[place_key] = _track(track, losses=track.losses + count)
+        turn.emit("losses-ticked", place=place_key, boxes=count)
 
 
 def _damage_control(turn: _Turn) -> None:
-    for side in Side:
+    for side in SIDES:
         amount = turn.effect(side).damage_control
         if not amount:
             continue
@@ -908,13 +980,13 @@ def _damage_control(turn: _Turn) -> None:
             continue  # authored #11: no coming back from Out of Action
         repair = min(amount, track.damage_points - track.repaired)
         if repair > 0:
-            turn.tracks[fleet.key] = track.model_copy(update={"repaired": track.repaired + repair})
+            turn.tracks[fleet.key] = _track(track, repaired=track.repaired + repair)
             turn.emit("damage-control", side=side.value, boxes=repair)
 
 
 def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -> dict[Side, int]:
     """25.83: each track's VP, at the highest level its ticked boxes reached, goes to the enemy."""
-    vp = {side: 0 for side in Side}
+    vp = {side: 0 for side in SIDES}
     for place in scenario.places:
         track = catalog.tracks[place.track]
         vp[place.side.enemy] += track.level(tracks[place.key].boxes).vp
@@ -941,10 +1013,10 @@ def play_turn(
 ) -> tuple[State, list[Event]]:
     scenario = catalog.scenarios[state.scenario]
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
-    turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in Side}
-    turn.emit("resources-revealed", **{side.value: resources[side] for side in Side})
+    turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in SIDES}
+    turn.emit("resources-revealed", **{side.value: resources[side] for side in SIDES})
 
-    start_forces = {side: _forces_now(turn, side) for side in Side}
+    start_forces = {side: _forces_now(turn, side) for side in SIDES}
     # The fleets' CAP is up before anything flies, so a scout can meet it (authored 3.4).
     _setup_fleet_caps(turn, start_forces)
     _scouts(turn)
@@ -952,13 +1024,13 @@ def play_turn(
     _airfield_strike(turn)
 
     # 25.53: lower resource number strikes first; equal numbers fly together.
-    order = sorted(Side, key=lambda side: (resources[side], side is Side.ALLIED))
+    order = sorted(SIDES, key=lambda side: (resources[side], side is Side.ALLIED))
     simultaneous = resources[Side.JAPANESE] == resources[Side.ALLIED]
     # A fleet Sinking or Out of Action by now (Midway's raid flew first) launches nothing,
     # even in a simultaneous pair (3.7.5, 25.9).
     grounded = {
         side
-        for side in Side
+        for side in SIDES
         if _launch_size(StrikeSize.LARGE, turn.level(scenario.fleet_of(side)))[0] is StrikeSize.NONE
     }
     for slot, side in enumerate(order, start=2):
@@ -982,40 +1054,42 @@ def play_turn(
     _tick_losses(turn)
     _damage_control(turn)
     vp = score(catalog, scenario, turn.tracks)
-    fleets_out = [side.value for side in Side if turn.level(scenario.fleet_of(side)).out_of_action]
+    fleets_out = [side.value for side in SIDES if turn.level(scenario.fleet_of(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
     if finished:
         for objective in objectives_met(scenario, turn.tracks):
             vp[objective.side] += objective.vp
             turn.emit("objective-met", side=objective.side.value, vp=objective.vp)
-    turn.emit("vp", **{side.value: vp[side] for side in Side})
+    turn.emit("vp", **{side.value: vp[side] for side in SIDES})
 
     winner: Side | str | None = None
     if finished:
         if vp[Side.JAPANESE] == vp[Side.ALLIED]:
             winner = "draw"
         else:
-            winner = max(Side, key=lambda side: vp[side])
+            winner = max(SIDES, key=lambda side: vp[side])
         turn.emit(
             "campaign-ended",
             winner=winner if isinstance(winner, str) else winner.value,
-            vp={side.value: vp[side] for side in Side},
+            vp={side.value: vp[side] for side in SIDES},
             out_of_action=fleets_out,
         )
 
-    record = TurnRecord(
+    record = trusted(
+        TurnRecord,
         turn=state.turn,
         picks={
-            side: SidePicks(
+            side: trusted(
+                SidePicks,
                 tactic=turn.tactic(side),
                 flight_ops=state.sides[side].flight_ops or "none",
                 resource=resources[side],
             )
-            for side in Side
+            for side in SIDES
         },
         strikes=tuple(turn.reports),
         recovery=tuple(recovery),
-        vp=vp,
+        vp=dict(vp),
         boxes={key: track.boxes for key, track in turn.tracks.items()},
         notes=tuple(turn.notes),
         pilots=tuple(turn.pilot_records),
@@ -1023,20 +1097,19 @@ def play_turn(
         repaired={key: track.repaired for key, track in turn.tracks.items() if track.repaired},
     )
     sides: dict[Side, SideState] = {}
-    for side in Side:
+    for side in SIDES:
         current = state.sides[side]
         used = current.resources_used
         if not catalog.resource(resources[side]).repeatable:
             used = (*used, resources[side])
         size_text = (current.flight_ops or "none").partition(":")[0]
-        sides[side] = current.model_copy(
-            update={
-                "last_tactic": current.tactic,
-                "last_size": StrikeSize(size_text),
-                "tactic": None,
-                "flight_ops": None,
-                "resources_used": used,
-            }
+        sides[side] = trusted_copy(
+            current,
+            last_tactic=current.tactic,
+            last_size=StrikeSize(size_text),
+            tactic=None,
+            flight_ops=None,
+            resources_used=used,
         )
     new_state = state.model_copy(
         update={

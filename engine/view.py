@@ -11,8 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.catalog import Catalog
+from engine.catalog import Catalog, DamageTrack
 from engine.state import State, TurnRecord
+from engine.trusted import trusted
 from engine.turn import fleet_level, preview_forces, track_level
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
@@ -99,14 +100,40 @@ def _effects(level: object) -> tuple[str, ...]:
     return tuple(out)
 
 
+# The levels of each damage track, as the view shows them: the same for every state, so
+# built once per track (the entry holds the track, so its id stays its own).
+_levels: dict[int, tuple[object, tuple[LevelView, ...]]] = {}
+
+
+def _level_views(track: DamageTrack) -> tuple[LevelView, ...]:
+    hit = _levels.get(id(track))
+    if hit is not None and hit[0] is track:
+        return hit[1]
+    levels = tuple(
+        trusted(
+            LevelView,
+            name=level.name,
+            min_boxes=level.min_boxes,
+            vp=level.vp,
+            effects=_effects(level),
+        )
+        for level in track.levels
+    )
+    _levels[id(track)] = (track, levels)
+    return levels
+
+
 def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
+    """The view of ``state`` for ``viewer``; its models are built from the state's own
+    values without validation (a panel asks for one per state and side, issue 13)."""
     scenario = catalog.scenarios[state.scenario]
     tracks: list[TrackView] = []
     for place in scenario.places:
         track_state = state.tracks[place.key]
         track = catalog.tracks[place.track]
         tracks.append(
-            TrackView(
+            trusted(
+                TrackView,
                 place=place.key,
                 name=place.name,
                 side=place.side,
@@ -117,15 +144,7 @@ def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
                 losses=track_state.losses,
                 max_boxes=track.boxes,
                 level=track_level(catalog, scenario, track_state).name,
-                levels=tuple(
-                    LevelView(
-                        name=level.name,
-                        min_boxes=level.min_boxes,
-                        vp=level.vp,
-                        effects=_effects(level),
-                    )
-                    for level in track.levels
-                ),
+                levels=_level_views(track),
             )
         )
     sides: dict[Side, SideView] = {}
@@ -138,7 +157,8 @@ def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
             if (resource.side is None or resource.side is side)
             and (resource.repeatable or resource.number not in side_state.resources_used)
         )
-        sides[side] = SideView(
+        sides[side] = trusted(
+            SideView,
             side=side,
             vp=state.vp[side],
             tactic=side_state.tactic,
@@ -154,12 +174,13 @@ def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
     previews: tuple[ForcePreview, ...] = ()
     if viewer is not None and not state.finished:
         previews = tuple(
-            ForcePreview(size=size, strike=strike, cap=cap)
+            trusted(ForcePreview, size=size, strike=strike, cap=cap)
             for size in StrikeSize
             for strike, cap in [preview_forces(catalog, state, viewer, size)]
         )
     labels = scenario.turn_labels
-    return View(
+    return trusted(
+        View,
         viewer=viewer,
         scenario=scenario.key,
         scenario_name=scenario.name,
@@ -171,6 +192,6 @@ def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
         winner=state.winner,
         sides=sides,
         tracks=tuple(tracks),
-        history=state.history,
+        history=tuple(state.history),
         previews=previews,
     )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from engine import campaign as loop
 from engine.catalog import Catalog
+from engine.loader import default_catalog
 from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.ruleset import (
@@ -26,6 +27,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
+    Spread,
     Stored,
 )
 from engine.rulesets.carrier.odds import preview
@@ -90,9 +92,22 @@ class CarrierRules(Rules[State, View]):
         *,
         samples: int,
         seed: str,
+        spread: Spread | None = None,
+        parts: int = 1,
     ) -> Odds | None:
+        if self.catalog is not default_catalog():
+            spread = None  # a worker process knows the packaged catalog only
         return preview(
-            self.catalog, self.resolve, state, side, picks, hidden, samples=samples, seed=seed
+            self.catalog,
+            self.resolve,
+            state,
+            side,
+            picks,
+            hidden,
+            samples=samples,
+            seed=seed,
+            spread=spread,
+            parts=parts,
         )
 
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:

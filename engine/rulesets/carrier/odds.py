@@ -4,7 +4,9 @@ Pure and deterministic. Each sample copies the state, puts a random legal value 
 of every value of the other side that the asking side has not seen yet (the doctrine
 between the orders reveal and the strikes), draws every pick still to be made at random
 among its legal options (the other side's, and the asker's own fields left unpicked),
-then plays the rest of the turn with the ruleset's own ``resolve``.
+then plays the rest of the turn with the ruleset's own ``resolve``. Every draw is made
+first (``plan``), in sample order; the plays themselves (``play``) draw nothing more of
+this stream, so they may be shared out over processes without moving a figure.
 
 Its randomness comes from the ``seed`` the caller builds from public data, never from the
 campaign's seed: that one is secret until the end and would tell the real draws to come.
@@ -15,12 +17,13 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
-from engine.campaign import pending
+from engine.campaign import pending, resolve
 from engine.catalog import Catalog
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng
-from engine.ruleset import Decision, Event, Odds, TargetOdds
+from engine.ruleset import Decision, Event, Odds, Spread, TargetOdds
 from engine.state import State
 from engine.types import RoundKind, Side
 
@@ -59,6 +62,155 @@ def _choices(
     return result
 
 
+@dataclass(frozen=True)
+class Plays:
+    """Resource rounds to play: each sample's starting state (by index), choices and seed.
+
+    Everything a sample draws at random is drawn while planning, in sample order, so the
+    plays themselves may run in any order, anywhere, and tally to the same figures.
+    """
+
+    starts: tuple[State, ...]
+    samples: tuple[tuple[int, dict[str, dict[str, str]], str], ...]
+    places: tuple[str, ...]
+    mine: tuple[bool, ...]  # per place: does it belong to the asking side
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Sums over some samples: boxes ticked and turns with a hit per place, outcomes."""
+
+    totals: tuple[int, ...]
+    hits: tuple[int, ...]
+    win: int
+    draw: int
+    loss: int
+
+
+def play(resolve: Resolve, plays: Plays) -> Tally:
+    """Play every sample of ``plays``'s resource round and sum what the tracks show."""
+    width = len(plays.places)
+    before = [[s.tracks[key].boxes for key in plays.places] for s in plays.starts]
+    totals = [0] * width
+    hits = [0] * width
+    win = draw = loss = 0
+    for start_index, choices, rng_seed in plays.samples:
+        start = plays.starts[start_index]
+        after, _ = resolve(start, choices, Rng(rng_seed, start.turn, "resource"))
+        was = before[start_index]
+        mine_ticked = theirs_ticked = 0
+        for index, key in enumerate(plays.places):
+            ticked = after.tracks[key].boxes - was[index]
+            totals[index] += ticked
+            hits[index] += ticked > 0
+            if plays.mine[index]:
+                mine_ticked += ticked
+            else:
+                theirs_ticked += ticked
+        if theirs_ticked > mine_ticked:
+            win += 1
+        elif theirs_ticked == mine_ticked:
+            draw += 1
+        else:
+            loss += 1
+    return Tally(tuple(totals), tuple(hits), win, draw, loss)
+
+
+def plan(
+    catalog: Catalog,
+    resolve: Resolve,
+    state: State,
+    side: str,
+    picks: Mapping[str, str],
+    hidden: Sequence[str],
+    *,
+    samples: int,
+    seed: str,
+) -> tuple[Plays, tuple[str, ...]] | None:
+    """Every sample's draws, in order, and the fields sampled (None once the turn is over)."""
+    if state.finished or samples < 1:
+        return None
+    if state.history:
+        # No rule of the turn reads the past turns: a state without them copies for free.
+        state = state.model_copy(update={"history": ()})
+    me = Side(side)
+    foe = me.enemy
+    now = pending(catalog, state)
+    mine = {d.field: d for d in now if d.side == me}
+    # A draft that is no longer legal (the panel changed under it) counts as no pick.
+    own = {f: v for f, v in picks.items() if f in mine and mine[f].allows(v)}
+    sampled = [f for f in mine if f not in own]
+    if state.round is RoundKind.ORDERS:
+        sampled.append("resource")  # picked next round, after the orders are seen
+    places = catalog.scenarios[state.scenario].places
+    draw = _stream(seed)
+    starts: list[State] = []
+    start_of: dict[object, int] = {}
+
+    def start_index(key: object, start: State) -> int:
+        index = start_of.get(key)
+        if index is None:
+            index = start_of[key] = len(starts)
+            starts.append(start)
+        return index
+
+    # In the orders round ``resolve`` overwrites every order field, so one masked copy
+    # serves all samples; after the orders reveal each sample draws its own value for
+    # what the other side keeps unseen.
+    once = _masked(state, foe, hidden, draw) if state.round is RoundKind.ORDERS else None
+    # The orders reveal draws nothing: the same orders give the same revealed state, so
+    # each set of orders is resolved once and its resource round's decisions listed once.
+    revealed: dict[tuple[tuple[str, str, str], ...], tuple[int, list[Decision]]] = {}
+    planned: list[tuple[int, dict[str, dict[str, str]], str]] = []
+    for index in range(samples):
+        rng_seed = f"odds|{seed}|{index}"
+        if once is not None:
+            choices = _choices(now, me, own, draw)
+            orders = tuple(
+                (side_key, field, value)
+                for side_key, fields in choices.items()
+                for field, value in fields.items()
+            )
+            known = revealed.get(orders)
+            if known is None:
+                after, _ = resolve(once, choices, Rng(rng_seed, once.turn, "orders"))
+                known = revealed[orders] = (
+                    start_index(orders, after),
+                    pending(catalog, after),
+                )
+            at, decisions = known
+            after_own: Mapping[str, str] = {}
+        else:
+            masked = _masked(state, foe, hidden, draw)
+            kept = tuple(getattr(masked.sides[foe], name) for name in hidden if name in KEPT)
+            at = start_index(kept, masked)
+            decisions, after_own = now, own
+        planned.append((at, _choices(decisions, me, after_own, draw), rng_seed))
+    plays = Plays(
+        starts=tuple(starts),
+        samples=tuple(planned),
+        places=tuple(place.key for place in places),
+        mine=tuple(place.side is me for place in places),
+    )
+    return plays, tuple(sampled)
+
+
+def chunks(plays: Plays, parts: int) -> list[Plays]:
+    """``plays`` cut into at most ``parts`` runs of consecutive samples, each carrying only
+    the starting states its samples use (they travel to another process)."""
+    size = -(-len(plays.samples) // max(1, parts))
+    out: list[Plays] = []
+    for first in range(0, len(plays.samples), size):
+        renumbered: dict[int, int] = {}
+        samples = []
+        for start, choices, seed in plays.samples[first : first + size]:
+            index = renumbered.setdefault(start, len(renumbered))
+            samples.append((index, choices, seed))
+        starts = tuple(plays.starts[start] for start in renumbered)
+        out.append(Plays(starts, tuple(samples), plays.places, plays.mine))
+    return out
+
+
 def preview(
     catalog: Catalog,
     resolve: Resolve,
@@ -69,85 +221,57 @@ def preview(
     *,
     samples: int,
     seed: str,
+    spread: Spread | None = None,
+    parts: int = 1,
 ) -> Odds | None:
-    """``samples`` plays of the rest of this turn for ``side`` (None once it is over)."""
-    if state.finished or samples < 1:
+    """``samples`` plays of the rest of this turn for ``side`` (None once it is over).
+
+    ``spread`` (a ``map``) may play ``parts`` runs of them elsewhere, other processes say:
+    the draws are all made here first, so the figures are the same to the last digit.
+    """
+    planned = plan(catalog, resolve, state, side, picks, hidden, samples=samples, seed=seed)
+    if planned is None:
         return None
-    me = Side(side)
-    foe = me.enemy
-    now = pending(catalog, state)
-    mine = {d.field: d for d in now if d.side == me}
-    # A draft that is no longer legal (the panel changed under it) counts as no pick.
-    own = {f: v for f, v in picks.items() if f in mine and mine[f].allows(v)}
-    sampled = [f for f in mine if f not in own]
-    if state.round is RoundKind.ORDERS:
-        sampled.append("resource")  # picked next round, after the orders are seen
-    scenario = catalog.scenarios[state.scenario]
-    places = scenario.places
-    before = {place.key: state.tracks[place.key].boxes for place in places}
-    totals = {place.key: 0 for place in places}
-    hits = {place.key: 0 for place in places}
-    win = draw_count = loss = 0
-    draw = _stream(seed)
-    # In the orders round ``resolve`` overwrites every order field, so one masked copy
-    # serves all samples (and keeps the decision lists' memo warm); after the orders
-    # reveal each sample draws its own value for what the other side keeps unseen.
-    once = _masked(state, foe, hidden, draw) if state.round is RoundKind.ORDERS else None
-    # The orders reveal draws nothing: the same orders give the same revealed state, so
-    # each set of orders is resolved once and its resource round's decisions listed once.
-    revealed: dict[tuple[tuple[str, str, str], ...], tuple[State, list[Decision]]] = {}
-    for index in range(samples):
-        rng_seed = f"odds|{seed}|{index}"
-        current = once if once is not None else _masked(state, foe, hidden, draw)
-        decisions = now
-        if current.round is RoundKind.ORDERS:
-            choices = _choices(decisions, me, own, draw)
-            orders = tuple(
-                (side_key, field, value)
-                for side_key, fields in choices.items()
-                for field, value in fields.items()
-            )
-            known = revealed.get(orders)
-            if known is None:
-                after, _ = resolve(current, choices, Rng(rng_seed, current.turn, "orders"))
-                known = revealed[orders] = (after, pending(catalog, after))
-            current, decisions = known
-            after_own: Mapping[str, str] = {}
-        else:
-            after_own = own
-        choices = _choices(decisions, me, after_own, draw)
-        current, _ = resolve(current, choices, Rng(rng_seed, current.turn, "resource"))
-        mine_ticked = theirs_ticked = 0
-        for place in places:
-            ticked = current.tracks[place.key].boxes - before[place.key]
-            totals[place.key] += ticked
-            hits[place.key] += ticked > 0
-            if place.side is me:
-                mine_ticked += ticked
-            else:
-                theirs_ticked += ticked
-        if theirs_ticked > mine_ticked:
-            win += 1
-        elif theirs_ticked == mine_ticked:
-            draw_count += 1
-        else:
-            loss += 1
+    plays, sampled = planned
+    if spread is None or parts <= 1:
+        tallies = [play(resolve, plays)]
+    else:
+        tallies = spread(_play_default, chunks(plays, parts))
+    places = catalog.scenarios[state.scenario].places
+    totals = [sum(t.totals[i] for t in tallies) for i in range(len(places))]
+    hits = [sum(t.hits[i] for t in tallies) for i in range(len(places))]
     targets = tuple(
         TargetOdds(
             place=place.key,
             name=place.name,
             side=place.side.value,
-            boxes=totals[place.key] / samples,
-            hit=hits[place.key] / samples,
+            boxes=totals[index] / samples,
+            hit=hits[index] / samples,
         )
-        for place in places
+        for index, place in enumerate(places)
     )
     return Odds(
-        side=me.value,
+        side=Side(side).value,
         samples=samples,
-        win=win,
-        draw=draw_count,
-        loss=loss,
+        win=sum(t.win for t in tallies),
+        draw=sum(t.draw for t in tallies),
+        loss=sum(t.loss for t in tallies),
         targets=targets,
-        sampled=tuple(sampled),
+        sampled=sampled,
     )
+
+
+def _play_default(plays: Plays) -> Tally:
+    """``play`` with the packaged catalog's rules: what a worker process runs (it can
+    import this by name; the caller spreads only previews of that catalog)."""
+    from engine.loader import default_catalog
+
+    catalog = default_catalog()
+
+    def by_side(
+        state: State, choices: Mapping[str, Mapping[str, str]], rng: Rng
+    ) -> tuple[State, list[Event]]:
+        sides = {Side(side): dict(choice) for side, choice in choices.items()}
+        return resolve(catalog, state, sides, rng)
+
+    return play(by_side, plays)

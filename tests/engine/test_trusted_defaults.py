@@ -1,0 +1,56 @@
+"""``trusted_defaults`` builds the model validation would, or refuses what validation would."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.orders import StrikeSetup
+from engine.state import Tick, TurnRecord
+from engine.trusted import trusted_copy, trusted_defaults
+from engine.types import Side
+
+
+def test_left_out_fields_take_their_defaults_in_the_models_order() -> None:
+    built = trusted_defaults(Tick, boxes=2, place="allied-fleet", cause="damage")
+    checked = Tick(place="allied-fleet", boxes=2, cause="damage")
+    assert built == checked
+    assert built.model_dump_json() == checked.model_dump_json()
+
+
+def test_a_default_factory_gives_each_model_its_own_value() -> None:
+    first = trusted_defaults(TurnRecord, turn=1, picks={})
+    second = trusted_defaults(TurnRecord, turn=2, picks={})
+    assert first.vp == {} and first.vp is not second.vp
+
+
+def test_a_missing_required_field_or_an_unknown_one_is_refused() -> None:
+    with pytest.raises(KeyError, match="cause"):
+        trusted_defaults(Tick, place="allied-fleet", boxes=1)
+    with pytest.raises(KeyError, match="boxs"):
+        trusted_defaults(Tick, place="allied-fleet", boxs=1, cause="damage")
+    with pytest.raises(KeyError, match="strike"):
+        trusted_defaults(
+            StrikeSetup,
+            id="T1-J1",
+            turn=1,
+            kind="carrier",
+            attacker=Side.JAPANESE,
+            origin="japanese-fleet",
+            target="allied-fleet",
+            sheet="carrier",
+            carrier_fleet=True,
+            order=2,
+        )
+
+
+def test_a_trusted_copy_is_the_model_copy_and_refuses_an_unknown_field() -> None:
+    tick = Tick(place="allied-fleet", boxes=2, cause="damage")
+    copied = trusted_copy(tick, boxes=3, strike="T1-J1")
+    assert copied == tick.model_copy(update={"boxes": 3, "strike": "T1-J1"})
+    assert (
+        copied.model_dump_json()
+        == tick.model_copy(update={"boxes": 3, "strike": "T1-J1"}).model_dump_json()
+    )
+    assert tick.boxes == 2  # the original is untouched
+    with pytest.raises(KeyError, match="boxs"):
+        trusted_copy(tick, boxs=3)

@@ -1,0 +1,152 @@
+"""The odds preview spread over worker processes answers exactly what one thread answers.
+
+Every draw a sample makes is drawn before the samples are shared out, so the split (over
+processes, or over chunks in one thread) must not move a single figure; and when the
+processes cannot run, the preview still answers, in the caller's thread.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict
+from typing import Any
+
+import pytest
+
+from bot import odds
+from engine.loader import default_catalog
+from engine.rng import Rng
+from engine.rulesets.carrier import CarrierRules
+from engine.state import State
+
+
+def _later_state(rules: CarrierRules) -> State:
+    """A Coral Sea state in turn 2's resource round, a turn of history behind it."""
+    draw = random.Random("spread")
+    state = rules.new("coral-sea", "spread")
+    while not (state.turn == 2 and state.round.value == "resource"):
+        choices: dict[str, dict[str, str]] = {}
+        for decision in rules.pending(state):
+            choices.setdefault(decision.side, {})[decision.field] = draw.choice(decision.options).id
+        state, _ = rules.resolve(state, choices, Rng("spread", state.turn, state.round.value))
+    assert state.history
+    return state
+
+
+def _questions(rules: CarrierRules) -> list[odds.Ask]:
+    first = rules.new("coral-sea", "spread")
+    return [
+        odds.Ask(
+            rules=rules,
+            state=state,
+            side="japanese",
+            picks=picks,
+            hidden=("doctrine",),
+            seed=f"spread|{index}",
+            locale="en",
+        )
+        for index, (state, picks) in enumerate(
+            [(first, {"flight_ops": "large:allied-fleet"}), (_later_state(rules), {})]
+        )
+    ]
+
+
+@pytest.fixture
+def rules() -> CarrierRules:
+    return CarrierRules(default_catalog())
+
+
+@pytest.fixture
+def fresh_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(odds, "RECENT", 0)
+    monkeypatch.setattr(odds, "SPREAD_FROM", 1)
+    monkeypatch.setenv("SORTIE_ODDS_WORKERS", "2")
+    monkeypatch.setattr(odds, "_workers", None)
+    monkeypatch.setattr(odds, "_broken", False)
+    odds._recent.clear()
+    yield
+    if odds._workers is not None:
+        odds._workers.shutdown(wait=True)
+
+
+def _serial(question: odds.Ask, samples: int) -> dict[str, Any]:
+    result = question.rules.odds(
+        question.state,
+        question.side,
+        question.picks,
+        question.hidden,
+        samples=samples,
+        seed=question.seed,
+    )
+    assert result is not None
+    return asdict(result)
+
+
+def test_chunks_played_in_any_order_tally_to_the_same_figures(rules: CarrierRules) -> None:
+    def backwards(play: Any, items: Any) -> list[Any]:
+        return [play(item) for item in reversed(items)][::-1]
+
+    for question in _questions(rules):
+        split = rules.odds(
+            question.state,
+            question.side,
+            question.picks,
+            question.hidden,
+            samples=30,
+            seed=question.seed,
+            spread=backwards,
+            parts=4,
+        )
+        assert split is not None
+        assert asdict(split) == _serial(question, 30)
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_worker_processes_answer_byte_for_byte_what_one_thread_does(rules: CarrierRules) -> None:
+    for question in _questions(rules):
+        spread = odds.simulate(question, 40)
+        assert odds._workers is not None and not odds._broken  # the processes did the plays
+        assert spread is not None
+        assert asdict(spread) == _serial(question, 40)
+
+
+class _DeadPool:
+    """A pool whose processes died (the OOM killer, say): every map fails."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def map(self, *args: object) -> list[Any]:
+        raise BrokenProcessPool("killed")
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_a_dead_pool_falls_back_to_one_thread_with_the_same_answer(
+    rules: CarrierRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(odds, "ProcessPoolExecutor", _DeadPool)
+    question = _questions(rules)[0]
+    answer = odds.simulate(question, 24)
+    assert answer is not None and asdict(answer) == _serial(question, 24)
+    assert odds._broken and odds._workers is None  # later previews skip the dead pool
+    again = odds.simulate(question, 24)
+    assert again is not None and asdict(again) == asdict(answer)
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_a_machine_that_cannot_start_processes_still_gets_its_answer(
+    rules: CarrierRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_processes(method: str) -> object:
+        raise ValueError(f"cannot find context for {method!r}")
+
+    monkeypatch.setattr(odds.multiprocessing, "get_context", no_processes)
+    question = _questions(rules)[0]
+    answer = odds.simulate(question, 24)
+    assert answer is not None and asdict(answer) == _serial(question, 24)
+    assert odds._broken and odds._workers is None
