@@ -296,10 +296,12 @@ async def panel_data(
     """
     side = player.side
     viewer = secrecy.Viewer.player(side)
-    whole = _states.key_of(state)
-    if whole is None or whole[5]:
+    key = _states.key_of(state)
+    if key is not None and key[5]:
         view = view_of(rules, state, viewer)
     else:
+        # From its snapshot alone, or no longer known (gone from the cache): the view is
+        # made from the whole state, never from one that may lack its history.
         view = await view_at(tx, rules, live.snapshot_before_id, viewer)
     lock = (await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at

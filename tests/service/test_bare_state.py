@@ -124,3 +124,13 @@ async def test_a_view_is_never_made_from_a_state_without_its_history(env: Env) -
     with pytest.raises(RuntimeError, match="whole state"):
         service_rounds.view_of(rules, bare, secrecy.Viewer.public())
     assert service_rounds.view_of(rules, whole, secrecy.Viewer.public()).history
+    # A panel made from the snapshot alone shows the view of the whole state, even once
+    # the cache has forgotten which state it was.
+    async with env.repo.read() as tx:
+        bare = await service_rounds.state_of(tx, rules, campaign.snapshot_id, history=False)
+        service_rounds._states._keys.clear()
+        service_rounds._memo._items._items.clear()
+        player, live = await tx.player(cid, JAP), await tx.live_round(cid)
+        assert player is not None and live is not None
+        panel = await service_rounds.panel_data(tx, rules, campaign, player, live, bare, 0)
+    assert panel.view.history
