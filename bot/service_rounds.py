@@ -127,15 +127,19 @@ async def load_state(
 
     On a cache hit neither the history rows are read nor anything parsed.
     """
-    key = _key(rules, row, history)
+    # Before its first record the snapshot is the whole state: one copy serves both.
+    whole = history or row.history_len == 0
+    key = _key(rules, row, whole)
     state = _states.get(rules, key)
     if state is not None:
         return state
-    if not history:
+    if not whole:
         state = rules.load_stored(row.state, ())
         _states.put(rules, key, state, len(row.state))
         return state
-    records = await tx.history(row.campaign_id, row.branch, row.history_len)
+    records = []
+    if row.history_len:
+        records = await tx.history(row.campaign_id, row.branch, row.history_len)
     if len(records) != row.history_len:
         raise RuntimeError(
             f"snapshot {row.id} needs {row.history_len} history records, found {len(records)}"
