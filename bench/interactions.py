@@ -11,10 +11,12 @@ millisecond while Lock and /status get slower (on 2 cores, 0.01 ms doubled /stat
 
 Each round of samples times, interleaved so all four see the same load: a no-op slash
 command (the floor), a DM select (drafting an order on the panel), Lock (then an untimed
-Unlock, so the next sample locks again) and ``/status`` in the campaign's channel. A sample
-runs from the interaction to the end of the bot's work (simcord settled), so it includes
-what the bot does after answering (the round message it edits, the pump). Samples rotate
-over ``--foreground`` campaigns.
+Unlock, so the next sample locks again) and ``/status`` in the campaign's channel. Each
+sample is timed twice from the interaction: to its last answer (the reply sent or the
+panel edited: what the clicking player waits for), and to the end of the bot's work
+(simcord settled), which includes what the bot does after answering (the round message it
+edits in the channel, the pump). Both are printed with their own no-op floor and targets.
+Samples rotate over ``--foreground`` campaigns.
 
 Two settings: 1 live campaign (just the foreground), and ``--live`` campaigns (default
 1,000) of which all but the foreground play in the background at ``--rate`` calls/s
@@ -72,7 +74,7 @@ PUMP_SECONDS = 1.0
 ACTIONS = ("noop", "select", "lock", "status")
 # Each sample is timed twice: to the interaction's last answer (what the player waits for)
 # and to the end of the bot's work (simcord settled: the round message, the pump).
-MEASURES = ("answered", "settled")
+MEASURES = ("answered", "settled", "cpu")
 # simcord's settlement polls the bot's pending work every `idle` seconds, and every
 # interaction helper settles with this default (50 ms): the benchmark sets the default.
 DEFAULTS = simcord.env.Env._settle_internal.__kwdefaults__ or {}
@@ -228,14 +230,16 @@ for _owner, _name in (
     _stamped(_owner, _name)
 
 
-async def timed(call: Any, env: simcord.Env) -> tuple[float, float]:
-    """Seconds from the interaction to its last answer (what the player waits for), and to
-    the bot's work done (simcord settled)."""
+async def timed(call: Any, env: simcord.Env) -> tuple[float, float, float]:
+    """Seconds from the interaction to its last answer (what the player waits for), to the
+    bot's work done (simcord settled), and the process's CPU seconds meanwhile (bot and
+    harness, every thread: steadier than wall time on a shared machine)."""
+    cpu = time.process_time()
     start = ANSWERED[0] = time.perf_counter()
     await call
     await env.settle(idle=DEFAULTS["idle"])
     settled = time.perf_counter()
-    return ANSWERED[0] - start, settled - start
+    return ANSWERED[0] - start, settled - start, time.process_time() - cpu
 
 
 async def run(live: int, rate: float, samples: int, foreground: int, idles: list[float]) -> None:
@@ -276,9 +280,9 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
                 game = games[(index // len(idles)) % len(games)]
                 out = timings[idle]
 
-                def keep(name: str, times: tuple[float, float], out: Any = out) -> None:
-                    out["answered"][name].append(times[0])
-                    out["settled"][name].append(times[1])
+                def keep(name: str, times: tuple[float, float, float], out: Any = out) -> None:
+                    for measure, value in zip(MEASURES, times, strict=True):
+                        out[measure][name].append(value)
 
                 keep("noop", await timed(game.japanese.slash(game.channel, "noop"), env))
                 keep("select", await timed(game.select(), env))
@@ -338,8 +342,18 @@ def report(
 def _table(measure: str, timings: dict[str, list[float]]) -> None:
     if measure == "answered":
         print("-- to the last answer the player sees (the panel edited, the reply sent)")
-    else:
+    elif measure == "settled":
         print("-- to the bot's work done (simcord settled: the round message edited, the pump)")
+    else:
+        print("-- CPU time of the process to settled (bot and harness; for A/B runs, no target)")
+        noop = median(timings["noop"])
+        for name in ACTIONS:
+            values = timings[name]
+            print(
+                f"{name:<10}{len(values):>5}{median(values) * 1000:>9.2f}{_p99(values):>9}"
+                f"{median(values) / noop:>9.2f}"
+            )
+        return
     noop = median(timings["noop"])
     print(f"{'action':<10}{'n':>5}{'p50 ms':>9}{'p99 ms':>9}{'x no-op':>9}  targets")
     for name in ACTIONS:

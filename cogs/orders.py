@@ -15,8 +15,10 @@ the cog refuse a click made on another side's panel (a forged request) instead o
 applying another side's option list to the clicker's own side. The round in the id makes
 a panel from a past round answer "this round is over", change nothing and turn read-only.
 
-Every click that touches the game is deferred at once (the Lock that completes a round
-resolves it and renders images), then the panel is edited in place; refusals are one
+Every click that touches the game is deferred at once, then the panel is edited in place,
+except Lock, which answers with the locked panel itself (one response) unless it is still
+running after ``common.DEFER_AFTER`` (the Lock that completes a round resolves it); the
+round message and the reveal follow from the outbox after the answer. Refusals are one
 ephemeral sentence in the campaign's language, like the panel it answers: a player whose
 client is in English reads a French campaign's refusals in French, as its panel is. The
 DM the outbox sends is drawn here too (``panel_message``), so it reads like its edits.
