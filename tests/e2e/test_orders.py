@@ -595,3 +595,23 @@ async def test_a_slow_lock_is_deferred_then_shows_the_locked_panel(
         assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
         receipts = await svc.receipts(table.campaign_id, table.alice.id)
         assert receipts[0].receipt[:8] in panel.content
+
+
+async def test_status_shows_the_round_messages_board_without_drawing_it_again(
+    world: World,
+) -> None:
+    """The channel's round message and ``/status`` show one picture of the round (its
+    deadline written on it), drawn once: a /status just after a Lock waits for no drawing."""
+    from bot import boards
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)  # a day per round: the board shows a deadline
+        panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+        await lock(table.alice_user, refreshed(table.alice_user, panel))
+        drawn = boards.boards.misses
+        answer = await table.alice.slash(table.channel, "status")
+        shown = answer.followups[-1] if answer.followups else answer.response
+        assert shown is not None and shown.attachments
+        assert "Japanese" in shown.content
+        assert boards.boards.misses == drawn  # the round message's own board
