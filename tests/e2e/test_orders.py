@@ -479,7 +479,10 @@ async def test_closed_dms_play_through_orders(
 ) -> None:
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env, before_start=lambda t: close_dms(env, t.bob_user))
-        await world.pump()  # the notice about the failed DM goes out on the next delivery
+        # The pump that found the DM closed tells the channel at once (its second pass),
+        # not 30 s later.
+        assert any("I cannot send you DMs" in m.content for m in table.public())
+        await world.pump()
 
         # The DM failed: the channel tells Bob (and the GM) where his panel is.
         assert not [m for m in table.bob_user.dm_channel.history() if m.components]
