@@ -11,10 +11,12 @@ millisecond while Lock and /status get slower (on 2 cores, 0.01 ms doubled /stat
 
 Each round of samples times, interleaved so all four see the same load: a no-op slash
 command (the floor), a DM select (drafting an order on the panel), Lock (then an untimed
-Unlock, so the next sample locks again) and ``/status`` in the campaign's channel. A sample
-runs from the interaction to the end of the bot's work (simcord settled), so it includes
-what the bot does after answering (the round message it edits, the pump). Samples rotate
-over ``--foreground`` campaigns.
+Unlock, so the next sample locks again) and ``/status`` in the campaign's channel. Each
+sample is timed twice from the interaction: to its last answer (the reply sent or the
+panel edited: what the clicking player waits for), and to the end of the bot's work
+(simcord settled), which includes what the bot does after answering (the round message it
+edits in the channel, the pump). Both are printed with their own no-op floor and targets.
+Samples rotate over ``--foreground`` campaigns.
 
 Two settings: 1 live campaign (just the foreground), and ``--live`` campaigns (default
 1,000) of which all but the foreground play in the background at ``--rate`` calls/s
@@ -70,6 +72,9 @@ RATIO_TARGET = 3.0
 P99_TARGET_MS = 50.0
 PUMP_SECONDS = 1.0
 ACTIONS = ("noop", "select", "lock", "status")
+# Each sample is timed twice: to the interaction's last answer (what the player waits for)
+# and to the end of the bot's work (simcord settled: the round message, the pump).
+MEASURES = ("answered", "settled", "cpu")
 # simcord's settlement polls the bot's pending work every `idle` seconds, and every
 # interaction helper settles with this default (50 ms): the benchmark sets the default.
 DEFAULTS = simcord.env.Env._settle_internal.__kwdefaults__ or {}
@@ -198,12 +203,43 @@ async def pump_loop(bot: SortieBot, stop: asyncio.Event) -> None:
             await asyncio.wait_for(stop.wait(), PUMP_SECONDS)
 
 
-async def timed(call: Any, env: simcord.Env) -> float:
-    """Seconds from the interaction to the bot's work done (simcord settled)."""
-    start = time.perf_counter()
+# When the bot last answered an interaction (a response, an edit of it, a follow-up): what
+# the clicking player sees. Work after it (the round message in the channel, the outbox's
+# pump) is the rest of "settled".
+ANSWERED: list[float] = [0.0]
+
+
+def _stamped(owner: Any, name: str) -> None:
+    real = getattr(owner, name)
+
+    async def answer(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            ANSWERED[0] = time.perf_counter()
+
+    setattr(owner, name, answer)
+
+
+for _owner, _name in (
+    (discord.InteractionResponse, "send_message"),
+    (discord.InteractionResponse, "edit_message"),
+    (discord.Interaction, "edit_original_response"),
+    (discord.Webhook, "send"),
+):
+    _stamped(_owner, _name)
+
+
+async def timed(call: Any, env: simcord.Env) -> tuple[float, float, float]:
+    """Seconds from the interaction to its last answer (what the player waits for), to the
+    bot's work done (simcord settled), and the process's CPU seconds meanwhile (bot and
+    harness, every thread: steadier than wall time on a shared machine)."""
+    cpu = time.process_time()
+    start = ANSWERED[0] = time.perf_counter()
     await call
     await env.settle(idle=DEFAULTS["idle"])
-    return time.perf_counter() - start
+    settled = time.perf_counter()
+    return ANSWERED[0] - start, settled - start, time.process_time() - cpu
 
 
 async def run(live: int, rate: float, samples: int, foreground: int, idles: list[float]) -> None:
@@ -232,8 +268,9 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
                     open_loop(svc, background, rate, 10**9, stop=stop, give_up_after=1e9)
                 )
                 pumping = asyncio.create_task(pump_loop(bot, stop))
-            timings: dict[float, dict[str, list[float]]] = {
-                idle: {name: [] for name in ACTIONS} for idle in idles
+            timings: dict[float, dict[str, dict[str, list[float]]]] = {
+                idle: {measure: {name: [] for name in ACTIONS} for measure in MEASURES}
+                for idle in idles
             }
             started = time.perf_counter()
             for index in range(samples * len(idles)):
@@ -242,12 +279,17 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
                 DEFAULTS["idle"] = idle
                 game = games[(index // len(idles)) % len(games)]
                 out = timings[idle]
-                out["noop"].append(await timed(game.japanese.slash(game.channel, "noop"), env))
-                out["select"].append(await timed(game.select(), env))
-                out["lock"].append(await timed(game.lock(), env))
+
+                def keep(name: str, times: tuple[float, float, float], out: Any = out) -> None:
+                    for measure, value in zip(MEASURES, times, strict=True):
+                        out[measure][name].append(value)
+
+                keep("noop", await timed(game.japanese.slash(game.channel, "noop"), env))
+                keep("select", await timed(game.select(), env))
+                keep("lock", await timed(game.lock(), env))
                 await game.unlock()
                 await env.settle()
-                out["status"].append(await timed(game.japanese.slash(game.channel, "status"), env))
+                keep("status", await timed(game.japanese.slash(game.channel, "status"), env))
             wall = time.perf_counter() - started
             result = None
             if load is not None and pumping is not None:
@@ -273,7 +315,7 @@ def report(
     samples: int,
     foreground: int,
     idle: float,
-    timings: dict[str, list[float]],
+    timings: dict[str, dict[str, list[float]]],
     background: Any,
     wall: float,
 ) -> None:
@@ -293,6 +335,25 @@ def report(
             f"background: {len(every)} calls in {wall:.0f} s = {len(every) / wall:.0f}/s "
             f"({kinds}); their latency p50 {median(every) * 1000:.1f} ms, p99 {_p99(every)} ms"
         )
+    for measure in MEASURES:
+        _table(measure, timings[measure])
+
+
+def _table(measure: str, timings: dict[str, list[float]]) -> None:
+    if measure == "answered":
+        print("-- to the last answer the player sees (the panel edited, the reply sent)")
+    elif measure == "settled":
+        print("-- to the bot's work done (simcord settled: the round message edited, the pump)")
+    else:
+        print("-- CPU time of the process to settled (bot and harness; for A/B runs, no target)")
+        noop = median(timings["noop"])
+        for name in ACTIONS:
+            values = timings[name]
+            print(
+                f"{name:<10}{len(values):>5}{median(values) * 1000:>9.2f}{_p99(values):>9}"
+                f"{median(values) / noop:>9.2f}"
+            )
+        return
     noop = median(timings["noop"])
     print(f"{'action':<10}{'n':>5}{'p50 ms':>9}{'p99 ms':>9}{'x no-op':>9}  targets")
     for name in ACTIONS:

@@ -154,10 +154,20 @@ def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], 
 
 
 class AnnouncementBuilder:
-    def __init__(self, repo: Repository, catalog: Catalog, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        catalog: Catalog,
+        clock: Clock | None = None,
+        *,
+        rulesets: Registry | None = None,
+    ) -> None:
         self.repo = repo
         self.catalog = catalog
-        self.rulesets = Registry(catalog)
+        # The service's own plugins when the bot passes them: the states, decisions and
+        # views it keeps are then the announcements' too (keyed by the rules' identity),
+        # and a round message's board is the one /status shows.
+        self.rulesets = rulesets if rulesets is not None else Registry(catalog)
         self.clock = clock or SystemClock()
 
     def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
@@ -171,8 +181,7 @@ class AnnouncementBuilder:
         locale: str,
         deadline: int | None = None,
     ) -> bytes | None:
-        # Images cannot show Discord timestamps: the deadline is written in UTC there.
-        when = from_epoch(deadline).strftime("%Y-%m-%d %H:%M UTC") if deadline else None
+        when = boards.deadline_words(from_epoch(deadline) if deadline else None)
         # Drawn once per state, locks and locale, and shared with /status (``bot.boards``).
         return await boards.status_board(plugin, view, locked, locale, when)
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 from bot.rulesets import Plugin
@@ -58,6 +59,14 @@ class BoardCache:
 
 
 boards = BoardCache()
+
+
+def deadline_words(deadline: datetime | None) -> str | None:
+    """The deadline as a board writes it (images cannot show Discord timestamps: UTC).
+
+    The round message and ``/status`` write it alike, so they share one drawn board.
+    """
+    return deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline is not None else None
 
 
 async def status_board(

@@ -147,9 +147,16 @@ class SortieBot(commands.Bot):
             return
         async with self._deliver_lock:
             try:
-                # Twice: a delivery can queue a notice (a closed DM tells the channel).
+                # A second pass only when the first may have left work due: a failed or
+                # retried row can queue a notice (a closed DM tells the channel), and a
+                # full batch leaves the rest. Otherwise it is one more write transaction
+                # on every Lock for nothing.
+                outbox = self.services.outbox
                 for _ in range(2):
-                    await self.services.outbox.deliver_due()
+                    report = await outbox.deliver_due()
+                    handled = report.delivered + report.retried + report.failed + report.dropped
+                    if not (report.failed or report.retried or handled >= outbox.batch):
+                        break
             except Exception:
                 log.exception("Outbox delivery failed")
 

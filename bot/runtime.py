@@ -48,7 +48,9 @@ class Services:
             self.repo,
             sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.catalog, self.clock).build,
+            builder=AnnouncementBuilder(
+                self.repo, self.catalog, self.clock, rulesets=self.campaigns.rulesets
+            ).build,
         )
         return self.outbox
 

@@ -305,7 +305,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             if side in await tx.standing_locks(live.id):
                 raise ServiceError("already-locked")
             rules = self._plugin(campaign).rules
-            state = await state_of(tx, rules, live.snapshot_before_id)
+            state = await state_of(tx, rules, live.snapshot_before_id, history=False)
             decision = next(
                 (d for d in side_decisions(rules, state, side) if d.field == field), None
             )
@@ -351,7 +351,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             if not player.commander:
                 raise ServiceError("not-commander")
             rules = self._plugin(campaign).rules
-            state = await state_of(tx, rules, live.snapshot_before_id)
+            state = await state_of(tx, rules, live.snapshot_before_id, history=False)
             decisions = side_decisions(rules, state, side)
             drafts = await tx.drafts(live.id, side)
             if version is not None and version != drafts_version(drafts):

@@ -7,6 +7,7 @@ still one transaction that re-reads and re-checks before it writes.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Collection, Mapping
@@ -30,6 +31,7 @@ from bot.service_rounds import (
     gm_notice,
     panel_data,
     plan_resolution,
+    prepare_round,
     resolve_round,
     send_panel,
     state_of,
@@ -88,6 +90,9 @@ class ServiceCore:
         self.clock = clock
         self._seeds = rng_seed_source
         self.default_locale = default_locale
+        # Work started after a resolution and not waited for (``_prepare``): held here so
+        # it is not collected half-way.
+        self._background: set[asyncio.Task[None]] = set()
 
     def _now(self) -> int:
         return epoch(self.clock.now())
@@ -232,7 +237,8 @@ class ServiceCore:
             if found is None:
                 raise ServiceError("no-open-round")
             live = found
-            state = await state_of(tx, self._plugin(campaign).rules, live.snapshot_before_id)
+            rules = self._plugin(campaign).rules
+            state = await state_of(tx, rules, live.snapshot_before_id, history=False)
         else:
             campaign, player, live, state = known
         self._require_seated_before(player, live)
@@ -289,9 +295,27 @@ class ServiceCore:
             async with self.repo.transaction() as tx:
                 written = await apply_resolution(tx, ctx, plan)
             if written is not None:
+                self._prepare(plan.campaign)
                 return written
         async with self.repo.transaction() as tx:
             return await resolve_round(tx, ctx, round_id)
+
+    def _prepare(self, campaign: CampaignRow) -> None:
+        """The new round's decisions and views, worked out now that the write lock is
+        free, without holding up the lock that resolved the round."""
+        rules = self._plugin(campaign).rules
+
+        async def prepare() -> None:
+            try:
+                async with self.repo.read() as tx:
+                    await prepare_round(tx, rules, campaign.id)
+            except Exception:
+                # Only a head start: the first panel works them out itself.
+                log.exception("preparing campaign %s's next round failed", campaign.id)
+
+        task = asyncio.get_running_loop().create_task(prepare())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _record_failure(self, round_id: int, ref: str, error: str) -> None:
         try:

@@ -61,7 +61,9 @@ class Ctx:
 # ------------------------------------------------------------------------------ helpers
 
 
-_StateKey = tuple[int, int, int, int, str]
+# (rules, campaign, branch, history length, snapshot text, whole): ``whole`` is False for a
+# state parsed from its snapshot alone, without the history records (see ``load_state``).
+_StateKey = tuple[int, int, int, int, str, bool]
 
 
 # Bytes a parsed state takes per character of its stored text (snapshot plus history
@@ -108,16 +110,36 @@ class _States:
 _states = _States(budget_bytes(1 / 4))
 
 
-async def load_state(tx: Transaction, rules: AnyRules, row: SnapshotRow) -> Any:
+def _key(rules: AnyRules, row: SnapshotRow, whole: bool) -> _StateKey:
+    return (id(rules), row.campaign_id, row.branch, row.history_len, row.state, whole)
+
+
+async def load_state(
+    tx: Transaction, rules: AnyRules, row: SnapshotRow, *, history: bool = True
+) -> Any:
     """A snapshot's whole state: its text plus its branch's first ``history_len`` records.
+
+    With ``history=False``, the state from its snapshot alone (its history empty): what a
+    round's decisions are read from, since no ruleset's ``pending`` reads the history
+    (``tests/service/test_bare_state.py``). A late state's history is over 99 % of it
+    (5 KiB parsed against 1 MiB at turn 6): drafts, locks and panels parse none of it. Such
+    a state gives no view (``view_of`` refuses it): views go through ``view_at``.
 
     On a cache hit neither the history rows are read nor anything parsed.
     """
-    key = (id(rules), row.campaign_id, row.branch, row.history_len, row.state)
+    # Before its first record the snapshot is the whole state: one copy serves both.
+    whole = history or row.history_len == 0
+    key = _key(rules, row, whole)
     state = _states.get(rules, key)
     if state is not None:
         return state
-    records = await tx.history(row.campaign_id, row.branch, row.history_len)
+    if not whole:
+        state = rules.load_stored(row.state, ())
+        _states.put(rules, key, state, len(row.state))
+        return state
+    records = []
+    if row.history_len:
+        records = await tx.history(row.campaign_id, row.branch, row.history_len)
     if len(records) != row.history_len:
         raise RuntimeError(
             f"snapshot {row.id} needs {row.history_len} history records, found {len(records)}"
@@ -171,10 +193,17 @@ class _Memo:
     def __init__(self, budget: int) -> None:
         self._items: SizedLru[tuple[_StateKey, str], Any] = SizedLru(budget)
 
+    def peek(self, key: _StateKey, part: str) -> Any | None:
+        return self._items.get((key, part))
+
     def get(self, rules: AnyRules, state: Any, part: str, make: Callable[[], Any]) -> Any:
         key = _states.key_of(state)
         if key is None or key[0] != id(rules):
             return make()
+        if part == "pending":
+            key = (*key[:5], False)  # the same decisions with or without the history
+        elif not key[5]:
+            raise RuntimeError(f"{part} needs the whole state, history and all")
         hit = self._items.get((key, part))
         if hit is not None:
             return hit
@@ -190,19 +219,53 @@ def pending_of(rules: AnyRules, state: Any) -> list[Decision]:
     return list(_memo.get(rules, state, "pending", lambda: rules.pending(state)))
 
 
+def _view_part(viewer: secrecy.Viewer) -> str:
+    return f"view:{viewer.side or 'public'}"
+
+
 def view_of(rules: AnyRules, state: Any, viewer: secrecy.Viewer) -> Any:
-    """A viewer's view of a state, through the secrecy gate, memoised per state."""
-    part = f"view:{viewer.side or 'public'}"
+    """A viewer's view of a whole state, through the secrecy gate, memoised per state."""
+    part = _view_part(viewer)
     return _memo.get(rules, state, part, lambda: secrecy.view_for(rules, state, viewer))
 
 
-async def state_of(tx: Transaction, rules: AnyRules, snapshot_id: int | None) -> Any:
+async def _snapshot(tx: Transaction, snapshot_id: int | None) -> SnapshotRow:
     if snapshot_id is None:
         raise RuntimeError("campaign without a snapshot")
     row = await tx.snapshot(snapshot_id)
     if row is None:
         raise RuntimeError(f"snapshot {snapshot_id} is missing")
-    return await load_state(tx, rules, row)
+    return row
+
+
+async def state_of(
+    tx: Transaction, rules: AnyRules, snapshot_id: int | None, *, history: bool = True
+) -> Any:
+    return await load_state(tx, rules, await _snapshot(tx, snapshot_id), history=history)
+
+
+async def view_at(
+    tx: Transaction, rules: AnyRules, snapshot_id: int | None, viewer: secrecy.Viewer
+) -> Any:
+    """A viewer's view of a snapshot; its whole state is parsed only if no view is kept."""
+    row = await _snapshot(tx, snapshot_id)
+    kept = _memo.peek(_key(rules, row, True), _view_part(viewer))
+    if kept is not None:
+        return kept
+    return view_of(rules, await load_state(tx, rules, row), viewer)
+
+
+async def prepare_round(tx: Transaction, rules: AnyRules, campaign_id: int) -> None:
+    """Work out the open round's decisions and every side's view (and the public one) ahead
+    of the first panel: run after a resolution, outside the write lock, so the players'
+    first clicks on the new round find them ready."""
+    live = await tx.live_round(campaign_id)
+    if live is None or live.status != "open":
+        return
+    pending_of(rules, await state_of(tx, rules, live.snapshot_before_id, history=False))
+    for side in (*rules.side_ids, None):
+        viewer = secrecy.Viewer.public() if side is None else secrecy.Viewer.player(side)
+        await view_at(tx, rules, live.snapshot_before_id, viewer)
 
 
 def side_decisions(rules: AnyRules, state: Any, side: str) -> tuple[Decision, ...]:
@@ -231,8 +294,19 @@ async def panel_data(
     state: Any,
     now: int,
 ) -> PanelData:
-    """What a player's order panel shows for round ``live``: their side's view, only."""
+    """What a player's order panel shows for round ``live``: their side's view, only.
+
+    ``state`` is the round's state, whole or from its snapshot alone (``load_state``).
+    """
     side = player.side
+    viewer = secrecy.Viewer.player(side)
+    key = _states.key_of(state)
+    if key is not None and key[5]:
+        view = view_of(rules, state, viewer)
+    else:
+        # From its snapshot alone, or no longer known (gone from the cache): the view is
+        # made from the whole state, never from one that may lack its history.
+        view = await view_at(tx, rules, live.snapshot_before_id, viewer)
     lock = (await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at
     return PanelData(
@@ -258,7 +332,7 @@ async def panel_data(
             and campaign.status == "active"
             and before_deadline
         ),
-        view=view_of(rules, state, secrecy.Viewer.player(side)),
+        view=view,
     )
 
 

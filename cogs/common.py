@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -12,6 +14,12 @@ from bot.i18n import t
 from bot.service_model import CampaignInfo, ServiceError
 
 log = logging.getLogger("sortie.cogs")
+
+T = TypeVar("T")
+
+# Discord drops an interaction not acknowledged within 3 s. Work that usually takes a few
+# milliseconds answers with its result in one response; past this, it is deferred first.
+DEFER_AFTER = 1.5
 
 if TYPE_CHECKING:
     from bot.runtime import Services
@@ -116,6 +124,25 @@ async def campaign_of_component(
         await say(interaction, "cogs.error.no_campaign")
         return None
     return info
+
+
+async def in_time(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+    """``work``'s result; if it is not done within ``DEFER_AFTER``, the interaction (a
+    component's) is deferred meanwhile, so a slow one (a lock that resolves the round)
+    still gets its answer. ``work`` must not answer the interaction itself."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer()
+    return await task
+
+
+async def edit_message(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """Edit the clicked message: as the answer itself, or after a deferral."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
 
 
 async def pump(interaction: discord.Interaction[Any]) -> None:

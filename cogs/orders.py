@@ -15,8 +15,10 @@ the cog refuse a click made on another side's panel (a forged request) instead o
 applying another side's option list to the clicker's own side. The round in the id makes
 a panel from a past round answer "this round is over", change nothing and turn read-only.
 
-Every click that touches the game is deferred at once (the Lock that completes a round
-resolves it and renders images), then the panel is edited in place; refusals are one
+Every click that touches the game is deferred at once, then the panel is edited in place,
+except Lock, which answers with the locked panel itself (one response) unless it is still
+running after ``common.DEFER_AFTER`` (the Lock that completes a round resolves it); the
+round message and the reveal follow from the outbox after the answer. Refusals are one
 ephemeral sentence in the campaign's language, like the panel it answers: a player whose
 client is in English reads a French campaign's refusals in French, as its panel is. The
 DM the outbox sends is drawn here too (``panel_message``), so it reads like its edits.
@@ -38,7 +40,7 @@ from bot import boards, controls, secrecy
 from bot import panel as panels
 from bot.i18n import t
 from bot.panel import TEXT_LIMIT, PanelSpec, clip, side_text
-from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
+from bot.service_model import CampaignInfo, LockResult, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
 
@@ -213,7 +215,7 @@ async def _close(
         if closed_line not in content:
             content = clip(f"{content}\n{closed_line}", TEXT_LIMIT)
         try:
-            await interaction.edit_original_response(content=content, view=_closed_copy(message))
+            await common.edit_message(interaction, content=content, view=_closed_copy(message))
         except discord.HTTPException:
             log.warning("Could not close a stale panel (interaction %s)", interaction.id)
     await common.refuse(interaction, error, info.locale)
@@ -243,7 +245,7 @@ async def _show(
     interaction: discord.Interaction[Any], info: CampaignInfo, panel: PanelData
 ) -> None:
     spec = compose(common.services(interaction), info, panel)
-    await interaction.edit_original_response(content=spec.text, view=panel_view(spec))
+    await common.edit_message(interaction, content=spec.text, view=panel_view(spec))
 
 
 async def on_select(
@@ -285,24 +287,30 @@ async def on_lock(
     side: str,
     version: str = "",
 ) -> None:
-    await interaction.response.defer()
+    # Not deferred: a lock takes milliseconds, so the locked panel itself is the answer
+    # (one response instead of a deferral and an edit); only a lock still running after
+    # DEFER_AFTER (one that resolves a long round) is deferred meanwhile.
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
     info, before = found
     svc = common.campaigns(interaction)
-    try:
+
+    async def lock() -> tuple[LockResult, PanelData | None]:
         # A panel drawn before version checks existed carries none: it is redrawn first.
         result = await svc.lock(campaign_id, interaction.user.id, round_id, version=version)
+        if result.resolved:
+            return result, None
+        try:
+            return result, await svc.panel(campaign_id, interaction.user.id)
+        except ServiceError:
+            return result, None
+
+    try:
+        result, after = await common.in_time(interaction, lock())
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
         return
-    after: PanelData | None = None
-    if not result.resolved:
-        try:
-            after = await svc.panel(campaign_id, interaction.user.id)
-        except ServiceError:
-            after = None
     if after is None or after.round_id != round_id:
         # This lock completed the round: the panel shows it locked, the next one follows.
         after = dataclasses.replace(

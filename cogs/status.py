@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boards import status_board
+from bot.boards import deadline_words, status_board
 from bot.i18n import t
 from bot.logtext import describe
 from bot.service_model import ServiceError
@@ -148,7 +148,11 @@ class StatusCog(commands.Cog):
         plugin = campaigns(interaction).rulesets.get(info.ruleset)
         presenter = plugin.presenter
         view = data.view
-        png = await status_board(plugin, view, data.locked, loc)  # drawn once per state
+        # The round message's own board when the reader's language is the campaign's (the
+        # same deadline written on it): drawn once per state and locks, for both.
+        open_round = data.round is not None and data.round.status == "open"
+        when = deadline_words(deadline) if open_round else None
+        png = await status_board(plugin, view, data.locked, loc, when)
         lines = presenter.status_lines(view, loc)
         heading = note(info, interaction)
         if heading is not None:

@@ -7,11 +7,14 @@ on everything a player does goes through Discord: the DM panel's selects and but
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.service_model import Pace
@@ -278,7 +281,8 @@ async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
         # Alice locks: her panel turns read-only, shows her receipt and waits for Bob.
         panel = dm_panel(table.alice_user)
         result = await lock(table.alice_user, panel)
-        assert result.deferred  # answered at once; the work (and any resolution) follows
+        # Answered with the locked panel itself, one response (no deferral: a lock is quick).
+        assert result.acknowledged and not result.deferred
         assert not result.followups
         panel = refreshed(table.alice_user, panel)
         assert is_disabled(panel, "sortie:o:") and is_disabled(panel, "sortie:lock:")
@@ -475,7 +479,10 @@ async def test_closed_dms_play_through_orders(
 ) -> None:
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env, before_start=lambda t: close_dms(env, t.bob_user))
-        await world.pump()  # the notice about the failed DM goes out on the next delivery
+        # The pump that found the DM closed tells the channel at once (its second pass),
+        # not 30 s later.
+        assert any("I cannot send you DMs" in m.content for m in table.public())
+        await world.pump()
 
         # The DM failed: the channel tells Bob (and the GM) where his panel is.
         assert not [m for m in table.bob_user.dm_channel.history() if m.components]
@@ -561,3 +568,53 @@ async def test_a_second_player_drafts_but_only_the_commander_locks(world: World)
         alice_view = ephemeral_panel(await table.alice.slash(table.channel, "orders"))
         assert "**Fleet Tactic**: ✓ Close Range" in alice_view.content
         assert not is_disabled(alice_view.message, "sortie:lock:")
+
+
+async def test_a_slow_lock_is_deferred_then_shows_the_locked_panel(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock normally answers with the locked panel in one response; one that outlasts
+    the deferral delay (a long resolution) is deferred first, and still ends locked."""
+    from cogs import common
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        svc = world.services.campaigns
+        panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+        panel = refreshed(table.alice_user, panel)
+
+        real_lock = svc.lock
+
+        async def slow_lock(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.2)
+            return await real_lock(*args, **kwargs)
+
+        monkeypatch.setattr(common, "DEFER_AFTER", 0.05)
+        monkeypatch.setattr(svc, "lock", slow_lock)
+        result = await lock(table.alice_user, panel)
+        assert result.deferred
+        panel = refreshed(table.alice_user, panel)
+        assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
+        receipts = await svc.receipts(table.campaign_id, table.alice.id)
+        assert receipts[0].receipt[:8] in panel.content
+
+
+async def test_status_shows_the_round_messages_board_without_drawing_it_again(
+    world: World,
+) -> None:
+    """The channel's round message and ``/status`` show one picture of the round (its
+    deadline written on it), drawn once: a /status just after a Lock waits for no drawing."""
+    from bot import boards
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)  # a day per round: the board shows a deadline
+        panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+        await lock(table.alice_user, refreshed(table.alice_user, panel))
+        drawn = boards.boards.misses
+        answer = await table.alice.slash(table.channel, "status")
+        shown = answer.followups[-1] if answer.followups else answer.response
+        assert shown is not None and shown.attachments
+        assert "Japanese" in shown.content
+        assert boards.boards.misses == drawn  # the round message's own board
