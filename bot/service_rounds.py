@@ -11,7 +11,9 @@ opening: a carrier doctrine, for one, is committed with the orders but opens at 
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -114,6 +116,17 @@ def _key(rules: AnyRules, row: SnapshotRow, whole: bool) -> _StateKey:
     return (id(rules), row.campaign_id, row.branch, row.history_len, row.state, whole)
 
 
+# Snapshot-only states (``load_state(history=False)``) by identity, held weakly: they are
+# never viewed, however the caches come and go.
+_bare: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+
+def _mark_bare(state: Any) -> None:
+    # A state type without weak references is skipped: the cache's key still guards it.
+    with contextlib.suppress(TypeError):
+        _bare[id(state)] = state
+
+
 async def load_state(
     tx: Transaction, rules: AnyRules, row: SnapshotRow, *, history: bool = True
 ) -> Any:
@@ -136,6 +149,7 @@ async def load_state(
     if not whole:
         state = rules.load_stored(row.state, ())
         _states.put(rules, key, state, len(row.state))
+        _mark_bare(state)
         return state
     records = []
     if row.history_len:
@@ -197,6 +211,10 @@ class _Memo:
         return self._items.get((key, part))
 
     def get(self, rules: AnyRules, state: Any, part: str, make: Callable[[], Any]) -> Any:
+        if part != "pending" and _bare.get(id(state)) is state:
+            # Checked on the object itself, not through the cache's keys: a snapshot-only
+            # state evicted from (or never kept in) the cache must still give no view.
+            raise RuntimeError(f"{part} needs the whole state, history and all")
         key = _states.key_of(state)
         if key is None or key[0] != id(rules):
             return make()

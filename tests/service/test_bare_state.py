@@ -123,6 +123,10 @@ async def test_a_view_is_never_made_from_a_state_without_its_history(env: Env) -
     assert service_rounds.pending_of(rules, bare) == service_rounds.pending_of(rules, whole)
     with pytest.raises(RuntimeError, match="whole state"):
         service_rounds.view_of(rules, bare, secrecy.Viewer.public())
+    # Still refused once the cache no longer knows the state (evicted, or too big to keep).
+    service_rounds._states._keys.clear()
+    with pytest.raises(RuntimeError, match="whole state"):
+        service_rounds.view_of(rules, bare, secrecy.Viewer.public())
     assert service_rounds.view_of(rules, whole, secrecy.Viewer.public()).history
     # A panel made from the snapshot alone shows the view of the whole state, even once
     # the cache has forgotten which state it was.
