@@ -47,6 +47,18 @@ class SizedLru(Generic[K, V]):
         self._items.move_to_end(key)
         return hit[0]
 
+    def drop(self, key: K) -> None:
+        """Forget one entry (as memory pressure would), keeping the budget's count right."""
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.used -= old[1]
+            if self._on_evict is not None:
+                self._on_evict(key, old[0])
+
+    def clear(self) -> None:
+        for key in list(self._items):
+            self.drop(key)
+
     def put(self, key: K, value: V, cost: int) -> None:
         if cost > self.budget:
             return  # would empty the cache for one entry: not kept

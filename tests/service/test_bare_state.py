@@ -94,9 +94,8 @@ async def test_a_new_rounds_panels_are_ready_after_its_resolution(env: Env) -> N
         secrecy.view_for = real_view  # type: ignore[assignment]
     assert computed == []  # both panels came from what the resolution prepared
     # ... and they are what a cold bot (a restart, caches empty) shows.
-    service_rounds._memo._items._items.clear()
-    service_rounds._states._items._items.clear()
-    service_rounds._states._keys.clear()
+    service_rounds._memo._items.clear()
+    service_rounds._states._items.clear()
     for prepared, user in ((japanese, JAP), (allied, ALL)):
         cold = await env.svc.panel(cid, user)
         assert cold.decisions == prepared.decisions
@@ -133,7 +132,7 @@ async def test_a_view_is_never_made_from_a_state_without_its_history(env: Env) -
     async with env.repo.read() as tx:
         bare = await service_rounds.state_of(tx, rules, campaign.snapshot_id, history=False)
         service_rounds._states._keys.clear()
-        service_rounds._memo._items._items.clear()
+        service_rounds._memo._items.clear()
         player, live = await tx.player(cid, JAP), await tx.live_round(cid)
         assert player is not None and live is not None
         panel = await service_rounds.panel_data(tx, rules, campaign, player, live, bare, 0)

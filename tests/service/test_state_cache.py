@@ -24,6 +24,19 @@ def test_the_oldest_entries_go_once_their_bytes_pass_the_budget() -> None:
     assert cache.used <= 100 and len(cache) == 50
 
 
+def test_forgetting_entries_gives_their_bytes_back() -> None:
+    gone: list[str] = []
+    cache: SizedLru[str, int] = SizedLru(100, lambda key, value: gone.append(key))
+    cache.put("a", 1, 60)
+    cache.drop("a")
+    assert cache.used == 0 and gone == ["a"]
+    cache.put("b", 2, 90)  # fits again: the dropped entry's bytes are free
+    assert cache.get("b") == 2
+    cache.clear()
+    cache.put("c", 3, 90)
+    assert cache.get("c") == 3 and cache.used == 90 and gone == ["a", "b"]
+
+
 async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -> None:
     # Issue 13's measurement: 1,000 campaigns missed a 512-entry cache on every call. At
     # their first turn a state is under 1,000 characters stored: the default budget keeps
@@ -54,8 +67,7 @@ async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -
 
     try:
         rules.pending = counted  # type: ignore[method-assign]
-        states._items._items.pop(key)  # the parsed state is gone from memory
-        states._keys.pop(id(state))
+        states._items.drop(key)  # the parsed state is gone from memory
         again = await env.svc.panel(cid, JAP)
         assert [d.field for d in again.decisions] == [d.field for d in panel.decisions]
         assert calls == []  # answered from the results kept by the state's key
