@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -46,6 +48,7 @@ from bench.common import line, machine, median, percentile, rss_mib, verdict
 from bench.load import Actor, LoadResult, create_actors, open_loop
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
+from bot.runtime import freeze_start_up
 from bot.service import CampaignService
 from db.sqlite import SqliteRepository
 from engine.loader import default_catalog
@@ -115,6 +118,21 @@ async def one_rate(
     return result, p99
 
 
+def _full_pause_probe(pauses: list[float]) -> Callable[[str, dict[str, int]], None]:
+    """A ``gc.callbacks`` entry that records each full collection's pause, in ms."""
+    started: list[float] = []
+
+    def probe(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            pauses.append((time.perf_counter() - started[0]) * 1000)
+
+    return probe
+
+
 async def load(args: argparse.Namespace, folder: str) -> None:
     repo, service = await _open(folder, "floor.db", 1)
     await create_actors(service, 1)
@@ -135,6 +153,9 @@ async def load(args: argparse.Namespace, folder: str) -> None:
             f"({len(floor_values)} samples, alternating with the reads; the ratios' floor)",
         )
     )
+    freeze_start_up()  # as the bot does once ready, before any campaign is loaded
+    pauses: list[float] = []
+    gc.callbacks.append(_full_pause_probe(pauses))
     start = time.perf_counter()
     repo, service = await _open(folder, "setup.db", args.campaigns)
     template = await create_actors(service, args.campaigns)
@@ -175,7 +196,9 @@ async def load(args: argparse.Namespace, folder: str) -> None:
         calls = max(args.calls, int(rate * args.seconds))
         result, p99 = await one_rate(folder, template, rate, calls, floor)
         (passing if p99 <= P99_TARGET_MS and not result.saturated else failing).append(rate)
-    capacity = max(passing) if passing else 0.0
+    # Every rate up to the capacity met the target: a rate that passes above one that failed
+    # is luck of the run, not capacity.
+    capacity = max((r for r in passing if all(f > r for f in failing)), default=0.0)
     print()
     print(
         line(
@@ -183,6 +206,16 @@ async def load(args: argparse.Namespace, folder: str) -> None:
             f"{capacity:.0f} calls/s ({args.campaigns} campaigns, of the rates tried)",
             f">= {RATE_TARGET:.0f} calls/s",
             verdict(capacity, RATE_TARGET, at_most=False),
+        )
+    )
+    if failing:
+        print(line("rates that missed", ", ".join(f"{r:.0f}/s" for r in sorted(failing))))
+    worst = max(pauses, default=0.0)
+    print(
+        line(
+            "full garbage collections",
+            f"{len(pauses)} during set-up and load, worst pause {worst:.0f} ms"
+            " (the event loop waits; start-up objects frozen as the bot does)",
         )
     )
     rss_now, rss_peak = rss_mib()

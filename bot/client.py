@@ -92,6 +92,9 @@ class SortieBot(commands.Bot):
             # pump after a restart re-arms and resends whatever was pending.
             self._pump_loop.start()
             self._deliver_loop.start()
+        from bot.runtime import freeze_start_up
+
+        freeze_start_up()
         if not self.syncs_commands:
             log.info(
                 "Loaded %d cog(s) (%s); commands are synced by the process running shard 0",

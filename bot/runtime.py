@@ -7,6 +7,7 @@ settings. Either way the cogs reach everything through ``bot.services``.
 
 from __future__ import annotations
 
+import gc
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,28 @@ from db.backend import open_repository
 from db.repository import Repository
 from engine.catalog import Catalog
 from engine.loader import default_catalog
+
+
+def freeze_start_up() -> None:
+    """Put what start-up made (modules, the catalog, schemas, the cogs) out of the garbage
+    collector's reach, once the bot is ready.
+
+    A full collection walks every tracked object, and pauses the event loop while it does:
+    with 1,000 campaigns that was 35 to 65 ms, enough to lift a busy minute's p99 past 50 ms
+    (bench/service.py prints the worst pause). Start-up objects live as long as the process,
+    so walking them again finds nothing; frozen, they cost a full pass about half as much.
+    The garbage made before is collected first so it is not kept for good. Once per
+    process: a test run starts many bots, and what later ones hold is not start-up's.
+    """
+    global _frozen
+    if _frozen:
+        return
+    _frozen = True
+    gc.collect()
+    gc.freeze()
+
+
+_frozen = False
 
 
 class FuncClock:
