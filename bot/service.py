@@ -42,6 +42,7 @@ from bot.service_model import (
 )
 from bot.service_queries import QueryMixin
 from bot.service_rounds import (
+    idle_lock,
     lock_side,
     open_round,
     refresh_card,
@@ -391,8 +392,13 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             if not player.commander:
                 raise ServiceError("not-commander")
             side = player.side
-            if side not in await tx.standing_locks(live.id):
+            locks = await tx.standing_locks(live.id)
+            if side not in locks:
                 raise ServiceError("not-locked")
+            if idle_lock(locks[side]):
+                # The round locked this side itself: it asks it nothing, and unlocking would
+                # only hold the round up until the deadline locks it again.
+                raise ServiceError("nothing-to-unlock")
             now = self._now()
             await tx.withdraw_lock(live.id, side, now)
             await tx.append_events(

@@ -345,6 +345,7 @@ async def panel_data(
             campaign.allow_unlock
             and lock is not None
             and not lock.defaulted
+            and not idle_lock(lock)  # the round's own lock on a side it asks nothing
             and player.commander
             and live.status == "open"
             and campaign.status == "active"
@@ -444,7 +445,7 @@ async def refresh_panels(tx: Transaction, campaign: CampaignRow, round_id: int, 
     """Redraw the commanders' DM panels of a round (pause, resume, deadline, end)."""
     locks = await tx.standing_locks(round_id)
     for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
-        if side in locks and _idle(locks[side]):
+        if side in locks and idle_lock(locks[side]):
             continue  # asked nothing, sent no panel: nothing to redraw
         player = await tx.player(campaign.id, user_id)
         if player is not None and player.dm_ok:
@@ -504,7 +505,7 @@ async def open_round(
     return round_id
 
 
-def _idle(lock: Any) -> bool:
+def idle_lock(lock: Any) -> bool:
     """A lock the round made itself for a side it asked nothing (no user, no default)."""
     return lock.by_user is None and not lock.defaulted
 

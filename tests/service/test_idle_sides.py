@@ -8,7 +8,11 @@ sides something, still waits for both.
 
 from __future__ import annotations
 
+import pytest
+
+from bot.i18n import t
 from bot.logtext import describe
+from bot.service_model import ServiceError
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
 
 LANCASTER, GUNS = 11, 22
@@ -53,6 +57,20 @@ async def test_a_dambuster_round_resolves_when_only_the_lancaster_locks(env: Env
     for lang in ("en", "fr"):
         line = describe(idle[0].kind, idle[0].data, lang)
         assert ("nothing to decide" if lang == "en" else "rien à décider") in line
+
+
+async def test_a_side_locked_by_the_round_cannot_unlock_and_hold_it_up(env: Env) -> None:
+    cid = await _raid(env)
+    guns = await env.svc.panel(cid, GUNS)
+    assert guns.locked and not guns.can_unlock  # no Unlock button on /orders
+    with pytest.raises(ServiceError) as refused:  # nor from a click crafted or replayed
+        await env.svc.unlock(cid, GUNS, guns.round_id)
+    assert refused.value.code == "nothing-to-unlock"
+    assert t("service.error.nothing-to-unlock", "fr").endswith("sans vous.")
+    async with env.repo.read() as tx:
+        assert "central" in await tx.standing_locks(guns.round_id)
+    round_id = await env.fill(cid, LANCASTER)
+    assert (await env.svc.lock(cid, LANCASTER, round_id)).resolved  # the raid goes on
 
 
 async def test_the_round_message_says_the_guns_had_nothing_to_decide(env: Env) -> None:
