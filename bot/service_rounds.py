@@ -205,10 +205,13 @@ class _Memo:
     """
 
     def __init__(self, budget: int) -> None:
-        self._items: SizedLru[tuple[_StateKey, str], Any] = SizedLru(budget)
+        # Each value is kept with its rules object: the key holds only the rules' id, which a
+        # later rules object may reuse once the first is gone (tests make many).
+        self._items: SizedLru[tuple[_StateKey, str], tuple[AnyRules, Any]] = SizedLru(budget)
 
-    def peek(self, key: _StateKey, part: str) -> Any | None:
-        return self._items.get((key, part))
+    def peek(self, rules: AnyRules, key: _StateKey, part: str) -> Any | None:
+        hit = self._items.get((key, part))
+        return hit[1] if hit is not None and hit[0] is rules else None
 
     def get(self, rules: AnyRules, state: Any, part: str, make: Callable[[], Any]) -> Any:
         if part != "pending" and _bare.get(id(state)) is state:
@@ -222,11 +225,11 @@ class _Memo:
             key = (*key[:5], False)  # the same decisions with or without the history
         elif not key[5]:
             raise RuntimeError(f"{part} needs the whole state, history and all")
-        hit = self._items.get((key, part))
+        hit = self.peek(rules, key, part)
         if hit is not None:
             return hit
         value = make()
-        self._items.put((key, part), value, PART_BYTES)
+        self._items.put((key, part), (rules, value), PART_BYTES)
         return value
 
 
@@ -267,7 +270,7 @@ async def view_at(
 ) -> Any:
     """A viewer's view of a snapshot; its whole state is parsed only if no view is kept."""
     row = await _snapshot(tx, snapshot_id)
-    kept = _memo.peek(_key(rules, row, True), _view_part(viewer))
+    kept = _memo.peek(rules, _key(rules, row, True), _view_part(viewer))
     if kept is not None:
         return kept
     return view_of(rules, await load_state(tx, rules, row), viewer)

@@ -75,3 +75,13 @@ async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -
         await env.svc.panel(cid, ALL)
     finally:
         rules.pending = original  # type: ignore[method-assign]
+
+
+def test_a_result_is_never_handed_to_another_rules_object_at_the_same_key() -> None:
+    # Keys name the rules by id(); once a rules object is gone a new one may get its id.
+    memo = service_rounds._Memo(10 * service_rounds.PART_BYTES)
+    first, second = object(), object()
+    key = (id(first), 1, 1, 0, "{}", True)
+    memo._items.put((key, "view:public"), (first, "first's view"), 1)
+    assert memo.peek(first, key, "view:public") == "first's view"
+    assert memo.peek(second, key, "view:public") is None
