@@ -11,7 +11,6 @@ opening: a carrier doctrine, for one, is committed with the orders but opens at 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -122,9 +121,7 @@ _bare: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
 
 def _mark_bare(state: Any) -> None:
-    # A state type without weak references is skipped: the cache's key still guards it.
-    with contextlib.suppress(TypeError):
-        _bare[id(state)] = state
+    _bare[id(state)] = state  # every ruleset's state is a pydantic model: weakly referable
 
 
 async def load_state(
@@ -223,8 +220,6 @@ class _Memo:
             return make()
         if part == "pending":
             key = (*key[:5], False)  # the same decisions with or without the history
-        elif not key[5]:
-            raise RuntimeError(f"{part} needs the whole state, history and all")
         hit = self.peek(rules, key, part)
         if hit is not None:
             return hit
