@@ -46,9 +46,7 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal[
-        "program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission"
-    ]
+    kind: Literal["program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission"]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str

@@ -14,7 +14,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ace, ammunition, balloons, ceiling, clouds, exits, flak, landing, shooting, twin
+from engine.wings import (
+    ace,
+    ammunition,
+    balloons,
+    ceiling,
+    clouds,
+    exits,
+    flak,
+    landing,
+    shooting,
+    twin,
+)
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step

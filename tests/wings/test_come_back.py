@@ -59,6 +59,11 @@ def _p1(state: WingsState) -> PlaneState:
     return mission.planes["P1"]
 
 
+def _asked(state: WingsState) -> Any:
+    """The Entente's plane1 decision this round."""
+    return next(d for d in _rules().pending(state) if (d.side, d.field) == ("entente", "plane1"))
+
+
 def _off_the_far_edge() -> WingsState:
     """P1 a little short of the Central edge, heading out: its straights take it off over
     the enemy's zone in turn 1."""
@@ -67,9 +72,7 @@ def _off_the_far_edge() -> WingsState:
     return state
 
 
-def test_the_turn_after_an_accidental_exit_the_player_is_asked_and_staying_out_is_default() -> (
-    None
-):
+def test_the_turn_after_an_accidental_exit_the_player_is_asked_and_staying_out_is_default() -> None:
     state = _off_the_far_edge()
     p1 = _p1(state)
     assert p1.status == "left" and p1.left_turn == 1
@@ -100,7 +103,7 @@ def test_coming_back_costs_two_a_cards_and_the_plane_stands_on_the_edge_facing_i
     assert [e.data["plane"] for e in events if e.kind == "came-back"] == ["P1"]
     assert not [e for e in events if e.kind == "damage-card" and e.data["plane"] == "P1"]
     # From the next turn it flies a program like any other plane.
-    decision = next(d for d in _rules().pending(state) if (d.side, d.field) == ("entente", "plane1"))
+    decision = _asked(state)
     assert "S S S" in {o.id for o in decision.options}
 
 
@@ -142,10 +145,12 @@ def test_the_crossing_point_and_the_heading_back_in() -> None:
 
 def test_the_panel_words_the_choice_in_both_languages() -> None:
     state = _off_the_far_edge()
-    decision = next(d for d in _rules().pending(state) if (d.side, d.field) == ("entente", "plane1"))
+    decision = _asked(state)
     presenter = WingsPresenter()
     for locale in ("en", "fr"):
-        labels = [presenter.option_text("wings-1917", "plane1", o.id, locale) for o in decision.options]
+        labels = [
+            presenter.option_text("wings-1917", "plane1", o.id, locale) for o in decision.options
+        ]
         details = [presenter.option_description("plane1", o, locale) for o in decision.options]
         assert labels == [t("wings.exit.come-back", locale), t("wings.exit.stay-out", locale)]
         assert all(details) and not any(d.startswith("exit.") for d in details)
