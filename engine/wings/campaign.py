@@ -981,6 +981,10 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
             for pid, program in mission["programs"].items()
             if planes[pid]["side"] == viewer
         }
+        # Who comes back onto the table is an order like a program (seed A.IV.c).
+        mission["returning"] = [
+            pid for pid in mission["returning"] if planes[pid]["side"] == viewer
+        ]
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

@@ -157,3 +157,23 @@ def test_the_panel_words_the_choice_in_both_languages() -> None:
         if locale == "fr":
             assert not problems([("come-back", line) for line in [*labels, *details]])
     assert "come back" in presenter.option_lines("wings-1917", decision, "en")[0]
+
+
+def test_the_choice_stays_its_sides_own_until_the_turn_is_flown() -> None:
+    """A turn held for a pursuit (or an Ace's last card) keeps the come-back orders in the
+    mission: the enemy and the public must see the same whichever was given."""
+    state = _off_the_far_edge()
+    mission = state.camp.mission
+    assert mission is not None
+
+    def holding(returning: tuple[str, ...]) -> WingsState:
+        held = mission.model_copy(update={"returning": returning, "round": "reorder"})
+        return state.model_copy(
+            update={"campaign": state.camp.model_copy(update={"mission": held})}
+        )
+
+    back, out = holding(("P1",)), holding(())
+    rules = _rules()
+    for viewer in ("central", None):
+        assert rules.view(back, viewer) == rules.view(out, viewer)
+    assert rules.view(back, "entente") != rules.view(out, "entente")  # its own side sees it

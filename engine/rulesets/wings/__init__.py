@@ -790,6 +790,7 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
     mission, other = data.get("mission"), sees_central.get("mission")
     if mission is not None and other is not None:
         mission["programs"] = {}
+        mission["returning"] = []
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]
