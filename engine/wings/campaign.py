@@ -963,6 +963,13 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
     except the damage an Expert's eye of the viewer's saw (seed D.VII.c; ``eyes=False``
     leaves it out too, for a view that must show the viewer's side's secrets only)."""
     data = state.model_dump(mode="json")
+    if state.mission is not None:
+        # Public: who left the table last turn and may be brought back now (seed A.IV.c).
+        data["mission"]["may_come_back"] = [
+            pid
+            for pid, plane in sorted(state.mission.planes.items())
+            if exits.may_come_back(state.mission, plane, state.mission.turn)
+        ]
     if viewer is None:
         return data
     mission = data.get("mission")

@@ -221,6 +221,8 @@ class WingsPresenter:
                 )
                 if plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
+                    if plane["id"] in mission.get("may_come_back", ()):
+                        where += " · " + t("wings.plane-note.may-come-back", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
                 elif plane.get("cloud_salt"):

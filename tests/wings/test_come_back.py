@@ -177,3 +177,19 @@ def test_the_choice_stays_its_sides_own_until_the_turn_is_flown() -> None:
     for viewer in ("central", None):
         assert rules.view(back, viewer) == rules.view(out, viewer)
     assert rules.view(back, "entente") != rules.view(out, "entente")  # its own side sees it
+
+
+def test_the_board_says_who_may_come_back_this_turn() -> None:
+    state = _off_the_far_edge()
+    presenter = WingsPresenter()
+    note = t("wings.plane-note.may-come-back", "en")
+
+    def board(state: WingsState, viewer: str | None) -> str:
+        return "\n".join(
+            text for text, _c, _b in presenter._plane_lines(_rules().view(state, viewer), "en")
+        )
+
+    for viewer in ("entente", "central", None):
+        assert board(state, viewer).count(note) == 1  # P1's line, on every board
+    state, _ = _step(state)  # it stayed out: the chance has gone
+    assert note not in board(state, None)
