@@ -193,3 +193,11 @@ def test_the_board_says_who_may_come_back_this_turn() -> None:
         assert board(state, viewer).count(note) == 1  # P1's line, on every board
     state, _ = _step(state)  # it stayed out: the chance has gone
     assert note not in board(state, None)
+
+
+def test_a_plane_lost_to_no_shooter_is_not_said_to_be_lost_to_the_bot() -> None:
+    from bot.logtext import describe
+
+    assert describe("exploded", {"plane": "P1", "by": None}, "en") == "P1 explodes"
+    assert describe("shot-down", {"plane": "P1", "by": None}, "fr") == "P1 s'écrase"
+    assert describe("shot-down", {"plane": "P1", "by": "P3"}, "en") == "P1 shot down by P3"
