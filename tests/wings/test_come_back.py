@@ -154,6 +154,7 @@ def test_the_panel_words_the_choice_in_both_languages() -> None:
         details = [presenter.option_description("plane1", o, locale) for o in decision.options]
         assert labels == [t("wings.exit.come-back", locale), t("wings.exit.stay-out", locale)]
         assert all(details) and not any(d.startswith("exit.") for d in details)
+        assert all(len(text) <= 100 for text in [*labels, *details])  # a select option's limit
         if locale == "fr":
             assert not problems([("come-back", line) for line in [*labels, *details]])
     assert "come back" in presenter.option_lines("wings-1917", decision, "en")[0]
