@@ -1,7 +1,8 @@
 """Wings of War engine benchmark: turn time, whole-mission time and the win rates of the
 generated missions, each played by two stand-in players: uniformly random legal programs,
 and the rookie (``engine.wings.rookie``: random legal programs weighed for heading to his
-goal). Not a test.
+goal). Both bring back a plane that flew off the table by accident (seed A.IV.c); a third
+player, ``coin``, flies random programs and tosses a coin for it. Not a test.
 
 Times are printed both in milliseconds and as a ratio to a floor measured in the same run
 (a fixed pure-Python loop), so figures from different machines can be compared.
@@ -24,6 +25,7 @@ from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
+from engine.wings.exits import may_come_back
 from engine.wings.generator import generate_mission
 from engine.wings.missions import Sortie, new_mission
 from engine.wings.objectives import NEEDS_TWO_SEATER, awards
@@ -83,12 +85,30 @@ def programs_for(catalog: Catalog, state: MissionState, seed: int, policy: str =
     return programs
 
 
+def returning_for(state: MissionState, seed: int, policy: str) -> tuple[str, ...]:
+    """Seed A.IV.c: which planes off the table their players bring back. A stand-in never
+    means to leave, so every exit is an accident and it comes back; the ``coin`` player
+    (random programs too) tosses a coin instead, to show how much the choice weighs."""
+    rng = Rng(str(seed), state.turn, "ai-exit")
+    back = []
+    for pid in sorted(state.planes):
+        if not may_come_back(state, state.planes[pid], state.turn):
+            continue
+        if policy == "coin" and rng.stream(f"exit:{pid}").random() < 0.5:
+            continue
+        back.append(pid)
+    return tuple(back)
+
+
 def fly(
     catalog: Catalog, state: MissionState, seed: int, policy: str = "random"
 ) -> tuple[MissionState, list[float]]:
     turn_times = []
     while not state.finished:
         programs = programs_for(catalog, state, seed, policy)
+        returning = returning_for(state, seed, policy)
+        if returning:
+            state = state.model_copy(update={"returning": returning})
         start = time.perf_counter()
         state, _ = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
@@ -175,7 +195,7 @@ def main() -> None:
     # achieving every objective, the defender by holding both the objectives and the air,
     # else it is a draw (``objectives.mission_result``). Target: neither side above 65 % at
     # equal Mission Points.
-    for policy in POLICIES:
+    for policy in (*POLICIES, "coin"):
         for kind in KINDS:
             print(balance_line(catalog, kind, policy, count, floor))
     dambusters(catalog, count, floor)

@@ -306,6 +306,8 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             params["deadline"] = f"<t:{int(deadline)}:f>"
         else:
             key += "-open"
+    elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
+        key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck
     elif kind == "side-locked" and data.get("defaulted"):
         key += "-defaulted"
     elif kind == "side-locked" and data.get("idle"):

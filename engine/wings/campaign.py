@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace
+from engine.wings import ace, exits
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -57,6 +57,7 @@ from engine.wings.state import (
     MissionState,
     Option,
     Pilot,
+    PlaneState,
     Program,
     Squadron,
     other,
@@ -316,6 +317,9 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
     decisions = []
     for pid in sorted(mission.planes):
         plane = mission.planes[pid]
+        if exits.may_come_back(mission, plane, mission.turn):
+            decisions.append(comeback_decision(plane))
+            continue
         if plane.status not in ("flying", "landed"):
             continue
         legal, refused = legal_first_cards(catalog, plane, mission.rules, mission.turn)
@@ -334,6 +338,22 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
             )
         )
     return decisions
+
+
+def comeback_decision(plane: PlaneState) -> Decision:
+    """Seed A.IV.c: the turn after an accidental exit, the player may bring the plane back
+    (two A cards now, on the edge where it left next turn). Staying out is the base rule,
+    so it is what an absent player gets."""
+    return Decision(
+        side=plane.side,
+        field=plane.id,
+        kind="comeback",
+        options=(
+            Option(id=exits.COME_BACK, label="come back (2 A cards)"),
+            Option(id=exits.STAY_OUT, label="stay out"),
+        ),
+        default=exits.STAY_OUT,
+    )
 
 
 def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision]:
@@ -537,7 +557,16 @@ def resolve(
                 cards=parse_program(choices[decision.side][decision.field]).cards
             )
         return _fly(catalog, state, programs, rng, [])
-    programs = {d.field: parse_program(choices[d.side][d.field]) for d in decisions}
+    programs = {
+        d.field: parse_program(choices[d.side][d.field]) for d in decisions if d.kind == "program"
+    }
+    returning = tuple(
+        d.field
+        for d in decisions
+        if d.kind == "comeback" and choices[d.side][d.field] == exits.COME_BACK
+    )
+    if returning:
+        mission = mission.model_copy(update={"returning": returning})
     live = {
         pursuer: target
         for pursuer, target in mission.pursuits.items()
@@ -934,6 +963,13 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
     except the damage an Expert's eye of the viewer's saw (seed D.VII.c; ``eyes=False``
     leaves it out too, for a view that must show the viewer's side's secrets only)."""
     data = state.model_dump(mode="json")
+    if state.mission is not None:
+        # Public: who left the table last turn and may be brought back now (seed A.IV.c).
+        data["mission"]["may_come_back"] = [
+            pid
+            for pid, plane in sorted(state.mission.planes.items())
+            if exits.may_come_back(state.mission, plane, state.mission.turn)
+        ]
     if viewer is None:
         return data
     mission = data.get("mission")
@@ -952,6 +988,10 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
             for pid, program in mission["programs"].items()
             if planes[pid]["side"] == viewer
         }
+        # Who comes back onto the table is an order like a program (seed A.IV.c).
+        mission["returning"] = [
+            pid for pid in mission["returning"] if planes[pid]["side"] == viewer
+        ]
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

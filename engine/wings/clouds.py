@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.wings import ceiling
+from engine.wings import ceiling, exits
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog
 from engine.wings.state import PlaneState, Program
@@ -109,7 +109,9 @@ def emerge(work: Turn, pid: str) -> None:
     x, y, heading = plane.x, plane.y, plane.heading
     flown: list[str] = []
     left = False
+    before = (x, y)
     for code in plane.cloud_cards:
+        before = (x, y)
         x, y, heading = geo.apply_move(x, y, heading, work.catalog.move(plane_type, code))
         flown.append(code)
         if not (0 <= x <= width and 0 <= y <= height):
@@ -123,8 +125,7 @@ def emerge(work: Turn, pid: str) -> None:
         heading=round(heading, 1),
     )  # fmt: skip
     if left:
-        work.update(pid, status="left")
-        work.event("left-table", plane=pid)
+        exits.mark_left(work, pid, before)
 
 
 def at_mission_end(work: Turn) -> None:

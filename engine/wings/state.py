@@ -46,7 +46,7 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal["program", "reorder", "swap", "skill", "wound", "purchase", "mission"]
+    kind: Literal["program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission"]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
@@ -151,6 +151,10 @@ class PlaneState(Model):
     in_cloud: bool = False
     cloud_cards: tuple[str, ...] = ()
     cloud_salt: str = ""
+    # Seed A.IV.c (accidental exit): the turn it went off the table and the point on the
+    # edge its centre crossed, where it comes back if its player brings it back.
+    left_turn: int | None = None
+    exit_at: tuple[float, float] | None = None
 
 
 class GroundElement(Model):
@@ -221,6 +225,7 @@ class MissionRules(Model):
     twin_guns: bool = True  # B.IV: a green jam stops one of a twin-gun plane's two guns
     real_ceiling: bool = True  # B.V: the floor moves up so planes reach their real ceiling
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
+    come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
 
 
 class MissionState(Model):
@@ -242,6 +247,8 @@ class MissionState(Model):
     objectives: dict[str, Objective] = Field(default_factory=dict)
     decks: dict[str, DeckState]
     programs: dict[str, Program] = Field(default_factory=dict)  # sealed until played
+    # Seed A.IV.c: planes off the table whose players bring them back at this turn's end.
+    returning: tuple[str, ...] = ()
     pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued
     finished: bool = False
     winner: SideName | Literal["draw"] | None = None

@@ -14,7 +14,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
-from engine.wings import ace, ammunition, balloons, ceiling, clouds, flak, landing, shooting, twin
+from engine.wings import (
+    ace,
+    ammunition,
+    balloons,
+    ceiling,
+    clouds,
+    exits,
+    flak,
+    landing,
+    shooting,
+    twin,
+)
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
 from engine.wings.catalog import Catalog, DamageCard, Gun, ManeuverCard, SideName, Step
@@ -1093,8 +1104,7 @@ class Turn:
                 0 <= plane.x <= table_w and 0 <= plane.y <= table_h
             ):
                 # Authored 3.2: off the table when the centre leaves it; it counts as fled.
-                self.update(pid, status="left")
-                self.event("left-table", plane=pid)
+                exits.mark_left(self, pid, starts[pid])
         self.collide(pairs)
         self.explosion_blast()
         landing.after_move(self, programs)
@@ -1147,6 +1157,7 @@ class Turn:
         shooting.experts_look(self)
         ceiling.move_floor(self)
         clouds.seal_the_edge(self)
+        exits.bring_back(self)  # seed A.IV.c: once the turn after the exit is over
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1263,6 +1274,8 @@ class Turn:
             for p in self.planes.values()
             if p.status == "flying"
             or (p.status == "landed" and not landing.grounded(self.catalog, p))
+            # Off the table this turn, its player may still bring it back (seed A.IV.c).
+            or exits.may_come_back(self.mission, p, turn)
         ]
         alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None
@@ -1292,6 +1305,7 @@ class Turn:
                 "decks": decks,
                 "turn": turn,
                 "programs": {},
+                "returning": (),
                 "round": "program",
                 "pursuits": self.pursuits,
                 "finished": finished,

@@ -34,6 +34,8 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
 SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
+EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
+COMEBACK_OPTIONS = ("come-back", "stay-out")
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -219,6 +221,8 @@ class WingsPresenter:
                 )
                 if plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
+                    if plane["id"] in mission.get("may_come_back", ()):
+                        where += " · " + t("wings.plane-note.may-come-back", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
                 elif plane.get("cloud_salt"):
@@ -356,6 +360,8 @@ class WingsPresenter:
     # ------------------------------------------------------------------ words
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+        if field.startswith("plane") and value in COMEBACK_OPTIONS:
+            return t(f"wings.exit.{value}", locale)
         if field.startswith("plane") and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
@@ -377,6 +383,8 @@ class WingsPresenter:
     def option_description(self, field: str, option: Option, locale: str) -> str:
         if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
             return t(f"wings.{option.detail}", locale)
+        if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
+            return t(f"wings.{option.detail}-detail", locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:

@@ -170,6 +170,8 @@ def play(seed: str, max_steps: int = 400) -> tuple[CampaignState, list[str]]:
             and state.mission.round == "program"
         ):
             for d in decisions:
+                if d.kind != "program":
+                    continue  # a plane off the table: its default keeps it out (A.IV.c)
                 plane = state.mission.planes[d.field]
                 stream = Rng(seed, step, "ai").stream(d.field)
                 choices[d.side][d.field] = program_text(

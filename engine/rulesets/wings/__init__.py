@@ -92,6 +92,7 @@ FIELDS = tuple(
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
+EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
 
 Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
 
@@ -212,6 +213,7 @@ BASE_RULES_ONLY = MissionRules(
     ammunition=False,
     twin_guns=False,
     real_ceiling=False,
+    come_back=False,
 )
 SCENARIOS["wings-1917-basic"] = (
     "Autumn 1917, base rules only (optional rules off)",
@@ -380,7 +382,7 @@ class WingsRules(Rules[WingsState, WingsView]):
     # a pilot killed by an Excellent shot's point goes down (he flew on).
     # 8: an Ace of Aces may change his last card after the second maneuver (D.VII.a): the
     # turn then flies its third maneuver in a round of its own (``swap``), with its stream.
-    version = "8"
+    version = "9"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -494,6 +496,16 @@ class WingsRules(Rules[WingsState, WingsView]):
             ]
         decisions = []
         for d in engine_decisions:
+            if d.kind == "comeback":
+                # Seed A.IV.c: off the table last turn; the detail names a locale key's tail
+                # (``wings.exit.come-back``) for the presenter to word.
+                options = tuple(
+                    Option(id=o.id, label=o.label, detail=f"{EXIT_WORDS}{o.id}") for o in d.options
+                )
+                decisions.append(
+                    Decision(side=d.side, field=slots[d.field], options=options, default=d.default)
+                )
+                continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
             options = tuple(Option(id=p, label=p, detail=plane.id) for p in programs)
@@ -778,6 +790,7 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
     mission, other = data.get("mission"), sees_central.get("mission")
     if mission is not None and other is not None:
         mission["programs"] = {}
+        mission["returning"] = []
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]
