@@ -392,7 +392,15 @@ class Strike:
 
     def element_turn(self, element: Element, bomb_turn: bool) -> None:
         sky = self.sky
-        lead = element.leader()
+        lead = wing = None  # ``element.leader()`` and ``element.wingman()`` in one pass
+        for p in element.planes:
+            if p.destroyed:
+                continue
+            if p.lead:
+                if lead is None:
+                    lead = p
+            elif wing is None:
+                wing = p
         if lead is None:
             return
         lead.spent = 0
@@ -412,7 +420,6 @@ class Strike:
         else:
             bombers = strafers = _NOBODY
             runs = False
-        wing = element.wingman()
         skip = self.first_turn and element.side is self.defender  # 15.2 step 2 exception
         if wing is not None and not skip and wing not in bombers and wing not in strafers:
             self.wingman_turn(wing, lead)  # step 2 (23.62: a bombing Wingman skips it)
@@ -473,16 +480,18 @@ class Strike:
 
     def wingman_turn(self, wing: Plane, lead: Plane) -> None:
         """15.2 step 2 with the doctrine's choice of target."""
-        sky = self.sky
-        enemies = sky.enemies_near(wing)
-        if not enemies:
-            return
         if wing.loaded and lead.foe is None:
             return  # 17.15: a loaded Wingman attacks only while its Leader is Engaged
-        bombers: list[Plane] = []
+        sky = self.sky
+        bombers: list[Plane] = []  # ``sky.enemies_near(wing)`` split in the same pass
         fighters: list[Plane] = []
-        for q in enemies:
+        side, band, out, anywhere = wing.side, wing.band, wing.out, not sky.over_target
+        for q in sky.planes:
+            if q.side is side or q.destroyed or q.band != band or not (anywhere or q.out == out):
+                continue
             (bombers if q.is_formation else fighters).append(q)
+        if not bombers and not fighters:
+            return
         if wing.group == "cap":
             loaded = [q for q in fighters if q.loaded]
             if wing.doctrine.escort == "escort" and bombers:
@@ -521,12 +530,12 @@ class Strike:
                 return
         if lead.loaded or lead.destroyed:
             return
-        enemies = sky.enemies_near(lead)
-        if not enemies:
-            return
-        bombers: list[Plane] = []
+        bombers: list[Plane] = []  # ``sky.enemies_near(lead)`` sorted in the same pass
         leaders: list[Plane] = []  # enemy Leaders (fighters holding a hand)
-        for q in enemies:
+        side, band, out, anywhere = lead.side, lead.band, lead.out, not sky.over_target
+        for q in sky.planes:
+            if q.side is side or q.destroyed or q.band != band or not (anywhere or q.out == out):
+                continue
             if q.is_formation:
                 bombers.append(q)
             elif q.lead:
@@ -596,58 +605,65 @@ class Strike:
             if lead.mode is DIVE:
                 return M if lead.can_fly(M) else L
             return L
+        # One pass over the sky for every candidate the doctrine may ask for, each the
+        # nearest band, the first plane on a tie: enemies (any, bombers, Leaders) and, for
+        # the escort, the bands of the enemy fighters and our own bombers and
+        # fighter-bombers (``_main_body``).
         sky = self.sky
-        side, out, anywhere = lead.side, lead.out, not sky.over_target  # same_area, inlined
-        enemies = [
-            q
-            for q in sky.planes
-            if q.side is not side and not q.destroyed and (anywhere or q.out == out)
-        ]
+        side, out, anywhere, here = lead.side, lead.out, not sky.over_target, lead.band
+        far = 1 << 30
+        any_gap = bomber_gap = leader_gap = far
+        any_band = bomber_band = leader_band = here
+        fighter_bands: set[Band] = set()
+        ours: list[Plane] = []  # our bombers, and fighter-bombers, in launch order
+        for q in sky.planes:
+            if q.destroyed or not (anywhere or q.out == out):
+                continue
+            band = q.band
+            if q.side is side:
+                if (
+                    q.group == "strike"
+                    and q is not lead
+                    and (q.is_formation or q.loaded or q.kind.cls is FIGHTER_BOMBER)
+                ):
+                    ours.append(q)
+                continue
+            gap = band - here if band >= here else here - band
+            if gap < any_gap:
+                any_gap, any_band = gap, band
+            if q.is_formation:
+                if gap < bomber_gap:
+                    bomber_gap, bomber_band = gap, band
+            else:
+                fighter_bands.add(band)
+                if q.loaded and gap < bomber_gap:
+                    bomber_gap, bomber_band = gap, band
+                if q.lead and gap < leader_gap:
+                    leader_gap, leader_band = gap, band
         if lead.group == "cap":
             if lead.doctrine.escort == "escort":
-                bombers = [q for q in enemies if q.is_formation or q.loaded]
-                goal = _nearest(lead, bombers)
-            else:
-                goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
-            if goal is None:  # not `or`: Very Low is band 0, and torpedo bombers fly there
-                goal = _nearest(lead, enemies)
-            return goal if goal is not None else lead.band
+                if bomber_gap < far:
+                    return bomber_band
+            elif leader_gap < far:
+                return leader_band
+            # not `or`: Very Low is band 0, and torpedo bombers fly there
+            return any_band
         if lead.doctrine.escort == "sweep":
-            goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
-        elif not enemies:
-            goal = None  # no CAP anywhere near: nothing to guard the bombers from
-        else:
+            if leader_gap < far:
+                return leader_band
+        elif any_gap < far:
             # Escorts go where the CAP is at their bombers, else stay with the main body.
-            fighter_bands = {q.band for q in enemies if not q.is_formation}
-            guarded = [
-                q
-                for q in sky.planes
-                if q.side is side
-                and q.group == "strike"
-                and not q.destroyed
-                and (q.is_formation or q.loaded)
-                and q.band in fighter_bands
-                and (anywhere or q.out == out)
-            ]
-            goal = _nearest(lead, guarded)
-        if goal is None:
-            goal = self.main_body(lead)
-        return goal if goal is not None else lead.band
-
-    def main_body(self, lead: Plane) -> Band | None:
-        """The band of the strike's first bomber still flying (formation or loaded)."""
-        sky = self.sky
-        fallback: Band | None = None
-        for q in sky.planes:
-            if q.side is not lead.side or q.destroyed or q.group != "strike" or q is lead:
-                continue
-            if not sky.same_area(lead, q):
-                continue
-            if q.is_formation or q.loaded:
-                return q.band
-            if fallback is None and q.kind.cls is FIGHTER_BOMBER:
-                fallback = q.band
-        return fallback
+            guard_gap = far
+            for q in ours:
+                band = q.band
+                if (q.is_formation or q.loaded) and band in fighter_bands:
+                    gap = band - here if band >= here else here - band
+                    if gap < guard_gap:
+                        guard_gap, guard_band = gap, band
+            if guard_gap < far:
+                return guard_band
+        # else no CAP anywhere near: nothing to guard the bombers from
+        return _main_body(ours, here)
 
     # -- report ----------------------------------------------------------------------
 
@@ -709,6 +725,18 @@ class Strike:
 _NOBODY: list[Plane] = []  # no bombers, no strafers (read only)
 
 
+def _main_body(ours: list[Plane], here: Band) -> Band:
+    """The band of the strike's first bomber still flying (formation or loaded), else
+    of its first fighter-bomber, else ``here``: ``ours`` holds those, in launch order."""
+    for q in ours:
+        if q.is_formation or q.loaded:
+            return q.band
+    for q in ours:
+        if q.kind.cls is FIGHTER_BOMBER:
+            return q.band
+    return here
+
+
 def _softest(planes: list[Plane]) -> Plane | None:
     """The enemy closest to its next damage step (flip or destruction); first on a tie."""
     best: Plane | None = None
@@ -726,11 +754,3 @@ def _foe_first(lead: Plane, fighters: list[Plane]) -> Plane | None:
     if foe is not None and foe in fighters:
         return foe
     return _softest(fighters)
-
-
-def _nearest(lead: Plane, planes: list[Plane]) -> Band | None:
-    best: Plane | None = None
-    for q in planes:
-        if best is None or abs(q.band - lead.band) < abs(best.band - lead.band):
-            best = q
-    return best.band if best is not None else None
