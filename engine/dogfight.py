@@ -745,6 +745,8 @@ def budget(p: Plane, pos: int, ots: bool) -> int:
 def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
     """MANEUVERING/HALF LOOP until Tailing or out of cards; the target (and, for an
     Unengaged fighter-bomber, free friends, 17.13b) may answer."""
+    # The player's own answers: no limit and no ACE PILOT, so one source serves every card.
+    own = [Source(p, p.hand, False)]
     while not p.destroyed and not target.destroyed and not p.loaded:
         pos = pos_vs(p, target)
         if pos >= 2:
@@ -775,7 +777,7 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
                 if q is not target
             ]
         cards = [(p.uid, card.id)]
-        ok = chain(sky, p, card, [Source(p, p.hand, False)], defence, cards)
+        ok = chain(sky, p, card, own, defence, cards)
         target.attacked = True
         sky.record(p, target, cards, "position" if ok else "cancelled")
         if ok:
@@ -799,6 +801,7 @@ def break_off(sky: Sky, p: Plane) -> None:
 
 def fire(sky: Sky, p: Plane, target: Plane) -> None:
     """Attack cards against an enemy Leader: the most damage that fits what is left."""
+    own = Source(p, p.hand, False)  # no limit, no ACE PILOT: one source serves every shot
     while not p.destroyed and not target.destroyed:
         pos = pos_vs(p, target)
         room_ims = budget(p, pos, False) - p.spent
@@ -828,7 +831,7 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
         take(p.hand, best)
         sky.discards.append(best)
         p.spent += best_burst
-        shoot(sky, p, Source(p, p.hand, False), best, target)
+        shoot(sky, p, own, best, target)
 
 
 # --- Attacks on formation aircraft (20.x) ------------------------------------------------

@@ -45,6 +45,7 @@ Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.bombing import (
@@ -98,7 +99,7 @@ from engine.report import (
     TurnBands,
 )
 from engine.trusted import trusted, trusted_dicts
-from engine.types import AircraftState, Band, Ordnance, Side
+from engine.types import AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
 
@@ -134,13 +135,35 @@ class Element:
         return [p for p in self.planes if not p.destroyed]
 
 
-def _ordnance(unit: FlightUnit, kind: AircraftType, naval: bool, doctrine: Doctrine) -> Ordnance:
+# (ordnance, mode) by aircraft type (kept in the entry), group, ordnance, target and
+# doctrine: the same few combinations come back strike after strike (issue 13).
+_loadouts: dict[tuple[int, str, Ordnance, bool, bool], tuple[Any, Ordnance, BombMode | None]] = {}
+
+
+def _loadout(
+    kind: AircraftType, group: str, ordnance: Ordnance, naval: bool, torpedo: bool
+) -> tuple[Ordnance, BombMode | None]:
+    """What the aircraft really carries against this target and the mode it uses."""
+    key = (id(kind), group, ordnance, naval, torpedo)
+    hit = _loadouts.get(key)
+    if hit is None or hit[0] is not kind:
+        carried = _ordnance(group, ordnance, kind, naval, torpedo)
+        mode = choose_mode(kind, carried, naval)
+        if len(_loadouts) >= 4096:
+            _loadouts.clear()
+        hit = _loadouts[key] = (kind, carried if mode is not None else NO_LOAD, mode)
+    return hit[1], hit[2]
+
+
+def _ordnance(
+    group: str, ordnance: Ordnance, kind: AircraftType, naval: bool, torpedo: bool
+) -> Ordnance:
     """17.14, 18.11, 21.52: what the aircraft really carries against this target."""
-    if unit.group != "strike" or unit.ordnance is NO_LOAD:
+    if group != "strike" or ordnance is NO_LOAD:
         return NO_LOAD
     bomb = kind.undamaged.bomb
-    torpedo_ok = TORPEDO in bomb and naval and doctrine.torpedo
-    if unit.ordnance is Ordnance.TORPEDO and torpedo_ok:
+    torpedo_ok = TORPEDO in bomb and naval and torpedo
+    if ordnance is Ordnance.TORPEDO and torpedo_ok:
         return Ordnance.TORPEDO
     # 17.14b: against a ground target (or by doctrine) a torpedo bomber carries bombs.
     others = (LEVEL, DIVE, SATURATION)
@@ -181,80 +204,94 @@ class Strike:
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
         units = (*setup.strike, *setup.cap)
+        aircraft = catalog.aircraft
+        doctrines = {  # each side's doctrine, mirrored once (read very often)
+            self.defender: mirror(setup.defender_doctrine),
+            self.attacker: mirror(setup.attacker_doctrine),
+        }
+        planes = self.sky.planes
         for order, unit in enumerate(units):
-            plane = self._plane(unit, order, catalog)
-            self.sky.planes.append(plane)
+            plane = self._plane(unit, order, aircraft, doctrines)
+            planes.append(plane)
             if plane.is_formation:
                 continue
-            key = (unit.group, unit.element)
+            key = (plane.group, plane.element)
             element = keyed.get(key)
             if element is None or len(element.planes) >= 2:
-                element = Element(unit.element, unit.side, [])
+                element = Element(plane.element, plane.side, [])
                 keyed[key] = element
-                self.elements[unit.side].append(element)
+                self.elements[plane.side].append(element)
             element.planes.append(plane)
         for elements in self.elements.values():
             for element in elements:
                 self._link(element)
         self.turn_order = self.order()  # elements never join or leave a strike
 
-    def _plane(self, unit: FlightUnit, order: int, catalog: Catalog) -> Plane:
-        kind = mirror(catalog.aircraft[unit.aircraft])  # read very often: see engine.mirror
-        setup = self.setup
-        doctrine = mirror(
-            setup.attacker_doctrine if unit.side is setup.attacker else setup.defender_doctrine
+    def _plane(
+        self,
+        unit: FlightUnit,
+        order: int,
+        aircraft: Mapping[str, AircraftType],
+        doctrines: Mapping[Side, Doctrine],
+    ) -> Plane:
+        # The unit's fields read from its dict: a pydantic model's own reads take the
+        # slow path (see engine.mirror), and a strike sets up some five planes.
+        fields = unit.__dict__
+        group, side, band = fields["group"], fields["side"], fields["band"]
+        kind = mirror(aircraft[fields["aircraft"]])  # read very often: see engine.mirror
+        doctrine = doctrines[side]
+        ordnance, mode = _loadout(
+            kind, group, fields["ordnance"], self.target.sheet.naval, doctrine.torpedo
         )
-        naval = self.target.sheet.naval
-        ordnance = _ordnance(unit, kind, naval, doctrine)
-        mode = choose_mode(kind, ordnance, naval)
-        if mode is None:
-            ordnance = NO_LOAD
-        skills = unit.pilot.skills if unit.pilot is not None else ()
+        face = fields["pilot"]
+        skills: tuple[str, ...] = ()
         pilot = None
-        if unit.pilot is not None:
-            pilot = unit.pilot.name + (f" ({', '.join(skills)})" if skills else "")
+        if face is not None:
+            skills = face.skills
+            pilot = face.name + (f" ({', '.join(skills)})" if skills else "")
         plane = make_plane(
-            unit.uid,
+            fields["uid"],
             kind,
-            side=unit.side,
-            role=unit.role,
-            group=unit.group,
-            element=unit.element,
+            side=side,
+            role=fields["role"],
+            group=group,
+            element=fields["element"],
             order=order,
             doctrine=doctrine,
-            band=unit.band,
+            band=band,
             ordnance=ordnance,
             mode=mode,
             skills=skills,
             pilot=pilot,
-            damage=unit.damage,
+            damage=fields["damage"],
         )
-        if unit.group == "cap" and not plane.is_formation:
+        if group == "cap" and not plane.is_formation:
             band = doctrine.cap_band
         elif mode is TORPEDO:
             band = VL  # 21.53
         elif mode is DIVE and not plane.is_formation:
             band = M  # 21.41
-        else:
-            band = unit.band  # 17.24 for formations
+        # else the set-up band (17.24 for formations)
         plane.band = _clamp(plane, band)
         return plane
 
     @staticmethod
     def _link(element: Element) -> None:
-        planes = element.planes
-        if not any(p.lead for p in planes):
+        planes = element.planes  # one plane or two
+        if len(planes) == 1:
             planes[0].lead = True  # a Wingman left alone flies as a Leader (3.7.1)
-        leads = [p for p in planes if p.lead]
-        for extra in leads[1:]:
-            extra.lead = False
-        if len(planes) == 2:
-            planes[0].mate, planes[1].mate = planes[1], planes[0]
-            if planes[1].lead:
-                planes.reverse()
-            planes[1].band = planes[0].band  # the Wingman flies with its Leader
-            if planes[0].destroyed and not planes[1].destroyed:
-                planes[1].lead = True  # carried-in damage already destroyed the Leader
+            return
+        first, second = planes
+        if first.lead:
+            second.lead = False  # one Leader to an element
+        elif not second.lead:
+            first.lead = True  # two Wingmen: the first leads (3.7.1)
+        first.mate, second.mate = second, first
+        if second.lead:
+            planes.reverse()
+        planes[1].band = planes[0].band  # the Wingman flies with its Leader
+        if planes[0].destroyed and not planes[1].destroyed:
+            planes[1].lead = True  # carried-in damage already destroyed the Leader
 
     # -- the phases ------------------------------------------------------------------
 
@@ -568,9 +605,12 @@ class Strike:
         if want == lead.band:
             return
         new = BANDS[lead.band + (1 if want > lead.band else -1)]
-        planes = element.alive()
-        if not all(p.can_fly(new) for p in planes):
-            return
+        planes = []  # ``element.alive()``, each checked for the new band in the same pass
+        for p in element.planes:
+            if not p.destroyed:
+                if not p.now.flies[new]:
+                    return
+                planes.append(p)
         if new > lead.band:
             if not lead.hand:
                 return  # a Leader with no card cannot climb
