@@ -562,8 +562,8 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
     hand = p.hand
     now = p.now
     limit = max(0, now.perf)
-    while len(hand) > limit:
-        drop_worst(sky, p)
+    while len(hand) > limit:  # ``drop_worst`` (a hand is never empty here)
+        sky.discards.append(hand.pop(_worst(p, hand)[0]))
     if hand and len(hand) == limit:
         worst, value = _worst(p, hand)
         if value <= 2:
@@ -745,31 +745,32 @@ def budget(p: Plane, pos: int, ots: bool) -> int:
 def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
     """MANEUVERING/HALF LOOP until Tailing or out of cards; the target (and, for an
     Unengaged fighter-bomber, free friends, 17.13b) may answer."""
-    # The player's own answers: no limit and no ACE PILOT, so one source serves every card.
+    # The player's own answers: no limit and no ACE PILOT, so one source serves every card;
+    # the target's too, its count of answers set back for each card (23.66).
     own = [Source(p, p.hand, False)]
+    answers = Source(target, target.hand, False, 1 if target.runner else None)
+    hand = p.hand
     while not p.destroyed and not target.destroyed and not p.loaded:
-        pos = pos_vs(p, target)
+        pos = p.pos if p.foe is target else 0
         if pos >= 2:
             return
         wanted = MAN if pos == 1 else HL
-        first: Card | None = None  # the first MANEUVERING or HALF LOOP in hand
-        card: Card | None = None  # the first of the one wanted
-        for c in p.hand:
+        first = -1  # where the first MANEUVERING or HALF LOOP in hand is
+        at = -1  # where the first of the one wanted is
+        for index, c in enumerate(hand):
             title = c.title
             if title is MAN or title is HL:
-                if first is None:
-                    first = c
+                if first < 0:
+                    first = index
                 if title is wanted:
-                    card = c
+                    at = index
                     break
-        if first is None:
+        if first < 0:
             return
-        if card is None:
-            card = first
-        take(p.hand, card)
+        card = hand.pop(at if at >= 0 else first)
         sky.discards.append(card)
-        limit = 1 if target.runner else None
-        defence = [Source(target, target.hand, False, limit)]
+        answers.used = 0
+        defence = [answers]
         if target.kind.cls is FIGHTER_BOMBER and target.foe is None:
             defence += [
                 Source(q, q.hand, False)
@@ -803,9 +804,17 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
     """Attack cards against an enemy Leader: the most damage that fits what is left."""
     own = Source(p, p.hand, False)  # no limit, no ACE PILOT: one source serves every shot
     while not p.destroyed and not target.destroyed:
-        pos = pos_vs(p, target)
-        room_ims = budget(p, pos, False) - p.spent
-        room_ots = budget(p, pos, True) - p.spent
+        # ``budget`` for both attack titles: the pilot's Burst is read once per card.
+        pos = p.pos if p.foe is target else 0
+        burst = p.now.burst
+        if pos >= 2:
+            room_ims = max(1, burst)
+        elif pos == 1:
+            room_ims = burst - 1
+        else:
+            room_ims = 1 if pos == 0 else 0
+        room_ims -= p.spent
+        room_ots = (-1 if pos <= -2 else burst) - p.spent
         best: Card | None = None
         best_damage = best_burst = 0
         for card in p.hand:
