@@ -78,8 +78,8 @@ from engine.dogfight import (
     discard_and_draw,
     drop_worst,
     fire,
-    make_plane,
     maneuver,
+    new_plane,
     opening_hand,
     unpair,
     wingman_shot,
@@ -249,21 +249,21 @@ class Strike:
         if face is not None:
             skills = face.skills
             pilot = face.name + (f" ({', '.join(skills)})" if skills else "")
-        plane = make_plane(
+        plane = new_plane(
             fields["uid"],
             kind,
-            side=side,
-            role=fields["role"],
-            group=group,
-            element=fields["element"],
-            order=order,
-            doctrine=doctrine,
-            band=band,
-            ordnance=ordnance,
-            mode=mode,
-            skills=skills,
-            pilot=pilot,
-            damage=fields["damage"],
+            side,
+            fields["role"],
+            group,
+            fields["element"],
+            order,
+            doctrine,
+            band,
+            ordnance,
+            mode,
+            skills,
+            pilot,
+            fields["damage"],
         )
         if group == "cap" and not plane.is_formation:
             band = doctrine.cap_band
