@@ -120,6 +120,7 @@ class Plane:
     destroy_at: int
     is_formation: bool  # 17.22e: bombers and recon aircraft (cached, read very often)
     rat: Ratings  # the card side in use: ``kind.undamaged`` until it flips (3.2.7)
+    now: Rates  # ``rat`` with the pilot's skills, as numbers (changes with ``rat``: ``rate``)
     loaded: bool  # a fighter or fighter-bomber still carrying ordnance (17.15)
     damage: int = 0
     damaged: bool = False
@@ -142,26 +143,64 @@ class Plane:
         self.loaded = False
 
     def perf(self) -> int:
-        return self.rat.performance + ("P" in self.skills)
+        return self.now.perf
 
     def burst(self) -> int:
-        return self.rat.burst + ("BU" in self.skills)
+        return self.now.burst
 
     def hp(self) -> int:
-        value = self.rat.horsepower.get(self.band, 0)
-        return (value or 0) + ("H" in self.skills)
+        return self.now.hp[self.band]
 
     def gunner(self) -> int:
         """Rear-gun cards (3.2.5); G adds one where there is a gunner to help (19.25)."""
-        base = self.rat.gunner
-        return base + ("G" in self.skills) if base > 0 else 0
+        return self.now.gunner
 
     def can_fly(self, band: Band) -> bool:
         """3.2.2: never above the card's maximum band nor into a band marked "-"."""
-        if band > self.kind.max_band:
-            return False
-        hp = self.kind.undamaged.horsepower
-        return not hp or hp.get(band, 0) is not None
+        return self.now.flies[band]
+
+
+class Rates:
+    """One card side of an aircraft type read with a pilot's skills (19.25), as the plain
+    numbers a strike asks for on every turn, worked out once per type, side and skills
+    (``rates_of``) instead of on each ask (issue 13)."""
+
+    __slots__ = ("burst", "flies", "gunner", "hp", "perf")
+
+    def __init__(self, kind: AircraftType, rat: Ratings, skills: frozenset[str]) -> None:
+        self.perf = rat.performance + ("P" in skills)
+        self.burst = rat.burst + ("BU" in skills)
+        horse = "H" in skills
+        self.hp = tuple((rat.horsepower.get(band, 0) or 0) + horse for band in BANDS)
+        base = rat.gunner
+        self.gunner = base + ("G" in skills) if base > 0 else 0
+        # 3.2.2: never above the card's maximum band nor into a band marked "-" (the
+        # undamaged side's marks hold for both sides).
+        marks = kind.undamaged.horsepower
+        self.flies = tuple(
+            band <= kind.max_band and (not marks or marks.get(band, 0) is not None)
+            for band in BANDS
+        )
+
+
+# Keyed by the ratings' identity (kept in the entry, so the id is not reused) and skills.
+_rates: dict[tuple[int, frozenset[str]], tuple[Ratings, Rates]] = {}
+
+
+def rates_of(kind: AircraftType, rat: Ratings, skills: frozenset[str]) -> Rates:
+    key = (id(rat), skills)
+    hit = _rates.get(key)
+    if hit is None or hit[0] is not rat:
+        if len(_rates) >= 4096:
+            _rates.clear()
+        hit = _rates[key] = (rat, Rates(kind, rat, skills))
+    return hit[1]
+
+
+def rate(p: Plane, rat: Ratings) -> None:
+    """The plane now uses this card side (it flipped, 3.2.7)."""
+    p.rat = rat
+    p.now = rates_of(p.kind, rat, p.skills)
 
 
 def make_plane(
@@ -182,40 +221,79 @@ def make_plane(
     damage: int = 0,
 ) -> Plane:
     """A plane at launch; skill D adds one to both damage steps (19.25), carried damage kept."""
+    return new_plane(
+        unit_uid,
+        kind,
+        side,
+        role,
+        group,
+        element,
+        order,
+        doctrine,
+        band,
+        ordnance,
+        mode,
+        skills,
+        pilot,
+        damage,
+    )
+
+
+def new_plane(
+    unit_uid: str,
+    kind: AircraftType,
+    side: Side,
+    role: Role,
+    group: Group,
+    element: str,
+    order: int,
+    doctrine: Doctrine,
+    band: Band,
+    ordnance: Ordnance,
+    mode: BombMode | None,
+    skills: Iterable[str],
+    pilot: str | None,
+    damage: int,
+) -> Plane:
+    """``make_plane`` with every argument by position: a strike sets up some five planes,
+    and each keyword costs a call of this size some 40 ns (issue 13)."""
     skill_set = frozenset(skills)
     formation = kind.cls in FORMATION_CLASSES
     extra = 1 if "D" in skill_set else 0
     flip_at = kind.flip_at + extra
+    # Plane's fields without a default, by position in their declared order.
     plane = Plane(
-        uid=unit_uid,
-        kind=kind,
-        side=side,
-        role=role,
-        group=group,
-        element=element,
-        order=order,
-        doctrine=doctrine,
-        band=band,
-        skills=skill_set,
-        pilot=pilot,
-        lead=role == "leader" and not formation,
-        formation=element if formation else "",
-        loadout=ordnance,
-        ordnance=ordnance,
-        mode=mode,
-        flip_at=flip_at,
-        destroy_at=flip_at + kind.destroy_extra + extra,
-        is_formation=formation,
-        rat=kind.undamaged,
-        loaded=ordnance is not NO_LOAD and not formation,
-        ace="A" in skill_set,
+        unit_uid,  # uid
+        kind,
+        side,
+        role,
+        group,
+        element,
+        order,
+        doctrine,
+        band,
+        skill_set,  # skills
+        pilot,
+        role == "leader" and not formation,  # lead
+        element if formation else "",  # formation
+        ordnance,  # loadout
+        ordnance,
+        mode,
+        flip_at,
+        flip_at + kind.destroy_extra + extra,  # destroy_at
+        formation,  # is_formation
+        kind.undamaged,  # rat
+        rates_of(kind, kind.undamaged, skill_set),  # now
+        ordnance is not NO_LOAD and not formation,  # loaded
     )
+    if "A" in skill_set:
+        plane.ace = True
     plane.damage = max(0, damage)
     if plane.damage >= plane.destroy_at:
         plane.destroyed = True
     elif plane.damage >= plane.flip_at:
         plane.damaged = True
-        plane.rat = kind.damaged
+        rate(plane, kind.damaged)
         if plane.is_formation:
             plane.formation = plane.uid  # 17.28
         else:
@@ -436,7 +514,7 @@ def hurt(sky: Sky, p: Plane, damage: int) -> None:
         _destroy(sky, p)
     elif not p.damaged and p.damage >= p.flip_at:
         p.damaged = True
-        p.rat = p.kind.damaged
+        rate(p, p.kind.damaged)
         if p.is_formation:
             if p.formation != p.uid:
                 p.formation = p.uid  # 17.28: leaves its formation at once
@@ -450,7 +528,7 @@ def _destroy(sky: Sky, p: Plane) -> None:
     sky.losses += 1
     p.destroyed = True
     p.damaged = True
-    p.rat = p.kind.damaged
+    rate(p, p.kind.damaged)
     p.runner = False
     sky.events.append(("destroyed", p.uid))
     unpair(p)
@@ -463,7 +541,7 @@ def _destroy(sky: Sky, p: Plane) -> None:
         mate.lead = True
         mate.mate = None
         p.mate = None
-        mate.hand = sky.draw(mate.perf(), "hand", mate.uid)
+        mate.hand = sky.draw(mate.now.perf, "hand", mate.uid)
         sky.notes.append(f"promoted:{mate.uid}")
 
 
@@ -508,7 +586,7 @@ def drop_worst(sky: Sky, p: Plane) -> None:
 
 def opening_hand(sky: Sky, p: Plane) -> None:
     """3.2.3 opening hand; CV (19.25) redraws the weak cards once."""
-    p.hand = sky.draw(p.perf(), "hand", p.uid)
+    p.hand = sky.draw(p.now.perf, "hand", p.uid)
     if "CV" in p.skills:
         weak = [c for c in p.hand if keep_value(p, c) <= 2]
         if weak:
@@ -520,14 +598,15 @@ def opening_hand(sky: Sky, p: Plane) -> None:
 def discard_and_draw(sky: Sky, p: Plane) -> None:
     """Steps 6-7 (15.2, 3.2.3): discard down to Performance, cycle one dead card, draw HP."""
     hand = p.hand
-    limit = max(0, p.perf())
-    while len(hand) > limit:
-        drop_worst(sky, p)
+    now = p.now
+    limit = max(0, now.perf)
+    while len(hand) > limit:  # ``drop_worst`` (a hand is never empty here)
+        sky.discards.append(hand.pop(_worst(p, hand)[0]))
     if hand and len(hand) == limit:
         worst, value = _worst(p, hand)
         if value <= 2:
             sky.discards.append(hand.pop(worst))
-    room = min(p.hp(), limit - len(hand))
+    room = min(now.hp[p.band], limit - len(hand))
     if room > 0:
         hand.extend(sky.draw(room, "draw", p.uid))
 
@@ -646,7 +725,7 @@ def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> N
     """3.2.5 Gunner: after an attack on it, the aircraft's gunner draws; IMS/OTS hit back."""
     if target.destroyed or target.is_formation:
         return
-    count = target.gunner()
+    count = target.now.gunner
     if count <= 0:
         return
     cards = sky.draw(count, "gunner", target.uid)
@@ -691,7 +770,7 @@ def shoot(sky: Sky, attacker: Plane, att_src: Source, card: Card, target: Plane)
 
 def budget(p: Plane, pos: int, ots: bool) -> int:
     """3.2.5: bursts available this turn against a Leader from position ``pos``."""
-    burst = p.burst()
+    burst = p.now.burst
     if ots:
         return -1 if pos <= -2 else burst
     if pos >= 2:
@@ -704,29 +783,32 @@ def budget(p: Plane, pos: int, ots: bool) -> int:
 def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
     """MANEUVERING/HALF LOOP until Tailing or out of cards; the target (and, for an
     Unengaged fighter-bomber, free friends, 17.13b) may answer."""
+    # The player's own answers: no limit and no ACE PILOT, so one source serves every card;
+    # the target's too, its count of answers set back for each card (23.66).
+    own = [Source(p, p.hand, False)]
+    answers = Source(target, target.hand, False, 1 if target.runner else None)
+    hand = p.hand
     while not p.destroyed and not target.destroyed and not p.loaded:
-        pos = pos_vs(p, target)
+        pos = p.pos if p.foe is target else 0
         if pos >= 2:
             return
         wanted = MAN if pos == 1 else HL
-        first: Card | None = None  # the first MANEUVERING or HALF LOOP in hand
-        card: Card | None = None  # the first of the one wanted
-        for c in p.hand:
+        first = -1  # where the first MANEUVERING or HALF LOOP in hand is
+        at = -1  # where the first of the one wanted is
+        for index, c in enumerate(hand):
             title = c.title
             if title is MAN or title is HL:
-                if first is None:
-                    first = c
+                if first < 0:
+                    first = index
                 if title is wanted:
-                    card = c
+                    at = index
                     break
-        if first is None:
+        if first < 0:
             return
-        if card is None:
-            card = first
-        take(p.hand, card)
+        card = hand.pop(at if at >= 0 else first)
         sky.discards.append(card)
-        limit = 1 if target.runner else None
-        defence = [Source(target, target.hand, False, limit)]
+        answers.used = 0
+        defence = [answers]
         if target.kind.cls is FIGHTER_BOMBER and target.foe is None:
             defence += [
                 Source(q, q.hand, False)
@@ -734,7 +816,7 @@ def maneuver(sky: Sky, p: Plane, target: Plane) -> None:
                 if q is not target
             ]
         cards = [(p.uid, card.id)]
-        ok = chain(sky, p, card, [Source(p, p.hand, False)], defence, cards)
+        ok = chain(sky, p, card, own, defence, cards)
         target.attacked = True
         sky.record(p, target, cards, "position" if ok else "cancelled")
         if ok:
@@ -758,10 +840,19 @@ def break_off(sky: Sky, p: Plane) -> None:
 
 def fire(sky: Sky, p: Plane, target: Plane) -> None:
     """Attack cards against an enemy Leader: the most damage that fits what is left."""
+    own = Source(p, p.hand, False)  # no limit, no ACE PILOT: one source serves every shot
     while not p.destroyed and not target.destroyed:
-        pos = pos_vs(p, target)
-        room_ims = budget(p, pos, False) - p.spent
-        room_ots = budget(p, pos, True) - p.spent
+        # ``budget`` for both attack titles: the pilot's Burst is read once per card.
+        pos = p.pos if p.foe is target else 0
+        burst = p.now.burst
+        if pos >= 2:
+            room_ims = max(1, burst)
+        elif pos == 1:
+            room_ims = burst - 1
+        else:
+            room_ims = 1 if pos == 0 else 0
+        room_ims -= p.spent
+        room_ots = (-1 if pos <= -2 else burst) - p.spent
         best: Card | None = None
         best_damage = best_burst = 0
         for card in p.hand:
@@ -787,7 +878,7 @@ def fire(sky: Sky, p: Plane, target: Plane) -> None:
         take(p.hand, best)
         sky.discards.append(best)
         p.spent += best_burst
-        shoot(sky, p, Source(p, p.hand, False), best, target)
+        shoot(sky, p, own, best, target)
 
 
 # --- Attacks on formation aircraft (20.x) ------------------------------------------------
@@ -848,7 +939,7 @@ def attack_formation(sky: Sky, p: Plane, bombers: Sequence[Plane]) -> None:
                 break
     attacks: list[Card]
     if p.lead:
-        room = p.burst() + 2 + fighter_mod + bonus - p.spent  # 20.22
+        room = p.now.burst + 2 + fighter_mod + bonus - p.spent  # 20.22
         # 20.43: more MANEUVERING/HALF LOOP raise the budget; bombers cannot answer them.
         need = sum(c.burst or 0 for c in cards if (c.title is IMS or c.title is OTS))
         for card in [c for c in cards if c.title is MAN or c.title is HL]:

@@ -39,9 +39,7 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
     if not with_spoils:
         spoils = 0
     sky.discards.extend(cards)
-    rec = FlakRec(
-        sky.phase, "area", p.uid, tuple(map(card_id, cards)), damage=damage, spoils=spoils
-    )
+    rec = FlakRec(sky.phase, "area", p.uid, tuple(map(card_id, cards)), None, None, damage, spoils)
     sky.flak.append(rec)
     if damage > 0:
         hurt(sky, p, damage)

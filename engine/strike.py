@@ -45,6 +45,7 @@ Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.bombing import (
@@ -77,8 +78,8 @@ from engine.dogfight import (
     discard_and_draw,
     drop_worst,
     fire,
-    make_plane,
     maneuver,
+    new_plane,
     opening_hand,
     unpair,
     wingman_shot,
@@ -98,7 +99,7 @@ from engine.report import (
     TurnBands,
 )
 from engine.trusted import trusted, trusted_dicts
-from engine.types import AircraftState, Band, Ordnance, Side
+from engine.types import AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
 
@@ -134,13 +135,35 @@ class Element:
         return [p for p in self.planes if not p.destroyed]
 
 
-def _ordnance(unit: FlightUnit, kind: AircraftType, naval: bool, doctrine: Doctrine) -> Ordnance:
+# (ordnance, mode) by aircraft type (kept in the entry), group, ordnance, target and
+# doctrine: the same few combinations come back strike after strike (issue 13).
+_loadouts: dict[tuple[int, str, Ordnance, bool, bool], tuple[Any, Ordnance, BombMode | None]] = {}
+
+
+def _loadout(
+    kind: AircraftType, group: str, ordnance: Ordnance, naval: bool, torpedo: bool
+) -> tuple[Ordnance, BombMode | None]:
+    """What the aircraft really carries against this target and the mode it uses."""
+    key = (id(kind), group, ordnance, naval, torpedo)
+    hit = _loadouts.get(key)
+    if hit is None or hit[0] is not kind:
+        carried = _ordnance(group, ordnance, kind, naval, torpedo)
+        mode = choose_mode(kind, carried, naval)
+        if len(_loadouts) >= 4096:
+            _loadouts.clear()
+        hit = _loadouts[key] = (kind, carried if mode is not None else NO_LOAD, mode)
+    return hit[1], hit[2]
+
+
+def _ordnance(
+    group: str, ordnance: Ordnance, kind: AircraftType, naval: bool, torpedo: bool
+) -> Ordnance:
     """17.14, 18.11, 21.52: what the aircraft really carries against this target."""
-    if unit.group != "strike" or unit.ordnance is NO_LOAD:
+    if group != "strike" or ordnance is NO_LOAD:
         return NO_LOAD
     bomb = kind.undamaged.bomb
-    torpedo_ok = TORPEDO in bomb and naval and doctrine.torpedo
-    if unit.ordnance is Ordnance.TORPEDO and torpedo_ok:
+    torpedo_ok = TORPEDO in bomb and naval and torpedo
+    if ordnance is Ordnance.TORPEDO and torpedo_ok:
         return Ordnance.TORPEDO
     # 17.14b: against a ground target (or by doctrine) a torpedo bomber carries bombs.
     others = (LEVEL, DIVE, SATURATION)
@@ -181,80 +204,94 @@ class Strike:
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
         units = (*setup.strike, *setup.cap)
+        aircraft = catalog.aircraft
+        doctrines = {  # each side's doctrine, mirrored once (read very often)
+            self.defender: mirror(setup.defender_doctrine),
+            self.attacker: mirror(setup.attacker_doctrine),
+        }
+        planes = self.sky.planes
         for order, unit in enumerate(units):
-            plane = self._plane(unit, order, catalog)
-            self.sky.planes.append(plane)
+            plane = self._plane(unit, order, aircraft, doctrines)
+            planes.append(plane)
             if plane.is_formation:
                 continue
-            key = (unit.group, unit.element)
+            key = (plane.group, plane.element)
             element = keyed.get(key)
             if element is None or len(element.planes) >= 2:
-                element = Element(unit.element, unit.side, [])
+                element = Element(plane.element, plane.side, [])
                 keyed[key] = element
-                self.elements[unit.side].append(element)
+                self.elements[plane.side].append(element)
             element.planes.append(plane)
         for elements in self.elements.values():
             for element in elements:
                 self._link(element)
         self.turn_order = self.order()  # elements never join or leave a strike
 
-    def _plane(self, unit: FlightUnit, order: int, catalog: Catalog) -> Plane:
-        kind = mirror(catalog.aircraft[unit.aircraft])  # read very often: see engine.mirror
-        setup = self.setup
-        doctrine = mirror(
-            setup.attacker_doctrine if unit.side is setup.attacker else setup.defender_doctrine
+    def _plane(
+        self,
+        unit: FlightUnit,
+        order: int,
+        aircraft: Mapping[str, AircraftType],
+        doctrines: Mapping[Side, Doctrine],
+    ) -> Plane:
+        # The unit's fields read from its dict: a pydantic model's own reads take the
+        # slow path (see engine.mirror), and a strike sets up some five planes.
+        fields = unit.__dict__
+        group, side, band = fields["group"], fields["side"], fields["band"]
+        kind = mirror(aircraft[fields["aircraft"]])  # read very often: see engine.mirror
+        doctrine = doctrines[side]
+        ordnance, mode = _loadout(
+            kind, group, fields["ordnance"], self.target.sheet.naval, doctrine.torpedo
         )
-        naval = self.target.sheet.naval
-        ordnance = _ordnance(unit, kind, naval, doctrine)
-        mode = choose_mode(kind, ordnance, naval)
-        if mode is None:
-            ordnance = NO_LOAD
-        skills = unit.pilot.skills if unit.pilot is not None else ()
+        face = fields["pilot"]
+        skills: tuple[str, ...] = ()
         pilot = None
-        if unit.pilot is not None:
-            pilot = unit.pilot.name + (f" ({', '.join(skills)})" if skills else "")
-        plane = make_plane(
-            unit.uid,
+        if face is not None:
+            skills = face.skills
+            pilot = face.name + (f" ({', '.join(skills)})" if skills else "")
+        plane = new_plane(
+            fields["uid"],
             kind,
-            side=unit.side,
-            role=unit.role,
-            group=unit.group,
-            element=unit.element,
-            order=order,
-            doctrine=doctrine,
-            band=unit.band,
-            ordnance=ordnance,
-            mode=mode,
-            skills=skills,
-            pilot=pilot,
-            damage=unit.damage,
+            side,
+            fields["role"],
+            group,
+            fields["element"],
+            order,
+            doctrine,
+            band,
+            ordnance,
+            mode,
+            skills,
+            pilot,
+            fields["damage"],
         )
-        if unit.group == "cap" and not plane.is_formation:
+        if group == "cap" and not plane.is_formation:
             band = doctrine.cap_band
         elif mode is TORPEDO:
             band = VL  # 21.53
         elif mode is DIVE and not plane.is_formation:
             band = M  # 21.41
-        else:
-            band = unit.band  # 17.24 for formations
+        # else the set-up band (17.24 for formations)
         plane.band = _clamp(plane, band)
         return plane
 
     @staticmethod
     def _link(element: Element) -> None:
-        planes = element.planes
-        if not any(p.lead for p in planes):
+        planes = element.planes  # one plane or two
+        if len(planes) == 1:
             planes[0].lead = True  # a Wingman left alone flies as a Leader (3.7.1)
-        leads = [p for p in planes if p.lead]
-        for extra in leads[1:]:
-            extra.lead = False
-        if len(planes) == 2:
-            planes[0].mate, planes[1].mate = planes[1], planes[0]
-            if planes[1].lead:
-                planes.reverse()
-            planes[1].band = planes[0].band  # the Wingman flies with its Leader
-            if planes[0].destroyed and not planes[1].destroyed:
-                planes[1].lead = True  # carried-in damage already destroyed the Leader
+            return
+        first, second = planes
+        if first.lead:
+            second.lead = False  # one Leader to an element
+        elif not second.lead:
+            first.lead = True  # two Wingmen: the first leads (3.7.1)
+        first.mate, second.mate = second, first
+        if second.lead:
+            planes.reverse()
+        planes[1].band = planes[0].band  # the Wingman flies with its Leader
+        if planes[0].destroyed and not planes[1].destroyed:
+            planes[1].lead = True  # carried-in damage already destroyed the Leader
 
     # -- the phases ------------------------------------------------------------------
 
@@ -392,7 +429,15 @@ class Strike:
 
     def element_turn(self, element: Element, bomb_turn: bool) -> None:
         sky = self.sky
-        lead = element.leader()
+        lead = wing = None  # ``element.leader()`` and ``element.wingman()`` in one pass
+        for p in element.planes:
+            if p.destroyed:
+                continue
+            if p.lead:
+                if lead is None:
+                    lead = p
+            elif wing is None:
+                wing = p
         if lead is None:
             return
         lead.spent = 0
@@ -412,7 +457,6 @@ class Strike:
         else:
             bombers = strafers = _NOBODY
             runs = False
-        wing = element.wingman()
         skip = self.first_turn and element.side is self.defender  # 15.2 step 2 exception
         if wing is not None and not skip and wing not in bombers and wing not in strafers:
             self.wingman_turn(wing, lead)  # step 2 (23.62: a bombing Wingman skips it)
@@ -473,16 +517,18 @@ class Strike:
 
     def wingman_turn(self, wing: Plane, lead: Plane) -> None:
         """15.2 step 2 with the doctrine's choice of target."""
-        sky = self.sky
-        enemies = sky.enemies_near(wing)
-        if not enemies:
-            return
         if wing.loaded and lead.foe is None:
             return  # 17.15: a loaded Wingman attacks only while its Leader is Engaged
-        bombers: list[Plane] = []
+        sky = self.sky
+        bombers: list[Plane] = []  # ``sky.enemies_near(wing)`` split in the same pass
         fighters: list[Plane] = []
-        for q in enemies:
+        side, band, out, anywhere = wing.side, wing.band, wing.out, not sky.over_target
+        for q in sky.planes:
+            if q.side is side or q.destroyed or q.band != band or not (anywhere or q.out == out):
+                continue
             (bombers if q.is_formation else fighters).append(q)
+        if not bombers and not fighters:
+            return
         if wing.group == "cap":
             loaded = [q for q in fighters if q.loaded]
             if wing.doctrine.escort == "escort" and bombers:
@@ -521,12 +567,12 @@ class Strike:
                 return
         if lead.loaded or lead.destroyed:
             return
-        enemies = sky.enemies_near(lead)
-        if not enemies:
-            return
-        bombers: list[Plane] = []
+        bombers: list[Plane] = []  # ``sky.enemies_near(lead)`` sorted in the same pass
         leaders: list[Plane] = []  # enemy Leaders (fighters holding a hand)
-        for q in enemies:
+        side, band, out, anywhere = lead.side, lead.band, lead.out, not sky.over_target
+        for q in sky.planes:
+            if q.side is side or q.destroyed or q.band != band or not (anywhere or q.out == out):
+                continue
             if q.is_formation:
                 bombers.append(q)
             elif q.lead:
@@ -559,9 +605,12 @@ class Strike:
         if want == lead.band:
             return
         new = BANDS[lead.band + (1 if want > lead.band else -1)]
-        planes = element.alive()
-        if not all(p.can_fly(new) for p in planes):
-            return
+        planes = []  # ``element.alive()``, each checked for the new band in the same pass
+        for p in element.planes:
+            if not p.destroyed:
+                if not p.now.flies[new]:
+                    return
+                planes.append(p)
         if new > lead.band:
             if not lead.hand:
                 return  # a Leader with no card cannot climb
@@ -596,58 +645,65 @@ class Strike:
             if lead.mode is DIVE:
                 return M if lead.can_fly(M) else L
             return L
+        # One pass over the sky for every candidate the doctrine may ask for, each the
+        # nearest band, the first plane on a tie: enemies (any, bombers, Leaders) and, for
+        # the escort, the bands of the enemy fighters and our own bombers and
+        # fighter-bombers (``_main_body``).
         sky = self.sky
-        side, out, anywhere = lead.side, lead.out, not sky.over_target  # same_area, inlined
-        enemies = [
-            q
-            for q in sky.planes
-            if q.side is not side and not q.destroyed and (anywhere or q.out == out)
-        ]
+        side, out, anywhere, here = lead.side, lead.out, not sky.over_target, lead.band
+        far = 1 << 30
+        any_gap = bomber_gap = leader_gap = far
+        any_band = bomber_band = leader_band = here
+        fighter_bands: set[Band] = set()
+        ours: list[Plane] = []  # our bombers, and fighter-bombers, in launch order
+        for q in sky.planes:
+            if q.destroyed or not (anywhere or q.out == out):
+                continue
+            band = q.band
+            if q.side is side:
+                if (
+                    q.group == "strike"
+                    and q is not lead
+                    and (q.is_formation or q.loaded or q.kind.cls is FIGHTER_BOMBER)
+                ):
+                    ours.append(q)
+                continue
+            gap = band - here if band >= here else here - band
+            if gap < any_gap:
+                any_gap, any_band = gap, band
+            if q.is_formation:
+                if gap < bomber_gap:
+                    bomber_gap, bomber_band = gap, band
+            else:
+                fighter_bands.add(band)
+                if q.loaded and gap < bomber_gap:
+                    bomber_gap, bomber_band = gap, band
+                if q.lead and gap < leader_gap:
+                    leader_gap, leader_band = gap, band
         if lead.group == "cap":
             if lead.doctrine.escort == "escort":
-                bombers = [q for q in enemies if q.is_formation or q.loaded]
-                goal = _nearest(lead, bombers)
-            else:
-                goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
-            if goal is None:  # not `or`: Very Low is band 0, and torpedo bombers fly there
-                goal = _nearest(lead, enemies)
-            return goal if goal is not None else lead.band
+                if bomber_gap < far:
+                    return bomber_band
+            elif leader_gap < far:
+                return leader_band
+            # not `or`: Very Low is band 0, and torpedo bombers fly there
+            return any_band
         if lead.doctrine.escort == "sweep":
-            goal = _nearest(lead, [q for q in enemies if q.lead and not q.is_formation])
-        elif not enemies:
-            goal = None  # no CAP anywhere near: nothing to guard the bombers from
-        else:
+            if leader_gap < far:
+                return leader_band
+        elif any_gap < far:
             # Escorts go where the CAP is at their bombers, else stay with the main body.
-            fighter_bands = {q.band for q in enemies if not q.is_formation}
-            guarded = [
-                q
-                for q in sky.planes
-                if q.side is side
-                and q.group == "strike"
-                and not q.destroyed
-                and (q.is_formation or q.loaded)
-                and q.band in fighter_bands
-                and (anywhere or q.out == out)
-            ]
-            goal = _nearest(lead, guarded)
-        if goal is None:
-            goal = self.main_body(lead)
-        return goal if goal is not None else lead.band
-
-    def main_body(self, lead: Plane) -> Band | None:
-        """The band of the strike's first bomber still flying (formation or loaded)."""
-        sky = self.sky
-        fallback: Band | None = None
-        for q in sky.planes:
-            if q.side is not lead.side or q.destroyed or q.group != "strike" or q is lead:
-                continue
-            if not sky.same_area(lead, q):
-                continue
-            if q.is_formation or q.loaded:
-                return q.band
-            if fallback is None and q.kind.cls is FIGHTER_BOMBER:
-                fallback = q.band
-        return fallback
+            guard_gap = far
+            for q in ours:
+                band = q.band
+                if (q.is_formation or q.loaded) and band in fighter_bands:
+                    gap = band - here if band >= here else here - band
+                    if gap < guard_gap:
+                        guard_gap, guard_band = gap, band
+            if guard_gap < far:
+                return guard_band
+        # else no CAP anywhere near: nothing to guard the bombers from
+        return _main_body(ours, here)
 
     # -- report ----------------------------------------------------------------------
 
@@ -709,6 +765,18 @@ class Strike:
 _NOBODY: list[Plane] = []  # no bombers, no strafers (read only)
 
 
+def _main_body(ours: list[Plane], here: Band) -> Band:
+    """The band of the strike's first bomber still flying (formation or loaded), else
+    of its first fighter-bomber, else ``here``: ``ours`` holds those, in launch order."""
+    for q in ours:
+        if q.is_formation or q.loaded:
+            return q.band
+    for q in ours:
+        if q.kind.cls is FIGHTER_BOMBER:
+            return q.band
+    return here
+
+
 def _softest(planes: list[Plane]) -> Plane | None:
     """The enemy closest to its next damage step (flip or destruction); first on a tie."""
     best: Plane | None = None
@@ -726,11 +794,3 @@ def _foe_first(lead: Plane, fighters: list[Plane]) -> Plane | None:
     if foe is not None and foe in fighters:
         return foe
     return _softest(fighters)
-
-
-def _nearest(lead: Plane, planes: list[Plane]) -> Band | None:
-    best: Plane | None = None
-    for q in planes:
-        if best is None or abs(q.band - lead.band) < abs(best.band - lead.band):
-            best = q
-    return best.band if best is not None else None
