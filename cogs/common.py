@@ -126,12 +126,23 @@ async def campaign_of_component(
     return info
 
 
-async def in_time(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
-    """``work``'s result; if it is not done within ``DEFER_AFTER``, the interaction (a
-    component's) is deferred meanwhile, so a slow one (a lock that resolves the round)
-    still gets its answer. ``work`` must not answer the interaction itself."""
+def clicked_at() -> float:
+    """When a handler started on a click, on the clock ``in_time`` counts from."""
+    return asyncio.get_running_loop().time()
+
+
+async def in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[T], since: float | None = None
+) -> T:
+    """``work``'s result; if it is not done within ``DEFER_AFTER`` of ``since`` (the click,
+    from ``clicked_at``; else now), the interaction (a component's) is deferred meanwhile, so
+    a slow one (a lock that resolves the round) still gets its answer within Discord's three
+    seconds, reads made before ``work`` included. ``work`` must not answer the interaction
+    itself."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    left = DEFER_AFTER - (0.0 if since is None else asyncio.get_running_loop().time() - since)
+    # Past the delay already (slow reads before ``work``): defer at once, without waiting.
+    done = (await asyncio.wait({task}, timeout=left))[0] if left > 0 else set()
     if not done and not interaction.response.is_done():
         await interaction.response.defer()
     return await task

@@ -289,7 +289,9 @@ async def on_lock(
 ) -> None:
     # Not deferred: a lock takes milliseconds, so the locked panel itself is the answer
     # (one response instead of a deferral and an edit); only a lock still running after
-    # DEFER_AFTER (one that resolves a long round) is deferred meanwhile.
+    # DEFER_AFTER (one that resolves a long round) is deferred meanwhile. The delay counts
+    # from the click: slow reads before the lock count towards Discord's three seconds.
+    started = common.clicked_at()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -307,7 +309,7 @@ async def on_lock(
             return result, None
 
     try:
-        result, after = await common.in_time(interaction, lock())
+        result, after = await common.in_time(interaction, lock(), since=started)
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
         return

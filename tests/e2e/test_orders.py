@@ -600,6 +600,37 @@ async def test_a_slow_lock_is_deferred_then_shows_the_locked_panel(
         assert receipts[0].receipt[:8] in panel.content
 
 
+async def test_slow_reads_before_a_lock_count_towards_the_deferral(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deferral delay runs from the click, not from the lock: a busy database that
+    slows the panel read before a quick lock still gets the click deferred in time."""
+    from cogs import common
+
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        svc = world.services.campaigns
+        panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+        panel = refreshed(table.alice_user, panel)
+
+        real_panel = svc.panel
+        reads: list[int] = []
+
+        async def slow_panel(*args: Any, **kwargs: Any) -> Any:
+            reads.append(1)
+            if len(reads) == 1:  # the read before the lock; the lock itself stays quick
+                await asyncio.sleep(0.2)
+            return await real_panel(*args, **kwargs)
+
+        monkeypatch.setattr(common, "DEFER_AFTER", 0.1)
+        monkeypatch.setattr(svc, "panel", slow_panel)
+        result = await lock(table.alice_user, panel)
+        assert result.deferred
+        panel = refreshed(table.alice_user, panel)
+        assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
+
+
 async def test_status_shows_the_round_messages_board_without_drawing_it_again(
     world: World,
 ) -> None:
