@@ -11,7 +11,8 @@ Authored limits (the seed is silent): the plane must be on the table (not in or 
 edge of a cloud, whose orders are sealed), not spinning (its next card is forced), and
 flying a plain program (a landing, a rocket attack or a complex maneuver is one
 declaration, not three free cards); the new card is judged against the plane as it was
-programmed, like the rest of its program.
+programmed, like the rest of its program. The round opens on public facts alone: an Ace
+with no token left, or flying a declared maneuver, is asked anyway and may only keep.
 """
 
 from __future__ import annotations
@@ -27,20 +28,34 @@ USES = 3  # seed D.VII: an ultimate serves at most 3 times a game
 REST = 2  # seed D.VII.a: at most once every two turns (used on turn t, again from t + 2)
 
 
-def may_swap(plane: PlaneState, program: Program | None, turn: int) -> bool:
-    """Whether this plane's pilot may still change his last card this turn."""
+def round_due(plane: PlaneState, turn: int) -> bool:
+    """Whether the turn stops for this Ace after its second maneuver. Only facts everyone
+    sees decide it (his skill, the counters of his uses, where and how he flies), so the
+    round's opening tells the enemy nothing; his tokens and program, which are his side's
+    secrets, only decide what his own panel offers (``may_swap``)."""
     return (
         SKILL in plane.skills
         and plane.status == "flying"
         and not plane.in_cloud
-        and not plane.cloud_salt
+        and not plane.cloud_salt  # at the clouds' edge: a public fact (level and counters)
         and not plane.spin
-        and plane.tokens > 0
         and plane.swaps < USES
         and turn - plane.swap_turn >= REST
-        and program is not None
-        and program.maneuver is None
     )
+
+
+def why_not(plane: PlaneState, program: Program | None) -> str | None:
+    """The secret reason an Ace whose round is due may not change his card, if any."""
+    if plane.tokens <= 0:
+        return "no-token-left"
+    if program is None or program.maneuver is not None:
+        return "declared-maneuver"
+    return None
+
+
+def may_swap(plane: PlaneState, program: Program | None, turn: int) -> bool:
+    """Whether this plane's pilot may still change his last card this turn."""
+    return round_due(plane, turn) and why_not(plane, program) is None
 
 
 def swappers(
@@ -52,7 +67,8 @@ def swappers(
     return [
         pid
         for pid in sorted(planes)
-        if may_swap(planes[pid], programs.get(pid), turn)
+        if round_due(planes[pid], turn)
+        and pid in programs
         and any(side != planes[pid].side for side in flying_sides)
     ]
 
@@ -92,23 +108,30 @@ def decisions(catalog: Catalog, mission: MissionState) -> list[Decision]:
     for pid in sorted(mission.programmed):
         plane = mission.planes[pid]
         kept = mission.programs[pid]
-        legal, refused = last_cards(catalog, mission, pid)
         head = kept.cards[:-1]
         options = [Option(id=program_text(kept), label=program_text(kept), detail="keep")]
-        options += [
-            Option(id=" ".join((*head, code)), label=" ".join((*head, code)), detail="swap")
-            for code in legal
-        ]
+        excluded: list[Excluded] = []
+        reason = why_not(plane, kept)
+        if reason is not None:
+            # Asked all the same (the round is public): his panel says why he cannot change.
+            excluded.append(Excluded(id="swap", label="swap", reason=reason))
+        else:
+            legal, refused = last_cards(catalog, mission, pid)
+            options += [
+                Option(id=" ".join((*head, code)), label=" ".join((*head, code)), detail="swap")
+                for code in legal
+            ]
+            excluded += [
+                Excluded(id=" ".join((*head, code)), label=code, reason=reason)
+                for code, reason in refused
+            ]
         result.append(
             Decision(
                 side=plane.side,
                 field=pid,
                 kind="swap",
                 options=tuple(options),
-                excluded=tuple(
-                    Excluded(id=" ".join((*head, code)), label=code, reason=reason)
-                    for code, reason in refused
-                ),
+                excluded=tuple(excluded),
                 default=program_text(kept),
             )
         )

@@ -22,6 +22,7 @@ from engine.wings.catalog import default_catalog
 from engine.wings.state import PlaneState, Program
 from engine.wings.turn import play_turn
 from rendering.i18n import t
+from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
 
 PILOTAGE = ("acrobat", "genius", "piloting_ace", "ace_of_aces")
@@ -118,9 +119,11 @@ def test_at_most_once_every_two_turns_and_three_times_a_game() -> None:
     state, _ = _step(rules, state, "ace")  # turn 2 flies whole: the Ace is resting
     assert rules.progress(state).turn == 3 and rules.progress(state).round == "program"
     assert ace.may_swap(_plane(state, "P1"), Program(cards=("S", "S", "S")), 3)  # again
-    for spent in ({"swaps": 3}, {"tokens": 0}):
-        _, used, _ = _to_swap(**spent)
-        assert rules.progress(used).round == "program"  # straight on to turn 2
+    _, used, _ = _to_swap(swaps=3)
+    assert rules.progress(used).round == "program"  # three uses spent: straight on to turn 2
+    # Out of tokens he is still asked (tokens are his side's secret), and may only keep.
+    _, broke, _ = _to_swap(tokens=0)
+    assert rules.progress(broke).round == "swap"
 
 
 def test_the_forbidden_sequences_still_hold() -> None:
@@ -176,7 +179,7 @@ def test_a_turn_without_an_eligible_ace_flies_as_it_always_did() -> None:
     """The stop is asked for; without an Ace who may use it the turn is the same, card for
     card and draw for draw, as a turn flown without the stop."""
     catalog = default_catalog()
-    state = _ace_campaign(tokens=0)
+    state = _ace_campaign(swaps=3)  # his three uses spent: a public fact
     mission = state.camp.mission
     assert mission is not None
     programs = {pid: Program(cards=("S", "S", "S")) for pid in mission.planes}
@@ -250,6 +253,48 @@ def test_an_ace_in_the_clouds_or_flying_a_declared_maneuver_is_not_asked() -> No
 def test_the_ace_s_words_read_french() -> None:
     keys = ("service.round.swap", "service.reason.not-a-last-card", "wings.help.swap",
             "wings.ace-swap.keep", "wings.ace-swap.swap")  # fmt: skip
+    lines = [(key, t(key, "fr")) for key in keys]
+    assert all(text not in (key, t(key, "en")) for key, text in lines)
+    assert problems(lines) == []
+
+
+def _public_story(rules: WingsRules, state: WingsState, events: list[Any]) -> tuple[Any, ...]:
+    progress = rules.progress(state)
+    return (
+        (progress.turn, progress.round),
+        [(e.kind, e.data) for e in events],
+        rules.view(state, "central").model_dump(),
+        rules.view(state, None).model_dump(),
+    )
+
+
+def test_the_round_opens_on_public_facts_and_his_tokens_stay_secret() -> None:
+    """An Ace with no token left is asked all the same: whether the turn stops must not tell
+    the enemy what his side alone knows. His own panel says why he may only keep."""
+    rules, rich, rich_events = _to_swap("secret")
+    _, broke, broke_events = _to_swap("secret", tokens=0)
+    # Everything the enemy and the public see is the same, up to the Ace's own tokens.
+    assert _public_story(rules, rich, rich_events) == _public_story(rules, broke, broke_events)
+    (decision,) = rules.pending(broke)
+    assert [o.id for o in decision.options] == ["S S S"]  # keep, the only choice
+    assert [(e.id, e.reason) for e in decision.excluded] == [("swap", "no-token-left")]
+    presenter = WingsPresenter()
+    ((label, reason),) = presenter.excluded_lines("wings-1917", decision, "en")
+    assert (label, reason) == ("change the last card (1 token)", "no skill token left")
+    after, _ = _step(rules, broke, "secret")  # the deadline passes: the card is kept
+    assert rules.progress(after).turn == 2 and _plane(after, "P1").tokens == 0
+
+
+def test_an_ace_flying_a_declared_maneuver_is_asked_and_may_only_keep() -> None:
+    plane = _plane(_ace_campaign(), "P1")
+    landing = Program(cards=("S", "S", "S"), maneuver="land")
+    assert ace.round_due(plane, 1) and not ace.may_swap(plane, landing, 1)
+    assert ace.why_not(plane, landing) == "declared-maneuver"
+    assert ace.why_not(plane.model_copy(update={"tokens": 0}), landing) == "no-token-left"
+
+
+def test_the_new_refusals_read_french() -> None:
+    keys = ("service.reason.no-token-left", "service.reason.declared-maneuver")
     lines = [(key, t(key, "fr")) for key in keys]
     assert all(text not in (key, t(key, "en")) for key, text in lines)
     assert problems(lines) == []
