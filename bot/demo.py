@@ -144,8 +144,8 @@ async def run(
     last_side = rules.side_ids[-1]
     picks = random.Random(seed)
     repo = await SqliteRepository.open(out / "demo.db", now=clock.now())
+    service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(seed))
     try:
-        service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(seed))
         sender = FileSender(out, {uid: side for side, uid in commanders.items()})
         worker = OutboxWorker(
             repo, sender, clock, builder=AnnouncementBuilder(repo, catalog, clock).build
@@ -204,6 +204,7 @@ async def run(
         (out / "after-action.md").write_text(report, encoding="utf-8")
         check = verify_export(export, catalog)
     finally:
+        await service.settle()  # the last round's panels may still be in preparation
         await repo.close()
     _canonical(out / "demo.db")
     files = sum(1 for path in out.iterdir() if path.is_file())

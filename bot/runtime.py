@@ -78,6 +78,7 @@ class Services:
         return self.outbox
 
     async def close(self) -> None:
+        await self.campaigns.settle()  # a next round's panels still being prepared
         await self.repo.close()
 
 

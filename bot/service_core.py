@@ -317,6 +317,12 @@ class ServiceCore:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def settle(self) -> None:
+        """Wait for the work started after resolutions (``_prepare``), so a shutdown never
+        closes the database under a read that is still running."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
     async def _record_failure(self, round_id: int, ref: str, error: str) -> None:
         try:
             async with self.repo.transaction() as tx:
