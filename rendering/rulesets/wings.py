@@ -19,6 +19,7 @@ from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.style import font, to_png, wrap
+from rendering.wings_map import table_map
 
 WIDTH = 800
 MARGIN = 24
@@ -64,7 +65,7 @@ def _side(side: str, locale: str) -> str:
     return t(f"service.side.{side}", locale)
 
 
-def _render(title: str, lines: Sequence[Line]) -> bytes:
+def _render(title: str, lines: Sequence[Line], board: Image.Image | None = None) -> bytes:
     # Long lines wrap (up to three rows) rather than lose their end to an ellipsis.
     rows: list[Line] = []
     for text, colour, bold in lines:
@@ -77,11 +78,16 @@ def _render(title: str, lines: Sequence[Line]) -> bytes:
     title_font = font(TITLE_SIZE, "bold")
     titles = wrap(title, title_font, WIDTH - 2 * MARGIN)
     top = MARGIN + TITLE_LINE * len(titles) + 16 - (TITLE_LINE - TITLE_SIZE)
+    map_top = top
+    if board is not None:
+        top += board.height + 16  # the table first, the lines under it
     height = top + MARGIN + LINE * max(1, len(rows))
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     for index, text in enumerate(titles):
         draw.text((MARGIN, MARGIN + TITLE_LINE * index), text, font=title_font, fill=INK)
+    if board is not None:
+        image.paste(board, (MARGIN - 8, map_top))
     y = top
     for text, colour, bold in rows:
         fnt = font(TEXT_SIZE, "bold" if bold else "regular")
@@ -455,6 +461,14 @@ class WingsPresenter:
 
     # ------------------------------------------------------------------ images
 
+    @staticmethod
+    def _board(view: WingsViewLike, locale: str) -> Image.Image | None:
+        """The table from above, when a mission is on it (``rendering.wings_map``)."""
+        mission = view.data.get("mission")
+        if "dam" in view.data or not mission or not mission.get("planes"):
+            return None
+        return table_map(mission, view.slots, WIDTH - 2 * MARGIN + 16, locale)
+
     def status_board(
         self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes:
@@ -464,14 +478,14 @@ class WingsPresenter:
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))
         if deadline:
             lines.append((t("wings.deadline", locale, deadline=deadline), MUTED, False))
-        return _render(self._where(view, locale), lines)
+        return _render(self._where(view, locale), lines, self._board(view, locale))
 
     def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
         lines = self._plane_lines(view, locale)
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
-        return _render(self._where(view, locale), lines)
+        return _render(self._where(view, locale), lines, self._board(view, locale))
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
         lines: list[Line] = []
@@ -531,7 +545,8 @@ class WingsPresenter:
         text = self._mission_lines(record, locale)
         lines: list[Line] = [(line, INK, False) for line in text]
         lines += self._plane_lines(view, locale)
-        png = _render(t("wings.report-title", locale, number=record["number"]), lines)
+        title = t("wings.report-title", locale, number=record["number"])
+        png = _render(title, lines, self._board(view, locale))
         return Report("\n".join(text), f"mission-{record['number']}.png", png)
 
     def after_action_turn(

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.rulesets.wings import WingsRules, WingsState
 from engine.wings.state import Objective
-from rendering.rulesets.wings import WingsPresenter
+from rendering.rulesets.wings import TITLE_SIZE, WingsPresenter
 from tests.rendering.phone import MIN_PHONE_TEXT, recording
 from tests.wings.helpers import catalog
 
@@ -28,12 +28,13 @@ def netted(**second: Any) -> tuple[WingsRules, WingsState]:
     return rules, state.model_copy(update={"campaign": camp})
 
 
-def drawn(rules: WingsRules, state: WingsState, locale: str = "en") -> list[str]:
+def drawn(rules: WingsRules, state: WingsState, locale: str = "en", size: float = 0) -> list[str]:
+    """The texts drawn on the public status board (of that size only, if given)."""
     with recording() as images:
         WingsPresenter().status_board(rules.view(state, None), {}, None, locale)
     (image,) = images
     assert image.smallest() >= MIN_PHONE_TEXT
-    return [text.text for text in image.texts]
+    return [text.text for text in image.texts if not size or text.size == size]
 
 
 def test_the_board_draws_the_net_section_by_section() -> None:
@@ -70,6 +71,5 @@ def test_a_long_title_is_wrapped_whole_not_cut() -> None:
     camp = state.camp.model_copy(update={"mission": long, "mission_number": 2})
     state = state.model_copy(update={"campaign": camp})
     for locale, end in (("en", "Tailing reorder"), ("fr", "réordonner")):
-        texts = drawn(rules, state, locale)
-        title = " ".join(texts[:3])
+        title = " ".join(drawn(rules, state, locale, size=TITLE_SIZE))
         assert "…" not in title and end in title

@@ -1,0 +1,208 @@
+"""The Wings of War table seen from above, for the status board and the order panel.
+
+Programs are written from where each plane stands and which way it points; a list of
+coordinates makes a player do the geometry in his head, so the boards open with the table
+drawn to scale: the three zones, a grid one ruler apart (5 bw, the range of a shot) with
+its coordinates on the edges, each plane as an arrow along its heading with its slot and
+altitude, the objectives, the ground defences and the barrage net.
+
+Only what the view holds is drawn (``rendering.rulesets.wings`` hands over the viewer's
+mission): a plane in the clouds stands where it went in, drawn as a cloud; planes off the
+table are not drawn; downed ones are a cross where they fell. Plane bases are not to
+scale for every type (the view does not carry base sizes): an arrow is a small base long.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering.i18n import t
+from rendering.style import font
+
+RULER = 5.0  # authored 3.2: a ruler is 5 base widths, the grid's step
+ARROW = (1.4, 1.0)  # authored 3.2's small base, length and width in bw
+LABEL_SIZE = 22  # 11 px on a 400 px phone, the smallest readable (design/ux.md)
+TICK_SIZE = 22
+PAPER = (246, 242, 232)
+GRID = (214, 206, 188)
+EDGE = (120, 110, 95)
+INK = (30, 30, 30)
+MUTED = (130, 125, 115)
+SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
+ZONE_TINT = {"entente": (226, 234, 244), "central": (238, 228, 214)}
+DOWN = (170, 40, 40)
+NET = (90, 90, 90)
+
+
+def table_map(
+    mission: Mapping[str, Any], slots: Mapping[str, str], width: int, locale: str
+) -> Image.Image:
+    """The mission's table, ``width`` pixels wide, with a band for the coordinates."""
+    table_w, table_h = (float(v) for v in mission["table"])
+    band = 36  # the coordinate ticks, left and top
+    scale = (width - band - 8) / table_w
+    height = band + int(table_h * scale) + 8
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (band + x * scale, band + y * scale)
+
+    _zones(draw, at, table_w, table_h, locale)
+    _grid(draw, at, table_w, table_h)
+    _net(draw, at, mission, table_h)
+    for element in sorted((mission.get("ground") or {}).values(), key=lambda g: g["id"]):
+        _ground(draw, at, scale, element)
+    for site in sorted((mission.get("objectives") or {}).values(), key=lambda o: o["id"]):
+        _objective(draw, at, scale, site)
+    planes = sorted((mission.get("planes") or {}).values(), key=lambda p: p["id"])
+    for plane in planes:
+        _plane(draw, at, scale, plane, slots, locale)
+    return image
+
+
+def _zones(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float, locale: str) -> None:
+    """Seed E.I.b: a quarter of the table at each end is a side's own (the Entente's on
+    the left), the middle half no-man's land."""
+    quarter = table_w / 4
+    for side, (left, right) in (
+        ("entente", (0.0, quarter)),
+        ("central", (table_w - quarter, table_w)),
+    ):
+        draw.rectangle((*at(left, 0), *at(right, table_h)), fill=ZONE_TINT[side])
+        label = t(f"service.side.{side}", locale)
+        x0, y0 = at(left, table_h)
+        x1, _ = at(right, table_h)
+        fnt = font(LABEL_SIZE, "bold")
+        if fnt.getlength(label) > x1 - x0 - 8:  # "Empires centraux" in a quarter
+            label = label.split()[0]
+        draw.text(((x0 + x1) / 2, y0 - 6), label, font=fnt, fill=SIDE_INK[side], anchor="md")
+    draw.rectangle((*at(0, 0), *at(table_w, table_h)), outline=EDGE, width=2)
+
+
+def _grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
+    fnt = font(TICK_SIZE)
+    steps = int(table_w // RULER) + 1
+    for i in range(steps):
+        x = i * RULER
+        draw.line((*at(x, 0), *at(x, table_h)), fill=GRID, width=1)
+        tx, ty = at(x, 0)
+        draw.text((tx, ty - 4), f"{x:g}", font=fnt, fill=MUTED, anchor="md")
+    for i in range(int(table_h // RULER) + 1):
+        y = i * RULER
+        draw.line((*at(0, y), *at(table_w, y)), fill=GRID, width=1)
+        tx, ty = at(0, y)
+        draw.text((tx - 4, ty), f"{y:g}", font=fnt, fill=MUTED, anchor="rm")
+
+
+def _net(draw: ImageDraw.ImageDraw, at: Any, mission: Mapping[str, Any], table_h: float) -> None:
+    """Seed A.IV.i.2: the barrage net hangs along the balloons' line, edge to edge."""
+    balloons = [o for o in (mission.get("objectives") or {}).values() if o["kind"] == "balloon"]
+    if not mission.get("nets") or len(balloons) < 2:
+        return
+    x = sum(b["x"] for b in balloons) / len(balloons)
+    y = 0.0
+    while y < table_h:  # dashed: a net, not a wall
+        draw.line((*at(x, y), *at(x, min(table_h, y + 0.6))), fill=NET, width=3)
+        y += 1.0
+
+
+def _cross(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, colour: Any) -> None:
+    cx, cy = centre
+    draw.line((cx - r, cy - r, cx + r, cy + r), fill=colour, width=4)
+    draw.line((cx - r, cy + r, cx + r, cy - r), fill=colour, width=4)
+
+
+def _ground(draw: ImageDraw.ImageDraw, at: Any, scale: float, element: Mapping[str, Any]) -> None:
+    """A trench, an AA machine-gun post (A) or a flak battery (F), in its owner's colour."""
+    cx, cy = at(element["x"], element["y"])
+    r = 0.45 * scale
+    colour = SIDE_INK.get(element["side"], INK)
+    if element["kind"] == "trench":
+        draw.rectangle((cx - 1.2 * r, cy - r / 3, cx + 1.2 * r, cy + r / 3), fill=colour)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=3, fill=PAPER)
+        letter = "A" if element["kind"] == "caa" else "F"
+        draw.text((cx, cy), letter, font=font(LABEL_SIZE, "bold"), fill=colour, anchor="mm")
+    if element.get("destroyed"):
+        _cross(draw, (cx, cy), r, DOWN)
+
+
+def _objective(draw: ImageDraw.ImageDraw, at: Any, scale: float, site: Mapping[str, Any]) -> None:
+    """A balloon (a circle with its altitude), a target to bomb (a square), a site to
+    reconnoitre, photograph or rescue (a diamond), labelled with its id."""
+    cx, cy = at(site["x"], site["y"])
+    r = 0.55 * scale
+    colour = SIDE_INK.get(site["side"], INK)
+    if site["kind"] == "balloon":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+        if not site.get("destroyed"):
+            text = str(site.get("level", ""))
+            draw.text((cx, cy), text, font=font(LABEL_SIZE, "bold"), fill=PAPER, anchor="mm")
+    elif site["kind"] == "target":
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=colour, width=4, fill=PAPER)
+    else:
+        diamond = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+        draw.polygon(diamond, outline=colour, fill=PAPER, width=3)
+    if site.get("destroyed"):
+        _cross(draw, (cx, cy), r, DOWN)
+    draw.text(
+        (cx, cy + r + 2), site["id"], font=font(TICK_SIZE), fill=colour, anchor="ma",
+        stroke_width=2, stroke_fill=PAPER,
+    )  # fmt: skip
+
+
+def _plane(
+    draw: ImageDraw.ImageDraw,
+    at: Any,
+    scale: float,
+    plane: Mapping[str, Any],
+    slots: Mapping[str, str],
+    locale: str,
+) -> None:
+    status = plane["status"]
+    if status == "left":
+        return  # off the table
+    cx, cy = at(plane["x"], plane["y"])
+    colour = SIDE_INK.get(plane["side"], INK)
+    if status in ("shot_down", "crashed", "exploded"):
+        _cross(draw, (cx, cy), 0.35 * scale, MUTED)
+        return
+    slot = slots.get(plane["id"], plane["id"]).removeprefix("plane")
+    label = t(
+        "wings.map.plane",
+        locale,
+        side=t(f"wings.map.initial.{plane['side']}", locale),
+        slot=slot,
+        level=plane["level"],
+    )
+    if plane.get("in_cloud"):
+        # Where it went into the clouds: which way it flies since is its side's secret.
+        r = 0.6 * scale
+        for dx, dy in ((-0.5, 0.1), (0.5, 0.1), (0.0, -0.35)):
+            draw.ellipse(
+                (cx + dx * r - r, cy + dy * r - r, cx + dx * r + r, cy + dy * r + r),
+                fill=(236, 236, 240),
+                outline=colour,
+                width=2,
+            )
+    else:
+        heading = math.radians(float(plane["heading"]))
+        ux, uy = math.cos(heading), math.sin(heading)
+        half_l, half_w = ARROW[0] / 2 * scale, ARROW[1] / 2 * scale
+        nose = (cx + ux * half_l, cy + uy * half_l)
+        left = (cx - ux * half_l - uy * half_w, cy - uy * half_l + ux * half_w)
+        right = (cx - ux * half_l + uy * half_w, cy - uy * half_l - ux * half_w)
+        tail = (cx - ux * half_l * 0.4, cy - uy * half_l * 0.4)
+        fill = colour if status == "flying" else PAPER  # landed: an outline on the ground
+        draw.polygon([nose, left, tail, right], fill=fill, outline=INK, width=2)
+    fnt = font(LABEL_SIZE, "bold")
+    # A paper halo keeps the label readable over a neighbour's symbol.
+    draw.text(
+        (cx, cy - 0.75 * scale), label, font=fnt, fill=colour, anchor="md",
+        stroke_width=3, stroke_fill=PAPER,
+    )  # fmt: skip

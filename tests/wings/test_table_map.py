@@ -1,0 +1,102 @@
+"""The Wings table drawn from above on the boards: planes where the view puts them, each
+pointing along its heading; nothing the viewer may not know (a plane's way in the clouds)."""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+from PIL import Image
+
+from engine.rulesets.wings import WingsRules, WingsState
+from rendering.rulesets.wings import WingsPresenter
+from rendering.wings_map import SIDE_INK, table_map
+from tests.rendering.phone import recording
+from tests.wings.helpers import catalog
+
+WIDTH = 768
+
+
+def _state(**planes: dict[str, Any]) -> WingsState:
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "map")
+    mission = state.camp.mission
+    assert mission is not None
+    moved = dict(mission.planes)
+    for pid, changes in planes.items():
+        moved[pid] = moved[pid].model_copy(update=changes)
+    mission = mission.model_copy(update={"planes": moved})
+    return state.model_copy(update={"campaign": state.camp.model_copy(update={"mission": mission})})
+
+
+def _map(state: WingsState, viewer: str | None = None) -> tuple[Image.Image, Any]:
+    view = WingsRules(catalog()).view(state, viewer)
+    mission = view.data["mission"]
+    return table_map(mission, view.slots, WIDTH, "en"), mission
+
+
+def _pixel(image: Image.Image, mission: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The map's pixel at table point (x, y), as ``table_map`` lays the table out."""
+    band = 36
+    scale = (WIDTH - band - 8) / float(mission["table"][0])
+    return image.getpixel((round(band + x * scale), round(band + y * scale)))  # type: ignore[return-value]
+
+
+def _ahead(plane: Any, bw: float) -> tuple[float, float]:
+    heading = math.radians(plane["heading"])
+    return plane["x"] + bw * math.cos(heading), plane["y"] + bw * math.sin(heading)
+
+
+def test_each_flying_plane_points_along_its_heading_in_its_side_colour() -> None:
+    state = _state(P1={"x": 8.0, "y": 6.0, "heading": 90.0})
+    image, mission = _map(state)
+    for plane in mission["planes"].values():
+        colour = SIDE_INK[plane["side"]]
+        assert _pixel(image, mission, *_ahead(plane, 0.35)) == colour  # its nose
+        assert _pixel(image, mission, *_ahead(plane, -1.2)) != colour  # nothing behind it
+    # Turned to 90°, P1's arrow runs down the y axis, not along x.
+    assert _pixel(image, mission, 8.0, 6.4) == SIDE_INK["entente"]
+    assert _pixel(image, mission, 8.6, 6.0) != SIDE_INK["entente"]
+
+
+def test_planes_off_the_table_are_not_drawn_and_downed_ones_are_a_cross() -> None:
+    state = _state(
+        P1={"x": 8.0, "y": 6.0, "status": "left"},
+        P2={"x": 8.0, "y": 16.0, "status": "shot_down"},
+    )
+    with recording() as drawn:
+        WingsPresenter().status_board(WingsRules(catalog()).view(state, None), {}, None, "en")
+    labels = {text.text for image in drawn for text in image.texts}
+    assert {"C1 · 2", "C2 · 2"} <= labels and not {"E1 · 2", "E2 · 2"} & labels
+    image, mission = _map(state)
+    clear = _pixel(image, mission, 8.3, 9.0)  # bare no-man's land
+    assert _pixel(image, mission, 8.3, 6.0) == clear  # nothing where P1 left from
+    assert _pixel(image, mission, 8.3, 16.0) == clear  # no arrow for P2...
+    assert _pixel(image, mission, 8.0, 16.0) != clear  # ...but the cross where it fell
+
+
+def test_the_enemy_cannot_read_a_plane_s_way_in_the_clouds_off_the_board() -> None:
+    """Two states differing only in the cards a plane flies blind in the clouds give the
+    enemy and the public the same board, byte for byte."""
+    presenter = WingsPresenter()
+    boards = []
+    for cards in (("S", "S"), ("TL", "BR")):
+        state = _state(P1={"in_cloud": True, "cloud_cards": cards, "cloud_salt": "salt"})
+        rules = WingsRules(catalog())
+        boards.append(
+            tuple(
+                presenter.status_board(rules.view(state, viewer), {}, None, "en")
+                for viewer in ("central", None)
+            )
+        )
+    assert boards[0] == boards[1]
+
+
+def test_the_boards_open_with_the_table() -> None:
+    state = _state()
+    rules = WingsRules(catalog())
+    png = WingsPresenter().status_board(rules.view(state, None), {}, None, "en")
+    board = Image.open(io.BytesIO(png))
+    image, _ = _map(state)
+    assert board.height > image.height + 400  # the title, the table, then the lines
