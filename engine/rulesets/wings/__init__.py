@@ -806,8 +806,8 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
     if mission is not None and other is not None:
         mission["programs"] = {}
         mission["returning"] = []
-        mission["reinforcing"] = {}  # seed E.IV: sealed orders and reserves stay secret
-        mission["reserve"] = {}
+        mission.pop("reinforcing", None)  # seed E.IV: sealed orders and reserves stay secret
+        mission.pop("reserve", None)
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]
