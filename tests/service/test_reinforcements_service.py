@@ -12,6 +12,7 @@ from bot.export import verify_export
 from bot.logtext import describe
 from bot.panel import MAX_SELECTS
 from engine.catalog import Catalog
+from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 
 ENTENTE, CENTRAL = 11, 22
@@ -94,6 +95,10 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     assert asked.default == "no-reinforcement"
     assert all(not o.id.startswith("reinforce:") for d in enemy.decisions for o in d.options)
     assert len([d for d in own.decisions if d.options]) <= MAX_SELECTS
+    notes, _ = WingsPresenter().panel_notes("wings-1917", own.view, "entente", {}, "en")
+    assert "Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
+    theirs, _ = WingsPresenter().panel_notes("wings-1917", enemy.view, "central", {}, "en")
+    assert not any("Reserve" in line for line in theirs)  # the Entente's reserve is its own
     await _lock_all(env, cid, {ENTENTE: {"plane1": SEND}})
     log = await _log(env, cid)
     assert any(
@@ -103,6 +108,8 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     assert await _turn(env, cid) == 4
     again = await env.svc.panel(cid, ENTENTE)
     flown = next(d for d in again.decisions if d.field == "plane1")
+    notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
+    assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
     assert "S S S" in {o.id for o in flown.options}  # the new plane's program
     for _ in range(300):  # on to the campaign's end, every side at its defaults
         if (await env.svc.status(cid)).campaign.status == "finished":
