@@ -332,3 +332,71 @@ def test_the_words_in_both_languages() -> None:
         assert all(len(w) <= 100 for w in words)
         if locale == "fr":
             assert not problems(("reinforce", w) for w in [send, *words])
+
+
+def test_no_order_on_the_missions_last_turn_the_plane_would_never_fly() -> None:
+    state, _ = _step(_fled())
+    assert _asked(state) is not None  # turn 3 of 8
+    assert _asked(_with(state, max_turns=3)) is None
+
+
+def test_an_order_given_in_a_turn_with_a_pursuit_still_arrives() -> None:
+    """A pursuit stops the turn for the pursuer's reordering: the order waits, sealed, in
+    the mission and is carried out when the turn is flown."""
+    state, _ = _step(_fled())
+    planes = _planes(state, P2={"x": 8.0, "y": 11.0, "heading": 0.0, "level": 2},
+                     P3={"x": 11.0, "y": 11.0, "heading": 0.0, "level": 2})  # fmt: skip
+    state = _with(state, planes=planes, pursuits={"P2": "P3"})
+    rules = _rules()
+    choices = rules.defaults(rules.pending(state))
+    choices["entente"]["plane1"] = SEND_NIEUPORT
+    progress = rules.progress(state)
+    paused, _ = rules.resolve(state, choices, Rng("p", progress.turn, progress.round))
+    assert rules.progress(paused).round == "reorder"
+    assert _mission(paused).reinforcing == {"P1": "nieuport17"}
+    assert rules.view(paused, "central").data["mission"]["reinforcing"] == {}
+    flown, _ = _step(paused)
+    assert "P1-2" in _mission(flown).planes and _mission(flown).reinforcing == {}
+
+
+def test_random_orders_never_take_the_reserve_below_zero() -> None:
+    """Every side's legal options picked at random, turn after turn, with two planes'
+    worth of reserve: each plane sent takes its price off and the reserve stays at or above
+    zero."""
+    import random
+
+    rules = _rules()
+    sent = 0
+    for seed in range(6):
+        pick = random.Random(seed)
+        state = _rules().new("wings-1917", f"rand{seed}")
+        planes = _planes(
+            state,
+            P1={"status": "shot_down", "destroyed_turn": 0, "crash_zone": "friendly"},
+            P3={"status": "shot_down", "destroyed_turn": 0, "crash_zone": "friendly"},
+        )
+        state = _with(state, "1916-09", planes=planes, reserve={"entente": 1, "central": 1})
+        for turn in range(1, 9):
+            if state.camp.phase != "mission":
+                break
+            choices = rules.defaults(rules.pending(state))
+            prices: dict[str, int] = {}
+            for decision in rules.pending(state):
+                option = pick.choice(decision.options)
+                choices[decision.side][decision.field] = option.id
+                if option.id.startswith(reinf.PREFIX):
+                    prices[decision.side] = prices.get(decision.side, 0) + int(
+                        option.detail.removeprefix("reinforce.cost.")
+                    )
+            before = dict(_mission(state).reserve)
+            count = len(_mission(state).planes)
+            number = _mission(state).number
+            state, _ = _step(state, choices, seed=f"rand{seed}.{turn}")
+            if state.camp.phase != "mission" or _mission(state).number != number:
+                break  # the mission is over (the step plays the debrief on to the next)
+            after = _mission(state).reserve
+            assert all(points >= 0 for points in after.values())
+            for side in ("entente", "central"):
+                assert before[side] - after[side] in (0, prices.get(side, 0))
+            sent += len(_mission(state).planes) - count
+    assert sent > 0  # the orders were really given and flown
