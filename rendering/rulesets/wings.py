@@ -227,6 +227,8 @@ class WingsPresenter:
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
                     if plane["id"] in mission.get("may_come_back", ()):
                         where += " · " + t("wings.plane-note.may-come-back", locale)
+                    if plane["id"] in mission.get("may_reinforce", ()):  # its own side's view
+                        where += " · " + t("wings.plane-note.may-reinforce", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
                 elif plane.get("cloud_salt"):

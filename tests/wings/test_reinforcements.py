@@ -107,6 +107,15 @@ def test_a_fleeing_plane_may_be_swapped_only_after_two_full_turns() -> None:
     assert [o.id for o in asked.options] == [reinf.NO, SEND_NIEUPORT]
     assert asked.default == reinf.NO
     assert _asked(state, "central", "plane1").options[0].id != reinf.NO
+    # Its own board says so; the enemy's and the public's know nothing of it.
+    rules = _rules()
+    assert rules.view(state, "entente").data["mission"]["may_reinforce"] == ["P1"]
+    assert rules.view(state, "central").data["mission"]["may_reinforce"] == []
+    assert "may_reinforce" not in rules.view(state, None).data["mission"]
+    board = WingsPresenter()._plane_lines(rules.view(state, "entente"), "en")
+    assert any("a new plane may take off for it this turn" in text for text, _, _ in board)
+    public = WingsPresenter()._plane_lines(rules.view(state, None), "en")
+    assert not any("a new plane may take off" in text for text, _, _ in public)
 
 
 def test_a_swap_costs_half_a_single_seater_rounded_up_and_keeps_the_pilot() -> None:
@@ -327,6 +336,7 @@ def test_the_words_in_both_languages() -> None:
             t("wings.reinforce.cost-detail", locale, mp=2),
             t("wings.reinforce.no-detail", locale),
             t("wings.reinforce.reserve", locale, mp=2),
+            t("wings.plane-note.may-reinforce", locale),
             t("service.reason.reserve-short", locale),
         ]
         assert all(len(w) <= 100 for w in words)

@@ -57,7 +57,7 @@ from engine.ruleset import (
 from engine.rulesets.wings.reinforce import reinforce_decision
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
-from engine.wings import landing
+from engine.wings import landing, reinforcements
 from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
@@ -735,6 +735,13 @@ class WingsRules(Rules[WingsState, WingsView]):
             data = wings.view(campaign, None)  # the campaign is over: everything is public
         elif viewer in WINGS_SIDES:
             data = wings.view(campaign, viewer)
+            if campaign.mission is not None and campaign.phase == "mission":
+                # Seed E.IV: its own downed planes it may send a new one for this turn.
+                data["mission"]["may_reinforce"] = [
+                    d.field
+                    for d in reinforcements.decisions(self.catalog, campaign, campaign.mission)
+                    if d.side == viewer
+                ]
         else:
             # The engine's view(None) is the GM's (everything); the seam's None is the
             # public, so strip both sides' secrets: each side's view keeps only its own.
