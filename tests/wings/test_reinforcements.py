@@ -410,3 +410,11 @@ def test_random_orders_never_take_the_reserve_below_zero() -> None:
                 assert before[side] - after[side] in (0, prices.get(side, 0))
             sent += len(_mission(state).planes) - count
     assert sent > 0  # the orders were really given and flown
+
+
+def test_a_dead_or_seriously_wounded_pilot_never_takes_off_again() -> None:
+    for lp in (-1, 2):
+        state, _ = _step(_shot_down(lp=lp))
+        assert _asked(state) is None  # no spare pilot in the squadron, and not him
+        mission = _mission(state)
+        assert reinf.pilot_for(CATALOG, state.camp, mission, "P1") is None
