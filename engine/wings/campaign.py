@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, exits
+from engine.wings import ace, exits, reinforcements
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -397,7 +397,10 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
         return _reorder_decisions(catalog, state.mission)
     if state.mission.round == "swap":
         return ace.decisions(catalog, state.mission)
-    return _program_decisions(catalog, state.mission)
+    return [
+        *_program_decisions(catalog, state.mission),
+        *reinforcements.decisions(catalog, state, state.mission),  # seed E.IV
+    ]
 
 
 def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
@@ -567,6 +570,13 @@ def resolve(
     )
     if returning:
         mission = mission.model_copy(update={"returning": returning})
+    reinforcing = {
+        d.field: choices[d.side][d.field].removeprefix(reinforcements.PREFIX)
+        for d in decisions
+        if d.kind == "reinforce" and choices[d.side][d.field] != reinforcements.NO
+    }
+    if reinforcing:
+        mission = mission.model_copy(update={"reinforcing": reinforcing})
     live = {
         pursuer: target
         for pursuer, target in mission.pursuits.items()
@@ -620,8 +630,11 @@ def _after_turn(
 ) -> tuple[CampaignState, list[Event]]:
     state = state.model_copy(update={"mission": mission})
     if mission.finished:
+        # Seed E.IV: the reserve is lost with the mission's end.
+        events = [*events, *reinforcements.lost_at_end(mission)]
         return _debrief(catalog, state, rng, events)
-    return state, events
+    state, mission, sent = reinforcements.launch(catalog, state, mission)
+    return state.model_copy(update={"mission": mission}), [*events, *sent]
 
 
 def _start_mission(
@@ -629,6 +642,9 @@ def _start_mission(
 ) -> tuple[CampaignState, list[Event]]:
     kind, count = split_mission_choice(kind)
     mission, points, forces = generate_mission(catalog, state, rng, kind, objectives=count)
+    budgets = {state.active: points.active, other(state.active): points.enemy}
+    reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
+    mission = mission.model_copy(update={"reserve": reserve})
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.
@@ -737,14 +753,15 @@ def _debrief(
                 team_vp[planes[post.destroyed_by].side] += 1
     if not success:
         # Seed E.III.a: each defending pilot scores 1 VP when the enemy mission fails.
-        for plane in planes.values():
+        for plane in reinforcements.crews(planes):
             if plane.side != active and plane.pilot is not None and plane.pilot_lp >= 0:
                 pilot_vp[plane.pilot] += 1
     losses: Counter[str] = Counter()
     flown: Counter[str] = Counter()
     replacements: list[Pilot] = []
     number = state.next_pilot
-    for plane in planes.values():
+    # Seed E.IV: a pilot who took off again is folded in once, with all his kills.
+    for plane in reinforcements.crews(planes):
         if plane.pilot is None:
             continue
         flown[plane.side] += 1
@@ -806,7 +823,7 @@ def _debrief(
             }
         )
     # Seed F.II.c: the VP of pilots killed go to their squadron as Campaign Points.
-    for plane in planes.values():
+    for plane in reinforcements.crews(planes):
         if plane.pilot is not None and pilots[plane.pilot].state == "dead":
             dead = pilots[plane.pilot]
             squadron = squadrons[dead.side]
@@ -992,6 +1009,16 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         mission["returning"] = [
             pid for pid in mission["returning"] if planes[pid]["side"] == viewer
         ]
+        # Seed E.IV: a reinforcement ordered is sealed like a program; the reserve is the
+        # side's own business, as its squadron's.
+        mission["reinforcing"] = {
+            pid: kind
+            for pid, kind in mission["reinforcing"].items()
+            if planes[pid]["side"] == viewer
+        }
+        mission["reserve"] = {
+            side: points for side, points in mission["reserve"].items() if side == viewer
+        }
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

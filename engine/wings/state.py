@@ -46,7 +46,17 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal["program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission"]
+    kind: Literal[
+        "program",
+        "reorder",
+        "swap",
+        "comeback",
+        "reinforce",
+        "skill",
+        "wound",
+        "purchase",
+        "mission",
+    ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
@@ -155,6 +165,8 @@ class PlaneState(Model):
     # edge its centre crossed, where it comes back if its player brings it back.
     left_turn: int | None = None
     exit_at: tuple[float, float] | None = None
+    # Seed E.IV: a reinforcement names the plane it took over from (its panel field too).
+    replaces: str | None = None
 
 
 class GroundElement(Model):
@@ -260,6 +272,11 @@ class MissionState(Model):
     # (his new last card is judged against that hand, as his program was).
     lp_at_start: dict[str, int] = Field(default_factory=dict)
     programmed: dict[str, PlaneState] = Field(default_factory=dict)
+    # Seed E.IV: each side's Mission Points left after the forces were bought, spent on
+    # reinforcements and lost at the mission's end; and this turn's sealed orders
+    # (downed plane -> the type sent in its place), carried out as the turn ends.
+    reserve: dict[str, int] = Field(default_factory=dict)
+    reinforcing: dict[str, str] = Field(default_factory=dict)
 
 
 class Pilot(Model):

@@ -37,6 +37,10 @@ SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
 COMEBACK_OPTIONS = ("come-back", "stay-out")
+# Seed E.IV: a reinforcement order on a downed plane's field, as the rules mark it.
+REINFORCE_NO = "no-reinforcement"
+REINFORCE_TYPE = "reinforce:"
+REINFORCE_WORDS = "reinforce."
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -229,6 +233,8 @@ class WingsPresenter:
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
                     if plane["id"] in mission.get("may_come_back", ()):
                         where += " · " + t("wings.plane-note.may-come-back", locale)
+                    if plane["id"] in mission.get("may_reinforce", ()):  # its own side's view
+                        where += " · " + t("wings.plane-note.may-reinforce", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
                 elif plane.get("cloud_salt"):
@@ -368,6 +374,12 @@ class WingsPresenter:
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
         if field.startswith("plane") and value in COMEBACK_OPTIONS:
             return t(f"wings.exit.{value}", locale)
+        if field.startswith("plane") and value == REINFORCE_NO:
+            return t("wings.reinforce.no", locale)
+        if field.startswith("plane") and value.startswith(REINFORCE_TYPE):
+            plane = value.removeprefix(REINFORCE_TYPE)
+            name = word(f"wings.plane.{plane}", plane, locale)
+            return t("wings.reinforce.send", locale, plane=name)
         if field.startswith("plane") and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
@@ -391,6 +403,11 @@ class WingsPresenter:
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
             return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith(REINFORCE_WORDS + "cost."):  # seed E.IV: its price
+            points = option.detail.removeprefix(REINFORCE_WORDS + "cost.")
+            return t("wings.reinforce.cost-detail", locale, mp=points)
+        if option.detail == REINFORCE_WORDS + "no":
+            return t("wings.reinforce.no-detail", locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -434,6 +451,10 @@ class WingsPresenter:
         if stage == "reorder" and not view.shown:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
+        # Seed E.IV: only this side's own view holds its reserve of Mission Points.
+        reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
+        if reserve and stage != "ended":
+            before.append(t("wings.reinforce.reserve", locale, mp=reserve))
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))

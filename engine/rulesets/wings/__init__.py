@@ -54,9 +54,10 @@ from engine.ruleset import (
     SideSpec,
     Stored,
 )
+from engine.rulesets.wings.reinforce import reinforce_decision
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
-from engine.wings import landing
+from engine.wings import landing, reinforcements
 from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
@@ -243,14 +244,25 @@ def _plane_order(pid: str) -> tuple[int, str]:
 
 def _slots(mission: MissionState) -> dict[str, str]:
     """Plane id -> seam field, per side, over every plane of the mission (downed included,
-    so a plane keeps its slot all mission long)."""
+    so a plane keeps its slot all mission long). A reinforcement (seed E.IV) takes the
+    field of the plane it was sent for, whose player ordered it there: a side never has
+    more fields than planes at the start, so the panel keeps its number of selects."""
     slots: dict[str, str] = {}
     for side in WINGS_SIDES:
         own = sorted(
-            (p for p in mission.planes if mission.planes[p].side == side), key=_plane_order
+            (
+                p
+                for p in mission.planes
+                if mission.planes[p].side == side and mission.planes[p].replaces is None
+            ),
+            key=_plane_order,
         )
         for index, pid in enumerate(own, start=1):
             slots[pid] = f"plane{index}"
+    for pid in mission.planes:  # launched in order, so the one replaced is already named
+        replaced = mission.planes[pid].replaces
+        if replaced is not None:
+            slots[pid] = slots[replaced]
     return slots
 
 
@@ -506,6 +518,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                     Decision(side=d.side, field=slots[d.field], options=options, default=d.default)
                 )
                 continue
+            if d.kind == "reinforce":
+                decisions.append(reinforce_decision(d, slots[d.field]))
+                continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
             options = tuple(Option(id=p, label=p, detail=plane.id) for p in programs)
@@ -720,6 +735,13 @@ class WingsRules(Rules[WingsState, WingsView]):
             data = wings.view(campaign, None)  # the campaign is over: everything is public
         elif viewer in WINGS_SIDES:
             data = wings.view(campaign, viewer)
+            if campaign.mission is not None and campaign.phase == "mission":
+                # Seed E.IV: its own downed planes it may send a new one for this turn.
+                data["mission"]["may_reinforce"] = [
+                    d.field
+                    for d in reinforcements.decisions(self.catalog, campaign, campaign.mission)
+                    if d.side == viewer
+                ]
         else:
             # The engine's view(None) is the GM's (everything); the seam's None is the
             # public, so strip both sides' secrets: each side's view keeps only its own.
@@ -791,6 +813,8 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
     if mission is not None and other is not None:
         mission["programs"] = {}
         mission["returning"] = []
+        mission.pop("reinforcing", None)  # seed E.IV: sealed orders and reserves stay secret
+        mission.pop("reserve", None)
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]

@@ -1,0 +1,37 @@
+"""Seed E.IV on the seam: a reinforcement order on the downed plane's own field.
+
+The engine's decision (kind ``reinforce``) names the downed or fleeing plane; on the seam it
+takes that plane's ``planeN`` field, where the new plane will be programmed once it stands on
+the table (``_slots``). Option details are locale keys' tails for the presenter:
+``reinforce.no`` and ``reinforce.cost.N`` (the MP it takes from the reserve).
+"""
+
+from __future__ import annotations
+
+from engine.ruleset import Decision, Excluded, Option
+from engine.wings import reinforcements
+from engine.wings.state import Decision as EngineDecision
+
+WORDS = "reinforce."  # an option detail so prefixed names a ``wings.reinforce`` string
+NO = reinforcements.NO
+PREFIX = reinforcements.PREFIX
+
+
+def reinforce_decision(decision: EngineDecision, field: str) -> Decision:
+    options = tuple(
+        Option(
+            id=o.id,
+            label=o.label,
+            detail=f"{WORDS}no" if o.id == NO else f"{WORDS}cost.{o.detail}",
+        )
+        for o in decision.options
+    )
+    return Decision(
+        side=decision.side,
+        field=field,
+        options=options,
+        excluded=tuple(
+            Excluded(id=e.id, label=e.label, reason=e.reason) for e in decision.excluded
+        ),
+        default=decision.default,
+    )

@@ -1,0 +1,120 @@
+"""A reinforcement through the real service (seed E.IV): a damaged plane flees over its
+own edge; two full turns later its owner's panel offers a sound one (the enemy's does not),
+the order flies, the log tells it, the new plane is programmed on the same field, and the
+campaign still exports and verifies."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine.rulesets.wings as seam
+from bot.export import verify_export
+from bot.logtext import describe
+from bot.panel import MAX_SELECTS
+from engine.catalog import Catalog
+from rendering.rulesets.wings import WingsPresenter
+from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+
+ENTENTE, CENTRAL = 11, 22
+SEND = "reinforce:nieuport17"
+
+
+@pytest.fixture(autouse=True)
+def _p1_fleeing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wings 1917 in September 1916 (a Nieuport 17 is then a period single-seater, 1 MP)
+    with the Entente's P1 damaged, a little short of its own edge and heading home: turn 1
+    takes it off over its own zone. The Entente keeps 3 MP in reserve."""
+    original = seam.WingsRules.new
+
+    def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
+        state = original(self, scenario, seed)
+        mission = state.camp.mission
+        assert mission is not None
+        planes = dict(mission.planes)
+        planes["P1"] = planes["P1"].model_copy(
+            update={"x": 1.0, "y": 2.0, "heading": 180.0, "damage": 2}
+        )
+        mission = mission.model_copy(
+            update={"planes": planes, "reserve": {"entente": 3, "central": 0}}
+        )
+        camp = state.camp.model_copy(update={"mission": mission, "date": "1916-09"})
+        return state.model_copy(update={"campaign": camp})
+
+    monkeypatch.setattr(seam.WingsRules, "new", new)
+
+
+async def _start(env: Env, seed: str) -> int:
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "wings-1917", pace(), seed=seed, ruleset="wings"
+    )
+    await env.svc.join(info.id, ENTENTE, "entente")
+    await env.svc.join(info.id, CENTRAL, "central")
+    await env.svc.start(info.id, GM)
+    await env.worker().deliver_due()
+    return info.id
+
+
+async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
+    for user in (ENTENTE, CENTRAL):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            return
+        panel = await env.svc.panel(cid, user)
+        if panel.locked:
+            continue
+        chosen = {d.field: d.default for d in panel.decisions}
+        chosen.update((picks or {}).get(user, {}))
+        for field, value in chosen.items():
+            await env.svc.draft(cid, user, panel.round_id, field, value)
+        await env.svc.lock(cid, user, panel.round_id)
+    await env.worker().deliver_due()
+
+
+async def _log(env: Env, cid: int) -> list[str]:
+    page = await env.svc.log(cid, per_page=80)
+    return [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
+
+
+async def _turn(env: Env, cid: int) -> int:
+    status = await env.svc.status(cid)
+    assert status.round is not None
+    return status.round.turn
+
+
+async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog: Catalog) -> None:
+    cid = await _start(env, "rf1")
+    await _lock_all(env, cid)  # turn 1: P1 flees over its own edge
+    assert await _turn(env, cid) == 2
+    own = await env.svc.panel(cid, ENTENTE)
+    assert "plane1" not in {d.field for d in own.decisions}  # the first waiting turn
+    await _lock_all(env, cid)
+    assert await _turn(env, cid) == 3
+    own = await env.svc.panel(cid, ENTENTE)
+    enemy = await env.svc.panel(cid, CENTRAL)
+    asked = next(d for d in own.decisions if d.field == "plane1")
+    assert [o.id for o in asked.options] == ["no-reinforcement", SEND]
+    assert asked.default == "no-reinforcement"
+    assert all(not o.id.startswith("reinforce:") for d in enemy.decisions for o in d.options)
+    assert len([d for d in own.decisions if d.options]) <= MAX_SELECTS
+    notes, _ = WingsPresenter().panel_notes("wings-1917", own.view, "entente", {}, "en")
+    assert "Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
+    theirs, _ = WingsPresenter().panel_notes("wings-1917", enemy.view, "central", {}, "en")
+    assert not any("Reserve" in line for line in theirs)  # the Entente's reserve is its own
+    await _lock_all(env, cid, {ENTENTE: {"plane1": SEND}})
+    log = await _log(env, cid)
+    assert any(
+        line.startswith("P1-2 takes off as a reinforcement for P1: a Nieuport 17 flown by")
+        for line in log
+    ), log
+    assert await _turn(env, cid) == 4
+    again = await env.svc.panel(cid, ENTENTE)
+    flown = next(d for d in again.decisions if d.field == "plane1")
+    notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
+    assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
+    assert "S S S" in {o.id for o in flown.options}  # the new plane's program
+    for _ in range(300):  # on to the campaign's end, every side at its defaults
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await _lock_all(env, cid)
+    assert (await env.svc.status(cid)).campaign.status == "finished"
+    check = verify_export(await env.svc.export(cid), catalog)
+    assert check.ok and check.replayed, check.problems
