@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, exits
+from engine.wings import ace, behaviours, exits
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -337,7 +337,7 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
                 detail=PROGRAM_HELP,
             )
         )
-    return decisions
+    return [*decisions, *behaviours.order_decisions(mission)]
 
 
 def comeback_decision(plane: PlaneState) -> Decision:
@@ -560,6 +560,14 @@ def resolve(
     programs = {
         d.field: parse_program(choices[d.side][d.field]) for d in decisions if d.kind == "program"
     }
+    mission = behaviours.with_orders(
+        mission,
+        {
+            d.field.removeprefix(behaviours.ORDER_PREFIX): choices[d.side][d.field]
+            for d in decisions
+            if d.kind == "order"
+        },
+    )
     returning = tuple(
         d.field
         for d in decisions
@@ -711,19 +719,7 @@ def _debrief(
     for plane in planes.values():
         if plane.pilot is None:
             continue
-        # Seed D.VI VP bonuses: Soldier and Opportunist when the plane their power hit goes
-        # down, Hothead for each kill while wounded, Knight for each enemy pilot captured.
-        target = planes.get(plane.power_target or "")
-        if target is not None and target.status in ("shot_down", "exploded", "crashed"):
-            pilot_vp[plane.pilot] += 1
-        if plane.behaviour == "hothead":
-            pilot_vp[plane.pilot] += plane.kills_wounded
-        if plane.behaviour == "knight":
-            pilot_vp[plane.pilot] += sum(
-                1
-                for victim in plane.kills
-                if planes[victim].crash_zone == "enemy" and planes[victim].pilot_lp >= 0
-            )
+        pilot_vp[plane.pilot] += behaviours.vp_bonus(plane, planes)  # seed D.VI
     lost_posts: Counter[str] = Counter()
     for post in mission.ground.values():
         # Seed E.III.a: a squadron VP for a plane downed by a defence element, and one for
@@ -992,6 +988,10 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         mission["returning"] = [
             pid for pid in mission["returning"] if planes[pid]["side"] == viewer
         ]
+        # A Knight's or an Artist's standing order is sealed like a program (seed D.VI).
+        mission["orders"] = {
+            pid: order for pid, order in mission["orders"].items() if planes[pid]["side"] == viewer
+        }
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

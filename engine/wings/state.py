@@ -46,7 +46,9 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal["program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission"]
+    kind: Literal[
+        "program", "reorder", "swap", "comeback", "order", "skill", "wound", "purchase", "mission"
+    ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
@@ -155,6 +157,10 @@ class PlaneState(Model):
     # edge its centre crossed, where it comes back if its player brings it back.
     left_turn: int | None = None
     exit_at: tuple[float, float] | None = None
+    # Seed D.VI: the Knight who spared this plane's pilot (a prisoner now), and whether the
+    # Rammer's collision downed the enemy it rammed (his VP bonus).
+    captured_by: str | None = None
+    power_downed: bool = False
 
 
 class GroundElement(Model):
@@ -260,6 +266,9 @@ class MissionState(Model):
     # (his new last card is judged against that hand, as his program was).
     lp_at_start: dict[str, int] = Field(default_factory=dict)
     programmed: dict[str, PlaneState] = Field(default_factory=dict)
+    # Seed D.VI: each Knight's and Artist's standing order (plane -> order), sealed like a
+    # program and kept from turn to turn (engine.wings.behaviours).
+    orders: dict[str, str] = Field(default_factory=dict)
 
 
 class Pilot(Model):

@@ -36,6 +36,7 @@ SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
 COMEBACK_OPTIONS = ("come-back", "stay-out")
+ORDER_WORDS = "order."  # a Knight's or an Artist's standing order (seed D.VI)
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -378,6 +379,8 @@ class WingsPresenter:
             return word(f"wings.skill.{value}", value, locale)
         if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
             return word(f"wings.wound.{value}", value, locale)
+        if field.startswith("order"):  # "order1": plane 1's standing order
+            return word(f"wings.order.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -385,6 +388,8 @@ class WingsPresenter:
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
             return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith(ORDER_WORDS):  # "order.artist.short": what it does
+            return t(f"wings.order-detail.{option.detail.split('.')[-1]}", locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
