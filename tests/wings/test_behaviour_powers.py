@@ -20,7 +20,7 @@ from engine.wings.campaign import (
     resolve,
 )
 from engine.wings.pilots import after_mission, allowed_skills
-from engine.wings.state import MissionState, PlaneState
+from engine.wings.state import MissionState, Pilot, PlaneState
 from engine.wings.turn import Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_behaviours import fire_cards, first_phase
@@ -70,8 +70,6 @@ def test_the_knight_spares_and_captures_a_pilot_who_dies_under_his_fire() -> Non
     # The campaign: the spared pilot is a prisoner (only a rescue brings him back), and the
     # Knight scores his capture, not the killer's bonus of a dead pilot.
     cat = catalog()
-    from engine.wings.state import Pilot
-
     pilot = Pilot(id="pc", name="Wolff", side="central", behaviour="soldier", plane="albatros_d3")
     assert after_mission(cat, pilot, victim, 0).state == "captured"
     assert behaviours.vp_bonus(knight, work.planes) == 1
@@ -104,8 +102,6 @@ def test_an_exploded_plane_s_pilot_is_spared_too() -> None:
 
 
 def test_the_knight_may_never_be_a_killer() -> None:
-    from engine.wings.state import Pilot
-
     knight = Pilot(id="k", name="K", side="entente", behaviour="knight", plane="spad7",
                    skills=("very_good_shot", "sharpshooter", "excellent_shot"))  # fmt: skip
     legal, refused = allowed_skills(catalog(), knight)
@@ -230,13 +226,15 @@ def test_the_rammer_scores_when_his_collision_downs_the_enemy() -> None:
 def rammer_campaign(skill: str) -> dict[str, Any]:
     return {
         "entente": SquadronSetup(
-            name="A", players=2, pilots=(PilotSetup(name="R", behaviour="rammer",
-                                                    plane="spad7", skills=(skill,)),)  # fmt: skip
+            name="A",
+            players=2,
+            pilots=(PilotSetup(name="R", behaviour="rammer", plane="spad7", skills=(skill,)),),
         ),
         "central": SquadronSetup(
-            name="B", players=2,
+            name="B",
+            players=2,
             pilots=(PilotSetup(name="S", behaviour="soldier", plane="albatros_d3"),),
-        ),  # fmt: skip
+        ),
     }
 
 
@@ -321,7 +319,7 @@ def test_knights_and_artists_with_their_power_are_asked_for_a_standing_order() -
     assert behaviours.order_decisions(spent) == []
 
 
-def test_a_plane_with_no_dodge_left_is_not_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plane_with_no_dodge_left_is_not_asked() -> None:
     shot: PlaneState = artist_shot_at(behaviours.ANY).planes["alb"]
     state = duel({}, {})
     state = state.model_copy(update={"planes": {**state.planes, "alb": shot}})
