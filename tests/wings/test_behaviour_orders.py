@@ -25,14 +25,26 @@ def defaults(rules: WingsRules, state: WingsState) -> dict[str, dict[str, str]]:
     return choices
 
 
-def fly(rules: WingsRules, state: WingsState, order: str) -> tuple[list[WingsState], list[Any]]:
-    """One turn of wings-1917 with the Entente's Knight (plane 2) under ``order``: the
-    states after the programs are locked and after the turn flew, and the public events."""
+def fly(
+    rules: WingsRules, state: WingsState, order: str, side: str = "entente", field: str = "order2"
+) -> tuple[list[WingsState], list[Any]]:
+    """One turn of wings-1917 with ``field`` of ``side`` (by default the Entente's Knight,
+    plane 2) under ``order``: the states after the programs are locked and after the turn
+    flew, and the public events."""
     picks = defaults(rules, state)
-    picks["entente"]["order2"] = order
+    picks[side][field] = order
     locked, events = rules.resolve(state, picks, Rng(SEED, state.turn, "program"))
     flown, more = rules.resolve(locked, defaults(rules, locked), Rng(SEED, state.turn, "reorder"))
     return [locked, flown], [*events, *more]
+
+
+def with_artist(state: WingsState) -> WingsState:
+    """The Central P3 (plane 1) flown by an Artist."""
+    mission = state.camp.mission
+    assert mission is not None
+    p3 = mission.planes["P3"].model_copy(update={"behaviour": "artist"})
+    mission = mission.model_copy(update={"planes": {**mission.planes, "P3": p3}})
+    return state.model_copy(update={"campaign": state.camp.model_copy(update={"mission": mission})})
 
 
 def test_the_knight_s_side_alone_is_asked_and_reads_its_words() -> None:
@@ -73,3 +85,16 @@ def test_the_standing_order_is_secret_before_and_after_the_turn_flies() -> None:
         for viewer in ("central", None):
             assert rules.view(before, viewer) == rules.view(after, viewer)
     assert [e.model_dump() for e in spare_events] == [e.model_dump() for e in kill_events]
+
+
+def test_the_artist_s_order_is_secret_too() -> None:
+    rules = _rules()
+    start = with_artist(rules.new("wings-1917", SEED))
+    dodge, dodge_events = fly(rules, start, "heavy", "central", "order1")
+    wait, wait_events = fly(rules, start, "off", "central", "order1")
+    own = [rules.view(s, "central").data["mission"]["orders"] for s in (dodge[1], wait[1])]
+    assert own == [{"P3": "heavy"}, {"P3": "off"}]
+    for before, after in zip(dodge, wait, strict=True):
+        for viewer in ("entente", None):
+            assert rules.view(before, viewer) == rules.view(after, viewer)
+    assert [e.model_dump() for e in dodge_events] == [e.model_dump() for e in wait_events]
