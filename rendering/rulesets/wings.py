@@ -37,6 +37,7 @@ SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
 COMEBACK_OPTIONS = ("come-back", "stay-out")
 ORDER_WORDS = "order."  # a Knight's or an Artist's standing order (seed D.VI)
+ORDER_BEHAVIOURS = ("knight", "artist")  # the behaviours whose power is a standing order
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -434,7 +435,25 @@ class WingsPresenter:
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
+        if view.stage == "program":
+            before += self._order_notes(view, side, locale)
         return before, []
+
+    def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
+        """Seed D.VI: which of the reader's planes holds a power its standing order plays
+        (``power_used`` is in a side's own view only, so an enemy's never shows)."""
+        mission = view.data.get("mission") or {}
+        notes = []
+        for pid, plane in sorted(mission.get("planes", {}).items()):
+            if (
+                plane.get("side") == side
+                and plane.get("behaviour") in ORDER_BEHAVIOURS
+                and plane.get("power_used") is False
+                and plane.get("status") == "flying"
+            ):
+                slot = self._slot(view, pid, locale)
+                notes.append(t(f"wings.order-help.{plane['behaviour']}", locale, slot=slot))
+        return notes
 
     def board_summary(self, view: WingsViewLike, locale: str) -> str:
         return f"{self._where(view, locale)} · {self._scores(view, locale)}"

@@ -69,6 +69,13 @@ def test_the_knight_s_side_alone_is_asked_and_reads_its_words() -> None:
     assert words["fr"][1][0] == "pas de quartier"
     assert words["fr"][0][1].startswith("Chevalier\u00a0: le premier pilote ennemi")
     assert all(len(text) <= 100 for pairs in words.values() for _, text in pairs)
+    # The panel says which plane's power the order plays, on its own side's panel only.
+    notes = {
+        side: presenter.panel_notes("wings-1917", rules.view(state, side), side, {}, "en")[0]
+        for side in ("entente", "central")
+    }
+    assert any(line.startswith("Plane 2 flies a Knight") for line in notes["entente"])
+    assert not any("Knight" in line or "Artist" in line for line in notes["central"])
 
 
 def test_the_standing_order_is_secret_before_and_after_the_turn_flies() -> None:

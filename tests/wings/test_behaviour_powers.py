@@ -324,3 +324,40 @@ def test_a_plane_with_no_dodge_left_is_not_asked() -> None:
     state = duel({}, {})
     state = state.model_copy(update={"planes": {**state.planes, "alb": shot}})
     assert behaviours.order_decisions(state) == []
+
+
+def test_a_spared_pilot_is_a_prisoner_his_squadron_may_fly_to_rescue() -> None:
+    from engine.wings.campaign import _debrief, mission_decision
+    from tests.wings.test_pilots_campaign import squadrons
+
+    cat = catalog()
+    state = new_campaign(cat, "k", squadrons())  # type: ignore[arg-type]
+    # P1 (the Knight) shot down P3, whose pilot died and was spared; P4's pilot died of
+    # P2's fire, unspared: the Knight's capture stands beside an ordinary death.
+    planes = [
+        plane("P1", type_="nieuport17", side="entente", pilot="P1", behaviour="knight",
+              kills=("P3",), power_used=True, power_target="P3"),
+        plane("P2", type_="spad7", side="entente", pilot="P2", behaviour="hothead",
+              kills=("P4",)),
+        plane("P3", type_="albatros_d3", side="central", pilot="P3", status="crashed",
+              destroyed_by="P1", crash_zone="friendly", pilot_lp=0, captured_by="P1"),
+        plane("P4", type_="albatros_d3", side="central", pilot="P4", status="crashed",
+              destroyed_by="P2", crash_zone="friendly", pilot_lp=-3),
+    ]  # fmt: skip
+    finished = mission(*planes).model_copy(update={"finished": True, "active": "entente"})
+    after, _ = _debrief(cat, state.model_copy(update={"mission": finished}), Rng("k", 1, "m"), [])
+    assert after.pilots["P3"].state == "captured" and after.pilots["P4"].state == "dead"
+    # Kill + capture for the Knight, the Hothead's kill: 3 team VP, no killer's bonus.
+    assert after.squadrons["entente"].score == 3
+
+    # The Central squadron has a prisoner to rescue now (its planes still need a two-seater
+    # for the mission): the rescue is refused for want of the plane, not of the pilot.
+    def rescue_refusal(campaign: Any) -> str:
+        decision = mission_decision(cat, campaign.model_copy(update={"active": "central"}))
+        return next(e.reason for e in decision.excluded if e.id == "rescue")
+
+    assert rescue_refusal(after) == "needs-two-seater"
+    p3 = after.pilots["P3"].model_copy(update={"state": "active"})
+    assert rescue_refusal(after.model_copy(update={"pilots": {**after.pilots, "P3": p3}})) == (
+        "nobody-to-rescue"
+    )
