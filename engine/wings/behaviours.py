@@ -13,9 +13,11 @@ missed deadline leaves in force. Authored readings (docs/wings-data.md, "Behavio
   or the explosion). Spared, the pilot lives on at 0 LP, a prisoner of the Knight's side:
   the campaign marks him captured, which only a rescue mission undoes. The order defaults
   to sparing: the Knight's character, and a capture is never worse for his squadron.
-- Guardian Angel: a teammate is visibly in trouble with 3 damage cards or more, smoke,
-  fire, a wounded pilot or a hit engine; the enemy pursuing him is the one tailing him
-  (A.IV.d, as the last turn ended) or one that fired at him in the last maneuver. The
+- Guardian Angel: a teammate is visibly in trouble with 3 damage cards or more, smoke or
+  fire: what the enemy sees too. The seed also names a wounded pilot and a hit engine, but
+  those cards lie face down here (told to their side only), and the Angel's extra card,
+  fired in public, would tell the enemy of them. The enemy pursuing him is the one tailing
+  him (A.IV.d, as the last turn ended) or one that fired at him in the last maneuver. The
   power works without an order: it only ever adds a card, on the first shot it can.
 - Rammer: every collision (B.III) of the Rammer with an enemy plane is his ramming attempt;
   the power is used on the first one, without an order (it only ever helps him).
@@ -40,7 +42,6 @@ ORDERS: dict[str, tuple[str, ...]] = {KNIGHT: (SPARE, KILL), ARTIST: (OFF, ANY, 
 DEFAULT_ORDER = {KNIGHT: SPARE, ARTIST: OFF}
 HEAVY_CARDS = 3  # authored: a "heavy" shot draws 3 cards or more (short range and a bonus)
 TROUBLE_CARDS = 3  # seed D.VI: "3 damage cards or more"
-TROUBLE_SPECIALS = ("pilot_wounded", "engine")  # with smoke and fire (seed D.VI's list)
 SPARED_LP = 0  # a spared pilot lives, seriously wounded (seed D.V: 0 to 2 LP)
 ORDER_PREFIX = "order:"  # the engine field of a plane's standing order
 
@@ -130,13 +131,10 @@ def captures(plane: PlaneState, planes: dict[str, PlaneState]) -> int:
 
 
 def in_trouble(plane: PlaneState) -> bool:
-    """Seed D.VI: 3 damage cards or more, smoking, burning, pilot wounded or engine hit."""
+    """Seed D.VI, as the enemy sees it: 3 damage cards or more (counted on the table),
+    smoking or burning."""
     return plane.status == "flying" and (
-        len(plane.cards) >= TROUBLE_CARDS
-        or plane.smoke > 0
-        or plane.fire > 0
-        or plane.wounded
-        or any(special in TROUBLE_SPECIALS for special in plane.specials)
+        len(plane.cards) >= TROUBLE_CARDS or plane.smoke > 0 or plane.fire > 0
     )
 
 

@@ -126,16 +126,27 @@ def test_the_guardian_angel_adds_a_card_against_the_pursuer_of_a_teammate_in_tro
     work = guarded({"smoke": 2}, **fired_at_mate)
     assert fire_cards(work) == [3]
     assert (work.planes["se"].power_used, work.planes["se"].power_target) == (True, "alb")
-    # "In trouble" is computed: 3 damage cards, a wounded pilot, a hit engine also count...
+    # "In trouble" is computed: 3 damage cards count too, two do not...
     assert fire_cards(guarded({"cards": (("A", 1), ("A", 2), ("A", 3))}, **fired_at_mate)) == [3]
-    assert fire_cards(guarded({"wounded": True, "pilot_lp": 5}, **fired_at_mate)) == [3]
-    assert fire_cards(guarded({"specials": ("engine",)}, **fired_at_mate)) == [3]
-    # ...two damage cards alone do not.
     assert fire_cards(guarded({"cards": (("A", 1), ("A", 2))}, **fired_at_mate)) == [2]
+    # ...nor a wounded pilot or a hit engine, secret to his side: the Angel's public extra
+    # card would give them away.
+    assert fire_cards(guarded({"wounded": True, "pilot_lp": 5}, **fired_at_mate)) == [2]
+    assert fire_cards(guarded({"specials": ("engine",)}, **fired_at_mate)) == [2]
     # Not pursuing him (it fired at nobody, tails nobody): no help.
     assert fire_cards(guarded({"smoke": 2})) == [2]
     # Once a game.
     assert fire_cards(guarded({"smoke": 2}, {"power_used": True}, **fired_at_mate)) == [2]
+
+
+def test_the_angel_s_help_never_tells_the_enemy_a_secret_wound() -> None:
+    # Two runs differing only in the teammate's secret wound: the same public events.
+    runs = [
+        guarded({"wounded": wounded, "pilot_lp": 5 if wounded else 10}, aim={"front": "mate"})
+        for wounded in (True, False)
+    ]
+    public = [[e.model_dump() for e in run.events if e.secret_for is None] for run in runs]
+    assert public[0] == public[1]
 
 
 def test_a_tailing_enemy_is_pursuing_the_teammate() -> None:
