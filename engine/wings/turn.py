@@ -71,7 +71,7 @@ class Shot:
     sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
     killer: bool = False  # seed D.VII.b Killer: one card to the pilot
     picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
-    sure: bool = False  # seed D.VI Guardian Angel: its last card no skill may lessen
+    sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
 
 
 class Turn:
@@ -744,7 +744,9 @@ class Turn:
             return shot
         self.update(shooter.id, power_used=True, power_target=target.id)
         self.event("behaviour-power", plane=shooter.id, power=shooter.behaviour, target=target.id)
-        return replace(shot, cards=shot.cards + 1, sure=guardian)
+        # Seed D.VI: the Opportunist's and the Guardian Angel's card "cannot be cancelled
+        # by any skill" (the Soldier's can).
+        return replace(shot, cards=shot.cards + 1, sure=guardian or opportunist)
 
     def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
         """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a

@@ -171,6 +171,17 @@ def test_no_skill_lessens_the_guardian_angel_s_card() -> None:
     assert work.planes["alb"].damage == 2
 
 
+def test_no_skill_lessens_the_opportunist_s_card_either() -> None:
+    two = card_id("A", 2, "none")
+    # The Opportunist's third card stands; a Soldier (no power here) fires two, both lessened.
+    for behaviour, values in (("opportunist", [0, 0, 2]), ("soldier", [0, 0])):
+        target = {"smoke": 2, "last_hit_by": "other", "skills": ("snake",), "tokens": 5}
+        state = duel({"behaviour": behaviour}, target)
+        work = first_phase(stack(state, "A", [two, two, two]), se="S S S", alb="S S S")
+        dealt = [e["value"] for e in events(work, "damage-card") if e["plane"] == "alb"]
+        assert dealt == values, behaviour
+
+
 def test_the_guardian_angel_scores_only_if_he_downs_that_plane_himself() -> None:
     angel = plane("ga", side="entente", behaviour="guardian_angel", power_target="alb",
                   kills=("alb",))  # fmt: skip
