@@ -80,22 +80,18 @@ ROUNDS = (
 # (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
 # exactly what a declared program field does.
 PLANE_SLOTS = 2
-FIELDS = (
-    tuple(
-        FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
-    )
-    + tuple(
-        # A pursuer's reordered program and an Ace's last card are programs too: they open
-        # when the turn ends, which the ``swap`` round may put after ``reorder``.
-        FieldSpec(f"plane{slot}", kind, opens="turn-end")
-        for kind in (REORDER, SWAP)
-        for slot in range(1, PLANE_SLOTS + 1)
-    )
-    + tuple(
-        # A Knight's or an Artist's standing order (seed D.VI), sealed with the programs.
-        FieldSpec(f"order{slot}", PROGRAM, opens="turn-end")
-        for slot in range(1, PLANE_SLOTS + 1)
-    )
+FIELDS = tuple(
+    FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
+) + tuple(
+    # A pursuer's reordered program and an Ace's last card are programs too: they open
+    # when the turn ends, which the ``swap`` round may put after ``reorder``.
+    FieldSpec(f"plane{slot}", kind, opens="turn-end")
+    for kind in (REORDER, SWAP)
+    for slot in range(1, PLANE_SLOTS + 1)
+)
+# A Knight's or an Artist's standing order (seed D.VI), sealed with the programs.
+FIELDS += tuple(
+    FieldSpec(f"order{n}", PROGRAM, opens="turn-end") for n in range(1, PLANE_SLOTS + 1)
 )
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
