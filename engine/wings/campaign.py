@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, exits, reinforcements
+from engine.wings import ace, behaviours, exits, reinforcements
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -337,7 +337,7 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
                 detail=PROGRAM_HELP,
             )
         )
-    return decisions
+    return [*decisions, *behaviours.order_decisions(mission)]
 
 
 def comeback_decision(plane: PlaneState) -> Decision:
@@ -362,10 +362,18 @@ def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
         plane = mission.planes[pursuer]
         program = mission.programs[pursuer]
         options = []
-        for order in dict.fromkeys(itertools.permutations(program.cards)):
-            candidate = Program(cards=order)
-            if not check_program(catalog, plane, candidate, mission.rules, mission.turn):
-                options.append(Option(id=" ".join(order), label=" ".join(order)))
+        excluded: tuple[Excluded, ...] = ()
+        if program.maneuver is not None:
+            # A declared maneuver (a landing, a rocket attack, a complex maneuver) is one
+            # declaration, not three free cards: it is flown as written. He is asked all the
+            # same, so the round does not tell the enemy what he declared.
+            options.append(Option(id=program_text(program), label=program_text(program)))
+            excluded = (Excluded(id="reorder", label="reorder", reason="declared-maneuver"),)
+        else:
+            for order in dict.fromkeys(itertools.permutations(program.cards)):
+                candidate = Program(cards=order)
+                if not check_program(catalog, plane, candidate, mission.rules, mission.turn):
+                    options.append(Option(id=" ".join(order), label=" ".join(order)))
         first = mission.programs[target].cards[0]
         decisions.append(
             Decision(
@@ -373,6 +381,7 @@ def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
                 field=pursuer,
                 kind="reorder",
                 options=tuple(options),
+                excluded=excluded,
                 default=program_text(program),
                 detail=f"{target} opens with {first}",
             )
@@ -496,7 +505,7 @@ def _validate(
                 )
                 raise IllegalChoice(decision.side, decision.field, value, reason)
         elif decision.kind == "reorder":
-            if not decision.allows(" ".join(parse_program(value).cards)):
+            if not decision.allows(program_text(parse_program(value))):
                 raise IllegalChoice(decision.side, decision.field, value, "not-a-reordering")
         elif decision.kind == "purchase":
             _check_purchases(catalog, state, decision.side, value)
@@ -556,13 +565,20 @@ def resolve(
     if mission.round == "reorder":
         programs = dict(mission.programs)
         for decision in decisions:
-            programs[decision.field] = Program(
-                cards=parse_program(choices[decision.side][decision.field]).cards
-            )
+            # A declared maneuver comes back whole (its only option is itself).
+            programs[decision.field] = parse_program(choices[decision.side][decision.field])
         return _fly(catalog, state, programs, rng, [])
     programs = {
         d.field: parse_program(choices[d.side][d.field]) for d in decisions if d.kind == "program"
     }
+    mission = behaviours.with_orders(
+        mission,
+        {
+            d.field.removeprefix(behaviours.ORDER_PREFIX): choices[d.side][d.field]
+            for d in decisions
+            if d.kind == "order"
+        },
+    )
     returning = tuple(
         d.field
         for d in decisions
@@ -727,19 +743,7 @@ def _debrief(
     for plane in planes.values():
         if plane.pilot is None:
             continue
-        # Seed D.VI VP bonuses: Soldier and Opportunist when the plane their power hit goes
-        # down, Hothead for each kill while wounded, Knight for each enemy pilot captured.
-        target = planes.get(plane.power_target or "")
-        if target is not None and target.status in ("shot_down", "exploded", "crashed"):
-            pilot_vp[plane.pilot] += 1
-        if plane.behaviour == "hothead":
-            pilot_vp[plane.pilot] += plane.kills_wounded
-        if plane.behaviour == "knight":
-            pilot_vp[plane.pilot] += sum(
-                1
-                for victim in plane.kills
-                if planes[victim].crash_zone == "enemy" and planes[victim].pilot_lp >= 0
-            )
+        pilot_vp[plane.pilot] += behaviours.vp_bonus(plane, planes)  # seed D.VI
     lost_posts: Counter[str] = Counter()
     for post in mission.ground.values():
         # Seed E.III.a: a squadron VP for a plane downed by a defence element, and one for
@@ -1018,6 +1022,10 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         }
         mission["reserve"] = {
             side: points for side, points in mission["reserve"].items() if side == viewer
+        }
+        # A Knight's or an Artist's standing order is sealed like a program (seed D.VI).
+        mission["orders"] = {
+            pid: order for pid, order in mission["orders"].items() if planes[pid]["side"] == viewer
         }
         for plane in planes.values():
             if plane["side"] != viewer:

@@ -68,7 +68,9 @@ def after_mission(catalog: Catalog, pilot: Pilot, plane: PlaneState, vp: int) ->
     kills = pilot.kills + len(plane.kills)
     earned = vp if pilot.kills >= catalog.rules.pilot.ace_kills else 0
     state = state_from_lp(catalog, plane.pilot_lp)
-    if state != "dead" and plane.crash_zone == "enemy":
+    if plane.captured_by is not None:
+        state = "captured"  # seed D.VI: a Knight spared him; a prisoner from now on
+    elif state != "dead" and plane.crash_zone == "enemy":
         state = "captured"
     elif state != "dead" and plane.crash_zone == "no_mans_land":
         state = "missing"  # only a rescue mission brings him back (seed B.VIII)

@@ -52,6 +52,7 @@ class Decision(Model):
         "swap",
         "comeback",
         "reinforce",
+        "order",
         "skill",
         "wound",
         "purchase",
@@ -167,6 +168,10 @@ class PlaneState(Model):
     exit_at: tuple[float, float] | None = None
     # Seed E.IV: a reinforcement names the plane it took over from (its panel field too).
     replaces: str | None = None
+    # Seed D.VI: the Knight who spared this plane's pilot (a prisoner now), and whether the
+    # Rammer's collision downed the enemy it rammed (his VP bonus).
+    captured_by: str | None = None
+    power_downed: bool = False
 
 
 class GroundElement(Model):
@@ -277,6 +282,9 @@ class MissionState(Model):
     # (downed plane -> the type sent in its place), carried out as the turn ends.
     reserve: dict[str, int] = Field(default_factory=dict)
     reinforcing: dict[str, str] = Field(default_factory=dict)
+    # Seed D.VI: each Knight's and Artist's standing order (plane -> order), sealed like a
+    # program and kept from turn to turn (engine.wings.behaviours).
+    orders: dict[str, str] = Field(default_factory=dict)
 
 
 class Pilot(Model):

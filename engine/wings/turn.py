@@ -18,6 +18,7 @@ from engine.wings import (
     ace,
     ammunition,
     balloons,
+    behaviours,
     ceiling,
     clouds,
     exits,
@@ -70,6 +71,7 @@ class Shot:
     sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
     killer: bool = False  # seed D.VII.b Killer: one card to the pilot
     picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
+    sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
 
 
 class Turn:
@@ -260,6 +262,7 @@ class Turn:
         aimed: bool = False,
         long_range: bool = False,
         seen: set[str] | None = None,
+        sure: bool = False,
     ) -> None:
         plane = self.planes[target]
         if plane.status != "flying":
@@ -269,9 +272,9 @@ class Turn:
         if value > 0:
             value += bonus
         value = self.halved(shooter, gun, value)
-        if value in (1, 2) and not aimed and self.spend_token(target, "snake"):
+        if value in (1, 2) and not aimed and not sure and self.spend_token(target, "snake"):
             value = 0  # seed D.VII.d Snake: 1s and 2s count as 0 unless aimed at
-        if long_range and value > 0 and self.spend_token(target, "viper"):
+        if long_range and value > 0 and not sure and self.spend_token(target, "viper"):
             value //= 2  # seed D.VII.d Viper: half damage from long range, rounded down
         self.event(
             "damage-card",
@@ -585,6 +588,10 @@ class Turn:
             turn = abs(geo.normalise(a.heading - b.heading))
             letter = "A" if turn > 90 else "B"  # seed B.III: head-on hurts more
             self.event("collision", planes=[first, second], deck=letter)
+            ramming = behaviours.rammer_in(self, first, second)
+            if ramming is not None:
+                behaviours.ram(self, *ramming, letter)
+                continue
             for pid in (first, second):
                 for _ in range(2):
                     _, card = self.draw(letter, pid)
@@ -678,14 +685,16 @@ class Turn:
                     self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots, dived)
         shots.extend(self.ground_fire(planes, infantry))
         new_aim: dict[str, dict[str, str]] = {p.id: {} for p in planes}
-        for shot in shots:
+        cancelled = behaviours.dodged(self, shots)
+        for index, shot in enumerate(shots):
             if shot.shooter in new_aim:
                 new_aim[shot.shooter][shot.gun.name] = shot.target
             # Seed D.VII.d Ghost: no shooting skill may single him out.
             ghost = shot.target in self.planes and "ghost" in self.planes[shot.target].skills
-            if not ghost and self.spend_token(shot.shooter, "very_good_shot"):
+            unskilled = ghost or index in cancelled  # no token spent on a dodged shot either
+            if not unskilled and self.spend_token(shot.shooter, "very_good_shot"):
                 shot.bonus += 1  # seed D.VII.b
-            if not ghost and shot.target in self.planes:
+            if not unskilled and shot.target in self.planes:
                 shooting.choose(self, shot)
             self.event(
                 "fire",
@@ -695,10 +704,13 @@ class Turn:
                 range="short" if shot.short else "long",
                 cards=shot.cards,
             )
+            if index in cancelled:  # seed D.VI Artist: declared, then dodged
+                self.event("shot-cancelled", plane=cancelled[index], shooter=shot.shooter,
+                           gun=shot.gun.name, target=shot.target)  # fmt: skip
         for pid, aims in new_aim.items():
             if self.planes[pid].aim != aims:
                 self.update(pid, aim=aims)
-        self.deal(shots)
+        self.deal([shot for index, shot in enumerate(shots) if index not in cancelled])
         self.hit_ground(ground_shots)
         for post_id, victim in infantry:
             # Seed A.IV.h: infantry fire draws one A card of which only the special counts.
@@ -727,11 +739,14 @@ class Turn:
             and (target.smoke > 0 or target.fire > 0)
             and target.last_hit_by not in (None, shooter.id)
         )
-        if not (soldier or opportunist):
+        guardian = behaviours.guards(self, shooter, target)
+        if not (soldier or opportunist or guardian):
             return shot
         self.update(shooter.id, power_used=True, power_target=target.id)
         self.event("behaviour-power", plane=shooter.id, power=shooter.behaviour, target=target.id)
-        return replace(shot, cards=shot.cards + 1)
+        # Seed D.VI: the Opportunist's and the Guardian Angel's card "cannot be cancelled
+        # by any skill" (the Soldier's can).
+        return replace(shot, cards=shot.cards + 1, sure=guardian or opportunist)
 
     def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
         """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
@@ -1074,6 +1089,7 @@ class Turn:
                     aimed=shot.aimed,
                     long_range=not shot.short,
                     seen=seen.setdefault((shot.shooter, shot.gun.name), set()),
+                    sure=shot.sure and shot.left == 0,
                 )
         self.explosion_blast()
 
@@ -1147,9 +1163,11 @@ class Turn:
                 self.update(pid, **changes)
         self.hit_this_phase = set()
         self.fresh = set()
+        behaviours.spare(self)  # seed D.VI Knight: a pilot dead this maneuver may be spared
 
     def end_of_turn(self) -> None:
         landing.landing_window(self)
+        behaviours.spare(self)
         for plane in self.aloft():
             if 0 < plane.smoke < PERMANENT:
                 self.update(plane.id, smoke=plane.smoke - 1)

@@ -41,6 +41,8 @@ COMEBACK_OPTIONS = ("come-back", "stay-out")
 REINFORCE_NO = "no-reinforcement"
 REINFORCE_TYPE = "reinforce:"
 REINFORCE_WORDS = "reinforce."
+ORDER_WORDS = "order."  # a Knight's or an Artist's standing order (seed D.VI)
+ORDER_BEHAVIOURS = ("knight", "artist")  # the behaviours whose power is a standing order
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
 
@@ -396,6 +398,8 @@ class WingsPresenter:
             return word(f"wings.skill.{value}", value, locale)
         if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
             return word(f"wings.wound.{value}", value, locale)
+        if field.startswith("order"):  # "order1": plane 1's standing order
+            return word(f"wings.order.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -408,6 +412,8 @@ class WingsPresenter:
             return t("wings.reinforce.cost-detail", locale, mp=points)
         if option.detail == REINFORCE_WORDS + "no":
             return t("wings.reinforce.no-detail", locale)
+        if option.detail.startswith(ORDER_WORDS):  # "order.artist.short": what it does
+            return t(f"wings.order-detail.{option.detail.split('.')[-1]}", locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -458,7 +464,25 @@ class WingsPresenter:
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
+        if view.stage == "program":
+            before += self._order_notes(view, side, locale)
         return before, []
+
+    def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
+        """Seed D.VI: which of the reader's planes holds a power its standing order plays
+        (``power_used`` is in a side's own view only, so an enemy's never shows)."""
+        mission = view.data.get("mission") or {}
+        notes = []
+        for pid, plane in sorted(mission.get("planes", {}).items()):
+            if (
+                plane.get("side") == side
+                and plane.get("behaviour") in ORDER_BEHAVIOURS
+                and plane.get("power_used") is False
+                and plane.get("status") == "flying"
+            ):
+                slot = self._slot(view, pid, locale)
+                notes.append(t(f"wings.order-help.{plane['behaviour']}", locale, slot=slot))
+        return notes
 
     def board_summary(self, view: WingsViewLike, locale: str) -> str:
         return f"{self._where(view, locale)} · {self._scores(view, locale)}"

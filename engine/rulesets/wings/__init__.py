@@ -55,9 +55,9 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
+from engine.wings import behaviours, landing, reinforcements
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
-from engine.wings import landing, reinforcements
 from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
@@ -90,10 +90,15 @@ FIELDS = tuple(
     for kind in (REORDER, SWAP)
     for slot in range(1, PLANE_SLOTS + 1)
 )
+# A Knight's or an Artist's standing order (seed D.VI), sealed with the programs.
+FIELDS += tuple(
+    FieldSpec(f"order{n}", PROGRAM, opens="turn-end") for n in range(1, PLANE_SLOTS + 1)
+)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
+ORDER_WORDS = "order."  # ... a ``wings.order`` string: a standing order (seed D.VI)
 
 Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
 
@@ -264,6 +269,15 @@ def _slots(mission: MissionState) -> dict[str, str]:
         if replaced is not None:
             slots[pid] = slots[replaced]
     return slots
+
+
+def _field(engine_field: str, slots: dict[str, str]) -> str:
+    """A flying round's engine field ("P3", "order:P3") -> its seam field ("plane2",
+    "order2"): a plane's order takes the number of its plane's slot."""
+    if engine_field.startswith(behaviours.ORDER_PREFIX):
+        slot = slots[engine_field.removeprefix(behaviours.ORDER_PREFIX)]
+        return "order" + slot.removeprefix("plane")
+    return slots[engine_field]
 
 
 def _indexed(decisions: list[Any], prefix: str) -> dict[tuple[str, str], str]:
@@ -508,6 +522,21 @@ class WingsRules(Rules[WingsState, WingsView]):
             ]
         decisions = []
         for d in engine_decisions:
+            if d.kind == "order":
+                # Seed D.VI: the detail names a locale key's tail (``wings.order.knight.spare``).
+                options = tuple(
+                    Option(id=o.id, label=o.label, detail=f"{ORDER_WORDS}{o.detail}.{o.id}")
+                    for o in d.options
+                )
+                decisions.append(
+                    Decision(
+                        side=d.side,
+                        field=_field(d.field, slots),
+                        options=options,
+                        default=d.default,
+                    )
+                )
+                continue
             if d.kind == "comeback":
                 # Seed A.IV.c: off the table last turn; the detail names a locale key's tail
                 # (``wings.exit.come-back``) for the presenter to word.
@@ -600,7 +629,7 @@ class WingsRules(Rules[WingsState, WingsView]):
         slots = _slots(campaign.mission)
         mission = campaign.mission
         for d in engine:
-            picked = choices.get(d.side, {}).get(slots[d.field])
+            picked = choices.get(d.side, {}).get(_field(d.field, slots))
             if picked is None:
                 raise wings.IllegalChoice(d.side, d.field, "", "missing")
             plane = mission.planes.get(d.field)
@@ -653,7 +682,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 flown: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
                 assert campaign.mission is not None
                 for pid, program in state.held.items():
-                    flown[campaign.mission.planes[pid].side][pid] = program
+                    flown[behaviours.side_of(campaign.mission, pid)][pid] = program
             else:
                 flown = self._engine_choices(state, choices)
             campaign, events = wings.resolve(self.catalog, campaign, flown, rng)
@@ -815,6 +844,7 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
         mission["returning"] = []
         mission.pop("reinforcing", None)  # seed E.IV: sealed orders and reserves stay secret
         mission.pop("reserve", None)
+        mission["orders"] = {}
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]
