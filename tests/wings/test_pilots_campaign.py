@@ -372,3 +372,29 @@ def test_a_wounded_pilot_chooses_to_rest_or_fly_hurt() -> None:
         cat, rested.model_copy(update={"mission": ended}), Rng("w", 3, "m"), []
     )
     assert after_next.pilots["P1"].state == "active"
+
+
+def test_a_pursuer_flying_a_declared_maneuver_flies_it_as_written() -> None:
+    """A rocket attack (or a landing) is one declaration: the pursuer may not reorder it,
+    is asked all the same (the round must not tell the enemy what he declared), and a
+    missed deadline keeps it, so the round resolves."""
+    cat = catalog()
+    state = new_campaign(cat, "tail", squadrons())  # type: ignore[arg-type]
+    state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("tail", 1, "b"))
+    assert state.mission is not None
+    mission = state.mission
+    hunter = next(p for p in mission.planes.values() if p.side == "entente")
+    prey = next(p for p in mission.planes.values() if p.side == "central")
+    programs = {pid: parse_program("S S S") for pid in mission.planes}
+    programs[hunter.id] = parse_program("LP S S S")
+    held = mission.model_copy(
+        update={"programs": programs, "round": "reorder", "pursuits": {hunter.id: prey.id}}
+    )
+    state = state.model_copy(update={"mission": held})
+    (decision,) = pending(cat, state)
+    assert [o.id for o in decision.options] == ["LP S S S"] == [decision.default]
+    assert [(e.id, e.reason) for e in decision.excluded] == [("reorder", "declared-maneuver")]
+    with pytest.raises(IllegalChoice, match="not-a-reordering"):
+        resolve(cat, state, {"entente": {hunter.id: "S S S"}}, Rng("tail", 3, "m"))
+    state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("tail", 3, "m"))
+    assert state.mission is None or state.mission.round == "program"
