@@ -317,7 +317,7 @@ class WingsPresenter:
             kind=t(
                 "wings.where-kind",
                 locale,
-                kind=t(f"wings.kind.{mission.get('kind', 'patrol')}", locale),
+                kind=t(f"wings.kind.{mission_key(mission)}", locale),
             )
             if mission
             else "",

@@ -136,6 +136,12 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     mission = status.view.data["mission"]
     assert (mission["kind"], mission["major"]) == ("bombing", "station")
     assert [o["major"] for o in mission["objectives"].values()] == ["station"]
+    presenter = WingsPresenter()
+    where = presenter.status_lines(status.view, "fr")[0]
+    assert "bombardement de la gare" in where
+    first = next(turn for turn, number in status.view.reports.items() if number == 1)
+    report = presenter.turn_summary(status.view, first, "en")
+    assert any("photo-reconnaissance of the railway station" in line for line in report)
     for _ in range(300):  # on to the campaign's end, every side at its defaults
         if (await env.svc.status(cid)).campaign.status == "finished":
             break

@@ -310,6 +310,11 @@ def test_the_period_bonus_is_deterministic_and_varies_with_the_seed() -> None:
         for _ in range(2)
     ]
     assert again[0] == again[1]
+    # The die of the named stream the docs give (wings-data.md), so a GM can check it.
+    for seed in ("a", "b", "c", "d", "e", "f"):
+        drawn = new_campaign(catalog(), seed, squadrons(), period_bonus=True).period_bonus  # type: ignore[arg-type]
+        die = Rng(seed, 0, "campaign").stream("period-bonus").randint(1, 10)
+        assert drawn is not None and drawn["roll"] == die
     before_war = new_campaign(catalog(), "a", squadrons(), date="1915-01", period_bonus=True)  # type: ignore[arg-type]
     assert before_war.period_bonus is None
 
