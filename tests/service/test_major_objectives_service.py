@@ -126,7 +126,7 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     )
     lines = WingsPresenter().status_lines((await env.svc.status(cid)).view, "en")
     assert "Major objectives" in lines
-    assert any("station: photographed" in line for line in lines)
+    assert any("station (photographed)" in line for line in lines)
     # The squadron still active may bomb it; the other has no mission to choose.
     menu = await _mission_menu(env, cid, USERS[active])
     assert menu is not None and "bombing:station" in {o.id for o in menu.options}

@@ -346,3 +346,26 @@ def test_the_period_bonus_is_told_in_the_log_with_the_first_turn() -> None:
         Rng("log", 1, "reorder"),
     )
     assert not any(e.kind == "period-bonus" for e in nxt[1])
+
+
+# --- what the board shows --------------------------------------------------------------------
+
+
+def test_the_status_lines_show_each_squadrons_major_objectives() -> None:
+    from rendering.rulesets.wings_majors import major_lines
+
+    state = _destroyed(_campaign(), "central", "depot")
+    sites = dict(state.squadrons["central"].majors)
+    sites["station"] = MajorSite(kind="station", damage=7)
+    sites["factory"] = MajorSite(kind="factory", photographed=2)
+    squadrons_ = {**state.squadrons}
+    squadrons_["central"] = squadrons_["central"].model_copy(update={"majors": sites})
+    data = wings.view(state.model_copy(update={"squadrons": squadrons_}), None)
+    lines = major_lines(data, "en", airfield=False)
+    assert lines[0] == "Major objectives"
+    assert lines[1] == "Entente: station (intact), depot (intact), factory (intact)"
+    assert lines[2] == (
+        "Central Powers: station (damage 7/10), depot (destroyed), factory (photographed)"
+    )
+    with_airfield = major_lines(data, "fr", airfield=True)
+    assert with_airfield[2].endswith("terrain d’aviation (en état)")
