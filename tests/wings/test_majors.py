@@ -12,6 +12,7 @@ from engine.rulesets.wings import WingsRules
 from engine.wings import campaign as wings
 from engine.wings import majors
 from engine.wings.campaign import _debrief, new_campaign
+from engine.wings.objectives import awards
 from engine.wings.state import CampaignState, MajorSite, MissionState
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_mission_kinds import with_recon_crew
@@ -21,8 +22,10 @@ from tests.wings.test_pilots_campaign import squadrons
 # --- 10 structure points (seed F.III.c, with the bombs of A.IV.e and B.X) -------------------
 
 
-def _raid(damage: int, major: str | None) -> tuple[int, bool]:
-    bomber = plane("b", type_="camel", side="entente", x=5.0, y=10.0, level=1, bombs=1)
+def _raid(damage: int, major: str | None, cluster: bool = False) -> tuple[int, bool]:
+    bomber = plane(
+        "b", type_="camel", side="entente", x=5.0, y=10.0, level=1, bombs=1, cluster=cluster
+    )
     x, y, _ = after(bomber, "S", 2)  # its straight, then the bomb's straight: on the red dot
     base = mission(bomber, FAR)
     site = majors.place(catalog(), _campaign(), "bombing", "central", "station")["c-T1"]
@@ -40,6 +43,21 @@ def test_a_major_objective_stands_ten_structure_points() -> None:
     assert _raid(0, "station") == (5, False)
     assert _raid(4, "station") == (9, False)
     assert _raid(5, "station") == (10, True)
+    # A two-seater's cluster of three (12, B.X) brings down a fresh one in one pass.
+    assert _raid(0, "factory", cluster=True) == (12, True)
+
+
+def test_a_destroyed_major_objective_earns_the_usual_target_awards_only() -> None:
+    site = majors.place(catalog(), _campaign(), "bombing", "central", "depot")["c-T1"]
+    flattened = site.model_copy(update={"damage": 10, "destroyed": True, "hit_by": "b"})
+    bomber = plane("b", type_="camel", side="entente", pilot="P1")
+    common = flattened.model_copy(update={"major": None})
+    scored = [
+        awards(catalog(), mission(bomber).model_copy(update={"objectives": {s.id: s}}))
+        for s in (flattened, common)
+    ]
+    # Seed F.III.c: "no extra points" for the attacker, only the owner's penalty.
+    assert scored[0].team == scored[1].team and scored[0].pilot == scored[1].pilot
 
 
 # --- the sequence: photograph, stay active, bomb --------------------------------------------
