@@ -692,6 +692,9 @@ def _start_mission(
             "mission_number": mission.number,
         }
     )
+    if major is not None:
+        target = {"side": other(state.active), "major": major, "mission": kind}
+        return state, [event, Event(kind="major-targeted", turn=0, data=target)]
     return state, [event]
 
 

@@ -121,7 +121,7 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     log = await _log(env, cid)
     side_name = "Entente" if enemy == "entente" else "Central Powers"
     assert (
-        f"The railway station of {side_name} is photographed: it may be bombed in the next mission"
+        f"The {side_name} railway station is photographed: it may be bombed in the next mission"
         in log
     )
     lines = WingsPresenter().status_lines((await env.svc.status(cid)).view, "en")
@@ -148,7 +148,12 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
         await _lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     log = await _log(env, cid)
-    raid = [line for line in log if "railway station" in line and "photographed" not in line]
-    assert raid == [f"The raid on the railway station of {side_name} fails: no bomb hits it"]
+    assert f"Objective: the {side_name} railway station (bombing)" in log
+    raid = [
+        line
+        for line in log
+        if "railway station" in line and "photographed" not in line and "Objective" not in line
+    ]
+    assert raid == [f"The raid on the {side_name} railway station fails: no bomb hits it"]
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.ok and check.replayed, check.problems
