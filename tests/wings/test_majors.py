@@ -378,7 +378,8 @@ def test_the_status_lines_show_each_squadrons_major_objectives() -> None:
     sites["factory"] = MajorSite(kind="factory", photographed=2)
     squadrons_ = {**state.squadrons}
     squadrons_["central"] = squadrons_["central"].model_copy(update={"majors": sites})
-    data = wings.view(state.model_copy(update={"squadrons": squadrons_}), None)
+    # Public facts: the Entente's own view shows the Central buildings as they stand.
+    data = wings.view(state.model_copy(update={"squadrons": squadrons_}), "entente")
     lines = major_lines(data, "en", airfield=False)
     assert lines[0] == "Major objectives"
     assert lines[1] == "Entente: station (intact), depot (intact), factory (intact)"
