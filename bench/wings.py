@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
+from engine.wings import majors
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
@@ -36,6 +37,9 @@ from engine.wings.turn import play_turn
 
 POLICIES = ("random", "rookie")
 KINDS = ("patrol", "recon", "photography", "bombing", "balloon")
+# Seed F.III.c: the two missions against a major objective (the station stands for all four:
+# they differ only in their spot across the table).
+MAJOR_KINDS = ("photography:station", "bombing:station")
 
 
 def floor_ms(repeats: int = 30) -> float:
@@ -119,6 +123,8 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
     a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
+    against = majors.split_choice(kind)
+    kind, major = against if against is not None else (kind, None)
     crews = {"entente": "bristol_f2b", "central": "halberstadt_cl2"}
     fighters = {"entente": "se5a", "central": "albatros_d3"}
     setup = {
@@ -137,7 +143,9 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState
         for side in ("entente", "central")
     }
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09")  # type: ignore[arg-type]
-    mission, _, _ = generate_mission(catalog, campaign, Rng(str(seed), 0, "briefing"), kind)
+    mission, _, _ = generate_mission(
+        catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major
+    )
     return mission
 
 
@@ -197,6 +205,9 @@ def main() -> None:
     # equal Mission Points.
     for policy in (*POLICIES, "coin"):
         for kind in KINDS:
+            print(balance_line(catalog, kind, policy, count, floor))
+    for policy in POLICIES:
+        for kind in MAJOR_KINDS:
             print(balance_line(catalog, kind, policy, count, floor))
     dambusters(catalog, count, floor)
 

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, behaviours, exits, reinforcements
+from engine.wings import ace, behaviours, exits, majors, reinforcements
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -53,6 +53,7 @@ from engine.wings.state import (
     Decision,
     Event,
     Excluded,
+    MajorSite,
     MissionRules,
     MissionState,
     Option,
@@ -134,7 +135,7 @@ def _buy(catalog: Catalog, squadron: Squadron, kind: str, count: int = 1) -> Squ
         raise ValueError("planes are bought with _buy_plane")
     resource = resources[lot_kind]
     lots = math.ceil(count / resource.lot)
-    cost = lots * resource.cost
+    cost = lots * resource.cost * majors.price_factor(squadron, kind)  # seed F.III.c
     if cost > squadron.reserve:
         raise IllegalChoice(squadron.side, "purchase", kind, "cannot-afford")
     stock[kind] = stock.get(kind, 0) + lots * resource.lot
@@ -149,11 +150,11 @@ def _buy_planes(
 ) -> Squadron:
     lot_kind = _plane_lot(catalog, plane, date)
     resource = catalog.rules.campaign.resources[lot_kind]
-    lots = math.ceil(count / resource.lot)
-    cost = lots * resource.cost
-    if cost > squadron.reserve:
-        raise IllegalChoice(squadron.side, "purchase", f"plane:{plane}", "cannot-afford")
     key = f"plane:{plane}"
+    lots = math.ceil(count / resource.lot)
+    cost = lots * resource.cost * majors.price_factor(squadron, key)  # seed F.III.c
+    if cost > squadron.reserve:
+        raise IllegalChoice(squadron.side, "purchase", key, "cannot-afford")
     stock = dict(squadron.stock)
     stock[key] = stock.get(key, 0) + lots * resource.lot
     owned = squadron.owned if key in squadron.owned else (*squadron.owned, key)
@@ -170,10 +171,14 @@ def new_campaign(
     date: str = "1917-09",
     missions: int = 3,
     rules: MissionRules | None = None,
+    airfield_assault: bool = False,
+    period_bonus: bool = False,
 ) -> CampaignState:
     """Seed F.I: 6 Campaign Points a player; each pilot and his plane are bought from them,
     with a mechanic team, spare parts, fuel and ammunition. Raises ``IllegalChoice`` when a
-    squadron cannot afford its roster or a pilot's starting skills break the behaviour."""
+    squadron cannot afford its roster or a pilot's starting skills break the behaviour.
+    ``airfield_assault`` plays seed F.III.d's optional end (the enemy airfield bombed);
+    ``period_bonus`` gives the period's side its 1D10 (seed F.I, I.I)."""
     built: dict[SideName, Squadron] = {}
     pilots: dict[str, Pilot] = {}
     number = 1
@@ -184,6 +189,10 @@ def new_campaign(
             name=setup.name,
             players=setup.players,
             reserve=catalog.rules.campaign.start_points_per_player * setup.players,
+            majors={
+                major: MajorSite(kind=major, structure=majors.rules().structure)
+                for major in majors.MAJORS
+            },
         )
         for pilot_setup in setup.pilots:
             plane = catalog.planes.get(pilot_setup.plane)
@@ -212,6 +221,11 @@ def new_campaign(
         for kind in ("mechanics", "spare_parts", "fuel", "ammunition"):
             squadron = _buy(catalog, squadron, kind, 1)
         built[side] = squadron
+    bonus = majors.period_bonus(seed, date) if period_bonus else None
+    if bonus is not None:
+        # Seed F.I: the bonus adds to the starting points, after the roster is bought.
+        lucky = built[bonus["side"]]
+        built[bonus["side"]] = lucky.model_copy(update={"reserve": lucky.reserve + bonus["points"]})
     # Seed F.III.a: the first active squadron by unanimous choice or at random.
     first = Rng(seed, 0, "campaign").stream("first-active").choice(SIDES)
     return CampaignState(
@@ -223,6 +237,8 @@ def new_campaign(
         missions_planned=missions,
         next_pilot=number,
         rules=rules or MissionRules(),
+        airfield_assault=airfield_assault,
+        period_bonus=bonus,
     )
 
 
@@ -285,7 +301,8 @@ def _purchase_options(
         if plane.side == side and plane.service_class(state.date) != "future":
             lot = _plane_lot(catalog, key, state.date)
             kinds.append((f"plane:{key}", catalog.rules.campaign.resources[lot].cost))
-    for kind, cost in kinds:
+    for kind, base in kinds:
+        cost = base * majors.price_factor(squadron, kind)  # seed F.III.c
         label = f"{kind} ({cost} CP)"
         if cost > squadron.reserve:
             excluded.append(Excluded(id=kind, label=label, reason="cannot-afford"))
@@ -435,6 +452,11 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
                             label=f"{COUNT_LABELS[kind]} of {count} objectives",
                         )
                     )
+    # Seed F.III.c: the enemy's major objectives, photographed first, then bombed.
+    can_photograph = can_fly_kind(catalog, state, state.active, "photography")
+    major_options, major_excluded = majors.mission_options(state, can_photograph)
+    options += major_options
+    excluded += major_excluded
     return Decision(
         side=state.active,
         field="mission",
@@ -656,8 +678,16 @@ def _after_turn(
 def _start_mission(
     catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
 ) -> tuple[CampaignState, list[Event]]:
-    kind, count = split_mission_choice(kind)
-    mission, points, forces = generate_mission(catalog, state, rng, kind, objectives=count)
+    against = majors.split_choice(kind)
+    major = None
+    if against is not None:
+        kind, major = against
+        count: int | None = 1
+    else:
+        kind, count = split_mission_choice(kind)
+    mission, points, forces = generate_mission(
+        catalog, state, rng, kind, objectives=count, major=major
+    )
     budgets = {state.active: points.active, other(state.active): points.enemy}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
     mission = mission.model_copy(update={"reserve": reserve})
@@ -694,6 +724,9 @@ def _start_mission(
             "mission_number": mission.number,
         }
     )
+    if major is not None:
+        target = {"side": other(state.active), "major": major, "mission": kind}
+        return state, [event, Event(kind="major-targeted", turn=0, data=target)]
     return state, [event]
 
 
@@ -834,12 +867,13 @@ def _debrief(
             squadrons[dead.side] = squadron.model_copy(
                 update={"reserve": squadron.reserve + dead.vp, "score": squadron.score + dead.vp}
             )
+    squadrons, major_events = majors.after_mission(squadrons, mission, success)
     # Seed F.III.a: success keeps the initiative, failure passes it; a squadron that lost
     # half its flying strength cannot be active next.
     next_active = active if success else other(active)
     if squadrons[next_active].lost_half and not squadrons[other(next_active)].lost_half:
         next_active = other(next_active)
-    record = {
+    record: dict[str, Any] = {
         "number": mission.number,
         "active": active,
         "success": success,
@@ -848,6 +882,8 @@ def _debrief(
         "vp": {side: team_vp[side] for side in SIDES},
         "losses": {side: losses[side] for side in SIDES},
     }
+    if mission.major is not None:
+        record["major"] = mission.major
     state = state.model_copy(
         update={
             "pilots": pilots,
@@ -859,7 +895,12 @@ def _debrief(
             "mission": mission,
         }
     )
-    events = [*events, *repair_events, Event(kind="debrief", turn=0, data=record)]
+    events = [
+        *events,
+        *repair_events,
+        *major_events,
+        Event(kind="debrief", turn=0, data=record),
+    ]
     return state, events
 
 
@@ -951,6 +992,9 @@ def _recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, 
 
 def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
     scores = {side: state.squadrons[side].score for side in SIDES}
+    fallen = majors.airfield_lost(state) if state.airfield_assault else None
+    if fallen is not None:
+        return True, other(fallen)  # seed F.III.d option: the enemy airfield destroyed
     for side in SIDES:
         if not _flyable(state, side):
             return True, other(side)

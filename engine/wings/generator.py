@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
 from engine.wings import geometry as geo
+from engine.wings import majors
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.landing import rescue_layout
 from engine.wings.missions import Sortie, new_mission
@@ -264,6 +265,7 @@ def generate_mission(
     rng: Rng,
     kind: str = "patrol",
     objectives: int | None = None,
+    major: str | None = None,
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
     active = state.active
     enemy = other(active)
@@ -337,6 +339,9 @@ def generate_mission(
     )
     time_of_day = rng.stream(f"time-of-day:{number}").choice(TIMES_OF_DAY)
     placed = place_objectives(catalog, kind, enemy, sites)
+    if major is not None:
+        # Seed F.III.c: the enemy's major objective is the mission's one objective.
+        placed = majors.place(catalog, state, kind, enemy, major)
     spots = tuple((site.x, site.y) for site in placed.values())
     ground = defences(catalog, enemy, trenches, caa, spots)
     if dca:
@@ -353,6 +358,7 @@ def generate_mission(
             # Authored: two balloons or more hang a barrage net between them (seed
             # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
             "nets": kind == "balloon" and sites >= 2,
+            "major": major,
         }
     )
     if kind == "rescue":

@@ -219,6 +219,7 @@ class Objective(Model):
     fired_by: str | None = None  # the plane that first set it on fire
     exploded: bool = False
     person: str | None = None  # a rescue site: the pilot waiting there (seed E.I.a)
+    major: str | None = None  # a squadron's major objective (seed F.III.c): 10 structure
 
 
 class Program(Model):
@@ -285,6 +286,7 @@ class MissionState(Model):
     # Seed D.VI: each Knight's and Artist's standing order (plane -> order), sealed like a
     # program and kept from turn to turn (engine.wings.behaviours).
     orders: dict[str, str] = Field(default_factory=dict)
+    major: str | None = None  # flown against the enemy's major objective (seed F.III.c)
 
 
 class Pilot(Model):
@@ -314,6 +316,18 @@ class Pilot(Model):
         return "ace" if self.kills >= 5 else "rookie"
 
 
+class MajorSite(Model):
+    """One of a squadron's major objectives (seed F.III.c): station, depot, factory or
+    airfield, with the damage raids left on it and the mission whose enemy photograph of it
+    succeeded (which opens the bombing of it in the next mission)."""
+
+    kind: str
+    damage: int = 0
+    destroyed: bool = False
+    photographed: int | None = None
+    structure: int = 10  # seed F.III.c (the campaign sets it from majors.toml)
+
+
 class Squadron(Model):
     side: SideName
     name: str
@@ -323,6 +337,7 @@ class Squadron(Model):
     stock: dict[str, int] = Field(default_factory=dict)  # resources bought, by kind
     owned: tuple[str, ...] = ()  # resource kinds ever bought (F.III.b "new resource")
     lost_half: bool = False  # lost half its flying strength last mission (F.III.a)
+    majors: dict[str, MajorSite] = Field(default_factory=dict)  # seed F.III.c, by kind
 
 
 class CampaignState(Model):
@@ -339,3 +354,7 @@ class CampaignState(Model):
     winner: SideName | Literal["draw"] | None = None
     next_pilot: int = 1
     rules: MissionRules = MissionRules()  # the scenario's switches for the optional rules (B)
+    # Seed F.III.d option: destroying the enemy airfield ends the campaign.
+    airfield_assault: bool = False
+    # Seed F.I, I.I: the period's start bonus as drawn (period, side, roll, modifier, points).
+    period_bonus: dict[str, Any] | None = None

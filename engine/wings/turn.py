@@ -24,6 +24,7 @@ from engine.wings import (
     exits,
     flak,
     landing,
+    majors,
     shooting,
     twin,
 )
@@ -908,10 +909,9 @@ class Turn:
             return
         self.update(plane.id, bombs=plane.bombs - 1)
         self.event("bomb-released", plane=plane.id, x=round(pose[0], 3), y=round(pose[1], 3))
-        structure = self.catalog.rules.objectives.target_structure
         for points, target in hits:
             damage = target.damage + points
-            destroyed = damage >= structure
+            destroyed = damage >= majors.structure(self.catalog, target)
             self.objectives[target.id] = target.model_copy(
                 update={"damage": damage, "destroyed": destroyed, "hit_by": plane.id}
             )

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
+from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
 from rendering.style import font, to_png, wrap
 from rendering.wings_map import table_map
 
@@ -281,7 +282,7 @@ class WingsPresenter:
             text = t(
                 "wings.objective-line",
                 locale,
-                kind=t(f"wings.objective.{site['kind']}", locale),
+                kind=major_name(site, locale) or t(f"wings.objective.{site['kind']}", locale),
                 id=site["id"],
                 side=_side(site["side"], locale),
                 state=state,
@@ -330,7 +331,7 @@ class WingsPresenter:
             kind=t(
                 "wings.where-kind",
                 locale,
-                kind=t(f"wings.kind.{mission.get('kind', 'patrol')}", locale),
+                kind=t(f"wings.kind.{mission_key(mission)}", locale),
             )
             if mission
             else "",
@@ -358,7 +359,7 @@ class WingsPresenter:
                 locale,
                 number=record["number"],
                 side=_side(record["active"], locale),
-                kind=t(f"wings.kind.{record.get('kind', 'patrol')}", locale),
+                kind=t(f"wings.kind.{mission_key(record)}", locale),
                 result=result,
             ),
             t(
@@ -502,6 +503,7 @@ class WingsPresenter:
         return [
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
+            *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
         ]
 
     # ------------------------------------------------------------------ images
@@ -518,6 +520,8 @@ class WingsPresenter:
         self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
+        majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
+        lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
         for side, flag in locked.items():
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))

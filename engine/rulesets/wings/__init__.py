@@ -226,11 +226,47 @@ SCENARIOS["wings-1917-basic"] = (
     *SCENARIOS["wings-1917"][1:],
 )
 FIRST_MISSION["wings-1917-basic"] = FIRST_MISSION["wings-1917"]
+# Seed F.III.c-d and F.I: a longer campaign where the major objectives matter, the enemy
+# airfield bombed ends it (the F.III.d option) and the period's side starts with its 1D10
+# (I.I, the digest's tentative reading). Authored scenario: 1917's squadrons, six missions.
+# Each squadron adds a two-seater crew, without which no major objective can be
+# photographed (seed E.I.a).
+_FRONT = SCENARIOS["wings-1917"][3]
+SCENARIOS["wings-1917-front"] = (
+    "Autumn 1917, the long campaign: period bonus, the airfield decides",
+    SCENARIOS["wings-1917"][1],
+    6,
+    {
+        "entente": _FRONT["entente"].model_copy(
+            update={
+                "pilots": (
+                    *_FRONT["entente"].pilots,
+                    _pilot("Andrew McKeever", "soldier", "bristol_f2b"),
+                )
+            }
+        ),
+        "central": _FRONT["central"].model_copy(
+            update={
+                "pilots": (
+                    *_FRONT["central"].pilots,
+                    _pilot("Friedrich Huffzky", "soldier", "halberstadt_cl2"),
+                )
+            }
+        ),
+    },
+)
+# It opens on the first step against a major objective (seed F.III.c): photographing the
+# enemy's railway station, which the next mission may bomb.
+FIRST_MISSION["wings-1917-front"] = "photography:station"
+CAMPAIGN_SWITCHES: dict[str, dict[str, bool]] = {
+    "wings-1917-front": {"airfield_assault": True, "period_bonus": True},
+}
 # Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it.
 SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True),
     "wings-1918": MissionRules(cloud_cover=True),
     "wings-1917-basic": BASE_RULES_ONLY,
+    "wings-1917-front": MissionRules(cloud_cover=True),
 }
 # A program flown blind in the clouds, or by a plane at their edge that could go in during
 # the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
@@ -439,6 +475,7 @@ class WingsRules(Rules[WingsState, WingsView]):
             date=date,
             missions=missions,
             rules=SCENARIO_RULES.get(scenario),
+            **CAMPAIGN_SWITCHES.get(scenario, {}),
         )
         # The first briefing has no real choice (see the module note); its stream is one no
         # round uses, since seam turns start at 1.
@@ -660,6 +697,9 @@ class WingsRules(Rules[WingsState, WingsView]):
             return self._resolve_dam(state, state.dam, stage, choices, rng)
         campaign = state.camp
         if stage == "program":
+            # The campaign's start, drawn before its first briefing, is told with the first
+            # turn (seed F.I's period bonus): ``new`` has no log of its own.
+            opening = _opening(campaign) if state.turn == 1 else []
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
             live = {
@@ -672,11 +712,12 @@ class WingsRules(Rules[WingsState, WingsView]):
                 # The engine seals the programs and waits for the pursuers' reorder; it
                 # draws nothing on this path, and its "first card shown" events are secret.
                 campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
-                return state.model_copy(update={"campaign": campaign}), self._public(
-                    state.turn, events
-                )
+                return state.model_copy(update={"campaign": campaign}), [
+                    *opening,
+                    *self._public(state.turn, events),
+                ]
             held = {pid: value for side in engine.values() for pid, value in side.items()}
-            return state.model_copy(update={"held": held}), []
+            return state.model_copy(update={"held": held}), opening
         if stage in ("reorder", "swap"):
             if state.held:
                 flown: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
@@ -832,6 +873,13 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return _STORED.load(current, records)
+
+
+def _opening(campaign: CampaignState) -> list[Event]:
+    bonus = campaign.period_bonus
+    if bonus is None:
+        return []
+    return [Event(kind="period-bonus", turn=1, data=dict(bonus))]
 
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
