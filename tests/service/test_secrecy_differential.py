@@ -48,6 +48,16 @@ def _cases() -> list[tuple[str, str, str]]:
     ]
 
 
+def _scenario_asking(rules: Any, field: str, side: str) -> str | None:
+    """The first scenario whose opening round asks ``side`` for ``field`` (a Wings order
+    exists only for a plane flown by a Knight or an Artist), or None."""
+    for scenario in rules.scenarios():
+        state = rules.new(scenario, "differential")
+        if any((d.side, d.field) == (side, field) for d in rules.pending(state)):
+            return scenario
+    return None
+
+
 def _receipt_without_choice(canonical: str, salt: str) -> str:
     data = json.loads(canonical)
     data.pop("choice")
@@ -64,7 +74,8 @@ async def _play(
     assert spec is not None
     users = dict(zip(rules.side_ids, USERS, strict=False))
     others = [u for s, u in users.items() if s != side]
-    scenario = next(iter(rules.scenarios()))
+    scenario = _scenario_asking(rules, field, side)
+    assert scenario is not None
     info = await env.svc.create_campaign(
         GUILD, CHANNEL, GM, scenario, Pace(), seed="differential", ruleset=ruleset
     )
@@ -142,6 +153,11 @@ async def test_one_secret_choice_is_invisible_to_others_until_it_opens(
     field: str,
     side: str,
 ) -> None:
+    rules = Registry(catalog).get(ruleset).rules
+    if _scenario_asking(rules, field, side) is None:
+        # Declared for every side, but no shipped scenario asks this side for it on its
+        # first round (no Central Knight or Artist flies in the Wings scenarios).
+        pytest.skip(f"no {ruleset} scenario asks {side} for {field} on its first round")
     monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     runs = []
     for pick in (0, 1):
