@@ -56,6 +56,15 @@ def parse_reminders(text: str) -> tuple[int, ...]:
     return tuple(parse_duration(part, minimum=60) for part in parts)
 
 
+def default_reminders(round_seconds: int) -> tuple[int, ...]:
+    """The reminder a GM gets without asking: 6 hours before the deadline, or a quarter of
+    a round too short for that (a 1 h round: 15 min before), never under a minute."""
+    if round_seconds > 6 * 3600:
+        return (6 * 3600,)
+    quarter = round_seconds // 4 // 60 * 60
+    return (quarter,) if quarter >= 60 else ()
+
+
 def format_duration(seconds: int) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)

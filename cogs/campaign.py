@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import controls
-from bot.durations import DurationError, parse_duration, parse_reminders
+from bot.durations import DurationError, default_reminders, parse_duration, parse_reminders
 from bot.export import after_action_markdown
 from bot.i18n import SUPPORTED, t
 from bot.limits import clip, is_blank
@@ -429,7 +429,7 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(
         scenario="the ruleset's scenario (the list completes as you type)",
         deadline="time per secret round, e.g. 12h, 1d, 2d (default 1d)",
-        reminders="reminders before the deadline, e.g. 6h or 12h,1h (default 6h)",
+        reminders="reminders before the deadline, e.g. 6h or 12h,1h (default 6h; a quarter of a shorter round)",  # noqa: E501
         missing="what a side that did not lock gets at the deadline",
         gm_sees_secrets="may the GM see locked orders before the reveal (default no)",
         allow_unlock="may a commander unlock and change before the deadline (default yes)",
@@ -441,7 +441,7 @@ class CampaignCog(commands.Cog):
         interaction: discord.Interaction[Any],
         scenario: str,
         deadline: str = "1d",
-        reminders: str = "6h",
+        reminders: str | None = None,
         missing: str = "default",
         gm_sees_secrets: bool = False,
         allow_unlock: bool = True,
@@ -466,9 +466,14 @@ class CampaignCog(commands.Cog):
             await say(interaction, error.key, value=clip(deadline))
             return
         try:
-            offsets = parse_reminders(reminders)  # at most ten, counted before parsing
+            # At most ten, counted before parsing; none given: one that fits the round.
+            offsets = (
+                parse_reminders(reminders)
+                if reminders is not None
+                else default_reminders(round_seconds)
+            )
         except DurationError as error:
-            await say(interaction, error.key, value=clip(reminders))
+            await say(interaction, error.key, value=clip(reminders or ""))
             return
         pace = Pace(
             round_seconds=round_seconds,

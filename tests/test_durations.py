@@ -33,3 +33,12 @@ def test_refused_durations_name_the_problem(text: str, key: str) -> None:
 
 def test_format_round_trips() -> None:
     assert format_duration(parse_duration("1d12h")) == "1d12h"
+
+
+def test_a_round_shorter_than_the_default_reminder_gets_one_that_fits() -> None:
+    from bot.durations import default_reminders
+
+    assert default_reminders(86400) == (6 * 3600,)
+    assert default_reminders(3600) == (15 * 60,)  # a 1 h round: 15 min before its end
+    assert default_reminders(6 * 3600) == (90 * 60,)
+    assert default_reminders(120) == ()  # no reminder under a minute

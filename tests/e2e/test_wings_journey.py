@@ -1,0 +1,77 @@
+"""A Wings of War turn played in Discord: the GM opens the campaign, each pilot's player
+programs his planes from the DM panel's menus (fields ``plane1``, ``plane2``: names with
+digits, which the panel's controls must route like any other), locks, and the channel
+shows the turn flown with the table drawn from above."""
+
+from __future__ import annotations
+
+import discord
+import simcord
+
+from tests.e2e.conftest import World, manager_role
+from tests.e2e.test_orders import choose, custom_ids, dm_panel, lock, options, refreshed
+
+
+def _non_default(panel: discord.Message, field: str) -> str:
+    menu = options(panel, field)
+    assert len(menu) > 1, field
+    return menu[1].value  # the first is the default program: pick another
+
+
+async def test_programs_are_chosen_from_the_menus_and_the_turn_flies(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("front")
+        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
+        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
+        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
+        spectator = guild.add_member(env.create_user("spectator"))
+        created = await gm.slash(
+            channel, "campaign new", ruleset="wings", scenario="wings-1917", deadline="1h"
+        )
+        assert created.ephemeral and "created" in created.response.content
+        await world.pump()
+        await alice.slash(channel, "campaign join", side="entente")
+        await bob.slash(channel, "campaign join", side="central")
+        await gm.slash(channel, "campaign start")
+        await world.pump()
+
+        service = world.services.campaigns
+        info = await service.campaign_in_channel(channel.id)
+        assert info is not None and info.ruleset == "wings"
+        picked: dict[str, str] = {}
+        for user in (alice_user, bob_user):
+            panel = dm_panel(user)
+            assert any(c.endswith(":plane1") for c in custom_ids(panel))
+            value = _non_default(panel, "plane1")
+            result = await choose(user, panel, "plane1", value)
+            assert result.acknowledged and not result.followups, [
+                f.content for f in result.followups
+            ]
+            panel = refreshed(user, panel)
+            assert f"✓ {value}" in panel.content  # the menu's choice reached the draft
+            picked[user.name] = value
+        drafts = await service.panel(info.id, alice.id)
+        assert drafts.drafts.get("plane1") == picked["alice"]
+        for user in (alice_user, bob_user):
+            panel = refreshed(user, dm_panel(user))
+            fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+            for field in fields:  # every other menu at its first option (orders too)
+                if field != "plane1":
+                    await choose(user, panel, field, options(panel, field)[0].value)
+            locked = await lock(user, refreshed(user, panel))
+            assert locked.acknowledged and not locked.followups, [
+                f.content for f in locked.followups
+            ]
+        await world.pump()
+        status = await service.status(info.id)
+        assert status.round is not None and (status.round.turn, status.round.kind) != (
+            1,
+            "program",
+        )
+        posted = channel.history(viewer=spectator)
+        assert any(m.attachments for m in posted)  # the board, with the table drawn
+        log = await service.log(info.id, per_page=50)
+        flown = [e for e in log.entries if e.kind == "card-revealed"]
+        assert flown, "no card flown"
