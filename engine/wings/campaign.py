@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, exits
+from engine.wings import ace, equipment, exits
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -390,6 +390,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
         return [
             *_skill_decisions(catalog, state),
             *_wound_decisions(state),
+            *equipment.decisions(state),
             *_purchase_decisions(catalog, state),
         ]
     assert state.mission is not None
@@ -541,7 +542,9 @@ def resolve(
         return _start_mission(catalog, state, rng, choices[state.active]["mission"])
     if state.phase == "debrief":
         state = _apply_skills(catalog, state, decisions, choices)
-        return _between_missions(catalog, state, choices)
+        state, bought = equipment.buy(state, decisions, choices)  # seed D.VIII
+        state, events = _between_missions(catalog, state, choices)
+        return state, [*bought, *events]
     assert state.mission is not None
     mission = state.mission
     if mission.round == "swap":
@@ -750,6 +753,7 @@ def _debrief(
         flown[plane.side] += 1
         before = pilots[plane.pilot]
         after = after_mission(catalog, before, plane, pilot_vp[plane.pilot])
+        after = equipment.after_mission(after, plane.kit)  # seed D.VIII
         pilots[after.id] = after
         # Authored reading of F.II.c: every VP the team earned, its pilots' included,
         # becomes Campaign Points (a Rookie's kills count for the team though not for him).
@@ -811,7 +815,11 @@ def _debrief(
             dead = pilots[plane.pilot]
             squadron = squadrons[dead.side]
             squadrons[dead.side] = squadron.model_copy(
-                update={"reserve": squadron.reserve + dead.vp, "score": squadron.score + dead.vp}
+                # Seed D.VIII: VP he spent on equipment are gone.
+                update={
+                    "reserve": squadron.reserve + equipment.progression_vp(dead),
+                    "score": squadron.score + equipment.progression_vp(dead),
+                }
             )
     # Seed F.III.a: success keeps the initiative, failure passes it; a squadron that lost
     # half its flying strength cannot be active next.
@@ -1017,4 +1025,5 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
     for pilot in data["pilots"].values():
         if pilot["side"] != viewer:
             pilot.pop("lp", None)
+    equipment.strip(data, viewer)  # seed D.VIII: what a pilot carries is his side's
     return data

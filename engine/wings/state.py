@@ -46,7 +46,8 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal["program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission"]
+    kind: Literal["program", "reorder", "swap", "comeback", "skill", "wound", "purchase", "mission",
+                  "equipment"]  # fmt: skip
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
@@ -155,6 +156,10 @@ class PlaneState(Model):
     # edge its centre crossed, where it comes back if its player brings it back.
     left_turn: int | None = None
     exit_at: tuple[float, float] | None = None
+    # Seed D.VIII: the pilot's equipment aboard (item -> uses left; the vest's points left
+    # to absorb), his side's secret, and the items the enemy has seen act this mission.
+    kit: dict[str, int] = Field(default_factory=dict)
+    kit_shown: tuple[str, ...] = ()
 
 
 class GroundElement(Model):
@@ -279,12 +284,15 @@ class Pilot(Model):
     plane: str
     missions: int = 0
     killed_by: str | None = None
+    # Seed D.VIII: equipment owned (item -> uses left; the vest's points left to absorb).
+    equipment: dict[str, int] = Field(default_factory=dict)
 
     @property
     def status(self) -> Status:
-        if self.vp >= 160:
+        # Seed D.VIII: VP spent on equipment no longer count towards progression.
+        if self.vp - self.vp_spent >= 160:
             return "ace_of_aces"
-        if self.vp >= 80:
+        if self.vp - self.vp_spent >= 80:
             return "veteran"
         return "ace" if self.kills >= 5 else "rookie"
 

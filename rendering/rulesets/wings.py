@@ -378,12 +378,16 @@ class WingsPresenter:
             return word(f"wings.skill.{value}", value, locale)
         if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
             return word(f"wings.wound.{value}", value, locale)
+        if field.startswith("equip"):  # "equip1": a pilot's equipment (seed D.VIII)
+            return word(f"wings.equipment.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
         if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
+            return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith("equipment."):  # an item's price and effect
             return t(f"wings.{option.detail}-detail", locale)
         return option.detail
 
@@ -409,7 +413,7 @@ class WingsPresenter:
     def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
         """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
         label carries after the id stays."""
-        if field in ("mission", "purchase") or field.startswith(("skill", "wound")):
+        if field in ("mission", "purchase") or field.startswith(("skill", "wound", "equip")):
             rest = label[len(key) :] if label.startswith(key) else ""
             return self.option_text("", field, key, locale) + rest
         return label

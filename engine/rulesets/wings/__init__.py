@@ -533,6 +533,7 @@ class WingsRules(Rules[WingsState, WingsView]):
         names = {
             **_indexed([d for d in engine if d.kind == "skill"], "skill"),
             **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+            **_indexed([d for d in engine if d.kind == "equipment"], "equip"),
             (campaign.active, "mission"): "mission",
         }
         result = []
@@ -575,6 +576,7 @@ class WingsRules(Rules[WingsState, WingsView]):
             names = {
                 **_indexed([d for d in engine if d.kind == "skill"], "skill"),
                 **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+                **_indexed([d for d in engine if d.kind == "equipment"], "equip"),
             }
             for d in engine:
                 seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
