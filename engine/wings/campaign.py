@@ -844,6 +844,7 @@ def _debrief(
             "history": (*state.history, record),
             "next_pilot": number,
             "mission": mission,
+            "kit_salt": equipment.salt(rng, mission.number),
         }
     )
     events = [*events, *repair_events, Event(kind="debrief", turn=0, data=record)]

@@ -32,8 +32,10 @@ secret things (a wound card, face-down ammunition) and are told to their side on
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
+from engine.rng import Rng
 from engine.wings.catalog import SideName
 from engine.wings.pilots import spendable_vp
 from engine.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     from engine.wings.turn import Turn
 
 NOTHING = "none"
+SEALED = "kit-"  # an equipment option's id as the orders carry it (``sealed``)
 # Seed D.VIII prices, in VP.
 COST = {
     "extinguisher": 1,
@@ -95,12 +98,11 @@ def decisions(state: CampaignState) -> list[Decision]:
         options = [Option(id=NOTHING, label="nothing")]
         excluded = []
         for item, cost in COST.items():
-            label = f"{item} ({cost} VP)"
             reason = refusal(state, pilot, item)
             if reason is None:
-                options.append(Option(id=item, label=label, detail=f"equipment.{item}"))
+                options.append(Option(id=item, label=item, detail=f"{cost} VP"))
             else:
-                excluded.append(Excluded(id=item, label=label, reason=reason))
+                excluded.append(Excluded(id=item, label=item, reason=reason))
         result.append(
             Decision(
                 side=pilot.side,
@@ -278,8 +280,22 @@ def surplus(plane_kit: dict[str, int], cards: int) -> int:
 # --- what the other side may see ----------------------------------------------------------
 
 
+def salt(rng: Rng, mission: int) -> str:
+    """The secret that seals the next debrief's equipment choices (a stream of its own)."""
+    return f"{rng.stream(f'kit-salt:{mission}').getrandbits(64):016x}"
+
+
+def sealed(state: CampaignState, field: str, item: str) -> str:
+    """An equipment option as the orders carry it: a digest only the rules can open, so the
+    orders opened at the debrief's end say nothing of what a pilot bought."""
+    text = f"{state.kit_salt}:{state.mission_number}:{field}:{item}"
+    return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
 def strip(data: dict[str, Any], viewer: SideName) -> None:
-    """Remove the other side's equipment from a view (its pilots' and its planes')."""
+    """Remove the other side's equipment from a view (its pilots' and its planes'), and
+    the salt from every side's."""
+    data.pop("kit_salt", None)
     for pilot in data["pilots"].values():
         if pilot["side"] != viewer:
             pilot.pop("equipment", None)

@@ -322,3 +322,6 @@ class CampaignState(Model):
     winner: SideName | Literal["draw"] | None = None
     next_pilot: int = 1
     rules: MissionRules = MissionRules()  # the scenario's switches for the optional rules (B)
+    # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
+    # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
+    kit_salt: str = ""

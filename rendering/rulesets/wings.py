@@ -33,6 +33,7 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
 SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
+KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
 COMEBACK_OPTIONS = ("come-back", "stay-out")
@@ -378,7 +379,10 @@ class WingsPresenter:
             return word(f"wings.skill.{value}", value, locale)
         if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
             return word(f"wings.wound.{value}", value, locale)
-        if field.startswith("equip"):  # "equip1": a pilot's equipment (seed D.VIII)
+        if field.startswith("equip") and value.startswith(KIT_SEALED):
+            # A pilot's equipment (seed D.VIII), sealed: the orders never name the item.
+            return t("wings.equipment.sealed", locale, code=value.removeprefix(KIT_SEALED))
+        if field.startswith("equip"):
             return word(f"wings.equipment.{value}", value, locale)
         return value
 
@@ -387,8 +391,10 @@ class WingsPresenter:
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
             return t(f"wings.{option.detail}-detail", locale)
-        if option.detail.startswith("equipment."):  # an item's price and effect
-            return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith("equipment."):  # the sealed item, its price and effect
+            item = word(f"wings.{option.detail}", option.detail, locale)
+            effect = t(f"wings.{option.detail}-detail", locale)
+            return t("wings.equipment.described", locale, item=item, detail=effect)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -396,6 +402,8 @@ class WingsPresenter:
         labels = [
             o.detail
             if o.id.startswith(SEALED)
+            else word(f"wings.{o.detail}", o.detail, locale)
+            if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]

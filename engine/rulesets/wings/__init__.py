@@ -56,7 +56,7 @@ from engine.ruleset import (
 )
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
-from engine.wings import landing
+from engine.wings import equipment, landing
 from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.program import check_program, default_program, program_text
@@ -549,6 +549,20 @@ class WingsRules(Rules[WingsState, WingsView]):
                     Option(id=o.id or NOTHING, label=o.label, detail=o.detail) for o in d.options
                 )
                 field, default = "purchase", NOTHING
+            elif d.kind == "equipment":
+                # Seed D.VIII: what a pilot buys is his side's secret, and the orders open
+                # at the debrief's end: each option is sealed; its detail names the item for
+                # the owner's panel, which alone shows it.
+                options = tuple(
+                    Option(
+                        id=equipment.sealed(campaign, d.field, o.id),
+                        label=o.label,
+                        detail=f"equipment.{o.id}",
+                    )
+                    for o in d.options
+                )
+                field = names[(d.side, d.field)]
+                default = equipment.sealed(campaign, d.field, d.default)
             else:
                 options = tuple(Option(id=o.id, label=o.label, detail=o.detail) for o in d.options)
                 field, default = names[(d.side, d.field)], d.default
@@ -581,6 +595,11 @@ class WingsRules(Rules[WingsState, WingsView]):
             for d in engine:
                 seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
                 value = choices.get(d.side, {}).get(seam, d.default)
+                if d.kind == "equipment":
+                    # Seed D.VIII: the sealed option back to the item it stands for.
+                    items = {equipment.sealed(campaign, d.field, o.id): o.id for o in d.options}
+                    result[d.side][d.field] = items.get(value, value)
+                    continue
                 result[d.side][d.field] = "" if value == NOTHING else value
             return result
         assert campaign.mission is not None
