@@ -318,3 +318,39 @@ def test_the_enemy_never_sees_what_a_pilot_carries() -> None:
     assert worn_events == bare_events  # the public events
     assert wings.view(worn, "entente") != wings.view(bare, "entente")
     assert wings.view(worn, "entente")["pilots"]["P1"]["equipment"] == {"vest": 5, "parachute": 1}
+
+
+# --- the panel's words --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_owner_reads_each_item_its_price_and_effect_and_the_orders_read_sealed(
+    locale: str,
+) -> None:
+    from rendering.rulesets.wings import WingsPresenter
+    from tests.test_french import problems
+
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "kit-words")
+    pilots = dict(state.camp.pilots)
+    pilots["P2"] = pilots["P2"].model_copy(update={"kills": 5, "vp": 24})  # the Knight
+    camp = state.camp.model_copy(update={"pilots": pilots, "phase": "debrief", "kit_salt": "s"})
+    state = state.model_copy(update={"campaign": camp})
+    asked = next(d for d in rules.pending(state) if d.field == "equip1")
+    presenter = WingsPresenter()
+    lines = presenter.option_lines("wings-1917", asked, locale)
+    described = [presenter.option_description(asked.field, o, locale) for o in asked.options]
+    refused = presenter.excluded_lines("wings-1917", asked, locale)
+    sealed = [presenter.option_text("wings-1917", asked.field, o.id, locale) for o in asked.options]
+    assert all(len(text) <= 100 for text in described)
+    words = " ".join([*lines, *described, *(f"{a} {b}" for a, b in refused)])
+    if locale == "en":
+        assert "Bulletproof vest" in lines[0] and "Parachute" in lines[0]
+        assert "Bulletproof vest: 2 VP" in " ".join(described)
+        assert ("Incendiary bullets", "a Knight of the Air never uses it") in refused
+        assert all(text.startswith("sealed choice (") for text in sealed)
+        assert not any("vest" in text or "none" in text for text in sealed)
+    else:
+        assert "Gilet pare-balles" in lines[0]
+        assert all(text.startswith("choix scellé (") for text in sealed)
+        assert not problems([("equipment", words), *(("sealed", s) for s in sealed)])
