@@ -102,6 +102,10 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert not [w for w in ITEM_WORDS if w in _posted(env, "channel")]
     assert not [w for w in ITEM_WORDS if w in _posted(env, "dm", CENTRAL)]
     assert "Bulletproof vest" in _posted(env, "dm", ENTENTE)  # his own panel named it
+    # An export made now carries the debrief's opened orders: sealed, they name no item.
+    locks = json.dumps([r["locks"] for r in (await env.svc.export(cid))["rounds"]])
+    assert '"equip1":"kit-' in locks.replace('\\"', '"')
+    assert not [w for w in ITEM_WORDS if w in locks]
     public: Any = (await env.svc.status(cid)).view
     assert "equipment" not in json.dumps(public.data["pilots"]["P1"])
     enemy_view: Any = (await env.svc.panel(cid, CENTRAL)).view
