@@ -232,9 +232,22 @@ class WingsPresenter:
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
                     # Only the owner's view holds it: his pilot's wounds are his secret.
                     where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])
+                if plane["status"] == "flying" and plane.get("kit"):
+                    # Only the owner's view holds it: what his pilot carries (seed D.VIII).
+                    where += self._kit_note(plane["kit"], locale)
                 colour = INK if plane["status"] == "flying" else MUTED
                 lines += [(name, colour, False), (where, colour, False)]
         return lines + self._objective_lines(mission, locale)
+
+    @staticmethod
+    def _kit_note(kit: Mapping[str, int], locale: str) -> str:
+        items = [
+            word(f"wings.equipment.{item}", item, locale)
+            + (f" {left}/5" if item == "vest" else f" ×{left}" if left > 1 else "")
+            for item, left in sorted(kit.items())
+            if left > 0
+        ]
+        return " · " + t("wings.equipment.aboard", locale, items=", ".join(items)) if items else ""
 
     @staticmethod
     def _cloud_note(plane: Mapping[str, Any], locale: str) -> str:

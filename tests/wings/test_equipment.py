@@ -354,3 +354,24 @@ def test_the_owner_reads_each_item_its_price_and_effect_and_the_orders_read_seal
         assert "Gilet pare-balles" in lines[0]
         assert all(text.startswith("choix scellé (") for text in sealed)
         assert not problems([("equipment", words), *(("sealed", s) for s in sealed)])
+
+
+def test_the_owner_board_shows_what_his_pilot_carries_and_the_enemy_board_does_not() -> None:
+    from rendering.rulesets.wings import WingsPresenter
+
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "kit-board")
+    camp = state.camp
+    assert camp.mission is not None
+    planes = dict(camp.mission.planes)
+    planes["P1"] = planes["P1"].model_copy(update={"kit": {"vest": 3, "parachute": 1}})
+    camp = camp.model_copy(update={"mission": camp.mission.model_copy(update={"planes": planes})})
+    state = state.model_copy(update={"campaign": camp})
+    presenter = WingsPresenter()
+
+    def text(viewer: str | None) -> str:
+        lines = presenter._plane_lines(rules.view(state, viewer), "en")
+        return " ".join(line for line, _, _ in lines)
+
+    assert "aboard: Parachute, Bulletproof vest 3/5" in text("entente")
+    assert "aboard" not in text("central") and "aboard" not in text(None)
