@@ -14,6 +14,7 @@ import engine.rulesets.wings as seam
 from bot.export import verify_export
 from bot.logtext import describe
 from engine.catalog import Catalog
+from engine.wings.pilots import allowed_skills, skills_due
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 
 ENTENTE, CENTRAL = 11, 22
@@ -22,13 +23,18 @@ ITEM_WORDS = ("vest", "Bulletproof", "extinguisher", "Parachute", "parachute", "
 
 @pytest.fixture(autouse=True)
 def _ball_is_an_ace_with_vp(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Wings 1917 with the Entente's Albert Ball (P1) an Ace holding 25 VP: 5 to spend."""
+    """Wings 1917 with the Entente's Albert Ball (P1) an Ace holding 25 VP (5 to spend) and
+    the skills they earned him."""
     original = seam.WingsRules.new
 
     def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
         state = original(self, scenario, seed)
         pilots = dict(state.camp.pilots)
-        pilots["P1"] = pilots["P1"].model_copy(update={"kills": 5, "vp": 25})
+        ball = pilots["P1"].model_copy(update={"kills": 5, "vp": 25})
+        while len(ball.skills) < skills_due(self.catalog, ball):  # his skills already chosen
+            legal, _ = allowed_skills(self.catalog, ball)
+            ball = ball.model_copy(update={"skills": (*ball.skills, legal[0])})
+        pilots["P1"] = ball
         camp = state.camp.model_copy(update={"pilots": pilots})
         return state.model_copy(update={"campaign": camp})
 

@@ -543,7 +543,11 @@ class WingsRules(Rules[WingsState, WingsView]):
             if campaign.missions_planned > campaign.mission_number
             else None
         )
-        for d in [*engine, *([upcoming] if upcoming else [])]:
+        # The panel shows four selects: equipment (safe at "nothing") comes last, so a full
+        # debrief cuts it off before the next mission's choice.
+        ordered = [d for d in engine if d.kind != "equipment"] + ([upcoming] if upcoming else [])
+        ordered += [d for d in engine if d.kind == "equipment"]
+        for d in ordered:
             if d.kind == "purchase":
                 options = tuple(
                     Option(id=o.id or NOTHING, label=o.label, detail=o.detail) for o in d.options
