@@ -26,8 +26,9 @@ panel lists them as not implemented.
 
 Secrecy: what a pilot owns is his side's business (``strip``). The enemy learns of an item
 when it acts where he can see it: the extinguisher (fire is public), the parachute and the
-incendiary bullets (their tracers) are announced to all; the vest and the surplus act on
-secret things (a wound card, face-down ammunition) and are told to their side only.
+incendiary bullets (their tracers) are announced to all; the vest acts on secret things (a
+wound card, a direct wound) and is told to its side only; the surplus (face-down
+ammunition) is told to nobody.
 """
 
 from __future__ import annotations

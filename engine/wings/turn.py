@@ -809,7 +809,8 @@ class Turn:
                 if post.destroyed:
                     break
                 _, card = self.draw(shot.gun.deck, None)
-                points = self.halved(shot.shooter, shot.gun, card.value)
+                face = equipment.bullets(self, shot.shooter, card.value)  # seed D.VIII
+                points = self.halved(shot.shooter, shot.gun, face)
                 changes: dict[str, object] = {"damage": post.damage + points}
                 if card.special in ("jam_red", "jam_green"):
                     self.apply_special(

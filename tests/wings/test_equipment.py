@@ -10,7 +10,7 @@ from engine.wings import campaign as wings
 from engine.wings import equipment
 from engine.wings.missions import Sortie, new_mission
 from engine.wings.pilots import after_mission, skills_due, spendable_vp
-from engine.wings.state import CampaignState, MissionRules, Objective, Pilot
+from engine.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
 from engine.wings.turn import Shot, Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import duel, phase, programs
@@ -231,6 +231,18 @@ def test_incendiary_bullets_set_a_balloon_on_fire_with_any_special_but_a_jam() -
         work.hit_balloon(Shot("se", catalog().planes["se5a"].guns[0], "c-B1", 1, 0, False, True))
         assert work.objectives["c-B1"].fire == fire
         assert work.objectives["c-B1"].damage == (0 if kit else 1)  # a 1 does nothing
+
+
+def test_incendiary_bullets_hit_a_trench_harder() -> None:
+    trench = GroundElement(id="c-I1", kind="trench", side="central", x=13.0, y=10.0)
+    for kit, damage in (({"incendiary": 1}, 4), ({}, 2)):
+        se = plane("se", type_="se5a", side="entente", kit=kit)
+        state = mission(se, plane("far", side="central", x=20.0))
+        state = state.model_copy(update={"ground": {"c-I1": trench}})
+        state = stack(state, "A", [card_id("A", 2, "none")])
+        work = Turn(catalog(), state, Rng("g", 1, "t"))
+        work.hit_ground([Shot("se", catalog().planes["se5a"].guns[0], "c-I1", 1, 0, False, True)])
+        assert work.ground["c-I1"].damage == damage
 
 
 def test_the_ammunition_surplus_gives_half_as_many_cards_again() -> None:
