@@ -203,7 +203,13 @@ def decision_lines(
             state = t("orders.unchosen", loc)
         lines.append(t("label.bold-pair", loc, label=field_text(decision.field, loc), detail=state))
         lines += ["-# " + line for line in presenter.option_lines(scenario, decision, loc)]
+        # Options left out for the same reason share a line: a long list of refusals would
+        # push the fields after it out of the message (Discord's 2,000 characters).
+        grouped: dict[str, list[str]] = {}
         for option, reason in presenter.excluded_lines(scenario, decision, loc):
+            grouped.setdefault(reason, []).append(option)
+        for reason, names in grouped.items():
+            option = " · ".join(names)
             lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())
     return lines
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.wings import equipment
 from engine.wings.catalog import Catalog, DamageCard
 from engine.wings.shooting import hand_over
 from engine.wings.state import MissionState, PlaneState
@@ -43,6 +44,12 @@ def issue(catalog: Catalog, mission: MissionState) -> MissionState:
                 ammo[pid].setdefault(name, []).append(next(dealt))
         for pid, name in guns:
             ammo[pid].setdefault(name, [])
+            # Seed D.VIII ammunition surplus: half as many cards again, while they last.
+            for _ in range(equipment.surplus(mission.planes[pid].kit, each)):
+                card = next(dealt, None)
+                if card is None:
+                    break
+                ammo[pid][name].append(card)
         taken = {card for pid, name in guns for card in ammo[pid][name]}
         piles[letter] = [c for c in piles[letter] if c not in taken]
     planes = {

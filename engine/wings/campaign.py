@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, behaviours, exits, majors, reinforcements
+from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -416,6 +416,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
         return [
             *_skill_decisions(catalog, state),
             *_wound_decisions(state),
+            *equipment.decisions(state),
             *_purchase_decisions(catalog, state),
         ]
     assert state.mission is not None
@@ -575,7 +576,9 @@ def resolve(
         return _start_mission(catalog, state, rng, choices[state.active]["mission"])
     if state.phase == "debrief":
         state = _apply_skills(catalog, state, decisions, choices)
-        return _between_missions(catalog, state, choices)
+        state, bought = equipment.buy(state, decisions, choices)  # seed D.VIII
+        state, events = _between_missions(catalog, state, choices)
+        return state, [*bought, *events]
     assert state.mission is not None
     mission = state.mission
     if mission.round == "swap":
@@ -804,6 +807,7 @@ def _debrief(
         flown[plane.side] += 1
         before = pilots[plane.pilot]
         after = after_mission(catalog, before, plane, pilot_vp[plane.pilot])
+        after = equipment.after_mission(after, plane.kit)  # seed D.VIII
         pilots[after.id] = after
         # Authored reading of F.II.c: every VP the team earned, its pilots' included,
         # becomes Campaign Points (a Rookie's kills count for the team though not for him).
@@ -865,7 +869,11 @@ def _debrief(
             dead = pilots[plane.pilot]
             squadron = squadrons[dead.side]
             squadrons[dead.side] = squadron.model_copy(
-                update={"reserve": squadron.reserve + dead.vp, "score": squadron.score + dead.vp}
+                # Seed D.VIII: VP he spent on equipment are gone.
+                update={
+                    "reserve": squadron.reserve + equipment.progression_vp(dead),
+                    "score": squadron.score + equipment.progression_vp(dead),
+                }
             )
     squadrons, major_events = majors.after_mission(squadrons, mission, success)
     # Seed F.III.a: success keeps the initiative, failure passes it; a squadron that lost
@@ -893,6 +901,7 @@ def _debrief(
             "history": (*state.history, record),
             "next_pilot": number,
             "mission": mission,
+            "kit_salt": equipment.salt(rng, mission.number),
         }
     )
     events = [
@@ -1096,4 +1105,5 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
     for pilot in data["pilots"].values():
         if pilot["side"] != viewer:
             pilot.pop("lp", None)
+    equipment.strip(data, viewer)  # seed D.VIII: what a pilot carries is his side's
     return data

@@ -320,6 +320,7 @@ def generate_mission(
             bombs=loads.get(pilot.id, (0, False))[0],
             cluster=loads.get(pilot.id, (0, False))[1],
             rockets=rockets.get(pilot.id, 0),
+            kit=pilot.equipment,  # seed D.VIII
         )
         for side in SIDES
         for pilot in forces[side]

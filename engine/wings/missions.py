@@ -34,6 +34,7 @@ class Sortie(BaseModel):
     bombs: int = 0
     cluster: bool = False
     rockets: int = 0
+    kit: dict[str, int] = {}  # seed D.VIII: the pilot's equipment taken aboard
 
 
 def new_mission(
@@ -77,6 +78,7 @@ def new_mission(
                 bombs=sortie.bombs,
                 cluster=sortie.cluster,
                 rockets=sortie.rockets,
+                kit=dict(sortie.kit),
                 observer_lp=catalog.rules.pilot.life_points if plane_type.two_seater else None,
             )
     users: Counter[str] = Counter()

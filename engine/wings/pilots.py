@@ -16,7 +16,7 @@ def skills_due(catalog: Catalog, pilot: Pilot) -> int:
     start = catalog.behaviours[pilot.behaviour].start_skills
     if pilot.kills < catalog.rules.pilot.ace_kills:
         return start
-    return start + 1 + pilot.vp // catalog.rules.pilot.vp_per_skill
+    return start + 1 + (pilot.vp - pilot.vp_spent) // catalog.rules.pilot.vp_per_skill
 
 
 def tokens(catalog: Catalog, pilot: Pilot) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.wings import equipment
 from engine.wings import geometry as geo
 from engine.wings.catalog import DamageCard
 
@@ -78,7 +79,7 @@ def pick(work: Turn, shot: Shot, target: str | None = None) -> None:
     victim = work.planes[target]
     work.event("pilot-hit", secret_for=victim.side, plane=target, value=card.value,
                special=card.special)  # fmt: skip
-    lp = victim.pilot_lp - card.value
+    lp = victim.pilot_lp - equipment.direct_wound(work, target, card.value)  # D.VIII vest
     work.update(target, pilot_lp=lp)
     if card.special == "pilot_wounded":
         # Face 0: the wound is the pilot's even on a two-seater (the Killer aims at him).

@@ -57,6 +57,7 @@ class Decision(Model):
         "wound",
         "purchase",
         "mission",
+        "equipment",
     ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
@@ -172,6 +173,10 @@ class PlaneState(Model):
     # Rammer's collision downed the enemy it rammed (his VP bonus).
     captured_by: str | None = None
     power_downed: bool = False
+    # Seed D.VIII: the pilot's equipment aboard (item -> uses left; the vest's points left
+    # to absorb), his side's secret, and the items the enemy has seen act this mission.
+    kit: dict[str, int] = Field(default_factory=dict)
+    kit_shown: tuple[str, ...] = ()
 
 
 class GroundElement(Model):
@@ -306,12 +311,15 @@ class Pilot(Model):
     plane: str
     missions: int = 0
     killed_by: str | None = None
+    # Seed D.VIII: equipment owned (item -> uses left; the vest's points left to absorb).
+    equipment: dict[str, int] = Field(default_factory=dict)
 
     @property
     def status(self) -> Status:
-        if self.vp >= 160:
+        # Seed D.VIII: VP spent on equipment no longer count towards progression.
+        if self.vp - self.vp_spent >= 160:
             return "ace_of_aces"
-        if self.vp >= 80:
+        if self.vp - self.vp_spent >= 80:
             return "veteran"
         return "ace" if self.kills >= 5 else "rookie"
 
@@ -358,3 +366,6 @@ class CampaignState(Model):
     airfield_assault: bool = False
     # Seed F.I, I.I: the period's start bonus as drawn (period, side, roll, modifier, points).
     period_bonus: dict[str, Any] | None = None
+    # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
+    # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
+    kit_salt: str = ""

@@ -21,6 +21,7 @@ from engine.wings import (
     behaviours,
     ceiling,
     clouds,
+    equipment,
     exits,
     flak,
     landing,
@@ -224,6 +225,8 @@ class Turn:
         plane = self.planes[pid]
         if plane.pilot_lp < 0:
             return
+        if equipment.jump(self, pid):
+            return  # seed D.VIII: the pilot jumped before the wreck went down
         if not self.mission.rules.shot_down_rule:
             self.update(pid, pilot_lp=-1)
             return
@@ -268,7 +271,7 @@ class Turn:
         plane = self.planes[target]
         if plane.status != "flying":
             return
-        value = card.value
+        value = equipment.bullets(self, shooter, card.value)  # seed D.VIII incendiaries
         # Seed A.II.c: the aiming +1 (and other +1s) never raise a 0 card.
         if value > 0:
             value += bonus
@@ -311,6 +314,8 @@ class Turn:
         rules = self.catalog.rules
         if special == "none":
             return
+        if special == "fire" and equipment.extinguish(self, pid):
+            return  # seed D.VIII: the extinguisher puts it out
         special, lasting = self.skill_eases(pid, special)
         if special == "none":
             return
@@ -346,6 +351,7 @@ class Turn:
             self.update(pid, smoke=max(plane.smoke, smoke))
         elif special == "fire":
             fire = PERMANENT if doubled else rules.fire.fire_counters
+            fire = equipment.fire_counters(self, shooter, fire)
             self.update(pid, fire=max(plane.fire, fire), smoke=max(plane.smoke, fire))
         elif special in ("rudder_left", "rudder_right"):
             side = "L" if special == "rudder_left" else "R"
@@ -354,6 +360,8 @@ class Turn:
         elif special == "engine":
             hits = plane.engine_hits + 1
             self.update(pid, engine_hits=hits)
+            if equipment.engine_smokes(self, shooter):
+                self.update(pid, smoke=max(plane.smoke, rules.fire.smoke_counters))
             if hits >= 2:
                 self.shoot_down(pid, "shot_down", shooter)  # seed A.II.b / B.IX
         elif special == "pilot_wounded":
@@ -362,6 +370,8 @@ class Turn:
             if plane.observer_lp is not None and face == 5:
                 self.update(pid, observer_lp=plane.observer_lp - cost)
                 return
+            if equipment.vest_stops_wound(self, pid):
+                return  # seed D.VIII: the bulletproof vest
             lp = plane.pilot_lp - cost
             if plane.wounded and plane.behaviour == "hothead" and not plane.power_used:
                 # Seed D.VI Hothead, once a game: a second wound leaves him only Wounded.
@@ -815,7 +825,8 @@ class Turn:
                 if post.destroyed:
                     break
                 _, card = self.draw(shot.gun.deck, None)
-                points = self.halved(shot.shooter, shot.gun, card.value)
+                face = equipment.bullets(self, shot.shooter, card.value)  # seed D.VIII
+                points = self.halved(shot.shooter, shot.gun, face)
                 changes: dict[str, object] = {"damage": post.damage + points}
                 if card.special in ("jam_red", "jam_green"):
                     self.apply_special(
@@ -965,8 +976,10 @@ class Turn:
             _, card = self.draw(shot.gun.deck, None)
             if card.special in ("jam_red", "jam_green"):
                 self.apply_special(shot.shooter, card.special, card.value, shot.shooter, shot.gun)
-            points = self.halved(shot.shooter, shot.gun, card.value)
-            self.damage_balloon(shot.target, points, card.special, shot.shooter)
+            face = equipment.bullets(self, shot.shooter, card.value)  # seed D.VIII
+            points = self.halved(shot.shooter, shot.gun, face)
+            special = equipment.balloon_special(self, shot.shooter, card.special)
+            self.damage_balloon(shot.target, points, special, shot.shooter)
 
     def damage_balloon(self, oid: str, points: int, special: str, source: str | None) -> None:
         """Seed A.IV.i: points count, and of the specials only fire (lasting, cumulative)
@@ -1076,7 +1089,8 @@ class Turn:
                     and self.spend_token(shot.shooter, "excellent_shot")
                 ):
                     # Seed D.VII.b Excellent shot: a point to the pilot per card at short range.
-                    hurt = self.update(target, pilot_lp=self.planes[target].pilot_lp - 1)
+                    point = equipment.direct_wound(self, target, 1)  # seed D.VIII vest
+                    hurt = self.update(target, pilot_lp=self.planes[target].pilot_lp - point)
                     if hurt.pilot_lp < 0:
                         self.shoot_down(target, "crashed", shot.shooter)  # D.V: he is dead
                         continue

@@ -35,6 +35,7 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
 SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
+KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
 COMEBACK_OPTIONS = ("come-back", "stay-out")
@@ -246,9 +247,22 @@ class WingsPresenter:
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
                     # Only the owner's view holds it: his pilot's wounds are his secret.
                     where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])
+                if plane["status"] == "flying" and plane.get("kit"):
+                    # Only the owner's view holds it: what his pilot carries (seed D.VIII).
+                    where += self._kit_note(plane["kit"], locale)
                 colour = INK if plane["status"] == "flying" else MUTED
                 lines += [(name, colour, False), (where, colour, False)]
         return lines + self._objective_lines(mission, locale)
+
+    @staticmethod
+    def _kit_note(kit: Mapping[str, int], locale: str) -> str:
+        items = [
+            word(f"wings.equipment.{item}", item, locale)
+            + (f" {left}/5" if item == "vest" else f" ×{left}" if left > 1 else "")
+            for item, left in sorted(kit.items())
+            if left > 0
+        ]
+        return " · " + t("wings.equipment.aboard", locale, items=", ".join(items)) if items else ""
 
     @staticmethod
     def _cloud_note(plane: Mapping[str, Any], locale: str) -> str:
@@ -401,6 +415,11 @@ class WingsPresenter:
             return word(f"wings.wound.{value}", value, locale)
         if field.startswith("order"):  # "order1": plane 1's standing order
             return word(f"wings.order.{value}", value, locale)
+        if field.startswith("equip") and value.startswith(KIT_SEALED):
+            # A pilot's equipment (seed D.VIII), sealed: the orders never name the item.
+            return t("wings.equipment.sealed", locale, code=value.removeprefix(KIT_SEALED))
+        if field.startswith("equip"):
+            return word(f"wings.equipment.{value}", value, locale)
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -415,6 +434,10 @@ class WingsPresenter:
             return t("wings.reinforce.no-detail", locale)
         if option.detail.startswith(ORDER_WORDS):  # "order.artist.short": what it does
             return t(f"wings.order-detail.{option.detail.split('.')[-1]}", locale)
+        if option.detail.startswith("equipment."):  # the sealed item, its price and effect
+            item = word(f"wings.{option.detail}", option.detail, locale)
+            effect = t(f"wings.{option.detail}-detail", locale)
+            return t("wings.equipment.described", locale, item=item, detail=effect)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -422,6 +445,8 @@ class WingsPresenter:
         labels = [
             o.detail
             if o.id.startswith(SEALED)
+            else word(f"wings.{o.detail}", o.detail, locale)
+            if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
@@ -441,7 +466,7 @@ class WingsPresenter:
         label carries after the id stays."""
         if field.startswith("plane") and key == "swap":  # an Ace who may only keep his card
             return t("wings.ace-swap.swap", locale)
-        if field in ("mission", "purchase") or field.startswith(("skill", "wound")):
+        if field in ("mission", "purchase") or field.startswith(("skill", "wound", "equip")):
             rest = label[len(key) :] if label.startswith(key) else ""
             return self.option_text("", field, key, locale) + rest
         return label

@@ -55,7 +55,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, landing, reinforcements
+from engine.wings import behaviours, equipment, landing, reinforcements
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -614,6 +614,7 @@ class WingsRules(Rules[WingsState, WingsView]):
         names = {
             **_indexed([d for d in engine if d.kind == "skill"], "skill"),
             **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+            **_indexed([d for d in engine if d.kind == "equipment"], "equip"),
             (campaign.active, "mission"): "mission",
         }
         result = []
@@ -623,12 +624,30 @@ class WingsRules(Rules[WingsState, WingsView]):
             if campaign.missions_planned > campaign.mission_number
             else None
         )
-        for d in [*engine, *([upcoming] if upcoming else [])]:
+        # The panel shows four selects: equipment (safe at "nothing") comes last, so a full
+        # debrief cuts it off before the next mission's choice.
+        ordered = [d for d in engine if d.kind != "equipment"] + ([upcoming] if upcoming else [])
+        ordered += [d for d in engine if d.kind == "equipment"]
+        for d in ordered:
             if d.kind == "purchase":
                 options = tuple(
                     Option(id=o.id or NOTHING, label=o.label, detail=o.detail) for o in d.options
                 )
                 field, default = "purchase", NOTHING
+            elif d.kind == "equipment":
+                # Seed D.VIII: what a pilot buys is his side's secret, and the orders open
+                # at the debrief's end: each option is sealed; its detail names the item for
+                # the owner's panel, which alone shows it.
+                options = tuple(
+                    Option(
+                        id=equipment.sealed(campaign, d.field, o.id),
+                        label=o.label,
+                        detail=f"equipment.{o.id}",
+                    )
+                    for o in d.options
+                )
+                field = names[(d.side, d.field)]
+                default = equipment.sealed(campaign, d.field, d.default)
             else:
                 options = tuple(Option(id=o.id, label=o.label, detail=o.detail) for o in d.options)
                 field, default = names[(d.side, d.field)], d.default
@@ -656,10 +675,16 @@ class WingsRules(Rules[WingsState, WingsView]):
             names = {
                 **_indexed([d for d in engine if d.kind == "skill"], "skill"),
                 **_indexed([d for d in engine if d.kind == "wound"], "wound"),
+                **_indexed([d for d in engine if d.kind == "equipment"], "equip"),
             }
             for d in engine:
                 seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
                 value = choices.get(d.side, {}).get(seam, d.default)
+                if d.kind == "equipment":
+                    # Seed D.VIII: the sealed option back to the item it stands for.
+                    items = {equipment.sealed(campaign, d.field, o.id): o.id for o in d.options}
+                    result[d.side][d.field] = items.get(value, value)
+                    continue
                 result[d.side][d.field] = "" if value == NOTHING else value
             return result
         assert campaign.mission is not None

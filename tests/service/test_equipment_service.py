@@ -1,0 +1,130 @@
+"""Buying a pilot's equipment at a debrief through the real service (seed D.VIII): the
+owner's panel offers it with the VP he may spend, the enemy neither sees the choice nor the
+item, the orders opened at the debrief's end name no item, and the campaign still exports
+and verifies."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import engine.rulesets.wings as seam
+from bot.export import verify_export
+from bot.logtext import describe
+from engine.catalog import Catalog
+from engine.wings.pilots import allowed_skills, skills_due
+from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+
+ENTENTE, CENTRAL = 11, 22
+ITEM_WORDS = ("vest", "Bulletproof", "extinguisher", "Parachute", "parachute", "incendiary")
+
+
+@pytest.fixture(autouse=True)
+def _ball_is_an_ace_with_vp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wings 1917 with the Entente's Albert Ball (P1) an Ace holding 25 VP (5 to spend) and
+    the skills they earned him."""
+    original = seam.WingsRules.new
+
+    def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
+        state = original(self, scenario, seed)
+        pilots = dict(state.camp.pilots)
+        ball = pilots["P1"].model_copy(update={"kills": 5, "vp": 25})
+        while len(ball.skills) < skills_due(self.catalog, ball):  # his skills already chosen
+            legal, _ = allowed_skills(self.catalog, ball)
+            ball = ball.model_copy(update={"skills": (*ball.skills, legal[0])})
+        pilots["P1"] = ball
+        camp = state.camp.model_copy(update={"pilots": pilots})
+        return state.model_copy(update={"campaign": camp})
+
+    monkeypatch.setattr(seam.WingsRules, "new", new)
+
+
+async def _start(env: Env, seed: str) -> int:
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "wings-1917", pace(), seed=seed, ruleset="wings"
+    )
+    await env.svc.join(info.id, ENTENTE, "entente")
+    await env.svc.join(info.id, CENTRAL, "central")
+    await env.svc.start(info.id, GM)
+    await env.worker().deliver_due()
+    return info.id
+
+
+async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
+    for user in (ENTENTE, CENTRAL):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            return
+        panel = await env.svc.panel(cid, user)
+        if panel.locked:
+            continue
+        chosen = {d.field: d.default for d in panel.decisions}
+        chosen.update((picks or {}).get(user, {}))
+        for field, value in chosen.items():
+            await env.svc.draft(cid, user, panel.round_id, field, value)
+        await env.svc.lock(cid, user, panel.round_id)
+    await env.worker().deliver_due()
+
+
+def _posted(env: Env, kind: str, to: int | None = None) -> str:
+    """Everything posted so far to the channel (``channel``) or in DMs (``dm``, to one user
+    or all), as text."""
+    return json.dumps(
+        [
+            (a.text, a.alt)
+            for target, a, _ in env.sender.sent
+            if target.kind == kind and to in (None, target.id)
+        ],
+        default=str,
+    )
+
+
+async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
+    env: Env, catalog: Catalog
+) -> None:
+    cid = await _start(env, "kit-b")
+    for _ in range(60):  # the first mission, every side at its defaults
+        status = await env.svc.status(cid)
+        assert status.round is not None, (status.campaign.status, status.view.data.get("phase"))
+        panel = await env.svc.panel(cid, ENTENTE)
+        if any(d.field.startswith("equip") for d in panel.decisions):
+            break
+        await _lock_all(env, cid)
+    asked = next(d for d in panel.decisions if d.field == "equip1")
+    items = {o.detail: o.id for o in asked.options}
+    assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
+    assert {"equipment.vest", "equipment.parachute", "equipment.extinguisher"} <= set(items)
+    assert all(o.id.startswith("kit-") for o in asked.options)  # sealed in the orders
+    refused = {e.id: e.reason for e in asked.excluded}
+    assert refused["pistol"] == "not-implemented"
+    enemy = await env.svc.panel(cid, CENTRAL)
+    assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
+    await _lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
+    # The orders opened at the debrief's end, the log and the boards name no item.
+    page = await env.svc.log(cid, per_page=200)
+    log = [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
+    assert not [line for line in log if any(word in line for word in ITEM_WORDS)], log
+    assert not [w for w in ITEM_WORDS if w in _posted(env, "channel")]
+    assert not [w for w in ITEM_WORDS if w in _posted(env, "dm", CENTRAL)]
+    assert "Bulletproof vest" in _posted(env, "dm", ENTENTE)  # his own panel named it
+    # An export made now carries the debrief's opened orders: sealed, they name no item.
+    locks = json.dumps([r["locks"] for r in (await env.svc.export(cid))["rounds"]])
+    assert '"equip1":"kit-' in locks.replace('\\"', '"')
+    assert not [w for w in ITEM_WORDS if w in locks]
+    public: Any = (await env.svc.status(cid)).view
+    assert "equipment" not in json.dumps(public.data["pilots"]["P1"])
+    enemy_view: Any = (await env.svc.panel(cid, CENTRAL)).view
+    assert "equipment" not in enemy_view.data["pilots"]["P1"]
+    own: Any = (await env.svc.panel(cid, ENTENTE)).view
+    assert own.data["pilots"]["P1"]["equipment"] == {"vest": 5}
+    assert own.data["pilots"]["P1"]["vp_spent"] == 2
+    for _ in range(300):  # on to the campaign's end
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await _lock_all(env, cid)
+    assert (await env.svc.status(cid)).campaign.status == "finished"
+    export = await env.svc.export(cid)
+    check = verify_export(export, catalog)
+    assert check.ok and check.replayed, check.problems
+    assert export["final_state"]["campaign"]["pilots"]["P1"]["vp_spent"] >= 2
