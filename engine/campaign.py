@@ -11,7 +11,7 @@ from engine.catalog import Catalog, DamageTrack, Place, Resource, Scenario
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
-from engine.trusted import trusted_copy, trusted_defaults
+from engine.trusted import trusted, trusted_copy, trusted_defaults
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
 # The sides in their fixed order, as a tuple: iterating the enum itself costs a
@@ -407,7 +407,10 @@ def resolve(
             )
             for side in SIDES
         }
-        event = Event(
+        # The choices were checked against the lists above: plain text, so neither the
+        # event nor the state needs validating again.
+        event = trusted(
+            Event,
             kind="orders-revealed",
             turn=state.turn,
             data={
@@ -418,7 +421,7 @@ def resolve(
                 for side in SIDES
             },
         )
-        return state.model_copy(update={"sides": sides, "round": RoundKind.RESOURCE}), [event]
+        return trusted_copy(state, sides=sides, round=RoundKind.RESOURCE), [event]
     from engine.turn import play_turn
 
     resources = {side: int(choices[side]["resource"]) for side in SIDES}

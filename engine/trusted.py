@@ -41,11 +41,22 @@ def trusted(cls: type[M], /, **values: Any) -> M:
     return _made(cls, values, names)
 
 
+# Per class, the fields-set its models share when the class is frozen (every field set):
+# pydantic only reads it, and copies it before adding to it (``model_copy``), and a frozen
+# model is never assigned to. A set per model is one more object to allocate and for the
+# garbage collector to walk, hundreds per turn (issue 13). ``None``: not frozen, one each.
+_fields_sets: dict[type[BaseModel], set[str] | None] = {}
+
+
 def _made(cls: type[M], values: dict[str, Any], names: tuple[str, ...]) -> M:
     """The model itself around ``values``, a dict of every field in the model's order."""
     model = _new(cls)
     _dict(model, values)
-    _fields_set(model, set(names))
+    try:
+        shared = _fields_sets[cls]
+    except KeyError:
+        shared = _fields_sets[cls] = set(names) if cls.model_config.get("frozen") else None
+    _fields_set(model, set(names) if shared is None else shared)
     _extra(model, None)
     _private(model, None)
     return model

@@ -100,10 +100,11 @@ def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass)
 # change forces, whether the target is a ship, the doctrine's torpedo choice and CAP band,
 # and the box cards the bases fly. Most resources and levels change none of them, so the
 # same few lists serve every Flight Ops option on the panels, the turn itself and every
-# sample of an odds preview. A new read in ``_build_forces`` must join the key. The units
-# are frozen, so the lists are shared as tuples and each caller gets its own list. An
-# entry keeps its catalog so the catalog's id cannot be reused while it lives; the oldest
-# entry goes first; plain dict operations only, so threads can share it.
+# sample of an odds preview (random Coral Sea campaigns meet some 430, all kept). A new
+# read in ``_build_forces`` must join the key. The units are frozen, so the lists are
+# shared as tuples and each caller gets its own list. An entry keeps its catalog so the
+# catalog's id cannot be reused while it lives; the oldest entry goes first; plain dict
+# operations only, so threads can share it.
 _FORCES_SIZE = 512
 _forces: dict[
     tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]
@@ -125,19 +126,27 @@ def _carrier_forces(
     box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
     naval = bool(target and catalog.targets[target.sheet].naval)
     boxes = tuple(sorted(already.items())) if already else ()
+    # Only what tells two builds apart: the strike's facts when the row has a strike (the
+    # doctrine's torpedo choice only against a ship), the CAP's penalties as their sum.
+    strike = (
+        (
+            level.strike_minus,
+            effect.strike_add_fighter_elements,
+            effect.strike_add_fighter_bomber_leaders,
+            naval,
+            naval and doctrine.torpedo,
+        )
+        if scenario.flight_ops[side][size.value].strike
+        else None
+    )
     key = (
         id(catalog),
         scenario.key,
         side,
         size,
-        level.strike_minus,
-        level.cap_minus,
-        effect.strike_add_fighter_elements,
-        effect.strike_add_fighter_bomber_leaders,
-        effect.cap_minus,
+        strike,
+        level.cap_minus + effect.cap_minus,
         effect.cap_add_elements,
-        naval,
-        doctrine.torpedo,
         doctrine.cap_band,
         boxes,
     )
@@ -339,7 +348,8 @@ class _Turn:
         return self.catalog.tracks[place.track].level(self.tracks[place.key].effective)
 
     def emit(self, event_kind: str, /, **data: object) -> None:
-        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=dict(data)))
+        # ``data`` is this call's own new dict: the event keeps it as it is.
+        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=data))
 
 
 def _draft(
@@ -1111,16 +1121,15 @@ def play_turn(
             flight_ops=None,
             resources_used=used,
         )
-    new_state = state.model_copy(
-        update={
-            "turn": state.turn if finished else state.turn + 1,
-            "round": RoundKind.ORDERS,
-            "finished": finished,
-            "winner": winner,
-            "sides": sides,
-            "tracks": turn.tracks,
-            "vp": vp,
-            "history": (*state.history, record),
-        }
+    new_state = trusted_copy(
+        state,
+        turn=state.turn if finished else state.turn + 1,
+        round=RoundKind.ORDERS,
+        finished=finished,
+        winner=winner,
+        sides=sides,
+        tracks=turn.tracks,
+        vp=vp,
+        history=(*state.history, record),
     )
     return new_state, turn.events
