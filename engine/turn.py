@@ -128,7 +128,7 @@ def _carrier_forces(
     boxes = tuple(sorted(already.items())) if already else ()
     # Only what tells two builds apart: the strike's facts when the row has a strike (the
     # doctrine's torpedo choice only against a ship), the CAP's penalties as their sum.
-    strike = (
+    strike_facts = (
         (
             level.strike_minus,
             effect.strike_add_fighter_elements,
@@ -144,7 +144,7 @@ def _carrier_forces(
         scenario.key,
         side,
         size,
-        strike,
+        strike_facts,
         level.cap_minus + effect.cap_minus,
         effect.cap_add_elements,
         doctrine.cap_band,
