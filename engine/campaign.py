@@ -12,6 +12,7 @@ from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
 from engine.trusted import trusted, trusted_copy, trusted_defaults
+from engine.turn import _airfield_row, fleet_level, level_at, play_turn, preview_forces
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
 # The sides in their fixed order, as a tuple: iterating the enum itself costs a
@@ -99,8 +100,6 @@ def _tactic_decision(side_state: SideState) -> Decision:
 
 
 def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision:
-    from engine.turn import fleet_level, preview_forces
-
     scenario = catalog.scenarios[state.scenario]
     side_state = state.sides[side]
     level = fleet_level(catalog, state, side)
@@ -272,8 +271,14 @@ def _lists(catalog: Catalog, state: State) -> _Lists:
 
 # A side's decisions of a round by the only facts they read: the same few lists come back
 # every round and in every sample of an odds preview (issue 13). Decisions are frozen; an
-# entry keeps its catalog so the catalog's id cannot be reused while it lives.
-_made: dict[tuple[object, ...], tuple[Catalog, tuple[_Check, ...]]] = {}
+# entry keeps its catalog so the catalog's id cannot be reused while it lives. The orders
+# lists are a few hundred at most; the resource lists (one per set of resources used)
+# are thousands over many campaigns, so they have their own table, emptied when full:
+# dropping the oldest one at a time made each lookup of "the oldest" walk the holes the
+# earlier ones left. Plain dict operations only, so threads can share them.
+_Memo = dict[tuple[object, ...], tuple[Catalog, tuple[_Check, ...]]]
+_orders_made: _Memo = {}
+_resources_made: _Memo = {}
 _MADE_SIZE = 1024
 
 
@@ -281,13 +286,14 @@ def _checks(decisions: tuple[Decision, ...]) -> tuple[_Check, ...]:
     return tuple((Side(d.side), frozenset(option.id for option in d.options), d) for d in decisions)
 
 
-def _keep(key: tuple[object, ...], catalog: Catalog, checks: tuple[_Check, ...]) -> None:
-    while len(_made) >= _MADE_SIZE:  # the oldest goes first: the common lists stay
-        try:
-            del _made[next(iter(_made))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-            break
-    _made[key] = (catalog, checks)
+def _keep(
+    memo: _Memo, key: tuple[object, ...], catalog: Catalog, made: tuple[Decision, ...]
+) -> tuple[_Check, ...]:
+    if len(memo) >= _MADE_SIZE:
+        memo.clear()
+    checks = _checks(made)
+    memo[key] = (catalog, checks)
+    return checks
 
 
 # Per scenario (kept alive by its entry): each side's fleet, the damage track it reads,
@@ -320,11 +326,9 @@ def _orders_key(state: State, side: Side, places: _Places, opening: bool) -> tup
     fleet, track, airfields = places[side]
     tracks = state.tracks
     side_state = state.sides[side]
-    level = track.level(tracks[fleet.key].effective)
+    level = level_at(track, tracks[fleet.key].effective)
     bases: tuple[tuple[object, ...], ...] = ()
     if airfields:
-        from engine.turn import _airfield_row
-
         bases = tuple(
             (
                 *map(id, _airfield_row(place, tracks[place.key].effective)),
@@ -338,34 +342,35 @@ def _orders_key(state: State, side: Side, places: _Places, opening: bool) -> tup
 def _round_lists(catalog: Catalog, state: State) -> _Lists:
     scenario = catalog.scenarios[state.scenario]
     checks: list[_Check] = []
-    orders = state.round is RoundKind.ORDERS
-    if orders:
+    key: tuple[object, ...]
+    made: tuple[Decision, ...]
+    if state.round is RoundKind.ORDERS:
         places = _sheet_places(catalog, scenario)
         opening = scenario.historical_opening and state.turn == 1
-    for side in SIDES:
-        side_state = state.sides[side]
-        if orders:
-            facts = _orders_key(state, side, places, opening)
-        else:
-            # The resources used in any order: the decision reads only which ones they are.
-            facts = (side, tuple(sorted(side_state.resources_used)))
-        key = (state.round, id(catalog), state.scenario, facts)
-        hit = _made.get(key)
-        if hit is not None and hit[0] is catalog:
-            checks.extend(hit[1])
-            continue
-        made: tuple[Decision, ...]
-        if orders:
+        for side in SIDES:
+            key = (id(catalog), state.scenario, _orders_key(state, side, places, opening))
+            hit = _orders_made.get(key)
+            if hit is not None and hit[0] is catalog:
+                checks.extend(hit[1])
+                continue
+            side_state = state.sides[side]
             made = (
                 _tactic_decision(side_state),
                 _flight_ops_decision(catalog, state, side),
                 _doctrine_decision(side_state),
             )
-        else:
+            checks.extend(_keep(_orders_made, key, catalog, made))
+    else:
+        for side in SIDES:
+            # The resources used in any order: the decision reads only which ones they are.
+            used = tuple(sorted(state.sides[side].resources_used))
+            key = (id(catalog), state.scenario, side, used)
+            hit = _resources_made.get(key)
+            if hit is not None and hit[0] is catalog:
+                checks.extend(hit[1])
+                continue
             made = (_resource_decision(catalog, state, side),)
-        side_checks = _checks(made)
-        _keep(key, catalog, side_checks)
-        checks.extend(side_checks)
+            checks.extend(_keep(_resources_made, key, catalog, made))
     return tuple(check[2] for check in checks), tuple(checks)
 
 
@@ -422,7 +427,5 @@ def resolve(
             },
         )
         return trusted_copy(state, sides=sides, round=RoundKind.RESOURCE), [event]
-    from engine.turn import play_turn
-
     resources = {side: int(choices[side]["resource"]) for side in SIDES}
     return play_turn(catalog, state, resources, rng)

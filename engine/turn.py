@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from engine.cards import Deck
 from engine.catalog import (
     Catalog,
+    DamageTrack,
     ObjectiveBonus,
     Place,
     ResourceEffect,
@@ -68,10 +69,25 @@ SIDES = tuple(Side)
 # ----------------------------------------------------------------------------- levels
 
 
+# Each track's level by count of boxes, found once (a turn asks about a hundred times).
+# An entry keeps its track so the track's id cannot be reused while it lives.
+_levels: dict[tuple[int, int], tuple[DamageTrack, TrackLevel]] = {}
+
+
+def level_at(track: DamageTrack, boxes: int) -> TrackLevel:
+    """``track.level(boxes)``, remembered."""
+    hit = _levels.get((id(track), boxes))
+    if hit is None or hit[0] is not track:
+        if len(_levels) >= 4096:
+            _levels.clear()  # only a catalog after catalog (tests) gets here
+        hit = _levels[id(track), boxes] = (track, track.level(boxes))
+    return hit[1]
+
+
 def track_level(catalog: Catalog, scenario: Scenario, track: TrackState) -> TrackLevel:
     """Penalties read from the effective boxes (repairs count); VP from ticked boxes."""
     place = scenario.place(track.place)
-    return catalog.tracks[place.track].level(track.effective)
+    return level_at(catalog.tracks[place.track], track.effective)
 
 
 def fleet_level(catalog: Catalog, state: State, side: Side) -> TrackLevel:
@@ -345,7 +361,7 @@ class _Turn:
 
     def level(self, place: Place) -> TrackLevel:
         # ``track_level`` without looking the place up again (asked for many times a turn).
-        return self.catalog.tracks[place.track].level(self.tracks[place.key].effective)
+        return level_at(self.catalog.tracks[place.track], self.tracks[place.key].effective)
 
     def emit(self, event_kind: str, /, **data: object) -> None:
         # ``data`` is this call's own new dict: the event keeps it as it is.
@@ -999,7 +1015,7 @@ def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -
     vp = {side: 0 for side in SIDES}
     for place in scenario.places:
         track = catalog.tracks[place.track]
-        vp[place.side.enemy] += track.level(tracks[place.key].boxes).vp
+        vp[place.side.enemy] += level_at(track, tracks[place.key].boxes).vp
     return vp
 
 

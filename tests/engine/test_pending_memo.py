@@ -52,7 +52,8 @@ def test_remembered_decisions_equal_fresh_ones_in_every_round_of_many_campaigns(
         for state in play(catalog, scenario, f"memo-{seed}", seed)[2]
     ]
     for order in (states, states[::-1]):  # the second pass meets the first's entries
-        campaign._made.clear()
+        campaign._orders_made.clear()
+        campaign._resources_made.clear()
         for state in order:
             campaign._recent.clear()
             assert pending(catalog, state) == _fresh(catalog, state), state.turn
