@@ -156,11 +156,14 @@ def within_box(
     units: Sequence[FlightUnit], catalog: Catalog, already: Counter[str]
 ) -> list[FlightUnit]:
     """25.65: never more aircraft of a type than the box has cards, whatever adds them."""
-    used = Counter(already)
+    used = dict(already)  # a plain copy: a Counter's is a loop in Python
+    types = catalog.aircraft
     kept: list[FlightUnit] = []
     for unit in units:
-        if used[unit.aircraft] < catalog.aircraft[unit.aircraft].box:
-            used[unit.aircraft] += 1
+        code = unit.aircraft
+        count = used.get(code, 0)
+        if count < types[code].box:
+            used[code] = count + 1
             kept.append(unit)
     return kept
 

@@ -65,6 +65,8 @@ from engine.types import (
 # The sides in their fixed order, as a tuple: iterating the enum itself costs a
 # generator per loop, and a turn loops over the sides some sixty times.
 SIDES = tuple(Side)
+# Sizes by their text: calling the enum with a value runs its lookup in Python.
+_SIZES = {size.value: size for size in StrikeSize}
 
 # ----------------------------------------------------------------------------- levels
 
@@ -303,6 +305,22 @@ def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize)
 # ----------------------------------------------------------------------------- the turn
 
 
+# Per scenario (kept alive by its entry): its places by key and each side's carrier
+# fleet, looked up once instead of walking the list at every ask.
+_sheets: dict[int, tuple[Scenario, dict[str, Place], dict[Side, Place]]] = {}
+
+
+def _sheet_of(scenario: Scenario) -> tuple[dict[str, Place], dict[Side, Place]]:
+    hit = _sheets.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_sheets) >= 64:
+            _sheets.clear()  # only a catalog after catalog (tests) gets here
+        places = {place.key: place for place in scenario.places}
+        fleets = {side: scenario.fleet_of(side) for side in SIDES}
+        hit = _sheets[id(scenario)] = (scenario, places, fleets)
+    return hit[1], hit[2]
+
+
 @dataclass
 class _Turn:
     catalog: Catalog
@@ -333,13 +351,25 @@ class _Turn:
     drafted: set[str] = field(default_factory=set)  # Leaders that had their draw (19.24)
     ticks: list[Tick] = field(default_factory=list)
     effects: dict[Side, ResourceEffect] = field(default_factory=dict)  # by side, once found
+    places: dict[str, Place] = field(default_factory=dict)  # the scenario's, by key
+    fleets: dict[Side, Place] = field(default_factory=dict)  # each side's carrier fleet
+    levels: dict[str, tuple[TrackState, TrackLevel]] = field(default_factory=dict)
+
+    def place(self, key: str) -> Place:
+        return self.places[key]
+
+    def fleet(self, side: Side) -> Place:
+        return self.fleets[side]
 
     def room(self, side: Side) -> Counter[str]:
         """Box cards of ``side`` already in use this turn (25.65)."""
         return self.bases[side] + self.fielded[side]
 
     def field_units(self, side: Side, units: list[FlightUnit]) -> None:
-        self.fielded[side].update(unit.aircraft for unit in units)
+        fielded = self.fielded[side]
+        for unit in units:  # ``Counter.update`` would walk them in Python all the same
+            code = unit.aircraft
+            fielded[code] = fielded.get(code, 0) + 1
 
     def effect(self, side: Side) -> ResourceEffect:
         # Asked a hundred times a turn; the catalog finds a resource by walking its list.
@@ -360,8 +390,14 @@ class _Turn:
         return _PLAIN if preset is None else preset
 
     def level(self, place: Place) -> TrackLevel:
-        # ``track_level`` without looking the place up again (asked for many times a turn).
-        return level_at(self.catalog.tracks[place.track], self.tracks[place.key].effective)
+        # ``track_level`` without looking the place up again (asked for many times a turn),
+        # kept beside the track state it was read from: a new state means a new look.
+        track = self.tracks[place.key]
+        hit = self.levels.get(place.key)
+        if hit is None or hit[0] is not track:
+            level = level_at(self.catalog.tracks[place.track], track.effective)
+            hit = self.levels[place.key] = (track, level)
+        return hit[1]
 
     def emit(self, event_kind: str, /, **data: object) -> None:
         # ``data`` is this call's own new dict: the event keeps it as it is.
@@ -539,7 +575,7 @@ def _setup_fleet_caps(
     turn: _Turn, forces: dict[Side, tuple[list[FlightUnit], list[FlightUnit]]]
 ) -> None:
     for side in SIDES:
-        fleet = turn.scenario.fleet_of(side)
+        fleet = turn.fleet(side)
         # The ace flies with the strike when the side launches one, else with this CAP.
         strikes = bool(forces[side][0])
         turn.caps[fleet.key] = _draft(
@@ -570,12 +606,12 @@ def _forces_now(
     """The side's strike and CAP from its fleet's level at this moment (25.63, 25.84)."""
     flight_ops = turn.state.sides[side].flight_ops or "none"
     size_text, _, target_key = flight_ops.partition(":")
-    fleet = turn.scenario.fleet_of(side)
+    fleet = turn.fleet(side)
     level = turn.level(fleet)
-    size, reason = _launch_size(StrikeSize(size_text), level)
+    size, reason = _launch_size(_SIZES[size_text], level)
     if reason is not None and emit:
         turn.emit("strike-cut", side=side.value, size=size.value, reason=reason)
-    target = turn.scenario.place(target_key) if target_key else None
+    target = turn.place(target_key) if target_key else None
     return _carrier_forces(
         turn.catalog,
         turn.scenario,
@@ -629,7 +665,7 @@ def _scouts(turn: _Turn) -> None:
         if not turn.effect(side).scout:
             continue
         spec = turn.scenario.scouts[side]
-        enemy_fleet = turn.scenario.fleet_of(side.enemy)
+        enemy_fleet = turn.fleet(side.enemy)
         scout = expand(
             [UnitSpec(count=1, kind="formation", aircraft=spec.aircraft)],
             side=side,
@@ -649,7 +685,7 @@ def _scouts(turn: _Turn) -> None:
             turn=turn.state.turn,
             kind="scout",
             attacker=side,
-            origin=turn.scenario.fleet_of(side).key,
+            origin=turn.fleet(side).key,
             target=enemy_fleet.key,
             sheet=enemy_fleet.sheet,
             carrier_fleet=True,
@@ -696,7 +732,7 @@ def _with_scout_bonus(turn: _Turn, side: Side, strike: list[FlightUnit]) -> list
     if not strike or not turn.scout_success.get(side):
         return strike
     flight_ops = turn.state.sides[side].flight_ops or "none"
-    target = turn.scenario.place(flight_ops.partition(":")[2])
+    target = turn.place(flight_ops.partition(":")[2])
     spec = turn.scenario.scouts[side].bonus
     bonus = add_scout_bonus(
         strike,
@@ -719,7 +755,7 @@ def _carrier_setup(
     _, _, target_key = flight_ops.partition(":")
     if not target_key or not strike:
         return None
-    target = turn.scenario.place(target_key)
+    target = turn.place(target_key)
     defender = target.side
     enemy_effect = turn.effect(defender)
     own_effect = turn.effect(side)
@@ -742,7 +778,7 @@ def _carrier_setup(
         turn=turn.state.turn,
         kind="carrier",
         attacker=side,
-        origin=turn.scenario.fleet_of(side).key,
+        origin=turn.fleet(side).key,
         target=target.key,
         sheet=target.sheet,
         carrier_fleet=against_fleet,
@@ -768,7 +804,7 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     """Authored #8: Coral Sea land-based bombers, or Midway's submarine attack."""
     if not turn.effect(side).land_based_strike:
         return
-    enemy_fleet = turn.scenario.fleet_of(side.enemy)
+    enemy_fleet = turn.fleet(side.enemy)
     if turn.scenario.submarine:
         deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"submarine:{side.value}"))
         card = deck.draw("submarine")
@@ -788,7 +824,7 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     targets = turn.scenario.land_based_target.get(side, (enemy_fleet.key,))
     own_ops = turn.state.sides[side].flight_ops or "none"
     _, _, own_target = own_ops.partition(":")
-    target = turn.scenario.place(own_target if own_target in targets else targets[0])
+    target = turn.place(own_target if own_target in targets else targets[0])
     units = expand(
         specs,
         side=side,
@@ -839,7 +875,7 @@ def _airfield_strike(turn: _Turn) -> None:
     strike_specs, _ = _airfield_row(airfield, turn.tracks[airfield.key].effective)
     if not strike_specs:
         return
-    target = turn.scenario.place(airfield.strike_target)
+    target = turn.place(airfield.strike_target)
     side = airfield.side
     units = expand(
         strike_specs,
@@ -892,8 +928,8 @@ def _recovery_cards(turn: _Turn, report: StrikeReport) -> int:
     """25.71: the range values of the two forces in the fight, added."""
     if report.kind == "land-based":
         return 1  # authored 3.7.1: land-based bombers test with one card
-    origin = turn.scenario.place(report.origin)
-    target = turn.scenario.place(report.target)
+    origin = turn.place(report.origin)
+    target = turn.place(report.target)
     return _range_of(turn, origin, target.side) + _range_of(turn, target, origin.side)
 
 
@@ -973,7 +1009,7 @@ def _tick_losses(turn: _Turn) -> None:
                 origin = report.origin
             else:
                 origin = turn.cap_home.get(key, report.target)
-            place = turn.scenario.place(origin)
+            place = turn.place(origin)
             if place.carrier_fleet or place.airfield_table:
                 seen.add(key)
                 recount[place.key] += 1
@@ -999,7 +1035,7 @@ def _damage_control(turn: _Turn) -> None:
         amount = turn.effect(side).damage_control
         if not amount:
             continue
-        fleet = turn.scenario.fleet_of(side)
+        fleet = turn.fleet(side)
         track = turn.tracks[fleet.key]
         level = turn.level(fleet)
         if level.out_of_action:
@@ -1039,6 +1075,7 @@ def play_turn(
 ) -> tuple[State, list[Event]]:
     scenario = catalog.scenarios[state.scenario]
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
+    turn.places, turn.fleets = _sheet_of(scenario)
     turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in SIDES}
     turn.emit("resources-revealed", **{side.value: resources[side] for side in SIDES})
 
@@ -1057,7 +1094,7 @@ def play_turn(
     grounded = {
         side
         for side in SIDES
-        if _launch_size(StrikeSize.LARGE, turn.level(scenario.fleet_of(side)))[0] is StrikeSize.NONE
+        if _launch_size(StrikeSize.LARGE, turn.level(turn.fleet(side)))[0] is StrikeSize.NONE
     }
     for slot, side in enumerate(order, start=2):
         if not simultaneous:
@@ -1080,7 +1117,7 @@ def play_turn(
     _tick_losses(turn)
     _damage_control(turn)
     vp = score(catalog, scenario, turn.tracks)
-    fleets_out = [side.value for side in SIDES if turn.level(scenario.fleet_of(side)).out_of_action]
+    fleets_out = [side.value for side in SIDES if turn.level(turn.fleet(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
     if finished:
         for objective in objectives_met(scenario, turn.tracks):
@@ -1132,7 +1169,7 @@ def play_turn(
         sides[side] = trusted_copy(
             current,
             last_tactic=current.tactic,
-            last_size=StrikeSize(size_text),
+            last_size=_SIZES[size_text],
             tactic=None,
             flight_ops=None,
             resources_used=used,
