@@ -24,6 +24,8 @@ TACTIC_LABELS = {
     FleetTactic.MEDIUM: "Medium Range",
     FleetTactic.LONG: "Long Range",
 }
+# Tactics by their text: calling the enum with a value runs its lookup in Python.
+_TACTICS = {tactic.value: tactic for tactic in FleetTactic}
 SIZE_LABELS = {StrikeSize.LARGE: "Large Strike", StrikeSize.SMALL: "Small Strike"}
 NO_STRIKE = "none"
 
@@ -406,7 +408,7 @@ def resolve(
         sides = {
             side: trusted_copy(
                 state.sides[side],
-                tactic=FleetTactic(choices[side]["fleet_tactic"]),
+                tactic=_TACTICS[choices[side]["fleet_tactic"]],
                 flight_ops=choices[side]["flight_ops"],
                 doctrine=choices[side]["doctrine"],
             )
