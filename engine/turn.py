@@ -675,7 +675,7 @@ def _scouts(turn: _Turn) -> None:
             doctrine=turn.doctrine(side),
             naval=False,
         )
-        scout = [unit.model_copy(update={"band": spec.band}) for unit in scout]
+        scout = [trusted_copy(unit, band=spec.band) for unit in scout]
         turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
