@@ -144,7 +144,7 @@ def remove_aircraft(units: Sequence[FlightUnit], count: int) -> list[FlightUnit]
         if removed.role == "leader":
             # A lone Wingman left behind flies on as a Leader (authored 3.7.1).
             kept = [
-                unit.model_copy(update={"role": "leader"})
+                trusted_copy(unit, role="leader")
                 if unit.element == removed.element and unit.role == "wingman"
                 else unit
                 for unit in kept
@@ -190,9 +190,7 @@ def add_scout_bonus(
     for index, unit in enumerate(kept):
         alone = not any(o.element == unit.element for o in kept if o is not unit)
         if unit.aircraft == code and unit.role == "leader" and alone:
-            wingman = unit.model_copy(
-                update={"uid": f"{unit.element}-{code}-W", "role": "wingman", "pilot": None}
-            )
+            wingman = trusted_copy(unit, uid=f"{unit.element}-{code}-W", role="wingman", pilot=None)
             kept.insert(index + 1, wingman)
             return kept
     leader = UnitSpec(count=1, kind="L", aircraft=code, ordnance=bonus.ordnance)
