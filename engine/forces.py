@@ -9,7 +9,7 @@ Medium 21.41, torpedoes Very Low 21.53, level bombers Low, formations their shee
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.catalog import AircraftType, Catalog, UnitSpec
 from engine.orders import Doctrine, FlightUnit, PilotFace
@@ -153,7 +153,7 @@ def remove_aircraft(units: Sequence[FlightUnit], count: int) -> list[FlightUnit]
 
 
 def within_box(
-    units: Sequence[FlightUnit], catalog: Catalog, already: Counter[str]
+    units: Sequence[FlightUnit], catalog: Catalog, already: Mapping[str, int]
 ) -> list[FlightUnit]:
     """25.65: never more aircraft of a type than the box has cards, whatever adds them."""
     used = dict(already)  # a plain copy: a Counter's is a loop in Python
@@ -173,7 +173,7 @@ def add_scout_bonus(
     bonus: UnitSpec,
     *,
     catalog: Catalog,
-    already: Counter[str],
+    already: Mapping[str, int],
     prefix: str,
     doctrine: Doctrine,
     naval: bool,
@@ -184,7 +184,7 @@ def add_scout_bonus(
     """
     kept = list(units)
     code = bonus.aircraft
-    in_use = already[code] + sum(1 for unit in kept if unit.aircraft == code)
+    in_use = already.get(code, 0) + sum(1 for unit in kept if unit.aircraft == code)
     if in_use >= catalog.aircraft[code].box:
         return kept
     for index, unit in enumerate(kept):

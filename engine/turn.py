@@ -343,8 +343,8 @@ class _Turn:
     bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
     # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
     # card-drawn CAPs, strikes launched, scouts, land-based bombers).
-    fielded: dict[Side, Counter[str]] = field(
-        default_factory=lambda: {side: Counter[str]() for side in SIDES}
+    fielded: dict[Side, dict[str, int]] = field(
+        default_factory=lambda: {side: {} for side in SIDES}
     )
     # The export's record of the turn (issue 11): pilot draws and track ticks with causes.
     pilot_records: list[PilotRecord] = field(default_factory=list)
@@ -361,9 +361,13 @@ class _Turn:
     def fleet(self, side: Side) -> Place:
         return self.fleets[side]
 
-    def room(self, side: Side) -> Counter[str]:
-        """Box cards of ``side`` already in use this turn (25.65)."""
-        return self.bases[side] + self.fielded[side]
+    def room(self, side: Side) -> dict[str, int]:
+        """Box cards of ``side`` already in use this turn (25.65), by aircraft type (a
+        plain dict: adding two Counters runs in Python, and this is asked a dozen times)."""
+        used = dict(self.bases[side])
+        for code, count in self.fielded[side].items():
+            used[code] = used.get(code, 0) + count
+        return used
 
     def field_units(self, side: Side, units: list[FlightUnit]) -> None:
         fielded = self.fielded[side]
