@@ -50,7 +50,7 @@ from engine.state import (
     TurnRecord,
 )
 from engine.strike import fly_strike
-from engine.trusted import trusted, trusted_copy, trusted_defaults
+from engine.trusted import trusted, trusted_copy, trusted_defaults, trusted_dicts
 from engine.types import (
     AircraftClass,
     AircraftState,
@@ -455,27 +455,29 @@ def _draft(
         turn.rng.stream(f"pilots:{purpose}"),
         extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
-    records = turn.pilot_records
+    rows: list[dict[str, object]] = []
     for draw in draws:
-        pilot = draw.pilot
-        records.append(
-            trusted(
-                PilotRecord,
-                side=side,
-                purpose=purpose,
-                uid=draw.uid,
-                aircraft=draw.aircraft,
-                counter=draw.counter,
-                face=draw.face,
-                skilled=draw.skilled,
-                redraw=draw.redraw,
-                ace=False,
-                pilot=pilot.name if pilot is not None else None,
-            )
+        fields = draw.__dict__  # one read per field, not pydantic's slow attribute path
+        pilot = fields["pilot"]
+        # Every field of ``PilotRecord`` in its order: the records are built as they are.
+        rows.append(
+            {
+                "side": side,
+                "purpose": purpose,
+                "uid": fields["uid"],
+                "aircraft": fields["aircraft"],
+                "counter": fields["counter"],
+                "face": fields["face"],
+                "skilled": fields["skilled"],
+                "redraw": fields["redraw"],
+                "ace": False,
+                "pilot": pilot.name if pilot is not None else None,
+            }
         )
         if pilot is not None:
-            turn.pilots[draw.uid] = pilot
-            placed[draw.uid] = pilot.name
+            turn.pilots[fields["uid"]] = pilot
+            placed[fields["uid"]] = pilot.name
+    turn.pilot_records.extend(trusted_dicts(PilotRecord, rows))
     turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
     return with_pilot(units, turn.pilots)
 
