@@ -1020,7 +1020,7 @@ def _tick_losses(turn: _Turn) -> None:
                 seen.add(key)
                 recount[place.key] += 1
                 turn.ticks.append(
-                    trusted_defaults(
+                    trusted(
                         Tick,
                         place=place.key,
                         boxes=1,
