@@ -634,9 +634,11 @@ def _forces_now(
 def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
     deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"strike:{setup.id}"))
     report = fly_strike(setup, turn.catalog, deck)
+    cap_damage = turn.cap_damage
     for outcome in report.aircraft:
-        if outcome.group == "cap":
-            turn.cap_damage[outcome.uid] = outcome.damage
+        fields = outcome.__dict__  # the fields as stored, without pydantic's slow reads
+        if fields["group"] == "cap":
+            cap_damage[fields["uid"]] = fields["damage"]
     if report.target_points and setup.kind != "scout":
         track = turn.tracks[setup.target]
         turn.tracks[setup.target] = _track(
@@ -951,11 +953,13 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
         # The deck is shuffled only for a strike with aircraft to test: its stream is its
         # own, so one never shuffled draws nothing another could see.
         deck: Deck | None = None
+        attacker = report.attacker
         for outcome in report.aircraft:
+            fields = outcome.__dict__  # three reads each, on a few hundred aircraft a turn
             if (
-                outcome.group != "strike"
-                or outcome.side is not report.attacker
-                or outcome.state is not AircraftState.DAMAGED
+                fields["group"] != "strike"
+                or fields["side"] is not attacker
+                or fields["state"] is not AircraftState.DAMAGED
             ):
                 updated.append(outcome)
                 continue
@@ -1004,9 +1008,10 @@ def _tick_losses(turn: _Turn) -> None:
         if report.kind == "scout":
             continue
         for outcome in report.aircraft:
-            if outcome.state is not AircraftState.DESTROYED:
+            fields = outcome.__dict__  # the fields as stored, without pydantic's slow reads
+            if fields["state"] is not AircraftState.DESTROYED:
                 continue
-            key = (outcome.side, outcome.uid)
+            key = (fields["side"], fields["uid"])
             if key in seen:
                 continue
             if outcome.group == "strike":
