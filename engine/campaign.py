@@ -7,11 +7,12 @@ RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
 
 from __future__ import annotations
 
-from engine.catalog import Catalog, Resource, Scenario
+from engine.catalog import Catalog, DamageTrack, Place, Resource, Scenario
 from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
-from engine.trusted import trusted_copy, trusted_defaults
+from engine.trusted import trusted, trusted_copy, trusted_defaults
+from engine.turn import _airfield_row, fleet_level, level_at, play_turn, preview_forces
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 
 # The sides in their fixed order, as a tuple: iterating the enum itself costs a
@@ -23,6 +24,8 @@ TACTIC_LABELS = {
     FleetTactic.MEDIUM: "Medium Range",
     FleetTactic.LONG: "Long Range",
 }
+# Tactics by their text: calling the enum with a value runs its lookup in Python.
+_TACTICS = {tactic.value: tactic for tactic in FleetTactic}
 SIZE_LABELS = {StrikeSize.LARGE: "Large Strike", StrikeSize.SMALL: "Small Strike"}
 NO_STRIKE = "none"
 
@@ -37,11 +40,15 @@ class IllegalChoice(ValueError):
 
 def new_campaign(catalog: Catalog, scenario_key: str, seed: str) -> State:
     scenario = catalog.scenarios[scenario_key]
-    return State(
+    # Built from the catalog's own values: nothing here for validation to check.
+    return trusted_defaults(
+        State,
         scenario=scenario.key,
         seed_commitment=seed_commitment(seed),
-        sides={side: SideState(side=side) for side in SIDES},
-        tracks={place.key: TrackState(place=place.key) for place in scenario.places},
+        sides={side: trusted_defaults(SideState, side=side) for side in SIDES},
+        tracks={
+            place.key: trusted_defaults(TrackState, place=place.key) for place in scenario.places
+        },
         vp={side: 0 for side in SIDES},
     )
 
@@ -99,8 +106,6 @@ def _tactic_decision(side_state: SideState) -> Decision:
 
 
 def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision:
-    from engine.turn import fleet_level, preview_forces
-
     scenario = catalog.scenarios[state.scenario]
     side_state = state.sides[side]
     level = fleet_level(catalog, state, side)
@@ -179,25 +184,50 @@ def _resource_line(catalog: Catalog, resource: Resource, reason: str | None) -> 
     return line
 
 
-def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
-    scenario = catalog.scenarios[state.scenario]
-    used = state.sides[side].resources_used
-    options: list[Option] = []
-    excluded: list[Excluded] = []
+# Per catalog, scenario and side: each resource's line when free and when used (the same
+# line for one the side never loses, repeatable or out of its reach), and the default.
+# A resource decision is rebuilt whenever the resources used change; from this it is one
+# pass over the lines. The entry holds the catalog so its id stays its own.
+_ResourceRows = tuple[tuple[tuple[int, Option | Excluded, Option | Excluded], ...], str]
+_tables: dict[tuple[object, ...], tuple[Catalog, _ResourceRows]] = {}
+
+
+def _resource_rows(catalog: Catalog, scenario: Scenario, side: Side) -> _ResourceRows:
+    key = (id(catalog), scenario.key, side)
+    hit = _tables.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    rows: list[tuple[int, Option | Excluded, Option | Excluded]] = []
     default = ""
     for resource in catalog.resources:
         if resource.repeatable:
             default = str(resource.number)
-        reason: str | None = None
+        free: str | None = None
+        used: str | None = "used"
         if resource.side is not None and resource.side is not side:
-            reason = "other-side"
-        elif resource.number in used and not resource.repeatable:
-            reason = "used"
+            free = used = "other-side"
         elif resource.effect.land_based_strike and not (
             scenario.land_based.get(side) or scenario.submarine
         ):
-            reason = "not-in-scenario"
-        line = _resource_line(catalog, resource, reason)
+            free = "not-in-scenario"
+        if resource.repeatable:
+            used = free
+        line = _resource_line(catalog, resource, free)
+        rows.append((resource.number, line, _resource_line(catalog, resource, used)))
+    if len(_tables) >= 64:
+        _tables.clear()  # only a catalog after catalog (tests) gets here
+    table = (tuple(rows), default)
+    _tables[key] = (catalog, table)
+    return table
+
+
+def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
+    rows, default = _resource_rows(catalog, catalog.scenarios[state.scenario], side)
+    used = state.sides[side].resources_used
+    options: list[Option] = []
+    excluded: list[Excluded] = []
+    for number, free, taken in rows:
+        line = taken if number in used else free
         if isinstance(line, Option):
             options.append(line)
         else:
@@ -219,85 +249,135 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
 # the state so their ids cannot be reused while it lives. Plain dict operations only, so
 # threads resolving different campaigns can share it.
 _RECENT_SIZE = 4
-_recent: dict[tuple[int, int], tuple[Catalog, State, tuple[Decision, ...]]] = {}
+_recent: dict[tuple[int, int], tuple[Catalog, State, _Lists]] = {}
+
+# A decision with what ``validate`` asks of it: its side and its legal ids, as a set.
+_Check = tuple[Side, frozenset[str], Decision]
+# One round's decisions, and their checks in the same order.
+_Lists = tuple[tuple[Decision, ...], tuple[_Check, ...]]
+_NOTHING: _Lists = ((), ())
 
 
 def pending(catalog: Catalog, state: State) -> list[Decision]:
     """Who must decide what now, with the legal options and why the others are left out."""
+    return list(_lists(catalog, state)[0])
+
+
+def _lists(catalog: Catalog, state: State) -> _Lists:
     key = (id(catalog), id(state))
     hit = _recent.get(key)
     if hit is not None and hit[0] is catalog and hit[1] is state:
-        return list(hit[2])
-    decisions = _decisions(catalog, state)
+        return hit[2]
+    lists = _NOTHING if state.finished else _round_lists(catalog, state)
     if len(_recent) >= _RECENT_SIZE:
         _recent.clear()  # the states of a few rounds ago are not asked about again
-    _recent[key] = (catalog, state, tuple(decisions))
-    return decisions
+    _recent[key] = (catalog, state, lists)
+    return lists
 
 
-# Decisions that read only a few facts, by those facts: the same few lists come back every
-# round and in every sample of an odds preview (issue 13). Decisions are frozen; an entry
-# keeps its catalog so the catalog's id cannot be reused while it lives.
-_made: dict[tuple[object, ...], tuple[Catalog | None, Decision]] = {}
+# A side's decisions of a round by the only facts they read: the same few lists come back
+# every round and in every sample of an odds preview (issue 13). Decisions are frozen; an
+# entry keeps its catalog so the catalog's id cannot be reused while it lives. The orders
+# lists are a few hundred at most; the resource lists (one per set of resources used)
+# are thousands over many campaigns, so they have their own table, emptied when full:
+# dropping the oldest one at a time made each lookup of "the oldest" walk the holes the
+# earlier ones left. Plain dict operations only, so threads can share them.
+_Memo = dict[tuple[object, ...], tuple[Catalog, tuple[_Check, ...]]]
+_orders_made: _Memo = {}
+_resources_made: _Memo = {}
+_MADE_SIZE = 1024
 
 
-def _known(key: tuple[object, ...], catalog: Catalog | None) -> Decision | None:
-    hit = _made.get(key)
-    return hit[1] if hit is not None and hit[0] is catalog else None
+def _checks(decisions: tuple[Decision, ...]) -> tuple[_Check, ...]:
+    return tuple((Side(d.side), frozenset(option.id for option in d.options), d) for d in decisions)
 
 
-def _keep(key: tuple[object, ...], catalog: Catalog | None, decision: Decision) -> Decision:
-    while len(_made) >= 1024:  # the oldest goes first: the common lists stay
-        try:
-            del _made[next(iter(_made))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-            break
-    _made[key] = (catalog, decision)
-    return decision
+def _keep(
+    memo: _Memo, key: tuple[object, ...], catalog: Catalog, made: tuple[Decision, ...]
+) -> tuple[_Check, ...]:
+    if len(memo) >= _MADE_SIZE:
+        memo.clear()
+    checks = _checks(made)
+    memo[key] = (catalog, checks)
+    return checks
 
 
-def _flight_ops_remembered(catalog: Catalog, state: State, side: Side) -> Decision:
-    """The Flight Ops decision, which reads the fleet's level, the last strike's size, the
-    box cards the side's bases fly (through ``preview_forces``) and, under the historical
-    opening, whether this is turn 1, and nothing else."""
-    from engine.turn import bases_in_use, fleet_level
-
-    scenario = catalog.scenarios[state.scenario]
-    already = bases_in_use(scenario, state.tracks, side, state.turn)
-    key = (
-        "flight_ops",
-        id(catalog),
-        state.scenario,
-        side,
-        fleet_level(catalog, state, side),
-        state.sides[side].last_size,
-        tuple(sorted(already.items())),
-        scenario.historical_opening and state.turn == 1,  # 3.7.4's turn-1 targets
-    )
-    return _known(key, catalog) or _keep(key, catalog, _flight_ops_decision(catalog, state, side))
+# Per scenario (kept alive by its entry): each side's fleet, the damage track it reads,
+# and its airfields, looked up once.
+_Places = dict[Side, tuple[Place, DamageTrack, tuple[Place, ...]]]
+_places: dict[int, tuple[Scenario, _Places]] = {}
 
 
-def _decisions(catalog: Catalog, state: State) -> list[Decision]:
-    if state.finished:
-        return []
-    decisions: list[Decision] = []
-    for side in SIDES:
-        side_state = state.sides[side]
-        if state.round is RoundKind.ORDERS:
-            key: tuple[object, ...] = ("tactic", side, side_state.last_tactic)
-            tactic = _known(key, None) or _keep(key, None, _tactic_decision(side_state))
-            decisions.append(tactic)
-            decisions.append(_flight_ops_remembered(catalog, state, side))
-            key = ("doctrine", side)
-            doctrine = _known(key, None) or _keep(key, None, _doctrine_decision(side_state))
-            decisions.append(doctrine)
-        else:
-            key = ("resource", id(catalog), state.scenario, side, side_state.resources_used)
-            resource = _known(key, catalog) or _keep(
-                key, catalog, _resource_decision(catalog, state, side)
+def _sheet_places(catalog: Catalog, scenario: Scenario) -> _Places:
+    hit = _places.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_places) >= 64:
+            _places.clear()  # only a catalog after catalog (tests) gets here
+        found: _Places = {}
+        for side in SIDES:
+            fleet = scenario.fleet_of(side)
+            airfields = tuple(p for p in scenario.places if p.side is side and p.airfield_table)
+            found[side] = (fleet, catalog.tracks[fleet.track], airfields)
+        hit = _places[id(scenario)] = (scenario, found)
+    return hit[1]
+
+
+def _orders_key(state: State, side: Side, places: _Places, opening: bool) -> tuple[object, ...]:
+    """All a side's orders decisions read of a state: the last Fleet Tactic (25.32); for
+    Flight Ops the fleet's level, the last strike's size, per airfield of the side the row
+    of its table it flies and whether it still launches raids (``bases_in_use``), and
+    whether the historical opening's turn 1 is on (3.7.4). Levels and rows are the
+    catalog's own objects, named by identity (the caller's key holds the catalog); two
+    rows whose strike and CAP are the same tuples fly the same box cards."""
+    fleet, track, airfields = places[side]
+    tracks = state.tracks
+    side_state = state.sides[side]
+    level = level_at(track, tracks[fleet.key].effective)
+    bases: tuple[tuple[object, ...], ...] = ()
+    if airfields:
+        bases = tuple(
+            (
+                *map(id, _airfield_row(place, tracks[place.key].effective)),
+                place.strike_last_turn is None or state.turn <= place.strike_last_turn,
             )
-            decisions.append(resource)
-    return decisions
+            for place in airfields
+        )
+    return (side, side_state.last_tactic, id(level), side_state.last_size, bases, opening)
+
+
+def _round_lists(catalog: Catalog, state: State) -> _Lists:
+    scenario = catalog.scenarios[state.scenario]
+    checks: list[_Check] = []
+    key: tuple[object, ...]
+    made: tuple[Decision, ...]
+    if state.round is RoundKind.ORDERS:
+        places = _sheet_places(catalog, scenario)
+        opening = scenario.historical_opening and state.turn == 1
+        for side in SIDES:
+            key = (id(catalog), state.scenario, _orders_key(state, side, places, opening))
+            hit = _orders_made.get(key)
+            if hit is not None and hit[0] is catalog:
+                checks.extend(hit[1])
+                continue
+            side_state = state.sides[side]
+            made = (
+                _tactic_decision(side_state),
+                _flight_ops_decision(catalog, state, side),
+                _doctrine_decision(side_state),
+            )
+            checks.extend(_keep(_orders_made, key, catalog, made))
+    else:
+        for side in SIDES:
+            # The resources used in any order: the decision reads only which ones they are.
+            used = tuple(sorted(state.sides[side].resources_used))
+            key = (id(catalog), state.scenario, side, used)
+            hit = _resources_made.get(key)
+            if hit is not None and hit[0] is catalog:
+                checks.extend(hit[1])
+                continue
+            made = (_resource_decision(catalog, state, side),)
+            checks.extend(_keep(_resources_made, key, catalog, made))
+    return tuple(check[2] for check in checks), tuple(checks)
 
 
 def defaults(decisions: list[Decision]) -> dict[Side, dict[str, str]]:
@@ -310,16 +390,15 @@ def defaults(decisions: list[Decision]) -> dict[Side, dict[str, str]]:
 
 def validate(catalog: Catalog, state: State, choices: dict[Side, dict[str, str]]) -> list[Decision]:
     """Raise ``IllegalChoice`` unless every pending field has a legal value."""
-    decisions = pending(catalog, state)
-    for decision in decisions:
-        side = Side(decision.side)
+    decisions, checks = _lists(catalog, state)
+    for side, legal, decision in checks:
         value = choices.get(side, {}).get(decision.field)
         if value is None:
             raise IllegalChoice(side, decision.field, "", "missing")
-        if not decision.allows(value):
+        if not isinstance(value, str) or value not in legal:
             reason = next((e.reason for e in decision.excluded if e.id == value), "unknown-option")
             raise IllegalChoice(side, decision.field, value, reason)
-    return decisions
+    return list(decisions)
 
 
 def resolve(
@@ -333,13 +412,16 @@ def resolve(
         sides = {
             side: trusted_copy(
                 state.sides[side],
-                tactic=FleetTactic(choices[side]["fleet_tactic"]),
+                tactic=_TACTICS[choices[side]["fleet_tactic"]],
                 flight_ops=choices[side]["flight_ops"],
                 doctrine=choices[side]["doctrine"],
             )
             for side in SIDES
         }
-        event = Event(
+        # The choices were checked against the lists above: plain text, so neither the
+        # event nor the state needs validating again.
+        event = trusted(
+            Event,
             kind="orders-revealed",
             turn=state.turn,
             data={
@@ -350,8 +432,6 @@ def resolve(
                 for side in SIDES
             },
         )
-        return state.model_copy(update={"sides": sides, "round": RoundKind.RESOURCE}), [event]
-    from engine.turn import play_turn
-
+        return trusted_copy(state, sides=sides, round=RoundKind.RESOURCE), [event]
     resources = {side: int(choices[side]["resource"]) for side in SIDES}
     return play_turn(catalog, state, resources, rng)

@@ -9,7 +9,7 @@ Medium 21.41, torpedoes Very Low 21.53, level bombers Low, formations their shee
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.catalog import AircraftType, Catalog, UnitSpec
 from engine.orders import Doctrine, FlightUnit, PilotFace
@@ -144,7 +144,7 @@ def remove_aircraft(units: Sequence[FlightUnit], count: int) -> list[FlightUnit]
         if removed.role == "leader":
             # A lone Wingman left behind flies on as a Leader (authored 3.7.1).
             kept = [
-                unit.model_copy(update={"role": "leader"})
+                trusted_copy(unit, role="leader")
                 if unit.element == removed.element and unit.role == "wingman"
                 else unit
                 for unit in kept
@@ -153,14 +153,17 @@ def remove_aircraft(units: Sequence[FlightUnit], count: int) -> list[FlightUnit]
 
 
 def within_box(
-    units: Sequence[FlightUnit], catalog: Catalog, already: Counter[str]
+    units: Sequence[FlightUnit], catalog: Catalog, already: Mapping[str, int]
 ) -> list[FlightUnit]:
     """25.65: never more aircraft of a type than the box has cards, whatever adds them."""
-    used = Counter(already)
+    used = dict(already)  # a plain copy: a Counter's is a loop in Python
+    types = catalog.aircraft
     kept: list[FlightUnit] = []
     for unit in units:
-        if used[unit.aircraft] < catalog.aircraft[unit.aircraft].box:
-            used[unit.aircraft] += 1
+        code = unit.aircraft
+        count = used.get(code, 0)
+        if count < types[code].box:
+            used[code] = count + 1
             kept.append(unit)
     return kept
 
@@ -170,7 +173,7 @@ def add_scout_bonus(
     bonus: UnitSpec,
     *,
     catalog: Catalog,
-    already: Counter[str],
+    already: Mapping[str, int],
     prefix: str,
     doctrine: Doctrine,
     naval: bool,
@@ -181,15 +184,13 @@ def add_scout_bonus(
     """
     kept = list(units)
     code = bonus.aircraft
-    in_use = already[code] + sum(1 for unit in kept if unit.aircraft == code)
+    in_use = already.get(code, 0) + sum(1 for unit in kept if unit.aircraft == code)
     if in_use >= catalog.aircraft[code].box:
         return kept
     for index, unit in enumerate(kept):
         alone = not any(o.element == unit.element for o in kept if o is not unit)
         if unit.aircraft == code and unit.role == "leader" and alone:
-            wingman = unit.model_copy(
-                update={"uid": f"{unit.element}-{code}-W", "role": "wingman", "pilot": None}
-            )
+            wingman = trusted_copy(unit, uid=f"{unit.element}-{code}-W", role="wingman", pilot=None)
             kept.insert(index + 1, wingman)
             return kept
     leader = UnitSpec(count=1, kind="L", aircraft=code, ordnance=bonus.ordnance)

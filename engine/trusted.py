@@ -24,28 +24,43 @@ _dict = BaseModel.__dict__["__dict__"].__set__
 _fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _private = BaseModel.__dict__["__pydantic_private__"].__set__
-_names: dict[type[BaseModel], tuple[str, ...]] = {}
 _shared: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}  # names, fields-set
+
+# Per class: its field names in order, and the fields-set its models share when the class
+# is frozen (every field set): pydantic only reads it, and copies it before adding to it
+# (``model_copy``), and a frozen model is never assigned to. A set per model is one more
+# object to allocate and for the garbage collector to walk, hundreds per turn (issue 13).
+# ``None``: not frozen, a set for each model.
+_Kind = tuple[tuple[str, ...], set[str] | None]
+_kinds: dict[type[BaseModel], _Kind] = {}
+
+
+def _kind(cls: type[BaseModel]) -> _Kind:
+    kind = _kinds.get(cls)
+    if kind is None:
+        names = tuple(cls.model_fields)
+        kind = _kinds[cls] = (names, set(names) if cls.model_config.get("frozen") else None)
+    return kind
 
 
 def trusted(cls: type[M], /, **values: Any) -> M:
     """``cls`` holding ``values``; a field left out is a ``KeyError``, an extra one too."""
-    names = _names.get(cls)
-    if names is None:
-        names = _names[cls] = tuple(cls.model_fields)
+    kind = _kinds.get(cls) or _kind(cls)
+    names = kind[0]
     if tuple(values) != names:  # named out of the model's order, or wrongly
         if len(values) != len(names):
             extra = sorted(set(values) ^ set(names))
             raise KeyError(f"{cls.__name__}: fields {extra} given or missing")
         values = {name: values[name] for name in names}
-    return _made(cls, values, names)
+    return _made(cls, values, kind)
 
 
-def _made(cls: type[M], values: dict[str, Any], names: tuple[str, ...]) -> M:
+def _made(cls: type[M], values: dict[str, Any], kind: _Kind) -> M:
     """The model itself around ``values``, a dict of every field in the model's order."""
     model = _new(cls)
     _dict(model, values)
-    _fields_set(model, set(names))
+    shared = kind[1]
+    _fields_set(model, set(kind[0]) if shared is None else shared)
     _extra(model, None)
     _private(model, None)
     return model
@@ -119,18 +134,17 @@ def trusted_defaults(cls: type[M], /, **values: Any) -> M:
     for name, factory in factories:
         if name not in values:
             full[name] = factory()
-    return _made(cls, full, names)
+    return _made(cls, full, _kinds.get(cls) or _kind(cls))
 
 
 def trusted_copy(model: M, /, **update: Any) -> M:
     """``model`` with some fields replaced, like ``model_copy(update=...)`` at a fraction
     of its cost; the new values must be of the declared types, and only fields named."""
     cls = type(model)
-    names = _names.get(cls)
-    if names is None:
-        names = _names[cls] = tuple(cls.model_fields)
+    kind = _kinds.get(cls) or _kind(cls)
     values = model.__dict__.copy()
     values.update(update)
-    if len(values) != len(names):
-        raise KeyError(f"{cls.__name__}: unknown fields {sorted(update.keys() - set(names))}")
-    return _made(cls, values, names)
+    if len(values) != len(kind[0]):
+        unknown = sorted(update.keys() - set(kind[0]))
+        raise KeyError(f"{cls.__name__}: unknown fields {unknown}")
+    return _made(cls, values, kind)

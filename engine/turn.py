@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from engine.cards import Deck
 from engine.catalog import (
     Catalog,
+    DamageTrack,
     ObjectiveBonus,
     Place,
     ResourceEffect,
@@ -49,7 +50,7 @@ from engine.state import (
     TurnRecord,
 )
 from engine.strike import fly_strike
-from engine.trusted import trusted, trusted_copy, trusted_defaults
+from engine.trusted import trusted, trusted_copy, trusted_defaults, trusted_dicts
 from engine.types import (
     AircraftClass,
     AircraftState,
@@ -64,14 +65,31 @@ from engine.types import (
 # The sides in their fixed order, as a tuple: iterating the enum itself costs a
 # generator per loop, and a turn loops over the sides some sixty times.
 SIDES = tuple(Side)
+# Sizes by their text: calling the enum with a value runs its lookup in Python.
+_SIZES = {size.value: size for size in StrikeSize}
 
 # ----------------------------------------------------------------------------- levels
+
+
+# Each track's level by count of boxes, found once (a turn asks about a hundred times).
+# An entry keeps its track so the track's id cannot be reused while it lives.
+_levels: dict[tuple[int, int], tuple[DamageTrack, TrackLevel]] = {}
+
+
+def level_at(track: DamageTrack, boxes: int) -> TrackLevel:
+    """``track.level(boxes)``, remembered."""
+    hit = _levels.get((id(track), boxes))
+    if hit is None or hit[0] is not track:
+        if len(_levels) >= 4096:
+            _levels.clear()  # only a catalog after catalog (tests) gets here
+        hit = _levels[id(track), boxes] = (track, track.level(boxes))
+    return hit[1]
 
 
 def track_level(catalog: Catalog, scenario: Scenario, track: TrackState) -> TrackLevel:
     """Penalties read from the effective boxes (repairs count); VP from ticked boxes."""
     place = scenario.place(track.place)
-    return catalog.tracks[place.track].level(track.effective)
+    return level_at(catalog.tracks[place.track], track.effective)
 
 
 def fleet_level(catalog: Catalog, state: State, side: Side) -> TrackLevel:
@@ -100,10 +118,11 @@ def _first_of(specs: tuple[UnitSpec, ...], catalog: Catalog, cls: AircraftClass)
 # change forces, whether the target is a ship, the doctrine's torpedo choice and CAP band,
 # and the box cards the bases fly. Most resources and levels change none of them, so the
 # same few lists serve every Flight Ops option on the panels, the turn itself and every
-# sample of an odds preview. A new read in ``_build_forces`` must join the key. The units
-# are frozen, so the lists are shared as tuples and each caller gets its own list. An
-# entry keeps its catalog so the catalog's id cannot be reused while it lives; the oldest
-# entry goes first; plain dict operations only, so threads can share it.
+# sample of an odds preview (random Coral Sea campaigns meet some 430, all kept). A new
+# read in ``_build_forces`` must join the key. The units are frozen, so the lists are
+# shared as tuples and each caller gets its own list. An entry keeps its catalog so the
+# catalog's id cannot be reused while it lives; the oldest entry goes first; plain dict
+# operations only, so threads can share it.
 _FORCES_SIZE = 512
 _forces: dict[
     tuple[object, ...], tuple[Catalog, tuple[FlightUnit, ...], tuple[FlightUnit, ...]]
@@ -125,19 +144,27 @@ def _carrier_forces(
     box. ``already``: cards of the box the side's bases fly this turn (Midway)."""
     naval = bool(target and catalog.targets[target.sheet].naval)
     boxes = tuple(sorted(already.items())) if already else ()
+    # Only what tells two builds apart: the strike's facts when the row has a strike (the
+    # doctrine's torpedo choice only against a ship), the CAP's penalties as their sum.
+    strike_facts = (
+        (
+            level.strike_minus,
+            effect.strike_add_fighter_elements,
+            effect.strike_add_fighter_bomber_leaders,
+            naval,
+            naval and doctrine.torpedo,
+        )
+        if scenario.flight_ops[side][size.value].strike
+        else None
+    )
     key = (
         id(catalog),
         scenario.key,
         side,
         size,
-        level.strike_minus,
-        level.cap_minus,
-        effect.strike_add_fighter_elements,
-        effect.strike_add_fighter_bomber_leaders,
-        effect.cap_minus,
+        strike_facts,
+        level.cap_minus + effect.cap_minus,
         effect.cap_add_elements,
-        naval,
-        doctrine.torpedo,
         doctrine.cap_band,
         boxes,
     )
@@ -278,6 +305,22 @@ def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize)
 # ----------------------------------------------------------------------------- the turn
 
 
+# Per scenario (kept alive by its entry): its places by key and each side's carrier
+# fleet, looked up once instead of walking the list at every ask.
+_sheets: dict[int, tuple[Scenario, dict[str, Place], dict[Side, Place]]] = {}
+
+
+def _sheet_of(scenario: Scenario) -> tuple[dict[str, Place], dict[Side, Place]]:
+    hit = _sheets.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_sheets) >= 64:
+            _sheets.clear()  # only a catalog after catalog (tests) gets here
+        places = {place.key: place for place in scenario.places}
+        fleets = {side: scenario.fleet_of(side) for side in SIDES}
+        hit = _sheets[id(scenario)] = (scenario, places, fleets)
+    return hit[1], hit[2]
+
+
 @dataclass
 class _Turn:
     catalog: Catalog
@@ -300,21 +343,37 @@ class _Turn:
     bases: dict[Side, Counter[str]] = field(default_factory=dict)  # box cards bases fly (25.65)
     # 25.65: box cards each side has put up so far this turn, bases apart (fleet CAP,
     # card-drawn CAPs, strikes launched, scouts, land-based bombers).
-    fielded: dict[Side, Counter[str]] = field(
-        default_factory=lambda: {side: Counter[str]() for side in SIDES}
+    fielded: dict[Side, dict[str, int]] = field(
+        default_factory=lambda: {side: {} for side in SIDES}
     )
     # The export's record of the turn (issue 11): pilot draws and track ticks with causes.
     pilot_records: list[PilotRecord] = field(default_factory=list)
     drafted: set[str] = field(default_factory=set)  # Leaders that had their draw (19.24)
     ticks: list[Tick] = field(default_factory=list)
     effects: dict[Side, ResourceEffect] = field(default_factory=dict)  # by side, once found
+    places: dict[str, Place] = field(default_factory=dict)  # the scenario's, by key
+    fleets: dict[Side, Place] = field(default_factory=dict)  # each side's carrier fleet
+    levels: dict[str, tuple[TrackState, TrackLevel]] = field(default_factory=dict)
 
-    def room(self, side: Side) -> Counter[str]:
-        """Box cards of ``side`` already in use this turn (25.65)."""
-        return self.bases[side] + self.fielded[side]
+    def place(self, key: str) -> Place:
+        return self.places[key]
+
+    def fleet(self, side: Side) -> Place:
+        return self.fleets[side]
+
+    def room(self, side: Side) -> dict[str, int]:
+        """Box cards of ``side`` already in use this turn (25.65), by aircraft type (a
+        plain dict: adding two Counters runs in Python, and this is asked a dozen times)."""
+        used = dict(self.bases[side])
+        for code, count in self.fielded[side].items():
+            used[code] = used.get(code, 0) + count
+        return used
 
     def field_units(self, side: Side, units: list[FlightUnit]) -> None:
-        self.fielded[side].update(unit.aircraft for unit in units)
+        fielded = self.fielded[side]
+        for unit in units:  # ``Counter.update`` would walk them in Python all the same
+            code = unit.aircraft
+            fielded[code] = fielded.get(code, 0) + 1
 
     def effect(self, side: Side) -> ResourceEffect:
         # Asked a hundred times a turn; the catalog finds a resource by walking its list.
@@ -335,11 +394,18 @@ class _Turn:
         return _PLAIN if preset is None else preset
 
     def level(self, place: Place) -> TrackLevel:
-        # ``track_level`` without looking the place up again (asked for many times a turn).
-        return self.catalog.tracks[place.track].level(self.tracks[place.key].effective)
+        # ``track_level`` without looking the place up again (asked for many times a turn),
+        # kept beside the track state it was read from: a new state means a new look.
+        track = self.tracks[place.key]
+        hit = self.levels.get(place.key)
+        if hit is None or hit[0] is not track:
+            level = level_at(self.catalog.tracks[place.track], track.effective)
+            hit = self.levels[place.key] = (track, level)
+        return hit[1]
 
     def emit(self, event_kind: str, /, **data: object) -> None:
-        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=dict(data)))
+        # ``data`` is this call's own new dict: the event keeps it as it is.
+        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=data))
 
 
 def _draft(
@@ -389,27 +455,29 @@ def _draft(
         turn.rng.stream(f"pilots:{purpose}"),
         extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
-    records = turn.pilot_records
+    rows: list[dict[str, object]] = []
     for draw in draws:
-        pilot = draw.pilot
-        records.append(
-            trusted(
-                PilotRecord,
-                side=side,
-                purpose=purpose,
-                uid=draw.uid,
-                aircraft=draw.aircraft,
-                counter=draw.counter,
-                face=draw.face,
-                skilled=draw.skilled,
-                redraw=draw.redraw,
-                ace=False,
-                pilot=pilot.name if pilot is not None else None,
-            )
+        fields = draw.__dict__  # one read per field, not pydantic's slow attribute path
+        pilot = fields["pilot"]
+        # Every field of ``PilotRecord`` in its order: the records are built as they are.
+        rows.append(
+            {
+                "side": side,
+                "purpose": purpose,
+                "uid": fields["uid"],
+                "aircraft": fields["aircraft"],
+                "counter": fields["counter"],
+                "face": fields["face"],
+                "skilled": fields["skilled"],
+                "redraw": fields["redraw"],
+                "ace": False,
+                "pilot": pilot.name if pilot is not None else None,
+            }
         )
         if pilot is not None:
-            turn.pilots[draw.uid] = pilot
-            placed[draw.uid] = pilot.name
+            turn.pilots[fields["uid"]] = pilot
+            placed[fields["uid"]] = pilot.name
+    turn.pilot_records.extend(trusted_dicts(PilotRecord, rows))
     turn.emit("pilots-drafted", side=side.value, purpose=purpose, placed=placed)
     return with_pilot(units, turn.pilots)
 
@@ -513,7 +581,7 @@ def _setup_fleet_caps(
     turn: _Turn, forces: dict[Side, tuple[list[FlightUnit], list[FlightUnit]]]
 ) -> None:
     for side in SIDES:
-        fleet = turn.scenario.fleet_of(side)
+        fleet = turn.fleet(side)
         # The ace flies with the strike when the side launches one, else with this CAP.
         strikes = bool(forces[side][0])
         turn.caps[fleet.key] = _draft(
@@ -544,12 +612,12 @@ def _forces_now(
     """The side's strike and CAP from its fleet's level at this moment (25.63, 25.84)."""
     flight_ops = turn.state.sides[side].flight_ops or "none"
     size_text, _, target_key = flight_ops.partition(":")
-    fleet = turn.scenario.fleet_of(side)
+    fleet = turn.fleet(side)
     level = turn.level(fleet)
-    size, reason = _launch_size(StrikeSize(size_text), level)
+    size, reason = _launch_size(_SIZES[size_text], level)
     if reason is not None and emit:
         turn.emit("strike-cut", side=side.value, size=size.value, reason=reason)
-    target = turn.scenario.place(target_key) if target_key else None
+    target = turn.place(target_key) if target_key else None
     return _carrier_forces(
         turn.catalog,
         turn.scenario,
@@ -566,9 +634,11 @@ def _forces_now(
 def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
     deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"strike:{setup.id}"))
     report = fly_strike(setup, turn.catalog, deck)
+    cap_damage = turn.cap_damage
     for outcome in report.aircraft:
-        if outcome.group == "cap":
-            turn.cap_damage[outcome.uid] = outcome.damage
+        fields = outcome.__dict__  # the fields as stored, without pydantic's slow reads
+        if fields["group"] == "cap":
+            cap_damage[fields["uid"]] = fields["damage"]
     if report.target_points and setup.kind != "scout":
         track = turn.tracks[setup.target]
         turn.tracks[setup.target] = _track(
@@ -603,7 +673,7 @@ def _scouts(turn: _Turn) -> None:
         if not turn.effect(side).scout:
             continue
         spec = turn.scenario.scouts[side]
-        enemy_fleet = turn.scenario.fleet_of(side.enemy)
+        enemy_fleet = turn.fleet(side.enemy)
         scout = expand(
             [UnitSpec(count=1, kind="formation", aircraft=spec.aircraft)],
             side=side,
@@ -613,7 +683,7 @@ def _scouts(turn: _Turn) -> None:
             doctrine=turn.doctrine(side),
             naval=False,
         )
-        scout = [unit.model_copy(update={"band": spec.band}) for unit in scout]
+        scout = [trusted_copy(unit, band=spec.band) for unit in scout]
         turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
@@ -623,7 +693,7 @@ def _scouts(turn: _Turn) -> None:
             turn=turn.state.turn,
             kind="scout",
             attacker=side,
-            origin=turn.scenario.fleet_of(side).key,
+            origin=turn.fleet(side).key,
             target=enemy_fleet.key,
             sheet=enemy_fleet.sheet,
             carrier_fleet=True,
@@ -670,7 +740,7 @@ def _with_scout_bonus(turn: _Turn, side: Side, strike: list[FlightUnit]) -> list
     if not strike or not turn.scout_success.get(side):
         return strike
     flight_ops = turn.state.sides[side].flight_ops or "none"
-    target = turn.scenario.place(flight_ops.partition(":")[2])
+    target = turn.place(flight_ops.partition(":")[2])
     spec = turn.scenario.scouts[side].bonus
     bonus = add_scout_bonus(
         strike,
@@ -693,7 +763,7 @@ def _carrier_setup(
     _, _, target_key = flight_ops.partition(":")
     if not target_key or not strike:
         return None
-    target = turn.scenario.place(target_key)
+    target = turn.place(target_key)
     defender = target.side
     enemy_effect = turn.effect(defender)
     own_effect = turn.effect(side)
@@ -716,7 +786,7 @@ def _carrier_setup(
         turn=turn.state.turn,
         kind="carrier",
         attacker=side,
-        origin=turn.scenario.fleet_of(side).key,
+        origin=turn.fleet(side).key,
         target=target.key,
         sheet=target.sheet,
         carrier_fleet=against_fleet,
@@ -742,7 +812,7 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     """Authored #8: Coral Sea land-based bombers, or Midway's submarine attack."""
     if not turn.effect(side).land_based_strike:
         return
-    enemy_fleet = turn.scenario.fleet_of(side.enemy)
+    enemy_fleet = turn.fleet(side.enemy)
     if turn.scenario.submarine:
         deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"submarine:{side.value}"))
         card = deck.draw("submarine")
@@ -762,7 +832,7 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     targets = turn.scenario.land_based_target.get(side, (enemy_fleet.key,))
     own_ops = turn.state.sides[side].flight_ops or "none"
     _, _, own_target = own_ops.partition(":")
-    target = turn.scenario.place(own_target if own_target in targets else targets[0])
+    target = turn.place(own_target if own_target in targets else targets[0])
     units = expand(
         specs,
         side=side,
@@ -813,7 +883,7 @@ def _airfield_strike(turn: _Turn) -> None:
     strike_specs, _ = _airfield_row(airfield, turn.tracks[airfield.key].effective)
     if not strike_specs:
         return
-    target = turn.scenario.place(airfield.strike_target)
+    target = turn.place(airfield.strike_target)
     side = airfield.side
     units = expand(
         strike_specs,
@@ -866,8 +936,8 @@ def _recovery_cards(turn: _Turn, report: StrikeReport) -> int:
     """25.71: the range values of the two forces in the fight, added."""
     if report.kind == "land-based":
         return 1  # authored 3.7.1: land-based bombers test with one card
-    origin = turn.scenario.place(report.origin)
-    target = turn.scenario.place(report.target)
+    origin = turn.place(report.origin)
+    target = turn.place(report.target)
     return _range_of(turn, origin, target.side) + _range_of(turn, target, origin.side)
 
 
@@ -883,11 +953,13 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
         # The deck is shuffled only for a strike with aircraft to test: its stream is its
         # own, so one never shuffled draws nothing another could see.
         deck: Deck | None = None
+        attacker = report.attacker
         for outcome in report.aircraft:
+            fields = outcome.__dict__  # three reads each, on a few hundred aircraft a turn
             if (
-                outcome.group != "strike"
-                or outcome.side is not report.attacker
-                or outcome.state is not AircraftState.DAMAGED
+                fields["group"] != "strike"
+                or fields["side"] is not attacker
+                or fields["state"] is not AircraftState.DAMAGED
             ):
                 updated.append(outcome)
                 continue
@@ -936,9 +1008,10 @@ def _tick_losses(turn: _Turn) -> None:
         if report.kind == "scout":
             continue
         for outcome in report.aircraft:
-            if outcome.state is not AircraftState.DESTROYED:
+            fields = outcome.__dict__  # the fields as stored, without pydantic's slow reads
+            if fields["state"] is not AircraftState.DESTROYED:
                 continue
-            key = (outcome.side, outcome.uid)
+            key = (fields["side"], fields["uid"])
             if key in seen:
                 continue
             if outcome.group == "strike":
@@ -947,12 +1020,12 @@ def _tick_losses(turn: _Turn) -> None:
                 origin = report.origin
             else:
                 origin = turn.cap_home.get(key, report.target)
-            place = turn.scenario.place(origin)
+            place = turn.place(origin)
             if place.carrier_fleet or place.airfield_table:
                 seen.add(key)
                 recount[place.key] += 1
                 turn.ticks.append(
-                    trusted_defaults(
+                    trusted(
                         Tick,
                         place=place.key,
                         boxes=1,
@@ -973,7 +1046,7 @@ def _damage_control(turn: _Turn) -> None:
         amount = turn.effect(side).damage_control
         if not amount:
             continue
-        fleet = turn.scenario.fleet_of(side)
+        fleet = turn.fleet(side)
         track = turn.tracks[fleet.key]
         level = turn.level(fleet)
         if level.out_of_action:
@@ -989,7 +1062,7 @@ def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -
     vp = {side: 0 for side in SIDES}
     for place in scenario.places:
         track = catalog.tracks[place.track]
-        vp[place.side.enemy] += track.level(tracks[place.key].boxes).vp
+        vp[place.side.enemy] += level_at(track, tracks[place.key].boxes).vp
     return vp
 
 
@@ -1013,6 +1086,7 @@ def play_turn(
 ) -> tuple[State, list[Event]]:
     scenario = catalog.scenarios[state.scenario]
     turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
+    turn.places, turn.fleets = _sheet_of(scenario)
     turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in SIDES}
     turn.emit("resources-revealed", **{side.value: resources[side] for side in SIDES})
 
@@ -1031,7 +1105,7 @@ def play_turn(
     grounded = {
         side
         for side in SIDES
-        if _launch_size(StrikeSize.LARGE, turn.level(scenario.fleet_of(side)))[0] is StrikeSize.NONE
+        if _launch_size(StrikeSize.LARGE, turn.level(turn.fleet(side)))[0] is StrikeSize.NONE
     }
     for slot, side in enumerate(order, start=2):
         if not simultaneous:
@@ -1054,7 +1128,7 @@ def play_turn(
     _tick_losses(turn)
     _damage_control(turn)
     vp = score(catalog, scenario, turn.tracks)
-    fleets_out = [side.value for side in SIDES if turn.level(scenario.fleet_of(side)).out_of_action]
+    fleets_out = [side.value for side in SIDES if turn.level(turn.fleet(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
     if finished:
         for objective in objectives_met(scenario, turn.tracks):
@@ -1106,21 +1180,20 @@ def play_turn(
         sides[side] = trusted_copy(
             current,
             last_tactic=current.tactic,
-            last_size=StrikeSize(size_text),
+            last_size=_SIZES[size_text],
             tactic=None,
             flight_ops=None,
             resources_used=used,
         )
-    new_state = state.model_copy(
-        update={
-            "turn": state.turn if finished else state.turn + 1,
-            "round": RoundKind.ORDERS,
-            "finished": finished,
-            "winner": winner,
-            "sides": sides,
-            "tracks": turn.tracks,
-            "vp": vp,
-            "history": (*state.history, record),
-        }
+    new_state = trusted_copy(
+        state,
+        turn=state.turn if finished else state.turn + 1,
+        round=RoundKind.ORDERS,
+        finished=finished,
+        winner=winner,
+        sides=sides,
+        tracks=turn.tracks,
+        vp=vp,
+        history=(*state.history, record),
     )
     return new_state, turn.events

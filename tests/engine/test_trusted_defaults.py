@@ -54,3 +54,16 @@ def test_a_trusted_copy_is_the_model_copy_and_refuses_an_unknown_field() -> None
     assert tick.boxes == 2  # the original is untouched
     with pytest.raises(KeyError, match="boxs"):
         trusted_copy(tick, boxs=3)
+
+
+def test_models_sharing_a_fields_set_keep_their_own_after_copies_and_dumps() -> None:
+    """Frozen models share one fields-set per class; pydantic must never write to it."""
+    first = trusted_defaults(Tick, place="allied-fleet", boxes=1, cause="damage")
+    second = trusted_defaults(Tick, place="japanese-fleet", boxes=2, cause="submarine")
+    copied = first.model_copy(update={"boxes": 3})
+    assert copied.boxes == 3 and first.boxes == 1
+    assert first.model_fields_set == second.model_fields_set == set(Tick.model_fields)
+    assert Tick.model_validate(first.model_dump()) == first
+    assert first.model_dump(exclude_unset=True) == Tick(**first.model_dump()).model_dump(
+        exclude_unset=True
+    )
