@@ -8,11 +8,9 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from bot.logtext import describe
 from engine.catalog import Catalog
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
-
-ENTENTE, CENTRAL = 11, 22
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
 
 
 @pytest.fixture(autouse=True)
@@ -37,47 +35,16 @@ def _an_artist_with_p1_on_his_tail(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seam.WingsRules, "new", new)
 
 
-async def _start(env: Env, seed: str) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917", pace(), seed=seed, ruleset="wings"
-    )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
-    await env.svc.start(info.id, GM)
-    await env.worker().deliver_due()
-    return info.id
-
-
-async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
-    for user in (ENTENTE, CENTRAL):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            return
-        panel = await env.svc.panel(cid, user)
-        if panel.locked:
-            continue
-        chosen = {d.field: d.default for d in panel.decisions}
-        chosen.update((picks or {}).get(user, {}))
-        for field, value in chosen.items():
-            await env.svc.draft(cid, user, panel.round_id, field, value)
-        await env.svc.lock(cid, user, panel.round_id)
-    await env.worker().deliver_due()
-
-
-async def _log(env: Env, cid: int) -> list[str]:
-    page = await env.svc.log(cid, per_page=100)
-    return [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
-
-
 async def test_the_artist_s_standing_order_dodges_a_shot(env: Env, catalog: Catalog) -> None:
-    cid = await _start(env, "artist")
+    cid = await start_wings(env, "artist")
     own = await env.svc.panel(cid, CENTRAL)
     enemy = await env.svc.panel(cid, ENTENTE)
     order = next(d for d in own.decisions if d.field == "order1")
     assert [o.id for o in order.options] == ["off", "any", "short", "heavy"]
     assert order.default == "off"
     assert "order1" not in {d.field for d in enemy.decisions}  # the Entente has no Artist
-    await _lock_all(env, cid, {CENTRAL: {"order1": "short"}})
-    log = await _log(env, cid)
+    await lock_all(env, cid, {CENTRAL: {"order1": "short"}})
+    log = await log_lines(env, cid)
     fired = [line for line in log if line.startswith("P1 fires at P3")]
     assert fired, log
     assert any(line.startswith("P3 dodges the shot of P1") for line in log), log
@@ -90,7 +57,7 @@ async def test_the_artist_s_standing_order_dodges_a_shot(env: Env, catalog: Cata
     for _ in range(300):  # on to the campaign's end, every side at its defaults
         if (await env.svc.status(cid)).campaign.status == "finished":
             break
-        await _lock_all(env, cid)
+        await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.ok and check.replayed, check.problems

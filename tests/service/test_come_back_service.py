@@ -10,11 +10,9 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from bot.logtext import describe
 from engine.catalog import Catalog
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
-
-ENTENTE, CENTRAL = 11, 22
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
 
 
 @pytest.fixture(autouse=True)
@@ -36,40 +34,9 @@ def _p1_near_the_far_edge(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seam.WingsRules, "new", new)
 
 
-async def _start(env: Env, seed: str) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917", pace(), seed=seed, ruleset="wings"
-    )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
-    await env.svc.start(info.id, GM)
-    await env.worker().deliver_due()
-    return info.id
-
-
-async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
-    for user in (ENTENTE, CENTRAL):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            return  # the first lock ended the campaign
-        panel = await env.svc.panel(cid, user)
-        if panel.locked:
-            continue
-        chosen = {d.field: d.default for d in panel.decisions}  # every field's default...
-        chosen.update((picks or {}).get(user, {}))  # ...but these
-        for field, value in chosen.items():
-            await env.svc.draft(cid, user, panel.round_id, field, value)
-        await env.svc.lock(cid, user, panel.round_id)
-    await env.worker().deliver_due()
-
-
-async def _log(env: Env, cid: int) -> list[str]:
-    page = await env.svc.log(cid, per_page=50)
-    return [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
-
-
 async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Catalog) -> None:
-    cid = await _start(env, "cb6")
-    await _lock_all(env, cid)  # turn 1: everyone's defaults, P1 flies off
+    cid = await start_wings(env, "cb6")
+    await lock_all(env, cid)  # turn 1: everyone's defaults, P1 flies off
     status = await env.svc.status(cid)
     assert status.round is not None and status.round.turn == 2
     own = await env.svc.panel(cid, ENTENTE)
@@ -78,8 +45,8 @@ async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Ca
     assert [o.id for o in asked.options] == ["come-back", "stay-out"]
     assert asked.default == "stay-out"
     assert all(o.id not in ("come-back", "stay-out") for d in enemy.decisions for o in d.options)
-    await _lock_all(env, cid, {ENTENTE: {"plane1": "come-back"}})
-    log = await _log(env, cid)
+    await lock_all(env, cid, {ENTENTE: {"plane1": "come-back"}})
+    log = await log_lines(env, cid)
     assert any(line.startswith("P1 comes back onto the table at (22.2, 2.0)") for line in log)
     status = await env.svc.status(cid)
     assert status.round is not None and status.round.turn == 3
@@ -89,17 +56,17 @@ async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Ca
     for _ in range(300):  # on to the campaign's end, every side at its defaults
         if (await env.svc.status(cid)).campaign.status == "finished":
             break
-        await _lock_all(env, cid)
+        await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.ok and check.replayed, check.problems
 
 
 async def test_a_player_who_says_nothing_keeps_his_plane_out(env: Env) -> None:
-    cid = await _start(env, "stay-out")
-    await _lock_all(env, cid)
-    await _lock_all(env, cid)  # turn 2: the Entente leaves plane1 at its default
-    log = await _log(env, cid)
+    cid = await start_wings(env, "stay-out")
+    await lock_all(env, cid)
+    await lock_all(env, cid)  # turn 2: the Entente leaves plane1 at its default
+    log = await log_lines(env, cid)
     assert not any("comes back" in line for line in log)
     panel: Any = await env.svc.panel(cid, ENTENTE)
     assert "plane1" not in {d.field for d in panel.decisions}

@@ -15,9 +15,9 @@ from bot.export import verify_export
 from bot.logtext import describe
 from engine.catalog import Catalog
 from engine.wings.pilots import allowed_skills, skills_due
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, start_wings
 
-ENTENTE, CENTRAL = 11, 22
 ITEM_WORDS = ("vest", "Bulletproof", "extinguisher", "Parachute", "parachute", "incendiary")
 
 
@@ -41,32 +41,6 @@ def _ball_is_an_ace_with_vp(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seam.WingsRules, "new", new)
 
 
-async def _start(env: Env, seed: str) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917", pace(), seed=seed, ruleset="wings"
-    )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
-    await env.svc.start(info.id, GM)
-    await env.worker().deliver_due()
-    return info.id
-
-
-async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
-    for user in (ENTENTE, CENTRAL):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            return
-        panel = await env.svc.panel(cid, user)
-        if panel.locked:
-            continue
-        chosen = {d.field: d.default for d in panel.decisions}
-        chosen.update((picks or {}).get(user, {}))
-        for field, value in chosen.items():
-            await env.svc.draft(cid, user, panel.round_id, field, value)
-        await env.svc.lock(cid, user, panel.round_id)
-    await env.worker().deliver_due()
-
-
 def _posted(env: Env, kind: str, to: int | None = None) -> str:
     """Everything posted so far to the channel (``channel``) or in DMs (``dm``, to one user
     or all), as text."""
@@ -83,14 +57,14 @@ def _posted(env: Env, kind: str, to: int | None = None) -> str:
 async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     env: Env, catalog: Catalog
 ) -> None:
-    cid = await _start(env, "kit-b")
+    cid = await start_wings(env, "kit-b")
     for _ in range(60):  # the first mission, every side at its defaults
         status = await env.svc.status(cid)
         assert status.round is not None, (status.campaign.status, status.view.data.get("phase"))
         panel = await env.svc.panel(cid, ENTENTE)
         if any(d.field.startswith("equip") for d in panel.decisions):
             break
-        await _lock_all(env, cid)
+        await lock_all(env, cid)
     asked = next(d for d in panel.decisions if d.field == "equip1")
     items = {o.detail: o.id for o in asked.options}
     assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
@@ -100,7 +74,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert refused["pistol"] == "not-implemented"
     enemy = await env.svc.panel(cid, CENTRAL)
     assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
-    await _lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
+    await lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
     # The orders opened at the debrief's end, the log and the boards name no item.
     page = await env.svc.log(cid, per_page=200)
     log = [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
@@ -122,7 +96,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     for _ in range(300):  # on to the campaign's end
         if (await env.svc.status(cid)).campaign.status == "finished":
             break
-        await _lock_all(env, cid)
+        await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     export = await env.svc.export(cid)
     check = verify_export(export, catalog)

@@ -11,14 +11,13 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from bot.logtext import describe
 from engine.catalog import Catalog
 from engine.wings import geometry as geo
 from engine.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
 
-ENTENTE, CENTRAL = 11, 22
 USERS = {"entente": ENTENTE, "central": CENTRAL}
 
 
@@ -53,50 +52,13 @@ def _camera_on_its_way_home(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seam.WingsRules, "new", new)
 
 
-async def _start(env: Env, seed: str) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917-front", pace(), seed=seed, ruleset="wings"
-    )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
-    await env.svc.start(info.id, GM)
-    await env.worker().deliver_due()
-    return info.id
-
-
-async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
-    for user in (ENTENTE, CENTRAL):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            return
-        panel = await env.svc.panel(cid, user)
-        if panel.locked:
-            continue
-        chosen = {d.field: d.default for d in panel.decisions}
-        chosen.update((picks or {}).get(user, {}))
-        for field, value in chosen.items():
-            await env.svc.draft(cid, user, panel.round_id, field, value)
-        await env.svc.lock(cid, user, panel.round_id)
-    await env.worker().deliver_due()
-
-
-async def _log(env: Env, cid: int) -> list[str]:
-    """The whole log, oldest first (the service pages it newest first, 50 at most)."""
-    lines: list[str] = []
-    for number in range(1, 100):
-        page = await env.svc.log(cid, page=number, per_page=50)
-        if not page.entries:
-            break
-        lines += [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
-    return lines[::-1]
-
-
 async def _mission_menu(env: Env, cid: int, user: int) -> Any:
     panel = await env.svc.panel(cid, user)
     return next((d for d in panel.decisions if d.field == "mission"), None)
 
 
 async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog) -> None:
-    cid = await _start(env, "major-1")
+    cid = await start_wings(env, "major-1", "wings-1917-front")
     status = await env.svc.status(cid)
     camp = status.view.data
     active = camp["mission"]["active"]
@@ -110,15 +72,15 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     panel = await env.svc.panel(cid, USERS[active])
     slot = next(d for d in panel.decisions if any(o.detail == camera for o in d.options))
     stall = next(o.id for o in slot.options if o.id.startswith("ST "))
-    await _lock_all(env, cid, {USERS[active]: {slot.field: stall}})
-    log = await _log(env, cid)
+    await lock_all(env, cid, {USERS[active]: {slot.field: stall}})
+    log = await log_lines(env, cid)
     bonus = next(line for line in log if line.startswith("Period bonus (summer 1917, 1D10-2)"))
     assert "Entente rolls" in bonus
     for _ in range(40):  # the photo mission flies on to its debrief
         if await _mission_menu(env, cid, USERS[active]) is not None:
             break
-        await _lock_all(env, cid)
-    log = await _log(env, cid)
+        await lock_all(env, cid)
+    log = await log_lines(env, cid)
     side_name = "Entente" if enemy == "entente" else "Central Powers"
     assert (
         f"The {side_name} railway station is photographed: it may be bombed in the next mission"
@@ -131,7 +93,7 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     menu = await _mission_menu(env, cid, USERS[active])
     assert menu is not None and "bombing:station" in {o.id for o in menu.options}
     assert await _mission_menu(env, cid, USERS[enemy]) is None
-    await _lock_all(env, cid, {USERS[active]: {"mission": "bombing:station"}})
+    await lock_all(env, cid, {USERS[active]: {"mission": "bombing:station"}})
     status = await env.svc.status(cid)
     mission = status.view.data["mission"]
     assert (mission["kind"], mission["major"]) == ("bombing", "station")
@@ -145,9 +107,9 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     for _ in range(300):  # on to the campaign's end, every side at its defaults
         if (await env.svc.status(cid)).campaign.status == "finished":
             break
-        await _lock_all(env, cid)
+        await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
-    log = await _log(env, cid)
+    log = await log_lines(env, cid)
     assert f"Objective: the {side_name} railway station (bombing)" in log
     raid = [
         line

@@ -9,13 +9,12 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from bot.logtext import describe
 from bot.panel import MAX_SELECTS
 from engine.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
 
-ENTENTE, CENTRAL = 11, 22
 SEND = "reinforce:nieuport17"
 
 
@@ -43,37 +42,6 @@ def _p1_fleeing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seam.WingsRules, "new", new)
 
 
-async def _start(env: Env, seed: str) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917", pace(), seed=seed, ruleset="wings"
-    )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
-    await env.svc.start(info.id, GM)
-    await env.worker().deliver_due()
-    return info.id
-
-
-async def _lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
-    for user in (ENTENTE, CENTRAL):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            return
-        panel = await env.svc.panel(cid, user)
-        if panel.locked:
-            continue
-        chosen = {d.field: d.default for d in panel.decisions}
-        chosen.update((picks or {}).get(user, {}))
-        for field, value in chosen.items():
-            await env.svc.draft(cid, user, panel.round_id, field, value)
-        await env.svc.lock(cid, user, panel.round_id)
-    await env.worker().deliver_due()
-
-
-async def _log(env: Env, cid: int) -> list[str]:
-    page = await env.svc.log(cid, per_page=80)
-    return [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
-
-
 async def _turn(env: Env, cid: int) -> int:
     status = await env.svc.status(cid)
     assert status.round is not None
@@ -81,12 +49,12 @@ async def _turn(env: Env, cid: int) -> int:
 
 
 async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog: Catalog) -> None:
-    cid = await _start(env, "rf1")
-    await _lock_all(env, cid)  # turn 1: P1 flees over its own edge
+    cid = await start_wings(env, "rf1")
+    await lock_all(env, cid)  # turn 1: P1 flees over its own edge
     assert await _turn(env, cid) == 2
     own = await env.svc.panel(cid, ENTENTE)
     assert "plane1" not in {d.field for d in own.decisions}  # the first waiting turn
-    await _lock_all(env, cid)
+    await lock_all(env, cid)
     assert await _turn(env, cid) == 3
     own = await env.svc.panel(cid, ENTENTE)
     enemy = await env.svc.panel(cid, CENTRAL)
@@ -99,8 +67,8 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     assert "Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
     theirs, _ = WingsPresenter().panel_notes("wings-1917", enemy.view, "central", {}, "en")
     assert not any("Reserve" in line for line in theirs)  # the Entente's reserve is its own
-    await _lock_all(env, cid, {ENTENTE: {"plane1": SEND}})
-    log = await _log(env, cid)
+    await lock_all(env, cid, {ENTENTE: {"plane1": SEND}})
+    log = await log_lines(env, cid)
     assert any(
         line.startswith("P1-2 takes off as a reinforcement for P1: a Nieuport 17 flown by")
         for line in log
@@ -114,7 +82,7 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     for _ in range(300):  # on to the campaign's end, every side at its defaults
         if (await env.svc.status(cid)).campaign.status == "finished":
             break
-        await _lock_all(env, cid)
+        await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.ok and check.replayed, check.problems

@@ -1,0 +1,44 @@
+"""Playing a Wings of War campaign through the real service, as the Wings service tests do:
+two commanders, every field at its default unless a test picks it."""
+
+from __future__ import annotations
+
+from bot.logtext import describe
+from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+
+ENTENTE, CENTRAL = 11, 22
+
+
+async def start_wings(env: Env, seed: str, scenario: str = "wings-1917") -> int:
+    """A started campaign of ``scenario``, its first announcements delivered."""
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, scenario, pace(), seed=seed, ruleset="wings"
+    )
+    await env.svc.join(info.id, ENTENTE, "entente")
+    await env.svc.join(info.id, CENTRAL, "central")
+    await env.svc.start(info.id, GM)
+    await env.worker().deliver_due()
+    return info.id
+
+
+async def lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None = None) -> None:
+    """Each commander drafts every field at its default, but the ``picks`` given him, and
+    locks; then the announcements go out."""
+    for user in (ENTENTE, CENTRAL):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            return  # the first lock ended the campaign
+        panel = await env.svc.panel(cid, user)
+        if panel.locked:
+            continue
+        chosen = {d.field: d.default for d in panel.decisions}
+        chosen.update((picks or {}).get(user, {}))
+        for field, value in chosen.items():
+            await env.svc.draft(cid, user, panel.round_id, field, value)
+        await env.svc.lock(cid, user, panel.round_id)
+    await env.worker().deliver_due()
+
+
+async def log_lines(env: Env, cid: int, per_page: int = 100) -> list[str]:
+    """The campaign log in English, newest first."""
+    page = await env.svc.log(cid, per_page=per_page)
+    return [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
