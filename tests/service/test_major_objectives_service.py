@@ -73,14 +73,14 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
     slot = next(d for d in panel.decisions if any(o.detail == camera for o in d.options))
     stall = next(o.id for o in slot.options if o.id.startswith("ST "))
     await lock_all(env, cid, {USERS[active]: {slot.field: stall}})
-    log = await log_lines(env, cid)
+    log = await log_lines(env, cid, oldest_first=True)
     bonus = next(line for line in log if line.startswith("Period bonus (summer 1917, 1D10-2)"))
     assert "Entente rolls" in bonus
     for _ in range(40):  # the photo mission flies on to its debrief
         if await _mission_menu(env, cid, USERS[active]) is not None:
             break
         await lock_all(env, cid)
-    log = await log_lines(env, cid)
+    log = await log_lines(env, cid, oldest_first=True)
     side_name = "Entente" if enemy == "entente" else "Central Powers"
     assert (
         f"The {side_name} railway station is photographed: it may be bombed in the next mission"
@@ -109,7 +109,7 @@ async def test_photograph_then_bomb_the_enemy_station(env: Env, catalog: Catalog
             break
         await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
-    log = await log_lines(env, cid)
+    log = await log_lines(env, cid, oldest_first=True)
     assert f"Objective: the {side_name} railway station (bombing)" in log
     raid = [
         line

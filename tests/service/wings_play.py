@@ -38,7 +38,12 @@ async def lock_all(env: Env, cid: int, picks: dict[int, dict[str, str]] | None =
     await env.worker().deliver_due()
 
 
-async def log_lines(env: Env, cid: int, per_page: int = 100) -> list[str]:
-    """The campaign log in English, newest first."""
-    page = await env.svc.log(cid, per_page=per_page)
-    return [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
+async def log_lines(env: Env, cid: int, *, oldest_first: bool = False) -> list[str]:
+    """The whole campaign log in English (the service pages it, 50 entries at most)."""
+    lines: list[str] = []
+    for number in range(1, 1000):
+        page = await env.svc.log(cid, page=number, per_page=50)
+        if not page.entries:
+            break
+        lines += [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
+    return lines[::-1] if oldest_first else lines
