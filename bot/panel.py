@@ -66,7 +66,7 @@ class SelectSpec:
 
 @dataclass(frozen=True)
 class ButtonSpec:
-    action: Literal["lock", "unlock", "help", "odds"]
+    action: Literal["lock", "unlock", "help", "odds", "page"]
     label: str
     style: Literal["primary", "success", "secondary"]
     disabled: bool
@@ -85,6 +85,8 @@ class PanelSpec:
     image_name: str
     version: str  # the drafts shown: Lock commits these or nothing
     image_alt: str = ""  # the picture in words, sent as its alt text
+    page: int = 0  # which menus show when there are more fields than select rows
+    next_page: int = 0  # the page the page button shows (the panel has one page: 0)
 
 
 def where_line(plugin: Plugin[Any, Any], scenario: str, locale: str, channel_id: int) -> str:
@@ -104,8 +106,12 @@ def compose(
     locale: str,
     commander_id: int | None,
     channel_id: int | None = None,
+    page: int = 0,
 ) -> PanelSpec:
     """The panel's words and controls; ``commander_id`` is named to non-commanders.
+
+    A panel with more fields than select rows shows its menus a page at a time (``page``),
+    with a button to the next page: every field stays reachable, and Lock needs them all.
 
     The campaign's scenario and channel are named under the title: a player in two
     campaigns tells their DM panels apart.
@@ -115,13 +121,25 @@ def compose(
         where = where_line(plugin, scenario, locale, channel_id)
         head, _, rest = text.partition("\n")
         text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
+    fields = [d for d in panel.decisions if d.options]
+    pages = max(1, -(-len(fields) // MAX_SELECTS))
+    page = page % pages
+    shown = fields[page * MAX_SELECTS : (page + 1) * MAX_SELECTS]
+    buttons = _buttons(panel, locale, odds=plugin.rules.supports_odds)
+    if pages > 1:
+        after = (page + 1) % pages
+        first, last = after * MAX_SELECTS + 1, min(len(fields), (after + 1) * MAX_SELECTS)
+        label = t("orders.button.page", locale, first=first, last=last, total=len(fields))
+        buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
     return PanelSpec(
         campaign_id=panel.campaign_id,
         round_id=panel.round_id,
         side=panel.side,
         text=text,
-        selects=_selects(plugin, panel, scenario, locale),
-        buttons=_buttons(panel, locale, odds=plugin.rules.supports_odds),
+        selects=_selects(plugin, panel, scenario, locale, shown),
+        buttons=buttons,
+        page=page,
+        next_page=(page + 1) % pages,
         image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
         version=panel.version,
         image_alt=plugin.presenter.panel_summary(panel.view, panel.side, locale),
@@ -214,12 +232,22 @@ def decision_lines(
     return lines
 
 
+def page_of(panel: PanelData, field: str) -> int:
+    """The page whose menus hold ``field`` (0 for a field the panel does not show)."""
+    fields = [d.field for d in panel.decisions if d.options]
+    return fields.index(field) // MAX_SELECTS if field in fields else 0
+
+
 def _selects(
-    plugin: Plugin[Any, Any], panel: PanelData, scenario: str, loc: str
+    plugin: Plugin[Any, Any],
+    panel: PanelData,
+    scenario: str,
+    loc: str,
+    shown: list[Decision],
 ) -> tuple[SelectSpec, ...]:
     readonly = panel.locked or panel.status != "open"
     out: list[SelectSpec] = []
-    for decision in [d for d in panel.decisions if d.options][:MAX_SELECTS]:
+    for decision in shown:
         picked = panel.drafts.get(decision.field)
         # A select holds 25 options at most; rulesets keep their lists shorter than that.
         choices = tuple(

@@ -66,8 +66,9 @@ STYLES = {
 BUTTONS: dict[str, type[_PanelButton]] = {}
 
 
-def compose(services: Services, info: CampaignInfo, panel: PanelData) -> PanelSpec:
-    """The panel as ``bot.panel`` composes it, for this campaign's ruleset."""
+def compose(services: Services, info: CampaignInfo, panel: PanelData, page: int = 0) -> PanelSpec:
+    """The panel as ``bot.panel`` composes it, for this campaign's ruleset (its menus'
+    ``page`` when it has more fields than select rows)."""
     commander = next(
         (p.user_id for p in info.players if p.side == panel.side and p.commander), None
     )
@@ -78,6 +79,7 @@ def compose(services: Services, info: CampaignInfo, panel: PanelData) -> PanelSp
         locale=info.locale,
         commander_id=commander,
         channel_id=info.channel_id,
+        page=page,
     )
 
 
@@ -107,6 +109,18 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
         )
     row = len(spec.selects)
     for button in spec.buttons:
+        if button.action == "page":
+            view.add_item(
+                PageButton(
+                    spec.campaign_id,
+                    spec.round_id,
+                    spec.side,
+                    spec.next_page,
+                    label=button.label,
+                    row=row,
+                )
+            )
+            continue
         if button.action not in BUTTONS:
             continue  # a control whose cog is not loaded (the odds preview's, cogs.odds)
         item = BUTTONS[button.action](
@@ -242,9 +256,9 @@ async def _refused(
 
 
 async def _show(
-    interaction: discord.Interaction[Any], info: CampaignInfo, panel: PanelData
+    interaction: discord.Interaction[Any], info: CampaignInfo, panel: PanelData, page: int = 0
 ) -> None:
-    spec = compose(common.services(interaction), info, panel)
+    spec = compose(common.services(interaction), info, panel, page)
     await common.edit_message(interaction, content=spec.text, view=panel_view(spec))
 
 
@@ -277,7 +291,17 @@ async def on_select(
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
         return
-    await _show(interaction, info, panel)
+    await _show(interaction, info, panel, panels.page_of(panel, field))  # stay on its menus
+
+
+async def on_page(
+    interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str, page: int
+) -> None:
+    """The next page of a panel's menus (more fields than select rows)."""
+    await interaction.response.defer()
+    found = await _context(interaction, campaign_id, round_id, side)
+    if found is not None:
+        await _show(interaction, *found, page)
 
 
 async def on_lock(
@@ -495,6 +519,40 @@ class HelpButton(_PanelButton, template=rf"sortie:help:{IDS}:{SIDE}"):
         await _guarded(interaction, on_help(interaction, self.campaign_id))
 
 
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"sortie:page:{IDS}:{SIDE}:(?P<page>\d{{1,2}})",
+):
+    """Shows another page of the panel's menus; the page is in its id, so it survives a
+    restart like every panel control."""
+
+    def __init__(
+        self, campaign_id: int, round_id: int, side: str, page: int, *, label: str = "…",
+        row: int | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"sortie:page:{campaign_id}:{round_id}:{side}:{page}",
+                label=clip(label, 80),
+                style=discord.ButtonStyle.secondary,
+            ),
+            row=row,
+        )
+        self.campaign_id, self.round_id, self.side, self.page = campaign_id, round_id, side, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> PageButton:
+        return cls(int(match["campaign"]), int(match["round"]), match["side"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(
+            interaction,
+            on_page(interaction, self.campaign_id, self.round_id, self.side, self.page),
+        )
+
+
 # ------------------------------------------------------------------------------ /orders
 
 
@@ -541,10 +599,10 @@ BUTTONS.update(lock=LockButton, unlock=UnlockButton, help=HelpButton)
 
 
 async def setup(client: commands.Bot) -> None:
-    client.add_dynamic_items(FieldSelect, LockButton, UnlockButton, HelpButton)
+    client.add_dynamic_items(FieldSelect, LockButton, UnlockButton, HelpButton, PageButton)
     controls.of(client).panel = panel_view
     await client.add_cog(Orders(client))
 
 
 async def teardown(client: commands.Bot) -> None:
-    client.remove_dynamic_items(FieldSelect, LockButton, UnlockButton, HelpButton)
+    client.remove_dynamic_items(FieldSelect, LockButton, UnlockButton, HelpButton, PageButton)

@@ -649,3 +649,41 @@ async def test_status_shows_the_round_messages_board_without_drawing_it_again(
         assert shown is not None and shown.attachments
         assert "Japanese" in shown.content
         assert boards.boards.misses == drawn  # the round message's own board
+
+
+async def test_a_panel_with_more_fields_than_menus_pages_them_and_every_field_is_reachable(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord gives a message five rows, one of them the buttons: a side with more fields
+    than four sees its menus a page at a time, turns the page with a button, stays on the
+    page of the field it just chose, and can choose every field and lock."""
+    from bot import panel as panels
+
+    monkeypatch.setattr(panels, "MAX_SELECTS", 2)  # the 3 Japanese fields need 2 pages
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env)
+        user = table.alice_user
+        panel = dm_panel(user)
+        fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+        assert fields == ["fleet_tactic", "flight_ops"]
+        page = control(panel, "sortie:page:")
+        assert "Menus 3–3 of 3" in str(
+            [c.label for row in panel.components for c in row.children if c.custom_id == page]
+        )
+        turned = await user.click(panel, custom_id=page)
+        assert turned.acknowledged and not turned.followups
+        panel = refreshed(user, panel)
+        assert [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")] == [
+            "doctrine"
+        ]
+        await choose(user, panel, "doctrine", PICKS[JAPANESE]["doctrine"])
+        panel = refreshed(user, panel)
+        assert any(c.endswith(":doctrine") for c in custom_ids(panel))  # still its page
+        await user.click(panel, custom_id=control(panel, "sortie:page:"))  # back to 1–2
+        panel = refreshed(user, panel)
+        for field in ("fleet_tactic", "flight_ops"):
+            await choose(user, panel, field, PICKS[JAPANESE][field])
+            panel = refreshed(user, panel)
+        result = await lock(user, panel)
+        assert result.acknowledged and not result.followups, [f.content for f in result.followups]
+        assert "Locked" in refreshed(user, panel).content
