@@ -295,6 +295,8 @@ class WingsPresenter:
                 state = t("wings.objective-state.aloft", locale, level=site["level"])
             else:
                 state = t("wings.objective-state.intact", locale)
+            if site.get("deep"):  # seed E.I.b: double VP to the aggressor
+                state = t("wings.objective-state.deep", locale, state=state)
             text = t(
                 "wings.objective-line",
                 locale,

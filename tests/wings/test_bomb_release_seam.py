@@ -22,9 +22,12 @@ def _rules() -> WingsRules:
 
 
 def bombing_campaign(rules: WingsRules) -> WingsState:
+    return as_bombing_run(rules.new("wings-1917", SEED))
+
+
+def as_bombing_run(state: WingsState) -> WingsState:
     """Wings 1917 turned into a bombing run: the Entente's P1 (plane1) carries a bomb and
     the Central target lies where it falls if released after the second straight."""
-    state = rules.new("wings-1917", SEED)
     mission = state.camp.mission
     assert mission is not None
     catalog = default_catalog()
