@@ -87,3 +87,26 @@ def test_a_release_at_level_0_blows_the_bomber_up() -> None:
     # The standing order never releases at level 0: the bomber flies on with its bomb.
     standing, kinds = fly(state, b="S S S", far="S S S")
     assert kinds == [] and standing.planes["b"].status == "flying"
+
+
+def test_the_announcement_stays_on_its_maneuver_through_a_reorder_and_an_ace_s_swap() -> None:
+    from engine.wings import ace
+    from engine.wings.campaign import _reorder_decisions
+
+    start, far = bomber(), FAR
+    announced = parse_program("S BL S bomb@2")
+    state = mission(start, far).model_copy(
+        update={
+            "programs": {"b": announced, "far": parse_program("S S S")},
+            "pursuits": {"b": "far"},
+            "round": "reorder",
+        }
+    )
+    (reorder,) = _reorder_decisions(catalog(), state)
+    assert reorder.default == "S BL S bomb@2"
+    assert {o.id for o in reorder.options} >= {"S BL S bomb@2", "BL S S bomb@2"}
+    assert all(o.id.endswith(" bomb@2") for o in reorder.options)
+    # An Ace of Aces changing his last card keeps the release he announced.
+    aced = state.model_copy(update={"programmed": {"b": start}})
+    after_swap, _ = ace.apply(catalog(), aced, {"b": ("entente", "S BL TL")})
+    assert after_swap.programs["b"] == parse_program("S BL TL bomb@2")
