@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
-from engine.wings import majors
+from engine.wings import majors, zones
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
@@ -40,6 +40,8 @@ KINDS = ("patrol", "recon", "photography", "bombing", "balloon")
 # Seed F.III.c: the two missions against a major objective (the station stands for all four:
 # they differ only in their spot across the table).
 MAJOR_KINDS = ("photography:station", "bombing:station")
+# Seed E.I.b: the missions flown in the enemy zone, a deep objective first.
+ENEMY_KINDS = tuple(f"{kind}{zones.ENEMY_ZONE}" for kind in zones.IN_ENEMY_ZONE)
 
 
 def floor_ms(repeats: int = 30) -> float:
@@ -123,6 +125,7 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
     a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
+    kind, enemy_zone = zones.split_zone(kind)
     against = majors.split_choice(kind)
     kind, major = against if against is not None else (kind, None)
     crews = {"entente": "bristol_f2b", "central": "halberstadt_cl2"}
@@ -144,7 +147,7 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState
     }
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09")  # type: ignore[arg-type]
     mission, _, _ = generate_mission(
-        catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major
+        catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major, enemy_zone=enemy_zone
     )
     return mission
 
@@ -207,7 +210,7 @@ def main() -> None:
         for kind in KINDS:
             print(balance_line(catalog, kind, policy, count, floor))
     for policy in POLICIES:
-        for kind in MAJOR_KINDS:
+        for kind in (*MAJOR_KINDS, *ENEMY_KINDS):
             print(balance_line(catalog, kind, policy, count, floor))
     dambusters(catalog, count, floor)
 

@@ -52,7 +52,7 @@ def table_map(
     def at(x: float, y: float) -> tuple[float, float]:
         return (band + x * scale, band + y * scale)
 
-    _zones(draw, at, table_w, table_h, locale)
+    _zones(draw, at, table_w, table_h, locale, mission.get("zones"))
     _grid(draw, at, table_w, table_h)
     _net(draw, at, mission, table_h)
     for element in sorted((mission.get("ground") or {}).values(), key=lambda g: g["id"]):
@@ -65,13 +65,21 @@ def table_map(
     return image
 
 
-def _zones(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float, locale: str) -> None:
-    """Seed E.I.b: a quarter of the table at each end is a side's own (the Entente's on
-    the left), the middle half no-man's land."""
-    quarter = table_w / 4
+def _zones(
+    draw: ImageDraw.ImageDraw,
+    at: Any,
+    table_w: float,
+    table_h: float,
+    locale: str,
+    borders: Any = None,
+) -> None:
+    """Seed E.I.b: each end of the table is a side's own (the Entente's on the left), the
+    middle no-man's land: quarters, or the borders the mission carries (a mission in the
+    enemy zone gives the defender most of the table)."""
+    entente, central = borders if borders else (table_w / 4, table_w * 3 / 4)
     for side, (left, right) in (
-        ("entente", (0.0, quarter)),
-        ("central", (table_w - quarter, table_w)),
+        ("entente", (0.0, float(entente))),
+        ("central", (float(central), table_w)),
     ):
         draw.rectangle((*at(left, 0), *at(right, table_h)), fill=ZONE_TINT[side])
         label = t(f"service.side.{side}", locale)

@@ -107,7 +107,8 @@ def decisions(catalog: Catalog, mission: MissionState) -> list[Decision]:
     result = []
     for pid in sorted(mission.programmed):
         plane = mission.planes[pid]
-        kept = mission.programs[pid]
+        # The bomb release announced stays with the program (its id names the cards only).
+        kept = mission.programs[pid].model_copy(update={"release": None})
         head = kept.cards[:-1]
         options = [Option(id=program_text(kept), label=program_text(kept), detail="keep")]
         excluded: list[Excluded] = []
@@ -154,7 +155,7 @@ def apply(
         if cards == programs[pid].cards:
             continue
         before = mission.programmed[pid]
-        new = Program(cards=cards)
+        new = Program(cards=cards, release=programs[pid].release)  # seed A.IV.e: as announced
         deck = catalog.maneuver_decks[catalog.planes[before.type].deck]
         plane = planes[pid]
         genius = mission.turn if uses_genius(before, deck, new) else before.genius_turn

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements
+from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements, zones
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -388,9 +388,11 @@ def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
             excluded = (Excluded(id="reorder", label="reorder", reason="declared-maneuver"),)
         else:
             for order in dict.fromkeys(itertools.permutations(program.cards)):
-                candidate = Program(cards=order)
+                # The bomb release announced stays on its maneuver (seed A.IV.e).
+                candidate = Program(cards=order, release=program.release)
                 if not check_program(catalog, plane, candidate, mission.rules, mission.turn):
-                    options.append(Option(id=" ".join(order), label=" ".join(order)))
+                    text = program_text(candidate)
+                    options.append(Option(id=text, label=text))
         first = mission.programs[target].cards[0]
         decisions.append(
             Decision(
@@ -453,6 +455,14 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
                             label=f"{COUNT_LABELS[kind]} of {count} objectives",
                         )
                     )
+    # Seed E.I.b: each type with objectives may be flown in the enemy zone (its default
+    # number of objectives, to keep the menu within a select's 25 options).
+    open_kinds = {option.id for option in options}
+    options += [
+        Option(id=f"{kind}{zones.ENEMY_ZONE}", label=f"{MISSION_LABELS[kind]} in the enemy zone")
+        for kind in zones.IN_ENEMY_ZONE
+        if kind in open_kinds
+    ]
     # Seed F.III.c: the enemy's major objectives, photographed first, then bombed.
     can_photograph = can_fly_kind(catalog, state, state.active, "photography")
     major_options, major_excluded = majors.mission_options(state, can_photograph)
@@ -681,6 +691,7 @@ def _after_turn(
 def _start_mission(
     catalog: Catalog, state: CampaignState, rng: Rng, kind: str = "patrol"
 ) -> tuple[CampaignState, list[Event]]:
+    kind, enemy_zone = zones.split_zone(kind)  # seed E.I.b: "bombing@enemy"
     against = majors.split_choice(kind)
     major = None
     if against is not None:
@@ -689,7 +700,7 @@ def _start_mission(
     else:
         kind, count = split_mission_choice(kind)
     mission, points, forces = generate_mission(
-        catalog, state, rng, kind, objectives=count, major=major
+        catalog, state, rng, kind, objectives=count, major=major, enemy_zone=enemy_zone
     )
     budgets = {state.active: points.active, other(state.active): points.enemy}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.wings import zones
 from engine.wings.state import MissionState, PlaneState
 
 if TYPE_CHECKING:
@@ -26,9 +27,8 @@ CARDS_ON_RETURN = 2  # seed A.IV.c: two type A cards, specials applying
 
 
 def over_own_zone(mission: MissionState, side: str, x: float) -> bool:
-    """Seed E.I.b: a quarter of the table at each end is a side's own (authored split)."""
-    width = mission.table[0]
-    return x < width / 4 if side == "entente" else x > width * 3 / 4
+    """Seed E.I.b: a quarter of the table at each end is a side's own, or the mission's zones."""
+    return zones.in_own_zone(mission, side, x)
 
 
 def crossing(

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng
 from engine.wings import geometry as geo
 from engine.wings import majors
+from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.landing import rescue_layout
 from engine.wings.missions import Sortie, new_mission
@@ -109,13 +110,18 @@ def clear_spot(catalog: Catalog, x: float, y: float, taken: list[Spot]) -> float
 
 
 def defences(
-    catalog: Catalog, side: SideName, trenches: int, caa: int, taken: tuple[Spot, ...] = ()
+    catalog: Catalog,
+    side: SideName,
+    trenches: int,
+    caa: int,
+    taken: tuple[Spot, ...] = (),
+    border: float | None = None,
 ) -> dict[str, GroundElement]:
     """The defending side's trenches and CAA posts along the border of its own zone (seed
     E.I.b: mission elements within R/2 of that border), spread evenly across the table,
     each slid along the border clear of the objectives and posts laid before it."""
     width, height = catalog.rules.units.table
-    x = width * 3 / 4 if side == "central" else width / 4
+    x = border if border is not None else width * 3 / 4 if side == "central" else width / 4
     kinds: list[Literal["trench", "caa"]] = []
     kinds += ["caa"] * caa
     kinds += ["trench"] * trenches
@@ -136,14 +142,17 @@ def defences(
     return {post.id: post for post in posts}
 
 
-def flak_battery(catalog: Catalog, side: SideName, taken: tuple[Spot, ...] = ()) -> GroundElement:
+def flak_battery(
+    catalog: Catalog, side: SideName, taken: tuple[Spot, ...] = (), border: float | None = None
+) -> GroundElement:
     """The flak battery (DCA) covering the objectives: on the table's middle line as deep in
     the defender's zone as seed E.I.b lets a mission element lie (``[objectives] depth``,
     key ``dca``: R/2), slid across the table clear of the objectives and posts (authored
     spot); armed from the second turn (seed A.IV.h: a turn to arm)."""
     width, height = catalog.rules.units.table
     ruler = catalog.rules.units.ruler
-    border = width * 3 / 4 if side == "central" else width / 4
+    if border is None:
+        border = width * 3 / 4 if side == "central" else width / 4
     inward = 1 if side == "central" else -1
     x = border + inward * ruler * catalog.rules.objectives.depth["dca"]
     return GroundElement(
@@ -266,7 +275,10 @@ def generate_mission(
     kind: str = "patrol",
     objectives: int | None = None,
     major: str | None = None,
+    enemy_zone: bool = False,
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
+    """``enemy_zone``: flown in the enemy zone, deep objectives and all (seed E.I.b,
+    ``engine.wings.zones``), priced by the creation table's "deep enemy zone" row."""
     active = state.active
     enemy = other(active)
     fire = catalog.rules.fire
@@ -276,6 +288,7 @@ def generate_mission(
     dca = 0 if kind == "patrol" else 1
     # seed E.II.b: the squadron's choice; without one, the data's default (recon: four sites)
     sites = catalog.rules.objectives.per_mission.get(kind, 1) if objectives is None else objectives
+    zone = "deep_enemy" if enemy_zone else "near_enemy"
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
@@ -285,6 +298,7 @@ def generate_mission(
         enemy_trenches=trenches,
         enemy_caa=caa,
         enemy_dca=dca,
+        zone=zone,
     )
     two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
     enemy_force = choose_forces(catalog, state, enemy, points.enemy)
@@ -302,6 +316,7 @@ def generate_mission(
             enemy_trenches=trenches,
             enemy_caa=caa,
             enemy_dca=dca,
+            zone=zone,
         )
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
@@ -343,11 +358,15 @@ def generate_mission(
     if major is not None:
         # Seed F.III.c: the enemy's major objective is the mission's one objective.
         placed = majors.place(catalog, state, kind, enemy, major)
+    zones = zones_of.enemy_zone_borders(catalog, enemy) if enemy_zone else None
+    border = zones_of.border_of(zones, enemy) if zones is not None else None
+    if zones is not None:
+        placed = zones_of.place_deep(catalog, kind, enemy, sites)
     spots = tuple((site.x, site.y) for site in placed.values())
-    ground = defences(catalog, enemy, trenches, caa, spots)
+    ground = defences(catalog, enemy, trenches, caa, spots, border)
     if dca:
         battery = flak_battery(
-            catalog, enemy, (*spots, *((post.x, post.y) for post in ground.values()))
+            catalog, enemy, (*spots, *((post.x, post.y) for post in ground.values())), border
         )
         ground[battery.id] = battery
     mission = mission.model_copy(
@@ -360,6 +379,7 @@ def generate_mission(
             # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
             "nets": kind == "balloon" and sites >= 2,
             "major": major,
+            "zones": zones,
         }
     )
     if kind == "rescue":

@@ -186,8 +186,8 @@ def returned(mission: MissionState, plane: PlaneState) -> bool:
         return True
     if plane.status != "left":
         return False
-    width = mission.table[0]
-    return plane.x < width / 4 if plane.side == "entente" else plane.x > width * 3 / 4
+    left, right = mission.zones or (mission.table[0] / 4, mission.table[0] * 3 / 4)
+    return plane.x < left if plane.side == "entente" else plane.x > right
 
 
 def in_mission(plane: PlaneState) -> bool:

@@ -22,6 +22,7 @@ import math
 import random
 
 from engine.wings import geometry as geo
+from engine.wings import zones
 from engine.wings.catalog import Catalog
 from engine.wings.objectives import bomb_markers, can_observe
 from engine.wings.program import CARDS_PER_TURN, check_program, random_program
@@ -205,8 +206,7 @@ def _room_ahead(mission: MissionState, x: float, y: float, heading: float) -> fl
 
 def _home(mission: MissionState, plane: PlaneState, target: geo.Point, x: float, y: float) -> bool:
     """Off the table over his own zone with home as his goal: back to base."""
-    width, _ = mission.table
-    own = x < width / 4 if plane.side == "entente" else x > width * 3 / 4
+    own = zones.in_own_zone(mission, plane.side, x)
     return own and not _on_table(mission, target)
 
 

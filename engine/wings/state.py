@@ -230,6 +230,9 @@ class Objective(Model):
 class Program(Model):
     cards: tuple[str, ...]
     maneuver: str | None = None  # a declared complex maneuver (authored 3.5)
+    # Seed A.IV.e: the maneuver (1-3) after which the bomber releases, announced with the
+    # program; 0 holds the bomb all turn; None leaves it to the standing order (authored).
+    release: int | None = None
 
 
 class MissionRules(Model):
@@ -292,6 +295,9 @@ class MissionState(Model):
     # program and kept from turn to turn (engine.wings.behaviours).
     orders: dict[str, str] = Field(default_factory=dict)
     major: str | None = None  # flown against the enemy's major objective (seed F.III.c)
+    # Seed E.I.b: the x of the Entente zone's border and of the Central zone's border; None
+    # for the quarters of a mission in the conflict zone (engine.wings.zones).
+    zones: tuple[float, float] | None = None
 
 
 class Pilot(Model):

@@ -19,6 +19,7 @@ from engine.wings import (
     ammunition,
     balloons,
     behaviours,
+    bombing,
     ceiling,
     clouds,
     equipment,
@@ -28,6 +29,7 @@ from engine.wings import (
     majors,
     shooting,
     twin,
+    zones,
 )
 from engine.wings import geometry as geo
 from engine.wings import objectives as obj
@@ -247,13 +249,8 @@ class Turn:
         self.event("crash", plane=pid, zone=zone, pilot_alive=lp >= 0, x=x, y=y)
 
     def zone(self, side: str, x: float) -> str:
-        """Seed E.I.b: a quarter of the table at each end belongs to a side (authored split);
-        the Entente holds the left (low x) end."""
-        width = self.mission.table[0]
-        if width / 4 <= x <= width * 3 / 4:
-            return "no_mans_land"
-        own_left = side == "entente"
-        return "friendly" if (x < width / 4) == own_left else "enemy"
+        """Seed E.I.b: the zone under ``x`` for ``side`` (quarters, or the mission's own)."""
+        return zones.zone_at(self.mission, side, x)
 
     def apply_card(
         self,
@@ -885,7 +882,11 @@ class Turn:
 
     # --- objectives (seed A.IV.e-g, A.IV.i) ----------------------------------------------
 
-    def objective_actions(self, played: dict[str, tuple[ManeuverCard, Step]]) -> None:
+    def objective_actions(
+        self,
+        played: dict[str, tuple[ManeuverCard, Step]],
+        programs: dict[str, Program] | None = None,
+    ) -> None:
         """After the maneuver and before fire (seed A.IV.e): bombs fall, and photographs
         and reconnaissance passes are noted."""
         if not self.objectives:
@@ -903,12 +904,12 @@ class Turn:
                     continue
                 self.objectives[site.id] = site.model_copy(update={"done_by": plane.id})
                 self.event(kind, plane=plane.id, objective=site.id)
-            if plane.bombs > 0 and plane.level >= 1:
-                self.release_bomb(plane, card.kind)
+            bombing.act(self, plane, card.kind, (programs or {}).get(plane.id))
 
-    def release_bomb(self, plane: PlaneState, last_kind: str) -> None:
+    def release_bomb(self, plane: PlaneState, last_kind: str, announced: bool = False) -> None:
         """Standing order (authored): a bomber releases when its bomb would land on an
-        enemy target, never at level 0 (where the seed has it blow up with its bomb)."""
+        enemy target, never at level 0 (where the seed has it blow up with its bomb). A
+        release the player ``announced`` falls whatever it lands on (engine.wings.bombing)."""
         pose = obj.bomb_fall(self.catalog, plane, last_kind)
         hits = [
             (obj.bomb_damage(self.catalog, pose, target, plane.cluster), target)
@@ -916,10 +917,12 @@ class Turn:
             if target.kind == "target" and target.side != plane.side and not target.destroyed
         ]
         hits = [(points, target) for points, target in hits if points > 0]
-        if not hits:
+        if not hits and not announced:
             return
         self.update(plane.id, bombs=plane.bombs - 1)
         self.event("bomb-released", plane=plane.id, x=round(pose[0], 3), y=round(pose[1], 3))
+        if not hits:
+            self.event("bomb-missed", plane=plane.id)  # spent: another pass needs another bomb
         for points, target in hits:
             damage = target.damage + points
             destroyed = damage >= majors.structure(self.catalog, target)
@@ -1141,7 +1144,7 @@ class Turn:
         balloons.cables(self)
         balloons.collisions(self)
         balloons.nets(self, starts)
-        self.objective_actions(played)
+        self.objective_actions(played, programs)
         if self.phase == 2:
             self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
         flying = self.flying()

@@ -44,6 +44,8 @@ REINFORCE_NO = "no-reinforcement"
 REINFORCE_TYPE = "reinforce:"
 REINFORCE_WORDS = "reinforce."
 ORDER_WORDS = "order."  # a Knight's or an Artist's standing order (seed D.VI)
+RELEASE = " bomb@"  # a program's last word announcing its bomb release (seed A.IV.e)
+RELEASE_WORDS = "bomb-release."  # the option detail saying when, as the rules mark it
 ORDER_BEHAVIOURS = ("knight", "artist")  # the behaviours whose power is a standing order
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 
@@ -293,6 +295,8 @@ class WingsPresenter:
                 state = t("wings.objective-state.aloft", locale, level=site["level"])
             else:
                 state = t("wings.objective-state.intact", locale)
+            if site.get("deep"):  # seed E.I.b: double VP to the aggressor
+                state = t("wings.objective-state.deep", locale, state=state)
             text = t(
                 "wings.objective-line",
                 locale,
@@ -397,6 +401,14 @@ class WingsPresenter:
             plane = value.removeprefix(REINFORCE_TYPE)
             name = word(f"wings.plane.{plane}", plane, locale)
             return t("wings.reinforce.send", locale, plane=name)
+        if field.startswith("plane") and RELEASE in value:
+            program, _, when = value.rpartition(RELEASE)
+            return t(
+                "wings.bomb-release.program",
+                locale,
+                program=program,
+                when=t(f"wings.bomb-release.{when}", locale),
+            )
         if field.startswith("plane") and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
@@ -432,6 +444,8 @@ class WingsPresenter:
             return t("wings.reinforce.cost-detail", locale, mp=points)
         if option.detail == REINFORCE_WORDS + "no":
             return t("wings.reinforce.no-detail", locale)
+        if option.detail.startswith(RELEASE_WORDS):  # seed A.IV.e: what the release does
+            return t(f"wings.{option.detail}-detail", locale)
         if option.detail.startswith(ORDER_WORDS):  # "order.artist.short": what it does
             return t(f"wings.order-detail.{option.detail.split('.')[-1]}", locale)
         if option.detail.startswith("equipment."):  # the sealed item, its price and effect

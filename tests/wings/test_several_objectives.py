@@ -18,8 +18,9 @@ def test_the_briefing_offers_each_objective_mission_with_two_or_three_objectives
     decision = wings.mission_decision(catalog(), with_recon_crew())
     ids = [option.id for option in decision.options]
     for kind in ("recon", "photography", "bombing", "balloon"):
-        # (a major objective's mission, "photography:station", is one objective: no count)
-        counted = [i for i in ids if i.startswith(kind) and ":" not in i]
+        # (a major objective's mission, "photography:station", is one objective: no count;
+        # one in the enemy zone, "bombing@enemy", the default number)
+        counted = [i for i in ids if i.startswith(kind) and ":" not in i and "@" not in i]
         assert counted == [kind, f"{kind}-2", f"{kind}-3"]
     assert "patrol-2" not in ids  # a patrol has no objective to count
     assert split_mission_choice("photography-3") == ("photography", 3)

@@ -55,12 +55,12 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, equipment, landing, reinforcements
+from engine.wings import behaviours, bombing, equipment, landing, reinforcements
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
 from engine.wings.catalog import Catalog, SideName
-from engine.wings.program import check_program, default_program, program_text
+from engine.wings.program import check_program, default_program, parse_program, program_text
 from engine.wings.state import SIDES as WINGS_SIDES
 from engine.wings.state import CampaignState, MissionRules, MissionState, PlaneState, Program
 
@@ -334,6 +334,10 @@ def _program_options(
     programs: list[str] = [
         program_text(default_program(catalog, plane, mission.rules, mission.turn))
     ]
+    if plane.bombs > 0 and plane.status == "flying" and not parse_program(programs[0]).maneuver:
+        # Seed A.IV.e: the bomber announces his release; the straight run offers each
+        # maneuver and holding on, every other program leaves it to the standing order.
+        programs += bombing.variants(programs[0])
     home = landing.lands_home(catalog, mission, plane)
     down = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
     if down or plane.status == "landed" or home:
@@ -371,6 +375,17 @@ def _program_options(
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
     return programs
+
+
+RELEASE_WORDS = "bomb-release."  # an option detail so prefixed names a ``wings`` string
+
+
+def _release_detail(program: str) -> str:
+    """Seed A.IV.e: a program announcing its bomb release says when on the owner's panel."""
+    _cards, release = bombing.split(program)
+    if release is None:
+        return ""
+    return f"{RELEASE_WORDS}{bombing.HOLD if release == bombing.HOLD_RELEASE else release}"
 
 
 def _sealed(plane: PlaneState, turn: int, program: str) -> str:
@@ -589,7 +604,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                 continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
-            options = tuple(Option(id=p, label=p, detail=plane.id) for p in programs)
+            options = tuple(
+                Option(id=p, label=p, detail=_release_detail(p) or plane.id) for p in programs
+            )
             if plane.cloud_salt:
                 sealed = [_sealed(plane, mission.turn, p) for p in programs]
                 options = tuple(
