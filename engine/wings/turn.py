@@ -27,6 +27,7 @@ from engine.wings import (
     landing,
     majors,
     shooting,
+    sun,
     twin,
 )
 from engine.wings import geometry as geo
@@ -1190,6 +1191,7 @@ class Turn:
         ceiling.move_floor(self)
         clouds.seal_the_edge(self)
         exits.bring_back(self)  # seed A.IV.c: once the turn after the exit is over
+        sun.enter(self)  # seed F.VI.e: out of the sun, once the chosen turn is over
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1308,6 +1310,8 @@ class Turn:
             or (p.status == "landed" and not landing.grounded(self.catalog, p))
             # Off the table this turn, its player may still bring it back (seed A.IV.c).
             or exits.may_come_back(self.mission, p, turn)
+            # Waiting to enter out of the sun: in the mission, not fled (seed F.VI.e).
+            or p.status == "waiting"
         ]
         alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None

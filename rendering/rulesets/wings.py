@@ -38,6 +38,8 @@ SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (
 KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
+SUN_WORDS = "sun."  # planes waiting out of the sun: enter or wait (seed F.VI.e)
+SUN_OPTIONS = ("enter", "wait")
 COMEBACK_OPTIONS = ("come-back", "stay-out")
 # Seed E.IV: a reinforcement order on a downed plane's field, as the rules mark it.
 REINFORCE_NO = "no-reinforcement"
@@ -397,6 +399,8 @@ class WingsPresenter:
             plane = value.removeprefix(REINFORCE_TYPE)
             name = word(f"wings.plane.{plane}", plane, locale)
             return t("wings.reinforce.send", locale, plane=name)
+        if field.startswith("plane") and value in SUN_OPTIONS:
+            return t(f"wings.sun.{value}", locale)
         if field.startswith("plane") and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
@@ -426,6 +430,8 @@ class WingsPresenter:
         if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
+            return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith(SUN_WORDS):  # out of the sun: enter now or wait
             return t(f"wings.{option.detail}-detail", locale)
         if option.detail.startswith(REINFORCE_WORDS + "cost."):  # seed E.IV: its price
             points = option.detail.removeprefix(REINFORCE_WORDS + "cost.")
