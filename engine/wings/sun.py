@@ -83,12 +83,20 @@ def at_start(
     mission = mission.model_copy(
         update={"planes": planes, "time_of_day": time_of_day, "sun_side": side, "sun_cards": cards}
     )
-    data: dict[str, object] = {"cards": list(cards), "time_of_day": time_of_day}
+    return mission, announce(mission)
+
+
+def announce(mission: MissionState) -> list[Event]:
+    """The draw as everyone is told it (empty when the rule was not played)."""
+    if not mission.sun_cards:
+        return []
+    data: dict[str, object] = {"cards": list(mission.sun_cards), "time_of_day": mission.time_of_day}
+    side = mission.sun_side
     if side is None:
-        return mission, [Event(kind="sun-none", turn=0, data=data)]
-    waiting = sorted(pid for pid, plane in planes.items() if plane.status == "waiting")
-    data |= {"side": side, "against": other(side), "planes": waiting}
-    return mission, [Event(kind="sun-drawn", turn=0, data=data)]
+        return [Event(kind="sun-none", turn=0, data=data)]
+    planes = sorted(pid for pid, plane in mission.planes.items() if plane.side == side)
+    data |= {"side": side, "against": other(side), "planes": planes}
+    return [Event(kind="sun-drawn", turn=0, data=data)]
 
 
 def waiting(mission: MissionState) -> list[PlaneState]:

@@ -55,7 +55,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, equipment, landing, reinforcements
+from engine.wings import behaviours, equipment, landing, reinforcements, sun
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -913,9 +913,13 @@ class WingsRules(Rules[WingsState, WingsView]):
 
 def _opening(campaign: CampaignState) -> list[Event]:
     bonus = campaign.period_bonus
-    if bonus is None:
-        return []
-    return [Event(kind="period-bonus", turn=1, data=dict(bonus))]
+    told = [] if bonus is None else [Event(kind="period-bonus", turn=1, data=dict(bonus))]
+    if campaign.mission is not None:
+        # Seed F.VI.e: the first mission's sun, drawn at its briefing inside ``new``.
+        told += [
+            Event(kind=e.kind, turn=1, data=dict(e.data)) for e in sun.announce(campaign.mission)
+        ]
+    return told
 
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
