@@ -19,6 +19,7 @@ from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
+from rendering.rulesets.wings_sun import sun_lines
 from rendering.style import font, to_png, wrap
 from rendering.wings_map import table_map
 
@@ -235,7 +236,9 @@ class WingsPresenter:
                     y=f"{plane['y']:.1f}",
                     heading=f"{plane['heading']:.0f}",
                 )
-                if plane["status"] != "flying":
+                if plane["status"] == "waiting":
+                    where = t("wings.status.waiting", locale)  # off the table (seed F.VI.e)
+                elif plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
                     if plane["id"] in mission.get("may_come_back", ()):
                         where += " · " + t("wings.plane-note.may-come-back", locale)
@@ -498,6 +501,7 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
+            before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
         return before, []
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
@@ -535,6 +539,7 @@ class WingsPresenter:
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
+            *sun_lines(view.data, locale),
         ]
 
     # ------------------------------------------------------------------ images
@@ -553,6 +558,7 @@ class WingsPresenter:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
+        lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         for side, flag in locked.items():
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))

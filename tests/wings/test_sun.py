@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.logtext import describe
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, WingsState
 from engine.wings import sun
@@ -16,6 +17,8 @@ from engine.wings.catalog import DamageCard, default_catalog
 from engine.wings.program import parse_program
 from engine.wings.state import MissionState, PlaneState
 from engine.wings.turn import play_turn
+from rendering.rulesets.wings import WingsPresenter
+from tests.test_french import problems
 from tests.wings.helpers import catalog, mission, plane
 
 HALF_RULER = 2.5  # R/2 in base widths
@@ -282,3 +285,24 @@ def test_the_choice_to_enter_is_secret_until_the_turn_flies() -> None:
         own = rules.view(held, "entente").data["mission"]["sun_enter"]
         assert own is (choice == "enter")  # his own side sees what it chose
     assert seen[0] == seen[2] and seen[1] == seen[3]
+
+
+def test_the_panel_and_the_log_word_the_sun_in_both_languages() -> None:
+    rules, presenter = _rules(), WingsPresenter()
+    state = rules.new("wings-1918", ENTENTE_SUN)
+    (asked,) = [d for d in rules.pending(state) if d.side == "entente"]
+    words = {}
+    for locale in ("en", "fr"):
+        words[locale] = [
+            *(presenter.option_text("wings-1918", "plane1", o.id, locale) for o in asked.options),
+            *(presenter.option_description("plane1", o, locale) for o in asked.options),
+            *presenter.status_lines(rules.view(state, "central"), locale)[-1:],
+        ]
+    assert words["en"][:2] == ["wait out of the sun", "enter out of the sun"]
+    assert words["en"][-1].startswith("The Entente wait in the morning sun, off the table")
+    assert not problems([("sun", line) for line in words["fr"]])
+    _, events = _step(state, ENTENTE_SUN, {"entente": {"plane1": "enter"}})
+    told = [e for e in events if e.kind.startswith("sun-")]
+    french = [describe(e.kind, e.data, "fr") for e in told]
+    assert len(french) == 3 and not problems([("sun-log", line) for line in french])
+    assert describe(told[1].kind, told[1].data, "en").startswith("P1 comes out of the sun near P")
