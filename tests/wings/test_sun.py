@@ -306,3 +306,15 @@ def test_the_panel_and_the_log_word_the_sun_in_both_languages() -> None:
     french = [describe(e.kind, e.data, "fr") for e in told]
     assert len(french) == 3 and not problems([("sun-log", line) for line in french])
     assert describe(told[1].kind, told[1].data, "en").startswith("P1 comes out of the sun near P")
+
+
+def test_a_patrol_does_not_end_while_a_side_waits_in_the_sun() -> None:
+    """A patrol ends when a side has no plane left in it: planes waiting to come out of
+    the sun are in it (they have not fled), so the turn ends with the mission going on."""
+    waiting = plane("e1", "spad7", "entente", x=1.0, y=1.0, level=2, status="waiting")
+    target = plane("c1", "albatros_d3", "central", x=8.0, y=8.0, heading=0.0, level=2)
+    m = mission(waiting, target, sun=True).model_copy(update={"sun_side": "entente"})
+    after, events = play_turn(catalog(), m, {"c1": parse_program("S S S")}, Rng("sun", 1, "t"))
+    assert not after.finished and after.winner is None
+    assert after.planes["e1"].status == "waiting"
+    assert not [e for e in events if e.kind in ("mission-over", "left-table")]
