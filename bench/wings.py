@@ -260,6 +260,7 @@ def seam_rounds(count: int, floor: float) -> None:
 
 def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: float) -> str:
     outcome: Counter[str] = Counter()
+    sunny: Counter[str] = Counter()
     vp: Counter[str] = Counter()
     achieved: Counter[str] = Counter()
     times = []
@@ -270,6 +271,10 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
         attacker = state.active
         won = state.winner
         outcome["attacker" if won == attacker else "draw" if won == "draw" else "defender"] += 1
+        if state.sun_side is not None:  # seed F.VI.e: how often the side in the sun won
+            sunny["drawn"] += 1
+            sunny["won"] += won == state.sun_side
+            sunny["lost"] += won not in (state.sun_side, "draw", None)
         if kind == "patrol":
             continue
         scored = awards(catalog, state)
@@ -284,6 +289,12 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
         if kind != "patrol"
         else ""
     )
+    if sunny["drawn"]:
+        drawn = sunny["drawn"]
+        detail += (
+            f"; the side in the sun ({drawn} missions) won {sunny['won'] / drawn:.1%},"
+            f" lost {sunny['lost'] / drawn:.1%}"
+        )
     mission_ms = statistics.median(times) * 1000
     return (
         f"{kind:<11} {policy:<6} {shares} (n={count}) [neither side above 65 %:"
