@@ -1189,11 +1189,9 @@ class Turn:
         self.pursuits = self.tailing() if self.mission.rules.tailing else {}
         shooting.experts_look(self)
         ceiling.move_floor(self)
-        # Seed F.VI.e: out of the sun once the chosen turn is over; before the cloud edge
-        # is sealed: a plane may come in at the game ceiling (with GM data, at its edge).
-        sun.enter(self)
         clouds.seal_the_edge(self)
         exits.bring_back(self)  # seed A.IV.c: once the turn after the exit is over
+        sun.enter(self)  # seed F.VI.e: out of the sun, once the chosen turn is over
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
