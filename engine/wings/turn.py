@@ -1191,7 +1191,10 @@ class Turn:
         ceiling.move_floor(self)
         clouds.seal_the_edge(self)
         exits.bring_back(self)  # seed A.IV.c: once the turn after the exit is over
-        sun.enter(self)  # seed F.VI.e: out of the sun, once the chosen turn is over
+        # Seed F.VI.e: out of the sun once the chosen turn is over, lining up on the planes
+        # just back on the table too. With no climb counter it is never at the cloud edge
+        # with the shipped planes (all climb 2 or more), so the edge sealed above holds.
+        sun.enter(self)
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
