@@ -32,7 +32,8 @@ from engine.wings.missions import Sortie, new_mission
 from engine.wings.objectives import NEEDS_TWO_SEATER, awards
 from engine.wings.program import random_program
 from engine.wings.rookie import rookie_program
-from engine.wings.state import MissionState
+from engine.wings.state import MissionRules, MissionState
+from engine.wings.sun import at_start
 from engine.wings.turn import play_turn
 
 POLICIES = ("random", "rookie")
@@ -115,13 +116,17 @@ def fly(
         returning = returning_for(state, seed, policy)
         if returning:
             state = state.model_copy(update={"returning": returning})
+        if any(plane.status == "waiting" for plane in state.planes.values()):
+            # Seed F.VI.e: a stand-in in the sun tosses a coin each turn to come out of it.
+            enter = Rng(str(seed), state.turn, "ai-sun").stream("sun").random() < 0.5
+            state = state.model_copy(update={"sun_enter": enter})
         start = time.perf_counter()
         state, _ = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
     return state, turn_times
 
 
-def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState:
+def generated(catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = False) -> MissionState:
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
     a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
@@ -145,10 +150,16 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol") -> MissionState
         )
         for side in ("entente", "central")
     }
-    campaign = new_campaign(catalog, str(seed), setup, date="1917-09")  # type: ignore[arg-type]
+    rules = MissionRules(sun=sun)
+    campaign = new_campaign(catalog, str(seed), setup, date="1917-09", rules=rules)  # type: ignore[arg-type]
     mission, _, _ = generate_mission(
         catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major, enemy_zone=enemy_zone
     )
+    if sun:
+        # The ``sun`` lines: every mission in clear weather, the sun drawn as a campaign does.
+        mission = mission.model_copy(update={"weather": "clear"})
+        stream = Rng(str(seed), 0, "briefing").stream(f"sun:{mission.number}")
+        mission, _ = at_start(catalog, mission, stream)
     return mission
 
 
@@ -212,6 +223,10 @@ def main() -> None:
     for policy in POLICIES:
         for kind in (*MAJOR_KINDS, *ENEMY_KINDS):
             print(balance_line(catalog, kind, policy, count, floor))
+    # Seed F.VI.e: random programs with the sun rule on, every mission in clear weather, the
+    # side in the sun coming out of it on a coin toss each turn (forced after turn 3).
+    for kind in KINDS:
+        print(balance_line(catalog, kind, "sun", count, floor))
     dambusters(catalog, count, floor)
 
 
@@ -248,15 +263,21 @@ def seam_rounds(count: int, floor: float) -> None:
 
 def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: float) -> str:
     outcome: Counter[str] = Counter()
+    sunny: Counter[str] = Counter()
     vp: Counter[str] = Counter()
     achieved: Counter[str] = Counter()
     times = []
     for seed in range(count):
-        state, turn_times = fly(catalog, generated(catalog, seed, kind), seed, policy)
+        mission = generated(catalog, seed, kind, sun=policy == "sun")
+        state, turn_times = fly(catalog, mission, seed, policy)
         times.append(sum(turn_times))
         attacker = state.active
         won = state.winner
         outcome["attacker" if won == attacker else "draw" if won == "draw" else "defender"] += 1
+        if state.sun_side is not None:  # seed F.VI.e: how often the side in the sun won
+            sunny["drawn"] += 1
+            sunny["won"] += won == state.sun_side
+            sunny["lost"] += won not in (state.sun_side, "draw", None)
         if kind == "patrol":
             continue
         scored = awards(catalog, state)
@@ -271,6 +292,12 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
         if kind != "patrol"
         else ""
     )
+    if sunny["drawn"]:
+        drawn = sunny["drawn"]
+        detail += (
+            f"; the side in the sun ({drawn} missions) won {sunny['won'] / drawn:.1%},"
+            f" lost {sunny['lost'] / drawn:.1%}"
+        )
     mission_ms = statistics.median(times) * 1000
     return (
         f"{kind:<11} {policy:<6} {shares} (n={count}) [neither side above 65 %:"

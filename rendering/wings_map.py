@@ -173,8 +173,8 @@ def _plane(
     locale: str,
 ) -> None:
     status = plane["status"]
-    if status == "left":
-        return  # off the table
+    if status in ("left", "waiting"):
+        return  # off the table (waiting: to enter out of the sun, seed F.VI.e)
     cx, cy = at(plane["x"], plane["y"])
     colour = SIDE_INK.get(plane["side"], INK)
     if status in ("shot_down", "crashed", "exploded"):

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements, zones
+from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements, sun, zones
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -354,7 +354,7 @@ def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
                 detail=PROGRAM_HELP,
             )
         )
-    return [*decisions, *behaviours.order_decisions(mission)]
+    return [*decisions, *behaviours.order_decisions(mission), *sun.decisions(mission)]
 
 
 def comeback_decision(plane: PlaneState) -> Decision:
@@ -621,6 +621,9 @@ def resolve(
     )
     if returning:
         mission = mission.model_copy(update={"returning": returning})
+    if any(d.kind == "sun" and choices[d.side][d.field] == sun.ENTER for d in decisions):
+        # Seed F.VI.e: sealed like a program; the planes come in as the turn ends.
+        mission = mission.model_copy(update={"sun_enter": True})
     reinforcing = {
         d.field: choices[d.side][d.field].removeprefix(reinforcements.PREFIX)
         for d in decisions
@@ -705,6 +708,7 @@ def _start_mission(
     budgets = {state.active: points.active, other(state.active): points.enemy}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
     mission = mission.model_copy(update={"reserve": reserve})
+    mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.
@@ -740,8 +744,8 @@ def _start_mission(
     )
     if major is not None:
         target = {"side": other(state.active), "major": major, "mission": kind}
-        return state, [event, Event(kind="major-targeted", turn=0, data=target)]
-    return state, [event]
+        return state, [event, Event(kind="major-targeted", turn=0, data=target), *sun_events]
+    return state, [event, *sun_events]
 
 
 def _debrief(
@@ -1091,6 +1095,8 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         mission["orders"] = {
             pid: order for pid, order in mission["orders"].items() if planes[pid]["side"] == viewer
         }
+        if mission["sun_side"] != viewer:
+            mission["sun_enter"] = False  # seed F.VI.e: sealed until the planes come in
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

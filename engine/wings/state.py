@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.wings.catalog import SideName
 
-PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left", "landed"]
+# "waiting": off the table until it enters out of the sun (seed F.VI.e, engine.wings.sun).
+PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left", "landed", "waiting"]
 PilotState = Literal["active", "wounded", "seriously_wounded", "captured", "missing", "dead"]
 Status = Literal["rookie", "ace", "veteran", "ace_of_aces"]
 SIDES: tuple[SideName, SideName] = ("entente", "central")
@@ -58,6 +59,7 @@ class Decision(Model):
         "purchase",
         "mission",
         "equipment",
+        "sun",
     ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
@@ -252,6 +254,7 @@ class MissionRules(Model):
     real_ceiling: bool = True  # B.V: the floor moves up so planes reach their real ceiling
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
+    sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
 
 
 class MissionState(Model):
@@ -298,6 +301,11 @@ class MissionState(Model):
     # Seed E.I.b: the x of the Entente zone's border and of the Central zone's border; None
     # for the quarters of a mission in the conflict zone (engine.wings.zones).
     zones: tuple[float, float] | None = None
+    # Seed F.VI.e: the side the sun favours (None: nobody, or the rule not played), the
+    # A cards read for it, and this turn's sealed choice of its player to enter now.
+    sun_side: SideName | None = None
+    sun_cards: tuple[int, ...] = ()
+    sun_enter: bool = False
 
 
 class Pilot(Model):

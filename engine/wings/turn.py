@@ -28,6 +28,7 @@ from engine.wings import (
     landing,
     majors,
     shooting,
+    sun,
     twin,
     zones,
 )
@@ -1193,6 +1194,10 @@ class Turn:
         ceiling.move_floor(self)
         clouds.seal_the_edge(self)
         exits.bring_back(self)  # seed A.IV.c: once the turn after the exit is over
+        # Seed F.VI.e: out of the sun once the chosen turn is over, lining up on the planes
+        # just back on the table too. With no climb counter it is never at the cloud edge
+        # with the shipped planes (all climb 2 or more), so the edge sealed above holds.
+        sun.enter(self)
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1311,6 +1316,8 @@ class Turn:
             or (p.status == "landed" and not landing.grounded(self.catalog, p))
             # Off the table this turn, its player may still bring it back (seed A.IV.c).
             or exits.may_come_back(self.mission, p, turn)
+            # Waiting to enter out of the sun: in the mission, not fled (seed F.VI.e).
+            or p.status == "waiting"
         ]
         alive = {side: [p for p in aloft if p.side == side] for side in SIDES}
         finished, winner = False, None

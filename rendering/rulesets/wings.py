@@ -19,6 +19,7 @@ from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
+from rendering.rulesets.wings_sun import sun_lines
 from rendering.style import font, to_png, wrap
 from rendering.wings_map import table_map
 
@@ -38,6 +39,8 @@ SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (
 KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
+SUN_WORDS = "sun."  # planes waiting out of the sun: enter or wait (seed F.VI.e)
+SUN_OPTIONS = ("enter", "wait")
 COMEBACK_OPTIONS = ("come-back", "stay-out")
 # Seed E.IV: a reinforcement order on a downed plane's field, as the rules mark it.
 REINFORCE_NO = "no-reinforcement"
@@ -235,7 +238,9 @@ class WingsPresenter:
                     y=f"{plane['y']:.1f}",
                     heading=f"{plane['heading']:.0f}",
                 )
-                if plane["status"] != "flying":
+                if plane["status"] == "waiting":
+                    where = t("wings.status.waiting", locale)  # off the table (seed F.VI.e)
+                elif plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
                     if plane["id"] in mission.get("may_come_back", ()):
                         where += " · " + t("wings.plane-note.may-come-back", locale)
@@ -401,6 +406,8 @@ class WingsPresenter:
             plane = value.removeprefix(REINFORCE_TYPE)
             name = word(f"wings.plane.{plane}", plane, locale)
             return t("wings.reinforce.send", locale, plane=name)
+        if field.startswith("plane") and value in SUN_OPTIONS:
+            return t(f"wings.sun.{value}", locale)
         if field.startswith("plane") and RELEASE in value:
             program, _, when = value.rpartition(RELEASE)
             return t(
@@ -438,6 +445,8 @@ class WingsPresenter:
         if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
+            return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith(SUN_WORDS):  # out of the sun: enter now or wait
             return t(f"wings.{option.detail}-detail", locale)
         if option.detail.startswith(REINFORCE_WORDS + "cost."):  # seed E.IV: its price
             points = option.detail.removeprefix(REINFORCE_WORDS + "cost.")
@@ -506,6 +515,7 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
+            before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
         return before, []
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
@@ -543,6 +553,7 @@ class WingsPresenter:
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
+            *sun_lines(view.data, locale),
         ]
 
     # ------------------------------------------------------------------ images
@@ -561,6 +572,7 @@ class WingsPresenter:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
+        lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         for side, flag in locked.items():
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))

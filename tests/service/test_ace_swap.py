@@ -41,7 +41,9 @@ def _ace_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
     scenario = (name, date, missions, {**setup, "entente": squadron})
     monkeypatch.setitem(seam.SCENARIOS, SCENARIO, scenario)
     monkeypatch.setitem(seam.FIRST_MISSION, SCENARIO, "patrol")
-    monkeypatch.setitem(seam.SCENARIO_RULES, SCENARIO, seam.SCENARIO_RULES["wings-1917"])
+    # Without the sun rule (F.VI.e), which would keep a side off the table on turn 1.
+    rules = seam.SCENARIO_RULES["wings-1917"].model_copy(update={"sun": False})
+    monkeypatch.setitem(seam.SCENARIO_RULES, SCENARIO, rules)
 
 
 async def _start(env: Env, seed: str) -> int:

@@ -196,7 +196,7 @@ def test_the_enemy_last_card_stays_secret_until_it_is_flown() -> None:
     seen = []
     for third in ("S", "TL"):
         enemy = {"central": {"plane1": f"S S {third}", "plane2": f"S S {third}"}}
-        rules, state, events = _to_swap("secret", programs=enemy)
+        rules, state, events = _to_swap("sealed", programs=enemy)
         assert rules.progress(state).round == "swap"
         ace_view = rules.view(state, "entente")
         public = [e.model_dump() for e in events]
@@ -271,8 +271,8 @@ def _public_story(rules: WingsRules, state: WingsState, events: list[Any]) -> tu
 def test_the_round_opens_on_public_facts_and_his_tokens_stay_secret() -> None:
     """An Ace with no token left is asked all the same: whether the turn stops must not tell
     the enemy what his side alone knows. His own panel says why he may only keep."""
-    rules, rich, rich_events = _to_swap("secret")
-    _, broke, broke_events = _to_swap("secret", tokens=0)
+    rules, rich, rich_events = _to_swap("sealed")
+    _, broke, broke_events = _to_swap("sealed", tokens=0)
     # Everything the enemy and the public see is the same, up to the Ace's own tokens.
     assert _public_story(rules, rich, rich_events) == _public_story(rules, broke, broke_events)
     (decision,) = rules.pending(broke)
@@ -281,7 +281,7 @@ def test_the_round_opens_on_public_facts_and_his_tokens_stay_secret() -> None:
     presenter = WingsPresenter()
     ((label, reason),) = presenter.excluded_lines("wings-1917", decision, "en")
     assert (label, reason) == ("change the last card (1 token)", "no skill token left")
-    after, _ = _step(rules, broke, "secret")  # the deadline passes: the card is kept
+    after, _ = _step(rules, broke, "sealed")  # the deadline passes: the card is kept
     assert rules.progress(after).turn == 2 and _plane(after, "P1").tokens == 0
 
 

@@ -55,7 +55,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, reinforcements
+from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sun
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -99,6 +99,7 @@ NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" 
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
 ORDER_WORDS = "order."  # ... a ``wings.order`` string: a standing order (seed D.VI)
+SUN_WORDS = "sun."  # ... a ``wings.sun`` string: enter out of the sun or wait (seed F.VI.e)
 
 Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
 
@@ -261,10 +262,11 @@ FIRST_MISSION["wings-1917-front"] = "photography:station"
 CAMPAIGN_SWITCHES: dict[str, dict[str, bool]] = {
     "wings-1917-front": {"airfield_assault": True, "period_bonus": True},
 }
-# Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it.
+# Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it, and to
+# the sun position (F.VI.e, which replaces the efficient alert the engine does not play).
 SCENARIO_RULES: dict[str, MissionRules] = {
-    "wings-1917": MissionRules(cloud_cover=True),
-    "wings-1918": MissionRules(cloud_cover=True),
+    "wings-1917": MissionRules(cloud_cover=True, sun=True),
+    "wings-1918": MissionRules(cloud_cover=True, sun=True),
     "wings-1917-basic": BASE_RULES_ONLY,
     "wings-1917-front": MissionRules(cloud_cover=True),
 }
@@ -602,6 +604,15 @@ class WingsRules(Rules[WingsState, WingsView]):
             if d.kind == "reinforce":
                 decisions.append(reinforce_decision(d, slots[d.field]))
                 continue
+            if d.kind == "sun":
+                # Seed F.VI.e: on the first waiting plane's field, which has no program yet.
+                options = tuple(
+                    Option(id=o.id, label=o.label, detail=f"{SUN_WORDS}{o.id}") for o in d.options
+                )
+                decisions.append(
+                    Decision(side=d.side, field=slots[d.field], options=options, default=d.default)
+                )
+                continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
             options = tuple(
@@ -919,9 +930,13 @@ class WingsRules(Rules[WingsState, WingsView]):
 
 def _opening(campaign: CampaignState) -> list[Event]:
     bonus = campaign.period_bonus
-    if bonus is None:
-        return []
-    return [Event(kind="period-bonus", turn=1, data=dict(bonus))]
+    told = [] if bonus is None else [Event(kind="period-bonus", turn=1, data=dict(bonus))]
+    if campaign.mission is not None:
+        # Seed F.VI.e: the first mission's sun, drawn at its briefing inside ``new``.
+        told += [
+            Event(kind=e.kind, turn=1, data=dict(e.data)) for e in sun.announce(campaign.mission)
+        ]
+    return told
 
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
@@ -935,6 +950,7 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
         mission.pop("reinforcing", None)  # seed E.IV: sealed orders and reserves stay secret
         mission.pop("reserve", None)
         mission["orders"] = {}
+        mission["sun_enter"] = False  # seed F.VI.e: the favoured side's sealed choice
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]
