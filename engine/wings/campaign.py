@@ -1024,7 +1024,7 @@ def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
 PLANE_SECRETS = (
     "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
     "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
-    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt",
+    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt", "engine_until",
 )  # fmt: skip
 # Seed B.V: a plane in the clouds also hides the last card written down (the next
 # program's legality shows it to its own side only).

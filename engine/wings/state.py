@@ -177,6 +177,9 @@ class PlaneState(Model):
     # to absorb), his side's secret, and the items the enemy has seen act this mission.
     kit: dict[str, int] = Field(default_factory=dict)
     kit_shown: tuple[str, ...] = ()
+    # Seed D.VII.c Système D: the last turn whose program an eased first engine hit binds
+    # (None: a hit engine binds every turn, as the base rule says).
+    engine_until: int | None = None
 
 
 class GroundElement(Model):

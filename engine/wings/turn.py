@@ -27,6 +27,7 @@ from engine.wings import (
     landing,
     majors,
     shooting,
+    soldier_shot,
     twin,
 )
 from engine.wings import geometry as geo
@@ -74,6 +75,8 @@ class Shot:
     killer: bool = False  # seed D.VII.b Killer: one card to the pilot
     picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
     sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
+    # Seed D.VI Soldier: the dive shot his power boosted makes its specials lasting.
+    soldier: bool = False
 
 
 class Turn:
@@ -267,6 +270,7 @@ class Turn:
         long_range: bool = False,
         seen: set[str] | None = None,
         sure: bool = False,
+        soldier: bool = False,
     ) -> None:
         plane = self.planes[target]
         if plane.status != "flying":
@@ -295,7 +299,7 @@ class Turn:
             if special in seen:
                 special = "none"
             seen.add(special)
-        self.apply_special(target, special, card.value, shooter, gun)
+        self.apply_special(target, special, card.value, shooter, gun, soldier=soldier)
         if self.planes[target].status == "flying":
             self.add_damage(target, value, shooter)
 
@@ -308,7 +312,14 @@ class Turn:
         return value // 2
 
     def apply_special(
-        self, pid: str, special: str, face: int, shooter: str | None, gun: Gun | None
+        self,
+        pid: str,
+        special: str,
+        face: int,
+        shooter: str | None,
+        gun: Gun | None,
+        *,
+        soldier: bool = False,
     ) -> None:
         plane = self.planes[pid]
         rules = self.catalog.rules
@@ -316,7 +327,10 @@ class Turn:
             return
         if special == "fire" and equipment.extinguish(self, pid):
             return  # seed D.VIII: the extinguisher puts it out
-        special, lasting = self.skill_eases(pid, special)
+        if soldier and special in soldier_shot.LASTING:
+            lasting = None  # the attacker wins (seed D.VII): no skill shortens it
+        else:
+            special, lasting = self.skill_eases(pid, special)
         if special == "none":
             return
         doubled = self.mission.rules.doubled_specials and special in plane.specials
@@ -347,19 +361,23 @@ class Turn:
             self.fresh.add((shooter, gun.name))
             self.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name)
         elif special == "smoke":
-            smoke = PERMANENT if doubled else rules.fire.smoke_counters
+            smoke = PERMANENT if doubled or soldier else rules.fire.smoke_counters
             self.update(pid, smoke=max(plane.smoke, smoke))
         elif special == "fire":
-            fire = PERMANENT if doubled else rules.fire.fire_counters
+            fire = PERMANENT if doubled or soldier else rules.fire.fire_counters
             fire = equipment.fire_counters(self, shooter, fire)
             self.update(pid, fire=max(plane.fire, fire), smoke=max(plane.smoke, fire))
         elif special in ("rudder_left", "rudder_right"):
             side = "L" if special == "rudder_left" else "R"
-            until = PERMANENT if doubled and plane.rudder == side else self.turn + 1
+            lasts = soldier or (doubled and plane.rudder == side)
+            until = PERMANENT if lasts else self.turn + 1
             self.update(pid, rudder=side, rudder_until=until)
         elif special == "engine":
             hits = plane.engine_hits + 1
             self.update(pid, engine_hits=hits)
+            if lasting is not None:
+                # Seed D.VII.c Système D: the first engine hit binds the next turn only.
+                self.update(pid, engine_until=self.turn + lasting)
             if equipment.engine_smokes(self, shooter):
                 self.update(pid, smoke=max(plane.smoke, rules.fire.smoke_counters))
             if hits >= 2:
@@ -373,6 +391,8 @@ class Turn:
             if equipment.vest_stops_wound(self, pid):
                 return  # seed D.VIII: the bulletproof vest
             lp = plane.pilot_lp - cost
+            if soldier:
+                lp = soldier_shot.seriously(self.catalog, lp)
             if plane.wounded and plane.behaviour == "hothead" and not plane.power_used:
                 # Seed D.VI Hothead, once a game: a second wound leaves him only Wounded.
                 lp = max(lp, rules.pilot.wounded_max_lp)
@@ -405,7 +425,7 @@ class Turn:
             if special.startswith("rudder") and first_rudder and self.spend_token(pid, "systeme_d"):
                 self.update(pid, specials=(*taken, special))
                 return "none", None
-            first = special in ("smoke", "fire") and special not in taken
+            first = special in ("smoke", "fire", "engine") and special not in taken
             if first and self.spend_token(pid, "systeme_d"):
                 return special, 1
         return special, None
@@ -757,7 +777,7 @@ class Turn:
         self.event("behaviour-power", plane=shooter.id, power=shooter.behaviour, target=target.id)
         # Seed D.VI: the Opportunist's and the Guardian Angel's card "cannot be cancelled
         # by any skill" (the Soldier's can).
-        return replace(shot, cards=shot.cards + 1, sure=guardian or opportunist)
+        return replace(shot, cards=shot.cards + 1, sure=guardian or opportunist, soldier=soldier)
 
     def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
         """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
@@ -1104,6 +1124,7 @@ class Turn:
                     long_range=not shot.short,
                     seen=seen.setdefault((shot.shooter, shot.gun.name), set()),
                     sure=shot.sure and shot.left == 0,
+                    soldier=shot.soldier,
                 )
         self.explosion_blast()
 
