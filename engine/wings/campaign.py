@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements
+from engine.wings import ace, behaviours, equipment, exits, gunner, majors, reinforcements
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -427,6 +427,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
     return [
         *_program_decisions(catalog, state.mission),
         *reinforcements.decisions(catalog, state, state.mission),  # seed E.IV
+        *gunner.decisions(catalog, state.mission),  # seed A.IV.h: the flak gunner
     ]
 
 
@@ -604,6 +605,14 @@ def resolve(
             if d.kind == "order"
         },
     )
+    mission = gunner.with_orders(
+        mission,
+        {
+            d.field.removeprefix(gunner.PREFIX): choices[d.side][d.field]
+            for d in decisions
+            if d.kind == "flak"
+        },
+    )
     returning = tuple(
         d.field
         for d in decisions
@@ -693,7 +702,9 @@ def _start_mission(
     )
     budgets = {state.active: points.active, other(state.active): points.enemy}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
-    mission = mission.model_copy(update={"reserve": reserve})
+    mission = mission.model_copy(
+        update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
+    )
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.
@@ -1080,6 +1091,7 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         mission["orders"] = {
             pid: order for pid, order in mission["orders"].items() if planes[pid]["side"] == viewer
         }
+        gunner.strip(mission, viewer)  # seed A.IV.h: the gunner's order and counter
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

@@ -58,6 +58,7 @@ class Decision(Model):
         "purchase",
         "mission",
         "equipment",
+        "flak",
     ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
@@ -200,6 +201,11 @@ class GroundElement(Model):
     # the turn after each shot), and its burst counter (x, y, level) while one is placed.
     ready_turn: int = 0
     burst: tuple[float, float, int] | None = None
+    # Seed A.IV.h, the gunner's choices: when the counter bursts (None: this turn's second
+    # maneuver), and the plane a moved counter follows before the second maneuver.
+    burst_turn: int | None = None
+    burst_phase: int = 2
+    follow: str | None = None
 
 
 ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue"]
@@ -295,6 +301,10 @@ class MissionState(Model):
     # program and kept from turn to turn (engine.wings.behaviours).
     orders: dict[str, str] = Field(default_factory=dict)
     major: str | None = None  # flown against the enemy's major objective (seed F.III.c)
+    # Seed A.IV.h: this turn's flak gunner orders (battery -> order, engine.wings.gunner),
+    # sealed like a program, and the secret that seals them on the seam.
+    flak_orders: dict[str, str] = Field(default_factory=dict)
+    flak_salt: str = ""
 
 
 class Pilot(Model):

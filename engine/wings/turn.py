@@ -24,6 +24,7 @@ from engine.wings import (
     equipment,
     exits,
     flak,
+    gunner,
     landing,
     majors,
     shooting,
@@ -867,37 +868,47 @@ class Turn:
     # --- flak (seed A.IV.h) -------------------------------------------------------------
 
     def lay_flak(self) -> None:
-        """Once the programs are in, an armed battery lays its burst counter (standing
-        order, ``engine.wings.flak``)."""
+        """Once the programs are in, an armed battery's gunner lays its burst counter (his
+        order, ``engine.wings.gunner``), seen by his own side only until it bursts."""
         for pid in sorted(self.ground):
-            battery = self.ground[pid]
-            if battery.kind != "dca" or battery.destroyed or battery.silenced:
+            if not gunner.ready(self.ground[pid], self.turn):
                 continue
-            if battery.burst is not None or self.turn < battery.ready_turn:
-                continue
-            burst = flak.aim(self.catalog, battery, self.flying())
+            burst = gunner.lay(self, pid)
             if burst is None:
                 continue
+            battery = self.ground[pid]
             self.ground[pid] = battery.model_copy(update={"burst": burst})
-            self.event(
-                "flak-laid", battery=pid, x=round(burst[0], 3), y=round(burst[1], 3), level=burst[2]
-            )
+            self.event("flak-laid", secret_for=battery.side, battery=pid,
+                       x=round(burst[0], 3), y=round(burst[1], 3), level=burst[2])  # fmt: skip
 
     def flak_bursts(self) -> None:
-        """Seed A.IV.h: the shell bursts; the battery then reloads for the whole next turn."""
-        for pid in sorted(self.ground):
+        """Seed A.IV.h: the shell bursts (in the second maneuver, or the next turn's first
+        when its gunner delayed it); the battery then reloads for the whole next turn."""
+        due = [
+            pid
+            for pid in sorted(self.ground)
+            if self.ground[pid].kind == "dca"
+            and self.ground[pid].burst is not None
+            and self.ground[pid].burst_turn in (None, self.turn)
+            and self.ground[pid].burst_phase == self.phase
+        ]
+        if self.phase != 2 and not due:
+            return
+        for pid in due:
             battery = self.ground[pid]
-            if battery.kind != "dca" or battery.burst is None:
-                continue
+            assert battery.burst is not None
             self.ground[pid] = battery.model_copy(
-                update={"burst": None, "ready_turn": self.turn + 2}
-            )
+                update={"burst": None, "ready_turn": self.turn + 2, "burst_turn": None,
+                        "burst_phase": 2, "follow": None}
+            )  # fmt: skip
             if battery.destroyed or battery.silenced:
                 continue
             hits = flak.caught(
                 self.catalog, battery.burst, self.flying(), self.mission.rules.flak_near
             )
-            self.event("flak-burst", battery=pid, planes=[plane for plane, _ in hits])
+            x, y, level = battery.burst
+            self.event("flak-burst", battery=pid, planes=[plane for plane, _ in hits],
+                       x=round(x, 3), y=round(y, 3), level=level)  # fmt: skip
             for target, letter in hits:
                 _, card = self.draw(letter, target)
                 self.apply_card(target, card, pid, None)
@@ -1130,6 +1141,8 @@ class Turn:
 
     def play_phase(self, programs: dict[str, Program]) -> None:
         table_w, table_h = self.mission.table
+        if self.phase == 2:
+            gunner.follow(self)  # seed A.IV.h: moved before the 2nd maneuver is revealed
         moves: dict[str, tuple[ManeuverCard, float]] = {}
         played: dict[str, tuple[ManeuverCard, Step]] = {}
         for plane in self.flying():
@@ -1163,8 +1176,7 @@ class Turn:
         balloons.collisions(self)
         balloons.nets(self, starts)
         self.objective_actions(played)
-        if self.phase == 2:
-            self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
+        self.flak_bursts()  # seed A.IV.h: in the 2nd maneuver's fire step, or a delayed one
         flying = self.flying()
         polys = {p.id: base_polygon(self.catalog, p) for p in flying}
         overlapping = {
@@ -1366,6 +1378,7 @@ class Turn:
                 "floor": self.floor,
                 "lp_at_start": {},
                 "programmed": {},
+                "flak_orders": {},
             }
         )
 
