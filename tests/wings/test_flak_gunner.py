@@ -222,3 +222,38 @@ def test_the_order_is_the_owning_sides_secret_until_the_burst() -> None:
         _, events = resolve(catalog(), after, _defaults(after), Rng("gs", 3, "program"))
         told.append([e.data for e in events if e.kind == "flak-burst" and e.phase == 1])
     assert told[2] == [] and told[0] and told[1]
+
+
+def test_on_the_seam_the_public_and_the_enemy_views_hide_the_counter() -> None:
+    import engine.rulesets.wings as seam
+    from engine.wings.catalog import default_catalog
+
+    rules = seam.WingsRules(default_catalog())
+
+    def advance(state: seam.WingsState, picks: dict[str, str]) -> seam.WingsState:
+        choices: dict[str, dict[str, str]] = {}
+        for decision in rules.pending(state):
+            value = picks.get(decision.field, decision.default)
+            choices.setdefault(decision.side, {})[decision.field] = value
+        state, _ = rules.resolve(state, choices, Rng("seam", state.turn, "r"))
+        return state
+
+    sides = set()
+    for seed in ("gunner-seam", "gunner-secret"):  # a Central battery, then an Entente one
+        start = rules.new("wings-1917", seed)
+        while rules.progress(start).turn < 2:
+            start = advance(start, {})
+        (flak,) = [d for d in rules.pending(start) if d.field == "flak"]
+        sides.add(flak.side)
+        enemy = "central" if flak.side == "entente" else "entente"
+        views = []
+        for kind in ("flak.delay.", "flak.follow.", "flak.hold"):
+            chosen = next(o.id for o in flak.options if o.detail.startswith(kind))
+            state = advance(start, {"flak": chosen})
+            while rules.progress(state).round != "program":
+                state = advance(state, {})
+            views.append((rules.view(state, None).data, rules.view(state, enemy).data))
+            own = rules.view(state, flak.side).data["mission"]["ground"]
+            assert any(e.get("burst") for e in own.values()) == (kind != "flak.hold")
+        assert views[0] == views[1] == views[2]
+    assert sides == {"entente", "central"}
