@@ -5,7 +5,17 @@ and verifies."""
 
 from __future__ import annotations
 
-from bot.export import verify_export
+import hashlib
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.export import dumps, verify_export
 from engine.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
@@ -54,3 +64,64 @@ async def test_the_gunner_delays_his_shell_and_it_bursts_next_turn(
     assert (await env.svc.status(cid)).campaign.status == "finished"
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.ok and check.replayed, check.problems
+
+
+# --- differential: a delayed shell and holding fire look the same to the enemy ----------
+
+SEAL = re.compile(r"flak-[0-9a-f]{10}|Flak order [0-9a-f]{10}")
+
+
+async def _enemy_record(env: Env, cid: int, enemy: int) -> str:
+    """What the enemy side sees: the channel and his DMs, his panel, the status, the log
+    and the export; an opened sealed order reads as its digest, which differs by design."""
+    await env.worker().deliver_due()
+    seen = [
+        (t.kind, t.id, a.text, [png for _, png in a.images], a.alt)
+        for t, a, _edit in env.sender.sent
+        if t.kind == "channel" or t.id == enemy
+    ]
+    panel = await env.svc.panel(cid, enemy)
+    status = await env.svc.status(cid)
+    log = await env.svc.log(cid, per_page=50)
+    export = dumps(await env.svc.export(cid))  # the orders opened at the turn's end
+    return SEAL.sub("sealed", repr((seen, panel, status, log, export)))
+
+
+async def _play_until_turn_3(path: Path, catalog: Catalog, kind: str) -> tuple[Env, int, int]:
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(path, catalog, clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "gunner")
+    await lock_all(env, cid)
+    panels = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    gunner = next(u for u, p in panels.items() if "flak" in {d.field for d in p.decisions})
+    flak = next(d for d in panels[gunner].decisions if d.field == "flak")
+    chosen = next(o.id for o in flak.options if o.detail.startswith(kind))
+    await lock_all(env, cid, {gunner: {"flak": chosen}})
+    return env, cid, CENTRAL if gunner == ENTENTE else ENTENTE
+
+
+def _receipt_without_choice(canonical: str, salt: str) -> str:
+    """A receipt hashes the choice: it differs by design (the commitment working), so the
+    comparison leaves the choice out of it, as the secrecy differential test does."""
+    data = json.loads(canonical)
+    data.pop("choice")
+    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
+
+
+async def test_the_enemy_cannot_tell_a_waiting_shell_from_holding_fire(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    records = []
+    envs = []
+    for kind in ("flak.delay.", "flak.hold"):
+        env, cid, enemy = await _play_until_turn_3(tmp_path / f"{kind}db", catalog, kind)
+        envs.append((env, cid, enemy))
+        records.append(await _enemy_record(env, cid, enemy))
+    assert records[0] == records[1]  # the turn closed, its orders opened: nothing told
+    after = []
+    for env, cid, enemy in envs:
+        await lock_all(env, cid)  # turn 3: the shell bursts, or there was none
+        after.append(await _enemy_record(env, cid, enemy))
+        await env.close()
+    assert after[0] != after[1]  # the burst is told to all
