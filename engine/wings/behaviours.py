@@ -244,5 +244,8 @@ def vp_bonus(plane: PlaneState, planes: dict[str, PlaneState]) -> int:
 
 
 def side_of(mission: MissionState, field: str) -> SideName:
-    """The side owning an engine field of the flying round (a plane or its order)."""
+    """The side owning an engine field of the flying round (a plane, its order, or a flak
+    battery's order: "flak:c-F1")."""
+    if field.startswith("flak:"):
+        return mission.ground[field.removeprefix("flak:")].side
     return mission.planes[field.removeprefix(ORDER_PREFIX)].side

@@ -25,7 +25,17 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng, seed_commitment
-from engine.wings import ace, behaviours, equipment, exits, majors, reinforcements, sun, zones
+from engine.wings import (
+    ace,
+    behaviours,
+    equipment,
+    exits,
+    gunner,
+    majors,
+    reinforcements,
+    sun,
+    zones,
+)
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
@@ -429,6 +439,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
     return [
         *_program_decisions(catalog, state.mission),
         *reinforcements.decisions(catalog, state, state.mission),  # seed E.IV
+        *gunner.decisions(catalog, state.mission),  # seed A.IV.h: the flak gunner
     ]
 
 
@@ -614,6 +625,14 @@ def resolve(
             if d.kind == "order"
         },
     )
+    mission = gunner.with_orders(
+        mission,
+        {
+            d.field.removeprefix(gunner.PREFIX): choices[d.side][d.field]
+            for d in decisions
+            if d.kind == "flak"
+        },
+    )
     returning = tuple(
         d.field
         for d in decisions
@@ -707,7 +726,9 @@ def _start_mission(
     )
     budgets = {state.active: points.active, other(state.active): points.enemy}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
-    mission = mission.model_copy(update={"reserve": reserve})
+    mission = mission.model_copy(
+        update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
+    )
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
     squadrons = dict(state.squadrons)
     for side in SIDES:
@@ -1039,7 +1060,7 @@ def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
 PLANE_SECRETS = (
     "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
     "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
-    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt",
+    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt", "engine_until",
 )  # fmt: skip
 # Seed B.V: a plane in the clouds also hides the last card written down (the next
 # program's legality shows it to its own side only).
@@ -1097,6 +1118,7 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         }
         if mission["sun_side"] != viewer:
             mission["sun_enter"] = False  # seed F.VI.e: sealed until the planes come in
+        gunner.strip(mission, viewer)  # seed A.IV.h: the gunner's order and counter
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

@@ -52,31 +52,52 @@ def aim(
     for plane in planes:
         if plane.side == battery.side or plane.status != "flying":
             continue
-        limits = band(catalog, plane.level)
-        if limits is None:
+        placed = lead(catalog, battery, plane, 2)
+        if placed is None:
             continue
-        plane_type = catalog.planes[plane.type]
-        deck = catalog.maneuver_decks[plane_type.deck]
-        straight = next(card.code for card in deck.cards if card.is_straight)
-        move = catalog.move(plane_type, straight)
-        x, y, heading = plane.x, plane.y, plane.heading
-        for _ in range(2):
-            x, y, heading = geo.apply_move(x, y, heading, move)
-        gap = geo.distance((battery.x, battery.y), (x, y))
-        if gap < geo.EPS:
-            x, y, gap = battery.x + 1.0, battery.y, 1.0
-        wanted = min(max(gap, limits[0]), limits[1])
-        scale = wanted / gap
-        point = (battery.x + (x - battery.x) * scale, battery.y + (y - battery.y) * scale)
+        point, miss = placed
         # Only planes the battery could plausibly reach: the prediction within a ruler of
         # the band (the gunner does not waste a shell on a plane far away).
-        if abs(gap - wanted) > catalog.rules.units.ruler:
+        if miss > catalog.rules.units.ruler:
             continue
         near = geo.distance((battery.x, battery.y), (plane.x, plane.y))
         key = (near, plane.id)
         if best is None or key < best[:2]:
             best = (near, plane.id, (point[0], point[1], plane.level))
     return best[2] if best is not None else None
+
+
+def lead(
+    catalog: Catalog, battery: GroundElement, plane: PlaneState, straights: int
+) -> tuple[tuple[float, float], float] | None:
+    """Where ``straights`` of the plane's straights would take it, moved along the line
+    from the battery into the band for its level, and how far it had to move; None when
+    flak cannot reach its level."""
+    limits = band(catalog, plane.level)
+    if limits is None:
+        return None
+    plane_type = catalog.planes[plane.type]
+    deck = catalog.maneuver_decks[plane_type.deck]
+    straight = next(card.code for card in deck.cards if card.is_straight)
+    move = catalog.move(plane_type, straight)
+    x, y, heading = plane.x, plane.y, plane.heading
+    for _ in range(straights):
+        x, y, heading = geo.apply_move(x, y, heading, move)
+    return into_band(battery, (x, y), limits)
+
+
+def into_band(
+    battery: GroundElement, point: tuple[float, float], limits: tuple[float, float]
+) -> tuple[tuple[float, float], float]:
+    """The point moved along the line from the battery into the band, and how far."""
+    x, y = point
+    gap = geo.distance((battery.x, battery.y), (x, y))
+    if gap < geo.EPS:
+        x, y, gap = battery.x + 1.0, battery.y, 1.0
+    wanted = min(max(gap, limits[0]), limits[1])
+    scale = wanted / gap
+    moved = (battery.x + (x - battery.x) * scale, battery.y + (y - battery.y) * scale)
+    return moved, abs(gap - wanted)
 
 
 def caught(

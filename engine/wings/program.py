@@ -148,7 +148,7 @@ def check_program(
             )
         previous, previous_steep = card, card.steep
 
-    if plane.engine_hits > 0:
+    if engine_bound(plane, turn):
         # Found (2.7): an engine hit forces one stall a turn; the bomber's slow straight stands in.
         stall = "ST" if "ST" in deck.codes else "SS"
         if stall not in cards:
@@ -160,6 +160,14 @@ def check_program(
             if card.side == plane.rudder:
                 refusals.append(Refusal(position=slot, code=code, reason="rudder-jammed"))
     return refusals
+
+
+def engine_bound(plane: PlaneState, turn: int) -> bool:
+    """A hit engine forces a stall this turn: every turn after the hit, or only the next one
+    when Système D eased it (seed D.VII.c)."""
+    if plane.engine_hits <= 0:
+        return False
+    return plane.engine_until is None or turn <= plane.engine_until
 
 
 def _generic(deck: ManeuverDeck, code: str) -> str:
@@ -191,7 +199,7 @@ def legal_first_cards(
     for card in deck.cards:
         reasons: list[str] = []
         for second in fillers:
-            tail = [second, stall] if plane.engine_hits else [second, second]
+            tail = [second, stall] if engine_bound(plane, turn) else [second, second]
             program = Program(cards=(card.code, *tail))
             found = [r for r in check_program(catalog, plane, program, rules, turn)]
             first = [r.reason for r in found if r.position in (0, -1)]

@@ -60,6 +60,7 @@ class Decision(Model):
         "mission",
         "equipment",
         "sun",
+        "flak",
     ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
@@ -179,6 +180,9 @@ class PlaneState(Model):
     # to absorb), his side's secret, and the items the enemy has seen act this mission.
     kit: dict[str, int] = Field(default_factory=dict)
     kit_shown: tuple[str, ...] = ()
+    # Seed D.VII.c Système D: the last turn whose program an eased first engine hit binds
+    # (None: a hit engine binds every turn, as the base rule says).
+    engine_until: int | None = None
 
 
 class GroundElement(Model):
@@ -199,6 +203,11 @@ class GroundElement(Model):
     # the turn after each shot), and its burst counter (x, y, level) while one is placed.
     ready_turn: int = 0
     burst: tuple[float, float, int] | None = None
+    # Seed A.IV.h, the gunner's choices: when the counter bursts (None: this turn's second
+    # maneuver), and the plane a moved counter follows before the second maneuver.
+    burst_turn: int | None = None
+    burst_phase: int = 2
+    follow: str | None = None
 
 
 ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue"]
@@ -306,6 +315,10 @@ class MissionState(Model):
     sun_side: SideName | None = None
     sun_cards: tuple[int, ...] = ()
     sun_enter: bool = False
+    # Seed A.IV.h: this turn's flak gunner orders (battery -> order, engine.wings.gunner),
+    # sealed like a program, and the secret that seals them on the seam.
+    flak_orders: dict[str, str] = Field(default_factory=dict)
+    flak_salt: str = ""
 
 
 class Pilot(Model):

@@ -25,9 +25,11 @@ from engine.wings import (
     equipment,
     exits,
     flak,
+    gunner,
     landing,
     majors,
     shooting,
+    soldier_shot,
     sun,
     twin,
     zones,
@@ -77,6 +79,8 @@ class Shot:
     killer: bool = False  # seed D.VII.b Killer: one card to the pilot
     picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
     sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
+    # Seed D.VI Soldier: the dive shot his power boosted makes its specials lasting.
+    soldier: bool = False
 
 
 class Turn:
@@ -265,6 +269,7 @@ class Turn:
         long_range: bool = False,
         seen: set[str] | None = None,
         sure: bool = False,
+        soldier: bool = False,
     ) -> None:
         plane = self.planes[target]
         if plane.status != "flying":
@@ -293,7 +298,7 @@ class Turn:
             if special in seen:
                 special = "none"
             seen.add(special)
-        self.apply_special(target, special, card.value, shooter, gun)
+        self.apply_special(target, special, card.value, shooter, gun, soldier=soldier)
         if self.planes[target].status == "flying":
             self.add_damage(target, value, shooter)
 
@@ -306,7 +311,14 @@ class Turn:
         return value // 2
 
     def apply_special(
-        self, pid: str, special: str, face: int, shooter: str | None, gun: Gun | None
+        self,
+        pid: str,
+        special: str,
+        face: int,
+        shooter: str | None,
+        gun: Gun | None,
+        *,
+        soldier: bool = False,
     ) -> None:
         plane = self.planes[pid]
         rules = self.catalog.rules
@@ -314,7 +326,10 @@ class Turn:
             return
         if special == "fire" and equipment.extinguish(self, pid):
             return  # seed D.VIII: the extinguisher puts it out
-        special, lasting = self.skill_eases(pid, special)
+        if soldier and special in soldier_shot.LASTING:
+            lasting = None  # the attacker wins (seed D.VII): no skill shortens it
+        else:
+            special, lasting = self.skill_eases(pid, special)
         if special == "none":
             return
         doubled = self.mission.rules.doubled_specials and special in plane.specials
@@ -345,19 +360,23 @@ class Turn:
             self.fresh.add((shooter, gun.name))
             self.event("jammed", secret_for=owner.side, plane=shooter, gun=gun.name)
         elif special == "smoke":
-            smoke = PERMANENT if doubled else rules.fire.smoke_counters
+            smoke = PERMANENT if doubled or soldier else rules.fire.smoke_counters
             self.update(pid, smoke=max(plane.smoke, smoke))
         elif special == "fire":
-            fire = PERMANENT if doubled else rules.fire.fire_counters
+            fire = PERMANENT if doubled or soldier else rules.fire.fire_counters
             fire = equipment.fire_counters(self, shooter, fire)
             self.update(pid, fire=max(plane.fire, fire), smoke=max(plane.smoke, fire))
         elif special in ("rudder_left", "rudder_right"):
             side = "L" if special == "rudder_left" else "R"
-            until = PERMANENT if doubled and plane.rudder == side else self.turn + 1
+            lasts = soldier or (doubled and plane.rudder == side)
+            until = PERMANENT if lasts else self.turn + 1
             self.update(pid, rudder=side, rudder_until=until)
         elif special == "engine":
             hits = plane.engine_hits + 1
             self.update(pid, engine_hits=hits)
+            if lasting is not None:
+                # Seed D.VII.c Système D: the first engine hit binds the next turn only.
+                self.update(pid, engine_until=self.turn + lasting)
             if equipment.engine_smokes(self, shooter):
                 self.update(pid, smoke=max(plane.smoke, rules.fire.smoke_counters))
             if hits >= 2:
@@ -371,6 +390,8 @@ class Turn:
             if equipment.vest_stops_wound(self, pid):
                 return  # seed D.VIII: the bulletproof vest
             lp = plane.pilot_lp - cost
+            if soldier:
+                lp = soldier_shot.seriously(self.catalog, lp)
             if plane.wounded and plane.behaviour == "hothead" and not plane.power_used:
                 # Seed D.VI Hothead, once a game: a second wound leaves him only Wounded.
                 lp = max(lp, rules.pilot.wounded_max_lp)
@@ -403,7 +424,7 @@ class Turn:
             if special.startswith("rudder") and first_rudder and self.spend_token(pid, "systeme_d"):
                 self.update(pid, specials=(*taken, special))
                 return "none", None
-            first = special in ("smoke", "fire") and special not in taken
+            first = special in ("smoke", "fire", "engine") and special not in taken
             if first and self.spend_token(pid, "systeme_d"):
                 return special, 1
         return special, None
@@ -755,7 +776,7 @@ class Turn:
         self.event("behaviour-power", plane=shooter.id, power=shooter.behaviour, target=target.id)
         # Seed D.VI: the Opportunist's and the Guardian Angel's card "cannot be cancelled
         # by any skill" (the Soldier's can).
-        return replace(shot, cards=shot.cards + 1, sure=guardian or opportunist)
+        return replace(shot, cards=shot.cards + 1, sure=guardian or opportunist, soldier=soldier)
 
     def ground_fire(self, planes: list[PlaneState], infantry: list[tuple[str, str]]) -> list[Shot]:
         """Trenches and CAA posts fire all round at the nearest enemy plane in reach; a
@@ -845,37 +866,47 @@ class Turn:
     # --- flak (seed A.IV.h) -------------------------------------------------------------
 
     def lay_flak(self) -> None:
-        """Once the programs are in, an armed battery lays its burst counter (standing
-        order, ``engine.wings.flak``)."""
+        """Once the programs are in, an armed battery's gunner lays its burst counter (his
+        order, ``engine.wings.gunner``), seen by his own side only until it bursts."""
         for pid in sorted(self.ground):
-            battery = self.ground[pid]
-            if battery.kind != "dca" or battery.destroyed or battery.silenced:
+            if not gunner.ready(self.ground[pid], self.turn):
                 continue
-            if battery.burst is not None or self.turn < battery.ready_turn:
-                continue
-            burst = flak.aim(self.catalog, battery, self.flying())
+            burst = gunner.lay(self, pid)
             if burst is None:
                 continue
+            battery = self.ground[pid]
             self.ground[pid] = battery.model_copy(update={"burst": burst})
-            self.event(
-                "flak-laid", battery=pid, x=round(burst[0], 3), y=round(burst[1], 3), level=burst[2]
-            )
+            self.event("flak-laid", secret_for=battery.side, battery=pid,
+                       x=round(burst[0], 3), y=round(burst[1], 3), level=burst[2])  # fmt: skip
 
     def flak_bursts(self) -> None:
-        """Seed A.IV.h: the shell bursts; the battery then reloads for the whole next turn."""
-        for pid in sorted(self.ground):
+        """Seed A.IV.h: the shell bursts (in the second maneuver, or the next turn's first
+        when its gunner delayed it); the battery then reloads for the whole next turn."""
+        due = [
+            pid
+            for pid in sorted(self.ground)
+            if self.ground[pid].kind == "dca"
+            and self.ground[pid].burst is not None
+            and self.ground[pid].burst_turn in (None, self.turn)
+            and self.ground[pid].burst_phase == self.phase
+        ]
+        if self.phase != 2 and not due:
+            return
+        for pid in due:
             battery = self.ground[pid]
-            if battery.kind != "dca" or battery.burst is None:
-                continue
+            assert battery.burst is not None
             self.ground[pid] = battery.model_copy(
-                update={"burst": None, "ready_turn": self.turn + 2}
-            )
+                update={"burst": None, "ready_turn": self.turn + 2, "burst_turn": None,
+                        "burst_phase": 2, "follow": None}
+            )  # fmt: skip
             if battery.destroyed or battery.silenced:
                 continue
             hits = flak.caught(
                 self.catalog, battery.burst, self.flying(), self.mission.rules.flak_near
             )
-            self.event("flak-burst", battery=pid, planes=[plane for plane, _ in hits])
+            x, y, level = battery.burst
+            self.event("flak-burst", battery=pid, planes=[plane for plane, _ in hits],
+                       x=round(x, 3), y=round(y, 3), level=level)  # fmt: skip
             for target, letter in hits:
                 _, card = self.draw(letter, target)
                 self.apply_card(target, card, pid, None)
@@ -1108,11 +1139,14 @@ class Turn:
                     long_range=not shot.short,
                     seen=seen.setdefault((shot.shooter, shot.gun.name), set()),
                     sure=shot.sure and shot.left == 0,
+                    soldier=shot.soldier,
                 )
         self.explosion_blast()
 
     def play_phase(self, programs: dict[str, Program]) -> None:
         table_w, table_h = self.mission.table
+        if self.phase == 2:
+            gunner.follow(self)  # seed A.IV.h: moved before the 2nd maneuver is revealed
         moves: dict[str, tuple[ManeuverCard, float]] = {}
         played: dict[str, tuple[ManeuverCard, Step]] = {}
         for plane in self.flying():
@@ -1146,8 +1180,7 @@ class Turn:
         balloons.collisions(self)
         balloons.nets(self, starts)
         self.objective_actions(played, programs)
-        if self.phase == 2:
-            self.flak_bursts()  # seed A.IV.h: the shell bursts in the 2nd maneuver's fire step
+        self.flak_bursts()  # seed A.IV.h: in the 2nd maneuver's fire step, or a delayed one
         flying = self.flying()
         polys = {p.id: base_polygon(self.catalog, p) for p in flying}
         overlapping = {
@@ -1355,6 +1388,7 @@ class Turn:
                 "floor": self.floor,
                 "lp_at_start": {},
                 "programmed": {},
+                "flak_orders": {},
             }
         )
 

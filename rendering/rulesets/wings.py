@@ -51,6 +51,8 @@ RELEASE = " bomb@"  # a program's last word announcing its bomb release (seed A.
 RELEASE_WORDS = "bomb-release."  # the option detail saying when, as the rules mark it
 ORDER_BEHAVIOURS = ("knight", "artist")  # the behaviours whose power is a standing order
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
+FLAK_SEALED = "flak-"  # a flak gunner's order, sealed by the rules (seed A.IV.h)
+FLAK_WORDS = "flak."  # ...its detail: "flak.fire.P3.2" (order, plane, altitude)
 
 
 class WingsViewLike(Protocol):
@@ -439,6 +441,9 @@ class WingsPresenter:
             return t("wings.equipment.sealed", locale, code=value.removeprefix(KIT_SEALED))
         if field.startswith("equip"):
             return word(f"wings.equipment.{value}", value, locale)
+        if field.startswith("flak") and value.startswith(FLAK_SEALED):
+            # Seed A.IV.h: public words must not tell where a shell still waits.
+            return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -461,6 +466,8 @@ class WingsPresenter:
             item = word(f"wings.{option.detail}", option.detail, locale)
             effect = t(f"wings.{option.detail}-detail", locale)
             return t("wings.equipment.described", locale, item=item, detail=effect)
+        if option.detail.startswith(FLAK_WORDS):  # the gunner's order, on his side's panel
+            return _flak_words(option.detail, locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -470,6 +477,8 @@ class WingsPresenter:
             if o.id.startswith(SEALED)
             else word(f"wings.{o.detail}", o.detail, locale)
             if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
+            else _flak_words(o.detail, locale)
+            if o.id.startswith(FLAK_SEALED) and o.detail.startswith(FLAK_WORDS)
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
@@ -666,3 +675,13 @@ class WingsPresenter:
         if key in images:
             lines.append(f"  ![{key}]({images[key]})")
         return [*lines, ""]
+
+
+def _flak_words(detail: str, locale: str) -> str:
+    """A flak gunner's order in the reader's words: "flak.auto", "flak.hold", or
+    "flak.fire.P3.2" (the order, the enemy plane, its altitude)."""
+    parts = detail.removeprefix(FLAK_WORDS).split(".")
+    if len(parts) == 3:
+        kind, plane, level = parts
+        return t(f"wings.flak.{kind}", locale, plane=plane, level=level)
+    return t(f"wings.flak.{parts[0]}", locale)

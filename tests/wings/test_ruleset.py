@@ -58,6 +58,8 @@ def test_the_first_round_asks_every_declared_plane_slot_of_both_sides() -> None:
                 "entente",
                 "order2",
             )
+            if field.name.startswith("flak"):
+                wanted = False  # seed A.IV.h: the battery arms through the first turn
             assert ((side, field.name) in asked) == wanted
     assert all(len(d.options) >= 2 for d in rules.pending(state))
 

@@ -39,6 +39,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 import engine.rulesets.wings.dam as dam_rules
+import engine.rulesets.wings.flak as flak_rules
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -94,6 +95,9 @@ FIELDS = tuple(
 FIELDS += tuple(
     FieldSpec(f"order{n}", PROGRAM, opens="turn-end") for n in range(1, PLANE_SLOTS + 1)
 )
+# Seed A.IV.h: the flak gunner's order, sealed (its options are digests), so opening at
+# the turn's end tells nothing of a shell still to burst.
+FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
@@ -575,7 +579,11 @@ class WingsRules(Rules[WingsState, WingsView]):
                 for d in engine_decisions
             ]
         decisions = []
+        flak_fields = flak_rules.fields(mission)
         for d in engine_decisions:
+            if d.kind == "flak":
+                decisions.append(flak_rules.flak_decision(mission, d, flak_fields[d.field]))
+                continue
             if d.kind == "order":
                 # Seed D.VI: the detail names a locale key's tail (``wings.order.knight.spare``).
                 options = tuple(
@@ -718,7 +726,14 @@ class WingsRules(Rules[WingsState, WingsView]):
         assert campaign.mission is not None
         slots = _slots(campaign.mission)
         mission = campaign.mission
+        flak_fields = flak_rules.fields(mission)
         for d in engine:
+            if d.kind == "flak":
+                picked = choices.get(d.side, {}).get(flak_fields[d.field])
+                if picked is None:
+                    raise wings.IllegalChoice(d.side, d.field, "", "missing")
+                result[d.side][d.field] = flak_rules.unsealed(mission, d, picked)
+                continue
             picked = choices.get(d.side, {}).get(_field(d.field, slots))
             if picked is None:
                 raise wings.IllegalChoice(d.side, d.field, "", "missing")
@@ -951,6 +966,10 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
         mission.pop("reserve", None)
         mission["orders"] = {}
         mission["sun_enter"] = False  # seed F.VI.e: the favoured side's sealed choice
+        mission["flak_orders"] = {}  # seed A.IV.h: the gunners' orders and counters
+        for bid, element in mission["ground"].items():
+            if element["side"] == "entente":
+                mission["ground"][bid] = other["ground"][bid]
         for pid, plane in mission["planes"].items():
             if plane["side"] == "entente":
                 mission["planes"][pid] = other["planes"][pid]

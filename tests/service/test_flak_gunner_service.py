@@ -1,0 +1,127 @@
+"""The flak gunner's order through the real service (seed A.IV.h): the owning side's panel
+asks where to lay the counter, the enemy's does not; a delayed shell stays secret through
+the turn's end and bursts in the next turn's first maneuver; the campaign still exports
+and verifies."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.export import dumps, verify_export
+from engine.catalog import Catalog
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
+
+
+async def test_the_gunner_delays_his_shell_and_it_bursts_next_turn(
+    env: Env, catalog: Catalog
+) -> None:
+    cid = await start_wings(env, "gunner")
+    first = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    assert all("flak" not in {d.field for d in p.decisions} for p in first.values())  # arming
+    await lock_all(env, cid)  # turn 1 at the defaults
+    panels = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    owners = [u for u, p in panels.items() if "flak" in {d.field for d in p.decisions}]
+    assert len(owners) == 1  # the defender's battery, armed from turn 2
+    gunner = owners[0]
+    enemy = CENTRAL if gunner == ENTENTE else ENTENTE
+    flak = next(d for d in panels[gunner].decisions if d.field == "flak")
+    assert flak.default == flak.options[0].id and flak.options[0].detail == "flak.auto"
+    assert flak.options[-1].detail == "flak.hold"
+    # Every option is sealed: its id says nothing; its detail tells its own side what it does.
+    assert all(o.id.startswith("flak-") for o in flak.options)
+    delayed = next(o for o in flak.options if o.detail.startswith("flak.delay."))
+    before = await log_lines(env, cid)
+    await lock_all(env, cid, {gunner: {"flak": delayed.id}})
+    status = await env.svc.status(cid)
+    assert status.round is not None and status.round.turn == 3
+    turn_two = (await log_lines(env, cid))[: -len(before) or None]
+    assert not any("Flak" in line or "flak" in line.lower() for line in turn_two), turn_two
+    # Next turn: the counter is on the table, nothing to decide; the enemy never saw it.
+    again = await env.svc.panel(cid, gunner)
+    assert "flak" not in {d.field for d in again.decisions}
+    assert "flak" not in {d.field for d in (await env.svc.panel(cid, enemy)).decisions}
+    seen = await log_lines(env, cid)
+    await lock_all(env, cid)
+    turn_three = (await log_lines(env, cid))[: -len(seen)]
+    # Oldest first: the shell bursts after each plane's first card, before any second one.
+    told = turn_three[::-1]
+    burst = next(i for i, line in enumerate(told) if line.startswith("Flak burst from"))
+    cards = [line.split(": ")[1].split()[0] for line in told[:burst] if " flies " in line]
+    assert cards and len(cards) == len(set(cards)), told
+    for _ in range(300):  # on to the campaign's end, every side at its defaults
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await lock_all(env, cid)
+    assert (await env.svc.status(cid)).campaign.status == "finished"
+    check = verify_export(await env.svc.export(cid), catalog)
+    assert check.ok and check.replayed, check.problems
+
+
+# --- differential: a delayed shell and holding fire look the same to the enemy ----------
+
+SEAL = re.compile(r"flak-[0-9a-f]{10}|Flak order [0-9a-f]{10}")
+
+
+async def _enemy_record(env: Env, cid: int, enemy: int) -> str:
+    """What the enemy side sees: the channel and his DMs, his panel, the status, the log
+    and the export; an opened sealed order reads as its digest, which differs by design."""
+    await env.worker().deliver_due()
+    seen = [
+        (t.kind, t.id, a.text, [png for _, png in a.images], a.alt)
+        for t, a, _edit in env.sender.sent
+        if t.kind == "channel" or t.id == enemy
+    ]
+    panel = await env.svc.panel(cid, enemy)
+    status = await env.svc.status(cid)
+    log = await env.svc.log(cid, per_page=50)
+    export = dumps(await env.svc.export(cid))  # the orders opened at the turn's end
+    return SEAL.sub("sealed", repr((seen, panel, status, log, export)))
+
+
+async def _play_until_turn_3(path: Path, catalog: Catalog, kind: str) -> tuple[Env, int, int]:
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(path, catalog, clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "gunner")
+    await lock_all(env, cid)
+    panels = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    gunner = next(u for u, p in panels.items() if "flak" in {d.field for d in p.decisions})
+    flak = next(d for d in panels[gunner].decisions if d.field == "flak")
+    chosen = next(o.id for o in flak.options if o.detail.startswith(kind))
+    await lock_all(env, cid, {gunner: {"flak": chosen}})
+    return env, cid, CENTRAL if gunner == ENTENTE else ENTENTE
+
+
+def _receipt_without_choice(canonical: str, salt: str) -> str:
+    """A receipt hashes the choice: it differs by design (the commitment working), so the
+    comparison leaves the choice out of it, as the secrecy differential test does."""
+    data = json.loads(canonical)
+    data.pop("choice")
+    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
+
+
+async def test_the_enemy_cannot_tell_a_waiting_shell_from_holding_fire(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    records = []
+    envs = []
+    for kind in ("flak.delay.", "flak.hold"):
+        env, cid, enemy = await _play_until_turn_3(tmp_path / f"{kind}db", catalog, kind)
+        envs.append((env, cid, enemy))
+        records.append(await _enemy_record(env, cid, enemy))
+    assert records[0] == records[1]  # the turn closed, its orders opened: nothing told
+    after = []
+    for env, cid, enemy in envs:
+        await lock_all(env, cid)  # turn 3: the shell bursts, or there was none
+        after.append(await _enemy_record(env, cid, enemy))
+        await env.close()
+    assert after[0] != after[1]  # the burst is told to all
