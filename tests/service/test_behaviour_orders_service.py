@@ -7,10 +7,16 @@ from __future__ import annotations
 import pytest
 
 import engine.rulesets.wings as seam
-from bot.export import verify_export
 from engine.catalog import Catalog
 from tests.service.support import Env
-from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
+from tests.service.wings_play import (
+    CENTRAL,
+    ENTENTE,
+    finish_and_verify,
+    lock_all,
+    log_lines,
+    start_wings,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -54,10 +60,4 @@ async def test_the_artist_s_standing_order_dodges_a_shot(env: Env, catalog: Cata
     # The dodge is spent: no order to give any more.
     again = await env.svc.panel(cid, CENTRAL)
     assert "order1" not in {d.field for d in again.decisions}
-    for _ in range(300):  # on to the campaign's end, every side at its defaults
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    assert (await env.svc.status(cid)).campaign.status == "finished"
-    check = verify_export(await env.svc.export(cid), catalog)
-    assert check.ok and check.replayed, check.problems
+    await finish_and_verify(env, cid, catalog)

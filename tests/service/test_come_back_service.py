@@ -9,10 +9,16 @@ from typing import Any
 import pytest
 
 import engine.rulesets.wings as seam
-from bot.export import verify_export
 from engine.catalog import Catalog
 from tests.service.support import Env
-from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
+from tests.service.wings_play import (
+    CENTRAL,
+    ENTENTE,
+    finish_and_verify,
+    lock_all,
+    log_lines,
+    start_wings,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -53,13 +59,7 @@ async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Ca
     again = await env.svc.panel(cid, ENTENTE)
     back = next(d for d in again.decisions if d.field == "plane1")
     assert "S S S" in {o.id for o in back.options}  # flying again: a program like any other
-    for _ in range(300):  # on to the campaign's end, every side at its defaults
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    assert (await env.svc.status(cid)).campaign.status == "finished"
-    check = verify_export(await env.svc.export(cid), catalog)
-    assert check.ok and check.replayed, check.problems
+    await finish_and_verify(env, cid, catalog)
 
 
 async def test_a_player_who_says_nothing_keeps_his_plane_out(env: Env) -> None:

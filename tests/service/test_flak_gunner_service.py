@@ -15,10 +15,17 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
-from bot.export import dumps, verify_export
+from bot.export import dumps
 from engine.catalog import Catalog
 from tests.service.support import Env
-from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
+from tests.service.wings_play import (
+    CENTRAL,
+    ENTENTE,
+    finish_and_verify,
+    lock_all,
+    log_lines,
+    start_wings,
+)
 
 
 async def test_the_gunner_delays_his_shell_and_it_bursts_next_turn(
@@ -57,13 +64,7 @@ async def test_the_gunner_delays_his_shell_and_it_bursts_next_turn(
     burst = next(i for i, line in enumerate(told) if line.startswith("Flak burst from"))
     cards = [line.split(": ")[1].split()[0] for line in told[:burst] if " flies " in line]
     assert cards and len(cards) == len(set(cards)), told
-    for _ in range(300):  # on to the campaign's end, every side at its defaults
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    assert (await env.svc.status(cid)).campaign.status == "finished"
-    check = verify_export(await env.svc.export(cid), catalog)
-    assert check.ok and check.replayed, check.problems
+    await finish_and_verify(env, cid, catalog)
 
 
 # --- differential: a delayed shell and holding fire look the same to the enemy ----------

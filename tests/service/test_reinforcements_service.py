@@ -8,12 +8,18 @@ from __future__ import annotations
 import pytest
 
 import engine.rulesets.wings as seam
-from bot.export import verify_export
 from bot.panel import MAX_SELECTS
 from engine.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env
-from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
+from tests.service.wings_play import (
+    CENTRAL,
+    ENTENTE,
+    finish_and_verify,
+    lock_all,
+    log_lines,
+    start_wings,
+)
 
 SEND = "reinforce:nieuport17"
 
@@ -79,10 +85,4 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
     assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
     assert "S S S" in {o.id for o in flown.options}  # the new plane's program
-    for _ in range(300):  # on to the campaign's end, every side at its defaults
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    assert (await env.svc.status(cid)).campaign.status == "finished"
-    check = verify_export(await env.svc.export(cid), catalog)
-    assert check.ok and check.replayed, check.problems
+    await finish_and_verify(env, cid, catalog)

@@ -4,10 +4,16 @@ out of the sun half a ruler from the enemy, and the campaign still exports and v
 
 from __future__ import annotations
 
-from bot.export import verify_export
 from engine.catalog import Catalog
 from tests.service.support import Env
-from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
+from tests.service.wings_play import (
+    CENTRAL,
+    ENTENTE,
+    finish_and_verify,
+    lock_all,
+    log_lines,
+    start_wings,
+)
 
 SEED = "s3"  # Wings 1918's first mission: clear weather, a 5, the Entente has the sun
 
@@ -35,10 +41,4 @@ async def test_the_entente_waits_in_the_sun_then_comes_out_of_it(
     assert status.round is not None and status.round.turn == 2
     again = await env.svc.panel(cid, ENTENTE)
     assert "S S S" in {o.id for d in again.decisions for o in d.options}
-    for _ in range(300):  # on to the campaign's end, every side at its defaults
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    assert (await env.svc.status(cid)).campaign.status == "finished"
-    check = verify_export(await env.svc.export(cid), catalog)
-    assert check.ok and check.replayed, check.problems
+    await finish_and_verify(env, cid, catalog)

@@ -3,7 +3,9 @@ two commanders, every field at its default unless a test picks it."""
 
 from __future__ import annotations
 
+from bot.export import verify_export
 from bot.logtext import describe
+from engine.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 
 ENTENTE, CENTRAL = 11, 22
@@ -47,3 +49,14 @@ async def log_lines(env: Env, cid: int, *, oldest_first: bool = False) -> list[s
             break
         lines += [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
     return lines[::-1] if oldest_first else lines
+
+
+async def finish_and_verify(env: Env, cid: int, catalog: Catalog) -> None:
+    """Plays on to the campaign's end, every side at its defaults; its export must replay."""
+    for _ in range(300):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await lock_all(env, cid)
+    assert (await env.svc.status(cid)).campaign.status == "finished"
+    check = verify_export(await env.svc.export(cid), catalog)
+    assert check.ok and check.replayed, check.problems
