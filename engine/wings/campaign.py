@@ -1075,6 +1075,8 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
     data = state.model_dump(mode="json")
     if state.mission is not None:
         # Public: who left the table last turn and may be brought back now (seed A.IV.c).
+        # Public: the last turn whose end the sun's favoured side may wait for (F.VI.e).
+        data["mission"]["sun_entry_by"] = sun.LAST_CHOICE_TURN
         data["mission"]["may_come_back"] = [
             pid
             for pid, plane in sorted(state.mission.planes.items())

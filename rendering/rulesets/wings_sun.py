@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.wings.sun import LAST_CHOICE_TURN
 from rendering.i18n import t
 
 
@@ -23,6 +22,6 @@ def sun_lines(data: Mapping[str, Any], locale: str) -> list[str]:
             locale,
             side=t(f"service.side.{side}", locale),
             time=t(f"log.value.{mission.get('time_of_day', 'morning')}", locale),
-            turn=LAST_CHOICE_TURN,
+            turn=mission.get("sun_entry_by", "?"),
         )
     ]
