@@ -300,7 +300,8 @@ def test_the_panel_and_the_log_word_the_sun_in_both_languages() -> None:
         ]
     assert words["en"][:2] == ["wait out of the sun", "enter out of the sun"]
     assert words["en"][-1] == (
-        "The Entente wait in the morning sun, off the table: they come out of it by the end of turn 3"
+        "The Entente wait in the morning sun, off the table:"
+        " they come out of it by the end of turn 3"
     )
     assert not problems([("sun", line) for line in words["fr"]])
     _, events = _step(state, ENTENTE_SUN, {"entente": {"plane1": "enter"}})
