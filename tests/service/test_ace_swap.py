@@ -18,7 +18,8 @@ from bot.export import verify_export
 from bot.service_model import choice_of
 from engine.catalog import Catalog
 from engine.wings.catalog import default_catalog as wings_catalog
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+from tests.service.support import Env
+from tests.service.wings_play import start_wings
 
 ENTENTE, CENTRAL = 11, 22
 SCENARIO = "wings-1917-ace"
@@ -47,14 +48,7 @@ def _ace_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def _start(env: Env, seed: str) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, SCENARIO, pace(), seed=seed, ruleset="wings"
-    )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
-    await env.svc.start(info.id, GM)
-    await env.worker().deliver_due()
-    return info.id
+    return await start_wings(env, seed, SCENARIO)
 
 
 async def _lock_programs(env: Env, cid: int) -> None:

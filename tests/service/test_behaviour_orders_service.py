@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-import engine.rulesets.wings as seam
 from engine.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
@@ -15,7 +14,9 @@ from tests.service.wings_play import (
     finish_and_verify,
     lock_all,
     log_lines,
+    set_up_opening,
     start_wings,
+    with_planes,
 )
 
 
@@ -23,22 +24,11 @@ from tests.service.wings_play import (
 def _an_artist_with_p1_on_his_tail(monkeypatch: pytest.MonkeyPatch) -> None:
     """Wings 1917 with the Central P3 flown by an Artist, 3 base widths ahead of the
     Entente's P1 on the same heading: their straights keep him in P1's short range."""
-    original = seam.WingsRules.new
-
-    def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
-        state = original(self, scenario, seed)
-        mission = state.camp.mission
-        assert mission is not None
-        planes = dict(mission.planes)
-        planes["P1"] = planes["P1"].model_copy(update={"x": 5.0, "y": 7.4, "heading": 0.0})
-        planes["P3"] = planes["P3"].model_copy(
-            update={"x": 8.0, "y": 7.4, "heading": 0.0, "behaviour": "artist"}
-        )
-        mission = mission.model_copy(update={"planes": planes})
-        camp = state.camp.model_copy(update={"mission": mission})
-        return state.model_copy(update={"campaign": camp})
-
-    monkeypatch.setattr(seam.WingsRules, "new", new)
+    moved = {
+        "P1": {"x": 5.0, "y": 7.4, "heading": 0.0},
+        "P3": {"x": 8.0, "y": 7.4, "heading": 0.0, "behaviour": "artist"},
+    }
+    set_up_opening(monkeypatch, lambda s: with_planes(s, moved))
 
 
 async def test_the_artist_s_standing_order_dodges_a_shot(env: Env, catalog: Catalog) -> None:

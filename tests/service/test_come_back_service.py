@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-import engine.rulesets.wings as seam
 from engine.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
@@ -17,7 +16,9 @@ from tests.service.wings_play import (
     finish_and_verify,
     lock_all,
     log_lines,
+    set_up_opening,
     start_wings,
+    with_planes,
 )
 
 
@@ -25,19 +26,9 @@ from tests.service.wings_play import (
 def _p1_near_the_far_edge(monkeypatch: pytest.MonkeyPatch) -> None:
     """Wings 1917 with the Entente's P1 a little short of the Central edge, heading out:
     turn 1's straights take it off over the enemy's zone."""
-    original = seam.WingsRules.new
-
-    def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
-        state = original(self, scenario, seed)
-        mission = state.camp.mission
-        assert mission is not None
-        planes = dict(mission.planes)
-        planes["P1"] = planes["P1"].model_copy(update={"x": 21.0, "y": 2.0, "heading": 0.0})
-        mission = mission.model_copy(update={"planes": planes})
-        camp = state.camp.model_copy(update={"mission": mission})
-        return state.model_copy(update={"campaign": camp})
-
-    monkeypatch.setattr(seam.WingsRules, "new", new)
+    set_up_opening(
+        monkeypatch, lambda s: with_planes(s, {"P1": {"x": 21.0, "y": 2.0, "heading": 0.0}})
+    )
 
 
 async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Catalog) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-import engine.rulesets.wings as seam
 from bot.panel import MAX_SELECTS
 from engine.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
@@ -18,7 +17,9 @@ from tests.service.wings_play import (
     finish_and_verify,
     lock_all,
     log_lines,
+    set_up_opening,
     start_wings,
+    with_planes,
 )
 
 SEND = "reinforce:nieuport17"
@@ -29,23 +30,13 @@ def _p1_fleeing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Wings 1917 in September 1916 (a Nieuport 17 is then a period single-seater, 1 MP)
     with the Entente's P1 damaged, a little short of its own edge and heading home: turn 1
     takes it off over its own zone. The Entente keeps 3 MP in reserve."""
-    original = seam.WingsRules.new
-
-    def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
-        state = original(self, scenario, seed)
-        mission = state.camp.mission
-        assert mission is not None
-        planes = dict(mission.planes)
-        planes["P1"] = planes["P1"].model_copy(
-            update={"x": 1.0, "y": 2.0, "heading": 180.0, "damage": 2}
-        )
-        mission = mission.model_copy(
-            update={"planes": planes, "reserve": {"entente": 3, "central": 0}}
-        )
-        camp = state.camp.model_copy(update={"mission": mission, "date": "1916-09"})
-        return state.model_copy(update={"campaign": camp})
-
-    monkeypatch.setattr(seam.WingsRules, "new", new)
+    fleeing = {"P1": {"x": 1.0, "y": 2.0, "heading": 180.0, "damage": 2}}
+    set_up_opening(
+        monkeypatch,
+        lambda s: with_planes(
+            s, fleeing, {"reserve": {"entente": 3, "central": 0}}, {"date": "1916-09"}
+        ),
+    )
 
 
 async def _turn(env: Env, cid: int) -> int:

@@ -3,6 +3,12 @@ two commanders, every field at its default unless a test picks it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import engine.rulesets.wings as seam
 from bot.export import verify_export
 from bot.logtext import describe
 from engine.catalog import Catalog
@@ -60,3 +66,32 @@ async def finish_and_verify(env: Env, cid: int, catalog: Catalog) -> None:
     assert (await env.svc.status(cid)).campaign.status == "finished"
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.ok and check.replayed, check.problems
+
+
+def set_up_opening(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[seam.WingsState], seam.WingsState]
+) -> None:
+    """Every campaign the test creates opens on ``change`` of its usual first state."""
+    original = seam.WingsRules.new
+
+    def new(self: seam.WingsRules, scenario: str, seed: str) -> seam.WingsState:
+        return change(original(self, scenario, seed))
+
+    monkeypatch.setattr(seam.WingsRules, "new", new)
+
+
+def with_planes(
+    state: seam.WingsState,
+    planes: dict[str, dict[str, Any]],
+    mission: dict[str, Any] | None = None,
+    campaign: dict[str, Any] | None = None,
+) -> seam.WingsState:
+    """The state with these planes' fields changed (and the mission's, the campaign's)."""
+    current = state.camp.mission
+    assert current is not None
+    moved = dict(current.planes)
+    for pid, changes in planes.items():
+        moved[pid] = moved[pid].model_copy(update=changes)
+    new_mission = current.model_copy(update={"planes": moved, **(mission or {})})
+    camp = state.camp.model_copy(update={"mission": new_mission, **(campaign or {})})
+    return state.model_copy(update={"campaign": camp})

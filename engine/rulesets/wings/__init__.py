@@ -394,6 +394,13 @@ def _release_detail(program: str) -> str:
     return f"{RELEASE_WORDS}{bombing.HOLD if release == bombing.HOLD_RELEASE else release}"
 
 
+def _worded(d: Any, field: str, words: str) -> Decision:
+    """An engine choice whose every option's detail names a locale key's tail (``words`` +
+    its id), for the presenter to word."""
+    options = tuple(Option(id=o.id, label=o.label, detail=f"{words}{o.id}") for o in d.options)
+    return Decision(side=d.side, field=field, options=options, default=d.default)
+
+
 def _sealed(plane: PlaneState, turn: int, program: str) -> str:
     digest = hashlib.sha256(f"{plane.cloud_salt}:{turn}:{program}".encode()).hexdigest()
     return SEALED + digest[:10]
@@ -600,26 +607,15 @@ class WingsRules(Rules[WingsState, WingsView]):
                 )
                 continue
             if d.kind == "comeback":
-                # Seed A.IV.c: off the table last turn; the detail names a locale key's tail
-                # (``wings.exit.come-back``) for the presenter to word.
-                options = tuple(
-                    Option(id=o.id, label=o.label, detail=f"{EXIT_WORDS}{o.id}") for o in d.options
-                )
-                decisions.append(
-                    Decision(side=d.side, field=slots[d.field], options=options, default=d.default)
-                )
+                # Seed A.IV.c: off the table last turn (``wings.exit.come-back``).
+                decisions.append(_worded(d, slots[d.field], EXIT_WORDS))
                 continue
             if d.kind == "reinforce":
                 decisions.append(reinforce_decision(d, slots[d.field]))
                 continue
             if d.kind == "sun":
                 # Seed F.VI.e: on the first waiting plane's field, which has no program yet.
-                options = tuple(
-                    Option(id=o.id, label=o.label, detail=f"{SUN_WORDS}{o.id}") for o in d.options
-                )
-                decisions.append(
-                    Decision(side=d.side, field=slots[d.field], options=options, default=d.default)
-                )
+                decisions.append(_worded(d, slots[d.field], SUN_WORDS))
                 continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
