@@ -10,7 +10,7 @@ the engine from the seed and the locked choices, comparing every engine event.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -447,6 +447,12 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     for event in export["events"]:
         if event["source"] == "engine" and event["round_id"] is not None:
             engine_events.setdefault(event["round_id"], []).append(event)
+    set_up = [e for e in export["events"] if e["source"] == "engine" and e["round_id"] is None]
+    problem = _compare_events("the campaign's set-up", rules.opening(state), set_up)
+    if problem:
+        result.problems.append(problem)
+        return result
+    result.events += len(set_up)
     for round_json in export["rounds"]:
         where = _where(round_json)
         voided = round_json["status"] == "void"
@@ -487,26 +493,12 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             result.problems.append(f"{where}: the engine refuses the recorded choices ({exc})")
             return result
         recorded = engine_events.get(round_json["id"], [])
-        replayed = [{"kind": e.kind, "turn": e.turn, "data": _normal(e.data)} for e in events]
-        stored = [
-            {"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"])} for e in recorded
-        ]
-        if replayed != stored:
-            index = next(
-                (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
-                min(len(replayed), len(stored)),
-            )
-            got = stored[index] if index < len(stored) else "nothing"
-            want = replayed[index] if index < len(replayed) else "nothing"
-            seq = recorded[index]["seq"] if index < len(recorded) else "-"
-            result.problems.append(
-                f"{where}: event #{index + 1} (seq {seq}) differs from the replay:"
-                f" recorded {json.dumps(got, sort_keys=True)[:300]},"
-                f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
-            )
+        problem = _compare_events(where, events, recorded)
+        if problem:
+            result.problems.append(problem)
             return result
         result.rounds += 1
-        result.events += len(replayed)
+        result.events += len(events)
         state = new_state
     final = export.get("final_state")
     replayed_final = _normal(json.loads(rules.dump(state)))
@@ -680,3 +672,23 @@ def after_action_markdown(
         "",
     ]
     return "\n".join(lines)
+
+
+def _compare_events(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:
+    """Why the recorded engine events are not what the replay gives ("" when they are)."""
+    replayed = [{"kind": e.kind, "turn": e.turn, "data": _normal(e.data)} for e in events]
+    stored = [{"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"])} for e in recorded]
+    if replayed == stored:
+        return ""
+    index = next(
+        (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
+        min(len(replayed), len(stored)),
+    )
+    got = stored[index] if index < len(stored) else "nothing"
+    want = replayed[index] if index < len(replayed) else "nothing"
+    seq = recorded[index]["seq"] if index < len(recorded) else "-"
+    return (
+        f"{where}: event #{index + 1} (seq {seq}) differs from the replay:"
+        f" recorded {json.dumps(got, sort_keys=True)[:300]},"
+        f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
+    )

@@ -153,6 +153,13 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                     },
                     turn=progress.turn,
                 )
+                # What setting the table drew (a first briefing's weather, say) is logged
+                # as the engine's, with no round: verify replays it from ``new``.
+                opening = [
+                    NewEvent(e.kind, e.turn, e.data, source="engine") for e in rules.opening(state)
+                ]
+                if opening:
+                    await tx.append_events(campaign_id, None, campaign.branch, opening, now)
                 await self._audit(tx, campaign, gm_id, "create", "", scenario=scenario)
                 await refresh_card(tx, campaign, now)
                 return await self._info(tx, campaign)

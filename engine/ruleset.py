@@ -267,6 +267,11 @@ class Rules(ABC, Generic[StateT, ViewT]):
     @abstractmethod
     def new(self, scenario: str, seed: str) -> StateT: ...
 
+    def opening(self, state: StateT) -> list[Event]:
+        """The public events ``new`` played while setting the table (a first briefing's
+        weather, say), logged with the campaign's creation; most rulesets have none."""
+        return []
+
     # -- play
     @abstractmethod
     def pending(self, state: StateT) -> list[Decision]:

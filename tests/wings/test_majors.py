@@ -337,17 +337,18 @@ def test_the_period_bonus_is_deterministic_and_varies_with_the_seed() -> None:
     assert before_war.period_bonus is None
 
 
-def test_the_period_bonus_is_told_in_the_log_with_the_first_turn() -> None:
+def test_the_period_bonus_is_told_in_the_log_as_the_campaign_is_set_up() -> None:
     rules = WingsRules(catalog())
     state = rules.new("wings-1917-front", "log")
     bonus = state.camp.period_bonus
     assert bonus is not None
+    told = [e for e in rules.opening(state) if e.kind == "period-bonus"]
+    assert len(told) == 1 and told[0].data == bonus
     choices = {d.side: {} for d in rules.pending(state)}
     for d in rules.pending(state):
         choices[d.side][d.field] = d.default
     _after, events = rules.resolve(state, choices, Rng("log", 1, "program"))
-    told = [e for e in events if e.kind == "period-bonus"]
-    assert len(told) == 1 and told[0].data == bonus
+    assert not [e for e in events if e.kind == "period-bonus"]  # told once
     english = describe("period-bonus", told[0].data, "en", turn=1)
     assert english == (
         f"Period bonus (summer 1917, 1D10-2): Entente rolls {bonus['roll']} and starts with "

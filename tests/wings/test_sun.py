@@ -107,9 +107,11 @@ def test_the_draw_is_public_and_the_favoured_side_waits_off_the_table() -> None:
     decision = next(d for d in pending if d.side == "entente")
     assert [o.id for o in decision.options] == ["wait", "enter"]
     assert decision.default == "wait"
-    # The draw and its meaning are told to everyone with the first turn.
+    # The draw and its meaning are told to everyone as the campaign is set up, before
+    # anyone programs a card; the first turn does not tell it again.
+    (drawn,) = [e for e in _rules().opening(state) if e.kind == "sun-drawn"]
     state, events = _step(state, ENTENTE_SUN)
-    (drawn,) = [e for e in events if e.kind == "sun-drawn"]
+    assert not [e for e in events if e.kind == "sun-drawn"]
     assert drawn.data["side"] == "entente" and drawn.data["cards"] == [5]
     assert drawn.data["planes"] == sorted(
         p.id for p in mission.planes.values() if p.side == "entente"
@@ -305,7 +307,7 @@ def test_the_panel_and_the_log_word_the_sun_in_both_languages() -> None:
     )
     assert not problems([("sun", line) for line in words["fr"]])
     _, events = _step(state, ENTENTE_SUN, {"entente": {"plane1": "enter"}})
-    told = [e for e in events if e.kind.startswith("sun-")]
+    told = [e for e in [*_rules().opening(state), *events] if e.kind.startswith("sun-")]
     french = [describe(e.kind, e.data, "fr") for e in told]
     assert len(french) == 3 and not problems([("sun-log", line) for line in french])
     assert describe(told[1].kind, told[1].data, "en").startswith("P1 comes out of the sun near P")

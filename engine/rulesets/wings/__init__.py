@@ -18,7 +18,8 @@ module maps it:
 - **Briefing.** The seam has no briefing round, so the briefing is resolved here: the first
   mission's type comes from the scenario (in ``new``, with the seed); each later one is
   chosen by the next active squadron in the debrief round (field ``mission``), and the
-  briefing runs with the debrief's stream (the debrief itself draws nothing).
+  briefing runs with the debrief's stream (the debrief itself draws nothing). The first
+  briefing's public events are the ruleset's ``opening``: logged as the campaign is created.
 - **Fields.** Wings names fields after planes and pilots ("P3", "skill:P3"); the seam's
   are fixed strings shared by both sides. A side's planes in a mission are numbered
   ``plane1``, ``plane2``... in id order (stable for the whole mission); skills and wounds
@@ -56,7 +57,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sun
+from engine.wings import behaviours, bombing, equipment, landing, reinforcements
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -124,6 +125,10 @@ class WingsState(_Model):
     # Seam turn -> the mission whose last turn it flew: the turn's closing round posts that
     # mission's report.
     reports: dict[int, int] = {}
+    # The first briefing is played inside ``new`` (see the module note); its public events
+    # wait here until the service logs them with the campaign's creation, and go with the
+    # first round.
+    opening: list[Event] = []
 
     @property
     def camp(self) -> CampaignState:
@@ -472,7 +477,12 @@ class WingsRules(Rules[WingsState, WingsView]):
     # a pilot killed by an Excellent shot's point goes down (he flew on).
     # 8: an Ace of Aces may change his last card after the second maneuver (D.VII.a): the
     # turn then flies its third maneuver in a round of its own (``swap``), with its stream.
-    version = "9"
+    # 9: the accidental exit's come-back, reinforcements, behaviour powers, equipment, major
+    # objectives, the sun, the announced bomb release and the flak gunner (docs/wings-data.md).
+    # 10: the first briefing's events (and the period bonus, the first sun) are told when the
+    # campaign is created, not with its first turn; the rules of docs/wings-data.md played
+    # since wings rules 9.
+    version = "10"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -508,8 +518,15 @@ class WingsRules(Rules[WingsState, WingsView]):
         # The first briefing has no real choice (see the module note); its stream is one no
         # round uses, since seam turns start at 1.
         first = FIRST_MISSION.get(scenario, "patrol")
-        state, _events = self._brief(state, Rng(seed, 0, "briefing"), first)
-        return WingsState(scenario=scenario, campaign=state)
+        state, events = self._brief(state, Rng(seed, 0, "briefing"), first)
+        bonus = state.period_bonus  # seed F.I: drawn before the first briefing
+        told = [] if bonus is None else [Event(kind="period-bonus", turn=1, data=dict(bonus))]
+        return WingsState(
+            scenario=scenario, campaign=state, opening=[*told, *self._public(1, events)]
+        )
+
+    def opening(self, state: WingsState) -> list[Event]:
+        return list(state.opening)
 
     def _brief(
         self, state: CampaignState, rng: Rng, kind: str = "patrol"
@@ -761,9 +778,6 @@ class WingsRules(Rules[WingsState, WingsView]):
             return self._resolve_dam(state, state.dam, stage, choices, rng)
         campaign = state.camp
         if stage == "program":
-            # The campaign's start, drawn before its first briefing, is told with the first
-            # turn (seed F.I's period bonus): ``new`` has no log of its own.
-            opening = _opening(campaign) if state.turn == 1 else []
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
             live = {
@@ -776,12 +790,11 @@ class WingsRules(Rules[WingsState, WingsView]):
                 # The engine seals the programs and waits for the pursuers' reorder; it
                 # draws nothing on this path, and its "first card shown" events are secret.
                 campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
-                return state.model_copy(update={"campaign": campaign}), [
-                    *opening,
-                    *self._public(state.turn, events),
+                return state.model_copy(update={"campaign": campaign, "opening": []}), [
+                    *self._public(state.turn, events)
                 ]
             held = {pid: value for side in engine.values() for pid, value in side.items()}
-            return state.model_copy(update={"held": held}), opening
+            return state.model_copy(update={"held": held, "opening": []}), []
         if stage in ("reorder", "swap"):
             if state.held:
                 flown: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
@@ -937,17 +950,6 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return _STORED.load(current, records)
-
-
-def _opening(campaign: CampaignState) -> list[Event]:
-    bonus = campaign.period_bonus
-    told = [] if bonus is None else [Event(kind="period-bonus", turn=1, data=dict(bonus))]
-    if campaign.mission is not None:
-        # Seed F.VI.e: the first mission's sun, drawn at its briefing inside ``new``.
-        told += [
-            Event(kind=e.kind, turn=1, data=dict(e.data)) for e in sun.announce(campaign.mission)
-        ]
-    return told
 
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
