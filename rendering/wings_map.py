@@ -142,7 +142,8 @@ def _ground(draw: ImageDraw.ImageDraw, at: Any, scale: float, element: Mapping[s
 
 def _objective(draw: ImageDraw.ImageDraw, at: Any, scale: float, site: Mapping[str, Any]) -> None:
     """A balloon (a circle with its altitude), a target to bomb (a square), a site to
-    reconnoitre, photograph or rescue (a diamond), labelled with its id."""
+    reconnoitre, photograph or rescue (a diamond), labelled with its id; a deep one ringed
+    and marked ×2."""
     cx, cy = at(site["x"], site["y"])
     r = 0.55 * scale
     colour = SIDE_INK.get(site["side"], INK)
@@ -156,10 +157,17 @@ def _objective(draw: ImageDraw.ImageDraw, at: Any, scale: float, site: Mapping[s
     else:
         diamond = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
         draw.polygon(diamond, outline=colour, fill=PAPER, width=3)
+    if site.get("deep"):
+        # Seed E.I.b: deep in enemy territory the award doubles; a second ring says so on
+        # the table, where the bomber plans his run, as the label's "×2" does.
+        ring = r + 0.25 * scale
+        draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=colour, width=3)
     if site.get("destroyed"):
         _cross(draw, (cx, cy), r, DOWN)
+    label = f"{site['id']} ×2" if site.get("deep") else site["id"]
+    below = r + 0.25 * scale if site.get("deep") else r
     draw.text(
-        (cx, cy + r + 2), site["id"], font=font(TICK_SIZE), fill=colour, anchor="ma",
+        (cx, cy + below + 2), label, font=font(TICK_SIZE), fill=colour, anchor="ma",
         stroke_width=2, stroke_fill=PAPER,
     )  # fmt: skip
 

@@ -100,3 +100,26 @@ def test_the_boards_open_with_the_table() -> None:
     board = Image.open(io.BytesIO(png))
     image, _ = _map(state)
     assert board.height > image.height + 400  # the title, the table, then the lines
+
+
+def test_a_deep_objective_is_ringed_and_a_near_one_is_not() -> None:
+    # Seed E.I.b: in the enemy zone a deep objective doubles the award; the bomber sees
+    # which on the table, not only in the list under it.
+    from engine.wings.zones import place_deep
+
+    state = _state()
+    mission = state.camp.mission
+    assert mission is not None
+    placed = place_deep(catalog(), "bombing", "central", 2)
+    sites = list(placed.values())
+    assert [s.deep for s in sites] == [True, False]
+    mission = mission.model_copy(update={"objectives": placed})
+    campaign = state.camp.model_copy(update={"mission": mission})
+    state = state.model_copy(update={"campaign": campaign})
+    image, view = _map(state)
+    colour = SIDE_INK["central"]
+    scale = (WIDTH - 36 - 8) / float(view["table"][0])
+    for site in sites:
+        ring = (0.55 + 0.25) * scale - 1.5  # the ring's stroke, in pixels from the centre
+        left = image.getpixel((round(36 + site.x * scale - ring), round(36 + site.y * scale)))
+        assert (left == colour) == site.deep, site.id
