@@ -110,3 +110,22 @@ def test_the_announcement_stays_on_its_maneuver_through_a_reorder_and_an_ace_s_s
     aced = state.model_copy(update={"programmed": {"b": start}})
     after_swap, _ = ace.apply(catalog(), aced, {"b": ("entente", "S BL TL")})
     assert after_swap.programs["b"] == parse_program("S BL TL bomb@2")
+
+
+def test_in_the_clouds_on_the_announced_maneuver_the_bomb_stays_aboard() -> None:
+    # Seed B.V: a plane in the layer is out of play; its release, announced for a maneuver
+    # flown hidden in the clouds, lapses (nothing below can be seen) and the bomb is kept.
+    from tests.wings.test_clouds import climbers
+
+    state = climbers()
+    dr1 = state.planes["b"].model_copy(update={"bombs": 1})
+    state = state.model_copy(update={"planes": {**state.planes, "b": dr1}})
+    site = Objective(id="t", kind="target", side="entente", x=dr1.x + 2.0, y=dr1.y)
+    state = state.model_copy(update={"objectives": {"t": site}})
+    done, kinds = fly(state, b="CL S S bomb@2", a="S S S")
+    assert done.planes["b"].in_cloud
+    assert kinds == [] and done.planes["b"].bombs == 1
+    # Out of the clouds the same announcement drops it.
+    clear, kinds = fly(state.model_copy(update={"rules": MissionRules(cloud_cover=False)}),
+                       b="CL S S bomb@2", a="S S S")  # fmt: skip
+    assert clear.planes["b"].bombs == 0 and kinds[0] == "bomb-released"
