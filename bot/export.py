@@ -644,16 +644,20 @@ def after_action_markdown(
         lines += [t("polish.export.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
             kind = str(round_json["kind"])
+            locks = [
+                (lock, choice_of(lock["canonical"]))
+                for lock in round_json["locks"]
+                if lock["withdrawn_at"] is None and lock.get("canonical") is not None
+            ]
+            if not any(choice for _lock, choice in locks):
+                continue  # a round nobody was asked anything in (a pursuit that never was)
             lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
-            for lock in round_json["locks"]:
-                if lock["withdrawn_at"] is not None or lock.get("canonical") is None:
-                    continue
-                choice = choice_of(lock["canonical"])
+            for lock, choice in locks:
                 words = " · ".join(
                     presenter.option_text(scenario.key, k, choice[k], loc)
                     for k in sorted(choice, key=rank)
-                )
-                note = default if lock["defaulted"] else ""
+                ) or t("polish.export.nothing", loc)
+                note = default if lock["defaulted"] and choice else ""
                 receipt = t("polish.export.receipt", loc, receipt=lock["receipt"][:12])
                 text = f"{words}{note} — {receipt}"
                 lines.append(
