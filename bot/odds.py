@@ -15,6 +15,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -51,6 +52,12 @@ CHUNKS_PER_WORKER = 4
 _workers: ProcessPoolExecutor | None = None
 _broken = False  # the processes could not start, or died: previews stay in one thread
 _pool_lock = threading.Lock()
+# Each worker holds the engine in memory (about 50 MB); a bot whose players have not
+# asked for odds in this long gives them back, and the next preview starts them again
+# (well under a second, inside the click's deferral).
+IDLE_SECONDS = 600.0
+_in_use = 0  # previews spreading over the processes now
+_last_used = 0.0  # time.monotonic() of the last one's end
 log = logging.getLogger(__name__)
 
 
@@ -137,9 +144,11 @@ def _pool() -> ProcessPoolExecutor | None:
 def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
     """``map`` over the preview processes, or here in this thread if they fail: the
     samples' draws are made before the split, so either way gives the same figures."""
-    global _workers, _broken
+    global _workers, _broken, _in_use
     pool = _pool()
     if pool is not None:
+        with _pool_lock:
+            _in_use += 1
         try:
             return list(pool.map(play, items))
         except (BrokenProcessPool, OSError) as error:
@@ -147,7 +156,33 @@ def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
             with _pool_lock:
                 _broken, _workers = True, None
             pool.shutdown(wait=False, cancel_futures=True)
+        finally:
+            _done_with_pool()
     return [play(item) for item in items]
+
+
+def _done_with_pool() -> None:
+    global _in_use, _last_used
+    with _pool_lock:
+        _in_use -= 1
+        _last_used = time.monotonic()
+    timer = threading.Timer(IDLE_SECONDS, release_idle)
+    timer.daemon = True  # never keeps a stopping bot alive
+    timer.start()
+
+
+def release_idle() -> bool:
+    """Stop the worker processes if no preview has used them for ``IDLE_SECONDS``;
+    whether it did. Every preview arms a timer that calls this once it may be due."""
+    global _workers
+    with _pool_lock:
+        pool = _workers
+        idle = time.monotonic() - _last_used >= IDLE_SECONDS
+        if pool is None or _in_use or not idle:
+            return False
+        _workers = None
+    pool.shutdown(wait=False, cancel_futures=True)
+    return True
 
 
 def simulate(question: Ask, samples: int) -> Odds | None:

@@ -150,3 +150,42 @@ def test_a_machine_that_cannot_start_processes_still_gets_its_answer(
     answer = odds.simulate(question, 24)
     assert answer is not None and asdict(answer) == _serial(question, 24)
     assert odds._broken and odds._workers is None
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_idle_worker_processes_are_given_back_and_come_again_when_asked(
+    rules: CarrierRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    monkeypatch.setattr(odds, "IDLE_SECONDS", 0.3)
+    question = _questions(rules)[0]
+    first = odds.simulate(question, 24)
+    started = odds._workers
+    assert started is not None
+    processes = list(started._processes.values())  # type: ignore[attr-defined]
+    assert processes and all(p.is_alive() for p in processes)
+    deadline = time.monotonic() + 10
+    while odds._workers is not None and time.monotonic() < deadline:
+        time.sleep(0.05)  # the timer armed by the preview fires
+    assert odds._workers is None  # their memory is back
+    for process in processes:
+        process.join(timeout=10)
+        assert not process.is_alive()
+    again = odds.simulate(question, 24)  # the next preview starts them again
+    assert odds._workers is not None and not odds._broken
+    assert again is not None and first is not None and asdict(again) == asdict(first)
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_a_pool_in_use_or_recently_used_is_kept(
+    rules: CarrierRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    odds.simulate(_questions(rules)[0], 24)
+    assert odds._workers is not None
+    assert not odds.release_idle()  # used a moment ago (IDLE_SECONDS is minutes)
+    monkeypatch.setattr(odds, "IDLE_SECONDS", 0.0)
+    monkeypatch.setattr(odds, "_in_use", 1)
+    assert not odds.release_idle() and odds._workers is not None  # a preview is running
+    monkeypatch.setattr(odds, "_in_use", 0)
+    assert odds.release_idle() and odds._workers is None
