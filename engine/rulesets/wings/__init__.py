@@ -56,7 +56,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sun
+from engine.wings import balloon_roles, behaviours, bombing, equipment, landing, reinforcements, sun
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -274,6 +274,15 @@ SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917-basic": BASE_RULES_ONLY,
     "wings-1917-front": MissionRules(cloud_cover=True),
 }
+# Seed A.IV.i's optional strategic roles of balloons: 1917's squadrons opening on balloon
+# busting, each balloon mission given a role. No sun: F.VI.d's efficient alert, which the
+# surveillance role grants, is the rule the sun position replaces.
+SCENARIOS["wings-1917-balloons"] = (
+    "Autumn 1917, balloons with strategic roles",
+    *SCENARIOS["wings-1917"][1:],
+)
+FIRST_MISSION["wings-1917-balloons"] = "balloon"
+SCENARIO_RULES["wings-1917-balloons"] = MissionRules(cloud_cover=True, balloon_roles=True)
 # A program flown blind in the clouds, or by a plane at their edge that could go in during
 # the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
 # under the plane's secret salt, so the orders opened at the turn's end say nothing of where
@@ -946,6 +955,11 @@ def _opening(campaign: CampaignState) -> list[Event]:
         # Seed F.VI.e: the first mission's sun, drawn at its briefing inside ``new``.
         told += [
             Event(kind=e.kind, turn=1, data=dict(e.data)) for e in sun.announce(campaign.mission)
+        ]
+        # Seed A.IV.i: the first mission's balloon role, given at its briefing inside ``new``.
+        told += [
+            Event(kind=e.kind, turn=1, data=dict(e.data))
+            for e in balloon_roles.announce(campaign.mission)
         ]
     return told
 
