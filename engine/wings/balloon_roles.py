@@ -9,8 +9,11 @@ briefing says it and the board shows it.
 - Artillery spotting: the balloon side ranges its guns. The aggressor has a number of turns
   drawn from 4 to 8 (public, authored: the seed does not say, and the aggressor must know
   how long he has) to set a balloon on fire or bring one down. At the end of that turn, if
-  none burns or is down, the artillery fires: the mission is over and the balloon side has
-  won it. Once a balloon burns, the guns are blind and the mission goes on as usual.
+  none burns or is down, the artillery fires: the mission is over there, and the attack has
+  failed. Who won is then read as at any mission's end (seed E.I.a, E.III.a): the balloon
+  side if it holds the air too, else a draw, the aggressor having failed (the initiative
+  passes, F.III.a, and the intact balloons score for their side): in the balloon side's
+  favour either way. Once a balloon burns, the guns are blind and the mission goes on.
 - Battlefield surveillance: the balloon side gets the efficient alert of seed F.VI.d.3,
   which the engine did not play: in clear weather, for the two full turns after the one
   at whose end a plane of the aggressor first stands in the balloon side's zone, each of
@@ -96,7 +99,7 @@ def announce(mission: MissionState) -> list[Event]:
 
 def artillery_fires(work: Turn) -> bool:
     """At the end of the spotting's last turn: True (and told) when no balloon burns or is
-    down, so the artillery fires and the mission ends in the balloon side's favour."""
+    down, so the artillery fires and the mission ends, the attack failed."""
     mission = work.mission
     if mission.balloon_role != SPOTTING or work.turn != mission.artillery_turn:
         return False

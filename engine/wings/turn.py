@@ -1375,9 +1375,7 @@ class Turn:
         if finished:
             clouds.at_mission_end(self)
             landing.stranded(self)
-            if shelled:
-                winner = balloon_roles.defender(self.mission)
-            elif self.objectives:
+            if self.objectives:
                 winner = obj.mission_result(self.snapshot())
             self.event("mission-over", winner=winner)
         return self.mission.model_copy(

@@ -8,6 +8,7 @@ from collections import Counter
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, _opening, _program_options
 from engine.wings import balloon_roles as roles
+from engine.wings.objectives import awards
 from engine.wings.program import check_program, default_program, legal_first_cards, parse_program
 from engine.wings.state import MissionState, Objective, PlaneState
 from engine.wings.turn import Turn, play_turn
@@ -106,14 +107,19 @@ def spotting(turn_limit: int, **objective: object) -> MissionState:
     return with_role(roles.SPOTTING, e, artillery_turn=turn_limit, objective=balloon(**objective))
 
 
-def test_the_artillery_fires_when_no_balloon_burns_by_its_turn_and_the_defender_wins() -> None:
+def test_the_artillery_fires_when_no_balloon_burns_by_its_turn_and_the_attack_fails() -> None:
     after, events = play_turn(
         catalog(), spotting(1), programs(e="S S S", c="S S S"), Rng("a", 1, "t")
     )
-    assert after.finished and after.winner == "central"
+    assert after.finished and after.turn == 2  # over after turn 1, not turn 8
     assert [e.data for e in events if e.kind == "artillery-fired"] == [
         {"side": "central", "against": "entente"}
     ]
+    # The attack failed; the aggressor still flies, so the air is not the defender's: a draw
+    # (seed E.I.a), and the intact balloon scores for its side.
+    assert after.winner == "draw"
+    scored = awards(catalog(), after)
+    assert not scored.success and ("central", "defended_intact", "c-B1", 3) in scored.lines
 
 
 def test_the_artillery_waits_for_its_turn_and_a_burning_balloon_blinds_it() -> None:

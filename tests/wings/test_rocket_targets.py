@@ -88,7 +88,7 @@ def test_no_rockets_at_the_ground_from_too_high_behind_own_posts_or_sites() -> N
     high, told = run(level=2, ground={"c-X1": post()})
     assert told == [("rockets-held", {"plane": "e"})] and high.planes["e"].rockets == 2
     assert high.ground["c-X1"].damage == 0
-    behind, told = run(ground={"c-X1": post(at=(2.0, 10.0))})
+    _behind, told = run(ground={"c-X1": post(at=(2.0, 10.0))})
     assert told == [("rockets-held", {"plane": "e"})]
     own, told = run(ground={"e-X1": post(side="entente")})
     assert told == [("rockets-held", {"plane": "e"})] and own.ground["e-X1"].damage == 0
