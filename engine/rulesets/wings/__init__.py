@@ -267,7 +267,8 @@ CAMPAIGN_SWITCHES: dict[str, dict[str, bool]] = {
     "wings-1917-front": {"airfield_assault": True, "period_bonus": True},
 }
 # Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it, and to
-# the sun position (F.VI.e, which replaces the efficient alert the engine does not play).
+# the sun position (F.VI.e, which replaces the efficient alert of F.VI.d, played only by the
+# balloons' surveillance role, below).
 SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True, sun=True),
     "wings-1918": MissionRules(cloud_cover=True, sun=True),
