@@ -166,7 +166,7 @@ def test_no_alert_short_of_the_zone_nor_out_of_clear_weather() -> None:
     assert short.alert_turns == ()
     cloudy, _ = play_turn(
         catalog(),
-        surveillance(15.0, weather="medium"),
+        surveillance(12.0, weather="medium"),
         programs(e="S S S", c="S S S"),
         Rng("s", 1, "t"),
     )
