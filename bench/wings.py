@@ -126,7 +126,9 @@ def fly(
     return state, turn_times
 
 
-def generated(catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = False) -> MissionState:
+def generated(
+    catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = False, roles: bool = False
+) -> MissionState:
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
     a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
@@ -150,7 +152,7 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = Fal
         )
         for side in ("entente", "central")
     }
-    rules = MissionRules(sun=sun)
+    rules = MissionRules(sun=sun, balloon_roles=roles)  # seed A.IV.i roles: ``roles`` lines
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09", rules=rules)  # type: ignore[arg-type]
     mission, _, _ = generate_mission(
         catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major, enemy_zone=enemy_zone
@@ -227,6 +229,8 @@ def main() -> None:
     # side in the sun coming out of it on a coin toss each turn (forced after turn 3).
     for kind in KINDS:
         print(balance_line(catalog, kind, "sun", count, floor))
+    # Seed A.IV.i: balloon busting with the balloons' strategic roles on, random programs.
+    print(balance_line(catalog, "balloon", "roles", count, floor))
     dambusters(catalog, count, floor)
 
 
@@ -264,16 +268,20 @@ def seam_rounds(count: int, floor: float) -> None:
 def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: float) -> str:
     outcome: Counter[str] = Counter()
     sunny: Counter[str] = Counter()
+    by_role: Counter[str] = Counter()
     vp: Counter[str] = Counter()
     achieved: Counter[str] = Counter()
     times = []
     for seed in range(count):
-        mission = generated(catalog, seed, kind, sun=policy == "sun")
+        mission = generated(catalog, seed, kind, sun=policy == "sun", roles=policy == "roles")
         state, turn_times = fly(catalog, mission, seed, policy)
         times.append(sum(turn_times))
         attacker = state.active
         won = state.winner
         outcome["attacker" if won == attacker else "draw" if won == "draw" else "defender"] += 1
+        if state.balloon_role is not None:  # seed A.IV.i: the attacker's wins by role
+            by_role[state.balloon_role] += 1
+            by_role[f"{state.balloon_role}:won"] += won == attacker
         if state.sun_side is not None:  # seed F.VI.e: how often the side in the sun won
             sunny["drawn"] += 1
             sunny["won"] += won == state.sun_side
@@ -292,6 +300,12 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
         if kind != "patrol"
         else ""
     )
+    roles = sorted(role for role in by_role if ":" not in role)
+    if roles:
+        detail += "; attacker won " + ", ".join(
+            f"{by_role[f'{role}:won'] / by_role[role]:.1%} of {by_role[role]} {role}"
+            for role in roles
+        )
     if sunny["drawn"]:
         drawn = sunny["drawn"]
         detail += (

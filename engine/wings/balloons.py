@@ -1,5 +1,5 @@
 """Balloon cables and nets (seed A.IV.i.1-2), collisions with a balloon (A.IV.i) and Le
-Prieur rockets (seed A.IV.j).
+Prieur rockets (seed A.IV.j), which may also hit ground targets (engine.wings.rocket_targets).
 
 Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
 declared with the program, ``LP S S S``: its first two cards must each be a straight,
@@ -7,7 +7,7 @@ a dive or a stall, the plane's guns stay silent for them, and after the second, 
 plane took no special damage meanwhile and an enemy balloon is in a legal firing position
 (range, arc, nothing in the way) at its level or one below, both batches go and the
 balloon takes a D card for each. Otherwise the rockets stay aboard. Authored: both batches
-are always fired together, at the nearest balloon.
+are always fired together, at the nearest balloon, else at the nearest ground target.
 
 Cables: a plane cannot pass right under a balloon. At the end of a maneuver, a plane lower
 than a balloon whose card it (almost) covers takes collision damage, 2 A cards; the balloon
@@ -35,7 +35,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.wings import geometry as geo
-from engine.wings.catalog import Catalog
+from engine.wings import rocket_targets
+from engine.wings.catalog import Catalog, Gun
 from engine.wings.fire import base_polygon, check_at_ground, ground_polygon
 from engine.wings.state import Objective, PlaneState, Program
 
@@ -206,6 +207,10 @@ def fire_rockets(work: Turn) -> None:
             continue
         batches = plane.rockets
         work.update(pid, rockets=0)
+        if target not in work.objectives or work.objectives[target].kind != "balloon":
+            cards = [work.draw(ROCKET_DECK, None)[1] for _ in range(batches)]
+            rocket_targets.hit(work, pid, target, cards)
+            continue
         work.event("rockets-fired", plane=pid, objective=target, batches=batches)
         for _ in range(batches):
             if work.objectives[target].destroyed:
@@ -220,6 +225,14 @@ def _rocket_target(work: Turn, plane: PlaneState, flying: list[PlaneState]) -> s
     if front is None:
         return None
     rail = front.model_copy(update={"name": ROCKETS, "deck": ROCKET_DECK})
+    balloon = _balloon_target(work, plane, rail, flying)
+    # Balloons first; else a ground target (engine.wings.rocket_targets).
+    return balloon or rocket_targets.ground_target(work, plane, rail, flying)
+
+
+def _balloon_target(
+    work: Turn, plane: PlaneState, rail: Gun, flying: list[PlaneState]
+) -> str | None:
     best: tuple[float, str] | None = None
     for balloon in sorted(work.objectives.values(), key=lambda o: o.id):
         if balloon.kind != "balloon" or balloon.destroyed or balloon.side == plane.side:

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.rng import Rng, seed_commitment
 from engine.wings import (
     ace,
+    balloon_roles,
     behaviours,
     equipment,
     exits,
@@ -730,6 +731,7 @@ def _start_mission(
         update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
     )
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
+    sun_events += balloon_roles.announce(mission)  # seed A.IV.i: the role, told at briefing
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.

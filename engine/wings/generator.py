@@ -11,8 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
+from engine.wings import balloon_roles, majors
 from engine.wings import geometry as geo
-from engine.wings import majors
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.landing import rescue_layout
@@ -384,4 +384,6 @@ def generate_mission(
     )
     if kind == "rescue":
         mission = rescue_layout(catalog, list(state.pilots.values()), mission)
+    # Seed A.IV.i: a balloon mission's strategic role, when the scenario plays them.
+    mission = balloon_roles.assign(mission, rng.stream(f"balloon-role:{number}"))
     return mission, points, forces

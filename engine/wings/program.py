@@ -14,7 +14,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.wings import bombing, landing
+from engine.wings import balloon_roles, bombing, landing
 from engine.wings.balloons import ROCKETS, rocket_refusals
 from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
 from engine.wings.state import MissionRules, PlaneState, Program
@@ -110,12 +110,14 @@ def check_program(
         if tuple(_generic(deck, code) for code in cards) != complex_.cards:
             return [Refusal(position=-1, code=program.maneuver, reason="sequence-mismatch")]
 
+    # Seed F.VI.d.3: under the enemy's efficient alert one card is flown thrice.
+    surprised = turn in plane.surprised_turns and not engine_bound(plane, turn)
     seen: Counter[str] = Counter()
     for slot, code in enumerate(cards):
         card = resolved[slot]
         assert card is not None
         seen[code] += 1
-        if seen[code] <= card.copies:
+        if seen[code] <= card.copies or (surprised and card.kind not in ("climb", "dive")):
             continue
         # Cards come back to the hand each turn (found), so a code is limited by its copies;
         # each deck holds one climb and one dive (one climb counter a turn, seed A.III.a).
@@ -159,6 +161,10 @@ def check_program(
             assert card is not None
             if card.side == plane.rudder:
                 refusals.append(Refusal(position=slot, code=code, reason="rudder-jammed"))
+    if surprised:
+        flown = [card for card in resolved if card is not None]
+        for reason in balloon_roles.surprise_refusals(program, flown):
+            refusals.append(Refusal(position=-1, code=program.maneuver or "", reason=reason))
     return refusals
 
 
@@ -200,6 +206,8 @@ def legal_first_cards(
         reasons: list[str] = []
         for second in fillers:
             tail = [second, stall] if engine_bound(plane, turn) else [second, second]
+            if turn in plane.surprised_turns and not engine_bound(plane, turn):
+                tail = [card.code, card.code]  # seed F.VI.d.3: one card, flown thrice
             program = Program(cards=(card.code, *tail))
             found = [r for r in check_program(catalog, plane, program, rules, turn)]
             first = [r.reason for r in found if r.position in (0, -1)]

@@ -183,6 +183,9 @@ class PlaneState(Model):
     # Seed D.VII.c Système D: the last turn whose program an eased first engine hit binds
     # (None: a hit engine binds every turn, as the base rule says).
     engine_until: int | None = None
+    # Seed F.VI.d.3 (a balloon surveillance role): the turns the enemy's efficient alert
+    # limits its program to one card flown thrice, with no Immelmann nor Split-S.
+    surprised_turns: tuple[int, ...] = ()
 
 
 class GroundElement(Model):
@@ -264,6 +267,7 @@ class MissionRules(Model):
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
+    balloon_roles: bool = False  # A.IV.i: a balloon mission's optional strategic role
 
 
 class MissionState(Model):
@@ -319,6 +323,12 @@ class MissionState(Model):
     # sealed like a program, and the secret that seals them on the seam.
     flak_orders: dict[str, str] = Field(default_factory=dict)
     flak_salt: str = ""
+    # Seed A.IV.i, a balloon mission's strategic role (engine.wings.balloon_roles): which
+    # one (None: purely defensive), the turn whose end the spotted artillery fires if no
+    # balloon burns by then, and the turns of the surveillance's efficient alert.
+    balloon_role: str | None = None
+    artillery_turn: int | None = None
+    alert_turns: tuple[int, ...] = ()
 
 
 class Pilot(Model):

@@ -17,6 +17,7 @@ from engine.rng import Rng
 from engine.wings import (
     ace,
     ammunition,
+    balloon_roles,
     balloons,
     behaviours,
     bombing,
@@ -714,6 +715,7 @@ class Turn:
                 elif self.ground or self.objectives:
                     self.aim_at_ground(shooter, gun, card.kind, planes, ground_shots, dived)
         shots.extend(self.ground_fire(planes, infantry))
+        shots.extend(balloon_roles.basket_fire(self, planes))  # seed A.IV.i: air defence
         new_aim: dict[str, dict[str, str]] = {p.id: {} for p in planes}
         cancelled = behaviours.dodged(self, shots)
         for index, shot in enumerate(shots):
@@ -1231,6 +1233,7 @@ class Turn:
         # just back on the table too. With no climb counter it is never at the cloud edge
         # with the shipped planes (all climb 2 or more), so the edge sealed above holds.
         sun.enter(self)
+        balloon_roles.raise_alert(self)  # seed A.IV.i surveillance: F.VI.d's alert
 
     def tailing(self) -> dict[str, str]:
         """Authored 4.5 on seed A.IV.d: front edge to rear edge within a ruler, crossing no
@@ -1366,6 +1369,9 @@ class Turn:
                 winner = "draw"
         elif turn > self.mission.max_turns:
             finished, winner = True, "draw"
+        # Seed A.IV.i artillery spotting: no balloon burning by its last turn, the guns fire.
+        shelled = bool(self.objectives) and balloon_roles.artillery_fires(self)
+        finished = finished or shelled
         if finished:
             clouds.at_mission_end(self)
             landing.stranded(self)

@@ -272,13 +272,23 @@ CAMPAIGN_SWITCHES: dict[str, dict[str, bool]] = {
     "wings-1917-front": {"airfield_assault": True, "period_bonus": True},
 }
 # Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it, and to
-# the sun position (F.VI.e, which replaces the efficient alert the engine does not play).
+# the sun position (F.VI.e, which replaces the efficient alert of F.VI.d, played only by the
+# balloons' surveillance role, below).
 SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True, sun=True),
     "wings-1918": MissionRules(cloud_cover=True, sun=True),
     "wings-1917-basic": BASE_RULES_ONLY,
     "wings-1917-front": MissionRules(cloud_cover=True),
 }
+# Seed A.IV.i's optional strategic roles of balloons: 1917's squadrons opening on balloon
+# busting, each balloon mission given a role. No sun: F.VI.d's efficient alert, which the
+# surveillance role grants, is the rule the sun position replaces.
+SCENARIOS["wings-1917-balloons"] = (
+    "Autumn 1917, balloons with strategic roles",
+    *SCENARIOS["wings-1917"][1:],
+)
+FIRST_MISSION["wings-1917-balloons"] = "balloon"
+SCENARIO_RULES["wings-1917-balloons"] = MissionRules(cloud_cover=True, balloon_roles=True)
 # A program flown blind in the clouds, or by a plane at their edge that could go in during
 # the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
 # under the plane's secret salt, so the orders opened at the turn's end say nothing of where
