@@ -511,6 +511,8 @@ class WingsPresenter:
     def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
         """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
         label carries after the id stays."""
+        if field.startswith("plane") and key == PISTOL.strip():  # seed D.VI: the Knight's
+            return t("wings.pistol.shot", locale)
         if field.startswith("plane") and key == "swap":  # an Ace who may only keep his card
             return t("wings.ace-swap.swap", locale)
         if field in ("mission", "purchase") or field.startswith(("skill", "wound", "equip")):

@@ -94,7 +94,13 @@ def test_the_knight_is_told_why_his_menu_has_no_shot() -> None:
     assert state.camp.mission is not None and state.camp.mission.planes["P2"].behaviour == "knight"
     assert not any("pistol@" in o.id for o in knight.options)
     refused = {e.id: e.reason for e in knight.excluded if "pistol@" in e.id}
-    assert refused == {f"S S S pistol@{n}": "knight-refuses" for n in (1, 2, 3)}
+    assert refused == {"pistol@": "knight-refuses"}
+    lines = {
+        locale: WingsPresenter().excluded_lines("wings-1917", knight, locale)
+        for locale in ("en", "fr")
+    }
+    assert ("pistol shot", "a Knight of the Air never uses it") in lines["en"]
+    assert ("tir au pistolet", "un Chevalier des airs ne s'en sert jamais") in lines["fr"]
 
 
 def _flown(

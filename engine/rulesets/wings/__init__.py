@@ -414,10 +414,7 @@ def _pistol_refused(
         plane, list(mission.planes.values()), catalog.rules.units.ruler
     ):
         return ()
-    first = program_text(default_program(catalog, plane, mission.rules, mission.turn))
-    return tuple(
-        Excluded(id=text, label=text, reason="knight-refuses") for text in pistol.variants(first)
-    )
+    return (Excluded(id=pistol.WORD, label=pistol.WORD, reason="knight-refuses"),)
 
 
 def _release_detail(program: str) -> str:
