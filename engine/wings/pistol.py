@@ -113,7 +113,9 @@ def target(work: Turn, shooter: PlaneState) -> PlaneState | None:
 
 def act(work: Turn, programs: dict[str, Program]) -> None:
     """After a maneuver's fire: each plane that announced its pistol for this maneuver
-    fires, in plane order, if it can."""
+    fires if it can. The shots are simultaneous, as the guns' are: every shooter aims
+    before any shot lands, so a pilot hit by a pistol still fires his own."""
+    aimed: list[tuple[str, str]] = []
     for shooter in work.flying():
         program = programs.get(shooter.id)
         if program is None or program.pistol != work.phase:
@@ -122,12 +124,16 @@ def act(work: Turn, programs: dict[str, Program]) -> None:
         if reason is None and shooter.no_fire > 0:
             reason = "no-fire"  # seed A.II.b, J 17: a wounded pilot holds his fire
         aim = None if reason else target(work, shooter)
-        if reason is None and aim is None:
-            reason = "no-target"
-        if reason is not None or aim is None:
-            work.event("pistol-silent", secret_for=shooter.side, plane=shooter.id, reason=reason)
+        if aim is None:
+            work.event("pistol-silent", secret_for=shooter.side, plane=shooter.id,
+                       reason=reason or "no-target")  # fmt: skip
             continue
-        fire(work, shooter, aim)
+        aimed.append((shooter.id, aim.id))
+    for shooter_id, victim_id in aimed:
+        victim = work.planes[victim_id]
+        if victim.status != "flying":
+            continue  # another pistol downed him first: the shot is not fired
+        fire(work, work.planes[shooter_id], victim)
 
 
 def fire(work: Turn, shooter: PlaneState, victim: PlaneState) -> None:

@@ -230,3 +230,22 @@ def test_the_pistol_and_its_bullets_are_stripped_from_the_enemy_view() -> None:
     pilot_view = wings.view(state, "central")["pilots"]["P1"]
     assert "equipment" not in pilot_view
     assert wings.view(state, "entente")["pilots"]["P1"]["equipment"] == {"pistol": 1}
+
+
+def test_two_pilots_shoot_each_other_in_the_same_maneuver() -> None:
+    """Simultaneous shots: both fire, and the vest one of them spent stays spent."""
+    one = card_id("B", 1, "none")
+    state = side_by_side(kit=dict(ARMED), shooter={"kit": {**ARMED, "vest": 5}})
+    state = stack(state, "B", [FOUR, TWO, THREE, one])
+    work = phase(state, programs(se="S S S pistol@1", alb="S S S pistol@1"))
+    alb, se = work.planes["alb"], work.planes["se"]
+    assert (se.pilot_lp, se.kit) == (10, {"pistol": 1, "bullets": 5, "vest": 1})  # 4 absorbed
+    assert (alb.pilot_lp, alb.kit) == (7, {"pistol": 1, "bullets": 5})
+    shots = [e.data["plane"] for e in work.events if e.kind == "pistol-shot"]
+    assert shots == ["alb", "se"]
+    # A pilot killed by the first shot still fires his own (he aimed before it landed).
+    state = stack(
+        side_by_side(kit=dict(ARMED), shooter={"pilot_lp": 1}), "B", [FOUR, TWO, THREE, one]
+    )
+    work = phase(state, programs(se="S S S pistol@1", alb="S S S pistol@1"))
+    assert work.planes["se"].status == "crashed" and work.planes["alb"].pilot_lp == 7
