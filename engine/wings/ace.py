@@ -155,7 +155,8 @@ def apply(
         if cards == programs[pid].cards:
             continue
         before = mission.programmed[pid]
-        new = Program(cards=cards, release=programs[pid].release)  # seed A.IV.e: as announced
+        # Seed A.IV.e, D.VIII: the bomb release and the pistol shot stay as announced.
+        new = programs[pid].model_copy(update={"cards": cards})
         deck = catalog.maneuver_decks[catalog.planes[before.type].deck]
         plane = planes[pid]
         genius = mission.turn if uses_genius(before, deck, new) else before.genius_turn

@@ -399,8 +399,9 @@ def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
             excluded = (Excluded(id="reorder", label="reorder", reason="declared-maneuver"),)
         else:
             for order in dict.fromkeys(itertools.permutations(program.cards)):
-                # The bomb release announced stays on its maneuver (seed A.IV.e).
-                candidate = Program(cards=order, release=program.release)
+                # The bomb release and the pistol shot announced stay on their maneuver
+                # (seed A.IV.e, D.VIII).
+                candidate = program.model_copy(update={"cards": order})
                 if not check_program(catalog, plane, candidate, mission.rules, mission.turn):
                     text = program_text(candidate)
                     options.append(Option(id=text, label=text))

@@ -11,24 +11,24 @@ The items and where they act:
 - fire extinguisher (1 VP, single use): a Fire special is cancelled, its card goes back
   under the damage deck, its points still count (``Turn.apply_special``);
 - bulletproof vest (2 VP): cancels a "pilot wounded" card, and absorbs the points of direct
-  wounds (Excellent shot, Killer) up to 5; it is destroyed once it has absorbed 5, and a
-  cancelled wound card counts as the 5 points it would have cost (seed D.V);
+  wounds (Excellent shot, Killer, pistol) up to 5; it is destroyed once it has absorbed 5,
+  and a cancelled wound card counts as the 5 points it would have cost (seed D.V);
 - incendiary bullets (2 VP, one game): the shooter's damage cards 1 -> 0, 2 and 3 -> 4,
   4 and more +1; fire lasts 4 turns; an engine hit also smokes; against a balloon every
   special but a jam is fire;
 - ammunition surplus (2 VP, one game, only with the ammunition rule B.II): half as many
   ammunition cards again (``ammunition.issue``);
 - parachute (2 VP, single use): when the plane is shot down the pilot jumps instead of
-  riding the wreck down (``Turn.crash``).
-
-The pistol and its bullets are not played (an in-turn shot needing a target choice): the
-panel lists them as not implemented.
+  riding the wreck down (``Turn.crash``);
+- pistol (1 VP, kept) and 6 bullets (1 VP a pack, one a shot): a shot at an enemy pilot
+  within R/2, announced with the program (``engine.wings.pistol``); a second pistol is
+  refused, packs stack.
 
 Secrecy: what a pilot owns is his side's business (``strip``). The enemy learns of an item
 when it acts where he can see it: the extinguisher (fire is public), the parachute and the
 incendiary bullets (their tracers) are announced to all; the vest acts on secret things (a
 wound card, a direct wound) and is told to its side only; the surplus (face-down
-ammunition) is told to nobody.
+ammunition) is told to nobody; the pistol shows from its first shot, its bullets never.
 """
 
 from __future__ import annotations
@@ -57,9 +57,10 @@ COST = {
     "bullets": 1,
 }
 ONE_GAME = ("incendiary", "surplus")  # used up by the next mission flown
-NOT_PLAYED = ("pistol", "bullets")
+BULLETS_PER_PACK = 6  # seed D.VIII: "6 pistol bullets", one a shot
 KNIGHT_REFUSES = ("pistol", "bullets", "incendiary")  # seed D.VI: the Knight of the Air
 VEST_POINTS = 5
+_UNITS = {"bullets": BULLETS_PER_PACK}  # what one purchase adds, when not one item
 OUT_OF_SERVICE = ("dead", "captured", "missing")
 # Where a pilot who jumped comes down: the event's kind names what becomes of him.
 LANDINGS = {"friendly": "home", "enemy": "captured", "no_mans_land": "missing"}
@@ -77,8 +78,8 @@ def refusal(state: CampaignState, pilot: Pilot, item: str) -> str | None:
     """Why this pilot may not buy this item now, or None."""
     if pilot.behaviour == "knight" and item in KNIGHT_REFUSES:
         return "knight-refuses"
-    if item in NOT_PLAYED:
-        return "not-implemented"
+    if item == "pistol" and pilot.equipment.get("pistol", 0) > 0:
+        return "pistol-owned"  # authored: one pistol is all a pilot carries
     if item == "surplus" and not state.rules.ammunition:
         return "needs-ammunition-rule"
     if item in ONE_GAME and pilot.equipment.get(item, 0) > 0:
@@ -133,7 +134,7 @@ def buy(
             continue
         pilot = pilots[decision.field.removeprefix("equip:")]
         owned = dict(pilot.equipment)
-        owned[item] = VEST_POINTS if item == "vest" else owned.get(item, 0) + 1
+        owned[item] = VEST_POINTS if item == "vest" else owned.get(item, 0) + _UNITS.get(item, 1)
         pilots[pilot.id] = pilot.model_copy(
             update={"vp_spent": pilot.vp_spent + COST[item], "equipment": owned}
         )
@@ -197,7 +198,7 @@ def vest_stops_wound(work: Turn, pid: str) -> bool:
 
 
 def direct_wound(work: Turn, pid: str, points: int) -> int:
-    """Points of a direct wound (Excellent shot, Killer) after the vest took its share."""
+    """Points of a direct wound (Excellent shot, Killer, pistol) after the vest took its share."""
     plane = work.planes[pid]
     left = plane.kit.get("vest", 0)
     if left <= 0 or points <= 0:

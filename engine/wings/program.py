@@ -14,7 +14,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.wings import balloon_roles, bombing, landing
+from engine.wings import balloon_roles, bombing, landing, pistol
 from engine.wings.balloons import ROCKETS, rocket_refusals
 from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
 from engine.wings.state import MissionRules, PlaneState, Program
@@ -37,18 +37,19 @@ DECLARATIONS = (ROCKETS, *landing.GROUND_MANEUVERS)
 
 def parse_program(text: str) -> Program:
     maneuver: str | None = None
-    body, release = bombing.split(text)  # seed A.IV.e: "S S S bomb@2"
+    body, shot = pistol.split(text)  # seed D.VIII: "S S S pistol@2", the last word
+    body, release = bombing.split(body)  # seed A.IV.e: "S S S bomb@2"
     if ":" in body:
         head, _, body = body.partition(":")
         maneuver = head.strip() or None
     cards = tuple(part.upper() for part in body.replace(",", " ").split())
     if maneuver is None and len(cards) == CARDS_PER_TURN + 1 and cards[0] in DECLARATIONS:
         maneuver, cards = cards[0], cards[1:]
-    return Program(cards=cards, maneuver=maneuver, release=release)
+    return Program(cards=cards, maneuver=maneuver, release=release, pistol=shot)
 
 
 def program_text(program: Program) -> str:
-    cards = " ".join(program.cards) + bombing.word(program.release)
+    cards = " ".join(program.cards) + bombing.word(program.release) + pistol.word(program.pistol)
     if program.maneuver in DECLARATIONS:
         return f"{program.maneuver} {cards}"
     return f"{program.maneuver}: {cards}" if program.maneuver else cards
@@ -79,6 +80,9 @@ def check_program(
     announced = bombing.refusals(plane, program)
     if announced:
         return [Refusal(position=-1, code=bombing.WORD, reason=r) for r in announced]
+    knight = pistol.refusals(plane, program)
+    if knight:
+        return [Refusal(position=-1, code=pistol.WORD, reason=r) for r in knight]
     ground = landing.check(catalog, plane, program, turn)
     if ground is not None:
         # Seed B.I: landing, waiting on the ground and taking off follow their own rules.

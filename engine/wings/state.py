@@ -247,6 +247,9 @@ class Program(Model):
     # Seed A.IV.e: the maneuver (1-3) after which the bomber releases, announced with the
     # program; 0 holds the bomb all turn; None leaves it to the standing order (authored).
     release: int | None = None
+    # Seed D.VIII: the maneuver (1-3) after which the pilot fires his pistol, announced
+    # with the program (engine.wings.pistol); None: no shot.
+    pistol: int | None = None
 
 
 class MissionRules(Model):

@@ -29,6 +29,7 @@ from engine.wings import (
     gunner,
     landing,
     majors,
+    pistol,
     shooting,
     soldier_shot,
     sun,
@@ -1194,6 +1195,7 @@ class Turn:
             and geo.overlaps(polys[a.id], polys[b.id])
         }
         self.fire_phase(played, overlapping)
+        pistol.act(self, programs)  # seed D.VIII: after the machine guns
         if self.phase == 2:
             balloons.fire_rockets(self)
         ammunition.return_unused(self)

@@ -50,6 +50,9 @@ REINFORCE_WORDS = "reinforce."
 ORDER_WORDS = "order."  # a Knight's or an Artist's standing order (seed D.VI)
 RELEASE = " bomb@"  # a program's last word announcing its bomb release (seed A.IV.e)
 RELEASE_WORDS = "bomb-release."  # the option detail saying when, as the rules mark it
+PISTOL = " pistol@"  # a program's last word announcing a pistol shot (seed D.VIII)
+PISTOL_WORDS = "pistol."  # ...its detail on the owner's panel: "pistol.2.no-bullets"
+ABOARD = {"bullets": "bullets-aboard"}  # an item named apart from its purchase ("6 bullets")
 ORDER_BEHAVIOURS = ("knight", "artist")  # the behaviours whose power is a standing order
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 FLAK_SEALED = "flak-"  # a flak gunner's order, sealed by the rules (seed A.IV.h)
@@ -267,8 +270,14 @@ class WingsPresenter:
     @staticmethod
     def _kit_note(kit: Mapping[str, int], locale: str) -> str:
         items = [
-            word(f"wings.equipment.{item}", item, locale)
-            + (f" {left}/5" if item == "vest" else f" ×{left}" if left > 1 else "")
+            word(f"wings.equipment.{ABOARD.get(item, item)}", item, locale)
+            + (
+                f" {left}/5"
+                if item == "vest"
+                else f" ×{left}"
+                if left > 1 or item == "bullets"
+                else ""
+            )
             for item, left in sorted(kit.items())
             if left > 0
         ]
@@ -419,6 +428,10 @@ class WingsPresenter:
                 program=program,
                 when=t(f"wings.bomb-release.{when}", locale),
             )
+        if field.startswith("plane") and PISTOL in value:
+            program, _, after = value.rpartition(PISTOL)
+            when = t(f"wings.pistol.{after}", locale)
+            return t("wings.pistol.program", locale, program=program, when=when)
         if field.startswith("plane") and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
@@ -461,6 +474,8 @@ class WingsPresenter:
             return t("wings.reinforce.no-detail", locale)
         if option.detail.startswith(RELEASE_WORDS):  # seed A.IV.e: what the release does
             return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith(PISTOL_WORDS):  # seed D.VIII: fires, or why it will not
+            return t(f"wings.pistol.{option.detail.split('.')[-1]}-detail", locale)
         if option.detail.startswith(ORDER_WORDS):  # "order.artist.short": what it does
             return t(f"wings.order-detail.{option.detail.split('.')[-1]}", locale)
         if option.detail.startswith("equipment."):  # the sealed item, its price and effect
@@ -497,6 +512,8 @@ class WingsPresenter:
     def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
         """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
         label carries after the id stays."""
+        if field.startswith("plane") and key == PISTOL.strip():  # seed D.VI: the Knight's
+            return t("wings.pistol.shot", locale)
         if field.startswith("plane") and key == "swap":  # an Ace who may only keep his card
             return t("wings.ace-swap.swap", locale)
         if field in ("mission", "purchase") or field.startswith(("skill", "wound", "equip")):

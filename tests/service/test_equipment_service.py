@@ -70,8 +70,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
     assert {"equipment.vest", "equipment.parachute", "equipment.extinguisher"} <= set(items)
     assert all(o.id.startswith("kit-") for o in asked.options)  # sealed in the orders
-    refused = {e.id: e.reason for e in asked.excluded}
-    assert refused["pistol"] == "not-implemented"
+    assert {"equipment.pistol", "equipment.bullets"} <= set(items)  # seed D.VIII, played
     enemy = await env.svc.panel(cid, CENTRAL)
     assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
     await lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})

@@ -57,7 +57,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, reinforcements
+from engine.wings import behaviours, bombing, equipment, landing, pistol, reinforcements
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -359,6 +359,9 @@ def _program_options(
         # Seed A.IV.e: the bomber announces his release; the straight run offers each
         # maneuver and holding on, every other program leaves it to the standing order.
         programs += bombing.variants(programs[0])
+    if _pistol_offered(catalog, plane, mission, programs[0]):
+        # Seed D.VIII: the pistol shot, offered by public facts alone (engine.wings.pistol).
+        programs += pistol.variants(programs[0])
     home = landing.lands_home(catalog, mission, plane)
     down = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
     if down or plane.status == "landed" or home:
@@ -399,6 +402,34 @@ def _program_options(
 
 
 RELEASE_WORDS = "bomb-release."  # an option detail so prefixed names a ``wings`` string
+PISTOL_WORDS = "pistol."  # likewise for the pistol shot: "pistol.2.ready"
+
+
+def _pistol_offered(catalog: Catalog, plane: PlaneState, mission: MissionState, first: str) -> bool:
+    """Every plane near an enemy gets the pistol's forms of its default program, pistol or
+    not (the Knight excepted: his behaviour is public), so the menu tells nothing."""
+    if plane.behaviour == "knight" or parse_program(first).maneuver:
+        return False
+    return pistol.offered(plane, list(mission.planes.values()), catalog.rules.units.ruler)
+
+
+def _pistol_detail(plane: PlaneState, program: str) -> str:
+    """Seed D.VIII: on the owner's panel only, whether the shot can go (and why not)."""
+    _cards, after = pistol.split(program)
+    if after is None:
+        return ""
+    return f"{PISTOL_WORDS}{after}.{pistol.why_not(plane) or 'ready'}"
+
+
+def _pistol_refused(
+    catalog: Catalog, plane: PlaneState, mission: MissionState
+) -> tuple[Excluded, ...]:
+    """Seed D.VI: a Knight near an enemy is told why his menu has no pistol shot."""
+    if plane.behaviour != "knight" or not pistol.offered(
+        plane, list(mission.planes.values()), catalog.rules.units.ruler
+    ):
+        return ()
+    return (Excluded(id=pistol.WORD, label=pistol.WORD, reason="knight-refuses"),)
 
 
 def _release_detail(program: str) -> str:
@@ -647,7 +678,12 @@ class WingsRules(Rules[WingsState, WingsView]):
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
             options = tuple(
-                Option(id=p, label=p, detail=_release_detail(p) or plane.id) for p in programs
+                Option(
+                    id=p,
+                    label=p,
+                    detail=_release_detail(p) or _pistol_detail(plane, p) or plane.id,
+                )
+                for p in programs
             )
             if plane.cloud_salt:
                 sealed = [_sealed(plane, mission.turn, p) for p in programs]
@@ -663,6 +699,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                         *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
                         *_landing_refused(self.catalog, plane, mission),
                         *_rockets_refused(self.catalog, plane, mission),
+                        *_pistol_refused(self.catalog, plane, mission),
                     ),
                     default=options[0].id,
                 )
