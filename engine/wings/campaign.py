@@ -30,6 +30,7 @@ from engine.wings import (
     behaviours,
     equipment,
     exits,
+    front,
     gunner,
     majors,
     reinforcements,
@@ -730,6 +731,7 @@ def _start_mission(
         update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
     )
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
+    sun_events = [*front.announce(mission), *sun_events]  # seed F.VI.e: the front, told
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.

@@ -264,6 +264,9 @@ class MissionRules(Model):
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
+    # F.VI.e: medium-cloudiness missions are flown above the cloud layer, so the sun plays
+    # in them too (engine.wings.front: the engine has no heights for F.VI.a's layer).
+    sun_above_clouds: bool = False
 
 
 class MissionState(Model):
@@ -319,6 +322,8 @@ class MissionState(Model):
     # sealed like a program, and the secret that seals them on the seam.
     flak_orders: dict[str, str] = Field(default_factory=dict)
     flak_salt: str = ""
+    # Seed F.VI.e, K.1: the front the campaign is fought on (engine.wings.front).
+    front: Literal["western", "eastern"] = "western"
 
 
 class Pilot(Model):
@@ -396,3 +401,5 @@ class CampaignState(Model):
     # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
     # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
     kit_salt: str = ""
+    # Seed K.1: the front, Western or Eastern (the sun's sides swap: engine.wings.front).
+    front: Literal["western", "eastern"] = "western"
