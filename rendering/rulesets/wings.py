@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
+from rendering.rulesets.wings_front import front_words
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings_sun import sun_lines
 from rendering.style import font, to_png, wrap
@@ -544,7 +545,8 @@ class WingsPresenter:
         return notes
 
     def board_summary(self, view: WingsViewLike, locale: str) -> str:
-        return f"{self._where(view, locale)} · {self._scores(view, locale)}"
+        front = front_words(view.data, locale)  # seed F.VI.e: the Eastern Front, public
+        return f"{self._where(view, locale)}{front} · {self._scores(view, locale)}"
 
     def panel_summary(self, view: WingsViewLike, side: str, locale: str) -> str:
         return self.board_summary(view, locale)
