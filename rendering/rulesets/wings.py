@@ -363,7 +363,7 @@ class WingsPresenter:
             else "",
             turn=mission["turn"] if mission else "—",
             round=t(f"service.round.{view.stage}", locale),
-        )
+        ) + front_words(view.data, locale)  # seed F.VI.e: the Eastern Front, public
 
     def _record(self, view: WingsViewLike, number: int) -> Mapping[str, Any] | None:
         return next((r for r in view.data.get("history", ()) if r["number"] == number), None)
@@ -545,8 +545,7 @@ class WingsPresenter:
         return notes
 
     def board_summary(self, view: WingsViewLike, locale: str) -> str:
-        front = front_words(view.data, locale)  # seed F.VI.e: the Eastern Front, public
-        return f"{self._where(view, locale)}{front} · {self._scores(view, locale)}"
+        return f"{self._where(view, locale)} · {self._scores(view, locale)}"
 
     def panel_summary(self, view: WingsViewLike, side: str, locale: str) -> str:
         return self.board_summary(view, locale)
