@@ -20,7 +20,8 @@ says both and why); entry is chosen during turns 1 to ``LAST_CHOICE_TURN`` and f
 that turn, so the favoured side flies from turn 2, 3 or 4 ("typically 2 to 4"); with no
 enemy plane on the table to line up on, the planes enter at once where they would have
 deployed. The sun side is where the sun stands at the time of day, with the board's top
-as north: east at dawn and in the morning, south at noon, west in the afternoon and at dusk.
+as north on the Western Front (south on the Eastern): east at dawn and in the morning,
+south at noon, west in the afternoon and at dusk.
 """
 
 from __future__ import annotations
