@@ -56,6 +56,21 @@ def checked(rules: Rules[Any, Any], scenario: str, given: Mapping[str, str]) -> 
     return {name: given[name] for name in specs if name in given}
 
 
+def replayable(rules: Rules[Any, Any], scenario: str, given: Any) -> dict[str, str] | None:
+    """The switches an export's creation event holds, if they are ones the scenario takes
+    (none given: none); None for anything else."""
+    if given is None:
+        return {}
+    if not isinstance(given, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in given.items()
+    ):
+        return None
+    try:
+        return checked(rules, scenario, given)
+    except ServiceError:
+        return None
+
+
 def begin(rules: Rules[Any, Any], scenario: str, seed: str, switches: Mapping[str, str]) -> Any:
     """The campaign's first state: with switches through ``new_switched``, else ``new``."""
     if switches:
