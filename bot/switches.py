@@ -8,6 +8,7 @@ kept in the campaign's creation event, which the export carries and ``verify`` r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,10 +20,10 @@ MAX_SWITCHES = 40  # more than any ruleset declares: a longer text is a mistake
 
 
 def parse(text: str) -> dict[str, str]:
-    """ "front=eastern, sun=off" -> {"front": "eastern", "sun": "off"}; names and values
+    """ "front=eastern, sun = off" -> {"front": "eastern", "sun": "off"}; names and values
     lower-cased, separated by spaces or commas. Refuses a piece without "=" and a name
     given twice."""
-    pieces = [p for p in text.replace(",", " ").split() if p]
+    pieces = re.sub(r"\s*=\s*", "=", text).replace(",", " ").split()
     if len(pieces) > MAX_SWITCHES:
         raise ServiceError("too-many-switches", max=MAX_SWITCHES)
     given: dict[str, str] = {}
