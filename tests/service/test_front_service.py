@@ -72,6 +72,12 @@ async def test_a_gm_s_switches_are_kept_applied_and_replayed(env: Env, catalog: 
     assert mission["rules"]["ammunition"] is False and view.data["period_bonus"] is not None
     log = await log_lines(env, cid)
     assert not any(line.startswith("Eastern Front") for line in log)
+    # Public and kept: the log's first line says what the GM set.
+    assert any(
+        "created the campaign: Summer 1917 on the Eastern Front: the sun's sides swapped, with"
+        " the switches ammunition=off, front=western, period_bonus=on." in line
+        for line in log
+    ), log[-3:]
     await finish_and_verify(env, cid, catalog)
     # The replay needs the switches: without them it is the eastern scenario, and fails.
     export = await env.svc.export(cid)
