@@ -57,6 +57,22 @@ def checked(rules: Rules[Any, Any], scenario: str, given: Mapping[str, str]) -> 
     return {name: given[name] for name in specs if name in given}
 
 
+def completions(rules: Rules[Any, Any], scenario: str, current: str) -> list[str]:
+    """What the GM's text may become as he types: the text so far with its last piece
+    completed into each switch (and value) it may still be, for Discord's autocomplete."""
+    done, _, last = current.rpartition(" ")
+    given = {piece.partition("=")[0] for piece in done.replace(",", " ").split()}
+    name, sep, value = last.lower().partition("=")
+    head = f"{done} " if done else ""
+    return [
+        f"{head}{spec.name}={option}"
+        for spec in rules.switches(scenario)
+        if spec.name not in given and spec.name.startswith(name.replace("-", "_"))
+        for option in spec.values
+        if not sep or option.startswith(value)
+    ]
+
+
 def replayable(rules: Rules[Any, Any], scenario: str, given: Any) -> dict[str, str] | None:
     """The switches an export's creation event holds, if they are ones the scenario takes
     (none given: none); None for anything else."""

@@ -540,6 +540,18 @@ class CampaignCog(commands.Cog):
             if current.lower() in key or current.lower() in s.name.lower()
         ][:25]
 
+    @new.autocomplete("switches")
+    async def _switch_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        rulesets = campaigns(interaction).rulesets
+        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        scenario = (getattr(interaction.namespace, "scenario", None) or "").strip().lower()
+        if chosen not in rulesets or scenario not in rulesets.get(chosen).rules.scenarios():
+            return []
+        found = switches_of.completions(rulesets.get(chosen).rules, scenario, current)
+        return [app_commands.Choice(name=text[-100:], value=text) for text in found][:25]
+
     # ------------------------------------------------------------------ players
 
     @campaign.command(

@@ -31,3 +31,25 @@ def test_malformed_text_is_refused(text: str, code: str) -> None:
     with pytest.raises(ServiceError) as refused:
         parse(text)
     assert refused.value.code == code
+
+
+def test_the_text_completes_into_the_scenario_s_switches() -> None:
+    from bot.switches import completions
+    from engine.rulesets.wings import WingsRules
+    from engine.wings.catalog import default_catalog
+
+    rules = WingsRules(default_catalog())
+    assert completions(rules, "wings-1917", "fro") == ["front=western", "front=eastern"]
+    assert completions(rules, "wings-1917", "front=e") == ["front=eastern"]
+    # A switch already given is not offered again; the text so far is kept.
+    assert completions(rules, "wings-1917", "front=eastern su") == [
+        "front=eastern sun=on",
+        "front=eastern sun=off",
+        "front=eastern sun_above_clouds=on",
+        "front=eastern sun_above_clouds=off",
+    ]
+    assert completions(rules, "wings-1917", "sun=on sun") == [
+        "sun=on sun_above_clouds=on",
+        "sun=on sun_above_clouds=off",
+    ]
+    assert completions(rules, "dambuster-eder", "") == []
