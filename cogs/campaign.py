@@ -550,7 +550,9 @@ class CampaignCog(commands.Cog):
         if chosen not in rulesets or scenario not in rulesets.get(chosen).rules.scenarios():
             return []
         found = switches_of.completions(rulesets.get(chosen).rules, scenario, current)
-        return [app_commands.Choice(name=text[-100:], value=text) for text in found][:25]
+        # Discord takes a choice of at most 100 characters: a longer text is typed, not picked.
+        fits = [text for text in found if len(text) <= 100]
+        return [app_commands.Choice(name=text, value=text) for text in fits][:25]
 
     # ------------------------------------------------------------------ players
 
