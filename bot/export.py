@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import secrecy
+from bot import switches as switches_of
 from bot.rulesets import Registry
 from bot.service_model import canonical_choice, choice_of, receipt_of
 from bot.service_rounds import load_state
@@ -440,7 +441,13 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
 
     # 2. Replay, in the order the rounds were played. A round on a new branch starts from
     # the state at the start of its turn as last replayed (that is what the rollback restored).
-    state = rules.new(info["scenario"], seed)
+    # The GM's switches (bot.switches), checked again: the file may have been edited.
+    given = created["data"].get("switches") if created else None
+    switches = switches_of.replayable(rules, info["scenario"], given)
+    if switches is None:
+        result.problems.append(f"the campaign's switches {given!r} are not this scenario's")
+        return result
+    state = switches_of.begin(rules, info["scenario"], seed, switches)
     starts: dict[int, Any] = {}
     branch = 1
     engine_events: dict[int, list[dict[str, Any]]] = {}

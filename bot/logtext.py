@@ -308,6 +308,9 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             key += "-open"
     elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
         key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck
+    elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
+        key += "-switches"  # the GM's switches (bot.switches), as he typed them
+        params["switches"] = ", ".join(f"{k}={v}" for k, v in data["switches"].items())
     elif kind == "side-locked" and data.get("defaulted"):
         key += "-defaulted"
     elif kind == "side-locked" and data.get("idle"):

@@ -16,9 +16,10 @@ is still ``resolving``. A crash between the two leaves a ``resolving`` round tha
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from bot import switches as switches_of
 from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
 from bot.rulesets import Plugin
@@ -87,6 +88,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         *,
         ruleset: str = "carrier",
         locale: str | None = None,
+        switches: Mapping[str, str] | None = None,
     ) -> CampaignInfo:
         pace = pace or Pace()
         if ruleset not in self.rulesets:
@@ -100,6 +102,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 scenario=scenario,
                 known=", ".join(sorted(rules.scenarios())),
             )
+        chosen = switches_of.checked(rules, scenario, switches or {})
         if not MIN_ROUND_SECONDS <= pace.round_seconds <= MAX_ROUND_SECONDS:
             raise ServiceError(
                 "bad-pace", min=MIN_ROUND_SECONDS // 60, max=MAX_ROUND_SECONDS // 86400
@@ -111,7 +114,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         if pace.missing_policy not in MISSING_POLICIES:
             raise ServiceError("bad-policy", policy=pace.missing_policy)
         seed = seed if seed is not None else self._seeds.token_hex(16)
-        state = rules.new(scenario, seed)
+        state = switches_of.begin(rules, scenario, seed, chosen)
         progress = rules.progress(state)
         now = self._now()
         try:
@@ -150,6 +153,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                         "rules_version": rules.version,
                         "gm": gm_id,
                         "seed_commitment": campaign.seed_commitment,
+                        # The GM's switches (bot.switches): verify replays the start with them.
+                        **({"switches": chosen} if chosen else {}),
                     },
                     turn=progress.turn,
                 )

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import controls
+from bot import switches as switches_of
 from bot.durations import DurationError, default_reminders, parse_duration, parse_reminders
 from bot.export import after_action_markdown
 from bot.i18n import SUPPORTED, t
@@ -434,6 +435,7 @@ class CampaignCog(commands.Cog):
         gm_sees_secrets="may the GM see locked orders before the reveal (default no)",
         allow_unlock="may a commander unlock and change before the deadline (default yes)",
         thread="run it in a new thread of this channel; the card and result stay here",
+        switches="the ruleset's switches, e.g. front=eastern sun=off (Wings; none: the scenario's)",
     )
     @app_commands.choices(missing=MISSING_CHOICES, ruleset=RULESET_CHOICES)
     async def new(
@@ -447,6 +449,7 @@ class CampaignCog(commands.Cog):
         allow_unlock: bool = True,
         ruleset: str = "carrier",
         thread: bool = False,
+        switches: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await say(interaction, "cogs.error.guild_only")
@@ -483,6 +486,11 @@ class CampaignCog(commands.Cog):
             allow_unlock=allow_unlock,
         )
         key = scenario.strip().lower()
+        try:
+            given = switches_of.parse(switches or "")
+        except ServiceError as error:
+            await refuse(interaction, error)
+            return
         place: discord.Thread | None = None
         if thread:
             place = await _new_thread(interaction, ruleset, key)
@@ -497,6 +505,7 @@ class CampaignCog(commands.Cog):
                 pace,
                 ruleset=ruleset,
                 locale=locale(interaction),
+                switches=given,
             )
         except ServiceError as error:
             if place is not None:
@@ -504,6 +513,12 @@ class CampaignCog(commands.Cog):
             await refuse(interaction, error)
             return
         await say(interaction, "cogs.new.done", scenario=info.scenario, id=info.id)
+        if given:  # shown back to the GM as the ruleset took them
+            rules = campaigns(interaction).rulesets.get(ruleset).rules
+            words = switches_of.described(rules, key, given, locale(interaction))
+            await interaction.followup.send(
+                t("switches.done", locale(interaction), switches=words), ephemeral=True
+            )
         if place is not None:
             await interaction.followup.send(
                 t("archive.thread.done", locale(interaction), thread=place.id), ephemeral=True
@@ -524,6 +539,20 @@ class CampaignCog(commands.Cog):
             for key, s in sorted(scenarios.items())
             if current.lower() in key or current.lower() in s.name.lower()
         ][:25]
+
+    @new.autocomplete("switches")
+    async def _switch_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        rulesets = campaigns(interaction).rulesets
+        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        scenario = (getattr(interaction.namespace, "scenario", None) or "").strip().lower()
+        if chosen not in rulesets or scenario not in rulesets.get(chosen).rules.scenarios():
+            return []
+        found = switches_of.completions(rulesets.get(chosen).rules, scenario, current)
+        # Discord takes a choice of at most 100 characters: a longer text is typed, not picked.
+        fits = [text for text in found if len(text) <= 100]
+        return [app_commands.Choice(name=text, value=text) for text in fits][:25]
 
     # ------------------------------------------------------------------ players
 

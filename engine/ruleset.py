@@ -111,6 +111,17 @@ class ScenarioSpec:
 
 
 @dataclass(frozen=True)
+class SwitchSpec:
+    """A setting a GM may give a campaign as he creates it, instead of writing a scenario
+    (seed 002 K.1's "enabled optional rules"): its name, the values it takes and the value
+    the scenario gives it."""
+
+    name: str
+    values: tuple[str, ...]
+    default: str
+
+
+@dataclass(frozen=True)
 class Progress:
     """Where a campaign stands, in the terms the application understands."""
 
@@ -271,6 +282,19 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """The public events ``new`` played while setting the table (a first briefing's
         weather, say), logged with the campaign's creation; most rulesets have none."""
         return []
+
+    # -- optional: switches a GM may set at creation. A ruleset without any declares none,
+    # and the application refuses every switch for it.
+    def switches(self, scenario: str) -> Sequence[SwitchSpec]:
+        """The switches a campaign of ``scenario`` may be created with."""
+        return ()
+
+    def new_switched(self, scenario: str, seed: str, switches: Mapping[str, str]) -> StateT:
+        """``new`` with the GM's switches (names and values already checked against
+        ``switches``); with none it must give exactly what ``new`` gives."""
+        if switches:
+            raise ValueError(f"{self.key} declares no switches")
+        return self.new(scenario, seed)
 
     # -- play
     @abstractmethod

@@ -31,6 +31,7 @@ from engine.wings import (
     behaviours,
     equipment,
     exits,
+    front,
     gunner,
     majors,
     reinforcements,
@@ -733,6 +734,7 @@ def _start_mission(
     )
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
     sun_events += balloon_roles.announce(mission)  # seed A.IV.i: the role, told at briefing
+    sun_events = [*front.announce(mission), *sun_events]  # seed F.VI.e: the front, told
     squadrons = dict(state.squadrons)
     for side in SIDES:
         # J 18: each plane launched uses one sortie of fuel and one of ammunition.

@@ -380,6 +380,7 @@ def generate_mission(
             "nets": kind == "balloon" and sites >= 2,
             "major": major,
             "zones": zones,
+            "front": state.front,  # seed F.VI.e, K.1: the campaign's front
         }
     )
     if kind == "rescue":

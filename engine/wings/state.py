@@ -271,6 +271,9 @@ class MissionRules(Model):
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
     balloon_roles: bool = False  # A.IV.i: a balloon mission's optional strategic role
+    # F.VI.e: medium-cloudiness missions are flown above the cloud layer, so the sun plays
+    # in them too (engine.wings.front: the engine has no heights for F.VI.a's layer).
+    sun_above_clouds: bool = False
 
 
 class MissionState(Model):
@@ -332,6 +335,8 @@ class MissionState(Model):
     balloon_role: str | None = None
     artillery_turn: int | None = None
     alert_turns: tuple[int, ...] = ()
+    # Seed F.VI.e, K.1: the front the campaign is fought on (engine.wings.front).
+    front: Literal["western", "eastern"] = "western"
 
 
 class Pilot(Model):
@@ -409,3 +414,5 @@ class CampaignState(Model):
     # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
     # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
     kit_salt: str = ""
+    # Seed K.1: the front, Western or Eastern (the sun's sides swap: engine.wings.front).
+    front: Literal["western", "eastern"] = "western"

@@ -13,14 +13,15 @@ of position).
 
 Authored choices (the seed leaves them open; see docs/wings-data.md "Sun position"):
 the card is drawn from the A deck's composition on a stream of its own (``sun:N``), so the
-mission's damage piles are the same with the rule on or off; the sun only plays in clear
-weather (the engine has no cloud layer with heights for "medium cloudiness above the
-layer"); the Western Front only (nothing records the front, so the Eastern swap is not
-played); entry is chosen during turns 1 to ``LAST_CHOICE_TURN`` and forced at the end of
+mission's damage piles are the same with the rule on or off; the sun plays in clear
+weather, and in medium cloudiness when the campaign flies those missions above the layer;
+on the Eastern Front the card's sides and the sun's edge are swapped (``engine.wings.front``
+says both and why); entry is chosen during turns 1 to ``LAST_CHOICE_TURN`` and forced at the end of
 that turn, so the favoured side flies from turn 2, 3 or 4 ("typically 2 to 4"); with no
 enemy plane on the table to line up on, the planes enter at once where they would have
 deployed. The sun side is where the sun stands at the time of day, with the board's top
-as north: east at dawn and in the morning, south at noon, west in the afternoon and at dusk.
+as north on the Western Front (south on the Eastern): east at dawn and in the morning,
+south at noon, west in the afternoon and at dusk.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.wings import ceiling
+from engine.wings import ceiling, front
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.state import Decision, Event, MissionState, Option, PlaneState, other
 
@@ -57,24 +58,26 @@ SPREAD = 30.0  # authored: a second plane on the same enemy stands 30 degrees ro
 EDGE_MARGIN = 0.5  # authored: a placed centre stays half a base-width inside the table
 
 
-def draw(catalog: Catalog, stream: random.Random) -> tuple[tuple[int, ...], SideName | None, bool]:
+def draw(
+    catalog: Catalog, stream: random.Random, on: str = "western"
+) -> tuple[tuple[int, ...], SideName | None, bool]:
     """The cards read (one, or two after a 0), the favoured side (None: nobody) and
-    whether it is the noon sun."""
+    whether it is the noon sun, on the front ``on``."""
     first, second = (card.value for card in stream.sample(catalog.damage_decks["A"].expanded, 2))
     if first != 0:
-        return (first,), FAVOURS[first], False
+        return (first,), front.favoured(FAVOURS[first], on), False
     if second == 0:
         return (first, second), None, False
-    return (first, second), FAVOURS[second], True
+    return (first, second), front.favoured(FAVOURS[second], on), True
 
 
 def at_start(
     catalog: Catalog, mission: MissionState, stream: random.Random
 ) -> tuple[MissionState, list[Event]]:
     """Draw the sun for a freshly generated mission; the favoured side's planes wait."""
-    if not mission.rules.sun or mission.weather != "clear":
+    if not front.sun_plays(mission):
         return mission, []
-    cards, side, noon = draw(catalog, stream)
+    cards, side, noon = draw(catalog, stream, mission.front)
     time_of_day = "noon" if noon else mission.time_of_day
     planes = {
         pid: plane.model_copy(update={"status": "waiting"}) if plane.side == side else plane
@@ -139,14 +142,19 @@ def _from(target: PlaneState, bearing: float, distance: float) -> tuple[float, f
 
 
 def entry_spot(
-    target: PlaneState, time_of_day: str, nth: int, distance: float, table: tuple[float, float]
+    target: PlaneState,
+    time_of_day: str,
+    nth: int,
+    distance: float,
+    table: tuple[float, float],
+    on: str = "western",
 ) -> tuple[float, float, float]:
     """Where a plane entering out of the sun stands (x, y) and its heading: ``distance``
     from ``target`` towards the sun (the ``nth`` plane on the same target turned round
     by ``SPREAD`` steps, alternately either way), facing the target; with no room there,
     the target's 6, 5 or 7 o'clock (seed), else the sun-side spot pulled onto the table."""
     turn = SPREAD * ((nth + 1) // 2) * (1 if nth % 2 else -1)
-    bearings = [SUN_BEARING[time_of_day] + turn]
+    bearings = [front.bearing(SUN_BEARING[time_of_day], on) + turn]
     bearings += [target.heading + offset + turn for offset in CLOCK_FALLBACK]
     for bearing in bearings:
         spot = _from(target, bearing, distance)
@@ -188,7 +196,7 @@ def enter(work: Turn) -> None:
         target = targets[index % len(targets)]
         nth = index // len(targets)
         x, y, heading = entry_spot(
-            target, work.mission.time_of_day, nth, distance, work.mission.table
+            target, work.mission.time_of_day, nth, distance, work.mission.table, work.mission.front
         )
         level = entry_level(work, plane, target)
         work.update(plane.id, status="flying", x=x, y=y, heading=heading, level=level, counters=0)

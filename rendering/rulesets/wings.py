@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
+from rendering.rulesets.wings_front import front_words
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings_roles import role_lines
 from rendering.rulesets.wings_sun import sun_lines
@@ -372,7 +373,7 @@ class WingsPresenter:
             else "",
             turn=mission["turn"] if mission else "—",
             round=t(f"service.round.{view.stage}", locale),
-        )
+        ) + front_words(view.data, locale)  # seed F.VI.e: the Eastern Front, public
 
     def _record(self, view: WingsViewLike, number: int) -> Mapping[str, Any] | None:
         return next((r for r in view.data.get("history", ()) if r["number"] == number), None)

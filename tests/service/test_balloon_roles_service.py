@@ -56,7 +56,12 @@ async def test_a_plane_seen_in_the_enemy_zone_brings_the_alert_on_its_side(
     held = await env.svc.panel(cid, ENTENTE)
     free = await env.svc.panel(cid, CENTRAL)
     for decision in (d for d in held.decisions if d.field.startswith("plane")):
-        programs = [o.id.split() for o in decision.options if o.id[:1].isupper()]
+        # The cards only: a release or pistol word (``bomb@1``, ``pistol@2``) comes after them.
+        programs = [
+            [w for w in o.id.split() if "@" not in w]
+            for o in decision.options
+            if o.id[:1].isupper()
+        ]
         flown = [cards[-3:] for cards in programs]
         assert flown and all(len(set(cards)) == 1 for cards in flown), decision.field
     assert any(

@@ -55,9 +55,10 @@ from engine.ruleset import (
     ScenarioSpec,
     SideSpec,
     Stored,
+    SwitchSpec,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, pistol, reinforcements
+from engine.wings import behaviours, bombing, equipment, front, landing, pistol, reinforcements
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -289,6 +290,42 @@ SCENARIOS["wings-1917-balloons"] = (
 )
 FIRST_MISSION["wings-1917-balloons"] = "balloon"
 SCENARIO_RULES["wings-1917-balloons"] = MissionRules(cloud_cover=True, balloon_roles=True)
+# Seed F.VI.e, K.1: the Eastern Front, summer 1917 (the Kerensky offensive), authored: a
+# Russian corps detachment against an Austro-Hungarian company, the 1917 squadrons' planes
+# and behaviours, so only the front and the season differ. The sun is played, and in
+# medium cloudiness too (the missions flown above the layer, engine.wings.front).
+SCENARIOS["wings-1917-east"] = (
+    "Summer 1917 on the Eastern Front: the sun's sides swapped",
+    "1917-07",
+    3,
+    {
+        "entente": wings.SquadronSetup(
+            name="19th Corps Air Detachment",
+            players=2,
+            pilots=(
+                _pilot("Alexander Kazakov", "hothead", "nieuport17"),
+                _pilot("Ivan Smirnov", "knight", "spad7"),
+            ),
+        ),
+        "central": wings.SquadronSetup(
+            name="Flik 41J",
+            players=2,
+            pilots=(
+                _pilot("Godwin Brumowski", "soldier", "albatros_d3"),
+                _pilot("Frank Linke-Crawford", "opportunist", "albatros_d3"),
+            ),
+        ),
+    },
+)
+FIRST_MISSION["wings-1917-east"] = "balloon"
+SCENARIO_RULES["wings-1917-east"] = MissionRules(cloud_cover=True, sun=True, sun_above_clouds=True)
+SCENARIO_FRONT: dict[str, str] = {"wings-1917-east": "eastern"}
+# The switches a GM may set on ``/campaign new`` (seed K.1's optional rules and front), in
+# the order they are shown: the campaign's own first, then every optional mission rule.
+CAMPAIGN_FLAGS = ("airfield_assault", "period_bonus")
+FIRST_FLAGS = ("sun", "sun_above_clouds")
+ON, OFF = "on", "off"
+
 # A program flown blind in the clouds, or by a plane at their edge that could go in during
 # the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
 # under the plane's secret salt, so the orders opened at the turn's end say nothing of where
@@ -543,19 +580,49 @@ class WingsRules(Rules[WingsState, WingsView]):
             specs[key] = ScenarioSpec(key, name, dam_rules.turns(key))
         return specs
 
-    def new(self, scenario: str, seed: str) -> WingsState:
+    def switches(self, scenario: str) -> Sequence[SwitchSpec]:
         if scenario in dam_rules.DAM_SCENARIOS:
+            return ()  # a Dambuster raid has no squadron campaign to switch
+        rules = SCENARIO_RULES.get(scenario) or MissionRules()
+        camp = CAMPAIGN_SWITCHES.get(scenario, {})
+        flags = [(name, getattr(rules, name)) for name in FIRST_FLAGS]
+        flags += [(name, camp.get(name, False)) for name in CAMPAIGN_FLAGS]
+        flags += [
+            (name, getattr(rules, name))
+            for name in MissionRules.model_fields
+            if name not in FIRST_FLAGS
+        ]
+        front_spec = SwitchSpec("front", front.FRONTS, SCENARIO_FRONT.get(scenario, "western"))
+        return (front_spec, *(SwitchSpec(n, (ON, OFF), ON if v else OFF) for n, v in flags))
+
+    def new(self, scenario: str, seed: str) -> WingsState:
+        return self.new_switched(scenario, seed, {})
+
+    def new_switched(self, scenario: str, seed: str, switches: Mapping[str, str]) -> WingsState:
+        if scenario in dam_rules.DAM_SCENARIOS:
+            if switches:
+                raise ValueError("a Dambuster raid declares no switches")
             return WingsState(scenario=scenario, dam=dam_rules.new_raid(scenario))
         _name, date, missions, setup = SCENARIOS[scenario]
+        specs = {spec.name: spec for spec in self.switches(scenario)}
+        for name, value in switches.items():
+            if name not in specs or value not in specs[name].values:
+                raise ValueError(f"switch {name}={value} is not one of {scenario}'s")
+        given = {name: switches.get(name, spec.default) for name, spec in specs.items()}
+        rules = MissionRules(
+            **{n: given[n] == ON for n in MissionRules.model_fields},
+        )
         state = wings.new_campaign(
             self.catalog,
             seed,
             dict(setup),
             date=date,
             missions=missions,
-            rules=SCENARIO_RULES.get(scenario),
-            **CAMPAIGN_SWITCHES.get(scenario, {}),
+            rules=rules,
+            **{n: given[n] == ON for n in CAMPAIGN_FLAGS},
         )
+        # Seed K.1: the front, before the first briefing so its mission is fought there.
+        state = state.model_copy(update={"front": given["front"]})
         # The first briefing has no real choice (see the module note); its stream is one no
         # round uses, since seam turns start at 1.
         first = FIRST_MISSION.get(scenario, "patrol")
