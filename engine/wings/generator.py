@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
 from engine.wings import geometry as geo
-from engine.wings import majors
+from engine.wings import majors, relief
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.landing import rescue_layout
@@ -384,4 +384,7 @@ def generate_mission(
     )
     if kind == "rescue":
         mission = rescue_layout(catalog, list(state.pilots.values()), mission)
+    if mission.rules.relief:
+        # Seed F.V: laid last, clear of everything else on the table.
+        mission = mission.model_copy(update={"relief": relief.lay(catalog, mission, rng)})
     return mission, points, forces

@@ -264,6 +264,16 @@ class MissionRules(Model):
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
+    relief: bool = False  # F.V: the generator lays hills and ridges that raise the floor
+
+
+class ReliefZone(Model):
+    """Seed F.V: an area of the table whose floor stands ``floor`` levels above the plain;
+    a convex polygon (its corners in bw, in order round it)."""
+
+    id: str
+    floor: int
+    corners: tuple[tuple[float, float], ...]
 
 
 class MissionState(Model):
@@ -319,6 +329,8 @@ class MissionState(Model):
     # sealed like a program, and the secret that seals them on the seam.
     flak_orders: dict[str, str] = Field(default_factory=dict)
     flak_salt: str = ""
+    # Seed F.V: the hills and ridges on the table (public, engine.wings.relief).
+    relief: tuple[ReliefZone, ...] = ()
 
 
 class Pilot(Model):
