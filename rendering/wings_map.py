@@ -115,11 +115,14 @@ def _relief_marker(
     draw.polygon(corners, outline=RELIEF_INK, width=3)
     cx = sum(x for x, _ in corners) / len(corners)
     cy = sum(y for _, y in corners) / len(corners)
-    label = t("wings.relief.marker", locale, floor=zone["floor"])
-    draw.text(
-        (cx, cy), label, font=font(LABEL_SIZE, "bold"), fill=RELIEF_INK, anchor="mm",
-        stroke_width=3, stroke_fill=PAPER,
-    )  # fmt: skip
+    # Two lines, its id (as the log names it) over its floor: a hill is often narrow.
+    fnt = font(LABEL_SIZE, "bold")
+    floor = t("wings.relief.floor", locale, floor=zone["floor"])
+    for text, anchor in ((zone["id"], "md"), (floor, "ma")):
+        draw.text(
+            (cx, cy), text, font=fnt, fill=RELIEF_INK, anchor=anchor,
+            stroke_width=3, stroke_fill=PAPER,
+        )  # fmt: skip
 
 
 def _grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
@@ -216,7 +219,8 @@ def _plane(
         locale,
         side=t(f"wings.map.initial.{plane['side']}", locale),
         slot=slot,
-        level=plane["level"],
+        # Seed A.III's "L2 +1": over relief (F.V) a climb counter is the difference.
+        level=f"{plane['level']}+{plane['counters']}" if plane.get("counters") else plane["level"],
     )
     if plane.get("in_cloud"):
         # Where it went into the clouds: which way it flies since is its side's secret.
