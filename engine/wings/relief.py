@@ -11,10 +11,10 @@ without a counter flies; only a dive below 0 hits the ground).
 
 When (authored): at the end of each maneuver, once every plane has moved and its altitude
 changed, a flying plane whose base overlaps a relief it is not above crashes; and at the
-start of each turn, for a plane put on the table since (brought back, out of the sun, a
-reinforcement). A program that flies into the rock is legal, as one that dives into the
-ground is: it is only fatal. A plane in the clouds (over the game ceiling) or on the ground
-is not checked.
+start of each turn, for a plane put on the table since (brought back, a reinforcement). A
+plane coming out of the sun over relief comes in a level above its floor at least. A
+program that flies into the rock is legal, as one that dives into the ground is: it is only
+fatal. A plane in the clouds (over the game ceiling) or on the ground is not checked.
 
 Where (authored, ``lay``): relief is a feature of the front, so it stands between the two
 deployment lines, a ruler and a half from each table edge the planes start from (a ruler
@@ -92,6 +92,14 @@ def crash_low(work: Turn) -> None:
             level=plane.level, counters=plane.counters,
         )  # fmt: skip
         work.shoot_down(plane.id, "crashed", None)
+
+
+def level_above(work: Turn, plane: PlaneState) -> int:
+    """The lowest level that flies above every relief under ``plane``'s base without a
+    climb counter (its floor + 1); 0 where there is none. A plane put on the table (out of
+    the sun) comes in at least that high: its entry is no maneuver into the hill."""
+    zone = floor_under(work.mission.relief, base_polygon(work.catalog, plane))
+    return 0 if zone is None else zone.floor + 1
 
 
 def struck(catalog: Catalog, mission: MissionState, plane: PlaneState) -> ReliefZone | None:

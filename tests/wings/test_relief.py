@@ -11,6 +11,7 @@ from bot.logtext import describe
 from engine.rng import Rng
 from engine.rulesets.wings import SCENARIO_RULES, WingsRules
 from engine.wings import relief
+from engine.wings.fire import base_polygon
 from engine.wings.generator import generate_mission
 from engine.wings.program import parse_program
 from engine.wings.state import Event, MissionState, PlaneState, ReliefZone
@@ -194,3 +195,21 @@ def test_relief_is_laid_only_under_its_switch_and_from_its_own_stream() -> None:
     assert _generated("sw", "bombing").relief == on.relief
     state = WingsRules(catalog()).new("wings-1918", "first")
     assert state.camp.mission is not None and state.camp.mission.relief
+
+
+def test_a_plane_out_of_the_sun_comes_in_above_the_relief_under_it() -> None:
+    """The dawn sun would put it a level under its target, flying over a floor-2 ridge at
+    level 3: level 2 there is inside the rock, so it comes in at level 3."""
+    ridge = (box("R1", 2, 5.0, 5.0, 21.0, 15.0),)
+    waiting = plane("e1", "spad7", "entente", x=1.0, y=1.0, level=2, status="waiting")
+    target = plane("c1", "albatros_d3", "central", x=8.0, y=10.0, heading=0.0, level=3)
+    state = mission(waiting, target, sun=True, collisions=False).model_copy(
+        update={"relief": ridge, "time_of_day": "dawn", "sun_side": "entente", "sun_enter": True}
+    )
+    after, events = play_turn(catalog(), state, {"c1": parse_program("S S S")}, Rng("s", 1, "t"))
+    entered = next(e for e in events if e.kind == "sun-entered")
+    assert entered.data["level"] == 3 and after.planes["e1"].level == 3
+    assert relief.floor_under(ridge, base_polygon(catalog(), after.planes["e1"])) is not None
+    programs = {pid: parse_program("S S S") for pid in ("e1", "c1")}
+    _next, events = play_turn(catalog(), after, programs, Rng("s", 2, "t"))
+    assert not crashed(events)
