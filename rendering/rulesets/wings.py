@@ -19,6 +19,7 @@ from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
+from rendering.rulesets.wings_relief import relief_lines
 from rendering.rulesets.wings_sun import sun_lines
 from rendering.style import font, to_png, wrap
 from rendering.wings_map import table_map
@@ -525,6 +526,7 @@ class WingsPresenter:
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
             before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
+            before += relief_lines(view.data, locale)  # seed F.V: what to fly above
         return before, []
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
@@ -563,6 +565,7 @@ class WingsPresenter:
             t("wings.scores", locale, scores=self._scores(view, locale)),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
             *sun_lines(view.data, locale),
+            *relief_lines(view.data, locale),
         ]
 
     # ------------------------------------------------------------------ images
@@ -582,6 +585,9 @@ class WingsPresenter:
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
         lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
+        lines += [
+            (text, INK, index == 0) for index, text in enumerate(relief_lines(view.data, locale))
+        ]
         for side, flag in locked.items():
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))

@@ -8,8 +8,10 @@ from typing import Any
 from PIL import Image
 
 from engine.rulesets.wings import WingsRules, WingsState
+from rendering.rulesets.wings import WingsPresenter
 from rendering.wings_map import PAPER, RELIEF_TINT, table_map
 from tests.rendering.phone import recording
+from tests.test_french import problems
 from tests.wings.helpers import catalog
 from tests.wings.test_relief import PLATEAU, VALLEY
 
@@ -71,3 +73,19 @@ def test_a_plane_s_climb_counter_shows_by_its_level() -> None:
         image.save(io.BytesIO(), format="PNG")
     labels = {text.text for text in drawn[0].texts}
     assert {"E1 · 1+1", "E2 · 1"} <= labels
+
+
+def test_the_boards_say_in_words_where_the_relief_lies_and_what_it_asks() -> None:
+    presenter = WingsPresenter()
+    rules = WingsRules(catalog())
+    view = rules.view(_state(PLATEAU), "central")
+    english = presenter.status_lines(view, "en")
+    assert "R1: floor 1, x 10.0 to 14.0, y 6.0 to 14.0" in english
+    assert any(
+        line.startswith("Relief: a plane crosses it only above its floor") for line in english
+    )
+    french = presenter.status_lines(view, "fr")
+    assert "R1\u00a0: plancher 1, x de 10.0 à 14.0, y de 6.0 à 14.0" in french
+    assert not problems([("relief-lines", line) for line in french])
+    flat = presenter.status_lines(rules.view(_state(()), "central"), "en")
+    assert not any("Relief" in line or "floor" in line for line in flat)
