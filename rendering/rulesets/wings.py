@@ -525,8 +525,8 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
-            before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
+            before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
         return before, []
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
@@ -564,8 +564,8 @@ class WingsPresenter:
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
-            *sun_lines(view.data, locale),
             *relief_lines(view.data, locale),
+            *sun_lines(view.data, locale),
         ]
 
     # ------------------------------------------------------------------ images
@@ -584,10 +584,10 @@ class WingsPresenter:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
-        lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         lines += [
             (text, INK, index == 0) for index, text in enumerate(relief_lines(view.data, locale))
         ]
+        lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         for side, flag in locked.items():
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))
