@@ -37,6 +37,7 @@ from engine.wings.sun import at_start
 from engine.wings.turn import play_turn
 
 POLICIES = ("random", "rookie")
+RELIEF_CRASHES: Counter[str] = Counter()  # seed F.V: planes flown into the relief, this line
 KINDS = ("patrol", "recon", "photography", "bombing", "balloon")
 # Seed F.III.c: the two missions against a major objective (the station stands for all four:
 # they differ only in their spot across the table).
@@ -121,13 +122,19 @@ def fly(
             enter = Rng(str(seed), state.turn, "ai-sun").stream("sun").random() < 0.5
             state = state.model_copy(update={"sun_enter": enter})
         start = time.perf_counter()
-        state, _ = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
+        state, events = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
+        RELIEF_CRASHES["planes"] += sum(event.kind == "crashed-into-relief" for event in events)
     return state, turn_times
 
 
 def generated(
-    catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = False, roles: bool = False
+    catalog: Catalog,
+    seed: int,
+    kind: str = "patrol",
+    sun: bool = False,
+    roles: bool = False,
+    relief: bool = False,
 ) -> MissionState:
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
@@ -152,7 +159,8 @@ def generated(
         )
         for side in ("entente", "central")
     }
-    rules = MissionRules(sun=sun, balloon_roles=roles)  # seed A.IV.i roles: ``roles`` lines
+    # Seed A.IV.i roles: the ``roles`` lines; seed F.V: the ``relief`` lines.
+    rules = MissionRules(sun=sun, balloon_roles=roles, relief=relief)
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09", rules=rules)  # type: ignore[arg-type]
     mission, _, _ = generate_mission(
         catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major, enemy_zone=enemy_zone
@@ -231,6 +239,9 @@ def main() -> None:
         print(balance_line(catalog, kind, "sun", count, floor))
     # Seed A.IV.i: balloon busting with the balloons' strategic roles on, random programs.
     print(balance_line(catalog, "balloon", "roles", count, floor))
+    # Seed F.V: random programs over the relief the generator lays with the switch on.
+    for kind in KINDS:
+        print(balance_line(catalog, kind, "relief", count, floor))
     dambusters(catalog, count, floor)
 
 
@@ -272,8 +283,16 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
     vp: Counter[str] = Counter()
     achieved: Counter[str] = Counter()
     times = []
+    RELIEF_CRASHES.clear()
     for seed in range(count):
-        mission = generated(catalog, seed, kind, sun=policy == "sun", roles=policy == "roles")
+        mission = generated(
+            catalog,
+            seed,
+            kind,
+            sun=policy == "sun",
+            roles=policy == "roles",
+            relief=policy == "relief",
+        )
         state, turn_times = fly(catalog, mission, seed, policy)
         times.append(sum(turn_times))
         attacker = state.active
@@ -312,6 +331,8 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
             f"; the side in the sun ({drawn} missions) won {sunny['won'] / drawn:.1%},"
             f" lost {sunny['lost'] / drawn:.1%}"
         )
+    if policy == "relief":
+        detail += f"; {RELIEF_CRASHES['planes'] / count:.2f} planes a mission flew into the relief"
     mission_ms = statistics.median(times) * 1000
     return (
         f"{kind:<11} {policy:<6} {shares} (n={count}) [neither side above 65 %:"

@@ -4,7 +4,8 @@ Programs are written from where each plane stands and which way it points; a lis
 coordinates makes a player do the geometry in his head, so the boards open with the table
 drawn to scale: the three zones, a grid one ruler apart (5 bw, the range of a shot) with
 its coordinates on the edges, each plane as an arrow along its heading with its slot and
-altitude, the objectives, the ground defences and the barrage net.
+altitude, the objectives, the ground defences, the barrage net and the relief (seed F.V:
+hills and ridges shaded by their floor's level, with their marker).
 
 Only what the view holds is drawn (``rendering.rulesets.wings`` hands over the viewer's
 mission): a plane in the clouds stands where it went in, drawn as a cloud; planes off the
@@ -36,6 +37,9 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 ZONE_TINT = {"entente": (226, 234, 244), "central": (238, 228, 214)}
 DOWN = (170, 40, 40)
 NET = (90, 90, 90)
+# Seed F.V's relief, darker the higher its floor (a third tint for floor 3 and above).
+RELIEF_TINT = ((206, 216, 178), (178, 194, 146), (150, 170, 118))
+RELIEF_INK = (70, 86, 44)
 
 
 def table_map(
@@ -53,7 +57,12 @@ def table_map(
         return (band + x * scale, band + y * scale)
 
     _zones(draw, at, table_w, table_h, locale, mission.get("zones"))
+    relief = sorted(mission.get("relief") or (), key=lambda zone: zone["floor"])
+    for zone in relief:
+        _relief_ground(draw, at, zone)
     _grid(draw, at, table_w, table_h)
+    for zone in relief:
+        _relief_marker(draw, at, zone, locale)
     _net(draw, at, mission, table_h)
     for element in sorted((mission.get("ground") or {}).values(), key=lambda g: g["id"]):
         _ground(draw, at, scale, element)
@@ -90,6 +99,30 @@ def _zones(
             label = label.split()[0]
         draw.text(((x0 + x1) / 2, y0 - 6), label, font=fnt, fill=SIDE_INK[side], anchor="md")
     draw.rectangle((*at(0, 0), *at(table_w, table_h)), outline=EDGE, width=2)
+
+
+def _relief_ground(draw: ImageDraw.ImageDraw, at: Any, zone: Mapping[str, Any]) -> None:
+    """Seed F.V: a hill or a ridge, shaded by its floor's level (the grid stays on top)."""
+    tint = RELIEF_TINT[min(int(zone["floor"]), len(RELIEF_TINT)) - 1]
+    draw.polygon([at(float(x), float(y)) for x, y in zone["corners"]], fill=tint)
+
+
+def _relief_marker(
+    draw: ImageDraw.ImageDraw, at: Any, zone: Mapping[str, Any], locale: str
+) -> None:
+    """The relief's edge and its marker: the floor a plane must fly above to cross it."""
+    corners = [at(float(x), float(y)) for x, y in zone["corners"]]
+    draw.polygon(corners, outline=RELIEF_INK, width=3)
+    cx = sum(x for x, _ in corners) / len(corners)
+    cy = sum(y for _, y in corners) / len(corners)
+    # Two lines, its id (as the log names it) over its floor: a hill is often narrow.
+    fnt = font(LABEL_SIZE, "bold")
+    floor = t("wings.relief.floor", locale, floor=zone["floor"])
+    for text, anchor in ((zone["id"], "md"), (floor, "ma")):
+        draw.text(
+            (cx, cy), text, font=fnt, fill=RELIEF_INK, anchor=anchor,
+            stroke_width=3, stroke_fill=PAPER,
+        )  # fmt: skip
 
 
 def _grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
@@ -194,7 +227,8 @@ def _plane(
         locale,
         side=t(f"wings.map.initial.{plane['side']}", locale),
         slot=slot,
-        level=plane["level"],
+        # Seed A.III's "L2 +1": over relief (F.V) a climb counter is the difference.
+        level=f"{plane['level']}+{plane['counters']}" if plane.get("counters") else plane["level"],
     )
     if plane.get("in_cloud"):
         # Where it went into the clouds: which way it flies since is its side's secret.

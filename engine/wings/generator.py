@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
-from engine.wings import balloon_roles, majors
+from engine.wings import balloon_roles, majors, relief
 from engine.wings import geometry as geo
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
@@ -387,4 +387,7 @@ def generate_mission(
         mission = rescue_layout(catalog, list(state.pilots.values()), mission)
     # Seed A.IV.i: a balloon mission's strategic role, when the scenario plays them.
     mission = balloon_roles.assign(mission, rng.stream(f"balloon-role:{number}"))
+    if mission.rules.relief:
+        # Seed F.V: laid last, clear of everything else on the table.
+        mission = mission.model_copy(update={"relief": relief.lay(catalog, mission, rng)})
     return mission, points, forces

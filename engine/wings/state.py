@@ -274,6 +274,16 @@ class MissionRules(Model):
     # F.VI.e: medium-cloudiness missions are flown above the cloud layer, so the sun plays
     # in them too (engine.wings.front: the engine has no heights for F.VI.a's layer).
     sun_above_clouds: bool = False
+    relief: bool = False  # F.V: the generator lays hills and ridges that raise the floor
+
+
+class ReliefZone(Model):
+    """Seed F.V: an area of the table whose floor stands ``floor`` levels above the plain;
+    a convex polygon (its corners in bw, in order round it)."""
+
+    id: str
+    floor: int
+    corners: tuple[tuple[float, float], ...]
 
 
 class MissionState(Model):
@@ -337,6 +347,8 @@ class MissionState(Model):
     alert_turns: tuple[int, ...] = ()
     # Seed F.VI.e, K.1: the front the campaign is fought on (engine.wings.front).
     front: Literal["western", "eastern"] = "western"
+    # Seed F.V: the hills and ridges on the table (public, engine.wings.relief).
+    relief: tuple[ReliefZone, ...] = ()
 
 
 class Pilot(Model):

@@ -30,7 +30,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.wings import ceiling, front
+from engine.wings import ceiling, front, relief
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.state import Decision, Event, MissionState, Option, PlaneState, other
 
@@ -199,6 +199,9 @@ def enter(work: Turn) -> None:
             target, work.mission.time_of_day, nth, distance, work.mission.table, work.mission.front
         )
         level = entry_level(work, plane, target)
+        # Seed F.V: out of the sun over a hill, never inside it.
+        spot = plane.model_copy(update={"x": x, "y": y, "heading": heading})
+        level = max(level, relief.level_above(work, spot))
         work.update(plane.id, status="flying", x=x, y=y, heading=heading, level=level, counters=0)
         work.event(
             "sun-entered",

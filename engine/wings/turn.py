@@ -30,6 +30,7 @@ from engine.wings import (
     landing,
     majors,
     pistol,
+    relief,
     shooting,
     soldier_shot,
     sun,
@@ -447,6 +448,7 @@ class Turn:
     # --- the turn -------------------------------------------------------------------------
 
     def start_of_turn(self) -> None:
+        relief.crash_low(self)  # seed F.V: a plane put on the table too low over relief
         for plane in self.aloft():
             if plane.fire > 0:
                 # Seed A.II.b: a burning plane discards a flame counter and draws an A card,
@@ -1169,6 +1171,7 @@ class Turn:
             self.event("moved", plane=pid, x=round(x, 3), y=round(y, 3), heading=round(heading, 1))
         for pid, (card, step) in played.items():
             self.altitude(pid, card, step, programs[pid])
+        relief.crash_low(self)  # seed F.V: too low over a hill or a ridge
         for pid in moves:
             plane = self.planes[pid]
             if plane.status == "flying" and not (

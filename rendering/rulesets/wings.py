@@ -20,6 +20,7 @@ from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
 from rendering.rulesets.wings_front import front_words
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
+from rendering.rulesets.wings_relief import relief_lines
 from rendering.rulesets.wings_roles import role_lines
 from rendering.rulesets.wings_sun import sun_lines
 from rendering.style import font, to_png, wrap
@@ -543,6 +544,7 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
+            before += relief_lines(view.data, locale)  # seed F.V: what to fly above
             before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
             before += role_lines(view.data, locale)  # seed A.IV.i: the balloons' role
         return before, []
@@ -582,6 +584,7 @@ class WingsPresenter:
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
+            *relief_lines(view.data, locale),
             *sun_lines(view.data, locale),
             *role_lines(view.data, locale),
         ]
@@ -602,6 +605,9 @@ class WingsPresenter:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
+        lines += [
+            (text, INK, index == 0) for index, text in enumerate(relief_lines(view.data, locale))
+        ]
         lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         lines += [(text, INK, False) for text in role_lines(view.data, locale)]
         for side, flag in locked.items():

@@ -274,10 +274,11 @@ CAMPAIGN_SWITCHES: dict[str, dict[str, bool]] = {
 }
 # Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it, and to
 # the sun position (F.VI.e, which replaces the efficient alert of F.VI.d, played only by the
-# balloons' surveillance role, below).
+# balloons' surveillance role, below). Summer 1918 is flown over the hills (seed F.V's
+# relief, engine.wings.relief).
 SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True, sun=True),
-    "wings-1918": MissionRules(cloud_cover=True, sun=True),
+    "wings-1918": MissionRules(cloud_cover=True, sun=True, relief=True),
     "wings-1917-basic": BASE_RULES_ONLY,
     "wings-1917-front": MissionRules(cloud_cover=True),
 }
