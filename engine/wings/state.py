@@ -264,6 +264,7 @@ class MissionRules(Model):
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
+    blind_spots: bool = True  # DB 11.d option: a dorsal turret's black zones at the tail
 
 
 class MissionState(Model):
