@@ -31,6 +31,7 @@ from rendering.wings_dam import (
     complex_score,
     dam_heading_words,
 )
+from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
 
 WIDTH = 800
@@ -591,8 +592,10 @@ class WingsPresenter:
     @staticmethod
     def _board(view: WingsViewLike, locale: str) -> Image.Image | None:
         """The table from above, when a mission is on it (``rendering.wings_map``)."""
+        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.wings_dam_map``)
+            return dam_board(view.data["dam"], WIDTH - 2 * MARGIN + 16, locale)
         mission = view.data.get("mission")
-        if "dam" in view.data or not mission or not mission.get("planes"):
+        if not mission or not mission.get("planes"):
             return None
         return table_map(mission, view.slots, WIDTH - 2 * MARGIN + 16, locale)
 
