@@ -8,7 +8,11 @@ and a bomb order: ``aim`` (turn -1: a straight at altitude 1, the release templa
 the marker placed at an offset along it), ``release`` (turn 0: a second straight, the bomb
 goes) or nothing. The bomb then bounces on rulers 1, 2, 3 and explodes in the fire phase of
 its third turn; it damages the dam only when the dam's red line lies under one band of the
-marker (DB 5). AA guns, searchlights and the night draw follow DB 6 and 8.c-e.
+marker (DB 5). AA guns, searchlights and the night draw follow DB 6 and 8.c-e. With the
+first card of a run the player also turns the plane off the start's heading (DB 8.d's "any
+angle"), and at night he works the searchlight switch himself (DB 6), its default being the
+bomb's own timing. The industrial-complex raid (``engine.wings.industrial``) flies on the
+same machinery with the standard Lancaster and its bomb cards.
 
 The dam's geometry is lost with the seed's map; the layout here is authored (docs/wings-data.md).
 Every random draw comes from a named stream of the ``Rng`` handed in.
