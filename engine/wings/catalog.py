@@ -171,6 +171,10 @@ class Gun(Frozen):
     all_round_above: bool = False
     short_bonus: int = 0
     crew: Literal["pilot", "observer"] = "pilot"
+    turret: bool = False  # DB 9.c: a 360-degree rotating gun (its arc is then ignored)
+    not_lower: bool = False  # DB 11.c: never fires at a target lower than its plane
+    # DB 11.d: the black zones at the tailplane's ends (x0, y0, x1, y1 in the plane's frame)
+    blind_spots: tuple[tuple[float, float, float, float], ...] = ()
 
 
 class PlaneType(Frozen):

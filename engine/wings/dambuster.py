@@ -8,7 +8,11 @@ and a bomb order: ``aim`` (turn -1: a straight at altitude 1, the release templa
 the marker placed at an offset along it), ``release`` (turn 0: a second straight, the bomb
 goes) or nothing. The bomb then bounces on rulers 1, 2, 3 and explodes in the fire phase of
 its third turn; it damages the dam only when the dam's red line lies under one band of the
-marker (DB 5). AA guns, searchlights and the night draw follow DB 6 and 8.c-e.
+marker (DB 5). AA guns, searchlights and the night draw follow DB 6 and 8.c-e. With the
+first card of a run the player also turns the plane off the start's heading (DB 8.d's "any
+angle"), and at night he works the searchlight switch himself (DB 6), its default being the
+bomb's own timing. The industrial-complex raid (``engine.wings.industrial``) flies on the
+same machinery with the standard Lancaster and its bomb cards.
 
 The dam's geometry is lost with the seed's map; the layout here is authored (docs/wings-data.md).
 Every random draw comes from a named stream of the ``Rng`` handed in.
@@ -23,18 +27,27 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rng import Rng
 from engine.wings import geometry as geo
+from engine.wings import industrial
 from engine.wings.catalog import Catalog, DamageCard
 from engine.wings.fire import check_at_ground
 from engine.wings.state import PlaneState
 
-DamKind = Literal["eder", "mohne"]
+DamKind = Literal["eder", "mohne", "industrial"]
 GIBSON = "AJ-G"  # DB 8.e: Wing Commander Gibson's Lancaster, the first over the Möhne
 STAYS_OUT = "-"  # Gibson's order while he keeps away
+# DB 6: the player's searchlight switch, each turn at night.
+LIGHTS_AUTO = "auto"  # the bomb's timing: on for the aim, kept for the release, off after
+LIGHTS_ON = "on"  # the plane on the table lit from this turn's start and kept lit
+LIGHTS_GIBSON = "gibson"  # Gibson's Lancaster lit, to draw the flak (DB 8.e)
+LIGHTS_BOTH = "both"
 ESCORT_BEHIND = 2.5  # authored: he comes back half a ruler behind the run's start
 Stage = Literal["aboard", "aimed", "released", "exploded", "kept"]
 Outcome = Literal["hit", "dam-contact", "overshot", "ground", "missed"]
 STRAIGHTS = ("SF", "SS")
 CREW = ("pilot", "front", "rear")  # DB 11.b: I pilot, II front gunner / bomb aimer, III rear
+# DB 11.b: the standard Lancaster's crew, the dorsal gunner third.
+CREWS = {"lancaster": CREW, industrial.PLANE: ("pilot", "front", "dorsal", "rear")}
+DROP = "drop"  # the industrial raid's bomb order: a bomb card falls after the card (DB 12)
 
 
 class _Model(BaseModel):
@@ -52,6 +65,10 @@ class DamLayout(_Model):
     marker: tuple[float, float] = (1.2, 0.8)  # authored 3.8: length x width, 4 bands
     template: float = 2.5  # release template edge length, from the base's front (authored)
     offsets: tuple[int, ...] = (0, 25, 50, 75, 100)  # marker stops along the template, %
+    # DB 8.d: the plane starts "at any angle" to the Allied edge; the panel offers these
+    # turns off the start's heading, in degrees, positive to the left as a TL card turns
+    # (authored: a handful of steps keeps the menu short).
+    headings: tuple[int, ...] = (-60, -45, -30, -15, 0, 15, 30, 45, 60)
 
 
 class AAGun(_Model):
@@ -93,6 +110,8 @@ class Lancaster(_Model):
     reattempt_used: bool = False
     status: Literal["waiting", "flying", "shot_down", "left", "done"] = "waiting"
     bomb: Bomb = Bomb()
+    placed: bool = True  # its heading at the start chosen (DB 8.d); False until it flies
+    bombs: int = 0  # standard bomb cards aboard (the industrial raid, DB 10)
 
 
 class DamState(_Model):
@@ -108,12 +127,16 @@ class DamState(_Model):
     hits: int = 0  # 1 = damaged, 2 = destroyed (DB 8.d-e)
     finished: bool = False
     escort: str | None = None  # Gibson's Lancaster back over the lake beside a run (DB 8.e)
+    plane_type: str = "lancaster"  # the Dambuster; the industrial raid's standard Lancaster
+    target: industrial.IndustrialTarget | None = None  # the industrial complex (DB 12)
 
 
 def new_dam(kind: DamKind, *, full: bool = True) -> DamState:
     """DB 8.d-e: Eder, undefended, AJ-L, AJ-Z, AJ-N (the short scenario: one plane);
     Möhne at night, AJ-G, AJ-M, AJ-P, AJ-A, AJ-J, two guns on the dam and two on the shores."""
     layout = DamLayout()
+    if kind == "industrial":
+        return _new_industrial(layout)
     if kind == "eder":
         roster: tuple[str, ...] = ("AJ-L", "AJ-Z", "AJ-N") if full else ("AJ-L",)
         guns: dict[str, AAGun] = {}
@@ -137,10 +160,49 @@ def new_dam(kind: DamKind, *, full: bool = True) -> DamState:
         }
     x, y, heading = layout.start
     planes = {
-        reg: Lancaster(id=reg, x=x, y=y, heading=heading, status="flying" if i == 0 else "waiting")
+        reg: Lancaster(
+            id=reg,
+            x=x,
+            y=y,
+            heading=heading,
+            status="flying" if i == 0 else "waiting",
+            placed=False,
+        )
         for i, reg in enumerate(roster)
     }
     return DamState(kind=kind, night=kind == "mohne", roster=roster, planes=planes, guns=guns)
+
+
+def _new_industrial(layout: DamLayout) -> DamState:
+    """DB 10, 12 (authored scenario): one standard Lancaster with three bomb cards, by day,
+    against the complex and the box's two AA gun cards on either side of it."""
+    target = industrial.IndustrialTarget()
+    reach = {1: 5.0, 2: 5.0, 3: 2.5}  # authored: a light gun's ruler, half of it at level 3
+    guns = {
+        f"aa-{n}": AAGun(id=f"aa-{n}", x=target.x, y=target.y + dy, structure=5, reach=reach)
+        for n, dy in ((1, -3.0), (2, 3.0))
+    }
+    x, y, heading = layout.start
+    (reg,) = industrial.ROSTER
+    plane = Lancaster(
+        id=reg,
+        x=x,
+        y=y,
+        heading=heading,
+        level=industrial.START_LEVEL,
+        status="flying",
+        placed=False,
+        bombs=industrial.BOMBS,
+    )
+    return DamState(
+        kind="industrial",
+        night=False,
+        roster=industrial.ROSTER,
+        planes={reg: plane},
+        guns=guns,
+        plane_type=industrial.PLANE,
+        target=target,
+    )
 
 
 # --- geometry -------------------------------------------------------------------------------
@@ -263,6 +325,7 @@ class Run:
         self.guns = dict(state.guns)
         self.hits = state.hits
         self.escort = state.escort
+        self.target = state.target
         self.events: list[dict[str, object]] = []
         self.ruler = catalog.rules.units.ruler
 
@@ -290,13 +353,14 @@ class Run:
             plane = self.update(pid, fire=True)
         elif card.special == "pilot_wounded":
             # Authored 3.8: a crew hit falls on a station drawn among the unhurt crew.
-            unhurt = [station for station in CREW if station not in plane.hurt]
+            crew = CREWS[self.state.plane_type]
+            unhurt = [station for station in crew if station not in plane.hurt]
             if unhurt:
                 station = self.rng.stream(self.where(f"crew:{pid}")).choice(unhurt)
                 plane = self.update(pid, hurt=(*plane.hurt, station))
                 self.event("crew-hit", plane=pid, station=station)
         plane = self.update(pid, damage=plane.damage + card.value)
-        if plane.damage >= self.catalog.planes["lancaster"].damage_points:
+        if plane.damage >= self.catalog.planes[self.state.plane_type].damage_points:
             self.down(pid)
 
     def down(self, pid: str) -> None:
@@ -377,11 +441,11 @@ class Run:
         fires at the nearest AA gun it can reach. At night a gun takes half of each card,
         rounded down (DB 6, chosen over 8.e's "rounded up"); specials are ignored."""
         plane = self.planes[pid]
-        plane_type = self.catalog.planes["lancaster"]
-        state = _as_plane_state(plane)
+        plane_type = self.catalog.planes[self.state.plane_type]
+        state = _as_plane_state(plane, plane_type.key)
         fired = False
         for gun in plane_type.guns:
-            station = "front" if gun.name.startswith("front") else "rear"
+            station = gun.name.split("_")[0]  # front_turret -> front (DB 11.b's stations)
             if station in plane.hurt or (station == "front" and locked_front):
                 continue
             best: tuple[float, str, bool] | None = None
@@ -463,11 +527,11 @@ def _gap(first: geo.Polygon, second: geo.Polygon) -> float:
     return min(min(_point_gap(p, second) for p in first), min(_point_gap(p, first) for p in second))
 
 
-def _as_plane_state(plane: Lancaster) -> PlaneState:
+def _as_plane_state(plane: Lancaster, plane_type: str = "lancaster") -> PlaneState:
     """The Lancaster as the fire rules see a plane (its gunners fit, see ``hurt``)."""
     return PlaneState(
         id=plane.id,
-        type="lancaster",
+        type=plane_type,
         side="entente",
         x=plane.x,
         y=plane.y,
@@ -484,7 +548,7 @@ class Order(_Model):
     """One turn of the Lancaster on the table: its card and its bomb order."""
 
     card: str
-    bomb: Literal["", "aim", "release"] = ""
+    bomb: Literal["", "aim", "release", "drop"] = ""
     offset: int = 50  # the marker's stop along the template, for "aim"
 
     @property
@@ -504,6 +568,8 @@ def parse_order(text: str) -> Order:
     action = parts[1]
     if action == "release":
         return Order(card=parts[0], bomb="release")
+    if action == DROP:
+        return Order(card=parts[0], bomb="drop")
     if action.startswith("aim:") and action[4:].isdigit():
         return Order(card=parts[0], bomb="aim", offset=int(action[4:]))
     raise ValueError(f"unknown bomb order {action!r}")
@@ -535,6 +601,8 @@ def check_order(catalog: Catalog, state: DamState, order: Order) -> str | None:
         return None
     if order.card not in STRAIGHTS:
         return "bomb-needs-straight"
+    if state.kind == "industrial" or order.bomb == "drop":
+        return _check_drop(state, plane, order)
     if plane.level != 1:
         return "bomb-needs-altitude-1"
     if "front" in plane.hurt:
@@ -552,6 +620,18 @@ def check_order(catalog: Catalog, state: DamState, order: Order) -> str | None:
     return None
 
 
+def _check_drop(state: DamState, plane: Lancaster, order: Order) -> str | None:
+    """The industrial raid's bomb cards (authored): dropped after a straight, the bomb aimer
+    (crew II, DB 2) unhurt, while any is left; no bouncing bomb aboard."""
+    if state.kind != "industrial" or order.bomb != "drop":
+        return "no-bomb"
+    if plane.bombs <= 0:
+        return "no-bomb"
+    if "front" in plane.hurt:
+        return "bomb-aimer-hurt"
+    return None
+
+
 def legal_orders(catalog: Catalog, state: DamState) -> tuple[list[str], list[tuple[str, str]]]:
     """Every legal order for the plane on the table (a few dozen at most), and the refused
     ones with their reasons."""
@@ -561,6 +641,9 @@ def legal_orders(catalog: Catalog, state: DamState) -> tuple[list[str], list[tup
     deck = catalog.maneuver_decks[catalog.planes["lancaster"].deck]
     candidates = [Order(card=card.code) for card in deck.cards]
     for card in STRAIGHTS:
+        if state.kind == "industrial":
+            candidates.append(Order(card=card, bomb="drop"))
+            continue
         candidates.append(Order(card=card, bomb="release"))
         candidates += [Order(card=card, bomb="aim", offset=o) for o in state.layout.offsets]
     legal, refused = [], []
@@ -577,11 +660,34 @@ def legal_orders(catalog: Catalog, state: DamState) -> tuple[list[str], list[tup
 
 
 def play(
-    catalog: Catalog, state: DamState, text: str, rng: Rng, escort_order: str = STAYS_OUT
+    catalog: Catalog,
+    state: DamState,
+    text: str,
+    rng: Rng,
+    escort_order: str = STAYS_OUT,
+    *,
+    start: int | None = None,
+    lights: str = LIGHTS_AUTO,
 ) -> tuple[DamState, list[dict[str, object]]]:
-    """One turn of the current run with its (already checked) order, and Gibson's."""
+    """One turn of the current run with its (already checked) order, and Gibson's;
+    ``start`` turns a plane not yet flown from the start (DB 8.d), ``lights`` is the
+    player's searchlight switch (DB 6)."""
+    placing = bool(start_headings(state))
+    start_reason = check_start(state, start)
+    if start_reason is not None:
+        raise ValueError(start_reason)
+    lit = lights_for(state, lights)
+    if lit is None:
+        raise ValueError("bad-lights")
+    if placing:
+        state = _place(state, start or 0)
     order = parse_order(text)
     reason = check_order(catalog, state, order)
+    # The menu was drawn before the heading was known: a marker the turn now puts on land
+    # is not laid, and the card flies alone (as at the table, where the template shows it).
+    off_water = placing and reason == "release-point-off-water"
+    if off_water:
+        order, reason = Order(card=order.card), None
     if reason is not None:
         raise ValueError(reason)
     escort_reason = check_escort(catalog, state, escort_order)
@@ -591,9 +697,14 @@ def play(
     pid = state.roster[state.run]
     plane = work.planes[pid]
     work.event("turn-started", plane=pid)
+    if placing:
+        work.event("start-heading", plane=pid, heading=start or 0)
+    if off_water:
+        work.event("aim-off-water", plane=pid)
     if plane.status == "flying":
         _fly(work, pid, order)
     escort = _escort_flies(work, escort_order)
+    _switch_on(work, lit)
     work.move_bomb(pid)
     plane = work.planes[pid]
     if plane.status == "flying" and order.bomb:
@@ -607,10 +718,73 @@ def play(
         work.aa_fire(pid, escort)
     work.bomb_last_explosion(pid)
     plane = work.planes[pid]
-    if plane.searchlights and order.bomb != "aim":
-        # Authored: the searchlights go off once the release turn's combat is over.
+    if plane.searchlights and order.bomb != "aim" and pid not in lit:
+        # Authored: the searchlights go off once the release turn's combat is over, unless
+        # the player keeps them on (DB 6: off only at a turn's end).
         work.update(pid, searchlights=False)
+    if escort is not None and work.planes[escort].searchlights and escort not in lit:
+        work.update(escort, searchlights=False)
     return _next(catalog, state, work)
+
+
+# --- the start at any angle (DB 8.d) ----------------------------------------------------------
+
+
+def start_headings(state: DamState) -> tuple[int, ...]:
+    """The turns off the start's heading the plane on the table may be laid at: before its
+    first card, and again when it comes back for its second pass; none once it flies."""
+    plane = on_table(state)
+    if plane is None or plane.status != "flying" or plane.placed:
+        return ()
+    return state.layout.headings
+
+
+def check_start(state: DamState, start: int | None) -> str | None:
+    headings = start_headings(state)
+    if not headings:
+        return None if start is None else "already-placed"
+    if start is not None and start not in headings:
+        return "bad-heading"
+    return None
+
+
+def _place(state: DamState, start: int) -> DamState:
+    plane = on_table(state)
+    assert plane is not None
+    # Off the heading it stands at: the start's, at a first entry or a second pass.
+    turned = plane.model_copy(update={"heading": plane.heading + start, "placed": True})
+    return state.model_copy(update={"planes": {**state.planes, plane.id: turned}})
+
+
+# --- the searchlight switch (DB 6) ------------------------------------------------------------
+
+
+def lights_options(state: DamState) -> tuple[str, ...]:
+    """The switch on the panel: only at night (DB 6), Gibson's choices while he may fly."""
+    plane = on_table(state)
+    if not state.night or plane is None or plane.status != "flying":
+        return ()
+    if gibson_free(state):
+        return (LIGHTS_AUTO, LIGHTS_ON, LIGHTS_GIBSON, LIGHTS_BOTH)
+    return (LIGHTS_AUTO, LIGHTS_ON)
+
+
+def lights_for(state: DamState, lights: str) -> tuple[str, ...] | None:
+    """The planes the switch keeps lit this turn, or None for a switch not on offer."""
+    if lights == LIGHTS_AUTO:
+        return ()
+    if lights not in lights_options(state):
+        return None
+    run = state.roster[state.run]
+    return {LIGHTS_ON: (run,), LIGHTS_GIBSON: (GIBSON,), LIGHTS_BOTH: (run, GIBSON)}[lights]
+
+
+def _switch_on(work: Run, lit: tuple[str, ...]) -> None:
+    for pid in lit:
+        plane = work.planes[pid]
+        if plane.status == "flying" and not plane.searchlights:
+            work.update(pid, searchlights=True)
+            work.event("searchlights-on", plane=pid)
 
 
 def _fly(work: Run, pid: str, order: Order) -> None:
@@ -641,7 +815,7 @@ def _fly(work: Run, pid: str, order: Order) -> None:
     if plane.bomb.stage in ("aboard", "aimed") and not plane.reattempt_used:
         # DB 8.d: once a game a plane may leave and start its approach again.
         x, y, heading = work.state.layout.start
-        work.update(pid, x=x, y=y, heading=heading, reattempt_used=True,
+        work.update(pid, x=x, y=y, heading=heading, reattempt_used=True, placed=False,
                     bomb=plane.bomb.model_copy(update={"stage": "aboard"}))  # fmt: skip
         work.event("second-pass", plane=pid)
     else:
@@ -716,9 +890,28 @@ def _bomb_order(work: Run, pid: str, order: Order) -> None:
         bomb = plane.bomb.model_copy(update={"stage": "aimed", "x": x, "y": y, "heading": heading})
         work.update(pid, bomb=bomb)
         work.event("bomb-aimed", plane=pid, offset=order.offset)
+    elif order.bomb == "drop":
+        _drop(work, pid)
     elif plane.bomb.stage == "aimed":
         work.update(pid, bomb=plane.bomb.model_copy(update={"stage": "released", "bounce": 0}))
         work.event("bomb-released", plane=pid)
+
+
+def _drop(work: Run, pid: str) -> None:
+    """DB 12: a bomb card falls ahead of the Lancaster and is graded on the complex's card."""
+    plane = work.planes[pid]
+    target = work.target
+    assert target is not None
+    pose = industrial.fall(work.catalog, _as_plane_state(plane, work.state.plane_type))
+    tier = industrial.coverage(work.catalog, target, pose)
+    won = industrial.points(target, tier)
+    work.target = target.model_copy(update={"won": target.won + won})
+    work.update(pid, bombs=plane.bombs - 1)
+    work.event(
+        "bomb-dropped", plane=pid, x=round(pose[0], 3), y=round(pose[1], 3), tier=tier, vp=won
+    )
+    if work.target.destroyed:
+        work.event("complex-destroyed", plane=pid)
 
 
 def _next(catalog: Catalog, state: DamState, work: Run) -> tuple[DamState, list[dict[str, object]]]:
@@ -729,6 +922,10 @@ def _next(catalog: Catalog, state: DamState, work: Run) -> tuple[DamState, list[
     bomb_busy = bomb.stage == "released"
     over = (
         bomb.stage == "exploded"
+        or (
+            state.kind == "industrial"
+            and (plane.bombs == 0 or bool(work.target and work.target.destroyed))
+        )
         or (plane.status != "flying" and not bomb_busy)
         or (state.turn >= state.max_turns and not bomb_busy)
     )
@@ -758,6 +955,7 @@ def _next(catalog: Catalog, state: DamState, work: Run) -> tuple[DamState, list[
             "planes": planes,
             "guns": work.guns,
             "hits": work.hits,
+            "target": work.target,
             "run": run,
             "turn": turn,
             "finished": finished,
@@ -775,7 +973,10 @@ def _next(catalog: Catalog, state: DamState, work: Run) -> tuple[DamState, list[
 
 
 def result(state: DamState) -> dict[str, object]:
-    """DB 8.d (Eder ladder) and 8.e (Möhne VP ladder)."""
+    """DB 8.d (Eder ladder) and 8.e (Möhne VP ladder); the industrial raid's own."""
+    if state.target is not None:
+        plane = state.planes[state.roster[0]]
+        return industrial.result(state.target, plane.status == "shot_down", plane.damage)
     if state.kind == "eder":
         destroyed_by = None
         hits = 0

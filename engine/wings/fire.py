@@ -94,6 +94,8 @@ def check_fire(
     gap = abs(shooter.level - target.level)
     if gap >= 2:
         return FireCheck(ok=False, reason="altitude")
+    if gun.not_lower and target.level < shooter.level:
+        return FireCheck(ok=False, reason="lower-target")  # DB 11.c: the dorsal turret
     if rules.fire_prohibition and _prohibited(gun, shooter, target, lost_height, gained_height):
         return FireCheck(ok=False, reason="fire-prohibition")
     if overlapping:
@@ -117,7 +119,7 @@ def check_fire(
         return base_polygon(catalog, plane)
 
     rect = polygon(target)
-    all_round = gun.all_round_above and target.level > shooter.level
+    all_round = gun.turret or (gun.all_round_above and target.level > shooter.level)
     if all_round:
         area: geo.Polygon = rect
     else:
@@ -137,7 +139,33 @@ def check_fire(
         and plane.status == "flying"
         and low <= plane.level <= high
     ]
-    return aim(point, area, reach, screens, gap, ruler)
+    check = aim(point, area, reach, screens, gap, ruler)
+    same_level = target.level == shooter.level  # DB 11.d: a higher target ignores the zones
+    if check.ok and rules.blind_spots and same_level and blind_spot(shooter, gun, point, check):
+        return FireCheck(ok=False, reason="blind-spot")
+    return check
+
+
+def blind_spot_zones(plane: PlaneState, gun: Gun) -> list[geo.Polygon]:
+    """DB 11.d: the gun's black zones at the ends of the tailplane, on the table."""
+    return [
+        tuple(
+            geo.to_world(plane.x, plane.y, plane.heading, corner)
+            for corner in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        )
+        for x0, y0, x1, y1 in gun.blind_spots
+    ]
+
+
+def blind_spot(shooter: PlaneState, gun: Gun, point: geo.Point, check: FireCheck) -> bool:
+    """DB 11.d: the ruler, laid from the gun to where it measures the target, crosses a
+    black zone while its first half reaches the target's base (a short-range shot). At a
+    higher target the zones are ignored (the caller asks only at the same altitude)."""
+    if not check.short:
+        return False
+    return any(
+        geo.segment_hits_polygon(point, check.aim, zone) for zone in blind_spot_zones(shooter, gun)
+    )
 
 
 def aim(
@@ -183,6 +211,8 @@ def check_at_ground(
     crew = _crew_reason(shooter, gun, last_kind)
     if crew:
         return FireCheck(ok=False, reason=crew)
+    if gun.not_lower and level < shooter.level:
+        return FireCheck(ok=False, reason="lower-target")  # DB 11.c: the dorsal turret
     gap = abs(shooter.level - level)
     if gap >= 2:
         return FireCheck(ok=False, reason="altitude")
@@ -191,8 +221,11 @@ def check_at_ground(
     point = geo.to_world(shooter.x, shooter.y, shooter.heading, gun.point)
     if geo.distance(point, (x, y)) > reach + 1.0:
         return FireCheck(ok=False, reason="range")
-    area = geo.clip_wedge(
-        ground_polygon(catalog, x, y), point, shooter.heading + gun.axis, gun.half_angle
+    card = ground_polygon(catalog, x, y)
+    area = (
+        card
+        if gun.turret
+        else geo.clip_wedge(card, point, shooter.heading + gun.axis, gun.half_angle)
     )
     if len(area) < 3:
         return FireCheck(ok=False, reason="arc")

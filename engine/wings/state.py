@@ -275,6 +275,7 @@ class MissionRules(Model):
     # in them too (engine.wings.front: the engine has no heights for F.VI.a's layer).
     sun_above_clouds: bool = False
     relief: bool = False  # F.V: the generator lays hills and ridges that raise the floor
+    blind_spots: bool = True  # DB 11.d option: a dorsal turret's black zones at the tail
 
 
 class ReliefZone(Model):

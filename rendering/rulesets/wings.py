@@ -24,6 +24,17 @@ from rendering.rulesets.wings_relief import relief_lines
 from rendering.rulesets.wings_roles import role_lines
 from rendering.rulesets.wings_sun import sun_lines
 from rendering.style import font, to_png, wrap
+from rendering.wings_dam import (
+    DAM_LIGHTS,
+    DAM_LIGHTS_WORDS,
+    DAM_START,
+    DAM_START_WORDS,
+    complex_lines,
+    complex_plane_line,
+    complex_score,
+    dam_heading_words,
+)
+from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
 
 WIDTH = 800
@@ -166,9 +177,9 @@ class WingsPresenter:
         return str(known[1]) if known is not None else "?"
 
     @staticmethod
-    def _dam_lines(dam: Mapping[str, Any], locale: str) -> list[Line]:
+    def _dam_lines(dam: Mapping[str, Any], locale: str, structure: int = 32) -> list[Line]:
         """A Dambuster raid: every Lancaster with its bomb, then the AA guns."""
-        lines: list[Line] = []
+        lines: list[Line] = complex_lines(dam, locale)
         current = dam["roster"][dam["run"]]
         for reg in dam["roster"]:
             plane = dam["planes"][reg]
@@ -188,6 +199,8 @@ class WingsPresenter:
                 damage=plane["damage"],
                 bomb=bomb_text,
             )
+            if dam.get("target") is not None:  # the industrial raid: bomb cards, its points
+                text = complex_plane_line(dam, plane, structure, locale)
             if plane["status"] == "flying":
                 text += " · " + t(
                     "wings.at", locale, x=f"{plane['x']:.1f}", y=f"{plane['y']:.1f}",
@@ -217,7 +230,8 @@ class WingsPresenter:
 
     def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
         if "dam" in view.data:
-            return self._dam_lines(view.data["dam"], locale)
+            structure = int(view.data.get("dam_structure", 32))
+            return self._dam_lines(view.data["dam"], locale, structure)
         mission = view.data.get("mission")
         if not mission:
             return [(t("wings.no-mission", locale), MUTED, False)]
@@ -328,6 +342,8 @@ class WingsPresenter:
         return lines + _net_lines(mission, locale)
 
     def _scores(self, view: WingsViewLike, locale: str) -> str:
+        if "dam" in view.data and view.data["dam"].get("target") is not None:
+            return complex_score(view.data, locale)
         if "dam" in view.data:
             outcome = view.data["dam_result"]
             return t(
@@ -412,6 +428,10 @@ class WingsPresenter:
     # ------------------------------------------------------------------ words
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+        if field == DAM_START and value.lstrip("-").isdigit():  # DB 8.d: the start's angle
+            return dam_heading_words(int(value), locale)
+        if field == DAM_LIGHTS:  # DB 6: the searchlight switch
+            return word(f"wings.dam-lights.{value}", value, locale)
         if field.startswith("plane") and value in COMEBACK_OPTIONS:
             return t(f"wings.exit.{value}", locale)
         if field.startswith("plane") and value == REINFORCE_NO:
@@ -463,6 +483,8 @@ class WingsPresenter:
         return value
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
+        if option.detail == DAM_START_WORDS or option.detail.startswith(DAM_LIGHTS_WORDS):
+            return t(f"wings.{option.detail}-detail", locale)
         if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
@@ -594,8 +616,10 @@ class WingsPresenter:
     @staticmethod
     def _board(view: WingsViewLike, locale: str) -> Image.Image | None:
         """The table from above, when a mission is on it (``rendering.wings_map``)."""
+        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.wings_dam_map``)
+            return dam_board(view.data["dam"], WIDTH - 2 * MARGIN + 16, locale)
         mission = view.data.get("mission")
-        if "dam" in view.data or not mission or not mission.get("planes"):
+        if not mission or not mission.get("planes"):
             return None
         return table_map(mission, view.slots, WIDTH - 2 * MARGIN + 16, locale)
 
@@ -638,7 +662,8 @@ class WingsPresenter:
             for what, reg, value in view.data["dam_result"].get("lines", ()):
                 text = t(f"wings.vp-line.{what}", locale, reg=reg, vp=f"{value:+d}")
                 lines.append((text, INK, False))
-            lines += self._dam_lines(view.data["dam"], locale)
+            structure = int(view.data.get("dam_structure", 32))
+            lines += self._dam_lines(view.data["dam"], locale, structure)
             return _render(t("wings.after-action", locale), lines)
         winner = view.data.get("winner")
         if winner is not None:

@@ -316,7 +316,9 @@ def test_the_raid_plays_through_the_ruleset_and_replays_identically() -> None:
             progress = rules.progress(state)
             decisions = rules.pending(state)
             assert all(d.side == "entente" for d in decisions)
-            choices = {d.side: {d.field: picks.choice(d.options).id} for d in decisions}
+            choices: dict[str, dict[str, str]] = {}
+            for d in decisions:
+                choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
             state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
             state = rules.load(rules.dump(state))
             dumps.append(rules.dump(state))
@@ -334,7 +336,8 @@ def test_the_ruleset_refuses_an_illegal_order_and_keeps_it_sealed() -> None:
 
     rules = WingsRules(catalog())
     state = rules.new("dambuster-eder", "s")
-    (decision,) = rules.pending(state)
+    decision, heading = rules.pending(state)
+    assert heading.field == "heading" and heading.default == "0"  # DB 8.d, the first turn
     # No release point marked yet: releasing is not on the menu, and is refused.
     assert "SS release" not in {o.id for o in decision.options}
     assert ("DV", "dive-into-ground") in {(e.id, e.reason) for e in decision.excluded}
@@ -342,6 +345,6 @@ def test_the_ruleset_refuses_an_illegal_order_and_keeps_it_sealed() -> None:
         rules.resolve(state, {"entente": {"plane1": "SS release"}}, Rng("s", 1, "program"))
     assert refused.value.reason == "unknown-option"
     sealed, events = rules.resolve(
-        state, {"entente": {"plane1": "SS aim:25"}}, Rng("s", 1, "program")
+        state, {"entente": {"plane1": "SS aim:25", "heading": "0"}}, Rng("s", 1, "program")
     )
     assert events == [] and "SS aim:25" not in str(rules.view(sealed, "central").data)

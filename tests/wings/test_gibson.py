@@ -25,7 +25,7 @@ def after_gibson(status: str = "done", stage: str = "exploded") -> db.DamState:
 def test_gibson_is_offered_once_his_bomb_is_gone_and_he_is_still_flying() -> None:
     cat = catalog()
     fields = [d.field for d in dam_rules.pending(cat, after_gibson(), "program")]
-    assert fields == ["plane1", "plane2"]
+    assert fields == ["plane1", "plane2", "heading", "lights"]  # four selects at most
     (offer,) = [d for d in dam_rules.pending(cat, after_gibson(), "program") if d.field == "plane2"]
     ids = [o.id for o in offer.options]
     assert ids[0] == "-" and offer.default == "-" and "SS" in ids
@@ -104,7 +104,7 @@ def test_gibsons_order_stays_sealed_until_the_turn_flies() -> None:
     (offer,) = [d for d in rules.pending(state) if d.field == "plane2"]
     seen = []
     for pick in ("-", "SS"):
-        choices = {"entente": {"plane1": "SS", "plane2": pick}}
+        choices = {"entente": {"plane1": "SS", "plane2": pick, "heading": "0", "lights": "auto"}}
         sealed, events = rules.resolve(state, choices, Rng("seal", 1, "program"))
         assert events == []
         views = [rules.view(sealed, viewer).model_dump_json() for viewer in (None, "central")]

@@ -953,14 +953,9 @@ class WingsRules(Rules[WingsState, WingsView]):
         rng: Rng,
     ) -> tuple[WingsState, list[Event]]:
         if stage == "program":
-            orders = choices.get("entente", {})
-            held = {dam_rules.FIELD: orders.get(dam_rules.FIELD, "-")}
-            if dam_rules.ESCORT_FIELD in orders:
-                held[dam_rules.ESCORT_FIELD] = orders[dam_rules.ESCORT_FIELD]
+            held = dam_rules.sealed(choices.get("entente", {}))
             return state.model_copy(update={"held": held}), []
-        order = state.held.get(dam_rules.FIELD, "-")
-        escort = state.held.get(dam_rules.ESCORT_FIELD, db.STAYS_OUT)
-        dam, events = dam_rules.fly(self.catalog, dam, order, rng, state.turn, escort)
+        dam, events = dam_rules.fly_held(self.catalog, dam, state.held, rng, state.turn)
         new = state.model_copy(update={"dam": dam, "held": {}, "turn": state.turn + 1})
         return new, events
 
@@ -980,16 +975,16 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def view(self, state: WingsState, viewer: str | None) -> WingsView:
         if state.dam is not None:
-            lancaster = self.catalog.planes["lancaster"]
+            lancaster = self.catalog.planes[state.dam.plane_type]
             return WingsView(
                 viewer=viewer,
                 turn=state.turn,
                 finished=state.dam.finished,
                 stage=self._stage(state),
                 scenario=state.scenario,
-                data=dam_rules.view_data(state.dam),
+                data=dam_rules.view_data(state.dam, lancaster.damage_points),
                 slots={},
-                plane_types={"lancaster": (lancaster.name, lancaster.damage_points)},
+                plane_types={lancaster.key: (lancaster.name, lancaster.damage_points)},
             )
         campaign = state.camp
         finished = campaign.phase == "ended"

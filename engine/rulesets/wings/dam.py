@@ -8,6 +8,7 @@ decide (their AA guns fire by standing order), so they only lock.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.rng import Rng
@@ -20,11 +21,20 @@ DAM_SCENARIOS: dict[str, tuple[str, db.DamKind]] = {
     "dambuster-eder": ("Dambuster: the Eder dam (three Lancasters, undefended)", "eder"),
     "dambuster-mohne": ("Dambuster: the Möhne dam (five Lancasters, at night, AA)", "mohne"),
     "dambuster-eder-short": ("Dambuster: the Eder dam, short scenario (one Lancaster)", "eder"),
+    # DB 10, 12 (authored scenario): the standard Lancaster against the industrial complex.
+    "lancaster-industrial": (
+        "Lancaster: the industrial complex (one Lancaster, three bombs, AA)",
+        "industrial",
+    ),
 }
 # DB 8.d's short scenario: one plane, won if the dam is hit.
 SHORT_SCENARIOS = frozenset({"dambuster-eder-short"})
 FIELD = "plane1"
 ESCORT_FIELD = "plane2"  # Gibson's Lancaster when he re-engages (DB 8.e)
+START_FIELD = "heading"  # DB 8.d: the angle to the Allied edge the plane starts at
+LIGHTS_FIELD = "lights"  # DB 6: the searchlight switch, at night
+START_WORDS = "dam-start"  # an option's detail: the presenter words the heading
+LIGHTS_WORDS = "dam-lights."  # an option's detail: the presenter words the switch
 # The most seam turns a raid can last: each run at most max_turns, plus its bomb's flight.
 TURNS_PER_RUN = int(db.DamState.model_fields["max_turns"].default) + 3
 
@@ -65,7 +75,56 @@ def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
                 default=escort[0],
             )
         )
+    headings = db.start_headings(dam)
+    if headings:
+        # DB 8.d: any angle to the Allied edge, chosen with the first card, sealed with it.
+        decisions.append(
+            Decision(
+                side="entente",
+                field=START_FIELD,
+                options=tuple(
+                    Option(id=str(h), label=str(h), detail=START_WORDS) for h in headings
+                ),
+                default="0",
+            )
+        )
+    lights = db.lights_options(dam)
+    if lights:
+        # DB 6: the player's own switch; its default is the bomb's timing.
+        decisions.append(
+            Decision(
+                side="entente",
+                field=LIGHTS_FIELD,
+                options=tuple(Option(id=o, label=o, detail=LIGHTS_WORDS + o) for o in lights),
+                default=db.LIGHTS_AUTO,
+            )
+        )
     return decisions
+
+
+def sealed(orders: Mapping[str, str]) -> dict[str, str]:
+    """The Entente's orders held until the turn flies (none of them public before)."""
+    held = {FIELD: orders.get(FIELD, "-")}
+    for field in (ESCORT_FIELD, START_FIELD, LIGHTS_FIELD):
+        if field in orders:
+            held[field] = orders[field]
+    return held
+
+
+def fly_held(
+    catalog: Catalog, dam: db.DamState, held: Mapping[str, str], rng: Rng, turn: int
+) -> tuple[db.DamState, list[Event]]:
+    start = held.get(START_FIELD)
+    return fly(
+        catalog,
+        dam,
+        held.get(FIELD, "-"),
+        rng,
+        turn,
+        held.get(ESCORT_FIELD, db.STAYS_OUT),
+        start=None if start is None else int(start),
+        lights=held.get(LIGHTS_FIELD, db.LIGHTS_AUTO),
+    )
 
 
 def fly(
@@ -75,8 +134,11 @@ def fly(
     rng: Rng,
     turn: int,
     escort: str = db.STAYS_OUT,
+    *,
+    start: int | None = None,
+    lights: str = db.LIGHTS_AUTO,
 ) -> tuple[db.DamState, list[Event]]:
-    dam, events = db.play(catalog, dam, order, rng, escort)
+    dam, events = db.play(catalog, dam, order, rng, escort, start=start, lights=lights)
     public = [
         Event(kind=str(e["kind"]), turn=turn, data={k: v for k, v in e.items() if k != "kind"})
         for e in events
@@ -104,7 +166,12 @@ def progress(dam: db.DamState, turn: int, stage: str) -> Progress:
     )
 
 
-def view_data(dam: db.DamState) -> dict[str, Any]:
+def view_data(dam: db.DamState, structure: int = 32) -> dict[str, Any]:
     """Nothing on the table is secret in the raid (the marker is laid openly); only the
-    sealed order, held by the ruleset until the turn flies, stays out."""
-    return {"dam": dam.model_dump(mode="json"), "dam_result": db.result(dam)}
+    sealed order, held by the ruleset until the turn flies, stays out. ``structure`` is
+    the Lancaster's damage points, for the lines that show its damage."""
+    return {
+        "dam": dam.model_dump(mode="json"),
+        "dam_result": db.result(dam),
+        "dam_structure": structure,
+    }

@@ -1,0 +1,63 @@
+"""Words of the Dambuster raid's own choices (DB 8.d's start at any angle, DB 6's
+searchlight switch), kept apart from ``rendering.rulesets.wings``.
+
+The field names and option details mirror ``engine.rulesets.wings.dam`` (the renderer may
+not import the engine); a test checks they agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rendering.i18n import t
+
+DAM_START = "heading"
+DAM_LIGHTS = "lights"
+DAM_START_WORDS = "dam-start"
+DAM_LIGHTS_WORDS = "dam-lights."
+
+
+def dam_heading_words(degrees: int, locale: str) -> str:
+    """A turn off the start's heading: positive turns left, as a TL card does."""
+    if degrees == 0:
+        return t("wings.dam-heading.ahead", locale)
+    side = "left" if degrees > 0 else "right"
+    return t(f"wings.dam-heading.{side}", locale, degrees=abs(degrees))
+
+
+Colour = tuple[int, int, int]
+COMPLEX_INK: Colour = (122, 74, 30)  # the Central Powers' brown: the complex is theirs
+
+
+def complex_lines(dam: Mapping[str, Any], locale: str) -> list[tuple[str, Colour, bool]]:
+    """The industrial raid's target (DB 12): the VP its bombs have won so far."""
+    target = dam.get("target")
+    if target is None:
+        return []
+    text = t("wings.complex.line", locale, won=target["won"], vp=target["vp"])
+    return [(text, COMPLEX_INK, True)]
+
+
+def complex_plane_line(
+    dam: Mapping[str, Any], plane: Mapping[str, Any], structure: int, locale: str
+) -> str:
+    """The standard Lancaster's line: bomb cards left instead of the bouncing bomb."""
+    return t(
+        "wings.complex.plane",
+        locale,
+        reg=plane["id"],
+        status=t(f"wings.lancaster.{plane['status']}", locale),
+        level=plane["level"],
+        damage=plane["damage"],
+        structure=structure,
+        bombs=plane["bombs"],
+    )
+
+
+def complex_score(data: Mapping[str, Any], locale: str) -> str:
+    dam, outcome = data["dam"], data["dam_result"]
+    result = t(
+        f"wings.raid.{outcome['result']}" if dam["finished"] else "wings.raid.ongoing", locale
+    )
+    return t("wings.complex.score", locale, won=outcome["complex"], result=result, vp=outcome["vp"])
