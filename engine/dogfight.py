@@ -303,8 +303,9 @@ def new_plane(
 
 # --- Records (turned into the frozen report models once, at the end) ---------------------
 # Each record's fields are those of its report model, in the same order: at the end of the
-# strike its ``__dict__`` becomes the model's as it is (``Strike.report``), so these are
-# plain dataclasses, not slotted ones, and are not touched after the report is made.
+# strike its ``fields()`` dict becomes the model's as it is (``Strike.report``). The dicts
+# are spelt out, not read from ``__dict__``: compiled (scripts/build_native.py), a record
+# has none.
 
 
 @dataclass
@@ -320,9 +321,16 @@ class ExchangeRec:
 
     def fields(self) -> dict[str, Any]:
         """The report's ``Exchange`` fields: this record's own, its cards now a tuple."""
-        fields = self.__dict__
-        fields["cards"] = tuple(self.cards)
-        return fields
+        return {
+            "phase": self.phase,
+            "turn": self.turn,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "cards": tuple(self.cards),
+            "damage_to_defender": self.damage_to_defender,
+            "damage_to_attacker": self.damage_to_attacker,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -336,6 +344,19 @@ class FlakRec:
     damage: int = 0
     spoils: int = 0
 
+    def fields(self) -> dict[str, Any]:
+        """The report's ``FlakShot`` fields."""
+        return {
+            "phase": self.phase,
+            "kind": self.kind,
+            "against": self.against,
+            "cards": self.cards,
+            "answered": self.answered,
+            "answer_card": self.answer_card,
+            "damage": self.damage,
+            "spoils": self.spoils,
+        }
+
 
 @dataclass
 class RunRec:
@@ -347,6 +368,19 @@ class RunRec:
     results: tuple[BombResult, ...] = ()
     points: int = 0
     note: str = ""
+
+    def fields(self) -> dict[str, Any]:
+        """The report's ``BombRun`` fields."""
+        return {
+            "uid": self.uid,
+            "mode": self.mode,
+            "band": self.band,
+            "cards": self.cards,
+            "cancelled": self.cancelled,
+            "results": self.results,
+            "points": self.points,
+            "note": self.note,
+        }
 
 
 # The response table as sets, per table: the catalog's never changes, and every strike
