@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from engine.cards import Card, Deck, card_id
 from engine.catalog import AircraftType, Ratings
@@ -66,21 +66,29 @@ FlakKind = Literal["area", "target", "strafe"]
 
 # Enum members the inner loops read, bound once: in Python 3.11 ``Band.M`` costs some
 # 200 ns a read (the enum's class attribute machinery), a module name 10 (issue 13).
-IMS, OTS, MAN, HL = CardTitle.IMS, CardTitle.OTS, CardTitle.MAN, CardTitle.HL
-AP, FT, SC = CardTitle.AP, CardTitle.FT, CardTitle.SC
-BANDS: tuple[Band, ...] = tuple(Band)  # by number: cheaper than ``Band(n)`` in hot loops
-VL, L, M, H, VH = BANDS
-NO_LOAD = Ordnance.NONE
-DIVE, LEVEL, SATURATION, TORPEDO = (
-    BombMode.DIVE,
-    BombMode.LEVEL,
-    BombMode.SATURATION,
-    BombMode.TORPEDO,
-)
-FIGHTER_BOMBER = AircraftClass.FIGHTER_BOMBER
-FORMATION_CLASSES = frozenset(c for c in AircraftClass if c.is_formation)  # 17.22e
-LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
-_KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
+# ``Final``: compiled (scripts/build_native.py), each is a C static, not a dict lookup.
+IMS: Final = CardTitle.IMS
+OTS: Final = CardTitle.OTS
+MAN: Final = CardTitle.MAN
+HL: Final = CardTitle.HL
+AP: Final = CardTitle.AP
+FT: Final = CardTitle.FT
+SC: Final = CardTitle.SC
+BANDS: Final[tuple[Band, ...]] = tuple(Band)  # by number: cheaper than ``Band(n)``
+VL: Final = Band.VL
+L: Final = Band.L
+M: Final = Band.M
+H: Final = Band.H
+VH: Final = Band.VH
+NO_LOAD: Final = Ordnance.NONE
+DIVE: Final = BombMode.DIVE
+LEVEL: Final = BombMode.LEVEL
+SATURATION: Final = BombMode.SATURATION
+TORPEDO: Final = BombMode.TORPEDO
+FIGHTER_BOMBER: Final = AircraftClass.FIGHTER_BOMBER
+FORMATION_CLASSES: Final = frozenset(c for c in AircraftClass if c.is_formation)  # 17.22e
+LOADED_BANNED: Final = frozenset({MAN, HL, SC, FT})  # 17.15
+_KEEP: Final = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
 
 
 def is_attack(card: Card) -> bool:
@@ -388,7 +396,7 @@ class RunRec:
 # Beside it the table turned round: for each title, the titles that may answer it.
 _AnswerSets = dict[CardTitle, frozenset[CardTitle]]
 _answers: dict[int, tuple[object, _AnswerSets, _AnswerSets]] = {}
-_NO_TITLES: frozenset[CardTitle] = frozenset()
+_NO_TITLES: Final[frozenset[CardTitle]] = frozenset()
 
 
 def _answer_sets(
