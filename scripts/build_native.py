@@ -8,8 +8,9 @@
 The compiled modules are a cache of the sources, never committed (.gitignore): a clone
 without them, or ``SORTIE_PURE=1`` in the environment (``engine/__init__.py``), runs the
 same sources interpreted, with the same outputs byte for byte
-(``tests/engine/test_native.py``). The build reads no project configuration: it calls
-mypyc and setuptools' ``build_ext`` directly, so it works with the venv's own setuptools.
+(``tests/engine/test_native.py``). mypyc reads the project's mypy settings; the C build
+calls setuptools' ``build_ext`` directly, without the packaging metadata, so it works with
+whatever setuptools the venv has (the CLI ``mypyc`` would not: it needs setuptools >= 77).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The strike and what it calls in its inner loops (the profile in docs/benchmarks.md).
-# Not here: modules that tests or benchmarks patch at run time (``engine.cards``' Deck,
-# ``engine.turn``'s fly_strike), and those that build pydantic models or classes on the fly
-# (``engine.mirror``, ``engine.trusted``).
+# Not here: ``engine.turn``, whose ``fly_strike`` the engine bench and a test replace at
+# run time (a compiled module's calls would not see it), ``engine.mirror``, which makes
+# classes on the fly, and the pydantic models' modules.
 MODULES = (
     "engine/strike.py",
     "engine/dogfight.py",
