@@ -13,6 +13,9 @@
 - Start-up (modules, catalog) is first put out of the garbage collector's reach, as the
   bot does once ready, so full collections walk only what the campaigns made.
 
+- The engine: compiled when ``scripts/build_native.py`` has built the strike's modules,
+  interpreted with ``SORTIE_PURE=1`` or without a build; the first line says which ran.
+
 Targets (issue 13): a strike <= 100 us; a Coral Sea campaign <= 5 ms.
 
     python bench/engine.py [campaigns per scenario, default 1000] [--strikes 1000] [--quick]
@@ -25,7 +28,6 @@ last two turns (VP gap at most OPEN_GAP, about one good strike).
 from __future__ import annotations
 
 import argparse
-import copy
 import gc
 import random
 import statistics
@@ -41,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine.turn
 from bench.common import line, machine, median, percentile, verdict
 from engine.campaign import new_campaign, pending, resolve
-from engine.cards import faces_of
+from engine.cards import Deck
 from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.state import State
@@ -68,6 +70,16 @@ def play(catalog: Any, scenario: str, seed: int) -> tuple[State, bool]:
     return state, open_late
 
 
+def engine_mode() -> str:
+    """Which engine ran: the modules compiled by mypyc, or none (interpreted)."""
+    native = sorted(
+        name.removeprefix("engine.")
+        for name, module in sys.modules.items()
+        if name.startswith("engine.") and (getattr(module, "__file__", "") or "").endswith(".so")
+    )
+    return f"compiled by mypyc ({', '.join(native)})" if native else "interpreted"
+
+
 def freeze_start_up() -> None:
     """What the bot does once it is ready (``bot.runtime.freeze_start_up``): the modules
     and the catalog put out of the garbage collector's reach, so that its full passes walk
@@ -92,11 +104,10 @@ def floor_sample() -> float:
     return reference_floor(1)[0]
 
 
-def copy_deck(deck: Any, catalog: Any) -> Any:
+def copy_deck(deck: Deck, catalog: Any) -> Deck:
     """The deck in its shuffled order, the cards themselves shared (not copied), as in play:
-    the catalog's models and the ``Card`` each deck deals in their place."""
-    shared = [*catalog.deck.cards, *faces_of(catalog.deck.cards)]
-    return copy.deepcopy(deck, {id(card): card for card in shared})
+    the ``Card`` each deck deals in place of the catalog's models."""
+    return deck.copy()
 
 
 def record_strikes(catalog: Any, scenario: str, wanted: int) -> list[tuple[Any, Any]]:
@@ -155,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     catalog = default_catalog()
     freeze_start_up()
     print(f"machine: {machine()}")
+    print(f"engine: {engine_mode()}")
     recorded = record_strikes(catalog, "coral-sea", min(strike_samples, 300))
     floors: list[float] = []
     strikes, strikes_cpu = time_strikes(catalog, recorded, strike_samples, floors)

@@ -19,6 +19,7 @@ or Vital on a carrier fleet, added after the doubling.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import Card, card_id
 from engine.catalog import AircraftType, TargetSheet
@@ -42,14 +43,15 @@ from engine.dogfight import (
 from engine.flak import area_flak, target_flak
 from engine.types import Band, BombMode, BombResult, Ordnance
 
-RECON = BombMode.RECON
-HIT, MISS = BombResult.HIT, BombResult.MISS
+RECON: Final = BombMode.RECON
+HIT: Final = BombResult.HIT
+MISS: Final = BombResult.MISS
 
 # (card modifier, Target Flak modifier) by band, authored 3.4 with the seed's cells.
-_LEVEL = {VL: (1, 1), L: (0, 0), M: (-1, -1), H: (-2, -2), VH: (-3, -3)}
-_DIVE = {L: (1, 0), VL: (2, 1)}  # keyed by the band the dive ends in (21.42)
-_SATURATION = {VH: (-1, -2), H: (0, -1), M: (0, 0), L: (1, 1), VL: (1, 1)}
-_IDLE = {VH: -2, H: -2, M: -1, L: 0, VL: 0}  # over the target, not bombing or strafing
+_LEVEL: Final = {VL: (1, 1), L: (0, 0), M: (-1, -1), H: (-2, -2), VH: (-3, -3)}
+_DIVE: Final = {L: (1, 0), VL: (2, 1)}  # keyed by the band the dive ends in (21.42)
+_SATURATION: Final = {VH: (-1, -2), H: (0, -1), M: (0, 0), L: (1, 1), VL: (1, 1)}
+_IDLE: Final = {VH: -2, H: -2, M: -1, L: 0, VL: 0}  # over the target, not bombing or strafing
 
 
 def choose_mode(kind: AircraftType, ordnance: Ordnance, naval: bool) -> BombMode | None:

@@ -7,6 +7,7 @@ and never depends on how many cards an earlier, unrelated step used.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
@@ -112,6 +113,20 @@ class Deck:
         """A deck that deals ``order`` first, then ``rest`` unshuffled (tests, worked examples)."""
         deck = cls(list(order) + list(rest), None)
         return deck
+
+    def copy(self) -> Deck:
+        """This deck as it stands, its own lists and rng, sharing the cards (benchmarks
+        replay a strike on a copy; ``copy.deepcopy`` cannot copy a compiled deck)."""
+        twin = Deck((), None)
+        twin._all = list(self._all)
+        twin._rng = copy.deepcopy(self._rng)
+        twin.pile = list(self.pile)
+        twin.discards = list(self.discards)
+        twin.reshuffles = self.reshuffles
+        twin.reshuffled_at = list(self.reshuffled_at)
+        twin.dealt = self.dealt
+        twin.purpose = self.purpose
+        return twin
 
     def draw(self, purpose: str) -> ActionCard:
         if not self.pile:

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from engine.cards import Card, Deck, card_id
 from engine.catalog import AircraftType, Ratings
@@ -66,21 +66,29 @@ FlakKind = Literal["area", "target", "strafe"]
 
 # Enum members the inner loops read, bound once: in Python 3.11 ``Band.M`` costs some
 # 200 ns a read (the enum's class attribute machinery), a module name 10 (issue 13).
-IMS, OTS, MAN, HL = CardTitle.IMS, CardTitle.OTS, CardTitle.MAN, CardTitle.HL
-AP, FT, SC = CardTitle.AP, CardTitle.FT, CardTitle.SC
-BANDS: tuple[Band, ...] = tuple(Band)  # by number: cheaper than ``Band(n)`` in hot loops
-VL, L, M, H, VH = BANDS
-NO_LOAD = Ordnance.NONE
-DIVE, LEVEL, SATURATION, TORPEDO = (
-    BombMode.DIVE,
-    BombMode.LEVEL,
-    BombMode.SATURATION,
-    BombMode.TORPEDO,
-)
-FIGHTER_BOMBER = AircraftClass.FIGHTER_BOMBER
-FORMATION_CLASSES = frozenset(c for c in AircraftClass if c.is_formation)  # 17.22e
-LOADED_BANNED = frozenset({MAN, HL, SC, FT})  # 17.15
-_KEEP = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
+# ``Final``: compiled (scripts/build_native.py), each is a C static, not a dict lookup.
+IMS: Final = CardTitle.IMS
+OTS: Final = CardTitle.OTS
+MAN: Final = CardTitle.MAN
+HL: Final = CardTitle.HL
+AP: Final = CardTitle.AP
+FT: Final = CardTitle.FT
+SC: Final = CardTitle.SC
+BANDS: Final[tuple[Band, ...]] = tuple(Band)  # by number: cheaper than ``Band(n)``
+VL: Final = Band.VL
+L: Final = Band.L
+M: Final = Band.M
+H: Final = Band.H
+VH: Final = Band.VH
+NO_LOAD: Final = Ordnance.NONE
+DIVE: Final = BombMode.DIVE
+LEVEL: Final = BombMode.LEVEL
+SATURATION: Final = BombMode.SATURATION
+TORPEDO: Final = BombMode.TORPEDO
+FIGHTER_BOMBER: Final = AircraftClass.FIGHTER_BOMBER
+FORMATION_CLASSES: Final = frozenset(c for c in AircraftClass if c.is_formation)  # 17.22e
+LOADED_BANNED: Final = frozenset({MAN, HL, SC, FT})  # 17.15
+_KEEP: Final = {AP: 10, CardTitle.BR: 6, CardTitle.VR: 5, HL: 5, MAN: 4, CardTitle.TT: 4}
 
 
 def is_attack(card: Card) -> bool:
@@ -303,8 +311,9 @@ def new_plane(
 
 # --- Records (turned into the frozen report models once, at the end) ---------------------
 # Each record's fields are those of its report model, in the same order: at the end of the
-# strike its ``__dict__`` becomes the model's as it is (``Strike.report``), so these are
-# plain dataclasses, not slotted ones, and are not touched after the report is made.
+# strike its ``fields()`` dict becomes the model's as it is (``Strike.report``). The dicts
+# are spelt out, not read from ``__dict__``: compiled (scripts/build_native.py), a record
+# has none.
 
 
 @dataclass
@@ -320,9 +329,16 @@ class ExchangeRec:
 
     def fields(self) -> dict[str, Any]:
         """The report's ``Exchange`` fields: this record's own, its cards now a tuple."""
-        fields = self.__dict__
-        fields["cards"] = tuple(self.cards)
-        return fields
+        return {
+            "phase": self.phase,
+            "turn": self.turn,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "cards": tuple(self.cards),
+            "damage_to_defender": self.damage_to_defender,
+            "damage_to_attacker": self.damage_to_attacker,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -336,6 +352,19 @@ class FlakRec:
     damage: int = 0
     spoils: int = 0
 
+    def fields(self) -> dict[str, Any]:
+        """The report's ``FlakShot`` fields."""
+        return {
+            "phase": self.phase,
+            "kind": self.kind,
+            "against": self.against,
+            "cards": self.cards,
+            "answered": self.answered,
+            "answer_card": self.answer_card,
+            "damage": self.damage,
+            "spoils": self.spoils,
+        }
+
 
 @dataclass
 class RunRec:
@@ -348,13 +377,26 @@ class RunRec:
     points: int = 0
     note: str = ""
 
+    def fields(self) -> dict[str, Any]:
+        """The report's ``BombRun`` fields."""
+        return {
+            "uid": self.uid,
+            "mode": self.mode,
+            "band": self.band,
+            "cards": self.cards,
+            "cancelled": self.cancelled,
+            "results": self.results,
+            "points": self.points,
+            "note": self.note,
+        }
+
 
 # The response table as sets, per table: the catalog's never changes, and every strike
 # asked for it (issue 13). An entry keeps its table so the id cannot be reused; read only.
 # Beside it the table turned round: for each title, the titles that may answer it.
 _AnswerSets = dict[CardTitle, frozenset[CardTitle]]
 _answers: dict[int, tuple[object, _AnswerSets, _AnswerSets]] = {}
-_NO_TITLES: frozenset[CardTitle] = frozenset()
+_NO_TITLES: Final[frozenset[CardTitle]] = frozenset()
 
 
 def _answer_sets(

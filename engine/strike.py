@@ -732,8 +732,8 @@ class Strike:
             for p in sky.planes
         ]
         exchanges = [e.fields() for e in sky.exchanges]
-        flak = [f.__dict__ for f in sky.flak]  # FlakRec and RunRec: the models' own fields
-        runs = [r.__dict__ for r in sky.runs]
+        flak = [f.fields() for f in sky.flak]
+        runs = [r.fields() for r in sky.runs]
         return trusted(
             StrikeReport,
             id=setup.id,

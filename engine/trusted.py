@@ -130,7 +130,7 @@ def trusted_defaults(cls: type[M], /, **values: Any) -> M:
         unknown = sorted(values.keys() - defaults.keys())
         raise KeyError(f"{cls.__name__}: unknown fields {unknown}")
     if not required <= values.keys():
-        raise KeyError(f"{cls.__name__}: required fields {sorted(required - values.keys())}")
+        raise KeyError(f"{cls.__name__}: required fields {sorted(required.difference(values))}")
     for name, factory in factories:
         if name not in values:
             full[name] = factory()

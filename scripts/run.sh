@@ -8,4 +8,8 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
 .venv/bin/python -m pip install --quiet -e .
+# The strike's modules compiled when mypyc is at hand (the test extra); else interpreted.
+if .venv/bin/python -c "import mypyc" 2>/dev/null; then
+    .venv/bin/python scripts/build_native.py | tail -n 1
+fi
 exec .venv/bin/python -m bot "$@"

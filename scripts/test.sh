@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up .venv if missing, installs Sortie with its test extra, then runs
+# Sets up .venv if missing, installs Sortie with its test extra, compiles the strike's
+# modules (scripts/build_native.py), then runs
 # ruff (lint + format check), mypy and the whole pytest suite. Fails on the first red step.
 # The database tests run on SQLite and on a real PostgreSQL: unless SORTIE_TEST_PG_URL
 # names one, a throwaway server is started with scripts/pg.sh (which installs Debian's
@@ -12,6 +13,9 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
 .venv/bin/python -m pip install --quiet -e ".[test]"
+# The strike's modules compiled with mypyc (about a minute); in CI a failed build is a
+# failure, elsewhere the engine runs its sources interpreted, with the same outputs.
+echo "== native build"; .venv/bin/python scripts/build_native.py ${CI:+--strict} | tail -n 1
 echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy"; .venv/bin/mypy

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from engine.cards import Card, Deck, face_of
 from engine.catalog import (
     ActionCard,
     AircraftType,
@@ -83,18 +84,27 @@ def card(
     spoiled: bool = False,
     bombing: BombResult = R.MISS,
     strafe: bool = False,
-) -> ActionCard:
-    """A hand-made card for stacked decks (ids from 1000 up, never clashing with the deck)."""
-    return ActionCard(
-        id=next(_ids),
-        title=title,
-        burst=burst,
-        damage=damage,
-        spoiled=spoiled,
-        bombing=bombing,
-        strafe_hit=strafe,
-        border="tan",
+) -> Card:
+    """A hand-made card (ids from 1000 up, never clashing with the deck), as a strike holds
+    it: the ``Card`` of a catalog model (``.card``, for stacked decks). The strike's
+    compiled functions (scripts/build_native.py) accept nothing else."""
+    return face_of(
+        ActionCard(
+            id=next(_ids),
+            title=title,
+            burst=burst,
+            damage=damage,
+            spoiled=spoiled,
+            bombing=bombing,
+            strafe_hit=strafe,
+            border="tan",
+        )
     )
+
+
+def stacked(cards: Sequence[Card]) -> Deck:
+    """A deck dealing ``cards`` in this order."""
+    return Deck.stacked([c.card for c in cards])
 
 
 def _hp(profile: Sequence[int | None]) -> dict[Band, int | None]:

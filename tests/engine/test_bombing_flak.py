@@ -17,8 +17,7 @@ from engine.bombing import (
     strafe_worthwhile,
     target_flak_count,
 )
-from engine.cards import Deck
-from engine.catalog import ActionCard
+from engine.cards import Card
 from engine.dogfight import Plane, Sky, hurt, make_plane
 from engine.flak import area_flak, target_flak
 from engine.orders import Doctrine
@@ -41,13 +40,14 @@ from tests.engine.strike_fixtures import (
     card,
     element,
     make_setup,
+    stacked,
 )
 
 SAT, LEVEL, DIVE, TORP = BombMode.SATURATION, BombMode.LEVEL, BombMode.DIVE, BombMode.TORPEDO
 
 
-def _sky(cards: list[ActionCard]) -> Sky:
-    return Sky(Deck.stacked(cards), ANSWERS)
+def _sky(cards: list[Card]) -> Sky:
+    return Sky(stacked(cards), ANSWERS)
 
 
 def _plane(
@@ -82,7 +82,7 @@ def _plane(
     return plane
 
 
-def _quiet(n: int) -> list[ActionCard]:
+def _quiet(n: int) -> list[Card]:
     """Cards that neither hurt nor spoil (SCISSORS, bombing Miss)."""
     return [card(T.SC) for _ in range(n)]
 
@@ -305,7 +305,7 @@ def test_rail_yard_example_22_3() -> None:
     ki21_2_direct = card(T.SS, bombing=R.DIRECT)
     ki21_2 = [ki21_2_direct, card(T.IMS, 1, 2), card(T.MAN), card(T.MAN)]
     egress = [card(T.SC) for _ in range(4)]
-    deck = Deck.stacked(
+    deck = stacked(
         ingress + hurricane + hurricane_mini + ki30 + ki30_mini + ki21_1 + ki21_2 + egress
     )
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Deck
-from engine.catalog import ActionCard
+from engine.cards import Card
 from engine.dogfight import (
     Plane,
     Sky,
@@ -24,11 +23,11 @@ from engine.dogfight import (
 )
 from engine.orders import Doctrine
 from engine.types import Band, Ordnance, Side
-from tests.engine.strike_fixtures import AIRCRAFT, ANSWERS, VH, A, H, J, M, T, card
+from tests.engine.strike_fixtures import AIRCRAFT, ANSWERS, VH, A, H, J, M, T, card, stacked
 
 
-def _sky(cards: Sequence[ActionCard] = ()) -> Sky:
-    return Sky(Deck.stacked(list(cards)), ANSWERS)
+def _sky(cards: Sequence[Card] = ()) -> Sky:
+    return Sky(stacked(cards), ANSWERS)
 
 
 def _plane(

@@ -1,0 +1,74 @@
+"""The compiled engine (scripts/build_native.py) and the interpreted one agree byte for byte.
+
+The strike's modules may run compiled by mypyc, or interpreted from the same sources: in a
+clone without a build, after a failed build, or with ``SORTIE_PURE=1``. Both must give the
+same campaigns and odds, to the byte (``tests/engine/golden.py``'s digests). Here the
+interpreted engine runs in a child process with ``SORTIE_PURE=1`` and is compared with
+this process's engine, compiled when a build is present. ``python scripts/build_native.py
+--check`` compares the demo's files (images, logs, export) the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+from tests.engine.golden import compute
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from build_native import MODULES, compiled  # noqa: E402
+
+NAMES = [m.removesuffix(".py").replace("/", ".") for m in MODULES]
+
+
+def _in_child(code: str, *, pure: bool) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "SORTIE_PURE"}
+    if pure:
+        env["SORTIE_PURE"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _origins(*, pure: bool) -> dict[str, str]:
+    code = (
+        "import importlib, json\n"
+        f"print(json.dumps({{n: importlib.import_module(n).__file__ for n in {NAMES!r}}}))"
+    )
+    return {name: Path(path).name for name, path in json.loads(_in_child(code, pure=pure)).items()}
+
+
+def test_sortie_pure_runs_the_sources_even_beside_a_build() -> None:
+    origins = _origins(pure=True)
+    assert origins == {name: name.split(".")[-1] + ".py" for name in NAMES}
+
+
+def test_a_build_is_what_the_engine_runs() -> None:
+    if os.environ.get("SORTIE_PURE") == "1" or not compiled():
+        pytest.skip("no compiled engine here (scripts/build_native.py): the golden test runs it")
+    origins = _origins(pure=False)
+    assert all(path.endswith(".so") for path in origins.values()), origins
+    assert all(import_module(name).__file__.endswith(".so") for name in NAMES)  # type: ignore[union-attr]
+
+
+def test_compiled_and_interpreted_engines_give_the_same_bytes() -> None:
+    if os.environ.get("SORTIE_PURE") == "1" or not compiled():
+        pytest.skip("no compiled engine here (scripts/build_native.py): the golden test runs it")
+    interpreted = json.loads(
+        _in_child(
+            "import json\nfrom tests.engine.golden import compute\nprint(json.dumps(compute()))",
+            pure=True,
+        )
+    )
+    here = compute()
+    assert here.keys() == interpreted.keys()
+    assert [name for name in here if here[name] != interpreted[name]] == []
