@@ -57,7 +57,7 @@ def _live_balloons(work: Turn) -> list[Objective]:
     return [
         b
         for b in sorted(work.objectives.values(), key=lambda o: o.id)
-        if b.kind == "balloon" and not b.destroyed
+        if b.kind == "balloon" and not b.destroyed and not b.hauled_down
     ]
 
 
@@ -117,7 +117,7 @@ def net_height(work: Turn, y: float) -> tuple[int, int] | None:
         return None
     after = next((i for i, b in enumerate(line) if b.y > y), len(line))
     framing = line[max(after - 1, 0) : after + 1]
-    if any(b.destroyed for b in framing):
+    if any(b.destroyed or b.hauled_down for b in framing):
         return None
     return min((b.level, b.counters) for b in framing)
 
@@ -224,6 +224,8 @@ def _rocket_target(work: Turn, plane: PlaneState, flying: list[PlaneState]) -> s
     for balloon in sorted(work.objectives.values(), key=lambda o: o.id):
         if balloon.kind != "balloon" or balloon.destroyed or balloon.side == plane.side:
             continue
+        if balloon.hauled_down:
+            continue  # seed A.IV.i.3: on the ground, out of the fight
         if not 0 <= plane.level - balloon.level <= 1:
             continue  # seed A.IV.j.2: at the balloon's level or one above
         check = check_at_ground(

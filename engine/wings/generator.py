@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
 from engine.wings import geometry as geo
-from engine.wings import majors
+from engine.wings import majors, nets
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.landing import rescue_layout
@@ -268,6 +268,20 @@ def load_rockets(
     return loads
 
 
+def buy_net(catalog: Catalog, state: CampaignState, side: SideName, budget: int, count: int) -> int:
+    """Seed E.II.b, under the ``nets_bought`` switch: what the defender pays for the net
+    over its ``count`` balloons (0: not bought, or free without the switch). It buys it
+    first, when what is left still pays for the planes it would then field."""
+    if not state.rules.nets_bought:
+        return 0
+    cost = nets.price(count, catalog.rules.campaign.deployment["balloons_with_net"])
+    if cost > budget:
+        return 0
+    force = choose_forces(catalog, state, side, budget - cost)
+    fielded = sum(sortie_cost(catalog, pilot, state.date) for pilot in force)
+    return cost if force and fielded <= budget - cost else 0
+
+
 def generate_mission(
     catalog: Catalog,
     state: CampaignState,
@@ -301,7 +315,12 @@ def generate_mission(
         zone=zone,
     )
     two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
-    enemy_force = choose_forces(catalog, state, enemy, points.enemy)
+    # Seed A.IV.i.2: two balloons or more hang a net, free, or bought by the defender first
+    # (E.II.b) under the scenario's ``nets_bought`` switch (engine.wings.nets).
+    netted = kind == "balloon" and sites >= 2
+    net_price = buy_net(catalog, state, enemy, points.enemy, sites) if netted else 0
+    netted = netted and (net_price > 0 or not state.rules.nets_bought)
+    enemy_force = choose_forces(catalog, state, enemy, points.enemy - net_price)
     active_force = choose_forces(catalog, state, active, points.active, two_first)
     extra = len(enemy_force) - len(active_force)
     if extra > 0:
@@ -362,6 +381,10 @@ def generate_mission(
     border = zones_of.border_of(zones, enemy) if zones is not None else None
     if zones is not None:
         placed = zones_of.place_deep(catalog, kind, enemy, sites)
+    if netted and state.rules.net_shape == "ring":
+        width = catalog.rules.units.table[0]
+        default_border = width * 3 / 4 if enemy == "central" else width / 4
+        placed = nets.lay_ring(placed, default_border if border is None else border)
     spots = tuple((site.x, site.y) for site in placed.values())
     ground = defences(catalog, enemy, trenches, caa, spots, border)
     if dca:
@@ -377,7 +400,9 @@ def generate_mission(
             "objectives": placed,
             # Authored: two balloons or more hang a barrage net between them (seed
             # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
-            "nets": kind == "balloon" and sites >= 2,
+            "nets": netted,
+            "net_shape": state.rules.net_shape,
+            "net_price": net_price,
             "major": major,
             "zones": zones,
         }

@@ -61,6 +61,7 @@ class Decision(Model):
         "equipment",
         "sun",
         "flak",
+        "winch",
     ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
@@ -236,6 +237,10 @@ class Objective(Model):
     exploded: bool = False
     person: str | None = None  # a rescue site: the pilot waiting there (seed E.I.a)
     major: str | None = None  # a squadron's major objective (seed F.III.c): 10 structure
+    # Seed A.IV.i.3: a balloon its owner ordered down, hauled a counter a turn, and one that
+    # reached the ground (level 0): out of the fight for the rest of the mission.
+    winching: bool = False
+    hauled_down: bool = False
 
 
 class Program(Model):
@@ -264,6 +269,11 @@ class MissionRules(Model):
     cloud_cover: bool = False  # B.V: a cloud layer above the game ceiling ("by agreement")
     come_back: bool = True  # A.IV.c option: a plane that flew off by accident may come back
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
+    # Seed A.IV.i.2: the shape of a balloon mission's net (a barrage edge to edge, or a ring
+    # round the balloons), and whether the defender buys it with Mission Points (E.II.b)
+    # instead of getting it free (engine.wings.nets).
+    net_shape: Literal["barrage", "ring"] = "barrage"
+    nets_bought: bool = False
 
 
 class MissionState(Model):
@@ -319,6 +329,11 @@ class MissionState(Model):
     # sealed like a program, and the secret that seals them on the seam.
     flak_orders: dict[str, str] = Field(default_factory=dict)
     flak_salt: str = ""
+    # Seed A.IV.i.2-3: the net's shape, and this turn's sealed winch orders (balloon ids its
+    # owner hauls down from this turn on, engine.wings.winch).
+    net_shape: Literal["barrage", "ring"] = "barrage"
+    winch_orders: tuple[str, ...] = ()
+    net_price: int = 0  # MP the defender paid for the net (seed E.II.b; 0: free or none)
 
 
 class Pilot(Model):

@@ -56,7 +56,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sun
+from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sun, winch
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -82,6 +82,7 @@ ROUNDS = (
 # (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
 # exactly what a declared program field does.
 PLANE_SLOTS = 2
+WINCH_FIELD = "winch"  # one field a side: every set of its balloons fits a select
 FIELDS = tuple(
     FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
 ) + tuple(
@@ -98,12 +99,15 @@ FIELDS += tuple(
 # Seed A.IV.h: the flak gunner's order, sealed (its options are digests), so opening at
 # the turn's end tells nothing of a shell still to burst.
 FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
+# Seed A.IV.i.3: the balloon owner's winch order, secret until the turn flies.
+FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
 ORDER_WORDS = "order."  # ... a ``wings.order`` string: a standing order (seed D.VI)
 SUN_WORDS = "sun."  # ... a ``wings.sun`` string: enter out of the sun or wait (seed F.VI.e)
+WINCH_WORDS = "winch."  # ... a ``wings.winch`` string: keep flying or haul down (A.IV.i.3)
 
 Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
 
@@ -617,6 +621,20 @@ class WingsRules(Rules[WingsState, WingsView]):
                 # Seed F.VI.e: on the first waiting plane's field, which has no program yet.
                 decisions.append(_worded(d, slots[d.field], SUN_WORDS))
                 continue
+            if d.kind == "winch":
+                # Seed A.IV.i.3: "winch.keep" or "winch.down", for the presenter to word.
+                options = tuple(
+                    Option(
+                        id=o.id,
+                        label=o.label,
+                        detail=WINCH_WORDS + (winch.KEEP if o.id == winch.KEEP else "down"),
+                    )
+                    for o in d.options
+                )
+                decisions.append(
+                    Decision(side=d.side, field=WINCH_FIELD, options=options, default=d.default)
+                )
+                continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
             options = tuple(
@@ -729,6 +747,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                 if picked is None:
                     raise wings.IllegalChoice(d.side, d.field, "", "missing")
                 result[d.side][d.field] = flak_rules.unsealed(mission, d, picked)
+                continue
+            if d.kind == "winch":
+                result[d.side][d.field] = choices.get(d.side, {}).get(WINCH_FIELD, d.default)
                 continue
             picked = choices.get(d.side, {}).get(_field(d.field, slots))
             if picked is None:
@@ -963,6 +984,7 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
         mission["orders"] = {}
         mission["sun_enter"] = False  # seed F.VI.e: the favoured side's sealed choice
         mission["flak_orders"] = {}  # seed A.IV.h: the gunners' orders and counters
+        mission["winch_orders"] = []  # seed A.IV.i.3: the balloon owner's sealed orders
         for bid, element in mission["ground"].items():
             if element["side"] == "entente":
                 mission["ground"][bid] = other["ground"][bid]
