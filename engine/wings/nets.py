@@ -68,6 +68,11 @@ def ring_sections(objectives: dict[str, Objective]) -> list[Section]:
     if len(hull) == 2:  # all in a line: a chain from one end to the other
         line = sorted(balloons, key=lambda b: (b.y, b.x, b.id))
         return list(pairwise(line))
+    # Read round from the first balloon by id, towards its neighbour with the lower id.
+    first = min(range(len(hull)), key=lambda i: hull[i].id)
+    hull = hull[first:] + hull[:first]
+    if hull[1].id > hull[-1].id:
+        hull = [hull[0], *hull[:0:-1]]
     return [(hull[i], hull[(i + 1) % len(hull)]) for i in range(len(hull))]
 
 
