@@ -179,3 +179,29 @@ def test_same_seed_and_orders_same_campaign() -> None:
         state, _kinds = fly(rules, state)
         runs.append(rules.dump(state))
     assert runs[0] == runs[1]
+
+
+def test_two_runs_differing_in_the_order_look_the_same_to_others_until_the_turn_flies() -> None:
+    seen = []
+    for pick in (0, 1):  # keep flying, or winch the balloon down
+        rules, state = opening("differential")
+        choices: dict[str, dict[str, str]] = {}
+        owner = ""
+        for d in rules.pending(state):
+            value = d.default
+            if d.field == "winch":
+                owner, value = d.side, d.options[pick].id
+            choices.setdefault(d.side, {})[d.field] = value
+        enemy = "entente" if owner == "central" else "central"
+        state, events = rules.resolve(state, choices, Rng("d", 1, "program"))
+        before = (
+            rules.view(state, enemy).model_dump_json(),
+            rules.view(state, None).model_dump_json(),
+            [e.model_dump_json() for e in events],
+        )
+        state, flown = fly(rules, state)
+        seen.append((before, rules.view(state, None).model_dump_json(), flown))
+    (before_keep, after_keep, flown_keep), (before_winch, after_winch, flown_winch) = seen
+    assert before_keep == before_winch  # the enemy and the public: nothing to tell apart
+    assert after_keep != after_winch and "winch-ordered" in flown_winch  # told once flown
+    assert "winch-ordered" not in flown_keep
