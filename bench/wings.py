@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
-from engine.wings import majors, zones
+from engine.wings import majors, winch, zones
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
@@ -120,13 +120,40 @@ def fly(
             # Seed F.VI.e: a stand-in in the sun tosses a coin each turn to come out of it.
             enter = Rng(str(seed), state.turn, "ai-sun").stream("sun").random() < 0.5
             state = state.model_copy(update={"sun_enter": enter})
+        if policy == "winch":
+            state = winch_for(state, seed)
         start = time.perf_counter()
         state, _ = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
     return state, turn_times
 
 
-def generated(catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = False) -> MissionState:
+def winch_for(state: MissionState, seed: int) -> MissionState:
+    """Seed A.IV.i.3: the balloon owner, a stand-in, winches each balloon still up down on a
+    one-in-four toss each turn (``winch`` lines)."""
+    rng = Rng(str(seed), state.turn, "ai-winch")
+    chosen = {
+        side: "winch:" + "+".join(oids)
+        for side in ("entente", "central")
+        if (
+            oids := [
+                b.id
+                for b in winch.balloons_up(state, side)  # type: ignore[arg-type]
+                if not b.winching and rng.stream(f"winch:{b.id}").random() < 0.25
+            ]
+        )
+    }
+    return winch.with_orders(state, chosen)
+
+
+# Seed A.IV.i.2: the balloon lines flown against three balloons: "net3" hangs the barrage,
+# "ring" and "winch" the protective ring (and "winch" winches them down on a coin toss).
+THREE = {"net3": "barrage", "ring": "ring", "winch": "ring"}
+
+
+def generated(
+    catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = False, net: str = ""
+) -> MissionState:
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
     a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
@@ -150,10 +177,16 @@ def generated(catalog: Catalog, seed: int, kind: str = "patrol", sun: bool = Fal
         )
         for side in ("entente", "central")
     }
-    rules = MissionRules(sun=sun)
+    rules = MissionRules(sun=sun, net_shape="ring" if net == "ring" else "barrage")
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09", rules=rules)  # type: ignore[arg-type]
     mission, _, _ = generate_mission(
-        catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major, enemy_zone=enemy_zone
+        catalog,
+        campaign,
+        Rng(str(seed), 0, "briefing"),
+        kind,
+        objectives=3 if net else None,
+        major=major,
+        enemy_zone=enemy_zone,
     )
     if sun:
         # The ``sun`` lines: every mission in clear weather, the sun drawn as a campaign does.
@@ -227,6 +260,10 @@ def main() -> None:
     # side in the sun coming out of it on a coin toss each turn (forced after turn 3).
     for kind in KINDS:
         print(balance_line(catalog, kind, "sun", count, floor))
+    # Seed A.IV.i.2-3: random programs against three balloons, behind a barrage or a ring, the
+    # owner winching each down on a one-in-four toss a turn in the ``winch`` line.
+    for policy in THREE:
+        print(balance_line(catalog, "balloon", policy, count, floor))
     dambusters(catalog, count, floor)
 
 
@@ -268,7 +305,7 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
     achieved: Counter[str] = Counter()
     times = []
     for seed in range(count):
-        mission = generated(catalog, seed, kind, sun=policy == "sun")
+        mission = generated(catalog, seed, kind, sun=policy == "sun", net=THREE.get(policy, ""))
         state, turn_times = fly(catalog, mission, seed, policy)
         times.append(sum(turn_times))
         attacker = state.active

@@ -276,7 +276,8 @@ SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True, sun=True),
     "wings-1918": MissionRules(cloud_cover=True, sun=True),
     "wings-1917-basic": BASE_RULES_ONLY,
-    "wings-1917-front": MissionRules(cloud_cover=True),
+    # Seed A.IV.i.2: the long campaign's balloons hang a protective ring, not a barrage.
+    "wings-1917-front": MissionRules(cloud_cover=True, net_shape="ring"),
 }
 # A program flown blind in the clouds, or by a plane at their edge that could go in during
 # the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
