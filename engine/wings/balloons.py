@@ -27,7 +27,8 @@ counters); a plane no higher than a section that ends a maneuver with more than 
 its base past it (from the side it started on) is destroyed; one that touches it with less
 takes 2 A cards, and is destroyed if it still touches it after the next maneuver. Authored:
 the balloons stand in a line across the table (as the generator lays them), and the section
-is the one the plane's centre is beside.
+is the one the plane's centre is beside; the net catches the enemy's planes only (the owner's
+pilots deploy and enter behind it: caught, every one of them died crossing it on turn 1).
 """
 
 from __future__ import annotations
@@ -130,7 +131,10 @@ def nets(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
     for plane in work.flying():
         start = starts.get(plane.id)
         height = net_height(work, plane.y)
-        if start is None or height is None or (plane.level, plane.counters) > height:
+        # Authored: a side's own pilots fly the lanes they know through its nets (they
+        # deploy and come in behind them); only the enemy's planes are caught.
+        own = plane.side == line[0].side
+        if own or start is None or height is None or (plane.level, plane.counters) > height:
             work.update(plane.id, net_contact=False)
             continue
         base = base_polygon(work.catalog, plane)

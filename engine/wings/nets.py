@@ -13,6 +13,8 @@ Authored readings (docs/wings-data.md, "Winching, the ring and nets bought"):
 - A section is a segment, not a line: only the part of the base level with it (between the
   perpendiculars at its two balloons) counts; of the sections a plane meets, the one it is
   furthest past decides.
+- As the barrage, a net catches the enemy's planes only: a side's own pilots fly the lanes
+  they know through it (they deploy, enter and come back behind it).
 - Two balloons make no zone: their ring is the one section between them (the barrage's
   middle section, without the two running to the edges). Balloons in a line are a chain,
   not closed. The generator lays three balloons of a ring mission as a triangle: the outer
@@ -108,10 +110,11 @@ def ring(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
     ]
     if not sections:
         return
+    owner = sections[0][0][0].side
     for plane in work.flying():
         start = starts.get(plane.id)
         share = 0.0
-        if start is not None:
+        if start is not None and plane.side != owner:  # its own side's lanes: as the barrage
             base = base_polygon(work.catalog, plane)
             height_now = (plane.level, plane.counters)
             share = max(

@@ -115,3 +115,11 @@ def test_the_defender_buys_the_net_when_its_points_pay_for_it_and_its_planes() -
         catalog(), campaign(MissionRules(nets_bought=True), 2), Rng("g", 1, "b"), "balloon", 2
     )
     assert not poor.nets and poor.net_price == 0
+
+
+def test_a_net_lets_its_own_sides_planes_through() -> None:
+    # The owner's pilots deploy and enter behind their nets: only the enemy is caught.
+    for state in (barrage(10.0), ringed(10.0)):
+        assert kinds(phases(state, 1)) == ["net-crash"]
+        own = {k: b.model_copy(update={"side": "entente"}) for k, b in state.objectives.items()}
+        assert kinds(phases(state.model_copy(update={"objectives": own}), 1)) == []
