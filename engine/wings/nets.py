@@ -150,7 +150,8 @@ def lay_ring(objectives: dict[str, Objective], border: float) -> dict[str, Objec
     if len(ordered) < 3:
         return objectives
     moved = {
-        b.id: b.model_copy(update={"x": border}) if index % 2 == 1 else b
+        # A deep objective (seed E.I.b, a mission in the enemy zone) keeps its place.
+        b.id: b.model_copy(update={"x": border}) if index % 2 == 1 and not b.deep else b
         for index, b in enumerate(ordered)
     }
     return {oid: moved[oid] for oid in objectives}
