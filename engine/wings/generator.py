@@ -58,6 +58,7 @@ def mission_points(
     enemy_caa: int = 0,
     enemy_dca: int = 0,
     zone: str = "near_enemy",
+    enemy_nets: bool = False,
 ) -> MissionPoints:
     """Seed E.II.a-b: 2 MP per player, plus the creation table's extras for the active side."""
     table = catalog.rules.campaign.mission_table
@@ -70,10 +71,12 @@ def mission_points(
         lines.append(("extra objectives", table[key] * priced))
     if enemy_extra_aircraft:
         lines.append(("enemy advantage", table["enemy_advantage"] * enemy_extra_aircraft))
-    if enemy_trenches or enemy_caa or enemy_dca:
+    if enemy_trenches or enemy_caa or enemy_dca or enemy_nets:
         trenches = table["enemy_trenches_per_3"] * (enemy_trenches // 3)
         caa = table["enemy_caa_per_2"] * (enemy_caa // 2)
         defences = trenches + caa + table["enemy_dca_per_1"] * enemy_dca
+        # Seed E.II.b's row "balloons with net" among the enemy's ground defences.
+        defences += table["enemy_nets"] if enemy_nets else 0
         lines.append(("enemy ground defences", defences))
     lines.append((f"zone:{zone}", table[f"zone_{zone}"]))
     extra = sum(value for _, value in lines)
@@ -303,6 +306,12 @@ def generate_mission(
     # seed E.II.b: the squadron's choice; without one, the data's default (recon: four sites)
     sites = catalog.rules.objectives.per_mission.get(kind, 1) if objectives is None else objectives
     zone = "deep_enemy" if enemy_zone else "near_enemy"
+    # Seed A.IV.i.2: two balloons or more hang a net, free, or bought by the defender first
+    # (E.II.b) under the scenario's ``nets_bought`` switch (engine.wings.nets).
+    netted = kind == "balloon" and sites >= 2
+    budget = state.squadrons[enemy].players * catalog.rules.campaign.mission_points_per_player
+    net_price = buy_net(catalog, state, enemy, budget, sites) if netted else 0
+    netted = netted and (net_price > 0 or not state.rules.nets_bought)
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
@@ -313,13 +322,9 @@ def generate_mission(
         enemy_caa=caa,
         enemy_dca=dca,
         zone=zone,
+        enemy_nets=netted,
     )
     two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
-    # Seed A.IV.i.2: two balloons or more hang a net, free, or bought by the defender first
-    # (E.II.b) under the scenario's ``nets_bought`` switch (engine.wings.nets).
-    netted = kind == "balloon" and sites >= 2
-    net_price = buy_net(catalog, state, enemy, points.enemy, sites) if netted else 0
-    netted = netted and (net_price > 0 or not state.rules.nets_bought)
     enemy_force = choose_forces(catalog, state, enemy, points.enemy - net_price)
     active_force = choose_forces(catalog, state, active, points.active, two_first)
     extra = len(enemy_force) - len(active_force)
@@ -336,6 +341,7 @@ def generate_mission(
             enemy_caa=caa,
             enemy_dca=dca,
             zone=zone,
+            enemy_nets=netted,
         )
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}

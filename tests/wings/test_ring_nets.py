@@ -123,3 +123,14 @@ def test_a_net_lets_its_own_sides_planes_through() -> None:
         assert kinds(phases(state, 1)) == ["net-crash"]
         own = {k: b.model_copy(update={"side": "entente"}) for k, b in state.objectives.items()}
         assert kinds(phases(state.model_copy(update={"objectives": own}), 1)) == []
+
+
+def test_the_attacker_is_paid_the_creation_tables_net_row_when_a_net_hangs() -> None:
+    state = campaign(MissionRules())
+    _one, plain, _forces = generate_mission(catalog(), state, Rng("g", 1, "b"), "balloon", 1)
+    two, netted, _forces = generate_mission(catalog(), state, Rng("g", 1, "b"), "balloon", 2)
+    assert two.nets and dict(netted.lines)["enemy ground defences"] == 1 + 2  # DCA + net
+    assert dict(plain.lines)["enemy ground defences"] == 1  # the flak battery only
+    poor = campaign(MissionRules(nets_bought=True), 2)  # cannot buy it: no net, no row
+    _m, unnetted, _f = generate_mission(catalog(), poor, Rng("g", 1, "b"), "balloon", 2)
+    assert dict(unnetted.lines)["enemy ground defences"] == 1
