@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
-from engine.wings import majors, zones
+from engine.wings import majors, winch, zones
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
@@ -121,11 +121,36 @@ def fly(
             # Seed F.VI.e: a stand-in in the sun tosses a coin each turn to come out of it.
             enter = Rng(str(seed), state.turn, "ai-sun").stream("sun").random() < 0.5
             state = state.model_copy(update={"sun_enter": enter})
+        if policy == "winch":
+            state = winch_for(state, seed)
         start = time.perf_counter()
         state, events = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
         RELIEF_CRASHES["planes"] += sum(event.kind == "crashed-into-relief" for event in events)
     return state, turn_times
+
+
+def winch_for(state: MissionState, seed: int) -> MissionState:
+    """Seed A.IV.i.3: the balloon owner, a stand-in, winches each balloon still up down on a
+    one-in-four toss each turn (``winch`` lines)."""
+    rng = Rng(str(seed), state.turn, "ai-winch")
+    chosen = {
+        side: "winch:" + "+".join(oids)
+        for side in ("entente", "central")
+        if (
+            oids := [
+                b.id
+                for b in winch.balloons_up(state, side)  # type: ignore[arg-type]
+                if not b.winching and rng.stream(f"winch:{b.id}").random() < 0.25
+            ]
+        )
+    }
+    return winch.with_orders(state, chosen)
+
+
+# Seed A.IV.i.2: the balloon lines flown against three balloons: "net3" hangs the barrage,
+# "ring" and "winch" the protective ring (and "winch" winches them down on a coin toss).
+THREE = {"net3": "barrage", "ring": "ring", "winch": "ring"}
 
 
 def generated(
@@ -135,6 +160,7 @@ def generated(
     sun: bool = False,
     roles: bool = False,
     relief: bool = False,
+    net: str = "",
 ) -> MissionState:
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
@@ -159,11 +185,23 @@ def generated(
         )
         for side in ("entente", "central")
     }
-    # Seed A.IV.i roles: the ``roles`` lines; seed F.V: the ``relief`` lines.
-    rules = MissionRules(sun=sun, balloon_roles=roles, relief=relief)
+    # Seed A.IV.i roles: the ``roles`` lines; seed F.V: the ``relief`` lines; seed A.IV.i.2:
+    # the three-balloon lines' net.
+    rules = MissionRules(
+        sun=sun,
+        balloon_roles=roles,
+        relief=relief,
+        net_shape="ring" if net == "ring" else "barrage",
+    )
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09", rules=rules)  # type: ignore[arg-type]
     mission, _, _ = generate_mission(
-        catalog, campaign, Rng(str(seed), 0, "briefing"), kind, major=major, enemy_zone=enemy_zone
+        catalog,
+        campaign,
+        Rng(str(seed), 0, "briefing"),
+        kind,
+        objectives=3 if net else None,
+        major=major,
+        enemy_zone=enemy_zone,
     )
     if sun:
         # The ``sun`` lines: every mission in clear weather, the sun drawn as a campaign does.
@@ -242,6 +280,10 @@ def main() -> None:
     # Seed F.V: random programs over the relief the generator lays with the switch on.
     for kind in KINDS:
         print(balance_line(catalog, kind, "relief", count, floor))
+    # Seed A.IV.i.2-3: random programs against three balloons, behind a barrage or a ring, the
+    # owner winching each down on a one-in-four toss a turn in the ``winch`` line.
+    for policy in THREE:
+        print(balance_line(catalog, "balloon", policy, count, floor))
     dambusters(catalog, count, floor)
 
 
@@ -292,6 +334,7 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
             sun=policy == "sun",
             roles=policy == "roles",
             relief=policy == "relief",
+            net=THREE.get(policy, ""),
         )
         state, turn_times = fly(catalog, mission, seed, policy)
         times.append(sum(turn_times))

@@ -145,11 +145,31 @@ def _net(draw: ImageDraw.ImageDraw, at: Any, mission: Mapping[str, Any], table_h
     balloons = [o for o in (mission.get("objectives") or {}).values() if o["kind"] == "balloon"]
     if not mission.get("nets") or len(balloons) < 2:
         return
+    if mission.get("ring"):
+        _ring(draw, at, mission)
+        return
     x = sum(b["x"] for b in balloons) / len(balloons)
     y = 0.0
     while y < table_h:  # dashed: a net, not a wall
         draw.line((*at(x, y), *at(x, min(table_h, y + 0.6))), fill=NET, width=3)
         y += 1.0
+
+
+def _ring(draw: ImageDraw.ImageDraw, at: Any, mission: Mapping[str, Any]) -> None:
+    """Seed A.IV.i.2: the protective ring, dashed from balloon to balloon; a section whose
+    balloon is down (destroyed or winched to the ground) no longer hangs."""
+    objectives = mission["objectives"]
+    for first, second in mission["ring"]:
+        a, b = objectives[first], objectives[second]
+        if any(o.get("destroyed") or o.get("hauled_down") for o in (a, b)):
+            continue
+        length = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
+        steps = max(1, int(length))
+        for i in range(steps):  # dashed: a net, not a wall
+            t0, t1 = i / steps, min(1.0, (i + 0.6) / steps)
+            start = (a["x"] + (b["x"] - a["x"]) * t0, a["y"] + (b["y"] - a["y"]) * t0)
+            end = (a["x"] + (b["x"] - a["x"]) * t1, a["y"] + (b["y"] - a["y"]) * t1)
+            draw.line((*at(*start), *at(*end)), fill=NET, width=3)
 
 
 def _cross(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, colour: Any) -> None:

@@ -27,7 +27,8 @@ counters); a plane no higher than a section that ends a maneuver with more than 
 its base past it (from the side it started on) is destroyed; one that touches it with less
 takes 2 A cards, and is destroyed if it still touches it after the next maneuver. Authored:
 the balloons stand in a line across the table (as the generator lays them), and the section
-is the one the plane's centre is beside.
+is the one the plane's centre is beside; the net catches the enemy's planes only (the owner's
+pilots deploy and enter behind it: caught, every one of them died crossing it on turn 1).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def _live_balloons(work: Turn) -> list[Objective]:
     return [
         b
         for b in sorted(work.objectives.values(), key=lambda o: o.id)
-        if b.kind == "balloon" and not b.destroyed
+        if b.kind == "balloon" and not b.destroyed and not b.hauled_down
     ]
 
 
@@ -118,7 +119,7 @@ def net_height(work: Turn, y: float) -> tuple[int, int] | None:
         return None
     after = next((i for i, b in enumerate(line) if b.y > y), len(line))
     framing = line[max(after - 1, 0) : after + 1]
-    if any(b.destroyed for b in framing):
+    if any(b.destroyed or b.hauled_down for b in framing):
         return None
     return min((b.level, b.counters) for b in framing)
 
@@ -131,7 +132,10 @@ def nets(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
     for plane in work.flying():
         start = starts.get(plane.id)
         height = net_height(work, plane.y)
-        if start is None or height is None or (plane.level, plane.counters) > height:
+        # Authored: a side's own pilots fly the lanes they know through its nets (they
+        # deploy and come in behind them); only the enemy's planes are caught.
+        own = plane.side == line[0].side
+        if own or start is None or height is None or (plane.level, plane.counters) > height:
             work.update(plane.id, net_contact=False)
             continue
         base = base_polygon(work.catalog, plane)
@@ -237,6 +241,8 @@ def _balloon_target(
     for balloon in sorted(work.objectives.values(), key=lambda o: o.id):
         if balloon.kind != "balloon" or balloon.destroyed or balloon.side == plane.side:
             continue
+        if balloon.hauled_down:
+            continue  # seed A.IV.i.3: on the ground, out of the fight
         if not 0 <= plane.level - balloon.level <= 1:
             continue  # seed A.IV.j.2: at the balloon's level or one above
         check = check_at_ground(

@@ -248,4 +248,6 @@ def side_of(mission: MissionState, field: str) -> SideName:
     battery's order: "flak:c-F1")."""
     if field.startswith("flak:"):
         return mission.ground[field.removeprefix("flak:")].side
+    if field.startswith("winch:"):  # seed A.IV.i.3: a side's winch order, "winch:central"
+        return "entente" if field == "winch:entente" else "central"
     return mission.planes[field.removeprefix(ORDER_PREFIX)].side

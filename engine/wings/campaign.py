@@ -34,8 +34,10 @@ from engine.wings import (
     front,
     gunner,
     majors,
+    nets,
     reinforcements,
     sun,
+    winch,
     zones,
 )
 from engine.wings.catalog import Catalog, SideName
@@ -443,6 +445,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
         *_program_decisions(catalog, state.mission),
         *reinforcements.decisions(catalog, state, state.mission),  # seed E.IV
         *gunner.decisions(catalog, state.mission),  # seed A.IV.h: the flak gunner
+        *winch.decisions(state.mission),  # seed A.IV.i.3: the balloon owner's winch
     ]
 
 
@@ -636,6 +639,10 @@ def resolve(
             if d.kind == "flak"
         },
     )
+    # Seed A.IV.i.3: written every program round, so an order never outlives its turn.
+    mission = winch.with_orders(
+        mission, {d.side: choices[d.side][d.field] for d in decisions if d.kind == "winch"}
+    )
     returning = tuple(
         d.field
         for d in decisions
@@ -727,7 +734,8 @@ def _start_mission(
     mission, points, forces = generate_mission(
         catalog, state, rng, kind, objectives=count, major=major, enemy_zone=enemy_zone
     )
-    budgets = {state.active: points.active, other(state.active): points.enemy}
+    # Seed E.II.b: a net the defender bought (engine.wings.nets) is paid for first.
+    budgets = {state.active: points.active, other(state.active): points.enemy - mission.net_price}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
     mission = mission.model_copy(
         update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
@@ -1082,6 +1090,12 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         # Public: who left the table last turn and may be brought back now (seed A.IV.c).
         # Public: the last turn whose end the sun's favoured side may wait for (F.VI.e).
         data["mission"]["sun_entry_by"] = sun.LAST_CHOICE_TURN
+        # Public: the protective ring's sections, balloon to balloon (seed A.IV.i.2).
+        data["mission"]["ring"] = (
+            [[a.id, b.id] for a, b in nets.ring_sections(state.mission.objectives)]
+            if nets.is_ring(state.mission)
+            else []
+        )
         data["mission"]["may_come_back"] = [
             pid
             for pid, plane in sorted(state.mission.planes.items())
@@ -1126,6 +1140,7 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         if mission["sun_side"] != viewer:
             mission["sun_enter"] = False  # seed F.VI.e: sealed until the planes come in
         gunner.strip(mission, viewer)  # seed A.IV.h: the gunner's order and counter
+        winch.strip(mission, viewer)  # seed A.IV.i.3: sealed until the turn flies
         for plane in planes.values():
             if plane["side"] != viewer:
                 for key in PLANE_SECRETS:

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
-from engine.wings import balloon_roles, majors, relief
+from engine.wings import balloon_roles, majors, nets, relief
 from engine.wings import geometry as geo
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
@@ -58,6 +58,7 @@ def mission_points(
     enemy_caa: int = 0,
     enemy_dca: int = 0,
     zone: str = "near_enemy",
+    enemy_nets: bool = False,
 ) -> MissionPoints:
     """Seed E.II.a-b: 2 MP per player, plus the creation table's extras for the active side."""
     table = catalog.rules.campaign.mission_table
@@ -70,10 +71,12 @@ def mission_points(
         lines.append(("extra objectives", table[key] * priced))
     if enemy_extra_aircraft:
         lines.append(("enemy advantage", table["enemy_advantage"] * enemy_extra_aircraft))
-    if enemy_trenches or enemy_caa or enemy_dca:
+    if enemy_trenches or enemy_caa or enemy_dca or enemy_nets:
         trenches = table["enemy_trenches_per_3"] * (enemy_trenches // 3)
         caa = table["enemy_caa_per_2"] * (enemy_caa // 2)
         defences = trenches + caa + table["enemy_dca_per_1"] * enemy_dca
+        # Seed E.II.b's row "balloons with net" among the enemy's ground defences.
+        defences += table["enemy_nets"] if enemy_nets else 0
         lines.append(("enemy ground defences", defences))
     lines.append((f"zone:{zone}", table[f"zone_{zone}"]))
     extra = sum(value for _, value in lines)
@@ -268,6 +271,20 @@ def load_rockets(
     return loads
 
 
+def buy_net(catalog: Catalog, state: CampaignState, side: SideName, budget: int, count: int) -> int:
+    """Seed E.II.b, under the ``nets_bought`` switch: what the defender pays for the net
+    over its ``count`` balloons (0: not bought, or free without the switch). It buys it
+    first, when what is left still pays for the planes it would then field."""
+    if not state.rules.nets_bought:
+        return 0
+    cost = nets.price(count, catalog.rules.campaign.deployment["balloons_with_net"])
+    if cost > budget:
+        return 0
+    force = choose_forces(catalog, state, side, budget - cost)
+    fielded = sum(sortie_cost(catalog, pilot, state.date) for pilot in force)
+    return cost if force and fielded <= budget - cost else 0
+
+
 def generate_mission(
     catalog: Catalog,
     state: CampaignState,
@@ -289,6 +306,12 @@ def generate_mission(
     # seed E.II.b: the squadron's choice; without one, the data's default (recon: four sites)
     sites = catalog.rules.objectives.per_mission.get(kind, 1) if objectives is None else objectives
     zone = "deep_enemy" if enemy_zone else "near_enemy"
+    # Seed A.IV.i.2: two balloons or more hang a net, free, or bought by the defender first
+    # (E.II.b) under the scenario's ``nets_bought`` switch (engine.wings.nets).
+    netted = kind == "balloon" and sites >= 2
+    budget = state.squadrons[enemy].players * catalog.rules.campaign.mission_points_per_player
+    net_price = buy_net(catalog, state, enemy, budget, sites) if netted else 0
+    netted = netted and (net_price > 0 or not state.rules.nets_bought)
     points = mission_points(
         catalog,
         active_players=state.squadrons[active].players,
@@ -299,9 +322,10 @@ def generate_mission(
         enemy_caa=caa,
         enemy_dca=dca,
         zone=zone,
+        enemy_nets=netted,
     )
     two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
-    enemy_force = choose_forces(catalog, state, enemy, points.enemy)
+    enemy_force = choose_forces(catalog, state, enemy, points.enemy - net_price)
     active_force = choose_forces(catalog, state, active, points.active, two_first)
     extra = len(enemy_force) - len(active_force)
     if extra > 0:
@@ -317,6 +341,7 @@ def generate_mission(
             enemy_caa=caa,
             enemy_dca=dca,
             zone=zone,
+            enemy_nets=netted,
         )
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
@@ -362,6 +387,10 @@ def generate_mission(
     border = zones_of.border_of(zones, enemy) if zones is not None else None
     if zones is not None:
         placed = zones_of.place_deep(catalog, kind, enemy, sites)
+    if netted and state.rules.net_shape == "ring":
+        width = catalog.rules.units.table[0]
+        default_border = width * 3 / 4 if enemy == "central" else width / 4
+        placed = nets.lay_ring(placed, default_border if border is None else border)
     spots = tuple((site.x, site.y) for site in placed.values())
     ground = defences(catalog, enemy, trenches, caa, spots, border)
     if dca:
@@ -377,7 +406,9 @@ def generate_mission(
             "objectives": placed,
             # Authored: two balloons or more hang a barrage net between them (seed
             # A.IV.i.2's "balloons with net"), free like the balloons (E.II.c).
-            "nets": kind == "balloon" and sites >= 2,
+            "nets": netted,
+            "net_shape": state.rules.net_shape,
+            "net_price": net_price,
             "major": major,
             "zones": zones,
             "front": state.front,  # seed F.VI.e, K.1: the campaign's front

@@ -254,6 +254,8 @@ def awards(catalog: Catalog, mission: MissionState) -> Awards:
         result.team[side] += team
         result.lines.append((side, award, objective.id, team))
         plane = mission.planes.get(plane_id or "")
+        if objective.hauled_down:
+            plane = None  # seed A.IV.i.3: winched down first, no victory for its shooter
         if pilot and plane is not None and plane.pilot is not None:
             result.pilot[plane.pilot] += pilot
 

@@ -227,7 +227,8 @@ def _carries_task(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:
 def _achieved(site: Objective) -> bool:
     if site.kind in ("recon", "photo"):
         return site.done_by is not None
-    return site.destroyed or (site.kind == "balloon" and site.fire > 0)
+    # A balloon down on its winch (seed A.IV.i.3) is out of reach: no use chasing it.
+    return site.destroyed or site.hauled_down or (site.kind == "balloon" and site.fire > 0)
 
 
 def _nearest(plane: PlaneState, points: list[geo.Point]) -> geo.Point:

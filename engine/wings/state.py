@@ -61,6 +61,7 @@ class Decision(Model):
         "equipment",
         "sun",
         "flak",
+        "winch",
     ]
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
@@ -239,6 +240,10 @@ class Objective(Model):
     exploded: bool = False
     person: str | None = None  # a rescue site: the pilot waiting there (seed E.I.a)
     major: str | None = None  # a squadron's major objective (seed F.III.c): 10 structure
+    # Seed A.IV.i.3: a balloon its owner ordered down, hauled a counter a turn, and one that
+    # reached the ground (level 0): out of the fight for the rest of the mission.
+    winching: bool = False
+    hauled_down: bool = False
 
 
 class Program(Model):
@@ -276,6 +281,12 @@ class MissionRules(Model):
     sun_above_clouds: bool = False
     relief: bool = False  # F.V: the generator lays hills and ridges that raise the floor
     blind_spots: bool = True  # DB 11.d option: a dorsal turret's black zones at the tail
+
+    # Seed A.IV.i.2: the shape of a balloon mission's net (a barrage edge to edge, or a ring
+    # round the balloons), and whether the defender buys it with Mission Points (E.II.b)
+    # instead of getting it free (engine.wings.nets).
+    net_shape: Literal["barrage", "ring"] = "barrage"
+    nets_bought: bool = False
 
 
 class ReliefZone(Model):
@@ -350,6 +361,11 @@ class MissionState(Model):
     front: Literal["western", "eastern"] = "western"
     # Seed F.V: the hills and ridges on the table (public, engine.wings.relief).
     relief: tuple[ReliefZone, ...] = ()
+    # Seed A.IV.i.2-3: the net's shape, and this turn's sealed winch orders (balloon ids its
+    # owner hauls down from this turn on, engine.wings.winch).
+    net_shape: Literal["barrage", "ring"] = "barrage"
+    winch_orders: tuple[str, ...] = ()
+    net_price: int = 0  # MP the defender paid for the net (seed E.II.b; 0: free or none)
 
 
 class Pilot(Model):

@@ -29,12 +29,14 @@ from engine.wings import (
     gunner,
     landing,
     majors,
+    nets,
     pistol,
     relief,
     shooting,
     soldier_shot,
     sun,
     twin,
+    winch,
     zones,
 )
 from engine.wings import geometry as geo
@@ -475,6 +477,7 @@ class Turn:
                     self.event("turbulence", plane=plane.id)
                     self.add_damage(plane.id, 1, None)
         self.burning_balloons()
+        winch.haul(self)  # seed A.IV.i.3: balloons hauled down at their owner's wish
         self.lay_flak()
         self.explosion_blast()
 
@@ -984,7 +987,7 @@ class Turn:
         best: tuple[float, str, bool] | None = None
         own = base_polygon(self.catalog, shooter)
         for balloon in sorted(self.objectives.values(), key=lambda o: o.id):
-            if balloon.kind != "balloon" or balloon.destroyed or balloon.side == shooter.side:
+            if not winch.up(balloon) or balloon.side == shooter.side:
                 continue
             over = geo.overlaps(own, ground_polygon(self.catalog, balloon.x, balloon.y))
             if over and not (dived and self.mission.rules.dive_shot):
@@ -1068,7 +1071,7 @@ class Turn:
         per_level = self.catalog.rules.objectives.balloon_counters_per_level
         for oid in sorted(self.objectives):
             balloon = self.objectives[oid]
-            if balloon.kind != "balloon" or balloon.destroyed or balloon.fire <= 0:
+            if not winch.up(balloon) or balloon.fire <= 0:
                 continue
             for _ in range(balloon.fire):
                 _, card = self.draw("A", None)
@@ -1184,7 +1187,10 @@ class Turn:
         landing.after_move(self, programs)
         balloons.cables(self)
         balloons.collisions(self)
-        balloons.nets(self, starts)
+        if self.mission.net_shape == "ring":
+            nets.ring(self, starts)  # seed A.IV.i.2: the protective ring
+        else:
+            balloons.nets(self, starts)
         self.objective_actions(played, programs)
         self.flak_bursts()  # seed A.IV.h: in the 2nd maneuver's fire step, or a delayed one
         flying = self.flying()

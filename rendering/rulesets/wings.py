@@ -138,6 +138,8 @@ def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     )
     if not mission.get("nets") or len(line) < 2:
         return []
+    if mission.get("ring"):
+        return _ring_lines(mission, locale)
     edge = t("wings.net.edge", locale)
     ends: list[Mapping[str, Any] | None] = [None, *line, None]
     sections = []
@@ -147,7 +149,7 @@ def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
             "start": start["id"] if start else edge,
             "end": end["id"] if end else edge,
         }
-        if any(b["destroyed"] for b in framing):
+        if any(b["destroyed"] or b.get("hauled_down") for b in framing):
             sections.append(t("wings.net.down", locale, **names))
         else:
             level = min(b["level"] for b in framing)
@@ -155,6 +157,23 @@ def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     x = sum(b["x"] for b in line) / len(line)
     text = t("wings.net.line", locale, x=f"{x:.1f}", sections=" · ".join(sections))
     return [(text, SIDE_INK.get(line[0]["side"], INK), False)]
+
+
+def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
+    """Seed A.IV.i.2: the protective ring, section by section round the balloons (as the
+    engine hangs it: ``engine.wings.nets``), with what the defender paid for it if bought."""
+    objectives = mission["objectives"]
+    sections = []
+    for first, second in mission["ring"]:
+        framing = [objectives[first], objectives[second]]
+        names = {"start": first, "end": second}
+        if any(b["destroyed"] or b.get("hauled_down") for b in framing):
+            sections.append(t("wings.net.down", locale, **names))
+        else:
+            level = min(b["level"] for b in framing)
+            sections.append(t("wings.net.section", locale, level=level, **names))
+    text = t("wings.net.ring-line", locale, sections=" · ".join(sections))
+    return [(text, SIDE_INK.get(objectives[mission["ring"][0][0]]["side"], INK), False)]
 
 
 class WingsPresenter:
@@ -318,6 +337,10 @@ class WingsPresenter:
         for site in sorted(objectives.values(), key=lambda o: o["id"]):
             if site["destroyed"]:
                 state = t("wings.objective-state.destroyed", locale)
+            elif site.get("hauled_down"):  # seed A.IV.i.3: on the ground, out of the fight
+                state = t("wings.objective-state.hauled-down", locale)
+            elif site["kind"] == "balloon" and site.get("winching") and not site["fire"]:
+                state = t("wings.objective-state.winching", locale, level=site["level"])
             elif site["kind"] == "balloon" and site["fire"]:
                 state = t("wings.objective-state.burning", locale, level=site["level"])
             elif site["damage"]:
@@ -339,6 +362,8 @@ class WingsPresenter:
                 state=state,
             )
             lines.append((text, SIDE_INK.get(site["side"], INK), False))
+        if mission.get("nets") and mission.get("net_price"):  # seed E.II.b: bought
+            lines.append((t("wings.net.bought", locale, mp=mission["net_price"]), INK, False))
         return lines + _net_lines(mission, locale)
 
     def _scores(self, view: WingsViewLike, locale: str) -> str:
@@ -477,6 +502,11 @@ class WingsPresenter:
             return t("wings.equipment.sealed", locale, code=value.removeprefix(KIT_SEALED))
         if field.startswith("equip"):
             return word(f"wings.equipment.{value}", value, locale)
+        if field == "winch":  # seed A.IV.i.3: "keep", or "winch:c-B1+c-B2"
+            if value == "keep":
+                return t("wings.winch.keep", locale)
+            balloons = value.removeprefix("winch:").replace("+", ", ")
+            return t("wings.winch.down", locale, balloons=balloons)
         if field.startswith("flak") and value.startswith(FLAK_SEALED):
             # Seed A.IV.h: public words must not tell where a shell still waits.
             return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
@@ -508,6 +538,8 @@ class WingsPresenter:
             return t("wings.equipment.described", locale, item=item, detail=effect)
         if option.detail.startswith(FLAK_WORDS):  # the gunner's order, on his side's panel
             return _flak_words(option.detail, locale)
+        if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
+            return t(f"wings.{option.detail}-detail", locale)
         return option.detail
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:

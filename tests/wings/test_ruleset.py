@@ -60,6 +60,8 @@ def test_the_first_round_asks_every_declared_plane_slot_of_both_sides() -> None:
             )
             if field.name.startswith("flak"):
                 wanted = False  # seed A.IV.h: the battery arms through the first turn
+            if field.name == "winch":  # seed A.IV.i.3: the Entente owns the balloon
+                wanted = side == "entente"
             assert ((side, field.name) in asked) == wanted
     assert all(len(d.options) >= 2 for d in rules.pending(state))
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -58,7 +58,16 @@ from engine.ruleset import (
     SwitchSpec,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, front, landing, pistol, reinforcements
+from engine.wings import (
+    behaviours,
+    bombing,
+    equipment,
+    front,
+    landing,
+    pistol,
+    reinforcements,
+    winch,
+)
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -84,6 +93,7 @@ ROUNDS = (
 # (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
 # exactly what a declared program field does.
 PLANE_SLOTS = 2
+WINCH_FIELD = "winch"  # one field a side: every set of its balloons fits a select
 FIELDS = tuple(
     FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
 ) + tuple(
@@ -100,12 +110,15 @@ FIELDS += tuple(
 # Seed A.IV.h: the flak gunner's order, sealed (its options are digests), so opening at
 # the turn's end tells nothing of a shell still to burst.
 FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
+# Seed A.IV.i.3: the balloon owner's winch order, secret until the turn flies.
+FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
 ORDER_WORDS = "order."  # ... a ``wings.order`` string: a standing order (seed D.VI)
 SUN_WORDS = "sun."  # ... a ``wings.sun`` string: enter out of the sun or wait (seed F.VI.e)
+WINCH_WORDS = "winch."  # ... a ``wings.winch`` string: keep flying or haul down (A.IV.i.3)
 
 Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
 
@@ -280,7 +293,8 @@ SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True, sun=True),
     "wings-1918": MissionRules(cloud_cover=True, sun=True, relief=True),
     "wings-1917-basic": BASE_RULES_ONLY,
-    "wings-1917-front": MissionRules(cloud_cover=True),
+    # Seed A.IV.i.2: the long campaign's balloons hang a protective ring, not a barrage.
+    "wings-1917-front": MissionRules(cloud_cover=True, net_shape="ring"),
 }
 # Seed A.IV.i's optional strategic roles of balloons: 1917's squadrons opening on balloon
 # busting, each balloon mission given a role. No sun: F.VI.d's efficient alert, which the
@@ -326,6 +340,12 @@ SCENARIO_FRONT: dict[str, str] = {"wings-1917-east": "eastern"}
 CAMPAIGN_FLAGS = ("airfield_assault", "period_bonus")
 FIRST_FLAGS = ("sun", "sun_above_clouds")
 ON, OFF = "on", "off"
+# Mission rules that are not on/off, with the values a GM may give them.
+_CHOICE_RULES: dict[str, tuple[str, ...]] = {
+    name: tuple(str(v) for v in get_args(field.annotation))
+    for name, field in MissionRules.model_fields.items()
+    if field.annotation is not bool
+}
 
 # A program flown blind in the clouds, or by a plane at their edge that could go in during
 # the turn (seed B.V), reaches the seam sealed: its option id is a digest of the program
@@ -591,10 +611,19 @@ class WingsRules(Rules[WingsState, WingsView]):
         flags += [
             (name, getattr(rules, name))
             for name in MissionRules.model_fields
-            if name not in FIRST_FLAGS
+            if name not in FIRST_FLAGS and name not in _CHOICE_RULES
         ]
         front_spec = SwitchSpec("front", front.FRONTS, SCENARIO_FRONT.get(scenario, "western"))
-        return (front_spec, *(SwitchSpec(n, (ON, OFF), ON if v else OFF) for n, v in flags))
+        # A mission rule with named values (the net's shape, seed A.IV.i.2) offers those.
+        choices = [
+            SwitchSpec(name, values, str(getattr(rules, name)))
+            for name, values in _CHOICE_RULES.items()
+        ]
+        return (
+            front_spec,
+            *(SwitchSpec(n, (ON, OFF), ON if v else OFF) for n, v in flags),
+            *choices,
+        )
 
     def new(self, scenario: str, seed: str) -> WingsState:
         return self.new_switched(scenario, seed, {})
@@ -610,8 +639,11 @@ class WingsRules(Rules[WingsState, WingsView]):
             if name not in specs or value not in specs[name].values:
                 raise ValueError(f"switch {name}={value} is not one of {scenario}'s")
         given = {name: switches.get(name, spec.default) for name, spec in specs.items()}
-        rules = MissionRules(
-            **{n: given[n] == ON for n in MissionRules.model_fields},
+        rules = MissionRules.model_validate(
+            {
+                n: given[n] if n in _CHOICE_RULES else given[n] == ON
+                for n in MissionRules.model_fields
+            }
         )
         state = wings.new_campaign(
             self.catalog,
@@ -743,6 +775,20 @@ class WingsRules(Rules[WingsState, WingsView]):
                 # Seed F.VI.e: on the first waiting plane's field, which has no program yet.
                 decisions.append(_worded(d, slots[d.field], SUN_WORDS))
                 continue
+            if d.kind == "winch":
+                # Seed A.IV.i.3: "winch.keep" or "winch.down", for the presenter to word.
+                options = tuple(
+                    Option(
+                        id=o.id,
+                        label=o.label,
+                        detail=WINCH_WORDS + (winch.KEEP if o.id == winch.KEEP else "down"),
+                    )
+                    for o in d.options
+                )
+                decisions.append(
+                    Decision(side=d.side, field=WINCH_FIELD, options=options, default=d.default)
+                )
+                continue
             plane = mission.planes[d.field]
             programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
             options = tuple(
@@ -861,6 +907,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                 if picked is None:
                     raise wings.IllegalChoice(d.side, d.field, "", "missing")
                 result[d.side][d.field] = flak_rules.unsealed(mission, d, picked)
+                continue
+            if d.kind == "winch":
+                result[d.side][d.field] = choices.get(d.side, {}).get(WINCH_FIELD, d.default)
                 continue
             picked = choices.get(d.side, {}).get(_field(d.field, slots))
             if picked is None:
@@ -1075,6 +1124,7 @@ def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> 
         mission["orders"] = {}
         mission["sun_enter"] = False  # seed F.VI.e: the favoured side's sealed choice
         mission["flak_orders"] = {}  # seed A.IV.h: the gunners' orders and counters
+        mission["winch_orders"] = []  # seed A.IV.i.3: the balloon owner's sealed orders
         for bid, element in mission["ground"].items():
             if element["side"] == "entente":
                 mission["ground"][bid] = other["ground"][bid]
