@@ -142,22 +142,29 @@ def nets(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
         came_from = 1.0 if start[0] >= net_x else -1.0
         beyond = geo.clip_half_plane(base, (net_x, 0.0), (-came_from, 0.0))
         share = geo.area(beyond) / geo.area(base) if beyond else 0.0
-        if share <= geo.EPS:
-            work.update(plane.id, net_contact=False)
-            continue
-        if share > NET_SHARE or plane.net_contact:
-            work.event("net-crash", plane=plane.id)
-            work.shoot_down(plane.id, "shot_down", None)
-            continue
-        work.event("net-contact", plane=plane.id)
-        letter, count = NET_CARDS
-        for _ in range(count):
-            if work.planes[plane.id].status != "flying":
-                break
-            _, damage = work.draw(letter, plane.id)
-            work.apply_card(plane.id, damage, None, None)
-        if work.planes[plane.id].status == "flying":
-            work.update(plane.id, net_contact=True)
+        caught_in_net(work, plane, share)
+
+
+def caught_in_net(work: Turn, plane: PlaneState, share: float) -> None:
+    """Seed A.IV.i.2, whatever the net's shape: ``share`` of the plane's base past it. More
+    than a third, or still touching after the last maneuver, destroys it; less costs 2 A
+    cards and leaves it touching."""
+    if share <= geo.EPS:
+        work.update(plane.id, net_contact=False)
+        return
+    if share > NET_SHARE or plane.net_contact:
+        work.event("net-crash", plane=plane.id)
+        work.shoot_down(plane.id, "shot_down", None)
+        return
+    work.event("net-contact", plane=plane.id)
+    letter, count = NET_CARDS
+    for _ in range(count):
+        if work.planes[plane.id].status != "flying":
+            break
+        _, damage = work.draw(letter, plane.id)
+        work.apply_card(plane.id, damage, None, None)
+    if work.planes[plane.id].status == "flying":
+        work.update(plane.id, net_contact=True)
 
 
 # --- Le Prieur rockets (seed A.IV.j) -----------------------------------------------------

@@ -31,8 +31,8 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from engine.wings import balloons
 from engine.wings import geometry as geo
-from engine.wings.balloons import NET_CARDS, NET_SHARE
 from engine.wings.fire import base_polygon
 from engine.wings.state import MissionState, Objective
 
@@ -121,22 +121,7 @@ def ring(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
                 (_past(base, s, start) for s, height in sections if height_now <= height),
                 default=0.0,
             )
-        if share <= geo.EPS:
-            work.update(plane.id, net_contact=False)
-            continue
-        if share > NET_SHARE or plane.net_contact:
-            work.event("net-crash", plane=plane.id)
-            work.shoot_down(plane.id, "shot_down", None)
-            continue
-        work.event("net-contact", plane=plane.id)
-        letter, count = NET_CARDS
-        for _ in range(count):
-            if work.planes[plane.id].status != "flying":
-                break
-            _, damage = work.draw(letter, plane.id)
-            work.apply_card(plane.id, damage, None, None)
-        if work.planes[plane.id].status == "flying":
-            work.update(plane.id, net_contact=True)
+        balloons.caught_in_net(work, plane, share)
 
 
 def is_ring(mission: MissionState) -> bool:

@@ -56,3 +56,25 @@ def card_id(letter: str, value: int, special: str) -> int:
     """The id of the first card in a deck with this value and special."""
     cards = default_catalog().damage_decks[letter].expanded
     return next(i for i, c in enumerate(cards) if c.value == value and c.special == special)
+
+
+def random_raid(scenario: str, seed: str, cap: int) -> list[str]:
+    """A raid (or campaign) of ``scenario`` played through the ruleset with every field picked
+    at random from its options (seeded by ``seed``): the state dumped after each round."""
+    import random
+
+    from engine.rulesets.wings import WingsRules
+
+    rules = WingsRules(catalog())
+    state = rules.new(scenario, seed)
+    picks = random.Random(seed)
+    dumps: list[str] = []
+    while not rules.progress(state).finished:
+        progress = rules.progress(state)
+        choices: dict[str, dict[str, str]] = {}
+        for d in rules.pending(state):
+            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
+        dumps.append(rules.dump(state))
+        assert len(dumps) < cap, f"{scenario} did not end within {cap} rounds"
+    return dumps

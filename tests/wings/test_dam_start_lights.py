@@ -11,7 +11,7 @@ from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import dam as dam_rules
 from engine.wings import dambuster as db
 from rendering import wings_dam
-from tests.wings.helpers import catalog
+from tests.wings.helpers import catalog, random_raid
 
 
 def kinds(events: list[dict[str, object]]) -> list[object]:
@@ -154,24 +154,6 @@ def test_heading_and_lights_stay_sealed_until_the_turn_flies() -> None:
 
 def test_random_headings_and_switches_replay_identically() -> None:
     """The Möhne raid with every field picked at random, twice: the same raid, byte for byte."""
-    import random
-
-    rules = WingsRules(catalog())
-
-    def play(seed: str) -> list[str]:
-        state = rules.new("dambuster-mohne", seed)
-        picks = random.Random(seed)
-        dumps = []
-        while not rules.progress(state).finished:
-            progress = rules.progress(state)
-            choices: dict[str, dict[str, str]] = {}
-            for d in rules.pending(state):
-                choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
-            state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
-            dumps.append(rules.dump(state))
-            assert len(dumps) < 400
-        return dumps
-
-    first = play("lights")
-    assert first == play("lights")
+    first = random_raid("dambuster-mohne", "lights", 400)
+    assert first == random_raid("dambuster-mohne", "lights", 400)
     assert any('"searchlights":true' in d for d in first)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.rng import Rng
@@ -12,7 +10,7 @@ from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
 from engine.wings import fire, industrial
 from engine.wings.state import MissionRules, PlaneState
-from tests.wings.helpers import catalog
+from tests.wings.helpers import catalog, random_raid
 
 DORSAL = catalog().planes["lancaster-mk3"].guns[1]
 
@@ -152,23 +150,7 @@ def test_the_dorsal_turret_never_fires_at_the_guns_below() -> None:
 
 
 def test_the_raid_plays_through_the_ruleset_and_replays_identically() -> None:
-    rules = WingsRules(catalog())
-    assert "lancaster-industrial" in rules.scenarios()
-
-    def play(seed: str) -> list[str]:
-        state = rules.new("lancaster-industrial", seed)
-        picks = random.Random(seed)
-        dumps = []
-        while not rules.progress(state).finished:
-            progress = rules.progress(state)
-            choices: dict[str, dict[str, str]] = {}
-            for d in rules.pending(state):
-                choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
-            state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
-            dumps.append(rules.dump(state))
-            assert len(dumps) < 100
-        return dumps
-
-    first = play("complex")
-    assert first == play("complex")
-    assert first != play("other")
+    assert "lancaster-industrial" in WingsRules(catalog()).scenarios()
+    first = random_raid("lancaster-industrial", "complex", 100)
+    assert first == random_raid("lancaster-industrial", "complex", 100)
+    assert first != random_raid("lancaster-industrial", "other", 100)
