@@ -16,7 +16,7 @@ scale for every type (the view does not carry base sizes): an arrow is a small b
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -68,9 +68,14 @@ def table_map(
         _ground(draw, at, scale, element)
     for site in sorted((mission.get("objectives") or {}).values(), key=lambda o: o["id"]):
         _objective(draw, at, scale, site)
+    # Where the table's markers stand, in pixels: a plane's label goes under it when one of
+    # them sits where the label would (a flak battery beside a plane's start, say).
+    ground, sites = mission.get("ground") or {}, mission.get("objectives") or {}
+    standing = [*ground.values(), *sites.values()]
+    markers = [at(float(m["x"]), float(m["y"])) for m in standing]
     planes = sorted((mission.get("planes") or {}).values(), key=lambda p: p["id"])
     for plane in planes:
-        _plane(draw, at, scale, plane, slots, locale)
+        _plane(draw, at, scale, plane, slots, locale, markers)
     return image
 
 
@@ -232,6 +237,7 @@ def _plane(
     plane: Mapping[str, Any],
     slots: Mapping[str, str],
     locale: str,
+    markers: Sequence[tuple[float, float]] = (),
 ) -> None:
     status = plane["status"]
     if status in ("left", "waiting"):
@@ -271,8 +277,14 @@ def _plane(
         fill = colour if status == "flying" else PAPER  # landed: an outline on the ground
         draw.polygon([nose, left, tail, right], fill=fill, outline=INK, width=2)
     fnt = font(LABEL_SIZE, "bold")
+    half, tall, gap = fnt.getlength(label) / 2, LABEL_SIZE * 1.2, 0.75 * scale
+    reach = 0.55 * scale  # a marker's radius (objectives are the widest)
+    covered = any(
+        abs(mx - cx) < half + reach and cy - gap - tall - reach < my < cy - gap + reach
+        for mx, my in markers
+    )
     # A paper halo keeps the label readable over a neighbour's symbol.
     draw.text(
-        (cx, cy - 0.75 * scale), label, font=fnt, fill=colour, anchor="md",
-        stroke_width=3, stroke_fill=PAPER,
+        (cx, cy + gap) if covered else (cx, cy - gap), label, font=fnt, fill=colour,
+        anchor="ma" if covered else "md", stroke_width=3, stroke_fill=PAPER,
     )  # fmt: skip

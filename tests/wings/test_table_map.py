@@ -123,3 +123,38 @@ def test_a_deep_objective_is_ringed_and_a_near_one_is_not() -> None:
         ring = (0.55 + 0.25) * scale - 1.5  # the ring's stroke, in pixels from the centre
         left = image.getpixel((round(36 + site.x * scale - ring), round(36 + site.y * scale)))
         assert (left == colour) == site.deep, site.id
+
+
+def test_a_plane_s_label_moves_under_it_when_a_marker_stands_where_it_would_be() -> None:
+    # The flak battery's "F" beside a plane's start was hidden under the plane's label.
+    from engine.wings.state import GroundElement
+
+    state = _state(P1={"x": 8.0, "y": 10.0, "heading": 0.0})
+    mission = state.camp.mission
+    assert mission is not None
+    free, _ = _map(state)
+
+    def label_ink(image: Image.Image, mission: Any, above: bool) -> int:
+        colour = SIDE_INK[mission["planes"]["P1"]["side"]]
+        band, scale = 36, (WIDTH - 36 - 8) / float(mission["table"][0])
+        cx, cy = band + 8.0 * scale, band + 10.0 * scale
+        rows = (
+            range(int(cy - 0.75 * scale - 24), int(cy - 0.75 * scale))
+            if above
+            else range(int(cy + 0.75 * scale), int(cy + 0.75 * scale + 24))
+        )
+        return sum(
+            image.getpixel((x, y)) == colour
+            for x in range(int(cx - 30), int(cx + 30))
+            for y in rows
+        )
+
+    view = WingsRules(catalog()).view(state, None).data["mission"]
+    assert label_ink(free, view, above=True) > 20 and label_ink(free, view, above=False) == 0
+    post = GroundElement(id="c-F9", kind="dca", side="central", x=8.0, y=8.9)
+    crowded = mission.model_copy(update={"ground": {**mission.ground, "c-F9": post}})
+    state = state.model_copy(
+        update={"campaign": state.camp.model_copy(update={"mission": crowded})}
+    )
+    moved, view = _map(state)
+    assert label_ink(moved, view, above=False) > 20  # under the plane now
