@@ -183,6 +183,10 @@ class PlaneState(Model):
     # Seed D.VII.c Système D: the last turn whose program an eased first engine hit binds
     # (None: a hit engine binds every turn, as the base rule says).
     engine_until: int | None = None
+    # Seed A.I.b, C: a complex maneuver begun late in last turn's program and owed at the
+    # start of this one (its key and how many of its cards were flown), its side's secret.
+    sequence: str | None = None
+    sequence_flown: int = 0
 
 
 class GroundElement(Model):
@@ -244,6 +248,9 @@ class Program(Model):
     # Seed A.IV.e: the maneuver (1-3) after which the bomber releases, announced with the
     # program; 0 holds the bomb all turn; None leaves it to the standing order (authored).
     release: int | None = None
+    # The slot where the declared complex maneuver begins ("S split_s: ST IM" starts at 1);
+    # cards of it past the third are owed at the start of the next turn (seed A.I.b).
+    start: int = 0
 
 
 class MissionRules(Model):

@@ -33,6 +33,7 @@ module maps it:
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -56,7 +57,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sun
+from engine.wings import behaviours, bombing, equipment, landing, reinforcements, sequences, sun
 from engine.wings import campaign as wings
 from engine.wings import dambuster as db
 from engine.wings.balloons import rocket_programs
@@ -279,6 +280,10 @@ SCENARIO_RULES: dict[str, MissionRules] = {
 # under the plane's secret salt, so the orders opened at the turn's end say nothing of where
 # the plane went. Only its own side's menu pairs each with its cards.
 SEALED = "cloud-"
+# Seed A.I.b, C: a program beginning a complex maneuver it finishes next turn is sealed the
+# same way (engine.wings.sequences): the cards it flies are revealed as they are played,
+# what it owes stays its side's until flown.
+SEQUENCE_SEALED = "seq-"
 
 # --- mapping helpers -----------------------------------------------------------------------
 
@@ -367,6 +372,10 @@ def _program_options(
         programs.append(text)
         return True
 
+    # Seed A.I.b: a maneuver under way opens the program; its completions fill the menu.
+    for completion in sequences.completions(catalog, deck, plane):
+        if legal(completion.cards):
+            add(completion.cards)
     # First one program per legal opening card, so the menu covers every first move the
     # plane can make: straightened out after it, else held, else any legal follow-up.
     codes = [card.code for card in deck.cards]
@@ -376,8 +385,16 @@ def _program_options(
         shapes = [(code, straight, straight), (code, code, code), (code, code, straight)]
         shapes += [(code, second, third) for second in codes for third in codes]
         any(add(cards) for cards in shapes)
-    # Then, while the select has room, a maneuver held for two cards or flown late.
-    for shape in ("cc" + "S", "SS" + "c", "S" + "c" + "S"):
+    # Then, while the select has room, a maneuver flown late, the complex maneuvers it may
+    # fly (seed C, A.I.b: begun on a later card first, then whole), a maneuver held.
+    for code in legal_first:
+        add((straight, straight, code))
+    complex_ = sorted(sequences.starts(catalog, deck, plane), key=lambda p: p.start == 0)
+    for start in complex_:
+        check = check_program(catalog, plane, start, mission.rules, mission.turn)
+        if not check and len(programs) < MAX_PROGRAMS and program_text(start) not in programs:
+            programs.append(program_text(start))
+    for shape in ("cc" + "S", "S" + "c" + "S"):
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
     return programs
@@ -399,6 +416,33 @@ def _worded(d: Any, field: str, words: str) -> Decision:
     its id), for the presenter to word."""
     options = tuple(Option(id=o.id, label=o.label, detail=f"{words}{o.id}") for o in d.options)
     return Decision(side=d.side, field=field, options=options, default=d.default)
+
+
+def _owes(catalog: Catalog, program: str) -> bool:
+    """Seed A.I.b: a program that leaves cards of its maneuver owed for next turn."""
+    parsed = parse_program(program)
+    maneuver = catalog.complex.get(parsed.maneuver or "")
+    return maneuver is not None and sequences.straddles(maneuver, parsed)
+
+
+def _sealed_sequence(mission: MissionState, plane: PlaneState, program: str) -> str:
+    """What a program leaving cards owed reads as once its orders open at the turn's end:
+    a digest under the mission's damage decks, a secret of the GM's alone (the view strips
+    them from both sides), so neither the enemy nor the public learns what is owed."""
+    decks = json.dumps({k: list(d.pile) for k, d in sorted(mission.decks.items())})
+    key = f"{decks}:{plane.id}:{mission.turn}:{program}"
+    return SEQUENCE_SEALED + hashlib.sha256(key.encode()).hexdigest()[:10]
+
+
+def _seal_owing(
+    catalog: Catalog, mission: MissionState, plane: PlaneState, option: Option
+) -> Option:
+    """The option sealed when its program leaves cards owed; its detail keeps the program
+    for its own side's panel."""
+    if not _owes(catalog, option.id):
+        return option
+    sealed = _sealed_sequence(mission, plane, option.id)
+    return Option(id=sealed, label=sealed, detail=option.id)
 
 
 def _sealed(plane: PlaneState, turn: int, program: str) -> str:
@@ -627,6 +671,8 @@ class WingsRules(Rules[WingsState, WingsView]):
                 options = tuple(
                     Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
                 )
+            else:
+                options = tuple(_seal_owing(self.catalog, mission, plane, o) for o in options)
             decisions.append(
                 Decision(
                     side=d.side,
@@ -737,6 +783,10 @@ class WingsRules(Rules[WingsState, WingsView]):
             if plane is not None and plane.cloud_salt and picked.startswith(SEALED):
                 menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
                 unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
+                picked = unsealed.get(picked, picked)
+            elif plane is not None and picked.startswith(SEQUENCE_SEALED):
+                menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+                unsealed = {_sealed_sequence(mission, plane, p): p for p in menu}
                 picked = unsealed.get(picked, picked)
             result[d.side][d.field] = picked
         return result
