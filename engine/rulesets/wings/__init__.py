@@ -100,6 +100,9 @@ FIELDS += tuple(
 # the turn's end tells nothing of a shell still to burst.
 FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
+# Places a full program menu keeps for complex maneuvers (seed C, A.I.b): the four first
+# of them, begun on the last card, then the second, then whole (authored).
+COMPLEX_ROOM = 4
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
@@ -385,15 +388,21 @@ def _program_options(
         shapes = [(code, straight, straight), (code, code, code), (code, code, straight)]
         shapes += [(code, second, third) for second in codes for third in codes]
         any(add(cards) for cards in shapes)
-    # Then, while the select has room, a maneuver flown late, the complex maneuvers it may
-    # fly (seed C, A.I.b: begun on a later card first, then whole), a maneuver held.
+    # Then, while the select has room, a maneuver flown late; the complex maneuvers it may
+    # fly (seed C, A.I.b), begun on the last card first, keep the last COMPLEX_ROOM places.
+    complex_ = [
+        program_text(start)
+        for start in sorted(sequences.starts(catalog, deck, plane), key=lambda p: -p.start)
+        if not check_program(catalog, plane, start, mission.rules, mission.turn)
+    ]
+    complex_ = [text for text in complex_ if text not in programs]
+    kept = min(len(complex_), COMPLEX_ROOM)
     for code in legal_first:
-        add((straight, straight, code))
-    complex_ = sorted(sequences.starts(catalog, deck, plane), key=lambda p: p.start == 0)
-    for start in complex_:
-        check = check_program(catalog, plane, start, mission.rules, mission.turn)
-        if not check and len(programs) < MAX_PROGRAMS and program_text(start) not in programs:
-            programs.append(program_text(start))
+        if len(programs) < MAX_PROGRAMS - kept:
+            add((straight, straight, code))
+    for text in complex_:
+        if len(programs) < MAX_PROGRAMS:
+            programs.append(text)
     for shape in ("cc" + "S", "S" + "c" + "S"):
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
@@ -618,14 +627,26 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "reorder":
             if mission.round != "reorder":
                 return []  # no pursuit this turn: the round only flies the held programs
+            # A program owing cards next turn is only kept, its order sealed as it was.
             return [
                 Decision(
                     side=d.side,
                     field=slots[d.field],
                     options=tuple(
-                        Option(id=o.id, label=o.label, detail=d.detail) for o in d.options
+                        _seal_owing(
+                            self.catalog,
+                            mission,
+                            mission.planes[d.field],
+                            Option(id=o.id, label=o.label, detail=d.detail),
+                        )
+                        for o in d.options
                     ),
-                    default=d.default,
+                    default=_seal_owing(
+                        self.catalog,
+                        mission,
+                        mission.planes[d.field],
+                        Option(id=d.default, label=""),
+                    ).id,
                 )
                 for d in engine_decisions
             ]
@@ -785,7 +806,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                 unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
                 picked = unsealed.get(picked, picked)
             elif plane is not None and picked.startswith(SEQUENCE_SEALED):
-                menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
+                menu = [o.id for o in d.options]  # a reordering's: the program as declared
+                if d.kind == "program":
+                    menu = _program_options(self.catalog, plane, mission, menu)
                 unsealed = {_sealed_sequence(mission, plane, p): p for p in menu}
                 picked = unsealed.get(picked, picked)
             result[d.side][d.field] = picked
