@@ -233,3 +233,28 @@ def test_the_enemy_never_sees_what_is_owed() -> None:
     assert views[0] == views[1]
     own = wings.view(state, "entente")
     assert own["mission"]["planes"][owner.id]["sequence"] == "forced_dive"
+
+
+def test_a_pursuer_never_moves_an_owed_card() -> None:
+    """Tailing (seed A.IV.d): the pursuer reorders his free cards; the owed one stays first."""
+    hunter = _owing("split_s", 1).model_copy(update={"id": "h", "side": "entente"})
+    prey = plane("p", type_="dr1", side="central", x=20, y=20)
+    state = mission(hunter, prey).model_copy(
+        update={
+            "round": "reorder",
+            "pursuits": {"h": "p"},
+            "programs": {"h": parse_program("IM S TL"), "p": parse_program("S S S")},
+        }
+    )
+    (decision,) = wings._reorder_decisions(catalog(), state)
+    assert {o.id for o in decision.options} == {"IM S TL"}
+
+
+def test_an_ace_keeps_a_program_that_begins_a_maneuver() -> None:
+    """Seed D.VII.a: the last card of a program owing cards next turn is its maneuver's."""
+    from engine.wings import ace
+
+    subject = plane(skills=("ace_of_aces",), tokens=3)
+    assert ace.why_not(subject, parse_program("S S split_s: ST")) == "declared-maneuver"
+    # Finishing one leaves the last card free (at most two cards are ever owed).
+    assert ace.why_not(_owing("split_s", 1, tokens=3), parse_program("IM S TL")) is None
