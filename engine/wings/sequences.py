@@ -46,6 +46,8 @@ def straddles(maneuver: ComplexManeuver, program: Program) -> bool:
 
 def in_sequence(catalog: Catalog, plane: PlaneState, program: Program, slot: int) -> bool:
     """Whether the card in ``slot`` belongs to a complex maneuver (owed or declared)."""
+    if plane.sequence is None and program.maneuver is None:
+        return False  # a plain program with nothing owed: asked thousands of times a turn
     if slot < len(owed(catalog, plane)):
         return True
     return program.maneuver in catalog.complex and slot >= program.start
@@ -148,6 +150,8 @@ def starts(catalog: Catalog, deck: ManeuverDeck, plane: PlaneState) -> list[Prog
             continue
         head = due + (straight,) * (start - len(due))
         for maneuver in catalog.complex.values():
+            if (maneuver.one_turn and start) or maneuver.skill not in (None, *plane.skills):
+                continue  # refused anyway: spares the panel a program check
             recipe = maneuver.cards[: CARDS_PER_TURN - start]
             cards = tuple(straight if code == "S" else code for code in recipe)
             if any(deck.card(code) is None for code in cards):

@@ -429,28 +429,36 @@ def _worded(d: Any, field: str, words: str) -> Decision:
 
 def _owes(catalog: Catalog, program: str) -> bool:
     """Seed A.I.b: a program that leaves cards of its maneuver owed for next turn."""
+    if ":" not in program:
+        return False  # no complex maneuver declared (most of a menu): no parsing
     parsed = parse_program(program)
     maneuver = catalog.complex.get(parsed.maneuver or "")
     return maneuver is not None and sequences.straddles(maneuver, parsed)
 
 
-def _sealed_sequence(mission: MissionState, plane: PlaneState, program: str) -> str:
-    """What a program leaving cards owed reads as once its orders open at the turn's end:
-    a digest under the mission's damage decks, a secret of the GM's alone (the view strips
-    them from both sides), so neither the enemy nor the public learns what is owed."""
+def _deck_secret(mission: MissionState) -> str:
+    """A digest of the damage decks' order, a secret of the GM's alone (the view strips the
+    decks from both sides)."""
     decks = json.dumps({k: list(d.pile) for k, d in sorted(mission.decks.items())})
-    key = f"{decks}:{plane.id}:{mission.turn}:{program}"
+    return hashlib.sha256(decks.encode()).hexdigest()
+
+
+def _sealed_sequence(secret: str, plane: PlaneState, turn: int, program: str) -> str:
+    """What a program leaving cards owed reads as once its orders open at the turn's end:
+    a digest under the decks' secret, so neither the enemy nor the public learns what is
+    owed."""
+    key = f"{secret}:{plane.id}:{turn}:{program}"
     return SEQUENCE_SEALED + hashlib.sha256(key.encode()).hexdigest()[:10]
 
 
 def _seal_owing(
-    catalog: Catalog, mission: MissionState, plane: PlaneState, option: Option
+    catalog: Catalog, mission: MissionState, plane: PlaneState, option: Option, secret: str = ""
 ) -> Option:
     """The option sealed when its program leaves cards owed; its detail keeps the program
     for its own side's panel."""
     if not _owes(catalog, option.id):
         return option
-    sealed = _sealed_sequence(mission, plane, option.id)
+    sealed = _sealed_sequence(secret or _deck_secret(mission), plane, mission.turn, option.id)
     return Option(id=sealed, label=sealed, detail=option.id)
 
 
@@ -693,7 +701,10 @@ class WingsRules(Rules[WingsState, WingsView]):
                     Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
                 )
             else:
-                options = tuple(_seal_owing(self.catalog, mission, plane, o) for o in options)
+                secret = _deck_secret(mission) if any(":" in o.id for o in options) else ""
+                options = tuple(
+                    _seal_owing(self.catalog, mission, plane, o, secret) for o in options
+                )
             decisions.append(
                 Decision(
                     side=d.side,
@@ -809,7 +820,8 @@ class WingsRules(Rules[WingsState, WingsView]):
                 menu = [o.id for o in d.options]  # a reordering's: the program as declared
                 if d.kind == "program":
                     menu = _program_options(self.catalog, plane, mission, menu)
-                unsealed = {_sealed_sequence(mission, plane, p): p for p in menu}
+                secret = _deck_secret(mission)
+                unsealed = {_sealed_sequence(secret, plane, mission.turn, p): p for p in menu}
                 picked = unsealed.get(picked, picked)
             result[d.side][d.field] = picked
         return result
