@@ -94,7 +94,10 @@ COUNT_LABELS = {
     "bombing": "Bombing",
     "balloon": "Balloon busting",
 }
-PROGRAM_HELP = "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S'"
+PROGRAM_HELP = (
+    "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S', or begun late"
+    " as 'S split_s: ST IM' (its rest opens the next program)"
+)
 LOST_STATES = ("dead", "seriously_wounded", "captured", "missing")
 
 
@@ -1074,6 +1077,7 @@ PLANE_SECRETS = (
     "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
     "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
     "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt", "engine_until",
+    "sequence", "sequence_flown",
 )  # fmt: skip
 # Seed B.V: a plane in the clouds also hides the last card written down (the next
 # program's legality shows it to its own side only).

@@ -142,6 +142,7 @@ class ComplexManeuver(Frozen):
     skill: str | None = None
     cards: tuple[str, ...]
     steps: tuple[Step, ...]
+    one_turn: bool = False  # seed C: flown within a single turn, never across the break
 
 
 class DamageCard(Frozen):

@@ -2,8 +2,9 @@
 plane may fly this turn, and why the others are refused.
 
 A program is written ``"S BL TL"``, or ``"split_s: ST IM S"`` to declare a complex maneuver
-(authored 3.5). ``check_program`` returns the refusals, each with the card position and a
-short reason key; an empty list means the program is legal.
+(authored 3.5), or ``"S split_s: ST IM"`` to begin one late and owe its rest next turn (seed
+A.I.b, ``engine.wings.sequences``). ``check_program`` returns the refusals, each with the card
+position and a short reason key; an empty list means the program is legal.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.wings import balloon_roles, bombing, landing, pistol
+from engine.wings import balloon_roles, bombing, landing, pistol, sequences
 from engine.wings.balloons import ROCKETS, rocket_refusals
 from engine.wings.catalog import Catalog, ManeuverCard, ManeuverDeck
 from engine.wings.state import MissionRules, PlaneState, Program
@@ -37,21 +38,32 @@ DECLARATIONS = (ROCKETS, *landing.GROUND_MANEUVERS)
 
 def parse_program(text: str) -> Program:
     maneuver: str | None = None
+    plain: tuple[str, ...] = ()
     body, shot = pistol.split(text)  # seed D.VIII: "S S S pistol@2", the last word
     body, release = bombing.split(body)  # seed A.IV.e: "S S S bomb@2"
     if ":" in body:
         head, _, body = body.partition(":")
-        maneuver = head.strip() or None
+        # "S split_s: ST IM": plain cards, then the maneuver begun on the card after them.
+        *before, name = head.replace(",", " ").split() or [""]
+        maneuver = name or None
+        plain = tuple(part.upper() for part in before)
     cards = tuple(part.upper() for part in body.replace(",", " ").split())
     if maneuver is None and len(cards) == CARDS_PER_TURN + 1 and cards[0] in DECLARATIONS:
         maneuver, cards = cards[0], cards[1:]
-    return Program(cards=cards, maneuver=maneuver, release=release, pistol=shot)
+    return Program(
+        cards=plain + cards, maneuver=maneuver, release=release, pistol=shot, start=len(plain)
+    )
 
 
 def program_text(program: Program) -> str:
     cards = " ".join(program.cards) + bombing.word(program.release) + pistol.word(program.pistol)
     if program.maneuver in DECLARATIONS:
         return f"{program.maneuver} {cards}"
+    if program.maneuver and program.start:
+        plain = " ".join(program.cards[: program.start])
+        rest = " ".join(program.cards[program.start :])
+        rest += bombing.word(program.release) + pistol.word(program.pistol)
+        return f"{plain} {program.maneuver}: {rest}"
     return f"{program.maneuver}: {cards}" if program.maneuver else cards
 
 
@@ -83,6 +95,9 @@ def check_program(
     knight = pistol.refusals(plane, program)
     if knight:
         return [Refusal(position=-1, code=pistol.WORD, reason=r) for r in knight]
+    if plane.sequence is not None and program.maneuver in DECLARATIONS:
+        # Seed A.I.b: the maneuver under way is finished before anything is declared.
+        return [Refusal(position=-1, code=program.maneuver or "", reason="sequence-under-way")]
     ground = landing.check(catalog, plane, program, turn)
     if ground is not None:
         # Seed B.I: landing, waiting on the ground and taking off follow their own rules.
@@ -111,8 +126,11 @@ def check_program(
             return [Refusal(position=-1, code=program.maneuver, reason="unknown-maneuver")]
         if complex_.skill is not None and complex_.skill not in plane.skills:
             return [Refusal(position=-1, code=program.maneuver, reason=f"needs-{complex_.skill}")]
-        if tuple(_generic(deck, code) for code in cards) != complex_.cards:
-            return [Refusal(position=-1, code=program.maneuver, reason="sequence-mismatch")]
+    # Seed A.I.b: the cards owed from last turn open the program; a maneuver declared in
+    # it begins where it says and, unless the seed keeps it in one turn, may run over.
+    order = sequences.refusals(catalog, deck, plane, program)
+    if order:
+        return [Refusal(position=slot, code=code, reason=reason) for slot, code, reason in order]
 
     # Seed F.VI.d.3: under the enemy's efficient alert one card is flown thrice.
     surprised = turn in plane.surprised_turns and not engine_bound(plane, turn)
@@ -135,9 +153,13 @@ def check_program(
     previous_steep = plane.last_steep
     genius_free = "genius" in plane.skills and turn - plane.genius_turn >= 2
     genius_spent = False
+    # An Immelmann inside a complex maneuver is followed as its recipe says, even when the
+    # recipe runs over the turn's end (last turn's card then belongs to the one under way).
+    previous_plain = plane.sequence is None
     for slot, code in enumerate(cards):
         card = resolved[slot]
         assert card is not None
+        plain = not sequences.in_sequence(catalog, plane, program, slot)
         if card.steep and previous_steep:
             # Seed D.VII.a Genius: two diamonds in a row, at most once every two turns.
             if genius_free and not genius_spent:
@@ -145,14 +167,14 @@ def check_program(
             else:
                 refusals.append(Refusal(position=slot, code=code, reason="steep-after-steep"))
         after_immelmann = previous is not None and previous.kind == "immelmann"
-        if after_immelmann and not card.is_straight and complex_ is None:
+        if after_immelmann and not card.is_straight and previous_plain:
             refusals.append(Refusal(position=slot, code=code, reason="straight-after-immelmann"))
         before_ok = _straight_before_immelmann(previous, plane.skills)
-        if card.kind == "immelmann" and complex_ is None and not before_ok:
+        if card.kind == "immelmann" and plain and not before_ok:
             refusals.append(
                 Refusal(position=slot, code=code, reason="immelmann-needs-straight-before")
             )
-        previous, previous_steep = card, card.steep
+        previous, previous_steep, previous_plain = card, card.steep, plain
 
     if engine_bound(plane, turn):
         # Found (2.7): an engine hit forces one stall a turn; the bomber's slow straight stands in.
@@ -178,12 +200,6 @@ def engine_bound(plane: PlaneState, turn: int) -> bool:
     if plane.engine_hits <= 0:
         return False
     return plane.engine_until is None or turn <= plane.engine_until
-
-
-def _generic(deck: ManeuverDeck, code: str) -> str:
-    """The code a complex-maneuver recipe uses: every straight reads as S."""
-    card = deck.card(code)
-    return "S" if card is not None and card.is_straight else code
 
 
 def uses_genius(plane: PlaneState, deck: ManeuverDeck, program: Program) -> bool:
@@ -228,7 +244,13 @@ def legal_first_cards(
 
 def default_program(catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int) -> Program:
     """Authored 4.1: S, S, S on a missed deadline, or the first legal substitute; a landing
-    for a seriously wounded pilot who can land."""
+    for a seriously wounded pilot who can land. A complex maneuver under way is finished
+    first (seed A.I.b): its owed cards, then straights or their substitutes."""
+    if plane.sequence is not None and plane.status == "flying":
+        deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+        for program in sequences.completions(catalog, deck, plane):
+            if not check_program(catalog, plane, program, rules, turn):
+                return program
     if plane.status == "landed":
         return landing.programs(catalog, plane, turn)[0]  # it waits on the ground
     if landing.must_land(catalog, plane) and landing.may_land(plane):

@@ -187,6 +187,10 @@ class PlaneState(Model):
     # Seed F.VI.d.3 (a balloon surveillance role): the turns the enemy's efficient alert
     # limits its program to one card flown thrice, with no Immelmann nor Split-S.
     surprised_turns: tuple[int, ...] = ()
+    # Seed A.I.b, C: a complex maneuver begun late in last turn's program and owed at the
+    # start of this one (its key and how many of its cards were flown), its side's secret.
+    sequence: str | None = None
+    sequence_flown: int = 0
 
 
 class GroundElement(Model):
@@ -255,6 +259,9 @@ class Program(Model):
     # Seed D.VIII: the maneuver (1-3) after which the pilot fires his pistol, announced
     # with the program (engine.wings.pistol); None: no shot.
     pistol: int | None = None
+    # The slot where the declared complex maneuver begins ("S split_s: ST IM" starts at 1);
+    # cards of it past the third are owed at the start of the next turn (seed A.I.b).
+    start: int = 0
 
 
 class MissionRules(Model):

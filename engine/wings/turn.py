@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.rng import Rng
@@ -32,6 +32,7 @@ from engine.wings import (
     nets,
     pistol,
     relief,
+    sequences,
     shooting,
     soldier_shot,
     sun,
@@ -490,10 +491,9 @@ class Turn:
         assert card is not None
         return card
 
-    def step_effect(self, program: Program) -> Step:
-        if program.maneuver not in self.catalog.complex:
-            return Step()  # a plain program, a landing or a rocket attack
-        return self.catalog.complex[program.maneuver].steps[self.phase - 1]
+    def step_effect(self, plane: PlaneState, program: Program) -> Step:
+        # Seed A.I.b: a step keeps its effect when its maneuver runs over the turn's end.
+        return sequences.step(self.catalog, plane, program, self.phase - 1)
 
     def altitude(self, pid: str, card: ManeuverCard, step: Step, program: Program) -> None:
         """Seed A.III with authored 3.9: climb counters, levels, ceiling and the floor."""
@@ -504,7 +504,9 @@ class Turn:
         gain = 0
         if card.kind == "climb":
             gain = 1
-        elif card.kind == "immelmann" and program.maneuver not in self.catalog.complex:
+        elif card.kind == "immelmann" and not sequences.in_sequence(
+            self.catalog, plane, program, self.phase - 1
+        ):
             gain = 1  # authored 3.5: the base-game (modern) Immelmann gains a counter
         gain += step.climb
         if plane.spin:
@@ -1162,7 +1164,7 @@ class Turn:
             card = self.card_for(plane, program)
             length = self.catalog.base_size(self.catalog.planes[plane.type])[1]
             moves[plane.id] = (card, length)
-            played[plane.id] = (card, self.step_effect(program))
+            played[plane.id] = (card, self.step_effect(plane, program))
             self.event("card-revealed", plane=plane.id, card=card.code)
         pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
         starts = {pid: (self.planes[pid].x, self.planes[pid].y) for pid in moves}
@@ -1462,9 +1464,16 @@ def play_turn(
             break
         work.play_phase(programs)
     work.phase = 0
+    carry_sequences(work, programs)
     work.end_of_turn()
     state = work.finish()
     return state, work.events
+
+
+def carry_sequences(work: Turn, programs: Mapping[str, Program]) -> None:
+    """Seed A.I.b: a complex maneuver begun late is owed next turn; one done is dropped."""
+    for pid, (key, flown) in sequences.carry_over(work.catalog, work.planes, programs).items():
+        work.update(pid, sequence=key, sequence_flown=flown)
 
 
 def resume_turn(
@@ -1477,6 +1486,7 @@ def resume_turn(
     if work.flying():
         work.play_phase(dict(mission.programs))
     work.phase = 0
+    carry_sequences(work, mission.programs)
     work.end_of_turn()
     return work.finish(), work.events
 

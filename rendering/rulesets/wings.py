@@ -50,6 +50,7 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
 SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
+SEQUENCE_SEALED = "seq-"  # a program owing cards of its maneuver next turn (seed A.I.b)
 KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
@@ -292,6 +293,16 @@ class WingsPresenter:
                 elif plane.get("cloud_salt"):
                     # Only its own side's view holds the salt: why its menu reads sealed.
                     where += " · " + t("wings.cloud.edge", locale)
+                if plane["status"] == "flying" and plane.get("sequence"):
+                    # Only the owner's view holds it (seed A.I.b): what his program owes.
+                    where += " · " + t(
+                        "wings.sequence.under-way",
+                        locale,
+                        maneuver=word(
+                            f"wings.maneuver.{plane['sequence']}", plane["sequence"], locale
+                        ),
+                        flown=plane["sequence_flown"],
+                    )
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
                     # Only the owner's view holds it: his pilot's wounds are his secret.
                     where += " · " + t("wings.plane-note.must-land", locale, turn=plane["land_by"])
@@ -482,6 +493,11 @@ class WingsPresenter:
         if field.startswith("plane") and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
+        if field.startswith("plane") and ":" in value and " " in value.strip():
+            return _maneuver_words(value, locale)  # "split_s: ST IM S" (seed C)
+        if field.startswith("plane") and value.startswith(SEQUENCE_SEALED):
+            # A complex maneuver begun late: public words must not say what it still owes.
+            return t("wings.sequence.sealed", locale, code=value.removeprefix(SEQUENCE_SEALED))
         if field == "purchase" and value == NOTHING:
             return t("wings.nothing", locale)
         if field == "mission":
@@ -547,6 +563,8 @@ class WingsPresenter:
         labels = [
             o.detail
             if o.id.startswith(SEALED)
+            else _maneuver_words(o.detail, locale)
+            if o.id.startswith(SEQUENCE_SEALED)
             else word(f"wings.{o.detail}", o.detail, locale)
             if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
             else _flak_words(o.detail, locale)
@@ -770,3 +788,14 @@ def _flak_words(detail: str, locale: str) -> str:
         kind, plane, level = parts
         return t(f"wings.flak.{kind}", locale, plane=plane, level=level)
     return t(f"wings.flak.{parts[0]}", locale)
+
+
+def _maneuver_words(program: str, locale: str) -> str:
+    """A program declaring a complex maneuver ("S split_s: ST IM") with its name worded."""
+    head, colon, cards = program.partition(":")
+    if not colon:
+        return program
+    *plain, key = head.split() or [""]
+    name = word(f"wings.maneuver.{key}", key, locale)
+    declared = t("wings.sequence.declared", locale, maneuver=name, cards=cards.strip())
+    return " ".join([*plain, declared])

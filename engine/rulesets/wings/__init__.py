@@ -34,6 +34,7 @@ module maps it:
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
@@ -66,6 +67,7 @@ from engine.wings import (
     landing,
     pistol,
     reinforcements,
+    sequences,
     winch,
 )
 from engine.wings import campaign as wings
@@ -113,6 +115,9 @@ FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
 # Seed A.IV.i.3: the balloon owner's winch order, secret until the turn flies.
 FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
+# Places a full program menu keeps for complex maneuvers (seed C, A.I.b): the four first
+# of them, begun on the last card, then the second, then whole (authored).
+COMPLEX_ROOM = 4
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
@@ -352,6 +357,10 @@ _CHOICE_RULES: dict[str, tuple[str, ...]] = {
 # under the plane's secret salt, so the orders opened at the turn's end say nothing of where
 # the plane went. Only its own side's menu pairs each with its cards.
 SEALED = "cloud-"
+# Seed A.I.b, C: a program beginning a complex maneuver it finishes next turn is sealed the
+# same way (engine.wings.sequences): the cards it flies are revealed as they are played,
+# what it owes stays its side's until flown.
+SEQUENCE_SEALED = "seq-"
 
 # --- mapping helpers -----------------------------------------------------------------------
 
@@ -443,6 +452,10 @@ def _program_options(
         programs.append(text)
         return True
 
+    # Seed A.I.b: a maneuver under way opens the program; its completions fill the menu.
+    for completion in sequences.completions(catalog, deck, plane):
+        if legal(completion.cards):
+            add(completion.cards)
     # First one program per legal opening card, so the menu covers every first move the
     # plane can make: straightened out after it, else held, else any legal follow-up.
     codes = [card.code for card in deck.cards]
@@ -452,8 +465,22 @@ def _program_options(
         shapes = [(code, straight, straight), (code, code, code), (code, code, straight)]
         shapes += [(code, second, third) for second in codes for third in codes]
         any(add(cards) for cards in shapes)
-    # Then, while the select has room, a maneuver held for two cards or flown late.
-    for shape in ("cc" + "S", "SS" + "c", "S" + "c" + "S"):
+    # Then, while the select has room, a maneuver flown late; the complex maneuvers it may
+    # fly (seed C, A.I.b), begun on the last card first, keep the last COMPLEX_ROOM places.
+    complex_ = [
+        program_text(start)
+        for start in sorted(sequences.starts(catalog, deck, plane), key=lambda p: -p.start)
+        if not check_program(catalog, plane, start, mission.rules, mission.turn)
+    ]
+    complex_ = [text for text in complex_ if text not in programs]
+    kept = min(len(complex_), COMPLEX_ROOM)
+    for code in legal_first:
+        if len(programs) < MAX_PROGRAMS - kept:
+            add((straight, straight, code))
+    for text in complex_:
+        if len(programs) < MAX_PROGRAMS:
+            programs.append(text)
+    for shape in ("cc" + "S", "S" + "c" + "S"):
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
     return programs
@@ -503,6 +530,41 @@ def _worded(d: Any, field: str, words: str) -> Decision:
     its id), for the presenter to word."""
     options = tuple(Option(id=o.id, label=o.label, detail=f"{words}{o.id}") for o in d.options)
     return Decision(side=d.side, field=field, options=options, default=d.default)
+
+
+def _owes(catalog: Catalog, program: str) -> bool:
+    """Seed A.I.b: a program that leaves cards of its maneuver owed for next turn."""
+    if ":" not in program:
+        return False  # no complex maneuver declared (most of a menu): no parsing
+    parsed = parse_program(program)
+    maneuver = catalog.complex.get(parsed.maneuver or "")
+    return maneuver is not None and sequences.straddles(maneuver, parsed)
+
+
+def _deck_secret(mission: MissionState) -> str:
+    """A digest of the damage decks' order, a secret of the GM's alone (the view strips the
+    decks from both sides)."""
+    decks = json.dumps({k: list(d.pile) for k, d in sorted(mission.decks.items())})
+    return hashlib.sha256(decks.encode()).hexdigest()
+
+
+def _sealed_sequence(secret: str, plane: PlaneState, turn: int, program: str) -> str:
+    """What a program leaving cards owed reads as once its orders open at the turn's end:
+    a digest under the decks' secret, so neither the enemy nor the public learns what is
+    owed."""
+    key = f"{secret}:{plane.id}:{turn}:{program}"
+    return SEQUENCE_SEALED + hashlib.sha256(key.encode()).hexdigest()[:10]
+
+
+def _seal_owing(
+    catalog: Catalog, mission: MissionState, plane: PlaneState, option: Option, secret: str = ""
+) -> Option:
+    """The option sealed when its program leaves cards owed; its detail keeps the program
+    for its own side's panel."""
+    if not _owes(catalog, option.id):
+        return option
+    sealed = _sealed_sequence(secret or _deck_secret(mission), plane, mission.turn, option.id)
+    return Option(id=sealed, label=sealed, detail=option.id)
 
 
 def _sealed(plane: PlaneState, turn: int, program: str) -> str:
@@ -732,14 +794,26 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "reorder":
             if mission.round != "reorder":
                 return []  # no pursuit this turn: the round only flies the held programs
+            # A program owing cards next turn is only kept, its order sealed as it was.
             return [
                 Decision(
                     side=d.side,
                     field=slots[d.field],
                     options=tuple(
-                        Option(id=o.id, label=o.label, detail=d.detail) for o in d.options
+                        _seal_owing(
+                            self.catalog,
+                            mission,
+                            mission.planes[d.field],
+                            Option(id=o.id, label=o.label, detail=d.detail),
+                        )
+                        for o in d.options
                     ),
-                    default=d.default,
+                    default=_seal_owing(
+                        self.catalog,
+                        mission,
+                        mission.planes[d.field],
+                        Option(id=d.default, label=""),
+                    ).id,
                 )
                 for d in engine_decisions
             ]
@@ -803,6 +877,11 @@ class WingsRules(Rules[WingsState, WingsView]):
                 sealed = [_sealed(plane, mission.turn, p) for p in programs]
                 options = tuple(
                     Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
+                )
+            else:
+                secret = _deck_secret(mission) if any(":" in o.id for o in options) else ""
+                options = tuple(
+                    _seal_owing(self.catalog, mission, plane, o, secret) for o in options
                 )
             decisions.append(
                 Decision(
@@ -918,6 +997,13 @@ class WingsRules(Rules[WingsState, WingsView]):
             if plane is not None and plane.cloud_salt and picked.startswith(SEALED):
                 menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
                 unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
+                picked = unsealed.get(picked, picked)
+            elif plane is not None and picked.startswith(SEQUENCE_SEALED):
+                menu = [o.id for o in d.options]  # a reordering's: the program as declared
+                if d.kind == "program":
+                    menu = _program_options(self.catalog, plane, mission, menu)
+                secret = _deck_secret(mission)
+                unsealed = {_sealed_sequence(secret, plane, mission.turn, p): p for p in menu}
                 picked = unsealed.get(picked, picked)
             result[d.side][d.field] = picked
         return result
