@@ -258,3 +258,13 @@ def test_an_ace_keeps_a_program_that_begins_a_maneuver() -> None:
     assert ace.why_not(subject, parse_program("S S split_s: ST")) == "declared-maneuver"
     # Finishing one leaves the last card free (at most two cards are ever owed).
     assert ace.why_not(_owing("split_s", 1, tokens=3), parse_program("IM S TL")) is None
+
+
+def test_release_and_pistol_words_read_back_after_a_maneuver_begun_late() -> None:
+    # Three suffixes meet on one program: the late start, the bomb release, the pistol.
+    from engine.wings.program import parse_program, program_text
+
+    for text in ("S split_s: ST IM pistol@2", "S split_s: ST IM bomb@1 pistol@3"):
+        program = parse_program(text)
+        assert program.start == 1 and program.pistol is not None
+        assert program_text(program) == text
