@@ -303,7 +303,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         self, campaign_id: int, user_id: int, round_id: int, field: str, value: str
     ) -> PanelData:
         """Record one field of the side's choice, if it is a legal option right now."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             self._require_playing(campaign)
@@ -339,7 +339,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         ``version`` is the fingerprint of the drafts the commander's panel showed: if a
         teammate changed them since, nothing is locked (the panel is redrawn instead).
         """
-        async with self.repo.transaction() as tx:
+        async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             side = player.side

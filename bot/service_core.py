@@ -292,7 +292,8 @@ class ServiceCore:
                 plan = await plan_resolution(tx, ctx, round_id)
             if plan is None:
                 return False
-            async with self.repo.transaction() as tx:
+            # Only this campaign's rows: other campaigns' writers go on meanwhile.
+            async with self.repo.transaction(plan.campaign.id) as tx:
                 written = await apply_resolution(tx, ctx, plan)
             if written is not None:
                 self._prepare(plan.campaign)
