@@ -790,12 +790,12 @@ class PostgresRepository(Repository):
 
     dialect = "postgresql"
 
-    def __init__(self, pool: Any, url: str, schema: str) -> None:
+    def __init__(self, pool: Any, url: str, schema: str, pool_size: int = POOL_SIZE) -> None:
         self._pool = pool
         self._url = url
         self.schema = schema
         self._write_key = lock_key(schema, "write")
-        self._local_writer = WriterGate()
+        self._local_writer = WriterGate(max(1, pool_size // 2))
         self._closed = False
 
     @classmethod
@@ -826,7 +826,7 @@ class PostgresRepository(Repository):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url, str(schema))
+        return cls(pool, url, str(schema), pool_size)
 
     @property
     def url(self) -> str:

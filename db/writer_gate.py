@@ -5,7 +5,8 @@ writers of the same campaign one after the other. The queue is first come, first
 between writers that conflict: a waiter is let in once nothing running and nothing queued
 ahead of it conflicts with it, so a schema-wide writer waiting behind campaign writers
 holds back the campaign writers that arrive after it (it cannot starve), while a campaign
-writer is never held back by a queued writer of another campaign.
+writer is never held back by a queued writer of another campaign (only by the cap on
+writers running at once).
 
 This only keeps a process's writers from each holding a pooled connection while they wait;
 across processes the advisory locks of ``db.postgres`` give the same guarantee.
@@ -35,7 +36,10 @@ class _Waiter:
 
 
 class WriterGate:
-    def __init__(self) -> None:
+    def __init__(self, most: int) -> None:
+        # ``most`` writers at once: the rest of the pool stays free for reads, which would
+        # otherwise queue behind a crowd of writers for a connection.
+        self._most = most
         self._running: list[int | None] = []
         self._queue: deque[_Waiter] = deque()
 
@@ -63,6 +67,8 @@ class WriterGate:
     def _admit(self) -> None:
         ahead: list[int | None] = list(self._running)
         for waiter in list(self._queue):
+            if len(self._running) >= self._most:
+                return
             if waiter.granted.cancelled():
                 self._queue.remove(waiter)  # its task was cancelled while queued
                 continue

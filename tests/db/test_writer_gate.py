@@ -23,7 +23,7 @@ async def _settle() -> None:
 
 
 async def test_writers_of_two_campaigns_run_together_and_of_one_take_turns() -> None:
-    gate, log, leave = WriterGate(), [], asyncio.Event()
+    gate, log, leave = WriterGate(8), [], asyncio.Event()
     tasks = [asyncio.create_task(_hold(gate, c, log, leave)) for c in (1, 2, 1)]
     await _settle()
     assert sorted(gate.busy(), key=str) == [1, 2]  # the second writer of campaign 1 waits
@@ -33,7 +33,7 @@ async def test_writers_of_two_campaigns_run_together_and_of_one_take_turns() -> 
 
 
 async def test_a_schema_wide_writer_waits_for_all_and_holds_back_later_arrivals() -> None:
-    gate, log = WriterGate(), []
+    gate, log = WriterGate(8), []
     first, everyone, late = asyncio.Event(), asyncio.Event(), asyncio.Event()
     a = asyncio.create_task(_hold(gate, 1, log, first))
     await _settle()
@@ -53,7 +53,7 @@ async def test_a_schema_wide_writer_waits_for_all_and_holds_back_later_arrivals(
 
 
 async def test_a_cancelled_waiter_leaves_the_queue() -> None:
-    gate, log, leave = WriterGate(), [], asyncio.Event()
+    gate, log, leave = WriterGate(8), [], asyncio.Event()
     holder = asyncio.create_task(_hold(gate, 1, log, leave))
     await _settle()
     waiters = [asyncio.create_task(_hold(gate, s, log, leave)) for s in (1, SCHEMA)]
@@ -67,3 +67,13 @@ async def test_a_cancelled_waiter_leaves_the_queue() -> None:
     assert gate.busy() == []
     async with gate.enter(SCHEMA):  # nothing stale in the way
         assert gate.busy() == [SCHEMA]
+
+
+async def test_no_more_writers_run_at_once_than_the_cap() -> None:
+    gate, log, leave = WriterGate(2), [], asyncio.Event()
+    tasks = [asyncio.create_task(_hold(gate, c, log, leave)) for c in (1, 2, 3)]
+    await _settle()
+    assert gate.busy() == [1, 2]  # campaign 3 waits for a free place, not for a campaign
+    leave.set()
+    await asyncio.gather(*tasks)
+    assert log.index("in 3") > log.index("out 1")
