@@ -310,7 +310,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             live = await self._open_round_for(tx, campaign, round_id)
             side = player.side
             self._require_seated_before(player, live)
-            if side in await tx.standing_locks(live.id):
+            locks = await tx.standing_locks(live.id)
+            if side in locks:
                 raise ServiceError("already-locked")
             rules = self._plugin(campaign).rules
             state = await state_of(tx, rules, live.snapshot_before_id, history=False)
@@ -328,7 +329,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             await tx.set_draft(live.id, side, field, value, user_id, now)
             await tx.update_player(campaign.id, user_id, last_active=now)
             return await self._panel(
-                tx, campaign_id, user_id, known=(campaign, player, live, state)
+                tx, campaign_id, user_id, known=(campaign, player, live, state), locks=locks
             )
 
     async def lock(
