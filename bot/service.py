@@ -308,14 +308,15 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         self, campaign_id: int, user_id: int, round_id: int, field: str, value: str
     ) -> PanelData:
         """Record one field of the side's choice, if it is a legal option right now."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             self._require_playing(campaign)
             live = await self._open_round_for(tx, campaign, round_id)
             side = player.side
             self._require_seated_before(player, live)
-            if side in await tx.standing_locks(live.id):
+            locks = await tx.standing_locks(live.id)
+            if side in locks:
                 raise ServiceError("already-locked")
             rules = self._plugin(campaign).rules
             state = await state_of(tx, rules, live.snapshot_before_id, history=False)
@@ -333,7 +334,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             await tx.set_draft(live.id, side, field, value, user_id, now)
             await tx.update_player(campaign.id, user_id, last_active=now)
             return await self._panel(
-                tx, campaign_id, user_id, known=(campaign, player, live, state)
+                tx, campaign_id, user_id, known=(campaign, player, live, state), locks=locks
             )
 
     async def lock(
@@ -344,7 +345,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         ``version`` is the fingerprint of the drafts the commander's panel showed: if a
         teammate changed them since, nothing is locked (the panel is redrawn instead).
         """
-        async with self.repo.transaction() as tx:
+        async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             side = player.side

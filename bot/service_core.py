@@ -226,6 +226,7 @@ class ServiceCore:
         user_id: int,
         *,
         known: tuple[CampaignRow, PlayerRow, RoundRow, Any] | None = None,
+        locks: Mapping[str, Any] | None = None,
     ) -> PanelData:
         """Build the panel; ``known`` passes rows the caller already read in this transaction."""
         if known is None:
@@ -243,7 +244,14 @@ class ServiceCore:
             campaign, player, live, state = known
         self._require_seated_before(player, live)
         return await panel_data(
-            tx, self._plugin(campaign).rules, campaign, player, live, state, self._now()
+            tx,
+            self._plugin(campaign).rules,
+            campaign,
+            player,
+            live,
+            state,
+            self._now(),
+            locks=locks,
         )
 
     @staticmethod
@@ -292,7 +300,8 @@ class ServiceCore:
                 plan = await plan_resolution(tx, ctx, round_id)
             if plan is None:
                 return False
-            async with self.repo.transaction() as tx:
+            # Only this campaign's rows: other campaigns' writers go on meanwhile.
+            async with self.repo.transaction(plan.campaign.id) as tx:
                 written = await apply_resolution(tx, ctx, plan)
             if written is not None:
                 self._prepare(plan.campaign)

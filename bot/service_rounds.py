@@ -309,10 +309,14 @@ async def panel_data(
     live: RoundRow,
     state: Any,
     now: int,
+    *,
+    locks: Mapping[str, Any] | None = None,
 ) -> PanelData:
     """What a player's order panel shows for round ``live``: their side's view, only.
 
-    ``state`` is the round's state, whole or from its snapshot alone (``load_state``).
+    ``state`` is the round's state, whole or from its snapshot alone (``load_state``);
+    ``locks``: the round's standing locks, when the caller read them in this transaction
+    and wrote none since (one round trip fewer for a draft).
     """
     side = player.side
     viewer = secrecy.Viewer.player(side)
@@ -323,7 +327,7 @@ async def panel_data(
         # From its snapshot alone, or no longer known (gone from the cache): the view is
         # made from the whole state, never from one that may lack its history.
         view = await view_at(tx, rules, live.snapshot_before_id, viewer)
-    lock = (await tx.standing_locks(live.id)).get(side)
+    lock = (locks if locks is not None else await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at
     return PanelData(
         campaign_id=campaign.id,

@@ -2,12 +2,16 @@
 
 The contract is SQLite's, kept across processes:
 
-- a write transaction takes a transaction-level advisory lock (one key per schema) right
-  after BEGIN, so writers run one at a time across *every* process sharing the database,
-  exactly like SQLite's ``BEGIN IMMEDIATE``. Under that lock READ COMMITTED sees every
-  earlier writer's rows, so "read, check, write" cannot race. Within a process an
-  ``asyncio.Lock`` queues the writers first (first come, first served, as on SQLite) so
-  they do not each hold a pooled connection while they wait;
+- a write transaction takes transaction-level advisory locks right after BEGIN (in the
+  same round trip), so writers keep out of each other's way across *every* process sharing
+  the database. A schema-wide writer takes the schema's lock exclusively and runs alone,
+  exactly like SQLite's ``BEGIN IMMEDIATE``; a writer that touches one campaign's rows only
+  (``transaction(campaign=…)``: drafting, locking, resolving) takes it shared plus that
+  campaign's lock, so campaigns are written side by side. Under those locks READ COMMITTED
+  sees every earlier writer's rows of the campaign, so "read, check, write" cannot race.
+  Within a process a ``WriterGate`` queues the writers the same way first (first come,
+  first served between writers that conflict) so they do not each hold a pooled
+  connection while they wait;
 - a read is a REPEATABLE READ, READ ONLY transaction on its own pooled connection: one
   consistent snapshot, and it never waits for a writer.
 
@@ -18,7 +22,6 @@ A constraint violation is raised as ``ConstraintError``, as on SQLite.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -61,6 +64,7 @@ from db.sqlite import (
     _round,
     _timer,
 )
+from db.writer_gate import WriterGate
 
 _BOOLEAN_COLUMNS = {"seed_revealed", "gm_sees_secrets", "allow_unlock", "commander", "dm_ok"}
 POOL_SIZE = 10
@@ -786,12 +790,12 @@ class PostgresRepository(Repository):
 
     dialect = "postgresql"
 
-    def __init__(self, pool: Any, url: str, schema: str) -> None:
+    def __init__(self, pool: Any, url: str, schema: str, pool_size: int = POOL_SIZE) -> None:
         self._pool = pool
         self._url = url
         self.schema = schema
         self._write_key = lock_key(schema, "write")
-        self._local_writer = asyncio.Lock()
+        self._local_writer = WriterGate(max(1, pool_size // 2))
         self._closed = False
 
     @classmethod
@@ -822,20 +826,34 @@ class PostgresRepository(Repository):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url, str(schema))
+        return cls(pool, url, str(schema), pool_size)
 
     @property
     def url(self) -> str:
         return self._url
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        async with self._local_writer, self._pool.acquire() as conn:
-            tr = conn.transaction()
-            await tr.start()
+    async def transaction(self, campaign: int | None = None) -> AsyncIterator[Transaction]:
+        """A write transaction; with ``campaign``, one that writes that campaign's rows only.
+
+        A schema-wide writer holds the schema's advisory lock exclusively and so runs
+        alone. A campaign's writer holds it shared plus the campaign's own lock: writers of
+        different campaigns run side by side, two of one campaign one after the other, and
+        none of them while a schema-wide writer runs. The schema lock comes first, in every
+        writer, so no two writers can each hold what the other waits for.
+        """
+        if campaign is None:
+            locks = f"SELECT pg_advisory_xact_lock({self._write_key:d})"
+        else:
+            locks = (
+                f"SELECT pg_advisory_xact_lock_shared({self._write_key:d});"
+                f" SELECT pg_advisory_xact_lock({self._campaign_key(campaign):d})"
+            )
+        async with self._local_writer.enter(campaign), self._pool.acquire() as conn:
             try:
-                # The cross-process writer lock; released by COMMIT or ROLLBACK.
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", self._write_key)
+                # BEGIN and the writer locks in one round trip (a simple query of several
+                # statements runs them in order); the locks go with COMMIT or ROLLBACK.
+                await conn.execute(f"BEGIN; {locks}")
                 tx = PostgresTransaction(conn, writable=True)
                 yield tx
                 if tx.spoiled is not None:
@@ -844,10 +862,16 @@ class PostgresRepository(Repository):
             except BaseException:
                 # BaseException: a cancelled task must not leave a pooled connection inside
                 # a half-written transaction.
-                await tr.rollback()
+                if conn.is_in_transaction():
+                    await conn.execute("ROLLBACK")
                 raise
             else:
-                await tr.commit()
+                await conn.execute("COMMIT")
+
+    def _campaign_key(self, campaign: int) -> int:
+        """The advisory lock key of one campaign's writers: the schema's key mixed with the
+        campaign id, so two schemas' campaign 1 do not wait on each other."""
+        return lock_key(self.schema, f"campaign:{campaign:d}")
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Transaction]:

@@ -530,8 +530,14 @@ class Repository(abc.ABC):
     dialect: str = ""
 
     @abc.abstractmethod
-    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
-        """A write transaction: exclusive, committed on exit, rolled back on an exception."""
+    def transaction(self, campaign: int | None = None) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: exclusive, committed on exit, rolled back on an exception.
+
+        ``campaign``: the transaction reads and writes that campaign's rows only (and
+        appends to the shared sequences), so a backend may run it beside writers of other
+        campaigns; it still excludes every other writer of that campaign and every writer
+        that passes no campaign. A backend with a single writer may ignore it.
+        """
 
     @abc.abstractmethod
     def read(self) -> AbstractAsyncContextManager[Transaction]:

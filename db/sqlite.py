@@ -1078,7 +1078,8 @@ class SqliteRepository(Repository):
             await self._run_on_writer(self._begin_waiting)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def transaction(self, campaign: int | None = None) -> AsyncIterator[Transaction]:
+        # ``campaign`` is ignored: one SQLite file has one writer at a time anyway.
         # Group commit: transactions that queue for the writer while a COMMIT waits for the
         # disk run one after the other inside one SQLite transaction, each in its own
         # savepoint, and one COMMIT makes them all durable. Each caller is answered only
