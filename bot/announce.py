@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from bot import boards, secrecy
 from bot import panel as panels
+from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
 from bot.i18n import t
 from bot.panel import PanelSpec, deadline_text, side_text
@@ -108,13 +109,23 @@ async def render(what: str, draw: Callable[[], T]) -> T | None:
 # ------------------------------------------------------------------------------ builder
 
 
-def card_text(plugin: Plugin[Any, Any], c: CampaignRow, players: Sequence[Any], loc: str) -> str:
-    """The campaign card: scenario, GM, sides and players, pace, secrets, seed commitment."""
+def card_text(
+    plugin: Plugin[Any, Any],
+    c: CampaignRow,
+    players: Sequence[Any],
+    loc: str,
+    switches: Mapping[str, str] | None = None,
+) -> str:
+    """The campaign card: scenario, GM, the switches it was created with, sides and players,
+    pace, secrets, seed commitment."""
     scenario = plugin.rules.scenarios()[c.scenario]
     game = t(f"service.game.{c.ruleset}", loc)
     name = scenario_name(c.scenario, scenario.name, loc)
     lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
     lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
+    if switches:
+        said = gm_switches.described(plugin.rules, c.scenario, switches, loc)
+        lines.append(t("service.card.switches", loc, switches=said))
     for side in plugin.rules.side_ids:
         names = [
             mention(p.user_id) + (" ★" if p.commander else "") for p in players if p.side == side
@@ -208,6 +219,7 @@ class AnnouncementBuilder:
         facts: dict[str, Any] = {}
         if row.kind == "campaign-card":
             facts["players"] = await tx.players(campaign.id)
+            facts["switches"] = await gm_switches.created_switches(tx, campaign.id)
         elif row.kind in ("round-message", "dm-panel", "reminder"):
             round_row = await tx.round(int(payload["round_id"]))
             if round_row is None:
@@ -278,7 +290,9 @@ class AnnouncementBuilder:
         self, plugin: Plugin[Any, Any], c: CampaignRow, facts: dict[str, Any]
     ) -> Announcement:
         return Announcement(
-            "campaign-card", card_text(plugin, c, facts["players"], c.locale), edit_of="card"
+            "campaign-card",
+            card_text(plugin, c, facts["players"], c.locale, facts.get("switches")),
+            edit_of="card",
         )
 
     # -- the round message

@@ -185,11 +185,13 @@ class QueryMixin(ServiceCore):
     async def card(self, campaign_id: int, locale: str) -> str:
         """The campaign card's words in the reader's language (``/campaign info``)."""
         from bot.announce import card_text
+        from bot.switches import created_switches
 
         async with self.repo.read() as tx:
             campaign = await self._campaign(tx, campaign_id)
             players = await tx.players(campaign.id)
-        return card_text(self._plugin(campaign), campaign, players, locale)
+            switches = await created_switches(tx, campaign.id)
+        return card_text(self._plugin(campaign), campaign, players, locale, switches)
 
     async def info(self, campaign_id: int) -> CampaignInfo:
         async with self.repo.read() as tx:

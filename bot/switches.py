@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.service_model import ServiceError
+from db.repository import Transaction
 from engine.ruleset import Rules
 
 MAX_SWITCHES = 40  # more than any ruleset declares: a longer text is a mistake
@@ -106,3 +107,12 @@ def described(
         else t("switches.changed", locale, name=name, value=value, default=defaults.get(name))
         for name, value in switches.items()
     )
+
+
+async def created_switches(tx: Transaction, campaign_id: int) -> dict[str, str]:
+    """The switches a campaign was created with (its first event holds them), or none."""
+    first = await tx.events(campaign_id, limit=1)
+    if not first or first[0].kind != "campaign-created":
+        return {}
+    given = first[0].data.get("switches")
+    return {str(k): str(v) for k, v in given.items()} if isinstance(given, dict) else {}

@@ -18,6 +18,7 @@ async def test_the_first_briefing_is_logged_before_the_first_turn(
     info = await env.svc.create_campaign(
         GUILD, CHANNEL, GM, "wings-1917-front", pace(), seed="brief", ruleset="wings"
     )
+    assert "Switches" not in await env.svc.card(info.id, "en")  # created without any
     lines = await log_lines(env, info.id, oldest_first=True)
     briefed = [line for line in lines if line.startswith("Mission 1 briefed")]
     assert len(briefed) == 1, lines

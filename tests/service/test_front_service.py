@@ -111,3 +111,24 @@ async def test_switches_a_scenario_does_not_have_are_refused(
         )
     assert refused.value.code == code
     assert await env.svc.campaign_in_channel(CHANNEL) is None  # nothing was created
+
+
+async def test_the_campaign_card_and_campaign_info_list_the_gm_s_switches(
+    env: Env, catalog: Catalog
+) -> None:
+    switches = {"front": "western", "ammunition": "off"}
+    cid = await _switched(env, SEED, "wings-1917-east", switches)
+    card = await env.svc.card(cid, "en")
+    english = (
+        "Switches: ammunition=off (the scenario's: on), front=western (the scenario's: eastern)"
+    )
+    assert english in card
+    french = await env.svc.card(cid, "fr")
+    said = (
+        "ammunition=off (celui du scénario\u00a0: on),"
+        " front=western (celui du scénario\u00a0: eastern)"
+    )
+    assert f"Réglages\u00a0: {said}" in french
+    # The card posted in the channel says the same.
+    posted = [a for _, a, _ in env.sender.sent if a.kind == "campaign-card"]
+    assert posted and english in posted[-1].text
