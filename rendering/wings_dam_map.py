@@ -21,14 +21,14 @@ from rendering.i18n import t
 from rendering.style import font
 from rendering.wings_map import (
     EDGE,
-    GRID,
     INK,
     LABEL_SIZE,
     MUTED,
     PAPER,
-    RULER,
     SIDE_INK,
     TICK_SIZE,
+    canvas,
+    grid,
 )
 
 LAKE = (188, 214, 232)
@@ -43,15 +43,8 @@ LANCASTER = (2.0, 2.4)  # the large base, length and width in bw (authored 3.2)
 def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
     layout = dam["layout"]
     table_w, table_h = (float(v) for v in layout["table"])
-    band = 36
-    scale = (width - band - 8) / table_w
-    height = band + int(table_h * scale) + 8
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return (band + x * scale, band + y * scale)
-
+    image, draw, scale, at = canvas(table_w, table_h, width)
+    height = image.height
     draw.rectangle((*at(0, 0), *at(table_w, table_h)), fill=LAND)
     target = dam.get("target")
     if target is None:
@@ -67,7 +60,8 @@ def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
     for box in ((0, 0, width, top), (0, bottom, width, height), (0, 0, left, height),
                 (right, 0, width, height)):  # fmt: skip
         draw.rectangle(box, fill=PAPER)
-    _grid(draw, at, table_w, table_h)
+    grid(draw, at, table_w, table_h)
+    draw.rectangle((*at(0, 0), *at(table_w, table_h)), outline=EDGE, width=2)
     draw.line((*at(0, 0), *at(0, table_h)), fill=SIDE_INK["entente"], width=6)  # Allied edge
     for gun in guns:
         _gun(draw, at, scale, gun)
@@ -79,21 +73,6 @@ def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
         if plane["status"] == "flying":
             _plane(draw, at, scale, plane, locale)
     return image
-
-
-def _grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
-    fnt = font(TICK_SIZE)
-    for i in range(int(table_w // RULER) + 1):
-        x = i * RULER
-        draw.line((*at(x, 0), *at(x, table_h)), fill=GRID, width=1)
-        tx, ty = at(x, 0)
-        draw.text((tx, ty - 4), f"{x:g}", font=fnt, fill=MUTED, anchor="md")
-    for i in range(int(table_h // RULER) + 1):
-        y = i * RULER
-        draw.line((*at(0, y), *at(table_w, y)), fill=GRID, width=1)
-        tx, ty = at(0, y)
-        draw.text((tx - 4, ty), f"{y:g}", font=fnt, fill=MUTED, anchor="rm")
-    draw.rectangle((*at(0, 0), *at(table_w, table_h)), outline=EDGE, width=2)
 
 
 def _lake(draw: ImageDraw.ImageDraw, at: Any, layout: Mapping[str, Any]) -> None:

@@ -16,7 +16,7 @@ scale for every type (the view does not carry base sizes): an arrow is a small b
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -47,20 +47,12 @@ def table_map(
 ) -> Image.Image:
     """The mission's table, ``width`` pixels wide, with a band for the coordinates."""
     table_w, table_h = (float(v) for v in mission["table"])
-    band = 36  # the coordinate ticks, left and top
-    scale = (width - band - 8) / table_w
-    height = band + int(table_h * scale) + 8
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return (band + x * scale, band + y * scale)
-
+    image, draw, scale, at = canvas(table_w, table_h, width)
     _zones(draw, at, table_w, table_h, locale, mission.get("zones"))
     relief = sorted(mission.get("relief") or (), key=lambda zone: zone["floor"])
     for zone in relief:
         _relief_ground(draw, at, zone)
-    _grid(draw, at, table_w, table_h)
+    grid(draw, at, table_w, table_h)
     for zone in relief:
         _relief_marker(draw, at, zone, locale)
     _net(draw, at, mission, table_h)
@@ -130,7 +122,25 @@ def _relief_marker(
         )  # fmt: skip
 
 
-def _grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
+def canvas(
+    table_w: float, table_h: float, width: int
+) -> tuple[Image.Image, ImageDraw.ImageDraw, float, Callable[[float, float], tuple[float, float]]]:
+    """A blank page ``width`` pixels wide for a table of ``table_w`` × ``table_h`` bw, with a
+    band left and top for the coordinates: the image, its pen, pixels per bw, and where a
+    table point lands on it."""
+    band = 36  # the coordinate ticks, left and top
+    scale = (width - band - 8) / table_w
+    height = band + int(table_h * scale) + 8
+    image = Image.new("RGB", (width, height), PAPER)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (band + x * scale, band + y * scale)
+
+    return image, ImageDraw.Draw(image), scale, at
+
+
+def grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
+    """One line a ruler, its coordinate on the top and left edges."""
     fnt = font(TICK_SIZE)
     steps = int(table_w // RULER) + 1
     for i in range(steps):

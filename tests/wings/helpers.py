@@ -78,3 +78,17 @@ def random_raid(scenario: str, seed: str, cap: int) -> list[str]:
         dumps.append(rules.dump(state))
         assert len(dumps) < cap, f"{scenario} did not end within {cap} rounds"
     return dumps
+
+
+def menu_words(scenario: str, field: str, option: Any) -> dict[str, tuple[str, str]]:
+    """How a panel option reads, per language: its label and its description."""
+    from rendering.rulesets.wings import WingsPresenter
+
+    presenter = WingsPresenter()
+    return {
+        locale: (
+            presenter.option_text(scenario, field, option.id, locale),
+            presenter.option_description(field, option, locale),
+        )
+        for locale in ("en", "fr")
+    }

@@ -12,7 +12,7 @@ from engine.wings import geometry as geo
 from engine.wings.catalog import default_catalog
 from engine.wings.objectives import bomb_fall
 from engine.wings.state import Objective
-from rendering.rulesets.wings import WingsPresenter
+from tests.wings.helpers import menu_words
 
 SEED = "bombs"
 
@@ -71,15 +71,8 @@ def test_the_bomber_s_menu_offers_the_release_in_both_languages() -> None:
     # Nobody else carries a bomb: no release on their menus.
     others = [d for key, d in decisions.items() if key != ("entente", "plane1")]
     assert not any("bomb@" in o.id for d in others for o in d.options)
-    presenter = WingsPresenter()
     release = bomber.options[2]
-    words = {
-        locale: (
-            presenter.option_text("wings-1917", "plane1", release.id, locale),
-            presenter.option_description("plane1", release, locale),
-        )
-        for locale in ("en", "fr")
-    }
+    words = menu_words("wings-1917", "plane1", release)
     assert words["en"] == (
         "S S S · bomb after maneuver 2",
         "released after the 2nd card, whatever it lands on (at level 0 it blows you up)",

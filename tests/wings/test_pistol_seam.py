@@ -13,6 +13,7 @@ from engine.rulesets.wings import MAX_PROGRAMS, WingsRules, WingsState
 from engine.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.wings_play import with_planes
+from tests.wings.helpers import menu_words
 
 SEED = "pistol"
 ARMED = {"pistol": 1, "bullets": 6}
@@ -67,15 +68,8 @@ def test_every_plane_near_an_enemy_is_offered_the_shot_pistol_or_not() -> None:
         o.id for o in _menu(rules, abreast(start), "central", "plane1").options
     }
     assert not any("pistol@" in o.id for d in rules.pending(start) for o in d.options)
-    presenter = WingsPresenter()
     option = next(o for o in owner.options if o.id == "S S S pistol@2")
-    words = {
-        locale: (
-            presenter.option_text("wings-1917", "plane1", option.id, locale),
-            presenter.option_description("plane1", option, locale),
-        )
-        for locale in ("en", "fr")
-    }
+    words = menu_words("wings-1917", "plane1", option)
     assert words["en"] == (
         "S S S · pistol after maneuver 2",
         "your pilot shoots the nearest enemy pilot within R/2 (never a Ghost), one bullet",
