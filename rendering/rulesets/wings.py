@@ -33,6 +33,7 @@ from rendering.wings_dam import (
     complex_plane_line,
     complex_score,
     dam_heading_words,
+    dorsal_lines,
 )
 from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
@@ -659,6 +660,7 @@ class WingsPresenter:
             *relief_lines(view.data, locale),
             *sun_lines(view.data, locale),
             *role_lines(view.data, locale),
+            *dorsal_lines(view.data, locale),
         ]
 
     # ------------------------------------------------------------------ images
