@@ -524,6 +524,8 @@ class WingsPresenter:
                 return t("wings.winch.keep", locale)
             balloons = value.removeprefix("winch:").replace("+", ", ")
             return t("wings.winch.down", locale, balloons=balloons)
+        if field.startswith("flak") and value.startswith(FLAK_WORDS):
+            return _flak_words(value, locale)  # opened once the campaign is over
         if field.startswith("flak") and value.startswith(FLAK_SEALED):
             # Seed A.IV.h: public words must not tell where a shell still waits.
             return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
