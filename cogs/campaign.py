@@ -823,6 +823,7 @@ class CampaignCog(commands.Cog):
         missing="what a side that did not lock gets at the deadline",
         language="the language of the campaign's announcements",
         allow_unlock="may a commander unlock and change before the deadline",
+        switches="before the start: switches to change, e.g. front=eastern (none: the scenario's)",
     )
     @app_commands.choices(missing=MISSING_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(
@@ -834,6 +835,7 @@ class CampaignCog(commands.Cog):
         missing: str | None = None,
         language: str | None = None,
         allow_unlock: bool | None = None,
+        switches: str | None = None,
     ) -> None:
         try:
             seconds = parse_duration(deadline) if deadline is not None else None
@@ -854,6 +856,7 @@ class CampaignCog(commands.Cog):
             missing_policy=missing,
             locale=language,
             allow_unlock=allow_unlock,
+            switches=switches,
         )
         by = interaction.user.id
         loc = locale(interaction)
