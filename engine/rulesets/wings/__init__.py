@@ -64,6 +64,7 @@ from engine.wings import (
     bombing,
     equipment,
     front,
+    gunner,
     landing,
     pistol,
     reinforcements,
@@ -1035,8 +1036,8 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "program":
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
-            picked = wings.pending(self.catalog, campaign)
-            opened = flak_rules.opened(campaign.mission, picked, choices)
+            batteries = gunner.decisions(self.catalog, campaign.mission)
+            opened = flak_rules.opened(campaign.mission, batteries, choices)
             if opened:
                 state = state.model_copy(
                     update={"flak_opened": {**state.flak_opened, **opened}}
