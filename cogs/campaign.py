@@ -876,6 +876,21 @@ class CampaignCog(commands.Cog):
             check=possible,
         )
 
+    @settings.autocomplete("switches")
+    async def _settings_switch_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        # Only while the channel's campaign waits for its start: later they cannot change.
+        if interaction.channel_id is None:
+            return []
+        info = await campaigns(interaction).campaign_in_channel(interaction.channel_id)
+        if info is None or info.status != "setup":
+            return []
+        rules = campaigns(interaction).rulesets.get(info.ruleset).rules
+        found = switches_of.completions(rules, info.scenario, current)
+        fits = [text for text in found if len(text) <= 100]
+        return [app_commands.Choice(name=text, value=text) for text in fits][:25]
+
     # ------------------------------------------------------------------ confirmed GM actions
 
     async def _confirmed(

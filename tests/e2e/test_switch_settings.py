@@ -1,6 +1,7 @@
 """In Discord, a GM fixes a Wings campaign's switches with /campaign settings before its
 start: a bad value is refused as on /campaign new, a good one is confirmed, reaches the
-table and the log; once the campaign has started the change is refused, saying why."""
+table and the log (the option completes the scenario's switches until then); once the
+campaign has started the change is refused, saying why."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         info = await service.campaign_in_channel(channel.id)
         assert info is not None
 
+        offered = await gm.autocomplete(channel, "campaign settings", "switches", "front=e")
+        assert [choice["value"] for choice in offered] == ["front=eastern"]
         bad = await gm.slash(channel, "campaign settings", reason="typo", switches="front=east")
         assert "cannot be east: use western, eastern" in refusal(bad)
         assert "Confirm" not in str(bad.response.components)
@@ -54,6 +57,7 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         await bob.slash(channel, "campaign join", side="central")
         await gm.slash(channel, "campaign start")
         await world.pump()
+        assert not await gm.autocomplete(channel, "campaign settings", "switches", "sun")
         late = await gm.slash(channel, "campaign settings", reason="oops", switches="sun=off")
         assert "only before the campaign starts" in refusal(late)
         assert "Confirm" not in str(late.response.components)
