@@ -442,24 +442,25 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     # 2. Replay, in the order the rounds were played. A round on a new branch starts from
     # the state at the start of its turn as last replayed (that is what the rollback restored).
     # The GM's switches (bot.switches), checked again: the file may have been edited.
-    given = created["data"].get("switches") if created else None
-    switches = switches_of.replayable(rules, info["scenario"], given)
-    if switches is None:
-        result.problems.append(f"the campaign's switches {given!r} are not this scenario's")
-        return result
-    state = switches_of.begin(rules, info["scenario"], seed, switches)
+    # A GM who changed them before the start drew the table again: every start is replayed
+    # against the set-up it logged, and the campaign plays from the last.
+    for given, set_up in switches_of.start_switches(export["events"]):
+        switches = switches_of.replayable(rules, info["scenario"], given)
+        if switches is None:
+            result.problems.append(f"the campaign's switches {given!r} are not this scenario's")
+            return result
+        state = switches_of.begin(rules, info["scenario"], seed, switches)
+        problem = _compare_events("the campaign's set-up", rules.opening(state), set_up)
+        if problem:
+            result.problems.append(problem)
+            return result
+        result.events += len(set_up)
     starts: dict[int, Any] = {}
     branch = 1
     engine_events: dict[int, list[dict[str, Any]]] = {}
     for event in export["events"]:
         if event["source"] == "engine" and event["round_id"] is not None:
             engine_events.setdefault(event["round_id"], []).append(event)
-    set_up = [e for e in export["events"] if e["source"] == "engine" and e["round_id"] is None]
-    problem = _compare_events("the campaign's set-up", rules.opening(state), set_up)
-    if problem:
-        result.problems.append(problem)
-        return result
-    result.events += len(set_up)
     for round_json in export["rounds"]:
         where = _where(round_json)
         voided = round_json["status"] == "void"
@@ -647,6 +648,8 @@ def after_action_markdown(
 
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
     default = t("polish.export.default", loc)
+    # Sealed choices the rules open once the campaign is over (a Wings flak order's digest).
+    opened: Mapping[str, str] = getattr(view, "opened", None) or {}
     for turn in sorted({r["turn"] for r in live_rounds}):
         lines += [t("polish.export.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
@@ -661,7 +664,7 @@ def after_action_markdown(
             lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
             for lock, choice in locks:
                 words = " · ".join(
-                    presenter.option_text(scenario.key, k, choice[k], loc)
+                    presenter.option_text(scenario.key, k, opened.get(choice[k], choice[k]), loc)
                     for k in sorted(choice, key=rank)
                 ) or t("polish.export.nothing", loc)
                 note = default if lock["defaulted"] and choice else ""

@@ -96,6 +96,8 @@ def _setting_value(name: str, value: Any, lang: str) -> str:
         return word(f"service.policy.{value}", str(value), lang)
     if name == "language":
         return word(f"archive.settings.value.{value}", str(value), lang)
+    if name == "switches":  # "front=eastern sun=off", or none: the scenario's own
+        return str(value) or t("archive.settings.value.scenario-switches", lang)
     return _value(value, lang)
 
 

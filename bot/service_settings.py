@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from bot import switches as gm_switches
 from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
 from bot.service_core import ServiceCore
@@ -21,8 +22,8 @@ from bot.service_model import (
     MISSING_POLICIES,
     ServiceError,
 )
-from bot.service_rounds import refresh_card
-from db.repository import CampaignRow
+from bot.service_rounds import refresh_card, store_state
+from db.repository import CampaignRow, NewEvent, Transaction
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class SettingsChange:
     missing_policy: str | None = None
     locale: str | None = None
     allow_unlock: bool | None = None
+    switches: str | None = None  # the GM's text, as on /campaign new; before the start only
 
     def params(self) -> dict[str, Any]:
         """As JSON for a GM request waiting for its Confirm."""
@@ -45,6 +47,7 @@ class SettingsChange:
             "missing_policy": self.missing_policy,
             "locale": self.locale,
             "allow_unlock": self.allow_unlock,
+            "switches": self.switches,
         }
 
     @classmethod
@@ -58,6 +61,7 @@ class SettingsChange:
             missing_policy=params.get("missing_policy"),
             locale=params.get("locale"),
             allow_unlock=bool(unlock) if unlock is not None else None,
+            switches=params.get("switches"),
         )
 
 
@@ -119,18 +123,31 @@ class SettingsMixin(ServiceCore):
         async with self.repo.read() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
-            return self._changes_or_refuse(campaign, change)
+            changed, _switched = await self._changes_or_refuse(tx, campaign, change)
+            return changed
 
-    @staticmethod
-    def _changes_or_refuse(
-        campaign: CampaignRow, change: SettingsChange
-    ) -> list[tuple[str, Any, Any]]:
+    async def _changes_or_refuse(
+        self, tx: Transaction, campaign: CampaignRow, change: SettingsChange
+    ) -> tuple[list[tuple[str, Any, Any]], dict[str, str] | None]:
+        """The changes, and the campaign's new switches when they change (else None)."""
         if campaign.status == "finished":
             raise ServiceError("finished")
         changed = setting_changes(campaign, change)
+        switched = None
+        if change.switches is not None:
+            # Seed K.1's switches shape the table drawn at creation: once the players have
+            # seen it and the first turn is open, changing them would deal another game.
+            if campaign.status != "setup":
+                raise ServiceError("switches-started")
+            rules = self._plugin(campaign).rules
+            old = await gm_switches.created_switches(tx, campaign.id)
+            new = gm_switches.changed_set(rules, campaign.scenario, old, change.switches)
+            if new != old:
+                changed.append(("switches", gm_switches.as_text(old), gm_switches.as_text(new)))
+                switched = new
         if not changed:
             raise ServiceError("settings-unchanged")
-        return changed
+        return changed, switched
 
     async def change_settings(
         self,
@@ -151,7 +168,7 @@ class SettingsMixin(ServiceCore):
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
-            changed = self._changes_or_refuse(campaign, change)
+            changed, switched = await self._changes_or_refuse(tx, campaign, change)
             fields: dict[str, Any] = {}
             if change.round_seconds is not None:
                 fields["round_seconds"] = change.round_seconds
@@ -163,12 +180,16 @@ class SettingsMixin(ServiceCore):
                 fields["locale"] = change.locale
             if change.allow_unlock is not None:
                 fields["allow_unlock"] = change.allow_unlock
-            await tx.update_campaign(campaign.id, **fields)
+            if fields:
+                await tx.update_campaign(campaign.id, **fields)
             # The values, not words: the log words them in each reader's language.
             summary = [[name, old, new] for name, old, new in changed]
-            await self._event(
-                tx, campaign, "settings-changed", {"by": by, "changes": summary, "reason": reason}
-            )
+            logged: dict[str, Any] = {"by": by, "changes": summary, "reason": reason}
+            if switched is not None:
+                logged[gm_switches.SWITCHES] = switched  # verify replays the start with them
+            await self._event(tx, campaign, gm_switches.CHANGED, logged)
+            if switched is not None:
+                await self._draw_again(tx, campaign, switched)
             await self._audit(
                 tx,
                 campaign,
@@ -180,3 +201,17 @@ class SettingsMixin(ServiceCore):
             updated = await self._campaign(tx, campaign.id)
             await refresh_card(tx, updated, self._now())
             return changed
+
+    async def _draw_again(
+        self, tx: Transaction, campaign: CampaignRow, switched: dict[str, str]
+    ) -> None:
+        """The campaign's first state drawn again from its seed with the new switches, as
+        ``create_campaign`` drew it, and what that drew logged after the change."""
+        rules = self._plugin(campaign).rules
+        now = self._now()
+        state = gm_switches.begin(rules, campaign.scenario, campaign.seed, switched)
+        snapshot_id = await store_state(tx, rules, campaign, state, now)
+        await tx.update_campaign(campaign.id, snapshot_id=snapshot_id)
+        opening = [NewEvent(e.kind, e.turn, e.data, source="engine") for e in rules.opening(state)]
+        if opening:
+            await tx.append_events(campaign.id, None, campaign.branch, opening, now)

@@ -110,9 +110,62 @@ def described(
 
 
 async def created_switches(tx: Transaction, campaign_id: int) -> dict[str, str]:
-    """The switches a campaign was created with (its first event holds them), or none."""
+    """The switches a campaign plays with: those it was created with (its first event holds
+    them), or the last the GM set with ``/campaign settings`` before its start; or none."""
     first = await tx.events(campaign_id, limit=1)
     if not first or first[0].kind != "campaign-created":
         return {}
     given = first[0].data.get("switches")
+    # A change is only allowed before the start, so it was logged in the creation's turn.
+    for event in await tx.events(campaign_id, turn=first[0].turn):
+        if event.kind == CHANGED and SWITCHES in event.data:
+            given = event.data[SWITCHES]
     return {str(k): str(v) for k, v in given.items()} if isinstance(given, dict) else {}
+
+
+# --- changing them before the start (``/campaign settings switches:``) -------------------
+
+CHANGED = "settings-changed"  # the event that carries the new set under SWITCHES
+SWITCHES = "switches"
+BACK_TO_SCENARIO = ("none", "-", "aucun")  # the text that drops every switch
+
+
+def changed_set(
+    rules: Rules[Any, Any], scenario: str, current: Mapping[str, str], text: str
+) -> dict[str, str]:
+    """The campaign's switches once the GM's text is applied: the names given take their
+    new values (checked as at creation), the others keep theirs; "none" drops them all,
+    back to the scenario's values."""
+    if text.strip().lower() in BACK_TO_SCENARIO:
+        return {}
+    given = checked(rules, scenario, parse(text))
+    merged = {**current, **given}
+    return {
+        spec.name: merged[spec.name] for spec in rules.switches(scenario) if spec.name in merged
+    }
+
+
+def as_text(switches: Mapping[str, str]) -> str:
+    """The set as the GM writes it ("front=eastern sun=off"), empty for none."""
+    return " ".join(f"{name}={value}" for name, value in switches.items())
+
+
+def start_switches(events: list[dict[str, Any]]) -> list[tuple[Any, list[dict[str, Any]]]]:
+    """An export's starts, in order: the switches each one was drawn with (the creation's,
+    then each change before the start) and the set-up events (engine, no round) it logged,
+    so ``verify`` replays every one and plays the campaign from the last."""
+    starts: list[tuple[Any, list[dict[str, Any]]]] = []
+    started = False
+    for event in events:
+        if event["kind"] == "campaign-created":
+            starts.append((event["data"].get(SWITCHES), []))
+        elif event["kind"] == "campaign-started":
+            started = True
+        elif event["kind"] == CHANGED and SWITCHES in event["data"]:
+            # Refused by the service once the campaign runs: a file saying otherwise lies.
+            starts.append((event["data"][SWITCHES] if not started else [], []))
+        elif event["source"] == "engine" and event["round_id"] is None:
+            if not starts:
+                starts.append((None, []))
+            starts[-1][1].append(event)
+    return starts or [(None, [])]

@@ -823,6 +823,7 @@ class CampaignCog(commands.Cog):
         missing="what a side that did not lock gets at the deadline",
         language="the language of the campaign's announcements",
         allow_unlock="may a commander unlock and change before the deadline",
+        switches="before the start: switches to change, e.g. front=eastern (none: the scenario's)",
     )
     @app_commands.choices(missing=MISSING_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(
@@ -834,6 +835,7 @@ class CampaignCog(commands.Cog):
         missing: str | None = None,
         language: str | None = None,
         allow_unlock: bool | None = None,
+        switches: str | None = None,
     ) -> None:
         try:
             seconds = parse_duration(deadline) if deadline is not None else None
@@ -854,6 +856,7 @@ class CampaignCog(commands.Cog):
             missing_policy=missing,
             locale=language,
             allow_unlock=allow_unlock,
+            switches=switches,
         )
         by = interaction.user.id
         loc = locale(interaction)
@@ -872,6 +875,21 @@ class CampaignCog(commands.Cog):
             reason=reason,
             check=possible,
         )
+
+    @settings.autocomplete("switches")
+    async def _settings_switch_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        # Only while the channel's campaign waits for its start: later they cannot change.
+        if interaction.channel_id is None:
+            return []
+        info = await campaigns(interaction).campaign_in_channel(interaction.channel_id)
+        if info is None or info.status != "setup":
+            return []
+        rules = campaigns(interaction).rulesets.get(info.ruleset).rules
+        found = switches_of.completions(rules, info.scenario, current)
+        fits = [text for text in found if len(text) <= 100]
+        return [app_commands.Choice(name=text, value=text) for text in fits][:25]
 
     # ------------------------------------------------------------------ confirmed GM actions
 

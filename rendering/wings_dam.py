@@ -36,7 +36,23 @@ def complex_lines(dam: Mapping[str, Any], locale: str) -> list[tuple[str, Colour
     if target is None:
         return []
     text = t("wings.complex.line", locale, won=target["won"], vp=target["vp"])
-    return [(text, COMPLEX_INK, True)]
+    return [(text, COMPLEX_INK, True), (dorsal_words(locale), DORSAL_INK, False)]
+
+
+DORSAL_INK: Colour = (95, 95, 95)
+
+
+def dorsal_words(locale: str) -> str:
+    """Why the dorsal turret stays silent on the industrial raid: it never fires at a lower
+    target (DB 11.c) and the box gives the complex only its two AA guns on the ground (DB 10),
+    so a player does not wait for a shot that the rules never give."""
+    return t("wings.complex.dorsal", locale)
+
+
+def dorsal_lines(data: Mapping[str, Any], locale: str) -> list[str]:
+    """The status text's line for the industrial raid (none for another raid or mission)."""
+    dam = data.get("dam")
+    return [dorsal_words(locale)] if dam and dam.get("target") is not None else []
 
 
 def complex_plane_line(

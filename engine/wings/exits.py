@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.wings import zones
+from engine.wings import relief, zones
 from engine.wings.state import MissionState, PlaneState
 
 if TYPE_CHECKING:
@@ -91,6 +91,10 @@ def bring_back(work: Turn) -> None:
             pid, status="flying", x=x, y=y, heading=heading, left_turn=None, exit_at=None
         )  # fmt: skip
         work.event("came-back", plane=pid, x=round(x, 3), y=round(y, 3), heading=heading)
+        back, rock = relief.put_above(work.catalog, work.mission, work.planes[pid])
+        if rock is not None:  # seed F.V: back on the edge over a ridge, never inside it
+            work.update(pid, level=back.level, counters=back.counters)
+            work.event(relief.LIFTED, plane=pid, relief=rock.id, floor=rock.floor, level=back.level)
         for _ in range(CARDS_ON_RETURN):
             _, card = work.draw("A", pid)
             work.apply_card(pid, card, None, None)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from engine.wings import exits
+from engine.wings import exits, relief
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import clear_spot, sortie_cost
 from engine.wings.pilots import can_fly, flying_skills, state_from_lp, tokens
@@ -361,6 +361,7 @@ def launch(
             continue
         new = _new_plane(catalog, mission, old, pilot, kind)
         new, mission = _ammunition(catalog, mission, new)
+        new, rock = relief.put_above(catalog, mission, new)  # seed F.V: never into the rock
         mission = mission.model_copy(update={"planes": {**mission.planes, new.id: new}})
         reserve[side] = reserve.get(side, 0) - price
         mission = mission.model_copy(update={"reserve": reserve})
@@ -384,6 +385,9 @@ def launch(
                 },
             )
         )
+        if rock is not None:
+            lifted = {"plane": new.id, "relief": rock.id, "floor": rock.floor, "level": new.level}
+            events.append(Event(kind=relief.LIFTED, turn=turn, data=lifted))
         events.append(
             Event(
                 kind="reserve-spent",

@@ -11,8 +11,9 @@ without a counter flies; only a dive below 0 hits the ground).
 
 When (authored): at the end of each maneuver, once every plane has moved and its altitude
 changed, a flying plane whose base overlaps a relief it is not above crashes; and at the
-start of each turn, for a plane put on the table since (brought back, a reinforcement). A
-plane coming out of the sun over relief comes in a level above its floor at least. A
+start of each turn, for a plane put on the table since. A plane the rules set down over
+relief (out of the sun, back at the edge, a reinforcement) comes in a level above its floor
+at least: it was put there, it did not fly into the hill. A
 program that flies into the rock is legal, as one that dives into the ground is: it is only
 fatal. A plane in the clouds (over the game ceiling) or on the ground is not checked.
 
@@ -39,6 +40,7 @@ from engine.wings.state import MissionState, PlaneState, ReliefZone
 if TYPE_CHECKING:
     from engine.wings.turn import Turn
 
+LIFTED = "came-in-above-relief"  # the public event of a plane set down above the rock
 LAYOUTS = ("hill", "valley")  # seed F.V's examples a and b
 TRIES = 12  # drawn spots a piece of relief tries before it is left out (authored)
 BAND = 1.5  # rulers from the left and right edges: the deployment line and a ruler (authored)
@@ -100,6 +102,20 @@ def level_above(work: Turn, plane: PlaneState) -> int:
     the sun) comes in at least that high: its entry is no maneuver into the hill."""
     zone = floor_under(work.mission.relief, base_polygon(work.catalog, plane))
     return 0 if zone is None else zone.floor + 1
+
+
+def put_above(
+    catalog: Catalog, mission: MissionState, plane: PlaneState
+) -> tuple[PlaneState, ReliefZone | None]:
+    """A plane put back on the table (come back at the edge, a reinforcement) where it would
+    stand inside the rock comes in at the lowest level above it without a counter (its floor
+    + 1, as out of the sun), its counters dropped with the level it left; the relief it was
+    lifted over, or None when it already flew above (or over the plain). A player brings his
+    plane back flying: the crash is for maneuvers, not for where the rules set a plane down."""
+    zone = struck(catalog, mission, plane)
+    if zone is None:
+        return plane, None
+    return plane.model_copy(update={"level": zone.floor + 1, "counters": 0}), zone
 
 
 def struck(catalog: Catalog, mission: MissionState, plane: PlaneState) -> ReliefZone | None:

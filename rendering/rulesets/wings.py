@@ -33,6 +33,7 @@ from rendering.wings_dam import (
     complex_plane_line,
     complex_score,
     dam_heading_words,
+    dorsal_lines,
 )
 from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
@@ -523,6 +524,8 @@ class WingsPresenter:
                 return t("wings.winch.keep", locale)
             balloons = value.removeprefix("winch:").replace("+", ", ")
             return t("wings.winch.down", locale, balloons=balloons)
+        if field.startswith("flak") and value.startswith(FLAK_WORDS):
+            return _flak_words(value, locale)  # opened once the campaign is over
         if field.startswith("flak") and value.startswith(FLAK_SEALED):
             # Seed A.IV.h: public words must not tell where a shell still waits.
             return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
@@ -659,6 +662,7 @@ class WingsPresenter:
             *relief_lines(view.data, locale),
             *sun_lines(view.data, locale),
             *role_lines(view.data, locale),
+            *dorsal_lines(view.data, locale),
         ]
 
     # ------------------------------------------------------------------ images

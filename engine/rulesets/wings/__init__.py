@@ -64,6 +64,7 @@ from engine.wings import (
     bombing,
     equipment,
     front,
+    gunner,
     landing,
     pistol,
     reinforcements,
@@ -148,6 +149,9 @@ class WingsState(_Model):
     # wait here until the service logs them with the campaign's creation, and go with the
     # first round.
     opening: list[Event] = []
+    # Seed A.IV.h: each sealed flak order picked -> its words ("flak.fire.P3.2"); secret
+    # until the campaign is over, when the after-action report opens the digests.
+    flak_opened: dict[str, str] = {}
 
     @property
     def camp(self) -> CampaignState:
@@ -171,6 +175,8 @@ class WingsView(_Model):
     # Plane type key -> its name and structure (damage points), for the types in play: the
     # presenter draws from the view alone and never holds the engine's catalog.
     plane_types: dict[str, tuple[str, int]] = {}
+    # A finished campaign's sealed choices opened: sealed option id -> words (flak orders).
+    opened: dict[str, str] = {}
 
 
 # --- scenarios (authored, see docs/wings-data.md) -------------------------------------------
@@ -1030,6 +1036,12 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "program":
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
+            batteries = gunner.decisions(self.catalog, campaign.mission)
+            opened = flak_rules.opened(campaign.mission, batteries, choices)
+            if opened:
+                state = state.model_copy(
+                    update={"flak_opened": {**state.flak_opened, **opened}}
+                )  # fmt: skip
             live = {
                 p: t
                 for p, t in campaign.mission.pursuits.items()
@@ -1158,6 +1170,7 @@ class WingsRules(Rules[WingsState, WingsView]):
             slots=_slots(mission) if mission is not None else {},
             reports=state.reports,
             plane_types=self._plane_types(campaign),
+            opened=state.flak_opened if finished else {},
         )
 
     def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:

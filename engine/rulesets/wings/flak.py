@@ -8,6 +8,8 @@ enemy where a delayed shell waits. The detail names a locale key's tail for the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from engine.ruleset import Decision, Option
 from engine.wings import gunner
 from engine.wings.state import Decision as EngineDecision
@@ -51,3 +53,23 @@ def unsealed(mission: MissionState, decision: EngineDecision, value: str) -> str
     """The sealed option back to the order it stands for."""
     orders = {gunner.sealed(mission, decision.field, o.id): o.id for o in decision.options}
     return orders.get(value, value)
+
+
+def opened(
+    mission: MissionState,
+    decisions: Sequence[EngineDecision],
+    choices: Mapping[str, Mapping[str, str]],
+) -> dict[str, str]:
+    """The sealed orders picked this round, each with its words (the option's detail): the
+    seam keeps them out of every view until the campaign is over, when the after-action
+    report says what each gunner ordered instead of a digest."""
+    names = fields(mission)
+    result: dict[str, str] = {}
+    for d in decisions:
+        if d.kind != "flak" or d.field not in names:
+            continue
+        picked = choices.get(d.side, {}).get(names[d.field])
+        for o in d.options:
+            if picked is not None and gunner.sealed(mission, d.field, o.id) == picked:
+                result[picked] = f"{WORDS}{o.detail}"
+    return result

@@ -1,0 +1,65 @@
+"""In Discord, a GM fixes a Wings campaign's switches with /campaign settings before its
+start: a bad value is refused as on /campaign new, a good one is confirmed, reaches the
+table and the log (the option completes the scenario's switches until then); once the
+campaign has started the change is refused, saying why."""
+
+from __future__ import annotations
+
+import simcord
+
+from tests.e2e.conftest import World, manager_role
+from tests.e2e.test_orders import gm_button, refusal
+
+
+async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("east")
+        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
+        service = world.services.campaigns
+        created = await gm.slash(
+            channel, "campaign new", ruleset="wings", scenario="wings-1917",
+            deadline="1h", switches="front=westren",
+        )  # fmt: skip
+        assert "cannot be westren" in created.response.content  # refused at creation
+        await gm.slash(
+            channel, "campaign new", ruleset="wings", scenario="wings-1917",
+            deadline="1h", switches="sun=on",
+        )  # fmt: skip
+        await world.pump()
+        info = await service.campaign_in_channel(channel.id)
+        assert info is not None
+
+        offered = await gm.autocomplete(channel, "campaign settings", "switches", "front=e")
+        assert [choice["value"] for choice in offered] == ["front=eastern"]
+        bad = await gm.slash(channel, "campaign settings", reason="typo", switches="front=east")
+        assert "cannot be east: use western, eastern" in refusal(bad)
+        assert "Confirm" not in str(bad.response.components)
+        asked = await gm.slash(
+            channel, "campaign settings", reason="meant the east", switches="front=eastern"
+        )
+        assert "switches sun=on → front=eastern sun=on" in asked.response.content
+        done = await gm.click(asked.response, custom_id=gm_button(asked))
+        assert done.acknowledged
+        await world.pump()
+        view = (await service.status(info.id)).view
+        assert view.data["front"] == "eastern"  # type: ignore[attr-defined]
+        shown = (await gm.slash(channel, "campaign info")).response.content
+        assert "front=eastern (the scenario's: western)" in shown
+        spectator = guild.add_member(env.create_user("spectator"))
+        log = (await spectator.slash(channel, "log")).response.content
+        assert "meant the east" in log and "front=eastern sun=on" in log
+
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        await alice.slash(channel, "campaign join", side="entente")
+        await bob.slash(channel, "campaign join", side="central")
+        await gm.slash(channel, "campaign start")
+        await world.pump()
+        assert not await gm.autocomplete(channel, "campaign settings", "switches", "sun")
+        late = await gm.slash(channel, "campaign settings", reason="oops", switches="sun=off")
+        assert "only before the campaign starts" in refusal(late)
+        assert "Confirm" not in str(late.response.components)
+        view = (await service.status(info.id)).view
+        assert view.data["rules"]["sun"] is True  # type: ignore[attr-defined]

@@ -1,0 +1,35 @@
+"""The after-action report says what each flak gunner ordered (seed A.IV.h), in words, once
+the campaign is over; while it runs the orders stay sealed digests for everyone."""
+
+from __future__ import annotations
+
+from bot.export import after_action_markdown
+from engine.catalog import Catalog
+from rendering.i18n import t
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, lock_all, start_wings
+
+
+async def test_the_report_opens_the_gunners_orders_only_once_the_campaign_is_over(
+    env: Env, catalog: Catalog
+) -> None:
+    cid = await start_wings(env, "gunner")
+    await lock_all(env, cid)  # turn 1: the battery arms
+    panels = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    gunner = next(u for u, p in panels.items() if "flak" in {d.field for d in p.decisions})
+    flak = next(d for d in panels[gunner].decisions if d.field == "flak")
+    delayed = next(o for o in flak.options if o.detail.startswith("flak.delay."))
+    _kind, plane, level = delayed.detail.removeprefix("flak.").split(".")
+    await lock_all(env, cid, {gunner: {"flak": delayed.id}})
+    code = delayed.id.removeprefix("flak-")
+    words = {loc: t("wings.flak.delay", loc, plane=plane, level=level) for loc in ("en", "fr")}
+    # While the campaign runs, the export's report shows the digest, never the order.
+    running = after_action_markdown(await env.svc.export(cid), catalog)
+    assert f"Flak order {code}" in running and words["en"] not in running
+    await finish_and_verify(env, cid, catalog)
+    export = await env.svc.export(cid)
+    report = after_action_markdown(export, catalog)
+    assert words["en"] in report and f"Flak order {code}" not in report
+    assert "Flak order " not in report  # every gunner's order is opened
+    french = after_action_markdown(export, catalog, locale="fr")
+    assert words["fr"] in french and "Flak order" not in french
