@@ -35,21 +35,27 @@ def night_card_words(value: str, locale: str) -> str:
     if not points.isdigit():
         return value
     if special == "none":
-        return t("wings.night-pick.option-plain", locale, n=n, points=points)
+        return t("wings.night-pick.option-plain", locale, n=n, points=_points(points, locale))
     name = t(f"log.value.{special}", locale)
-    return t("wings.night-pick.option", locale, n=n, points=points, special=name)
+    return t("wings.night-pick.option", locale, n=n, points=_points(points, locale), special=name)
 
 
 def night_card_detail(detail: str, locale: str) -> str:
     """What keeping the card does, from the option's detail ``night-pick.<points>.<special>``."""
     points, _, special = detail.removeprefix(DAM_NIGHT_WORDS).partition(".")
     effect = t(f"wings.night-pick.effect.{special}", locale)
-    return t("wings.night-pick.detail", locale, points=points, effect=effect)
+    return t("wings.night-pick.detail", locale, points=_points(points, locale), effect=effect)
 
 
-def night_lines(data: Mapping[str, Any], side: str, locale: str) -> list[str]:
+def _points(points: str, locale: str) -> str:
+    # French reads 0 and 1 singular, English 1 only.
+    one = points in (("0", "1") if locale == "fr" else ("1",))
+    return t("wings.night-pick.points-one" if one else "wings.night-pick.points", locale, n=points)
+
+
+def night_lines(dam: Mapping[str, Any], side: str, locale: str) -> list[str]:
     """The gun and the plane a night pick waits on: the crew is asked, the others wait."""
-    pick = (data.get("dam") or {}).get("night_pick")
+    pick = dam.get("night_pick")
     if not pick:
         return []
     key = "waiting" if side == "entente" else "others"

@@ -251,6 +251,8 @@ class WingsPresenter:
                     False,
                 )
             )
+        # DB 6: the turn waits on the crew's pick; the board says so, never the cards.
+        lines += [(text, SIDE_INK["central"], False) for text in night_lines(dam, "", locale)]
         return lines
 
     def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
@@ -624,7 +626,7 @@ class WingsPresenter:
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
         if view.stage == DAM_NIGHT:
-            before += night_lines(view.data, side, locale)
+            before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above

@@ -227,6 +227,13 @@ def test_the_panel_words_each_card_in_both_languages() -> None:
     assert words["en"][0] == "Card 2: 4 points, fire"
     assert words["en"][1].startswith("4 points · on fire: every gun sees it")
     assert all(len(text) <= 100 for pair_ in words.values() for text in pair_)
+    one = option.model_copy(update={"id": "2:1:none", "detail": "night-pick.1.none"})
+    assert menu_words("dambuster-mohne", "night", one)["en"][0] == "Card 2: 1 point"
+    zero = option.model_copy(update={"id": "1:0:explosion", "detail": "night-pick.0.explosion"})
+    assert menu_words("dambuster-mohne", "night", zero)["fr"] == (
+        "Jeton 1\u00a0: 0\u00a0point, explosion",
+        "0\u00a0point · le Lancaster explose",
+    )
 
 
 def test_the_renderer_uses_the_seams_night_names() -> None:
