@@ -500,19 +500,18 @@ class Run:
             if not in_reach:
                 continue
             plane = self.planes[min(in_reach)[2]]
-            first = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:1"))
-            if self.state.night and not visible(plane):
-                second = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:2"))
-                if self.asks and not crew_pick.same(first, second):
-                    self.event("aa-fire", gun=gun.id, plane=plane.id)
-                    self.event("night-pick-asked", gun=gun.id, plane=plane.id)
-                    raise crew_pick.PickNeeded(gun.id, plane.id, (first, second))
-                kept = crew_pick.kept_for_him(first, second)
-                if self.asks:  # both cards told, as a pick would tell them
-                    self.night_cards(gun.id, plane.id, (first, second), kept)
-                first = (first, second)[kept]
+            card = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:1"))
             self.event("aa-fire", gun=gun.id, plane=plane.id)
-            self.take(plane.id, first, gun.id)
+            if self.state.night and not visible(plane):
+                pair = (card, draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:2")))
+                if self.asks and not crew_pick.same(*pair):
+                    self.event("night-pick-asked", gun=gun.id, plane=plane.id)
+                    raise crew_pick.PickNeeded(gun.id, plane.id, pair)
+                kept = crew_pick.kept_for_him(*pair)
+                if self.asks:  # both cards told, as a pick would tell them
+                    self.night_cards(gun.id, plane.id, pair, kept)
+                card = pair[kept]
+            self.take(plane.id, card, gun.id)
 
     def night_cards(
         self, gun: str, pid: str, cards: tuple[DamageCard, DamageCard], kept: int
