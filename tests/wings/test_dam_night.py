@@ -13,7 +13,7 @@ from engine.wings import dambuster as db
 from engine.wings import night_pick as night
 from engine.wings.catalog import DamageCard
 from rendering import wings_dam
-from tests.wings.helpers import catalog, menu_words
+from tests.wings.helpers import catalog, menu_words, random_raid
 
 
 def kinds(events: list[dict[str, object]]) -> list[object]:
@@ -241,3 +241,10 @@ def test_the_renderer_uses_the_seams_night_names() -> None:
         dam_rules.NIGHT,
         dam_rules.NIGHT_WORDS,
     )
+
+
+def test_raids_with_random_picks_replay_byte_for_byte() -> None:
+    """The Möhne raid with every field, night cards included, picked at random, twice."""
+    first = random_raid("dambuster-mohne", "p3", 600)
+    assert first == random_raid("dambuster-mohne", "p3", 600)
+    assert any('"night_pick":{' in dump for dump in first)  # it did stop for the crew
