@@ -16,6 +16,8 @@ DAM_START = "heading"
 DAM_LIGHTS = "lights"
 DAM_START_WORDS = "dam-start"
 DAM_LIGHTS_WORDS = "dam-lights."
+DAM_NIGHT = "night"  # DB 6: the crew's pick of one of a gun's two night cards
+DAM_NIGHT_WORDS = "night-pick."  # an option's detail: "night-pick.<points>.<special>"
 
 
 def dam_heading_words(degrees: int, locale: str) -> str:
@@ -24,6 +26,40 @@ def dam_heading_words(degrees: int, locale: str) -> str:
         return t("wings.dam-heading.ahead", locale)
     side = "left" if degrees > 0 else "right"
     return t(f"wings.dam-heading.{side}", locale, degrees=abs(degrees))
+
+
+def night_card_words(value: str, locale: str) -> str:
+    """A night option, ``"1:3:fire"``: the card's place in the draw, points and special."""
+    n, _, rest = value.partition(":")
+    points, _, special = rest.partition(":")
+    if not points.isdigit():
+        return value
+    if special == "none":
+        return t("wings.night-pick.option-plain", locale, n=n, points=_points(points, locale))
+    name = t(f"log.value.{special}", locale)
+    return t("wings.night-pick.option", locale, n=n, points=_points(points, locale), special=name)
+
+
+def night_card_detail(detail: str, locale: str) -> str:
+    """What keeping the card does, from the option's detail ``night-pick.<points>.<special>``."""
+    points, _, special = detail.removeprefix(DAM_NIGHT_WORDS).partition(".")
+    effect = t(f"wings.night-pick.effect.{special}", locale)
+    return t("wings.night-pick.detail", locale, points=_points(points, locale), effect=effect)
+
+
+def _points(points: str, locale: str) -> str:
+    # French reads 0 and 1 singular, English 1 only.
+    one = points in (("0", "1") if locale == "fr" else ("1",))
+    return t("wings.night-pick.points-one" if one else "wings.night-pick.points", locale, n=points)
+
+
+def night_lines(dam: Mapping[str, Any], side: str, locale: str) -> list[str]:
+    """The gun and the plane a night pick waits on: the crew is asked, the others wait."""
+    pick = dam.get("night_pick")
+    if not pick:
+        return []
+    key = "waiting" if side == "entente" else "others"
+    return [t(f"wings.night-pick.{key}", locale, gun=pick["gun"], plane=pick["plane"])]
 
 
 Colour = tuple[int, int, int]

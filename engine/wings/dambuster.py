@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.rng import Rng
 from engine.wings import geometry as geo
 from engine.wings import industrial
+from engine.wings import night_pick as crew_pick
 from engine.wings.catalog import Catalog, DamageCard
 from engine.wings.fire import check_at_ground
 from engine.wings.state import PlaneState
@@ -129,6 +130,8 @@ class DamState(_Model):
     escort: str | None = None  # Gibson's Lancaster back over the lake beside a run (DB 8.e)
     plane_type: str = "lancaster"  # the Dambuster; the industrial raid's standard Lancaster
     target: industrial.IndustrialTarget | None = None  # the industrial complex (DB 12)
+    # DB 6: a gun's two night cards waiting for the crew's pick; the turn stops there.
+    night_pick: crew_pick.NightPick | None = None
 
 
 def new_dam(kind: DamKind, *, full: bool = True) -> DamState:
@@ -328,6 +331,7 @@ class Run:
         self.target = state.target
         self.events: list[dict[str, object]] = []
         self.ruler = catalog.rules.units.ruler
+        self.asks = False  # the crew picks its night card itself (the turn stops for it)
 
     def event(self, kind: str, **data: object) -> None:
         self.events.append({"kind": kind, "turn": self.state.turn, "run": self.state.run, **data})
@@ -471,14 +475,15 @@ class Run:
                 self.event("aa-eliminated", gun=target.id)
         self.update(pid, fired=fired)
 
-    def aa_fire(self, pid: str, escort: str | None = None) -> None:
+    def aa_fire(self, pid: str, escort: str | None = None, after: str = "") -> None:
         """DB 8.c: each gun fires once at a plane whose base is in reach of its dot and does
         not cover it: one C card; at night a plane not distinctly visible draws two and
-        keeps one (authored: the one its player would keep, never an explosion, else the lower).
-        DB 8.e: with Gibson's plane also in play, a gun takes the nearest distinctly visible
-        plane in reach, else the nearest in reach."""
+        keeps one: the crew's pick when it is asked (``asks``; the turn stops here), else
+        the one it would keep (never an explosion, else the lower). DB 8.e: with Gibson's
+        plane also in play, a gun takes the nearest distinctly visible plane in reach, else
+        the nearest in reach. ``after``: the guns up to this one have fired already."""
         for gun in sorted(self.guns.values(), key=lambda g: g.id):
-            if gun.eliminated:
+            if gun.eliminated or gun.id <= after:
                 continue
             in_reach: list[tuple[bool, float, str]] = []
             for candidate in (pid, escort):
@@ -495,16 +500,23 @@ class Run:
             if not in_reach:
                 continue
             plane = self.planes[min(in_reach)[2]]
-            first = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:1"))
-            if self.state.night and not visible(plane):
-                second = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:2"))
-                # The one its player would keep: never an explosion, then the fewer points.
-                first = min(
-                    (first, second),
-                    key=lambda c: (c.special == "explosion", c.value, c.special != "none"),
-                )
+            card = draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:1"))
             self.event("aa-fire", gun=gun.id, plane=plane.id)
-            self.take(plane.id, first, gun.id)
+            if self.state.night and not visible(plane):
+                pair = (card, draw(self.catalog, self.rng, "C", self.where(f"aa:{gun.id}:2")))
+                if self.asks and not crew_pick.same(*pair):
+                    self.event("night-pick-asked", gun=gun.id, plane=plane.id)
+                    raise crew_pick.PickNeeded(gun.id, plane.id, pair)
+                kept = crew_pick.kept_for_him(*pair)
+                if self.asks:  # both cards told, as a pick would tell them
+                    self.night_cards(gun.id, plane.id, pair, kept)
+                card = pair[kept]
+            self.take(plane.id, card, gun.id)
+
+    def night_cards(
+        self, gun: str, pid: str, cards: tuple[DamageCard, DamageCard], kept: int
+    ) -> None:
+        self.event("night-pick", gun=gun, plane=pid, **crew_pick.told(cards, kept))
 
 
 def _lancaster_base(catalog: Catalog, plane: Lancaster) -> geo.Polygon:
@@ -668,10 +680,12 @@ def play(
     *,
     start: int | None = None,
     lights: str = LIGHTS_AUTO,
+    asks: bool = False,
 ) -> tuple[DamState, list[dict[str, object]]]:
     """One turn of the current run with its (already checked) order, and Gibson's;
     ``start`` turns a plane not yet flown from the start (DB 8.d), ``lights`` is the
-    player's searchlight switch (DB 6)."""
+    player's searchlight switch (DB 6). With ``asks`` the turn stops at a night draw the
+    crew must pick from (``night_pick`` set, ``resume`` goes on)."""
     placing = bool(start_headings(state))
     start_reason = check_start(state, start)
     if start_reason is not None:
@@ -694,6 +708,7 @@ def play(
     if escort_reason is not None:
         raise ValueError(escort_reason)
     work = Run(catalog, state, rng)
+    work.asks = asks
     pid = state.roster[state.run]
     plane = work.planes[pid]
     work.event("turn-started", plane=pid)
@@ -714,11 +729,77 @@ def play(
         work.plane_fire(escort, locked_front=False)
     if plane.status == "flying":
         work.plane_fire(pid, locked_front=order.bomb != "")
+    rest = crew_pick.NightPick(
+        plane=pid,
+        gun="",
+        cards=(_NO_CARD, _NO_CARD),
+        bomb=order.bomb,
+        lit=lit,
+        escort=escort,
+        rng_turn=rng.turn,
+        rng_round=rng.round_name,
+    )
     if plane.status == "flying" or escort is not None:
-        work.aa_fire(pid, escort)
+        try:
+            work.aa_fire(pid, escort)
+        except crew_pick.PickNeeded as wait:
+            return _paused(state, work, rest, wait)
+    return _turn_end(catalog, state, work, rest)
+
+
+# A placeholder for the pair while no gun has asked: replaced when one does.
+_NO_CARD = DamageCard(value=0, special="none", count=1)
+
+
+def _paused(
+    state: DamState, work: Run, rest: crew_pick.NightPick, wait: crew_pick.PickNeeded
+) -> tuple[DamState, list[dict[str, object]]]:
+    """The turn stopped at a gun's night draw: the raid as it stands, the pair held."""
+    pick = rest.model_copy(update={"plane": wait.plane, "gun": wait.gun, "cards": wait.cards})
+    new = state.model_copy(
+        update={
+            "planes": work.planes,
+            "guns": work.guns,
+            "hits": work.hits,
+            "target": work.target,
+            "escort": work.escort,
+            "night_pick": pick,
+        }
+    )
+    return new, work.events
+
+
+def resume(
+    catalog: Catalog, state: DamState, option: str, rng: Rng
+) -> tuple[DamState, list[dict[str, object]]]:
+    """The crew keeps the card ``option`` names (``night_pick.options``) and the turn goes
+    on from the gun that stopped it, with the streams of the round it was flown in (only
+    ``rng``'s seed is used); it may stop again at a later gun."""
+    pick = state.night_pick
+    if pick is None:
+        raise ValueError("no-night-pick")
+    kept = crew_pick.chosen(pick, option)
+    base = state.model_copy(update={"night_pick": None})
+    work = Run(catalog, base, Rng(rng.seed, pick.rng_turn, pick.rng_round))
+    work.asks = True
+    work.night_cards(pick.gun, pick.plane, pick.cards, kept)
+    work.take(pick.plane, pick.cards[kept], pick.gun)
+    pid = base.roster[base.run]
+    try:
+        work.aa_fire(pid, pick.escort, after=pick.gun)
+    except crew_pick.PickNeeded as wait:
+        return _paused(base, work, pick, wait)
+    return _turn_end(catalog, base, work, pick)
+
+
+def _turn_end(
+    catalog: Catalog, state: DamState, work: Run, rest: crew_pick.NightPick
+) -> tuple[DamState, list[dict[str, object]]]:
+    """What follows the guns: the bomb's last explosion, the searchlights, the next turn."""
+    pid, escort, lit = state.roster[state.run], rest.escort, rest.lit
     work.bomb_last_explosion(pid)
     plane = work.planes[pid]
-    if plane.searchlights and order.bomb != "aim" and pid not in lit:
+    if plane.searchlights and rest.bomb != "aim" and pid not in lit:
         # Authored: the searchlights go off once the release turn's combat is over, unless
         # the player keeps them on (DB 6: off only at a turn's end).
         work.update(pid, searchlights=False)

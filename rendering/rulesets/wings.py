@@ -27,6 +27,8 @@ from rendering.style import font, to_png, wrap
 from rendering.wings_dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
+    DAM_NIGHT,
+    DAM_NIGHT_WORDS,
     DAM_START,
     DAM_START_WORDS,
     complex_lines,
@@ -34,6 +36,9 @@ from rendering.wings_dam import (
     complex_score,
     dam_heading_words,
     dorsal_lines,
+    night_card_detail,
+    night_card_words,
+    night_lines,
 )
 from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
@@ -247,6 +252,8 @@ class WingsPresenter:
                     False,
                 )
             )
+        # DB 6: the turn waits on the crew's pick; the board says so, never the cards.
+        lines += [(text, SIDE_INK["central"], False) for text in night_lines(dam, "", locale)]
         return lines
 
     def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
@@ -469,6 +476,8 @@ class WingsPresenter:
             return dam_heading_words(int(value), locale)
         if field == DAM_LIGHTS:  # DB 6: the searchlight switch
             return word(f"wings.dam-lights.{value}", value, locale)
+        if field == DAM_NIGHT:  # DB 6: the crew's pick of a night card
+            return night_card_words(value, locale)
         if field.startswith("plane") and value in COMEBACK_OPTIONS:
             return t(f"wings.exit.{value}", locale)
         if field.startswith("plane") and value == REINFORCE_NO:
@@ -534,6 +543,8 @@ class WingsPresenter:
     def option_description(self, field: str, option: Option, locale: str) -> str:
         if option.detail == DAM_START_WORDS or option.detail.startswith(DAM_LIGHTS_WORDS):
             return t(f"wings.{option.detail}-detail", locale)
+        if option.detail.startswith(DAM_NIGHT_WORDS):  # DB 6: what keeping the card does
+            return night_card_detail(option.detail, locale)
         if option.detail.startswith(SWAP_WORDS):  # the Ace of Aces' keep / change
             return t(f"wings.{option.detail}", locale)
         if option.detail.startswith(EXIT_WORDS):  # off the table: what each choice means
@@ -617,6 +628,8 @@ class WingsPresenter:
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
+        if view.stage == DAM_NIGHT:
+            before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above

@@ -91,6 +91,9 @@ ROUNDS = (
     RoundSpec(REORDER, closes_turn=True),
     RoundSpec(SWAP, closes_turn=True, optional=True),
     RoundSpec(DEBRIEF, True),
+    # DB 6: a Dambuster turn stopped at night for the crew's pick of two C cards (as often
+    # as a gun asks); the last one closes the turn.
+    RoundSpec(dam_rules.NIGHT, closes_turn=True, optional=True),
 )
 # Declared plane slots: the first scenario flies this many planes a side. A slot beyond it
 # (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
@@ -115,6 +118,8 @@ FIELDS += tuple(
 FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
 # Seed A.IV.i.3: the balloon owner's winch order, secret until the turn flies.
 FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
+# DB 6: the crew's night card; the pick is played, and both cards told, when it resolves.
+FIELDS += (FieldSpec(dam_rules.NIGHT, dam_rules.NIGHT),)
 MAX_PROGRAMS = 25  # a Discord select holds 25 options
 # Places a full program menu keeps for complex maneuvers (seed C, A.I.b): the four first
 # of them, begun on the last card, then the second, then whole (authored).
@@ -126,7 +131,7 @@ ORDER_WORDS = "order."  # ... a ``wings.order`` string: a standing order (seed D
 SUN_WORDS = "sun."  # ... a ``wings.sun`` string: enter out of the sun or wait (seed F.VI.e)
 WINCH_WORDS = "winch."  # ... a ``wings.winch`` string: keep flying or haul down (A.IV.i.3)
 
-Stage = Literal["program", "reorder", "swap", "debrief", "ended"]
+Stage = Literal["program", "reorder", "swap", "debrief", "ended", "night"]
 
 
 class _Model(BaseModel):
@@ -751,6 +756,8 @@ class WingsRules(Rules[WingsState, WingsView]):
         if state.dam is not None:
             if state.dam.finished:
                 return "ended"
+            if state.dam.night_pick is not None:
+                return "night"
             return "reorder" if state.held else "program"
         campaign = state.camp
         if campaign.phase == "ended":
@@ -1102,8 +1109,15 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "program":
             held = dam_rules.sealed(choices.get("entente", {}))
             return state.model_copy(update={"held": held}), []
-        dam, events = dam_rules.fly_held(self.catalog, dam, state.held, rng, state.turn)
-        new = state.model_copy(update={"dam": dam, "held": {}, "turn": state.turn + 1})
+        if stage == dam_rules.NIGHT:
+            orders = choices.get("entente", {})
+            dam, events = dam_rules.pick(self.catalog, dam, orders, rng, state.turn)
+        else:
+            dam, events = dam_rules.fly_held(self.catalog, dam, state.held, rng, state.turn)
+        # A turn stopped for the crew's night pick goes on in a round of the same turn.
+        going_on = dam.night_pick is not None and not dam.finished
+        turn = state.turn if going_on else state.turn + 1
+        new = state.model_copy(update={"dam": dam, "held": {}, "turn": turn})
         return new, events
 
     @staticmethod
@@ -1129,7 +1143,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                 finished=state.dam.finished,
                 stage=self._stage(state),
                 scenario=state.scenario,
-                data=dam_rules.view_data(state.dam, lancaster.damage_points),
+                data=dam_rules.view_data(
+                    state.dam, lancaster.damage_points, crew=viewer == "entente"
+                ),
                 slots={},
                 plane_types={lancaster.key: (lancaster.name, lancaster.damage_points)},
             )

@@ -3,7 +3,9 @@
 The same rounds as a Wings mission turn: in ``program`` the Entente seals the order of the
 Lancaster on the table (field ``plane1``: a card and a bomb order, e.g. ``SS aim:25``); in
 ``reorder`` both sides lock and the turn is flown. The Central Powers have nothing to
-decide (their AA guns fire by standing order), so they only lock.
+decide (their AA guns fire by standing order), so they only lock. At night the turn may
+stop at a gun whose two C cards the crew picks from (DB 6): a ``night`` round asks the
+Entente alone (field ``night``), then the turn goes on, maybe to another such round.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, Excluded, Option, Progress
 from engine.wings import dambuster as db
+from engine.wings import night_pick as night
 from engine.wings.catalog import Catalog
 
 # Scenario key -> (name, dam); authored names for the seed's DB 8.d-e scenarios.
@@ -35,6 +38,8 @@ START_FIELD = "heading"  # DB 8.d: the angle to the Allied edge the plane starts
 LIGHTS_FIELD = "lights"  # DB 6: the searchlight switch, at night
 START_WORDS = "dam-start"  # an option's detail: the presenter words the heading
 LIGHTS_WORDS = "dam-lights."  # an option's detail: the presenter words the switch
+NIGHT = "night"  # the round, and its one field, where the crew picks its night card
+NIGHT_WORDS = "night-pick."  # an option's detail: "night-pick.<points>.<special>"
 # The most seam turns a raid can last: each run at most max_turns, plus its bomb's flight.
 TURNS_PER_RUN = int(db.DamState.model_fields["max_turns"].default) + 3
 
@@ -48,6 +53,8 @@ def turns(scenario: str) -> int:
 
 
 def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
+    if stage == NIGHT and dam.night_pick is not None:
+        return [night_decision(dam.night_pick)]
     if stage != "program":
         return []
     legal, refused = db.legal_orders(catalog, dam)
@@ -102,6 +109,20 @@ def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
     return decisions
 
 
+def night_decision(pick: night.NightPick) -> Decision:
+    """DB 6: the two cards the gun drew, the Lancaster's player keeps one; a missed
+    deadline keeps the one the engine kept for him before (never an explosion, the lower)."""
+    return Decision(
+        side="entente",
+        field=NIGHT,
+        options=tuple(
+            Option(id=option, label=option, detail=f"{NIGHT_WORDS}{card.value}.{card.special}")
+            for option, card in zip(night.options(pick), pick.cards, strict=True)
+        ),
+        default=night.default(pick),
+    )
+
+
 def sealed(orders: Mapping[str, str]) -> dict[str, str]:
     """The Entente's orders held until the turn flies (none of them public before)."""
     held = {FIELD: orders.get(FIELD, "-")}
@@ -124,7 +145,18 @@ def fly_held(
         held.get(ESCORT_FIELD, db.STAYS_OUT),
         start=None if start is None else int(start),
         lights=held.get(LIGHTS_FIELD, db.LIGHTS_AUTO),
+        asks=True,
     )
+
+
+def pick(
+    catalog: Catalog, dam: db.DamState, orders: Mapping[str, str], rng: Rng, turn: int
+) -> tuple[db.DamState, list[Event]]:
+    """The crew's night card kept, the turn flown on from the gun that stopped it."""
+    pause = dam.night_pick
+    assert pause is not None
+    dam, events = db.resume(catalog, dam, orders.get(NIGHT, night.default(pause)), rng)
+    return dam, _public(dam, events, turn)
 
 
 def fly(
@@ -137,15 +169,20 @@ def fly(
     *,
     start: int | None = None,
     lights: str = db.LIGHTS_AUTO,
+    asks: bool = False,
 ) -> tuple[db.DamState, list[Event]]:
-    dam, events = db.play(catalog, dam, order, rng, escort, start=start, lights=lights)
+    dam, events = db.play(catalog, dam, order, rng, escort, start=start, lights=lights, asks=asks)
+    return dam, _public(dam, events, turn)
+
+
+def _public(dam: db.DamState, events: list[dict[str, object]], turn: int) -> list[Event]:
     public = [
         Event(kind=str(e["kind"]), turn=turn, data={k: v for k, v in e.items() if k != "kind"})
         for e in events
     ]
     if dam.finished:
         public.append(Event(kind="raid-over", turn=turn, data=db.result(dam)))
-    return dam, public
+    return public
 
 
 def winner(dam: db.DamState) -> str | None:
@@ -166,12 +203,17 @@ def progress(dam: db.DamState, turn: int, stage: str) -> Progress:
     )
 
 
-def view_data(dam: db.DamState, structure: int = 32) -> dict[str, Any]:
+def view_data(dam: db.DamState, structure: int = 32, crew: bool = True) -> dict[str, Any]:
     """Nothing on the table is secret in the raid (the marker is laid openly); only the
-    sealed order, held by the ruleset until the turn flies, stays out. ``structure`` is
-    the Lancaster's damage points, for the lines that show its damage."""
+    sealed order, held by the ruleset until the turn flies, stays out, and the two night
+    cards waiting for the crew's pick, which only the ``crew`` (the Entente) sees: the
+    others learn which gun fired at which plane. ``structure`` is the Lancaster's damage
+    points, for the lines that show its damage."""
+    data = dam.model_dump(mode="json")
+    if dam.night_pick is not None and not crew:
+        data["night_pick"] = {"plane": dam.night_pick.plane, "gun": dam.night_pick.gun}
     return {
-        "dam": dam.model_dump(mode="json"),
+        "dam": data,
         "dam_result": db.result(dam),
         "dam_structure": structure,
     }

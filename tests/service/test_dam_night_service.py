@@ -1,0 +1,161 @@
+"""The Dambuster's night pick through the real service (DB 6): the turn stops at the gun,
+the Lancaster's player alone is asked which of the two C cards his plane takes, the guns'
+side and the channel learn only that the crew picks, both cards are logged once it is
+played, and the export replays."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine.rulesets.wings as seam
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.export import dumps
+from engine.catalog import Catalog
+from engine.rng import Rng
+from engine.wings import dambuster as db
+from engine.wings.catalog import default_catalog as wings_catalog
+from rendering.rulesets.wings import WingsPresenter
+from tests.service.support import Env
+from tests.service.wings_play import (
+    CENTRAL,
+    ENTENTE,
+    finish_and_verify,
+    lock_all,
+    log_lines,
+    set_up_opening,
+    start_wings,
+)
+
+SEEDS = [f"night-{n}" for n in range(500)]
+
+
+def beside_the_dam_gun(state: seam.WingsState) -> seam.WingsState:
+    """The raid opens with AJ-G placed beside dam gun 1 (the only gun), in the dark, its
+    gunners hurt: its own fire never shows it, so the gun draws two cards."""
+    dam = state.dam
+    if dam is None:
+        return state
+    plane = dam.planes["AJ-G"].model_copy(
+        update={"x": 17.0, "y": 5.5, "heading": 90.0, "placed": True, "hurt": ("front", "rear")}
+    )
+    dam = dam.model_copy(
+        update={"planes": {**dam.planes, "AJ-G": plane}, "guns": {"dam-1": dam.guns["dam-1"]}}
+    )
+    return state.model_copy(update={"dam": dam})
+
+
+def night_seed() -> tuple[str, int, int]:
+    """A campaign seed whose first turn's pair is two plain cards of different points."""
+    catalog = wings_catalog()
+    for seed in SEEDS:
+        rng = Rng(seed, 1, "reorder")  # the round the first turn flies in
+        first, second = (db.draw(catalog, rng, "C", f"0.1:aa:dam-1:{n}") for n in (1, 2))
+        if first.special == second.special == "none" and first.value != second.value:
+            return seed, first.value, second.value
+    raise AssertionError("no seed in the list")
+
+
+async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
+    env: Env, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_up_opening(monkeypatch, beside_the_dam_gun)
+    seed, first, second = night_seed()
+    cid = await start_wings(env, seed, "dambuster-mohne")
+    await lock_all(env, cid, {ENTENTE: {"plane1": "SS"}})
+    live = (await env.svc.status(cid)).round
+    assert live is not None and (live.turn, live.kind) == (1, "night")
+    own = await env.svc.panel(cid, ENTENTE)
+    guns = await env.svc.panel(cid, CENTRAL)
+    assert guns.decisions == ()  # the guns' side decides nothing
+    (decision,) = own.decisions
+    assert decision.field == "night"
+    assert [o.id for o in decision.options] == [f"1:{first}:none", f"2:{second}:none"]
+    lower = f"1:{first}:none" if first < second else f"2:{second}:none"
+    assert decision.default == lower  # a missed deadline keeps the old rule's card
+    words = WingsPresenter()
+    assert words.option_text("dambuster-mohne", "night", decision.options[0].id, "en") == (
+        f"Card 1: {first} points"
+    )
+    log = await log_lines(env, cid)
+    assert any("its crew picks one of two cards" in line for line in log)
+    assert not any(line.startswith("Night draw") for line in log)  # the pair not yet told
+    higher = next(o.id for o in decision.options if o.id != lower)
+    await lock_all(env, cid, {ENTENTE: {"night": higher}})
+    log = await log_lines(env, cid)
+    kept = 1 if higher.startswith("1:") else 2
+    told = f"Night draw on AJ-G by AA gun dam-1: {first} (no special) and {second} (no special)"
+    assert any(line.startswith(told) and f"card {kept} kept" in line for line in log), log
+    hits = [
+        e.data
+        for e in (await env.svc.log(cid, per_page=50)).entries
+        if e.kind == "damage-card" and e.data.get("by") == "dam-1"
+    ]
+    assert [h["value"] for h in hits] == [max(first, second)]  # the crew's card, not the lower
+    live = (await env.svc.status(cid)).round
+    assert live is not None and (live.turn, live.kind) == (2, "program")  # the turn went on
+    await finish_and_verify(env, cid, catalog)
+
+
+def _receipt_without_choice(canonical: str, salt: str) -> str:
+    data = json.loads(canonical)
+    data.pop("choice")
+    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
+
+
+async def _raid(path: Path, catalog: Catalog, seed: str, pick: int) -> tuple[list[Any], list[Any]]:
+    """The raid to its night round; the crew drafts card ``pick``, then locks it: what the
+    guns' side and the channel see before the lock, and after it."""
+    env = await Env(
+        path, catalog, ManualClock(datetime(2025, 6, 1, 12, tzinfo=UTC)), SeededTokens(7)
+    ).open()
+    try:
+        cid = await start_wings(env, seed, "dambuster-mohne")
+        await lock_all(env, cid, {ENTENTE: {"plane1": "SS"}})
+        worker = env.worker()
+
+        async def seen() -> Any:
+            await worker.deliver_due()
+            sent = [
+                (t.kind, t.id, a.kind, a.text, [png for _, png in a.images], a.alt)
+                for t, a, _edit in env.sender.sent
+                if t.kind == "channel" or t.id == CENTRAL
+            ]
+            return (
+                sent,
+                repr(await env.svc.panel(cid, CENTRAL)),
+                repr(await env.svc.receipts(cid, CENTRAL)),
+                repr(await env.svc.status(cid)),
+                repr(await env.svc.log(cid, per_page=50)),
+            )
+
+        panel = await env.svc.panel(cid, ENTENTE)
+        (decision,) = panel.decisions
+        before = [await seen()]
+        await env.svc.draft(cid, ENTENTE, panel.round_id, "night", decision.options[pick].id)
+        before.append(await seen())
+        await env.svc.lock(cid, ENTENTE, panel.round_id)
+        after = [await seen(), dumps(await env.svc.export(cid))]
+        return before, after
+    finally:
+        await env.close()
+
+
+async def test_the_pick_is_invisible_to_the_guns_and_the_channel_until_it_is_played(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two raids differing only in the card the crew keeps: everything the Central Powers'
+    commander and the channel see is the same until the pick is locked; then it differs."""
+    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    set_up_opening(monkeypatch, beside_the_dam_gun)
+    seed, _first, _second = night_seed()
+    one = await _raid(tmp_path / "one.db", catalog, seed, 0)
+    two = await _raid(tmp_path / "two.db", catalog, seed, 1)
+    assert one[0] == two[0]
+    assert one[1][0] != two[1][0] and one[1][1] != two[1][1]
