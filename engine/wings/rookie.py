@@ -13,7 +13,8 @@ nearest objective still open, a bomber for where his bomb would land on it, a ph
 for a stall over the site; with its picture taken it makes for its own end of the table.
 A defender makes for the nearest enemy plane carrying a task, every other plane for the
 nearest enemy plane, else an open objective. Near his task's objective the rookie weighs
-many more programs: the run-in is where care pays.
+many more programs: the run-in is where care pays, and a defender takes the same care
+while a raider is on his run-in (else the raider's thousand draws met eight).
 
 He sees the board as any player does, and no more: a program whose card ends a maneuver in
 a net that would catch him (``nets.ahead``: the balloons' places and heights) or over a
@@ -70,7 +71,7 @@ def goal(catalog: Catalog, mission: MissionState, plane: PlaneState) -> geo.Poin
     ]
     # A defender goes for the planes carrying the enemy's task first.
     raiders = [
-        (other.x, other.y)
+        _ahead_of(catalog, other)
         for other in enemies
         for site in mission.objectives.values()
         if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
@@ -100,6 +101,8 @@ def rookie_program(
     site = _task_site(catalog, mission, plane)
     if site is not None and geo.distance((plane.x, plane.y), (site.x, site.y)) <= RUN_IN:
         draws = max(draws, RUN_IN_DRAWS)  # on the run-in he takes more care
+    elif _raid_on(catalog, mission, plane):
+        draws = max(draws, RUN_IN_DRAWS)  # and so does the defender meeting it
     codes = catalog.maneuver_decks[catalog.planes[plane.type].deck].codes
     for batch in (draws, RETRIES):
         drawn = [tuple(stream.choice(codes) for _ in range(CARDS_PER_TURN)) for _ in range(batch)]
@@ -170,6 +173,33 @@ def _score(
     if site is not None and site.kind == "balloon" and plane.level < site.level and climbs:
         score -= CLIMB_BONUS  # guns reach a balloon only one level below it, at R/2
     return score
+
+
+def _ahead_of(catalog: Catalog, other: PlaneState) -> geo.Point:
+    """Where a raider will be if he flies on straight for a turn: a defender meets him there
+    rather than chasing where he was (his place and heading are on the board)."""
+    plane_type = catalog.planes[other.type]
+    straight = next(
+        card.code for card in catalog.maneuver_decks[plane_type.deck].cards if card.is_straight
+    )
+    x, y, _ = other.x, other.y, other.heading
+    move = catalog.move(plane_type, straight)
+    heading = other.heading
+    for _ in range(CARDS_PER_TURN):
+        x, y, heading = geo.apply_move(x, y, heading, move)
+    return (x, y)
+
+
+def _raid_on(catalog: Catalog, mission: MissionState, plane: PlaneState) -> bool:
+    """Whether an enemy plane carrying a task is on its run-in at one of his side's open
+    objectives: the defender weighs as many programs there as the raider does."""
+    return any(
+        geo.distance((other.x, other.y), (site.x, site.y)) <= RUN_IN
+        for other in mission.planes.values()
+        if other.side != plane.side and other.status == "flying"
+        for site in mission.objectives.values()
+        if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
+    )
 
 
 def _heights(
