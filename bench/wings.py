@@ -254,7 +254,7 @@ def generated(
 
 
 def arguments() -> argparse.Namespace:
-    policies = (*POLICIES, "coin", "sun", "roles", "relief", *THREE)
+    policies = (*POLICIES, "coin", "sun", "roles", "relief", "rookie-relief", *THREE)
     parser = argparse.ArgumentParser(
         description="Wings of War engine benchmark: turn and mission times, balance lines.",
         epilog=(
@@ -407,7 +407,7 @@ def balance_line(
             kind,
             sun=policy == "sun",
             roles=policy == "roles",
-            relief=policy == "relief",
+            relief=policy in ("relief", "rookie-relief"),
             net=THREE.get(policy, ""),
         )
         state, turn_times = fly(catalog, mission, seed, policy)
@@ -448,7 +448,7 @@ def balance_line(
             f"; the side in the sun ({drawn} missions) won {sunny['won'] / drawn:.1%},"
             f" lost {sunny['lost'] / drawn:.1%}"
         )
-    if policy == "relief":
+    if policy in ("relief", "rookie-relief"):
         detail += f"; {RELIEF_CRASHES['planes'] / count:.2f} planes a mission flew into the relief"
     if why:
         detail += "; why, planes a mission: " + ", ".join(

@@ -118,3 +118,41 @@ def test_the_rookie_reads_no_secret_of_the_enemy() -> None:
             for board in (state, secret)
         ]
         assert picks[0] == picks[1]
+
+
+def test_a_rookie_defender_meets_the_raider_where_he_will_be() -> None:
+    """He makes for the raider's place after a turn of straights at his heading (public:
+    where he stands and which way he faces), not for where he is now."""
+    state = barrage(8.5)  # "e", an Entente fighter, carries the balloon-busting task
+    raider = state.planes["e"]
+    defender = state.planes["c"]
+    straight = catalog().move(catalog().planes[raider.type], "S")
+    x, y, heading = raider.x, raider.y, raider.heading
+    for _ in range(3):
+        x, y, heading = geo.apply_move(x, y, heading, straight)
+    target = goal(catalog(), state, defender)
+    assert target is not None
+    assert target == (x, y) and x > raider.x
+
+
+def test_a_rookie_defender_takes_as_much_care_as_the_raider_on_his_run_in() -> None:
+    """The raider weighs a thousand programs within a turn's flight of his objective; the
+    defender then weighs as many, and only eight with the raider far off."""
+
+    def cards_drawn(raider_x: float) -> int:
+        state = barrage(raider_x)
+        stream = Rng("care", 1, "ai").stream("c")
+        count = 0
+        choice = stream.choice
+
+        def counted(seq):  # type: ignore[no-untyped-def]
+            nonlocal count
+            count += 1
+            return choice(seq)
+
+        stream.choice = counted  # type: ignore[method-assign]
+        rookie_program(catalog(), state, state.planes["c"], stream)
+        return count
+
+    assert cards_drawn(8.5) >= 3 * 1000  # 4.5 bw from his balloons: on his run-in
+    assert cards_drawn(1.0) <= 3 * (8 + 80)  # 12 bw off: the defender draws a handful
