@@ -8,10 +8,16 @@ Times are printed both in milliseconds and as a ratio to a floor measured in the
 (a fixed pure-Python loop), so figures from different machines can be compared.
 
     python bench/wings.py [missions, default 200]
+    python bench/wings.py 200 --line balloon:net3 --line recon:rookie --why
+
+``--line KIND:POLICY`` (repeatable) prints only those balance lines; ``--why`` adds, to each
+balance line, how the attacker's planes ended (net, shot down, crashed, left...) and how
+long the missions ran. ``--help`` lists the kinds and policies.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -23,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
-from engine.wings import majors, winch, zones
+from engine.wings import exits, majors, winch, zones
 from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
@@ -38,6 +44,8 @@ from engine.wings.turn import play_turn
 
 POLICIES = ("random", "rookie")
 RELIEF_CRASHES: Counter[str] = Counter()  # seed F.V: planes flown into the relief, this line
+# ``--why``: how each mission's planes ended, by the attacker's and the defender's side.
+FATES: Counter[str] = Counter()
 KINDS = ("patrol", "recon", "photography", "bombing", "balloon")
 # Seed F.III.c: the two missions against a major objective (the station stands for all four:
 # they differ only in their spot across the table).
@@ -86,7 +94,7 @@ def programs_for(catalog: Catalog, state: MissionState, seed: int, policy: str =
         if plane.status != "flying":
             continue
         stream = rng.stream(f"ai:{plane.id}")
-        if policy == "rookie":
+        if policy.startswith("rookie"):
             programs[plane.id] = rookie_program(catalog, state, plane, stream)
         else:
             programs[plane.id] = random_program(catalog, plane, state.rules, state.turn, stream)
@@ -127,7 +135,34 @@ def fly(
         state, events = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
         RELIEF_CRASHES["planes"] += sum(event.kind == "crashed-into-relief" for event in events)
+        for event in events:
+            if event.kind in ("net-crash", "net-contact", "crashed-into-relief", "balloon-cables"):
+                FATES[f"{_role(state, event.data.get('plane'))}:{event.kind}"] += 1
+    if state.objectives:
+        for plane in state.planes.values():
+            FATES[f"{_role(state, plane.id)}:{_fate(state, plane)}"] += 1
+        FATES[f"turns:{state.turn - 1}"] += 1
     return state, turn_times
+
+
+def _role(state: MissionState, pid: object) -> str:
+    """The plane's side in the mission: the attacker's (active) or the defender's."""
+    plane = state.planes.get(str(pid))
+    return "att" if plane is not None and plane.side == state.active else "def"
+
+
+def _fate(state: MissionState, plane) -> str:  # type: ignore[no-untyped-def]
+    """How a plane ended its mission, in a word for ``--why``."""
+    if plane.status in ("shot_down", "exploded"):
+        return (
+            "shot-by-plane"
+            if plane.destroyed_by in state.planes
+            else ("shot-by-ground" if plane.destroyed_by else "down-no-shooter")
+        )
+    if plane.status == "left":
+        x = plane.exit_at[0] if plane.exit_at is not None else plane.x
+        return "left-home" if exits.over_own_zone(state, plane.side, x) else "left-lost"
+    return plane.status
 
 
 def winch_for(state: MissionState, seed: int) -> MissionState:
@@ -149,8 +184,15 @@ def winch_for(state: MissionState, seed: int) -> MissionState:
 
 
 # Seed A.IV.i.2: the balloon lines flown against three balloons: "net3" hangs the barrage,
-# "ring" and "winch" the protective ring (and "winch" winches them down on a coin toss).
-THREE = {"net3": "barrage", "ring": "ring", "winch": "ring"}
+# "ring" and "winch" the protective ring (and "winch" winches them down on a coin toss);
+# "rookie-net3" and "rookie-ring" are flown by the rookie, who sees the nets.
+THREE = {
+    "net3": "barrage",
+    "ring": "ring",
+    "winch": "ring",
+    "rookie-net3": "barrage",
+    "rookie-ring": "ring",
+}
 
 
 def generated(
@@ -211,11 +253,40 @@ def generated(
     return mission
 
 
+def arguments() -> argparse.Namespace:
+    policies = (*POLICIES, "coin", "sun", "roles", "relief", "rookie-relief", *THREE)
+    parser = argparse.ArgumentParser(
+        description="Wings of War engine benchmark: turn and mission times, balance lines.",
+        epilog=(
+            f"kinds: {', '.join((*KINDS, *MAJOR_KINDS, *ENEMY_KINDS))};"
+            f" policies: {', '.join(policies)}"
+        ),
+    )
+    parser.add_argument("count", nargs="?", type=int, default=200, help="missions a line")
+    parser.add_argument(
+        "--line",
+        action="append",
+        default=[],
+        metavar="KIND:POLICY",
+        help="print only this balance line (repeatable), e.g. balloon:net3",
+    )
+    parser.add_argument(
+        "--why", action="store_true", help="add how the planes ended and how long missions ran"
+    )
+    return parser.parse_args()
+
+
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    args = arguments()
+    count = args.count
     catalog = default_catalog()
     floor = floor_ms()
     print(f"floor            {floor:8.3f} ms (20,000 float multiply-adds)")
+    if args.line:
+        for line in args.line:
+            kind, _, policy = line.rpartition(":")
+            print(balance_line(catalog, kind, policy, count, floor, why=args.why))
+        return
 
     first_turns = []
     for seed in range(count):
@@ -318,7 +389,9 @@ def seam_rounds(count: int, floor: float) -> None:
         )
 
 
-def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: float) -> str:
+def balance_line(
+    catalog: Catalog, kind: str, policy: str, count: int, floor: float, why: bool = False
+) -> str:
     outcome: Counter[str] = Counter()
     sunny: Counter[str] = Counter()
     by_role: Counter[str] = Counter()
@@ -326,6 +399,7 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
     achieved: Counter[str] = Counter()
     times = []
     RELIEF_CRASHES.clear()
+    FATES.clear()
     for seed in range(count):
         mission = generated(
             catalog,
@@ -333,7 +407,7 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
             kind,
             sun=policy == "sun",
             roles=policy == "roles",
-            relief=policy == "relief",
+            relief=policy in ("relief", "rookie-relief"),
             net=THREE.get(policy, ""),
         )
         state, turn_times = fly(catalog, mission, seed, policy)
@@ -374,8 +448,16 @@ def balance_line(catalog: Catalog, kind: str, policy: str, count: int, floor: fl
             f"; the side in the sun ({drawn} missions) won {sunny['won'] / drawn:.1%},"
             f" lost {sunny['lost'] / drawn:.1%}"
         )
-    if policy == "relief":
+    if policy in ("relief", "rookie-relief"):
         detail += f"; {RELIEF_CRASHES['planes'] / count:.2f} planes a mission flew into the relief"
+    if why:
+        detail += "; why, planes a mission: " + ", ".join(
+            f"{key} {FATES[key] / count:.2f}"
+            for key in sorted(FATES)
+            if not key.startswith("turns")
+        )
+        turns = {int(key[6:]): n for key, n in FATES.items() if key.startswith("turns:")}
+        detail += "; turns played " + str(dict(sorted(turns.items())))
     mission_ms = statistics.median(times) * 1000
     return (
         f"{kind:<11} {policy:<6} {shares} (n={count}) [neither side above 65 %:"

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from engine.wings import balloons
 from engine.wings import geometry as geo
+from engine.wings.catalog import SideName
 from engine.wings.fire import base_polygon
 from engine.wings.state import MissionState, Objective
 
@@ -122,6 +123,45 @@ def ring(work: Turn, starts: dict[str, tuple[float, float]]) -> None:
                 default=0.0,
             )
         balloons.caught_in_net(work, plane, share)
+
+
+def ahead(
+    mission: MissionState,
+    side: SideName,
+    base: geo.Polygon,
+    start: geo.Point,
+    height: tuple[int, int],
+) -> float:
+    """The share of ``base`` (a plane of ``side`` at ``height``, its maneuver begun at
+    ``start``) past a net of ``mission`` that catches it, 0 if none: what ``ring`` and
+    ``balloons.nets`` would find, read from the board alone (where the balloons stand, how
+    high, whether up), so a stand-in player may look before he flies (``engine.wings.rookie``).
+    """
+    line = sorted(
+        (b for b in mission.objectives.values() if b.kind == "balloon"), key=lambda b: (b.y, b.id)
+    )
+    if not mission.nets or len(line) < 2 or line[0].side == side:
+        return 0.0
+    if is_ring(mission):
+        return max(
+            (
+                _past(base, s, start)
+                for s in ring_sections(mission.objectives)
+                if (top := section_height(s)) is not None and height <= top
+            ),
+            default=0.0,
+        )
+    centre_y = sum(p[1] for p in base) / len(base)
+    after = next((i for i, b in enumerate(line) if b.y > centre_y), len(line))
+    framing = line[max(after - 1, 0) : after + 1]
+    if any(b.destroyed or b.hauled_down for b in framing):
+        return 0.0
+    if height > min((b.level, b.counters) for b in framing):
+        return 0.0
+    net_x = sum(b.x for b in line) / len(line)
+    came_from = 1.0 if start[0] >= net_x else -1.0
+    beyond = geo.clip_half_plane(base, (net_x, 0.0), (-came_from, 0.0))
+    return geo.area(beyond) / geo.area(base) if beyond else 0.0
 
 
 def is_ring(mission: MissionState) -> bool:

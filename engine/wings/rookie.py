@@ -13,7 +13,15 @@ nearest objective still open, a bomber for where his bomb would land on it, a ph
 for a stall over the site; with its picture taken it makes for its own end of the table.
 A defender makes for the nearest enemy plane carrying a task, every other plane for the
 nearest enemy plane, else an open objective. Near his task's objective the rookie weighs
-many more programs: the run-in is where care pays.
+many more programs: the run-in is where care pays, and a defender takes the same care
+while a raider is on his run-in (else the raider's thousand draws met eight).
+
+He sees the board as any player does, and no more: a program whose card ends a maneuver in
+a net that would catch him (``nets.ahead``: the balloons' places and heights) or over a
+hill or ridge he is not above (seed F.V) is thrown out as one leaving the table is. He
+reads only public facts: where the planes and balloons stand and how high, the relief, his
+own plane; never the enemy's orders (a balloon being winched down is seen once the winch
+turns, not when it is ordered) or hands.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import math
 import random
 
 from engine.wings import geometry as geo
-from engine.wings import zones
+from engine.wings import nets, relief, zones
 from engine.wings.catalog import Catalog
 from engine.wings.objectives import bomb_markers, can_observe
 from engine.wings.program import CARDS_PER_TURN, check_program, random_program
@@ -63,7 +71,7 @@ def goal(catalog: Catalog, mission: MissionState, plane: PlaneState) -> geo.Poin
     ]
     # A defender goes for the planes carrying the enemy's task first.
     raiders = [
-        (other.x, other.y)
+        _ahead_of(catalog, other)
         for other in enemies
         for site in mission.objectives.values()
         if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
@@ -93,6 +101,8 @@ def rookie_program(
     site = _task_site(catalog, mission, plane)
     if site is not None and geo.distance((plane.x, plane.y), (site.x, site.y)) <= RUN_IN:
         draws = max(draws, RUN_IN_DRAWS)  # on the run-in he takes more care
+    elif _raid_on(catalog, mission, plane):
+        draws = max(draws, RUN_IN_DRAWS)  # and so does the defender meeting it
     codes = catalog.maneuver_decks[catalog.planes[plane.type].deck].codes
     for batch in (draws, RETRIES):
         drawn = [tuple(stream.choice(codes) for _ in range(CARDS_PER_TURN)) for _ in range(batch)]
@@ -125,19 +135,25 @@ def _score(
     width, height = mission.table
     x, y, heading = plane.x, plane.y, plane.heading
     nearest = math.inf
-    level = plane.level
     climbs = 0
-    for code in cards:
+    size = catalog.base_size(plane_type)
+    hazards = mission.nets or bool(mission.relief)
+    for code, (level, counters) in zip(
+        cards, _heights(catalog, mission, plane, cards), strict=True
+    ):
         card = deck.card(code)
         kind = card.kind if card is not None else ""
-        if kind == "dive":
-            level -= 1
         climbs += kind == "climb"
+        start = (x, y)
         x, y, heading = geo.apply_move(x, y, heading, catalog.move(plane_type, code))
         inside = (
             EDGE_MARGIN <= x <= width - EDGE_MARGIN and EDGE_MARGIN <= y <= height - EDGE_MARGIN
         )
         if level < 0 or not (inside or _home(mission, plane, target, x, y)):
+            return math.inf
+        if hazards and _struck(
+            mission, plane, geo.rectangle(x, y, heading, *size), start, level, counters
+        ):
             return math.inf
         gap = geo.distance((x, y), target)
         if site is not None and site.kind == "target" and level >= 1:
@@ -157,6 +173,78 @@ def _score(
     if site is not None and site.kind == "balloon" and plane.level < site.level and climbs:
         score -= CLIMB_BONUS  # guns reach a balloon only one level below it, at R/2
     return score
+
+
+def _ahead_of(catalog: Catalog, other: PlaneState) -> geo.Point:
+    """Where a raider will be if he flies on straight for a turn: a defender meets him there
+    rather than chasing where he was (his place and heading are on the board)."""
+    plane_type = catalog.planes[other.type]
+    straight = next(
+        card.code for card in catalog.maneuver_decks[plane_type.deck].cards if card.is_straight
+    )
+    x, y, _ = other.x, other.y, other.heading
+    move = catalog.move(plane_type, straight)
+    heading = other.heading
+    for _ in range(CARDS_PER_TURN):
+        x, y, heading = geo.apply_move(x, y, heading, move)
+    return (x, y)
+
+
+def _raid_on(catalog: Catalog, mission: MissionState, plane: PlaneState) -> bool:
+    """Whether an enemy plane carrying a task is on its run-in at one of his side's open
+    objectives: the defender weighs as many programs there as the raider does."""
+    return any(
+        geo.distance((other.x, other.y), (site.x, site.y)) <= RUN_IN
+        for other in mission.planes.values()
+        if other.side != plane.side and other.status == "flying"
+        for site in mission.objectives.values()
+        if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
+    )
+
+
+def _heights(
+    catalog: Catalog, mission: MissionState, plane: PlaneState, cards: tuple[str, ...]
+) -> list[tuple[int, int]]:
+    """His level and climb counters after each card, as the turn will count them (seed
+    A.III: one counter a turn at most, a level at the plane's climb value, none past the
+    game ceiling; a dive loses a level). A spin or a two-turn maneuver's step is not foreseen."""
+    plane_type = catalog.planes[plane.type]
+    deck = catalog.maneuver_decks[plane_type.deck]
+    cap = catalog.rules.altitude.cap
+    if mission.rules.real_ceiling:
+        cap = dict(catalog.rules.altitude.floors).get(mission.floor, cap)
+    top = min(cap, plane_type.ceiling)
+    level, counters = plane.level, plane.counters
+    climbed = plane.climbed_turn == mission.turn
+    heights = []
+    for code in cards:
+        card = deck.card(code)
+        kind = card.kind if card is not None else ""
+        if kind in ("climb", "immelmann") and not climbed:
+            climbed = True
+            counters += 1
+            if counters >= plane_type.climb:
+                level, counters = (level, plane_type.climb - 1) if level >= top else (level + 1, 0)
+        if kind == "dive":
+            level, counters = level - 1, 1 if level == 1 else 0
+        heights.append((level, counters))
+    return heights
+
+
+def _struck(
+    mission: MissionState,
+    plane: PlaneState,
+    base: geo.Polygon,
+    start: geo.Point,
+    level: int,
+    counters: int,
+) -> bool:
+    """Whether a maneuver from ``start`` ending on ``base`` at this height meets a net that
+    would catch him, or a relief he is not above (what the board shows)."""
+    if nets.ahead(mission, plane.side, base, start, (level, counters)) > geo.EPS:
+        return True
+    zone = relief.floor_under(mission.relief, base)
+    return zone is not None and not relief.above(level, counters, zone.floor)
 
 
 def _task_site(catalog: Catalog, mission: MissionState, plane: PlaneState) -> Objective | None:
