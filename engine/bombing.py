@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import Card, card_id
+from engine.cards import Card, ids_of
 from engine.catalog import AircraftType, TargetSheet
 from engine.dogfight import (
     DIVE,
@@ -244,7 +244,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         p.uid,
         mode,
         p.band,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -290,7 +290,7 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         p.uid,
         "strafe",
         p.band,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -317,7 +317,7 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
         p.uid,
         RECON,
         p.band,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         0,
