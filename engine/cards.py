@@ -61,7 +61,7 @@ class Card:
 def ids_of(cards: list[Card]) -> tuple[int, ...]:
     """The cards' ids, for the strike's records. Compiled (scripts/build_native.py), a
     ``Card``'s id is a field read in C, cheaper than ``map`` with an ``attrgetter``."""
-    return tuple([card.id for card in cards])
+    return tuple(card.id for card in cards)
 
 
 # The one ``Card`` of each card, and of each deck's card tuple, by identity; an entry keeps
