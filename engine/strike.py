@@ -191,7 +191,7 @@ class Strike:
         # The set-up's fields read from its dict, once: a pydantic model's own reads take
         # the slow path (see engine.mirror), and the strike asks for some of them often.
         fields = setup.__dict__
-        self.fields: dict[str, Any] = fields
+        self.setup_fields: dict[str, Any] = fields
         self.area_flak_mod: int = fields["area_flak_mod"]
         sheet = _mirror(catalog.targets[fields["sheet"]])  # read very often
         self.target = Target(
@@ -306,7 +306,7 @@ class Strike:
     # -- the phases ------------------------------------------------------------------
 
     def run(self) -> StrikeReport:
-        setup = self.fields
+        setup = self.setup_fields
         hidden: bool = setup["hidden"]
         target_bound: int = setup["target_bound"]
         home_bound: int = setup["home_bound"]
@@ -723,7 +723,7 @@ class Strike:
     def report(self) -> StrikeReport:
         """The frozen report models, built once at the end of the strike: each from a dict
         of its fields in the model's order (``trusted_dicts``)."""
-        setup = self.fields  # the set-up's own fields (see ``__init__``)
+        setup = self.setup_fields  # the set-up's own fields (see ``__init__``)
         sky = self.sky
         ok, damaged, destroyed = AircraftState.OK, AircraftState.DAMAGED, AircraftState.DESTROYED
         aircraft = [
