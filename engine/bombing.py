@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import Card, card_id
+from engine.cards import Card, ids_of
 from engine.catalog import AircraftType, TargetSheet
 from engine.dogfight import (
     DIVE,
@@ -52,6 +52,8 @@ _LEVEL: Final = {VL: (1, 1), L: (0, 0), M: (-1, -1), H: (-2, -2), VH: (-3, -3)}
 _DIVE: Final = {L: (1, 0), VL: (2, 1)}  # keyed by the band the dive ends in (21.42)
 _SATURATION: Final = {VH: (-1, -2), H: (0, -1), M: (0, 0), L: (1, 1), VL: (1, 1)}
 _IDLE: Final = {VH: -2, H: -2, M: -1, L: 0, VL: 0}  # over the target, not bombing or strafing
+# Each result one level worse, looked up: compiled, the enum's own method runs interpreted.
+_WORSE: Final = {result: result.shifted_down() for result in BombResult}
 
 
 def choose_mode(kind: AircraftType, ordnance: Ordnance, naval: bool) -> BombMode | None:
@@ -133,9 +135,9 @@ def applied_result(
     if mode is TORPEDO and mk13 and result is HIT:
         result = MISS
     if mode is SATURATION and naval:
-        result = result.shifted_down()
+        result = _WORSE[result]
     for _ in range(max(0, shift)):
-        result = result.shifted_down()
+        result = _WORSE[result]
     return result
 
 
@@ -170,7 +172,7 @@ def cancel_best(cards: Sequence[Card], spoils: int, *, strafe: bool = False) -> 
         for index, card in enumerate(cards):
             if index in cancelled:
                 continue
-            value = int(card.strafe_hit) if strafe else card.bombing.value
+            value = int(card.strafe_hit) if strafe else int(card.bombing)  # an IntEnum
             if value > best_value:
                 best, best_value = index, value
         if best < 0:
@@ -244,7 +246,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         p.uid,
         mode,
         p.band,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -290,7 +292,7 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         p.uid,
         "strafe",
         p.band,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         points,
@@ -317,7 +319,7 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
         p.uid,
         RECON,
         p.band,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         tuple(c.id for i, c in enumerate(cards) if i in gone),
         results,
         0,

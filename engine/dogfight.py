@@ -51,10 +51,9 @@ Which enemy to fight, and which band to fly to, is the strike module's doctrine 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from engine.cards import Card, Deck, card_id
+from engine.cards import Card, Deck, ids_of
 from engine.catalog import AircraftType, Ratings
 from engine.orders import Doctrine
 from engine.report import Phase
@@ -104,9 +103,52 @@ def take(cards: list[Card], card: Card) -> None:
             return
 
 
-@dataclass(eq=False, slots=True)
 class Plane:
-    """One aircraft's state during a strike (engine-internal, mutable, cheap)."""
+    """One aircraft's state during a strike (engine-internal, mutable, cheap).
+
+    A plain class with its own ``__init__``, not a dataclass: compiled
+    (scripts/build_native.py), a dataclass keeps the interpreted ``__init__`` that
+    ``dataclasses`` writes, and a strike makes its planes and records by the dozen.
+    """
+
+    __slots__ = (
+        "ace",
+        "attacked",
+        "band",
+        "damage",
+        "damaged",
+        "destroy_at",
+        "destroyed",
+        "doctrine",
+        "element",
+        "flip_at",
+        "foe",
+        "formation",
+        "group",
+        "hand",
+        "is_formation",
+        "kind",
+        "lead",
+        "loaded",
+        "loadout",
+        "mate",
+        "mode",
+        "now",
+        "order",
+        "ordnance",
+        "out",
+        "pilot",
+        "pos",
+        "rat",
+        "role",
+        "runner",
+        "side",
+        "skills",
+        "spent",
+        "threat",
+        "uid",
+        "was_out",
+    )
 
     uid: str
     kind: AircraftType
@@ -130,20 +172,82 @@ class Plane:
     rat: Ratings  # the card side in use: ``kind.undamaged`` until it flips (3.2.7)
     now: Rates  # ``rat`` with the pilot's skills, as numbers (changes with ``rat``: ``rate``)
     loaded: bool  # a fighter or fighter-bomber still carrying ordnance (17.15)
-    damage: int = 0
-    damaged: bool = False
-    destroyed: bool = False
-    hand: list[Card] = field(default_factory=list)
-    mate: Plane | None = None
-    foe: Plane | None = None
-    pos: int = 0
-    spent: int = 0  # bursts spent this turn
-    ace: bool = False  # unused Ace Ability (19.25 A)
-    out: bool = False  # outside the target area this Over-Target phase (23.5)
-    was_out: bool = False
-    attacked: bool = False  # an enemy has played a card against it (jettison doctrine)
-    threat: bool = False  # it attacked a bomber or fighter-bomber of the other side
-    runner: bool = False  # bombs or strafes this Bomb turn: one response per card (23.66)
+    damage: int
+    damaged: bool
+    destroyed: bool
+    hand: list[Card]
+    mate: Plane | None
+    foe: Plane | None
+    pos: int
+    spent: int  # bursts spent this turn
+    ace: bool  # unused Ace Ability (19.25 A)
+    out: bool  # outside the target area this Over-Target phase (23.5)
+    was_out: bool
+    attacked: bool  # an enemy has played a card against it (jettison doctrine)
+    threat: bool  # it attacked a bomber or fighter-bomber of the other side
+    runner: bool  # bombs or strafes this Bomb turn: one response per card (23.66)
+
+    def __init__(
+        self,
+        uid: str,
+        kind: AircraftType,
+        side: Side,
+        role: Role,
+        group: Group,
+        element: str,
+        order: int,
+        doctrine: Doctrine,
+        band: Band,
+        skills: frozenset[str],
+        pilot: str | None,
+        lead: bool,
+        formation: str,
+        loadout: Ordnance,
+        ordnance: Ordnance,
+        mode: BombMode | None,
+        flip_at: int,
+        destroy_at: int,
+        is_formation: bool,
+        rat: Ratings,
+        now: Rates,
+        loaded: bool,
+    ) -> None:
+        self.uid = uid
+        self.kind = kind
+        self.side = side
+        self.role = role
+        self.group = group
+        self.element = element
+        self.order = order
+        self.doctrine = doctrine
+        self.band = band
+        self.skills = skills
+        self.pilot = pilot
+        self.lead = lead
+        self.formation = formation
+        self.loadout = loadout
+        self.ordnance = ordnance
+        self.mode = mode
+        self.flip_at = flip_at
+        self.destroy_at = destroy_at
+        self.is_formation = is_formation
+        self.rat = rat
+        self.now = now
+        self.loaded = loaded
+        self.damage = 0
+        self.damaged = False
+        self.destroyed = False
+        self.hand = []
+        self.mate = None
+        self.foe = None
+        self.pos = 0
+        self.spent = 0
+        self.ace = False
+        self.out = False
+        self.was_out = False
+        self.attacked = False
+        self.threat = False
+        self.runner = False
 
     def unload(self) -> None:
         """Bombs dropped, jettisoned or lost (17.15 ends, 18.22-18.23)."""
@@ -313,19 +417,40 @@ def new_plane(
 # Each record's fields are those of its report model, in the same order: at the end of the
 # strike its ``fields()`` dict becomes the model's as it is (``Strike.report``). The dicts
 # are spelt out, not read from ``__dict__``: compiled (scripts/build_native.py), a record
-# has none.
+# has none. Plain classes, not dataclasses, for the reason given at ``Plane``.
 
 
-@dataclass
 class ExchangeRec:
-    phase: Phase
-    turn: int
-    attacker: str
-    defender: str
-    cards: list[tuple[str, int]]
-    damage_to_defender: int = 0
-    damage_to_attacker: int = 0
-    note: str = ""
+    __slots__ = (
+        "attacker",
+        "cards",
+        "damage_to_attacker",
+        "damage_to_defender",
+        "defender",
+        "note",
+        "phase",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        phase: Phase,
+        turn: int,
+        attacker: str,
+        defender: str,
+        cards: list[tuple[str, int]],
+        damage_to_defender: int = 0,
+        damage_to_attacker: int = 0,
+        note: str = "",
+    ) -> None:
+        self.phase = phase
+        self.turn = turn
+        self.attacker = attacker
+        self.defender = defender
+        self.cards = cards
+        self.damage_to_defender = damage_to_defender
+        self.damage_to_attacker = damage_to_attacker
+        self.note = note
 
     def fields(self) -> dict[str, Any]:
         """The report's ``Exchange`` fields: this record's own, its cards now a tuple."""
@@ -341,16 +466,28 @@ class ExchangeRec:
         }
 
 
-@dataclass
 class FlakRec:
-    phase: Phase
-    kind: FlakKind
-    against: str
-    cards: tuple[int, ...]
-    answered: int | None = None
-    answer_card: int | None = None
-    damage: int = 0
-    spoils: int = 0
+    __slots__ = ("against", "answer_card", "answered", "cards", "damage", "kind", "phase", "spoils")
+
+    def __init__(
+        self,
+        phase: Phase,
+        kind: FlakKind,
+        against: str,
+        cards: tuple[int, ...],
+        answered: int | None = None,
+        answer_card: int | None = None,
+        damage: int = 0,
+        spoils: int = 0,
+    ) -> None:
+        self.phase = phase
+        self.kind = kind
+        self.against = against
+        self.cards = cards
+        self.answered = answered
+        self.answer_card = answer_card
+        self.damage = damage
+        self.spoils = spoils
 
     def fields(self) -> dict[str, Any]:
         """The report's ``FlakShot`` fields."""
@@ -366,16 +503,28 @@ class FlakRec:
         }
 
 
-@dataclass
 class RunRec:
-    uid: str
-    mode: BombMode | Literal["strafe"]
-    band: Band
-    cards: tuple[int, ...]
-    cancelled: tuple[int, ...] = ()
-    results: tuple[BombResult, ...] = ()
-    points: int = 0
-    note: str = ""
+    __slots__ = ("band", "cancelled", "cards", "mode", "note", "points", "results", "uid")
+
+    def __init__(
+        self,
+        uid: str,
+        mode: BombMode | Literal["strafe"],
+        band: Band,
+        cards: tuple[int, ...],
+        cancelled: tuple[int, ...] = (),
+        results: tuple[BombResult, ...] = (),
+        points: int = 0,
+        note: str = "",
+    ) -> None:
+        self.uid = uid
+        self.mode = mode
+        self.band = band
+        self.cards = cards
+        self.cancelled = cancelled
+        self.results = results
+        self.points = points
+        self.note = note
 
     def fields(self) -> dict[str, Any]:
         """The report's ``BombRun`` fields."""
@@ -479,10 +628,10 @@ class Sky:
             deck = self.deck
             deck.dealt += count
             deck.purpose = purpose
-            ids = tuple(map(card_id, cards))
+            ids = ids_of(cards)
         else:
             cards = self.deck.deal(count, purpose)
-            ids = tuple(map(card_id, cards))
+            ids = ids_of(cards)
         # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
         self.draws.append(
             {"phase": self.phase, "turn": self.turn, "purpose": purpose, "who": who, "cards": ids}
@@ -656,15 +805,19 @@ def discard_and_draw(sky: Sky, p: Plane) -> None:
 # --- Responses (3.2.6) ----------------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class Source:
     """Cards one aircraft may answer with: a Leader's hand or a mini-hand."""
 
-    plane: Plane
-    cards: list[Card]
-    ap_ok: bool  # may spend ACE PILOT (or the A ability) here
-    limit: int | None = None  # 23.66: one response per enemy card
-    used: int = 0
+    __slots__ = ("ap_ok", "cards", "limit", "plane", "used")
+
+    def __init__(
+        self, plane: Plane, cards: list[Card], ap_ok: bool, limit: int | None = None
+    ) -> None:
+        self.plane = plane
+        self.cards = cards
+        self.ap_ok = ap_ok  # may spend ACE PILOT (or the A ability) here
+        self.limit = limit  # 23.66: one response per enemy card
+        self.used = 0
 
 
 def can_cancel(

@@ -8,7 +8,7 @@ bombing module applies from the returned spoil count (22.13, 22.23).
 
 from __future__ import annotations
 
-from engine.cards import Card, card_id
+from engine.cards import Card, ids_of
 from engine.dogfight import (
     IMS,
     OTS,
@@ -39,7 +39,7 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
     if not with_spoils:
         spoils = 0
     sky.discards.extend(cards)
-    rec = FlakRec(sky.phase, "area", p.uid, tuple(map(card_id, cards)), None, None, damage, spoils)
+    rec = FlakRec(sky.phase, "area", p.uid, ids_of(cards), None, None, damage, spoils)
     sky.flak.append(rec)
     if damage > 0:
         hurt(sky, p, damage)
@@ -89,7 +89,7 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
         sky.phase,
         kind,
         p.uid,
-        tuple(map(card_id, cards)),
+        ids_of(cards),
         answered.id if answered is not None else None,
         answer.id if answer is not None else None,
         damage,

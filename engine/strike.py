@@ -46,7 +46,9 @@ Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final, TypeVar, cast
+
+from pydantic import BaseModel
 
 from engine.bombing import (
     Target,
@@ -102,6 +104,8 @@ from engine.trusted import trusted, trusted_dicts
 from engine.types import AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
+
+_M = TypeVar("_M", bound=BaseModel)
 
 
 def fly_strike(setup: StrikeSetup, catalog: Catalog, deck: Deck) -> StrikeReport:
@@ -184,17 +188,23 @@ class Strike:
 
     def __init__(self, setup: StrikeSetup, catalog: Catalog, deck: Deck) -> None:
         self.setup = setup
-        sheet = mirror(catalog.targets[setup.sheet])  # read very often: see engine.mirror
+        # The set-up's fields read from its dict, once: a pydantic model's own reads take
+        # the slow path (see engine.mirror), and the strike asks for some of them often.
+        fields = setup.__dict__
+        self.setup_fields: dict[str, Any] = fields
+        self.area_flak_mod: int = fields["area_flak_mod"]
+        sheet = _mirror(catalog.targets[fields["sheet"]])  # read very often
         self.target = Target(
             sheet,
-            carrier_fleet=setup.carrier_fleet,
-            flak_mod=setup.target_flak_mod,
-            shift=setup.result_shift,
-            damage_bonus=setup.damage_bonus,
+            carrier_fleet=fields["carrier_fleet"],
+            flak_mod=fields["target_flak_mod"],
+            shift=fields["result_shift"],
+            damage_bonus=fields["damage_bonus"],
         )
         self.sky = Sky(deck, catalog.deck.answers)
-        self.attacker = setup.attacker
-        self.defender = setup.attacker.enemy
+        attacker: Side = fields["attacker"]
+        self.attacker = attacker
+        self.defender = JAPANESE if attacker is ALLIED else ALLIED
         self.first_turn = True
         # The export's records (issue 11): the fields of each ``BandMove`` and ``TurnBands``.
         self.moves: list[dict[str, Any]] = []
@@ -203,11 +213,11 @@ class Strike:
         self.last_bands: tuple[int, dict[str, Band]] = (0, {})  # (sky.losses, bands) then
         self.elements: dict[Side, list[Element]] = {Side.JAPANESE: [], Side.ALLIED: []}
         keyed: dict[tuple[str, str], Element] = {}
-        units = (*setup.strike, *setup.cap)
+        units = (*fields["strike"], *fields["cap"])
         aircraft = catalog.aircraft
         doctrines = {  # each side's doctrine, mirrored once (read very often)
-            self.defender: mirror(setup.defender_doctrine),
-            self.attacker: mirror(setup.attacker_doctrine),
+            self.defender: _mirror(fields["defender_doctrine"]),
+            self.attacker: _mirror(fields["attacker_doctrine"]),
         }
         planes = self.sky.planes
         for order, unit in enumerate(units):
@@ -238,7 +248,7 @@ class Strike:
         # slow path (see engine.mirror), and a strike sets up some five planes.
         fields = unit.__dict__
         group, side, band = fields["group"], fields["side"], fields["band"]
-        kind = mirror(aircraft[fields["aircraft"]])  # read very often: see engine.mirror
+        kind = _mirror(aircraft[fields["aircraft"]])  # read very often
         doctrine = doctrines[side]
         ordnance, mode = _loadout(
             kind, group, fields["ordnance"], self.target.sheet.naval, doctrine.torpedo
@@ -296,26 +306,29 @@ class Strike:
     # -- the phases ------------------------------------------------------------------
 
     def run(self) -> StrikeReport:
-        setup = self.setup
+        setup = self.setup_fields
+        hidden: bool = setup["hidden"]
+        target_bound: int = setup["target_bound"]
+        home_bound: int = setup["home_bound"]
         sky = self.sky
         self.start_bands = self.bands()
         self.last_bands = (sky.losses, self.start_bands)
-        if setup.hidden:
+        if hidden:
             sky.notes.append("hidden")  # Out of Sight: the target is never found
         for plane in sky.planes:
             if plane.lead and not plane.destroyed:
                 opening_hand(sky, plane)
-        if setup.target_bound <= 0:
+        if target_bound <= 0:
             sky.notes.append("phase-skipped:target-bound")  # 23.25
-        for turn in range(1, setup.target_bound + 1):
+        for turn in range(1, target_bound + 1):
             self.play_turn("target-bound", turn)
-        if setup.kind == "scout":
+        if setup["kind"] == "scout":
             self.scout_report()
-        if not setup.hidden:
+        if not hidden:
             self.over_target()
-        if setup.home_bound <= 0:
+        if home_bound <= 0:
             sky.notes.append("phase-skipped:home-bound")
-        for turn in range(1, setup.home_bound + 1):
+        for turn in range(1, home_bound + 1):
             self.play_turn("home-bound", turn)
         return self.report()
 
@@ -356,13 +369,13 @@ class Strike:
         draw (23.64: found like bombing); one lost or gone before then reports nothing."""
         sky = self.sky
         sky.phase = "scout"
-        count = self.target.sheet.area_flak + self.setup.area_flak_mod
+        count = self.target.sheet.area_flak + self.area_flak_mod
         for p in sky.planes:
             if p.group == "scout" and not p.destroyed and not p.was_out:
                 recon_run(sky, p, self.target, count)
 
     def area_flak(self) -> None:
-        count = self.target.sheet.area_flak + self.setup.area_flak_mod
+        count = self.target.sheet.area_flak + self.area_flak_mod
         for p in self.sky.planes:
             if not p.destroyed and not p.out:
                 area_flak(self.sky, p, count)
@@ -710,7 +723,7 @@ class Strike:
     def report(self) -> StrikeReport:
         """The frozen report models, built once at the end of the strike: each from a dict
         of its fields in the model's order (``trusted_dicts``)."""
-        setup = self.setup
+        setup = self.setup_fields  # the set-up's own fields (see ``__init__``)
         sky = self.sky
         ok, damaged, destroyed = AircraftState.OK, AircraftState.DAMAGED, AircraftState.DESTROYED
         aircraft = [
@@ -736,17 +749,17 @@ class Strike:
         runs = [r.fields() for r in sky.runs]
         return trusted(
             StrikeReport,
-            id=setup.id,
-            turn=setup.turn,
-            kind=setup.kind,
-            attacker=setup.attacker,
-            origin=setup.origin,
-            target=setup.target,
-            order=setup.order,
-            simultaneous=setup.simultaneous,
-            target_bound=setup.target_bound,
-            home_bound=setup.home_bound,
-            hidden=setup.hidden,
+            id=setup["id"],
+            turn=setup["turn"],
+            kind=setup["kind"],
+            attacker=setup["attacker"],
+            origin=setup["origin"],
+            target=setup["target"],
+            order=setup["order"],
+            simultaneous=setup["simultaneous"],
+            target_bound=setup["target_bound"],
+            home_bound=setup["home_bound"],
+            hidden=setup["hidden"],
             aircraft=trusted_dicts(AircraftOutcome, aircraft),
             exchanges=trusted_dicts(Exchange, exchanges),
             flak=trusted_dicts(FlakShot, flak),
@@ -763,6 +776,21 @@ class Strike:
 
 
 _NOBODY: list[Plane] = []  # no bombers, no strafers (read only)
+JAPANESE: Final = Side.JAPANESE
+ALLIED: Final = Side.ALLIED
+
+# ``engine.mirror.mirror``'s cache looked up here, compiled (``mirror`` itself runs
+# interpreted): a strike asks for some eight mirrors, nearly always the same few.
+_mirrors: dict[int, tuple[Any, Any]] = {}
+
+
+def _mirror(model: _M) -> _M:
+    hit = _mirrors.get(id(model))
+    if hit is None or hit[0] is not model:
+        if len(_mirrors) >= 4096:
+            _mirrors.clear()  # only tests and reloaded states make many models
+        hit = _mirrors[id(model)] = (model, mirror(model))
+    return cast(_M, hit[1])
 
 
 def _main_body(ours: list[Plane], here: Band) -> Band:
