@@ -237,3 +237,21 @@ def test_sheet_dates_and_names_read_in_french() -> None:
     assert wings.option_text("", "skill1", "grass_snake", "fr") == "Couleuvre"
     assert wings.option_text("", "purchase", "spare_parts", "fr") == "Pièces détachées"
     assert wings.option_text("", "purchase", "plane:camel", "fr") == "Sopwith Camel"  # a name
+
+
+def test_every_scenario_has_a_french_name() -> None:
+    """A French campaign's card, boards and log name its scenario in French, for every
+    scenario of every ruleset a GM can pick (Midway is a name in both languages)."""
+    from bot.rulesets import Registry
+    from engine.loader import default_catalog
+    from rendering.text import scenario_name
+
+    registry = Registry(default_catalog())
+    rulesets = registry.keys()  # a Registry is not iterable
+    untranslated = [
+        f"{key}/{spec.key}"
+        for key in rulesets
+        for spec in registry.get(key).rules.scenarios().values()
+        if scenario_name(spec.key, spec.name, "fr") == spec.name and spec.key != "midway"
+    ]
+    assert untranslated == []
