@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 import engine.rulesets.wings as seam
-from bot.export import verify_export
+from bot.export import after_action_markdown, verify_export
 from bot.logtext import describe
 from engine.catalog import Catalog
 from engine.wings.pilots import allowed_skills, skills_due
+from rendering.i18n import t
 from tests.service.support import Env
-from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, start_wings
+from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, lock_all, start_wings
 
 ITEM_WORDS = ("vest", "Bulletproof", "extinguisher", "Parachute", "parachute", "incendiary")
 
@@ -101,3 +102,35 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     check = verify_export(export, catalog)
     assert check.ok and check.replayed, check.problems
     assert export["final_state"]["campaign"]["pilots"]["P1"]["vp_spent"] >= 2
+
+
+async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_over(
+    env: Env, catalog: Catalog
+) -> None:
+    cid = await start_wings(env, "kit")
+    bought: tuple[int, str, str] | None = None  # (buyer, sealed option, item)
+    for _ in range(300):
+        if bought is not None or (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        for user in (ENTENTE, CENTRAL):
+            panel = await env.svc.panel(cid, user)
+            kit = next((d for d in panel.decisions if d.field.startswith("equip")), None)
+            pick = next((o for o in kit.options if o.id != kit.default), None) if kit else None
+            if kit is not None and pick is not None:
+                bought = (user, pick.id, pick.detail.removeprefix("equipment."))
+                await lock_all(env, cid, {user: {kit.field: pick.id}})
+                break
+        else:
+            await lock_all(env, cid)
+    assert bought is not None, "no debrief offered equipment"
+    _user, sealed, item = bought
+    code = sealed.removeprefix("kit-")
+    words = {loc: t(f"wings.equipment.{item}", loc) for loc in ("en", "fr")}
+    running = after_action_markdown(await env.svc.export(cid), catalog)
+    assert f"sealed choice ({code})" in running and words["en"] not in running
+    await finish_and_verify(env, cid, catalog)
+    export = await env.svc.export(cid)
+    report = after_action_markdown(export, catalog)
+    assert words["en"] in report and "sealed choice" not in report
+    french = after_action_markdown(export, catalog, locale="fr")
+    assert words["fr"] in french and "choix scellé" not in french

@@ -157,6 +157,9 @@ class WingsState(_Model):
     # Seed A.IV.h: each sealed flak order picked -> its words ("flak.fire.P3.2"); secret
     # until the campaign is over, when the after-action report opens the digests.
     flak_opened: dict[str, str] = {}
+    # Seed D.VIII: each sealed equipment pick -> the item it bought; secret until the
+    # campaign is over, like the flak orders.
+    kit_opened: dict[str, str] = {}
 
     @property
     def camp(self) -> CampaignState:
@@ -180,7 +183,8 @@ class WingsView(_Model):
     # Plane type key -> its name and structure (damage points), for the types in play: the
     # presenter draws from the view alone and never holds the engine's catalog.
     plane_types: dict[str, tuple[str, int]] = {}
-    # A finished campaign's sealed choices opened: sealed option id -> words (flak orders).
+    # A finished campaign's sealed choices opened: sealed option id -> words (flak orders,
+    # equipment bought).
     opened: dict[str, str] = {}
 
 
@@ -557,6 +561,20 @@ def _deck_secret(mission: MissionState) -> str:
     decks from both sides)."""
     decks = json.dumps({k: list(d.pile) for k, d in sorted(mission.decks.items())})
     return hashlib.sha256(decks.encode()).hexdigest()
+
+
+def _kit_picked(
+    catalog: Catalog, campaign: CampaignState, choices: Mapping[str, Mapping[str, str]]
+) -> dict[str, str]:
+    """The sealed equipment options picked at this debrief, each with the item it stands
+    for: kept out of every view until the campaign is over (seed D.VIII)."""
+    items = {
+        equipment.sealed(campaign, d.field, o.id): o.id
+        for d in wings.pending(catalog, campaign)
+        if d.kind == "equipment"
+        for o in d.options
+    }
+    return {v: items[v] for side in choices.values() for v in side.values() if v in items}
 
 
 def _sealed_sequence(secret: str, plane: PlaneState, turn: int, program: str) -> str:
@@ -1090,6 +1108,9 @@ class WingsRules(Rules[WingsState, WingsView]):
             )
             return new, self._public(state.turn, events)
         engine = self._engine_choices(state, choices)
+        kit = _kit_picked(self.catalog, campaign, choices)
+        if kit:
+            state = state.model_copy(update={"kit_opened": {**state.kit_opened, **kit}})
         chooser = campaign.active
         campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
         # The debrief draws nothing, so its stream is still unused for the next briefing.
@@ -1186,7 +1207,7 @@ class WingsRules(Rules[WingsState, WingsView]):
             slots=_slots(mission) if mission is not None else {},
             reports=state.reports,
             plane_types=self._plane_types(campaign),
-            opened=state.flak_opened if finished else {},
+            opened={**state.flak_opened, **state.kit_opened} if finished else {},
         )
 
     def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
