@@ -43,6 +43,7 @@ from db.repository import (
     NewLock,
     NewOutbox,
     OutboxRow,
+    PanelRows,
     PlayerRow,
     Repository,
     RoundRow,
@@ -89,6 +90,38 @@ def _set_clause(fields: Mapping[str, Any], allowed: set[str], first: int) -> tup
             value = _dumps(value)
         values.append(value)
     return ", ".join(parts), values
+
+
+# The campaign, the player, the live round (as ``live_round``), the snapshot it opened on,
+# its standing locks and the player's side's drafts (byte order, as SQLite sorts).
+_PANEL_ROWS = (
+    "SELECT c AS campaign,"
+    " (SELECT p FROM players p WHERE p.campaign_id = c.id AND p.user_id = $2) AS player,"
+    " r AS live,"
+    " (SELECT s FROM snapshots s WHERE s.id = r.snapshot_before_id) AS snapshot,"
+    " ARRAY(SELECT l FROM locks l WHERE l.round_id = r.id AND l.withdrawn_at IS NULL"
+    " ORDER BY l.id) AS locks,"
+    " ARRAY(SELECT d FROM drafts d WHERE d.round_id = r.id AND d.side = (SELECT p.side"
+    " FROM players p WHERE p.campaign_id = c.id AND p.user_id = $2)"
+    ' ORDER BY d.field COLLATE "C") AS drafts'
+    " FROM campaigns c LEFT JOIN rounds r ON r.id = (SELECT x.id FROM rounds x"
+    " WHERE x.campaign_id = c.id AND x.status IN ('open', 'resolving')"
+    " ORDER BY x.id DESC LIMIT 1)"
+    " WHERE c.id = $1"
+)
+
+
+def _snapshot(row: Any) -> SnapshotRow:
+    return SnapshotRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        branch=row["branch"],
+        turn=row["turn"],
+        round_kind=row["round_kind"],
+        state=row["state"],
+        created_at=row["created_at"],
+        history_len=row["history_len"],
+    )
 
 
 class PostgresTransaction(Transaction):
@@ -306,18 +339,7 @@ class PostgresTransaction(Transaction):
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
         row = await self._one("SELECT * FROM snapshots WHERE id = $1", snapshot_id)
-        if row is None:
-            return None
-        return SnapshotRow(
-            id=row["id"],
-            campaign_id=row["campaign_id"],
-            branch=row["branch"],
-            turn=row["turn"],
-            round_kind=row["round_kind"],
-            state=row["state"],
-            created_at=row["created_at"],
-            history_len=row["history_len"],
-        )
+        return None if row is None else _snapshot(row)
 
     # -- history
     async def append_history(
@@ -464,6 +486,25 @@ class PostgresTransaction(Transaction):
             now,
             round_id,
             side,
+        )
+
+    async def panel_rows(self, campaign_id: int, user_id: int) -> PanelRows:
+        # One statement, so one round trip and one moment (a statement sees one snapshot
+        # even outside a transaction). Whole rows come back as the tables' row types,
+        # which asyncpg decodes into records by column name, as the other queries' rows.
+        row = await self._one(_PANEL_ROWS, campaign_id, user_id)
+        if row is None:
+            return PanelRows(None)
+        player = row["player"]
+        live = row["live"]
+        snapshot = row["snapshot"]
+        return PanelRows(
+            _campaign(row["campaign"]),
+            None if player is None else _player(player),
+            None if live is None else _round(live),
+            None if snapshot is None else _snapshot(snapshot),
+            {lock["side"]: _lock(lock) for lock in row["locks"] or ()},
+            {draft["field"]: draft["value"] for draft in row["drafts"] or ()},
         )
 
     async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
@@ -785,6 +826,30 @@ class PostgresTransaction(Transaction):
         ]
 
 
+async def _keep_session(conn: Any) -> None:
+    """What the pool does to a connection handed back, beyond asyncpg's own ROLLBACK of a
+    transaction left open (which it always does first): nothing. Its default, a RESET ALL
+    and the rest, is one more round trip per call, and the repository's own transactions
+    change no session state (their advisory locks are the transaction's); raw connections
+    (``_raw``) reset themselves."""
+
+
+@asynccontextmanager
+async def _raw(pool: Any) -> AsyncIterator[Any]:
+    """A pooled connection for code that may change the session (migrations' session
+    locks, tests' settings): reset as asyncpg would before it goes back."""
+    async with pool.acquire() as conn:
+        try:
+            yield conn
+        finally:
+            try:
+                if conn.is_in_transaction():
+                    await conn.execute("ROLLBACK")
+                await conn.execute(conn.get_reset_query())
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                conn.terminate()  # as the pool does with a connection it cannot reset
+
+
 class PostgresRepository(Repository):
     """A campaign store in one PostgreSQL schema (the first on the connection's search_path)."""
 
@@ -813,9 +878,9 @@ class PostgresRepository(Repository):
         ``postgresql://host/db?search_path=sortie`` keeps Sortie's tables in schema ``sortie``
         (the tests give each test its own schema that way).
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
         try:
-            async with pool.acquire() as conn:
+            async with _raw(pool) as conn:
                 schema = await conn.fetchval("SELECT current_schema()")
                 if schema is None:
                     raise StorageError(
@@ -881,6 +946,13 @@ class PostgresRepository(Repository):
         ):
             yield PostgresTransaction(conn, writable=False)
 
+    @asynccontextmanager
+    async def glance(self) -> AsyncIterator[Transaction]:
+        """No transaction: each statement is its own (a panel is one statement, plus
+        write-once rows when a state is not cached), so no BEGIN and no COMMIT."""
+        async with self._pool.acquire() as conn:
+            yield PostgresTransaction(conn, writable=False)
+
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
@@ -888,11 +960,11 @@ class PostgresRepository(Repository):
 
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             return len(await migrate(conn))
 
     async def schema_version(self) -> int:
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             return await current_version(conn)
 
     async def backup(self, destination: Path) -> None:
@@ -903,7 +975,7 @@ class PostgresRepository(Repository):
 
     async def size_bytes(self) -> int:
         # The schema's tables with their indexes and TOAST, not the whole server.
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             value = await conn.fetchval(
                 "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
                 " JOIN pg_namespace n ON n.oid = c.relnamespace"
@@ -914,5 +986,5 @@ class PostgresRepository(Repository):
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Any]:
         """A raw pooled connection, for migrations, transfers and tests; services never use it."""
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             yield conn
