@@ -345,8 +345,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 )
                 raise _illegal(self._plugin(campaign), campaign.scenario, field, value, reason)
             now = self._now()
-            await tx.set_draft(live.id, side, field, value, user_id, now)
-            await tx.update_player(campaign.id, user_id, last_active=now)
+            await tx.record_draft(campaign.id, live.id, side, field, value, user_id, now)
             # The side's drafts as they now stand, without reading them back (byte order,
             # as the stores sort them: code point order is UTF-8's byte order).
             drafts = dict(sorted({**rows.drafts, field: value}.items()))
@@ -410,7 +409,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
 
     async def unlock(self, campaign_id: int, user_id: int, round_id: int) -> PanelData:
         """Withdraw the side's lock before the deadline, if the campaign allows it."""
-        async with self.repo.transaction() as tx:
+        # The campaign's writer lock (as Lock's): it writes that campaign's rows only.
+        async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             self._require_playing(campaign)

@@ -448,6 +448,33 @@ class PostgresTransaction(Transaction):
             now,
         )
 
+    async def record_draft(
+        self,
+        campaign_id: int,
+        round_id: int,
+        side: str,
+        field: str,
+        value: str,
+        by_user: int,
+        now: int,
+    ) -> None:
+        # The draft and the player's activity in one statement (one round trip).
+        await self._write(
+            "WITH drafted AS (INSERT INTO drafts (round_id, side, field, value, by_user,"
+            " updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (round_id, side, field)"
+            " DO UPDATE SET value = excluded.value, by_user = excluded.by_user,"
+            " updated_at = excluded.updated_at RETURNING 1)"
+            " UPDATE players SET last_active = $6 WHERE campaign_id = $7 AND user_id = $5"
+            " AND EXISTS (SELECT 1 FROM drafted)",
+            round_id,
+            side,
+            field,
+            value,
+            by_user,
+            now,
+            campaign_id,
+        )
+
     async def drafts(self, round_id: int, side: str) -> dict[str, str]:
         # COLLATE "C": byte order, as SQLite sorts text, whatever the server's locale.
         rows = await self._all(

@@ -399,6 +399,21 @@ class Transaction(abc.ABC):
         self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
     ) -> None: ...
 
+    async def record_draft(
+        self,
+        campaign_id: int,
+        round_id: int,
+        side: str,
+        field: str,
+        value: str,
+        by_user: int,
+        now: int,
+    ) -> None:
+        """``set_draft``, and the player who drafted it was active ``now``: one statement
+        where the backend can."""
+        await self.set_draft(round_id, side, field, value, by_user, now)
+        await self.update_player(campaign_id, by_user, last_active=now)
+
     @abc.abstractmethod
     async def drafts(self, round_id: int, side: str) -> dict[str, str]: ...
 

@@ -12,7 +12,7 @@ import pytest
 
 from db.backend import open_repository
 from db.postgres import PostgresRepository
-from db.repository import NewLock, PanelRows, PlayerRow, Repository, Transaction
+from db.repository import ConstraintError, NewLock, PanelRows, PlayerRow, Repository, Transaction
 from tests.db.test_contract import new_campaign
 
 JAP, ALL, TEAMMATE, LEFT = 11, 22, 33, 44
@@ -199,3 +199,21 @@ async def test_a_cancelled_call_leaves_its_connection_outside_any_transaction(
             await tx.update_campaign(cid, status="active")
     finally:
         await repo.close()
+
+
+async def test_a_recorded_draft_marks_its_player_active(store: Repository) -> None:
+    cid, rid = await _played(store)
+    async with store.transaction(cid) as tx:
+        await tx.record_draft(cid, rid, "allied", "tactic", "new", TEAMMATE, 50)
+        await tx.record_draft(cid, rid, "allied", "Zulu", "y", TEAMMATE, 51)
+    async with store.glance() as tx:
+        rows = await tx.panel_rows(cid, TEAMMATE)
+        others = await tx.panel_rows(cid, ALL)
+    assert rows.drafts == {"Zulu": "y", "a b": "c", "tactic": "new", "ébauche": "é"}
+    assert rows.player is not None and rows.player.last_active == 51
+    assert others.player is not None and others.player.last_active == 1
+    with pytest.raises(ConstraintError):
+        async with store.transaction(cid) as tx:
+            await tx.record_draft(cid, rid + 1000, "allied", "tactic", "x", ALL, 60)
+    async with store.glance() as tx:
+        assert (await tx.panel_rows(cid, ALL)).drafts["tactic"] == "new"
