@@ -58,6 +58,7 @@ class Tally:
 
 
 NOW = Tally()
+TRACE: list[str] | None = None  # the statements of the call being traced, if one is
 
 
 def _size(value: Any) -> int:
@@ -95,6 +96,8 @@ def _timed_server(method: Callable[..., Any]) -> Callable[..., Any]:
             NOW.server_s += time.perf_counter() - start
         NOW.round_trips += 1
         NOW.statements += _statements(args)
+        if TRACE is not None:
+            TRACE.append(f"{method.__name__}: {args[0] if args else ''}"[:160])
         rows, size = _count_rows(result)
         NOW.rows += rows
         NOW.bytes += size
@@ -178,6 +181,7 @@ async def run(args: argparse.Namespace) -> None:
         samples: dict[str, list[tuple[float, Tally]]] = defaultdict(list)
         calls = 0
         index = 0
+        traced: dict[str, list[str]] = {}
         while calls < args.calls:
             live = [a for a in actors if not a.finished]
             if not live:
@@ -192,10 +196,15 @@ async def run(args: argparse.Namespace) -> None:
             floor_cpu.append(time.process_time() - cpu)
             floor_trips.append(NOW.round_trips)
             NOW = Tally()
+            global TRACE
+            TRACE = [] if args.trace else None
             cpu = time.process_time()
             kind = await actor.step(services.campaigns)
             samples[kind].append((time.process_time() - cpu, NOW))
             calls += 1
+            if TRACE is not None and kind not in traced:
+                traced[kind] = TRACE
+            TRACE = None
         print(machine())
         print(
             line(
@@ -225,6 +234,9 @@ async def run(args: argparse.Namespace) -> None:
                 f" {mid(lambda x: x[1].parse_s) * 1e3:>6.2f}"
                 f" {mid(lambda x: x[1].engine_s) * 1e3:>6.2f}"
             )
+        for kind, statements in sorted(traced.items()):
+            print(f"\n-- the statements of one {kind}:")
+            print("\n".join(statements))
         print(
             "\n(medians per call; CPU = process_time of the whole call; server, pool, gate,"
             " parse, engine = wall ms in each)"
@@ -242,6 +254,7 @@ def main() -> None:
     parser.add_argument("--db", required=True, help="postgresql://… server or a SQLite path")
     parser.add_argument("--campaigns", type=int, default=40)
     parser.add_argument("--calls", type=int, default=600)
+    parser.add_argument("--trace", action="store_true", help="print one call's statements")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -553,29 +553,30 @@ class PostgresTransaction(Transaction):
     ) -> list[int]:
         if not events:
             return []
-        # Two statements for the whole batch (a resolution writes dozens of events): draw
-        # the sequence numbers first, then insert every row with its own. Writers are
-        # serialised, so seq still grows in commit order, as on SQLite.
-        drawn = await self._write(
-            "SELECT nextval(pg_get_serial_sequence('events', 'seq')) FROM generate_series(1, $1)",
-            len(events),
-        )
-        seqs = sorted(int(row[0]) for row in drawn)
-        await self._write(
+        # One statement for the whole batch (a resolution writes dozens of events): draw
+        # as many sequence numbers as there are events and give them out in ascending order,
+        # the first event the lowest. A campaign's writers are serialised, so its events'
+        # seq grows in commit order, as on SQLite.
+        rows = await self._write(
             "INSERT INTO events (seq, campaign_id, round_id, branch, source, kind, turn, data,"
-            " created_at) SELECT seq, $1, $2, $3, source, kind, turn, data, $4"
-            " FROM unnest($5::bigint[], $6::text[], $7::text[], $8::bigint[], $9::text[])"
-            " AS e(seq, source, kind, turn, data)",
+            " created_at) SELECT d.seq, $1, $2, $3, e.source, e.kind, e.turn, e.data, $4"
+            " FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS ord FROM"
+            " (SELECT nextval(pg_get_serial_sequence('events', 'seq')) AS seq"
+            " FROM generate_series(1, $5)) AS n) AS d"
+            " JOIN unnest($6::text[], $7::text[], $8::bigint[], $9::text[])"
+            " WITH ORDINALITY AS e(source, kind, turn, data, ord) ON e.ord = d.ord"
+            " RETURNING seq",
             campaign_id,
             round_id,
             branch,
             now,
-            seqs,
+            len(events),
             [event.source for event in events],
             [event.kind for event in events],
             [event.turn for event in events],
             [_dumps(dict(event.data)) for event in events],
         )
+        seqs = sorted(int(row[0]) for row in rows)
         return seqs
 
     async def events(
@@ -672,26 +673,20 @@ class PostgresTransaction(Transaction):
 
     # -- outbox
     async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
-        if item.coalesce and item.message_key is not None:
-            row = await self._one(
-                "SELECT id FROM outbox WHERE campaign_id IS NOT DISTINCT FROM $1::bigint"
-                " AND message_key = $2 AND status = 'pending' AND kind = $3"
-                " ORDER BY id DESC LIMIT 1",
-                campaign_id,
-                item.message_key,
-                item.kind,
-            )
-            if row is not None:
-                await self._write(
-                    "UPDATE outbox SET payload = $1 WHERE id = $2",
-                    _dumps(dict(item.payload)),
-                    row["id"],
-                )
-                return None
-        return await self._insert(
-            "INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key, payload,"
-            " next_attempt_at, dedupe_key, created_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (dedupe_key) DO NOTHING",
+        # One statement: the newest pending item it coalesces with (same campaign, message
+        # and kind) takes the new payload; failing that, the item is inserted unless its
+        # dedupe key is taken. The id of an inserted item, else None.
+        rows = await self._write(
+            "WITH target AS (SELECT id FROM outbox WHERE campaign_id IS NOT DISTINCT FROM"
+            " $1::bigint AND message_key = $10::text AND status = 'pending' AND kind = $2::text"
+            " ORDER BY id DESC LIMIT 1),"
+            " coalesced AS (UPDATE outbox SET payload = $6::text FROM target"
+            " WHERE outbox.id = target.id RETURNING outbox.id)"
+            " INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key,"
+            " payload, next_attempt_at, dedupe_key, created_at)"
+            " SELECT $1::bigint, $2::text, $3::text, $4::bigint, $5::text, $6::text,"
+            " $7::bigint, $8::text, $9::bigint WHERE NOT EXISTS (SELECT 1 FROM coalesced)"
+            " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
             campaign_id,
             item.kind,
             item.target_kind,
@@ -701,7 +696,9 @@ class PostgresTransaction(Transaction):
             now,
             item.dedupe_key,
             now,
+            item.message_key if item.coalesce else None,  # NULL matches nothing
         )
+        return int(rows[0]["id"]) if rows else None
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
         rows = await self._all(
