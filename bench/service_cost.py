@@ -237,6 +237,8 @@ async def run(args: argparse.Namespace) -> None:
         for kind, statements in sorted(traced.items()):
             print(f"\n-- the statements of one {kind}:")
             print("\n".join(statements))
+        if not is_postgres(args.db):
+            print("\n(SQLite: its statements run in its own thread and are not counted)")
         print(
             "\n(medians per call; CPU = process_time of the whole call; server, pool, gate,"
             " parse, engine = wall ms in each)"
