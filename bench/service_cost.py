@@ -33,7 +33,7 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import line, machine, median
+from bench.common import line, machine, median, percentile
 from bench.load import create_actors
 from bot import service as service_module
 from bot import service_rounds
@@ -213,8 +213,9 @@ async def run(args: argparse.Namespace) -> None:
             )
         )
         print(
-            f"\n{'call':>8} {'n':>5} {'CPU ms':>7} {'trips':>5} {'stmts':>5} {'rows':>5}"
-            f" {'KiB':>6} {'server':>7} {'pool':>6} {'gate':>6} {'parse':>6} {'engine':>6}"
+            f"\n{'call':>8} {'n':>5} {'CPU ms':>7} {'p99':>7} {'mean':>7} {'trips':>5}"
+            f" {'stmts':>5} {'rows':>5} {'KiB':>6}"
+            f" {'server':>7} {'pool':>6} {'gate':>6} {'parse':>6} {'engine':>6}"
         )
         for kind, values in sorted(samples.items()):
             if len(values) < 2:
@@ -223,16 +224,23 @@ async def run(args: argparse.Namespace) -> None:
             def mid(pick: Callable[[tuple[float, Tally]], float], v: Any = values) -> float:
                 return median([pick(x) for x in v])
 
+            def mean(pick: Callable[[tuple[float, Tally]], float], v: Any = values) -> float:
+                return sum(pick(x) for x in v) / len(v)
+
+            cpu = [x[0] for x in values]
+            tail = f"{percentile(cpu, 0.99) * 1e3:>7.2f}" if len(cpu) >= 100 else f"{'-':>7}"
+
             print(
-                f"{kind:>8} {len(values):>5} {mid(lambda x: x[0]) * 1e3:>7.2f}"
+                f"{kind:>8} {len(values):>5} {mid(lambda x: x[0]) * 1e3:>7.2f} {tail}"
+                f" {mean(lambda x: x[0]) * 1e3:>7.2f}"
                 f" {mid(lambda x: x[1].round_trips):>5.0f}"
                 f" {mid(lambda x: x[1].statements):>5.0f} {mid(lambda x: x[1].rows):>5.0f}"
                 f" {mid(lambda x: x[1].bytes) / 1024:>6.1f}"
                 f" {mid(lambda x: x[1].server_s) * 1e3:>7.2f}"
                 f" {mid(lambda x: x[1].acquire_s) * 1e3:>6.2f}"
                 f" {mid(lambda x: x[1].gate_s) * 1e3:>6.2f}"
-                f" {mid(lambda x: x[1].parse_s) * 1e3:>6.2f}"
-                f" {mid(lambda x: x[1].engine_s) * 1e3:>6.2f}"
+                f" {mean(lambda x: x[1].parse_s) * 1e3:>6.2f}"
+                f" {mean(lambda x: x[1].engine_s) * 1e3:>6.2f}"
             )
         for kind, statements in sorted(traced.items()):
             print(f"\n-- the statements of one {kind}:")
@@ -240,8 +248,8 @@ async def run(args: argparse.Namespace) -> None:
         if not is_postgres(args.db):
             print("\n(SQLite: its statements run in its own thread and are not counted)")
         print(
-            "\n(medians per call; CPU = process_time of the whole call; server, pool, gate,"
-            " parse, engine = wall ms in each)"
+            "\n(per call: CPU = process_time of the whole call, median, p99 and mean; trips to"
+            " server, pool, gate: medians; parse and engine: means, ms of wall time in each)"
         )
     finally:
         await services.close()

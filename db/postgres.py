@@ -902,7 +902,17 @@ class PostgresRepository(Repository):
         ``postgresql://host/db?search_path=sortie`` keeps Sortie's tables in schema ``sortie``
         (the tests give each test its own schema that way).
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        # Every connection opened now and kept, not opened on a burst of calls (nor again
+        # after 5 idle minutes, asyncpg's default): opening one costs the server a process
+        # and its caches, several ms of a small box's cores, which calls would otherwise
+        # wait for just when they are many. One the server closed is opened again on use.
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=pool_size,
+            max_size=pool_size,
+            max_inactive_connection_lifetime=0,
+            reset=_keep_session,
+        )
         try:
             async with _raw(pool) as conn:
                 schema = await conn.fetchval("SELECT current_schema()")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
 from db.backend import open_repository
@@ -217,3 +218,28 @@ async def test_a_recorded_draft_marks_its_player_active(store: Repository) -> No
             await tx.record_draft(cid, rid + 1000, "allied", "tactic", "x", ALL, 60)
     async with store.glance() as tx:
         assert (await tx.panel_rows(cid, ALL)).drafts["tactic"] == "new"
+
+
+async def test_connections_open_at_start_and_one_the_server_drops_is_opened_again(
+    pg_url: str,
+) -> None:
+    name = "sortie_pool_test"
+    repo = await PostgresRepository.open(f"{pg_url}&application_name={name}", pool_size=3)
+    admin = await asyncpg.connect(pg_url)
+    try:
+        who = "SELECT pid FROM pg_stat_activity WHERE application_name = $1"
+        first = {row["pid"] for row in await admin.fetch(who, name)}
+        assert len(first) == 3  # all opened by open(), before any call
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            name,
+        )
+        await asyncio.sleep(0.3)
+        for _ in range(4):
+            async with repo.glance() as tx:
+                assert await tx.campaign(1) is None
+        after = {row["pid"] for row in await admin.fetch(who, name)}
+        assert after and not after & first
+    finally:
+        await admin.close()
+        await repo.close()
