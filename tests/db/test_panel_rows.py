@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from db.backend import open_repository
-from db.postgres import PostgresRepository
+from db.postgres import PostgresRepository, PostgresTransaction
 from db.repository import ConstraintError, NewLock, PanelRows, PlayerRow, Repository, Transaction
 from tests.db.test_contract import new_campaign
 
@@ -242,4 +242,23 @@ async def test_connections_open_at_start_and_one_the_server_drops_is_opened_agai
         assert after and not after & first
     finally:
         await admin.close()
+        await repo.close()
+
+
+async def test_every_connection_is_ready_for_a_panel_when_the_store_opens(pg_url: str) -> None:
+    """No panel waits for asyncpg to ask the server about the row types it returns."""
+    repo = await PostgresRepository.open(pg_url, pool_size=2)
+    try:
+        async with repo.transaction() as tx:
+            cid = await tx.insert_campaign(new_campaign())
+        async with repo.connection() as first, repo.connection() as second:
+            for conn in (first, second):
+                sent: list[str] = []
+                conn.add_query_logger(lambda record, sent=sent: sent.append(record.query))
+                rows = await PostgresTransaction(conn, writable=False).panel_rows(cid, JAP)
+                assert rows.campaign is not None and rows.campaign.id == cid
+                # asyncpg logs its own queries, not ours: had it to learn the row types
+                # now, it would have asked the server (about pg_type, with jit off)
+                assert not [query for query in sent if "pg_type" in query or "jit" in query]
+    finally:
         await repo.close()
