@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot import switches as switches_of
@@ -44,6 +45,7 @@ from bot.service_model import (
 from bot.service_queries import QueryMixin
 from bot.service_rounds import (
     idle_lock,
+    load_state,
     lock_side,
     open_round,
     refresh_card,
@@ -300,26 +302,38 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             return round_info(row)
 
     async def panel(self, campaign_id: int, user_id: int) -> PanelData:
-        """The order panel of the player's side for the current round."""
-        async with self.repo.read() as tx:
+        """The order panel of the player's side for the current round.
+
+        Its rows are read in one statement (``panel_rows``); anything more it may read is a
+        snapshot or history, which never change once written, so a glance will do.
+        """
+        async with self.repo.glance() as tx:
             return await self._panel(tx, campaign_id, user_id)
 
     async def draft(
         self, campaign_id: int, user_id: int, round_id: int, field: str, value: str
     ) -> PanelData:
         """Record one field of the side's choice, if it is a legal option right now."""
+        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
         async with self.repo.transaction(campaign_id) as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            player = await self._member(tx, campaign, user_id)
+            # The campaign's writer lock is held: these rows stay as read until we write.
+            rows = await tx.panel_rows(campaign_id, user_id)
+            campaign, player = rows.campaign, rows.player
+            if campaign is None:
+                raise ServiceError("unknown-campaign", campaign=campaign_id)
+            if player is None or player.left_at is not None:
+                raise ServiceError("not-player")
             self._require_playing(campaign)
-            live = await self._open_round_for(tx, campaign, round_id)
+            live = self._open_round(rows.live, round_id)
             side = player.side
             self._require_seated_before(player, live)
-            locks = await tx.standing_locks(live.id)
-            if side in locks:
+            if side in rows.locks:
                 raise ServiceError("already-locked")
+            if rows.snapshot is None:
+                raise RuntimeError(f"snapshot {live.snapshot_before_id} is missing")
             rules = self._plugin(campaign).rules
-            state = await state_of(tx, rules, live.snapshot_before_id, history=False)
+            state = await load_state(tx, rules, rows.snapshot, history=False)
             decision = next(
                 (d for d in side_decisions(rules, state, side) if d.field == field), None
             )
@@ -331,11 +345,11 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 )
                 raise _illegal(self._plugin(campaign), campaign.scenario, field, value, reason)
             now = self._now()
-            await tx.set_draft(live.id, side, field, value, user_id, now)
-            await tx.update_player(campaign.id, user_id, last_active=now)
-            return await self._panel(
-                tx, campaign_id, user_id, known=(campaign, player, live, state), locks=locks
-            )
+            await tx.record_draft(campaign.id, live.id, side, field, value, user_id, now)
+            # The side's drafts as they now stand, without reading them back (byte order,
+            # as the stores sort them: code point order is UTF-8's byte order).
+            drafts = dict(sorted({**rows.drafts, field: value}.items()))
+            return await self._panel(tx, campaign_id, user_id, rows=replace(rows, drafts=drafts))
 
     async def lock(
         self, campaign_id: int, user_id: int, round_id: int, *, version: str | None = None
@@ -395,7 +409,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
 
     async def unlock(self, campaign_id: int, user_id: int, round_id: int) -> PanelData:
         """Withdraw the side's lock before the deadline, if the campaign allows it."""
-        async with self.repo.transaction() as tx:
+        # The campaign's writer lock (as Lock's): it writes that campaign's rows only.
+        async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             self._require_playing(campaign)

@@ -29,6 +29,7 @@ from bot.service_rounds import (
     Ctx,
     apply_resolution,
     gm_notice,
+    load_state,
     panel_data,
     plan_resolution,
     prepare_round,
@@ -39,6 +40,7 @@ from bot.service_rounds import (
 from db.repository import (
     CampaignRow,
     NewEvent,
+    PanelRows,
     PlayerRow,
     Repository,
     RoundRow,
@@ -207,7 +209,10 @@ class ServiceCore:
         self, tx: Transaction, campaign: CampaignRow, round_id: int
     ) -> RoundRow:
         """The round a draft, lock or unlock names, if it is still the open one."""
-        live = await tx.live_round(campaign.id)
+        return self._open_round(await tx.live_round(campaign.id), round_id)
+
+    def _open_round(self, live: RoundRow | None, round_id: int) -> RoundRow:
+        """``live`` (the campaign's live round), if it is round ``round_id`` and open."""
         if live is None or live.id != round_id or live.status != "open":
             raise ServiceError("stale-round")
         if live.deadline_at is not None and self._now() >= live.deadline_at:
@@ -225,33 +230,39 @@ class ServiceCore:
         campaign_id: int,
         user_id: int,
         *,
-        known: tuple[CampaignRow, PlayerRow, RoundRow, Any] | None = None,
-        locks: Mapping[str, Any] | None = None,
+        rows: PanelRows | None = None,
     ) -> PanelData:
-        """Build the panel; ``known`` passes rows the caller already read in this transaction."""
-        if known is None:
-            campaign = await self._campaign(tx, campaign_id)
-            player = await self._member(tx, campaign, user_id)
-            if campaign.status == "finished":
-                raise ServiceError("finished")
-            found = await tx.live_round(campaign.id)
-            if found is None:
-                raise ServiceError("no-open-round")
-            live = found
-            rules = self._plugin(campaign).rules
-            state = await state_of(tx, rules, live.snapshot_before_id, history=False)
-        else:
-            campaign, player, live, state = known
+        """Build the panel; ``rows``: its rows, when the caller read them in this
+        transaction (and changed them only as it says)."""
+        if rows is None:
+            if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
+                raise ServiceError("unknown-campaign", campaign=campaign_id)
+            rows = await tx.panel_rows(campaign_id, user_id)
+        campaign, player, live = rows.campaign, rows.player, rows.live
+        if campaign is None:
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        if player is None or player.left_at is not None:
+            raise ServiceError("not-player")
+        if campaign.status == "finished":
+            raise ServiceError("finished")
+        if live is None:
+            raise ServiceError("no-open-round")
+        if rows.snapshot is None:
+            raise RuntimeError(f"snapshot {live.snapshot_before_id} is missing")
         self._require_seated_before(player, live)
+        rules = self._plugin(campaign).rules
+        state = await load_state(tx, rules, rows.snapshot, history=False)
         return await panel_data(
             tx,
-            self._plugin(campaign).rules,
+            rules,
             campaign,
             player,
             live,
             state,
             self._now(),
-            locks=locks,
+            locks=rows.locks,
+            drafts=rows.drafts,
+            snapshot=rows.snapshot,
         )
 
     @staticmethod

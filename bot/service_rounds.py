@@ -261,10 +261,17 @@ async def state_of(
 
 
 async def view_at(
-    tx: Transaction, rules: AnyRules, snapshot_id: int | None, viewer: secrecy.Viewer
+    tx: Transaction,
+    rules: AnyRules,
+    snapshot_id: int | None,
+    viewer: secrecy.Viewer,
+    *,
+    row: SnapshotRow | None = None,
 ) -> Any:
-    """A viewer's view of a snapshot; its whole state is parsed only if no view is kept."""
-    row = await _snapshot(tx, snapshot_id)
+    """A viewer's view of a snapshot; its whole state is parsed only if no view is kept.
+    ``row``: the snapshot's row, when the caller has it."""
+    if row is None or row.id != snapshot_id:
+        row = await _snapshot(tx, snapshot_id)
     kept = _memo.peek(rules, _key(rules, row, True), _view_part(viewer))
     if kept is not None:
         return kept
@@ -311,12 +318,14 @@ async def panel_data(
     now: int,
     *,
     locks: Mapping[str, Any] | None = None,
+    drafts: Mapping[str, str] | None = None,
+    snapshot: SnapshotRow | None = None,
 ) -> PanelData:
     """What a player's order panel shows for round ``live``: their side's view, only.
 
     ``state`` is the round's state, whole or from its snapshot alone (``load_state``);
-    ``locks``: the round's standing locks, when the caller read them in this transaction
-    and wrote none since (one round trip fewer for a draft).
+    ``locks``, ``drafts`` (the side's) and ``snapshot`` (the round's): rows the caller
+    already has as they stand now, so they are not read again.
     """
     side = player.side
     viewer = secrecy.Viewer.player(side)
@@ -326,7 +335,7 @@ async def panel_data(
     else:
         # From its snapshot alone, or no longer known (gone from the cache): the view is
         # made from the whole state, never from one that may lack its history.
-        view = await view_at(tx, rules, live.snapshot_before_id, viewer)
+        view = await view_at(tx, rules, live.snapshot_before_id, viewer, row=snapshot)
     lock = (locks if locks is not None else await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at
     return PanelData(
@@ -339,7 +348,7 @@ async def panel_data(
         paused=campaign.status == "paused",
         deadline=from_epoch(live.deadline_at) if live.deadline_at is not None else None,
         decisions=side_decisions(rules, state, side),
-        drafts=await tx.drafts(live.id, side),
+        drafts=dict(drafts) if drafts is not None else await tx.drafts(live.id, side),
         locked=lock is not None,
         receipt=lock.receipt if lock is not None else None,
         is_commander=player.commander,

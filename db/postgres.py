@@ -43,6 +43,7 @@ from db.repository import (
     NewLock,
     NewOutbox,
     OutboxRow,
+    PanelRows,
     PlayerRow,
     Repository,
     RoundRow,
@@ -89,6 +90,38 @@ def _set_clause(fields: Mapping[str, Any], allowed: set[str], first: int) -> tup
             value = _dumps(value)
         values.append(value)
     return ", ".join(parts), values
+
+
+# The campaign, the player, the live round (as ``live_round``), the snapshot it opened on,
+# its standing locks and the player's side's drafts (byte order, as SQLite sorts).
+_PANEL_ROWS = (
+    "SELECT c AS campaign,"
+    " (SELECT p FROM players p WHERE p.campaign_id = c.id AND p.user_id = $2) AS player,"
+    " r AS live,"
+    " (SELECT s FROM snapshots s WHERE s.id = r.snapshot_before_id) AS snapshot,"
+    " ARRAY(SELECT l FROM locks l WHERE l.round_id = r.id AND l.withdrawn_at IS NULL"
+    " ORDER BY l.id) AS locks,"
+    " ARRAY(SELECT d FROM drafts d WHERE d.round_id = r.id AND d.side = (SELECT p.side"
+    " FROM players p WHERE p.campaign_id = c.id AND p.user_id = $2)"
+    ' ORDER BY d.field COLLATE "C") AS drafts'
+    " FROM campaigns c LEFT JOIN rounds r ON r.id = (SELECT x.id FROM rounds x"
+    " WHERE x.campaign_id = c.id AND x.status IN ('open', 'resolving')"
+    " ORDER BY x.id DESC LIMIT 1)"
+    " WHERE c.id = $1"
+)
+
+
+def _snapshot(row: Any) -> SnapshotRow:
+    return SnapshotRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        branch=row["branch"],
+        turn=row["turn"],
+        round_kind=row["round_kind"],
+        state=row["state"],
+        created_at=row["created_at"],
+        history_len=row["history_len"],
+    )
 
 
 class PostgresTransaction(Transaction):
@@ -306,18 +339,7 @@ class PostgresTransaction(Transaction):
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
         row = await self._one("SELECT * FROM snapshots WHERE id = $1", snapshot_id)
-        if row is None:
-            return None
-        return SnapshotRow(
-            id=row["id"],
-            campaign_id=row["campaign_id"],
-            branch=row["branch"],
-            turn=row["turn"],
-            round_kind=row["round_kind"],
-            state=row["state"],
-            created_at=row["created_at"],
-            history_len=row["history_len"],
-        )
+        return None if row is None else _snapshot(row)
 
     # -- history
     async def append_history(
@@ -426,6 +448,33 @@ class PostgresTransaction(Transaction):
             now,
         )
 
+    async def record_draft(
+        self,
+        campaign_id: int,
+        round_id: int,
+        side: str,
+        field: str,
+        value: str,
+        by_user: int,
+        now: int,
+    ) -> None:
+        # The draft and the player's activity in one statement (one round trip).
+        await self._write(
+            "WITH drafted AS (INSERT INTO drafts (round_id, side, field, value, by_user,"
+            " updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (round_id, side, field)"
+            " DO UPDATE SET value = excluded.value, by_user = excluded.by_user,"
+            " updated_at = excluded.updated_at RETURNING 1)"
+            " UPDATE players SET last_active = $6 WHERE campaign_id = $7 AND user_id = $5"
+            " AND EXISTS (SELECT 1 FROM drafted)",
+            round_id,
+            side,
+            field,
+            value,
+            by_user,
+            now,
+            campaign_id,
+        )
+
     async def drafts(self, round_id: int, side: str) -> dict[str, str]:
         # COLLATE "C": byte order, as SQLite sorts text, whatever the server's locale.
         rows = await self._all(
@@ -466,6 +515,25 @@ class PostgresTransaction(Transaction):
             side,
         )
 
+    async def panel_rows(self, campaign_id: int, user_id: int) -> PanelRows:
+        # One statement, so one round trip and one moment (a statement sees one snapshot
+        # even outside a transaction). Whole rows come back as the tables' row types,
+        # which asyncpg decodes into records by column name, as the other queries' rows.
+        row = await self._one(_PANEL_ROWS, campaign_id, user_id)
+        if row is None:
+            return PanelRows(None)
+        player = row["player"]
+        live = row["live"]
+        snapshot = row["snapshot"]
+        return PanelRows(
+            _campaign(row["campaign"]),
+            None if player is None else _player(player),
+            None if live is None else _round(live),
+            None if snapshot is None else _snapshot(snapshot),
+            {lock["side"]: _lock(lock) for lock in row["locks"] or ()},
+            {draft["field"]: draft["value"] for draft in row["drafts"] or ()},
+        )
+
     async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
         rows = await self._all(
             "SELECT locks.* FROM locks JOIN rounds ON rounds.id = locks.round_id"
@@ -485,29 +553,30 @@ class PostgresTransaction(Transaction):
     ) -> list[int]:
         if not events:
             return []
-        # Two statements for the whole batch (a resolution writes dozens of events): draw
-        # the sequence numbers first, then insert every row with its own. Writers are
-        # serialised, so seq still grows in commit order, as on SQLite.
-        drawn = await self._write(
-            "SELECT nextval(pg_get_serial_sequence('events', 'seq')) FROM generate_series(1, $1)",
-            len(events),
-        )
-        seqs = sorted(int(row[0]) for row in drawn)
-        await self._write(
+        # One statement for the whole batch (a resolution writes dozens of events): draw
+        # as many sequence numbers as there are events and give them out in ascending order,
+        # the first event the lowest. A campaign's writers are serialised, so its events'
+        # seq grows in commit order, as on SQLite.
+        rows = await self._write(
             "INSERT INTO events (seq, campaign_id, round_id, branch, source, kind, turn, data,"
-            " created_at) SELECT seq, $1, $2, $3, source, kind, turn, data, $4"
-            " FROM unnest($5::bigint[], $6::text[], $7::text[], $8::bigint[], $9::text[])"
-            " AS e(seq, source, kind, turn, data)",
+            " created_at) SELECT d.seq, $1, $2, $3, e.source, e.kind, e.turn, e.data, $4"
+            " FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS ord FROM"
+            " (SELECT nextval(pg_get_serial_sequence('events', 'seq')) AS seq"
+            " FROM generate_series(1, $5)) AS n) AS d"
+            " JOIN unnest($6::text[], $7::text[], $8::bigint[], $9::text[])"
+            " WITH ORDINALITY AS e(source, kind, turn, data, ord) ON e.ord = d.ord"
+            " RETURNING seq",
             campaign_id,
             round_id,
             branch,
             now,
-            seqs,
+            len(events),
             [event.source for event in events],
             [event.kind for event in events],
             [event.turn for event in events],
             [_dumps(dict(event.data)) for event in events],
         )
+        seqs = sorted(int(row[0]) for row in rows)
         return seqs
 
     async def events(
@@ -604,26 +673,20 @@ class PostgresTransaction(Transaction):
 
     # -- outbox
     async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
-        if item.coalesce and item.message_key is not None:
-            row = await self._one(
-                "SELECT id FROM outbox WHERE campaign_id IS NOT DISTINCT FROM $1::bigint"
-                " AND message_key = $2 AND status = 'pending' AND kind = $3"
-                " ORDER BY id DESC LIMIT 1",
-                campaign_id,
-                item.message_key,
-                item.kind,
-            )
-            if row is not None:
-                await self._write(
-                    "UPDATE outbox SET payload = $1 WHERE id = $2",
-                    _dumps(dict(item.payload)),
-                    row["id"],
-                )
-                return None
-        return await self._insert(
-            "INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key, payload,"
-            " next_attempt_at, dedupe_key, created_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (dedupe_key) DO NOTHING",
+        # One statement: the newest pending item it coalesces with (same campaign, message
+        # and kind) takes the new payload; failing that, the item is inserted unless its
+        # dedupe key is taken. The id of an inserted item, else None.
+        rows = await self._write(
+            "WITH target AS (SELECT id FROM outbox WHERE campaign_id IS NOT DISTINCT FROM"
+            " $1::bigint AND message_key = $10::text AND status = 'pending' AND kind = $2::text"
+            " ORDER BY id DESC LIMIT 1),"
+            " coalesced AS (UPDATE outbox SET payload = $6::text FROM target"
+            " WHERE outbox.id = target.id RETURNING outbox.id)"
+            " INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key,"
+            " payload, next_attempt_at, dedupe_key, created_at)"
+            " SELECT $1::bigint, $2::text, $3::text, $4::bigint, $5::text, $6::text,"
+            " $7::bigint, $8::text, $9::bigint WHERE NOT EXISTS (SELECT 1 FROM coalesced)"
+            " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
             campaign_id,
             item.kind,
             item.target_kind,
@@ -633,7 +696,9 @@ class PostgresTransaction(Transaction):
             now,
             item.dedupe_key,
             now,
+            item.message_key if item.coalesce else None,  # NULL matches nothing
         )
+        return int(rows[0]["id"]) if rows else None
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
         rows = await self._all(
@@ -785,6 +850,48 @@ class PostgresTransaction(Transaction):
         ]
 
 
+async def _keep_session(conn: Any) -> None:
+    """What the pool does to a connection handed back, beyond asyncpg's own ROLLBACK of a
+    transaction left open (which it always does first): nothing. Its default, a RESET ALL
+    and the rest, is one more round trip per call, and the repository's own transactions
+    change no session state (their advisory locks are the transaction's); raw connections
+    (``_raw``) reset themselves."""
+
+
+@asynccontextmanager
+async def _raw(pool: Any) -> AsyncIterator[Any]:
+    """A pooled connection for code that may change the session (migrations' session
+    locks, tests' settings): reset as asyncpg would before it goes back."""
+    async with pool.acquire() as conn:
+        try:
+            yield conn
+        finally:
+            try:
+                if conn.is_in_transaction():
+                    await conn.execute("ROLLBACK")
+                await conn.execute(conn.get_reset_query())
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                conn.terminate()  # as the pool does with a connection it cannot reset
+
+
+async def _warm(pool: Any, size: int) -> None:
+    """Prepare the panel's statement on every connection, now rather than on a call.
+
+    Its rows are whole table rows, which asyncpg decodes only after asking the server
+    about those types, once per connection: 10 to 20 ms on a quiet server, over 100 ms on
+    a busy one, which the first panels on each connection would otherwise wait for.
+    """
+    held = [await pool.acquire() for _ in range(size)]  # all at once: each connection
+    try:
+        for conn in held:
+            await conn.fetch(_PANEL_ROWS, 0, 0)  # no campaign 0: prepared, nothing read
+    except asyncpg.UndefinedTableError:
+        pass  # not migrated (``migrate_to_latest=False``): the first panel will pay
+    finally:
+        for conn in held:
+            await pool.release(conn)
+
+
 class PostgresRepository(Repository):
     """A campaign store in one PostgreSQL schema (the first on the connection's search_path)."""
 
@@ -813,9 +920,19 @@ class PostgresRepository(Repository):
         ``postgresql://host/db?search_path=sortie`` keeps Sortie's tables in schema ``sortie``
         (the tests give each test its own schema that way).
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        # Every connection opened now and kept, not opened on a burst of calls (nor again
+        # after 5 idle minutes, asyncpg's default): opening one costs the server a process
+        # and its caches, several ms of a small box's cores, which calls would otherwise
+        # wait for just when they are many. One the server closed is opened again on use.
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=pool_size,
+            max_size=pool_size,
+            max_inactive_connection_lifetime=0,
+            reset=_keep_session,
+        )
         try:
-            async with pool.acquire() as conn:
+            async with _raw(pool) as conn:
                 schema = await conn.fetchval("SELECT current_schema()")
                 if schema is None:
                     raise StorageError(
@@ -823,6 +940,7 @@ class PostgresRepository(Repository):
                     )
                 if migrate_to_latest:
                     await migrate(conn, now=now)
+            await _warm(pool, pool_size)
         except BaseException:
             await pool.close()
             raise
@@ -881,6 +999,13 @@ class PostgresRepository(Repository):
         ):
             yield PostgresTransaction(conn, writable=False)
 
+    @asynccontextmanager
+    async def glance(self) -> AsyncIterator[Transaction]:
+        """No transaction: each statement is its own (a panel is one statement, plus
+        write-once rows when a state is not cached), so no BEGIN and no COMMIT."""
+        async with self._pool.acquire() as conn:
+            yield PostgresTransaction(conn, writable=False)
+
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
@@ -888,11 +1013,11 @@ class PostgresRepository(Repository):
 
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             return len(await migrate(conn))
 
     async def schema_version(self) -> int:
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             return await current_version(conn)
 
     async def backup(self, destination: Path) -> None:
@@ -903,7 +1028,7 @@ class PostgresRepository(Repository):
 
     async def size_bytes(self) -> int:
         # The schema's tables with their indexes and TOAST, not the whole server.
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             value = await conn.fetchval(
                 "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
                 " JOIN pg_namespace n ON n.oid = c.relnamespace"
@@ -914,5 +1039,5 @@ class PostgresRepository(Repository):
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Any]:
         """A raw pooled connection, for migrations, transfers and tests; services never use it."""
-        async with self._pool.acquire() as conn:
+        async with _raw(self._pool) as conn:
             yield conn

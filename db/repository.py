@@ -12,7 +12,9 @@ The contract that makes the turn service safe:
 - write transactions never interleave (one writer at a time, across every process sharing
   the database), so "read, check, write" inside one transaction cannot race another
   lock-in, deadline or GM action;
-- ``repo.read()`` gives the same interface for read-only work (panels, status, export).
+- ``repo.read()`` gives the same interface for read-only work (status, export);
+  ``repo.glance()`` too, for a read of one statement (``panel_rows``) or of rows that never
+  change once written (snapshots, history): a backend may run each statement on its own.
 
 Times are integer UNIX seconds (UTC); JSON columns come back decoded.
 """
@@ -163,6 +165,20 @@ class LockRow:
     by_user: int | None
     defaulted: bool
     withdrawn_at: int | None
+
+
+@dataclass(frozen=True)
+class PanelRows:
+    """Everything a player's order panel is made from, read at one moment: the campaign,
+    the player, the live round (open or resolving), the snapshot it opened on, its
+    standing locks and the player's side's drafts (by field, in byte order)."""
+
+    campaign: CampaignRow | None
+    player: PlayerRow | None = None
+    live: RoundRow | None = None
+    snapshot: SnapshotRow | None = None
+    locks: dict[str, LockRow] = field(default_factory=dict)
+    drafts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -383,6 +399,21 @@ class Transaction(abc.ABC):
         self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
     ) -> None: ...
 
+    async def record_draft(
+        self,
+        campaign_id: int,
+        round_id: int,
+        side: str,
+        field: str,
+        value: str,
+        by_user: int,
+        now: int,
+    ) -> None:
+        """``set_draft``, and the player who drafted it was active ``now``: one statement
+        where the backend can."""
+        await self.set_draft(round_id, side, field, value, by_user, now)
+        await self.update_player(campaign_id, by_user, last_active=now)
+
     @abc.abstractmethod
     async def drafts(self, round_id: int, side: str) -> dict[str, str]: ...
 
@@ -395,6 +426,28 @@ class Transaction(abc.ABC):
 
     @abc.abstractmethod
     async def withdraw_lock(self, round_id: int, side: str, now: int) -> None: ...
+
+    async def panel_rows(self, campaign_id: int, user_id: int) -> PanelRows:
+        """The rows of ``user_id``'s panel in one campaign, as of one moment.
+
+        A backend may answer it with one statement; this one reads them one by one, which
+        is the same moment inside a transaction.
+        """
+        campaign = await self.campaign(campaign_id)
+        if campaign is None:
+            return PanelRows(None)
+        player = await self.player(campaign_id, user_id)
+        live = await self.live_round(campaign_id)
+        if live is None:
+            return PanelRows(campaign, player)
+        return PanelRows(
+            campaign,
+            player,
+            live,
+            await self.snapshot(live.snapshot_before_id),
+            await self.standing_locks(live.id),
+            await self.drafts(live.id, player.side) if player is not None else {},
+        )
 
     @abc.abstractmethod
     async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
@@ -542,6 +595,13 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     def read(self) -> AbstractAsyncContextManager[Transaction]:
         """A consistent read-only view (writes through it are a programming error)."""
+
+    def glance(self) -> AbstractAsyncContextManager[Transaction]:
+        """A read-only view in which only each statement is sure to be consistent: for a
+        read made of one statement (``panel_rows``) plus rows that never change once
+        written (a snapshot, its branch's history). A backend may spare it the
+        transaction; this one gives a whole ``read``."""
+        return self.read()
 
     @abc.abstractmethod
     async def close(self) -> None: ...
