@@ -18,7 +18,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -996,6 +996,7 @@ class SqliteRepository(Repository):
         self._readers: list[sqlite3.Connection] = []
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._group: asyncio.Future[None] | None = None  # the open, not yet durable, group
+        self._latest: asyncio.Future[None] | None = None  # the last group opened
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -1077,9 +1078,22 @@ class SqliteRepository(Repository):
             # Another process (a backup, a second bot) writes: wait for it off the loop.
             await self._run_on_writer(self._begin_waiting)
 
-    @asynccontextmanager
-    async def transaction(self, campaign: int | None = None) -> AsyncIterator[Transaction]:
+    def transaction(self, campaign: int | None = None) -> AbstractAsyncContextManager[Transaction]:
         # ``campaign`` is ignored: one SQLite file has one writer at a time anyway.
+        return self._writing(durable=True)
+
+    def lazy_transaction(
+        self, campaign: int | None = None
+    ) -> AbstractAsyncContextManager[Transaction]:
+        return self._writing(durable=False)
+
+    async def flushed(self) -> None:
+        # Groups commit in the order they opened (one writer lock): the latest is the last.
+        if self._latest is not None:
+            await asyncio.shield(self._latest)
+
+    @asynccontextmanager
+    async def _writing(self, *, durable: bool) -> AsyncIterator[Transaction]:
         # Group commit: transactions that queue for the writer while a COMMIT waits for the
         # disk run one after the other inside one SQLite transaction, each in its own
         # savepoint, and one COMMIT makes them all durable. Each caller is answered only
@@ -1090,7 +1104,7 @@ class SqliteRepository(Repository):
                 raise StorageError("the repository is closed")
             if self._group is None:
                 await self._begin()
-                self._group = asyncio.get_running_loop().create_future()
+                self._group = self._latest = asyncio.get_running_loop().create_future()
             group = self._group
             self._writer.execute("SAVEPOINT tx")
             tx = SqliteTransaction(self._writer, writable=True)
@@ -1106,7 +1120,8 @@ class SqliteRepository(Repository):
                 self._writer.execute("RELEASE tx")
             finally:
                 self._schedule_flush()
-        await asyncio.shield(group)
+        if durable:
+            await asyncio.shield(group)
 
     def _undo_savepoint(self, group: asyncio.Future[None]) -> None:
         if self._writer.in_transaction:
