@@ -997,6 +997,11 @@ class SqliteRepository(Repository):
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._group: asyncio.Future[None] | None = None  # the open, not yet durable, group
         self._latest: asyncio.Future[None] | None = None  # the last group opened
+        # A group of lazy transactions only commits without an fsync (synchronous NORMAL:
+        # in the WAL, safe from a crash of the process, not from a power cut); a group
+        # with a durable one at ``_sync``. ``_mode``: the pragma the writer has now.
+        self._sync = self._mode = "FULL"
+        self._group_durable = True
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -1034,6 +1039,13 @@ class SqliteRepository(Repository):
         if mode not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(mode)
         self._writer.execute(f"PRAGMA synchronous = {mode}")
+        self._sync = self._mode = mode
+
+    def _set_mode(self, mode: str) -> None:
+        # Outside a transaction only (SQLite refuses it inside): before a group's BEGIN.
+        if mode != self._mode:
+            self._writer.execute(f"PRAGMA synchronous = {mode}")
+            self._mode = mode
 
     async def _run_on_writer(self, work: Callable[[], None]) -> None:
         """Run ``work`` on the writer's thread and wait for it, even through a cancellation:
@@ -1097,14 +1109,26 @@ class SqliteRepository(Repository):
         # Group commit: transactions that queue for the writer while a COMMIT waits for the
         # disk run one after the other inside one SQLite transaction, each in its own
         # savepoint, and one COMMIT makes them all durable. Each caller is answered only
-        # once its group is on disk; if the COMMIT fails, every caller of the group gets the
-        # error, so nobody is told of a write that did not land.
+        # once its group is on disk (a lazy one at once: see ``lazy_transaction``); if the
+        # COMMIT fails, every waiting caller of the group gets the error, so nobody is told
+        # of a write that did not land.
         async with self._lock:
             if self._closed:
                 raise StorageError("the repository is closed")
+            if self._group is not None and durable and not self._group_durable:
+                # A lazy group commits without the fsync a durable transaction is owed:
+                # it is committed first (no disk wait), and this one opens a group of its own.
+                try:
+                    await self._commit_group()
+                except Exception:
+                    log.exception("group commit of lazy transactions failed")
             if self._group is None:
+                self._set_mode(
+                    self._sync if durable else "OFF" if self._sync == "OFF" else "NORMAL"
+                )
                 await self._begin()
                 self._group = self._latest = asyncio.get_running_loop().create_future()
+                self._group_durable = durable
             group = self._group
             self._writer.execute("SAVEPOINT tx")
             tx = SqliteTransaction(self._writer, writable=True)

@@ -134,3 +134,37 @@ async def test_reads_do_not_wait_behind_the_write_lock(repo: SqliteRepository) -
     release.set()
     await writer
     assert await _whys(repo) == {"committed", "uncommitted"}
+
+
+async def test_lazy_writes_skip_the_disk_wait_and_never_share_a_durable_commit(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox's bookkeeping (a lease, a delivery mark) is answered before its COMMIT,
+    which skips the fsync; ``flushed`` waits for it. A durable transaction that comes while
+    a lazy group is still open never joins it: that group is committed first, and the
+    durable one commits alone at synchronous FULL."""
+    disk = threading.Event()
+    commit = repo._commit
+    modes: list[int] = []
+
+    def slow_disk() -> None:
+        modes.append(repo._writer.execute("PRAGMA synchronous").fetchone()[0])
+        disk.wait(5)
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", slow_disk)
+    async with repo.lazy_transaction() as tx:
+        await tx.add_audit(None, 1, 1, "test", "lease", {}, 0)
+    assert await _whys(repo) == set()  # answered, its COMMIT still to come
+    flushed = asyncio.create_task(repo.flushed())
+    await asyncio.sleep(0.1)
+    assert not flushed.done()
+    disk.set()
+    await asyncio.wait_for(flushed, 5)
+    assert await _whys(repo) == {"lease"}
+    # A durable write straight after a lazy one, before the lazy group's flush could run.
+    async with repo.lazy_transaction() as tx:
+        await tx.add_audit(None, 1, 1, "test", "mark", {}, 0)
+    await _write(repo, "lock")
+    assert await _whys(repo) == {"lease", "mark", "lock"}
+    assert modes == [1, 1, 2]  # NORMAL, NORMAL, then FULL for the durable group alone
