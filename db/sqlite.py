@@ -997,10 +997,12 @@ class SqliteRepository(Repository):
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._group: asyncio.Future[None] | None = None  # the open, not yet durable, group
         self._latest: asyncio.Future[None] | None = None  # the last group opened
-        # A group of lazy transactions only commits without an fsync (synchronous NORMAL:
-        # in the WAL, safe from a crash of the process, not from a power cut); a group
-        # with a durable one at ``_sync``. ``_mode``: the pragma the writer has now.
-        self._sync = self._mode = "FULL"
+        # A group opened by a lazy transaction commits at its end without an fsync
+        # (synchronous NORMAL: in the WAL, safe from a crash of the process, not from a
+        # power cut); a group opened by a durable one at ``_sync``, lazy ones joining it.
+        # ``_mode``: the pragma the writer has now.
+        self._sync = "FULL"
+        self._mode = ("FULL", True)
         self._group_durable = True
         self._flusher: asyncio.Task[None] | None = None
 
@@ -1039,13 +1041,18 @@ class SqliteRepository(Repository):
         if mode not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(mode)
         self._writer.execute(f"PRAGMA synchronous = {mode}")
-        self._sync = self._mode = mode
+        self._sync = mode
+        self._mode = (mode, True)
 
-    def _set_mode(self, mode: str) -> None:
+    def _set_mode(self, durable: bool) -> None:
         # Outside a transaction only (SQLite refuses it inside): before a group's BEGIN.
-        if mode != self._mode:
+        mode = self._sync if durable or self._sync == "OFF" else "NORMAL"
+        if (mode, durable) != self._mode:
             self._writer.execute(f"PRAGMA synchronous = {mode}")
-            self._mode = mode
+            # A lazy group commits on the event loop (below): the checkpoints, which wait
+            # for the disk, are left to the durable commits, made on the writer's thread.
+            self._writer.execute(f"PRAGMA wal_autocheckpoint = {1000 if durable else 0}")
+            self._mode = (mode, durable)
 
     async def _run_on_writer(self, work: Callable[[], None]) -> None:
         """Run ``work`` on the writer's thread and wait for it, even through a cancellation:
@@ -1115,17 +1122,8 @@ class SqliteRepository(Repository):
         async with self._lock:
             if self._closed:
                 raise StorageError("the repository is closed")
-            if self._group is not None and durable and not self._group_durable:
-                # A lazy group commits without the fsync a durable transaction is owed:
-                # it is committed first (no disk wait), and this one opens a group of its own.
-                try:
-                    await self._commit_group()
-                except Exception:
-                    log.exception("group commit of lazy transactions failed")
             if self._group is None:
-                self._set_mode(
-                    self._sync if durable else "OFF" if self._sync == "OFF" else "NORMAL"
-                )
+                self._set_mode(durable)
                 await self._begin()
                 self._group = self._latest = asyncio.get_running_loop().create_future()
                 self._group_durable = durable
@@ -1142,6 +1140,16 @@ class SqliteRepository(Repository):
                 raise
             else:
                 self._writer.execute("RELEASE tx")
+                if not self._group_durable:
+                    # Nobody waits on a lazy group and its COMMIT waits for no disk: made
+                    # at once, here, it costs no thread hop and holds the file no longer.
+                    self._group = None
+                    try:
+                        self._commit()
+                    except BaseException as exc:
+                        group.set_exception(exc)
+                        raise
+                    group.set_result(None)
             finally:
                 self._schedule_flush()
         if durable:
