@@ -142,9 +142,9 @@ class OutboxWorker:
         now = epoch(self.clock.now())
         lease_until = now + LEASE_SECONDS
         # A claim, not a read: another bot process on the same database leaves these rows
-        # (and the later rows of their destinations) alone until the lease ends. Lazy: the
-        # rows are built and sent while the lease goes to disk; a lease lost in a crash only
-        # frees the rows for the next worker, which sends them again with their nonces.
+        # (and the later rows of their destinations) alone until the lease ends. Lazy: no
+        # wait for the disk; a lease lost in a crash only frees the rows for the next
+        # worker, which sends them again with their nonces.
         async with self.repo.lazy_transaction() as tx:
             rows = await tx.claim_outbox(now, lease_until, self.batch)
         try:
