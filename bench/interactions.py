@@ -45,6 +45,7 @@ import contextlib
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import discord
 import simcord
 import simcord.env
+import simcord.http.router
 from discord import app_commands
 from discord.ext import commands
 
@@ -230,14 +232,49 @@ for _owner, _name in (
     _stamped(_owner, _name)
 
 
-async def timed(call: Any, env: simcord.Env) -> tuple[float, float, float]:
+# What each action costs, counted rather than timed: the requests the bot makes to Discord
+# (simcord's route table) and its write transactions, durable (waiting for the disk) or
+# lazy (the outbox's bookkeeping). Counted from the click to settled, so the Lock's pump
+# is in it; with the background acting, its transactions would be too (not printed then).
+COUNTING: list[str | None] = [None]
+COUNTS: dict[str, Counter[str]] = {name: Counter() for name in ACTIONS}
+_dispatch = simcord.http.router.dispatch
+
+
+def _counted_dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+    if COUNTING[0] is not None:
+        COUNTS[COUNTING[0]]["Discord requests"] += 1
+    return _dispatch(backend, method, path, **kwargs)
+
+
+simcord.http.router.dispatch = _counted_dispatch
+
+
+def count_writes(repo: Any) -> None:
+    """Count the repository's write transactions by kind, while an action is timed."""
+    for name, label in (("transaction", "durable writes"), ("lazy_transaction", "lazy writes")):
+        real = getattr(repo, name)
+
+        def counted(*args: Any, real: Any = real, label: str = label, **kwargs: Any) -> Any:
+            if COUNTING[0] is not None:
+                COUNTS[COUNTING[0]][label] += 1
+            return real(*args, **kwargs)
+
+        setattr(repo, name, counted)
+
+
+async def timed(call: Any, env: simcord.Env, name: str | None = None) -> tuple[float, float, float]:
     """Seconds from the interaction to its last answer (what the player waits for), to the
     bot's work done (simcord settled), and the process's CPU seconds meanwhile (bot and
     harness, every thread: steadier than wall time on a shared machine)."""
     cpu = time.process_time()
     start = ANSWERED[0] = time.perf_counter()
-    await call
-    await env.settle(idle=DEFAULTS["idle"])
+    COUNTING[0] = name
+    try:
+        await call
+        await env.settle(idle=DEFAULTS["idle"])
+    finally:
+        COUNTING[0] = None
     settled = time.perf_counter()
     return ANSWERED[0] - start, settled - start, time.process_time() - cpu
 
@@ -247,6 +284,9 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
     clock = FuncClock(lambda: holder[0].now() if holder else EPOCH)
     with tempfile.TemporaryDirectory() as folder:
         services = await open_services(Path(folder) / "bench.db", clock, seeds=SeededTokens(1))
+        count_writes(services.repo)
+        for counts in COUNTS.values():
+            counts.clear()
         svc = services.campaigns
         background: list[Actor] = []
         if live > foreground:
@@ -284,12 +324,15 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
                     for measure, value in zip(MEASURES, times, strict=True):
                         out[measure][name].append(value)
 
-                keep("noop", await timed(game.japanese.slash(game.channel, "noop"), env))
-                keep("select", await timed(game.select(), env))
-                keep("lock", await timed(game.lock(), env))
+                keep("noop", await timed(game.japanese.slash(game.channel, "noop"), env, "noop"))
+                keep("select", await timed(game.select(), env, "select"))
+                keep("lock", await timed(game.lock(), env, "lock"))
                 await game.unlock()
                 await env.settle()
-                keep("status", await timed(game.japanese.slash(game.channel, "status"), env))
+                keep(
+                    "status",
+                    await timed(game.japanese.slash(game.channel, "status"), env, "status"),
+                )
             wall = time.perf_counter() - started
             result = None
             if load is not None and pumping is not None:
@@ -300,6 +343,14 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
     for idle in idles:
         report(live, rate, samples, foreground, idle, timings[idle], result, wall)
         result = None  # the background figures once
+    if not background:
+        print("-- counted per sample, from the click to settled (the background's would mix in)")
+        for name in ACTIONS:
+            counts = ", ".join(
+                f"{label} {COUNTS[name][label] / (samples * len(idles)):.2f}"
+                for label in ("Discord requests", "durable writes", "lazy writes")
+            )
+            print(f"{name:<10}{counts}")
 
 
 def _p99(values: list[float]) -> str:

@@ -141,10 +141,22 @@ class OutboxWorker:
         build = self._build()
         now = epoch(self.clock.now())
         lease_until = now + LEASE_SECONDS
-        async with self.repo.transaction() as tx:
-            # A claim, not a read: another bot process on the same database leaves these
-            # rows (and the later rows of their destinations) alone until the lease ends.
+        # A claim, not a read: another bot process on the same database leaves these rows
+        # (and the later rows of their destinations) alone until the lease ends. Lazy: no
+        # wait for the disk; a lease lost in a crash only frees the rows for the next
+        # worker, which sends them again with their nonces.
+        async with self.repo.lazy_transaction() as tx:
             rows = await tx.claim_outbox(now, lease_until, self.batch)
+        try:
+            return await self._deliver_claimed(rows, now, lease_until, build)
+        finally:
+            # One wait for the disk per batch, not one per row: when this returns, every
+            # lease and mark of the batch is durable, and readable by anyone.
+            await self.repo.flushed()
+
+    async def _deliver_claimed(
+        self, rows: list[OutboxRow], now: int, lease_until: int, build: Builder
+    ) -> DeliveryReport:
         waiting: set[tuple[str, int]] = set()
         candidates: list[OutboxRow] = []
         for row in rows:
@@ -219,7 +231,7 @@ class OutboxWorker:
             return await self._retry(row, f"build: {announcement!r}")
         if announcement is None:
             # Obsolete by now (a reminder to a side that has since locked): not sent.
-            async with self.repo.transaction() as tx:
+            async with self.repo.lazy_transaction() as tx:
                 await tx.mark_failed(row.id, "obsolete")
             return "dropped"
         edit_id: int | None = None
@@ -237,7 +249,12 @@ class OutboxWorker:
             return await self._retry(row, repr(exc))
         if message_id is None:
             return await self._retry(row, "sender returned no message id")
-        async with self.repo.transaction() as tx:
+        # A mark that names a new message must be readable before the next row is built
+        # (its edits go to that message); one that only repeats a known id can be lazy (a
+        # mark lost in a crash sends the row again, with its nonce: the same message).
+        known = announcement.edit_of is None or message_id == edit_id
+        writing = self.repo.lazy_transaction if known else self.repo.transaction
+        async with writing() as tx:
             await tx.mark_delivered(row.id, message_id, now)
             if announcement.edit_of is not None and row.campaign_id is not None:
                 await tx.set_message_ref(

@@ -15,11 +15,13 @@ is still ``resolving``. A crash between the two leaves a ``resolving`` round tha
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot import secrecy
 from bot import switches as switches_of
 from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
@@ -352,17 +354,31 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             return await self._panel(tx, campaign_id, user_id, rows=replace(rows, drafts=drafts))
 
     async def lock(
-        self, campaign_id: int, user_id: int, round_id: int, *, version: str | None = None
+        self,
+        campaign_id: int,
+        user_id: int,
+        round_id: int,
+        *,
+        version: str | None = None,
+        panel_side: str | None = None,
     ) -> LockResult:
         """Commit the side's drafted choice; the last side to lock triggers the resolution.
 
         ``version`` is the fingerprint of the drafts the commander's panel showed: if a
         teammate changed them since, nothing is locked (the panel is redrawn instead).
+        ``panel_side``: the side whose panel was clicked; a player of another side (a
+        forwarded panel, a forged id) is refused before anything is read or locked.
+        The result carries the locker's panel as the lock left it, built in the same
+        transaction: the caller shows it without reading again.
         """
         async with self.repo.transaction(campaign_id) as tx:
             campaign = await self._campaign(tx, campaign_id)
             player = await self._member(tx, campaign, user_id)
             side = player.side
+            if panel_side is not None and not secrecy.may_read_drafts(
+                secrecy.Viewer.player(side), panel_side
+            ):
+                raise ServiceError("wrong-side", panel_side=panel_side, side=side)
             live = await tx.live_round(campaign.id)
             standing = await tx.standing_locks(round_id) if live and live.id == round_id else {}
             if side in standing and not standing[side].defaulted:
@@ -373,6 +389,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                     standing[side].receipt,
                     resolved=False,
                     already_locked=True,
+                    panel=await self._panel(tx, campaign_id, user_id),
                 )
             self._require_playing(campaign)
             live = await self._open_round_for(tx, campaign, round_id)
@@ -401,11 +418,18 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             receipt = await lock_side(tx, ctx, campaign, live, side, choice, by_user=user_id)
             await tx.update_player(campaign.id, user_id, last_active=ctx.now)
             await refresh_round_message(tx, campaign, live.id, ctx.now)
-            complete = len(await tx.standing_locks(live.id)) == len(rules.side_ids)
+            locks = await tx.standing_locks(live.id)
+            complete = len(locks) == len(rules.side_ids)
             if complete:
                 await tx.update_round(live.id, status="resolving")
+                live = dataclasses.replace(live, status="resolving")
+            panel = await self._panel(
+                tx, campaign_id, user_id, known=(campaign, player, live, state), locks=locks
+            )
         resolved = await self._resolve(round_id) if complete else False
-        return LockResult(round_id, side, receipt, resolved=resolved)
+        if resolved:
+            panel = dataclasses.replace(panel, status="resolved", can_unlock=False)
+        return LockResult(round_id, side, receipt, resolved=resolved, panel=panel)
 
     async def unlock(self, campaign_id: int, user_id: int, round_id: int) -> PanelData:
         """Withdraw the side's lock before the deadline, if the campaign allows it."""

@@ -163,6 +163,7 @@ class LockResult:
     receipt: str
     resolved: bool  # this call also resolved the round (every side had locked)
     already_locked: bool = False  # a repeated click: the standing receipt is returned
+    panel: PanelData | None = None  # the locker's panel as the lock left it
 
 
 @dataclass(frozen=True)

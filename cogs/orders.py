@@ -26,7 +26,6 @@ DM the outbox sends is drawn here too (``panel_message``), so it reads like its 
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import logging
 from collections.abc import Sequence
@@ -40,7 +39,7 @@ from bot import boards, controls, secrecy
 from bot import panel as panels
 from bot.i18n import t
 from bot.panel import TEXT_LIMIT, PanelSpec, clip, side_text
-from bot.service_model import CampaignInfo, LockResult, PanelData, ServiceError, short_receipt
+from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
 
@@ -204,18 +203,24 @@ async def _context(
     if not secrecy.may_read_drafts(secrecy.Viewer.player(panel.side), side):
         # A click on another side's panel (a forwarded message, a forged id): never apply
         # that side's option list to the clicker's side, nor show it.
-        await common.say_in(
-            interaction,
-            info.locale,
-            "orders.wrong-side",
-            panel_side=side_text(side, info.locale),
-            side=side_text(panel.side, info.locale),
-        )
+        await _wrong_side(interaction, info, side, panel.side)
         return None
     if panel.round_id != round_id:
         await _close(interaction, info, ServiceError("stale-round"))
         return None
     return info, panel
+
+
+async def _wrong_side(
+    interaction: discord.Interaction[Any], info: CampaignInfo, panel_side: str, side: str
+) -> None:
+    await common.say_in(
+        interaction,
+        info.locale,
+        "orders.wrong-side",
+        panel_side=side_text(panel_side, info.locale),
+        side=side_text(side, info.locale),
+    )
 
 
 async def _close(
@@ -315,38 +320,25 @@ async def on_lock(
     # (one response instead of a deferral and an edit); only a lock still running after
     # DEFER_AFTER (one that resolves a long round) is deferred meanwhile. The delay counts
     # from the click: slow reads before the lock count towards Discord's three seconds.
+    # The lock checks the clicked panel's side and round itself and returns the panel it
+    # leaves, so the click costs one read (the campaign) and one write, nothing re-read.
     started = common.clicked_at()
-    found = await _context(interaction, campaign_id, round_id, side)
-    if found is None:
+    info = await common.campaign_of_component(interaction, campaign_id)
+    if info is None:
         return
-    info, before = found
     svc = common.campaigns(interaction)
-
-    async def lock() -> tuple[LockResult, PanelData | None]:
-        # A panel drawn before version checks existed carries none: it is redrawn first.
-        result = await svc.lock(campaign_id, interaction.user.id, round_id, version=version)
-        if result.resolved:
-            return result, None
-        try:
-            return result, await svc.panel(campaign_id, interaction.user.id)
-        except ServiceError:
-            return result, None
-
+    # A panel drawn before version checks existed carries none: it is redrawn first.
+    lock = svc.lock(campaign_id, interaction.user.id, round_id, version=version, panel_side=side)
     try:
-        result, after = await common.in_time(interaction, lock(), since=started)
+        result = await common.in_time(interaction, lock, since=started)
     except ServiceError as exc:
-        await _refused(interaction, info, round_id, exc)
+        if exc.code == "wrong-side":
+            await _wrong_side(interaction, info, side, str(exc.params["side"]))
+        else:
+            await _refused(interaction, info, round_id, exc)
         return
-    if after is None or after.round_id != round_id:
-        # This lock completed the round: the panel shows it locked, the next one follows.
-        after = dataclasses.replace(
-            before,
-            locked=True,
-            receipt=result.receipt,
-            status="resolved" if result.resolved else before.status,
-            can_unlock=False,
-        )
-    await _show(interaction, info, after)
+    if result.panel is not None:
+        await _show(interaction, info, result.panel)
     if result.already_locked:
         await common.say_in(
             interaction,

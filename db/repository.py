@@ -592,6 +592,23 @@ class Repository(abc.ABC):
         that passes no campaign. A backend with a single writer may ignore it.
         """
 
+    def lazy_transaction(
+        self, campaign: int | None = None
+    ) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction whose exit does not wait for its commit to be durable.
+
+        For bookkeeping that a crash may lose because it is redone (an outbox lease, the
+        mark of a delivery whose message id is already known: the row is sent again, with
+        its nonce). Later write transactions see it at once; reads may not until it is
+        durable, so ``flushed`` is awaited before anyone reads it. A backend without group
+        commit runs an ordinary transaction.
+        """
+        return self.transaction(campaign)
+
+    async def flushed(self) -> None:
+        """Return once every write transaction ended so far is durable (and readable)."""
+        return  # every transaction of a backend without lazy ones was durable on exit
+
     @abc.abstractmethod
     def read(self) -> AbstractAsyncContextManager[Transaction]:
         """A consistent read-only view (writes through it are a programming error)."""

@@ -18,7 +18,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -996,6 +996,14 @@ class SqliteRepository(Repository):
         self._readers: list[sqlite3.Connection] = []
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._group: asyncio.Future[None] | None = None  # the open, not yet durable, group
+        self._latest: asyncio.Future[None] | None = None  # the last group opened
+        # A group opened by a lazy transaction commits at its end without an fsync
+        # (synchronous NORMAL: in the WAL, safe from a crash of the process, not from a
+        # power cut); a group opened by a durable one at ``_sync``, lazy ones joining it.
+        # ``_mode``: the pragma the writer has now.
+        self._sync = "FULL"
+        self._mode = ("FULL", True)
+        self._group_durable = True
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -1033,6 +1041,18 @@ class SqliteRepository(Repository):
         if mode not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(mode)
         self._writer.execute(f"PRAGMA synchronous = {mode}")
+        self._sync = mode
+        self._mode = (mode, True)
+
+    def _set_mode(self, durable: bool) -> None:
+        # Outside a transaction only (SQLite refuses it inside): before a group's BEGIN.
+        mode = self._sync if durable or self._sync == "OFF" else "NORMAL"
+        if (mode, durable) != self._mode:
+            self._writer.execute(f"PRAGMA synchronous = {mode}")
+            # A lazy group commits on the event loop (below): the checkpoints, which wait
+            # for the disk, are left to the durable commits, made on the writer's thread.
+            self._writer.execute(f"PRAGMA wal_autocheckpoint = {1000 if durable else 0}")
+            self._mode = (mode, durable)
 
     async def _run_on_writer(self, work: Callable[[], None]) -> None:
         """Run ``work`` on the writer's thread and wait for it, even through a cancellation:
@@ -1077,20 +1097,36 @@ class SqliteRepository(Repository):
             # Another process (a backup, a second bot) writes: wait for it off the loop.
             await self._run_on_writer(self._begin_waiting)
 
-    @asynccontextmanager
-    async def transaction(self, campaign: int | None = None) -> AsyncIterator[Transaction]:
+    def transaction(self, campaign: int | None = None) -> AbstractAsyncContextManager[Transaction]:
         # ``campaign`` is ignored: one SQLite file has one writer at a time anyway.
+        return self._writing(durable=True)
+
+    def lazy_transaction(
+        self, campaign: int | None = None
+    ) -> AbstractAsyncContextManager[Transaction]:
+        return self._writing(durable=False)
+
+    async def flushed(self) -> None:
+        # Groups commit in the order they opened (one writer lock): the latest is the last.
+        if self._latest is not None:
+            await asyncio.shield(self._latest)
+
+    @asynccontextmanager
+    async def _writing(self, *, durable: bool) -> AsyncIterator[Transaction]:
         # Group commit: transactions that queue for the writer while a COMMIT waits for the
         # disk run one after the other inside one SQLite transaction, each in its own
         # savepoint, and one COMMIT makes them all durable. Each caller is answered only
-        # once its group is on disk; if the COMMIT fails, every caller of the group gets the
-        # error, so nobody is told of a write that did not land.
+        # once its group is on disk (a lazy one at once: see ``lazy_transaction``); if the
+        # COMMIT fails, every waiting caller of the group gets the error, so nobody is told
+        # of a write that did not land.
         async with self._lock:
             if self._closed:
                 raise StorageError("the repository is closed")
             if self._group is None:
+                self._set_mode(durable)
                 await self._begin()
-                self._group = asyncio.get_running_loop().create_future()
+                self._group = self._latest = asyncio.get_running_loop().create_future()
+                self._group_durable = durable
             group = self._group
             self._writer.execute("SAVEPOINT tx")
             tx = SqliteTransaction(self._writer, writable=True)
@@ -1104,9 +1140,20 @@ class SqliteRepository(Repository):
                 raise
             else:
                 self._writer.execute("RELEASE tx")
+                if not self._group_durable:
+                    # Nobody waits on a lazy group and its COMMIT waits for no disk: made
+                    # at once, here, it costs no thread hop and holds the file no longer.
+                    self._group = None
+                    try:
+                        self._commit()
+                    except BaseException as exc:
+                        group.set_exception(exc)
+                        raise
+                    group.set_result(None)
             finally:
                 self._schedule_flush()
-        await asyncio.shield(group)
+        if durable:
+            await asyncio.shield(group)
 
     def _undo_savepoint(self, group: asyncio.Future[None]) -> None:
         if self._writer.in_transaction:

@@ -49,6 +49,7 @@ EXPECTED = {
         r"^lock\s+\d+\s+[\d.]+\s.*x <= 3: " + VERDICT,
         r"^status\s+\d+\s+[\d.]+\s.*x <= 3: " + VERDICT,
         r"^background: \d+ calls",
+        r"^lock\s+Discord requests [\d.]+, durable writes [\d.]+, lazy writes [\d.]+",
     ],
     "odds": [
         r"^floor: one plain turn \(coral-sea\)\s+median [\d.]+ ms over \d+",

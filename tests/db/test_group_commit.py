@@ -134,3 +134,29 @@ async def test_reads_do_not_wait_behind_the_write_lock(repo: SqliteRepository) -
     release.set()
     await writer
     assert await _whys(repo) == {"committed", "uncommitted"}
+
+
+async def test_lazy_writes_commit_at_once_without_the_disk_and_durable_ones_still_wait(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox's bookkeeping (a lease, a delivery mark) commits as its transaction ends,
+    on the event loop, without an fsync (synchronous NORMAL) and without a checkpoint; a
+    durable write after it still commits at FULL, on the writer's thread."""
+    commit = repo._commit
+    commits: list[tuple[int, int, bool]] = []
+
+    def watched() -> None:
+        sync = repo._writer.execute("PRAGMA synchronous").fetchone()[0]
+        checkpoint = repo._writer.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        commits.append((sync, checkpoint, threading.current_thread() is threading.main_thread()))
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", watched)
+    async with repo.lazy_transaction() as tx:
+        await tx.add_audit(None, 1, 1, "test", "lease", {}, 0)
+    assert await _whys(repo) == {"lease"}  # readable as soon as it ended
+    await repo.flushed()  # nothing left to wait for
+    await _write(repo, "lock")
+    assert await _whys(repo) == {"lease", "lock"}
+    # NORMAL with no checkpoint on the loop, then FULL with checkpoints on the thread.
+    assert commits == [(1, 0, True), (2, 1000, False)]

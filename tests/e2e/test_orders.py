@@ -604,7 +604,7 @@ async def test_slow_reads_before_a_lock_count_towards_the_deferral(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The deferral delay runs from the click, not from the lock: a busy database that
-    slows the panel read before a quick lock still gets the click deferred in time."""
+    slows the campaign read before a quick lock still gets the click deferred in time."""
     from cogs import common
 
     async with simcord.run(world.new_bot()) as env:
@@ -614,17 +614,17 @@ async def test_slow_reads_before_a_lock_count_towards_the_deferral(
         await choose_all(table.alice_user, panel, PICKS[JAPANESE])
         panel = refreshed(table.alice_user, panel)
 
-        real_panel = svc.panel
+        real_info = svc.info
         reads: list[int] = []
 
-        async def slow_panel(*args: Any, **kwargs: Any) -> Any:
+        async def slow_info(*args: Any, **kwargs: Any) -> Any:
             reads.append(1)
             if len(reads) == 1:  # the read before the lock; the lock itself stays quick
                 await asyncio.sleep(0.2)
-            return await real_panel(*args, **kwargs)
+            return await real_info(*args, **kwargs)
 
         monkeypatch.setattr(common, "DEFER_AFTER", 0.1)
-        monkeypatch.setattr(svc, "panel", slow_panel)
+        monkeypatch.setattr(svc, "info", slow_info)
         result = await lock(table.alice_user, panel)
         assert result.deferred
         panel = refreshed(table.alice_user, panel)

@@ -210,3 +210,19 @@ async def test_gm_role_and_server_admins_act_as_gm(env: Env) -> None:
     assert await env.svc.is_gm(cid, 66, roles=(ADMIN_ROLE,))
     await env.svc.extend(cid, 66, 3600, "admin helps", roles=(ADMIN_ROLE,))
     await _refused(env.svc.extend(cid, 66, 3600, "no role"), "not-gm")
+
+
+async def test_lock_returns_the_panel_it_leaves_and_refuses_another_sides_panel(
+    env: Env,
+) -> None:
+    """The Lock answers with the locker's panel from its own transaction (the same panel a
+    fresh read shows); a click on the other side's panel locks nothing."""
+    cid = await env.campaign()
+    rid = await env.fill(cid, JAP)
+    await _refused(env.svc.lock(cid, JAP, rid, panel_side="allied"), "wrong-side")
+    assert (await env.svc.panel(cid, JAP)).locked is False
+    result = await env.svc.lock(cid, JAP, rid, panel_side="japanese")
+    assert result.panel is not None
+    assert result.panel == await env.svc.panel(cid, JAP)
+    assert result.panel.locked and result.panel.receipt == result.receipt
+    assert result.panel.view.viewer is Side.JAPANESE  # never the other side's view
