@@ -53,6 +53,7 @@ from bot.service_rounds import (
     refresh_card,
     refresh_round_message,
     side_decisions,
+    snapshot_row,
     state_of,
     store_state,
 )
@@ -63,6 +64,7 @@ from db.repository import (
     ConstraintError,
     NewCampaign,
     NewEvent,
+    PanelRows,
     PlayerRow,
     Transaction,
 )
@@ -396,7 +398,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             if not player.commander:
                 raise ServiceError("not-commander")
             rules = self._plugin(campaign).rules
-            state = await state_of(tx, rules, live.snapshot_before_id, history=False)
+            snapshot = await snapshot_row(tx, live.snapshot_before_id)
+            state = await load_state(tx, rules, snapshot, history=False)
             decisions = side_decisions(rules, state, side)
             drafts = await tx.drafts(live.id, side)
             if version is not None and version != drafts_version(drafts):
@@ -423,9 +426,10 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             if complete:
                 await tx.update_round(live.id, status="resolving")
                 live = dataclasses.replace(live, status="resolving")
-            panel = await self._panel(
-                tx, campaign_id, user_id, known=(campaign, player, live, state), locks=locks
-            )
+            # The panel as the lock leaves it, from the rows just read: the drafts are
+            # unchanged by locking.
+            rows = PanelRows(campaign, player, live, snapshot, dict(locks), dict(drafts))
+            panel = await self._panel(tx, campaign_id, user_id, rows=rows)
         resolved = await self._resolve(round_id) if complete else False
         if resolved:
             panel = dataclasses.replace(panel, status="resolved", can_unlock=False)

@@ -245,7 +245,8 @@ def view_of(rules: AnyRules, state: Any, viewer: secrecy.Viewer) -> Any:
     return _memo.get(rules, state, part, lambda: secrecy.view_for(rules, state, viewer))
 
 
-async def _snapshot(tx: Transaction, snapshot_id: int | None) -> SnapshotRow:
+async def snapshot_row(tx: Transaction, snapshot_id: int | None) -> SnapshotRow:
+    """The snapshot's row; a missing one is a broken database, not a user's mistake."""
     if snapshot_id is None:
         raise RuntimeError("campaign without a snapshot")
     row = await tx.snapshot(snapshot_id)
@@ -257,7 +258,7 @@ async def _snapshot(tx: Transaction, snapshot_id: int | None) -> SnapshotRow:
 async def state_of(
     tx: Transaction, rules: AnyRules, snapshot_id: int | None, *, history: bool = True
 ) -> Any:
-    return await load_state(tx, rules, await _snapshot(tx, snapshot_id), history=history)
+    return await load_state(tx, rules, await snapshot_row(tx, snapshot_id), history=history)
 
 
 async def view_at(
@@ -271,7 +272,7 @@ async def view_at(
     """A viewer's view of a snapshot; its whole state is parsed only if no view is kept.
     ``row``: the snapshot's row, when the caller has it."""
     if row is None or row.id != snapshot_id:
-        row = await _snapshot(tx, snapshot_id)
+        row = await snapshot_row(tx, snapshot_id)
     kept = _memo.peek(rules, _key(rules, row, True), _view_part(viewer))
     if kept is not None:
         return kept
