@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.rng import Rng
-from engine.ruleset import Decision
+from engine.ruleset import Decision, Option
 from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState, _slots
 from engine.rulesets.wings.sequence_seal import could_begin, public_program
 from engine.wings.program import check_program, parse_program
@@ -108,3 +108,33 @@ def test_only_the_owners_panel_names_the_maneuver() -> None:
         assert name in presenter.option_description("plane1", begun, locale)
         assert name in presenter.option_lines("wings-1917-basic", menu, locale)[0]
         assert name not in presenter.option_description("plane1", plain, locale)
+
+
+def test_an_ace_of_aces_keeps_a_maneuver_begun_late_and_it_opens_as_its_cards() -> None:
+    """The swap round after the second maneuver (seed D.VII.a): an Ace flying a Split-S
+    begun on his last card may only keep it; his kept order reads as the stall flown
+    plainly, the turn flies on, no token is spent, and the Immelmann is owed."""
+    from tests.wings.test_ace_swap import _ace_campaign, _plane, _step
+
+    rules = RULES
+    kept = []
+    for program in ("S S split_s: ST", "S S ST"):
+        state = _ace_campaign()
+        menu = next(d for d in rules.pending(state) if d.field == "plane1" and d.side == "entente")
+        pick = next(o.id for o in menu.options if _flies(o) == program)
+        state, _ = _step(rules, state, "ace", {"entente": {"plane1": pick}})
+        while rules.progress(state).round != "swap":
+            state, _ = _step(rules, state, "ace")
+        (swap,) = [d for d in rules.pending(state) if d.side == "entente"]
+        kept.append(swap.default)
+        tokens = _plane(state, "P1").tokens
+        state, _ = _step(rules, state, "ace")
+        assert rules.progress(state).turn == 2 and _plane(state, "P1").tokens == tokens
+        owed = "split_s" if ":" in program else None
+        assert _plane(state, "P1").sequence == owed
+    assert [k.partition(SEQUENCE_MARK)[0] for k in kept] == ["S S ST", "S S ST"]
+    assert all(SEQUENCE_MARK in k for k in kept)
+
+
+def _flies(option: Option) -> str:
+    return option.detail if ":" in option.detail else option.label

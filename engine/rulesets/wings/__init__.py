@@ -788,22 +788,30 @@ class WingsRules(Rules[WingsState, WingsView]):
         slots = _slots(mission)
         if stage == "swap":
             # Only the Ace's side is asked: keep his last card or fly another. The detail is
-            # a locale key's tail (``wings.ace-swap.keep``), for the presenter to word.
-            return [
-                Decision(
-                    side=d.side,
-                    field=slots[d.field],
-                    options=tuple(
-                        Option(id=o.id, label=o.label, detail=f"{SWAP_WORDS}{o.detail}")
-                        for o in d.options
-                    ),
-                    excluded=tuple(
-                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
-                    ),
-                    default=d.default,
+            # a locale key's tail (``wings.ace-swap.keep``), for the presenter to word. Its
+            # programs are sealed as in the program round: keeping a maneuver begun late
+            # must open like keeping the same cards flown plainly (seed A.I.b).
+            swaps = []
+            for d in engine_decisions:
+                seal = _Seal(self.catalog, mission, mission.planes[d.field])
+                kept_or_changed = []
+                for o in d.options:
+                    token = seal.id(o.id)
+                    label = o.label if token is None else token.partition(SEQUENCE_MARK)[0]
+                    detail = f"{SWAP_WORDS}{o.detail}"
+                    kept_or_changed.append(Option(id=token or o.id, label=label, detail=detail))
+                swaps.append(
+                    Decision(
+                        side=d.side,
+                        field=slots[d.field],
+                        options=tuple(kept_or_changed),
+                        excluded=tuple(
+                            Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                        ),
+                        default=seal.id(d.default) or d.default,
+                    )
                 )
-                for d in engine_decisions
-            ]
+            return swaps
         if stage == "reorder":
             if mission.round != "reorder":
                 return []  # no pursuit this turn: the round only flies the held programs
