@@ -45,9 +45,8 @@ def could_begin(catalog: Catalog, deck: ManeuverDeck, cards: tuple[str, ...]) ->
         if maneuver.one_turn:
             continue
         for start in range(1, sequences.CARDS_PER_TURN):
-            begun = Program(cards=cards, maneuver=maneuver.key, start=start)
-            if not sequences.straddles(maneuver, begun):
-                continue
+            if start + len(maneuver.cards) <= sequences.CARDS_PER_TURN:
+                continue  # flown whole within the turn: declared, so public as written
             flown = tuple(sequences.generic(deck, code) for code in cards[start:])
             if flown == maneuver.cards[: len(flown)]:
                 return True
@@ -66,11 +65,17 @@ def sealed(
     secret is only asked for when a seal is due."""
     if " " not in text.strip():
         return None  # not a program (a come-back, a sun choice...)
-    shown = public_program(catalog, text)
-    if shown is None or not could_begin(catalog, deck, shown.cards):
+    if ":" in text or "@" in text:
+        shown = public_program(catalog, text)
+        if shown is None or not could_begin(catalog, deck, shown.cards):
+            return None
+        cards = program_text(shown)
+    elif could_begin(catalog, deck, tuple(text.split())):
+        cards = text  # plain cards, most of a menu: no parsing
+    else:
         return None
     key = f"{secret()}:{plane.id}:{turn}:{text}"
-    return program_text(shown) + MARK + hashlib.sha256(key.encode()).hexdigest()[:10]
+    return cards + MARK + hashlib.sha256(key.encode()).hexdigest()[:10]
 
 
 def twin(catalog: Catalog, text: str) -> str | None:
