@@ -475,13 +475,17 @@ def _program_options(
     ]
     complex_ = [text for text in complex_ if text not in programs]
 
+    twins: dict[str, str | None] = {}
+
     def twin(text: str) -> list[str]:
         # A maneuver begun late comes with the plain program flying its cards, where the
         # rules allow it: a menu without it would let the cards tell which was flown.
-        plain = sequence_seal.twin(catalog, text)
-        if plain is None or plain in programs or not legal(parse_program(plain).cards):
-            return []
-        return [plain]
+        if text not in twins:
+            plain = sequence_seal.twin(catalog, text)
+            legal_plain = plain is not None and legal(parse_program(plain).cards)
+            twins[text] = plain if legal_plain else None
+        plain = twins[text]
+        return [] if plain is None or plain in programs else [plain]
 
     kept = len(set(complex_[:COMPLEX_ROOM]).union(*map(twin, complex_[:COMPLEX_ROOM])))
     for code in legal_first:

@@ -37,20 +37,32 @@ def public_program(catalog: Catalog, text: str) -> Program | None:
     return program.model_copy(update={"maneuver": None, "start": 0})
 
 
+def _openers(catalog: Catalog) -> frozenset[tuple[str, ...]]:
+    """The first cards (generic codes) of every maneuver that may run into the next turn,
+    as a turn's last one or two cards would show them."""
+    found = _OPENERS.get(id(catalog))
+    if found is None or found[0] is not catalog:
+        tails = {
+            maneuver.cards[: sequences.CARDS_PER_TURN - start]
+            for maneuver in catalog.complex.values()
+            if not maneuver.one_turn
+            for start in range(1, sequences.CARDS_PER_TURN)
+            if start + len(maneuver.cards) > sequences.CARDS_PER_TURN
+        }
+        found = _OPENERS[id(catalog)] = (catalog, frozenset(tails))
+    return found[1]
+
+
+_OPENERS: dict[int, tuple[Catalog, frozenset[tuple[str, ...]]]] = {}
+
+
 def could_begin(catalog: Catalog, deck: ManeuverDeck, cards: tuple[str, ...]) -> bool:
     """Whether these three cards, flown plainly, look like the start of a maneuver that
     runs into the next turn: judged on the cards alone, public facts (no skill, no
     legality), so sealing them says nothing the turn does not show."""
-    for maneuver in catalog.complex.values():
-        if maneuver.one_turn:
-            continue
-        for start in range(1, sequences.CARDS_PER_TURN):
-            if start + len(maneuver.cards) <= sequences.CARDS_PER_TURN:
-                continue  # flown whole within the turn: declared, so public as written
-            flown = tuple(sequences.generic(deck, code) for code in cards[start:])
-            if flown == maneuver.cards[: len(flown)]:
-                return True
-    return False
+    openers = _openers(catalog)
+    flown = tuple(sequences.generic(deck, code) for code in cards[1:])
+    return flown in openers or flown[1:] in openers
 
 
 def sealed(
@@ -85,7 +97,7 @@ def twin(catalog: Catalog, text: str) -> str | None:
     if ":" not in text:
         return None
     program = parse_program(text)
-    shown = public_program(catalog, text)
-    if shown is None or program.maneuver is None:
+    maneuver = catalog.complex.get(program.maneuver or "")
+    if maneuver is None or not sequences.straddles(maneuver, program):
         return None
-    return program_text(shown)
+    return program_text(program.model_copy(update={"maneuver": None, "start": 0}))
