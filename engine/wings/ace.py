@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.wings.catalog import Catalog, SideName
-from engine.wings.program import check_program, program_text, uses_genius
+from engine.wings.program import check_program, parse_program, program_text, uses_genius
 from engine.wings.state import Decision, Event, Excluded, MissionState, Option, PlaneState, Program
 
 SKILL = "ace_of_aces"
@@ -151,7 +151,7 @@ def apply(
     programs = dict(mission.programs)
     events: list[Event] = []
     for pid, (side, text) in sorted(chosen.items()):
-        cards = tuple(text.split())
+        cards = parse_program(text).cards  # a kept "S S split_s: ST" is no change
         if cards == programs[pid].cards:
             continue
         before = mission.programmed[pid]

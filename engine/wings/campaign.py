@@ -552,7 +552,10 @@ def _validate(
             if refusals:
                 raise IllegalChoice(decision.side, decision.field, value, refusals[0].reason)
         elif decision.kind == "swap":
-            if not decision.allows(" ".join(parse_program(value).cards)):
+            # A kept program reads as declared (a maneuver, a pistol shot); a change as cards.
+            if not decision.allows(value) and not decision.allows(
+                " ".join(parse_program(value).cards)
+            ):
                 reason = next(
                     (e.reason for e in decision.excluded if e.id == value), "not-a-last-card"
                 )

@@ -56,7 +56,10 @@ SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
 SEALED = "cloud-"  # a program flown blind in the clouds, as the rules seal it (seed B.V)
-SEQUENCE_SEALED = "seq-"  # a program owing cards of its maneuver next turn (seed A.I.b)
+SEQUENCE_SEALED = "seq-"  # how wings rules 10 sealed a maneuver begun late (old records)
+# Seed A.I.b: cards that could begin a maneuver finished next turn, then a seal (the rules'
+# sequence_seal); the words are the cards', whatever the seal hides.
+SEQUENCE_MARK = " #"
 KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
@@ -488,6 +491,9 @@ class WingsPresenter:
             return t("wings.reinforce.send", locale, plane=name)
         if field.startswith("plane") and value in SUN_OPTIONS:
             return t(f"wings.sun.{value}", locale)
+        if field.startswith("plane") and SEQUENCE_MARK in value:
+            cards = value.partition(SEQUENCE_MARK)[0]
+            return self.option_text(scenario, field, cards, locale)
         if field.startswith("plane") and RELEASE in value:
             program, _, when = value.rpartition(RELEASE)
             return t(
@@ -556,6 +562,8 @@ class WingsPresenter:
             return t("wings.reinforce.cost-detail", locale, mp=points)
         if option.detail == REINFORCE_WORDS + "no":
             return t("wings.reinforce.no-detail", locale)
+        if SEQUENCE_MARK in option.id and ":" in option.detail:  # begun late: its own panel
+            return _maneuver_words(option.detail, locale)
         if option.detail.startswith(RELEASE_WORDS):  # seed A.IV.e: what the release does
             return t(f"wings.{option.detail}-detail", locale)
         if option.detail.startswith(PISTOL_WORDS):  # seed D.VIII: fires, or why it will not
@@ -578,7 +586,7 @@ class WingsPresenter:
             o.detail
             if o.id.startswith(SEALED)
             else _maneuver_words(o.detail, locale)
-            if o.id.startswith(SEQUENCE_SEALED)
+            if o.id.startswith(SEQUENCE_SEALED) or (SEQUENCE_MARK in o.id and ":" in o.detail)
             else word(f"wings.{o.detail}", o.detail, locale)
             if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
             else _flak_words(o.detail, locale)

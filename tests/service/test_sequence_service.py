@@ -6,6 +6,7 @@ flown, and the campaign still exports and verifies."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -42,7 +43,8 @@ async def _begin(env: Env, seed: str) -> tuple[int, str]:
     own = await env.svc.panel(cid, ENTENTE)
     plane1 = next(d for d in own.decisions if d.field == "plane1")
     sealed = next(o.id for o in plane1.options if o.detail == BEGUN)
-    assert sealed.startswith("seq-")  # its order opens as a token, not as its cards
+    # Its order opens as the cards it flies and a seal, never naming the maneuver.
+    assert re.fullmatch(r"S S ST #[0-9a-f]{10}", sealed)
     await lock_all(env, cid, {ENTENTE: {"plane1": sealed}})
     return cid, sealed
 
@@ -59,7 +61,7 @@ async def test_the_split_s_runs_over_the_turn_and_stays_secret(env: Env, catalog
     plane1 = next(d for d in own.decisions if d.field == "plane1")
     # Only programs opening with the owed Immelmann card; the default finishes it.
     assert plane1.default.startswith("IM ")
-    programs = [o.detail if o.id.startswith("seq-") else o.id for o in plane1.options]
+    programs = [o.detail if ":" in o.detail else o.label for o in plane1.options]
     assert programs and all(p.startswith("IM ") for p in programs)
     assert "IM S split_s: ST" in programs  # another one may begin once it is done
     assert {e.reason for e in plane1.excluded} == {"owed-card"}

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.ruleset import Event
-from engine.rulesets.wings import SEQUENCE_SEALED, WingsRules, WingsState
+from engine.ruleset import Event, Option
+from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog
 
@@ -23,12 +23,18 @@ def defaults(rules: WingsRules, state: WingsState) -> dict[str, dict[str, str]]:
     return picks
 
 
+def owned(option: Option) -> str:
+    """The program an option flies, as its own side's panel reads it: a maneuver begun late
+    is named in its detail, any other program by its cards."""
+    return option.detail if ":" in option.detail else option.label
+
+
 def turn(rules: WingsRules, state: WingsState, program: str) -> tuple[WingsState, list[Event], str]:
     """One seam turn (program, then reorder) with the Entente's plane1 flying ``program``
     (picked on its own panel); every other field at its default."""
     picks = defaults(rules, state)
     menu = next(d for d in rules.pending(state) if d.side == "entente" and d.field == "plane1")
-    token = next(o.id for o in menu.options if program in (o.id, o.detail))
+    token = next(o.id for o in menu.options if owned(o) == program)
     picks["entente"]["plane1"] = token
     state, events = rules.resolve(state, picks, Rng(SEED, state.turn, "program"))
     state, flown = rules.resolve(state, defaults(rules, state), Rng(SEED, state.turn, "reorder"))
@@ -48,6 +54,7 @@ def test_what_a_maneuver_still_owes_is_hidden_until_it_is_flown() -> None:
     start = rules.new("wings-1917-basic", SEED)
     split, split_events, split_token = turn(rules, start, "S S split_s: ST")
     dive, dive_events, dive_token = turn(rules, start, "S S forced_dive: ST")
+    plain, plain_events, plain_token = turn(rules, start, "S S ST")
     # The campaigns differ: the owner's view says what is owed, and so does his panel.
     owner = [rules.view(s, "entente").data["mission"]["planes"]["P1"] for s in (split, dive)]
     assert [(p["sequence"], p["sequence_flown"]) for p in owner] == [
@@ -55,16 +62,21 @@ def test_what_a_maneuver_still_owes_is_hidden_until_it_is_flown() -> None:
         ("forced_dive", 1),
     ]
     assert seen(rules, split, "entente") != seen(rules, dive, "entente")
+    assert seen(rules, split, "entente") != seen(rules, plain, "entente")
     # The enemy and the public see the same views, images and panels...
     for viewer in ("central", None):
-        assert seen(rules, split, viewer) == seen(rules, dive, viewer)
+        assert seen(rules, split, viewer) == seen(rules, dive, viewer) == seen(rules, plain, viewer)
     # ...and the same public events (the stall revealed as it was flown).
-    assert [e.model_dump() for e in split_events] == [e.model_dump() for e in dive_events]
-    # The order opened at the turn's end is a sealed token whose words name nothing.
+    flown = [e.model_dump() for e in plain_events]
+    assert [e.model_dump() for e in split_events] == [e.model_dump() for e in dive_events] == flown
+    # The orders opened at the turn's end read as the stall flown plainly: the cards, then a
+    # seal that every program flying cards a maneuver could begin with carries.
     presenter = WingsPresenter()
-    for token in (split_token, dive_token):
-        assert token.startswith(SEQUENCE_SEALED)
+    tokens = (split_token, dive_token, plain_token)
+    assert len(set(tokens)) == 3
+    for token in tokens:
+        cards, mark, seal = token.partition(SEQUENCE_MARK)
+        assert (cards, mark) == ("S S ST", SEQUENCE_MARK) and len(seal) == 10
         for locale in ("en", "fr"):
             words = presenter.option_text("wings-1917-basic", "plane1", token, locale)
-            assert "split" not in words.lower() and "dive" not in words.lower()
-            assert "piqué" not in words and " ST" not in words
+            assert words == "S S ST"

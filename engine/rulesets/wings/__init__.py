@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.flak as flak_rules
+import engine.rulesets.wings.sequence_seal as sequence_seal
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -372,10 +373,10 @@ _CHOICE_RULES: dict[str, tuple[str, ...]] = {
 # under the plane's secret salt, so the orders opened at the turn's end say nothing of where
 # the plane went. Only its own side's menu pairs each with its cards.
 SEALED = "cloud-"
-# Seed A.I.b, C: a program beginning a complex maneuver it finishes next turn is sealed the
-# same way (engine.wings.sequences): the cards it flies are revealed as they are played,
-# what it owes stays its side's until flown.
-SEQUENCE_SEALED = "seq-"
+# Seed A.I.b, C: a program beginning a complex maneuver it finishes next turn, and every
+# program flying cards that could begin one, opens as its cards and a seal
+# (engine.rulesets.wings.sequence_seal): what is owed stays its side's until flown.
+SEQUENCE_MARK = sequence_seal.MARK
 
 # --- mapping helpers -----------------------------------------------------------------------
 
@@ -488,13 +489,27 @@ def _program_options(
         if not check_program(catalog, plane, start, mission.rules, mission.turn)
     ]
     complex_ = [text for text in complex_ if text not in programs]
-    kept = min(len(complex_), COMPLEX_ROOM)
+
+    twins: dict[str, str | None] = {}
+
+    def twin(text: str) -> list[str]:
+        # A maneuver begun late comes with the plain program flying its cards, where the
+        # rules allow it: a menu without it would let the cards tell which was flown.
+        if text not in twins:
+            plain = sequence_seal.twin(catalog, text)
+            legal_plain = plain is not None and legal(parse_program(plain).cards)
+            twins[text] = plain if legal_plain else None
+        plain = twins[text]
+        return [] if plain is None or plain in programs else [plain]
+
+    kept = len(set(complex_[:COMPLEX_ROOM]).union(*map(twin, complex_[:COMPLEX_ROOM])))
     for code in legal_first:
         if len(programs) < MAX_PROGRAMS - kept:
             add((straight, straight, code))
     for text in complex_:
-        if len(programs) < MAX_PROGRAMS:
-            programs.append(text)
+        pair = [*twin(text), text]
+        if len(programs) + len(pair) <= MAX_PROGRAMS:
+            programs += pair
     for shape in ("cc" + "S", "S" + "c" + "S"):
         for code in legal_first:
             add(tuple(straight if part == "S" else code for part in shape))
@@ -547,15 +562,6 @@ def _worded(d: Any, field: str, words: str) -> Decision:
     return Decision(side=d.side, field=field, options=options, default=d.default)
 
 
-def _owes(catalog: Catalog, program: str) -> bool:
-    """Seed A.I.b: a program that leaves cards of its maneuver owed for next turn."""
-    if ":" not in program:
-        return False  # no complex maneuver declared (most of a menu): no parsing
-    parsed = parse_program(program)
-    maneuver = catalog.complex.get(parsed.maneuver or "")
-    return maneuver is not None and sequences.straddles(maneuver, parsed)
-
-
 def _deck_secret(mission: MissionState) -> str:
     """A digest of the damage decks' order, a secret of the GM's alone (the view strips the
     decks from both sides)."""
@@ -577,23 +583,34 @@ def _kit_picked(
     return {v: items[v] for side in choices.values() for v in side.values() if v in items}
 
 
-def _sealed_sequence(secret: str, plane: PlaneState, turn: int, program: str) -> str:
-    """What a program leaving cards owed reads as once its orders open at the turn's end:
-    a digest under the decks' secret, so neither the enemy nor the public learns what is
-    owed."""
-    key = f"{secret}:{plane.id}:{turn}:{program}"
-    return SEQUENCE_SEALED + hashlib.sha256(key.encode()).hexdigest()[:10]
+class _Seal:
+    """Seals one plane's program options as the orders will open (``sequence_seal``); the
+    decks' digest is taken once, and only if an option needs it."""
 
+    def __init__(self, catalog: Catalog, mission: MissionState, plane: PlaneState) -> None:
+        self.catalog, self.mission, self.plane = catalog, mission, plane
+        self.deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+        self._secret: str | None = None
 
-def _seal_owing(
-    catalog: Catalog, mission: MissionState, plane: PlaneState, option: Option, secret: str = ""
-) -> Option:
-    """The option sealed when its program leaves cards owed; its detail keeps the program
-    for its own side's panel."""
-    if not _owes(catalog, option.id):
-        return option
-    sealed = _sealed_sequence(secret or _deck_secret(mission), plane, mission.turn, option.id)
-    return Option(id=sealed, label=sealed, detail=option.id)
+    def secret(self) -> str:
+        if self._secret is None:
+            self._secret = _deck_secret(self.mission)
+        return self._secret
+
+    def id(self, program: str) -> str | None:
+        return sequence_seal.sealed(
+            self.catalog, self.deck, self.secret, self.plane, self.mission.turn, program
+        )
+
+    def option(self, option: Option) -> Option:
+        """The option sealed when its cards could begin a straddling maneuver; a program
+        that does begin one keeps it in its detail, for its own side's panel."""
+        sealed = self.id(option.id)
+        if sealed is None:
+            return option
+        label = sealed.partition(SEQUENCE_MARK)[0]
+        detail = option.id if ":" in option.id else option.detail
+        return Option(id=sealed, label=label, detail=detail)
 
 
 def _sealed(plane: PlaneState, turn: int, program: str) -> str:
@@ -672,7 +689,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 10: the first briefing's events (and the period bonus, the first sun) are told when the
     # campaign is created, not with its first turn; the rules of docs/wings-data.md played
     # since wings rules 9.
-    version = "10"
+    # 11: the Dambuster crew's own night pick (a ``night`` round), an order that may begin a
+    # two-turn maneuver opened as its cards and a seal, a plane coming back over relief set
+    # above its floor, GM switches changed before the start, sealed picks opened at the end.
+    version = "11"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -806,48 +826,50 @@ class WingsRules(Rules[WingsState, WingsView]):
         slots = _slots(mission)
         if stage == "swap":
             # Only the Ace's side is asked: keep his last card or fly another. The detail is
-            # a locale key's tail (``wings.ace-swap.keep``), for the presenter to word.
-            return [
-                Decision(
-                    side=d.side,
-                    field=slots[d.field],
-                    options=tuple(
-                        Option(id=o.id, label=o.label, detail=f"{SWAP_WORDS}{o.detail}")
-                        for o in d.options
-                    ),
-                    excluded=tuple(
-                        Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
-                    ),
-                    default=d.default,
+            # a locale key's tail (``wings.ace-swap.keep``), for the presenter to word. Its
+            # programs are sealed as in the program round: keeping a maneuver begun late
+            # must open like keeping the same cards flown plainly (seed A.I.b).
+            swaps = []
+            for d in engine_decisions:
+                seal = _Seal(self.catalog, mission, mission.planes[d.field])
+                kept_or_changed = []
+                for o in d.options:
+                    token = seal.id(o.id)
+                    label = o.label if token is None else token.partition(SEQUENCE_MARK)[0]
+                    detail = f"{SWAP_WORDS}{o.detail}"
+                    kept_or_changed.append(Option(id=token or o.id, label=label, detail=detail))
+                swaps.append(
+                    Decision(
+                        side=d.side,
+                        field=slots[d.field],
+                        options=tuple(kept_or_changed),
+                        excluded=tuple(
+                            Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
+                        ),
+                        default=seal.id(d.default) or d.default,
+                    )
                 )
-                for d in engine_decisions
-            ]
+            return swaps
         if stage == "reorder":
             if mission.round != "reorder":
                 return []  # no pursuit this turn: the round only flies the held programs
-            # A program owing cards next turn is only kept, its order sealed as it was.
-            return [
-                Decision(
-                    side=d.side,
-                    field=slots[d.field],
-                    options=tuple(
-                        _seal_owing(
-                            self.catalog,
-                            mission,
-                            mission.planes[d.field],
-                            Option(id=o.id, label=o.label, detail=d.detail),
-                        )
-                        for o in d.options
-                    ),
-                    default=_seal_owing(
-                        self.catalog,
-                        mission,
-                        mission.planes[d.field],
-                        Option(id=d.default, label=""),
-                    ).id,
+            # A program owing cards next turn is only kept; every order is sealed as in
+            # the program round, so keeping it opens the same.
+            reorders = []
+            for d in engine_decisions:
+                seal = _Seal(self.catalog, mission, mission.planes[d.field])
+                reorders.append(
+                    Decision(
+                        side=d.side,
+                        field=slots[d.field],
+                        options=tuple(
+                            seal.option(Option(id=o.id, label=o.label, detail=d.detail))
+                            for o in d.options
+                        ),
+                        default=seal.id(d.default) or d.default,
+                    )
                 )
-                for d in engine_decisions
-            ]
+            return reorders
         decisions = []
         flak_fields = flak_rules.fields(mission)
         for d in engine_decisions:
@@ -910,10 +932,8 @@ class WingsRules(Rules[WingsState, WingsView]):
                     Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
                 )
             else:
-                secret = _deck_secret(mission) if any(":" in o.id for o in options) else ""
-                options = tuple(
-                    _seal_owing(self.catalog, mission, plane, o, secret) for o in options
-                )
+                seal = _Seal(self.catalog, mission, plane)
+                options = tuple(seal.option(o) for o in options)
             decisions.append(
                 Decision(
                     side=d.side,
@@ -1029,13 +1049,12 @@ class WingsRules(Rules[WingsState, WingsView]):
                 menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
                 unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
                 picked = unsealed.get(picked, picked)
-            elif plane is not None and picked.startswith(SEQUENCE_SEALED):
+            elif plane is not None and SEQUENCE_MARK in picked:
                 menu = [o.id for o in d.options]  # a reordering's: the program as declared
                 if d.kind == "program":
                     menu = _program_options(self.catalog, plane, mission, menu)
-                secret = _deck_secret(mission)
-                unsealed = {_sealed_sequence(secret, plane, mission.turn, p): p for p in menu}
-                picked = unsealed.get(picked, picked)
+                seal = _Seal(self.catalog, mission, plane)
+                picked = next((p for p in menu if seal.id(p) == picked), picked)
             result[d.side][d.field] = picked
         return result
 
