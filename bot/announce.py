@@ -430,6 +430,9 @@ class AnnouncementBuilder:
                 )
                 for name, value in entry["fields"].items()
             )
+            if not pairs:  # nothing to show: say why, rather than a blank
+                why = "sealed" if entry.get("sealed") else "nothing"
+                pairs = ((t("service.reveal.orders", loc), t(f"service.reveal.{why}", loc)),)
             reveal_sides.append(RevealLine(side, pairs, short_receipt(entry["receipt"])))
             what = " · ".join(value for _, value in pairs)
             key = "service.reveal.side-default" if entry.get("defaulted") else "service.reveal.side"

@@ -780,9 +780,10 @@ async def _announce_reveal(
     for side in rules.side_ids:
         lock = standing[side]
         own = [d for d in decisions if d.side == side]
+        choice = choice_of(lock.canonical)
         shown = {
             field: {"id": value, "label": option_label(own, field, value)}
-            for field, value in secrecy.shown_at_reveal(rules, choice_of(lock.canonical)).items()
+            for field, value in secrecy.shown_at_reveal(rules, choice).items()
         }
         sides.append(
             {
@@ -790,6 +791,9 @@ async def _announce_reveal(
                 "fields": shown,
                 "receipt": lock.receipt,
                 "defaulted": lock.defaulted,
+                # Whether the side chose something the reveal may not show yet: the round
+                # message already told everyone whether it had anything to decide.
+                "sealed": len(choice) > len(shown),
             }
         )
     opened: list[dict[str, Any]] = []
