@@ -180,6 +180,8 @@ def fly(
     if state.objectives:
         for plane in state.planes.values():
             FATES[f"{_role(state, plane.id)}:{_fate(state, plane)}"] += 1
+        for side, points in state.reserve.items():  # seed E.IV: lost with the mission's end
+            FATES[f"{'att' if side == state.active else 'def'}:mp-lost"] += points
         FATES[f"turns:{state.turn - 1}"] += 1
     return state, turn_times
 
