@@ -29,8 +29,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.wings import dambuster as db
-from engine.wings import exits, majors, winch, zones
-from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
+from engine.wings import exits, majors, reinforcements, winch, zones
+from engine.wings.campaign import (
+    PilotSetup,
+    SquadronSetup,
+    _buy,
+    _buy_planes,
+    _recruit,
+    new_campaign,
+)
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
 from engine.wings.generator import generate_mission
@@ -38,7 +45,7 @@ from engine.wings.missions import Sortie, new_mission
 from engine.wings.objectives import NEEDS_TWO_SEATER, awards
 from engine.wings.program import random_program
 from engine.wings.rookie import rookie_program
-from engine.wings.state import MissionRules, MissionState
+from engine.wings.state import SIDES, CampaignState, MissionRules, MissionState, other
 from engine.wings.sun import at_start
 from engine.wings.turn import play_turn
 
@@ -116,9 +123,29 @@ def returning_for(state: MissionState, seed: int, policy: str) -> tuple[str, ...
     return tuple(back)
 
 
+def reinforce_for(
+    catalog: Catalog, campaign: CampaignState, state: MissionState, seed: int
+) -> MissionState:
+    """Seed E.IV: a stand-in who does not think orders each reinforcement offered to him
+    uniformly at random among the legal options ("no" among them), as he programs."""
+    rng = Rng(str(seed), state.turn, "ai-reinforce")
+    orders = {}
+    for decision in reinforcements.decisions(catalog, campaign, state):
+        pick = rng.stream(f"reinforce:{decision.field}").choice(decision.options).id
+        if pick != reinforcements.NO:
+            orders[decision.field] = pick.removeprefix(reinforcements.PREFIX)
+    return state.model_copy(update={"reinforcing": orders}) if orders else state
+
+
 def fly(
-    catalog: Catalog, state: MissionState, seed: int, policy: str = "random"
+    catalog: Catalog,
+    state: MissionState,
+    seed: int,
+    policy: str = "random",
+    campaign: CampaignState | None = None,
 ) -> tuple[MissionState, list[float]]:
+    """``campaign``: the squadrons behind a generated mission, whose reserve (seed E.IV)
+    the stand-ins spend on reinforcements."""
     turn_times = []
     while not state.finished:
         programs = programs_for(catalog, state, seed, policy)
@@ -131,9 +158,21 @@ def fly(
             state = state.model_copy(update={"sun_enter": enter})
         if policy == "winch":
             state = winch_for(state, seed)
+        if campaign is not None:
+            state = reinforce_for(catalog, campaign, state, seed)
         start = time.perf_counter()
         state, events = play_turn(catalog, state, programs, Rng(str(seed), state.turn, "turn"))
         turn_times.append(time.perf_counter() - start)
+        if campaign is not None and not state.finished:
+            # As the campaign does after a turn: the ordered planes stand on the table.
+            campaign, state, sent = reinforcements.launch(catalog, campaign, state)
+            events = [*events, *sent]
+            for event in sent:
+                if event.kind == "reserve-spent":
+                    side = "att" if event.data["side"] == state.active else "def"
+                    FATES[f"{side}:mp-spent"] += int(event.data["points"])  # type: ignore[call-overload]
+                elif event.kind == "reinforcement":
+                    FATES[f"{_role(state, event.data['plane'])}:reinforced"] += 1
         RELIEF_CRASHES["planes"] += sum(event.kind == "crashed-into-relief" for event in events)
         for event in events:
             if event.kind in ("net-crash", "net-contact", "crashed-into-relief", "balloon-cables"):
@@ -141,6 +180,8 @@ def fly(
     if state.objectives:
         for plane in state.planes.values():
             FATES[f"{_role(state, plane.id)}:{_fate(state, plane)}"] += 1
+        for side, points in state.reserve.items():  # seed E.IV: lost with the mission's end
+            FATES[f"{'att' if side == state.active else 'def'}:mp-lost"] += points
         FATES[f"turns:{state.turn - 1}"] += 1
     return state, turn_times
 
@@ -207,6 +248,21 @@ def generated(
     """The first mission the generator builds for two equal squadrons (same players, a roster
     of fighters that entered service the same month, so of the same Mission Point cost, plus
     a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
+    return generated_with_squadrons(catalog, seed, kind, sun, roles, relief, net)[0]
+
+
+def generated_with_squadrons(
+    catalog: Catalog,
+    seed: int,
+    kind: str = "patrol",
+    sun: bool = False,
+    roles: bool = False,
+    relief: bool = False,
+    net: str = "",
+) -> tuple[MissionState, CampaignState]:
+    """``generated``'s mission with its squadrons at the airfield: each side's Mission
+    Points left unspent are its reserve (seed E.II.b, E.IV), as the campaign sets them, and
+    each squadron keeps spares to spend it on (``spares``)."""
     kind, enemy_zone = zones.split_zone(kind)
     against = majors.split_choice(kind)
     kind, major = against if against is not None else (kind, None)
@@ -236,7 +292,7 @@ def generated(
         net_shape="ring" if net == "ring" else "barrage",
     )
     campaign = new_campaign(catalog, str(seed), setup, date="1917-09", rules=rules)  # type: ignore[arg-type]
-    mission, _, _ = generate_mission(
+    mission, points, forces = generate_mission(
         catalog,
         campaign,
         Rng(str(seed), 0, "briefing"),
@@ -250,7 +306,48 @@ def generated(
         mission = mission.model_copy(update={"weather": "clear"})
         stream = Rng(str(seed), 0, "briefing").stream(f"sun:{mission.number}")
         mission, _ = at_start(catalog, mission, stream)
-    return mission
+    # As the campaign starts a mission (``campaign._start_mission``): a net the defender
+    # bought is paid first, the rest left over is the reserve, each plane takes a sortie.
+    enemy = other(campaign.active)
+    budgets = {campaign.active: points.active, enemy: points.enemy - mission.net_price}
+    mission = mission.model_copy(
+        update={"reserve": reinforcements.reserves(catalog, campaign, mission, budgets)}
+    )
+    squadrons = dict(campaign.squadrons)
+    for side in SIDES:
+        stock = dict(squadrons[side].stock)
+        stock["fuel"] = stock.get("fuel", 0) - len(forces[side])
+        stock["ammunition"] = stock.get("ammunition", 0) - len(forces[side])
+        squadrons[side] = squadrons[side].model_copy(update={"stock": stock})
+    return mission, spares(catalog, campaign.model_copy(update={"squadrons": squadrons}))
+
+
+def spares(catalog: Catalog, campaign: CampaignState) -> CampaignState:
+    """Each squadron buys, from the Campaign Points its roster left (seed F.I prices), a
+    spare of every aircraft it owns and a spare Rookie for every pilot, the same on both
+    sides, so a reinforcement (seed E.IV) has a plane and a man to send. They join once the
+    forces are set, so the briefing fields the same planes as ever (spares there would be
+    fielded with the Mission Points, a different bench)."""
+    squadrons = dict(campaign.squadrons)
+    pilots = dict(campaign.pilots)
+    number = campaign.next_pilot
+    for side in SIDES:
+        squadron = squadrons[side]
+        for key, count in sorted(squadron.stock.items()):
+            if key.startswith("plane:"):
+                plane = key.removeprefix("plane:")
+                squadron = _buy_planes(catalog, squadron, plane, count, campaign.date)
+        roster = [pilot for pilot in campaign.pilots.values() if pilot.side == side]
+        for _ in roster:
+            squadron = _buy(catalog, squadron, "rookie")
+            squadrons[side] = squadron
+            pid = f"P{number}"
+            state = campaign.model_copy(update={"squadrons": squadrons})
+            pilots[pid] = _recruit(catalog, state, side, "rookie", pid)
+            number += 1
+    return campaign.model_copy(
+        update={"squadrons": squadrons, "pilots": pilots, "next_pilot": number}
+    )
 
 
 def arguments() -> argparse.Namespace:
@@ -401,7 +498,7 @@ def balance_line(
     RELIEF_CRASHES.clear()
     FATES.clear()
     for seed in range(count):
-        mission = generated(
+        mission, campaign = generated_with_squadrons(
             catalog,
             seed,
             kind,
@@ -410,7 +507,7 @@ def balance_line(
             relief=policy in ("relief", "rookie-relief"),
             net=THREE.get(policy, ""),
         )
-        state, turn_times = fly(catalog, mission, seed, policy)
+        state, turn_times = fly(catalog, mission, seed, policy, campaign)
         times.append(sum(turn_times))
         attacker = state.active
         won = state.winner
