@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -73,6 +72,10 @@ RAISING_BEFORE_CLOSE = """
             await tx.add_audit(None, 1, 1, "test", "durable", {}, 0)
         async with repo.lazy_transaction() as tx:
             await tx.add_audit(None, 1, 1, "test", "lazy", {}, 0)
+        if "odds" in sys.argv:  # the odds preview's worker processes started, then the fault
+            from bot import odds
+
+            assert await asyncio.to_thread(odds._spread, abs, [-1, -2, -3]) == [1, 2, 3]
         raise RuntimeError("injected fault before close")
 
 
@@ -80,7 +83,7 @@ RAISING_BEFORE_CLOSE = """
 """
 
 
-def _run(script: str, tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+def _run(script: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "program.py"
     path.write_text(textwrap.dedent(script), encoding="utf-8")
     env = {
@@ -89,9 +92,8 @@ def _run(script: str, tmp_path: Path, *args: str) -> tuple[subprocess.CompletedP
         "DISCORD_TOKEN": "not-a-real-token",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'sortie.db'}",
     }
-    started = time.monotonic()
     try:
-        done = subprocess.run(
+        return subprocess.run(
             [sys.executable, str(path), *args],
             cwd=tmp_path,
             env=env,
@@ -102,13 +104,12 @@ def _run(script: str, tmp_path: Path, *args: str) -> tuple[subprocess.CompletedP
     except subprocess.TimeoutExpired as hung:
         said = hung.stderr.decode() if isinstance(hung.stderr, bytes) else hung.stderr
         pytest.fail(f"still running after {PROMPTLY}s; it had said: {said}")
-    return done, time.monotonic() - started
 
 
 def test_a_start_up_failing_after_the_database_opened_exits_non_zero_saying_why(
     tmp_path: Path,
 ) -> None:
-    done, _ = _run(FAILING_START_UP, tmp_path)
+    done = _run(FAILING_START_UP, tmp_path)
     assert done.returncode == 1, done.stderr
     assert "Sortie stopped on an unexpected error (RuntimeError: injected start-up fault)" in (
         done.stderr
@@ -116,11 +117,13 @@ def test_a_start_up_failing_after_the_database_opened_exits_non_zero_saying_why(
     assert (tmp_path / "data" / "sortie.db").is_file()  # it did get that far
 
 
+@pytest.mark.parametrize("odds_workers", [False, True])
 def test_a_program_raising_before_close_exits_and_keeps_what_was_committed(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, odds_workers: bool
 ) -> None:
+    monkeypatch.setenv("SORTIE_ODDS_WORKERS", "2")
     database = tmp_path / "left-open.db"
-    done, _ = _run(RAISING_BEFORE_CLOSE, tmp_path, str(database))
+    done = _run(RAISING_BEFORE_CLOSE, tmp_path, str(database), *(["odds"] if odds_workers else []))
     assert done.returncode == 1
     assert "RuntimeError: injected fault before close" in done.stderr
     with sqlite3.connect(database) as conn:
