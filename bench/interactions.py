@@ -284,62 +284,67 @@ async def run(live: int, rate: float, samples: int, foreground: int, idles: list
     clock = FuncClock(lambda: holder[0].now() if holder else EPOCH)
     with tempfile.TemporaryDirectory() as folder:
         services = await open_services(Path(folder) / "bench.db", clock, seeds=SeededTokens(1))
-        count_writes(services.repo)
-        for counts in COUNTS.values():
-            counts.clear()
-        svc = services.campaigns
-        background: list[Actor] = []
-        if live > foreground:
-            background = await create_actors(svc, live - foreground)
-        await drain(services)
-        BenchBot.background = frozenset(actor.campaign_id for actor in background)
-        bot = BenchBot(services=services, cogs=COGS)
-        async with simcord.run(bot) as env:
-            holder.append(env)
-            guild = env.create_guild()
-            gm = guild.add_member(env.create_user("gm"))
-            games = [Foreground(env, guild, index) for index in range(foreground)]
-            for game in games:
-                await game.start(bot, svc, gm, guild)
-            stop = asyncio.Event()
-            load = pumping = None
-            if background and rate > 0:
-                load = asyncio.create_task(
-                    open_loop(svc, background, rate, 10**9, stop=stop, give_up_after=1e9)
-                )
-                pumping = asyncio.create_task(pump_loop(bot, stop))
-            timings: dict[float, dict[str, dict[str, list[float]]]] = {
-                idle: {measure: {name: [] for name in ACTIONS} for measure in MEASURES}
-                for idle in idles
-            }
-            started = time.perf_counter()
-            for index in range(samples * len(idles)):
-                # The poll settings alternate sample by sample, so they share the same load.
-                idle = idles[index % len(idles)]
-                DEFAULTS["idle"] = idle
-                game = games[(index // len(idles)) % len(games)]
-                out = timings[idle]
+        try:
+            count_writes(services.repo)
+            for counts in COUNTS.values():
+                counts.clear()
+            svc = services.campaigns
+            background: list[Actor] = []
+            if live > foreground:
+                background = await create_actors(svc, live - foreground)
+            await drain(services)
+            BenchBot.background = frozenset(actor.campaign_id for actor in background)
+            bot = BenchBot(services=services, cogs=COGS)
+            async with simcord.run(bot) as env:
+                holder.append(env)
+                guild = env.create_guild()
+                gm = guild.add_member(env.create_user("gm"))
+                games = [Foreground(env, guild, index) for index in range(foreground)]
+                for game in games:
+                    await game.start(bot, svc, gm, guild)
+                stop = asyncio.Event()
+                load = pumping = None
+                if background and rate > 0:
+                    load = asyncio.create_task(
+                        open_loop(svc, background, rate, 10**9, stop=stop, give_up_after=1e9)
+                    )
+                    pumping = asyncio.create_task(pump_loop(bot, stop))
+                timings: dict[float, dict[str, dict[str, list[float]]]] = {
+                    idle: {measure: {name: [] for name in ACTIONS} for measure in MEASURES}
+                    for idle in idles
+                }
+                started = time.perf_counter()
+                for index in range(samples * len(idles)):
+                    # The poll settings alternate sample by sample, so they share the same load.
+                    idle = idles[index % len(idles)]
+                    DEFAULTS["idle"] = idle
+                    game = games[(index // len(idles)) % len(games)]
+                    out = timings[idle]
 
-                def keep(name: str, times: tuple[float, float, float], out: Any = out) -> None:
-                    for measure, value in zip(MEASURES, times, strict=True):
-                        out[measure][name].append(value)
+                    def keep(name: str, times: tuple[float, float, float], out: Any = out) -> None:
+                        for measure, value in zip(MEASURES, times, strict=True):
+                            out[measure][name].append(value)
 
-                keep("noop", await timed(game.japanese.slash(game.channel, "noop"), env, "noop"))
-                keep("select", await timed(game.select(), env, "select"))
-                keep("lock", await timed(game.lock(), env, "lock"))
-                await game.unlock()
-                await env.settle()
-                keep(
-                    "status",
-                    await timed(game.japanese.slash(game.channel, "status"), env, "status"),
-                )
-            wall = time.perf_counter() - started
-            result = None
-            if load is not None and pumping is not None:
-                stop.set()
-                result = await load
-                await pumping
-        await services.close()
+                    keep(
+                        "noop", await timed(game.japanese.slash(game.channel, "noop"), env, "noop")
+                    )
+                    keep("select", await timed(game.select(), env, "select"))
+                    keep("lock", await timed(game.lock(), env, "lock"))
+                    await game.unlock()
+                    await env.settle()
+                    keep(
+                        "status",
+                        await timed(game.japanese.slash(game.channel, "status"), env, "status"),
+                    )
+                wall = time.perf_counter() - started
+                result = None
+                if load is not None and pumping is not None:
+                    stop.set()
+                    result = await load
+                    await pumping
+        finally:
+            # Closed on an error too: its connection thread would keep Python from exiting.
+            await services.close()
     for idle in idles:
         report(live, rate, samples, foreground, idle, timings[idle], result, wall)
         result = None  # the background figures once

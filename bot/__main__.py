@@ -129,5 +129,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
+def main_or_stop(argv: Sequence[str] | None = None) -> int:
+    """``main``, an unforeseen error ending the process at once with exit 1 and its cause.
+
+    Whatever fails, at start-up or later, the process must end (each command closes its
+    database on the way out, and ``db.thread_exit`` stops a connection left open) and say
+    why in the log, so that systemd or compose restarts it rather than wait on it.
+    """
+    try:
+        return main(argv)
+    except Exception as exc:
+        logging.getLogger("bot").critical(
+            "Sortie stopped on an unexpected error (%s: %s)",
+            type(exc).__name__,
+            exc,
+            exc_info=True,
+        )
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_or_stop())

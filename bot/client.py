@@ -203,10 +203,13 @@ class SortieBot(commands.Bot):
         await self.wait_until_ready()
 
     async def close(self) -> None:
-        await self._finish_pump()
-        await super().close()
-        if self.services is not None and self._database is not None:
-            await self.services.close()
+        try:
+            await self._finish_pump()
+            await super().close()
+        finally:
+            # Closed whatever went wrong above: the process must be able to exit.
+            if self.services is not None and self._database is not None:
+                await self.services.close()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

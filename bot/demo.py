@@ -204,8 +204,10 @@ async def run(
         (out / "after-action.md").write_text(report, encoding="utf-8")
         check = verify_export(export, catalog)
     finally:
-        await service.settle()  # the last round's panels may still be in preparation
-        await repo.close()
+        try:
+            await service.settle()  # the last round's panels may still be in preparation
+        finally:
+            await repo.close()
     _canonical(out / "demo.db")
     files = sum(1 for path in out.iterdir() if path.is_file())
     return DemoResult(

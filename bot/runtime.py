@@ -78,8 +78,10 @@ class Services:
         return self.outbox
 
     async def close(self) -> None:
-        await self.campaigns.settle()  # a next round's panels still being prepared
-        await self.repo.close()
+        try:
+            await self.campaigns.settle()  # a next round's panels still being prepared
+        finally:
+            await self.repo.close()
 
 
 async def open_services(
@@ -91,7 +93,11 @@ async def open_services(
 ) -> Services:
     catalog = default_catalog()
     repo = await open_repository(database, now=clock.now())  # sqlite:///, a path, postgresql://
-    campaigns = CampaignService(
-        repo, catalog, clock, rng_seed_source=seeds, default_locale=default_locale
-    )
+    try:
+        campaigns = CampaignService(
+            repo, catalog, clock, rng_seed_source=seeds, default_locale=default_locale
+        )
+    except BaseException:
+        await repo.close()  # nobody else holds it yet
+        raise
     return Services(repo=repo, campaigns=campaigns, clock=clock, catalog=catalog)

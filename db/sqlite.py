@@ -25,7 +25,7 @@ from typing import Any
 
 import aiosqlite
 
-from db import bundles
+from db import bundles, thread_exit
 from db.backup import backup_connection
 from db.migrate import current_version, migrate
 from db.packing import EVENTS_1, HISTORY_1, OUTBOX_1, STATE_1, pack, unpack
@@ -1005,6 +1005,7 @@ class SqliteRepository(Repository):
         self._mode = ("FULL", True)
         self._group_durable = True
         self._flusher: asyncio.Task[None] | None = None
+        thread_exit.opened(self)  # its thread stopped at exit should it never be closed
 
     @classmethod
     async def open(
@@ -1220,15 +1221,28 @@ class SqliteRepository(Repository):
 
     async def close(self) -> None:
         async with self._lock:
-            await self._commit_group()
-            if not self._closed:
-                self._closed = True
-                for reader in self._readers:
-                    reader.close()
-                self._readers.clear()
-                self._writer.close()
-                self._commits.shutdown(wait=True)
-                await self._conn.close()
+            try:
+                await self._commit_group()
+            finally:
+                # Even when that last COMMIT failed (its callers have the error, and
+                # ``_commit`` rolled it back): a connection left open keeps its thread, and
+                # the program that closes on its way out on an error would never exit.
+                if not self._closed:
+                    self._closed = True
+                    thread_exit.closed(self)
+                    for reader in self._readers:
+                        reader.close()
+                    self._readers.clear()
+                    self._writer.close()
+                    self._commits.shutdown(wait=True)
+                    await self._conn.close()
+
+    def abandon(self) -> None:
+        # Called at exit on a repository never closed (``db.thread_exit``), with no event
+        # loop left: the administration connection's thread finishes what it runs, closes
+        # the connection and ends. The writer's connection holds no thread of its own.
+        self._closed = True
+        self._conn.stop()
 
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""

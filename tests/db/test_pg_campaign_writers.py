@@ -67,9 +67,26 @@ class Writer:
         await asyncio.wait_for(self.task, 10)
 
 
+# Every campaign these tests write as.
+CAMPAIGNS = (1, 2, 3, 7)
+
+
 async def advisory_locks(repo: PostgresRepository) -> int:
+    """The writer locks on this test's keys, held or awaited by any session: the schema's
+    and its campaigns'. Other users of the server (a benchmark, another test run) hold
+    advisory locks of their own, under other keys (each schema has its keys).
+
+    A 64-bit key is shown in ``pg_locks`` as its high half in ``classid``, its low half in
+    ``objid``, with ``objsubid`` 1; the shift puts the halves back together, sign and all.
+    """
+    keys = [repo._write_key, *(repo._campaign_key(campaign) for campaign in CAMPAIGNS)]
     async with repo.connection() as conn:
-        return int(await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"))
+        found = await conn.fetchval(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1"
+            " AND ((classid::bigint << 32) | objid::bigint) = ANY($1::bigint[])",
+            keys,
+        )
+    return int(found)
 
 
 async def test_two_campaigns_are_written_side_by_side(
@@ -135,6 +152,8 @@ async def test_a_writer_cancelled_while_waiting_leaves_nothing_behind(
 ) -> None:
     a = Writer(repos[0], 1)
     assert await a.inside()
+    # The count sees a writer's locks: the schema's, shared, and its campaign's.
+    assert await advisory_locks(repos[0]) == 2
     stuck = [Writer(repos[1], 1), Writer(repos[1], None)]
     for writer in stuck:
         assert not await writer.inside()
@@ -158,6 +177,7 @@ async def test_a_failed_campaign_writer_rolls_back(
     with pytest.raises(asyncpg.PostgresError):
         async with repos[0].transaction(3) as tx:
             await tx.set_gm_role(3, 9, 0)
+            assert await advisory_locks(repos[1]) == 2  # held until the rollback
             await tx.events(3, limit=-1)  # LIMIT must not be negative
     async with repos[1].read() as tx:
         assert await tx.gm_role(3) is None
