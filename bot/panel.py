@@ -216,7 +216,7 @@ def decision_lines(
     for decision in decisions:
         picked = drafts.get(decision.field)
         if picked is not None and decision.allows(picked):
-            state = "✓ " + presenter.option_text(scenario, decision.field, picked, loc)
+            state = "✓ " + picked_words(plugin, scenario, decision, picked, loc)
         else:
             state = t("orders.unchosen", loc)
         lines.append(t("label.bold-pair", loc, label=field_text(decision.field, loc), detail=state))
@@ -230,6 +230,24 @@ def decision_lines(
             option = " · ".join(names)
             lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())
     return lines
+
+
+def picked_words(
+    plugin: Plugin[Any, Any], scenario: str, decision: Decision, picked: str, loc: str
+) -> str:
+    """The owner's pick in the public words, unless another option on his menu reads the same
+    (a Split-S begun late and the plain stall flying its cards, both sealed alike): then
+    as his own menu line names it, or he could not tell which one he picked."""
+    presenter = plugin.presenter
+    words = presenter.option_text(scenario, decision.field, picked, loc)
+    option = next(o for o in decision.options if o.id == picked)
+    if not any(
+        o.id != picked and presenter.option_text(scenario, decision.field, o.id, loc) == words
+        for o in decision.options
+    ):
+        return words
+    own = presenter.option_lines(scenario, decision.model_copy(update={"options": (option,)}), loc)
+    return own[0] if own else words
 
 
 def page_of(panel: PanelData, field: str) -> int:

@@ -164,8 +164,20 @@ async def _perform(
         case "settings":
             change = SettingsChange.from_params(dict(p))
             changed = await svc.change_settings(cid, by, change, why, roles=roles)
-            return t("archive.settings.done", loc, changes=_changes_text(changed, loc))
+            return _settings_done(changed, loc)
     raise ServiceError("request-unknown")
+
+
+def _settings_done(changed: list[tuple[str, Any, Any]], loc: Any) -> str:
+    """What changed, then only the notes that bear on it: the round clock's note after a
+    switches-only change would tell the GM about something he did not touch."""
+    names = {name for name, _old, _new in changed}
+    lines = [t("ux-review2.settings.done", loc, changes=_changes_text(changed, loc))]
+    if names & {"deadline", "reminders"}:
+        lines.append(t("ux-review2.settings.clock", loc))
+    if "switches" in names:
+        lines.append(t("ux-review2.settings.switches", loc))
+    return "\n".join(lines)
 
 
 def _changes_text(changed: list[tuple[str, Any, Any]], loc: Any) -> str:

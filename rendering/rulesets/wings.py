@@ -629,6 +629,8 @@ class WingsPresenter:
         if stage == "reorder" and not view.shown:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
+        if stage == DAM_NIGHT and side != "entente":  # the guns' side: not their Lancaster
+            before = [t("ux-review2.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
         if reserve and stage != "ended":

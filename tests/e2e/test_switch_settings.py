@@ -41,7 +41,13 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         )
         assert "switches sun=on → front=eastern sun=on" in asked.response.content
         done = await gm.click(asked.response, custom_id=gm_button(asked))
-        assert done.acknowledged
+        assert done.acknowledged and done.response is not None
+        # The GM reads what changed and what it means for the start, not the round clock's
+        # note: he did not touch the time per round or the reminders.
+        said = done.response.content
+        assert said.startswith("Settings changed: switches sun=on → front=eastern sun=on.")
+        assert "will start with these switches" in said
+        assert "time per round" not in said and "reminders" not in said
         await world.pump()
         view = (await service.status(info.id)).view
         assert view.data["front"] == "eastern"  # type: ignore[attr-defined]
@@ -50,6 +56,13 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         spectator = guild.add_member(env.create_user("spectator"))
         log = (await spectator.slash(channel, "log")).response.content
         assert "meant the east" in log and "front=eastern sun=on" in log
+
+        # A change of the clock still says when the new time per round applies.
+        asked = await gm.slash(channel, "campaign settings", reason="slower", deadline="2h")
+        clock = await gm.click(asked.response, custom_id=gm_button(asked))
+        assert clock.response is not None
+        said = clock.response.content
+        assert "count from the next round" in said and "switches" not in said
 
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))

@@ -17,6 +17,7 @@ import engine.rulesets.wings as seam
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
+from bot.panel import compose
 from engine.catalog import Catalog
 from engine.rng import Rng
 from engine.wings import dambuster as db
@@ -159,3 +160,31 @@ async def test_the_pick_is_invisible_to_the_guns_and_the_channel_until_it_is_pla
     two = await _raid(tmp_path / "two.db", catalog, seed, 1)
     assert one[0] == two[0]
     assert one[1][0] != two[1][0] and one[1][1] != two[1][1]
+
+
+@pytest.mark.parametrize(
+    ("locale", "yours", "guns"),
+    [
+        ("en", "fires at your Lancaster", "Your AA gun fires in the dark at a Lancaster"),
+        ("fr", "tire sur votre Lancaster", "Votre canon AA tire dans le noir sur un Lancaster"),
+    ],
+)
+async def test_each_side_reads_the_night_pick_as_its_own(
+    env: Env, monkeypatch: pytest.MonkeyPatch, locale: str, yours: str, guns: str
+) -> None:
+    """The Lancaster's player reads of his Lancaster and his crew's pick; the guns' player
+    reads of his gun firing at theirs, with nothing to decide, never of "your Lancaster"."""
+    set_up_opening(monkeypatch, beside_the_dam_gun)
+    seed, _first, _second = night_seed()
+    cid = await start_wings(env, seed, "dambuster-mohne")
+    await lock_all(env, cid, {ENTENTE: {"plane1": "SS"}})
+    plugin = env.svc.rulesets.get("wings")
+    texts = {
+        user: compose(
+            plugin, await env.svc.panel(cid, user), scenario="dambuster-mohne",
+            locale=locale, commander_id=None,
+        ).text
+        for user in (ENTENTE, CENTRAL)
+    }  # fmt: skip
+    assert yours in texts[ENTENTE] and guns not in texts[ENTENTE]
+    assert guns in texts[CENTRAL] and yours not in texts[CENTRAL]

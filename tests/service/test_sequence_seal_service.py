@@ -17,6 +17,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import after_action_markdown, dumps, verify_export
+from bot.panel import compose
 from engine.catalog import Catalog
 from engine.ruleset import Option
 from tests.service.support import Env
@@ -135,4 +136,30 @@ async def test_a_sealed_order_replays_from_the_export(
     await finish_and_verify(env, cid, catalog)
     check = verify_export(await env.svc.export(cid), catalog)
     assert check.replayed and check.rounds > 2
+    await env.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_the_owner_reads_which_program_he_picked(
+    tmp_path: Path, catalog: Catalog, locale: str
+) -> None:
+    """His own panel's "✓" line tells the Split-S begun from the plain stall flying the same
+    cards (both open as the cards and a seal): the menus' words alone read the same."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "seal", "wings-1917-basic")
+    plugin = env.svc.rulesets.get("wings")
+    picked = []
+    for program in (BEGUN, PLAIN):
+        panel = await env.svc.panel(cid, ENTENTE)
+        plane1 = next(d for d in panel.decisions if d.field == "plane1")
+        chosen = next(o.id for o in plane1.options if _flies(o) == program)
+        await env.svc.draft(cid, ENTENTE, panel.round_id, "plane1", chosen)
+        text = compose(
+            plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
+            locale=locale, commander_id=None,
+        ).text  # fmt: skip
+        picked.append(next(line for line in text.splitlines() if "✓" in line))
+    field, colon = ("**Plane 1**:", ":") if locale == "en" else ("**Avion 1**\u00a0:", "\u00a0:")
+    assert picked == [f"{field} ✓ S S Split-S{colon} ST", f"{field} ✓ S S ST"]
     await env.close()
