@@ -85,7 +85,7 @@ async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
         f"Card 1: {first} points"
     )
     log = await log_lines(env, cid)
-    assert any("its crew picks one of two cards" in line for line in log)
+    assert any("'s crew picks one of two cards" in line for line in log)
     assert not any(line.startswith("Night draw") for line in log)  # the pair not yet told
     higher = next(o.id for o in decision.options if o.id != lower)
     await lock_all(env, cid, {ENTENTE: {"night": higher}})
