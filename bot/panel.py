@@ -232,22 +232,27 @@ def decision_lines(
     return lines
 
 
+def menu_words(plugin: Plugin[Any, Any], scenario: str, decision: Decision, loc: str) -> list[str]:
+    """Each option of the owner's menu in the public words, but where two options read the
+    same (a Split-S begun late and the plain stall flying its cards, sealed alike): those
+    as his own menu line names them, or he could not tell which one he picks."""
+    presenter = plugin.presenter
+    words = [presenter.option_text(scenario, decision.field, o.id, loc) for o in decision.options]
+    alike = {w for w in words if words.count(w) > 1}
+    for i, option in enumerate(decision.options):
+        if words[i] in alike:
+            one = decision.model_copy(update={"options": (option,)})
+            own = presenter.option_lines(scenario, one, loc)
+            words[i] = own[0] if own else words[i]
+    return words
+
+
 def picked_words(
     plugin: Plugin[Any, Any], scenario: str, decision: Decision, picked: str, loc: str
 ) -> str:
-    """The owner's pick in the public words, unless another option on his menu reads the same
-    (a Split-S begun late and the plain stall flying its cards, both sealed alike): then
-    as his own menu line names it, or he could not tell which one he picked."""
-    presenter = plugin.presenter
-    words = presenter.option_text(scenario, decision.field, picked, loc)
-    option = next(o for o in decision.options if o.id == picked)
-    if not any(
-        o.id != picked and presenter.option_text(scenario, decision.field, o.id, loc) == words
-        for o in decision.options
-    ):
-        return words
-    own = presenter.option_lines(scenario, decision.model_copy(update={"options": (option,)}), loc)
-    return own[0] if own else words
+    """The owner's pick as his menu words it (``menu_words``)."""
+    ids = [o.id for o in decision.options]
+    return menu_words(plugin, scenario, decision, loc)[ids.index(picked)]
 
 
 def page_of(panel: PanelData, field: str) -> int:
@@ -267,13 +272,11 @@ def _selects(
     out: list[SelectSpec] = []
     for decision in shown:
         picked = panel.drafts.get(decision.field)
+        words = menu_words(plugin, scenario, decision, loc)
         # A select holds 25 options at most; rulesets keep their lists shorter than that.
         choices = tuple(
             ChoiceSpec(
-                label=clip(
-                    plugin.presenter.option_text(scenario, decision.field, option.id, loc),
-                    LABEL_LIMIT,
-                ),
+                label=clip(words[i], LABEL_LIMIT),
                 value=option.id,
                 description=(
                     clip(described, LABEL_LIMIT)
@@ -286,7 +289,7 @@ def _selects(
                 ),
                 default=option.id == picked,
             )
-            for option in decision.options[:MAX_OPTIONS]
+            for i, option in enumerate(decision.options[:MAX_OPTIONS])
         )
         out.append(
             SelectSpec(

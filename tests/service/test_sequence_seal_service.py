@@ -163,3 +163,28 @@ async def test_the_owner_reads_which_program_he_picked(
     field, colon = ("**Plane 1**:", ":") if locale == "en" else ("**Avion 1**\u00a0:", "\u00a0:")
     assert picked == [f"{field} ✓ S S Split-S{colon} ST", f"{field} ✓ S S ST"]
     await env.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
+    tmp_path: Path, catalog: Catalog, locale: str
+) -> None:
+    """In his DM select, the Split-S begun late and the plain stall flying the same cards
+    are two different lines (the public words read the same for both), and no two options
+    of a menu read alike."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "seal", "wings-1917-basic")
+    plugin = env.svc.rulesets.get("wings")
+    spec = compose(
+        plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
+        locale=locale, commander_id=None,
+    )  # fmt: skip
+    colon = ":" if locale == "en" else "\u00a0:"
+    for select in spec.selects:
+        labels = [c.label for c in select.options]
+        assert len(set(labels)) == len(labels), [x for x in labels if labels.count(x) > 1]
+    plane1 = next(s for s in spec.selects if s.field == "plane1")
+    labels = [c.label for c in plane1.options]
+    assert PLAIN in labels and f"S S Split-S{colon} ST" in labels
+    await env.close()
