@@ -59,6 +59,13 @@ RULESET_CHOICES = [app_commands.Choice(name=key, value=key) for key in FACTORIES
 REASON_MAX = 200
 
 
+def _switch_choices(found: list[str]) -> list[app_commands.Choice[str]]:
+    """Switch completions as Discord takes them: a choice holds at most 100 characters (a
+    longer text is typed, not picked), a list at most 25."""
+    fits = [text for text in found if len(text) <= 100]
+    return [app_commands.Choice(name=text, value=text) for text in fits][:25]
+
+
 class GmAnswer(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"sortie:gm:(?P<answer>yes|no):(?P<campaign>\d{1,20}):(?P<request>\d{1,20})",
@@ -561,10 +568,9 @@ class CampaignCog(commands.Cog):
         scenario = (getattr(interaction.namespace, "scenario", None) or "").strip().lower()
         if chosen not in rulesets or scenario not in rulesets.get(chosen).rules.scenarios():
             return []
-        found = switches_of.completions(rulesets.get(chosen).rules, scenario, current)
-        # Discord takes a choice of at most 100 characters: a longer text is typed, not picked.
-        fits = [text for text in found if len(text) <= 100]
-        return [app_commands.Choice(name=text, value=text) for text in fits][:25]
+        return _switch_choices(
+            switches_of.completions(rulesets.get(chosen).rules, scenario, current)
+        )
 
     # ------------------------------------------------------------------ players
 
@@ -899,9 +905,7 @@ class CampaignCog(commands.Cog):
         if info is None or info.status != "setup":
             return []
         rules = campaigns(interaction).rulesets.get(info.ruleset).rules
-        found = switches_of.completions(rules, info.scenario, current)
-        fits = [text for text in found if len(text) <= 100]
-        return [app_commands.Choice(name=text, value=text) for text in fits][:25]
+        return _switch_choices(switches_of.completions(rules, info.scenario, current))
 
     # ------------------------------------------------------------------ confirmed GM actions
 

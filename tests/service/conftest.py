@@ -32,3 +32,13 @@ async def env(db_url: str, catalog: Catalog, clock: ManualClock) -> AsyncIterato
         yield environment
     finally:
         await environment.repo.close()
+
+
+@pytest.fixture
+async def pg_env(pg_url: str, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
+    """A store on PostgreSQL only, for the tests of its writer locks and one-statement reads."""
+    environment = await Env(pg_url, catalog, clock, SeededTokens(7)).open()
+    try:
+        yield environment
+    finally:
+        await environment.repo.close()

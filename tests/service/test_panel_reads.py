@@ -5,14 +5,10 @@ no transaction) answers while a writer holds its campaign, showing what was comm
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.demo import SeededTokens
 from db.postgres import PostgresRepository
-from engine.catalog import Catalog
 from engine.types import Side
 from tests.service.support import ALL, JAP, Env
 
@@ -32,15 +28,6 @@ async def test_a_drafts_panel_is_the_panel_read_after_it(env: Env) -> None:
             assert list(drafted.drafts.items()) == list(read.drafts.items())
             assert drafted.drafts[decision.field] == option.id
         assert drafted.missing == ()
-
-
-@pytest.fixture
-async def pg_env(pg_url: str, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
-    environment = await Env(pg_url, catalog, clock, SeededTokens(7)).open()
-    try:
-        yield environment
-    finally:
-        await environment.repo.close()
 
 
 @pytest.mark.parametrize("held", ["campaign", "schema-wide"])

@@ -5,28 +5,15 @@ while it writes theirs or while anything is written schema-wide."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.demo import SeededTokens
 from bot.service_model import Pace
 from db.postgres import PostgresRepository
-from engine.catalog import Catalog
 from engine.types import Side
 from tests.service.support import GM, GUILD, Env
 
 SETTLE = 0.3
-
-
-@pytest.fixture
-async def pg_env(pg_url: str, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
-    environment = await Env(pg_url, catalog, clock, SeededTokens(7)).open()
-    try:
-        yield environment
-    finally:
-        await environment.repo.close()
 
 
 async def _campaign(env: Env, n: int) -> tuple[int, int, int]:

@@ -5,25 +5,12 @@ schema-wide (the per-campaign writer lock, tested on the real server)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.demo import SeededTokens
 from db.postgres import PostgresRepository
-from engine.catalog import Catalog
 from tests.service.support import Env
 from tests.service.test_pg_campaign_writers_service import SETTLE, _campaign, _held
-
-
-@pytest.fixture
-async def pg_env(pg_url: str, catalog: Catalog, clock: ManualClock) -> AsyncIterator[Env]:
-    environment = await Env(pg_url, catalog, clock, SeededTokens(7)).open()
-    try:
-        yield environment
-    finally:
-        await environment.repo.close()
 
 
 async def _locked(env: Env, cid: int, user: int) -> int:
