@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
-from engine.wings import balloon_roles, majors, nets, relief
+from engine.wings import balloon_roles, majors, net_entry, nets, relief
 from engine.wings import geometry as geo
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
@@ -421,4 +421,6 @@ def generate_mission(
     if mission.rules.relief:
         # Seed F.V: laid last, clear of everything else on the table.
         mission = mission.model_copy(update={"relief": relief.lay(catalog, mission, rng)})
+    # Seed A.IV.i.2: a flight briefed on a net comes in over it (engine.wings.net_entry).
+    mission = net_entry.come_in_over(catalog, mission)
     return mission, points, forces

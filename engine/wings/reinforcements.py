@@ -18,7 +18,8 @@ Authored choices (the seed leaves them open), all in ``docs/wings-data.md``:
   flies from the next), default "no", never on the mission's last turn;
 - the new plane stands half a ruler in from its side's own edge, facing the enemy, at the
   starting level, on the table's middle line or slid across until half a ruler clear of
-  every plane in the air (E.I.b's deployment);
+  every plane in the air (E.I.b's deployment), over the balloons' net while one hangs
+  (``net_entry``);
 - in a campaign the plane, its pilot and its sortie of fuel and ammunition come from the
   squadron: a type is offered while the stock holds one more of it than the mission already
   uses, a new pilot is a fit squadron pilot not flying this mission (roster order), and
@@ -35,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from engine.wings import exits, relief
+from engine.wings import exits, net_entry, relief
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import clear_spot, sortie_cost
 from engine.wings.pilots import can_fly, flying_skills, state_from_lp, tokens
@@ -279,6 +280,8 @@ def _new_plane(
     catalog: Catalog, mission: MissionState, old: PlaneState, pilot: Pilot, kind: str
 ) -> PlaneState:
     x, y, heading = _spot(catalog, mission, old.side)
+    # Seed A.IV.i.2: over the net while one hangs, as the flight came in.
+    level, counters = net_entry.entry_height(catalog, mission, old.side, kind)
     common = {
         "id": _plane_id(mission, pilot.id),
         "type": kind,
@@ -287,7 +290,8 @@ def _new_plane(
         "x": x,
         "y": y,
         "heading": heading,
-        "level": catalog.rules.altitude.start_level,
+        "level": level,
+        "counters": counters,
         "replaces": old.id,
         "observer_lp": catalog.rules.pilot.life_points if catalog.planes[kind].two_seater else None,
     }

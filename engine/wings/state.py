@@ -373,6 +373,9 @@ class MissionState(Model):
     net_shape: Literal["barrage", "ring"] = "barrage"
     winch_orders: tuple[str, ...] = ()
     net_price: int = 0  # MP the defender paid for the net (seed E.II.b; 0: free or none)
+    # Seed A.IV.i.2: the height (level, counters) the attackers came in at over the net
+    # (engine.wings.net_entry); None when no one did.
+    net_entry: tuple[int, int] | None = None
 
 
 class Pilot(Model):

@@ -138,6 +138,21 @@ def _render(title: str, lines: Sequence[Line], board: Image.Image | None = None)
     return to_png(image)
 
 
+def _entry_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
+    """Seed A.IV.i.2: on the first turn, why the attackers stand higher than usual
+    (``engine.wings.net_entry``)."""
+    entry = mission.get("net_entry")
+    if not entry or mission.get("turn", 1) != 1:
+        return []
+    balloons = [o for o in (mission.get("objectives") or {}).values() if o["kind"] == "balloon"]
+    attacker = "central" if balloons and balloons[0]["side"] == "entente" else "entente"
+    level, counters = entry
+    text = t(
+        "wings.net.entry", locale, side=_side(attacker, locale), level=level, counters=counters
+    )
+    return [(text, SIDE_INK.get(attacker, INK), False)]
+
+
 def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     """Seed A.IV.i.2: the barrage net along the balloons' line, section by section, from
     one table edge to the other, each as high as the lower of its balloons or down with
@@ -284,7 +299,10 @@ class WingsPresenter:
                 where = t(
                     "wings.plane-state",
                     locale,
-                    level=plane["level"],
+                    # Climb counters are on the table for all to see, as the map's "3+1".
+                    level=f"{plane['level']} +{plane['counters']}"
+                    if plane.get("counters")
+                    else plane["level"],
                     damage="?" if damage is None else damage,
                     structure=self._structure(view, plane["type"]),
                     x=f"{plane['x']:.1f}",
@@ -386,7 +404,7 @@ class WingsPresenter:
             lines.append((text, SIDE_INK.get(site["side"], INK), False))
         if mission.get("nets") and mission.get("net_price"):  # seed E.II.b: bought
             lines.append((t("wings.net.bought", locale, mp=mission["net_price"]), INK, False))
-        return lines + _net_lines(mission, locale)
+        return lines + _net_lines(mission, locale) + _entry_lines(mission, locale)
 
     def _scores(self, view: WingsViewLike, locale: str) -> str:
         if "dam" in view.data and view.data["dam"].get("target") is not None:

@@ -692,7 +692,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 11: the Dambuster crew's own night pick (a ``night`` round), an order that may begin a
     # two-turn maneuver opened as its cards and a seal, a plane coming back over relief set
     # above its floor, GM switches changed before the start, sealed picks opened at the end.
-    version = "11"
+    # 12: a flight briefed on a balloon net comes in over it, its reinforcements too
+    # (``engine.wings.net_entry``).
+    version = "12"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
