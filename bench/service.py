@@ -39,7 +39,8 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -60,12 +61,22 @@ TICK_TARGET_MS = 1.0
 CAMPAIGN_FILE_TARGET_KIB = 60.0
 
 
-async def _open(folder: str, name: str, seeds: int) -> tuple[SqliteRepository, CampaignService]:
+@asynccontextmanager
+async def _open(
+    folder: str, name: str, seeds: int
+) -> AsyncIterator[tuple[SqliteRepository, CampaignService]]:
+    """A repository and its service, the repository closed however the phase ends: a phase
+    that fails leaves no connection thread behind to hold the run open."""
     repo = await SqliteRepository.open(Path(folder) / name)
-    service = CampaignService(
-        repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(seeds)
-    )
-    return repo, service
+    try:
+        yield (
+            repo,
+            CampaignService(
+                repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(seeds)
+            ),
+        )
+    finally:
+        await repo.close()
 
 
 async def floor_ms(repo: SqliteRepository, samples: int = 500) -> tuple[list[float], list[float]]:
@@ -96,10 +107,9 @@ async def one_rate(
     # Every rate starts from the same file: a copy of the one set up once.
     name = f"load-{rate:g}.db"
     shutil.copyfile(Path(folder) / "setup.db", Path(folder) / name)
-    repo, service = await _open(folder, name, len(template))
-    actors = [Actor(a.campaign_id, a.users, random.Random(a.campaign_id)) for a in template]
-    result = await open_loop(service, actors, rate, calls, seed=int(rate))
-    await repo.close()
+    async with _open(folder, name, len(template)) as (_, service):
+        actors = [Actor(a.campaign_id, a.users, random.Random(a.campaign_id)) for a in template]
+        result = await open_loop(service, actors, rate, calls, seed=int(rate))
     (Path(folder) / name).unlink()
     every = result.all()
     p50, p99 = percentile(every, 0.5) * 1000, percentile(every, 0.99) * 1000
@@ -134,10 +144,9 @@ def _full_pause_probe(pauses: list[float]) -> Callable[[str, dict[str, int]], No
 
 
 async def load(args: argparse.Namespace, folder: str) -> None:
-    repo, service = await _open(folder, "floor.db", 1)
-    await create_actors(service, 1)
-    floor_values, read_values = await floor_ms(repo)
-    await repo.close()
+    async with _open(folder, "floor.db", 1) as (repo, service):
+        await create_actors(service, 1)
+        floor_values, read_values = await floor_ms(repo)
     floor = median(floor_values)
     print(
         line(
@@ -157,9 +166,8 @@ async def load(args: argparse.Namespace, folder: str) -> None:
     pauses: list[float] = []
     gc.callbacks.append(_full_pause_probe(pauses))
     start = time.perf_counter()
-    repo, service = await _open(folder, "setup.db", args.campaigns)
-    template = await create_actors(service, args.campaigns)
-    await repo.close()
+    async with _open(folder, "setup.db", args.campaigns) as (_, service):
+        template = await create_actors(service, args.campaigns)
     setup = time.perf_counter() - start
     print(
         line(
@@ -231,65 +239,63 @@ async def load(args: argparse.Namespace, folder: str) -> None:
 
 
 async def tick(args: argparse.Namespace, folder: str) -> None:
-    repo, service = await _open(folder, "tick.db", args.tick_campaigns)
-    times: dict[int, list[float]] = {}
-    have = 0
-    for size in (1, args.tick_campaigns):
-        start = time.perf_counter()
-        await create_actors(service, size - have, first=have)
-        have = size
-        grown = time.perf_counter() - start
-        samples = []
-        for _ in range(args.tick_samples):
-            begin = time.perf_counter()
-            await service.tick()
-            samples.append((time.perf_counter() - begin) * 1000)
-        times[size] = samples
-        p99 = _ms([s / 1000 for s in samples], 0.99)
-        target = (
-            (f"<= {TICK_TARGET_MS:g} ms", verdict(median(samples), TICK_TARGET_MS))
-            if size == args.tick_campaigns
-            else (None, None)
-        )
-        print(
-            line(
-                f"tick, nothing due, {size} campaign(s)",
-                f"median {median(samples):.2f} ms, p99 {p99} ms "
-                f"(x{median(samples) / median(times[1]):.1f} the 1-campaign tick; "
-                f"{len(samples)} samples; set-up {grown:.0f} s untimed)",
-                *target,
+    async with _open(folder, "tick.db", args.tick_campaigns) as (_, service):
+        times: dict[int, list[float]] = {}
+        have = 0
+        for size in (1, args.tick_campaigns):
+            start = time.perf_counter()
+            await create_actors(service, size - have, first=have)
+            have = size
+            grown = time.perf_counter() - start
+            samples = []
+            for _ in range(args.tick_samples):
+                begin = time.perf_counter()
+                await service.tick()
+                samples.append((time.perf_counter() - begin) * 1000)
+            times[size] = samples
+            p99 = _ms([s / 1000 for s in samples], 0.99)
+            target = (
+                (f"<= {TICK_TARGET_MS:g} ms", verdict(median(samples), TICK_TARGET_MS))
+                if size == args.tick_campaigns
+                else (None, None)
             )
-        )
-    await repo.close()
+            print(
+                line(
+                    f"tick, nothing due, {size} campaign(s)",
+                    f"median {median(samples):.2f} ms, p99 {p99} ms "
+                    f"(x{median(samples) / median(times[1]):.1f} the 1-campaign tick; "
+                    f"{len(samples)} samples; set-up {grown:.0f} s untimed)",
+                    *target,
+                )
+            )
 
 
 async def storage(args: argparse.Namespace, folder: str) -> None:
-    repo, service = await _open(folder, "storage.db", args.storage_campaigns)
-    await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    empty = await repo.size_bytes()
-    actors = await create_actors(service, args.storage_campaigns, scenario="coral-sea")
-
-    async def size() -> int:
+    async with _open(folder, "storage.db", args.storage_campaigns) as (repo, service):
         await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return await repo.size_bytes() - empty
+        empty = await repo.size_bytes()
+        actors = await create_actors(service, args.storage_campaigns, scenario="coral-sea")
 
-    sizes = [await size()]
-    print(
-        f"coral-sea, {len(actors)} campaigns played to the end in lockstep; "
-        f"file size above the empty schema ({empty / 1024:.0f} KiB), WAL checkpointed"
-    )
-    print(f"{'after turn':>10} {'KiB/campaign':>13} {'added this turn':>16}")
-    print(f"{'start':>10} {sizes[0] / len(actors) / 1024:>13.1f}")
-    turn = 0
-    while not all(actor.finished for actor in actors):
-        # Every campaign plays one whole turn (its rounds until its next resource round).
-        for actor in actors:
-            await _play_turn(service, actor)
-        turn += 1
-        sizes.append(await size())
-        added = (sizes[-1] - sizes[-2]) / len(actors) / 1024
-        print(f"{turn:>10} {sizes[-1] / len(actors) / 1024:>13.1f} {added:>16.1f}")
-    await repo.close()
+        async def size() -> int:
+            await repo.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return await repo.size_bytes() - empty
+
+        sizes = [await size()]
+        print(
+            f"coral-sea, {len(actors)} campaigns played to the end in lockstep; "
+            f"file size above the empty schema ({empty / 1024:.0f} KiB), WAL checkpointed"
+        )
+        print(f"{'after turn':>10} {'KiB/campaign':>13} {'added this turn':>16}")
+        print(f"{'start':>10} {sizes[0] / len(actors) / 1024:>13.1f}")
+        turn = 0
+        while not all(actor.finished for actor in actors):
+            # Every campaign plays one whole turn (its rounds until its next resource round).
+            for actor in actors:
+                await _play_turn(service, actor)
+            turn += 1
+            sizes.append(await size())
+            added = (sizes[-1] - sizes[-2]) / len(actors) / 1024
+            print(f"{turn:>10} {sizes[-1] / len(actors) / 1024:>13.1f} {added:>16.1f}")
     turns = turn - 1 if turn and sizes[-1] == sizes[-2] else turn
     per_campaign = sizes[-1] / len(actors) / 1024
     print(
@@ -346,18 +352,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 async def durability(args: argparse.Namespace, folder: str) -> None:
     """What synchronous=FULL (a commit is on disk before a receipt is announced) costs a
     write transaction, against NORMAL, alternating sample by sample on one file."""
-    repo, _ = await _open(folder, "durability.db", 1)
-    samples = 20 if args.quick else 400
-    times: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
-    for index in range(samples):
-        mode = "FULL" if index % 2 == 0 else "NORMAL"
-        repo.set_synchronous(mode)  # not timed
-        start = time.perf_counter()
-        async with repo.transaction() as tx:
-            await tx.add_audit(None, 1, 1, "bench", "", {"i": index}, 0)
-        times[mode].append((time.perf_counter() - start) * 1000)
-    repo.set_synchronous("FULL")
-    await repo.close()
+    async with _open(folder, "durability.db", 1) as (repo, _):
+        samples = 20 if args.quick else 400
+        times: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
+        for index in range(samples):
+            mode = "FULL" if index % 2 == 0 else "NORMAL"
+            repo.set_synchronous(mode)  # not timed
+            start = time.perf_counter()
+            async with repo.transaction() as tx:
+                await tx.add_audit(None, 1, 1, "bench", "", {"i": index}, 0)
+            times[mode].append((time.perf_counter() - start) * 1000)
+        repo.set_synchronous("FULL")
     full, normal = median(times["FULL"]), median(times["NORMAL"])
     tail = "p99 needs 100 samples"  # the quick run takes too few for an honest p99
     if samples // 2 >= 100:

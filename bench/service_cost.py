@@ -168,8 +168,10 @@ async def run(args: argparse.Namespace) -> None:
     if is_postgres(url):
         made_schema = f"cost_{uuid.uuid4().hex[:12]}"
         conn = await asyncpg.connect(url)
-        await conn.execute(f"CREATE SCHEMA {made_schema}")
-        await conn.close()
+        try:
+            await conn.execute(f"CREATE SCHEMA {made_schema}")
+        finally:
+            await conn.close()
         url = schema_url(url, made_schema)
     else:
         Path(url).unlink(missing_ok=True)
@@ -252,11 +254,15 @@ async def run(args: argparse.Namespace) -> None:
             " server, pool, gate: medians; parse and engine: means, ms of wall time in each)"
         )
     finally:
-        await services.close()
-        if made_schema is not None:
-            conn = await asyncpg.connect(args.db)
-            await conn.execute(f"DROP SCHEMA {made_schema} CASCADE")
-            await conn.close()
+        try:
+            await services.close()
+        finally:
+            if made_schema is not None:
+                conn = await asyncpg.connect(args.db)
+                try:
+                    await conn.execute(f"DROP SCHEMA {made_schema} CASCADE")
+                finally:
+                    await conn.close()
 
 
 def main() -> None:

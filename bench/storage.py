@@ -199,52 +199,59 @@ def _parse_kib(rules: Any, current: str, records: list[str], samples: int) -> fl
 async def run(args: argparse.Namespace, folder: Path) -> None:
     path = folder / "storage.db"
     repo = await SqliteRepository.open(path)
-    svc = CampaignService(repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(3))
-    rng = random.Random(13)
-    cids = []
-    for index in range(args.campaigns):
-        info = await svc.create_campaign(1, 1000 + index, GM, "coral-sea", Pace(), seed=f"s{index}")
-        await svc.join(info.id, JAP, "japanese")
-        await svc.join(info.id, ALL, "allied")
-        await svc.start(info.id, GM)
-        cids.append(info.id)
-    seen: dict[int, set[int]] = {cid: set() for cid in cids}
-    for cid in cids:
-        await _bytes(svc, cid, seen[cid])  # the starting snapshot: not a turn's
-    n = len(cids)
-    print(f"coral-sea, {n} campaigns played in lockstep, bytes each turn adds per campaign")
-    print(f"{'turn':>4} {'after (KiB)':>12} {'before (KiB)':>13}")
-    per_turn: list[tuple[float, float]] = []
-    turn = 0
-    while True:
-        moved = [await _turn(svc, cid, rng) for cid in cids]
-        if not any(moved):
-            break
-        turn += 1
-        after = before = 0
+    try:
+        svc = CampaignService(
+            repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(3)
+        )
+        rng = random.Random(13)
+        cids = []
+        for index in range(args.campaigns):
+            info = await svc.create_campaign(
+                1, 1000 + index, GM, "coral-sea", Pace(), seed=f"s{index}"
+            )
+            await svc.join(info.id, JAP, "japanese")
+            await svc.join(info.id, ALL, "allied")
+            await svc.start(info.id, GM)
+            cids.append(info.id)
+        seen: dict[int, set[int]] = {cid: set() for cid in cids}
         for cid in cids:
-            a, b = await _bytes(svc, cid, seen[cid])
-            after += a
-            before += b
-        per_turn.append((after / n / 1024, before / n / 1024))
-        print(f"{turn:>4} {per_turn[-1][0]:>12.1f} {per_turn[-1][1]:>13.1f}")
-        if turn >= args.turns:
-            break
-    rules = svc.rulesets.get("carrier").rules
-    whole: dict[int, str] = {}
-    async with repo.read() as tx:
-        for cid in cids:
-            for snapshot_id in await _snapshots(tx, cid):
-                row = await tx.snapshot(snapshot_id)
-                assert row is not None
-                whole[snapshot_id] = rules.dump(await load_state(tx, rules, row))
-        last_cid = cids[0]
-        campaign = await tx.campaign(last_cid)
-        assert campaign is not None and campaign.snapshot_id is not None
-        last = await tx.snapshot(campaign.snapshot_id)
-        assert last is not None
-        records = await tx.history(last_cid, last.branch, last.history_len)
-    await repo.close()
+            await _bytes(svc, cid, seen[cid])  # the starting snapshot: not a turn's
+        n = len(cids)
+        print(f"coral-sea, {n} campaigns played in lockstep, bytes each turn adds per campaign")
+        print(f"{'turn':>4} {'after (KiB)':>12} {'before (KiB)':>13}")
+        per_turn: list[tuple[float, float]] = []
+        turn = 0
+        while True:
+            moved = [await _turn(svc, cid, rng) for cid in cids]
+            if not any(moved):
+                break
+            turn += 1
+            after = before = 0
+            for cid in cids:
+                a, b = await _bytes(svc, cid, seen[cid])
+                after += a
+                before += b
+            per_turn.append((after / n / 1024, before / n / 1024))
+            print(f"{turn:>4} {per_turn[-1][0]:>12.1f} {per_turn[-1][1]:>13.1f}")
+            if turn >= args.turns:
+                break
+        rules = svc.rulesets.get("carrier").rules
+        whole: dict[int, str] = {}
+        async with repo.read() as tx:
+            for cid in cids:
+                for snapshot_id in await _snapshots(tx, cid):
+                    row = await tx.snapshot(snapshot_id)
+                    assert row is not None
+                    whole[snapshot_id] = rules.dump(await load_state(tx, rules, row))
+            last_cid = cids[0]
+            campaign = await tx.campaign(last_cid)
+            assert campaign is not None and campaign.snapshot_id is not None
+            last = await tx.snapshot(campaign.snapshot_id)
+            assert last is not None
+            records = await tx.history(last_cid, last.branch, last.history_len)
+    finally:
+        # Closed on a failure too: its connection thread would keep the run from exiting.
+        await repo.close()
 
     first_after, first_before = per_turn[0]
     last_after, last_before = per_turn[-1]

@@ -33,10 +33,10 @@ from engine.wings import exits, majors, reinforcements, winch, zones
 from engine.wings.campaign import (
     PilotSetup,
     SquadronSetup,
-    _buy,
-    _buy_planes,
-    _recruit,
+    buy,
+    buy_planes,
     new_campaign,
+    recruit,
 )
 from engine.wings.catalog import Catalog, default_catalog
 from engine.wings.exits import may_come_back
@@ -336,14 +336,14 @@ def spares(catalog: Catalog, campaign: CampaignState) -> CampaignState:
         for key, count in sorted(squadron.stock.items()):
             if key.startswith("plane:"):
                 plane = key.removeprefix("plane:")
-                squadron = _buy_planes(catalog, squadron, plane, count, campaign.date)
+                squadron = buy_planes(catalog, squadron, plane, count, campaign.date)
         roster = [pilot for pilot in campaign.pilots.values() if pilot.side == side]
         for _ in roster:
-            squadron = _buy(catalog, squadron, "rookie")
+            squadron = buy(catalog, squadron, "rookie")
             squadrons[side] = squadron
             pid = f"P{number}"
             state = campaign.model_copy(update={"squadrons": squadrons})
-            pilots[pid] = _recruit(catalog, state, side, "rookie", pid)
+            pilots[pid] = recruit(catalog, state, side, "rookie", pid)
             number += 1
     return campaign.model_copy(
         update={"squadrons": squadrons, "pilots": pilots, "next_pilot": number}

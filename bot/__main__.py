@@ -146,6 +146,12 @@ def main_or_stop(argv: Sequence[str] | None = None) -> int:
             exc_info=True,
         )
         return 1
+    finally:
+        # The odds previews' worker processes end with the command, however it ended (a
+        # crash, Ctrl-C); only a command that asked for odds has any.
+        odds = sys.modules.get("bot.odds")
+        if odds is not None:
+            odds.shut_down()
 
 
 if __name__ == "__main__":

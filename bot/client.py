@@ -208,8 +208,13 @@ class SortieBot(commands.Bot):
             await super().close()
         finally:
             # Closed whatever went wrong above: the process must be able to exit.
-            if self.services is not None and self._database is not None:
-                await self.services.close()
+            try:
+                if self.services is not None and self._database is not None:
+                    await self.services.close()
+            finally:
+                from bot import odds
+
+                await asyncio.to_thread(odds.shut_down)  # its previews' worker processes
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

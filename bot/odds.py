@@ -14,6 +14,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -134,7 +135,15 @@ def _pool() -> ProcessPoolExecutor | None:
                 # preloads without the bot's sys.path, so a worker could run the engine of
                 # another copy of the code (an installed one) than the bot's own.
                 context = multiprocessing.get_context("forkserver")
-                _workers = ProcessPoolExecutor(workers(), mp_context=context)
+                # Ctrl-C reaches the whole process group: the bot stops on it and stops
+                # its workers (``shut_down``); a worker interrupted while it waits for work
+                # would only print a traceback of its own, once per process.
+                _workers = ProcessPoolExecutor(
+                    workers(),
+                    mp_context=context,
+                    initializer=signal.signal,
+                    initargs=(signal.SIGINT, signal.SIG_IGN),
+                )
             except (OSError, ValueError) as error:
                 _broken = True
                 log.warning("odds: no worker processes (%s); previews play in one thread", error)
@@ -183,6 +192,18 @@ def release_idle() -> bool:
         _workers = None
     pool.shutdown(wait=False, cancel_futures=True)
     return True
+
+
+def shut_down() -> None:
+    """Stop the worker processes and wait for them to end (a preview still running
+    finishes first). The bot's close and the program's end call this, whatever ended it, so
+    no worker outlives the bot that started it and nothing of the pool is left for the
+    interpreter's exit to clean up. A later preview starts them again."""
+    global _workers
+    with _pool_lock:
+        pool, _workers = _workers, None
+    if pool is not None:
+        pool.shutdown(wait=True)
 
 
 def simulate(question: Ask, samples: int) -> Odds | None:

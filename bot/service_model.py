@@ -65,8 +65,9 @@ class ServiceError(Exception):
             params["reason"] = word(f"service.reason.{params['reason']}", params["reason"], locale)
         if "field" in params:
             params["field"] = word(f"service.field.{params['field']}", params["field"], locale)
-        if "side" in params:
-            params["side"] = word(f"service.side.{params['side']}", params["side"], locale)
+        for name in ("side", "panel_side"):
+            if name in params:
+                params[name] = word(f"service.side.{params[name]}", params[name], locale)
         if "missing" in params:
             params["fields"] = clip(
                 ", ".join(

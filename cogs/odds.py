@@ -16,7 +16,6 @@ import discord
 from discord.ext import commands
 
 from bot import odds, secrecy
-from bot.panel import side_text
 from bot.service_model import ServiceError
 from cogs import common
 from cogs.orders import BUTTONS, IDS, SIDE, _PanelButton
@@ -38,13 +37,8 @@ async def on_odds(
         return
     if not secrecy.may_read_drafts(secrecy.Viewer.player(question.side), side):
         # Another side's panel (a forwarded message, a forged id): its drafts are not ours.
-        await common.say_in(
-            interaction,
-            loc,
-            "orders.wrong-side",
-            panel_side=side_text(side, loc),
-            side=side_text(question.side, loc),
-        )
+        refusal = ServiceError("wrong-side", panel_side=side, side=question.side)
+        await common.refuse(interaction, refusal, loc)
         return
     try:
         result = await odds.run(question, campaign_id, round_id)

@@ -38,7 +38,7 @@ from discord.ext import commands
 from bot import boards, controls, secrecy
 from bot import panel as panels
 from bot.i18n import t
-from bot.panel import TEXT_LIMIT, PanelSpec, clip, side_text
+from bot.panel import TEXT_LIMIT, PanelSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
@@ -214,13 +214,10 @@ async def _context(
 async def _wrong_side(
     interaction: discord.Interaction[Any], info: CampaignInfo, panel_side: str, side: str
 ) -> None:
-    await common.say_in(
-        interaction,
-        info.locale,
-        "orders.wrong-side",
-        panel_side=side_text(panel_side, info.locale),
-        side=side_text(side, info.locale),
-    )
+    # The service's own refusal, so a click on another side's panel reads the same whether
+    # the cog or the lock's transaction caught it.
+    refusal = ServiceError("wrong-side", panel_side=panel_side, side=side)
+    await common.refuse(interaction, refusal, info.locale)
 
 
 async def _close(
@@ -333,7 +330,7 @@ async def on_lock(
         result = await common.in_time(interaction, lock, since=started)
     except ServiceError as exc:
         if exc.code == "wrong-side":
-            await _wrong_side(interaction, info, side, str(exc.params["side"]))
+            await common.refuse(interaction, exc, info.locale)
         else:
             await _refused(interaction, info, round_id, exc)
         return

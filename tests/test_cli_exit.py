@@ -76,10 +76,12 @@ RAISING_BEFORE_CLOSE = """
             from bot import odds
 
             assert await asyncio.to_thread(odds._spread, abs, [-1, -2, -3]) == [1, 2, 3]
+            assert not odds._broken  # the processes did the work, not this thread
         raise RuntimeError("injected fault before close")
 
 
-    asyncio.run(main())
+    if __name__ == "__main__":  # each worker process imports this file as well
+        asyncio.run(main())
 """
 
 
@@ -126,6 +128,7 @@ def test_a_program_raising_before_close_exits_and_keeps_what_was_committed(
     done = _run(RAISING_BEFORE_CLOSE, tmp_path, str(database), *(["odds"] if odds_workers else []))
     assert done.returncode == 1
     assert "RuntimeError: injected fault before close" in done.stderr
+    assert "leaked semaphore" not in done.stderr  # nor anything of the workers left behind
     with sqlite3.connect(database) as conn:
         whys = {row[0] for row in conn.execute("SELECT why FROM audit")}
     assert whys == {"durable", "lazy"}

@@ -142,14 +142,14 @@ def _plane_lot(catalog: Catalog, plane: str, date: str) -> str:
     }[service]
 
 
-def _buy(catalog: Catalog, squadron: Squadron, kind: str, count: int = 1) -> Squadron:
+def buy(catalog: Catalog, squadron: Squadron, kind: str, count: int = 1) -> Squadron:
     """Buy enough lots of a resource for ``count`` units; planes are bought as "plane:key"
     and priced by their class (seed F.I)."""
     resources = catalog.rules.campaign.resources
     stock = dict(squadron.stock)
     lot_kind = kind
     if kind.startswith("plane:"):
-        raise ValueError("planes are bought with _buy_plane")
+        raise ValueError("planes are bought with buy_planes")
     resource = resources[lot_kind]
     lots = math.ceil(count / resource.lot)
     cost = lots * resource.cost * majors.price_factor(squadron, kind)  # seed F.III.c
@@ -162,9 +162,9 @@ def _buy(catalog: Catalog, squadron: Squadron, kind: str, count: int = 1) -> Squ
     )
 
 
-def _buy_planes(
-    catalog: Catalog, squadron: Squadron, plane: str, count: int, date: str
-) -> Squadron:
+def buy_planes(catalog: Catalog, squadron: Squadron, plane: str, count: int, date: str) -> Squadron:
+    """Buy enough lots of ``plane`` for ``count`` aircraft, priced by its class on ``date``
+    (seed F.I); the campaign's purchases and the benchmarks' spares go through here."""
     lot_kind = _plane_lot(catalog, plane, date)
     resource = catalog.rules.campaign.resources[lot_kind]
     key = f"plane:{plane}"
@@ -232,11 +232,11 @@ def new_campaign(
                 pilot = pilot.model_copy(update={"skills": (*pilot.skills, skill)})
             pilots[pilot.id] = with_skill_picks(catalog, pilot)
             number += 1
-            squadron = _buy(catalog, squadron, "rookie")
+            squadron = buy(catalog, squadron, "rookie")
         for plane_key, count in sorted(Counter(p.plane for p in setup.pilots).items()):
-            squadron = _buy_planes(catalog, squadron, plane_key, count, date)
+            squadron = buy_planes(catalog, squadron, plane_key, count, date)
         for kind in ("mechanics", "spare_parts", "fuel", "ammunition"):
-            squadron = _buy(catalog, squadron, kind, 1)
+            squadron = buy(catalog, squadron, kind, 1)
         built[side] = squadron
     bonus = majors.period_bonus(seed, date) if period_bonus else None
     if bonus is not None:
@@ -991,13 +991,11 @@ def _between_missions(
         squadron = squadrons[side]
         for kind in kinds:
             if kind.startswith("plane:"):
-                squadron = _buy_planes(
-                    catalog, squadron, kind.removeprefix("plane:"), 1, state.date
-                )
+                squadron = buy_planes(catalog, squadron, kind.removeprefix("plane:"), 1, state.date)
                 continue
-            squadron = _buy(catalog, squadron, kind, 1)
+            squadron = buy(catalog, squadron, kind, 1)
             if kind in ("rookie", "ace", "veteran", "ace_of_aces"):
-                pilot = _recruit(catalog, state, side, kind, f"P{number}")
+                pilot = recruit(catalog, state, side, kind, f"P{number}")
                 pilots[pilot.id] = pilot
                 number += 1
         squadrons[side] = squadron
@@ -1027,7 +1025,7 @@ def _between_missions(
     return state, events
 
 
-def _recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, pid: str) -> Pilot:
+def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, pid: str) -> Pilot:
     """A bought pilot (seed F.I): his status sets kills and VP; he flies the squadron's most
     common plane type with the Soldier behaviour (authored defaults, the GM may edit)."""
     squadron = state.squadrons[side]
