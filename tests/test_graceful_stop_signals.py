@@ -1,0 +1,220 @@
+"""Stopping ``python -m bot`` as an operator does: Ctrl-C, systemd or docker, a terminal closed.
+
+SIGINT (Ctrl-C), SIGTERM (systemd, docker) and SIGHUP (the terminal or the ssh session gone)
+each end the bot through its clean close, saying so in one line rather than a traceback,
+with exit 0; nothing is lost: a commander's lock made just before the signal is there at
+the next start, and so are the announcements it queued. An interrupted demo ends the same
+way, leaves what it wrote as it is, says so, and exits 128 + the signal's number.
+
+Each program runs in a process group of its own and the signal goes to the whole group, as
+a terminal and systemd send it. Discord's login and gateway are answered without the
+network, as in tests/test_odds_exit.py.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.clock import SystemClock
+from bot.runtime import open_services
+from tests.service.support import JAP
+
+ROOT = Path(__file__).resolve().parents[1]
+PROMPTLY = 30.0  # as tests/test_cli_exit.py: room for a busy machine
+STOPS = ["SIGINT", "SIGTERM", "SIGHUP"]
+
+# The gateway session stands for a campaign played on Discord: it starts, one commander
+# locks, and the operator stops the bot right after (told by the "locked" line).
+BOT = """
+    import asyncio
+    import os
+    import runpy
+    import sys
+
+    import discord
+
+    import bot.runtime
+    from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, pace
+
+
+    async def static_login(self, token):
+        return {"id": "1", "username": "sortie", "discriminator": "0", "avatar": None}
+
+
+    class Application:
+        id = 1
+        flags = discord.ApplicationFlags()
+        interactions_endpoint_url = None
+
+
+    async def application_info(self):
+        return Application()
+
+
+    async def sync(self, *args, **kwargs):
+        return []
+
+
+    async def connect(self, *args, **kwargs):
+        svc = self.services.campaigns
+        info = await svc.create_campaign(GUILD, CHANNEL, GM, "coral-sea", pace(), seed="stop")
+        await svc.join(info.id, JAP, "japanese")
+        await svc.join(info.id, ALL, "allied")
+        await svc.start(info.id, GM)
+        panel = await svc.panel(info.id, JAP)
+        for decision in panel.decisions:
+            await svc.draft(info.id, JAP, panel.round_id, decision.field, decision.default)
+        if os.environ.get("ODDS") == "1":  # a preview first: the worker processes run
+            from bot import odds
+
+            assert await asyncio.to_thread(odds._spread, abs, [-1, -2, -3]) == [1, 2, 3]
+        await svc.lock(info.id, JAP, panel.round_id)
+        print(f"locked {info.id}", flush=True)
+        while not self.is_closed():
+            await asyncio.sleep(0.05)
+
+
+    original_close = bot.runtime.Services.close
+
+
+    async def close(self):
+        await original_close(self)
+        print("database closed", file=sys.stderr, flush=True)
+
+
+    if __name__ == "__main__":  # a worker process imports this file too
+        discord.http.HTTPClient.static_login = static_login
+        discord.Client.application_info = application_info
+        discord.app_commands.CommandTree.sync = sync
+        discord.Client.connect = connect
+        bot.runtime.Services.close = close
+        sys.argv = ["python -m bot", "run"]
+        runpy.run_module("bot", run_name="__main__", alter_sys=True)
+"""
+
+
+def _environment(tmp_path: Path, **more: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),  # this checkout, not another installed copy
+        "DISCORD_TOKEN": "not-a-real-token",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'sortie.db'}",
+        **more,
+    }
+
+
+def _start(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a service or a terminal
+    )
+
+
+def _stop(process: subprocess.Popen[str], stop: str) -> tuple[str, str]:
+    """Send ``stop`` to the process group; what it then wrote on stdout and stderr."""
+    try:
+        os.killpg(process.pid, getattr(signal, stop))
+        try:
+            return process.communicate(timeout=PROMPTLY)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {PROMPTLY}s after {stop}")
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _said_only(stderr: str, *lines: str) -> None:
+    """The stop is told in these lines, in this order, once each, and no traceback."""
+    assert "Traceback" not in stderr, stderr
+    assert "KeyboardInterrupt" not in stderr, stderr
+    at = -1
+    for line in lines:
+        assert stderr.count(line) == 1, stderr
+        assert stderr.index(line) > at, stderr
+        at = stderr.index(line)
+
+
+@pytest.mark.parametrize("odds_workers", [False, True], ids=["plain", "odds-workers"])
+@pytest.mark.parametrize("stop", STOPS)
+async def test_a_signal_stops_the_bot_cleanly_keeping_a_lock_made_just_before(
+    tmp_path: Path, stop: str, odds_workers: bool
+) -> None:
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(BOT), encoding="utf-8")
+    env = _environment(tmp_path, ODDS="1" if odds_workers else "0", SORTIE_ODDS_WORKERS="2")
+    bot = _start([sys.executable, str(program)], tmp_path, env)
+    assert bot.stdout is not None
+    locked = bot.stdout.readline()
+    if not locked.startswith("locked "):
+        bot.kill()
+        pytest.fail(f"the campaign did not get to a lock: {bot.communicate()[1]}")
+    campaign = int(locked.split()[1])
+    _, said = _stop(bot, stop)
+
+    assert bot.returncode == 0, said
+    # One line as the stop begins, one once it is over; between them, the clean close.
+    _said_only(said, f"Sortie: stopping ({stop})...", "database closed", "Sortie: stopped.")
+    assert "leaked semaphore" not in said, said
+    database = tmp_path / "data" / "sortie.db"
+    assert not Path(f"{database}-wal").exists()  # every connection closed: SQLite tidied up
+
+    # The next start finds the lock, and the announcements it queued still to be posted.
+    services = await open_services(database, SystemClock())
+    try:
+        panel = await services.campaigns.panel(campaign, JAP)
+        assert panel.locked
+        async with services.repo.read() as tx:
+            queued = [row for row in await tx.outbox(campaign) if row.status == "pending"]
+        assert queued
+    finally:
+        await services.close()
+
+
+def _demo_files(out: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in out.iterdir() if path.is_file()}
+
+
+@pytest.mark.parametrize("stop", STOPS)
+def test_an_interrupted_demo_says_so_and_leaves_its_files_as_they_are(
+    tmp_path: Path, stop: str
+) -> None:
+    out = tmp_path / "demo-out"
+    demo = _start(
+        [sys.executable, "-m", "bot", "demo", "--out", str(out)], tmp_path, _environment(tmp_path)
+    )
+    # Interrupted once it has written a few files: some images and the channel so far.
+    deadline = time.monotonic() + PROMPTLY
+    while not (out.is_dir() and len(list(out.glob("*.png"))) >= 2):
+        if demo.poll() is not None or time.monotonic() > deadline:
+            demo.kill()
+            pytest.fail(f"the demo wrote no images: {demo.communicate()[1]}")
+        time.sleep(0.05)
+    printed, said = _stop(demo, stop)
+
+    number = getattr(signal, stop).value
+    assert demo.returncode == 128 + number, said
+    written = _demo_files(out)
+    assert "channel.md" in written and "export.json" not in written  # it did not finish
+    _said_only(
+        said,
+        f"Sortie: demo stopped ({stop}) before the end of the campaign: "
+        f"the {len(written)} files written so far in {out} are left as they are.",
+    )
+    assert said.count("\n") == 1, said  # nothing else
+    assert "Demo written" not in printed
+    assert not Path(f"{out / 'demo.db'}-wal").exists()  # the campaign's database was closed
+    assert _demo_files(out) == written  # nothing touched them after the line
