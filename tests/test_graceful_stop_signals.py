@@ -2,9 +2,10 @@
 
 SIGINT (Ctrl-C), SIGTERM (systemd, docker) and SIGHUP (the terminal or the ssh session gone)
 each end the bot through its clean close, saying so in one line rather than a traceback,
-with exit 0; nothing is lost: a commander's lock made just before the signal is there at
-the next start, and so are the announcements it queued. An interrupted demo ends the same
-way, leaves what it wrote as it is, says so, and exits 128 + the signal's number.
+with exit 0; nothing is lost: a commander's lock still being written when the signal comes
+is there at the next start, and so are the announcements it queued. An interrupted demo
+ends the same way, leaves what it wrote as it is, says so, and exits 128 + the signal's
+number.
 
 Each program runs in a process group of its own and the signal goes to the whole group, as
 a terminal and systemd send it. Discord's login and gateway are answered without the
@@ -32,7 +33,7 @@ PROMPTLY = 30.0  # as tests/test_cli_exit.py: room for a busy machine
 STOPS = ["SIGINT", "SIGTERM", "SIGHUP"]
 
 # The gateway session stands for a campaign played on Discord: it starts, one commander
-# locks, and the operator stops the bot right after (told by the "locked" line).
+# locks, and the operator stops the bot as the lock is being written (told by "locking").
 BOT = """
     import asyncio
     import os
@@ -42,6 +43,7 @@ BOT = """
     import discord
 
     import bot.runtime
+    import bot.service
     from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, pace
 
 
@@ -76,10 +78,22 @@ BOT = """
             from bot import odds
 
             assert await asyncio.to_thread(odds._spread, abs, [-1, -2, -3]) == [1, 2, 3]
-        await svc.lock(info.id, JAP, panel.round_id)
-        print(f"locked {info.id}", flush=True)
+        print(f"campaign {info.id}", flush=True)
+        # The commander's click, handled in a task of its own as Discord's events are.
+        clicks.append(asyncio.create_task(svc.lock(info.id, JAP, panel.round_id)))
         while not self.is_closed():
             await asyncio.sleep(0.05)
+
+
+    clicks = []
+    original_lock_side = bot.service.lock_side
+
+
+    async def slow_lock_side(*args, **kwargs):
+        # The operator stops the bot while the lock is being written.
+        print("locking", flush=True)
+        await asyncio.sleep(0.5)
+        return await original_lock_side(*args, **kwargs)
 
 
     original_close = bot.runtime.Services.close
@@ -96,6 +110,7 @@ BOT = """
         discord.app_commands.CommandTree.sync = sync
         discord.Client.connect = connect
         bot.runtime.Services.close = close
+        bot.service.lock_side = slow_lock_side
         sys.argv = ["python -m bot", "run"]
         runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
@@ -150,7 +165,7 @@ def _said_only(stderr: str, *lines: str) -> None:
 
 @pytest.mark.parametrize("odds_workers", [False, True], ids=["plain", "odds-workers"])
 @pytest.mark.parametrize("stop", STOPS)
-async def test_a_signal_stops_the_bot_cleanly_keeping_a_lock_made_just_before(
+async def test_a_signal_stops_the_bot_cleanly_keeping_the_lock_being_written(
     tmp_path: Path, stop: str, odds_workers: bool
 ) -> None:
     program = tmp_path / "program.py"
@@ -158,11 +173,11 @@ async def test_a_signal_stops_the_bot_cleanly_keeping_a_lock_made_just_before(
     env = _environment(tmp_path, ODDS="1" if odds_workers else "0", SORTIE_ODDS_WORKERS="2")
     bot = _start([sys.executable, str(program)], tmp_path, env)
     assert bot.stdout is not None
-    locked = bot.stdout.readline()
-    if not locked.startswith("locked "):
-        bot.kill()
+    started, locking = bot.stdout.readline(), bot.stdout.readline()
+    if not started.startswith("campaign ") or locking != "locking\n":
+        os.killpg(bot.pid, signal.SIGKILL)
         pytest.fail(f"the campaign did not get to a lock: {bot.communicate()[1]}")
-    campaign = int(locked.split()[1])
+    campaign = int(started.split()[1])
     _, said = _stop(bot, stop)
 
     assert bot.returncode == 0, said
