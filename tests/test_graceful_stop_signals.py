@@ -62,6 +62,9 @@ BOT = """
 
 
     async def sync(self, *args, **kwargs):
+        if os.environ.get("PHASE") == "sync":  # held up, as a rate-limited sync can be
+            print("syncing", flush=True)
+            await asyncio.sleep(3600)
         return []
 
 
@@ -197,6 +200,25 @@ async def test_a_signal_stops_the_bot_cleanly_keeping_the_lock_being_written(
         assert queued
     finally:
         await services.close()
+
+
+@pytest.mark.parametrize("stop", STOPS)
+def test_a_signal_while_the_bot_starts_closes_the_database_it_opened(
+    tmp_path: Path, stop: str
+) -> None:
+    # The database is open and migrated, the command list is on its way to Discord.
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(BOT), encoding="utf-8")
+    bot = _start([sys.executable, str(program)], tmp_path, _environment(tmp_path, PHASE="sync"))
+    assert bot.stdout is not None
+    if bot.stdout.readline() != "syncing\n":
+        os.killpg(bot.pid, signal.SIGKILL)
+        pytest.fail(f"the bot did not get to its sync: {bot.communicate()[1]}")
+    _, said = _stop(bot, stop)
+
+    assert bot.returncode == 0, said
+    _said_only(said, f"Sortie: stopping ({stop})...", "database closed", "Sortie: stopped.")
+    assert not Path(f"{tmp_path / 'data' / 'sortie.db'}-wal").exists()
 
 
 def _demo_files(out: Path) -> dict[str, bytes]:
