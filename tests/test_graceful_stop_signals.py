@@ -93,9 +93,13 @@ BOT = """
 
 
     async def slow_lock_side(*args, **kwargs):
-        # The operator stops the bot while the lock is being written.
+        # The operator stops the bot while the lock is being written: it goes on once the
+        # test has sent its signals (the "release" file; a bound, should the test fail).
         print("locking", flush=True)
-        await asyncio.sleep(0.5)
+        for _ in range(1000):
+            if os.path.exists("release"):
+                break
+            await asyncio.sleep(0.02)
         return await original_lock_side(*args, **kwargs)
 
 
@@ -141,10 +145,17 @@ def _start(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Pop
     )
 
 
-def _stop(process: subprocess.Popen[str], stop: str) -> tuple[str, str]:
-    """Send ``stop`` to the process group; what it then wrote on stdout and stderr."""
+def _stop(
+    process: subprocess.Popen[str], stop: str, *, times: int = 1, then: Path | None = None
+) -> tuple[str, str]:
+    """Send ``stop`` to the process group (``times`` over, a moment apart), then create
+    ``then``; what the process then wrote on stdout and stderr."""
     try:
-        os.killpg(process.pid, getattr(signal, stop))
+        for _ in range(times):
+            os.killpg(process.pid, getattr(signal, stop))
+            time.sleep(0.3)  # each signal seen apart, as an impatient operator sends them
+        if then is not None:
+            then.touch()
         try:
             return process.communicate(timeout=PROMPTLY)
         except subprocess.TimeoutExpired:
@@ -181,11 +192,16 @@ async def test_a_signal_stops_the_bot_cleanly_keeping_the_lock_being_written(
         os.killpg(bot.pid, signal.SIGKILL)
         pytest.fail(f"the campaign did not get to a lock: {bot.communicate()[1]}")
     campaign = int(started.split()[1])
-    _, said = _stop(bot, stop)
+    # Ctrl-C pressed twice, as an operator who sees nothing happen at once does: the second
+    # is told the stop is under way, and does not cut it short.
+    twice = stop == "SIGINT"
+    _, said = _stop(bot, stop, times=2 if twice else 1, then=tmp_path / "release")
 
     assert bot.returncode == 0, said
     # One line as the stop begins, one once it is over; between them, the clean close.
-    _said_only(said, f"Sortie: stopping ({stop})...", "database closed", "Sortie: stopped.")
+    again = [f"Sortie: still stopping ({stop}), after what is in progress..."] if twice else []
+    began = f"Sortie: stopping ({stop})..."
+    _said_only(said, began, *again, "database closed", "Sortie: stopped.")
     assert "leaked semaphore" not in said, said
     database = tmp_path / "data" / "sortie.db"
     assert not Path(f"{database}-wal").exists()  # every connection closed: SQLite tidied up
@@ -219,6 +235,26 @@ def test_a_signal_while_the_bot_starts_closes_the_database_it_opened(
     assert bot.returncode == 0, said
     _said_only(said, f"Sortie: stopping ({stop})...", "database closed", "Sortie: stopped.")
     assert not Path(f"{tmp_path / 'data' / 'sortie.db'}-wal").exists()
+
+
+def test_under_nohup_a_closed_terminal_leaves_the_bot_running(tmp_path: Path) -> None:
+    # ``nohup python -m bot`` is how one keeps the bot running after logging out.
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(BOT), encoding="utf-8")
+    env = _environment(tmp_path, PHASE="sync")
+    bot = _start(["nohup", sys.executable, str(program)], tmp_path, env)
+    assert bot.stdout is not None
+    if bot.stdout.readline() != "syncing\n":
+        os.killpg(bot.pid, signal.SIGKILL)
+        pytest.fail(f"the bot did not get to its sync: {bot.communicate()[1]}")
+    os.killpg(bot.pid, signal.SIGHUP)
+    time.sleep(1.0)
+    running = bot.poll() is None
+    _, said = _stop(bot, "SIGTERM")
+
+    assert running, said
+    assert "SIGHUP" not in said, said
+    _said_only(said, "Sortie: stopping (SIGTERM)...", "database closed", "Sortie: stopped.")
 
 
 def _demo_files(out: Path) -> dict[str, bytes]:
