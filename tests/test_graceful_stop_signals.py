@@ -138,6 +138,7 @@ def _start(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Pop
         command,
         cwd=cwd,
         env=env,
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -273,7 +274,7 @@ def test_an_interrupted_demo_says_so_and_leaves_its_files_as_they_are(
     deadline = time.monotonic() + PROMPTLY
     while not (out.is_dir() and len(list(out.glob("*.png"))) >= 2):
         if demo.poll() is not None or time.monotonic() > deadline:
-            demo.kill()
+            os.killpg(demo.pid, signal.SIGKILL)
             pytest.fail(f"the demo wrote no images: {demo.communicate()[1]}")
         time.sleep(0.05)
     printed, said = _stop(demo, stop)
