@@ -12,6 +12,7 @@ import discord
 
 from bot import __version__
 from bot.settings import SettingsError, load_settings
+from bot.stopping import Stopped, as_stopped, raise_on_stop_signals, restore, stoppable, tell
 from db.repository import StorageError
 
 BAD_TOKEN = "Discord refused the token in DISCORD_TOKEN: copy it again from the developer portal."
@@ -71,6 +72,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = args.command or "run"
     try:
+        return _command(command, args)
+    except (Stopped, KeyboardInterrupt) as error:
+        # Stopped before its work began (loading the game data), or a command with no close
+        # of its own to wait for; the demo and a running bot say more themselves.
+        stop = as_stopped(error)
+        if command == "run":
+            tell(f"Sortie: stopped ({stop.name}).")
+            return 0  # an asked stop, as for the running bot
+        tell(f"Sortie: {command} stopped ({stop.name}).")
+        return stop.exit_code
+
+
+def _command(command: str, args: argparse.Namespace) -> int:
+    try:
         settings = load_settings()
     except SettingsError as exc:
         print(exc, file=sys.stderr)
@@ -116,16 +131,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli.run_verify(args.export)
     if command == "migrate":
         try:
-            return asyncio.run(cli.run_migrate(settings))
+            return asyncio.run(stoppable(cli.run_migrate(settings)))
         except StorageError as exc:
             print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
             return 2
     if command == "check":
         return cli.run_check(settings, quick=args.quick)
     if command == "backup":
-        return asyncio.run(cli.run_backup(settings, args.path))
+        return asyncio.run(stoppable(cli.run_backup(settings, args.path)))
     if command == "migrate-data":
-        return asyncio.run(cli.run_migrate_data(args.source, args.destination))
+        return asyncio.run(stoppable(cli.run_migrate_data(args.source, args.destination)))
     return 2
 
 
@@ -136,6 +151,8 @@ def main_or_stop(argv: Sequence[str] | None = None) -> int:
     database on the way out, and ``db.thread_exit`` stops a connection left open) and say
     why in the log, so that systemd or compose restarts it rather than wait on it.
     """
+    # Ctrl-C, SIGTERM and SIGHUP stop a command as ``Stopped``, one line and no traceback.
+    handlers = raise_on_stop_signals()
     try:
         return main(argv)
     except Exception as exc:
@@ -149,9 +166,12 @@ def main_or_stop(argv: Sequence[str] | None = None) -> int:
     finally:
         # The odds previews' worker processes end with the command, however it ended (a
         # crash, Ctrl-C); only a command that asked for odds has any.
-        odds = sys.modules.get("bot.odds")
-        if odds is not None:
-            odds.shut_down()
+        try:
+            odds = sys.modules.get("bot.odds")
+            if odds is not None:
+                odds.shut_down()
+        finally:
+            restore(handlers)
 
 
 if __name__ == "__main__":

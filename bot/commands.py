@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.settings import Settings
+from bot.stopping import Stopped, as_stopped, stoppable, tell
+
+if TYPE_CHECKING:
+    from bot.client import SortieBot
 
 
 def database_refusal(settings: Settings, problem: str) -> str:
@@ -35,15 +39,20 @@ async def run_bot(settings: Settings) -> int:
         return 2
     set_default_locale(settings.default_locale)
     client = build_bot(settings)  # sharded when SHARD_COUNT is set
-    async with client:
-        # systemd and docker stop with SIGTERM: close cleanly, after a delivery in progress.
-        loop = asyncio.get_running_loop()
-        closing: list[asyncio.Task[None]] = []  # held, so that the task is not collected
-        loop.add_signal_handler(
-            signal.SIGTERM, lambda: closing.append(loop.create_task(client.close()))
-        )
-        await client.start(settings.discord_token)
+    try:
+        # Ctrl-C, systemd's or docker's SIGTERM, a closed terminal's SIGHUP: the bot closes
+        # (after a delivery in progress), then the stop is told; an asked stop is success.
+        await stoppable(_serve(client, settings.discord_token), say=True)
+    except Stopped:
+        tell("Sortie: stopped.")
     return 0
+
+
+async def _serve(client: SortieBot, token: str) -> None:
+    # A stop cancels ``start`` wherever it is (logging in, opening the database, connected),
+    # and leaving the block closes the bot: its pump, Discord, the database, the odds workers.
+    async with client:
+        await client.start(token)
 
 
 def run_demo(
@@ -62,11 +71,23 @@ def run_demo(
 
     try:
         result = asyncio.run(
-            run(scenario=scenario, seed=seed, out=Path(out), ruleset=ruleset, locale=locale)
+            stoppable(
+                run(scenario=scenario, seed=seed, out=Path(out), ruleset=ruleset, locale=locale)
+            )
         )
     except ServiceError as error:
         print(error.message(None), file=sys.stderr)
         return 2
+    except (Stopped, KeyboardInterrupt) as error:
+        # The campaign's database is closed by then; what was written stays for a look.
+        stop = as_stopped(error)
+        folder = Path(out)
+        files = sum(1 for path in folder.iterdir() if path.is_file()) if folder.is_dir() else 0
+        tell(
+            f"Sortie: demo stopped ({stop.name}) before the end of the campaign: "
+            f"the {files} files written so far in {out} are left as they are."
+        )
+        return stop.exit_code
     print(
         t(
             "service.cli.demo-done",

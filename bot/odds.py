@@ -11,6 +11,7 @@ away the real draws to come. Same panel, same seed, same figures.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -18,7 +19,7 @@ import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -138,12 +139,13 @@ def _pool() -> ProcessPoolExecutor | None:
                 # Ctrl-C reaches the whole process group: the bot stops on it and stops
                 # its workers (``shut_down``); a worker interrupted while it waits for work
                 # would only print a traceback of its own, once per process.
-                _workers = ProcessPoolExecutor(
-                    workers(),
-                    mp_context=context,
-                    initializer=signal.signal,
-                    initargs=(signal.SIGINT, signal.SIG_IGN),
-                )
+                with _hangup_blocked():  # it starts the resource tracker
+                    _workers = ProcessPoolExecutor(
+                        workers(),
+                        mp_context=context,
+                        initializer=signal.signal,
+                        initargs=(signal.SIGINT, signal.SIG_IGN),
+                    )
             except (OSError, ValueError) as error:
                 _broken = True
                 log.warning("odds: no worker processes (%s); previews play in one thread", error)
@@ -159,7 +161,8 @@ def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
         with _pool_lock:
             _in_use += 1
         try:
-            return list(pool.map(play, items))
+            with _hangup_blocked():
+                return list(pool.map(play, items))
         except (BrokenProcessPool, OSError) as error:
             log.warning("odds: worker processes failed (%s); playing in this thread", error)
             with _pool_lock:
@@ -168,6 +171,23 @@ def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
         finally:
             _done_with_pool()
     return [play(item) for item in items]
+
+
+@contextlib.contextmanager
+def _hangup_blocked() -> Iterator[None]:
+    """SIGHUP blocked in this thread while it may start processes, which keep it blocked.
+
+    A closed terminal sends SIGHUP to the whole process group; the bot stops cleanly on it
+    and stops its workers (``shut_down``), but the workers, their fork server and
+    multiprocessing's resource tracker would die of it at once, the tracker then printing a
+    warning and a traceback per semaphore. The processes started here (on first use, at
+    ``map``) inherit this thread's signal mask, so the signal stays pending in them, unseen.
+    """
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _done_with_pool() -> None:
