@@ -259,7 +259,9 @@ class WingsPresenter:
         lines += [(text, SIDE_INK["central"], False) for text in night_lines(dam, "", locale)]
         return lines
 
-    def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
+    def _plane_lines(self, view: WingsViewLike, locale: str, ended: bool = False) -> list[Line]:
+        """Each plane's pilot and state; ``ended``: the mission report's, where no plane
+        can still come back nor be reinforced "this turn"."""
         if "dam" in view.data:
             structure = int(view.data.get("dam_structure", 32))
             return self._dam_lines(view.data["dam"], locale, structure)
@@ -295,9 +297,9 @@ class WingsPresenter:
                     where = t("wings.status.waiting", locale)  # off the table (seed F.VI.e)
                 elif plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
-                    if plane["id"] in mission.get("may_come_back", ()):
+                    if plane["id"] in mission.get("may_come_back", ()) and not ended:
                         where += " · " + t("wings.plane-note.may-come-back", locale)
-                    if plane["id"] in mission.get("may_reinforce", ()):  # its own side's view
+                    if plane["id"] in mission.get("may_reinforce", ()) and not ended:  # own side
                         where += " · " + t("wings.plane-note.may-reinforce", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
@@ -423,6 +425,14 @@ class WingsPresenter:
                 round=t(f"service.round.{view.stage}", locale),
             )
         mission = view.data.get("mission")
+        if not mission:  # between missions, or the campaign over: no turn to name
+            return t(
+                "ux-wings3.where-between",
+                locale,
+                mission=view.data.get("mission_number", 0),
+                missions=view.data.get("missions_planned", 0),
+                round=t(f"service.round.{view.stage}", locale),
+            ) + front_words(view.data, locale)
         return t(
             "wings.where",
             locale,
@@ -578,7 +588,17 @@ class WingsPresenter:
             return _flak_words(option.detail, locale)
         if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
             return t(f"wings.{option.detail}-detail", locale)
+        if field.startswith("plane") and (cards := _cards_words(option.id, locale)):
+            return cards  # a plain program: the rules' detail is only the plane's id
         return option.detail
+
+    @staticmethod
+    def sealed_option(field: str, option: Option) -> bool:
+        """Whether the option's public words are a seal: its owner's menu names it in his
+        own words instead ("Flak order 585a660a60" says nothing to the gunner's side)."""
+        return option.id.startswith((SEALED, KIT_SEALED)) or (
+            option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS)
+        )
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
         # A sealed program (clouds) reads as its cards on its own side's panel.
@@ -633,7 +653,7 @@ class WingsPresenter:
             before = [t("ux-review2.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
-        if reserve and stage != "ended":
+        if reserve and stage not in ("ended", "debrief"):  # spent only while flying
             before.append(t("wings.reinforce.reserve", locale, mp=reserve))
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
@@ -641,6 +661,7 @@ class WingsPresenter:
         if view.stage == DAM_NIGHT:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
+            before.append(t("ux-wings3.legend", locale))  # the menus write cards as codes
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
             before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
@@ -711,7 +732,7 @@ class WingsPresenter:
         ]
         lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         lines += [(text, INK, False) for text in role_lines(view.data, locale)]
-        for side, flag in locked.items():
+        for side, flag in () if view.finished else locked.items():  # over: nobody waits
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))
         if deadline:
@@ -783,7 +804,7 @@ class WingsPresenter:
             return Report(t("wings.no-report", locale, turn=turn))
         text = self._mission_lines(record, locale)
         lines: list[Line] = [(line, INK, False) for line in text]
-        lines += self._plane_lines(view, locale)
+        lines += self._plane_lines(view, locale, ended=True)
         title = t("wings.report-title", locale, number=record["number"])
         png = _render(title, lines, self._board(view, locale))
         return Report("\n".join(text), f"mission-{record['number']}.png", png)
@@ -805,6 +826,38 @@ class WingsPresenter:
         if key in images:
             lines.append(f"  ![{key}]({images[key]})")
         return [*lines, ""]
+
+
+CARD_CODES = frozenset(
+    [
+        "S",
+        "SF",
+        "SS",
+        "BL",
+        "BR",
+        "TL",
+        "TR",
+        "HL",
+        "HR",
+        "SL",
+        "SR",
+        "WL",
+        "WR",
+        "ST",
+        "IM",
+        "CL",
+        "DV",
+    ]
+)
+
+
+def _cards_words(program: str, locale: str) -> str:
+    """A plain program ("BL S S") as its cards in words, in order; "" for anything else."""
+    codes = program.partition(SEQUENCE_MARK)[0].split()  # a plain twin's seal is not a card
+    if not codes or any(code not in CARD_CODES for code in codes):
+        return ""
+    then = t("ux-wings3.then", locale)
+    return then.join(t(f"ux-wings3.card.{code}", locale) for code in codes)
 
 
 def _flak_words(detail: str, locale: str) -> str:

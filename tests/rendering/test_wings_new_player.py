@@ -1,0 +1,206 @@
+"""A first Wings of War mission as a new player reads it (ux-wings3): his DM panel, the
+status board and the mission's reports, in English and in French.
+
+The campaign is played through the real service (``tests.service.wings_play``) and each
+panel is composed as the DM shows it, the campaign's channel line included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.demo import SeededTokens
+from bot.i18n import t
+from bot.panel import TEXT_LIMIT, compose, field_text
+from bot.service_model import PanelData
+from engine.loader import default_catalog
+from tests.rendering.phone import recording
+from tests.service.support import Env
+from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, start_wings
+
+SCENARIO = "wings-1917"
+CHANNEL_ID = 123456789012345678
+LOCALES = ("en", "fr")
+
+
+@pytest.fixture
+async def played(tmp_path: Path) -> AsyncIterator[tuple[Env, int]]:
+    """Turn 1 flown with each plane's second program: on turn 2 the Entente's panel holds
+    two planes, a Knight's standing order, the flak gunner and the balloon winch."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    picks = {}
+    for user in (ENTENTE, CENTRAL):
+        panel = await env.svc.panel(cid, user)
+        picks[user] = {d.field: d.options[1].id for d in panel.decisions if d.field[:5] == "plane"}
+    await lock_all(env, cid, picks)
+    try:
+        yield env, cid
+    finally:
+        await env.close()
+
+
+def _text(env: Env, panel: PanelData, locale: str) -> str:
+    plugin = env.svc.rulesets.get("wings")
+    return compose(
+        plugin, panel, scenario=SCENARIO, locale=locale, commander_id=None, channel_id=CHANNEL_ID
+    ).text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_crowded_panel_keeps_every_field_and_how_to_lock(
+    played: tuple[Env, int], locale: str
+) -> None:
+    """Five fields with long option lists: the DM still names each field and its pick, what
+    is left to choose, and ends on how to lock; the option lists are what gets shortened."""
+    env, cid = played
+    panel = await env.svc.panel(cid, ENTENTE)
+    fields = [d.field for d in panel.decisions]
+    assert {"flak", "winch"} <= set(fields), fields  # the crowded panel this is about
+    text = _text(env, panel, locale)
+    assert len(text) <= TEXT_LIMIT
+    lines = text.splitlines()
+    for field in fields:
+        name = field_text(field, locale)
+        assert any(line.startswith(f"**{name}**") for line in lines), (name, text)
+    missing = t("orders.missing", locale, fields=", ".join(field_text(f, locale) for f in fields))
+    assert missing in lines, text
+    assert lines[-1] == t("service.panel.how", locale), lines[-1]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_program_menus_say_what_the_card_codes_mean(
+    played: tuple[Env, int], locale: str
+) -> None:
+    """The menus write programs as card codes ("BL S S"): the panel has their legend, and
+    each plain program's option says its cards in words, not the plane's id ("P1")."""
+    env, cid = played
+    panel = await env.svc.panel(cid, ENTENTE)
+    text = _text(env, panel, locale)
+    assert t("ux-wings3.legend", locale) in text.splitlines()
+    legend = {"en": ("BL/BR bank", "ST stall"), "fr": ("BL/BR virage léger", "ST décrochage")}
+    assert all(words in text for words in legend[locale])
+    spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
+                   commander_id=None)  # fmt: skip
+    plane1 = next(s for s in spec.selects if s.field == "plane1")
+    said = {o.label: o.description for o in plane1.options}
+    expected = {
+        "en": "bank left, then straight, then straight",
+        "fr": "virage léger à gauche, puis ligne droite, puis ligne droite",
+    }
+    assert said["BL S S"] == expected[locale]
+    assert [label for label, d in said.items() if d == "P1"] == [], said
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_gunners_menu_says_where_his_shell_goes(
+    played: tuple[Env, int], locale: str
+) -> None:
+    """The flak gunner's own menu and his ✓ line read what the order does, not the seal
+    the other side reads ("Flak order 585a660a60")."""
+    env, cid = played
+    panel = await env.svc.panel(cid, ENTENTE)
+    flak = next(d for d in panel.decisions if d.field == "flak")
+    await env.svc.draft(cid, ENTENTE, panel.round_id, "flak", flak.options[1].id)
+    panel = await env.svc.panel(cid, ENTENTE)
+    spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
+                   commander_id=None)  # fmt: skip
+    menu = next(s for s in spec.selects if s.field == "flak")
+    seal = t("wings.flak.sealed", locale, code="")
+    assert not any(o.label.startswith(seal) for o in menu.options), menu.options
+    standing = {"en": "Standing order", "fr": "Consigne permanente"}[locale]
+    assert menu.options[0].label.startswith(standing)
+    gunner = f"**{field_text('flak', locale)}**"
+    picked = next(line for line in spec.text.splitlines() if line.startswith(gunner))
+    assert "✓" in picked and seal not in picked and menu.options[1].label in picked, picked
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_debrief_no_longer_counts_the_flown_missions_reserve(
+    tmp_path: Path, locale: str
+) -> None:
+    """The reserve of Mission Points is lost when the mission ends: the debrief's panel
+    does not tell the player about it as if he could still spend it."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    reserve = t("wings.reinforce.reserve", locale, mp=2).split("2")[0]
+    seen = []
+    for _ in range(12):
+        status = await env.svc.status(cid)
+        assert status.round is not None
+        text = _text(env, await env.svc.panel(cid, ENTENTE), locale)
+        seen.append((status.round.kind, reserve in text))
+        if status.round.kind == "debrief":
+            break
+        await lock_all(env, cid)
+    await env.close()
+    assert ("program", True) in seen, seen  # the reserve is told while it can be spent
+    assert seen[-1] == ("debrief", False), seen
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_last_board_has_nobody_waiting_and_no_blank_turn(
+    tmp_path: Path, locale: str
+) -> None:
+    """Once the campaign is over, its last board neither says a side is still waiting nor
+    names a turn "—": it reads which mission it ended on and that the campaign is over."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    for _ in range(300):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await lock_all(env, cid)
+    status = await env.svc.status(cid)
+    await env.close()
+    assert status.campaign.status == "finished"
+    presenter = env.svc.rulesets.get("wings").presenter
+    with recording() as images:
+        presenter.status_board(status.view, {"entente": False, "central": False}, None, locale)
+    (board,) = images
+    drawn = [text.text for text in board.texts]
+    waiting = t("wings.waiting", locale, side="")
+    assert not [line for line in drawn if waiting in line], drawn
+    over = t("service.round.ended", locale)
+    assert any(line.startswith("Mission ") and line.endswith(over) for line in drawn), drawn
+    assert not any("—" in line for line in drawn if line.startswith("Mission ")), drawn
+    assert not board.too_small()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_mission_report_offers_no_comeback_this_turn(tmp_path: Path, locale: str) -> None:
+    """A plane that left the table in the mission's last turn: the report, made once the
+    mission is over, says it left, not that its side may still bring it back this turn."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    for _ in range(12):
+        status = await env.svc.status(cid)
+        if status.view.reports:
+            break
+        picks = {}
+        for user in (ENTENTE, CENTRAL):
+            panel = await env.svc.panel(cid, user)
+            picks[user] = {
+                d.field: d.options[1].id for d in panel.decisions if d.field[:5] == "plane"
+            }
+        await lock_all(env, cid, picks)
+    await env.close()
+    view = status.view
+    (turn,) = view.reports
+    assert view.data["mission"].get("may_come_back"), "no plane waits to come back"
+    presenter = env.svc.rulesets.get("wings").presenter
+    with recording() as images:
+        report = presenter.report(SCENARIO, view, turn, 0, locale)
+    assert report.image is not None
+    drawn = " ".join(" ".join(text.text.split()) for image in images for text in image.texts)
+    left = t("wings.status.left", locale)
+    assert left in drawn, drawn
+    assert t("wings.plane-note.may-come-back", locale) not in drawn, drawn
