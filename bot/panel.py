@@ -116,22 +116,27 @@ def compose(
     The campaign's scenario and channel are named under the title: a player in two
     campaigns tells their DM panels apart.
     """
-    where = where_line(plugin, scenario, locale, channel_id) if channel_id is not None else None
-    room = TEXT_LIMIT - (len(where) + 1 if where is not None else 0)
-    text = _text(plugin, panel, scenario, locale, commander_id, room)
-    if where is not None:
-        head, _, rest = text.partition("\n")
-        text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
     fields = [d for d in panel.decisions if d.options]
     pages = max(1, -(-len(fields) // MAX_SELECTS))
     page = page % pages
     shown = fields[page * MAX_SELECTS : (page + 1) * MAX_SELECTS]
     buttons = _buttons(panel, locale, odds=plugin.rules.supports_odds)
+    hint = None
     if pages > 1:
         after = (page + 1) % pages
         first, last = after * MAX_SELECTS + 1, min(len(fields), (after + 1) * MAX_SELECTS)
         label = t("orders.button.page", locale, first=first, last=last, total=len(fields))
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
+        # A field still to choose whose menu is on another page: say which button shows it.
+        here = {d.field for d in shown}
+        if any(name not in here for name in panel.missing):
+            hint = t("ux-wings3.other-page", locale, button=label)
+    where = where_line(plugin, scenario, locale, channel_id) if channel_id is not None else None
+    room = TEXT_LIMIT - (len(where) + 1 if where is not None else 0)
+    text = _text(plugin, panel, scenario, locale, commander_id, room, hint)
+    if where is not None:
+        head, _, rest = text.partition("\n")
+        text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
     return PanelSpec(
         campaign_id=panel.campaign_id,
         round_id=panel.round_id,
@@ -164,6 +169,7 @@ def _text(
     loc: str,
     commander_id: int | None,
     room: int = TEXT_LIMIT,
+    hint: str | None = None,
 ) -> str:
     presenter = plugin.presenter
     is_open = panel.status == "open"
@@ -195,6 +201,8 @@ def _text(
         if missing:
             fields = ", ".join(field_text(name, loc) for name in missing)
             lines.append(t("orders.missing", loc, fields=fields))
+            if hint is not None:  # some of those menus are on another page
+                lines.append(hint)
         else:
             lines.append(t("orders.ready", loc))
         if not panel.is_commander:

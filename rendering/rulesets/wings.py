@@ -268,6 +268,7 @@ class WingsPresenter:
         mission = view.data.get("mission")
         if not mission:
             return [(t("wings.no-mission", locale), MUTED, False)]
+        ended = ended or view.stage in ("debrief", "ended")  # the mission flown: no turn left
         pilots = view.data.get("pilots", {})
         lines: list[Line] = []
         for side in ("entente", "central"):
@@ -588,6 +589,12 @@ class WingsPresenter:
             return _flak_words(option.detail, locale)
         if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
             return t(f"wings.{option.detail}-detail", locale)
+        if field.startswith("skill"):  # what the skill does (seed D.VII), authored
+            return word(f"ux-wings3.skill-detail.{option.id}", option.detail, locale)
+        if field == "purchase" and option.detail:  # "2 (new)": its price, a kind never owned
+            cost, _, new = option.detail.partition(" ")
+            key = "ux-wings3.debrief.cost-new" if new else "ux-wings3.debrief.cost"
+            return t(key, locale, cp=cost) if cost.isdigit() else option.detail
         if field.startswith("plane") and (cards := _cards_words(option.id, locale)):
             return cards  # a plain program: the rules' detail is only the plane's id
         return option.detail
@@ -658,6 +665,9 @@ class WingsPresenter:
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
+        squadron = view.data.get("squadrons", {}).get(side) or {}
+        if stage == "debrief" and squadron.get("reserve") is not None:  # what buys with
+            before.append(t("ux-wings3.debrief.cp", locale, cp=squadron["reserve"]))
         if view.stage == DAM_NIGHT:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
@@ -721,10 +731,54 @@ class WingsPresenter:
             return None
         return table_map(mission, view.slots, WIDTH - 2 * MARGIN + 16, locale)
 
+    def _map_key(self, view: WingsViewLike, locale: str) -> list[Line]:
+        """What the table's marks stand for, those on this table only, under the table."""
+        mission = view.data.get("mission")
+        if "dam" in view.data or not mission or not mission.get("planes"):
+            return []
+        planes = sorted(mission["planes"].values(), key=lambda p: (len(p["id"]), p["id"]))
+        shown = [p for p in planes if p["status"] not in ("left", "waiting")] or planes
+        plane = shown[0]
+        slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")  # as drawn
+        label = t(
+            "wings.map.plane",
+            locale,
+            side=t(f"wings.map.initial.{plane['side']}", locale),
+            slot=slot,
+            level=plane["level"],
+        )
+        parts = [
+            t(
+                "ux-wings3.key.plane",
+                locale,
+                label=label,
+                side=_side(plane["side"], locale),
+                slot=slot,
+                level=plane["level"],
+            )
+        ]
+        if any(p.get("counters") for p in planes):
+            parts.append(t("ux-wings3.key.counters", locale))
+        sites = (mission.get("objectives") or {}).values()
+        balloon = next((o for o in sites if o["kind"] == "balloon" and "level" in o), None)
+        if balloon is not None:
+            parts.append(t("ux-wings3.key.balloon", locale, level=balloon["level"]))
+        kinds = {g["kind"] for g in (mission.get("ground") or {}).values()}
+        if kinds - {"trench", "caa"}:  # the table marks every other battery "F"
+            parts.append(t("ux-wings3.key.flak", locale))
+        if "caa" in kinds:
+            parts.append(t("ux-wings3.key.caa", locale))
+        hidden = next((p for p in planes if p.get("damage") is None), None)
+        if hidden is not None:
+            structure = self._structure(view, hidden["type"])
+            parts.append(t("ux-wings3.key.damage", locale, structure=structure))
+        return [(t("ux-wings3.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
+
     def status_board(
         self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
+        lines[1:1] = self._map_key(view, locale)
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
         lines += [
@@ -740,7 +794,7 @@ class WingsPresenter:
         return _render(self._where(view, locale), lines, self._board(view, locale))
 
     def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
-        lines = self._plane_lines(view, locale)
+        lines = [*self._map_key(view, locale), *self._plane_lines(view, locale)]
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
@@ -804,6 +858,7 @@ class WingsPresenter:
             return Report(t("wings.no-report", locale, turn=turn))
         text = self._mission_lines(record, locale)
         lines: list[Line] = [(line, INK, False) for line in text]
+        lines += self._map_key(view, locale)
         lines += self._plane_lines(view, locale, ended=True)
         title = t("wings.report-title", locale, number=record["number"])
         png = _render(title, lines, self._board(view, locale))

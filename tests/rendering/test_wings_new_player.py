@@ -7,6 +7,7 @@ panel is composed as the DM shows it, the campaign's channel line included.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -204,3 +205,83 @@ async def test_the_mission_report_offers_no_comeback_this_turn(tmp_path: Path, l
     left = t("wings.status.left", locale)
     assert left in drawn, drawn
     assert t("wings.plane-note.may-come-back", locale) not in drawn, drawn
+    assert view.stage == "debrief"  # and the debrief's board says the same
+    with recording() as images:
+        presenter.status_board(view, {"entente": False, "central": False}, None, locale)
+    drawn = " ".join(" ".join(text.text.split()) for image in images for text in image.texts)
+    assert left in drawn and t("wings.plane-note.may-come-back", locale) not in drawn, drawn
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_debrief_says_what_each_skill_does_and_what_buying_costs(
+    tmp_path: Path, locale: str
+) -> None:
+    """The debrief's menus: each skill says what it does, each purchase its price in
+    Campaign Points (not a bare "2 (new)"), and the panel says how many there are to spend."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    for _ in range(12):
+        panel = await env.svc.panel(cid, ENTENTE)
+        if panel.kind == "debrief":
+            break
+        await lock_all(env, cid)
+    await env.close()
+    assert panel.kind == "debrief" and any(d.field == "skill1" for d in panel.decisions)
+    spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
+                   commander_id=None)  # fmt: skip
+    menus = {s.field: {o.value: o.description for o in s.options} for s in spec.selects}
+    grass = {"en": "pursuit", "fr": "poursuite"}[locale]
+    assert grass in (menus["skill1"]["grass_snake"] or ""), menus["skill1"]
+    assert all(menus["skill1"].values()), menus["skill1"]  # every skill says something
+    unit = {"en": "CP", "fr": "\u00a0PC"}[locale]
+    prices = [d for value, d in menus["purchase"].items() if value != "none"]
+    assert prices and all(d is not None and unit in d for d in prices), prices
+    reserve = panel.view.data["squadrons"]["entente"]["reserve"]
+    assert t("ux-wings3.debrief.cp", locale, cp=reserve) in spec.text.splitlines()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_field_to_choose_on_the_next_page_says_which_button_shows_it(
+    played: tuple[Env, int], locale: str
+) -> None:
+    """Five fields, four menus a page: the balloon winch, still to choose, is not below the
+    first page; the panel says which button shows it, and stops saying so once it is
+    chosen."""
+    env, cid = played
+    plugin = env.svc.rulesets.get("wings")
+    panel = await env.svc.panel(cid, ENTENTE)
+    spec = compose(plugin, panel, scenario=SCENARIO, locale=locale, commander_id=None)
+    assert "winch" not in {s.field for s in spec.selects}
+    (page,) = [b for b in spec.buttons if b.action == "page"]
+    assert t("ux-wings3.other-page", locale, button=page.label) in spec.text.splitlines()
+    winch = next(d for d in panel.decisions if d.field == "winch")
+    await env.svc.draft(cid, ENTENTE, panel.round_id, "winch", winch.options[0].id)
+    panel = await env.svc.panel(cid, ENTENTE)
+    spec = compose(plugin, panel, scenario=SCENARIO, locale=locale, commander_id=None)
+    assert t("ux-wings3.other-page", locale, button=page.label) not in spec.text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_board_has_a_key_to_its_marks(played: tuple[Env, int], locale: str) -> None:
+    """Under the table: what "E1 · 2", the balloon's number, "F" and "dmg ?/12" stand for,
+    each mark named as the table draws it, readable on a phone."""
+    env, cid = played
+    status = await env.svc.status(cid)
+    presenter = env.svc.rulesets.get("wings").presenter
+    with recording() as images:
+        presenter.status_board(status.view, {"entente": False, "central": False}, None, locale)
+    (board,) = images
+    drawn = [text.text for text in board.texts]
+    words = re.sub(" +", " ", " ".join(drawn))  # a wrapped line's rows, joined again
+    head = t("ux-wings3.key.head", locale, parts="")
+    assert head in words, drawn
+    key = words[words.index(head) :]
+    assert "E1 · 2" in drawn and "E1 · 2 = " in key  # the map's own label, explained
+    expected = {
+        "en": ("Entente plane 1, altitude 2", "F = flak battery", "dmg ?/12 = "),
+        "fr": ("Entente, avion 1, altitude 2", "F = batterie de DCA", "dégâts ?/12 = "),
+    }[locale]
+    assert all(part in key for part in expected), key
+    assert "F" in drawn and "3" in drawn  # the battery and the balloon's altitude on the table
+    assert not board.too_small()
