@@ -285,3 +285,11 @@ async def test_the_board_has_a_key_to_its_marks(played: tuple[Env, int], locale:
     assert all(part in key for part in expected), key
     assert "F" in drawn and "3" in drawn  # the battery and the balloon's altitude on the table
     assert not board.too_small()
+
+
+@pytest.mark.parametrize("kind", ["reorder", "swap", "night", "program"])
+def test_a_french_reveal_title_reads_with_one_colon_at_most(kind: str) -> None:
+    """The title read "Tour 1 · Poursuite : réordonner : révélation", two labels stacked: a
+    round whose name has a colon keeps it, the reveal says itself another way."""
+    title = t("service.reveal.title", "fr", turn=1, round=t(f"service.round.{kind}", "fr"))
+    assert title.count("\u00a0:") <= 1 and title.endswith("révélation"), title
