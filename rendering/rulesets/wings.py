@@ -737,30 +737,34 @@ class WingsPresenter:
         if "dam" in view.data or not mission or not mission.get("planes"):
             return []
         planes = sorted(mission["planes"].values(), key=lambda p: (len(p["id"]), p["id"]))
-        shown = [p for p in planes if p["status"] not in ("left", "waiting")] or planes
-        plane = shown[0]
-        slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")  # as drawn
-        label = t(
-            "wings.map.plane",
-            locale,
-            side=t(f"wings.map.initial.{plane['side']}", locale),
-            slot=slot,
-            level=plane["level"],
-        )
-        parts = [
-            t(
-                "ux-wings3.key.plane",
+        # The table labels the planes on it (not those gone off it, nor the wrecks' crosses).
+        gone = ("left", "waiting", "shot_down", "crashed", "exploded")
+        labelled = [p for p in planes if p["status"] not in gone]
+        parts = []
+        if labelled:
+            plane = labelled[0]
+            slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")  # as drawn
+            label = t(
+                "wings.map.plane",
                 locale,
-                label=label,
-                side=_side(plane["side"], locale),
+                side=t(f"wings.map.initial.{plane['side']}", locale),
                 slot=slot,
                 level=plane["level"],
             )
-        ]
-        if any(p.get("counters") for p in planes):
+            side = _side(plane["side"], locale)
+            key = "ux-wings3.key.plane"
+            parts.append(t(key, locale, label=label, side=side, slot=slot, level=plane["level"]))
+        if any(p.get("counters") for p in labelled):
             parts.append(t("ux-wings3.key.counters", locale))
         sites = (mission.get("objectives") or {}).values()
-        balloon = next((o for o in sites if o["kind"] == "balloon" and "level" in o), None)
+        balloon = next(
+            (
+                o
+                for o in sites
+                if o["kind"] == "balloon" and "level" in o and not o.get("destroyed")
+            ),
+            None,
+        )
         if balloon is not None:
             parts.append(t("ux-wings3.key.balloon", locale, level=balloon["level"]))
         kinds = {g["kind"] for g in (mission.get("ground") or {}).values()}
@@ -772,6 +776,8 @@ class WingsPresenter:
         if hidden is not None:
             structure = self._structure(view, hidden["type"])
             parts.append(t("ux-wings3.key.damage", locale, structure=structure))
+        if not parts:
+            return []
         return [(t("ux-wings3.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
 
     def status_board(

@@ -201,14 +201,16 @@ async def test_the_mission_report_offers_no_comeback_this_turn(tmp_path: Path, l
     with recording() as images:
         report = presenter.report(SCENARIO, view, turn, 0, locale)
     assert report.image is not None
-    drawn = " ".join(" ".join(text.text.split()) for image in images for text in image.texts)
+    drawn = re.sub(" +", " ", " ".join(text.text for image in images for text in image.texts))
     left = t("wings.status.left", locale)
     assert left in drawn, drawn
     assert t("wings.plane-note.may-come-back", locale) not in drawn, drawn
+    # Every plane is off the table: its key explains no plane label the table does not draw.
+    assert t("ux-wings3.key.head", locale, parts="") in drawn and " · 2 = " not in drawn, drawn
     assert view.stage == "debrief"  # and the debrief's board says the same
     with recording() as images:
         presenter.status_board(view, {"entente": False, "central": False}, None, locale)
-    drawn = " ".join(" ".join(text.text.split()) for image in images for text in image.texts)
+    drawn = re.sub(" +", " ", " ".join(text.text for image in images for text in image.texts))
     assert left in drawn and t("wings.plane-note.may-come-back", locale) not in drawn, drawn
 
 
