@@ -434,9 +434,13 @@ class WingsPresenter:
                 missions=view.data.get("missions_planned", 0),
                 round=t(f"service.round.{view.stage}", locale),
             ) + front_words(view.data, locale)
+        # The channel counts the campaign's turns ("Turn 7/27"), a mission its own: the
+        # board names both when they differ, or its "turn 2" contradicts the message's 7.
+        key = "wings.where" if mission["turn"] == view.turn else "ux-wings3.where"
         return t(
-            "wings.where",
+            key,
             locale,
+            campaign_turn=view.turn,
             mission=view.data.get("mission_number", 0),
             missions=view.data.get("missions_planned", 0),
             kind=t(

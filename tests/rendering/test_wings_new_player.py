@@ -296,3 +296,30 @@ def test_a_french_reveal_title_reads_with_one_colon_at_most(kind: str) -> None:
     round whose name has a colon keeps it, the reveal says itself another way."""
     title = t("service.reveal.title", "fr", turn=1, round=t(f"service.round.{kind}", "fr"))
     assert title.count("\u00a0:") <= 1 and title.endswith("révélation"), title
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_later_missions_board_names_the_turn_the_channel_names(
+    tmp_path: Path, locale: str
+) -> None:
+    """The channel counts the campaign's turns ("Turn 7/27"), each mission its own: in the
+    second mission the board's title names the channel's turn as well as the mission's, so
+    its "turn 2" does not contradict the message it comes with."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    for _ in range(12):
+        status = await env.svc.status(cid)
+        assert status.round is not None
+        if status.view.data.get("mission_number") == 2 and status.round.kind == "program":
+            break
+        await lock_all(env, cid)
+    await env.close()
+    view = status.view
+    mission_turn = view.data["mission"]["turn"]
+    assert view.turn != mission_turn, (view.turn, mission_turn)
+    presenter = env.svc.rulesets.get("wings").presenter
+    (where, *_) = presenter.status_lines(view, locale)
+    turn = {"en": "Turn", "fr": "Tour"}[locale]
+    assert where.startswith(f"{turn} {view.turn} · Mission 2/"), where
+    assert f" {mission_turn} · " in where, where
