@@ -710,7 +710,41 @@ class WingsPresenter:
         record = self._record(view, number) if number is not None else None
         if record is not None:
             lines += self._mission_lines(record, locale)
-        return lines
+        return lines + self._early_end(view, locale)
+
+    @staticmethod
+    def _early_end(view: WingsViewLike, locale: str) -> list[str]:
+        """Why a campaign ended before its last planned mission (seed F.III.d), read from
+        the public state: the loser's airfield destroyed, or his score below a third of the
+        winner's; otherwise he had no plane left to fly."""
+        data = view.data
+        winner, number = data.get("winner"), data.get("mission_number", 0)
+        if not view.finished or winner not in SIDE_INK or "dam" in data:
+            return []
+        if number >= data.get("missions_planned", 0):
+            return []
+        loser = "central" if winner == "entente" else "entente"
+        squadrons = data.get("squadrons", {})
+        score = {side: squadrons.get(side, {}).get("score", 0) for side in SIDE_INK}
+        airfield = squadrons.get(loser, {}).get("majors", {}).get("airfield", {})
+        if data.get("airfield_assault") and airfield.get("destroyed"):
+            why = "airfield"
+        elif score[loser] * 3 < score[winner]:
+            why = "third"
+        else:
+            why = "grounded"
+        return [
+            t(
+                f"ux-wings3.end.{why}",
+                locale,
+                number=number,
+                missions=data.get("missions_planned", 0),
+                loser=_side(loser, locale),
+                winner=_side(winner, locale),
+                loser_vp=score[loser],
+                winner_vp=score[winner],
+            )
+        ]
 
     def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
         return [
@@ -831,6 +865,7 @@ class WingsPresenter:
         if winner is not None:
             name = _side(winner, locale) if winner in SIDE_INK else t("wings.draw", locale)
             lines.append((t("wings.winner", locale, side=name), INK, True))
+        lines += [(text, INK, False) for text in self._early_end(view, locale)]
         for record in view.data.get("history", ()):
             lines += [(text, INK, False) for text in self._mission_lines(record, locale)]
         for side in ("entente", "central"):

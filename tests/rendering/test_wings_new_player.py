@@ -323,3 +323,38 @@ async def test_a_later_missions_board_names_the_turn_the_channel_names(
     turn = {"en": "Turn", "fr": "Tour"}[locale]
     assert where.startswith(f"{turn} {view.turn} · Mission 2/"), where
     assert f" {mission_turn} · " in where, where
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_campaign_over_before_its_last_mission_says_why(
+    tmp_path: Path, locale: str
+) -> None:
+    """Three missions planned, over after the second: the last turn's summary and the
+    after-action report say why (the loser's score below a third of the winner's)."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    for _ in range(300):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await lock_all(env, cid)
+    status = await env.svc.status(cid)
+    await env.close()
+    view = status.view
+    number, planned = view.data["mission_number"], view.data["missions_planned"]
+    assert number < planned, (number, planned)  # the case this is about
+    scores = {s: view.data["squadrons"][s]["score"] for s in ("entente", "central")}
+    winner = view.data["winner"]
+    loser = "central" if winner == "entente" else "entente"
+    assert scores[loser] * 3 < scores[winner]
+    why = t(
+        "ux-wings3.end.third", locale, number=number, missions=planned,
+        loser=t(f"service.side.{loser}", locale), winner=t(f"service.side.{winner}", locale),
+        loser_vp=scores[loser], winner_vp=scores[winner],
+    )  # fmt: skip
+    presenter = env.svc.rulesets.get("wings").presenter
+    assert why in presenter.turn_summary(view, view.turn, locale)
+    with recording() as images:
+        presenter.after_action(SCENARIO, view, locale)
+    drawn = re.sub(" +", " ", " ".join(text.text for image in images for text in image.texts))
+    assert why in drawn, drawn
