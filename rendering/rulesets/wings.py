@@ -676,11 +676,40 @@ class WingsPresenter:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
             before.append(t("ux-wings3.legend", locale))  # the menus write cards as codes
+            before += self._flak_names(view, side, locale)
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
             before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
             before += role_lines(view.data, locale)  # seed A.IV.i: the balloons' role
         return before, []
+
+    def _flak_names(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
+        """A gunner's orders name enemy planes by their ids ("Over P4"), the table by their
+        labels ("C2"): which is which, for a side with a battery."""
+        mission = view.data.get("mission") or {}
+        batteries = [
+            g
+            for g in (mission.get("ground") or {}).values()
+            if g.get("side") == side and g["kind"] not in ("trench", "caa")
+        ]
+        enemies = sorted(
+            (
+                p
+                for p in (mission.get("planes") or {}).values()
+                if p["side"] != side and p["status"] == "flying"
+            ),
+            key=lambda p: (len(p["id"]), p["id"]),
+        )
+        if not batteries or not enemies:
+            return []
+        pilots = view.data.get("pilots", {})
+        names = []
+        for plane in enemies:
+            slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")
+            label = t(f"wings.map.initial.{plane['side']}", locale) + slot
+            pilot = pilots.get(plane.get("pilot") or "", {}).get("name", "")
+            names.append(t("ux-wings3.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
+        return [t("ux-wings3.flak-names", locale, names=", ".join(names))]
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
         """Seed D.VI: which of the reader's planes holds a power its standing order plays
