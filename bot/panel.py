@@ -116,21 +116,28 @@ def compose(
     The campaign's scenario and channel are named under the title: a player in two
     campaigns tells their DM panels apart.
     """
-    text = _text(plugin, panel, scenario, locale, commander_id)
-    if channel_id is not None:
-        where = where_line(plugin, scenario, locale, channel_id)
-        head, _, rest = text.partition("\n")
-        text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
     fields = [d for d in panel.decisions if d.options]
     pages = max(1, -(-len(fields) // MAX_SELECTS))
     page = page % pages
     shown = fields[page * MAX_SELECTS : (page + 1) * MAX_SELECTS]
     buttons = _buttons(panel, locale, odds=plugin.rules.supports_odds)
+    hint = None
     if pages > 1:
         after = (page + 1) % pages
         first, last = after * MAX_SELECTS + 1, min(len(fields), (after + 1) * MAX_SELECTS)
-        label = t("orders.button.page", locale, first=first, last=last, total=len(fields))
+        key = "orders.button.page" if last > first else "ux-wings3.page-one"  # not "5–5"
+        label = t(key, locale, first=first, last=last, total=len(fields))
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
+        # A field still to choose whose menu is on another page: say which button shows it.
+        here = {d.field for d in shown}
+        if any(name not in here for name in panel.missing):
+            hint = t("ux-wings3.other-page", locale, button=label)
+    where = where_line(plugin, scenario, locale, channel_id) if channel_id is not None else None
+    room = TEXT_LIMIT - (len(where) + 1 if where is not None else 0)
+    text = _text(plugin, panel, scenario, locale, commander_id, room, hint)
+    if where is not None:
+        head, _, rest = text.partition("\n")
+        text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
     return PanelSpec(
         campaign_id=panel.campaign_id,
         round_id=panel.round_id,
@@ -162,6 +169,8 @@ def _text(
     scenario: str,
     loc: str,
     commander_id: int | None,
+    room: int = TEXT_LIMIT,
+    hint: str | None = None,
 ) -> str:
     presenter = plugin.presenter
     is_open = panel.status == "open"
@@ -193,13 +202,43 @@ def _text(
         if missing:
             fields = ", ".join(field_text(name, loc) for name in missing)
             lines.append(t("orders.missing", loc, fields=fields))
+            if hint is not None:  # some of those menus are on another page
+                lines.append(hint)
         else:
             lines.append(t("orders.ready", loc))
         if not panel.is_commander:
             who = f"<@{commander_id}>" if commander_id else "—"
             lines.append(t("orders.commander-locks", loc, commander=who))
         lines.append(t("service.panel.how", loc))
-    return clip("\n".join(lines), TEXT_LIMIT)
+    return fit(lines, room)
+
+
+SMALL = "-# "  # an option list under its field: the menu below offers the same options
+
+
+def fit(lines: list[str], limit: int) -> str:
+    """The panel's lines within Discord's limit. The small option lists are cut short first
+    (each to the same length, the longest first): the menus hold every option anyway, and
+    what must stay whole is each field's pick, what is left to choose and how to lock."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    small = [i for i, line in enumerate(lines) if line.startswith(SMALL)]
+
+    def capped(cap: int) -> list[str]:
+        return [clip(line, cap) if i in small else line for i, line in enumerate(lines)]
+
+    low, high = len(SMALL) + 12, max((len(lines[i]) for i in small), default=0)
+    if small and len("\n".join(capped(low))) <= limit:
+        while low < high:  # the longest cap that fits
+            middle = (low + high + 1) // 2
+            if len("\n".join(capped(middle))) <= limit:
+                low = middle
+            else:
+                high = middle - 1
+        return "\n".join(capped(low))
+    kept = [line for line in lines if not line.startswith(SMALL)]
+    return clip("\n".join(kept), limit)
 
 
 def decision_lines(
@@ -235,12 +274,15 @@ def decision_lines(
 def menu_words(plugin: Plugin[Any, Any], scenario: str, decision: Decision, loc: str) -> list[str]:
     """Each option of the owner's menu in the public words, but where two options read the
     same (a Split-S begun late and the plain stall flying its cards, sealed alike): those
-    as his own menu line names them, or he could not tell which one he picks."""
+    as his own menu line names them, or he could not tell which one he picks. So also an
+    option whose public words are a seal ("Flak order 585a660a60"): his own menu says what
+    it does (the presenter's ``sealed_option``, if it has one, tells them)."""
     presenter = plugin.presenter
     words = [presenter.option_text(scenario, decision.field, o.id, loc) for o in decision.options]
     alike = {w for w in words if words.count(w) > 1}
+    sealed = getattr(presenter, "sealed_option", None)  # public words that hide the option
     for i, option in enumerate(decision.options):
-        if words[i] in alike:
+        if words[i] in alike or (sealed is not None and sealed(decision.field, option)):
             one = decision.model_copy(update={"options": (option,)})
             own = presenter.option_lines(scenario, one, loc)
             words[i] = own[0] if own else words[i]
@@ -285,6 +327,7 @@ def _selects(
                             decision.field, option, loc
                         )
                     )
+                    and described != words[i]  # said once: the label already says it
                     else None
                 ),
                 default=option.id == picked,

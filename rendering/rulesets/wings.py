@@ -274,13 +274,16 @@ class WingsPresenter:
         lines += [(text, SIDE_INK["central"], False) for text in night_lines(dam, "", locale)]
         return lines
 
-    def _plane_lines(self, view: WingsViewLike, locale: str) -> list[Line]:
+    def _plane_lines(self, view: WingsViewLike, locale: str, ended: bool = False) -> list[Line]:
+        """Each plane's pilot and state; ``ended``: the mission report's, where no plane
+        can still come back nor be reinforced "this turn"."""
         if "dam" in view.data:
             structure = int(view.data.get("dam_structure", 32))
             return self._dam_lines(view.data["dam"], locale, structure)
         mission = view.data.get("mission")
         if not mission:
             return [(t("wings.no-mission", locale), MUTED, False)]
+        ended = ended or view.stage in ("debrief", "ended")  # the mission flown: no turn left
         pilots = view.data.get("pilots", {})
         lines: list[Line] = []
         for side in ("entente", "central"):
@@ -313,9 +316,9 @@ class WingsPresenter:
                     where = t("wings.status.waiting", locale)  # off the table (seed F.VI.e)
                 elif plane["status"] != "flying":
                     where += " · " + t(f"wings.status.{plane['status']}", locale)
-                    if plane["id"] in mission.get("may_come_back", ()):
+                    if plane["id"] in mission.get("may_come_back", ()) and not ended:
                         where += " · " + t("wings.plane-note.may-come-back", locale)
-                    if plane["id"] in mission.get("may_reinforce", ()):  # its own side's view
+                    if plane["id"] in mission.get("may_reinforce", ()) and not ended:  # own side
                         where += " · " + t("wings.plane-note.may-reinforce", locale)
                 elif plane.get("in_cloud"):
                     where += " · " + self._cloud_note(plane, locale)
@@ -441,9 +444,21 @@ class WingsPresenter:
                 round=t(f"service.round.{view.stage}", locale),
             )
         mission = view.data.get("mission")
+        if not mission:  # between missions, or the campaign over: no turn to name
+            return t(
+                "ux-wings3.where-between",
+                locale,
+                mission=view.data.get("mission_number", 0),
+                missions=view.data.get("missions_planned", 0),
+                round=t(f"service.round.{view.stage}", locale),
+            ) + front_words(view.data, locale)
+        # The channel counts the campaign's turns ("Turn 7/27"), a mission its own: the
+        # board names both when they differ, or its "turn 2" contradicts the message's 7.
+        key = "wings.where" if mission["turn"] == view.turn else "ux-wings3.where"
         return t(
-            "wings.where",
+            key,
             locale,
+            campaign_turn=view.turn,
             mission=view.data.get("mission_number", 0),
             missions=view.data.get("missions_planned", 0),
             kind=t(
@@ -596,7 +611,23 @@ class WingsPresenter:
             return _flak_words(option.detail, locale)
         if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
             return t(f"wings.{option.detail}-detail", locale)
+        if field.startswith("skill"):  # what the skill does (seed D.VII), authored
+            return word(f"ux-wings3.skill-detail.{option.id}", option.detail, locale)
+        if field == "purchase" and option.detail:  # "2 (new)": its price, a kind never owned
+            cost, _, new = option.detail.partition(" ")
+            key = "ux-wings3.debrief.cost-new" if new else "ux-wings3.debrief.cost"
+            return t(key, locale, cp=cost) if cost.isdigit() else option.detail
+        if field.startswith("plane") and (cards := _cards_words(option.id, locale)):
+            return cards  # a plain program: the rules' detail is only the plane's id
         return option.detail
+
+    @staticmethod
+    def sealed_option(field: str, option: Option) -> bool:
+        """Whether the option's public words are a seal: its owner's menu names it in his
+        own words instead ("Flak order 585a660a60" says nothing to the gunner's side)."""
+        return option.id.startswith((SEALED, KIT_SEALED)) or (
+            option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS)
+        )
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
         # A sealed program (clouds) reads as its cards on its own side's panel.
@@ -651,19 +682,52 @@ class WingsPresenter:
             before = [t("ux-review2.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
-        if reserve and stage != "ended":
+        if reserve and stage not in ("ended", "debrief"):  # spent only while flying
             before.append(t("wings.reinforce.reserve", locale, mp=reserve))
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
+        squadron = view.data.get("squadrons", {}).get(side) or {}
+        if stage == "debrief" and squadron.get("reserve") is not None:  # what buys with
+            before.append(t("ux-wings3.debrief.cp", locale, cp=squadron["reserve"]))
         if view.stage == DAM_NIGHT:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
+            before.append(t("ux-wings3.legend", locale))  # the menus write cards as codes
+            before += self._flak_names(view, side, locale)
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
             before += sun_lines(view.data, locale)  # seed F.VI.e: who waits in the sun
             before += role_lines(view.data, locale)  # seed A.IV.i: the balloons' role
         return before, []
+
+    def _flak_names(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
+        """A gunner's orders name enemy planes by their ids ("Over P4"), the table by their
+        labels ("C2"): which is which, for a side with a battery."""
+        mission = view.data.get("mission") or {}
+        batteries = [
+            g
+            for g in (mission.get("ground") or {}).values()
+            if g.get("side") == side and g["kind"] not in ("trench", "caa")
+        ]
+        enemies = sorted(
+            (
+                p
+                for p in (mission.get("planes") or {}).values()
+                if p["side"] != side and p["status"] == "flying"
+            ),
+            key=lambda p: (len(p["id"]), p["id"]),
+        )
+        if not batteries or not enemies:
+            return []
+        pilots = view.data.get("pilots", {})
+        names = []
+        for plane in enemies:
+            slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")
+            label = t(f"wings.map.initial.{plane['side']}", locale) + slot
+            pilot = pilots.get(plane.get("pilot") or "", {}).get("name", "")
+            names.append(t("ux-wings3.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
+        return [t("ux-wings3.flak-names", locale, names=", ".join(names))]
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
         """Seed D.VI: which of the reader's planes holds a power its standing order plays
@@ -693,7 +757,41 @@ class WingsPresenter:
         record = self._record(view, number) if number is not None else None
         if record is not None:
             lines += self._mission_lines(record, locale)
-        return lines
+        return lines + self._early_end(view, locale)
+
+    @staticmethod
+    def _early_end(view: WingsViewLike, locale: str) -> list[str]:
+        """Why a campaign ended before its last planned mission (seed F.III.d), read from
+        the public state: the loser's airfield destroyed, or his score below a third of the
+        winner's; otherwise he had no plane left to fly."""
+        data = view.data
+        winner, number = data.get("winner"), data.get("mission_number", 0)
+        if not view.finished or winner not in SIDE_INK or "dam" in data:
+            return []
+        if number >= data.get("missions_planned", 0):
+            return []
+        loser = "central" if winner == "entente" else "entente"
+        squadrons = data.get("squadrons", {})
+        score = {side: squadrons.get(side, {}).get("score", 0) for side in SIDE_INK}
+        airfield = squadrons.get(loser, {}).get("majors", {}).get("airfield", {})
+        if data.get("airfield_assault") and airfield.get("destroyed"):
+            why = "airfield"
+        elif score[loser] * 3 < score[winner]:
+            why = "third"
+        else:
+            why = "grounded"
+        return [
+            t(
+                f"ux-wings3.end.{why}",
+                locale,
+                number=number,
+                missions=data.get("missions_planned", 0),
+                loser=_side(loser, locale),
+                winner=_side(winner, locale),
+                loser_vp=score[loser],
+                winner_vp=score[winner],
+            )
+        ]
 
     def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
         return [
@@ -718,10 +816,60 @@ class WingsPresenter:
             return None
         return table_map(mission, view.slots, WIDTH - 2 * MARGIN + 16, locale)
 
+    def _map_key(self, view: WingsViewLike, locale: str) -> list[Line]:
+        """What the table's marks stand for, those on this table only, under the table."""
+        mission = view.data.get("mission")
+        if "dam" in view.data or not mission or not mission.get("planes"):
+            return []
+        planes = sorted(mission["planes"].values(), key=lambda p: (len(p["id"]), p["id"]))
+        # The table labels the planes on it (not those gone off it, nor the wrecks' crosses).
+        gone = ("left", "waiting", "shot_down", "crashed", "exploded")
+        labelled = [p for p in planes if p["status"] not in gone]
+        parts = []
+        if labelled:
+            plane = labelled[0]
+            slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")  # as drawn
+            label = t(
+                "wings.map.plane",
+                locale,
+                side=t(f"wings.map.initial.{plane['side']}", locale),
+                slot=slot,
+                level=plane["level"],
+            )
+            side = _side(plane["side"], locale)
+            key = "ux-wings3.key.plane"
+            parts.append(t(key, locale, label=label, side=side, slot=slot, level=plane["level"]))
+        if any(p.get("counters") for p in labelled):
+            parts.append(t("ux-wings3.key.counters", locale))
+        sites = (mission.get("objectives") or {}).values()
+        balloon = next(
+            (
+                o
+                for o in sites
+                if o["kind"] == "balloon" and "level" in o and not o.get("destroyed")
+            ),
+            None,
+        )
+        if balloon is not None:
+            parts.append(t("ux-wings3.key.balloon", locale, level=balloon["level"]))
+        kinds = {g["kind"] for g in (mission.get("ground") or {}).values()}
+        if kinds - {"trench", "caa"}:  # the table marks every other battery "F"
+            parts.append(t("ux-wings3.key.flak", locale))
+        if "caa" in kinds:
+            parts.append(t("ux-wings3.key.caa", locale))
+        hidden = next((p for p in planes if p.get("damage") is None), None)
+        if hidden is not None:
+            structure = self._structure(view, hidden["type"])
+            parts.append(t("ux-wings3.key.damage", locale, structure=structure))
+        if not parts:
+            return []
+        return [(t("ux-wings3.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
+
     def status_board(
         self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes:
         lines = [(self._scores(view, locale), INK, True), *self._plane_lines(view, locale)]
+        lines[1:1] = self._map_key(view, locale)
         majors = major_lines(view.data, locale, bool(view.data.get("airfield_assault")))
         lines += [(text, INK, index == 0) for index, text in enumerate(majors)]
         lines += [
@@ -729,7 +877,7 @@ class WingsPresenter:
         ]
         lines += [(text, INK, False) for text in sun_lines(view.data, locale)]
         lines += [(text, INK, False) for text in role_lines(view.data, locale)]
-        for side, flag in locked.items():
+        for side, flag in () if view.finished else locked.items():  # over: nobody waits
             key = "wings.locked" if flag else "wings.waiting"
             lines.append((t(key, locale, side=_side(side, locale)), MUTED, False))
         if deadline:
@@ -737,7 +885,7 @@ class WingsPresenter:
         return _render(self._where(view, locale), lines, self._board(view, locale))
 
     def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
-        lines = self._plane_lines(view, locale)
+        lines = [*self._map_key(view, locale), *self._plane_lines(view, locale)]
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
@@ -764,6 +912,7 @@ class WingsPresenter:
         if winner is not None:
             name = _side(winner, locale) if winner in SIDE_INK else t("wings.draw", locale)
             lines.append((t("wings.winner", locale, side=name), INK, True))
+        lines += [(text, INK, False) for text in self._early_end(view, locale)]
         for record in view.data.get("history", ()):
             lines += [(text, INK, False) for text in self._mission_lines(record, locale)]
         for side in ("entente", "central"):
@@ -801,7 +950,8 @@ class WingsPresenter:
             return Report(t("wings.no-report", locale, turn=turn))
         text = self._mission_lines(record, locale)
         lines: list[Line] = [(line, INK, False) for line in text]
-        lines += self._plane_lines(view, locale)
+        lines += self._map_key(view, locale)
+        lines += self._plane_lines(view, locale, ended=True)
         title = t("wings.report-title", locale, number=record["number"])
         png = _render(title, lines, self._board(view, locale))
         return Report("\n".join(text), f"mission-{record['number']}.png", png)
@@ -823,6 +973,38 @@ class WingsPresenter:
         if key in images:
             lines.append(f"  ![{key}]({images[key]})")
         return [*lines, ""]
+
+
+CARD_CODES = frozenset(
+    [
+        "S",
+        "SF",
+        "SS",
+        "BL",
+        "BR",
+        "TL",
+        "TR",
+        "HL",
+        "HR",
+        "SL",
+        "SR",
+        "WL",
+        "WR",
+        "ST",
+        "IM",
+        "CL",
+        "DV",
+    ]
+)
+
+
+def _cards_words(program: str, locale: str) -> str:
+    """A plain program ("BL S S") as its cards in words, in order; "" for anything else."""
+    codes = program.partition(SEQUENCE_MARK)[0].split()  # a plain twin's seal is not a card
+    if not codes or any(code not in CARD_CODES for code in codes):
+        return ""
+    then = t("ux-wings3.then", locale)
+    return then.join(t(f"ux-wings3.card.{code}", locale) for code in codes)
 
 
 def _flak_words(detail: str, locale: str) -> str:

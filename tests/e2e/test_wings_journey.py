@@ -8,8 +8,18 @@ from __future__ import annotations
 import discord
 import simcord
 
+from bot.i18n import t
+from bot.service_model import Pace
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import choose, custom_ids, dm_panel, lock, options, refreshed
+from tests.e2e.test_orders import (
+    choose,
+    control,
+    custom_ids,
+    dm_panel,
+    lock,
+    options,
+    refreshed,
+)
 
 
 def _non_default(panel: discord.Message, field: str) -> str:
@@ -75,3 +85,47 @@ async def test_programs_are_chosen_from_the_menus_and_the_turn_flies(world: Worl
         log = await service.log(info.id, per_page=50)
         flown = [e for e in log.entries if e.kind == "card-revealed"]
         assert flown, "no card flown"
+
+
+async def test_a_crowded_french_panel_reads_whole_in_the_dm(world: World) -> None:
+    """Turn 2 of a French campaign: the Entente's DM panel holds two planes, a Knight's
+    order, the flak gunner and the balloon winch. The DM names every field, says the winch
+    is behind the page button and ends on how to lock; the button shows the winch's menu."""
+    async with simcord.run(world.new_bot()) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("front")
+        gm = guild.add_member(env.create_user("mj"), roles=[manager_role(guild)])
+        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
+        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
+        service = world.services.campaigns
+        info = await service.create_campaign(
+            guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="ux",
+            locale="fr",
+        )  # fmt: skip
+        await alice.slash(channel, "campaign join", side="entente")
+        await bob.slash(channel, "campaign join", side="central")
+        await gm.slash(channel, "campaign start")
+        await world.pump()
+        for user in (alice_user, bob_user):  # turn 1: each plane's second program
+            panel = dm_panel(user)
+            fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+            for field in fields:
+                index = 1 if field.startswith("plane") else 0
+                await choose(user, panel, field, options(panel, field)[index].value)
+                panel = refreshed(user, panel)
+            assert (await lock(user, panel)).acknowledged
+        await world.pump()
+        panel = dm_panel(alice_user, "Tour 2")
+        text = panel.content
+        assert len(text) <= 2000
+        for name in ("Avion 1", "Avion 2", "Artilleur DCA", "Treuil des ballons"):
+            assert f"**{name}**" in text, name
+        assert "Reste à choisir\u00a0: Avion 1, Avion 2," in text
+        assert "le bouton «\u00a0Menu 5 sur 5 ›\u00a0»" in text
+        assert text.endswith(t("service.panel.how", "fr"))
+        turned = await alice_user.click(panel, custom_id=control(panel, "sortie:page:"))
+        assert turned.acknowledged
+        winch = options(refreshed(alice_user, panel), "winch")
+        assert [o.label for o in winch][:1] == ["garder les ballons en l’air"]
+    assert info.ruleset == "wings"
