@@ -25,7 +25,7 @@ from bot import boards, secrecy
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
-from bot.i18n import t
+from bot.i18n import t, word
 from bot.panel import PanelSpec, deadline_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import short_receipt
@@ -251,6 +251,12 @@ class AnnouncementBuilder:
                 )
         elif row.kind in ("report", "strike-report", "turn-summary", "campaign-ended", "reveal"):
             facts["state"] = await self._state(tx, rules, int(payload["snapshot_id"]))
+            if row.kind == "turn-summary":  # what the turn did, from its public events
+                facts["events"] = [
+                    (e.kind, e.data)
+                    for e in await tx.events(campaign.id, turn=int(payload["turn"]))
+                    if e.source == "engine" and not e.void and e.branch == campaign.branch
+                ]
         return facts
 
     @staticmethod
@@ -431,8 +437,9 @@ class AnnouncementBuilder:
                 for name, value in entry["fields"].items()
             )
             if not pairs:  # nothing to show: say why, rather than a blank
-                why = "sealed" if entry.get("sealed") else "nothing"
-                pairs = ((t("service.reveal.orders", loc), t(f"service.reveal.{why}", loc)),)
+                pairs = (
+                    (t("service.reveal.orders", loc), blank_words(c.ruleset, kind, entry, loc)),
+                )
             reveal_sides.append(RevealLine(side, pairs, short_receipt(entry["receipt"])))
             what = " · ".join(value for _, value in pairs)
             key = "service.reveal.side-default" if entry.get("defaulted") else "service.reveal.side"
@@ -445,19 +452,7 @@ class AnnouncementBuilder:
                     receipt=short_receipt(entry["receipt"]),
                 )
             )
-        if payload.get("opened"):
-            lines.append(t("service.reveal.opened", loc))
-            for item in payload["opened"]:
-                lines.append(
-                    t(
-                        "service.reveal.opened-line",
-                        loc,
-                        side=side_text(item["side"], loc),
-                        round=round_text(item["round"], loc),
-                        salt=item["salt"],
-                        receipt=short_receipt(item["receipt"]),
-                    )
-                )
+        lines += opened_lines(payload.get("opened") or (), loc)
         images: list[tuple[str, bytes]] = []
         alt: dict[str, str] = {}
         png = await render(
@@ -507,7 +502,13 @@ class AnnouncementBuilder:
         public = view_of(plugin.rules, state, secrecy.Viewer.public())
         turn = int(payload["turn"])
         lines = [t("service.summary.title", loc, turn=turn)]
+        # A ruleset whose turns a line can tell (planes down, balloons burnt) says it first.
+        happened = getattr(plugin.presenter, "turn_happenings", None)
+        if happened is not None:
+            lines += happened(public, facts.get("events", ()), loc)
         lines += plugin.presenter.turn_summary(public, turn, loc)
+        # A last round nobody decided in had no reveal: the receipts it opened come here.
+        lines += opened_lines(payload.get("opened") or (), loc)
         images: list[tuple[str, bytes]] = []
         # While the campaign goes on, the next round's message carries the same board right
         # below: posting it here too would put two identical images in a row.
@@ -587,6 +588,34 @@ class AnnouncementBuilder:
         pinged = (gm, *([int(payload["params"]["user"])] if "user" in params else []))
         text = clip(t(f"service.notice.{notice}", loc, **params))
         return Announcement("gm-notice", text, mentions=pinged)
+
+
+def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> str:
+    """Why a side's reveal line shows no choice: it had none, or it is sealed. "Until the
+    turn ends" is the usual seal; a round whose turn is all it is (a Wings debrief) says in
+    its ruleset's words what is public of its picks and what stays the side's."""
+    if not entry.get("sealed"):
+        return t("service.reveal.nothing", loc)
+    return word(f"ux-wings4.sealed.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
+
+
+def opened_lines(opened: Sequence[Mapping[str, Any]], loc: str) -> list[str]:
+    """The receipts a resolution opens, with their salts, for anyone to check."""
+    if not opened:
+        return []
+    lines = [t("service.reveal.opened", loc)]
+    for item in opened:
+        lines.append(
+            t(
+                "service.reveal.opened-line",
+                loc,
+                side=side_text(item["side"], loc),
+                round=round_text(item["round"], loc),
+                salt=item["salt"],
+                receipt=short_receipt(item["receipt"]),
+            )
+        )
+    return lines
 
 
 def described(lines: Sequence[str]) -> str:

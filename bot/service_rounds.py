@@ -502,11 +502,13 @@ async def open_round(
         ctx.now,
     )
     idle = await _lock_idle_sides(tx, ctx, campaign, state, round_id)
-    await refresh_round_message(tx, campaign, round_id, ctx.now)
+    nobody_decides = len(idle) == len(ctx.plugin(campaign).rules.side_ids)
+    if not nobody_decides:  # a round nobody decides in is not announced as open
+        await refresh_round_message(tx, campaign, round_id, ctx.now)
     for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
         if side not in idle:  # a side asked nothing gets no DM: the round message says so
             await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
-    if len(idle) == len(ctx.plugin(campaign).rules.side_ids):
+    if nobody_decides:
         # Nobody has anything to decide: the round plays at once, and the game moves on to
         # the next round (which opens in turn, and may itself play at once).
         await tx.update_round(round_id, status="resolving")
@@ -727,12 +729,18 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     )
     await tx.finish_round_timers(round_id)
     await tx.update_campaign(campaign.id, snapshot_id=after_id)
-    await refresh_round_message(tx, campaign, round_id, ctx.now)
-    # The round's DM panels say it is over and lose their controls, so a panel left open
-    # in someone's DMs never looks as if it still took orders.
-    await refresh_panels(tx, campaign, round_id, ctx.now)
+    # A round nobody decided in (every lock the round's own) had no message and no panel:
+    # it resolves without a word, and what it opens goes with the turn's summary.
+    quiet = all(idle_lock(lock) for lock in standing.values())
+    if not quiet:
+        await refresh_round_message(tx, campaign, round_id, ctx.now)
+        # The round's DM panels say it is over and lose their controls, so a panel left
+        # open in someone's DMs never looks as if it still took orders.
+        await refresh_panels(tx, campaign, round_id, ctx.now)
 
-    await _announce_reveal(tx, ctx, campaign, round_row, decisions, standing, after_id, ends_turn)
+    opened = await _announce_reveal(
+        tx, ctx, campaign, round_row, decisions, standing, after_id, ends_turn, quiet=quiet
+    )
     if ends_turn:
         public = view_of(rules, new_state, secrecy.Viewer.public())
         for index in range(plugin.presenter.report_count(public, round_row.turn)):
@@ -753,7 +761,12 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             tx,
             campaign,
             "turn-summary",
-            {"round_id": round_id, "turn": round_row.turn, "snapshot_id": after_id},
+            {
+                "round_id": round_id,
+                "turn": round_row.turn,
+                "snapshot_id": after_id,
+                **({"opened": opened} if opened else {}),
+            },
             ctx.now,
             dedupe_key=f"turn-summary:{round_id}",
         )
@@ -774,7 +787,12 @@ async def _announce_reveal(
     standing: Mapping[str, Any],
     after_id: int,
     ends_turn: bool,
-) -> None:
+    *,
+    quiet: bool = False,
+) -> list[dict[str, Any]]:
+    """Queue the round's reveal. A quiet round (nobody decided) has none: the receipts it
+    opens are returned for the turn's summary to carry, or, if it does not end the turn,
+    still revealed on their own."""
     rules = ctx.plugin(campaign).rules
     sides: list[dict[str, Any]] = []
     for side in rules.side_ids:
@@ -804,6 +822,8 @@ async def _announce_reveal(
         locks = standing if other.id == round_row.id else await tx.standing_locks(other.id)
         for side in rules.side_ids:
             lock = locks.get(side)
+            if quiet and other.id == round_row.id:
+                continue  # an empty choice nobody made: nothing to check (/receipt has it)
             if lock is not None:
                 opened.append(
                     {
@@ -815,6 +835,8 @@ async def _announce_reveal(
                         "receipt": lock.receipt,
                     }
                 )
+    if quiet and (ends_turn or not opened):
+        return opened
     await notify(
         tx,
         campaign,
@@ -830,6 +852,7 @@ async def _announce_reveal(
         ctx.now,
         dedupe_key=f"reveal:{round_row.id}",
     )
+    return []
 
 
 async def finish_campaign(

@@ -52,6 +52,16 @@ LINE = 34
 INK = (30, 30, 30)
 MUTED = (95, 95, 95)
 PAPER = (246, 242, 232)
+# A turn's public events a channel line counts (ux-wings4): a plane's fall, once however
+# it came down, and what the sides did to the ground and to the objectives.
+PLANE_DOWN = ("shot-down", "exploded", "crashed")
+HAPPENINGS = (
+    ("balloons", ("balloon-destroyed",)),
+    ("ground", ("ground-destroyed",)),
+    ("objectives", ("photographed", "reconnoitred")),
+    ("left", ("left-table",)),
+)
+_SIDE_ORDER = {"entente": 0, "central": 1}
 SIDE_INK = {"entente": (46, 109, 180), "central": (122, 74, 30)}
 
 Line = tuple[str, tuple[int, int, int], bool]  # text, colour, bold
@@ -643,6 +653,9 @@ class WingsPresenter:
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
+        pilot = decision.options[0].detail if decision.options else ""
+        if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
+            return [t("ux-wings4.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
         return [" · ".join(labels)]
 
     def excluded_lines(
@@ -758,6 +771,38 @@ class WingsPresenter:
         if record is not None:
             lines += self._mission_lines(record, locale)
         return lines + self._early_end(view, locale)
+
+    @staticmethod
+    def turn_happenings(
+        view: WingsViewLike, events: Sequence[tuple[str, Mapping[str, Any]]], locale: str
+    ) -> list[str]:
+        """One line of what a flown turn did, from its public events: planes down by side,
+        balloons and ground posts destroyed, objectives photographed or reconnoitred. A turn
+        nothing flew in (a debrief) says nothing; a raid has its own score line."""
+        kinds = [kind for kind, _ in events]
+        if "dam" in view.data or "card-revealed" not in kinds:
+            return []
+        planes = (view.data.get("mission") or {}).get("planes", {})
+        down: dict[str, set[str]] = {}
+        for kind, data in events:
+            if kind in PLANE_DOWN:
+                side = planes.get(str(data.get("plane")), {}).get("side", "")
+                down.setdefault(side, set()).add(str(data.get("plane")))
+        parts = []
+        if down:
+            sides = ", ".join(
+                t("ux-wings4.side-count", locale, side=_side(side, locale), count=len(ids))
+                if side
+                else str(len(ids))
+                for side, ids in sorted(down.items(), key=lambda item: _SIDE_ORDER.get(item[0], 2))
+            )
+            parts.append(t("ux-wings4.planes-down", locale, sides=sides))
+        for key, counted in HAPPENINGS:
+            if count := sum(kinds.count(kind) for kind in counted):
+                parts.append(t(f"ux-wings4.{key}", locale, count=count))
+        if not parts:
+            return [t("ux-wings4.happened-none", locale)]
+        return [t("ux-wings4.happened", locale, parts=" · ".join(parts))]
 
     @staticmethod
     def _early_end(view: WingsViewLike, locale: str) -> list[str]:

@@ -990,6 +990,12 @@ class WingsRules(Rules[WingsState, WingsView]):
                 )
                 field = names[(d.side, d.field)]
                 default = equipment.sealed(campaign, d.field, d.default)
+            elif d.kind == "skill":
+                # "Skill 1" alone does not say whose: each option's detail is the pilot's
+                # name ("skill:P3" -> P3's), for his side's panel to name him.
+                pilot = campaign.pilots[d.field.removeprefix("skill:")].name
+                options = tuple(Option(id=o.id, label=o.label, detail=pilot) for o in d.options)
+                field, default = names[(d.side, d.field)], d.default
             else:
                 options = tuple(Option(id=o.id, label=o.label, detail=o.detail) for o in d.options)
                 field, default = names[(d.side, d.field)], d.default

@@ -1,0 +1,112 @@
+"""What the Wings channel and panels say around a mission (ux-wings4), in en and fr:
+
+- the debrief's reveal says what is true of its picks (they are sealed in the receipt it
+  opens at once; the equipment bought stays sealed until the campaign's end), not
+  "sealed until the turn ends": a debrief has no turn left to end;
+- a debrief's "Skill 1" names the pilot who earned it;
+- "End of turn N" says in one line what the turn did (planes down, planes off the table),
+  from the turn's public events."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service_settings import SettingsChange
+from tests.service.support import Env
+from tests.service.wings_play import ENTENTE, GM, lock_all, start_wings
+
+WORDS = {
+    "en": {
+        "sealed": "sealed until the turn ends",
+        "debrief": "Debrief revealed",
+        "picks": "picks sealed in this receipt, opened below; equipment bought stays sealed "
+        "until the campaign's end",
+        "earned": "{name} has earned a skill: ",
+        "summary": "End of turn {turn}",
+        "down": "This turn — planes down: ",
+        "calm": "This turn — no plane or balloon down",
+        "left": "planes off the table: ",
+    },
+    "fr": {
+        "sealed": "scellés jusqu'à la fin du tour",
+        "debrief": "Débriefing",
+        "picks": "choix scellés dans ce reçu, ouvert ci-dessous\u00a0; l’équipement acheté "
+        "reste scellé jusqu’à la fin de la campagne",
+        "earned": "{name} a gagné une compétence\u00a0: ",
+        "summary": "Fin du tour {turn}",
+        "down": "Ce tour — avions abattus\u00a0: ",
+        "calm": "Ce tour — aucun avion ni ballon abattu",
+        "left": "avions sortis de la table\u00a0: ",
+    },
+}
+DOWN = ("shot-down", "exploded", "crashed")
+
+
+async def _to_the_debrief(env: Env, lang: str) -> int:
+    cid = await start_wings(env, "quiet")
+    if lang != "en":
+        await env.svc.change_settings(cid, GM, SettingsChange(locale=lang), "table")
+    for _ in range(60):
+        status = await env.svc.status(cid)
+        assert status.round is not None
+        if status.round.kind == "debrief":
+            return cid
+        await lock_all(env, cid)
+    raise AssertionError("no debrief")
+
+
+def _channel(env: Env, kind: str) -> list[str]:
+    return [
+        a.text for target, a, _ in env.sender.sent if target.kind == "channel" and a.kind == kind
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_debrief_reveal_says_what_its_picks_are(env: Env, lang: str) -> None:
+    words = WORDS[lang]
+    cid = await _to_the_debrief(env, lang)
+    await lock_all(env, cid)
+    debrief = next(text for text in _channel(env, "reveal") if words["debrief"] in text)
+    assert words["sealed"] not in debrief
+    assert debrief.count(words["picks"]) == 2, debrief  # one line a side
+    assert words["sealed"] in _channel(env, "reveal")[0]  # a program's still is, truly
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_debrief_skill_names_the_pilot_who_earned_it(env: Env, lang: str) -> None:
+    words = WORDS[lang]
+    cid = await _to_the_debrief(env, lang)
+    pilots = (await env.svc.status(cid)).view.data["pilots"].values()
+    earned = [p["name"] for p in pilots if p["side"] == "entente" and p.get("skill_picks")]
+    skills = [
+        d for d in (await env.svc.panel(cid, ENTENTE)).decisions if d.field.startswith("skill")
+    ]
+    assert earned and len(skills) == len(earned)
+    dm = [
+        a.text for target, a, _ in env.sender.sent if target.kind == "dm" and target.id == ENTENTE
+    ]
+    panel = dm[-1]
+    for name in earned:
+        assert words["earned"].format(name=name) in panel, panel
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_end_of_a_turn_says_what_happened(env: Env, lang: str) -> None:
+    words = WORDS[lang]
+    cid = await _to_the_debrief(env, lang)
+    async with env.repo.read() as tx:
+        events = [e for e in await tx.events(cid) if e.source == "engine"]
+    flown = sorted({e.turn for e in events if e.kind == "card-revealed"})
+    fell = {e.turn for e in events if e.kind in DOWN}
+    assert fell and set(flown) - fell  # the seed gives both kinds of turn
+    summaries = _channel(env, "turn-summary")
+    for turn in flown:
+        title = words["summary"].format(turn=turn)
+        summary = next(s for s in summaries if title in s.split("\n")[0])
+        second = summary.split("\n")[1]
+        if turn in fell:
+            assert second.startswith(words["down"]), summary
+        elif "left-table" in {e.kind for e in events if e.turn == turn}:
+            assert words["left"] in second, summary
+        else:
+            assert second == words["calm"], summary
