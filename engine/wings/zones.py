@@ -141,9 +141,10 @@ def post_spot(catalog: Catalog, defender: SideName, index: int, count: int) -> S
 
 def battery_spot(catalog: Catalog, defender: SideName, objectives: dict[str, Objective]) -> Spot:
     """Where the defender would like his flak battery: a ruler across the table from his
-    first objective (the deep one), towards the table's middle line: the sky over it and
-    over the raiders' way in then lies in the battery's bands at levels 1 to 3 (seed
-    A.IV.h: 1-2 R, R/2-1.5 R, R/2-R), which it would not be from right beside it."""
+    first objective (the deep one), towards the table's middle line (or past it from the
+    line itself): the sky over the objective then lies in the battery's bands at levels 1
+    to 3 (seed A.IV.h: 1-2 R, R/2-1.5 R, R/2-R), and a level-1 bomber's release point a
+    straight short of it in the first; right beside it, level 1 would be out of reach."""
     first = min(objectives.values(), key=lambda site: site.id)
     height = catalog.rules.units.table[1]
     across = 1 if first.y <= height / 2 + geo.EPS else -1

@@ -174,7 +174,7 @@ def test_defences_in_the_enemy_zone_keep_its_placement_rule(
 def test_the_flak_battery_covers_the_deep_objective(defender: SideName) -> None:
     """The defender stands his battery a ruler from the deep objective (authored): the sky
     over it lies in the battery's bands at levels 1, 2 and 3 (seed A.IV.h), which it would
-    not from beside the target, nor from the border 2.9 rulers off (levels 2 and 3)."""
+    not from beside the target (level 1), nor from the border 1.44 rulers off (level 3)."""
     mission, _, _ = generate_mission(
         CATALOG, _stocked(defender), Rng("z", 0, "b"), "bombing", enemy_zone=True
     )
