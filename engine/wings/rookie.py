@@ -210,7 +210,7 @@ def _raiders(catalog: Catalog, mission: MissionState, plane: PlaneState) -> tupl
     for other in sorted(mission.planes.values(), key=lambda p: p.id):
         if other.side == plane.side or other.status != "flying":
             continue
-        sites = [(site.x, site.y) for site in own if _carries_task(catalog, other, site)]
+        sites = [(site.x, site.y) for site in own if _seen_carrying(catalog, other, site)]
         if not sites:
             continue
         aim = _nearest(other, sites)
@@ -284,7 +284,7 @@ def _raid_on(catalog: Catalog, mission: MissionState, plane: PlaneState) -> bool
         for other in mission.planes.values()
         if other.side != plane.side and other.status == "flying"
         for site in mission.objectives.values()
-        if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
+        if site.side == plane.side and not _achieved(site) and _seen_carrying(catalog, other, site)
     )
 
 
@@ -388,6 +388,15 @@ def _on_table(mission: MissionState, target: geo.Point) -> bool:
     """A goal off the table is home: flying off the table's end is then the point."""
     width, height = mission.table
     return 0 <= target[0] <= width and 0 <= target[1] <= height
+
+
+def _seen_carrying(catalog: Catalog, other: PlaneState, site: Objective) -> bool:
+    """Whether an enemy plane may carry a task against ``site``, as the board shows it: a
+    two-seater for a recon or a photograph (whether its observer is hurt is the enemy's
+    secret), bombs under the wings for a target, any gun for a balloon."""
+    if site.kind in ("recon", "photo"):
+        return catalog.planes[other.type].two_seater
+    return _carries_task(catalog, other, site)
 
 
 def _carries_task(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:

@@ -197,3 +197,29 @@ def test_a_rookie_defender_flies_to_shoot_at_a_raider_on_his_way_in() -> None:
         fired += bool(his)
     assert fired >= 14  # nearly every time he gets a shot in
     assert shots >= 24  # and most often two of the turn's three fire steps
+
+
+def test_a_rookie_defender_reads_no_secret_of_the_raiders() -> None:
+    """Whether the enemy two-seater's observer is hurt is the enemy's secret (its life
+    points are stripped from the other side's view), and so are its damage cards: two
+    boards differing only in them, the defender flies the same, taking the two-seater for
+    a raider either way."""
+    from tests.wings.test_mission_kinds import with_recon_crew
+
+    mission, _, _ = generate_mission(catalog(), with_recon_crew(), Rng("s", 0, "b"), "recon")
+    camera = next(p for p in mission.planes.values() if catalog().planes[p.type].two_seater)
+    hurt = camera.model_copy(
+        update={"observer_lp": 1, "cards": (("A", 3), ("A", 5)), "damage": 6, "wounded": True}
+    )
+    secret = mission.model_copy(update={"planes": {**mission.planes, camera.id: hurt}})
+    defenders = [p for p in mission.planes.values() if p.side != camera.side]
+    for defender in defenders:
+        assert goal(catalog(), mission, defender) == goal(catalog(), secret, defender)
+        for seed in range(4):
+            picks = [
+                rookie_program(
+                    catalog(), board, defender, Rng(str(seed), 1, "ai").stream(defender.id)
+                ).cards
+                for board in (mission, secret)
+            ]
+            assert picks[0] == picks[1], (defender.id, seed)
