@@ -119,10 +119,13 @@ def defences(
     caa: int,
     taken: tuple[Spot, ...] = (),
     border: float | None = None,
+    enemy_zone: bool = False,
 ) -> dict[str, GroundElement]:
     """The defending side's trenches and CAA posts along the border of its own zone (seed
     E.I.b: mission elements within R/2 of that border), spread evenly across the table,
-    each slid along the border clear of the objectives and posts laid before it."""
+    each slid along the border clear of the objectives and posts laid before it. In a
+    mission in the enemy zone, the zone's own rule: a ruler inside its edges
+    (``zones.post_spot``, ``zones.clear_spot``)."""
     width, height = catalog.rules.units.table
     x = border if border is not None else width * 3 / 4 if side == "central" else width / 4
     kinds: list[Literal["trench", "caa"]] = []
@@ -131,7 +134,11 @@ def defences(
     laid = list(taken)
     posts = []
     for index, kind in enumerate(kinds):
-        y = clear_spot(catalog, x, height * (index + 1) / (len(kinds) + 1), laid)
+        if enemy_zone:
+            wish = zones_of.post_spot(catalog, side, index, len(kinds))
+            x, y = zones_of.clear_spot(catalog, side, wish, laid)
+        else:
+            y = clear_spot(catalog, x, height * (index + 1) / (len(kinds) + 1), laid)
         laid.append((x, y))
         posts.append(
             GroundElement(
@@ -146,24 +153,34 @@ def defences(
 
 
 def flak_battery(
-    catalog: Catalog, side: SideName, taken: tuple[Spot, ...] = (), border: float | None = None
+    catalog: Catalog,
+    side: SideName,
+    taken: tuple[Spot, ...] = (),
+    border: float | None = None,
+    wish: Spot | None = None,
 ) -> GroundElement:
     """The flak battery (DCA) covering the objectives: on the table's middle line as deep in
     the defender's zone as seed E.I.b lets a mission element lie (``[objectives] depth``,
     key ``dca``: R/2), slid across the table clear of the objectives and posts (authored
-    spot); armed from the second turn (seed A.IV.h: a turn to arm)."""
+    spot); armed from the second turn (seed A.IV.h: a turn to arm). In a mission in the
+    enemy zone, the clear spot nearest ``wish`` a ruler inside its edges (seed E.II.c,
+    ``zones.battery_spot``)."""
     width, height = catalog.rules.units.table
     ruler = catalog.rules.units.ruler
     if border is None:
         border = width * 3 / 4 if side == "central" else width / 4
     inward = 1 if side == "central" else -1
     x = border + inward * ruler * catalog.rules.objectives.depth["dca"]
+    if wish is not None:
+        x, y = zones_of.clear_spot(catalog, side, wish, list(taken))
+    else:
+        y = clear_spot(catalog, x, height / 2, list(taken))
     return GroundElement(
         id=f"{side[0]}-{GROUND_CODES['dca']}1",
         kind="dca",
         side=side,
         x=x,
-        y=clear_spot(catalog, x, height / 2, list(taken)),
+        y=y,
         ready_turn=2,
     )
 
@@ -392,11 +409,12 @@ def generate_mission(
         default_border = width * 3 / 4 if enemy == "central" else width / 4
         placed = nets.lay_ring(placed, default_border if border is None else border)
     spots = tuple((site.x, site.y) for site in placed.values())
-    ground = defences(catalog, enemy, trenches, caa, spots, border)
+    # Seed E.II.c: in the enemy zone, its placement rule (engine.wings.zones).
+    ground = defences(catalog, enemy, trenches, caa, spots, border, zones is not None)
     if dca:
-        battery = flak_battery(
-            catalog, enemy, (*spots, *((post.x, post.y) for post in ground.values())), border
-        )
+        wish = zones_of.battery_spot(catalog, enemy, placed) if zones is not None else None
+        laid = (*spots, *((post.x, post.y) for post in ground.values()))
+        battery = flak_battery(catalog, enemy, laid, border, wish)
         ground[battery.id] = battery
     mission = mission.model_copy(
         update={

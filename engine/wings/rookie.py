@@ -16,6 +16,16 @@ nearest enemy plane, else an open objective. Near his task's objective the rooki
 many more programs: the run-in is where care pays, and a defender takes the same care
 while a raider is on his run-in (else the raider's thousand draws met eight).
 
+A defender also knows what the raiders are after: the objectives are his own and on the
+board. He expects each raider to fly straight at the objective he carries his task for
+(he cannot read his cards), and weighs every program by the damage cards he could deal
+him on the way: a card ending with the raider's expected place in his gun's arc and reach
+(a ruler, half a ruler one level apart, none further; not overlapping) counts as a shot,
+a double one at short range. A raid has few turns before the bomb falls or the picture is
+taken, so he weighs a thousand programs whenever a raider's way comes within his reach
+this turn, not only on the run-in (seed E.III.a: the defender's goal is to protect the
+objectives).
+
 He sees the board as any player does, and no more: a program whose card ends a maneuver in
 a net that would catch him (``nets.ahead``: the balloons' places and heights) or over a
 hill or ridge he is not above (seed F.V) is thrown out as one leaving the table is. He
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import NamedTuple
 
 from engine.wings import geometry as geo
 from engine.wings import nets, relief, zones
@@ -44,6 +55,15 @@ EDGE_MARGIN = 1.0  # bw: an end pose nearer the edge than this counts as flying 
 SAFE_AHEAD = 5.0  # bw: room ahead he wants at the end of a turn
 PHOTO_STALL = 1.0  # bw: how much a pass ending on a stall is worth over the photo site
 CLIMB_BONUS = 1.5  # bw: how much a climb toward a balloon above is worth
+SHOT_WORTH = 2.0  # bw: how much a damage card a defender could deal a raider is worth
+
+
+class Raider(NamedTuple):
+    """A raider as a defender reads him off the board: his level, and where he expects him
+    after each card of the turn, flying straight at the objective he carries a task for."""
+
+    level: int
+    way: tuple[geo.Point, ...]
 
 
 def goal(catalog: Catalog, mission: MissionState, plane: PlaneState) -> geo.Point | None:
@@ -69,13 +89,9 @@ def goal(catalog: Catalog, mission: MissionState, plane: PlaneState) -> geo.Poin
         for other in mission.planes.values()
         if other.side != plane.side and other.status == "flying"
     ]
-    # A defender goes for the planes carrying the enemy's task first.
-    raiders = [
-        _ahead_of(catalog, other)
-        for other in enemies
-        for site in mission.objectives.values()
-        if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
-    ]
+    # A defender goes for the planes carrying the enemy's task first, where each will be
+    # at the turn's end on his way to the objective.
+    raiders = [raider.way[-1] for raider in _raiders(catalog, mission, plane)]
     if raiders:
         return _nearest(plane, raiders)
     if enemies:
@@ -101,14 +117,15 @@ def rookie_program(
     site = _task_site(catalog, mission, plane)
     if site is not None and geo.distance((plane.x, plane.y), (site.x, site.y)) <= RUN_IN:
         draws = max(draws, RUN_IN_DRAWS)  # on the run-in he takes more care
-    elif _raid_on(catalog, mission, plane):
+    raiders = _raiders(catalog, mission, plane) if site is None else ()
+    if _raid_on(catalog, mission, plane) or _within_reach(catalog, plane, raiders):
         draws = max(draws, RUN_IN_DRAWS)  # and so does the defender meeting it
     codes = catalog.maneuver_decks[catalog.planes[plane.type].deck].codes
     for batch in (draws, RETRIES):
         drawn = [tuple(stream.choice(codes) for _ in range(CARDS_PER_TURN)) for _ in range(batch)]
         # Scored first, checked after: the geometry is cheap, the legality check is not.
         ranked = sorted(
-            (_score(catalog, mission, plane, cards, target, site), index, cards)
+            (_score(catalog, mission, plane, cards, target, site, raiders), index, cards)
             for index, cards in enumerate(drawn)
         )
         for score, _, cards in ranked:
@@ -127,9 +144,11 @@ def _score(
     cards: tuple[str, ...],
     target: geo.Point,
     site: Objective | None,
+    raiders: tuple[Raider, ...] = (),
 ) -> float:
     """The distance left to the goal after the three cards (the nearest pass counts most,
-    the end pose a little, to keep on course); off the table or into the ground is out."""
+    the end pose a little, to keep on course), less the shots he could take at raiders on
+    their way; off the table or into the ground is out."""
     plane_type = catalog.planes[plane.type]
     deck = catalog.maneuver_decks[plane_type.deck]
     width, height = mission.table
@@ -138,8 +157,9 @@ def _score(
     climbs = 0
     size = catalog.base_size(plane_type)
     hazards = mission.nets or bool(mission.relief)
-    for code, (level, counters) in zip(
-        cards, _heights(catalog, mission, plane, cards), strict=True
+    shots = 0
+    for step, (code, (level, counters)) in enumerate(
+        zip(cards, _heights(catalog, mission, plane, cards), strict=True)
     ):
         card = deck.card(code)
         kind = card.kind if card is not None else ""
@@ -166,7 +186,9 @@ def _score(
             elif level <= 2 and _covers(catalog, plane, x, y, heading, site):
                 gap = -PHOTO_STALL
         nearest = min(nearest, gap)
-    score = nearest + 0.25 * geo.distance((x, y), target)
+        if raiders:
+            shots += _shot_at(catalog, plane, raiders, step, (x, y, heading), level)
+    score = nearest - SHOT_WORTH * shots + 0.25 * geo.distance((x, y), target)
     if _on_table(mission, target):
         # Headed at a near edge, next turn has no way back: he sees that much.
         score += max(0.0, SAFE_AHEAD - _room_ahead(mission, x, y, heading))
@@ -175,19 +197,83 @@ def _score(
     return score
 
 
-def _ahead_of(catalog: Catalog, other: PlaneState) -> geo.Point:
-    """Where a raider will be if he flies on straight for a turn: a defender meets him there
-    rather than chasing where he was (his place and heading are on the board)."""
-    plane_type = catalog.planes[other.type]
-    straight = next(
-        card.code for card in catalog.maneuver_decks[plane_type.deck].cards if card.is_straight
+def _raiders(catalog: Catalog, mission: MissionState, plane: PlaneState) -> tuple[Raider, ...]:
+    """The enemy planes carrying a task against his side's open objectives, each expected
+    to fly a straight's length a card at the nearest of them (public: where they stand,
+    their type, where his objectives are)."""
+    own = [
+        site
+        for site in sorted(mission.objectives.values(), key=lambda o: o.id)
+        if site.side == plane.side and not _achieved(site)
+    ]
+    raiders = []
+    for other in sorted(mission.planes.values(), key=lambda p: p.id):
+        if other.side == plane.side or other.status != "flying":
+            continue
+        sites = [(site.x, site.y) for site in own if _seen_carrying(catalog, other, site)]
+        if not sites:
+            continue
+        aim = _nearest(other, sites)
+        plane_type = catalog.planes[other.type]
+        deck = catalog.maneuver_decks[plane_type.deck]
+        straight = next(card.code for card in deck.cards if card.is_straight)
+        length = catalog.move(plane_type, straight).dx
+        gap = geo.distance((other.x, other.y), aim)
+        way = []
+        for card in range(1, CARDS_PER_TURN + 1):
+            part = min(1.0, card * length / gap) if gap > geo.EPS else 1.0
+            way.append((other.x + part * (aim[0] - other.x), other.y + part * (aim[1] - other.y)))
+        raiders.append(Raider(level=other.level, way=tuple(way)))
+    return tuple(raiders)
+
+
+def _within_reach(catalog: Catalog, plane: PlaneState, raiders: tuple[Raider, ...]) -> bool:
+    """Whether a raider's way this turn passes within his guns' reach of somewhere his
+    straights could take him by then: a shot this turn is possible, so care pays."""
+    plane_type = catalog.planes[plane.type]
+    deck = catalog.maneuver_decks[plane_type.deck]
+    straight = next(card.code for card in deck.cards if card.is_straight)
+    length = catalog.move(plane_type, straight).dx
+    ruler = catalog.rules.units.ruler
+    return any(
+        geo.distance((plane.x, plane.y), spot) <= (step + 1) * length + ruler
+        for raider in raiders
+        for step, spot in enumerate(raider.way)
     )
-    x, y, _ = other.x, other.y, other.heading
-    move = catalog.move(plane_type, straight)
-    heading = other.heading
-    for _ in range(CARDS_PER_TURN):
-        x, y, heading = geo.apply_move(x, y, heading, move)
-    return (x, y)
+
+
+def _shot_at(
+    catalog: Catalog,
+    plane: PlaneState,
+    raiders: tuple[Raider, ...],
+    step: int,
+    pose: tuple[float, float, float],
+    level: int,
+) -> int:
+    """The damage cards his best shot could deal after card ``step`` ending on ``pose``,
+    at a raider where he expects him then (seed A.II.a: one card at long range, two at
+    short; A.III: a ruler's reach at the same level, half a ruler one level apart)."""
+    plane_type = catalog.planes[plane.type]
+    ruler = catalog.rules.units.ruler
+    fire = catalog.rules.fire
+    clear = max(catalog.base_size(plane_type))  # nearer, the bases overlap: no fire
+    x, y, heading = pose
+    best = 0
+    for raider in raiders:
+        apart = abs(raider.level - level)
+        if apart >= 2:
+            continue
+        reach = ruler if apart == 0 else ruler / 2
+        gap = geo.distance((x, y), raider.way[step])
+        if not clear <= gap <= reach:
+            continue
+        bearing = math.degrees(math.atan2(raider.way[step][1] - y, raider.way[step][0] - x))
+        if any(
+            gun.turret or abs(geo.normalise(bearing - heading - gun.axis)) <= gun.half_angle
+            for gun in plane_type.guns
+        ):
+            best = max(best, fire.short_cards if gap <= reach / 2 else fire.long_cards)
+    return best
 
 
 def _raid_on(catalog: Catalog, mission: MissionState, plane: PlaneState) -> bool:
@@ -198,7 +284,7 @@ def _raid_on(catalog: Catalog, mission: MissionState, plane: PlaneState) -> bool
         for other in mission.planes.values()
         if other.side != plane.side and other.status == "flying"
         for site in mission.objectives.values()
-        if site.side == plane.side and not _achieved(site) and _carries_task(catalog, other, site)
+        if site.side == plane.side and not _achieved(site) and _seen_carrying(catalog, other, site)
     )
 
 
@@ -302,6 +388,15 @@ def _on_table(mission: MissionState, target: geo.Point) -> bool:
     """A goal off the table is home: flying off the table's end is then the point."""
     width, height = mission.table
     return 0 <= target[0] <= width and 0 <= target[1] <= height
+
+
+def _seen_carrying(catalog: Catalog, other: PlaneState, site: Objective) -> bool:
+    """Whether an enemy plane may carry a task against ``site``, as the board shows it: a
+    two-seater for a recon or a photograph (whether its observer is hurt is the enemy's
+    secret), bombs under the wings for a target, any gun for a balloon."""
+    if site.kind in ("recon", "photo"):
+        return catalog.planes[other.type].two_seater
+    return _carries_task(catalog, other, site)
 
 
 def _carries_task(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:

@@ -11,6 +11,13 @@ The seed's two sentences meet at the far edge ("at least 1 R from the edges of t
 zone", "within 1 R of the far edge" is deep): authored reading, a deep objective stands
 exactly one ruler from the far edge, the only line both allow; the others a ruler inside
 the border with no-man's land. The first objective is deep, then every other one.
+
+The ground defences are mission elements too, placed "following the placement rules above"
+(seed E.II.c), which for this mission are the enemy zone's: a ruler clear of its edges, half
+a ruler from one another. Where in it is the defender's free choice (E.II.b); authored, he
+lines his posts a ruler inside the border, the first line the rule allows across the
+raiders' way, and stands his flak battery half a ruler short of the first (deep) objective,
+on the raiders' side, to cover it as the battery covers the objectives on the border.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.objectives import OBJECTIVE_CODES, OBJECTIVE_OF
 from engine.wings.state import MissionState, Objective
+
+Spot = tuple[float, float]
+GRID = 0.1  # bw: the step at which a defence is slid to the nearest clear spot
 
 ENEMY_ZONE = "@enemy"  # a mission choice's suffix: flown in the enemy zone
 # Mission types that may be flown in the enemy zone (a rescue lands by its pilot, E.I.a).
@@ -108,3 +118,55 @@ def is_deep(catalog: Catalog, defender: SideName, x: float) -> bool:
     width = catalog.rules.units.table[0]
     gap = width - x if defender == "central" else x
     return gap <= catalog.rules.units.ruler * DEEP + geo.EPS
+
+
+def defence_area(catalog: Catalog, defender: SideName) -> tuple[Spot, Spot]:
+    """Seed E.I.b with E.II.c: the corners of the part of the enemy zone where a mission
+    element may stand, a ruler clear of the border, the far edge and the table's sides."""
+    width, height = catalog.rules.units.table
+    margin = catalog.rules.units.ruler * MARGIN
+    border = border_of(enemy_zone_borders(catalog, defender), defender)
+    if defender == "central":
+        return (border + margin, margin), (width - margin, height - margin)
+    return (margin, margin), (border - margin, height - margin)
+
+
+def post_spot(catalog: Catalog, defender: SideName, index: int, count: int) -> Spot:
+    """Where the defender would like his ``index``-th of ``count`` trenches and CAA posts:
+    evenly across the table on the line a ruler inside the border."""
+    (left, low), (right, high) = defence_area(catalog, defender)
+    x = left if defender == "central" else right
+    return x, low + (high - low) * (index + 1) / (count + 1)
+
+
+def battery_spot(catalog: Catalog, defender: SideName, objectives: dict[str, Objective]) -> Spot:
+    """Where the defender would like his flak battery: a ruler across the table from his
+    first objective (the deep one), towards the table's middle line (or past it from the
+    line itself): the sky over the objective then lies in the battery's bands at levels 1
+    to 3 (seed A.IV.h: 1-2 R, R/2-1.5 R, R/2-R), and a level-1 bomber's release point a
+    straight short of it in the first; right beside it, level 1 would be out of reach."""
+    first = min(objectives.values(), key=lambda site: site.id)
+    height = catalog.rules.units.table[1]
+    across = 1 if first.y <= height / 2 + geo.EPS else -1
+    return first.x, first.y + across * catalog.rules.units.ruler
+
+
+def clear_spot(catalog: Catalog, defender: SideName, wish: Spot, taken: list[Spot]) -> Spot:
+    """The spot of the defence area nearest ``wish`` that stands half a ruler from every
+    element already laid (seed E.I.b), on a grid of a tenth of a bw (ties to the lower x,
+    then y); ``wish`` pulled into the area if none is clear."""
+    (left, low), (right, high) = defence_area(catalog, defender)
+    gap = catalog.rules.units.ruler * SPACING - geo.EPS
+    best: tuple[float, float, float] | None = None
+    for i in range(int((right - left) / GRID + geo.EPS) + 1):
+        x = left + i * GRID
+        for j in range(int((high - low) / GRID + geo.EPS) + 1):
+            y = low + j * GRID
+            away = geo.distance((x, y), wish)
+            if best is not None and away >= best[0]:
+                continue
+            if all(geo.distance((x, y), other) >= gap for other in taken):
+                best = (away, x, y)
+    if best is None:
+        return min(max(wish[0], left), right), min(max(wish[1], low), high)
+    return best[1], best[2]

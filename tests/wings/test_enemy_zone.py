@@ -10,9 +10,10 @@ import pytest
 
 from engine.rng import Rng
 from engine.wings import campaign as wings
+from engine.wings import flak, zones
 from engine.wings import geometry as geo
-from engine.wings import zones
 from engine.wings.catalog import SideName, default_catalog
+from engine.wings.generator import generate_mission
 from engine.wings.objectives import awards
 from engine.wings.state import CampaignState, MissionState
 
@@ -88,12 +89,12 @@ def test_the_generator_carries_the_zones_and_prices_the_deep_row() -> None:
     assert mission.zones == pytest.approx(zones.enemy_zone_borders(CATALOG, defender))
     (target,) = mission.objectives.values()
     assert target.deep and target.side == defender
-    # The posts and the flak battery stand on the enemy zone's border, clear of the target.
+    # The flak battery keeps the enemy zone's rule (seed E.II.c): a ruler inside its edges
+    # (test_defences_in_the_enemy_zone_keep_its_placement_rule below).
     border = zones.border_of(mission.zones or (0, 0), defender)
     for post in mission.ground.values():
         assert post.side == defender
-        gap = abs(post.x - border)
-        assert gap <= RULER / 2 + geo.EPS
+        assert abs(post.x - border) >= RULER - geo.EPS
     # A plane over the aggressor's strip is home; past it, in no-man's land.
     attacker = mission.active
     strip = 0.1 if attacker == "entente" else WIDTH - 0.1
@@ -118,3 +119,66 @@ def test_a_deep_objective_doubles_the_aggressor_s_award_only() -> None:
     # The defender's "intact" award is not doubled (the seed doubles the aggressor's).
     intact, _ = CATALOG.rules.objectives.vp["defended_intact"]
     assert intact_deep.team[defender] == intact
+
+
+def _stocked(defender: SideName) -> CampaignState:
+    """A campaign whose ``defender`` squadron has trenches and CAA posts to lay out."""
+    from tests.wings.test_mission_kinds import with_recon_crew
+
+    state = with_recon_crew().model_copy(update={"active": other_side(defender)})
+    squadron = state.squadrons[defender]
+    stocked = squadron.model_copy(update={"stock": {**squadron.stock, "trenches": 9, "caa": 6}})
+    return state.model_copy(update={"squadrons": {**state.squadrons, defender: stocked}})
+
+
+def other_side(side: SideName) -> SideName:
+    return "entente" if side == "central" else "central"
+
+
+@pytest.mark.parametrize(
+    ("defender", "kind"),
+    [
+        *(("central", kind) for kind in ("recon", "photography", "bombing", "balloon")),
+        ("entente", "bombing"),  # (only the Entente squadron has a two-seater crew)
+        ("entente", "balloon"),
+    ],
+)
+@pytest.mark.parametrize("count", [1, 3])
+def test_defences_in_the_enemy_zone_keep_its_placement_rule(
+    defender: SideName, kind: str, count: int
+) -> None:
+    """Seed E.II.c: mission elements (CAA, DCA...) follow the placement rules, which in the
+    enemy zone are a ruler from its edges and half a ruler apart (E.I.b): no post or battery
+    on the border with no-man's land, where the conflict zone's rule would put them."""
+    state = _stocked(defender)
+    mission, _, _ = generate_mission(
+        CATALOG, state, Rng("z", 0, "b"), kind, objectives=count, enemy_zone=True
+    )
+    assert mission.zones is not None
+    border = zones.border_of(mission.zones, defender)
+    far = WIDTH if defender == "central" else 0.0
+    kinds = sorted(post.kind for post in mission.ground.values())
+    assert kinds == ["caa", "caa", "dca", "trench", "trench", "trench"]
+    for post in mission.ground.values():
+        assert post.side == defender
+        assert abs(post.x - border) >= RULER - geo.EPS, post.id
+        assert abs(far - post.x) >= RULER - geo.EPS, post.id
+        assert (post.x > border) == (defender == "central"), post.id  # in the enemy zone
+        assert min(post.y, HEIGHT - post.y) >= RULER - geo.EPS, post.id
+    elements = [*mission.objectives.values(), *mission.ground.values()]
+    for a, b in itertools.combinations(elements, 2):
+        assert geo.distance((a.x, a.y), (b.x, b.y)) >= RULER / 2 - geo.EPS, (a.id, b.id)
+
+
+@pytest.mark.parametrize("defender", ["central", "entente"])
+def test_the_flak_battery_covers_the_deep_objective(defender: SideName) -> None:
+    """The defender stands his battery a ruler from the deep objective (authored): the sky
+    over it lies in the battery's bands at levels 1, 2 and 3 (seed A.IV.h), which it would
+    not from beside the target (level 1), nor from the border 1.44 rulers off (level 3)."""
+    mission, _, _ = generate_mission(
+        CATALOG, _stocked(defender), Rng("z", 0, "b"), "bombing", enemy_zone=True
+    )
+    (target,) = mission.objectives.values()
+    (battery,) = [post for post in mission.ground.values() if post.kind == "dca"]
+    for level in (1, 2, 3):
+        assert flak.in_band(CATALOG, battery, target.x, target.y, level), level

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.rng import Rng
 from engine.wings import geometry as geo
 from engine.wings import nets
 from engine.wings.fire import base_polygon
+from engine.wings.generator import generate_mission
 from engine.wings.program import Program, parse_program, random_program
 from engine.wings.rookie import _heights, goal, rookie_program
 from engine.wings.state import MissionState
@@ -121,18 +124,29 @@ def test_the_rookie_reads_no_secret_of_the_enemy() -> None:
 
 
 def test_a_rookie_defender_meets_the_raider_where_he_will_be() -> None:
-    """He makes for the raider's place after a turn of straights at his heading (public:
-    where he stands and which way he faces), not for where he is now."""
+    """He makes for the raider's place after a turn's straights flown at the objective the
+    raider carries his task for (public: where he stands, his type, where the defender's
+    own objectives are), not for where he is now."""
     state = barrage(8.5)  # "e", an Entente fighter, carries the balloon-busting task
     raider = state.planes["e"]
     defender = state.planes["c"]
-    straight = catalog().move(catalog().planes[raider.type], "S")
-    x, y, heading = raider.x, raider.y, raider.heading
-    for _ in range(3):
-        x, y, heading = geo.apply_move(x, y, heading, straight)
+    length = catalog().move(catalog().planes[raider.type], "S").dx
+    balloons = [(b.x, b.y) for b in state.objectives.values()]
+    aim = min(balloons, key=lambda b: geo.distance((raider.x, raider.y), b))
+    far = geo.distance((raider.x, raider.y), aim)
+    part = min(1.0, 3 * length / far)
+    expected = (raider.x + part * (aim[0] - raider.x), raider.y + part * (aim[1] - raider.y))
     target = goal(catalog(), state, defender)
+    assert target is not None and target != (raider.x, raider.y)
+    assert target == pytest.approx(expected)
+    # Far from it, he expects him a turn's three straights along the way.
+    distant = raider.model_copy(update={"x": 1.0})
+    state = state.model_copy(update={"planes": {**state.planes, "e": distant}})
+    target = goal(catalog(), state, defender)
+    aim = min(balloons, key=lambda b: geo.distance((distant.x, distant.y), b))
     assert target is not None
-    assert target == (x, y) and x > raider.x
+    assert geo.distance((distant.x, distant.y), target) == pytest.approx(3 * length)
+    assert geo.distance(target, aim) < geo.distance((distant.x, distant.y), aim)
 
 
 def test_a_rookie_defender_takes_as_much_care_as_the_raider_on_his_run_in() -> None:
@@ -156,3 +170,56 @@ def test_a_rookie_defender_takes_as_much_care_as_the_raider_on_his_run_in() -> N
 
     assert cards_drawn(8.5) >= 3 * 1000  # 4.5 bw from his balloons: on his run-in
     assert cards_drawn(1.0) <= 3 * (8 + 80)  # 12 bw off: the defender draws a handful
+
+
+def test_a_rookie_defender_flies_to_shoot_at_a_raider_on_his_way_in() -> None:
+    """A bomber a ruler past no-man's land flies straight at the deep target; the defender
+    beyond it, head-on, picks programs that bring the bomber into his gun's arc and reach
+    on the way (what he can read off the board), not only ones that end near him."""
+    from tests.wings.test_mission_kinds import with_recon_crew
+
+    mission, _, _ = generate_mission(
+        catalog(), with_recon_crew(), Rng("r", 0, "b"), "bombing", enemy_zone=True
+    )
+    (target,) = mission.objectives.values()
+    bomber = plane("r", "se5a", side="entente", x=6.0, y=target.y, heading=0.0, level=2)
+    bomber = bomber.model_copy(update={"bombs": 1})
+    defender = plane("d", "albatros_d3", side="central", x=19.7, y=target.y, heading=180.0)
+    defender = defender.model_copy(update={"level": 2})
+    state = mission.model_copy(update={"planes": {"r": bomber, "d": defender}, "ground": {}})
+    shots, fired = 0, 0
+    for seed in SEEDS:
+        program = rookie_program(catalog(), state, defender, Rng(str(seed), 1, "ai").stream("d"))
+        programs = {"r": parse_program("S S S"), "d": program}
+        _, events = play_turn(catalog(), state, programs, Rng(str(seed), 1, "t"))
+        his = [e for e in events if e.kind == "fire" and e.data["shooter"] == "d"]
+        shots += len(his)
+        fired += bool(his)
+    assert fired >= 14  # nearly every time he gets a shot in
+    assert shots >= 24  # and most often two of the turn's three fire steps
+
+
+def test_a_rookie_defender_reads_no_secret_of_the_raiders() -> None:
+    """Whether the enemy two-seater's observer is hurt is the enemy's secret (its life
+    points are stripped from the other side's view), and so are its damage cards: two
+    boards differing only in them, the defender flies the same, taking the two-seater for
+    a raider either way."""
+    from tests.wings.test_mission_kinds import with_recon_crew
+
+    mission, _, _ = generate_mission(catalog(), with_recon_crew(), Rng("s", 0, "b"), "recon")
+    camera = next(p for p in mission.planes.values() if catalog().planes[p.type].two_seater)
+    hurt = camera.model_copy(
+        update={"observer_lp": 1, "cards": (("A", 3), ("A", 5)), "damage": 6, "wounded": True}
+    )
+    secret = mission.model_copy(update={"planes": {**mission.planes, camera.id: hurt}})
+    defenders = [p for p in mission.planes.values() if p.side != camera.side]
+    for defender in defenders:
+        assert goal(catalog(), mission, defender) == goal(catalog(), secret, defender)
+        for seed in range(4):
+            picks = [
+                rookie_program(
+                    catalog(), board, defender, Rng(str(seed), 1, "ai").stream(defender.id)
+                ).cards
+                for board in (mission, secret)
+            ]
+            assert picks[0] == picks[1], (defender.id, seed)
