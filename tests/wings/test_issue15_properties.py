@@ -275,7 +275,9 @@ def test_the_readme_demo_command_plays_three_missions_and_verifies(tmp_path: Pat
     briefed = [e["data"] for e in export["events"] if e["kind"] == "mission-briefed"]
     assert [b["number"] for b in briefed] == [1, 2, 3]
     assert kinds.count("debrief") == 3 and "campaign-over" in kinds
-    assert {side for b in briefed for side in b["forces"]} == {"entente", "central"}
+    # Both squadrons fly every mission (the third once had no Entente plane: its fit pilot's
+    # Nieuport was lost while two SPADs stood idle; see tests/wings/test_hangar.py).
+    assert all(b["forces"][side] for b in briefed for side in ("entente", "central")), briefed
     verify = subprocess.run(
         [sys.executable, "-m", "bot", "verify", str(out / "export.json")],
         capture_output=True,
