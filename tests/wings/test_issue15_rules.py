@@ -54,3 +54,21 @@ def test_never_two_climb_counters_in_one_turn() -> None:
         catalog(), mission(camel, far), programs(c="IM S CL", f="S S S"), Rng("x", 1, "t")
     )
     assert (state.planes["c"].level, state.planes["c"].counters) == (1, 1)
+
+
+def test_collisions_switched_off_leave_crossing_planes_unhurt() -> None:
+    """Seed B.III is an optional rule (switch ``collisions``): off, two planes meeting
+    head-on at the same level run no risk (the crossing of test_turn, switched off)."""
+    from tests.wings.test_turn import phase
+
+    a = plane("a", type_="camel", side="entente", x=8, y=10, heading=0)
+    b = plane("b", type_="dr1", side="central", x=12, y=10, heading=180)
+    for seed in range(6):
+        on = phase(mission(a, b, fire_prohibition=False), programs(a="S S S", b="S S S"), str(seed))
+        assert [e.kind for e in on.events].count("collision-risk") == 1
+        off = phase(
+            mission(a, b, fire_prohibition=False, collisions=False),
+            programs(a="S S S", b="S S S"),
+            str(seed),
+        )
+        assert not [e for e in off.events if e.kind in ("collision-risk", "collision")]
