@@ -72,3 +72,59 @@ def test_collisions_switched_off_leave_crossing_planes_unhurt() -> None:
             str(seed),
         )
         assert not [e for e in off.events if e.kind in ("collision-risk", "collision")]
+
+
+def test_friendly_planes_add_a_straight_to_the_collision_draw_only_with_the_option() -> None:
+    """Seed B.III option (switch ``friendly_collisions``): pilots of one squadron each add a
+    straight to the left and right drawn, so a straight shows among the risk's cards; enemies,
+    or friends without the option, draw left or right only."""
+    from tests.wings.test_turn import phase
+
+    def cards_drawn(side_b: str, option: bool) -> set[str]:
+        a = plane("a", type_="camel", side="entente", x=8, y=10, heading=0)
+        b = plane("b", type_="camel", side=side_b, x=12, y=10, heading=180)
+        state = mission(a, b, fire_prohibition=False, friendly_collisions=option)
+        seen: set[str] = set()
+        for seed in range(16):
+            work = phase(state, programs(a="S S S", b="S S S"), str(seed))
+            risks = [e for e in work.events if e.kind == "collision-risk"]
+            assert len(risks) == 1
+            seen |= set(risks[0].data["cards"])
+        return seen
+
+    assert cards_drawn("entente", option=True) == {"L", "R", "S"}
+    assert cards_drawn("entente", option=False) == {"L", "R"}
+    assert cards_drawn("central", option=True) == {"L", "R"}
+
+
+def test_no_pursuit_with_the_tailing_rule_off() -> None:
+    """Seed A.IV.d is played under the switch ``tailing``: off, the Camel nose to tail behind
+    the Dr.I (test_turn's pursuit) pursues nothing."""
+
+    def pursuits(tailing: bool) -> dict[str, str]:
+        hunter = plane("h", type_="camel", side="entente", x=10, y=10, jams={"front": 9})
+        prey = plane("p", type_="dr1", side="central", x=12.5, y=10)
+        state = mission(hunter, prey, collisions=False, tailing=tailing)
+        end, events = play_turn(catalog(), state, programs(h="S S S", p="S S S"), Rng("z", 1, "t"))
+        assert not tailing or any(e.kind == "tailing" for e in events)
+        return end.pursuits
+
+    assert pursuits(True) == {"h": "p"}
+    assert pursuits(False) == {}
+
+
+def test_without_doubled_specials_a_second_smoke_lasts_its_usual_turns() -> None:
+    """Seed B.IX is an optional rule (switch ``doubled_specials``): off, a second smoke lasts
+    its usual three turns instead of the whole mission (test_turn checks the rule on; a
+    second engine hit downs the plane either way, seed A.II.b)."""
+    from engine.wings.turn import Turn
+    from tests.wings.test_turn import duel
+
+    for doubled, lasting in ((True, "mission"), (False, 3)):
+        state = duel()
+        rules = state.rules.model_copy(update={"doubled_specials": doubled})
+        work = Turn(catalog(), state.model_copy(update={"rules": rules}), Rng("d", 1, "t"))
+        work.apply_special("alb", "smoke", 1, "se", None)
+        work.apply_special("alb", "smoke", 2, "se", None)
+        smoke = work.planes["alb"].smoke
+        assert smoke > 100 if lasting == "mission" else smoke == lasting, (doubled, smoke)
