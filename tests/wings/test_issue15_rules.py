@@ -128,3 +128,41 @@ def test_without_doubled_specials_a_second_smoke_lasts_its_usual_turns() -> None
         work.apply_special("alb", "smoke", 2, "se", None)
         smoke = work.planes["alb"].smoke
         assert smoke > 100 if lasting == "mission" else smoke == lasting, (doubled, smoke)
+
+
+def test_the_dive_shot_card_only_with_its_switch() -> None:
+    """Seed B.VII.a is an optional rule (switch ``dive_shot``): the SE5a diving onto the
+    Albatros at short range fires three cards with it (test_behaviours), two without."""
+    from tests.wings.test_behaviours import fire_cards, first_phase
+
+    def cards(dive_shot: bool) -> list[int]:
+        se = plane("se", type_="se5a", side="entente", x=10, y=10, level=3, behaviour="knight")
+        alb = plane("alb", type_="albatros_d3", side="central", x=13.0, y=10, jams={"front": 5})
+        state = mission(se, alb, collisions=False, dive_shot=dive_shot)
+        return fire_cards(first_phase(state, se="DV S S", alb="S S S"))
+
+    assert cards(True) == [3]
+    assert cards(False) == [2]
+
+
+def test_an_a_card_near_the_flak_burst_only_with_its_switch() -> None:
+    """Seed A.IV.h option (switch ``flak_near``): a plane within R/2 of the burst, not on
+    it, takes an A card; without the option nothing (test_flak checks ``caught`` alone)."""
+    from engine.wings.turn import Turn
+    from tests.wings.test_flak import with_battery
+
+    def near_cards(flak_near: bool) -> list[str]:
+        camel = plane("c", type_="camel", side="entente", x=4.0, y=11.0, level=2)
+        far = plane("f", type_="dr1", side="central", x=20.0, y=20.0, heading=180, level=3)
+        state = with_battery(mission(camel, far, flak_near=flak_near))
+        work = Turn(catalog(), state, Rng("flak", 1, "turn"))
+        stall = catalog().move(catalog().planes["camel"], "ST")
+        burst = (camel.x + 2 * stall.dx, camel.y + 2.0, 2)  # 2 bw aside, R/2 is 2.5
+        work.ground["dca"] = work.ground["dca"].model_copy(update={"burst": burst})
+        for phase in (1, 2):
+            work.phase = phase
+            work.play_phase(programs(c="ST ST ST", f="S S S"))
+        return [letter for letter, _ in work.planes["c"].cards]
+
+    assert near_cards(True) == ["A"]
+    assert near_cards(False) == []
