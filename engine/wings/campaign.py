@@ -33,6 +33,7 @@ from engine.wings import (
     exits,
     front,
     gunner,
+    hangar,
     majors,
     nets,
     reinforcements,
@@ -485,7 +486,7 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
     ]
     # Seed F.III.c: the enemy's major objectives, photographed first, then bombed.
     can_photograph = can_fly_kind(catalog, state, state.active, "photography")
-    major_options, major_excluded = majors.mission_options(state, can_photograph)
+    major_options, major_excluded = majors.mission_options(catalog, state, can_photograph)
     options += major_options
     excluded += major_excluded
     return Decision(
@@ -968,13 +969,14 @@ def _debrief(
     return state, events
 
 
-def _flyable(state: CampaignState, side: SideName) -> bool:
+def _flyable(catalog: Catalog, state: CampaignState, side: SideName) -> bool:
     squadron = state.squadrons[side]
     has_sortie = squadron.stock.get("fuel", 0) > 0 and squadron.stock.get("ammunition", 0) > 0
+    planes = hangar.hangar_of(squadron.stock)  # his own type or a spare (engine.wings.hangar)
     return has_sortie and any(
         pilot.side == side
         and pilot.state in ("active", "wounded", "seriously_wounded")
-        and squadron.stock.get(f"plane:{pilot.plane}", 0) > 0
+        and hangar.plane_for(catalog, pilot, planes) is not None
         for pilot in state.pilots.values()
     )
 
@@ -1018,7 +1020,7 @@ def _between_missions(
             "phase": "briefing",
         }
     )
-    ended, winner = _campaign_end(state)
+    ended, winner = _campaign_end(catalog, state)
     if ended:
         state = state.model_copy(update={"phase": "ended", "winner": winner})
         events.append(Event(kind="campaign-over", turn=0, data={"winner": winner}))
@@ -1052,13 +1054,13 @@ def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, p
     return with_skill_picks(catalog, pilot)
 
 
-def _campaign_end(state: CampaignState) -> tuple[bool, SideName | str | None]:
+def _campaign_end(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
     scores = {side: state.squadrons[side].score for side in SIDES}
     fallen = majors.airfield_lost(state) if state.airfield_assault else None
     if fallen is not None:
         return True, other(fallen)  # seed F.III.d option: the enemy airfield destroyed
     for side in SIDES:
-        if not _flyable(state, side):
+        if not _flyable(catalog, state, side):
             return True, other(side)
         rival = scores[other(side)]
         # Seed F.III.d: below a third of the other's score. Authored guard: only from the

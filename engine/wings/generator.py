@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
-from engine.wings import balloon_roles, majors, net_entry, nets, relief
+from engine.wings import balloon_roles, hangar, majors, net_entry, nets, relief
 from engine.wings import geometry as geo
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
@@ -213,7 +213,8 @@ def choose_forces(
 ) -> list[Pilot]:
     """Pilots fit to fly, with a plane of their type and a sortie of fuel and ammunition
     left, taken in roster order while the Mission Points last (at least one if any can);
-    a recon or photo mission takes its two-seater crews first (seed E.I.a)."""
+    a recon or photo mission takes its two-seater crews first (seed E.I.a). A pilot flying
+    a spare comes as a copy whose ``plane`` is the spare's type."""
     squadron = state.squadrons[side]
     planes = {
         key.removeprefix("plane:"): count
@@ -239,6 +240,22 @@ def choose_forces(
         chosen.append(pilot)
         spent += cost
         planes[pilot.plane] -= 1
+    # A fit pilot whose own type the hangar no longer holds takes a spare (engine.wings.hangar)
+    # once every pilot of a type in stock has had his.
+    taken = {pilot.id for pilot in chosen}
+    for pilot in sorted(state.pilots.values(), key=order):
+        if pilot.side != side or pilot.id in taken or not can_fly(pilot):
+            continue
+        spare = hangar.spare_for(catalog, pilot, planes)
+        if planes.get(pilot.plane, 0) > 0 or spare is None or len(chosen) >= sorties:
+            continue
+        flier = pilot.model_copy(update={"plane": spare})
+        cost = sortie_cost(catalog, flier, state.date)
+        if spent + cost > budget and chosen:
+            continue
+        chosen.append(flier)
+        spent += cost
+        planes[spare] -= 1
     return chosen
 
 
@@ -246,12 +263,12 @@ def can_fly_kind(catalog: Catalog, state: CampaignState, side: SideName, kind: s
     """Seed E.I.a: recon and photo missions need a two-seater the squadron can launch."""
     if kind not in NEEDS_TWO_SEATER:
         return True
-    stock = state.squadrons[side].stock
+    planes = hangar.hangar_of(state.squadrons[side].stock)
     return any(
         pilot.side == side
         and can_fly(pilot)
         and catalog.planes[pilot.plane].two_seater
-        and stock.get(f"plane:{pilot.plane}", 0) > 0
+        and hangar.plane_for(catalog, pilot, planes) is not None
         for pilot in state.pilots.values()
     )
 

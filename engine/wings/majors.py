@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
+from engine.wings import hangar
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.pilots import can_fly
 from engine.wings.state import (
@@ -101,28 +102,36 @@ def split_choice(value: str) -> tuple[str, str] | None:
 # --- the airfield assault (seed F.III.d option) ---------------------------------------------
 
 
-def weakened(state: CampaignState, side: SideName) -> bool:
+def weakened(catalog: Catalog, state: CampaignState, side: SideName) -> bool:
     """Seed F.III.d: "not enough to field a complete squadron". Authored reading: fewer
-    crews able to take off (a pilot fit to fly, a plane of his type, a sortie of fuel and
-    ammunition each) than the squadron has players, the squadron F.I built."""
+    crews able to take off (a pilot fit to fly, a plane of his type or a spare as
+    ``engine.wings.hangar`` gives it, a sortie of fuel and ammunition each) than the
+    squadron has players, the squadron F.I built."""
     squadron = state.squadrons[side]
-    planes = {k: v for k, v in squadron.stock.items() if k.startswith("plane:")}
-    crews = 0
-    for pilot in sorted(state.pilots.values(), key=lambda p: p.id):
-        key = f"plane:{pilot.plane}"
-        if pilot.side == side and can_fly(pilot) and planes.get(key, 0) > 0:
-            planes[key] -= 1
-            crews += 1
+    planes = hangar.hangar_of(squadron.stock)
+    fit = [p for p in sorted(state.pilots.values(), key=lambda p: p.id) if p.side == side]
+    fit = [pilot for pilot in fit if can_fly(pilot)]
+    seated: set[str] = set()
+    for pilot in fit:  # every pilot of a type in stock has his before the spares go
+        if planes.get(pilot.plane, 0) > 0:
+            planes[pilot.plane] -= 1
+            seated.add(pilot.id)
+    for pilot in fit:
+        spare = None if pilot.id in seated else hangar.spare_for(catalog, pilot, planes)
+        if spare is not None:
+            planes[spare] -= 1
+            seated.add(pilot.id)
+    crews = len(seated)
     sorties = min(squadron.stock.get("fuel", 0), squadron.stock.get("ammunition", 0))
     return min(crews, sorties) < squadron.players
 
 
-def assault_allowed(state: CampaignState, attacker: SideName) -> bool:
+def assault_allowed(catalog: Catalog, state: CampaignState, attacker: SideName) -> bool:
     """Seed F.III.d: the airfield's reconnaissance only when the enemy is weakened or the
     attacker's Total Campaign Score is more than twice the enemy's."""
     enemy = other(attacker)
     scores = state.squadrons
-    return weakened(state, enemy) or scores[attacker].score > 2 * scores[enemy].score
+    return weakened(catalog, state, enemy) or scores[attacker].score > 2 * scores[enemy].score
 
 
 def airfield_lost(state: CampaignState) -> SideName | None:
@@ -137,7 +146,7 @@ def airfield_lost(state: CampaignState) -> SideName | None:
 
 
 def mission_options(
-    state: CampaignState, can_photograph: bool
+    catalog: Catalog, state: CampaignState, can_photograph: bool
 ) -> tuple[list[Option], list[Excluded]]:
     """The missions against the enemy's major objectives the active squadron may fly, and
     those it may not with why. ``can_photograph``: it can launch a two-seater (seed E.I.a)."""
@@ -156,7 +165,7 @@ def mission_options(
             excluded.append(Excluded(id=photo, label=photo_label, reason="major-destroyed"))
             excluded.append(Excluded(id=bomb, label=bomb_label, reason="major-destroyed"))
             continue
-        if major == AIRFIELD and not assault_allowed(state, active):
+        if major == AIRFIELD and not assault_allowed(catalog, state, active):
             excluded.append(Excluded(id=photo, label=photo_label, reason="enemy-not-weakened"))
         elif not can_photograph:
             excluded.append(Excluded(id=photo, label=photo_label, reason="needs-two-seater"))

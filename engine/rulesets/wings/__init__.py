@@ -693,7 +693,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # two-turn maneuver opened as its cards and a seal, a plane coming back over relief set
     # above its floor, GM switches changed before the start, sealed picks opened at the end.
     # 12: a flight briefed on a balloon net comes in over it, its reinforcements too
-    # (``engine.wings.net_entry``).
+    # (``engine.wings.net_entry``); enemy-zone defences placed by that zone's rule; a pilot
+    # whose plane type is lost flies a spare of the same seating (``engine.wings.hangar``).
     version = "12"
     sides = SIDES
     rounds = ROUNDS
