@@ -30,30 +30,17 @@ FAILING_START_UP = """
 
     import discord
 
+    from tests.offline_discord import answer_login
+
     import bot.runtime
     from bot.__main__ import main_or_stop
-
-
-    async def static_login(self, token):
-        return {"id": "1", "username": "sortie", "discriminator": "0", "avatar": None}
-
-
-    class Application:
-        id = 1
-        flags = discord.ApplicationFlags()
-        interactions_endpoint_url = None
-
-
-    async def application_info(self):
-        return Application()
 
 
     def broken_service(*args, **kwargs):
         raise RuntimeError("injected start-up fault")
 
 
-    discord.http.HTTPClient.static_login = static_login
-    discord.Client.application_info = application_info
+    answer_login()
     bot.runtime.CampaignService = broken_service
     sys.exit(main_or_stop(["run"]))
 """

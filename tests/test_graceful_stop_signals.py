@@ -42,23 +42,11 @@ BOT = """
 
     import discord
 
+    from tests.offline_discord import answer_login
+
     import bot.runtime
     import bot.service
     from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, pace
-
-
-    async def static_login(self, token):
-        return {"id": "1", "username": "sortie", "discriminator": "0", "avatar": None}
-
-
-    class Application:
-        id = 1
-        flags = discord.ApplicationFlags()
-        interactions_endpoint_url = None
-
-
-    async def application_info(self):
-        return Application()
 
 
     async def sync(self, *args, **kwargs):
@@ -112,8 +100,7 @@ BOT = """
 
 
     if __name__ == "__main__":  # a worker process imports this file too
-        discord.http.HTTPClient.static_login = static_login
-        discord.Client.application_info = application_info
+        answer_login()
         discord.app_commands.CommandTree.sync = sync
         discord.Client.connect = connect
         bot.runtime.Services.close = close

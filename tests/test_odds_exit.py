@@ -31,21 +31,9 @@ PROGRAM = """
 
     import discord
 
+    from tests.offline_discord import answer_login
+
     import bot.client
-
-
-    async def static_login(self, token):
-        return {"id": "1", "username": "sortie", "discriminator": "0", "avatar": None}
-
-
-    class Application:
-        id = 1
-        flags = discord.ApplicationFlags()
-        interactions_endpoint_url = None
-
-
-    async def application_info(self):
-        return Application()
 
 
     async def sync(self, *args, **kwargs):
@@ -74,8 +62,7 @@ PROGRAM = """
 
 
     if __name__ == "__main__":  # a worker process imports this file too
-        discord.http.HTTPClient.static_login = static_login
-        discord.Client.application_info = application_info
+        answer_login()
         discord.app_commands.CommandTree.sync = sync
         discord.Client.connect = connect
         bot.client.SortieBot.close = close
