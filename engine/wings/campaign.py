@@ -1170,6 +1170,7 @@ def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> di
         if side != viewer:
             squadron.pop("reserve", None)
             squadron.pop("stock", None)
+            squadron.pop("owned", None)  # seed E/F: a kind first bought tells a purchase
     for pilot in data["pilots"].values():
         if pilot["side"] != viewer:
             pilot.pop("lp", None)

@@ -71,6 +71,8 @@ SEQUENCE_SEALED = "seq-"  # how wings rules 10 sealed a maneuver begun late (old
 # sequence_seal); the words are the cards', whatever the seal hides.
 SEQUENCE_MARK = " #"
 KIT_SEALED = "kit-"  # a pilot's equipment choice, sealed by the rules (seed D.VIII)
+BUY_SEALED = "buy-"  # a squadron's purchase, sealed by the rules (seed E/F)
+BUY_WORDS = "buy|"  # ...its detail on the owner's panel: "buy|fuel|1", "buy|rookie|1|new"
 SWAP_WORDS = "ace-swap."  # an Ace of Aces' option (keep / change), as the rules mark it
 EXIT_WORDS = "exit."  # a plane off the table: come back or stay out (seed A.IV.c)
 SUN_WORDS = "sun."  # planes waiting out of the sun: enter or wait (seed F.VI.e)
@@ -557,15 +559,13 @@ class WingsPresenter:
         if field.startswith("plane") and value.startswith(SEQUENCE_SEALED):
             # A complex maneuver begun late: public words must not say what it still owes.
             return t("wings.sequence.sealed", locale, code=value.removeprefix(SEQUENCE_SEALED))
-        if field == "purchase" and value == NOTHING:
-            return t("wings.nothing", locale)
+        if field == "purchase" and value.startswith(BUY_SEALED):
+            # Seed E/F: a squadron's purchase, sealed: public words never name the resource.
+            return t("seal-purchase.sealed", locale, code=value.removeprefix(BUY_SEALED))
         if field == "mission":
             return word(f"wings.kind.{value}", value, locale)
         if field == "purchase":
-            if value.startswith("plane:"):
-                plane = value.removeprefix("plane:")
-                return word(f"wings.plane.{plane}", plane, locale)
-            return word(f"wings.purchase.{value}", value, locale)
+            return _purchase_words(value, locale)
         if field.startswith("skill"):  # "skill1": a pilot's new skill
             return word(f"wings.skill.{value}", value, locale)
         if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
@@ -623,6 +623,10 @@ class WingsPresenter:
             return t(f"wings.{option.detail}-detail", locale)
         if field.startswith("skill"):  # what the skill does (seed D.VII), authored
             return word(f"ux-wings3.skill-detail.{option.id}", option.detail, locale)
+        if option.detail.startswith(BUY_WORDS):  # a sealed purchase: its price, if new
+            _kind, price, fresh = _bought(option.detail)
+            key = "ux-wings3.debrief.cost-new" if fresh else "ux-wings3.debrief.cost"
+            return t(key, locale, cp=price) if price else ""
         if field == "purchase" and option.detail:  # "2 (new)": its price, a kind never owned
             cost, _, new = option.detail.partition(" ")
             key = "ux-wings3.debrief.cost-new" if new else "ux-wings3.debrief.cost"
@@ -635,7 +639,7 @@ class WingsPresenter:
     def sealed_option(field: str, option: Option) -> bool:
         """Whether the option's public words are a seal: its owner's menu names it in his
         own words instead ("Flak order 585a660a60" says nothing to the gunner's side)."""
-        return option.id.startswith((SEALED, KIT_SEALED)) or (
+        return option.id.startswith((SEALED, KIT_SEALED, BUY_SEALED)) or (
             option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS)
         )
 
@@ -648,6 +652,8 @@ class WingsPresenter:
             if o.id.startswith(SEQUENCE_SEALED) or (SEQUENCE_MARK in o.id and ":" in o.detail)
             else word(f"wings.{o.detail}", o.detail, locale)
             if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
+            else _bought_words(o.detail, locale)
+            if o.id.startswith(BUY_SEALED)  # a sealed purchase: the resource and its price
             else _flak_words(o.detail, locale)
             if o.id.startswith(FLAK_SEALED) and o.detail.startswith(FLAK_WORDS)
             else self.option_text(scenario, decision.field, o.id, locale)
@@ -1050,6 +1056,34 @@ def _cards_words(program: str, locale: str) -> str:
         return ""
     then = t("ux-wings3.then", locale)
     return then.join(t(f"ux-wings3.card.{code}", locale) for code in codes)
+
+
+def _purchase_words(kind: str, locale: str) -> str:
+    """A resource the squadron buys, in the reader's words ("Sopwith Camel", "Fuel")."""
+    if kind == NOTHING:
+        return t("wings.nothing", locale)
+    if kind.startswith("plane:"):
+        plane = kind.removeprefix("plane:")
+        return word(f"wings.plane.{plane}", plane, locale)
+    return word(f"wings.purchase.{kind}", kind, locale)
+
+
+def _bought(detail: str) -> tuple[str, str, bool]:
+    """A sealed purchase's detail ("buy|plane:spad7|2|new"): the resource, its price in
+    CP ("" for nothing) and whether the squadron never owned it."""
+    parts = detail.removeprefix(BUY_WORDS).split("|")
+    return parts[0], parts[1] if len(parts) > 1 else "", "new" in parts[2:]
+
+
+def _bought_words(detail: str, locale: str) -> str:
+    """A sealed purchase on its owner's menu: the resource and its price ("Fuel (1 CP)")."""
+    kind, cost, _new = _bought(detail)
+    item = _purchase_words(kind, locale)
+    if not cost:
+        return item
+    return t(
+        "seal-purchase.item", locale, item=item, price=t("ux-wings3.debrief.cost", locale, cp=cost)
+    )
 
 
 def _flak_words(detail: str, locale: str) -> str:

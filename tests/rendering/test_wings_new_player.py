@@ -237,8 +237,11 @@ async def test_the_debrief_says_what_each_skill_does_and_what_buying_costs(
     assert grass in (menus["skill1"]["grass_snake"] or ""), menus["skill1"]
     assert all(menus["skill1"].values()), menus["skill1"]  # every skill says something
     unit = {"en": "CP", "fr": "\u00a0PC"}[locale]
-    prices = [d for value, d in menus["purchase"].items() if value != "none"]
-    assert prices and all(d is not None and unit in d for d in prices), prices
+    # Sealed (seed E/F), each purchase reads on its owner's menu as its resource and price.
+    (buy,) = [s for s in spec.selects if s.field == "purchase"]
+    nothing = t("wings.nothing", locale)
+    prices = [f"{o.label} {o.description}" for o in buy.options if o.label != nothing]
+    assert prices and all(unit in d for d in prices), prices
     reserve = panel.view.data["squadrons"]["entente"]["reserve"]
     assert t("ux-wings3.debrief.cp", locale, cp=reserve) in spec.text.splitlines()
 

@@ -1,7 +1,7 @@
 """What the Wings channel and panels say around a mission (ux-wings4), in en and fr:
 
 - the debrief's reveal says what is true of its picks (they are sealed in the receipt it
-  opens at once; the equipment bought stays sealed until the campaign's end), not
+  opens at once; the equipment and purchases stay sealed until the campaign's end), not
   "sealed until the turn ends": a debrief has no turn left to end;
 - a debrief's "Skill 1" names the pilot who earned it;
 - "End of turn N" says in one line what the turn did (planes down, planes off the table),
@@ -19,8 +19,8 @@ WORDS = {
     "en": {
         "sealed": "sealed until the turn ends",
         "debrief": "Debrief revealed",
-        "picks": "picks sealed in this receipt, opened below; equipment bought stays sealed "
-        "until the campaign's end",
+        "picks": "picks sealed in this receipt, opened below; equipment and purchases bought "
+        "stay sealed until the campaign's end",
         "earned": "{name} has earned a skill: ",
         "summary": "End of turn {turn}",
         "down": "This turn — planes down: ",
@@ -30,8 +30,8 @@ WORDS = {
     "fr": {
         "sealed": "scellés jusqu'à la fin du tour",
         "debrief": "Débriefing",
-        "picks": "choix scellés dans ce reçu, ouvert ci-dessous\u00a0; l’équipement acheté "
-        "reste scellé jusqu’à la fin de la campagne",
+        "picks": "choix scellés dans ce reçu, ouvert ci-dessous\u00a0; l’équipement et les achats "
+        "restent scellés jusqu’à la fin de la campagne",
         "earned": "{name} a gagné une compétence\u00a0: ",
         "summary": "Fin du tour {turn}",
         "down": "Ce tour — avions abattus\u00a0: ",

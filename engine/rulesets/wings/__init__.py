@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.flak as flak_rules
+import engine.rulesets.wings.purchase_seal as purchase_seal
 import engine.rulesets.wings.sequence_seal as sequence_seal
 from engine.rng import Rng
 from engine.ruleset import (
@@ -161,6 +162,9 @@ class WingsState(_Model):
     # Seed D.VIII: each sealed equipment pick -> the item it bought; secret until the
     # campaign is over, like the flak orders.
     kit_opened: dict[str, str] = {}
+    # Seed E/F: each sealed purchase picked -> the resource it bought ("none" for nothing);
+    # secret until the campaign is over, like the equipment.
+    buy_opened: dict[str, str] = {}
 
     @property
     def camp(self) -> CampaignState:
@@ -973,10 +977,10 @@ class WingsRules(Rules[WingsState, WingsView]):
         ordered += [d for d in engine if d.kind == "equipment"]
         for d in ordered:
             if d.kind == "purchase":
-                options = tuple(
-                    Option(id=o.id or NOTHING, label=o.label, detail=o.detail) for o in d.options
-                )
-                field, default = "purchase", NOTHING
+                # Seed E/F: a squadron's purchases are its secret, and the orders open at the
+                # debrief's end: sealed like the equipment, "nothing" too.
+                options = purchase_seal.options(campaign, d)
+                field, default = "purchase", purchase_seal.sealed(campaign, d.side, d.default)
             elif d.kind == "equipment":
                 # Seed D.VIII: what a pilot buys is his side's secret, and the orders open
                 # at the debrief's end: each option is sealed; its detail names the item for
@@ -1033,6 +1037,9 @@ class WingsRules(Rules[WingsState, WingsView]):
                     # Seed D.VIII: the sealed option back to the item it stands for.
                     items = {equipment.sealed(campaign, d.field, o.id): o.id for o in d.options}
                     result[d.side][d.field] = items.get(value, value)
+                    continue
+                if d.kind == "purchase":
+                    result[d.side][d.field] = purchase_seal.unsealed(campaign, d, value)
                     continue
                 result[d.side][d.field] = "" if value == NOTHING else value
             return result
@@ -1139,6 +1146,9 @@ class WingsRules(Rules[WingsState, WingsView]):
         kit = _kit_picked(self.catalog, campaign, choices)
         if kit:
             state = state.model_copy(update={"kit_opened": {**state.kit_opened, **kit}})
+        bought = purchase_seal.picked(campaign, wings.pending(self.catalog, campaign), choices)
+        if bought:
+            state = state.model_copy(update={"buy_opened": {**state.buy_opened, **bought}})
         chooser = campaign.active
         campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
         # The debrief draws nothing, so its stream is still unused for the next briefing.
@@ -1235,7 +1245,9 @@ class WingsRules(Rules[WingsState, WingsView]):
             slots=_slots(mission) if mission is not None else {},
             reports=state.reports,
             plane_types=self._plane_types(campaign),
-            opened={**state.flak_opened, **state.kit_opened} if finished else {},
+            opened=(
+                {**state.flak_opened, **state.kit_opened, **state.buy_opened} if finished else {}
+            ),
         )
 
     def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
