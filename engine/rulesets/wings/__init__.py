@@ -698,7 +698,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # above its floor, GM switches changed before the start, sealed picks opened at the end.
     # 12: a flight briefed on a balloon net comes in over it, its reinforcements too
     # (``engine.wings.net_entry``); enemy-zone defences placed by that zone's rule; a pilot
-    # whose plane type is lost flies a spare of the same seating (``engine.wings.hangar``).
+    # whose plane type is lost flies a spare of the same seating (``engine.wings.hangar``);
+    # debrief purchases sealed until the campaign ends (``purchase_seal``).
     version = "12"
     sides = SIDES
     rounds = ROUNDS
