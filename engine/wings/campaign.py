@@ -80,7 +80,7 @@ from engine.wings.state import (
 )
 from engine.wings.turn import play_turn, resume_turn
 
-MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "rescue")
+MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "rescue", "strafing")
 MISSION_LABELS = {
     "patrol": "Offensive patrol (air superiority)",
     "recon": "Reconnaissance of one objective",
@@ -88,12 +88,14 @@ MISSION_LABELS = {
     "bombing": "Bombing of one objective",
     "balloon": "Balloon busting",
     "rescue": "Rescue",
+    "strafing": "Strafing of one post",
 }
 COUNT_LABELS = {
     "recon": "Reconnaissance",
     "photography": "Photography",
     "bombing": "Bombing",
     "balloon": "Balloon busting",
+    "strafing": "Strafing",
 }
 PROGRAM_HELP = (
     "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S', or begun late"
