@@ -37,6 +37,7 @@ from engine.wings import (
     majors,
     nets,
     reinforcements,
+    strafing,
     sun,
     winch,
     zones,
@@ -491,6 +492,7 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
     major_options, major_excluded = majors.mission_options(catalog, state, can_photograph)
     options += major_options
     excluded += major_excluded
+    options = strafing.fit_menu(options)
     return Decision(
         side=state.active,
         field="mission",

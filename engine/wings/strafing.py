@@ -10,11 +10,23 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.wings.state import GroundElement, MissionState, Objective, other
+from engine.wings.state import GroundElement, MissionState, Objective, Option, other
 
 KIND = "strafing"
 # Short code of a post to strafe in objective ids ("c-G1"), as T for a target or B a balloon.
 CODE = "G"
+SELECT_ROOM = 25  # a Discord select holds 25 options
+
+
+def fit_menu(options: list[Option]) -> list[Option]:
+    """The briefing menu within a select's room: with every other mission open (a crew,
+    a pilot to rescue, the four major objectives), strafing's two- and three-post options
+    give way first, the highest count first; strafing a single post stays."""
+    options = list(options)
+    counts = [o for o in options if o.id.startswith(f"{KIND}-")]
+    while len(options) > SELECT_ROOM and counts:
+        options.remove(counts.pop())
+    return options
 
 
 class Work(Protocol):

@@ -9,8 +9,8 @@ from engine.wings import campaign as wings
 from engine.wings.campaign import new_campaign
 from engine.wings.generator import generate_mission
 from engine.wings.objectives import awards, mission_result
-from engine.wings.state import MissionState, Objective, PlaneState
-from engine.wings.strafing import man_posts
+from engine.wings.state import MissionState, Objective, Option, PlaneState
+from engine.wings.strafing import fit_menu, man_posts
 from engine.wings.turn import play_turn
 from rendering.rulesets.wings import WingsPresenter
 from rendering.wings_map import SIDE_INK, table_map
@@ -128,3 +128,15 @@ def test_the_board_rings_each_post_to_strafe() -> None:
         state.model_copy(update={"objectives": {}}).model_dump(mode="json"), {}, width, "en"
     )
     assert ringed.getpixel(at) == SIDE_INK["central"] != bare.getpixel(at)
+
+
+def test_the_briefing_menu_keeps_within_a_select_s_25_options() -> None:
+    # With every mission open (a crew, a pilot to rescue, four major objectives), strafing's
+    # counts give way, the highest first; its single-post option stays.
+    state = new_campaign(catalog(), "s", squadrons())  # type: ignore[arg-type]
+    offered = list(wings.mission_decision(catalog(), state).options)
+    padding = [Option(id=f"pad{i}", label="x") for i in range(26 - len(offered))]
+    fitted = [o.id for o in fit_menu([*offered, *padding])]
+    assert len(fitted) == 25
+    assert "strafing" in fitted and "strafing-2" in fitted and "strafing-3" not in fitted
+    assert [o.id for o in fit_menu(offered)] == [o.id for o in offered]  # room: unchanged
