@@ -53,7 +53,7 @@ POLICIES = ("random", "rookie")
 RELIEF_CRASHES: Counter[str] = Counter()  # seed F.V: planes flown into the relief, this line
 # ``--why``: how each mission's planes ended, by the attacker's and the defender's side.
 FATES: Counter[str] = Counter()
-KINDS = ("patrol", "recon", "photography", "bombing", "balloon")
+KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "strafing")
 # Seed F.III.c: the two missions against a major objective (the station stands for all four:
 # they differ only in their spot across the table).
 MAJOR_KINDS = ("photography:station", "bombing:station")

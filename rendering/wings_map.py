@@ -209,7 +209,8 @@ def _ground(draw: ImageDraw.ImageDraw, at: Any, scale: float, element: Mapping[s
 
 
 def _objective(draw: ImageDraw.ImageDraw, at: Any, scale: float, site: Mapping[str, Any]) -> None:
-    """A balloon (a circle with its altitude), a target to bomb (a square), a site to
+    """A balloon (a circle with its altitude), a target to bomb (a square), a post to strafe
+    (a ring round its trench), a site to
     reconnoitre, photograph or rescue (a diamond), labelled with its id; a deep one ringed
     and marked ×2."""
     cx, cy = at(site["x"], site["y"])
@@ -222,6 +223,9 @@ def _objective(draw: ImageDraw.ImageDraw, at: Any, scale: float, site: Mapping[s
             draw.text((cx, cy), text, font=font(LABEL_SIZE, "bold"), fill=PAPER, anchor="mm")
     elif site["kind"] == "target":
         draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=colour, width=4, fill=PAPER)
+    elif site["kind"] == "post":
+        # A post to strafe rings the trench it stands for, drawn beneath it (seed E.I.a).
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=3)
     else:
         diamond = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
         draw.polygon(diamond, outline=colour, fill=PAPER, width=3)

@@ -37,6 +37,7 @@ from engine.wings import (
     majors,
     nets,
     reinforcements,
+    strafing,
     sun,
     winch,
     zones,
@@ -80,7 +81,7 @@ from engine.wings.state import (
 )
 from engine.wings.turn import play_turn, resume_turn
 
-MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "rescue")
+MISSION_KINDS = ("patrol", "recon", "photography", "bombing", "balloon", "rescue", "strafing")
 MISSION_LABELS = {
     "patrol": "Offensive patrol (air superiority)",
     "recon": "Reconnaissance of one objective",
@@ -88,12 +89,14 @@ MISSION_LABELS = {
     "bombing": "Bombing of one objective",
     "balloon": "Balloon busting",
     "rescue": "Rescue",
+    "strafing": "Strafing of one post",
 }
 COUNT_LABELS = {
     "recon": "Reconnaissance",
     "photography": "Photography",
     "bombing": "Bombing",
     "balloon": "Balloon busting",
+    "strafing": "Strafing",
 }
 PROGRAM_HELP = (
     "three cards, e.g. 'S BL TR'; a complex maneuver as 'split_s: ST IM S', or begun late"
@@ -489,6 +492,7 @@ def mission_decision(catalog: Catalog, state: CampaignState) -> Decision:
     major_options, major_excluded = majors.mission_options(catalog, state, can_photograph)
     options += major_options
     excluded += major_excluded
+    options = strafing.fit_menu(options)
     return Decision(
         side=state.active,
         field="mission",

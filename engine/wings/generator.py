@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.rng import Rng
-from engine.wings import balloon_roles, hangar, majors, net_entry, nets, relief
+from engine.wings import balloon_roles, hangar, majors, net_entry, nets, relief, strafing
 from engine.wings import geometry as geo
 from engine.wings import zones as zones_of
 from engine.wings.catalog import Catalog, SideName
@@ -428,6 +428,8 @@ def generate_mission(
     spots = tuple((site.x, site.y) for site in placed.values())
     # Seed E.II.c: in the enemy zone, its placement rule (engine.wings.zones).
     ground = defences(catalog, enemy, trenches, caa, spots, border, zones is not None)
+    # Seed E.I.a: a strafing mission's objectives are manned trenches (engine.wings.strafing).
+    placed, ground = strafing.man_posts(placed, ground)
     if dca:
         wish = zones_of.battery_spot(catalog, enemy, placed) if zones is not None else None
         laid = (*spots, *((post.x, post.y) for post in ground.values()))

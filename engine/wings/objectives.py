@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.wings import geometry as geo
+from engine.wings import strafing
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.fire import base_polygon, ground_polygon
 from engine.wings.state import MissionState, Objective, ObjectiveKind, PlaneState, other
@@ -23,6 +24,7 @@ OBJECTIVE_OF: dict[str, ObjectiveKind] = {
     "bombing": "target",
     "balloon": "balloon",
     "rescue": "rescue",
+    "strafing": "post",
 }
 # Short codes in objective ids ("c-B1"), read alike in every language the log is written in.
 OBJECTIVE_CODES: dict[str, str] = {
@@ -31,12 +33,13 @@ OBJECTIVE_CODES: dict[str, str] = {
     "target": "T",
     "balloon": "B",
     "rescue": "S",
+    "post": strafing.CODE,
 }
 # Seed E.I.a: recon, photo (and bombing, but a fighter may carry one bomb, seed E.II.b)
 # need a two-seater with its observer.
 NEEDS_TWO_SEATER = ("recon", "photography", "rescue")
 # Seed E.II.b prices extra objectives for these; a rescue is one pilot (authored).
-COUNTED = ("recon", "photography", "bombing", "balloon")
+COUNTED = ("recon", "photography", "bombing", "balloon", "strafing")
 
 
 def mission_choice(kind: str, count: int) -> str:
@@ -237,6 +240,8 @@ def _achieved(mission: MissionState, objective: Objective) -> bool:
         return plane is not None and returned(mission, plane)
     if objective.kind == "target":
         return objective.destroyed
+    if objective.kind == "post":
+        return strafing.strafed(mission, objective)
     return objective.destroyed or objective.fire > 0
 
 
@@ -270,7 +275,9 @@ def awards(catalog: Catalog, mission: MissionState) -> Awards:
                 give(defender, "defended_intact", objective, None)
             continue
         prefix = objective.kind
-        if objective.destroyed:
+        if objective.kind == "post" and objective.destroyed and not achieved:
+            give(defender, "defended_damaged", objective, None)  # not by the attacker's fire
+        elif objective.destroyed:
             give(attacker, f"{prefix}_destroyed", objective, objective.hit_by)
         elif objective.kind == "balloon" and objective.fire > 0:
             give(attacker, "balloon_burning", objective, objective.fired_by)

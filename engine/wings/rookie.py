@@ -404,7 +404,7 @@ def _carries_task(catalog: Catalog, plane: PlaneState, site: Objective) -> bool:
         return can_observe(catalog, plane)
     if site.kind == "target":
         return plane.bombs > 0
-    return site.kind == "balloon"
+    return site.kind in ("balloon", "post")  # a post to strafe: any gun
 
 
 def _achieved(site: Objective) -> bool:

@@ -218,7 +218,7 @@ class GroundElement(Model):
     follow: str | None = None
 
 
-ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue"]
+ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue", "post"]
 
 
 class Objective(Model):
@@ -248,6 +248,8 @@ class Objective(Model):
     # reached the ground (level 0): out of the fight for the rest of the mission.
     winching: bool = False
     hauled_down: bool = False
+    # A strafing mission's post (seed E.I.a): the ground element (a trench) it stands for.
+    post: str | None = None
 
 
 class Program(Model):
@@ -307,7 +309,9 @@ class ReliefZone(Model):
 
 class MissionState(Model):
     number: int = 1
-    kind: Literal["patrol", "recon", "photography", "bombing", "balloon", "rescue"] = "patrol"
+    kind: Literal["patrol", "recon", "photography", "bombing", "balloon", "rescue", "strafing"] = (
+        "patrol"
+    )
     date: str = "1917-09"
     weather: Literal["clear", "medium", "heavy"] = "clear"
     time_of_day: str = "morning"

@@ -35,6 +35,7 @@ from engine.wings import (
     sequences,
     shooting,
     soldier_shot,
+    strafing,
     sun,
     twin,
     winch,
@@ -872,6 +873,7 @@ class Turn:
                     changes.update(destroyed=True, destroyed_by=shot.shooter)
                     self.event("ground-destroyed", post=post.id, by=shot.shooter)
                 self.ground[post.id] = post.model_copy(update=changes)
+                strafing.mirror(self, post.id, shot.shooter)  # seed E.I.a: a post to strafe
 
     # --- flak (seed A.IV.h) -------------------------------------------------------------
 
@@ -1310,7 +1312,8 @@ class Turn:
         """The mission with its planes and objectives as they stand now, for the objective
         rules (what is achieved, who won)."""
         return self.mission.model_copy(
-            update={"planes": self.planes, "objectives": self.objectives}
+            # the ground too: a strafing mission's posts are trenches (engine.wings.strafing)
+            update={"planes": self.planes, "objectives": self.objectives, "ground": self.ground}
         )
 
     def objective_mission_over(self, alive: dict[SideName, list[PlaneState]]) -> bool:

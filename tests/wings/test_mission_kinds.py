@@ -34,7 +34,7 @@ def test_the_briefing_offers_the_missions_the_squadron_can_fly() -> None:
     state = new_campaign(catalog(), "k", squadrons())  # type: ignore[arg-type]
     decision = wings.mission_decision(catalog(), state)
     plain = [o.id for o in decision.options if "-" not in o.id and "@" not in o.id]
-    assert plain == ["patrol", "bombing", "balloon"]
+    assert plain == ["patrol", "bombing", "balloon", "strafing"]  # strafing: any fighter
     # (the missions against major objectives are tested in test_majors, those in the enemy
     # zone in test_enemy_zone)
     reasons = {e.id: e.reason for e in decision.excluded if ":" not in e.id}
