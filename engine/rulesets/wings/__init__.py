@@ -699,7 +699,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 12: a flight briefed on a balloon net comes in over it, its reinforcements too
     # (``engine.wings.net_entry``); enemy-zone defences placed by that zone's rule; a pilot
     # whose plane type is lost flies a spare of the same seating (``engine.wings.hangar``);
-    # debrief purchases sealed until the campaign ends (``purchase_seal``).
+    # debrief purchases sealed until the campaign ends (``purchase_seal``); the strafing
+    # mission offered at the briefing (``engine.wings.strafing``).
     version = "12"
     sides = SIDES
     rounds = ROUNDS
