@@ -1055,6 +1055,7 @@ def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, p
         behaviour="soldier",
         plane=plane,
         kills=kills,
+        confirmed=kills,  # seed E.III.b: an Ace's tally comes with him, roundels and all
         vp=vp,
     )
     return with_skill_picks(catalog, pilot)

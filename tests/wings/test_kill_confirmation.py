@@ -10,7 +10,8 @@ import pytest
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsView
-from engine.wings.campaign import _debrief, new_campaign
+from engine.wings.campaign import _debrief, new_campaign, recruit
+from engine.wings.pilots import replacement
 from engine.wings.state import CampaignState, GroundElement, Objective, PlaneState
 from rendering.i18n import t
 from rendering.rulesets import wings as wings_render
@@ -180,3 +181,15 @@ def test_the_roster_line_counts_kills_and_roundels(monkeypatch: pytest.MonkeyPat
         assert words in line, line
         if locale == "fr":
             assert problems([("after-action", text) for text in drawn]) == []
+
+
+def test_an_ace_bought_or_heir_to_a_veteran_comes_with_his_roundels() -> None:
+    cat = catalog()
+    state = new_campaign(cat, "k", squadrons())  # type: ignore[arg-type]
+    bought = recruit(cat, state, "entente", "ace", "P9")
+    rookie = recruit(cat, state, "entente", "rookie", "P10")
+    veteran = state.pilots["P3"].model_copy(update={"kills": 8, "vp": 90, "confirmed": 6})
+    heir = replacement(cat, veteran, "P11")
+    assert (bought.kills, bought.confirmed) == (5, 5)
+    assert (rookie.kills, rookie.confirmed) == (0, 0)
+    assert (heir.kills, heir.confirmed) == (5, 5)
