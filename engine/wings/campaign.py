@@ -29,6 +29,7 @@ from engine.wings import (
     ace,
     balloon_roles,
     behaviours,
+    confirmation,
     equipment,
     exits,
     front,
@@ -859,6 +860,8 @@ def _debrief(
     losses: Counter[str] = Counter()
     flown: Counter[str] = Counter()
     replacements: list[Pilot] = []
+    # Seed E.III.b: which kills are confirmed; the roundels only, VP are already counted.
+    victories = confirmation.victories(mission, {p.id: p.name for p in pilots.values()})
     number = state.next_pilot
     # Seed E.IV: a pilot who took off again is folded in once, with all his kills.
     for plane in reinforcements.crews(planes):
@@ -868,6 +871,7 @@ def _debrief(
         before = pilots[plane.pilot]
         after = after_mission(catalog, before, plane, pilot_vp[plane.pilot])
         after = equipment.after_mission(after, plane.kit)  # seed D.VIII
+        after = confirmation.tally(after, victories)
         pilots[after.id] = after
         # Authored reading of F.II.c: every VP the team earned, its pilots' included,
         # becomes Campaign Points (a Rookie's kills count for the team though not for him).
@@ -952,6 +956,8 @@ def _debrief(
     }
     if mission.major is not None:
         record["major"] = mission.major
+    if victories:
+        record["victories"] = victories
     state = state.model_copy(
         update={
             "pilots": pilots,
@@ -1053,6 +1059,7 @@ def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, p
         behaviour="soldier",
         plane=plane,
         kills=kills,
+        confirmed=kills,  # seed E.III.b: an Ace's tally comes with him, roundels and all
         vp=vp,
     )
     return with_skill_picks(catalog, pilot)

@@ -140,6 +140,7 @@ def replacement(catalog: Catalog, dead: Pilot, new_id: str) -> Pilot:
         behaviour=dead.behaviour,
         plane=dead.plane,
         kills=kills,
+        confirmed=kills,  # seed E.III.b: the heir's tally is an Ace's, roundels and all
         vp=vp,
     )
     return with_skill_picks(catalog, pilot)

@@ -401,6 +401,8 @@ class Pilot(Model):
     killed_by: str | None = None
     # Seed D.VIII: equipment owned (item -> uses left; the vest's points left to absorb).
     equipment: dict[str, int] = Field(default_factory=dict)
+    # Seed E.III.b: of his kills, those confirmed (a roundel each, engine.wings.confirmation).
+    confirmed: int = 0
 
     @property
     def status(self) -> Status:

@@ -487,7 +487,9 @@ class WingsPresenter:
     def _record(self, view: WingsViewLike, number: int) -> Mapping[str, Any] | None:
         return next((r for r in view.data.get("history", ()) if r["number"] == number), None)
 
-    def _mission_lines(self, record: Mapping[str, Any], locale: str) -> list[str]:
+    def _mission_lines(
+        self, record: Mapping[str, Any], locale: str, view: WingsViewLike | None = None
+    ) -> list[str]:
         # Seed E.III.a: a failed mission is the defender's only if he also held the air.
         drawn = not record["success"] and record.get("winner") == "draw"
         key = (
@@ -515,7 +517,32 @@ class WingsPresenter:
                 lost_entente=record["losses"].get("entente", 0),
                 lost_central=record["losses"].get("central", 0),
             ),
+            *self._victory_lines(record, locale, view),
         ]
+
+    def _victory_lines(
+        self, record: Mapping[str, Any], locale: str, view: WingsViewLike | None
+    ) -> list[str]:
+        """Seed E.III.b: each kill of the mission, confirmed or not for want of a witness."""
+        lines = []
+        for victory in record.get("victories", ()):
+            victim = victory["victim"]
+            if victim == "balloon":
+                name = t("kill-confirm.balloon", locale)
+            else:
+                name = self._plane_name(view, victim) if view is not None else victim
+            verdict = "confirmed" if victory["confirmed"] else "unconfirmed"
+            lines.append(
+                t(
+                    "kill-confirm.victory",
+                    locale,
+                    name=victory["name"],
+                    victim=name,
+                    zone=t(f"kill-confirm.zone.{victory['zone']}", locale),
+                    verdict=t(f"kill-confirm.{verdict}", locale),
+                )
+            )
+        return lines
 
     # ------------------------------------------------------------------ words
 
@@ -775,7 +802,7 @@ class WingsPresenter:
         number = view.reports.get(turn)
         record = self._record(view, number) if number is not None else None
         if record is not None:
-            lines += self._mission_lines(record, locale)
+            lines += self._mission_lines(record, locale, view)
         return lines + self._early_end(view, locale)
 
     @staticmethod
@@ -965,7 +992,7 @@ class WingsPresenter:
             lines.append((t("wings.winner", locale, side=name), INK, True))
         lines += [(text, INK, False) for text in self._early_end(view, locale)]
         for record in view.data.get("history", ()):
-            lines += [(text, INK, False) for text in self._mission_lines(record, locale)]
+            lines += [(text, INK, False) for text in self._mission_lines(record, locale, view)]
         for side in ("entente", "central"):
             lines.append((_side(side, locale), SIDE_INK[side], True))
             pilots = [p for p in view.data.get("pilots", {}).values() if p["side"] == side]
@@ -973,11 +1000,12 @@ class WingsPresenter:
                 lines.append(
                     (
                         t(
-                            "wings.pilot-line",
+                            "kill-confirm.pilot-line",  # seed E.III.b: the roundels too
                             locale,
                             name=pilot["name"],
                             plane=self._plane_name(view, pilot["plane"]),
                             kills=pilot["kills"],
+                            confirmed=pilot.get("confirmed", 0),
                             vp=pilot["vp"],
                             state=t(f"wings.pilot.{pilot['state']}", locale),
                         ),
@@ -999,7 +1027,7 @@ class WingsPresenter:
         record = self._record(view, number) if number is not None else None
         if record is None:
             return Report(t("wings.no-report", locale, turn=turn))
-        text = self._mission_lines(record, locale)
+        text = self._mission_lines(record, locale, view)
         lines: list[Line] = [(line, INK, False) for line in text]
         lines += self._map_key(view, locale)
         lines += self._plane_lines(view, locale, ended=True)
@@ -1019,7 +1047,7 @@ class WingsPresenter:
         record = self._record(view, number) if number is not None else None
         if record is None:
             return []
-        lines = ["- " + line for line in self._mission_lines(record, locale)]
+        lines = ["- " + line for line in self._mission_lines(record, locale, view)]
         key = f"mission-{record['number']}"
         if key in images:
             lines.append(f"  ![{key}]({images[key]})")

@@ -700,7 +700,8 @@ class WingsRules(Rules[WingsState, WingsView]):
     # (``engine.wings.net_entry``); enemy-zone defences placed by that zone's rule; a pilot
     # whose plane type is lost flies a spare of the same seating (``engine.wings.hangar``);
     # debrief purchases sealed until the campaign ends (``purchase_seal``); the strafing
-    # mission offered at the briefing (``engine.wings.strafing``).
+    # mission offered at the briefing (``engine.wings.strafing``); victories confirmed at
+    # the debrief (``engine.wings.confirmation``: the record only, no outcome changes).
     version = "12"
     sides = SIDES
     rounds = ROUNDS
