@@ -1000,7 +1000,10 @@ class WingsPresenter:
                 lines.append(
                     (
                         t(
-                            "kill-confirm.pilot-line",  # seed E.III.b: the roundels too
+                            # seed E.III.b: the roundels too, once there are kills
+                            "kill-confirm.pilot-line"
+                            if pilot["kills"]
+                            else "kill-confirm.pilot-line-none",
                             locale,
                             name=pilot["name"],
                             plane=self._plane_name(view, pilot["plane"]),
