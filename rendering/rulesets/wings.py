@@ -689,6 +689,8 @@ class WingsPresenter:
         pilot = decision.options[0].detail if decision.options else ""
         if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
             return [t("ux-wings4.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
+        if decision.field.startswith("wound") and pilot:  # whose wound: the seam names him
+            return [t("wound-name.for", locale, pilot=pilot, choices=" · ".join(labels))]
         return [" · ".join(labels)]
 
     def excluded_lines(

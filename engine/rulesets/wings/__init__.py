@@ -1004,6 +1004,11 @@ class WingsRules(Rules[WingsState, WingsView]):
                 pilot = campaign.pilots[d.field.removeprefix("skill:")].name
                 options = tuple(Option(id=o.id, label=o.label, detail=pilot) for o in d.options)
                 field, default = names[(d.side, d.field)], d.default
+            elif d.kind == "wound":
+                # "Wounded pilot 1" alone does not say who either: the detail names him.
+                pilot = campaign.pilots[d.field.removeprefix("wound:")].name
+                options = tuple(Option(id=o.id, label=o.label, detail=pilot) for o in d.options)
+                field, default = names[(d.side, d.field)], d.default
             else:
                 options = tuple(Option(id=o.id, label=o.label, detail=o.detail) for o in d.options)
                 field, default = names[(d.side, d.field)], d.default
