@@ -18,7 +18,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.i18n import t
 from bot.panel import TEXT_LIMIT, compose, field_text
-from bot.service_model import PanelData
+from bot.service_model import PanelData, StatusData
 from engine.loader import default_catalog
 from tests.rendering.phone import recording
 from tests.service.support import Env
@@ -45,6 +45,21 @@ async def played(tmp_path: Path) -> AsyncIterator[tuple[Env, int]]:
         yield env, cid
     finally:
         await env.close()
+
+
+async def _played_out(tmp_path: Path) -> tuple[Env, StatusData]:
+    """The review's campaign (seed "ux") locked with its defaults until it is over, and its
+    status then (the service closed)."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    cid = await start_wings(env, "ux", SCENARIO)
+    for _ in range(300):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            break
+        await lock_all(env, cid)
+    status = await env.svc.status(cid)
+    await env.close()
+    return env, status
 
 
 def _text(env: Env, panel: PanelData, locale: str) -> str:
@@ -152,15 +167,7 @@ async def test_the_last_board_has_nobody_waiting_and_no_blank_turn(
 ) -> None:
     """Once the campaign is over, its last board neither says a side is still waiting nor
     names a turn "—": it reads which mission it ended on and that the campaign is over."""
-    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
-    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "ux", SCENARIO)
-    for _ in range(300):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    status = await env.svc.status(cid)
-    await env.close()
+    env, status = await _played_out(tmp_path)
     assert status.campaign.status == "finished"
     presenter = env.svc.rulesets.get("wings").presenter
     with recording() as images:
@@ -334,15 +341,7 @@ async def test_a_campaign_over_before_its_last_mission_says_why(
 ) -> None:
     """Three missions planned, over after the second: the last turn's summary and the
     after-action report say why (the loser's score below a third of the winner's)."""
-    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
-    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "ux", SCENARIO)
-    for _ in range(300):
-        if (await env.svc.status(cid)).campaign.status == "finished":
-            break
-        await lock_all(env, cid)
-    status = await env.svc.status(cid)
-    await env.close()
+    env, status = await _played_out(tmp_path)
     view = status.view
     number, planned = view.data["mission_number"], view.data["missions_planned"]
     assert number < planned, (number, planned)  # the case this is about

@@ -16,12 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rng import Rng
-from engine.wings.campaign import IllegalChoice, defaults, new_campaign, pending, resolve
+from engine.wings.campaign import IllegalChoice, new_campaign
 from engine.wings.catalog import default_catalog
-from engine.wings.program import check_program, program_text, random_program
-from engine.wings.state import CampaignState, MissionRules, Program
+from engine.wings.program import check_program
+from engine.wings.state import CampaignState, Decision, MissionRules, Program
 from tests.wings.helpers import catalog, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
+from tests.wings.test_properties import play_random_campaign
 from tests.wings.test_turn import duel, phase, programs
 
 CAT = default_catalog()
@@ -158,41 +159,22 @@ def run_shopping_campaign(seed: str, purchase_seed: int) -> list[CampaignState]:
     the offered ones and the refused ones alike: the engine must refuse what they cannot
     afford (or may not buy) with a reason and leave the reserve as it was."""
     state = new_campaign(CAT, seed, squadrons(), missions=3)  # type: ignore[arg-type]
-    states = [state]
     shopper = Rng(seed, purchase_seed, "shop").stream("buy")
-    for step in range(300):
-        if state.phase == "ended":
-            break
-        decisions = pending(CAT, state)
-        choices = defaults(decisions)
-        for d in decisions:
-            if d.kind == "program":
-                assert state.mission is not None
-                p = state.mission.planes[d.field]
-                stream = Rng(seed, step, "ai").stream(d.field)
-                choices[d.side][d.field] = program_text(
-                    random_program(CAT, p, state.mission.rules, state.mission.turn, stream)
-                )
-            elif d.kind == "purchase":
-                # Mostly offered resources, each affordable alone but maybe not together;
-                # now and then one the panel refuses.
-                offered = sorted(o.id for o in d.options if o.id)
-                refused = sorted(e.id for e in d.excluded)
-                picked = shopper.sample(offered, min(len(offered), shopper.randint(1, 3)))
-                if refused and shopper.random() < 0.25:
-                    picked.append(shopper.choice(refused))
-                choices[d.side][d.field] = ",".join(picked)
-        try:
-            after, _ = resolve(CAT, state, choices, Rng(seed, step, state.phase))
-        except IllegalChoice as refused:
-            assert refused.reason, "a refusal names its reason"
-            for side in choices:
-                if "purchase" in choices[side]:
-                    choices[side]["purchase"] = ""
-            after, _ = resolve(CAT, state, choices, Rng(seed, step, state.phase))
-        state = after
-        states.append(state)
-    return states
+
+    def shop(d: Decision) -> str:
+        # Mostly offered resources, each affordable alone but maybe not together; now
+        # and then one the panel refuses.
+        offered = sorted(o.id for o in d.options if o.id)
+        refused = sorted(e.id for e in d.excluded)
+        picked = shopper.sample(offered, min(len(offered), shopper.randint(1, 3)))
+        if refused and shopper.random() < 0.25:
+            picked.append(shopper.choice(refused))
+        return ",".join(picked)
+
+    def refused(refusal: IllegalChoice) -> None:
+        assert refusal.reason, "a refusal names its reason"
+
+    return play_random_campaign(state, seed, shop, refused)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

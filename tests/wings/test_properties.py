@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from engine.wings.campaign import (
 from engine.wings.catalog import default_catalog
 from engine.wings.missions import Sortie, new_mission
 from engine.wings.program import check_program, program_text, random_program
-from engine.wings.state import CampaignState, MissionRules, MissionState, Program
+from engine.wings.state import CampaignState, Decision, MissionRules, MissionState, Program
 from engine.wings.turn import play_turn
 from tests.wings.helpers import plane
 from tests.wings.test_pilots_campaign import squadrons
@@ -152,15 +153,17 @@ def test_three_cards_composed_equal_the_step_by_step_flight(
     assert math.isclose(geo.normalise(pose[2] - direct[2]), 0.0, abs_tol=1e-9)
 
 
-def run_campaign(seed: str, purchase_seed: int) -> list[CampaignState]:
-    state = new_campaign(CAT, seed, squadrons(), missions=3)  # type: ignore[arg-type]
-    # Random programs rarely kill anyone; a pilot killed before the first mission makes
-    # "the dead never fly" bite in every example.
-    victim = sorted(state.pilots)[purchase_seed % len(state.pilots)]
-    killed = state.pilots[victim].model_copy(update={"state": "dead", "lp": 0})
-    state = state.model_copy(update={"pilots": {**state.pilots, victim: killed}})
+def play_random_campaign(
+    state: CampaignState,
+    seed: str,
+    shop: Callable[[Decision], str | None],
+    refused: Callable[[IllegalChoice], None],
+) -> list[CampaignState]:
+    """Every state of ``state``'s campaign played to its end with random legal programs;
+    ``shop`` picks each squadron's purchase (None: the default). A purchase the engine
+    refuses goes to ``refused`` (which checks the refusal), and the step is played again
+    buying nothing."""
     states = [state]
-    shopper = Rng(seed, purchase_seed, "shop").stream("buy")
     for step in range(300):
         if state.phase == "ended":
             break
@@ -174,19 +177,37 @@ def run_campaign(seed: str, purchase_seed: int) -> list[CampaignState]:
                 choices[d.side][d.field] = program_text(
                     random_program(CAT, p, state.mission.rules, state.mission.turn, stream)
                 )
-            elif d.kind == "purchase" and len(d.options) > 1:
-                choices[d.side][d.field] = shopper.choice(d.options).id
+            elif d.kind == "purchase" and (bought := shop(d)) is not None:
+                choices[d.side][d.field] = bought
         try:
             state, _ = resolve(CAT, state, choices, Rng(seed, step, state.phase))
-        except IllegalChoice as refused:
-            # A random purchase may be one the squadron may not make; the engine must say
-            # why, and the state must be unchanged.
-            assert refused.reason in ("one-new-resource", "cannot-afford")
+        except IllegalChoice as refusal:
+            refused(refusal)
             for side in choices:
-                choices[side]["purchase"] = ""
+                if "purchase" in choices[side]:
+                    choices[side]["purchase"] = ""
             state, _ = resolve(CAT, state, choices, Rng(seed, step, state.phase))
         states.append(state)
     return states
+
+
+def run_campaign(seed: str, purchase_seed: int) -> list[CampaignState]:
+    state = new_campaign(CAT, seed, squadrons(), missions=3)  # type: ignore[arg-type]
+    # Random programs rarely kill anyone; a pilot killed before the first mission makes
+    # "the dead never fly" bite in every example.
+    victim = sorted(state.pilots)[purchase_seed % len(state.pilots)]
+    killed = state.pilots[victim].model_copy(update={"state": "dead", "lp": 0})
+    state = state.model_copy(update={"pilots": {**state.pilots, victim: killed}})
+    shopper = Rng(seed, purchase_seed, "shop").stream("buy")
+
+    def shop(d: Decision) -> str | None:
+        return shopper.choice(d.options).id if len(d.options) > 1 else None
+
+    def refused(refusal: IllegalChoice) -> None:
+        # A random purchase may be one the squadron may not make; the engine must say why.
+        assert refusal.reason in ("one-new-resource", "cannot-afford")
+
+    return play_random_campaign(state, seed, shop, refused)
 
 
 @SLOW
