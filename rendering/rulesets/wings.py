@@ -932,6 +932,8 @@ class WingsPresenter:
         )
         if balloon is not None:
             parts.append(t("ux-wings3.key.balloon", locale, level=balloon["level"]))
+        if any(o["kind"] == "post" and not o.get("destroyed") for o in sites):
+            parts.append(t("strafing.key.post", locale))  # seed E.I.a: the ring's meaning
         kinds = {g["kind"] for g in (mission.get("ground") or {}).values()}
         if kinds - {"trench", "caa"}:  # the table marks every other battery "F"
             parts.append(t("ux-wings3.key.flak", locale))

@@ -5,6 +5,7 @@ win it, and anything less loses it or draws."""
 from __future__ import annotations
 
 from engine.rng import Rng
+from engine.rulesets.wings import WingsRules
 from engine.wings import campaign as wings
 from engine.wings.campaign import new_campaign
 from engine.wings.generator import generate_mission
@@ -12,11 +13,14 @@ from engine.wings.objectives import awards, mission_result
 from engine.wings.state import MissionState, Objective, Option, PlaneState
 from engine.wings.strafing import fit_menu, man_posts
 from engine.wings.turn import play_turn
+from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from rendering.wings_map import SIDE_INK, table_map
 from tests.test_french import english_only
 from tests.wings.helpers import catalog, mission, plane, stack
+from tests.wings.test_mission_kinds import with_recon_crew
 from tests.wings.test_pilots_campaign import squadrons
+from tests.wings.test_reinforcements import _with
 from tests.wings.test_turn import programs
 
 # An Entente Camel hedge-hopping at level 1 straight at a Central post (test_ground's
@@ -140,3 +144,19 @@ def test_the_briefing_menu_keeps_within_a_select_s_25_options() -> None:
     assert len(fitted) == 25
     assert "strafing" in fitted and "strafing-2" in fitted and "strafing-3" not in fitted
     assert [o.id for o in fit_menu(offered)] == [o.id for o in offered]  # room: unchanged
+
+
+def test_the_key_under_the_table_says_what_a_posts_ring_is() -> None:
+    """Every mark on the table has its key: a post to strafe is a ring round a trench."""
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "key")
+    made, _points, _forces = generate_mission(
+        catalog(), with_recon_crew(), Rng("key", 1, "b"), "strafing", 2
+    )
+    fields = ("kind", "objectives", "ground", "planes")
+    state = _with(state, **{k: getattr(made, k) for k in fields})
+    for locale in ("en", "fr"):
+        key = " ".join(
+            text for text, _c, _b in WingsPresenter()._map_key(rules.view(state, None), locale)
+        )
+        assert t("strafing.key.post", locale) in key, key
