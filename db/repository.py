@@ -1,8 +1,9 @@
 """The storage interface the services use: records and a transaction in game words.
 
 Belongs here: the row records (frozen dataclasses), and the abstract ``Repository`` /
-``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, ``db.postgres`` on
-PostgreSQL, ``db.backend.open_repository`` picks one from ``DATABASE_URL``, and
+``Transaction`` pair. No SQL: ``db.sql`` implements the transaction once for both SQL
+dialects, ``db.sqlite`` and ``db.postgres`` what SQLite and PostgreSQL do apart (and their
+connections), ``db.backend.open_repository`` picks one from ``DATABASE_URL``, and
 ``tests/db/test_contract.py`` runs the same checks on both.
 
 The contract that makes the turn service safe:
@@ -399,6 +400,7 @@ class Transaction(abc.ABC):
         self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
     ) -> None: ...
 
+    @abc.abstractmethod
     async def record_draft(
         self,
         campaign_id: int,
@@ -411,8 +413,6 @@ class Transaction(abc.ABC):
     ) -> None:
         """``set_draft``, and the player who drafted it was active ``now``: one statement
         where the backend can."""
-        await self.set_draft(round_id, side, field, value, by_user, now)
-        await self.update_player(campaign_id, by_user, last_active=now)
 
     @abc.abstractmethod
     async def drafts(self, round_id: int, side: str) -> dict[str, str]: ...
