@@ -36,7 +36,6 @@ from cogs.common import (
     guarded,
     locale,
     pump,
-    refuse,
     role_ids,
     say,
     say_in,
@@ -103,8 +102,7 @@ class GmAnswer(
             )
         except ServiceError as error:
             if error.code == "request-not-yours":
-                await refuse(interaction, error)  # the asker's message stays as it is
-                return
+                raise  # a plain refusal: the asker's message stays as it is
             await interaction.response.edit_message(
                 content=error.message(interaction.locale), view=None
             )
@@ -241,11 +239,7 @@ async def _join(interaction: discord.Interaction[Any], campaign_id: int, side: s
     if info is None:
         return
     loc = info.locale
-    try:
-        player = await service.join(campaign_id, interaction.user.id, side)
-    except ServiceError as error:
-        await refuse(interaction, error, loc)
-        return
+    player = await service.join(campaign_id, interaction.user.id, side)
     key = "cogs.join.commander" if player.commander else "cogs.join.member"
     await say_in(interaction, loc, key, side=t(f"service.side.{side}", loc))
     await _probe_dm(interaction, campaign_id, loc)
@@ -298,10 +292,7 @@ async def _new_thread(
         found = rulesets.get(ruleset).rules.scenarios().get(scenario)
         if found is None:
             known = ", ".join(sorted(rulesets.get(ruleset).rules.scenarios()))
-            await refuse(
-                interaction, ServiceError("unknown-scenario", scenario=scenario, known=known)
-            )
-            return None
+            raise ServiceError("unknown-scenario", scenario=scenario, known=known)
         name = str(found.name)
     else:
         name = scenario
@@ -480,8 +471,7 @@ class CampaignCog(commands.Cog):
         if not await campaigns(interaction).may_create(
             interaction.guild_id, role_ids(interaction), manager
         ):
-            await refuse(interaction, ServiceError("not-creator"))
-            return
+            raise ServiceError("not-creator")
         try:
             round_seconds = parse_duration(deadline)
         except DurationError as error:
@@ -505,11 +495,7 @@ class CampaignCog(commands.Cog):
             allow_unlock=allow_unlock,
         )
         key = scenario.strip().lower()
-        try:
-            given = switches_of.parse(switches or "")
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        given = switches_of.parse(switches or "")
         place: discord.Thread | None = None
         if thread:
             place = await _new_thread(interaction, ruleset, key)
@@ -526,11 +512,10 @@ class CampaignCog(commands.Cog):
                 locale=locale(interaction),
                 switches=given,
             )
-        except ServiceError as error:
+        except ServiceError:
             if place is not None:
-                await _drop_thread(place)
-            await refuse(interaction, error)
-            return
+                await _drop_thread(place)  # refused: no empty thread left behind
+            raise
         await say(interaction, "cogs.new.done", scenario=info.scenario, id=info.id)
         if given:  # shown back to the GM as the ruleset took them
             rules = campaigns(interaction).rulesets.get(ruleset).rules
@@ -672,13 +657,9 @@ class CampaignCog(commands.Cog):
         info = await campaign_here(interaction)
         if info is None:
             return
-        try:
-            count = await campaigns(interaction).redeliver(
-                info.id, interaction.user.id, roles=role_ids(interaction)
-            )
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        count = await campaigns(interaction).redeliver(
+            info.id, interaction.user.id, roles=role_ids(interaction)
+        )
         await say(interaction, "cogs.redeliver.done", count=count)
         await pump(interaction)
 
@@ -689,13 +670,9 @@ class CampaignCog(commands.Cog):
         info = await campaign_here(interaction)
         if info is None:
             return
-        try:
-            await campaigns(interaction).start(
-                info.id, interaction.user.id, roles=role_ids(interaction)
-            )
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        await campaigns(interaction).start(
+            info.id, interaction.user.id, roles=role_ids(interaction)
+        )
         await say(interaction, "cogs.start.done")
         await pump(interaction)
 
@@ -709,8 +686,7 @@ class CampaignCog(commands.Cog):
             return
         service = campaigns(interaction)
         if not await service.is_gm(info.id, interaction.user.id, role_ids(interaction)):
-            await refuse(interaction, ServiceError("not-gm"))
-            return
+            raise ServiceError("not-gm")
         rows = await service.waiting(info.id)
         loc = interaction.locale
         lines = []
@@ -754,13 +730,9 @@ class CampaignCog(commands.Cog):
         info = await campaign_here(interaction)
         if info is None:
             return
-        try:
-            drafts = await campaigns(interaction).peek(
-                info.id, interaction.user.id, roles=role_ids(interaction)
-            )
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        drafts = await campaigns(interaction).peek(
+            info.id, interaction.user.id, roles=role_ids(interaction)
+        )
         loc = interaction.locale
         lines = [t("cogs.peek.header", loc)]
         for side, fields in drafts.items():
@@ -785,8 +757,7 @@ class CampaignCog(commands.Cog):
             return
         service = campaigns(interaction)
         if not await service.is_gm(info.id, interaction.user.id, role_ids(interaction)):
-            await refuse(interaction, ServiceError("not-gm"))
-            return
+            raise ServiceError("not-gm")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await service.export(info.id)
         payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
@@ -936,14 +907,9 @@ class CampaignCog(commands.Cog):
         service = campaigns(interaction)
         roles = role_ids(interaction)
         if not await service.is_gm(info.id, interaction.user.id, roles):
-            await refuse(interaction, ServiceError("not-gm"))
-            return
+            raise ServiceError("not-gm")
         if check is not None:
-            try:
-                words = {**words, **(await check(info.id, roles) or {})}
-            except ServiceError as error:
-                await refuse(interaction, error)
-                return
+            words = {**words, **(await check(info.id, roles) or {})}
         request_id = await service.ask(
             info.id, interaction.user.id, action, params, why or "", roles=roles
         )
