@@ -2,7 +2,7 @@
 
 - A strike alone: the strikes of real campaigns are recorded (their frozen set-up and a
   copy of their shuffled deck, sharing the catalog's cards, taken before they fly), then
-  each is flown again on its own through ``engine.strike.fly_strike`` and timed, on the
+  each is flown again on its own through ``engine.zero.strike.fly_strike`` and timed, on the
   clock and in CPU time (which other processes do not inflate); the deck copies are made
   before the clock starts.
 - A campaign alone: each campaign between random legal commanders (``pending`` to list the
@@ -43,12 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine.turn
 from bench.common import line, machine, median, percentile, verdict
 from engine.campaign import new_campaign, pending, resolve
-from engine.cards import Deck
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.state import State
-from engine.strike import fly_strike
-from engine.types import Side
+from engine.zero.cards import Deck
+from engine.zero.loader import default_catalog
+from engine.zero.strike import fly_strike
+from engine.zero.types import Side
 
 OPEN_GAP = 10
 STRIKE_TARGET_US = 100.0

@@ -7,13 +7,13 @@ RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
 
 from __future__ import annotations
 
-from engine.catalog import Catalog, DamageTrack, Place, Resource, Scenario
-from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng, seed_commitment
 from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
-from engine.trusted import trusted, trusted_copy, trusted_defaults
 from engine.turn import _airfield_row, fleet_level, level_at, play_turn, preview_forces
-from engine.types import FleetTactic, RoundKind, Side, StrikeSize
+from engine.zero.catalog import Catalog, DamageTrack, Place, Resource, Scenario
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.trusted import trusted, trusted_copy, trusted_defaults
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 
 # The sides in their fixed order, as a tuple: iterating the enum itself costs a
 # generator per loop, and a turn loops over the sides some sixty times.

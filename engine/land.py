@@ -1,15 +1,15 @@
 """Land campaigns (24.0): the pure pieces the land ruleset (``engine.rulesets.land``) uses.
 
-- the campaign sheet (``engine/data/<key>.toml``, authored default of zero-authored-data.md
+- the campaign sheet (``engine/zero/data/<key>.toml``, authored default of zero-authored-data.md
   section 3.8) as a validated ``LandCampaign``: periods, Missions and Mission Targets
   tables, both resource lists, the Air Group Performance table; read with the shared
-  loader's helpers (``engine.loader``) so errors read the same as every other file;
+  loader's helpers (``engine.zero.loader``) so errors read the same as every other file;
 - the target draw: an Action card read as a Missions-table key and looked up for a period
   (24.44-24.46);
 - the mission length from the Turns column and the slowest attacker (23.23-23.25);
 - the mission VP totals of both sides (24.61), with the authored aircraft and target VP.
 
-A malformed sheet raises ``engine.catalog.DataError`` naming the file, the entry and the
+A malformed sheet raises ``engine.zero.catalog.DataError`` naming the file, the entry and the
 field, like the rest of the data files.
 """
 
@@ -21,16 +21,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from engine.catalog import (
-    ActionCard,
-    AircraftType,
-    Catalog,
-    Provenance,
-    UnitSpec,
-)
-from engine.loader import DATA_DIR, _fail, _path, _read, default_catalog
-from engine.report import Phase
-from engine.types import AircraftClass, Band, CardTitle, Side
+from engine.zero.catalog import ActionCard, AircraftType, Catalog, Provenance, UnitSpec
+from engine.zero.loader import DATA_DIR, _fail, _path, _read, default_catalog
+from engine.zero.report import Phase
+from engine.zero.types import AircraftClass, Band, CardTitle, Side
 
 OVER_TARGET_TURNS = 3  # 23.22
 FIGHTER_SPEED = 6  # 23.24: fighters and fighter-bombers, whatever their card says
@@ -277,7 +271,7 @@ def _check(campaign: LandCampaign, file: str, catalog: Catalog) -> None:
 
 
 def load_land_campaign(key: str, data_dir: Path | None = None) -> LandCampaign:
-    """The land campaign sheet ``<key>.toml`` of ``data_dir`` (default ``engine/data``),
+    """The land campaign sheet ``<key>.toml`` of ``data_dir`` (default ``engine/zero/data``),
     validated and cross-checked against the packaged aircraft and Target Sheets.
 
     Raises ``DataError`` naming the file, the entry and the field of the first problem.

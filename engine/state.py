@@ -12,9 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.report import StrikeReport
 from engine.ruleset import Decision, Event, Excluded, Option
-from engine.types import FleetTactic, RoundKind, Side, StrikeSize
+from engine.zero.report import StrikeReport
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 
 
 class Model(BaseModel):

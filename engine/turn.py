@@ -13,30 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.cards import Deck
-from engine.catalog import (
-    Catalog,
-    DamageTrack,
-    ObjectiveBonus,
-    Place,
-    ResourceEffect,
-    Scenario,
-    TrackLevel,
-    UnitSpec,
-)
-from engine.forces import (
-    SIDE_LETTER,
-    add_scout_bonus,
-    describe,
-    expand,
-    remove_aircraft,
-    with_pilot,
-    within_box,
-)
-from engine.loader import default_pilot_pool
-from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
-from engine.pilots import draft_pilots
-from engine.report import AircraftOutcome, StrikeReport
 from engine.rng import Rng
 from engine.state import (
     Event,
@@ -49,9 +25,33 @@ from engine.state import (
     TrackState,
     TurnRecord,
 )
-from engine.strike import fly_strike
-from engine.trusted import trusted, trusted_copy, trusted_defaults, trusted_dicts
-from engine.types import (
+from engine.zero.cards import Deck
+from engine.zero.catalog import (
+    Catalog,
+    DamageTrack,
+    ObjectiveBonus,
+    Place,
+    ResourceEffect,
+    Scenario,
+    TrackLevel,
+    UnitSpec,
+)
+from engine.zero.forces import (
+    SIDE_LETTER,
+    add_scout_bonus,
+    describe,
+    expand,
+    remove_aircraft,
+    with_pilot,
+    within_box,
+)
+from engine.zero.loader import default_pilot_pool
+from engine.zero.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.zero.pilots import draft_pilots
+from engine.zero.report import AircraftOutcome, StrikeReport
+from engine.zero.strike import fly_strike
+from engine.zero.trusted import trusted, trusted_copy, trusted_defaults, trusted_dicts
+from engine.zero.types import (
     AircraftClass,
     AircraftState,
     BombMode,

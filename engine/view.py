@@ -11,11 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.catalog import Catalog, DamageTrack
 from engine.state import State, TurnRecord
-from engine.trusted import trusted
 from engine.turn import fleet_level, preview_forces, track_level
-from engine.types import FleetTactic, RoundKind, Side, StrikeSize
+from engine.zero.catalog import Catalog, DamageTrack
+from engine.zero.trusted import trusted
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 
 
 class Model(BaseModel):

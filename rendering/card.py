@@ -21,7 +21,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from engine.catalog import ActionCard
+from engine.zero.catalog import ActionCard
 from rendering.style import (
     BLUE_BORDER,
     CARD_BG,

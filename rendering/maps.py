@@ -18,8 +18,8 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.types import FleetTactic, Side
 from engine.view import TrackView, View
+from engine.zero.types import FleetTactic, Side
 from rendering.style import (
     INK,
     LAND,
@@ -278,7 +278,7 @@ MAPS: dict[str, MapArt] = {"coral-sea": CORAL_SEA, "midway": MIDWAY}
 
 def _art(scenario: str) -> MapArt:
     # A sheet's optional-rule twin ("midway-historical", 3.7.4's historical opening; the
-    # suffix is engine.catalog.HISTORICAL, which rendering may not import) is the same sea.
+    # suffix is engine.zero.catalog.HISTORICAL, which rendering may not import) is the same sea.
     return MAPS.get(scenario.removesuffix("-historical"), OPEN_OCEAN)
 
 

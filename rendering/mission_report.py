@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.catalog import ActionCard
-from engine.report import AircraftOutcome, BombRun, StrikeReport
-from engine.types import AircraftState, BombMode, BombResult, Side
+from engine.zero.catalog import ActionCard
+from engine.zero.report import AircraftOutcome, BombRun, StrikeReport
+from engine.zero.types import AircraftState, BombMode, BombResult, Side
 from rendering.card import PHONE_SCALE, Variant, card_size, card_tile
 from rendering.phone_cards import (
     BAR,

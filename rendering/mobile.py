@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.catalog import ActionCard
-from engine.types import BombResult, Side
+from engine.zero.catalog import ActionCard
+from engine.zero.types import BombResult, Side
 from rendering.card import PHONE_SCALE, Variant, card_size, card_tile
 from rendering.style import (
     FAINT,

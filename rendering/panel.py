@@ -16,8 +16,8 @@ from collections.abc import Mapping
 
 from PIL import Image, ImageDraw
 
-from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 from engine.view import ForcePreview, SideView, TrackView, View
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 from rendering.style import (
     CARD_BG,
     FAINT,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.types import Side
+from engine.zero.types import Side
 from rendering.i18n import t
 from rendering.reveal import RevealSide
 from rendering.style import (

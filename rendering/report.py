@@ -16,9 +16,9 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.report import StrikeReport
-from engine.types import AircraftState, Side
 from engine.view import View
+from engine.zero.report import StrikeReport
+from engine.zero.types import AircraftState, Side
 from rendering.mobile import (
     BODY,
     INNER,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 from pydantic import BaseModel, ConfigDict
 
-from engine.types import Side
+from engine.zero.types import Side
 from rendering.mobile import (
     BODY,
     INNER,

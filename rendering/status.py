@@ -14,8 +14,8 @@ from collections.abc import Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.types import RoundKind, Side
 from engine.view import View
+from engine.zero.types import RoundKind, Side
 from rendering.maps import draw_map, map_height
 from rendering.style import (
     ACCENT,

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.catalog import ActionCard
-from engine.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
-from engine.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
+from engine.zero.catalog import ActionCard
+from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
+from engine.zero.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
 from rendering.mobile import (
     BODY,
     INNER,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.catalog import Catalog
-from engine.report import StrikeReport
 from engine.ruleset import Decision, Option
-from engine.types import AircraftState, FleetTactic, Side
 from engine.view import View
+from engine.zero.catalog import Catalog
+from engine.zero.report import StrikeReport
+from engine.zero.types import AircraftState, FleetTactic, Side
 from rendering import rulebook
 from rendering.i18n import t
 from rendering.panel import render_order_panel

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.catalog import Catalog
 from engine.ruleset import Decision, Option
 from engine.rulesets.land.view import (
     NO_RESOURCE_ID,
@@ -29,7 +28,8 @@ from engine.rulesets.land.view import (
     resource_number,
     sheet_of,
 )
-from engine.types import Side
+from engine.zero.catalog import Catalog
+from engine.zero.types import Side
 from rendering.i18n import t, word
 from rendering.land_vp_words import vp_reason
 from rendering.mission_report import render_mission_report

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 
 from PIL import ImageDraw
 
-from engine.catalog import Catalog
 from engine.ruleset import Decision, Option
 from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_pearl
-from engine.types import Side
+from engine.zero.catalog import Catalog
+from engine.zero.types import Side
 from rendering.i18n import t, word
 from rendering.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine

@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.campaign import IllegalChoice, new_campaign, pending, resolve
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.state import State
-from engine.types import FleetTactic, RoundKind, Side, StrikeSize
 from engine.view import view
+from engine.zero.loader import default_catalog
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 from tests.engine.campaign_helpers import play, random_choices
 
 CATALOG = default_catalog()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.catalog import Catalog, DataError, UnitSpec
-from engine.loader import DATA_DIR, default_catalog, derive_damaged, load_catalog, load_pilots
-from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
+from engine.zero.catalog import Catalog, DataError, UnitSpec
+from engine.zero.loader import DATA_DIR, default_catalog, derive_damaged, load_catalog, load_pilots
+from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
 from tests.engine.deck_listing import DECK_LISTING
 
 CATALOG = default_catalog()

@@ -16,15 +16,15 @@ from collections import Counter
 
 import pytest
 
-from engine import strike as strike_module
 from engine import turn as turn_module
-from engine.cards import Deck
-from engine.catalog import Catalog
-from engine.loader import default_catalog
-from engine.orders import StrikeSetup
-from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
+from engine.zero import strike as strike_module
+from engine.zero.cards import Deck
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from engine.zero.orders import StrikeSetup
+from engine.zero.report import StrikeReport
 
 CATALOG = default_catalog()
 

@@ -13,9 +13,9 @@ from collections import Counter
 import pytest
 
 from engine import turn
-from engine.loader import default_catalog
-from engine.orders import DOCTRINE_PRESETS
-from engine.types import Side, StrikeSize
+from engine.zero.loader import default_catalog
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.types import Side, StrikeSize
 
 
 def test_every_remembered_force_equals_a_fresh_build(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.catalog import ActionCard, DataError
 from engine.land import (
     MISSION_KEYS,
     AircraftOutcome,
@@ -22,8 +21,9 @@ from engine.land import (
     mission_length,
     mission_vp,
 )
-from engine.loader import DATA_DIR, default_catalog
-from engine.types import Band, CardTitle, Side
+from engine.zero.catalog import ActionCard, DataError
+from engine.zero.loader import DATA_DIR, default_catalog
+from engine.zero.types import Band, CardTitle, Side
 
 
 def _card(title: CardTitle, burst: int | None = None) -> ActionCard:

@@ -6,11 +6,11 @@ import pytest
 
 from engine import campaign
 from engine.campaign import IllegalChoice, new_campaign, pending, resolve, validate
-from engine.catalog import Catalog
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.state import Decision, State
-from engine.types import RoundKind, Side
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from engine.zero.types import RoundKind, Side
 from tests.engine.campaign_helpers import play
 
 

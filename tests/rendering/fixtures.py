@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.catalog import ActionCard
-from engine.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
 from engine.state import RecoveryDraw, SidePicks, TurnRecord
-from engine.types import (
+from engine.view import ForcePreview, LevelView, SideView, TrackView, View
+from engine.zero.catalog import ActionCard
+from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
+from engine.zero.types import (
     AircraftState,
     Band,
     BombMode,
@@ -24,7 +25,6 @@ from engine.types import (
     Side,
     StrikeSize,
 )
-from engine.view import ForcePreview, LevelView, SideView, TrackView, View
 from rendering.reveal import RevealSide
 
 J, A = Side.JAPANESE, Side.ALLIED

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine.campaign import new_campaign
-from engine.loader import default_catalog
 from engine.view import view
+from engine.zero.loader import default_catalog
 from rendering.maps import draw_map
 
 CATALOG = default_catalog()

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.types import Side
 from engine.view import LevelView, TrackView, View
+from engine.zero.types import Side
 from rendering import render_order_panel, render_status_board
 from rendering.text import level_name
 from rendering.track import arrange, clashes, level_labels
@@ -167,7 +167,7 @@ def test_level_names_never_collide_nor_hang_across_each_other(
 
 def test_the_levels_the_board_does_not_draw_are_told_in_the_status_text() -> None:
     """The board draws a track's cost now and at the next level; /status tells them all."""
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
     from rendering.rulesets.carrier import CarrierPresenter
 
     presenter = CarrierPresenter(default_catalog())

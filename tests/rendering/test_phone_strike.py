@@ -12,7 +12,7 @@ import io
 
 from PIL import Image
 
-from engine.report import FlakShot, StrikeReport
+from engine.zero.report import FlakShot, StrikeReport
 from rendering import render_strike_report
 from tests.rendering.fixtures import (
     CORAL_PLACES,

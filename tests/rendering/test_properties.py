@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.catalog import ActionCard
-from engine.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
 from engine.state import RecoveryDraw, SidePicks, TurnRecord
-from engine.types import (
+from engine.view import ForcePreview, LevelView, SideView, TrackView, View
+from engine.zero.catalog import ActionCard
+from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
+from engine.zero.types import (
     AircraftState,
     Band,
     BombMode,
@@ -29,7 +30,6 @@ from engine.types import (
     Side,
     StrikeSize,
 )
-from engine.view import ForcePreview, LevelView, SideView, TrackView, View
 from rendering import (
     RevealSide,
     render_after_action,

@@ -22,8 +22,8 @@ from typing import get_type_hints
 import pytest
 
 import rendering
-from engine.types import Side
 from engine.view import View
+from engine.zero.types import Side
 from tests.rendering.fixtures import RESOURCE_NAMES, coral_status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,9 +43,9 @@ PUBLIC = [
 # (resource texts, card faces, place names): data, not a campaign's state.
 ALLOWED_ENGINE = {
     "engine.view",
-    "engine.report",
-    "engine.types",
-    "engine.catalog",
+    "engine.zero.report",
+    "engine.zero.types",
+    "engine.zero.catalog",
     "engine.ruleset",
 }
 ALLOWED_CATALOG_NAMES = {"ActionCard"}
@@ -81,7 +81,7 @@ def test_rendering_imports_no_state() -> None:
                         rf"engine\.rulesets\.{path.stem}\.view", module
                     )
                     assert module in ALLOWED_ENGINE or ruleset_view, (path.name, module)
-                    if module == "engine.catalog":
+                    if module == "engine.zero.catalog":
                         names = {alias.name for alias in node.names}
                         allowed = PRESENTER_CATALOG_NAMES if presenter else ALLOWED_CATALOG_NAMES
                         assert names <= allowed, (path.name, names)
@@ -134,9 +134,9 @@ def test_public_status_board_shows_no_doctrine() -> None:
 def test_end_to_end_with_the_engine() -> None:
     try:
         from engine.campaign import new_campaign, pending, resolve
-        from engine.loader import default_catalog
         from engine.rng import Rng
         from engine.view import view
+        from engine.zero.loader import default_catalog
     except ImportError as error:  # the engine is built in parallel; say so rather than fail
         pytest.skip(f"engine not importable: {error}")
     catalog = default_catalog()

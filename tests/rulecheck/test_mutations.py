@@ -11,7 +11,7 @@ import engine.turn
 from bot.rulecheck import check_export
 from bot.rulecheck.data import GameData
 from bot.rulecheck_sweep import random_export
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 
 def _findings(scenario: str, campaigns: int, data: GameData) -> set[tuple[str, str]]:

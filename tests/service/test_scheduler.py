@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from bot.clock import ManualClock
 from engine import campaign as rules
-from engine.types import Side
+from engine.zero.types import Side
 from tests.service.support import ALL, GM, JAP, Env, pace
 
 

@@ -12,9 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine import campaign as loop
-from engine.catalog import Catalog
-from engine.loader import default_catalog
-from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -32,8 +29,11 @@ from engine.ruleset import (
 )
 from engine.rulesets.carrier.odds import preview
 from engine.state import State
-from engine.types import RoundKind, Side
 from engine.view import View, view
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from engine.zero.report import StrikeReport
+from engine.zero.types import RoundKind, Side
 
 SIDES = (
     SideSpec("japanese", {"en": "Japanese", "fr": "Japonais"}, "#c0392b"),

@@ -12,11 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.cards import Deck
-from engine.catalog import Catalog
 from engine.land import LandCampaign, LandResource, load_land_campaign, mission_key
-from engine.orders import DOCTRINE_PRESETS
-from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -46,7 +42,11 @@ from engine.rulesets.land.view import (
     resource_id,
     resource_number,
 )
-from engine.types import Side
+from engine.zero.cards import Deck
+from engine.zero.catalog import Catalog
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.report import StrikeReport
+from engine.zero.types import Side
 
 ALL_PERIODS = "all"
 SIDES = (

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from engine.catalog import ActionCard
+from engine.zero.catalog import ActionCard
 
 T = TypeVar("T")
 

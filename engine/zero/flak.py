@@ -8,8 +8,8 @@ bombing module applies from the returned spoil count (22.13, 22.23).
 
 from __future__ import annotations
 
-from engine.cards import Card, ids_of
-from engine.dogfight import (
+from engine.zero.cards import Card, ids_of
+from engine.zero.dogfight import (
     IMS,
     OTS,
     FlakKind,

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from engine.catalog import AircraftType, Catalog, UnitSpec
-from engine.orders import Doctrine, FlightUnit, PilotFace
-from engine.trusted import trusted, trusted_copy
-from engine.types import AircraftClass, Band, BombMode, Ordnance, Side
+from engine.zero.catalog import AircraftType, Catalog, UnitSpec
+from engine.zero.orders import Doctrine, FlightUnit, PilotFace
+from engine.zero.trusted import trusted, trusted_copy
+from engine.zero.types import AircraftClass, Band, BombMode, Ordnance, Side
 
 SIDE_LETTER = {Side.JAPANESE: "J", Side.ALLIED: "A"}
 

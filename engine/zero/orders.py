@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.types import Band, Ordnance, Side
+from engine.zero.types import Band, Ordnance, Side
 
 
 class Model(BaseModel):

@@ -22,7 +22,7 @@ from typing import Any, NoReturn, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from engine.catalog import (
+from engine.zero.catalog import (
     HISTORICAL,
     ActionCard,
     AircraftType,
@@ -38,8 +38,8 @@ from engine.catalog import (
     TargetSheet,
     UnitSpec,
 )
-from engine.pilots import SKILL_CODES, PilotCounter, PilotPool
-from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
+from engine.zero.pilots import SKILL_CODES, PilotCounter, PilotPool
+from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
 
 DATA_DIR = Path(__file__).parent / "data"
 SCENARIO_FILES = ("coral-sea.toml", "midway.toml")

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
+from engine.zero.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
 
 Phase = Literal["target-bound", "ingress", "bomb", "egress", "home-bound", "scout"]
 

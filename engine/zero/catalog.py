@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
+from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
 
 Provenance = Literal["seed", "authored-default", "authored-change"]
 

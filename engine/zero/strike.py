@@ -50,7 +50,7 @@ from typing import Any, Final, TypeVar, cast
 
 from pydantic import BaseModel
 
-from engine.bombing import (
+from engine.zero.bombing import (
     Target,
     bomb_run,
     choose_mode,
@@ -58,10 +58,10 @@ from engine.bombing import (
     strafe_run,
     strafe_worthwhile,
 )
-from engine.bombing import target_flak_count as tf_count
-from engine.cards import Deck
-from engine.catalog import AircraftType, Catalog
-from engine.dogfight import (
+from engine.zero.bombing import target_flak_count as tf_count
+from engine.zero.cards import Deck
+from engine.zero.catalog import AircraftType, Catalog
+from engine.zero.dogfight import (
     BANDS,
     DIVE,
     FIGHTER_BOMBER,
@@ -86,10 +86,10 @@ from engine.dogfight import (
     unpair,
     wingman_shot,
 )
-from engine.flak import area_flak, target_flak
-from engine.mirror import mirror
-from engine.orders import Doctrine, FlightUnit, StrikeSetup
-from engine.report import (
+from engine.zero.flak import area_flak, target_flak
+from engine.zero.mirror import mirror
+from engine.zero.orders import Doctrine, FlightUnit, StrikeSetup
+from engine.zero.report import (
     AircraftOutcome,
     BandMove,
     BombRun,
@@ -100,8 +100,8 @@ from engine.report import (
     StrikeReport,
     TurnBands,
 )
-from engine.trusted import trusted, trusted_dicts
-from engine.types import AircraftState, Band, BombMode, Ordnance, Side
+from engine.zero.trusted import trusted, trusted_dicts
+from engine.zero.types import AircraftState, Band, BombMode, Ordnance, Side
 
 __all__ = ["Strike", "fly_strike"]
 

@@ -53,11 +53,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
 
-from engine.cards import Card, Deck, ids_of
-from engine.catalog import AircraftType, Ratings
-from engine.orders import Doctrine
-from engine.report import Phase
-from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
+from engine.zero.cards import Card, Deck, ids_of
+from engine.zero.catalog import AircraftType, Ratings
+from engine.zero.orders import Doctrine
+from engine.zero.report import Phase
+from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
 
 Role = Literal["leader", "wingman", "formation", "recon"]
 Group = Literal["strike", "cap", "scout"]

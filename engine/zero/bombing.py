@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import Card, ids_of
-from engine.catalog import AircraftType, TargetSheet
-from engine.dogfight import (
+from engine.zero.cards import Card, ids_of
+from engine.zero.catalog import AircraftType, TargetSheet
+from engine.zero.dogfight import (
     DIVE,
     FIGHTER_BOMBER,
     FORMATION_CLASSES,
@@ -40,8 +40,8 @@ from engine.dogfight import (
     RunRec,
     Sky,
 )
-from engine.flak import area_flak, target_flak
-from engine.types import Band, BombMode, BombResult, Ordnance
+from engine.zero.flak import area_flak, target_flak
+from engine.zero.types import Band, BombMode, BombResult, Ordnance
 
 RECON: Final = BombMode.RECON
 HIT: Final = BombResult.HIT

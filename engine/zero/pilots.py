@@ -12,9 +12,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from engine.catalog import AircraftType, Frozen, Provenance
-from engine.orders import PilotFace
-from engine.types import Side
+from engine.zero.catalog import AircraftType, Frozen, Provenance
+from engine.zero.orders import PilotFace
+from engine.zero.types import Side
 
 # 19.25: Ace, bombing, burst, Combat Vision, damage, gunner, horsepower, performance, strafe.
 SKILL_CODES: frozenset[str] = frozenset({"A", "BM", "BU", "CV", "D", "G", "H", "P", "S"})
