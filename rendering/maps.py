@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.view import TrackView, View
+from engine.rulesets.carrier.view import TrackView, View
 from engine.zero.types import FleetTactic, Side
 from rendering.style import (
     INK,

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from PIL import Image, ImageDraw
 
-from engine.view import ForcePreview, SideView, TrackView, View
+from engine.rulesets.carrier.view import ForcePreview, SideView, TrackView, View
 from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 from rendering.style import (
     CARD_BG,

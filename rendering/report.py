@@ -16,7 +16,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.view import View
+from engine.rulesets.carrier.view import View
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side
 from rendering.mobile import (

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.view import View
+from engine.rulesets.carrier.view import View
 from engine.zero.types import RoundKind, Side
 from rendering.maps import draw_map, map_height
 from rendering.style import (

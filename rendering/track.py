@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.view import LevelView, TrackView
+from engine.rulesets.carrier.view import LevelView, TrackView
 from rendering.style import (
     DAMAGE_FILL,
     INK,

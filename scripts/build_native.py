@@ -28,9 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The strike and what it calls in its inner loops (the profile in docs/benchmarks.md).
-# Not here: ``engine.turn``, whose ``fly_strike`` the engine bench and a test replace at
-# run time (a compiled module's calls would not see it), ``engine.zero.mirror``, which makes
-# classes on the fly, and the pydantic models' modules.
+# Not here: the carrier's ``engine.rulesets.carrier.turn``, whose ``fly_strike`` the engine
+# bench and a test replace at run time (a compiled module's calls would not see it),
+# ``engine.zero.mirror``, which makes classes on the fly, and the pydantic models' modules.
 MODULES = (
     "engine/zero/strike.py",
     "engine/zero/dogfight.py",

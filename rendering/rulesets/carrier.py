@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.ruleset import Decision, Option
-from engine.view import View
+from engine.rulesets.carrier.view import View
 from engine.zero.catalog import Catalog
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, FleetTactic, Side

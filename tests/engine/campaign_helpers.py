@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine.campaign import new_campaign, pending, resolve
 from engine.rng import Rng
-from engine.state import Event, State
+from engine.rulesets.carrier.campaign import new_campaign, pending, resolve
+from engine.rulesets.carrier.state import Event, State
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 

@@ -1,6 +1,6 @@
 """The remembered sheet forces are exactly what building them afresh gives.
 
-``engine.turn`` keeps the forces by the few facts it says they are built from (the
+``engine.rulesets.carrier.turn`` keeps the forces by the few facts it says they are built from (the
 level's penalties, a resource's force numbers, the doctrine's torpedo choice and CAP
 band...). If the build came to read anything else, two combinations would share an
 entry: asking for every combination once, then again, each answer must equal a fresh build.
@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from engine import turn
+from engine.rulesets.carrier import turn
 from engine.zero.loader import default_catalog
 from engine.zero.orders import DOCTRINE_PRESETS
 from engine.zero.types import Side, StrikeSize

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import campaign
-from engine.campaign import IllegalChoice, new_campaign, pending, resolve, validate
 from engine.rng import Rng
-from engine.state import Decision, State
+from engine.rulesets.carrier import campaign
+from engine.rulesets.carrier.campaign import IllegalChoice, new_campaign, pending, resolve, validate
+from engine.rulesets.carrier.state import Decision, State
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from engine.zero.types import RoundKind, Side

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.state import Tick, TurnRecord
+from engine.rulesets.carrier.state import Tick, TurnRecord
 from engine.zero.orders import StrikeSetup
 from engine.zero.trusted import trusted_copy, trusted_defaults
 from engine.zero.types import Side

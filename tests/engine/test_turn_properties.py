@@ -11,7 +11,7 @@ from collections import defaultdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.state import TurnRecord
+from engine.rulesets.carrier.state import TurnRecord
 from engine.zero.catalog import Scenario
 from engine.zero.loader import default_catalog
 from engine.zero.types import BombResult, Side

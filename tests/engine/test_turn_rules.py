@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.campaign import new_campaign, resolve
 from engine.rng import Rng
-from engine.state import Event, State, TurnRecord
+from engine.rulesets.carrier.campaign import new_campaign, resolve
+from engine.rulesets.carrier.state import Event, State, TurnRecord
 from engine.zero.loader import default_catalog
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side

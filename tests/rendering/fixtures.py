@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.state import RecoveryDraw, SidePicks, TurnRecord
-from engine.view import ForcePreview, LevelView, SideView, TrackView, View
+from engine.rulesets.carrier.state import RecoveryDraw, SidePicks, TurnRecord
+from engine.rulesets.carrier.view import ForcePreview, LevelView, SideView, TrackView, View
 from engine.zero.catalog import ActionCard
 from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
 from engine.zero.types import (

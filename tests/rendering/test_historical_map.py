@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.campaign import new_campaign
-from engine.view import view
+from engine.rulesets.carrier.campaign import new_campaign
+from engine.rulesets.carrier.view import view
 from engine.zero.loader import default_catalog
 from rendering.maps import draw_map
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.view import LevelView, TrackView, View
+from engine.rulesets.carrier.view import LevelView, TrackView, View
 from engine.zero.types import Side
 from rendering import render_order_panel, render_status_board
 from rendering.text import level_name

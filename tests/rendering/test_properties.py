@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.state import RecoveryDraw, SidePicks, TurnRecord
-from engine.view import ForcePreview, LevelView, SideView, TrackView, View
+from engine.rulesets.carrier.state import RecoveryDraw, SidePicks, TurnRecord
+from engine.rulesets.carrier.view import ForcePreview, LevelView, SideView, TrackView, View
 from engine.zero.catalog import ActionCard
 from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
 from engine.zero.types import (

@@ -22,7 +22,7 @@ from typing import get_type_hints
 import pytest
 
 import rendering
-from engine.view import View
+from engine.rulesets.carrier.view import View
 from engine.zero.types import Side
 from tests.rendering.fixtures import RESOURCE_NAMES, coral_status
 
@@ -42,7 +42,7 @@ PUBLIC = [
 # API or the turn machinery. A ruleset's presenter may also hold the published data catalog
 # (resource texts, card faces, place names): data, not a campaign's state.
 ALLOWED_ENGINE = {
-    "engine.view",
+    "engine.rulesets.carrier.view",
     "engine.zero.report",
     "engine.zero.types",
     "engine.zero.catalog",
@@ -59,7 +59,7 @@ def test_renderers_take_views_not_state() -> None:
         names = {getattr(hint, "__name__", str(hint)) for hint in hints.values()}
         text = " ".join(str(hint) for hint in hints.values())
         assert not names & forbidden, (function.__name__, names)
-        assert "engine.state" not in text, function.__name__
+        assert "engine.rulesets.carrier.state" not in text, function.__name__
     first = {f.__name__: next(iter(inspect.signature(f).parameters)) for f in PUBLIC}
     assert first["render_status_board"] == "view"
     assert first["render_order_panel"] == "view"
@@ -76,7 +76,7 @@ def test_rendering_imports_no_state() -> None:
                 module = node.module
                 if module.startswith("engine"):
                     # A ruleset's presenter may also read that ruleset's own view module
-                    # (engine.rulesets.<key>.view), the counterpart of engine.view.
+                    # (engine.rulesets.<key>.view), the counterpart of engine.rulesets.carrier.view.
                     ruleset_view = presenter and re.fullmatch(
                         rf"engine\.rulesets\.{path.stem}\.view", module
                     )
@@ -133,9 +133,9 @@ def test_public_status_board_shows_no_doctrine() -> None:
 
 def test_end_to_end_with_the_engine() -> None:
     try:
-        from engine.campaign import new_campaign, pending, resolve
         from engine.rng import Rng
-        from engine.view import view
+        from engine.rulesets.carrier.campaign import new_campaign, pending, resolve
+        from engine.rulesets.carrier.view import view
         from engine.zero.loader import default_catalog
     except ImportError as error:  # the engine is built in parallel; say so rather than fail
         pytest.skip(f"engine not importable: {error}")

@@ -18,7 +18,7 @@ import pytest
 from bot import odds
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
-from engine.state import State
+from engine.rulesets.carrier.state import State
 from engine.zero.loader import default_catalog
 
 

@@ -19,10 +19,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.campaign import pending, resolve
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, Odds, Spread, TargetOdds
-from engine.state import State
+from engine.rulesets.carrier.campaign import pending, resolve
+from engine.rulesets.carrier.state import State
 from engine.zero.catalog import Catalog
 from engine.zero.orders import DOCTRINE_PRESETS
 from engine.zero.types import RoundKind, Side

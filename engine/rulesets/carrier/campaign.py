@@ -8,8 +8,22 @@ RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
 from __future__ import annotations
 
 from engine.rng import Rng, seed_commitment
-from engine.state import Decision, Event, Excluded, Option, SideState, State, TrackState
-from engine.turn import _airfield_row, fleet_level, level_at, play_turn, preview_forces
+from engine.rulesets.carrier.state import (
+    Decision,
+    Event,
+    Excluded,
+    Option,
+    SideState,
+    State,
+    TrackState,
+)
+from engine.rulesets.carrier.turn import (
+    _airfield_row,
+    fleet_level,
+    level_at,
+    play_turn,
+    preview_forces,
+)
 from engine.zero.catalog import Catalog, DamageTrack, Place, Resource, Scenario
 from engine.zero.orders import DOCTRINE_PRESETS
 from engine.zero.trusted import trusted, trusted_copy, trusted_defaults

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.rng import Rng
-from engine.state import (
+from engine.rulesets.carrier.state import (
     Event,
     PilotRecord,
     RecoveryDraw,

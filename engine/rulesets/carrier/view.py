@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.state import State, TurnRecord
-from engine.turn import fleet_level, preview_forces, track_level
+from engine.rulesets.carrier.state import State, TurnRecord
+from engine.rulesets.carrier.turn import fleet_level, preview_forces, track_level
 from engine.zero.catalog import Catalog, DamageTrack
 from engine.zero.trusted import trusted
 from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
