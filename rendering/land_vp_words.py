@@ -1,6 +1,7 @@
 """A land mission's VP lines in the reader's language.
 
-The engine records each line's reason as an English phrase (``engine.land.mission_vp``:
+The engine records each line's reason as an English phrase
+(``engine.rulesets.land.sheet.mission_vp``:
 "Ki-43 damaged", "skilled pilot of Ki-27 shot down", "Docks Light (4 pts)"); the state
 keeps it byte for byte, so the words are put back together here from its parts.
 """

@@ -1,7 +1,7 @@
 """The land-campaign worked examples of zero-campaign.md, replayed with the real deck and data.
 
-The land pieces of engine/land.py: target draw 24.44-24.46, mission length 23.23-23.25 and
-mission VPs 24.61. The ruleset that plays them is tested in test_land_ruleset.py.
+The land pieces of engine/rulesets/land/sheet.py: target draw 24.44-24.46, mission length
+23.23-23.25 and mission VPs 24.61. The ruleset that plays them is tested in test_land_ruleset.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.land import (
+from engine.rulesets.land.sheet import (
     MISSION_KEYS,
     AircraftOutcome,
     draw_target,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.land import load_land_campaign
 from engine.rng import Rng
 from engine.ruleset import Decision
 from engine.rulesets.land import IllegalChoice, LandRules
+from engine.rulesets.land.sheet import load_land_campaign
 from engine.rulesets.land.state import LandState
 from engine.rulesets.land.view import Draw
 from engine.zero.catalog import DataError

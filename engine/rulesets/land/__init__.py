@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.land import LandCampaign, LandResource, load_land_campaign, mission_key
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -29,6 +28,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.land.mission import fly_mission
+from engine.rulesets.land.sheet import LandCampaign, LandResource, load_land_campaign, mission_key
 from engine.rulesets.land.state import ROUND, LandState
 from engine.rulesets.land.view import (
     NO_RESOURCE,

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from engine.land import (
+from engine.rulesets.land.sheet import (
     FIGHTER_BOMBER_DAMAGED_EXTRA,
     FIGHTER_BOMBER_DESTROYED_EXTRA,
     FIGHTER_SPEED,
@@ -198,7 +198,8 @@ def _vp_tables(campaigns: Sequence[LandCampaign], catalog: Catalog) -> list[str]
         for resource in campaign.resources:
             codes.update(spec.aircraft for spec in resource.aircraft)
     lines = [
-        "Land VP values (24.61; the extras are authored 3.5, constants of `engine/land.py`):",
+        "Land VP values (24.61; the extras are authored 3.5, constants of "
+        "`engine/rulesets/land/sheet.py`):",
         "",
     ]
     extras = [

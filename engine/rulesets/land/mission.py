@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.land import (
+from engine.rng import Rng
+from engine.rulesets.land.sheet import (
     AircraftOutcome,
     LandCampaign,
     LandEffect,
@@ -24,7 +25,6 @@ from engine.land import (
     mission_length,
     mission_vp,
 )
-from engine.rng import Rng
 from engine.zero.cards import Deck
 from engine.zero.catalog import AircraftType, Catalog, UnitSpec
 from engine.zero.forces import SIDE_LETTER, expand, with_pilot

@@ -15,7 +15,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.land import MissionLength, MissionTarget, VPLine, load_land_campaign
+from engine.rulesets.land.sheet import MissionLength, MissionTarget, VPLine, load_land_campaign
 from engine.zero.catalog import UnitSpec
 from engine.zero.forces import describe, expand
 from engine.zero.loader import default_catalog
