@@ -152,7 +152,7 @@ def _render(title: str, lines: Sequence[Line], board: Image.Image | None = None)
 
 def _entry_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     """Seed A.IV.i.2: on the first turn, why the attackers stand higher than usual
-    (``engine.wings.net_entry``)."""
+    (``engine.rulesets.wings.net_entry``)."""
     entry = mission.get("net_entry")
     if not entry or mission.get("turn", 1) != 1:
         return []
@@ -168,7 +168,7 @@ def _entry_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
 def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     """Seed A.IV.i.2: the barrage net along the balloons' line, section by section, from
     one table edge to the other, each as high as the lower of its balloons or down with
-    one of them (as the engine hangs it: ``engine.wings.balloons.net_height``)."""
+    one of them (as the engine hangs it: ``engine.rulesets.wings.balloons.net_height``)."""
     line = sorted(
         (o for o in (mission.get("objectives") or {}).values() if o["kind"] == "balloon"),
         key=lambda b: (b["y"], b["id"]),
@@ -198,7 +198,8 @@ def _net_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
 
 def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     """Seed A.IV.i.2: the protective ring, section by section round the balloons (as the
-    engine hangs it: ``engine.wings.nets``), with what the defender paid for it if bought."""
+    engine hangs it: ``engine.rulesets.wings.nets``), with what the defender paid for it if
+    bought."""
     objectives = mission["objectives"]
     sections = []
     for first, second in mission["ring"]:

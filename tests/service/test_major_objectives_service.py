@@ -11,8 +11,8 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from engine.wings import geometry as geo
-from engine.wings.catalog import default_catalog
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.catalog import default_catalog
 from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.wings import dambuster as db
+from engine.rulesets.wings import dambuster as db
 from rendering.wings_dam_map import LAKE, RED, dam_board
 
 WIDTH = 800
