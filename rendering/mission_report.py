@@ -24,29 +24,6 @@ from collections.abc import Mapping, Sequence
 from engine.zero.catalog import ActionCard
 from engine.zero.report import AircraftOutcome, BombRun, StrikeReport
 from engine.zero.types import AircraftState, BombMode, BombResult, Side
-from rendering.card import PHONE_SCALE, Variant, card_size, card_tile
-from rendering.phone_cards import (
-    BAR,
-    INNER,
-    PAD,
-    SMALL,
-    TEXT,
-    WIDTH,
-    LegendItem,
-    legend,
-    section,
-    title_bar,
-)
-from rendering.strike import (
-    ROLES,
-    Duel,
-    FlakRow,
-    aircraft_labels,
-    duels,
-    flak_rows,
-    loss_counts,
-    state_icons,
-)
 from rendering.style import (
     BAND_SHADES,
     BANDS_TOP_DOWN,
@@ -71,6 +48,29 @@ from rendering.style import (
     wrap,
 )
 from rendering.text import band_short, place_label, result_name, side_name, tr
+from rendering.zero.card import PHONE_SCALE, Variant, card_size, card_tile
+from rendering.zero.phone_cards import (
+    BAR,
+    INNER,
+    PAD,
+    SMALL,
+    TEXT,
+    WIDTH,
+    LegendItem,
+    legend,
+    section,
+    title_bar,
+)
+from rendering.zero.strike import (
+    ROLES,
+    Duel,
+    FlakRow,
+    aircraft_labels,
+    duels,
+    flak_rows,
+    loss_counts,
+    state_icons,
+)
 
 CARD_SCALE = PHONE_SCALE  # the smallest words on a card badge (18 px) become 22 px
 ROW = 48  # an aircraft row

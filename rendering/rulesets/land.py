@@ -5,7 +5,7 @@ Everything shown comes from the public view (``engine.rulesets.land.view``: a la
 holds no secret, the sheet comes in words); the picks of a round reach this module only through the
 reveal lines the application built after the reveal. Every image is 800 px wide with text of
 22 px or more (11 px on a 400 px phone); the reveal and the mission report are the phone
-versions of ``rendering.phone_cards`` and ``rendering.mission_report``.
+versions of ``rendering.zero.phone_cards`` and ``rendering.mission_report``.
 """
 
 from __future__ import annotations
@@ -33,9 +33,7 @@ from engine.zero.types import Side
 from rendering.i18n import t, word
 from rendering.land_vp_words import vp_reason
 from rendering.mission_report import render_mission_report
-from rendering.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine
-from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -55,6 +53,8 @@ from rendering.style import (
     wrap,
 )
 from rendering.text import band_name, doctrine_name
+from rendering.zero.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
+from rendering.zero.reveal import RevealSide
 
 WIDTH = 800
 PAD = 24

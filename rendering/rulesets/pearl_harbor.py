@@ -13,9 +13,7 @@ from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
 from rendering.presenter import Report, RevealLine
-from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -32,6 +30,8 @@ from rendering.style import (
     wrap,
 )
 from rendering.text import scenario_name
+from rendering.zero.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
+from rendering.zero.reveal import RevealSide
 
 WIDTH = 800
 PAD = 24

@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 from engine.rulesets.carrier.campaign import new_campaign
 from engine.rulesets.carrier.view import view
 from engine.zero.loader import default_catalog
-from rendering.maps import draw_map
+from rendering.rulesets.carrier.maps import draw_map
 
 CATALOG = default_catalog()
 

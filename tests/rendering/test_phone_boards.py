@@ -15,9 +15,10 @@ from PIL import Image
 
 from engine.rulesets.carrier.view import LevelView, TrackView, View
 from engine.zero.types import Side
-from rendering import render_order_panel, render_status_board
+from rendering.rulesets.carrier.panel import render_order_panel
+from rendering.rulesets.carrier.status import render_status_board
+from rendering.rulesets.carrier.track import arrange, clashes, level_labels
 from rendering.text import level_name
-from rendering.track import arrange, clashes, level_labels
 from tests.rendering.fixtures import (
     CARRIER_LEVELS,
     INVASION_LEVELS,

@@ -21,7 +21,7 @@ from engine.zero.loader import default_catalog
 from rendering.presenter import RevealLine
 from rendering.rulesets.land import LandPresenter
 from rendering.rulesets.pearl_harbor import PearlPresenter
-from rendering.strike import aircraft_labels
+from rendering.zero.strike import aircraft_labels
 from tests.rendering.phone import DrawnImage, recording
 
 SCENARIO = "malaya-dec41"

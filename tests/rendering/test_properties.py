@@ -30,15 +30,12 @@ from engine.zero.types import (
     Side,
     StrikeSize,
 )
-from rendering import (
-    RevealSide,
-    render_after_action,
-    render_card_badge,
-    render_order_panel,
-    render_reveal,
-    render_status_board,
-    render_strike_report,
-)
+from rendering.rulesets.carrier.panel import render_order_panel
+from rendering.rulesets.carrier.report import render_after_action
+from rendering.rulesets.carrier.status import render_status_board
+from rendering.zero.card import render_card_badge
+from rendering.zero.reveal import RevealSide, render_reveal
+from rendering.zero.strike import render_strike_report
 from tests.rendering.fixtures import CORAL_PLACES, RESOURCE_NAMES, cards
 
 SETTINGS = settings(

@@ -13,7 +13,9 @@ from bot.strikelog import _aircraft_names
 from engine.zero.report import StrikeReport
 from tests.service.support import ALL, JAP, Env
 
-IMAGE_DUELS = 8  # rendering/strike.py MAX_DUELS: the image shows at most 8 duels (6 on main now)
+IMAGE_DUELS = (
+    8  # rendering/zero/strike.py MAX_DUELS: the image shows at most 8 duels (6 on main now)
+)
 
 
 async def _play_turn(env: Env, cid: int) -> int:

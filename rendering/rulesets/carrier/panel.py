@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 from engine.rulesets.carrier.view import ForcePreview, SideView, TrackView, View
 from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
+from rendering.rulesets.carrier.track import draw_track, height_bound
 from rendering.style import (
     CARD_BG,
     FAINT,
@@ -51,7 +52,6 @@ from rendering.text import (
     tr,
     turn_label,
 )
-from rendering.track import draw_track, height_bound
 
 WIDTH = PHONE_WIDTH
 MARGIN = PHONE_MARGIN

@@ -14,17 +14,6 @@ from PIL import Image, ImageDraw
 from pydantic import BaseModel, ConfigDict
 
 from engine.zero.types import Side
-from rendering.mobile import (
-    BODY,
-    INNER,
-    MARGIN,
-    TEXT,
-    WIDTH,
-    draw_header,
-    draw_wrapped,
-    header_height,
-    wrapped_height,
-)
 from rendering.style import (
     CARD_BG,
     INK,
@@ -41,6 +30,17 @@ from rendering.style import (
     to_png,
 )
 from rendering.text import side_name, tr
+from rendering.zero.mobile import (
+    BODY,
+    INNER,
+    MARGIN,
+    TEXT,
+    WIDTH,
+    draw_header,
+    draw_wrapped,
+    header_height,
+    wrapped_height,
+)
 
 
 class RevealSide(BaseModel):

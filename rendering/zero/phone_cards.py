@@ -14,7 +14,6 @@ from PIL import Image, ImageDraw
 
 from engine.zero.types import Side
 from rendering.i18n import t
-from rendering.reveal import RevealSide
 from rendering.style import (
     CARD_BG,
     HEADER_BG,
@@ -40,6 +39,7 @@ from rendering.style import (
     wrap,
 )
 from rendering.text import side_name, tr
+from rendering.zero.reveal import RevealSide
 
 WIDTH = PHONE_WIDTH
 PAD = 24

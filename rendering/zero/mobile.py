@@ -15,7 +15,6 @@ from PIL import Image, ImageDraw
 
 from engine.zero.catalog import ActionCard
 from engine.zero.types import BombResult, Side
-from rendering.card import PHONE_SCALE, Variant, card_size, card_tile
 from rendering.style import (
     FAINT,
     HEADER_BG,
@@ -38,6 +37,7 @@ from rendering.style import (
     text_width,
     wrap,
 )
+from rendering.zero.card import PHONE_SCALE, Variant, card_size, card_tile
 
 WIDTH = PHONE_WIDTH
 MARGIN = PHONE_MARGIN

@@ -16,7 +16,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.rulesets.carrier.view import View
 from engine.zero.types import RoundKind, Side
-from rendering.maps import draw_map, map_height
+from rendering.rulesets.carrier.maps import draw_map, map_height
+from rendering.rulesets.carrier.track import draw_track, height_bound, parse_effects
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -58,7 +59,6 @@ from rendering.text import (
     tr,
     turn_label,
 )
-from rendering.track import draw_track, height_bound, parse_effects
 
 SIDES = (Side.JAPANESE, Side.ALLIED)
 WIDTH = PHONE_WIDTH

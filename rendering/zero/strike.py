@@ -29,23 +29,6 @@ from PIL import Image, ImageDraw
 from engine.zero.catalog import ActionCard
 from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
 from engine.zero.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
-from rendering.mobile import (
-    BODY,
-    INNER,
-    MARGIN,
-    SECTION,
-    TEXT,
-    WIDTH,
-    card_box,
-    draw_header,
-    draw_wrapped,
-    header_height,
-    legend,
-    legend_height,
-    paste_card,
-    section,
-    wrapped_height,
-)
 from rendering.style import (
     BAND_SHADES,
     BANDS_TOP_DOWN,
@@ -70,6 +53,23 @@ from rendering.style import (
     to_png,
 )
 from rendering.text import band_short, place_label, result_name, side_name, tr, tr_or
+from rendering.zero.mobile import (
+    BODY,
+    INNER,
+    MARGIN,
+    SECTION,
+    TEXT,
+    WIDTH,
+    card_box,
+    draw_header,
+    draw_wrapped,
+    header_height,
+    legend,
+    legend_height,
+    paste_card,
+    section,
+    wrapped_height,
+)
 
 CHIP_W, CHIP_H = 214, 48
 CHIP_GAP = 8

@@ -19,17 +19,6 @@ from PIL import Image, ImageDraw
 from engine.rulesets.carrier.view import View
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side
-from rendering.mobile import (
-    BODY,
-    INNER,
-    MARGIN,
-    SECTION,
-    TEXT,
-    WIDTH,
-    draw_header,
-    header_height,
-    section,
-)
 from rendering.style import (
     CARD_BG,
     INK,
@@ -49,6 +38,17 @@ from rendering.style import (
     to_png,
 )
 from rendering.text import level_name, place_label, place_name, scenario_name, side_name, tr
+from rendering.zero.mobile import (
+    BODY,
+    INNER,
+    MARGIN,
+    SECTION,
+    TEXT,
+    WIDTH,
+    draw_header,
+    header_height,
+    section,
+)
 
 SIDES = (Side.JAPANESE, Side.ALLIED)
 DECISIVE_MARGIN = 10  # authored: a margin of 10 VP or more is a decisive victory

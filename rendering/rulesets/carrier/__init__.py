@@ -16,13 +16,12 @@ from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, FleetTactic, Side
 from rendering import rulebook
 from rendering.i18n import t
-from rendering.panel import render_order_panel
 from rendering.place_words import place_in_text
 from rendering.presenter import Report, RevealLine
-from rendering.report import render_after_action
-from rendering.reveal import RevealSide, render_reveal
-from rendering.status import render_status_board
-from rendering.strike import render_strike_report
+from rendering.rulesets.carrier.panel import render_order_panel
+from rendering.rulesets.carrier.report import render_after_action
+from rendering.rulesets.carrier.status import render_status_board
+from rendering.rulesets.carrier.track import level_ladder
 from rendering.text import (
     doctrine_name,
     flight_ops_text,
@@ -32,7 +31,8 @@ from rendering.text import (
     scenario_name,
     tactic_name,
 )
-from rendering.track import level_ladder
+from rendering.zero.reveal import RevealSide, render_reveal
+from rendering.zero.strike import render_strike_report
 
 
 def side_text(side: str, locale: str) -> str:
