@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rulesets.wings import dambuster as db
-from rendering.wings_dam_map import LAKE, RED, dam_board
+from rendering.rulesets.wings.dam_map import LAKE, RED, dam_board
 
 WIDTH = 800
 BAND = 36

@@ -12,7 +12,7 @@ from engine.rulesets.wings import dam as dam_rules
 from engine.rulesets.wings import dambuster as db
 from engine.rulesets.wings import night_pick as night
 from engine.rulesets.wings.catalog import DamageCard
-from rendering import wings_dam
+from rendering.rulesets.wings import dam as wings_dam
 from tests.wings.helpers import catalog, menu_words, random_raid
 
 

@@ -370,7 +370,7 @@ def test_the_period_bonus_is_told_in_the_log_as_the_campaign_is_set_up() -> None
 
 
 def test_the_status_lines_show_each_squadrons_major_objectives() -> None:
-    from rendering.rulesets.wings_majors import major_lines
+    from rendering.rulesets.wings.majors import major_lines
 
     state = _destroyed(_campaign(), "central", "depot")
     sites = dict(state.squadrons["central"].majors)

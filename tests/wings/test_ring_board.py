@@ -12,7 +12,7 @@ from PIL import Image
 from engine.rulesets.wings import WingsRules, WingsState
 from engine.rulesets.wings.state import Objective
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import NET, table_map
+from rendering.rulesets.wings.map import NET, table_map
 from tests.rendering.phone import recording
 from tests.wings.helpers import catalog
 

@@ -15,7 +15,7 @@ from engine.rulesets.wings.strafing import fit_menu, man_posts
 from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import SIDE_INK, table_map
+from rendering.rulesets.wings.map import SIDE_INK, table_map
 from tests.test_french import english_only
 from tests.wings.helpers import catalog, mission, plane, stack
 from tests.wings.test_mission_kinds import with_recon_crew

@@ -11,7 +11,7 @@ from PIL import Image
 
 from engine.rulesets.wings import WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import SIDE_INK, table_map
+from rendering.rulesets.wings.map import SIDE_INK, table_map
 from tests.rendering.phone import recording
 from tests.wings.helpers import catalog
 

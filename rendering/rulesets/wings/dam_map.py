@@ -18,8 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.i18n import t
-from rendering.style import font
-from rendering.wings_map import (
+from rendering.rulesets.wings.map import (
     EDGE,
     INK,
     LABEL_SIZE,
@@ -30,6 +29,7 @@ from rendering.wings_map import (
     canvas,
     grid,
 )
+from rendering.style import font
 
 LAKE = (188, 214, 232)
 LAND = (226, 222, 200)

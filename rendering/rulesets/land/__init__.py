@@ -31,9 +31,9 @@ from engine.rulesets.land.view import (
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.land_vp_words import vp_reason
-from rendering.mission_report import render_mission_report
 from rendering.presenter import Report, RevealLine
+from rendering.rulesets.land.mission_report import render_mission_report
+from rendering.rulesets.land.vp_words import vp_reason
 from rendering.style import (
     ACCENT,
     CARD_BG,

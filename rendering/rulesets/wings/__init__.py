@@ -18,13 +18,7 @@ from PIL import Image, ImageDraw
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
 from rendering.presenter import Report, RevealLine
-from rendering.rulesets.wings_front import front_words
-from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
-from rendering.rulesets.wings_relief import relief_lines
-from rendering.rulesets.wings_roles import role_lines
-from rendering.rulesets.wings_sun import sun_lines
-from rendering.style import font, to_png, wrap
-from rendering.wings_dam import (
+from rendering.rulesets.wings.dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
     DAM_NIGHT,
@@ -40,8 +34,14 @@ from rendering.wings_dam import (
     night_card_words,
     night_lines,
 )
-from rendering.wings_dam_map import dam_board
-from rendering.wings_map import table_map
+from rendering.rulesets.wings.dam_map import dam_board
+from rendering.rulesets.wings.front import front_words
+from rendering.rulesets.wings.majors import major_lines, major_name, mission_key
+from rendering.rulesets.wings.map import table_map
+from rendering.rulesets.wings.relief import relief_lines
+from rendering.rulesets.wings.roles import role_lines
+from rendering.rulesets.wings.sun import sun_lines
+from rendering.style import font, to_png, wrap
 
 WIDTH = 800
 MARGIN = 24
