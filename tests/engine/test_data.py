@@ -449,7 +449,7 @@ def test_codebreakers_is_the_recorded_change() -> None:
     assert codebreakers.side is Side.ALLIED
     assert codebreakers.effect.enemy_tb_mod == 1
     assert codebreakers.effect.cap_add_elements == 1
-    assert "Codebreakers" in (Path(DATA_DIR).parent.parent / "docs" / "data.md").read_text()
+    assert "Codebreakers" in (Path(DATA_DIR).parents[2] / "docs" / "data.md").read_text()
 
 
 # --- Campaign sheets -------------------------------------------------------------------------
