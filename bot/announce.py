@@ -31,7 +31,6 @@ from bot.rulesets import Plugin, Registry
 from bot.service_model import short_receipt
 from bot.service_rounds import load_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
-from engine.zero.catalog import Catalog
 from rendering.presenter import RevealLine
 from rendering.text import scenario_name
 
@@ -168,17 +167,15 @@ class AnnouncementBuilder:
     def __init__(
         self,
         repo: Repository,
-        catalog: Catalog,
         clock: Clock | None = None,
         *,
         rulesets: Registry | None = None,
     ) -> None:
         self.repo = repo
-        self.catalog = catalog
         # The service's own plugins when the bot passes them: the states, decisions and
         # views it keeps are then the announcements' too (keyed by the rules' identity),
         # and a round message's board is the one /status shows.
-        self.rulesets = rulesets if rulesets is not None else Registry(catalog)
+        self.rulesets = rulesets if rulesets is not None else Registry()
         self.clock = clock or SystemClock()
 
     def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:

@@ -61,7 +61,7 @@ def run_demo(
     scenario: str | None,
     seed: int,
     out: str,
-    ruleset: str = "carrier",
+    ruleset: str | None = None,
     locale: str = "en",
 ) -> int:
     """Play a whole campaign offline through the real services; write it to ``out``."""
@@ -134,9 +134,8 @@ def run_verify(path: str) -> int:
     """Replay an export from its seed and choices; exit 0 when everything matches."""
     from bot.export import verify_file
     from bot.i18n import t
-    from engine.zero.loader import default_catalog
 
-    result = verify_file(Path(path), default_catalog())
+    result = verify_file(Path(path))
     if result.unusable:
         print(t("service.cli.verify-refused", None, why=result.problems[0]))
         return 1
@@ -260,7 +259,6 @@ async def run_migrate_data(source: str, destination: str) -> int:
     from db.backend import open_repository, redact
     from db.repository import StorageError
     from db.transfer import transfer
-    from engine.zero.loader import default_catalog
 
     src = await open_repository(source)
     try:
@@ -273,15 +271,14 @@ async def run_migrate_data(source: str, destination: str) -> int:
                 return 1
             async with dst.read() as tx:
                 ids = [row.id for row in await tx.campaigns()]
-            catalog = default_catalog()
-            rulesets = Registry(catalog)
+            rulesets = Registry()
             problems: list[str] = []
             for campaign_id in ids:
                 copied = await export_campaign(dst, rulesets, campaign_id)
                 if copied != await export_campaign(src, rulesets, campaign_id):
                     problems.append(f"campaign {campaign_id}: the copy differs from the source")
                     continue
-                verification = verify_export(copied, catalog)
+                verification = verify_export(copied, rulesets)
                 problems += [f"campaign {campaign_id}: {p}" for p in verification.problems]
         finally:
             await dst.close()

@@ -24,7 +24,6 @@ from bot.service_model import canonical_choice, choice_of, receipt_of
 from bot.service_rounds import load_state
 from db.repository import LockRow, Repository
 from engine.rng import Rng, seed_commitment
-from engine.zero.catalog import Catalog
 
 FORMAT = "sortie-campaign-export"
 # 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per
@@ -361,7 +360,7 @@ def _receipt_matches(lock: Mapping[str, Any]) -> bool:
         return False
 
 
-def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
+def verify_export(export: Mapping[str, Any], rulesets: Registry | None = None) -> Verification:
     """Check the file's shape, receipts, the seed commitment, and replay every resolved round.
 
     Every step is linear in the size of the export: rounds are found by id through an index,
@@ -419,7 +418,7 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     if seed_commitment(seed) != info["seed_commitment"]:
         result.problems.append("the seed does not match the commitment published at creation")
         return result
-    registry = Registry(catalog)
+    registry = rulesets if rulesets is not None else Registry()
     if info.get("ruleset") not in registry:
         result.problems.append(f"ruleset {info.get('ruleset')!r} is not in this version")
         return result
@@ -533,7 +532,7 @@ def _unusable(problem: str) -> Verification:
     return Verification(problems=[" ".join(problem.split())], unusable=True)
 
 
-def verify_file(path: Path, catalog: Catalog) -> Verification:
+def verify_file(path: Path, rulesets: Registry | None = None) -> Verification:
     """Check an export file; every way it can fail is one line in ``problems``.
 
     A file in which nothing can be checked (the seed still secret and no receipt opened) is
@@ -546,7 +545,7 @@ def verify_file(path: Path, catalog: Catalog) -> Verification:
     except (OSError, ValueError) as exc:
         return _unusable(f"cannot read {path}: {exc}")
     try:
-        result = verify_export(export, catalog)
+        result = verify_export(export, rulesets)
     except RecursionError:
         return _unusable("malformed export: an event is nested too deeply")
     except Exception as exc:  # the schema should make this unreachable; still one line
@@ -565,8 +564,8 @@ def verify_file(path: Path, catalog: Catalog) -> Verification:
 
 def after_action_markdown(
     export: Mapping[str, Any],
-    catalog: Catalog,
     *,
+    rulesets: Registry | None = None,
     locale: str | None = None,
     images: Mapping[str, str] | None = None,
 ) -> str:
@@ -581,7 +580,7 @@ def after_action_markdown(
     images = images or {}
     info = export["campaign"]
     loc = locale or info.get("locale") or "en"
-    plugin = Registry(catalog).get(info["ruleset"])
+    plugin = (rulesets if rulesets is not None else Registry()).get(info["ruleset"])
     rules, presenter = plugin.rules, plugin.presenter
     scenario = rules.scenarios()[info["scenario"]]
 

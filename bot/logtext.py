@@ -137,9 +137,8 @@ def _place_names() -> dict[str, str]:
 @cache
 def _scenario_names() -> dict[str, str]:
     from bot.rulesets import Registry
-    from engine.zero.loader import default_catalog
 
-    registry = Registry(default_catalog())
+    registry = Registry()
     names: dict[str, str] = {}
     rulesets = registry.keys()
     for key in rulesets:

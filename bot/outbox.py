@@ -131,9 +131,8 @@ class OutboxWorker:
     def _build(self) -> Builder:
         if self._builder is None:
             from bot.announce import AnnouncementBuilder
-            from engine.zero.loader import default_catalog
 
-            self._builder = AnnouncementBuilder(self.repo, default_catalog(), self.clock).build
+            self._builder = AnnouncementBuilder(self.repo, self.clock).build
         return self._builder
 
     async def deliver_due(self) -> DeliveryReport:

@@ -19,16 +19,16 @@ from bot.export import FORMAT, VERSION
 from bot.i18n import t
 from bot.rulecheck import RuleCheck, check_export
 from bot.rulecheck.data import GameData, load
-from bot.rulesets import Registry
 from bot.service_model import canonical_choice
 from engine.rng import Rng, seed_commitment
+from engine.rulesets.carrier import CarrierRules
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 
 
 def random_export(catalog: Catalog, scenario: str, seed: str, picks: int) -> dict[str, Any]:
     """A whole campaign between random legal commanders, as an export would hold it."""
-    rules = Registry(catalog).get("carrier").rules
+    rules = CarrierRules(catalog)
     state = rules.new(scenario, seed)
     rnd = random.Random(picks)
     rounds: list[dict[str, Any]] = []

@@ -39,7 +39,6 @@ from cogs.common import (
     role_ids,
     say,
     say_in,
-    services,
 )
 from cogs.pick import (
     campaign_choices,
@@ -445,7 +444,7 @@ class CampaignCog(commands.Cog):
         gm_sees_secrets="may the GM see locked orders before the reveal (default no)",
         allow_unlock="may a commander unlock and change before the deadline (default yes)",
         thread="run it in a new thread of this channel; the card and result stay here",
-        switches="the ruleset's switches, e.g. front=eastern sun=off (Wings; none: the scenario's)",
+        switches="the ruleset's switches, e.g. front=eastern sun=off (none: the scenario's)",
     )
     @app_commands.choices(missing=MISSING_CHOICES, ruleset=RULESET_CHOICES)
     async def new(
@@ -457,13 +456,14 @@ class CampaignCog(commands.Cog):
         missing: str = "default",
         gm_sees_secrets: bool = False,
         allow_unlock: bool = True,
-        ruleset: str = "carrier",
+        ruleset: str | None = None,
         thread: bool = False,
         switches: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await say(interaction, "cogs.error.guild_only")
             return
+        ruleset = ruleset or campaigns(interaction).rulesets.default
         member = interaction.user
         manager = isinstance(member, discord.Member) and (
             member.guild_permissions.manage_guild or member.guild_permissions.administrator
@@ -534,7 +534,7 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         rulesets = campaigns(interaction).rulesets
-        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        chosen = getattr(interaction.namespace, "ruleset", None) or rulesets.default
         if chosen not in rulesets:
             return []
         scenarios = rulesets.get(chosen).rules.scenarios()
@@ -549,7 +549,7 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         rulesets = campaigns(interaction).rulesets
-        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        chosen = getattr(interaction.namespace, "ruleset", None) or rulesets.default
         scenario = (getattr(interaction.namespace, "scenario", None) or "").strip().lower()
         if chosen not in rulesets or scenario not in rulesets.get(chosen).rules.scenarios():
             return []
@@ -763,7 +763,8 @@ class CampaignCog(commands.Cog):
         payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
         # The readable account goes with the verifiable file, written in the campaign's
         # language (the table's), whatever the GM's client speaks.
-        report = after_action_markdown(data, services(interaction).catalog, locale=info.locale)
+        rulesets = campaigns(interaction).rulesets
+        report = after_action_markdown(data, rulesets=rulesets, locale=info.locale)
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
         done += "\n" + t("polish.export.file-done", interaction.locale)

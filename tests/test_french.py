@@ -243,10 +243,9 @@ def test_every_scenario_has_a_french_name() -> None:
     """A French campaign's card, boards and log name its scenario in French, for every
     scenario of every ruleset a GM can pick (Midway is a name in both languages)."""
     from bot.rulesets import Registry
-    from engine.zero.loader import default_catalog
     from rendering.text import scenario_name
 
-    registry = Registry(default_catalog())
+    registry = Registry()
     rulesets = registry.keys()  # a Registry is not iterable
     untranslated = [
         f"{key}/{spec.key}"

@@ -102,7 +102,7 @@ async def test_status_requests_and_lock_messages_share_the_board(
 
 async def test_a_failed_drawing_gives_none_and_is_tried_again(env: Env) -> None:
     cid = await env.campaign()
-    plugin = Registry(env.catalog).get("carrier")
+    plugin = Registry().get("carrier")
     failing = CountingPresenter(plugin.presenter, fail=True)
     wrapped: Any = Wrapped(plugin, failing)
     cache = BoardCache()
@@ -142,7 +142,7 @@ async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
     async with env.repo.read() as tx:
         rows = [row for row in await tx.outbox(cid) if row.kind == "dm-panel"]
     assert len(rows) == 2  # one panel per commander for the opening round
-    builder = AnnouncementBuilder(env.repo, env.catalog, env.clock)
+    builder = AnnouncementBuilder(env.repo, env.clock)
     first = [await builder.build(row) for row in rows]
     again = [await builder.build(row) for row in rows]  # a retry, a re-send, /orders...
     assert len(drawn) == 2  # each side's picture drawn once, from its own view

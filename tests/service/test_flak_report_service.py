@@ -24,12 +24,12 @@ async def test_the_report_opens_the_gunners_orders_only_once_the_campaign_is_ove
     code = delayed.id.removeprefix("flak-")
     words = {loc: t("wings.flak.delay", loc, plane=plane, level=level) for loc in ("en", "fr")}
     # While the campaign runs, the export's report shows the digest, never the order.
-    running = after_action_markdown(await env.svc.export(cid), catalog)
+    running = after_action_markdown(await env.svc.export(cid))
     assert f"Flak order {code}" in running and words["en"] not in running
     await finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     assert words["en"] in report and f"Flak order {code}" not in report
     assert "Flak order " not in report  # every gunner's order is opened
-    french = after_action_markdown(export, catalog, locale="fr")
+    french = after_action_markdown(export, locale="fr")
     assert words["fr"] in french and "Flak order" not in french
