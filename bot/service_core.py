@@ -58,7 +58,7 @@ RESOLVE_TRIES = 3
 def parse_side(plugin: Plugin[Any, Any], value: str) -> str:
     side = str(value)
     if side not in plugin.rules.side_ids:
-        raise ServiceError("unknown-side", side=side)
+        raise ServiceError("unknown-side", side=side, known=", ".join(plugin.rules.side_ids))
     return side
 
 
@@ -122,6 +122,14 @@ class ServiceCore:
         if role is not None and role in roles:
             return
         raise ServiceError("not-gm")
+
+    @staticmethod
+    def _require_other_gm(campaign: CampaignRow, by: int, *users: int) -> None:
+        """No GM removes or seats himself while the campaign runs: between the two he holds
+        no seat, and a peek would show him the opponent's orders for the round. Another GM
+        or an administrator may (each is audited); before the start nothing is secret yet."""
+        if by in users and campaign.status in ("active", "paused"):
+            raise ServiceError("self-seat")
 
     @staticmethod
     def _require_live(campaign: CampaignRow) -> None:

@@ -61,6 +61,7 @@ class ModerationMixin(ServiceCore):
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
+            self._require_other_gm(campaign, by, user_id)
             player = await self._member(tx, campaign, user_id)
             now = self._now()
             await tx.update_player(campaign.id, user_id, left_at=now, commander=False)
@@ -85,6 +86,16 @@ class ModerationMixin(ServiceCore):
             elif player.commander:
                 await gm_notice(tx, campaign, "no-commander", now, side=player.side)
 
+    async def seat_check(
+        self, campaign_id: int, by: int, *users: int, roles: Collection[int] = ()
+    ) -> None:
+        """Refuse now a kick, seat or substitution the GM would make of himself, so he is
+        not asked to confirm what the action refuses (``_require_other_gm``)."""
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            self._require_other_gm(campaign, by, *users)
+
     async def substitute(
         self,
         campaign_id: int,
@@ -102,6 +113,7 @@ class ModerationMixin(ServiceCore):
             campaign = await self._campaign(tx, campaign_id)
             self._require_live(campaign)
             await self._require_gm(tx, campaign, by, roles)
+            self._require_other_gm(campaign, by, old_user_id, new_user_id)
             old = await self._member(tx, campaign, old_user_id)
             now = self._now()
             new = await tx.player(campaign.id, new_user_id)
