@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from bot.clock import Clock, epoch, from_epoch
+from bot.limits import plain
 from bot.rulesets import Plugin, Registry
 from bot.service_model import (
     ADMIN_ROLE,
@@ -205,7 +206,7 @@ class ServiceCore:
     async def _audit(
         self, tx: Transaction, campaign: CampaignRow, by: int, what: str, why: str, **data: Any
     ) -> None:
-        await tx.add_audit(campaign.id, campaign.guild_id, by, what, why, data, self._now())
+        await tx.add_audit(campaign.id, campaign.guild_id, by, what, plain(why), data, self._now())
 
     async def _member(self, tx: Transaction, campaign: CampaignRow, user_id: int) -> PlayerRow:
         player = await tx.player(campaign.id, user_id)

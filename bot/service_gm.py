@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.limits import is_blank
+from bot.limits import is_blank, plain
 from bot.service_core import ServiceCore, round_info
 from bot.service_model import (
     MAX_ROUND_SECONDS,
@@ -317,7 +317,9 @@ class ModerationMixin(ServiceCore):
             await self._require_gm(tx, campaign, by, roles)
             now = self._now()
             data = {"action": action, "params": dict(params), "expires_at": now + REQUEST_SECONDS}
-            return await tx.add_audit(campaign.id, campaign.guild_id, by, "ask", reason, data, now)
+            return await tx.add_audit(
+                campaign.id, campaign.guild_id, by, "ask", plain(reason), data, now
+            )
 
     async def answer(
         self, campaign_id: int, request_id: int, by: int, *, confirm: bool
@@ -474,5 +476,10 @@ class ModerationMixin(ServiceCore):
             await self._audit(tx, campaign, by, "end", reason)
             assert campaign.snapshot_id is not None
             await finish_campaign(
-                tx, self._ctx(), campaign, campaign.snapshot_id, reason=reason or "ended", by=by
+                tx,
+                self._ctx(),
+                campaign,
+                campaign.snapshot_id,
+                reason=plain(reason) or "ended",
+                by=by,
             )

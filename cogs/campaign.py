@@ -22,7 +22,7 @@ from bot import switches as switches_of
 from bot.durations import DurationError, default_reminders, parse_duration, parse_reminders
 from bot.export import after_action_markdown
 from bot.i18n import SUPPORTED, t, word
-from bot.limits import clip, is_blank
+from bot.limits import clip, is_blank, plain
 from bot.logtext import settings_changes_text
 from bot.rulesets import FACTORIES
 from bot.service_gm import GmRequest
@@ -201,7 +201,7 @@ def _reason_ok(reason: str) -> str | None:
     # Zero-width and other invisible characters are no reason either.
     if is_blank(reason):
         return None
-    return " ".join(reason.split())[:REASON_MAX]
+    return " ".join(plain(reason).split())[:REASON_MAX]
 
 
 class JoinButton(
