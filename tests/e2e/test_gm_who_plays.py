@@ -63,3 +63,14 @@ async def test_a_gm_who_plays_is_refused_at_the_peek_and_another_gms_peek_is_lis
             info.response.content
         )
         assert f"<@{table.gm.id}> looked" not in info.response.content
+
+
+async def test_the_peek_names_the_picks_as_the_panel_does(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        table = await open_table(world, env, pace=Pace(gm_sees_secrets=True))
+        svc = world.services.campaigns
+        panel = await svc.panel(table.campaign_id, table.alice.id)
+        await svc.draft(table.campaign_id, table.alice.id, panel.round_id, "fleet_tactic", "long")
+        looked = await table.gm.slash(table.channel, "campaign peek")
+        assert "Fleet Tactic: Long Range" in looked.response.content
+        assert "fleet_tactic" not in looked.response.content
