@@ -108,15 +108,21 @@ def run_demo(
 def run_verify_rules(path: str) -> int:
     """Check a finished carrier campaign against the rules, from its export alone: one line
     per violation citing its rule and exit 1, or ``OK: N checks passed`` and exit 0."""
-    import json
-
+    from bot.export import Unreadable, read_export, rules_shape_problem
     from bot.i18n import t
     from bot.rulecheck import check_export
+    from engine.loader import default_catalog
 
     try:
-        export = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        print(t("rulecheck.cli.refused", None, why=f"cannot read {path}: {exc}"[:300]))
+        export = read_export(Path(path))
+    except Unreadable as exc:
+        print(t("rulecheck.cli.refused", None, why=str(exc)[:300]))
+        return 1
+    # The shape first: the checks read the file as it is, so a value of the wrong type
+    # would pass them unseen or stop them half-way.
+    shape = rules_shape_problem(export, default_catalog())
+    if shape is not None:
+        print(t("rulecheck.cli.refused", None, why=" ".join(shape.split())[:300]))
         return 1
     result = check_export(export)
     if result.refused is not None:
@@ -146,16 +152,26 @@ def run_verify(path: str) -> int:
         return 1
     if not result.replayed:
         print(t("service.cli.verify-receipts-only", None, receipts=result.receipts))
-        return 0
-    print(
-        t(
-            "service.cli.verify-ok",
-            None,
-            rounds=result.rounds,
-            events=result.events,
-            receipts=result.receipts,
+    else:
+        print(
+            t(
+                "service.cli.verify-ok",
+                None,
+                rounds=result.rounds,
+                events=result.events,
+                receipts=result.receipts,
+            )
         )
-    )
+    if result.lockers < result.locks:
+        # Said plainly: an OK that covers less than the whole file must say what it leaves.
+        print(
+            t(
+                "service.cli.verify-lockers",
+                None,
+                unbound=result.locks - result.lockers,
+                locks=result.locks,
+            )
+        )
     return 0
 
 
