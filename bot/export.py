@@ -23,7 +23,7 @@ from bot.i18n import t
 from bot.rulesets import Registry
 from bot.service_model import UNNAMED, canonical_choice, choice_of, receipt_of
 from bot.service_rounds import load_state
-from db.repository import LockRow, Repository
+from db.repository import LockRow, Repository, Transaction
 from engine.catalog import Catalog
 from engine.rng import Rng, seed_commitment
 
@@ -56,23 +56,29 @@ def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
 async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int) -> dict[str, Any]:
     """The whole campaign as a JSON-ready dict (format in docs/export-format.md)."""
     async with repo.read() as tx:
-        campaign = await tx.campaign(campaign_id)
-        if campaign is None:
-            from bot.service_model import ServiceError
+        return await export_in(tx, rulesets, campaign_id)
 
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
-        players = await tx.players(campaign_id, include_left=True)
-        rounds = await tx.rounds(campaign_id)
-        locks = await tx.campaign_locks(campaign_id)
-        events = await tx.events(campaign_id)
-        audit = await tx.audit(campaign_id)
-        final_state: Any = None
-        if campaign.status == "finished" and campaign.snapshot_id is not None:
-            snapshot = await tx.snapshot(campaign.snapshot_id)
-            if snapshot is not None:  # the whole state, its history rows put back in
-                final_rules = rulesets.get(campaign.ruleset).rules
-                whole = await load_state(tx, final_rules, snapshot)
-                final_state = json.loads(final_rules.dump(whole))
+
+async def export_in(tx: Transaction, rulesets: Registry, campaign_id: int) -> dict[str, Any]:
+    """``export_campaign`` from rows read in ``tx``: ``migrate-data`` compares a copy not yet
+    committed with the snapshot it was copied from."""
+    campaign = await tx.campaign(campaign_id)
+    if campaign is None:
+        from bot.service_model import ServiceError
+
+        raise ServiceError("unknown-campaign", campaign=campaign_id)
+    players = await tx.players(campaign_id, include_left=True)
+    rounds = await tx.rounds(campaign_id)
+    locks = await tx.campaign_locks(campaign_id)
+    events = await tx.events(campaign_id)
+    audit = await tx.audit(campaign_id)
+    final_state: Any = None
+    if campaign.status == "finished" and campaign.snapshot_id is not None:
+        snapshot = await tx.snapshot(campaign.snapshot_id)
+        if snapshot is not None:  # the whole state, its history rows put back in
+            final_rules = rulesets.get(campaign.ruleset).rules
+            whole = await load_state(tx, final_rules, snapshot)
+            final_state = json.loads(final_rules.dump(whole))
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}

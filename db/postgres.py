@@ -23,11 +23,13 @@ A constraint violation is raised as ``ConstraintError``, as on SQLite.
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import asyncpg
 
@@ -69,6 +71,9 @@ from db.writer_gate import WriterGate
 
 _BOOLEAN_COLUMNS = {"seed_revealed", "gm_sees_secrets", "allow_unlock", "commander", "dm_ok"}
 POOL_SIZE = 10
+# How long a connection attempt may take before the server counts as unreachable: long
+# enough for a loaded server, short enough that a wrong host is said at once.
+CONNECT_SECONDS = 15
 
 
 def is_postgres_url(url: str) -> bool:
@@ -892,6 +897,62 @@ async def _warm(pool: Any, size: int) -> None:
             await pool.release(conn)
 
 
+def connection_problem(exc: BaseException, url: str) -> StorageError:
+    """What stopped Sortie reaching or using the server, as one line that names the server,
+    the user and the database but never the password."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    try:
+        port = parts.port or int(query.get("port", 5432))
+    except ValueError:
+        port = 5432
+    host = parts.hostname or query.get("host") or "the local socket"
+    server = f"{host}:{port}"
+    user = unquote(parts.username or query.get("user") or "") or "(default)"
+    database = unquote(parts.path.lstrip("/")) or query.get("dbname") or user
+    text = " ".join(str(exc).split())[:200]
+    words = {"server": server, "host": host, "user": user, "database": database, "why": text}
+
+    def said(key: str, message: str) -> StorageError:
+        return StorageError(message, key=key, **words)
+
+    if isinstance(exc, asyncpg.InvalidPasswordError):
+        return said("password", f"the server at {server} refused the password of user {user}")
+    if isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
+        return said("user", f"the server at {server} refused user {user}: {text}")
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        return said(
+            "no-database",
+            f"there is no database {database} on {server}: create it first (createdb {database})",
+        )
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        return said(
+            "rights",
+            f"user {user} may not create or use Sortie's tables in database {database} ({text}):"
+            " grant it CREATE on the schema, or give Sortie a schema of its own"
+            " (?search_path=sortie)",
+        )
+    if isinstance(exc, asyncpg.PostgresError):
+        return said("refused", f"the server at {server} refused: {text}")
+    if isinstance(exc, socket.gaierror):
+        return said("unknown-host", f"unknown host {host}: check the host name in the URL")
+    if isinstance(exc, TimeoutError):
+        return said("timeout", f"the server at {server} did not answer within {CONNECT_SECONDS} s")
+    if isinstance(exc, OSError):
+        lowered = text.lower()
+        if (
+            isinstance(exc, ConnectionRefusedError)
+            or "refused" in lowered
+            or ("connect call failed" in lowered)
+        ):
+            return said(
+                "connection-refused",
+                f"nothing answers at {server} (connection refused): is PostgreSQL running there?",
+            )
+        return said("unreachable", f"cannot reach the server at {server}: {text}")
+    return said("unreachable", f"cannot connect to {server}: {type(exc).__name__}: {text}")
+
+
 class PostgresRepository(Repository):
     """A campaign store in one PostgreSQL schema (the first on the connection's search_path)."""
 
@@ -924,13 +985,17 @@ class PostgresRepository(Repository):
         # after 5 idle minutes, asyncpg's default): opening one costs the server a process
         # and its caches, several ms of a small box's cores, which calls would otherwise
         # wait for just when they are many. One the server closed is opened again on use.
-        pool = await asyncpg.create_pool(
-            url,
-            min_size=pool_size,
-            max_size=pool_size,
-            max_inactive_connection_lifetime=0,
-            reset=_keep_session,
-        )
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=pool_size,
+                max_size=pool_size,
+                max_inactive_connection_lifetime=0,
+                reset=_keep_session,
+                timeout=CONNECT_SECONDS,
+            )
+        except Exception as exc:
+            raise connection_problem(exc, url) from None
         try:
             async with _raw(pool) as conn:
                 schema = await conn.fetchval("SELECT current_schema()")
@@ -941,6 +1006,12 @@ class PostgresRepository(Repository):
                 if migrate_to_latest:
                     await migrate(conn, now=now)
             await _warm(pool, pool_size)
+        except StorageError:
+            await pool.close()
+            raise
+        except (asyncpg.PostgresError, OSError, TimeoutError) as exc:
+            await pool.close()
+            raise connection_problem(exc, url) from None
         except BaseException:
             await pool.close()
             raise
@@ -1014,7 +1085,10 @@ class PostgresRepository(Repository):
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""
         async with _raw(self._pool) as conn:
-            return len(await migrate(conn))
+            try:
+                return len(await migrate(conn))
+            except asyncpg.InsufficientPrivilegeError as exc:
+                raise connection_problem(exc, self._url) from None
 
     async def schema_version(self) -> int:
         async with _raw(self._pool) as conn:
@@ -1024,6 +1098,14 @@ class PostgresRepository(Repository):
         """A consistent copy of every row into a SQLite file (see ``db.transfer``)."""
         from db.transfer import copy_store
 
+        if await self.schema_version() == 0:
+            # Nothing of Sortie's here (a wrong search_path, a database never migrated):
+            # say so, rather than fail on the first table missing.
+            raise StorageError(
+                f"schema {self.schema} holds no Sortie tables: nothing to back up",
+                key="nothing-to-back-up",
+                schema=self.schema,
+            )
         await copy_store(self, Path(destination))
 
     async def size_bytes(self) -> int:
