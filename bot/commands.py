@@ -138,7 +138,7 @@ def run_verify_rules(path: str) -> int:
     from bot.export import Unreadable, read_export, rules_shape_problem
     from bot.i18n import t
     from bot.rulecheck import check_export
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     try:
         export = read_export(Path(path))
@@ -167,7 +167,7 @@ def run_verify(path: str) -> int:
     """Replay an export from its seed and choices; exit 0 when everything matches."""
     from bot.export import verify_file
     from bot.i18n import t
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     result = verify_file(Path(path), default_catalog())
     if result.unusable:
@@ -306,7 +306,7 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
     from db.backend import open_repository, redact
     from db.repository import StorageError, Transaction
     from db.transfer import SourceChanged, marks, transfer
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     catalog = default_catalog()
     rulesets = Registry(catalog)

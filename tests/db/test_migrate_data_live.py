@@ -16,7 +16,7 @@ from bot.commands import run_migrate_data
 from bot.demo import SeededTokens
 from db.backend import open_repository
 from db.transfer import marks
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 from tests.db.test_transfer import played
 from tests.service.support import CHANNEL, GM, GUILD, Env
 

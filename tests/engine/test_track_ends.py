@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.campaign import new_campaign
-from engine.loader import default_catalog
-from engine.state import State, TrackState
-from engine.turn import tick_track, track_level
-from engine.view import view
+from engine.rulesets.carrier.campaign import new_campaign
+from engine.rulesets.carrier.state import State, TrackState
+from engine.rulesets.carrier.turn import tick_track, track_level
+from engine.rulesets.carrier.view import view
+from engine.zero.loader import default_catalog
 from tests.engine.campaign_helpers import play
 
 CATALOG = default_catalog()

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from bot.demo import run
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 
 
 async def test_the_demo_shows_no_box_past_a_tracks_end(tmp_path: Path, catalog: Catalog) -> None:
