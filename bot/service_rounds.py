@@ -28,7 +28,6 @@ from bot.service_model import (
     choice_of,
     receipt_of,
 )
-from bot.strikelog import with_strike_detail
 from db.repository import (
     CampaignRow,
     NewEvent,
@@ -40,7 +39,7 @@ from db.repository import (
     Transaction,
 )
 from engine.rng import Rng
-from engine.ruleset import Decision, Rules
+from engine.ruleset import Decision, LogDetail, Rules
 
 log = logging.getLogger(__name__)
 
@@ -711,10 +710,11 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         campaign.id,
         round_id,
         round_row.branch,
-        with_strike_detail(
+        with_detail(
             [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
-            # The turn's strikes are flown, and go public, when its last round resolves.
-            rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
+            # What the log tells of a turn beyond its events goes public with the turn's
+            # end (the strikes a carrier turn flew, for one), when its last round resolves.
+            rules.log_detail(new_state, round_row.turn) if ends_turn else (),
         ),
         ctx.now,
     )
@@ -912,3 +912,19 @@ async def finish_campaign(
     )
     refreshed = await tx.campaign(campaign.id)
     await refresh_card(tx, refreshed or campaign, ctx.now)
+
+
+def with_detail(engine_events: Sequence[NewEvent], details: Sequence[LogDetail]) -> list[NewEvent]:
+    """The round's engine events with each detail's events (the service's own) right after
+    the event it tells of, the details nothing announced at the end."""
+    pending = list(details)
+    out: list[NewEvent] = []
+    for event in engine_events:
+        out.append(event)
+        for detail in list(pending):
+            if event.kind == detail.under and event.data.get(detail.key) == detail.value:
+                out.extend(NewEvent(e.kind, e.turn, e.data) for e in detail.events)
+                pending.remove(detail)
+    for detail in pending:
+        out.extend(NewEvent(e.kind, e.turn, e.data) for e in detail.events)
+    return out

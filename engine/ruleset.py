@@ -20,7 +20,6 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.rng import Rng
-from engine.zero.report import StrikeReport
 
 
 class _Model(BaseModel):
@@ -58,6 +57,20 @@ class Event(_Model):
     kind: str
     turn: int
     data: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LogDetail:
+    """What the log tells of one event beyond the event itself (a strike fought duel by
+    duel: what no image has room for). ``events`` go right after the first of the round's
+    events of kind ``under`` whose data holds ``key: value``, or after the round's last
+    event when none does. The service writes them as its own events: verify, which replays
+    the engine's events, is not asked to make them again."""
+
+    under: str
+    key: str
+    value: Any
+    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True)
@@ -357,11 +370,12 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """
         return None
 
-    # -- optional: the strikes a turn flew, so the log can tell each in full (issue 16: the
-    # images cut long lists and send the reader to the log). A ruleset without strike
-    # reports has none.
-    def strike_reports(self, state: StateT, turn: int) -> Sequence[StrikeReport]:
-        """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
+    # -- optional: what the log tells of a turn beyond its events (issue 16: the images cut
+    # long lists and send the reader to the log). A ruleset with nothing more to tell has
+    # none.
+    def log_detail(self, state: StateT, turn: int) -> Sequence[LogDetail]:
+        """What the log tells of ``turn`` once it is over (its last round resolved: what it
+        tells then goes public), each under the event it belongs to."""
         return ()
 
     @property

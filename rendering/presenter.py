@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from engine.ruleset import Decision, Option, View
 
@@ -36,7 +36,10 @@ class Report:
 
 
 class Presenter(Protocol[V]):
-    """A ruleset's images and words; every method is pure (images are PNG bytes)."""
+    """A ruleset's images and words; every method is pure (images are PNG bytes).
+
+    Presenters subclass it: a method with a body here is a default a game may keep.
+    """
 
     # -- words
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
@@ -86,3 +89,16 @@ class Presenter(Protocol[V]):
     ) -> list[str]:
         """Markdown lines for one played turn of the after-action report (reports, score)."""
         ...
+
+    # -- the log: every game's events are said with the shared templates (``bot.logtext``);
+    # these say what only this game knows of its own events
+    def log_sentence(self, kind: str, data: Mapping[str, Any], locale: str) -> str | None:
+        """One of this game's events said its own way (a strike's detail line), or None:
+        the shared template says it."""
+        return None
+
+    def log_words(self, name: str, value: Any, locale: str, *, opening: bool = False) -> str | None:
+        """A value of this game's events as words, named by its data field (``place``,
+        ``doctrine``…; ``""`` for a value on its own), or None: the shared words say it.
+        ``opening``: the value opens its sentence (a place is then said as its label)."""
+        return None

@@ -18,6 +18,7 @@ from engine.ruleset import (
     Event,
     FieldSpec,
     HistorySplit,
+    LogDetail,
     Odds,
     Progress,
     RoundSpec,
@@ -33,6 +34,7 @@ from engine.rulesets.carrier.view import View, view
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from engine.zero.report import StrikeReport
+from engine.zero.strike_log import strike_detail
 from engine.zero.types import RoundKind, Side
 
 SIDES = (
@@ -113,7 +115,13 @@ class CarrierRules(Rules[State, View]):
         )
 
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
+        """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
         return next((r.strikes for r in state.history if r.turn == turn), ())
+
+    def log_detail(self, state: State, turn: int) -> Sequence[LogDetail]:
+        """Each strike fought in full, under the ``strike-flown`` event of its id."""
+        reports = self.strike_reports(state, turn)
+        return [strike_detail(report, "strike-flown", "strike", report.id) for report in reports]
 
     def view(self, state: State, viewer: str | None) -> View:
         return view(self.catalog, state, Side(viewer) if viewer is not None else None)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import Presenter, Report, RevealLine
 from rendering.rulesets.wings.dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
@@ -214,7 +214,7 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     return [(text, SIDE_INK.get(objectives[mission["ring"][0][0]]["side"], INK), False)]
 
 
-class WingsPresenter:
+class WingsPresenter(Presenter[WingsViewLike]):
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
