@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--rules",
         action="store_true",
-        help="check the finished campaign against the carrier rules instead of replaying it",
+        help="check the finished campaign against its game's rules instead of replaying it",
     )
     sub.add_parser("migrate", help="apply pending database migrations")
     backup = sub.add_parser("backup", help="write an online backup of the database")

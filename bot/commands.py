@@ -133,11 +133,11 @@ def run_demo(
 
 
 def run_verify_rules(path: str) -> int:
-    """Check a finished carrier campaign against the rules, from its export alone: one line
+    """Check a finished campaign against its game's rules, from its export alone: one line
     per violation citing its rule and exit 1, or ``OK: N checks passed`` and exit 0."""
     from bot.export import Unreadable, read_export, rules_shape_problem
     from bot.i18n import t
-    from bot.rulecheck import check_export
+    from bot.rulesets import Registry
 
     try:
         export = read_export(Path(path))
@@ -146,16 +146,22 @@ def run_verify_rules(path: str) -> int:
         return 1
     # The shape first: the checks read the file as it is, so a value of the wrong type
     # would pass them unseen or stop them half-way.
-    shape = rules_shape_problem(export)
+    rulesets = Registry()
+    shape = rules_shape_problem(export, rulesets)
     if shape is not None:
         print(t("rulecheck.cli.refused", None, why=" ".join(shape.split())[:300]))
         return 1
-    result = check_export(export)
+    ruleset = str(export["campaign"]["ruleset"])
+    result = rulesets.get(ruleset).rules.rules_check(export) if ruleset in rulesets else None
+    if result is None:
+        why = t("rulecheck.cli.no-check", None, ruleset=repr(ruleset))
+        print(t("rulecheck.cli.refused", None, why=why))
+        return 1
     if result.refused is not None:
         print(t("rulecheck.cli.refused", None, why=result.refused))
         return 1
     for problem in result.problems:
-        print(problem.line())
+        print(problem)
     if result.problems:
         return 1
     print(t("rulecheck.cli.ok", None, checks=result.passed))

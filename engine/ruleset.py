@@ -74,6 +74,17 @@ class LogDetail:
 
 
 @dataclass(frozen=True)
+class RulesCheck:
+    """A finished campaign checked against its game's rules from its export alone
+    (``verify --rules``): how many checks passed and each violation as one line citing its
+    rule, or why the file cannot be checked at all."""
+
+    passed: int = 0
+    problems: tuple[str, ...] = ()
+    refused: str | None = None
+
+
+@dataclass(frozen=True)
 class SideSpec:
     """A side of the table: its id (stored in the database), names and colour."""
 
@@ -377,6 +388,13 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """What the log tells of ``turn`` once it is over (its last round resolved: what it
         tells then goes public), each under the event it belongs to."""
         return ()
+
+    # -- optional: a check of a finished campaign against the rules, written from the rules
+    # text rather than from these rules (so a bug here is not copied into its check).
+    def rules_check(self, export: Mapping[str, Any]) -> RulesCheck | None:
+        """``export`` (``docs/export-format.md``) checked against the game's rules, or None
+        when the game has no such check."""
+        return None
 
     @property
     def supports_odds(self) -> bool:

@@ -10,6 +10,7 @@ presents it through the common interface.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import engine.rulesets.carrier.campaign as loop
 from engine.rng import Rng
@@ -23,6 +24,7 @@ from engine.ruleset import (
     Progress,
     RoundSpec,
     Rules,
+    RulesCheck,
     ScenarioSpec,
     SideSpec,
     Spread,
@@ -117,6 +119,14 @@ class CarrierRules(Rules[State, View]):
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
         """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
         return next((r.strikes for r in state.history if r.turn == turn), ())
+
+    def rules_check(self, export: Mapping[str, Any]) -> RulesCheck:
+        """The campaign checked by ``rulecheck``, written from the rules text (25.x)."""
+        from engine.rulesets.carrier.rulecheck import check_export
+
+        found = check_export(export)
+        lines = tuple(problem.line() for problem in found.problems)
+        return RulesCheck(passed=found.passed, problems=lines, refused=found.refused)
 
     def log_detail(self, state: State, turn: int) -> Sequence[LogDetail]:
         """Each strike fought in full, under the ``strike-flown`` event of its id."""
