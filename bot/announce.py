@@ -492,7 +492,7 @@ class AnnouncementBuilder:
             alt[name] = t("service.image.reveal", loc, sides=sides)
         return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
 
-    # -- a resolution's reports (a carrier turn's strikes)
+    # -- a resolution's reports (the strikes a turn flew, say)
     async def _report(
         self,
         plugin: Plugin[Any, Any],
@@ -619,11 +619,14 @@ class AnnouncementBuilder:
 
 def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> str:
     """Why a side's reveal line shows no choice: it had none, or it is sealed. "Until the
-    turn ends" is the usual seal; a round whose turn is all it is (a Wings debrief) says in
-    its ruleset's words what is public of its picks and what stays the side's."""
+    turn ends" is the usual seal; a round whose turn is all it is (a debrief after a
+    mission) says in its ruleset's words what is public of its picks and what stays the
+    side's."""
     if not entry.get("sealed"):
         return t("service.reveal.nothing", loc)
-    return word(f"ux-wings4.sealed.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
+    return word(
+        f"service.reveal.sealed-round.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc
+    )
 
 
 def opened_lines(opened: Sequence[Mapping[str, Any]], loc: str) -> list[str]:

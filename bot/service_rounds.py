@@ -6,7 +6,7 @@ describes a state that was committed. Nothing here sends anything.
 
 The game is the campaign's ruleset (``bot.rulesets``); what a reveal may show and which
 salts it opens is the secrecy gate's answer (``bot.secrecy``), from the fields' declared
-opening: a carrier doctrine, for one, is committed with the orders but opens at turn end.
+opening: a doctrine, for one, is committed with the orders but opens at turn end.
 """
 
 from __future__ import annotations
@@ -526,8 +526,8 @@ def idle_lock(lock: Any) -> bool:
 async def _lock_idle_sides(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, round_id: int
 ) -> list[str]:
-    """Lock, with an empty choice, each side the round asks nothing of (a Dambuster raid's
-    defenders, whose guns follow a standing order): a lock click that decides nothing is a
+    """Lock, with an empty choice, each side the round asks nothing of (a raid's defenders,
+    whose guns follow a standing order): a lock click that decides nothing is a
     chore, and a side away for a day would hold the round up for nothing."""
     rules = ctx.plugin(campaign).rules
     idle = [side for side in rules.side_ids if not side_decisions(rules, state, side)]
@@ -713,7 +713,7 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         with_detail(
             [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
             # What the log tells of a turn beyond its events goes public with the turn's
-            # end (the strikes a carrier turn flew, for one), when its last round resolves.
+            # end (the strikes a turn flew, for one), when its last round resolves.
             rules.log_detail(new_state, round_row.turn) if ends_turn else (),
         ),
         ctx.now,

@@ -354,7 +354,7 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 
 class FieldSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"sortie:o:{IDS}:{SIDE}:(?P<field>[a-z0-9_-]{{1,32}})",  # Wings: plane1, order2
+    template=rf"sortie:o:{IDS}:{SIDE}:(?P<field>[a-z0-9_-]{{1,32}})",  # plane1, order2…
 ):
     def __init__(
         self,

@@ -9,7 +9,7 @@ connections), ``db.backend.open_repository`` picks one from ``DATABASE_URL``, an
 The contract that makes the turn service safe:
 
 - every service step runs inside ``async with repo.transaction() as tx``: the body sees one
-  consistent database, its writes land together at the end, or not at all if it raises;
+  consistent database, its writes are stored together at the end, or not at all if it raises;
 - write transactions never interleave (one writer at a time, across every process sharing
   the database), so "read, check, write" inside one transaction cannot race another
   lock-in, deadline or GM action;

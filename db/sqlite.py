@@ -452,7 +452,7 @@ class SqliteRepository(Repository):
         # savepoint, and one COMMIT makes them all durable. Each caller is answered only
         # once its group is on disk (a lazy one at once: see ``lazy_transaction``); if the
         # COMMIT fails, every waiting caller of the group gets the error, so nobody is told
-        # of a write that did not land.
+        # of a write that was not stored.
         async with self._lock:
             if self._closed:
                 raise StorageError("the repository is closed")

@@ -267,12 +267,12 @@ async def test_a_field_to_choose_on_the_next_page_says_which_button_shows_it(
     assert "winch" not in {s.field for s in spec.selects}
     (page,) = [b for b in spec.buttons if b.action == "page"]
     assert page.label == {"en": "Menu 5 of 5 ›", "fr": "Menu 5 sur 5 ›"}[locale]  # not "5–5"
-    assert t("ux-wings3.other-page", locale, button=page.label) in spec.text.splitlines()
+    assert t("orders.panel.other-page", locale, button=page.label) in spec.text.splitlines()
     winch = next(d for d in panel.decisions if d.field == "winch")
     await env.svc.draft(cid, ENTENTE, panel.round_id, "winch", winch.options[0].id)
     panel = await env.svc.panel(cid, ENTENTE)
     spec = compose(plugin, panel, scenario=SCENARIO, locale=locale, commander_id=None)
-    assert t("ux-wings3.other-page", locale, button=page.label) not in spec.text
+    assert t("orders.panel.other-page", locale, button=page.label) not in spec.text
 
 
 @pytest.mark.parametrize("locale", LOCALES)
