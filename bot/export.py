@@ -123,7 +123,9 @@ async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int
                 "locks": [
                     _lock_json(
                         lock,
-                        secrecy.receipt_opened(rules, finished, r, rounds)
+                        secrecy.receipt_opened(
+                            rules, finished, r, rounds, choice_of(lock.canonical)
+                        )
                         and lock.withdrawn_at is None,
                     )
                     for lock in by_round.get(r.id, [])
@@ -450,7 +452,8 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             result.problems.append(f"the campaign's switches {given!r} are not this scenario's")
             return result
         state = switches_of.begin(rules, info["scenario"], seed, switches)
-        problem = _compare_events("the campaign's set-up", rules.opening(state), set_up)
+        opening = secrecy.published(rules, rules.opening(state))
+        problem = _compare_events("the campaign's set-up", opening, set_up)
         if problem:
             result.problems.append(problem)
             return result
@@ -501,12 +504,12 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             result.problems.append(f"{where}: the engine refuses the recorded choices ({exc})")
             return result
         recorded = engine_events.get(round_json["id"], [])
-        problem = _compare_events(where, events, recorded)
+        problem = _compare_events(where, secrecy.published(rules, events), recorded)
         if problem:
             result.problems.append(problem)
             return result
         result.rounds += 1
-        result.events += len(events)
+        result.events += len(recorded)
         state = new_state
     final = export.get("final_state")
     replayed_final = _normal(json.loads(rules.dump(state)))

@@ -712,7 +712,10 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         round_id,
         round_row.branch,
         with_strike_detail(
-            [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
+            [
+                NewEvent(e.kind, e.turn, e.data, source="engine")
+                for e in secrecy.published(rules, events)
+            ],
             # The turn's strikes are flown, and go public, when its last round resolves.
             rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
         ),
@@ -824,7 +827,7 @@ async def _announce_reveal(
             lock = locks.get(side)
             if quiet and other.id == round_row.id:
                 continue  # an empty choice nobody made: nothing to check (/receipt has it)
-            if lock is not None:
+            if lock is not None and secrecy.opens_before_the_end(rules, choice_of(lock.canonical)):
                 opened.append(
                     {
                         "round_id": other.id,

@@ -30,6 +30,7 @@ from engine.catalog import (
 )
 from engine.loader import DATA_DIR, _fail, _path, _read, default_catalog
 from engine.report import Phase
+from engine.sight import public_record
 from engine.types import AircraftClass, Band, CardTitle, Side
 
 OVER_TARGET_TURNS = 3  # 23.22
@@ -338,6 +339,7 @@ def draw_target(campaign: LandCampaign, period: str, card: ActionCard) -> Missio
 # --- Mission length (23.2) ----------------------------------------------------------------
 
 
+@public_record
 class MissionLength(_Frozen):
     """Turns per phase (23.1). A single-number mission (23.23) has no phases: ``total`` turns."""
 
@@ -402,6 +404,7 @@ class AircraftOutcome(_Frozen):
     skilled_pilot: bool = False  # a skilled pilot was shot down with it
 
 
+@public_record
 class VPLine(_Frozen):
     side: Side  # who scores
     vp: int

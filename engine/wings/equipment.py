@@ -24,17 +24,18 @@ The items and where they act:
   within R/2, announced with the program (``engine.wings.pistol``); a second pistol is
   refused, packs stack.
 
-Secrecy: what a pilot owns is his side's business (``strip``). The enemy learns of an item
-when it acts where he can see it: the extinguisher (fire is public), the parachute and the
-incendiary bullets (their tracers) are announced to all; the vest acts on secret things (a
-wound card, a direct wound) and is told to its side only; the surplus (face-down
-ammunition) is told to nobody; the pistol shows from its first shot, its bullets never.
+Secrecy: what a pilot owns is his side's business (labelled so in ``engine.wings.state``).
+The enemy learns of an item when it acts where he can see it: the extinguisher (fire is
+public), the parachute and the incendiary bullets (their tracers) are announced to all; the
+vest acts on secret things (a wound card, a direct wound) and is told to its side only; the
+surplus (face-down ammunition) is told to nobody; the pistol shows from its first shot, its
+bullets never.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.rng import Rng
 from engine.wings.catalog import SideName
@@ -292,17 +293,3 @@ def sealed(state: CampaignState, field: str, item: str) -> str:
     orders opened at the debrief's end say nothing of what a pilot bought."""
     text = f"{state.kit_salt}:{state.mission_number}:{field}:{item}"
     return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]
-
-
-def strip(data: dict[str, Any], viewer: SideName) -> None:
-    """Remove the other side's equipment from a view (its pilots' and its planes'), and
-    the salt from every side's."""
-    data.pop("kit_salt", None)
-    for pilot in data["pilots"].values():
-        if pilot["side"] != viewer:
-            pilot.pop("equipment", None)
-    mission = data.get("mission")
-    if mission is not None:
-        for plane in mission["planes"].values():
-            if plane["side"] != viewer:
-                plane.pop("kit", None)

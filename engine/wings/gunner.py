@@ -23,14 +23,14 @@ Authored readings (docs/wings-data.md, "The flak gunner"): a target gone from th
 (down, off it or in the clouds) when the counter is laid leaves the shell in the breech;
 one gone when a followed counter would move leaves it where it lies. The order is the
 owning side's secret until the shell bursts: it reaches the seam sealed (``sealed``), the
-counter and the order are stripped from the other side's view, and only the burst is told
-to all, with where it was.
+counter and the order are labelled its side's (``engine.wings.state``), and only the burst
+is told to all, with where it was.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.rng import Rng
 from engine.wings import flak
@@ -123,26 +123,6 @@ def sealed(mission: MissionState, field: str, order: str) -> str:
     orders opened at the turn's end say nothing of a shell still to burst."""
     text = f"{mission.flak_salt}:{mission.number}:{mission.turn}:{field}:{order}"
     return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]
-
-
-# The parts of a battery that tell where its counter lies and when it bursts.
-COUNTER = ("burst", "burst_turn", "burst_phase", "follow")
-
-
-def strip(mission: dict[str, Any], viewer: str) -> None:
-    """Remove from a side's view of the mission the other side's flak orders and counters,
-    and the salt from every side's."""
-    mission.pop("flak_salt", None)
-    ground = mission.get("ground", {})
-    mission["flak_orders"] = {
-        bid: order
-        for bid, order in mission.get("flak_orders", {}).items()
-        if bid in ground and ground[bid]["side"] == viewer
-    }
-    for element in ground.values():
-        if element["side"] != viewer:
-            for key in COUNTER:
-                element.pop(key, None)
 
 
 # --- in the turn ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.sight import public_record
 from engine.wings import geometry as geo
 from engine.wings.catalog import Catalog
 from engine.wings.objectives import bomb_fall
@@ -35,6 +36,7 @@ SHARE: dict[str, tuple[int, int]] = {  # DB 12: the share of the VP each coverag
 }
 
 
+@public_record
 class IndustrialTarget(BaseModel):
     """The complex's card on the table, square to it (authored geometry, in bw)."""
 

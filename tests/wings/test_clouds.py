@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.wings import geometry as geo
-from engine.wings.campaign import view
 from engine.wings.state import CampaignState, Event, MissionState, Squadron
 from engine.wings.turn import play_turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, seen
 from tests.wings.test_turn import programs
 
 
@@ -90,11 +89,11 @@ def test_the_enemy_sees_the_base_where_it_went_in_and_nothing_written_down() -> 
         seed_commitment="x", date="1917-09", phase="mission", squadrons=squadrons, pilots={},
         mission=state,
     )  # fmt: skip
-    enemy = view(camp, "entente")["mission"]["planes"]["b"]
+    enemy = seen(camp, "entente")["mission"]["planes"]["b"]
     assert enemy["in_cloud"] is True
     for secret in ("cloud_cards", "cloud_salt", "last_card", "last_steep"):
         assert secret not in enemy
-    own = view(camp, "central")["mission"]["planes"]["b"]
+    own = seen(camp, "central")["mission"]["planes"]["b"]
     assert own["cloud_cards"] == ["S", "S", "HL", "S", "HR"] and own["last_card"] == "HR"
     assert (enemy["x"], enemy["y"]) == (own["x"], own["y"])  # where it went in
 

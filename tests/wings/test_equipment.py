@@ -12,7 +12,7 @@ from engine.wings.missions import Sortie, new_mission
 from engine.wings.pilots import after_mission, skills_due, spendable_vp
 from engine.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
 from engine.wings.turn import Shot, Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
 from tests.wings.test_turn import duel, phase, programs
 
 BLANK = card_id("A", 0, "none")
@@ -328,10 +328,10 @@ def test_the_enemy_never_sees_what_a_pilot_carries() -> None:
 
     worn, worn_events = run({"vest": 5, "parachute": 1})
     bare, bare_events = run({})
-    assert wings.view(worn, "central") == wings.view(bare, "central")
+    assert seen(worn, "central") == seen(bare, "central")
     assert worn_events == bare_events  # the public events
-    assert wings.view(worn, "entente") != wings.view(bare, "entente")
-    assert wings.view(worn, "entente")["pilots"]["P1"]["equipment"] == {"vest": 5, "parachute": 1}
+    assert seen(worn, "entente") != seen(bare, "entente")
+    assert seen(worn, "entente")["pilots"]["P1"]["equipment"] == {"vest": 5, "parachute": 1}
 
 
 # --- the panel's words --------------------------------------------------------------------

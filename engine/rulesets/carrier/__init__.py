@@ -10,6 +10,7 @@ presents it through the common interface.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine import campaign as loop
 from engine.catalog import Catalog
@@ -31,9 +32,10 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.carrier.odds import preview
+from engine.sight import Eyes, kinds
 from engine.state import State
 from engine.types import RoundKind, Side
-from engine.view import View, view
+from engine.view import View, project
 
 SIDES = (
     SideSpec("japanese", {"en": "Japanese", "fr": "Japonais"}, "#c0392b"),
@@ -113,8 +115,19 @@ class CarrierRules(Rules[State, View]):
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
         return next((r.strikes for r in state.history if r.turn == turn), ())
 
-    def view(self, state: State, viewer: str | None) -> View:
-        return view(self.catalog, state, Side(viewer) if viewer is not None else None)
+    # Every carrier event is told to all as it happens (the doctrine, the one secret, is
+    # never in an event before the strikes it shaped are flown).
+    event_sights = kinds(
+        public=(
+            "orders-revealed", "resources-revealed", "cap-drawn", "pilots-drafted",
+            "scout-mission", "scout-bonus", "out-of-sight", "strike-cut", "strike-recalled",
+            "strike-flown", "objective-met", "submarine", "recovery", "damage-control",
+            "losses-ticked", "vp", "campaign-ended",
+        )
+    )  # fmt: skip
+
+    def project(self, kept: Any, eyes: Eyes) -> View:
+        return project(self.catalog, kept, Side(eyes.side) if eyes.side is not None else None)
 
     def progress(self, state: State) -> Progress:
         winner = state.winner.value if isinstance(state.winner, Side) else state.winner

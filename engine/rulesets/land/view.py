@@ -21,6 +21,7 @@ from engine.land import MissionLength, MissionTarget, VPLine, load_land_campaign
 from engine.loader import default_catalog
 from engine.orders import Doctrine
 from engine.report import StrikeReport
+from engine.sight import public_record
 from engine.types import Band, Side
 
 THEATRES = ("malaya", "philippines", "burma")
@@ -56,6 +57,7 @@ class _Frozen(BaseModel):
 # --- Records of play (public once resolved) ---------------------------------------------
 
 
+@public_record
 class Draw(_Frozen):
     """The card drawn for a mission and the target it selected (24.44-24.45)."""
 
@@ -66,6 +68,7 @@ class Draw(_Frozen):
     period: str  # period key of the column read
 
 
+@public_record
 class MissionRecord(_Frozen):
     """One flown mission."""
 

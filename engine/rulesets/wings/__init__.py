@@ -28,7 +28,11 @@ module maps it:
   offers up to ``MAX_PROGRAMS`` legal programs (the default first, then one opening with
   each legal card) and the refused opening cards as excluded, with the engine's reason.
 - **Events.** Engine events marked ``secret_for`` a side (its own damage cards, jams, the
-  first card a pursuer saw, purchases) are left out: seam events are public.
+  first card a pursuer saw, purchases) come out labelled its side's own; every other
+  event takes its kind's label (``engine.rulesets.wings.events``): a kind not listed public
+  there is sealed until the campaign ends.
+- **Views.** The state's fields carry their labels (``engine.wings.state``); the gate keeps
+  what a viewer may see and ``engine.rulesets.wings.seen`` builds the view from that.
 """
 
 from __future__ import annotations
@@ -60,7 +64,11 @@ from engine.ruleset import (
     Stored,
     SwitchSpec,
 )
+from engine.rulesets.wings import seen
+from engine.rulesets.wings.events import SIGHTS
 from engine.rulesets.wings.reinforce import reinforce_decision
+from engine.rulesets.wings.seen import WingsView
+from engine.sight import Derived, Eyes, Public, Sealed, own
 from engine.wings import (
     behaviours,
     bombing,
@@ -69,7 +77,6 @@ from engine.wings import (
     gunner,
     landing,
     pistol,
-    reinforcements,
     sequences,
     winch,
 )
@@ -144,14 +151,14 @@ class WingsState(_Model):
     """The engine's campaign state plus what the mapping needs: the seam turn and the
     programs sealed in ``program`` and held until ``reorder`` flies them."""
 
-    scenario: str
-    turn: int = 1
-    campaign: CampaignState | None = None  # a squadron campaign...
-    dam: db.DamState | None = None  # ...or a Dambuster raid
-    held: dict[str, str] = {}  # plane id -> program text, sealed until the turn flies
+    scenario: Public[str]
+    turn: Public[int] = 1
+    campaign: Public[CampaignState | None] = None  # a squadron campaign...
+    dam: Public[db.DamState | None] = None  # ...or a Dambuster raid
+    held: Sealed[dict[str, str]] = {}  # plane id -> program text, sealed until the turn flies
     # Seam turn -> the mission whose last turn it flew: the turn's closing round posts that
     # mission's report.
-    reports: dict[int, int] = {}
+    reports: Public[dict[int, int]] = {}
     # The first briefing is played inside ``new`` (see the module note); its public events
     # wait here until the service logs them with the campaign's creation, and go with the
     # first round.
@@ -170,27 +177,6 @@ class WingsState(_Model):
     def camp(self) -> CampaignState:
         assert self.campaign is not None, "a Dambuster raid has no squadron campaign"
         return self.campaign
-
-
-class WingsView(_Model):
-    """What one viewer may see: the engine's stripped state plus the first enemy card each
-    of the viewer's pursuers was shown (the only part of an enemy program it may know)."""
-
-    viewer: str | None
-    turn: int
-    finished: bool
-    stage: str
-    scenario: str
-    data: dict[str, Any]
-    shown: dict[str, str] = {}  # own pursuer plane -> the card its target opens with
-    slots: dict[str, str] = {}  # plane id -> "planeN" field it is programmed in
-    reports: dict[int, int] = {}
-    # Plane type key -> its name and structure (damage points), for the types in play: the
-    # presenter draws from the view alone and never holds the engine's catalog.
-    plane_types: dict[str, tuple[str, int]] = {}
-    # A finished campaign's sealed choices opened: sealed option id -> words (flak orders,
-    # equipment bought).
-    opened: dict[str, str] = {}
 
 
 # --- scenarios (authored, see docs/wings-data.md) -------------------------------------------
@@ -1189,84 +1175,28 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     @staticmethod
     def _public(turn: int, events: list[Any]) -> list[Event]:
+        """The engine's events on the seam, each one a side's own secret labelled so (the
+        rest take their kind's label, ``engine.rulesets.wings.events``)."""
         return [
             Event(
                 kind=e.kind,
                 turn=turn,
                 data={"mission_turn": e.turn, **e.data} if e.turn else dict(e.data),
+                sight=None if e.secret_for is None else own(),
+                owner=e.secret_for,
             )
             for e in events
-            if e.secret_for is None
         ]
 
     # -- view
 
-    def view(self, state: WingsState, viewer: str | None) -> WingsView:
-        if state.dam is not None:
-            lancaster = self.catalog.planes[state.dam.plane_type]
-            return WingsView(
-                viewer=viewer,
-                turn=state.turn,
-                finished=state.dam.finished,
-                stage=self._stage(state),
-                scenario=state.scenario,
-                data=dam_rules.view_data(
-                    state.dam, lancaster.damage_points, crew=viewer == "entente"
-                ),
-                slots={},
-                plane_types={lancaster.key: (lancaster.name, lancaster.damage_points)},
-            )
-        campaign = state.camp
-        finished = campaign.phase == "ended"
-        if finished:
-            data = wings.view(campaign, None)  # the campaign is over: everything is public
-        elif viewer in WINGS_SIDES:
-            data = wings.view(campaign, viewer)
-            if campaign.mission is not None and campaign.phase == "mission":
-                # Seed E.IV: its own downed planes it may send a new one for this turn.
-                data["mission"]["may_reinforce"] = [
-                    d.field
-                    for d in reinforcements.decisions(self.catalog, campaign, campaign.mission)
-                    if d.side == viewer
-                ]
-        else:
-            # The engine's view(None) is the GM's (everything); the seam's None is the
-            # public, so strip both sides' secrets: each side's view keeps only its own.
-            data = _public_data(
-                wings.view(campaign, "entente", eyes=False),
-                wings.view(campaign, "central", eyes=False),
-            )
-        shown: dict[str, str] = {}
-        mission = campaign.mission
-        if mission is not None and viewer is not None and mission.round == "reorder":
-            for pursuer, target in mission.pursuits.items():
-                if mission.planes[pursuer].side == viewer and target in mission.programs:
-                    shown[pursuer] = mission.programs[target].cards[0]
-        return WingsView(
-            viewer=viewer,
-            turn=state.turn,
-            finished=finished,
-            stage=self._stage(state),
-            scenario=state.scenario,
-            data=data,
-            shown=shown,
-            slots=_slots(mission) if mission is not None else {},
-            reports=state.reports,
-            plane_types=self._plane_types(campaign),
-            opened=(
-                {**state.flak_opened, **state.kit_opened, **state.buy_opened} if finished else {}
-            ),
-        )
+    event_sights = SIGHTS
 
-    def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
-        keys = {pilot.plane for pilot in campaign.pilots.values()}
-        if campaign.mission is not None:
-            keys |= {plane.type for plane in campaign.mission.planes.values()}
-        return {
-            key: (self.catalog.planes[key].name, self.catalog.planes[key].damage_points)
-            for key in sorted(keys)
-            if key in self.catalog.planes
-        }
+    def derived(self) -> tuple[Derived, ...]:
+        return seen.derived(self.catalog, WingsState, self._stage, _slots)
+
+    def project(self, kept: Any, eyes: Eyes) -> WingsView:
+        return seen.project(self.catalog, kept, eyes)
 
     def progress(self, state: WingsState) -> Progress:
         stage = self._stage(state)
@@ -1293,30 +1223,3 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return _STORED.load(current, records)
-
-
-def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
-    """The public view: the Entente's view (the Central secrets stripped) with every Entente
-    part taken from the Central view (the Entente secrets stripped)."""
-    data = sees_entente
-    mission, other = data.get("mission"), sees_central.get("mission")
-    if mission is not None and other is not None:
-        mission["programs"] = {}
-        mission["returning"] = []
-        mission.pop("reinforcing", None)  # seed E.IV: sealed orders and reserves stay secret
-        mission.pop("reserve", None)
-        mission["orders"] = {}
-        mission["sun_enter"] = False  # seed F.VI.e: the favoured side's sealed choice
-        mission["flak_orders"] = {}  # seed A.IV.h: the gunners' orders and counters
-        mission["winch_orders"] = []  # seed A.IV.i.3: the balloon owner's sealed orders
-        for bid, element in mission["ground"].items():
-            if element["side"] == "entente":
-                mission["ground"][bid] = other["ground"][bid]
-        for pid, plane in mission["planes"].items():
-            if plane["side"] == "entente":
-                mission["planes"][pid] = other["planes"][pid]
-    data["squadrons"]["entente"] = sees_central["squadrons"]["entente"]
-    for pid, pilot in data["pilots"].items():
-        if pilot["side"] == "entente":
-            data["pilots"][pid] = sees_central["pilots"][pid]
-    return data
