@@ -30,8 +30,10 @@ FORMAT = "sortie-campaign-export"
 # 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per
 # turn, band moves, every draw, reshuffles, pilot draws, track ticks). Version 1 files are
 # still read: they replay, and their final state is compared on the facts they hold.
-VERSION = 2
-READABLE = (1, 2)
+# 3 (issue 26): each round carries its sealed events (``sealed_events``), opened once the
+# campaign is over; version 2 files have none and are checked as before.
+VERSION = 3
+READABLE = (1, 2, 3)
 
 
 def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
@@ -67,7 +69,7 @@ async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int
             if snapshot is not None:  # the whole state, its history rows put back in
                 final_rules = rulesets.get(campaign.ruleset).rules
                 whole = await load_state(tx, final_rules, snapshot)
-                final_state = json.loads(final_rules.dump(whole))
+                final_state = secrecy.final_state(final_rules, whole)
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}
@@ -120,6 +122,8 @@ async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int
                 "opened_at": r.opened_at,
                 "deadline_at": r.deadline_at,
                 "resolved_at": r.resolved_at,
+                # What the round kept from everyone: shown once the campaign is over.
+                "sealed_events": secrecy.sealed_of(r.sealed, finished),
                 "locks": [
                     _lock_json(
                         lock,
@@ -218,6 +222,13 @@ class _Lock(_Strict):
     salt: str | None
 
 
+class _Sealed(_Strict):
+    kind: str
+    turn: int
+    data: dict[str, Any]
+    owner: str | None
+
+
 class _Round(_Strict):
     id: int
     branch: int
@@ -228,6 +239,7 @@ class _Round(_Strict):
     deadline_at: int | None
     resolved_at: int | None
     locks: list[_Lock]
+    sealed_events: list[_Sealed] | None = None
 
 
 class _Event(_Strict):
@@ -505,6 +517,11 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             return result
         recorded = engine_events.get(round_json["id"], [])
         problem = _compare_events(where, secrecy.published(rules, events), recorded)
+        sealed_events = round_json.get("sealed_events")
+        if not problem and sealed_events is not None:
+            # Opened with the campaign's end: what nobody could read is replayed too.
+            problem = _compare_sealed(where, secrecy.sealed(rules, events), sealed_events)
+            result.events += len(sealed_events)
         if problem:
             result.problems.append(problem)
             return result
@@ -512,7 +529,7 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
         result.events += len(recorded)
         state = new_state
     final = export.get("final_state")
-    replayed_final = _normal(json.loads(rules.dump(state)))
+    replayed_final = _normal(secrecy.final_state(rules, state))
     if final is not None and export["version"] == 1:
         replayed_final = _facts_of(replayed_final, final)
     if final is not None and _normal(final) != replayed_final:
@@ -689,6 +706,31 @@ def after_action_markdown(
         "",
     ]
     return "\n".join(lines)
+
+
+def _compare_sealed(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:
+    """Why a round's opened sealed events are not what the replay keeps sealed ("" if
+    they are)."""
+    replayed = [
+        {"kind": e.kind, "turn": e.turn, "data": _normal(e.data), "owner": e.owner} for e in events
+    ]
+    stored = [
+        {"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"]), "owner": e["owner"]}
+        for e in recorded
+    ]
+    if replayed == stored:
+        return ""
+    index = next(
+        (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
+        min(len(replayed), len(stored)),
+    )
+    got = stored[index] if index < len(stored) else "nothing"
+    want = replayed[index] if index < len(replayed) else "nothing"
+    return (
+        f"{where}: sealed event #{index + 1} differs from the replay:"
+        f" recorded {json.dumps(got, sort_keys=True)[:300]},"
+        f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
+    )
 
 
 def _compare_events(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:

@@ -21,12 +21,13 @@ sealed. A forgotten declaration costs a late reveal, never an early one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.ruleset import Event, Rules
-from engine.sight import Eyes
+from engine.sight import Eyes, keep_json
 
 
 class _Round(Protocol):
@@ -89,6 +90,32 @@ def sealed(rules: Rules[Any, Any], events: Sequence[Event]) -> list[Event]:
         for e in events
         if not rules.event_sight(e).public and rules.event_sight(e).opens != "never"
     ]
+
+
+def sealed_json(rules: Rules[Any, Any], events: Sequence[Event]) -> str | None:
+    """A round's sealed events as the store keeps them (None: it has none)."""
+    kept = [
+        {"kind": e.kind, "turn": e.turn, "data": e.data, "owner": e.owner}
+        for e in sealed(rules, events)
+    ]
+    if not kept:
+        return None
+    return json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sealed_of(text: str | None, finished: bool) -> list[dict[str, Any]] | None:
+    """A round's sealed events as an export shows them: all of them once the campaign is
+    over, nothing (None) before."""
+    if not finished:
+        return None
+    events: list[dict[str, Any]] = json.loads(text) if text else []
+    return events
+
+
+def final_state(rules: Rules[Any, Any], state: Any) -> Any:
+    """A finished campaign's state as the export carries it: everything but what its
+    labels say never opens."""
+    return keep_json(state, Eyes.public(), finished=True)
 
 
 def opens_at_reveal(rules: Rules[Any, Any], field: str) -> bool:

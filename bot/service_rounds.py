@@ -728,7 +728,12 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         tx, rules, campaign, new_state, ctx.now, stored_len=before.history_len
     )
     await tx.update_round(
-        round_id, status="resolved", resolved_at=ctx.now, snapshot_after_id=after_id
+        round_id,
+        status="resolved",
+        resolved_at=ctx.now,
+        snapshot_after_id=after_id,
+        # What nobody may read yet goes beside the round, for the export at the end.
+        sealed=secrecy.sealed_json(rules, events),
     )
     await tx.finish_round_timers(round_id)
     await tx.update_campaign(campaign.id, snapshot_id=after_id)

@@ -245,6 +245,8 @@ def plan(model: type[BaseModel]) -> _Plan:
     owner: str | None = None
     record = model in _RECORDS
     for name, info in model.model_fields.items():
+        if info.exclude is True:
+            continue  # never written out with the model (an event's own label): not a fact
         sight, is_owner = _labels(info.metadata)
         if sight is None and record:
             sight = PUBLIC

@@ -13,7 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.catalog import Catalog, DamageTrack
-from engine.state import TrackState, TurnRecord
+from engine.sight import Eyes, keep
+from engine.state import State, TrackState, TurnRecord
 from engine.trusted import trusted
 from engine.turn import preview_on, track_level
 from engine.types import FleetTactic, RoundKind, Side, StrikeSize
@@ -202,3 +203,9 @@ def project(catalog: Catalog, kept: dict[str, Any], viewer: Side | None) -> View
         history=tuple(kept["history"]),
         previews=previews,
     )
+
+
+def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
+    """The view of ``state`` for ``viewer`` (None: the public), through the secrecy gate."""
+    kept = keep(state, Eyes(side=viewer), finished=state.finished)
+    return project(catalog, kept, viewer)

@@ -31,6 +31,7 @@ from engine.wings import (
     majors,
     nets,
     pistol,
+    records,
     relief,
     sequences,
     shooting,
@@ -1466,6 +1467,7 @@ def play_turn(
         if not work.flying():
             break
         work.play_phase(programs)
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, programs)
     work.end_of_turn()
@@ -1488,6 +1490,7 @@ def resume_turn(
     work.phase = 3
     if work.flying():
         work.play_phase(dict(mission.programs))
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, mission.programs)
     work.end_of_turn()

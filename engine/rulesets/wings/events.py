@@ -10,7 +10,7 @@ the campaign ends, never published by mistake.
 from __future__ import annotations
 
 from engine.sight import kinds
-from engine.wings import balloon_roles, equipment, relief
+from engine.wings import balloon_roles, equipment, records, relief
 
 # Kinds the engine tells everyone (a kind may also come as one side's secret: see above).
 PUBLIC_KINDS = (
@@ -51,7 +51,7 @@ PUBLIC_KINDS = (
 OWN_KINDS = (
     "jammed", "half-jammed", "skill-used", "first-card-shown", "flak-laid", "flak-moved",
     "pistol-silent", "rockets-held", "must-land", "equipment-bought", "purchased",
-    "reserve-lost", "vest",
+    "reserve-lost", "vest", records.PHASE_FLOWN,
 )  # fmt: skip
 
 SIGHTS = kinds(public=PUBLIC_KINDS, owned=OWN_KINDS)
