@@ -102,6 +102,10 @@ _RECORDS: set[type[BaseModel]] = set()
 M = TypeVar("M", bound=BaseModel)
 
 
+def is_public_record(model: type[BaseModel]) -> bool:
+    return model in _RECORDS
+
+
 def public_record(model: type[M]) -> type[M]:
     """Marks a model as a public record: its unlabelled fields are public (a played turn, a
     strike report, a table's layout). A field of it may still carry a narrower label; a
