@@ -23,9 +23,9 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine import sight
-from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.sight import Derived, Eyes, Sight
+from engine.zero.report import StrikeReport
 
 
 class _Model(BaseModel):

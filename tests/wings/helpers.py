@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
+from engine.rulesets.wings.catalog import Catalog, default_catalog
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.state import CampaignState, MissionRules, MissionState, PlaneState
 from engine.sight import Eyes, keep_json
-from engine.wings.catalog import Catalog, default_catalog
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.state import CampaignState, MissionRules, MissionState, PlaneState
 
 
 def catalog() -> Catalog:

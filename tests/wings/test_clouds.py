@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings.state import CampaignState, Event, MissionState, Squadron
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.state import CampaignState, Event, MissionState, Squadron
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane, seen
 from tests.wings.test_turn import programs
 

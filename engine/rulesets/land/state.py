@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.land.view import Draw, MissionRecord
 from engine.sight import Public
-from engine.types import Side
+from engine.zero.types import Side
 
 ROUND = "mission"
 

@@ -15,8 +15,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.cards import Deck
-from engine.catalog import Catalog
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -41,7 +39,9 @@ from engine.rulesets.pearl_harbor.view import (
     load_pearl,
 )
 from engine.sight import Eyes, Public, kinds
-from engine.types import BombResult
+from engine.zero.cards import Deck
+from engine.zero.catalog import Catalog
+from engine.zero.types import BombResult
 
 KEY = "pearl-harbor"
 PLAYER = "japanese"

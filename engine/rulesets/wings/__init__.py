@@ -31,7 +31,7 @@ module maps it:
   first card a pursuer saw, purchases) come out labelled its side's own; every other
   event takes its kind's label (``engine.rulesets.wings.events``): a kind not listed public
   there is sealed until the campaign ends.
-- **Views.** The state's fields carry their labels (``engine.wings.state``); the gate keeps
+- **Views.** The state's fields carry their labels (``engine.rulesets.wings.state``); the gate keeps
   what a viewer may see and ``engine.rulesets.wings.seen`` builds the view from that.
 """
 
@@ -44,10 +44,22 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+import engine.rulesets.wings.behaviours as behaviours
+import engine.rulesets.wings.bombing as bombing
+import engine.rulesets.wings.campaign as wings
 import engine.rulesets.wings.dam as dam_rules
-import engine.rulesets.wings.flak as flak_rules
+import engine.rulesets.wings.dambuster as db
+import engine.rulesets.wings.equipment as equipment
+import engine.rulesets.wings.flak_fields as flak_rules
+import engine.rulesets.wings.front as front
+import engine.rulesets.wings.gunner as gunner
+import engine.rulesets.wings.landing as landing
+import engine.rulesets.wings.pistol as pistol
 import engine.rulesets.wings.purchase_seal as purchase_seal
+import engine.rulesets.wings.seen as seen
 import engine.rulesets.wings.sequence_seal as sequence_seal
+import engine.rulesets.wings.sequences as sequences
+import engine.rulesets.wings.winch as winch
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -64,29 +76,26 @@ from engine.ruleset import (
     Stored,
     SwitchSpec,
 )
-from engine.rulesets.wings import seen
+from engine.rulesets.wings.balloons import rocket_programs
+from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.events import SIGHTS
+from engine.rulesets.wings.program import (
+    check_program,
+    default_program,
+    parse_program,
+    program_text,
+)
 from engine.rulesets.wings.reinforce import reinforce_decision
 from engine.rulesets.wings.seen import WingsView
-from engine.sight import Derived, Eyes, Public, Sealed, own
-from engine.wings import (
-    behaviours,
-    bombing,
-    equipment,
-    front,
-    gunner,
-    landing,
-    pistol,
-    sequences,
-    winch,
+from engine.rulesets.wings.state import SIDES as WINGS_SIDES
+from engine.rulesets.wings.state import (
+    CampaignState,
+    MissionRules,
+    MissionState,
+    PlaneState,
+    Program,
 )
-from engine.wings import campaign as wings
-from engine.wings import dambuster as db
-from engine.wings.balloons import rocket_programs
-from engine.wings.catalog import Catalog, SideName
-from engine.wings.program import check_program, default_program, parse_program, program_text
-from engine.wings.state import SIDES as WINGS_SIDES
-from engine.wings.state import CampaignState, MissionRules, MissionState, PlaneState, Program
+from engine.sight import Derived, Eyes, Public, Sealed, own
 
 SIDES = (
     SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),
