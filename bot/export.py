@@ -668,8 +668,6 @@ def after_action_markdown(
 
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
     default = t("polish.export.default", loc)
-    # Sealed choices the rules open once the campaign is over (a Wings flak order's digest).
-    opened: Mapping[str, str] = getattr(view, "opened", None) or {}
     for turn in sorted({r["turn"] for r in live_rounds}):
         lines += [t("polish.export.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
@@ -684,7 +682,7 @@ def after_action_markdown(
             lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
             for lock, choice in locks:
                 words = " · ".join(
-                    presenter.option_text(scenario.key, k, opened.get(choice[k], choice[k]), loc)
+                    presenter.option_text(scenario.key, k, choice[k], loc)
                     for k in sorted(choice, key=rank)
                 ) or t("polish.export.nothing", loc)
                 note = default if lock["defaulted"] and choice else ""

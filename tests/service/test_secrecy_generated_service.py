@@ -32,7 +32,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.service_model import Pace, ServiceError
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
 from tests.secrecy_pool import Case, buckets, rounds, rules_of
 from tests.service.support import CHANNEL, GUILD, Env

@@ -49,13 +49,11 @@ import engine.rulesets.wings.bombing as bombing
 import engine.rulesets.wings.campaign as wings
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.dambuster as db
-import engine.rulesets.wings.equipment as equipment
 import engine.rulesets.wings.flak_fields as flak_rules
 import engine.rulesets.wings.front as front
-import engine.rulesets.wings.gunner as gunner
 import engine.rulesets.wings.landing as landing
 import engine.rulesets.wings.pistol as pistol
-import engine.rulesets.wings.purchase_seal as purchase_seal
+import engine.rulesets.wings.purchase as purchase
 import engine.rulesets.wings.seen as seen
 import engine.rulesets.wings.sequence_seal as sequence_seal
 import engine.rulesets.wings.sequences as sequences
@@ -131,9 +129,12 @@ FIELDS = tuple(
 FIELDS += tuple(
     FieldSpec(f"order{n}", PROGRAM, opens="turn-end") for n in range(1, PLANE_SLOTS + 1)
 )
-# Seed A.IV.h: the flak gunner's order, sealed (its options are digests), so opening at
-# the turn's end tells nothing of a shell still to burst.
-FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
+# Seed A.IV.h: the flak gunner's order, his side's until the campaign ends: a shell may
+# wait into the next turn, so the turn's end must not tell where. (A second battery's
+# field, ``flak2``..., is undeclared: it opens then too.)
+FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="campaign-end"),)
+# Seed E/F: a squadron's purchases are its secret until the campaign ends.
+FIELDS += (FieldSpec("purchase", DEBRIEF, opens="campaign-end"),)
 # Seed A.IV.i.3: the balloon owner's winch order, secret until the turn flies.
 FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
 # DB 6: the crew's night card; the pick is played, and both cards told, when it resolves.
@@ -172,15 +173,12 @@ class WingsState(_Model):
     # wait here until the service logs them with the campaign's creation, and go with the
     # first round.
     opening: list[Event] = []
-    # Seed A.IV.h: each sealed flak order picked -> its words ("flak.fire.P3.2"); secret
-    # until the campaign is over, when the after-action report opens the digests.
-    flak_opened: dict[str, str] = {}
-    # Seed D.VIII: each sealed equipment pick -> the item it bought; secret until the
-    # campaign is over, like the flak orders.
-    kit_opened: dict[str, str] = {}
-    # Seed E/F: each sealed purchase picked -> the resource it bought ("none" for nothing);
-    # secret until the campaign is over, like the equipment.
-    buy_opened: dict[str, str] = {}
+    # Wings rules 13 and before sealed the flak orders, equipment and purchases as digests
+    # and kept here what each stood for; a snapshot of those days still holds them. Nothing
+    # writes them now: those fields open with the campaign's end instead.
+    flak_opened: Sealed[dict[str, str]] = {}
+    kit_opened: Sealed[dict[str, str]] = {}
+    buy_opened: Sealed[dict[str, str]] = {}
 
     @property
     def camp(self) -> CampaignState:
@@ -568,20 +566,6 @@ def _deck_secret(mission: MissionState) -> str:
     return hashlib.sha256(decks.encode()).hexdigest()
 
 
-def _kit_picked(
-    catalog: Catalog, campaign: CampaignState, choices: Mapping[str, Mapping[str, str]]
-) -> dict[str, str]:
-    """The sealed equipment options picked at this debrief, each with the item it stands
-    for: kept out of every view until the campaign is over (seed D.VIII)."""
-    items = {
-        equipment.sealed(campaign, d.field, o.id): o.id
-        for d in wings.pending(catalog, campaign)
-        if d.kind == "equipment"
-        for o in d.options
-    }
-    return {v: items[v] for side in choices.values() for v in side.values() if v in items}
-
-
 class _Seal:
     """Seals one plane's program options as the orders will open (``sequence_seal``); the
     decks' digest is taken once, and only if an option needs it."""
@@ -697,7 +681,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     # debrief purchases sealed until the campaign ends (``purchase_seal``); the strafing
     # mission offered at the briefing (``engine.wings.strafing``); victories confirmed at
     # the debrief (``engine.wings.confirmation``: the record only, no outcome changes).
-    version = "12"
+    # 13: no digest seals: the flak gunner's orders, equipment and purchases are the items
+    # themselves, their fields opening with the campaign's end (the receipts of their rounds
+    # with them); each phase's planes written down as their side's sealed record.
+    version = "13"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -879,7 +866,7 @@ class WingsRules(Rules[WingsState, WingsView]):
         flak_fields = flak_rules.fields(mission)
         for d in engine_decisions:
             if d.kind == "flak":
-                decisions.append(flak_rules.flak_decision(mission, d, flak_fields[d.field]))
+                decisions.append(flak_rules.flak_decision(d, flak_fields[d.field]))
                 continue
             if d.kind == "order":
                 # Seed D.VI: the detail names a locale key's tail (``wings.order.knight.spare``).
@@ -975,24 +962,18 @@ class WingsRules(Rules[WingsState, WingsView]):
         ordered += [d for d in engine if d.kind == "equipment"]
         for d in ordered:
             if d.kind == "purchase":
-                # Seed E/F: a squadron's purchases are its secret, and the orders open at the
-                # debrief's end: sealed like the equipment, "nothing" too.
-                options = purchase_seal.options(campaign, d)
-                field, default = "purchase", purchase_seal.sealed(campaign, d.side, d.default)
+                # Seed E/F: a squadron's purchases are its secret until the campaign ends
+                # (the field opens then, and the debrief's receipts with it).
+                options = purchase.options(d)
+                field, default = "purchase", d.default or NOTHING
             elif d.kind == "equipment":
-                # Seed D.VIII: what a pilot buys is his side's secret, and the orders open
-                # at the debrief's end: each option is sealed; its detail names the item for
-                # the owner's panel, which alone shows it.
+                # Seed D.VIII: what a pilot buys is his side's secret until the campaign
+                # ends (an ``equip`` field is undeclared: it opens then); the detail names
+                # the item for the owner's panel.
                 options = tuple(
-                    Option(
-                        id=equipment.sealed(campaign, d.field, o.id),
-                        label=o.label,
-                        detail=f"equipment.{o.id}",
-                    )
-                    for o in d.options
+                    Option(id=o.id, label=o.label, detail=f"equipment.{o.id}") for o in d.options
                 )
-                field = names[(d.side, d.field)]
-                default = equipment.sealed(campaign, d.field, d.default)
+                field, default = names[(d.side, d.field)], d.default
             elif d.kind == "skill":
                 # "Skill 1" alone does not say whose: each option's detail is the pilot's
                 # name ("skill:P3" -> P3's), for his side's panel to name him.
@@ -1037,12 +1018,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
                 value = choices.get(d.side, {}).get(seam, d.default)
                 if d.kind == "equipment":
-                    # Seed D.VIII: the sealed option back to the item it stands for.
-                    items = {equipment.sealed(campaign, d.field, o.id): o.id for o in d.options}
-                    result[d.side][d.field] = items.get(value, value)
-                    continue
-                if d.kind == "purchase":
-                    result[d.side][d.field] = purchase_seal.unsealed(campaign, d, value)
+                    result[d.side][d.field] = value
                     continue
                 result[d.side][d.field] = "" if value == NOTHING else value
             return result
@@ -1055,7 +1031,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 picked = choices.get(d.side, {}).get(flak_fields[d.field])
                 if picked is None:
                     raise wings.IllegalChoice(d.side, d.field, "", "missing")
-                result[d.side][d.field] = flak_rules.unsealed(mission, d, picked)
+                result[d.side][d.field] = flak_rules.order_of(d, picked)
                 continue
             if d.kind == "winch":
                 result[d.side][d.field] = choices.get(d.side, {}).get(WINCH_FIELD, d.default)
@@ -1099,12 +1075,6 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "program":
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
-            batteries = gunner.decisions(self.catalog, campaign.mission)
-            opened = flak_rules.opened(campaign.mission, batteries, choices)
-            if opened:
-                state = state.model_copy(
-                    update={"flak_opened": {**state.flak_opened, **opened}}
-                )  # fmt: skip
             live = {
                 p: t
                 for p, t in campaign.mission.pursuits.items()
@@ -1146,12 +1116,6 @@ class WingsRules(Rules[WingsState, WingsView]):
             )
             return new, self._public(state.turn, events)
         engine = self._engine_choices(state, choices)
-        kit = _kit_picked(self.catalog, campaign, choices)
-        if kit:
-            state = state.model_copy(update={"kit_opened": {**state.kit_opened, **kit}})
-        bought = purchase_seal.picked(campaign, wings.pending(self.catalog, campaign), choices)
-        if bought:
-            state = state.model_copy(update={"buy_opened": {**state.buy_opened, **bought}})
         chooser = campaign.active
         campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
         # The debrief draws nothing, so its stream is still unused for the next briefing.

@@ -746,9 +746,7 @@ def _start_mission(
     # Seed E.II.b: a net the defender bought (engine.wings.nets) is paid for first.
     budgets = {state.active: points.active, other(state.active): points.enemy - mission.net_price}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
-    mission = mission.model_copy(
-        update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
-    )
+    mission = mission.model_copy(update={"reserve": reserve})
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
     sun_events += balloon_roles.announce(mission)  # seed A.IV.i: the role, told at briefing
     sun_events = [*front.announce(mission), *sun_events]  # seed F.VI.e: the front, told
@@ -964,7 +962,6 @@ def _debrief(
             "history": (*state.history, record),
             "next_pilot": number,
             "mission": mission,
-            "kit_salt": equipment.salt(rng, mission.number),
         }
     )
     events = [

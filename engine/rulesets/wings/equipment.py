@@ -34,10 +34,8 @@ bullets never.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
-from engine.rng import Rng
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.pilots import spendable_vp
 from engine.rulesets.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
@@ -46,7 +44,6 @@ if TYPE_CHECKING:
     from engine.rulesets.wings.turn import Turn
 
 NOTHING = "none"
-SEALED = "kit-"  # an equipment option's id as the orders carry it (``sealed``)
 # Seed D.VIII prices, in VP.
 COST = {
     "extinguisher": 1,
@@ -278,18 +275,3 @@ def jump(work: Turn, pid: str) -> bool:
 def surplus(plane_kit: dict[str, int], cards: int) -> int:
     """Ammunition cards a gun gets beyond the others': half as many again with a surplus."""
     return cards // 2 if plane_kit.get("surplus", 0) > 0 else 0
-
-
-# --- what the other side may see ----------------------------------------------------------
-
-
-def salt(rng: Rng, mission: int) -> str:
-    """The secret that seals the next debrief's equipment choices (a stream of its own)."""
-    return f"{rng.stream(f'kit-salt:{mission}').getrandbits(64):016x}"
-
-
-def sealed(state: CampaignState, field: str, item: str) -> str:
-    """An equipment option as the orders carry it: a digest only the rules can open, so the
-    orders opened at the debrief's end say nothing of what a pilot bought."""
-    text = f"{state.kit_salt}:{state.mission_number}:{field}:{item}"
-    return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]

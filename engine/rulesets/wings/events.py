@@ -9,8 +9,11 @@ the campaign ends, never published by mistake.
 
 from __future__ import annotations
 
+import engine.rulesets.wings.balloon_roles as balloon_roles
+import engine.rulesets.wings.equipment as equipment
+import engine.rulesets.wings.records as records
+import engine.rulesets.wings.relief as relief
 from engine.sight import kinds
-from engine.wings import balloon_roles, equipment, records, relief
 
 # Kinds the engine tells everyone (a kind may also come as one side's secret: see above).
 PUBLIC_KINDS = (

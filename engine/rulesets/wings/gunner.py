@@ -29,12 +29,10 @@ is told to all, with where it was.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.flak as flak
 import engine.rulesets.wings.geometry as geo
-from engine.rng import Rng
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.state import Decision, GroundElement, MissionState, Option, PlaneState
 
@@ -45,7 +43,6 @@ PREFIX = "flak:"  # the engine field of a battery's order: "flak:c-F1"
 AUTO, HOLD, FIRE, DELAY, FOLLOW = "auto", "hold", "fire", "delay", "follow"
 AIMED = (FIRE, DELAY, FOLLOW)
 TARGETS = 7  # the nearest enemy planes offered: 1 + 3 x 7 + 1 options fit a select of 25
-SEALED = "flak-"
 LEAD = {FIRE: 2, DELAY: 4, FOLLOW: 2}  # straights flown before the burst (or the move)
 AFTER_MOVE = 3  # straights from the move (before maneuver 2) to the burst (next turn's 1)
 
@@ -111,18 +108,6 @@ def with_orders(mission: MissionState, orders: dict[str, str]) -> MissionState:
     if not orders:
         return mission
     return mission.model_copy(update={"flak_orders": {**mission.flak_orders, **orders}})
-
-
-def salt(rng: Rng, mission: int) -> str:
-    """The secret that seals a mission's flak orders (a stream of its own)."""
-    return f"{rng.stream(f'flak-salt:{mission}').getrandbits(64):016x}"
-
-
-def sealed(mission: MissionState, field: str, order: str) -> str:
-    """A flak order as the seam carries it: a digest only the rules can open, so the
-    orders opened at the turn's end say nothing of a shell still to burst."""
-    text = f"{mission.flak_salt}:{mission.number}:{mission.turn}:{field}:{order}"
-    return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 # --- in the turn ---------------------------------------------------------------------------

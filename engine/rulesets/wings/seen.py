@@ -14,11 +14,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import to_jsonable_python
 
+import engine.rulesets.wings.dambuster as db
+import engine.rulesets.wings.exits as exits
+import engine.rulesets.wings.nets as nets
+import engine.rulesets.wings.reinforcements as reinforcements
+import engine.rulesets.wings.sun as sun
+from engine.rulesets.wings.catalog import Catalog
+from engine.rulesets.wings.state import MissionState
 from engine.sight import PUBLIC, Derived, Eyes, own
-from engine.wings import dambuster as db
-from engine.wings import exits, nets, reinforcements, sun
-from engine.wings.catalog import Catalog
-from engine.wings.state import MissionState
 
 
 class WingsView(BaseModel):

@@ -377,8 +377,10 @@ class MissionState(Model):
     sun_cards: Public[tuple[int, ...]] = ()
     sun_enter: Annotated[bool, own(by="sun_side")] = False
     # Seed A.IV.h: this turn's flak gunner orders (battery -> order, engine.wings.gunner),
-    # sealed like a program, and the secret that seals them on the seam.
+    # each its battery's side's until the campaign ends.
     flak_orders: Annotated[dict[str, str], own(key="ground")] = Field(default_factory=dict)
+    # Wings rules 12 sealed the orders with this (a digest on the seam); older snapshots hold
+    # one, nothing draws it now.
     flak_salt: Sealed[str] = ""
     # Seed A.IV.i, a balloon mission's strategic role (engine.wings.balloon_roles): which
     # one (None: purely defensive), the turn whose end the spotted artillery fires if no
@@ -477,8 +479,8 @@ class CampaignState(Model):
     airfield_assault: Public[bool] = False
     # Seed F.I, I.I: the period's start bonus as drawn (period, side, roll, modifier, points).
     period_bonus: Public[dict[str, Any] | None] = None
-    # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
-    # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
+    # Wings rules 12 sealed the debrief's equipment and purchases with this; older snapshots
+    # hold one, nothing draws it now (those fields open with the campaign's end instead).
     kit_salt: Sealed[str] = ""
     # Seed K.1: the front, Western or Eastern (the sun's sides swap: engine.wings.front).
     front: Public[Literal["western", "eastern"]] = "western"
