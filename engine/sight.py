@@ -131,7 +131,7 @@ UNLABELLED = own()
 
 T = TypeVar("T")
 Public = Annotated[T, PUBLIC]
-Own = Annotated[T, UNLABELLED]
+Own = Annotated[T, own()]
 Sealed = Annotated[T, sealed()]
 Owner = Annotated[T, OWNER, PUBLIC]
 
@@ -435,7 +435,7 @@ def keep_json(
 def kinds(public: Sequence[str] = (), owned: Sequence[str] = ()) -> Mapping[str, Sight]:
     """A ruleset's event labels by kind: ``public`` ones told to all as they happen,
     ``owned`` ones each its side's (the event names the side) until the campaign ends."""
-    labels = {kind: UNLABELLED for kind in owned}
+    labels = {kind: own() for kind in owned}
     labels.update({kind: PUBLIC for kind in public})
     return MappingProxyType(labels)
 
