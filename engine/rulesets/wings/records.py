@@ -24,6 +24,7 @@ def phase_flown(work: Turn) -> None:
             PHASE_FLOWN,
             secret_for=plane.side,
             plane=plane.id,
+            phase=work.phase,
             x=round(plane.x, 3),
             y=round(plane.y, 3),
             heading=round(plane.heading, 1),
