@@ -175,3 +175,15 @@ def test_a_field_carries_one_label_at_most() -> None:
 
     with pytest.raises(TypeError):
         plan(Twice)
+
+
+def test_no_ruleset_builds_its_own_views() -> None:
+    """Every view goes through the gate: a ruleset writes ``project``, never ``view``."""
+    from engine.ruleset import Rules
+    from tests.golden_rulesets import _registry
+
+    registry = _registry()
+    for key in registry.keys():
+        rules = registry.get(key).rules
+        assert type(rules).view is Rules.view, key
+        assert type(rules).project is not Rules.project, key
