@@ -183,7 +183,8 @@ def test_no_ruleset_builds_its_own_views() -> None:
     from tests.golden_rulesets import _registry
 
     registry = _registry()
-    for key in registry.keys():
+    keys = registry.keys()  # every registered game
+    for key in keys:
         rules = registry.get(key).rules
         assert type(rules).view is Rules.view, key
         assert type(rules).project is not Rules.project, key

@@ -5,11 +5,11 @@ decision of one side there (declared or not) and two of its options. Each run pl
 recorded campaign up to that round through the service on a fresh SQLite store (what was
 announced on the way is set aside unread: both runs post the same), then plays the round
 with one option or the other and the rest of its turn. After every draft and every lock we
-record everything someone else receives: the channel and the other sides' DMs (text,
-components, alt text, image bytes), the other sides' panels and ``/receipt``, the public
-``/status`` and ``/log``, and the export. Up to the step that opens the field (its turn's
-end; the campaign's for a field that opens then or that nobody declared) the two records
-must be identical.
+record everything someone else receives: the channel and the other sides' DMs (text, a
+panel's components, pings, alt text, image bytes), the other sides' panels and
+``/receipt``, the public ``/status`` and ``/log``, and the export. Up to the step that
+opens the field (its turn's end; the campaign's for a field that opens then or that nobody
+declared) the two records must be identical.
 
 Receipts are salted hashes of the choice: they differ by design. As in
 ``test_secrecy_differential``, the receipt function is replaced by one blind to the choice.
@@ -96,7 +96,19 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
         async def observe() -> None:
             await worker.deliver_due()
             seen = [
-                (t.kind, t.id, a.kind, a.text, [png for _, png in a.images], a.alt, e, a.edit_of)
+                # What was posted, with a panel's components and whom it pings.
+                (
+                    t.kind,
+                    t.id,
+                    a.kind,
+                    a.text,
+                    [png for _, png in a.images],
+                    a.alt,
+                    e,
+                    a.edit_of,
+                    repr(a.panel),
+                    a.mentions,
+                )
                 for t, a, e in env.sender.sent
                 if t.kind == "channel" or t.id in others
             ]
