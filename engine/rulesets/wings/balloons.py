@@ -33,16 +33,12 @@ pilots deploy and enter behind it: caught, every one of them died crossing it on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.geometry as geo
 import engine.rulesets.wings.rocket_targets as rocket_targets
 from engine.rulesets.wings.catalog import Catalog, Gun
 from engine.rulesets.wings.fire import base_polygon, check_at_ground, ground_polygon
 from engine.rulesets.wings.state import Objective, PlaneState, Program
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 CABLE_CARDS = ("A", 2)  # seed A.IV.i.1: collision damage
 COLLISION_DECK = "C"  # seed A.IV.i: a plane and a balloon that collide take a C card each

@@ -34,15 +34,13 @@ ammunition) is told to nobody; the pistol shows from its first shot, its bullets
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.pilots import spendable_vp
 from engine.rulesets.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 NOTHING = "none"
 SEALED = "kit-"  # an equipment option's id as the orders carry it (``sealed``)

@@ -29,16 +29,13 @@ Authored readings (docs/wings-data.md, "Winching, the ring and nets bought"):
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.balloons as balloons
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.fire import base_polygon
 from engine.rulesets.wings.state import MissionState, Objective
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 Section = tuple[Objective, Objective]
 

@@ -19,15 +19,11 @@ target counts the points only, as it counts a bomb's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.majors as majors
 from engine.rulesets.wings.catalog import DamageCard, Gun
 from engine.rulesets.wings.fire import check_at_ground
 from engine.rulesets.wings.state import PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 GROUND_LEVEL = 0  # seed A.IV.h: ground defences are immobile aircraft at level 0
 

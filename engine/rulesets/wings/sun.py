@@ -28,16 +28,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.ceiling as ceiling
 import engine.rulesets.wings.front as front
 import engine.rulesets.wings.relief as relief
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.state import Decision, Event, MissionState, Option, PlaneState, other
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 ENTER = "enter"
 WAIT = "wait"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import engine.rulesets.wings.ace as ace
 import engine.rulesets.wings.ammunition as ammunition
@@ -61,6 +61,7 @@ from engine.rulesets.wings.state import (
     Program,
     other,
 )
+from engine.rulesets.wings.work import Shot
 
 PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
 SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
@@ -68,24 +69,6 @@ SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
 # few cards are swept thousands of times a mission. The card is kept with its poses so its
 # id cannot be reused while the entry lives.
 _SWEEPS: dict[tuple[int, float], tuple[ManeuverCard, list[tuple[float, float, float]]]] = {}
-
-
-@dataclass
-class Shot:
-    shooter: str
-    gun: Gun
-    target: str
-    cards: int
-    bonus: int
-    aimed: bool
-    short: bool
-    left: int = 0
-    sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
-    killer: bool = False  # seed D.VII.b Killer: one card to the pilot
-    picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
-    sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
-    # Seed D.VI Soldier: the dive shot his power boosted makes its specials lasting.
-    soldier: bool = False
 
 
 class Turn:
