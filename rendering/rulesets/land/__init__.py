@@ -184,7 +184,7 @@ def _l(key: str, locale: str, **params: object) -> str:
 
 
 # The sheets' words (names, places, resources) are English data; every one of them has an
-# entry in rendering/locales/<lang>/land-sheets.toml, keyed by theatre and number. A sheet
+# entry in rendering/locales/<lang>/land.toml, keyed by theatre and number. A sheet
 # edited without its words falls back to the data's English rather than to a raw key.
 
 
@@ -736,7 +736,7 @@ class LandPresenter:
             lines.append(f"  ![{key}]({images[key]})")
         for vp_line in record.lines:
             side, reason = side_text(vp_line.side, locale), vp_reason(vp_line.reason, locale)
-            lines.append(t("polish.land-vp.line", locale, side=side, vp=vp_line.vp, reason=reason))
+            lines.append(t("land.vp-line.line", locale, side=side, vp=vp_line.vp, reason=reason))
         if view.finished and turn == view.missions:
             lines.append(f"- {self._outcome(view, locale)}")  # 24.7, after the last mission
         return [*lines, ""]
