@@ -176,7 +176,7 @@ async def run_migrate(settings: Settings) -> int:
     finally:
         await repo.close()
     where = redact(settings.database_url) if settings.uses_postgres else settings.database_path
-    print(t("service.cli.migrated", None, path=where, version=version, applied=applied))
+    print(t("service.cli.migrated", None, path=where, version=version, count=applied))
     return 0
 
 
@@ -295,9 +295,9 @@ async def run_migrate_data(source: str, destination: str) -> int:
             None,
             source=redact(source),
             destination=redact(destination),
-            rows=report.total,
-            campaigns=len(ids),
-            problems=len(problems),
+            rows=t("service.cli.rows-copied", None, count=report.total),
+            campaigns=t("service.cli.campaigns-checked", None, count=len(ids)),
+            problems=t("service.cli.problems-found", None, count=len(problems)),
         )
     )
     return 1 if problems else 0

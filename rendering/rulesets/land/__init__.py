@@ -694,6 +694,7 @@ class LandPresenter:
         third = _l(
             "report-vp",
             locale,
+            count=report.target_points,
             points=report.target_points,
             japanese=record.vp.get(Side.JAPANESE, 0),
             allied=record.vp.get(Side.ALLIED, 0),
@@ -702,7 +703,8 @@ class LandPresenter:
         if record.clouds_card is not None:
             extra.append(_l("clouds-on" if record.clouds else "clouds-off", locale))
         if record.dispersal_points:
-            extra.append(_l("dispersal", locale, points=record.dispersal_points))
+            points = record.dispersal_points
+            extra.append(_l("dispersal", locale, count=points, points=points))
         return "\n".join([f"**{first}**", second, third, *extra])
 
     def report(self, scenario: str, view: LandView, turn: int, index: int, locale: str) -> Report:

@@ -346,6 +346,7 @@ class WingsPresenter:
                         maneuver=word(
                             f"wings.maneuver.{plane['sequence']}", plane["sequence"], locale
                         ),
+                        count=plane["sequence_flown"],
                         flown=plane["sequence_flown"],
                     )
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
