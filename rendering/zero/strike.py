@@ -1,6 +1,6 @@
 """The strike report: one strike from Target-Bound to Home-Bound, readable on a phone.
 
-Drawn 800 px wide with no word under 22 px (``rendering.mobile``), one part under another:
+Drawn 800 px wide with no word under 22 px (``rendering.zero.mobile``), one part under another:
 
 - who struck what, in which slot of the turn;
 - the phases flown: Target-Bound, Over Target, Home-Bound (skipped ones pale and named);

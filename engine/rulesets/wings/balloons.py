@@ -1,5 +1,5 @@
 """Balloon cables and nets (seed A.IV.i.1-2), collisions with a balloon (A.IV.i) and Le
-Prieur rockets (seed A.IV.j), which may also hit ground targets (engine.wings.rocket_targets).
+Prieur rockets (seed A.IV.j), which may also hit ground targets (rocket_targets).
 
 Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
 declared with the program, ``LP S S S``: its first two cards must each be a straight,
@@ -233,7 +233,7 @@ def _rocket_target(work: Turn, plane: PlaneState, flying: list[PlaneState]) -> s
         return None
     rail = front.model_copy(update={"name": ROCKETS, "deck": ROCKET_DECK})
     balloon = _balloon_target(work, plane, rail, flying)
-    # Balloons first; else a ground target (engine.wings.rocket_targets).
+    # Balloons first; else a ground target (rocket_targets).
     return balloon or rocket_targets.ground_target(work, plane, rail, flying)
 
 

@@ -21,7 +21,7 @@ The items and where they act:
 - parachute (2 VP, single use): when the plane is shot down the pilot jumps instead of
   riding the wreck down (``Turn.crash``);
 - pistol (1 VP, kept) and 6 bullets (1 VP a pack, one a shot): a shot at an enemy pilot
-  within R/2, announced with the program (``engine.wings.pistol``); a second pistol is
+  within R/2, announced with the program (``pistol``); a second pistol is
   refused, packs stack.
 
 Secrecy: what a pilot owns is his side's business (``strip``). The enemy learns of an item

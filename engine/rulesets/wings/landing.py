@@ -204,7 +204,7 @@ def brought_home(catalog: Catalog, pilot: Pilot) -> Pilot:
     return pilot.model_copy(update={"state": state, "rest": rest})
 
 
-# --- during the turn (called by ``engine.wings.turn``) ------------------------------------
+# --- during the turn (called by ``turn``) ------------------------------------
 
 
 def take_off(work: Turn, programs: dict[str, Program]) -> None:

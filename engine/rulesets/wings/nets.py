@@ -132,7 +132,7 @@ def ahead(
     """The share of ``base`` (a plane of ``side`` at ``height``, its maneuver begun at
     ``start``) past a net of ``mission`` that catches it, 0 if none: what ``ring`` and
     ``balloons.nets`` would find, read from the board alone (where the balloons stand, how
-    high, whether up), so a stand-in player may look before he flies (``engine.wings.rookie``).
+    high, whether up), so a stand-in player may look before he flies (``rookie``).
     """
     line = sorted(
         (b for b in mission.objectives.values() if b.kind == "balloon"), key=lambda b: (b.y, b.id)

@@ -1,7 +1,7 @@
 """Le Prieur rockets against targets other than balloons (seed A.IV.j: "the balloon/target
 takes 1 Type D damage card per rocket batch fired").
 
-The attack's conditions are A.IV.j's, unchanged (``engine.wings.balloons``): two straights,
+The attack's conditions are A.IV.j's, unchanged (``balloons``): two straights,
 dives or stalls, no gun fire meanwhile, no special taken, a legal firing position after the
 second maneuver, the target at the plane's level or one below, nothing in the rockets' path.
 

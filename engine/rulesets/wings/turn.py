@@ -860,7 +860,7 @@ class Turn:
 
     def lay_flak(self) -> None:
         """Once the programs are in, an armed battery's gunner lays its burst counter (his
-        order, ``engine.wings.gunner``), seen by his own side only until it bursts."""
+        order, ``gunner``), seen by his own side only until it bursts."""
         for pid in sorted(self.ground):
             if not gunner.ready(self.ground[pid], self.turn):
                 continue
@@ -934,7 +934,7 @@ class Turn:
     def release_bomb(self, plane: PlaneState, last_kind: str, announced: bool = False) -> None:
         """Standing order (authored): a bomber releases when its bomb would land on an
         enemy target, never at level 0 (where the seed has it blow up with its bomb). A
-        release the player ``announced`` falls whatever it lands on (engine.wings.bombing)."""
+        release the player ``announced`` falls whatever it lands on (bombing)."""
         pose = obj.bomb_fall(self.catalog, plane, last_kind)
         hits = [
             (obj.bomb_damage(self.catalog, pose, target, plane.cluster), target)
@@ -1293,7 +1293,7 @@ class Turn:
         """The mission with its planes and objectives as they stand now, for the objective
         rules (what is achieved, who won)."""
         return self.mission.model_copy(
-            # the ground too: a strafing mission's posts are trenches (engine.wings.strafing)
+            # the ground too: a strafing mission's posts are trenches (strafing)
             update={"planes": self.planes, "objectives": self.objectives, "ground": self.ground}
         )
 

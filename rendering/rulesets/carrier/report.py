@@ -1,6 +1,6 @@
 """The after-action report: who won, VP over the turns, losses, the strikes that mattered.
 
-Drawn for a phone (``rendering.mobile``): 800 px wide, one part under another, no word under
+Drawn for a phone (``rendering.zero.mobile``): 800 px wide, one part under another, no word under
 22 px.
 
 Everything is read from the view's history (public once a turn is resolved): VP from

@@ -5,7 +5,7 @@ Everything shown comes from the public view (``engine.rulesets.land.view``: a la
 holds no secret, the sheet comes in words); the picks of a round reach this module only through the
 reveal lines the application built after the reveal. Every image is 800 px wide with text of
 22 px or more (11 px on a 400 px phone); the reveal and the mission report are the phone
-versions of ``rendering.zero.phone_cards`` and ``rendering.mission_report``.
+versions of ``rendering.zero.phone_cards`` and ``rendering.rulesets.land.mission_report``.
 """
 
 from __future__ import annotations

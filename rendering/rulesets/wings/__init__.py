@@ -890,8 +890,8 @@ class WingsPresenter:
 
     @staticmethod
     def _board(view: WingsViewLike, locale: str) -> Image.Image | None:
-        """The table from above, when a mission is on it (``rendering.wings_map``)."""
-        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.wings_dam_map``)
+        """The table from above, when a mission is on it (``rendering.rulesets.wings.map``)."""
+        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.rulesets.wings.dam_map``)
             return dam_board(view.data["dam"], WIDTH - 2 * MARGIN + 16, locale)
         mission = view.data.get("mission")
         if not mission or not mission.get("planes"):
