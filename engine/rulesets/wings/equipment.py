@@ -21,10 +21,10 @@ The items and where they act:
 - parachute (2 VP, single use): when the plane is shot down the pilot jumps instead of
   riding the wreck down (``Turn.crash``);
 - pistol (1 VP, kept) and 6 bullets (1 VP a pack, one a shot): a shot at an enemy pilot
-  within R/2, announced with the program (``engine.wings.pistol``); a second pistol is
+  within R/2, announced with the program (``pistol``); a second pistol is
   refused, packs stack.
 
-Secrecy: what a pilot owns is his side's business (labelled so in ``engine.wings.state``).
+Secrecy: what a pilot owns is his side's business (labelled so in ``state``).
 The enemy learns of an item when it acts where he can see it: the extinguisher (fire is
 public), the parachute and the incendiary bullets (their tracers) are announced to all; the
 vest acts on secret things (a wound card, a direct wound) and is told to its side only; the
@@ -34,14 +34,10 @@ bullets never.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.pilots import spendable_vp
 from engine.rulesets.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 NOTHING = "none"
 # Seed D.VIII prices, in VP.

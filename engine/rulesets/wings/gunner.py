@@ -23,21 +23,17 @@ Authored readings (docs/wings-data.md, "The flak gunner"): a target gone from th
 (down, off it or in the clouds) when the counter is laid leaves the shell in the breech;
 one gone when a followed counter would move leaves it where it lies. The order is the
 owning side's secret until the shell bursts: it reaches the seam sealed (``sealed``), the
-counter and the order are labelled its side's (``engine.wings.state``), and only the burst
+counter and the order are labelled its side's (``state``), and only the burst
 is told to all, with where it was.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.flak as flak
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.state import Decision, GroundElement, MissionState, Option, PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 PREFIX = "flak:"  # the engine field of a battery's order: "flak:c-F1"
 AUTO, HOLD, FIRE, DELAY, FOLLOW = "auto", "hold", "fire", "delay", "follow"

@@ -9,10 +9,7 @@ reads it during the campaign; the export opens it at the end, and ``verify`` rep
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 PHASE_FLOWN = "phase-flown"
 
