@@ -128,6 +128,7 @@ def sealed(opens: Opens = "campaign-end", **rules: Any) -> Sight:
 
 # What a value with no label gets: its owner's, or nobody's, until the campaign ends.
 UNLABELLED = own()
+_OWNED = own()  # what a sealed value's owner is asked as, for what he may see of it
 
 T = TypeVar("T")
 Public = Annotated[T, PUBLIC]
@@ -199,6 +200,8 @@ class _Field:
     name: str
     sight: Sight | None
     shape: _Shape
+    # Public with no rule to apply: kept as it is (a leaf) or walked, no question asked.
+    plain: bool = False
 
 
 @dataclass(frozen=True)
@@ -258,7 +261,13 @@ def plan(model: type[BaseModel]) -> _Plan:
             if owner is not None:
                 raise TypeError(f"{model.__name__} names two owners: {owner}, {name}")
             owner = name
-        fields.append(_Field(name, sight, _shape(info.annotation)))
+        plain = (
+            sight is not None
+            and sight.public
+            and not (sight.unless or sight.side or sight.by or sight.key or sight.item)
+            and not sight.glimpse
+        )
+        fields.append(_Field(name, sight, _shape(info.annotation), plain))
     return _Plan(tuple(fields), owner)
 
 
@@ -311,6 +320,11 @@ class _Gate:
             owner = getattr(obj, found.owner) or owner
         out: dict[str, Any] = {}
         for field in found.fields:
+            if field.plain:
+                value = getattr(obj, field.name)
+                shape = field.shape
+                out[field.name] = value if shape is _LEAF else self.value(shape, value, owner)
+                continue
             sight = field.sight or UNLABELLED
             value = getattr(obj, field.name)
             here = sight.side or owner
@@ -324,7 +338,7 @@ class _Gate:
             if not self.sees(sight, here):
                 if sight.glimpse is not None and self.eyes.side in glimpsed:
                     pass  # an eye of the viewer's side watches this one
-                elif sight.owner_sees is not None and self.sees(own(), here):
+                elif sight.owner_sees is not None and self.sees(_OWNED, here):
                     out[field.name] = None if value is None else sight.owner_sees(value)
                     continue
                 else:
