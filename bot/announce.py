@@ -624,9 +624,7 @@ def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> 
     side's."""
     if not entry.get("sealed"):
         return t("service.reveal.nothing", loc)
-    return word(
-        f"service.reveal.sealed-round.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc
-    )
+    return word(f"service.reveal.sealed-for.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
 
 
 def opened_lines(opened: Sequence[Mapping[str, Any]], loc: str) -> list[str]:

@@ -131,7 +131,7 @@ def compose(
         # A field still to choose whose menu is on another page: say which button shows it.
         here = {d.field for d in shown}
         if any(name not in here for name in panel.missing):
-            hint = t("orders.panel.other-page", locale, button=label)
+            hint = t("orders.other-page", locale, button=label)
     where = where_line(plugin, scenario, locale, channel_id) if channel_id is not None else None
     room = TEXT_LIMIT - (len(where) + 1 if where is not None else 0)
     text = _text(plugin, panel, scenario, locale, commander_id, room, hint)

@@ -788,7 +788,7 @@ class CampaignCog(commands.Cog):
         report = after_action_markdown(data, rulesets=rulesets, locale=info.locale)
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
-        done += "\n" + t("after-action.file-done", interaction.locale)
+        done += "\n" + t("archive.report.file-done", interaction.locale)
         await interaction.followup.send(
             done if heading is None else heading + "\n" + done,
             files=[

@@ -63,7 +63,14 @@ CAMPAIGN_COLUMNS = {
     "missing_policy",
 }
 PLAYER_COLUMNS = {"side", "commander", "dm_ok", "last_active", "left_at"}
-ROUND_COLUMNS = {"status", "deadline_at", "resolved_at", "message_id", "snapshot_after_id"}
+ROUND_COLUMNS = {
+    "status",
+    "deadline_at",
+    "resolved_at",
+    "message_id",
+    "snapshot_after_id",
+    "sealed",
+}
 # The columns PostgreSQL types BOOLEAN (and SQLite keeps as 0/1) that an update may set.
 FLAG_COLUMNS = {"seed_revealed", "gm_sees_secrets", "allow_unlock", "commander", "dm_ok"}
 
@@ -145,6 +152,7 @@ def round_row(row: Any) -> RoundRow:
         message_id=row["message_id"],
         snapshot_before_id=row["snapshot_before_id"],
         snapshot_after_id=row["snapshot_after_id"],
+        sealed=row["sealed"],
     )
 
 

@@ -32,8 +32,8 @@ def _slug(text: str) -> str:
 
 
 def _count(key: str, n: int, lang: str) -> str:
-    one = n in (0, 1) if lang == "fr" else n == 1
-    return t(f"{key}-{'one' if one else 'other'}", lang, n=n)
+    """ "1 attack", "3 attacks": the key's plural forms, by the language's rules."""
+    return t(key, lang, count=n)
 
 
 def _int(value: Any) -> int:
