@@ -46,7 +46,13 @@ from engine.wings import (
 from engine.wings.catalog import Catalog, SideName
 from engine.wings.generator import can_fly_kind, generate_mission
 from engine.wings.landing import brought_home, rescuable, rescued
-from engine.wings.objectives import COUNTED, awards, mission_choice, split_mission_choice
+from engine.wings.objectives import (
+    COUNTED,
+    awards,
+    mission_choice,
+    returned,
+    split_mission_choice,
+)
 from engine.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -810,9 +816,9 @@ def _debrief(
     active = mission.active
     planes = mission.planes
     enemy_of_active = [p for p in planes.values() if p.side != active]
-    active_home = [
-        p for p in planes.values() if p.side == active and p.status in ("flying", "left")
-    ]
+    # Seed E.I.a, F.III.a: home means still flying or off the table over its own edge; a
+    # plane gone over the enemy's edge fled (the zone check of ``objectives.returned``).
+    active_home = [p for p in planes.values() if p.side == active and returned(mission, p)]
     team_vp: Counter[str] = Counter()
     pilot_vp: Counter[str] = Counter()
     if mission.objectives:

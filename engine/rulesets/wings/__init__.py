@@ -702,7 +702,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # debrief purchases sealed until the campaign ends (``purchase_seal``); the strafing
     # mission offered at the briefing (``engine.wings.strafing``); victories confirmed at
     # the debrief (``engine.wings.confirmation``: the record only, no outcome changes).
-    version = "12"
+    # 13: a patrol succeeds only if one of its planes came home, flying or off the table
+    # over its own edge (seed E.I.a, F.III.a); one gone over the enemy's edge fled.
+    version = "13"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
