@@ -393,7 +393,8 @@ class AnnouncementBuilder:
             channel_id=c.channel_id,
         )
         images: list[tuple[str, bytes]] = []
-        png = await boards.panel_image(plugin, data.view, loc)  # drawn once per state
+        # Drawn once per state and drafts: the side's own drafts only (its ghost paths).
+        png = await boards.panel_image(plugin, data.view, loc, data.drafts)
         alt: dict[str, str] = {}
         if png is not None:
             images.append((spec.image_name, png))

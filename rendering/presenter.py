@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol, TypeVar
 
 from engine.ruleset import Decision, Option, View
 
 V = TypeVar("V", bound=View, contravariant=True)
+
+# A side's drafts when it has none yet (an order panel drawn before any pick).
+NO_DRAFTS: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,11 @@ class Presenter(Protocol[V]):
         self, view: V, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes: ...
 
-    def panel_image(self, view: V, locale: str) -> bytes: ...
+    def panel_image(self, view: V, locale: str, drafts: Mapping[str, str] = NO_DRAFTS) -> bytes:
+        """A side's order panel picture: its own view and its own drafts of the open round
+        (where a game can show a choice before it is locked: Wings' ghost paths). The
+        caller hands only that side's drafts; nothing of another side's may reach it."""
+        ...
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes: ...
 

@@ -18,7 +18,7 @@ from rendering import rulebook
 from rendering.i18n import t
 from rendering.panel import render_order_panel
 from rendering.place_words import place_in_text
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine
 from rendering.report import render_after_action
 from rendering.reveal import RevealSide, render_reveal
 from rendering.status import render_status_board
@@ -315,7 +315,7 @@ class CarrierPresenter:
             locale=locale,
         )
 
-    def panel_image(self, view: View, locale: str) -> bytes:
+    def panel_image(self, view: View, locale: str, drafts: Mapping[str, str] = NO_DRAFTS) -> bytes:
         names = {
             r.number: self.resource_name(str(r.number), r.name, locale)
             for r in self.catalog.resources

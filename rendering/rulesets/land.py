@@ -34,7 +34,7 @@ from rendering.i18n import t, word
 from rendering.land_vp_words import vp_reason
 from rendering.mission_report import render_mission_report
 from rendering.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine
 from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
@@ -597,7 +597,9 @@ class LandPresenter:
             extra.append(_l("deadline", locale, deadline=deadline))
         return self._mission_image(view, locale, extra)
 
-    def panel_image(self, view: LandView, locale: str) -> bytes:
+    def panel_image(
+        self, view: LandView, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
         return self._mission_image(view, locale)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:

@@ -14,7 +14,7 @@ from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_
 from engine.types import Side
 from rendering.i18n import t, word
 from rendering.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine
 from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
@@ -224,7 +224,9 @@ class PearlPresenter:
             lines.append(_p("deadline", locale, deadline=deadline))
         return self._image(view, lines, locale)
 
-    def panel_image(self, view: PearlView, locale: str) -> bytes:
+    def panel_image(
+        self, view: PearlView, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
         return self._image(view, self.panel_notes("", view, "japanese", {}, locale)[0], locale)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine
 from rendering.rulesets.wings_front import front_words
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings_relief import relief_lines
@@ -966,7 +966,9 @@ class WingsPresenter:
             lines.append((t("wings.deadline", locale, deadline=deadline), MUTED, False))
         return _render(self._where(view, locale), lines, self._board(view, locale))
 
-    def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
+    def panel_image(
+        self, view: WingsViewLike, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
         lines = [*self._map_key(view, locale), *self._plane_lines(view, locale)]
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)

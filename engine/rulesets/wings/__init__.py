@@ -1191,11 +1191,17 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     @staticmethod
     def _public(turn: int, events: list[Any]) -> list[Event]:
+        # The maneuver (1-3) an event happened in goes with it: the channel draws and tells
+        # the turn step by step from these events alone.
         return [
             Event(
                 kind=e.kind,
                 turn=turn,
-                data={"mission_turn": e.turn, **e.data} if e.turn else dict(e.data),
+                data={
+                    **({"mission_turn": e.turn} if e.turn else {}),
+                    **({"phase": e.phase} if e.phase else {}),
+                    **e.data,
+                },
             )
             for e in events
             if e.secret_for is None
