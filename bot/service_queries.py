@@ -269,7 +269,10 @@ class QueryMixin(ServiceCore):
         page = max(1, page)
         per_page = max(1, min(per_page, 50))
         async with self.repo.read() as tx:
-            await self._campaign(tx, campaign_id)
+            campaign = await self._campaign(tx, campaign_id)
+            plugin = self._plugin(campaign)
+            state = await state_of(tx, plugin.rules, campaign.snapshot_id)
+            names = plugin.presenter.names(view_of(plugin.rules, state, secrecy.Viewer.public()))
             total = await tx.count_events(campaign_id, turn=turn)
             rows = await tx.events(
                 campaign_id,
@@ -295,6 +298,7 @@ class QueryMixin(ServiceCore):
             page=page,
             per_page=per_page,
             total=total,
+            names=names,
         )
 
     async def receipts(self, campaign_id: int, user_id: int) -> list[ReceiptInfo]:

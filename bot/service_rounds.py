@@ -790,9 +790,10 @@ async def _announce_reveal(
     *,
     quiet: bool = False,
 ) -> list[dict[str, Any]]:
-    """Queue the round's reveal. A quiet round (nobody decided) has none: the receipts it
-    opens are returned for the turn's summary to carry, or, if it does not end the turn,
-    still revealed on their own."""
+    """Queue the round's reveal. A quiet round (nobody decided) has none, nor has a round
+    whose choices all stay sealed until the turn ends: the receipts it opens are returned
+    for the turn's summary to carry, or, if it does not end the turn, still revealed on
+    their own."""
     rules = ctx.plugin(campaign).rules
     sides: list[dict[str, Any]] = []
     for side in rules.side_ids:
@@ -835,7 +836,11 @@ async def _announce_reveal(
                         "receipt": lock.receipt,
                     }
                 )
-    if quiet and (ends_turn or not opened):
+    # A reveal that would show nothing (every choice sealed until the turn ends, as a Wings
+    # program is) is not posted either: "revealed" with nothing in it is noise, and the
+    # turn's end shows what was chosen with its receipts.
+    shows_nothing = not any(side["fields"] for side in sides)
+    if (quiet or shows_nothing) and (ends_turn or not opened):
         return opened
     await notify(
         tx,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from engine.ruleset import Decision, Option, View
 
@@ -39,6 +39,21 @@ class Report:
     image: bytes | None = None
 
 
+@dataclass(frozen=True)
+class TurnTold:
+    """A turn shown in the channel as it was played (issue 27): its lines (the orders or
+    programs flown and what came of them, in words) and its pictures (name, bytes, alt
+    text; a still and an animation, say). Drawn from the public view after the turn and
+    the turn's public events only."""
+
+    lines: tuple[str, ...]
+    images: tuple[tuple[str, bytes, str], ...] = ()
+
+
+# A turn's public events as the log keeps them: (kind, data), in the order they happened.
+TurnEvents = Sequence[tuple[str, Mapping[str, Any]]]
+
+
 class Presenter(Protocol[V]):
     """A ruleset's images and words; every method is pure (images are PNG bytes)."""
 
@@ -60,6 +75,12 @@ class Presenter(Protocol[V]):
         ...
 
     def board_summary(self, view: V, locale: str) -> str: ...
+
+    def names(self, view: V) -> Mapping[str, str]:
+        """What the game's events name by id, as players know it ("P3" -> "Kurt Wolff"),
+        from the public view: ``/log`` reads these names. Empty where events name nothing
+        by id."""
+        ...
 
     def panel_summary(self, view: V, side: str, locale: str) -> str: ...
 
@@ -88,6 +109,15 @@ class Presenter(Protocol[V]):
     def report_count(self, view: V, turn: int) -> int: ...
 
     def report(self, scenario: str, view: V, turn: int, index: int, locale: str) -> Report: ...
+
+    def turn_told(
+        self, scenario: str, view: V, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """The turn just played, shown: what each side did and what came of it, in words and
+        pictures, or None where the game tells its turns otherwise (its reports, or the
+        plain summary). ``view`` is the public view after the turn; ``events`` its public
+        events."""
+        ...
 
     def after_action_turn(
         self, scenario: str, view: V, turn: int, locale: str, images: Mapping[str, str]

@@ -18,7 +18,7 @@ from rendering import rulebook
 from rendering.i18n import t
 from rendering.panel import render_order_panel
 from rendering.place_words import place_in_text
-from rendering.presenter import NO_DRAFTS, Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.report import render_after_action
 from rendering.reveal import RevealSide, render_reveal
 from rendering.status import render_status_board
@@ -357,6 +357,16 @@ class CarrierPresenter:
             locale=locale,
         )
         return Report(strike_summary(strike, names, locale), f"strike-{strike.id}.png", png)
+
+    def names(self, view: View) -> Mapping[str, str]:
+        """Its events name their places and units in words already."""
+        return {}
+
+    def turn_told(
+        self, scenario: str, view: View, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """Its turns are told by their reports and the turn's summary."""
+        return None
 
     def after_action_turn(
         self, scenario: str, view: View, turn: int, locale: str, images: Mapping[str, str]

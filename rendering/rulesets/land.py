@@ -34,7 +34,7 @@ from rendering.i18n import t, word
 from rendering.land_vp_words import vp_reason
 from rendering.mission_report import render_mission_report
 from rendering.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
-from rendering.presenter import NO_DRAFTS, Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
@@ -723,6 +723,16 @@ class LandPresenter:
             locale=locale,
         )
         return Report(self._summary(scenario, record, locale), f"mission-{turn}.png", png)
+
+    def names(self, view: LandView) -> Mapping[str, str]:
+        """Its events name their places and units in words already."""
+        return {}
+
+    def turn_told(
+        self, scenario: str, view: LandView, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """Its turns are told by their reports and the turn's summary."""
+        return None
 
     def after_action_turn(
         self, scenario: str, view: LandView, turn: int, locale: str, images: Mapping[str, str]

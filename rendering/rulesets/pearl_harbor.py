@@ -14,7 +14,7 @@ from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_
 from engine.types import Side
 from rendering.i18n import t, word
 from rendering.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
-from rendering.presenter import NO_DRAFTS, Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.reveal import RevealSide
 from rendering.style import (
     ACCENT,
@@ -268,6 +268,16 @@ class PearlPresenter:
         # The map as the wave left it, whatever came after.
         png = self._image(view, lines, locale, wave=turn, gained=gained, damage=record.damage)
         return Report(text, f"wave-{turn}.png", png)
+
+    def names(self, view: PearlView) -> Mapping[str, str]:
+        """Its events name their places and units in words already."""
+        return {}
+
+    def turn_told(
+        self, scenario: str, view: PearlView, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """Its turns are told by their reports and the turn's summary."""
+        return None
 
     def after_action_turn(
         self, scenario: str, view: PearlView, turn: int, locale: str, images: Mapping[str, str]

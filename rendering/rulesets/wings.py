@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.wings_front import front_words
 from rendering.rulesets.wings_majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings_relief import relief_lines
@@ -42,6 +42,9 @@ from rendering.wings_dam import (
 )
 from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
+from rendering.wings_preview import drafted_programs, preview_board, preview_lines
+from rendering.wings_story import Names, story
+from rendering.wings_turn import Flown, TurnPainter, animation, flown, still
 
 WIDTH = 800
 MARGIN = 24
@@ -113,6 +116,10 @@ class WingsViewLike(Protocol):
     def reports(self) -> dict[int, int]: ...
     @property
     def plane_types(self) -> dict[str, tuple[str, int]]: ...
+    @property
+    def viewer(self) -> str | None: ...
+    @property
+    def flight(self) -> dict[str, Any]: ...
 
 
 def _side(side: str, locale: str) -> str:
@@ -969,11 +976,26 @@ class WingsPresenter:
     def panel_image(
         self, view: WingsViewLike, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
     ) -> bytes:
-        lines = [*self._map_key(view, locale), *self._plane_lines(view, locale)]
+        """The side's table with its drafted programs flown as ghost paths (issue 27): its
+        own view and drafts only, so nothing of the other side's choices can show."""
+        drafted = drafted_programs(view, drafts)
+        lines = preview_lines(view, drafted, locale, self._slot, self._pilot)
+        lines += [*self._map_key(view, locale), *self._plane_lines(view, locale)]
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
-        return _render(self._where(view, locale), lines, self._board(view, locale))
+        board = preview_board(view, drafted, WIDTH - 2 * MARGIN + 16, locale)
+        if board is None:
+            board = self._board(view, locale)
+        return _render(self._where(view, locale), lines, board)
+
+    @staticmethod
+    def _pilot(view: WingsViewLike, pid: str) -> str:
+        """The pilot flying plane ``pid``, by name, as the table knows him."""
+        mission = view.data.get("mission") or {}
+        plane = (mission.get("planes") or {}).get(pid, {})
+        pilot = (view.data.get("pilots") or {}).get(plane.get("pilot") or "", {})
+        return str(pilot.get("name", pid))
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
         lines: list[Line] = []
@@ -1023,6 +1045,70 @@ class WingsPresenter:
                     )
                 )
         return _render(t("wings.after-action", locale), lines)
+
+    # ------------------------------------------------------------------ the turn shown
+
+    def names(self, view: WingsViewLike) -> Mapping[str, str]:
+        """Plane and pilot ids -> the pilot's name, for the log ("P3 fires at P1" reads
+        "Kurt Wolff fires at Albert Ball"): every pilot of the campaign, then the planes of
+        the mission on the table (a reinforcement flies under an id of its own)."""
+        names = {pid: str(p["name"]) for pid, p in (view.data.get("pilots") or {}).items()}
+        named = Names(view)
+        for pid in (view.data.get("mission") or {}).get("planes", {}):
+            names[pid] = named.pilot(pid)
+        return names
+
+    def turn_told(
+        self, scenario: str, view: WingsViewLike, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """A flying turn (issue 27): a line a plane (its cards by pilot name, its shots, what
+        it took), a picture of every path, step and shot, and the same as an animation. A
+        debrief, a raid or a turn logged before the moves said where they began: None."""
+        mission = view.data.get("mission")
+        if "dam" in view.data or not mission or not view.flight:
+            return None
+        turn_flown = flown(events)
+        if not turn_flown.steps:
+            return None
+        lines = [
+            *self.turn_happenings(view, events, locale),
+            *story(view, turn_flown, events, locale),
+        ]
+        title = t(
+            "wings-table.turn.title",
+            locale,
+            turn=turn_flown.turn or "?",
+            mission=view.data.get("mission_number", "?"),
+        )
+        board = still(mission, view.slots, view.flight, turn_flown, WIDTH - 2 * MARGIN + 16, locale)
+        key = self._flown_key(view, turn_flown, locale)
+        png = _render(title, key, board)
+        gif = animation(mission, view.slots, view.flight, turn_flown, locale)
+        alt = described_turn(lines)
+        return TurnTold(
+            tuple(lines),
+            (
+                (f"turn-{turn}.png", png, alt),
+                (f"turn-{turn}.gif", gif, t("wings-table.turn.animation-alt", locale, what=alt)),
+            ),
+        )
+
+    def _flown_key(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> list[Line]:
+        """Under the turn's picture: each plane's mark, pilot and cards, then the marks' key."""
+        names = Names(view)
+        painter = TurnPainter(view.data["mission"], view.flight, turn_flown, view.slots, locale)
+        lines: list[Line] = []
+        for pid in sorted(turn_flown.steps, key=lambda p: (len(p), p)):
+            text = t(
+                "wings-table.turn.plane",
+                locale,
+                mark=painter.label(pid),
+                pilot=names.pilot(pid),
+                cards=" ".join(turn_flown.cards(pid)),
+            )
+            lines.append((text, SIDE_INK.get(painter.side(pid), INK), False))
+        lines += [(t(f"wings-table.turn.{key}", locale), MUTED, False) for key in ("key", "key2")]
+        return lines
 
     # ------------------------------------------------------------------ mission reports
 
@@ -1142,3 +1228,8 @@ def _maneuver_words(program: str, locale: str) -> str:
     name = word(f"wings.maneuver.{key}", key, locale)
     declared = t("wings.sequence.declared", locale, maneuver=name, cards=cards.strip())
     return " ".join([*plain, declared])
+
+
+def described_turn(lines: Sequence[str]) -> str:
+    """The turn's lines as one plain sentence for a picture's alt text (no Markdown)."""
+    return " ".join(line.replace("**", "").replace("`", "") for line in lines)

@@ -60,6 +60,7 @@ from engine.ruleset import (
     Stored,
     SwitchSpec,
 )
+from engine.rulesets.wings.flight import flight_data
 from engine.rulesets.wings.reinforce import reinforce_decision
 from engine.wings import (
     behaviours,
@@ -191,6 +192,9 @@ class WingsView(_Model):
     # A finished campaign's sealed choices opened: sealed option id -> words (flak orders,
     # equipment bought).
     opened: dict[str, str] = {}
+    # The cards' paths, bases and arcs of the plane types on the table (``flight``): what
+    # the pictures draw a program's ghost path and a turn's flown paths from.
+    flight: dict[str, Any] = {}
 
 
 # --- scenarios (authored, see docs/wings-data.md) -------------------------------------------
@@ -711,6 +715,7 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._flights: dict[tuple[str, ...], dict[str, Any]] = {}
 
     def scenarios(self) -> Mapping[str, ScenarioSpec]:
         # The seam counts turns; a Wings campaign's length is in missions, each at most
@@ -1261,10 +1266,20 @@ class WingsRules(Rules[WingsState, WingsView]):
             slots=_slots(mission) if mission is not None else {},
             reports=state.reports,
             plane_types=self._plane_types(campaign),
+            flight=self._flight(mission),
             opened=(
                 {**state.flak_opened, **state.kit_opened, **state.buy_opened} if finished else {}
             ),
         )
+
+    def _flight(self, mission: MissionState | None) -> dict[str, Any]:
+        if mission is None:
+            return {}
+        types = tuple(sorted({plane.type for plane in mission.planes.values()}))
+        cached = self._flights.get(types)
+        if cached is None:  # the same few types all mission long: drawn up once
+            cached = self._flights[types] = flight_data(self.catalog, types)
+        return cached
 
     def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
         keys = {pilot.plane for pilot in campaign.pilots.values()}
