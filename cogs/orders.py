@@ -37,7 +37,8 @@ from discord.ext import commands
 
 from bot import boards, controls, secrecy
 from bot import panel as panels
-from bot.i18n import t
+from bot.client import send_ephemeral
+from bot.i18n import t, word
 from bot.panel import TEXT_LIMIT, PanelSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
@@ -396,10 +397,14 @@ async def on_unlock(
 
 
 async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> None:
-    """How the panel works, in the panel's own language."""
+    """How the panel works, in the panel's own language, ending with where its own game's
+    words and rules are explained (a Wings panel's card codes, not the carrier's L/W)."""
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is not None:
-        await common.say_in(interaction, info.locale, "orders.help")
+        default = t("orders.help-words.default", info.locale)
+        game = word(f"orders.help-words.{info.ruleset}", default, info.locale)
+        text = f"{t('orders.help', info.locale)}\n{game}"
+        await send_ephemeral(interaction, text)
 
 
 # ------------------------------------------------------------------------------ controls

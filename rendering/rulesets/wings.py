@@ -733,6 +733,9 @@ class WingsPresenter:
         if stage == "reorder" and not view.shown:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
+        if "dam" in view.data and stage == "program":
+            # A raid flies one card a turn, and its own codes and bomb orders (DB 2, 5).
+            return [t(f"wings-table.dam.{key}", locale) for key in ("one-card", "legend")], []
         if stage == DAM_NIGHT and side != "entente":  # the guns' side: not their Lancaster
             before = [t("ux-review2.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.

@@ -726,7 +726,9 @@ class WingsRules(Rules[WingsState, WingsView]):
             for key, (name, _date, missions, _setup) in SCENARIOS.items()
         }
         for key, (name, _kind) in dam_rules.DAM_SCENARIOS.items():
-            specs[key] = ScenarioSpec(key, name, dam_rules.turns(key))
+            # The raids are a game of their own now (``raid.DambusterRules``, one player
+            # against the bot's defences); those begun as Wings campaigns play on here.
+            specs[key] = ScenarioSpec(key, name, dam_rules.turns(key), offered=False)
         return specs
 
     def switches(self, scenario: str) -> Sequence[SwitchSpec]:
