@@ -115,13 +115,19 @@ def card_text(
     players: Sequence[Any],
     loc: str,
     switches: Mapping[str, str] | None = None,
+    view: Any = None,
 ) -> str:
     """The campaign card: scenario, GM, the switches it was created with, sides and players,
-    pace, secrets, seed commitment."""
+    pace, secrets, seed commitment. ``view`` (public), once the campaign has begun: a game
+    whose length is in its own words says it (missions flown and how long they lasted)."""
     scenario = plugin.rules.scenarios()[c.scenario]
     game = t(f"service.game.{c.ruleset}", loc)
     name = scenario_name(c.scenario, scenario.name, loc)
-    lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
+    length = plugin.presenter.campaign_length(c.scenario, view, loc)
+    if length is None:
+        lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
+    else:
+        lines = [t("service.card.title-length", loc, scenario=name, game=game, length=length)]
     lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
     if switches:
         said = gm_switches.described(plugin.rules, c.scenario, switches, loc)
@@ -220,6 +226,8 @@ class AnnouncementBuilder:
         if row.kind == "campaign-card":
             facts["players"] = await tx.players(campaign.id)
             facts["switches"] = await gm_switches.created_switches(tx, campaign.id)
+            if campaign.snapshot_id is not None:  # begun: its public view says how far
+                facts["state"] = await self._state(tx, rules, campaign.snapshot_id)
         elif row.kind in ("round-message", "dm-panel", "reminder"):
             round_row = await tx.round(int(payload["round_id"]))
             if round_row is None:
@@ -309,11 +317,10 @@ class AnnouncementBuilder:
     async def _card(
         self, plugin: Plugin[Any, Any], c: CampaignRow, facts: dict[str, Any]
     ) -> Announcement:
-        return Announcement(
-            "campaign-card",
-            card_text(plugin, c, facts["players"], c.locale, facts.get("switches")),
-            edit_of="card",
-        )
+        state = facts.get("state")
+        view = view_of(plugin.rules, state, secrecy.Viewer.public()) if state is not None else None
+        text = card_text(plugin, c, facts["players"], c.locale, facts.get("switches"), view)
+        return Announcement("campaign-card", text, edit_of="card")
 
     # -- the round message
     async def _round_message(

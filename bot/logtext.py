@@ -318,7 +318,7 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             params["deadline"] = f"<t:{int(deadline)}:f>"
         else:
             key += "-open"
-    elif kind == "moved" and "card" in data:
+    elif kind == "moved" and "level" in data:
         key += "-card"  # a move told since the moves say their card (issue 27)
     elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
         key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck

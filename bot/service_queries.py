@@ -191,7 +191,12 @@ class QueryMixin(ServiceCore):
             campaign = await self._campaign(tx, campaign_id)
             players = await tx.players(campaign.id)
             switches = await created_switches(tx, campaign.id)
-        return card_text(self._plugin(campaign), campaign, players, locale, switches)
+            plugin = self._plugin(campaign)
+            view = None
+            if campaign.snapshot_id is not None:
+                state = await state_of(tx, plugin.rules, campaign.snapshot_id)
+                view = view_of(plugin.rules, state, secrecy.Viewer.public())
+        return card_text(plugin, campaign, players, locale, switches, view)
 
     async def info(self, campaign_id: int) -> CampaignInfo:
         async with self.repo.read() as tx:

@@ -57,6 +57,11 @@ TurnEvents = Sequence[tuple[str, Mapping[str, Any]]]
 class Presenter(Protocol[V]):
     """A ruleset's images and words; every method is pure (images are PNG bytes)."""
 
+    # Whether ``turn_told`` shows each turn with the choices it flew (Wings): the reveal of
+    # a round that closes a turn would then repeat them, and is not posted (its receipts go
+    # with the turn).
+    tells_turns: bool
+
     # -- words
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
 
@@ -85,6 +90,12 @@ class Presenter(Protocol[V]):
     def panel_summary(self, view: V, side: str, locale: str) -> str: ...
 
     def turn_summary(self, view: V, turn: int, locale: str) -> list[str]: ...
+
+    def campaign_length(self, scenario: str, view: V | None, locale: str) -> str | None:
+        """How long the campaign is, in the game's own words ("3 missions of up to 9
+        turns; mission 1 lasted 6"), from the public view once there is one; None where the
+        scenario's turns say it (the campaign card then counts turns)."""
+        ...
 
     def status_lines(self, view: V, locale: str) -> list[str]:
         """The text beside the status board (``/status``): where the campaign stands."""

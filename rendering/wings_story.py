@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rendering.i18n import t
+from rendering.i18n import t, word
 from rendering.wings_turn import Flown
 
 # The marks a line tells, in this order; an exploded plane's explosion is told once.
@@ -138,3 +138,61 @@ def _fired(pid: str, names: Names, turn: Flown, locale: str) -> str:
 def _cards_taken(count: int, locale: str) -> str:
     one = count in (0, 1) if locale == "fr" else count == 1
     return t(f"wings-table.story.took-{'one' if one else 'other'}", locale, n=count)
+
+
+# A raid's turn (the Dambuster): what its public events say, in the log's own sentences,
+# each kind the turn's story tells; the rest (a turn started, a heading) is the log's.
+RAID_TOLD = (
+    "run-started",
+    "moved",
+    "bomb-aimed",
+    "aim-lapsed",
+    "aim-off-water",
+    "bomb-released",
+    "bomb-bounce",
+    "bomb-exploded",
+    "searchlights-on",
+    "aa-fire",
+    "fire-at-aa",
+    "aa-eliminated",
+    "crew-hit",
+    "night-pick",
+    "shot-down",
+    "second-pass",
+    "gibson-rejoins",
+    "left-table",
+    "complex-destroyed",
+    "raid-over",
+)
+
+
+def raid_story(events: Sequence[tuple[str, Mapping[str, Any]]], locale: str) -> list[str]:
+    """One line a thing that happened in a raid's turn, in order: the Lancaster's card, its
+    bomb, the guns' fire and what they hit."""
+    lines: list[str] = []
+    for kind, data in events:
+        if kind not in RAID_TOLD:
+            continue
+        # Values in the log's own words ("pilot_wounded" reads "pilot wounded").
+        params = {
+            key: word(f"log.value.{value}", value, locale) if isinstance(value, str) else value
+            for key, value in data.items()
+            if not isinstance(value, dict)
+        }
+        if kind == "moved":
+            line = t(
+                "wings-table.raid.flew", locale, plane=data.get("plane"), card=data.get("card")
+            )
+        elif kind == "bomb-exploded":
+            outcome = str(data.get("outcome", ""))
+            words = t(f"wings.outcome.{outcome}", locale) if outcome else "?"
+            line = t("log.bomb-exploded", locale, plane=data.get("plane"), outcome=words)
+        elif kind == "shot-down":
+            line = t("log.shot-down-unaided", locale, **params)
+        elif kind == "raid-over":
+            result = t(f"wings-table.raid.result.{data.get('result')}", locale)
+            line = t("wings-table.raid.over", locale, result=result)
+        else:
+            line = t(f"log.{kind}", locale, **params)
+        lines.append(line if line.endswith((".", "**")) else line + ".")
+    return lines

@@ -40,6 +40,8 @@ def side_text(side: str, locale: str) -> str:
 
 
 class CarrierPresenter:
+    tells_turns = False  # its turns are told by the reveal, the reports and the summary
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
@@ -357,6 +359,10 @@ class CarrierPresenter:
             locale=locale,
         )
         return Report(strike_summary(strike, names, locale), f"strike-{strike.id}.png", png)
+
+    def campaign_length(self, scenario: str, view: View | None, locale: str) -> str | None:
+        """A campaign of turns: the scenario's count says it."""
+        return None
 
     def names(self, view: View) -> Mapping[str, str]:
         """Its events name their places and units in words already."""

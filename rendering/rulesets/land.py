@@ -227,6 +227,8 @@ def forces_text(forces: str, locale: str) -> str:
 
 
 class LandPresenter:
+    tells_turns = False  # its turns are told by the reveal, the reports and the summary
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
@@ -723,6 +725,10 @@ class LandPresenter:
             locale=locale,
         )
         return Report(self._summary(scenario, record, locale), f"mission-{turn}.png", png)
+
+    def campaign_length(self, scenario: str, view: LandView | None, locale: str) -> str | None:
+        """A campaign of turns: the scenario's count says it."""
+        return None
 
     def names(self, view: LandView) -> Mapping[str, str]:
         """Its events name their places and units in words already."""

@@ -45,6 +45,8 @@ def _p(key: str, locale: str, **params: object) -> str:
 
 
 class PearlPresenter:
+    tells_turns = False  # its turns are told by the reveal, the reports and the summary
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.sheet = load_pearl()
@@ -268,6 +270,10 @@ class PearlPresenter:
         # The map as the wave left it, whatever came after.
         png = self._image(view, lines, locale, wave=turn, gained=gained, damage=record.damage)
         return Report(text, f"wave-{turn}.png", png)
+
+    def campaign_length(self, scenario: str, view: PearlView | None, locale: str) -> str | None:
+        """A campaign of turns: the scenario's count says it."""
+        return None
 
     def names(self, view: PearlView) -> Mapping[str, str]:
         """Its events name their places and units in words already."""

@@ -43,7 +43,7 @@ from rendering.wings_dam import (
 from rendering.wings_dam_map import dam_board
 from rendering.wings_map import table_map
 from rendering.wings_preview import drafted_programs, preview_board, preview_lines
-from rendering.wings_story import Names, story
+from rendering.wings_story import Names, raid_story, story
 from rendering.wings_turn import Flown, TurnPainter, animation, flown, still
 
 WIDTH = 800
@@ -221,6 +221,8 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
 
 
 class WingsPresenter:
+    tells_turns = True  # a turn is shown flown, its programs with it (issue 27)
+
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
@@ -883,10 +885,35 @@ class WingsPresenter:
             )
         ]
 
+    def campaign_length(self, scenario: str, view: WingsViewLike | None, locale: str) -> str | None:
+        """A squadron campaign counts missions, each as long as it lasts (issue 27: the
+        card said "27 turns"); a raid counts its runs. Flown missions say their turns."""
+        if view is None or "dam" in view.data:
+            return None
+        data = view.data
+        planned = int(data.get("missions_planned") or 0)
+        mission = data.get("mission") or {}
+        most = int(mission.get("max_turns") or 0)
+        words = t("wings-table.length.missions", locale, missions=planned, turns=most or "?")
+        flown = self._flown_lengths(view, locale)
+        return f"{words}; {flown}" if flown else words
+
+    @staticmethod
+    def _flown_lengths(view: WingsViewLike, locale: str) -> str:
+        """ "mission 1 lasted 6 turns, mission 2 lasted 4 turns" from the records."""
+        parts = [
+            t("wings-table.length.flown", locale, number=record["number"], turns=record["turns"])
+            for record in view.data.get("history", ())
+            if "turns" in record
+        ]
+        return ", ".join(parts)
+
     def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
+        flown = self._flown_lengths(view, locale) if "dam" not in view.data else ""
         return [
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
+            *([t("wings-table.length.status", locale, flown=flown)] if flown else []),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
             *relief_lines(view.data, locale),
             *sun_lines(view.data, locale),
@@ -1067,8 +1094,10 @@ class WingsPresenter:
         """A flying turn (issue 27): a line a plane (its cards by pilot name, its shots, what
         it took), a picture of every path, step and shot, and the same as an animation. A
         debrief, a raid or a turn logged before the moves said where they began: None."""
+        if "dam" in view.data:
+            return self._raid_told(view, events, turn, locale)
         mission = view.data.get("mission")
-        if "dam" in view.data or not mission or not view.flight:
+        if not mission or not view.flight:
             return None
         turn_flown = flown(events)
         if not turn_flown.steps:
@@ -1095,6 +1124,19 @@ class WingsPresenter:
                 (f"turn-{turn}.gif", gif, t("wings-table.turn.animation-alt", locale, what=alt)),
             ),
         )
+
+    def _raid_told(
+        self, view: WingsViewLike, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """A raid's turn: the Lancaster's card, its bomb and the guns' fire, in words, and
+        the dam's table as the turn left it."""
+        lines = raid_story(events, locale)
+        if not lines:
+            return None
+        board = self._board(view, locale)
+        title = t("wings-table.raid.title", locale, turn=turn)
+        png = _render(title, [(self._scores(view, locale), INK, True)], board)
+        return TurnTold(tuple(lines), ((f"turn-{turn}.png", png, described_turn(lines)),))
 
     def _flown_key(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> list[Line]:
         """Under the turn's picture: each plane's mark, pilot and cards, then the marks' key."""

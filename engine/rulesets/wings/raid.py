@@ -36,9 +36,7 @@ RAF = "raf"
 DEFENCES = "defences"  # the bot's: it wins a failed raid, never a seat
 CREW = "entente"  # the side the raid engine knows the crew by
 PROGRAM = "program"
-SIDES = (
-    SideSpec(RAF, {"en": "RAF Bomber Command", "fr": "Bomber Command de la RAF"}, "#2e6db4"),
-)
+SIDES = (SideSpec(RAF, {"en": "RAF Bomber Command", "fr": "Bomber Command de la RAF"}, "#2e6db4"),)
 # The crew's orders open when the turn flies, with its receipt; the night pick is played,
 # and both cards told, when it resolves.
 FIELDS = (
@@ -149,4 +147,3 @@ class DambusterRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return self.wings.load_stored(current, records)
-
