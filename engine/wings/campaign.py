@@ -957,6 +957,8 @@ def _debrief(
         "success": success,
         "winner": mission.winner,
         "kind": mission.kind,
+        # How many turns it actually lasted (the scenario gives only the most it may).
+        "turns": max(0, mission.turn - 1),
         "vp": {side: team_vp[side] for side in SIDES},
         "losses": {side: losses[side] for side in SIDES},
     }
@@ -1072,23 +1074,30 @@ def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, p
 
 
 def _campaign_end(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
+    why, winner = _end(catalog, state)
+    return why is not None, winner
+
+
+def _end(catalog: Catalog, state: CampaignState) -> tuple[str | None, SideName | str | None]:
+    """Why the campaign is over ("airfield", "grounded" with the side, "third", "planned")
+    and who won, or (None, None) while it goes on."""
     scores = {side: state.squadrons[side].score for side in SIDES}
     fallen = majors.airfield_lost(state) if state.airfield_assault else None
     if fallen is not None:
-        return True, other(fallen)  # seed F.III.d option: the enemy airfield destroyed
+        return "airfield", other(fallen)  # seed F.III.d option: the enemy airfield destroyed
     for side in SIDES:
         if not _flyable(catalog, state, side):
-            return True, other(side)
+            return f"grounded:{side}", other(side)
         rival = scores[other(side)]
         # Seed F.III.d: below a third of the other's score. Authored guard: only from the
         # second mission and once the leader has 3 points, so one early kill cannot end it.
         if state.mission_number >= 2 and rival >= 3 and scores[side] * 3 < rival:
-            return True, other(side)
+            return "third", other(side)
     if state.mission_number >= state.missions_planned:
         if scores["entente"] == scores["central"]:
-            return True, "draw"
-        return True, max(SIDES, key=lambda s: scores[s])
-    return False, None
+            return "planned", "draw"
+        return "planned", max(SIDES, key=lambda s: scores[s])
+    return None, None
 
 
 # --- what a viewer may see ----------------------------------------------------------------
