@@ -984,6 +984,12 @@ def _debrief(
         *major_events,
         Event(kind="debrief", turn=0, data=record),
     ]
+    decided, winner = _decided(catalog, state)
+    if decided:
+        # The campaign is over whatever the debrief would bring: nobody is asked for
+        # skills or purchases that can no longer serve (issue 27).
+        state = state.model_copy(update={"phase": "ended", "winner": winner})
+        events.append(Event(kind="campaign-over", turn=0, data={"winner": winner}))
     return state, events
 
 
@@ -1098,6 +1104,21 @@ def _end(catalog: Catalog, state: CampaignState) -> tuple[str | None, SideName |
             return "planned", "draw"
         return "planned", max(SIDES, key=lambda s: scores[s])
     return None, None
+
+
+def _decided(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
+    """Whether the campaign is over at a mission's end whatever its debrief would bring:
+    the scores, an airfield and the missions planned are settled by then; a side with no
+    plane to fly is grounded for good only if it has nothing it could buy."""
+    why, winner = _end(catalog, state)
+    if why is None:
+        return False, None
+    if why.startswith("grounded:"):
+        side: SideName = "entente" if why.endswith("entente") else "central"
+        options, _excluded = _purchase_options(catalog, state, side)
+        if options:
+            return False, None
+    return True, winner
 
 
 # --- what a viewer may see ----------------------------------------------------------------

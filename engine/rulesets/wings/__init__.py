@@ -708,7 +708,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     # the debrief (``engine.wings.confirmation``: the record only, no outcome changes).
     # 13: a patrol succeeds only if one of its planes came home, flying or off the table
     # over its own edge (seed E.I.a, F.III.a); one gone over the enemy's edge fled.
-    version = "13"
+    # 14: a campaign decided at a mission's end ends there, without a debrief nobody needs
+    # (the winner and the scores are those the debrief led to before).
+    version = "14"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -1148,7 +1150,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 new = state.model_copy(update={"campaign": campaign, "held": {}})
                 return new, self._public(state.turn, events)
             reports = dict(state.reports)
-            if campaign.phase == "debrief":
+            if campaign.phase in ("debrief", "ended"):  # a mission flown: its report posts
                 reports[state.turn] = campaign.mission_number
             new = state.model_copy(
                 update={
