@@ -6,8 +6,8 @@ edge has not come home (it fled), and keeps no initiative."""
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.campaign import _debrief, new_campaign
-from engine.wings.state import CampaignState
+from engine.rulesets.wings.campaign import _debrief, new_campaign
+from engine.rulesets.wings.state import CampaignState
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_pilots_campaign import squadrons
 

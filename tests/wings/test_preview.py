@@ -10,8 +10,8 @@ from PIL import Image
 
 from engine.rulesets.wings import WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_flight import GHOST_INK, cards_in, levels
-from rendering.wings_preview import drafted_programs, preview_board, preview_lines
+from rendering.rulesets.wings.flight import GHOST_INK, cards_in, levels
+from rendering.rulesets.wings.preview import drafted_programs, preview_board, preview_lines
 from tests.test_french import problems
 from tests.wings.helpers import catalog
 

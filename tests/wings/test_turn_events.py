@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 

@@ -12,7 +12,7 @@ from PIL import Image
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_turn import FIRE, flown
+from rendering.rulesets.wings.turn import FIRE, flown
 from tests.test_french import problems
 from tests.wings.helpers import card_id, catalog, stack
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.wings import geometry as geo
-from engine.wings.catalog import Catalog
+import engine.rulesets.wings.geometry as geo
+from engine.rulesets.wings.catalog import Catalog
 
 SAMPLES = 8  # poses along a card after its start: enough for a bank's curve to read as one
 

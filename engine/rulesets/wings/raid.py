@@ -2,7 +2,7 @@
 against the dams' defences, which the bot plays (their AA guns fire by standing order, DB 9:
 they have nothing to decide), as Pearl Harbor is solitaire.
 
-The raid engine (``engine.wings.dambuster``) and its seam helpers (``dam``) are the Wings
+The raid engine (``engine.rulesets.wings.dambuster``) and its seam helpers (``dam``) are the Wings
 ruleset's; this ruleset gives them their own seat and words. A turn is one round: the crew
 orders the Lancaster on the table (one card a turn, and its bomb), the turn flies at once;
 at night a gun may stop it for the crew's pick of two C cards (DB 6), in a round of the same
@@ -28,8 +28,8 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.wings import WingsRules, WingsState, WingsView
-from engine.wings.campaign import IllegalChoice
-from engine.wings.catalog import Catalog
+from engine.rulesets.wings.campaign import IllegalChoice
+from engine.rulesets.wings.catalog import Catalog
 
 KEY = "dambuster"
 RAF = "raf"
