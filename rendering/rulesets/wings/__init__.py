@@ -1107,16 +1107,8 @@ class WingsPresenter:
             *self.turn_happenings(view, events, locale),
             *story(view, turn_flown, events, locale),
         ]
-        title = t(
-            "wings-table.turn.title",
-            locale,
-            turn=turn_flown.turn or "?",
-            mission=view.data.get("mission_number", "?"),
-        )
-        board = still(mission, view.slots, view.flight, turn_flown, WIDTH - 2 * MARGIN + 16, locale)
-        key = self._flown_key(view, turn_flown, locale)
-        png = _render(title, key, board)
-        gif = animation(mission, view.slots, view.flight, turn_flown, locale)
+        png = self.turn_picture(view, turn_flown, locale)
+        gif = self.turn_animation(view, turn_flown, locale)
         alt = described_turn(lines)
         return TurnTold(
             tuple(lines),
@@ -1138,6 +1130,25 @@ class WingsPresenter:
         title = t("wings-table.raid.title", locale, turn=turn)
         png = _render(title, [(self._scores(view, locale), INK, True)], board)
         return TurnTold(tuple(lines), ((f"turn-{turn}.png", png, described_turn(lines)),))
+
+    def turn_picture(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> bytes:
+        """The turn on one picture: every path, step and shot, and under it each plane's
+        mark, pilot and cards with the marks' key."""
+        title = t(
+            "wings-table.turn.title",
+            locale,
+            turn=turn_flown.turn or "?",
+            mission=view.data.get("mission_number", "?"),
+        )
+        mission = view.data["mission"]
+        width = WIDTH - 2 * MARGIN + 16
+        board = still(mission, view.slots, view.flight, turn_flown, width, locale)
+        return _render(title, self._flown_key(view, turn_flown, locale), board)
+
+    def turn_animation(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> bytes:
+        """The turn flown card by card, as an animated GIF Discord plays inline."""
+        mission = view.data["mission"]
+        return animation(mission, view.slots, view.flight, turn_flown, locale)
 
     def _flown_key(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> list[Line]:
         """Under the turn's picture: each plane's mark, pilot and cards, then the marks' key."""
