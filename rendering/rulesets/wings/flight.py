@@ -258,8 +258,8 @@ def fit_box(
 def key_lines(locale: str) -> list[str]:
     """What a preview's marks mean."""
     return [
-        t("wings-table.preview.key", locale, climb=CLIMB, dive=DIVE),
-        t("wings-table.preview.key-enemy", locale),
+        t("wings.preview.key", locale, climb=CLIMB, dive=DIVE),
+        t("wings.preview.key-enemy", locale),
     ]
 
 

@@ -83,13 +83,13 @@ def preview_lines(
     if not drafted:
         return []
     mission = view.data["mission"]
-    lines: list[Line] = [(t("wings-table.preview.title", locale), (30, 30, 30), True)]
+    lines: list[Line] = [(t("wings.preview.title", locale), (30, 30, 30), True)]
     for pid, codes in sorted(drafted.items()):
         plane = mission["planes"][pid]
         kind = view.flight["types"][plane["type"]]
         heights = levels(plane, kind, codes)
         text = t(
-            "wings-table.preview.plane",
+            "wings.preview.plane",
             locale,
             slot=slot(view, pid, locale),
             pilot=pilot(view, pid),

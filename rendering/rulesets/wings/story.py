@@ -44,7 +44,7 @@ class Names:
 
     def target(self, target: str, balloon: bool, locale: str) -> str:
         if balloon:
-            return t("wings-table.story.balloon", locale, id=target)
+            return t("wings.story.balloon", locale, id=target)
         return self.pilot(target)
 
 
@@ -63,11 +63,11 @@ def story(
     others: dict[str, list[str]] = {}
     for kind, data in events:
         if kind == "left-table" and "plane" in data:
-            others.setdefault(str(data["plane"]), []).append(t("wings-table.story.left", locale))
+            others.setdefault(str(data["plane"]), []).append(t("wings.story.left", locale))
         elif kind == "collision" and len(data.get("planes") or ()) == 2:
             first, second = (str(p) for p in data["planes"])
             for me, them in ((first, second), (second, first)):
-                words = t("wings-table.story.collided", locale, other=names.pilot(them))
+                words = t("wings.story.collided", locale, other=names.pilot(them))
                 others.setdefault(me, []).append(words)
     taken: dict[str, int] = {}
     for shot in turn.shots:
@@ -94,20 +94,20 @@ def _line(
     cards = turn.cards(pid)
     who = {"pilot": names.pilot(pid), "plane": names.plane(pid)}
     if cards:
-        head = t("wings-table.story.flew", locale, cards=" ".join(cards), **who)
+        head = t("wings.story.flew", locale, cards=" ".join(cards), **who)
     else:
-        head = t("wings-table.story.who", locale, **who)
+        head = t("wings.story.who", locale, **who)
     fired = _fired(pid, names, turn, locale)
     if fired:
-        head = t("wings-table.story.and", locale, first=head, second=fired)
+        head = t("wings.story.and", locale, first=head, second=fired)
     after: list[str] = list(others.get(pid, []))
     if taken.get(pid):
         after.append(_cards_taken(taken[pid], locale))
-    after += [t(f"wings-table.story.fate.{what}", locale) for what in fates.get(pid, ())]
+    after += [t(f"wings.story.fate.{what}", locale) for what in fates.get(pid, ())]
     if not after:
-        return t("wings-table.story.line", locale, what=head)
-    joined = t("wings-table.story.list", locale).join(after)
-    return t("wings-table.story.line-then", locale, what=head, then=joined)
+        return t("wings.story.line", locale, what=head)
+    joined = t("wings.story.list", locale).join(after)
+    return t("wings.story.line-then", locale, what=head, then=joined)
 
 
 def _fired(pid: str, names: Names, turn: Flown, locale: str) -> str:
@@ -123,21 +123,21 @@ def _fired(pid: str, names: Names, turn: Flown, locale: str) -> str:
         reach = "both" if len(set(ranges)) > 1 else ("short" if ranges[0] else "long")
         parts.append(
             t(
-                "wings-table.story.fired-balloon" if balloon else "wings-table.story.fired",
+                "wings.story.fired-balloon" if balloon else "wings.story.fired",
                 locale,
-                times=t(f"wings-table.story.{key}", locale, n=times),
+                times=t(f"wings.story.{key}", locale, n=times),
                 target=names.target(target, balloon, locale),
-                range=t(f"wings-table.story.range.{reach}", locale),
+                range=t(f"wings.story.range.{reach}", locale),
             )
         )
     if not parts:
         return ""
-    return t("wings-table.story.and-then", locale).join(parts)
+    return t("wings.story.and-then", locale).join(parts)
 
 
 def _cards_taken(count: int, locale: str) -> str:
     one = count in (0, 1) if locale == "fr" else count == 1
-    return t(f"wings-table.story.took-{'one' if one else 'other'}", locale, n=count)
+    return t(f"wings.story.took-{'one' if one else 'other'}", locale, n=count)
 
 
 # A raid's turn (the Dambuster): what its public events say, in the log's own sentences,
@@ -180,9 +180,7 @@ def raid_story(events: Sequence[tuple[str, Mapping[str, Any]]], locale: str) -> 
             if not isinstance(value, dict)
         }
         if kind == "moved":
-            line = t(
-                "wings-table.raid.flew", locale, plane=data.get("plane"), card=data.get("card")
-            )
+            line = t("dambuster.raid.flew", locale, plane=data.get("plane"), card=data.get("card"))
         elif kind == "bomb-exploded":
             outcome = str(data.get("outcome", ""))
             words = t(f"wings.outcome.{outcome}", locale) if outcome else "?"
@@ -190,8 +188,8 @@ def raid_story(events: Sequence[tuple[str, Mapping[str, Any]]], locale: str) -> 
         elif kind == "shot-down":
             line = t("log.shot-down-unaided", locale, **params)
         elif kind == "raid-over":
-            result = t(f"wings-table.raid.result.{data.get('result')}", locale)
-            line = t("wings-table.raid.over", locale, result=result)
+            result = t(f"dambuster.raid.result.{data.get('result')}", locale)
+            line = t("dambuster.raid.over", locale, result=result)
         else:
             line = t(f"log.{kind}", locale, **params)
         lines.append(line if line.endswith((".", "**")) else line + ".")
