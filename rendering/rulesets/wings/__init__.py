@@ -1156,7 +1156,10 @@ class WingsPresenter:
         names = Names(view)
         painter = TurnPainter(view.data["mission"], view.flight, turn_flown, view.slots, locale)
         lines: list[Line] = []
-        for pid in sorted(turn_flown.steps, key=lambda p: (len(p), p)):
+        def order(pid: str) -> tuple[int, str]:  # as the table marks them: E1, E2, C1, C2
+            return (_SIDE_ORDER.get(painter.side(pid), 2), painter.label(pid))
+
+        for pid in sorted(turn_flown.steps, key=order):
             text = t(
                 "wings.flown.plane",
                 locale,

@@ -31,6 +31,7 @@ ARC_FILL = {"entente": (46, 109, 180, 20), "central": (122, 74, 30, 20)}
 ARC_EDGE = {"entente": (46, 109, 180, 90), "central": (122, 74, 30, 90)}
 CLIMB, DIVE = "↑", "↓"
 NOTES = {"climb": CLIMB, "dive": DIVE}  # a card's kind -> the mark beside its step number
+SMALLEST_BOX = 14.0  # bw: the least of the table a zoomed picture shows
 
 
 def cards_in(program: str, known: Collection[str]) -> tuple[str, ...]:
@@ -237,7 +238,8 @@ def preview_box(
 def fit_box(
     points: Sequence[tuple[float, float]], margin: float, table: Sequence[float]
 ) -> tuple[float, float, float, float] | None:
-    """A square round ``points`` with ``margin``, at least 11 bw a side, inside the table;
+    """A square round ``points`` with ``margin``, at least ``SMALLEST_BOX`` a side (a zoom of
+    about 1.6 at most: the planes' marks stay the size of a board's), inside the table;
     None when it would cover most of the table."""
     if not points:
         return None
@@ -246,7 +248,7 @@ def fit_box(
     x1 = max(x for x, _ in points) + margin
     y0 = min(y for _, y in points) - margin
     y1 = max(y for _, y in points) + margin
-    side = max(x1 - x0, y1 - y0, 11.0)
+    side = max(x1 - x0, y1 - y0, SMALLEST_BOX)
     if side >= 0.8 * min(table_w, table_h):
         return None
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2

@@ -76,8 +76,14 @@ def story(
     shooters = {shot.shooter for shot in turn.shots}
     planes = set(turn.steps) | shooters | set(fates) | set(others) | set(taken)
     planes &= set((names.mission.get("planes") or {}).keys())
+    sides = {"entente": 0, "central": 1}
+
+    def order(pid: str) -> tuple[int, str, tuple[int, str]]:  # as the table marks them
+        side = ((names.mission.get("planes") or {}).get(pid) or {}).get("side", "")
+        return (sides.get(side, 2), view.slots.get(pid, ""), _order(pid))
+
     lines = []
-    for pid in sorted(planes, key=_order):
+    for pid in sorted(planes, key=order):
         lines.append(_line(pid, names, turn, taken, fates, others, locale))
     return lines
 
