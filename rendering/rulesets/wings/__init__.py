@@ -467,7 +467,9 @@ class WingsPresenter:
                 round=t(f"service.round.{view.stage}", locale),
             )
         mission = view.data.get("mission")
-        if not mission:  # between missions, or the campaign over: no turn to name
+        # Between missions, or the campaign over (since wings rules 14 it may end with its
+        # last mission still on the table): no turn to name.
+        if not mission or view.stage == "ended":
             return t(
                 "wings.where-between",
                 locale,
