@@ -46,7 +46,8 @@ def a_turn_with_shots(seed: str = "bench") -> tuple[Any, Flown, Any, dict[str, s
         for d in rules.pending(state):
             choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
         state, happened = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
-        events.setdefault(progress.turn, []).extend((e.kind, e.data) for e in happened)
+        public = rules.public_events(happened)  # what the log and the channel get
+        events.setdefault(progress.turn, []).extend((e.kind, e.data) for e in public)
         after = rules.progress(state)
         shots = any(kind == "fire" for kind, _ in events[progress.turn])
         if rules.ends_turn(progress.round, progress.turn, after) and shots:

@@ -40,7 +40,8 @@ def test_the_seam_events_carry_their_maneuver() -> None:
         progress = rules.progress(state)
         state, _ = rules.resolve(state, choices, Rng("phase", progress.turn, progress.round))
     progress = rules.progress(state)
-    _, events = rules.resolve(state, {}, Rng("phase", progress.turn, progress.round))
+    _, happened = rules.resolve(state, {}, Rng("phase", progress.turn, progress.round))
+    events = rules.public_events(happened)
     moved = [e for e in events if e.kind == "moved"]
     assert moved and {e.data["phase"] for e in moved} == {1, 2, 3}
     assert not [e for e in events if e.kind == "damage-card"]  # the targets' secret

@@ -51,7 +51,8 @@ def _fly(state: WingsState, programs: dict[str, str]) -> tuple[WingsState, list[
         for d in RULES.pending(state):
             choices.setdefault(d.side, {})[d.field] = programs.get(d.field + d.side, d.default)
         state, happened = RULES.resolve(state, choices, Rng("told", progress.turn, progress.round))
-        events += [(e.kind, e.data) for e in happened]
+        # What the log (and so the channel) gets: the public events (engine.sight).
+        events += [(e.kind, e.data) for e in RULES.public_events(happened)]
         if RULES.ends_turn(progress.round, progress.turn, RULES.progress(state)):
             return state, events
 

@@ -13,6 +13,7 @@ turn. Campaigns created as Wings scenarios before this ruleset keep playing as t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import engine.rulesets.wings.dam as dam_rules
 from engine.rng import Rng
@@ -27,9 +28,12 @@ from engine.ruleset import (
     SideSpec,
     Stored,
 )
-from engine.rulesets.wings import WingsRules, WingsState, WingsView
+from engine.rulesets.wings import WingsRules, WingsState
 from engine.rulesets.wings.campaign import IllegalChoice
 from engine.rulesets.wings.catalog import Catalog
+from engine.rulesets.wings.events import SIGHTS
+from engine.rulesets.wings.seen import WingsView
+from engine.sight import Derived, Eyes
 
 KEY = "dambuster"
 RAF = "raf"
@@ -119,9 +123,19 @@ class DambusterRules(Rules[WingsState, WingsView]):
         turn = state.turn if going_on else state.turn + 1
         return state.model_copy(update={"dam": dam, "held": {}, "turn": turn}), events
 
-    def view(self, state: WingsState, viewer: str | None) -> WingsView:
-        seen = self.wings.view(state, CREW if viewer == RAF else None)
-        return seen.model_copy(update={"viewer": viewer})
+    # The raid's labels are the Wings ruleset's: its crew's own fields are the Entente's
+    # there, so the gate looks with the Entente's eyes for RAF Bomber Command's player.
+    event_sights = SIGHTS
+
+    def derived(self) -> Sequence[Derived]:
+        return self.wings.derived()
+
+    def seen(self, state: WingsState, eyes: Eyes) -> Any:
+        return self.wings.seen(state, _crew(eyes))
+
+    def project(self, kept: Any, eyes: Eyes) -> WingsView:
+        view = self.wings.project(kept, _crew(eyes))
+        return view.model_copy(update={"viewer": eyes.side})
 
     def progress(self, state: WingsState) -> Progress:
         stage = self._stage(state)
@@ -147,3 +161,8 @@ class DambusterRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return self.wings.load_stored(current, records)
+
+
+def _crew(eyes: Eyes) -> Eyes:
+    """RAF Bomber Command's eyes as the raid engine knows its crew (the Entente)."""
+    return Eyes(side=CREW, peek=eyes.peek) if eyes.side == RAF else eyes
