@@ -19,6 +19,7 @@ from engine.rulesets.pearl_harbor import PearlRules
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings.catalog import DataError as WingsDataError
 from engine.rulesets.wings.catalog import default_catalog as wings_catalog
+from engine.rulesets.wings.raid import DambusterRules
 from engine.zero import loader as zero_data
 from engine.zero.catalog import DataError as ZeroDataError
 from rendering.presenter import Presenter
@@ -50,13 +51,15 @@ def _zero(
 
 
 # Each ruleset with its own data: the ZERO! games (carrier, land, Pearl Harbor) share the
-# ZERO! catalog, Wings of War has its own. The first is the default game (``DEFAULT``): what
-# a demo or a new campaign plays when none is named.
+# ZERO! catalog, Wings of War and its Dambuster raids Wings' own. The first is the default
+# game (``DEFAULT``): what a demo or a new campaign plays when none is named.
 FACTORIES: Mapping[str, Callable[[], Plugin[Any, Any]]] = {
     "carrier": lambda: _zero(CarrierRules, CarrierPresenter),
     "land": lambda: _zero(LandRules, LandPresenter),
     "pearl-harbor": lambda: _zero(PearlRules, PearlPresenter),
     "wings": lambda: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
+    # The Dambuster raids (on Wings' data and rules), one player against the bot.
+    "dambuster": lambda: Plugin(DambusterRules(wings_catalog()), WingsPresenter()),
 }
 DEFAULT = next(iter(FACTORIES))
 
