@@ -72,6 +72,12 @@ class Presenter(Protocol[V]):
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]: ...
 
+    def sealed_option(self, field: str, option: Option) -> bool:
+        """Whether its owner's menu names ``option`` in its own words (``option_lines``)
+        rather than as it reads once opened: a seal ("Flak order 585a660a60" says nothing to
+        the gunner's side), a purchase whose menu line carries its price. None by default."""
+        return False
+
     def excluded_lines(
         self, scenario: str, decision: Decision, locale: str
     ) -> list[tuple[str, str]]: ...
