@@ -1,0 +1,150 @@
+"""The whole state of a game's air war, secrets included (the view keeps what a viewer may
+see: ``engine.rulesets.memoir44.view``).
+
+Secret parts: each side's Air Combat ``hand`` (its own only) and the ``deck`` draw pile
+(nobody's). Everything else is public: the table sees planes, ammunition, lost types,
+medals, the discard pile and every card once played.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.rulesets.memoir44.catalog import PlaneType, SideId, Theatre
+from engine.rulesets.memoir44.dice import Face, Target
+
+SIDES: tuple[SideId, SideId] = ("allies", "axis")
+Phase = Literal["command", "flight", "reaction", "over"]
+Status = Literal["airborne", "airfield", "carrier"]
+Action = Literal["none", "fly", "withdraw", "deploy"]
+Finish = Literal["none", "bombing", "dogfight", "airfield", "carrier"]
+Unit = Literal["infantry", "armour", "artillery", "destroyer", "sunk"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def other(side: str) -> SideId:
+    return "axis" if side == "allies" else "allies"
+
+
+class Plane(_Frozen):
+    type: PlaneType
+    model: str
+    hex: str
+    status: Status = "airborne"
+    mg: int
+    bombs: int
+    refill: bool = False  # landed: full ammunition at the start of its side's next turn
+
+    @property
+    def ammunition(self) -> int:
+        return self.mg + self.bombs
+
+
+class Medal(_Frozen):
+    """An air medal: a plane shot down (its model) or an objective bombed (its hex)."""
+
+    kind: Literal["kill", "bombing"]
+    turn: int
+    detail: str
+
+
+class SideState(_Frozen):
+    nation: str
+    trio: dict[PlaneType, str]
+    hand: tuple[str, ...] = ()  # secret: card instance ids
+    lost: tuple[PlaneType, ...] = ()
+    medals: tuple[Medal, ...] = ()
+    plane: Plane | None = None
+    card_own: bool = False  # an Air Combat card played on its own turn, this turn
+    card_opp: bool = False  # one played during the opponent's turn, this turn
+    withdrew: bool = False  # withdrew (or was made to) at the start of this turn
+
+
+class Token(_Frozen):
+    hex: str
+    kind: Literal["mg", "bomb"]
+    target: Target
+
+
+class Shot(_Frozen):
+    """A ground unit's fire at the enemy plane (or the carrier it sat on going down)."""
+
+    unit: Unit
+    dice: int
+    close_assault: bool = False
+
+
+class Roll(_Frozen):
+    """Dice rolled in the open, for the log and the picture."""
+
+    side: SideId  # who rolled
+    purpose: str  # token, bombing, dogfight, fire-back, ground, ambush, flak, confirm...
+    faces: tuple[Face, ...]
+    hits: int = 0
+    flags: int = 0
+    token: int = 0  # the token's number in flight order, when it is about one
+    outcome: str = ""
+
+
+class Plan(_Frozen):
+    """The active side's turn as given so far, and how the other side answered."""
+
+    side: SideId
+    command: str
+    card: str | None = None  # the instance played on its own turn
+    effect: str | None = None  # the card key whose effect is in force
+    action: Action = "none"
+    deploy: PlaneType | None = None
+    start: str | None = None  # where the plane was when ordered (None when deployed)
+    path: tuple[str, ...] = ()
+    tokens: tuple[Token, ...] = ()
+    finish: Finish = "none"
+    markers: int = 0  # Their Finest Hour stars put on the plane
+    shots: tuple[Shot, ...] = ()
+    ambush: int = 0  # the token (1-based) Ambush was played on, 0 for none
+    ambush_unit: Unit | None = None
+    reaction: str | None = None  # the instance the other side played
+    reaction_token: int = 0
+
+
+class TurnRecord(_Frozen):
+    turn: int
+    plan: Plan
+    rolls: tuple[Roll, ...] = ()
+    drawn: dict[SideId, int] = Field(default_factory=dict)
+    lost: tuple[str, ...] = ()  # sides whose plane went down this turn
+
+
+class GameState(_Frozen):
+    theatre: Theatre
+    year: int
+    beach: bool
+    superiority: Literal["allies", "axis", "none"]
+    first: SideId
+    turns: int  # the cap: the game ends after this many turns if nobody claimed victory
+    turn: int = 1
+    phase: Phase = "command"
+    sides: dict[SideId, SideState]
+    deck: tuple[str, ...] = ()  # secret: the draw pile, top first
+    discard: tuple[str, ...] = ()
+    plan: Plan | None = None
+    rolled: tuple[Roll, ...] = ()  # this turn's rolls so far
+    drawn: dict[SideId, int] = Field(default_factory=dict)  # cards drawn this turn
+    bombed: dict[str, SideId] = Field(default_factory=dict)  # objective hex -> who took it
+    streams: int = 0  # rolls and shuffles so far: names each one's random stream
+    free_rolls: int = 0  # ``/roll`` dice rolls asked so far
+    history: tuple[TurnRecord, ...] = ()
+    finished: bool = False
+    winner: str | None = None
+
+    @property
+    def active(self) -> SideId:
+        return self.first if self.turn % 2 == 1 else other(self.first)
+
+    def side(self, side: str) -> SideState:
+        return self.sides["allies" if side == "allies" else "axis"]

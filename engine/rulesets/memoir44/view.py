@@ -1,0 +1,136 @@
+"""What one viewer may see of the air war: built by keeping, field by field, what the table
+sees (planes, ammunition, medals, lost types, the discard pile, every card once played,
+hand sizes) and, for a side's own player only, that side's hand. The draw pile's order is
+nobody's. Nothing here copies a state object whole, so a secret field added to the state
+later stays out of every view until someone writes it in here on purpose.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.rulesets.memoir44.catalog import PlaneType, SideId, card_key
+from engine.rulesets.memoir44.orders import reaction_triggers
+from engine.rulesets.memoir44.state import (
+    SIDES,
+    GameState,
+    Medal,
+    Phase,
+    Plan,
+    Plane,
+    Roll,
+    SideState,
+    TurnRecord,
+)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SideView(_Frozen):
+    nation: str
+    trio: dict[PlaneType, str]
+    plane: Plane | None
+    lost: tuple[PlaneType, ...]
+    medals: tuple[Medal, ...]
+    hand_size: int
+    hand: tuple[str, ...] | None  # card keys; only in the side's own view
+    card_own: bool
+    card_opp: bool
+    withdrew: bool
+
+
+class AirView(_Frozen):
+    viewer: SideId | None
+    turn: int
+    turns: int
+    finished: bool
+    winner: str | None
+    theatre: str
+    year: int
+    beach: bool
+    superiority: str
+    first: SideId
+    active: SideId
+    phase: Phase
+    sides: dict[SideId, SideView]
+    deck_count: int
+    discard: tuple[str, ...]  # card keys, oldest first
+    plan: Plan | None
+    rolled: tuple[Roll, ...]
+    bombed: dict[str, SideId]
+    triggers: tuple[str, ...]  # what the other side may answer now (public)
+    history: tuple[TurnRecord, ...]
+    free_rolls: int
+
+    @property
+    def vp(self) -> dict[str, int]:
+        return {side: len(self.sides[side].medals) for side in SIDES}
+
+
+def _public_plan(plan: Plan | None) -> Plan | None:
+    """A plan holds only what was given and played in the open; the instance ids of played
+    cards say nothing a discard pile does not."""
+    if plan is None:
+        return None
+    return Plan(
+        side=plan.side,
+        command=plan.command,
+        card=plan.card,
+        effect=plan.effect,
+        action=plan.action,
+        deploy=plan.deploy,
+        start=plan.start,
+        path=plan.path,
+        tokens=plan.tokens,
+        finish=plan.finish,
+        markers=plan.markers,
+        shots=plan.shots,
+        ambush=plan.ambush,
+        ambush_unit=plan.ambush_unit,
+        reaction=plan.reaction,
+        reaction_token=plan.reaction_token,
+    )
+
+
+def _side(mine: SideState, own: bool) -> SideView:
+    return SideView(
+        nation=mine.nation,
+        trio=dict(mine.trio),
+        plane=mine.plane,
+        lost=mine.lost,
+        medals=mine.medals,
+        hand_size=len(mine.hand),
+        hand=tuple(card_key(card) for card in mine.hand) if own else None,
+        card_own=mine.card_own,
+        card_opp=mine.card_opp,
+        withdrew=mine.withdrew,
+    )
+
+
+def air_view(state: GameState, viewer: str | None) -> AirView:
+    me: SideId | None = "allies" if viewer == "allies" else "axis" if viewer == "axis" else None
+    return AirView(
+        viewer=me,
+        turn=state.turn,
+        turns=state.turns,
+        finished=state.finished,
+        winner=state.winner,
+        theatre=state.theatre,
+        year=state.year,
+        beach=state.beach,
+        superiority=state.superiority,
+        first=state.first,
+        active=state.active,
+        phase=state.phase,
+        sides={side: _side(state.sides[side], own=side == me) for side in SIDES},
+        deck_count=len(state.deck),
+        discard=tuple(card_key(card) for card in state.discard),
+        plan=_public_plan(state.plan),
+        rolled=state.rolled,
+        bombed=dict(state.bombed),
+        triggers=tuple(sorted(reaction_triggers(state))) if state.phase == "reaction" else (),
+        history=state.history,
+        free_rolls=state.free_rolls,
+    )
