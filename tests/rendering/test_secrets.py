@@ -69,7 +69,10 @@ def test_renderers_take_views_not_state() -> None:
 
 def test_rendering_imports_no_state() -> None:
     for path in sorted((ROOT / "rendering").rglob("*.py")):
-        presenter = path.parent.name == "rulesets"
+        # A game's images: rendering/rulesets/<game>.py or rendering/rulesets/<game>/.
+        parts = path.relative_to(ROOT / "rendering").with_suffix("").parts
+        game = parts[1] if parts[0] == "rulesets" and len(parts) > 1 else None
+        presenter = game is not None
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
@@ -78,7 +81,7 @@ def test_rendering_imports_no_state() -> None:
                     # A ruleset's presenter may also read that ruleset's own view module
                     # (engine.rulesets.<key>.view), the counterpart of engine.view.
                     ruleset_view = presenter and re.fullmatch(
-                        rf"engine\.rulesets\.{path.stem}\.view", module
+                        rf"engine\.rulesets\.{game}\.view", module
                     )
                     assert module in ALLOWED_ENGINE or ruleset_view, (path.name, module)
                     if module == "engine.catalog":

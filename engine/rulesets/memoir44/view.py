@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.rulesets.memoir44.catalog import PlaneType, SideId, card_key
+from engine.rulesets.memoir44 import board
+from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_key, default_catalog
 from engine.rulesets.memoir44.orders import reaction_triggers
 from engine.rulesets.memoir44.state import (
     SIDES,
@@ -20,8 +21,25 @@ from engine.rulesets.memoir44.state import (
     Plane,
     Roll,
     SideState,
+    Token,
     TurnRecord,
 )
+
+__all__ = [
+    "AirView",
+    "Medal",
+    "Plan",
+    "Plane",
+    "Roll",
+    "SideView",
+    "Token",
+    "TurnRecord",
+    "air_catalog",
+    "air_view",
+    "hex_centre",
+    "hex_labels",
+    "section_lines",
+]
 
 
 class _Frozen(BaseModel):
@@ -134,3 +152,27 @@ def air_view(state: GameState, viewer: str | None) -> AirView:
         history=state.history,
         free_rolls=state.free_rolls,
     )
+
+
+# -- published data and board geometry for the pictures (no campaign's state here)
+
+
+def air_catalog() -> Catalog:
+    """The published data (plane names, card titles, type loads) the pictures name."""
+    return default_catalog()
+
+
+def hex_labels() -> tuple[str, ...]:
+    return board.every_hex()
+
+
+def hex_centre(hexlabel: str) -> tuple[float, float]:
+    """Where a hex sits: its doubled column (0 to 24) and its row (0 to 8)."""
+    spot = board.parse(hexlabel)
+    assert spot is not None, hexlabel
+    return float(spot[1]), float(spot[0])
+
+
+def section_lines() -> tuple[int, int]:
+    """The doubled columns the two dotted section lines run down."""
+    return (7, 17)
