@@ -28,6 +28,7 @@ COGS: tuple[str, ...] = (
     "cogs.odds",
     "cogs.status",
     "cogs.rules",
+    "cogs.dice",
 )
 PUMP_SECONDS = 30
 STOP_WAIT_SECONDS = 20  # under systemd's TimeoutStopSec (30 s in deploy/sortie@.service)

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot import secrecy
 from bot import switches as switches_of
+from bot.dice import DICE_ROLLED, MAX_DICE, free_roll_stream
 from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
 from bot.rulesets import Plugin
@@ -279,6 +280,29 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         async with self.repo.transaction() as tx:
             if await tx.player(campaign_id, user_id) is not None:
                 await tx.update_player(campaign_id, user_id, dm_ok=ok)
+
+    async def roll(self, campaign_id: int, user_id: int, count: int) -> dict[str, Any]:
+        """Roll ``count`` of the game's own dice for what is played at the table (``/roll``)
+        and log them. Anyone may ask; the dice come from the campaign's seed, drawn from a
+        stream named by the log's length at that moment, so verify replays every roll."""
+        if not 1 <= count <= MAX_DICE:
+            raise ServiceError("dice-count", most=MAX_DICE)
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            self._require_live(campaign)
+            rules = self._plugin(campaign).rules
+            turn = (
+                rules.progress(await state_of(tx, rules, campaign.snapshot_id)).turn
+                if campaign.snapshot_id
+                else 1
+            )
+            index = await tx.count_events(campaign.id)
+            faces = rules.roll_dice(count, free_roll_stream(campaign.seed, turn, index))
+            if faces is None:
+                raise ServiceError("no-dice")
+            data = {"by": user_id, "count": count, "faces": list(faces), "index": index}
+            await self._event(tx, campaign, DICE_ROLLED, data, turn=turn)
+            return data
 
     async def start(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> RoundInfo:
         """Open turn 1's orders round; every side needs a commander."""

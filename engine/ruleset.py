@@ -12,6 +12,7 @@ application's secrecy gate, so a ruleset never decides on its own who may read w
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -363,6 +364,23 @@ class Rules(ABC, Generic[StateT, ViewT]):
     def strike_reports(self, state: StateT, turn: int) -> Sequence[StrikeReport]:
         """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
         return ()
+
+    # -- optional: the game's own dice, rolled on request for what is played at the table
+    # (``/roll``), logged and replayed by verify like every other draw. A ruleset without
+    # dice of its own returns None, and the application offers no such command for it.
+    def roll_dice(self, count: int, stream: random.Random) -> tuple[str, ...] | None:
+        """``count`` of the game's dice from ``stream``, each face a word of the log's word
+        table (``log.value.<face>``), or None when the game has no dice of its own."""
+        return None
+
+    # -- optional: a scripted commander for the offline demo (``python -m bot demo``)
+    def demo_choice(
+        self, view: ViewT, decisions: Sequence[Decision], pick: random.Random
+    ) -> Mapping[str, Sequence[str]] | None:
+        """For each field, values in the order a scripted commander of this game prefers
+        them, from its side's view and decisions; the demo drafts the first one accepted
+        (the field's default failing all). None: a random offered option for each field."""
+        return None
 
     @property
     def supports_odds(self) -> bool:

@@ -56,6 +56,11 @@ GAMES: tuple[tuple[str, str, int], ...] = (
     ("wings", "dambuster-mohne", 2),
     ("wings", "dambuster-eder-short", 4),
     ("wings", "lancaster-industrial", 3),
+    ("memoir44", "western-1944", 1),
+    ("memoir44", "d-day", 2),
+    ("memoir44", "eastern-1942", 3),
+    ("memoir44", "desert-1941", 4),
+    ("memoir44", "pacific-1944", 5),
 )
 MAX_ROUNDS = 2000  # a guard: a game that never ends is a bug, not a long test
 

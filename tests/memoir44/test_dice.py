@@ -4,8 +4,7 @@ extra die, Ambush and the reaction cards."""
 
 from __future__ import annotations
 
-from engine.rng import Rng
-from engine.rulesets.memoir44.flow import free_roll, give_command
+from engine.rulesets.memoir44.flow import give_command
 from engine.rulesets.memoir44.orders import CommandOrder, parse_shots, reaction_triggers
 from engine.rulesets.memoir44.state import GameState, Roll
 from tests.memoir44.helpers import (
@@ -309,8 +308,15 @@ def test_interception_when_the_enemy_ends_within_two_hexes_of_the_fighter() -> N
 # ------------------------------------------------------------------ the ground game's dice
 
 
-def test_free_roll_of_the_ground_game_is_logged_with_its_faces() -> None:
-    _state, events = free_roll(start(), Rng("s", 1, "roll"), "someone", 3)
-    assert len(events[0].data["faces"]) == 3
-    again, events_again = free_roll(start(), Rng("s", 1, "roll"), "someone", 3)
-    assert events_again == events and again.free_rolls == 1
+def test_roll_dice_for_the_table_is_the_battle_die_from_the_stream() -> None:
+    import random
+
+    from engine.rulesets.memoir44 import Memoir44Rules
+
+    rules = Memoir44Rules()
+    faces = rules.roll_dice(600, random.Random(7))
+    assert len(faces) == 600
+    counts = {face: faces.count(face) for face in set(faces)}
+    assert set(counts) == {f"m44-{f}" for f in ("infantry", "armour", "grenade", "star", "flag")}
+    assert 150 < counts["m44-infantry"] < 250  # two faces of six
+    assert rules.roll_dice(3, random.Random(7)) == faces[:3]

@@ -48,7 +48,7 @@ def test_scenarios_and_switches() -> None:
 def test_opening_says_the_hand_sizes_never_the_cards() -> None:
     state = RULES.new("d-day", "seed")
     events = RULES.opening(state)
-    assert events[0].data["superiority"] == "allies"
+    assert events[0].data["superiority"] == "m44-allies"  # a word for the log
     drawn = {e.data["side"]: e.data["count"] for e in events if e.kind == "m44-drew"}
     assert drawn == {"allies": 2, "axis": 1}
     assert drawn == {side: len(state.sides[side].hand) for side in ("allies", "axis")}
@@ -161,3 +161,18 @@ def test_any_offered_pick_plays_without_refusal(seed: int) -> None:
         progress = RULES.progress(state)
         state, events = RULES.resolve(state, choice, Rng(f"s{seed}", progress.turn, progress.round))
         assert all(e.kind != "m44-refused" for e in events), events
+
+
+def test_an_illegal_combination_reaching_resolve_is_played_as_the_table_would() -> None:
+    """Until the seam checks a round's picks together at Lock, an illegal combination is
+    played out: the card named is spent (it was revealed), the plane does nothing, and the
+    turn's record says why."""
+    state = RULES.new("western-1944", "seed")
+    card = sorted(c.split("#")[0] for c in state.sides["allies"].hand)[0]
+    state, events = step(
+        state, {"command": "close-assault", "card": card, "plane": "deploy-fighter"}
+    )
+    assert events[0].kind == "m44-refused" and events[0].data["reason"] == "deploy-needs-section"
+    assert state.sides["allies"].plane is None
+    assert [c.split("#")[0] for c in state.discard] == [card]
+    assert state.history[-1].plan.refused == "m44-deploy-needs-section"

@@ -18,8 +18,7 @@ from engine.rng import Rng
 from engine.ruleset import Event
 from engine.rulesets.memoir44.battle import resolve_battle
 from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_key
-from engine.rulesets.memoir44.deck import Refused, draw, next_stream, play, reshuffle, with_side
-from engine.rulesets.memoir44.dice import roll
+from engine.rulesets.memoir44.deck import Refused, draw, play, reshuffle, with_side
 from engine.rulesets.memoir44.orders import (
     VICTORY,
     CommandOrder,
@@ -89,6 +88,7 @@ def give_command(
         deploy=deploy,
         start=mine.plane.hex if mine.plane is not None and action == "fly" else None,
         shots=order.shots,
+        refused=order.refused,
     )
     events.append(
         Event(
@@ -322,18 +322,6 @@ def end_turn(catalog: Catalog, state: GameState, rng: Rng) -> tuple[GameState, l
 
 def _downed(events: list[Event]) -> set[str]:
     return {str(e.data["side"]) for e in events if e.kind in ("m44-shot-down", "m44-forced-off")}
-
-
-def free_roll(state: GameState, rng: Rng, who: str, count: int) -> tuple[GameState, list[Event]]:
-    """The ground game's dice rolled by the bot on request (``/roll 3``), logged like the
-    air dice so the whole game's dice can be checked."""
-    if not 1 <= count <= 12:
-        raise Refused("roll-count")
-    state, stream = next_stream(state, rng, "free")
-    faces = roll(stream, count)  # type: ignore[arg-type]
-    state = state.model_copy(update={"free_rolls": state.free_rolls + 1})
-    data = {"who": who, "faces": list(faces)}
-    return state, [Event(kind="m44-free-roll", turn=state.turn, data=data)]
 
 
 def hand_cards(state: GameState, side: SideId) -> list[str]:

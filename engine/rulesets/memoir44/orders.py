@@ -41,6 +41,7 @@ class CommandOrder:
     card: str | None = None  # a card key from the hand
     action: str = "none"
     shots: tuple[Shot, ...] = ()
+    refused: str = ""  # the reason the side's own picks were set aside, if they were
 
 
 @dataclass(frozen=True)

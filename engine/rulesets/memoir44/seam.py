@@ -28,6 +28,7 @@ the log says why (``m44-refused``), so a revealed card is always a played card.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from typing import Any
@@ -48,7 +49,7 @@ from engine.ruleset import (
     Stored,
     SwitchSpec,
 )
-from engine.rulesets.memoir44 import board
+from engine.rulesets.memoir44 import board, dice, skirmish
 from engine.rulesets.memoir44.catalog import PLANE_TYPES, THEATRES, Catalog, default_catalog
 from engine.rulesets.memoir44.deck import Refused, play
 from engine.rulesets.memoir44.flow import fly, give_command, react
@@ -229,7 +230,7 @@ class Memoir44Rules(Rules[GameState, AirView]):
                     kind="m44-drew", turn=0, data={"side": side, "count": count, "why": "opening"}
                 )
             )
-        return events
+        return [for_log(self.catalog, event) for event in events]
 
     # ------------------------------------------------------------------ what is asked
 
@@ -335,7 +336,7 @@ class Memoir44Rules(Rules[GameState, AirView]):
         side = plan.side
         enemy = state.side(other(side)).plane
         blocked = {enemy.hex} if enemy is not None and enemy.status == "airborne" else set()
-        forward = -1 if side == "allies" else 1  # the Allies' enemy edge is row A
+        forward = 1 if side == "allies" else -1  # the Allies fly toward row A, the Axis edge
         most = move_allowance(self.catalog, plan.effect)
 
         def ahead(hexlabel: str) -> tuple[int, str]:
@@ -475,6 +476,12 @@ class Memoir44Rules(Rules[GameState, AirView]):
             return refusal(refused)
         return None
 
+    def demo_choice(
+        self, view: AirView, decisions: Sequence[Decision], pick: random.Random
+    ) -> Mapping[str, Sequence[str]]:
+        """The offline demo's scripted commander (``skirmish``): a keen table's picks."""
+        return skirmish.picks(self.catalog, view, decisions, pick)
+
     # ------------------------------------------------------------------ picks to orders
 
     def _command_order(self, state: GameState, choice: Mapping[str, str]) -> CommandOrder:
@@ -519,6 +526,12 @@ class Memoir44Rules(Rules[GameState, AirView]):
     def resolve(
         self, state: GameState, choices: Mapping[str, Mapping[str, str]], rng: Rng
     ) -> tuple[GameState, list[Event]]:
+        state, events = self._resolve(state, choices, rng)
+        return state, [for_log(self.catalog, event) for event in events]
+
+    def _resolve(
+        self, state: GameState, choices: Mapping[str, Mapping[str, str]], rng: Rng
+    ) -> tuple[GameState, list[Event]]:
         if state.finished:
             raise ValueError("the game is over")
         if state.phase == "command":
@@ -531,14 +544,14 @@ class Memoir44Rules(Rules[GameState, AirView]):
                 order = self._flight_order(state, choice)
             except Refused as refused:
                 order = parse_flight(self._quick_flights(state)[0], self._plane_kind(state))  # type: ignore[arg-type]
-                state, events = fly(self.catalog, state, order, rng)
+                state, events = fly(self.catalog, _mark_refused(state, refused), order, rng)
                 return state, [_refused(state, plan.side, refused), *events]
             return fly(self.catalog, state, order, rng)
         choice = choices.get(other(plan.side), {})
         try:
             return react(self.catalog, state, self._reaction_order(choice), rng)
         except Refused as refused:
-            state, events = react(self.catalog, state, Reaction(), rng)
+            state, events = react(self.catalog, _mark_refused(state, refused), Reaction(), rng)
             return state, [_refused(state, other(plan.side), refused), *events]
 
     def _resolve_command(
@@ -564,8 +577,13 @@ class Memoir44Rules(Rules[GameState, AirView]):
             command = choice.get("command", "other-tactic")
             if command not in {c.key for c in self.catalog.commands}:
                 command = "other-tactic"
-            state, more = give_command(self.catalog, state, CommandOrder(command), rng)
+            plain = CommandOrder(command, refused=f"m44-{refused.reason}")
+            state, more = give_command(self.catalog, state, plain, rng)
             return state, events + more
+
+    def roll_dice(self, count: int, stream: random.Random) -> tuple[str, ...]:
+        """Battle dice for the ground game (``/roll 3``): the same die as the air's."""
+        return tuple(f"m44-{face}" for face in dice.roll(stream, count))
 
     def view(self, state: GameState, viewer: str | None) -> AirView:
         return air_view(state, viewer)
@@ -609,6 +627,62 @@ def shots_text(shots: Sequence[Shot], airborne: bool) -> str:
             word += f" {shot.dice - (1 if shot.close_assault else 0)}"
         parts.append(word)
     return ", ".join(parts)
+
+
+# Event fields whose values are words of the game: the log words them through its
+# ``log.value`` table, so they are given there with this ruleset's prefix (``m44-recon``)
+# and never meet another game's word of the same spelling.
+_WORDED = frozenset(
+    {
+        "why",
+        "purpose",
+        "outcome",
+        "action",
+        "type",
+        "on",
+        "card",
+        "command",
+        "faces",
+        "unit",
+        "theatre",
+        "superiority",
+        "finish",
+        "kind",
+        "target",
+        "removed",
+        "when",
+    }
+)
+
+
+def _said(value: object) -> object:
+    if isinstance(value, str):
+        return f"m44-{value.lower().replace(' ', '-')}" if value else value
+    if isinstance(value, list):
+        return [_said(item) for item in value]
+    return value
+
+
+def for_log(catalog: Catalog, event: Event) -> Event:
+    """An engine event as the application logs it: game words tagged for the log's word
+    table, plane figures by their names (names read the same in every language)."""
+    data: dict[str, object] = {}
+    for key, value in event.data.items():
+        if key == "model" and isinstance(value, str) and value in catalog.models:
+            data[key] = catalog.models[value].name
+        elif key in _WORDED or (event.kind == "m44-setup" and key in SIDES):
+            data[key] = _said(value)
+        else:
+            data[key] = value
+    return event.model_copy(update={"data": data})
+
+
+def _mark_refused(state: GameState, refused: Refused) -> GameState:
+    """The turn's record says an order was refused, so the table sees it in the report."""
+    if state.plan is None:
+        return state
+    plan = state.plan.model_copy(update={"refused": f"m44-{refused.reason}"})
+    return state.model_copy(update={"plan": plan})
 
 
 def _refused(state: GameState, side: str, refused: Refused) -> Event:

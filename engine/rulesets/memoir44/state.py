@@ -110,6 +110,7 @@ class Plan(_Frozen):
     ambush_unit: Unit | None = None
     reaction: str | None = None  # the instance the other side played
     reaction_token: int = 0
+    refused: str = ""  # why the side's picks were refused as a whole (see seam.py)
 
 
 class TurnRecord(_Frozen):
@@ -137,7 +138,6 @@ class GameState(_Frozen):
     drawn: dict[SideId, int] = Field(default_factory=dict)  # cards drawn this turn
     bombed: dict[str, SideId] = Field(default_factory=dict)  # objective hex -> who took it
     streams: int = 0  # rolls and shuffles so far: names each one's random stream
-    free_rolls: int = 0  # ``/roll`` dice rolls asked so far
     history: tuple[TurnRecord, ...] = ()
     finished: bool = False
     winner: str | None = None

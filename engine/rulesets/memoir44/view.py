@@ -80,7 +80,6 @@ class AirView(_Frozen):
     bombed: dict[str, SideId]
     triggers: tuple[str, ...]  # what the other side may answer now (public)
     history: tuple[TurnRecord, ...]
-    free_rolls: int
 
     @property
     def vp(self) -> dict[str, int]:
@@ -109,6 +108,7 @@ def _public_plan(plan: Plan | None) -> Plan | None:
         ambush_unit=plan.ambush_unit,
         reaction=plan.reaction,
         reaction_token=plan.reaction_token,
+        refused=plan.refused,
     )
 
 
@@ -150,7 +150,6 @@ def air_view(state: GameState, viewer: str | None) -> AirView:
         bombed=dict(state.bombed),
         triggers=tuple(sorted(reaction_triggers(state))) if state.phase == "reaction" else (),
         history=state.history,
-        free_rolls=state.free_rolls,
     )
 
 

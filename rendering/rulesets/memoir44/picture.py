@@ -26,6 +26,8 @@ from engine.rulesets.memoir44.view import (
 )
 from engine.types import Side
 from rendering.i18n import t
+from rendering.presenter import RevealLine
+from rendering.rulesets.memoir44.words import card_title, model_name
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -69,18 +71,6 @@ STYLE_OF = {"allies": Side.ALLIED, "axis": Side.JAPANESE}
 
 def _w(key: str, locale: str, **params: object) -> str:
     return t(f"m44.{key}", locale, **params)
-
-
-def model_name(model: str) -> str:
-    figure = air_catalog().models.get(model)
-    return figure.name if figure is not None else model
-
-
-def card_title(key: str, locale: str) -> str:
-    try:
-        return air_catalog().card(key).title.get(locale)
-    except KeyError:
-        return key
 
 
 # ------------------------------------------------------------------ a side's air state
@@ -199,6 +189,9 @@ def _side_panel(
         notes.append(_w("lost", locale, types=lost_words))
     if not notes:
         notes.append(_w("no-medal", locale))
+    if mine.hand is not None:  # the viewer's own side: its hand, by title
+        titles = ", ".join(card_title(key, locale) for key in sorted(mine.hand)) or "—"
+        notes.insert(0, _w("your-hand", locale, cards=titles))
     for note in wrap(" · ".join(notes), font(SMALL), INNER - 32, max_lines=2):
         draw_text(draw, (x, y), note, font(SMALL), MUTED, "lm")
         y += 30
@@ -378,4 +371,44 @@ def air_picture(view: AirView, lines: Sequence[str], locale: str, title: str = "
         for line in text_lines:
             draw_text(draw, (PAD + 14, y + 15), line, font(SMALL), INK, "lm", INNER - 28)
             y += 30
+    return to_png(image)
+
+
+# ------------------------------------------------------------------ the reveal
+
+
+def reveal_picture(title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
+    """What each side locked, as the reveal shows it (words given by the application)."""
+    blocks: list[tuple[str, list[str], str]] = []
+    for line in sides:
+        body = [
+            part
+            for label, value in line.pairs
+            for part in wrap(f"{label}: {value}", font(TEXT), INNER - 40, max_lines=3)
+        ]
+        blocks.append((line.side, body or ["—"], line.receipt))
+    height = 110 + sum(56 + 20 + LINE * len(body) + 50 for _, body, _ in blocks) + 16
+    image, draw = canvas(height, WIDTH)
+    y = phone_header(image, draw, title, "") + 14
+    for side, body, receipt in blocks:
+        style_side = STYLE_OF.get(side, Side.ALLIED)
+        style = side_style(style_side)
+        box_height = 56 + 20 + LINE * len(body) + 36
+        panel(draw, (PAD, y, WIDTH - PAD, y + box_height), CARD_BG, style.dark)
+        fill_side(image, (PAD + 2, y + 2, WIDTH - PAD - 2, y + 50), style_side)
+        name = _w(f"side.{side}", locale)
+        plate = text_width(name, font(TEXT, "bold")) + 64
+        draw.rounded_rectangle(
+            (PAD + 12, y + 7, PAD + 12 + plate, y + 45), radius=8, fill=CARD_BG, outline=style.dark
+        )
+        draw_marker(draw, (PAD + 32, y + 26), 22, style_side)
+        draw_text(draw, (PAD + 50, y + 26), name, font(TEXT, "bold"), style.dark, "lm")
+        line_y = y + 66
+        for part in body:
+            draw_text(draw, (PAD + 20, line_y + 14), part, font(TEXT), INK, "lm", INNER - 40)
+            line_y += LINE
+        if receipt:
+            label = _w("receipt", locale, receipt=receipt)
+            draw_text(draw, (PAD + 20, line_y + 14), label, font(SMALL, "mono"), MUTED, "lm")
+        y += box_height + 16
     return to_png(image)
