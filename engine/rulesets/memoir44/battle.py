@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import engine.rulesets.memoir44.dice as dice
 from engine.rng import Rng
 from engine.ruleset import Event
-from engine.rulesets.memoir44 import dice
 from engine.rulesets.memoir44.catalog import Card, Catalog, SideId, card_key
 from engine.rulesets.memoir44.deck import draw, next_stream, with_side
 from engine.rulesets.memoir44.dice import Face

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.rulesets.memoir44 import board
+import engine.rulesets.memoir44.board as board
 from engine.rulesets.memoir44.catalog import PLANE_TYPES, Card, Catalog, PlaneType
 from engine.rulesets.memoir44.deck import Refused, holding
 from engine.rulesets.memoir44.dice import Target

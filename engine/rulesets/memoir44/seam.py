@@ -33,6 +33,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
+import engine.rulesets.memoir44.board as board
+import engine.rulesets.memoir44.dice as dice
+import engine.rulesets.memoir44.skirmish as skirmish
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -49,7 +52,6 @@ from engine.ruleset import (
     Stored,
     SwitchSpec,
 )
-from engine.rulesets.memoir44 import board, dice, skirmish
 from engine.rulesets.memoir44.catalog import PLANE_TYPES, THEATRES, Catalog, default_catalog
 from engine.rulesets.memoir44.deck import Refused, play
 from engine.rulesets.memoir44.flow import fly, give_command, react

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import engine.rulesets.memoir44.board as board
 from engine.ruleset import Decision
-from engine.rulesets.memoir44 import board
 from engine.rulesets.memoir44.catalog import Catalog
 from engine.rulesets.memoir44.orders import move_allowance
 from engine.rulesets.memoir44.state import other

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.rulesets.memoir44 import board
+import engine.rulesets.memoir44.board as board
 from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_key, default_catalog
 from engine.rulesets.memoir44.orders import reaction_triggers
 from engine.rulesets.memoir44.state import (
