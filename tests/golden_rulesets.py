@@ -67,7 +67,7 @@ MAX_ROUNDS = 2000  # a guard: a game that never ends is a bug, not a long test
 
 @cache
 def _registry() -> Registry:
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     return Registry(default_catalog())
 
