@@ -71,7 +71,11 @@ def _command(
             chosen["plane"] = ["withdraw"]
         else:
             chosen["plane"] = ["fly"]
-            boosts = [c for c in hand if catalog.card(c).icon == plane.type]
+            boosts = [
+                c
+                for c in hand
+                if catalog.card(c).icon == plane.type and catalog.card(c).timing == "attack"
+            ]
             if boosts and pick.random() < 0.7:
                 chosen["card"] = [pick.choice(boosts)]
     enemy = theirs.plane

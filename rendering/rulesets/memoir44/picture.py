@@ -24,7 +24,7 @@ from engine.rulesets.memoir44.view import (
     hex_labels,
     section_lines,
 )
-from engine.types import Side
+from engine.zero.types import Side
 from rendering.i18n import t
 from rendering.presenter import RevealLine
 from rendering.rulesets.memoir44.words import card_title, model_name
