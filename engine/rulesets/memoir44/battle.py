@@ -22,7 +22,7 @@ from engine.ruleset import Event
 from engine.rulesets.memoir44.catalog import Card, Catalog, SideId, card_key
 from engine.rulesets.memoir44.deck import draw, next_stream, with_side
 from engine.rulesets.memoir44.dice import Face
-from engine.rulesets.memoir44.state import GameState, Medal, Roll, Token, other
+from engine.rulesets.memoir44.state import Fallen, GameState, Medal, Plane, Roll, Token, other
 
 UNIT_DICE = {"infantry": 3, "armour": 3, "artillery": 4, "destroyer": 4}
 
@@ -118,6 +118,7 @@ class _Battle:
         if outcome == "shot-down":
             self.down(victim, shooter, confirmed=True)
         elif outcome == "forced-off":
+            self.fall(victim, plane, "forced-off")
             self.events.append(
                 Event(
                     kind="m44-forced-off",
@@ -134,6 +135,7 @@ class _Battle:
         plane = mine.plane
         assert plane is not None
         lost = (*mine.lost, plane.type) if plane.type not in mine.lost else mine.lost
+        self.fall(victim, plane, "shot-down")
         self.state = with_side(self.state, victim, plane=None, lost=lost)
         self.events.append(
             Event(
@@ -158,6 +160,10 @@ class _Battle:
         self.state, drew = draw(self.state, self.rng, shooter, 1, "kill")
         self.events += drew
 
+    def fall(self, side: SideId, plane: Plane, outcome: str) -> None:
+        fallen = Fallen(side=side, model=plane.model, hex=plane.hex, outcome=outcome)
+        self.state = self.state.model_copy(update={"fallen": (*self.state.fallen, fallen)})
+
     def fire(self, shooter: SideId, count: int, purpose: str, token: int = 0) -> None:
         self.confirm(shooter, self.at_plane(shooter, count, purpose, token=token))
 
@@ -173,11 +179,21 @@ class _Battle:
         for token, _order, purpose, count in sorted(moments):
             if self.plane_of(self.attacker) is None:
                 break
+            # The answer comes as the token is placed: the plane is over that hex then.
+            self.move_attacker(self.plan.tokens[token - 1].hex)
             self.fire(self.defender, count, purpose, token)
+        if self.plan.path:
+            self.move_attacker(self.plan.path[-1])
         if answer is not None and answer.intercept and self.plane_of(self.attacker) is not None:
             fighter = self.state.side(self.defender).plane
             if fighter is not None:
                 self.fire(self.defender, self.catalog.types[fighter.type].dogfight, "interception")
+
+    def move_attacker(self, hexlabel: str) -> None:
+        plane = self.state.side(self.attacker).plane
+        if plane is not None and plane.hex != hexlabel:
+            moved = plane.model_copy(update={"hex": hexlabel})
+            self.state = with_side(self.state, self.attacker, plane=moved)
 
     def land(self) -> None:
         plane = self.state.side(self.attacker).plane

@@ -29,7 +29,7 @@ from engine.rulesets.memoir44.orders import (
     check_reaction,
     reaction_triggers,
 )
-from engine.rulesets.memoir44.state import SIDES, GameState, Plan, Plane, TurnRecord, other
+from engine.rulesets.memoir44.state import GameState, Plan, Plane, TurnRecord, other
 
 
 def begin_turn(catalog: Catalog, state: GameState) -> tuple[GameState, list[Event]]:
@@ -301,13 +301,14 @@ def end_turn(catalog: Catalog, state: GameState, rng: Rng) -> tuple[GameState, l
         plan=plan,
         rolls=state.rolled,
         drawn=state.drawn,
-        lost=tuple(s for s in SIDES if s in _downed(events)),
+        fallen=state.fallen,
     )
     state = state.model_copy(
         update={
             "history": (*state.history, record),
             "plan": None,
             "rolled": (),
+            "fallen": (),
             "drawn": {},
             "turn": state.turn + 1,
         }
@@ -318,10 +319,6 @@ def end_turn(catalog: Catalog, state: GameState, rng: Rng) -> tuple[GameState, l
         return state, events
     state, more = begin_turn(catalog, state)
     return state, events + more
-
-
-def _downed(events: list[Event]) -> set[str]:
-    return {str(e.data["side"]) for e in events if e.kind in ("m44-shot-down", "m44-forced-off")}
 
 
 def hand_cards(state: GameState, side: SideId) -> list[str]:

@@ -91,6 +91,15 @@ class Roll(_Frozen):
     outcome: str = ""
 
 
+class Fallen(_Frozen):
+    """A plane shot down, forced off or sunk with its carrier this turn: where it was."""
+
+    side: SideId
+    model: str
+    hex: str
+    outcome: Literal["shot-down", "forced-off"]
+
+
 class Plan(_Frozen):
     """The active side's turn as given so far, and how the other side answered."""
 
@@ -118,7 +127,7 @@ class TurnRecord(_Frozen):
     plan: Plan
     rolls: tuple[Roll, ...] = ()
     drawn: dict[SideId, int] = Field(default_factory=dict)
-    lost: tuple[str, ...] = ()  # sides whose plane went down this turn
+    fallen: tuple[Fallen, ...] = ()  # planes that left the board this turn, and where
 
 
 class GameState(_Frozen):
@@ -135,6 +144,7 @@ class GameState(_Frozen):
     discard: tuple[str, ...] = ()
     plan: Plan | None = None
     rolled: tuple[Roll, ...] = ()  # this turn's rolls so far
+    fallen: tuple[Fallen, ...] = ()  # this turn's planes down so far
     drawn: dict[SideId, int] = Field(default_factory=dict)  # cards drawn this turn
     bombed: dict[str, SideId] = Field(default_factory=dict)  # objective hex -> who took it
     streams: int = 0  # rolls and shuffles so far: names each one's random stream

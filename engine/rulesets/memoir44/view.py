@@ -14,6 +14,7 @@ from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_ke
 from engine.rulesets.memoir44.orders import reaction_triggers
 from engine.rulesets.memoir44.state import (
     SIDES,
+    Fallen,
     GameState,
     Medal,
     Phase,
@@ -27,6 +28,7 @@ from engine.rulesets.memoir44.state import (
 
 __all__ = [
     "AirView",
+    "Fallen",
     "Medal",
     "Plan",
     "Plane",
@@ -77,6 +79,7 @@ class AirView(_Frozen):
     discard: tuple[str, ...]  # card keys, oldest first
     plan: Plan | None
     rolled: tuple[Roll, ...]
+    fallen: tuple[Fallen, ...]
     bombed: dict[str, SideId]
     triggers: tuple[str, ...]  # what the other side may answer now (public)
     history: tuple[TurnRecord, ...]
@@ -147,6 +150,7 @@ def air_view(state: GameState, viewer: str | None) -> AirView:
         discard=tuple(card_key(card) for card in state.discard),
         plan=_public_plan(state.plan),
         rolled=state.rolled,
+        fallen=state.fallen,
         bombed=dict(state.bombed),
         triggers=tuple(sorted(reaction_triggers(state))) if state.phase == "reaction" else (),
         history=state.history,

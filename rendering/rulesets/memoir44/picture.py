@@ -16,8 +16,8 @@ from PIL import Image, ImageDraw
 
 from engine.rulesets.memoir44.view import (
     AirView,
+    Fallen,
     Plan,
-    Roll,
     SideView,
     air_catalog,
     hex_centre,
@@ -216,14 +216,25 @@ def _hexagon(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
     ]
 
 
-def _shown_plan(view: AirView) -> tuple[Plan | None, Sequence[Roll]]:
-    """The turn being played if its plane has flown, else the last turn played."""
+def _shown_plan(view: AirView) -> tuple[Plan | None, Sequence[Fallen]]:
+    """The turn being played if its plane has flown, else the last turn played; and the
+    planes that turn brought down."""
     if view.plan is not None and view.plan.path:
-        return view.plan, view.rolled
+        return view.plan, view.fallen
     if view.history:
         last = view.history[-1]
-        return last.plan, last.rolls
+        return last.plan, last.fallen
     return None, ()
+
+
+def _fallen_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], fallen: Fallen) -> None:
+    """Where a plane went down (a cross) or was forced off (an arrow off the board)."""
+    style = side_style(STYLE_OF[fallen.side])
+    x, y = centre
+    r = HEX_SIZE * 0.5
+    draw.ellipse((x - r, y - r + 6, x + r, y + r + 6), fill=SHADE, outline=style.dark, width=3)
+    sign = "✕" if fallen.outcome == "shot-down" else "↗"
+    draw_text(draw, (x, y + 6), sign, font(28, "bold"), style.dark, "mm")
 
 
 def _plane_mark(
@@ -292,7 +303,7 @@ def _map(
         style = side_style(STYLE_OF[side])
         draw.polygon(_hexagon(cx, cy, HEX_SIZE - 4), outline=style.dark, width=4)
         draw_text(draw, (cx - 16, cy + 10), "✹", font(28, "bold"), style.dark, "mm")
-    plan, _rolls = _shown_plan(view)
+    plan, fallen = _shown_plan(view)
     if plan is not None and plan.path:
         start = [plan.start] if plan.start else []
         points = [_centre(h, left, grid_top) for h in (*start, *plan.path)]
@@ -309,6 +320,8 @@ def _map(
         )
         for number, token in enumerate(plan.tokens, 1):
             _token_mark(draw, _centre(token.hex, left, grid_top), number, token.kind)
+    for down in fallen:
+        _fallen_mark(draw, _centre(down.hex, left, grid_top), down)
     for side in ("allies", "axis"):
         plane = view.sides[side].plane
         if plane is not None:
@@ -339,7 +352,12 @@ def air_picture(view: AirView, lines: Sequence[str], locale: str, title: str = "
     text_lines = [
         part for line in lines for part in wrap(line, font(SMALL), INNER - 28, max_lines=3)
     ][:14]
-    legend = [_w("legend.path", locale), _w("legend.tokens", locale), _w("legend.bombed", locale)]
+    legend = [
+        _w("legend.path", locale),
+        _w("legend.tokens", locale),
+        _w("legend.bombed", locale),
+        _w("legend.fallen", locale),
+    ]
     legend_lines = wrap(" · ".join(legend), font(SMALL), INNER, max_lines=3)
     height = 110 + 2 * (SIDE_HEIGHT + 14) + MAP_HEIGHT + 12 + 30 * len(legend_lines) + 12
     if text_lines:

@@ -251,6 +251,11 @@ def turn_lines(record: TurnRecord, locale: str, models: dict[str, str] | None = 
     model = (models or {}).get(record.plan.side)
     lines = _plan_lines(record.plan, locale, model)
     lines += [roll_line(roll, locale) for roll in record.rolls]
+    down_early = any(f.side == record.plan.side for f in record.fallen) and not any(
+        r.purpose == "token" for r in record.rolls
+    )
+    if down_early and record.plan.tokens:
+        lines.append(w("attack-ended", locale))
     for side in SIDES:
         count = record.drawn.get(side, 0)  # type: ignore[call-overload]
         if count:
