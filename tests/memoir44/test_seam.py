@@ -108,7 +108,7 @@ def test_ground_fire_is_asked_when_the_enemy_plane_is_up() -> None:
     state, _ = step(state, {"flight": "E6 E7"})
     fire = decisions(state)["fire"]
     assert RULES.read_text(state, fire, "Inf, ART") == "inf, art"  # type: ignore[arg-type]
-    assert RULES.read_text(state, fire, "") == ""  # type: ignore[arg-type]
+    assert RULES.read_text(state, fire, "") == "none"  # type: ignore[arg-type]
     assert RULES.read_text(state, fire, "tank 3") == Refusal("m44-shot-word", {"word": "tank"})  # type: ignore[arg-type]
     refusal = RULES.check_choice(state, "axis", {"command": "probe-left", "fire": "inf+"})
     assert refusal == Refusal("m44-close-assault-needed", {})
@@ -145,7 +145,7 @@ def test_any_offered_pick_plays_without_refusal(seed: int) -> None:
         for _attempt in range(20):
             choice: dict[str, dict[str, str]] = {}
             for decision in RULES.pending(state):
-                assert decision.allows(decision.default) or decision.field in ("fire",)
+                assert decision.allows(decision.default)
                 value = pick.choice([o.id for o in decision.options])
                 if decision.field in ("flight", "fire"):
                     assert RULES.read_text(state, decision, value) == value

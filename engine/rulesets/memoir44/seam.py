@@ -284,14 +284,14 @@ class Memoir44Rules(Rules[GameState, AirView]):
         )
         enemy = state.side(other(side)).plane
         if enemy is not None:
-            picks = ("", "inf", "arm", "art") if enemy.status != "carrier" else ("", "sunk")
+            picks = (NONE, "inf", "arm", "art") if enemy.status != "carrier" else (NONE, "sunk")
             out.append(
                 _decision(
                     side=side,
                     field="fire",
                     input="text",
-                    options=tuple(Option(id=p, label=p or NONE) for p in picks),
-                    default="",
+                    options=tuple(Option(id=p, label=p) for p in picks),
+                    default=NONE,
                 )
             )
         return out
@@ -453,7 +453,7 @@ class Memoir44Rules(Rules[GameState, AirView]):
     def _read_fire(self, state: GameState, text: str) -> str | Refusal:
         cleaned = text.strip().lower()
         if cleaned in ("", "-", NONE, "aucun", "rien"):
-            return ""
+            return NONE  # a select option needs a value: "none" says no fire
         enemy = state.side(other(state.active)).plane
         if enemy is None:
             return Refusal("m44-no-enemy-plane")
@@ -489,10 +489,10 @@ class Memoir44Rules(Rules[GameState, AirView]):
     def _command_order(self, state: GameState, choice: Mapping[str, str]) -> CommandOrder:
         command = choice.get("command", "other-tactic")
         card = choice.get("card", NONE)
-        fire = choice.get("fire", "")
+        fire = choice.get("fire", NONE)
         enemy = state.side(other(state.active)).plane
         shots: tuple[Shot, ...] = ()
-        if fire and enemy is not None:
+        if fire not in ("", NONE) and enemy is not None:
             shots = parse_shots(fire, enemy.status == "airborne", command == "close-assault")
         return CommandOrder(
             command=command,

@@ -84,7 +84,7 @@ def option_words(field: str, value: str, locale: str) -> str:
     if field == "markers":
         return w("markers", locale, count=value)
     if field == "fire":
-        return value or w("no-fire", locale)
+        return value if value not in ("", "none") else w("no-fire", locale)
     if field == "flight":
         return value
     return value
