@@ -268,3 +268,16 @@ def test_shots_at_the_enemy_plane() -> None:
     assert refused(parse_shots, "art+", True, True) == "close-assault-unit"
     assert [s.dice for s in parse_shots("inf 2", False, False)] == [2]
     assert refused(parse_shots, "inf 2", True, False) == "shot-dice-airborne"
+
+
+def test_the_flight_line_reads_french_words() -> None:
+    """The French panel's help says inf, bl, art, bombe, duel, objectif: all are read."""
+    order = parse_flight("e6 mit inf, e7 bombe bl, e8 art bombe, d8 duel", "fighter_bomber")
+    assert [(t.kind, t.target) for t in order.tokens] == [
+        ("mg", "infantry"),
+        ("bomb", "armour"),
+        ("bomb", "artillery"),
+    ]
+    assert order.finish == "dogfight"
+    assert parse_flight("E6 inf, E7 objectif", "bomber").finish == "bombing"
+    assert [s.unit for s in parse_shots("bl, inf", True, False)] == ["armour", "infantry"]
