@@ -94,9 +94,9 @@ class Memoir44Presenter:
         )
 
     def turn_summary(self, view: AirView, turn: int, locale: str) -> list[str]:
-        record = _record(view, turn)
-        lines = turn_lines(record, locale, record_models(view, record)) if record else []
-        return [*lines, medals_line(view, locale)]
+        # The turn's report, posted just before, tells it in full with its picture: the
+        # summary only keeps the score, so the channel does not read the turn twice.
+        return [medals_line(view, locale)]
 
     def status_lines(self, view: AirView, locale: str) -> list[str]:
         lines = [
