@@ -91,3 +91,20 @@ def test_a_draw_event_says_who_how_many_and_why_never_what() -> None:
     for event in draws:
         assert set(event.data) <= {"side", "count", "why", "short"}, event
         assert event.data["why"] in whys  # a reason (a card played in the open), not a card
+
+
+def test_a_drafted_flight_shows_on_its_own_panel_only() -> None:
+    """The drafting side's picture shows its flight as drafted (a ghost path); another
+    side's view never draws it, whatever it is handed."""
+    state = RULES.new("western-1944", "ghost")
+    card = sorted(c.split("#")[0] for c in state.sides["allies"].hand)[0]
+    choice = {"allies": {"command": "probe-centre", "card": card, "plane": "deploy-fighter"}}
+    state, _ = RULES.resolve(state, choice, Rng("ghost", 1, "command"))
+    own = RULES.view(state, "allies")
+    plain = PRESENTER.panel_image(own, "en")
+    drafted = PRESENTER.panel_image(own, "en", {"flight": "E6 inf, E7 inf, E8"})
+    assert drafted != plain
+    other_view = RULES.view(state, "axis")
+    assert PRESENTER.panel_image(other_view, "en", {"flight": "E6 inf, E7 inf, E8"}) == (
+        PRESENTER.panel_image(other_view, "en")
+    )

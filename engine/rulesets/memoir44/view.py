@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict
 
 import engine.rulesets.memoir44.board as board
 from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_key, default_catalog
-from engine.rulesets.memoir44.orders import reaction_triggers
+from engine.rulesets.memoir44.deck import Refused
+from engine.rulesets.memoir44.orders import parse_flight, reaction_triggers
 from engine.rulesets.memoir44.state import (
     SIDES,
     Fallen,
@@ -38,6 +39,7 @@ __all__ = [
     "TurnRecord",
     "air_catalog",
     "air_view",
+    "drafted_flight",
     "hex_centre",
     "hex_labels",
     "section_lines",
@@ -163,6 +165,23 @@ def air_view(state: GameState, viewer: str | None) -> AirView:
 def air_catalog() -> Catalog:
     """The published data (plane names, card titles, type loads) the pictures name."""
     return default_catalog()
+
+
+def drafted_flight(view: AirView, text: str) -> Plan | None:
+    """The viewer's own flight as drafted (a line ``read_text`` stored), as a plan to draw
+    on its panel's picture; None when it is not the viewer's flight or does not read."""
+    plan = view.plan
+    if plan is None or view.phase != "flight" or plan.side != view.viewer:
+        return None
+    mine = view.sides[plan.side].plane
+    kind = plan.deploy or (mine.type if mine is not None else None)
+    if kind is None:
+        return None
+    try:
+        order = parse_flight(text, kind)
+    except Refused:
+        return None
+    return plan.model_copy(update={"path": order.path, "tokens": order.tokens})
 
 
 def hex_labels() -> tuple[str, ...]:

@@ -9,6 +9,7 @@ squares and dots; Axis: vermilion, discs and hatching), so shape says it as well
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -266,7 +267,12 @@ def _token_mark(
 
 
 def _map(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: AirView, top: int, locale: str
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: AirView,
+    top: int,
+    locale: str,
+    ghost: Plan | None = None,
 ) -> int:
     panel(draw, (PAD, top, WIDTH - PAD, top + MAP_HEIGHT), PAPER, RULE)
     left = PAD + 4
@@ -304,11 +310,19 @@ def _map(
         draw.polygon(_hexagon(cx, cy, HEX_SIZE - 4), outline=style.dark, width=4)
         draw_text(draw, (cx - 16, cy + 10), "✹", font(28, "bold"), style.dark, "mm")
     plan, fallen = _shown_plan(view)
+    ghosted = ghost is not None
+    if ghost is not None:
+        plan = ghost
     if plan is not None and plan.path:
         start = [plan.start] if plan.start else []
         points = [_centre(h, left, grid_top) for h in (*start, *plan.path)]
         ink = side_style(STYLE_OF[plan.side]).dark
-        if len(points) > 1:
+        if len(points) > 1 and ghosted:
+            # A flight still being drafted: dashed, so nobody takes it for one flown.
+            for frm, to in itertools.pairwise(points):
+                dashed_line(draw, frm, to, ink, 5, 12, 8)
+            _arrow_head(draw, points[-2], points[-1], ink)
+        elif len(points) > 1:
             draw.line(points, fill=ink, width=5, joint="curve")
             _arrow_head(draw, points[-2], points[-1], ink)
         first = points[0]
@@ -346,9 +360,16 @@ def _arrow_head(
 # ------------------------------------------------------------------ the picture
 
 
-def air_picture(view: AirView, lines: Sequence[str], locale: str, title: str = "") -> bytes:
+def air_picture(
+    view: AirView,
+    lines: Sequence[str],
+    locale: str,
+    title: str = "",
+    ghost: Plan | None = None,
+) -> bytes:
     """The whole picture: title, both sides' air state, the overlay, then ``lines`` (the
-    turn in words, a few lines) under it."""
+    turn in words, a few lines) under it. ``ghost``: the viewer's own flight as drafted,
+    drawn dashed on its own panel's picture."""
     text_lines = [
         part for line in lines for part in wrap(line, font(SMALL), INNER - 28, max_lines=3)
     ][:14]
@@ -378,7 +399,7 @@ def air_picture(view: AirView, lines: Sequence[str], locale: str, title: str = "
     y = phone_header(image, draw, heading, subtitle, score) + 14
     for side in ("allies", "axis"):
         y = _side_panel(image, draw, view, side, y, locale) + 14
-    y = _map(image, draw, view, y, locale) + 12
+    y = _map(image, draw, view, y, locale, ghost) + 12
     for line in legend_lines:
         draw_text(draw, (PAD, y + 14), line, font(SMALL), MUTED, "lm")
         y += 30

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.ruleset import Decision, Option
-from engine.rulesets.memoir44.view import AirView, TurnRecord
+from engine.rulesets.memoir44.view import AirView, TurnRecord, drafted_flight
 from rendering.i18n import t
 from rendering.presenter import Report, RevealLine
 from rendering.rulesets.memoir44.picture import air_picture, reveal_picture
@@ -132,7 +132,9 @@ class Memoir44Presenter:
     def panel_image(
         self, view: AirView, locale: str, drafts: Mapping[str, str] | None = None
     ) -> bytes:
-        return air_picture(view, _current(view, locale), locale)
+        drafted = (drafts or {}).get("flight")
+        ghost = drafted_flight(view, drafted) if drafted else None
+        return air_picture(view, _current(view, locale), locale, ghost=ghost)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
         return reveal_picture(title, sides, locale)
