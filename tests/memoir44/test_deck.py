@@ -126,7 +126,7 @@ def test_nothing_to_draw_draws_nothing() -> None:
     )
     state, events = give_command(CATALOG, state, CommandOrder("recon-left"), Loaded())
     drew = next(e for e in events if e.kind == "m44-drew")
-    assert drew.data["count"] == 0 and drew.data["short"] == 1
+    assert drew.data["cards"] == 0 and drew.data["short"] == 1
 
 
 def test_a_kill_draws_the_shooter_a_card() -> None:

@@ -49,7 +49,7 @@ def test_opening_says_the_hand_sizes_never_the_cards() -> None:
     state = RULES.new("d-day", "seed")
     events = RULES.opening(state)
     assert events[0].data["superiority"] == "m44-allies"  # a word for the log
-    drawn = {e.data["side"]: e.data["count"] for e in events if e.kind == "m44-drew"}
+    drawn = {e.data["side"]: e.data["cards"] for e in events if e.kind == "m44-drew"}
     assert drawn == {"allies": 2, "axis": 1}
     assert drawn == {side: len(state.sides[side].hand) for side in ("allies", "axis")}
 

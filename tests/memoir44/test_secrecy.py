@@ -89,7 +89,7 @@ def test_a_draw_event_says_who_how_many_and_why_never_what() -> None:
     draws = [e for e in [*events, *more] if e.kind == "m44-drew"]
     assert draws
     for event in draws:
-        assert set(event.data) <= {"side", "count", "why", "short"}, event
+        assert set(event.data) <= {"side", "cards", "why", "short"}, event
         assert event.data["why"] in whys  # a reason (a card played in the open), not a card
 
 

@@ -46,8 +46,8 @@ def test_setup_event_says_air_power_and_air_sortie_are_removed() -> None:
     assert events[0].data["superiority"] == "allies"
     dealt = [e for e in events if e.kind == "m44-drew"]
     # A draw says who and how many, never which cards.
-    assert [(e.data["side"], e.data["count"]) for e in dealt] == [("allies", 3), ("axis", 2)]
-    assert all(set(e.data) == {"side", "count", "why"} for e in dealt)
+    assert [(e.data["side"], e.data["cards"]) for e in dealt] == [("allies", 3), ("axis", 2)]
+    assert all(set(e.data) == {"side", "cards", "why"} for e in dealt)
 
 
 def test_trios_by_nation_and_theatre() -> None:

@@ -34,7 +34,7 @@ async def test_a_roll_is_logged_with_its_faces_and_verified(env: Env) -> None:
     assert len(first["faces"]) == 3 and first["index"] != second["index"]
     assert all(face.startswith("m44-") for face in first["faces"])
     line = describe("dice-rolled", first, "fr")
-    assert "lance 3 dés" in line and "m44-" not in line
+    assert "lance" in line and line.count(",") == 2 and "m44-" not in line
     logged = await _rolls(env, cid)
     assert [e.data["faces"] for e in logged] == [first["faces"], second["faces"]]  # type: ignore[attr-defined]
     await env.svc.end(cid, GM, "test")

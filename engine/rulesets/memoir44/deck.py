@@ -69,7 +69,7 @@ def draw(
     drawn = dict(state.drawn)
     drawn[side] = drawn.get(side, 0) + got
     state = state.model_copy(update={"drawn": drawn})
-    data: dict[str, object] = {"side": side, "count": got, "why": why}
+    data: dict[str, object] = {"side": side, "cards": got, "why": why}
     if got < count:
         data["short"] = count - got
     events.append(Event(kind="m44-drew", turn=state.turn, data=data))

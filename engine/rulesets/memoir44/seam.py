@@ -229,7 +229,7 @@ class Memoir44Rules(Rules[GameState, AirView]):
             count = opening_hand(self.catalog, side, state.superiority, state.beach)
             events.append(
                 Event(
-                    kind="m44-drew", turn=0, data={"side": side, "count": count, "why": "opening"}
+                    kind="m44-drew", turn=0, data={"side": side, "cards": count, "why": "opening"}
                 )
             )
         return [for_log(self.catalog, event) for event in events]

@@ -90,7 +90,7 @@ class Memoir44Presenter:
             "alt.panel",
             locale,
             board=self.board_summary(view, locale),
-            hand=len(hand or ()),
+            hand=w("air-cards", locale, count=len(hand or ())),
         )
 
     def turn_summary(self, view: AirView, turn: int, locale: str) -> list[str]:

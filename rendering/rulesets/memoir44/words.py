@@ -82,7 +82,7 @@ def option_words(field: str, value: str, locale: str) -> str:
         dice = 4 if unit == "artillery" else 3
         return w("ambush-option", locale, token=number, unit=w(f"unit.{unit}", locale), dice=dice)
     if field == "markers":
-        return w("markers", locale, count=value)
+        return w("markers", locale, count=int(value) if value.isdigit() else 0)
     if field == "fire":
         return value if value not in ("", "none") else w("no-fire", locale)
     if field == "flight":
@@ -118,7 +118,7 @@ def side_line(view: AirView, side: str, locale: str) -> str:
         side=side_word(side, locale),
         nation=nation_name(mine.nation, locale),
         plane=plane_line(mine, locale),
-        hand=mine.hand_size,
+        hand=w("cards-in-hand", locale, count=mine.hand_size),
         medals=len(mine.medals),
         lost=lost,
     )
@@ -225,8 +225,8 @@ def roll_line(roll: Roll, locale: str) -> str:
             locale,
             token=roll.token,
             faces=shown,
-            hits=roll.hits,
-            flags=roll.flags,
+            hits=w("hits", locale, count=roll.hits),
+            flags=w("flags", locale, count=roll.flags),
         )
     if roll.purpose == "bombing":
         return w(
@@ -242,7 +242,7 @@ def roll_line(roll: Roll, locale: str) -> str:
         purpose=w(f"purpose.{roll.purpose}", locale),
         dice=len(roll.faces),
         faces=shown,
-        hits=roll.hits,
+        hits=w("hits", locale, count=roll.hits),
     )
 
 
