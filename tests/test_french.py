@@ -36,6 +36,7 @@ DEMOS = (
     ("land", None),
     ("pearl-harbor", None),
     ("wings", None),
+    ("dambuster", "dambuster-mohne"),
     ("memoir44", None),
 )
 # Keys whose French value may be the English one because it is a name: places, scenarios,

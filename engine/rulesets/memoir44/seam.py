@@ -36,6 +36,7 @@ from typing import Any
 import engine.rulesets.memoir44.board as board
 import engine.rulesets.memoir44.dice as dice
 import engine.rulesets.memoir44.skirmish as skirmish
+import engine.sight as sight
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -71,9 +72,31 @@ from engine.rulesets.memoir44.orders import (
 )
 from engine.rulesets.memoir44.setup import Setup, new_game, opening_hand
 from engine.rulesets.memoir44.state import SIDES, GameState, Shot, other
-from engine.rulesets.memoir44.view import AirView, air_view
+from engine.rulesets.memoir44.view import DERIVED, AirView, project
 
 KEY = "memoir44"
+EVENT_KINDS = (
+    "m44-setup",
+    "m44-drew",
+    "m44-reshuffled",
+    "m44-command",
+    "m44-card",
+    "m44-deployed",
+    "m44-flew",
+    "m44-ambush",
+    "m44-no-reaction",
+    "m44-roll",
+    "m44-shot-down",
+    "m44-forced-off",
+    "m44-landed",
+    "m44-attack-ended",
+    "m44-withdrawn",
+    "m44-rearmed",
+    "m44-restored",
+    "m44-victory",
+    "m44-ended",
+    "m44-refused",
+)
 NONE = "none"
 REACTION_SECONDS = 6 * 3600  # an Ambush is a quick answer; the campaign's own if shorter
 UNITS = ("infantry", "armour", "artillery")  # the Ambusher's dice: 3, 3, 4
@@ -587,8 +610,14 @@ class Memoir44Rules(Rules[GameState, AirView]):
         """Battle dice for the ground game (``/roll 3``): the same die as the air's."""
         return tuple(f"m44-{face}" for face in dice.roll(stream, count))
 
-    def view(self, state: GameState, viewer: str | None) -> AirView:
-        return air_view(state, viewer)
+    # Every event is told to all as it happens: draws say who and how many, never what.
+    event_sights = sight.kinds(public=EVENT_KINDS)
+
+    def derived(self) -> Sequence[sight.Derived]:
+        return DERIVED
+
+    def project(self, kept: Any, eyes: sight.Eyes) -> AirView:
+        return project(kept, eyes)
 
     def progress(self, state: GameState) -> Progress:
         return Progress(

@@ -1,19 +1,21 @@
-"""The whole state of a game's air war, secrets included (the view keeps what a viewer may
-see: ``engine.rulesets.memoir44.view``).
+"""The whole state of a game's air war, secrets included, every field labelled for the
+gate (``engine.sight``): what is not labelled public is secret.
 
-Secret parts: each side's Air Combat ``hand`` (its own only) and the ``deck`` draw pile
-(nobody's). Everything else is public: the table sees planes, ammunition, lost types,
-medals, the discard pile and every card once played.
+Secret parts: each side's Air Combat ``hand`` (its own side's: unlabelled in a side's
+entry) and the ``deck`` draw pile (sealed: nobody's until the game is over). Everything
+else is public: the table sees planes, ammunition, lost types, medals, the discard pile
+and every card once played (records of what happened are public records).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.memoir44.catalog import PlaneType, SideId, Theatre
 from engine.rulesets.memoir44.dice import Face, Target
+from engine.sight import SIDE, Public, Sealed, Sight, public_record
 
 SIDES: tuple[SideId, SideId] = ("allies", "axis")
 Phase = Literal["command", "flight", "reaction", "over"]
@@ -31,6 +33,7 @@ def other(side: str) -> SideId:
     return "axis" if side == "allies" else "allies"
 
 
+@public_record
 class Plane(_Frozen):
     type: PlaneType
     model: str
@@ -45,6 +48,7 @@ class Plane(_Frozen):
         return self.mg + self.bombs
 
 
+@public_record
 class Medal(_Frozen):
     """An air medal: a plane shot down (its model) or an objective bombed (its hex)."""
 
@@ -54,23 +58,28 @@ class Medal(_Frozen):
 
 
 class SideState(_Frozen):
-    nation: str
-    trio: dict[PlaneType, str]
-    hand: tuple[str, ...] = ()  # secret: card instance ids
-    lost: tuple[PlaneType, ...] = ()
-    medals: tuple[Medal, ...] = ()
-    plane: Plane | None = None
-    card_own: bool = False  # an Air Combat card played on its own turn, this turn
-    card_opp: bool = False  # one played during the opponent's turn, this turn
-    withdrew: bool = False  # withdrew (or was made to) at the start of this turn
+    """One side's air war; its entry in ``GameState.sides`` is owned by that side, so the
+    one unlabelled field, the hand, is its own."""
+
+    nation: Public[str]
+    trio: Public[dict[PlaneType, str]]
+    hand: tuple[str, ...] = ()  # secret: card instance ids, the side's own
+    lost: Public[tuple[PlaneType, ...]] = ()
+    medals: Public[tuple[Medal, ...]] = ()
+    plane: Public[Plane | None] = None
+    card_own: Public[bool] = False  # an Air Combat card played on its own turn, this turn
+    card_opp: Public[bool] = False  # one played during the opponent's turn, this turn
+    withdrew: Public[bool] = False  # withdrew (or was made to) at the start of this turn
 
 
+@public_record
 class Token(_Frozen):
     hex: str
     kind: Literal["mg", "bomb"]
     target: Target
 
 
+@public_record
 class Shot(_Frozen):
     """A ground unit's fire at the enemy plane (or the carrier it sat on going down)."""
 
@@ -79,6 +88,7 @@ class Shot(_Frozen):
     close_assault: bool = False
 
 
+@public_record
 class Roll(_Frozen):
     """Dice rolled in the open, for the log and the picture."""
 
@@ -91,6 +101,7 @@ class Roll(_Frozen):
     outcome: str = ""
 
 
+@public_record
 class Fallen(_Frozen):
     """A plane shot down, forced off or sunk with its carrier this turn: where it was."""
 
@@ -100,6 +111,7 @@ class Fallen(_Frozen):
     outcome: Literal["shot-down", "forced-off"]
 
 
+@public_record
 class Plan(_Frozen):
     """The active side's turn as given so far, and how the other side answered."""
 
@@ -122,6 +134,7 @@ class Plan(_Frozen):
     refused: str = ""  # why the side's picks were refused as a whole (see seam.py)
 
 
+@public_record
 class TurnRecord(_Frozen):
     turn: int
     plan: Plan
@@ -130,27 +143,31 @@ class TurnRecord(_Frozen):
     fallen: tuple[Fallen, ...] = ()  # planes that left the board this turn, and where
 
 
+# Each side's entry is public, and owned by the side its key names.
+BY_SIDE = Sight("public", "reveal", key=SIDE)
+
+
 class GameState(_Frozen):
-    theatre: Theatre
-    year: int
-    beach: bool
-    superiority: Literal["allies", "axis", "none"]
-    first: SideId
-    turns: int  # the cap: the game ends after this many turns if nobody claimed victory
-    turn: int = 1
-    phase: Phase = "command"
-    sides: dict[SideId, SideState]
-    deck: tuple[str, ...] = ()  # secret: the draw pile, top first
-    discard: tuple[str, ...] = ()
-    plan: Plan | None = None
-    rolled: tuple[Roll, ...] = ()  # this turn's rolls so far
-    fallen: tuple[Fallen, ...] = ()  # this turn's planes down so far
-    drawn: dict[SideId, int] = Field(default_factory=dict)  # cards drawn this turn
-    bombed: dict[str, SideId] = Field(default_factory=dict)  # objective hex -> who took it
-    streams: int = 0  # rolls and shuffles so far: names each one's random stream
-    history: tuple[TurnRecord, ...] = ()
-    finished: bool = False
-    winner: str | None = None
+    theatre: Public[Theatre]
+    year: Public[int]
+    beach: Public[bool]
+    superiority: Public[Literal["allies", "axis", "none"]]
+    first: Public[SideId]
+    turns: Public[int]  # the cap: the game ends after this many turns if nobody claimed victory
+    turn: Public[int] = 1
+    phase: Public[Phase] = "command"
+    sides: Annotated[dict[SideId, SideState], BY_SIDE]
+    deck: Sealed[tuple[str, ...]] = ()  # the draw pile, top first: nobody's
+    discard: Public[tuple[str, ...]] = ()
+    plan: Public[Plan | None] = None
+    rolled: Public[tuple[Roll, ...]] = ()  # this turn's rolls so far
+    fallen: Public[tuple[Fallen, ...]] = ()  # this turn's planes down so far
+    drawn: Public[dict[SideId, int]] = Field(default_factory=dict)  # cards drawn this turn
+    bombed: Public[dict[str, SideId]] = Field(default_factory=dict)  # objective hex -> taker
+    streams: Public[int] = 0  # rolls and shuffles so far: names each one's random stream
+    history: Public[tuple[TurnRecord, ...]] = ()
+    finished: Public[bool] = False
+    winner: Public[str | None] = None
 
     @property
     def active(self) -> SideId:

@@ -1,11 +1,12 @@
-"""What one viewer may see of the air war: built by keeping, field by field, what the table
-sees (planes, ammunition, medals, lost types, the discard pile, every card once played,
-hand sizes) and, for a side's own player only, that side's hand. The draw pile's order is
-nobody's. Nothing here copies a state object whole, so a secret field added to the state
-later stays out of every view until someone writes it in here on purpose.
+"""What one viewer may see of the air war: ``project`` builds the view from what the gate
+(``engine.sight.keep``) kept of the labelled state for that viewer, and from nothing else.
+A side sees its own hand; everyone sees the rest the table sees (planes, ammunition,
+medals, lost types, the discard pile, every card once played, hand and draw pile sizes).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -26,6 +27,7 @@ from engine.rulesets.memoir44.state import (
     Token,
     TurnRecord,
 )
+from engine.sight import PUBLIC, Derived, Eyes, keep
 
 __all__ = [
     "AirView",
@@ -91,72 +93,71 @@ class AirView(_Frozen):
         return {side: len(self.sides[side].medals) for side in SIDES}
 
 
-def _public_plan(plan: Plan | None) -> Plan | None:
-    """A plan holds only what was given and played in the open; the instance ids of played
-    cards say nothing a discard pile does not."""
-    if plan is None:
-        return None
-    return Plan(
-        side=plan.side,
-        command=plan.command,
-        card=plan.card,
-        effect=plan.effect,
-        action=plan.action,
-        deploy=plan.deploy,
-        start=plan.start,
-        path=plan.path,
-        tokens=plan.tokens,
-        finish=plan.finish,
-        markers=plan.markers,
-        shots=plan.shots,
-        ambush=plan.ambush,
-        ambush_unit=plan.ambush_unit,
-        reaction=plan.reaction,
-        reaction_token=plan.reaction_token,
-        refused=plan.refused,
+def _active(turn: int, first: SideId) -> SideId:
+    return first if turn % 2 == 1 else ("axis" if first == "allies" else "allies")
+
+
+def _triggers(state: GameState, _root: object) -> tuple[str, ...]:
+    return tuple(sorted(reaction_triggers(state))) if state.phase == "reaction" else ()
+
+
+# Public facts the views show without the secrets they are counted from.
+DERIVED = (
+    Derived(GameState, "deck_count", PUBLIC, lambda state, _root: len(state.deck)),
+    Derived(SideState, "hand_size", PUBLIC, lambda side, _root: len(side.hand)),
+    Derived(GameState, "triggers", PUBLIC, _triggers),
+)
+
+
+def _side(part: Any) -> SideView:
+    hand = part.get("hand")
+    return SideView(
+        nation=part["nation"],
+        trio=dict(part["trio"]),
+        plane=part["plane"],
+        lost=part["lost"],
+        medals=part["medals"],
+        hand_size=part["hand_size"],
+        hand=None if hand is None else tuple(card_key(card) for card in hand),
+        card_own=part["card_own"],
+        card_opp=part["card_opp"],
+        withdrew=part["withdrew"],
     )
 
 
-def _side(mine: SideState, own: bool) -> SideView:
-    return SideView(
-        nation=mine.nation,
-        trio=dict(mine.trio),
-        plane=mine.plane,
-        lost=mine.lost,
-        medals=mine.medals,
-        hand_size=len(mine.hand),
-        hand=tuple(card_key(card) for card in mine.hand) if own else None,
-        card_own=mine.card_own,
-        card_opp=mine.card_opp,
-        withdrew=mine.withdrew,
+def project(kept: Any, eyes: Eyes) -> AirView:
+    """The view built from what the gate kept for ``eyes``, and nothing else."""
+    viewer: SideId | None = eyes.side if eyes.side in SIDES else None
+    return AirView(
+        viewer=viewer,
+        turn=kept["turn"],
+        turns=kept["turns"],
+        finished=kept["finished"],
+        winner=kept["winner"],
+        theatre=kept["theatre"],
+        year=kept["year"],
+        beach=kept["beach"],
+        superiority=kept["superiority"],
+        first=kept["first"],
+        active=_active(kept["turn"], kept["first"]),
+        phase=kept["phase"],
+        sides={side: _side(kept["sides"][side]) for side in SIDES},
+        deck_count=kept["deck_count"],
+        discard=tuple(card_key(card) for card in kept["discard"]),
+        plan=kept["plan"],
+        rolled=kept["rolled"],
+        fallen=kept["fallen"],
+        bombed=dict(kept["bombed"]),
+        triggers=kept["triggers"],
+        history=kept["history"],
     )
 
 
 def air_view(state: GameState, viewer: str | None) -> AirView:
-    me: SideId | None = "allies" if viewer == "allies" else "axis" if viewer == "axis" else None
-    return AirView(
-        viewer=me,
-        turn=state.turn,
-        turns=state.turns,
-        finished=state.finished,
-        winner=state.winner,
-        theatre=state.theatre,
-        year=state.year,
-        beach=state.beach,
-        superiority=state.superiority,
-        first=state.first,
-        active=state.active,
-        phase=state.phase,
-        sides={side: _side(state.sides[side], own=side == me) for side in SIDES},
-        deck_count=len(state.deck),
-        discard=tuple(card_key(card) for card in state.discard),
-        plan=_public_plan(state.plan),
-        rolled=state.rolled,
-        fallen=state.fallen,
-        bombed=dict(state.bombed),
-        triggers=tuple(sorted(reaction_triggers(state))) if state.phase == "reaction" else (),
-        history=state.history,
-    )
+    """What side ``viewer`` (or the public, ``None``) may see of ``state``: the gate keeps,
+    ``project`` builds."""
+    eyes = Eyes(side=viewer)
+    return project(keep(state, eyes, finished=state.finished, derived=DERIVED), eyes)
 
 
 # -- published data and board geometry for the pictures (no campaign's state here)

@@ -31,6 +31,7 @@ import engine.rulesets.wings.majors as majors
 import engine.rulesets.wings.nets as nets
 import engine.rulesets.wings.objectives as obj
 import engine.rulesets.wings.pistol as pistol
+import engine.rulesets.wings.records as records
 import engine.rulesets.wings.relief as relief
 import engine.rulesets.wings.sequences as sequences
 import engine.rulesets.wings.shooting as shooting
@@ -1151,14 +1152,30 @@ class Turn:
             self.event("card-revealed", plane=plane.id, card=card.code)
         pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
         starts = {pid: (self.planes[pid].x, self.planes[pid].y) for pid in moves}
+        # Each move is told once its altitude is set: where the step began and ended, and at
+        # which level, so the turn can be drawn step by step from its public events.
+        began = {pid: self.planes[pid] for pid in moves}
         for pid, (card, _length) in moves.items():
             plane = self.planes[pid]
             move = self.catalog.move(self.catalog.planes[plane.type], card.code)
             x, y, heading = geo.apply_move(plane.x, plane.y, plane.heading, move)
             self.update(pid, x=x, y=y, heading=heading, last_card=card.code, last_steep=card.steep)
-            self.event("moved", plane=pid, x=round(x, 3), y=round(y, 3), heading=round(heading, 1))
         for pid, (card, step) in played.items():
             self.altitude(pid, card, step, programs[pid])
+        for pid, (card, _length) in moves.items():
+            before, after = began[pid], self.planes[pid]
+            self.event(
+                "moved",
+                plane=pid,
+                x=round(after.x, 3),
+                y=round(after.y, 3),
+                heading=round(after.heading, 1),
+                card=card.code,
+                start=[round(before.x, 3), round(before.y, 3), round(before.heading, 1)],
+                level=after.level,
+                counters=after.counters,
+                level_before=before.level,
+            )
         relief.crash_low(self)  # seed F.V: too low over a hill or a ridge
         for pid in moves:
             plane = self.planes[pid]
@@ -1447,6 +1464,7 @@ def play_turn(
         if not work.flying():
             break
         work.play_phase(programs)
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, programs)
     work.end_of_turn()
@@ -1469,6 +1487,7 @@ def resume_turn(
     work.phase = 3
     if work.flying():
         work.play_phase(dict(mission.programs))
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, mission.programs)
     work.end_of_turn()

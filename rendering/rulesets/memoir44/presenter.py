@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from engine.ruleset import Decision, Option
 from engine.rulesets.memoir44.view import AirView, TurnRecord, drafted_flight
 from rendering.i18n import t
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.memoir44.picture import air_picture, reveal_picture
 from rendering.rulesets.memoir44.words import (
     card_effect,
@@ -25,6 +25,8 @@ from rendering.rulesets.memoir44.words import (
 
 
 class Memoir44Presenter:
+    tells_turns = False  # each turn is told by its report (picture and lines) and the score
+
     # ------------------------------------------------------------------ words
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
@@ -130,9 +132,9 @@ class Memoir44Presenter:
         return air_picture(view, lines, locale)
 
     def panel_image(
-        self, view: AirView, locale: str, drafts: Mapping[str, str] | None = None
+        self, view: AirView, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
     ) -> bytes:
-        drafted = (drafts or {}).get("flight")
+        drafted = drafts.get("flight")
         ghost = drafted_flight(view, drafted) if drafted else None
         return air_picture(view, _current(view, locale), locale, ghost=ghost)
 
@@ -141,6 +143,20 @@ class Memoir44Presenter:
 
     def after_action(self, scenario: str, view: AirView, locale: str) -> bytes:
         return air_picture(view, self.status_lines(view, locale)[:1], locale)
+
+    def campaign_length(self, scenario: str, view: AirView | None, locale: str) -> str | None:
+        """Turns are the players' turns; the scenario's count (a cap) says it."""
+        return None
+
+    def names(self, view: AirView) -> Mapping[str, str]:
+        """Its events name planes and hexes in words already."""
+        return {}
+
+    def turn_told(
+        self, scenario: str, view: AirView, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """Its turns are told by their reports."""
+        return None
 
     # ------------------------------------------------------------------ reports
 
