@@ -13,8 +13,8 @@ read transaction). Figures are medians of the process's CPU time (what a loaded 
 inflates least), each also as a ratio to the floor, with the wall time and the load.
 
 Counted rather than timed, per resolving Lock: history rows read from the database and
-bytes of stored state text parsed (snapshots and history records): work that must not grow
-with the campaign's age.
+bytes of stored state text parsed (snapshots and history records), to the answer / to
+settled (the largest over the samples): work that must not grow with the campaign's age.
 """
 
 from __future__ import annotations
@@ -165,6 +165,8 @@ async def _measure(svc: Any, game: Game, out: dict[str, list[float]]) -> None:
         result = await call
         out["answer cpu"].append(time.process_time() - cpu)
         out["answer wall"].append(time.perf_counter() - wall)
+        out["answer rows"].append(WORK.rows)
+        out["answer parsed"].append(WORK.parsed)
         await svc.settle()
         out["settled cpu"].append(time.process_time() - cpu)
         out["settled wall"].append(time.perf_counter() - wall)
@@ -218,7 +220,7 @@ def report(ruleset: str, figures: dict[int, dict[str, list[float]]]) -> None:
     print(f"\n== {ruleset} ({SCENARIOS[ruleset]}), resolving Lock, caches cold")
     print(
         f"{'round':>5}{'n':>4}{'answer ms':>11}{'settled ms':>12}{'floor ms':>10}"
-        f"{'x floor':>9}{'wall ms':>9}{'hist rows':>11}{'KiB parsed':>12}"
+        f"{'x floor':>9}{'wall ms':>9}{'hist rows':>11}{'KiB parsed':>14}"
     )
     first = None
     for at, out in sorted(figures.items()):
@@ -229,13 +231,13 @@ def report(ruleset: str, figures: dict[int, dict[str, list[float]]]) -> None:
         settled = median(out["settled cpu"]) if len(out["settled cpu"]) > 1 else answer
         floor = median(out["floor cpu"]) if len(out["floor cpu"]) > 1 else out["floor cpu"][0]
         wall = median(out["answer wall"]) if len(out["answer wall"]) > 1 else 0.0
-        rows = max(out["rows"])
-        parsed = max(out["parsed"]) / 1024
+        rows = f"{max(out['answer rows'])}/{max(out['rows'])}"
+        parsed = f"{max(out['answer parsed']) / 1024:.1f}/{max(out['parsed']) / 1024:.1f}"
         first = first if first is not None else answer
         print(
             f"{at:>5}{len(out['answer cpu']):>4}{answer * 1000:>11.2f}{settled * 1000:>12.2f}"
             f"{floor * 1000:>10.2f}{answer / floor:>9.1f}{wall * 1000:>9.2f}{rows:>11}"
-            f"{parsed:>12.1f}   (round {at} / round {min(figures)}: x{answer / first:.2f})"
+            f"{parsed:>14}   (round {at} / round {min(figures)}: x{answer / first:.2f})"
         )
 
 

@@ -40,7 +40,7 @@ from db.repository import (
     Transaction,
 )
 from engine.rng import Rng
-from engine.ruleset import Decision, Rules
+from engine.ruleset import Decision, Progress, Rules
 
 log = logging.getLogger(__name__)
 
@@ -168,15 +168,18 @@ async def store_state(
     now: int,
     *,
     stored_len: int = 0,
+    base: int = 0,
 ) -> int:
     """Write ``state`` as a new snapshot of the campaign's branch; its id.
 
     Only the history records past ``stored_len`` (what the branch already holds, from the
     snapshot the state was resolved from) are appended, in the caller's transaction, so a
-    round costs its own records, never the whole history again.
+    round costs its own records, never the whole history again. ``base``: how many of the
+    branch's records ``state``'s own history leaves out (a state resolved from its snapshot
+    alone holds only the records its round added: ``base`` is then ``stored_len``).
     """
     progress = rules.progress(state)
-    stored = rules.dump_stored(state, since=stored_len)
+    stored = rules.dump_stored(state, since=stored_len - base)
     await tx.append_history(campaign.id, campaign.branch, stored_len, stored.records)
     snapshot_id = await tx.insert_snapshot(
         campaign.id,
@@ -185,7 +188,7 @@ async def store_state(
         progress.round,
         stored.current,
         now,
-        history_len=stored.length,
+        history_len=base + stored.length,
     )
     # Not cached here: the next round plays from the state as parsed back from storage, as
     # after a restart, so a bot that kept running and one that restarted play alike.
@@ -596,7 +599,7 @@ async def fill_missing(
 ) -> list[str]:
     """Lock a choice for every side that has not locked, per the campaign's policy."""
     rules = ctx.plugin(campaign).rules
-    state = await state_of(tx, rules, round_row.snapshot_before_id)
+    state = await state_of(tx, rules, round_row.snapshot_before_id, history=False)
     standing = await tx.standing_locks(round_row.id)
     filled: list[str] = []
     for side in rules.side_ids:
@@ -657,6 +660,9 @@ class Resolution:
     decisions: Sequence[Decision]
     new_state: Any
     events: Sequence[Any]
+    # How many of the branch's history records ``new_state``'s own history leaves out: all
+    # the stored ones when it was resolved from its snapshot alone, else none.
+    history_base: int = 0
 
 
 async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolution | None:
@@ -669,7 +675,14 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
     if campaign is None:
         return None
     rules = ctx.plugin(campaign).rules
-    state = await state_of(tx, rules, round_row.snapshot_before_id)
+    # From the snapshot alone when the ruleset's rounds read no history (issue 29): the
+    # history is nearly all of a late state, and parsing it made every round cost more
+    # than the one before.
+    row = await snapshot_row(tx, round_row.snapshot_before_id)
+    state = await load_state(tx, rules, row, history=False)
+    base = row.history_len
+    if not rules.resolves_from_snapshot(state):
+        state, base = await load_state(tx, rules, row), 0
     standing = await tx.standing_locks(round_id)
     missing = [side for side in rules.side_ids if side not in standing]
     if missing:
@@ -680,7 +693,7 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
     )
     lock_ids = frozenset(lock.id for lock in standing.values())
-    return Resolution(round_row, campaign, lock_ids, decisions, new_state, events)
+    return Resolution(round_row, campaign, lock_ids, decisions, new_state, events, base)
 
 
 async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool | None:
@@ -721,8 +734,16 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     before = await tx.snapshot(round_row.snapshot_before_id)
     if before is None or before.branch != campaign.branch:
         raise RuntimeError(f"round {round_id} does not start from its campaign's branch")
+    if before.history_len < plan.history_base:
+        raise RuntimeError(f"round {round_id}'s snapshot lost history records")
     after_id = await store_state(
-        tx, rules, campaign, new_state, ctx.now, stored_len=before.history_len
+        tx,
+        rules,
+        campaign,
+        new_state,
+        ctx.now,
+        stored_len=before.history_len,
+        base=plan.history_base,
     )
     await tx.update_round(
         round_id, status="resolved", resolved_at=ctx.now, snapshot_after_id=after_id
@@ -772,7 +793,9 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         )
 
     if progress.finished:
-        await finish_campaign(tx, ctx, campaign, after_id, reason="completed", by=None)
+        await finish_campaign(
+            tx, ctx, campaign, after_id, reason="completed", by=None, progress=progress
+        )
     else:
         await open_round(tx, ctx, campaign, new_state, after_id)
     return True
@@ -863,10 +886,13 @@ async def finish_campaign(
     *,
     reason: str,
     by: int | None,
+    progress: Progress | None = None,
 ) -> None:
-    """End the campaign and reveal its seed: every draw can now be checked."""
+    """End the campaign and reveal its seed: every draw can now be checked. ``progress``:
+    the snapshot's, when the caller has it (the state just resolved)."""
     rules = ctx.plugin(campaign).rules
-    progress = rules.progress(await state_of(tx, rules, snapshot_id))
+    if progress is None:
+        progress = rules.progress(await state_of(tx, rules, snapshot_id, history=False))
     await tx.update_campaign(
         campaign.id,
         status="finished",

@@ -332,6 +332,19 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """The whole state back from a snapshot and every one of its history records."""
         return self.load(current)
 
+    def resolves_from_snapshot(self, state: StateT) -> bool:
+        """Whether ``resolve`` plays ``state`` alike with its history left out
+        (``load_stored(current, ())``): the same events, and the same new state once the
+        records it adds are put after the stored ones. A campaign's history grows with
+        every round; a resolution that never reads it costs the same at round 20 as at
+        round 1. False, the safe answer, makes the application load the history first.
+        ``tests/test_resolve_from_snapshot.py`` replays every recorded game both ways.
+
+        ``strike_reports(new_state, turn)`` must then also find the turn's strikes among
+        the records that resolution added: a turn's strikes are recorded when its closing
+        round resolves."""
+        return False
+
     # -- optional: the odds preview (issue 13). A ruleset without one shows no button.
     def odds(
         self,

@@ -24,6 +24,10 @@ class LandState(_Frozen):
     used: dict[Side, tuple[int, ...]] = Field(default_factory=dict)
     vp: dict[Side, int] = Field(default_factory=dict)
     history: tuple[MissionRecord, ...] = ()
+    # The targets flown so far (each mission's draw), kept beside the history so the next
+    # draw (3.8.2's replacements) reads the snapshot alone. None in a state stored before
+    # it was kept: the history still says.
+    flown: tuple[int, ...] | None = None
     finished: bool = False
     winner: str | None = None  # side id or "draw"
     performance: dict[Side, str] = Field(default_factory=dict)  # 24.7, once finished

@@ -1294,6 +1294,9 @@ class WingsRules(Rules[WingsState, WingsView]):
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return _STORED.load(current, records)
 
+    def resolves_from_snapshot(self, state: WingsState) -> bool:
+        return True  # a round appends to the history, and reads none of it
+
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
     """The public view: the Entente's view (the Central secrets stripped) with every Entente
