@@ -295,7 +295,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             ctx = self._ctx()
             await tx.update_campaign(campaign.id, status="active", started_at=ctx.now)
             campaign = await self._campaign(tx, campaign_id)
-            state = await state_of(tx, rules, campaign.snapshot_id)
+            state = await state_of(tx, rules, campaign.snapshot_id, history=False)
             assert campaign.snapshot_id is not None
             turn = rules.progress(state).turn
             await self._event(tx, campaign, "campaign-started", {"by": by}, turn=turn)

@@ -352,6 +352,11 @@ class LandRules(Rules[LandState, LandView]):
             used=state.used,
             vp=state.vp,
             history=state.history,
+            flown=(
+                state.flown
+                if state.flown is not None
+                else tuple(r.draw.target for r in state.history)
+            ),
             finished=state.finished,
             winner=state.winner,
             performance=state.performance,
@@ -383,3 +388,8 @@ class LandRules(Rules[LandState, LandView]):
 
     def resolves_from_snapshot(self, state: LandState) -> bool:
         return state.flown is not None  # the next draw reads it, not the history
+
+    def view_records(self, state: LandState) -> int | None:
+        # The mission just flown's record (its report); the map reads ``flown``; the
+        # after-action reads every record.
+        return None if state.finished or state.flown is None else 1

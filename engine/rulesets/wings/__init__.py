@@ -1297,6 +1297,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     def resolves_from_snapshot(self, state: WingsState) -> bool:
         return True  # a round appends to the history, and reads none of it
 
+    def view_records(self, state: WingsState) -> int | None:
+        # The turn just played's record (its reports); the after-action reads them all.
+        return None if self.progress(state).finished else 1
+
 
 def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
     """The public view: the Entente's view (the Central secrets stripped) with every Entente
