@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.wings.catalog import Catalog, default_catalog
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.state import MissionRules, MissionState, PlaneState
+from engine.rulesets.wings.catalog import Catalog, default_catalog
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.state import MissionRules, MissionState, PlaneState
 
 
 def catalog() -> Catalog:

@@ -12,9 +12,9 @@ import pytest
 from engine.rng import Rng
 from engine.ruleset import Decision, Option
 from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState, _slots
+from engine.rulesets.wings.program import check_program, parse_program
 from engine.rulesets.wings.sequence_seal import could_begin, public_program
-from engine.wings.program import check_program, parse_program
-from engine.wings.state import MissionState, PlaneState
+from engine.rulesets.wings.state import MissionState, PlaneState
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog
 
