@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.processes import hangup_blocked
 from bot.rulesets import Plugin, Registry
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ import pytest
 
 from bot import drawing, secrecy
 from bot.rulesets import Registry
-from engine.loader import default_catalog, load_catalog
 from engine.rng import Rng
+from engine.zero.loader import default_catalog, load_catalog
 from rendering.presenter import RevealLine
 from tests.golden_rulesets import load
 

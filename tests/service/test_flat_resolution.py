@@ -18,7 +18,7 @@ import pytest
 
 from bot import service_rounds
 from bot.service_model import Pace
-from engine.types import Side
+from engine.zero.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
 
 
