@@ -33,6 +33,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Service work only: no picture drawn ahead of a round (``bot.drawing``), whose worker
+# processes would take the cores from the calls timed; bench/players.py times drawing.
+os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
 from bench.common import machine, median, percentile, rss_mib
 from bench.load import Actor, open_loop

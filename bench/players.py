@@ -251,6 +251,8 @@ async def run(args: Any) -> None:
         finally:
             await services.campaigns.settle()
             await services.close()
+            if drawing is not None:
+                drawing.shut_down()  # the picture processes end with the run
     report(args, figures, loads)
     cpu, wall = sorted(WATCH.cpu), sorted(WATCH.wall)
     if cpu:

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import contextlib
 
 from bench.common import machine, median
-from bot import service_rounds
+from bot import drawing, service_rounds
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import open_services
@@ -215,6 +215,7 @@ async def run(ruleset: str, campaigns: int, at: list[int]) -> dict[int, dict[str
         finally:
             await services.campaigns.settle()
             await services.close()
+            drawing.shut_down()  # the picture processes end with the run
     return figures
 
 

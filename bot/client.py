@@ -95,10 +95,11 @@ class SortieBot(commands.Bot):
         from bot import drawing
         from bot.runtime import freeze_start_up
 
-        if drawing.in_workers():
+        if self.services is not None and drawing.in_workers():
             # The drawing processes started and their presenters built before the first
             # click, not during it (here, before the bot connects, blocking holds up nobody).
             drawing.warm_up()
+            self.services.campaigns.draws_ahead = True
         freeze_start_up()
         if not self.syncs_commands:
             log.info(

@@ -303,7 +303,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             await refresh_card(tx, campaign, ctx.now)
             row = await tx.round(round_id)
             assert row is not None
-        if drawing.in_workers():
+        if self.draws_ahead and drawing.in_workers():
             self._prepare(campaign)  # the first round's pictures, drawn ahead as later ones'
         return round_info(row)
 

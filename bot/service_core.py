@@ -96,6 +96,10 @@ class ServiceCore:
         # Work started after a resolution and not waited for (``_prepare``): held here so
         # it is not collected half-way.
         self._background: set[asyncio.Task[None]] = set()
+        # Whether a round's pictures are drawn as soon as it opens: the bot turns it on
+        # where pictures are drawn in worker processes (``SortieBot.setup_hook``); a demo,
+        # a script or a test draws only what it shows.
+        self.draws_ahead = False
 
     def _now(self) -> int:
         return epoch(self.clock.now())
@@ -330,7 +334,7 @@ class ServiceCore:
             try:
                 async with self.repo.read() as tx:
                     prepared = await prepare_round(tx, rules, campaign.id)
-                if prepared is not None and drawing.in_workers():
+                if prepared is not None and self.draws_ahead and drawing.in_workers():
                     # Off the event loop, in the drawing processes: the round message's
                     # board for each lock state it will pass through, and the order panels.
                     await boards.draw_ahead(self._plugin(campaign), prepared, campaign.locale)
