@@ -249,7 +249,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--campaigns", type=int, default=12, help="campaigns per ruleset")
     parser.add_argument("--at", default="1,6,12", help="resolutions timed (1-based)")
     parser.add_argument("--rulesets", default="carrier,land,wings")
+    parser.add_argument("--quick", action="store_true", help="smoke run: tiny sizes")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.campaigns, args.at, args.rulesets = 2, "1,2", "carrier"
     at = sorted({int(a) for a in args.at.split(",")})
     print(f"machine: {machine()}")
     print("CPU medians of the process (ms); 'x floor' = answer CPU / the floor's CPU")
