@@ -602,7 +602,7 @@ async def lock_side(
     idle: bool = False,
 ) -> str:
     canonical = canonical_choice(
-        campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice
+        campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice, by=by_user
     )
     salt = ctx.seeds.token_hex(16)
     receipt = receipt_of(canonical, salt)
