@@ -44,7 +44,7 @@ def test_a_round_resolves_alike_without_its_history(game: dict[str, Any]) -> Non
         whole_after, events = rules.resolve(state, recorded["choices"], rng)
         rng = Rng(seed, progress.turn, progress.round)
         bare_after, bare_events = rules.resolve(bare, recorded["choices"], rng)
-        assert digest(events) == recorded["events"], where
+        assert digest(rules.public_events(events)) == recorded["events"], where
         assert bare_events == events, where
         added = rules.dump_stored(bare_after)
         expected = rules.dump_stored(whole_after, since=stored.length)
