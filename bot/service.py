@@ -21,7 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot import secrecy
+from bot import drawing, secrecy
 from bot import switches as switches_of
 from bot.dice import DICE_ROLLED, MAX_DICE, free_roll_stream
 from bot.i18n import SUPPORTED, t
@@ -329,7 +329,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             ctx = self._ctx()
             await tx.update_campaign(campaign.id, status="active", started_at=ctx.now)
             campaign = await self._campaign(tx, campaign_id)
-            state = await state_of(tx, rules, campaign.snapshot_id)
+            state = await state_of(tx, rules, campaign.snapshot_id, history=False)
             assert campaign.snapshot_id is not None
             turn = rules.progress(state).turn
             await self._event(tx, campaign, "campaign-started", {"by": by}, turn=turn)
@@ -337,7 +337,9 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             await refresh_card(tx, campaign, ctx.now)
             row = await tx.round(round_id)
             assert row is not None
-            return round_info(row)
+        if self.draws_ahead and drawing.in_workers():
+            self._prepare(campaign)  # the first round's pictures, drawn ahead as later ones'
+        return round_info(row)
 
     async def panel(self, campaign_id: int, user_id: int) -> PanelData:
         """The order panel of the player's side for the current round.

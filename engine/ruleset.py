@@ -380,6 +380,29 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """The whole state back from a snapshot and every one of its history records."""
         return self.load(current)
 
+    def resolves_from_snapshot(self, state: StateT) -> bool:
+        """Whether ``resolve`` plays ``state`` alike with its history left out
+        (``load_stored(current, ())``): the same events, and the same new state once the
+        records it adds are put after the stored ones. A campaign's history grows with
+        every round; a resolution that never reads it costs the same at round 20 as at
+        round 1. False, the safe answer, makes the application load the history first.
+        ``tests/test_resolve_from_snapshot.py`` replays every recorded game both ways.
+
+        ``strike_reports(new_state, turn)`` must then also find the turn's strikes among
+        the records that resolution added: a turn's strikes are recorded when its closing
+        round resolves."""
+        return False
+
+    def view_records(self, state: StateT) -> int | None:
+        """How many of the latest history records a view of ``state`` needs, None for all.
+
+        A running campaign's views (panels, the board, a turn's reports and summary) read
+        at most the record of the turn just played; a finished one's after-action report
+        reads them all. Loading the few a view needs keeps a late round's views as cheap as
+        an early one's. None, the safe answer, loads the whole history.
+        ``tests/test_view_records.py`` draws every recorded game's views both ways."""
+        return None
+
     # -- optional: the odds preview (issue 13). A ruleset without one shows no button.
     def odds(
         self,
