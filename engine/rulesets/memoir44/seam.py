@@ -642,6 +642,14 @@ class Memoir44Rules(Rules[GameState, AirView]):
     def load_stored(self, current: str, records: Sequence[str]) -> GameState:
         return _STORED.load(current, records)
 
+    def resolves_from_snapshot(self, state: GameState) -> bool:
+        return True  # a turn appends its record to the history and reads none of it
+
+    def view_records(self, state: GameState) -> int | None:
+        # The turn just played (its report, the panels' last lines); the after-action
+        # report reads them all.
+        return None if state.finished else 1
+
 
 def shots_text(shots: Sequence[Shot], airborne: bool) -> str:
     """The canonical line of ground fire, the one ``parse_shots`` reads back the same."""
