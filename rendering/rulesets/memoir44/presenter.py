@@ -198,4 +198,15 @@ def _current(view: AirView, locale: str) -> list[str]:
     if view.history:
         last = view.history[-1]
         return turn_lines(last, locale, record_models(view, last))
-    return [w("first-turn", locale, side=side_word(view.active, locale))]
+    hands = " – ".join(
+        f"{side_word(side, locale)} {view.sides[side].hand_size}" for side in ("allies", "axis")
+    )
+    return [
+        w(
+            "first-turn",
+            locale,
+            side=side_word(view.active, locale),
+            superiority=w(f"superiority.{view.superiority}", locale),
+            hands=hands,
+        )
+    ]
