@@ -9,12 +9,13 @@ or ``db/`` changes, and nothing else there names a game (``tests/test_layering.p
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.land import LandRules
+from engine.rulesets.memoir44 import Memoir44Rules
 from engine.rulesets.pearl_harbor import PearlRules
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings.catalog import DataError as WingsDataError
@@ -25,6 +26,7 @@ from engine.zero.catalog import DataError as ZeroDataError
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
 from rendering.rulesets.land import LandPresenter
+from rendering.rulesets.memoir44 import Memoir44Presenter
 from rendering.rulesets.pearl_harbor import PearlPresenter
 from rendering.rulesets.wings import WingsPresenter
 
@@ -36,6 +38,10 @@ V = TypeVar("V", bound=View)
 class Plugin(Generic[S, V]):
     rules: Rules[S, V]
     presenter: Presenter[V]
+    # Built by the registry from the packaged data, so another process building its own
+    # registry draws the same pictures (``bot.drawing``); one made from other data (a
+    # test's) is not.
+    packaged: bool = False
 
     @property
     def key(self) -> str:
@@ -60,6 +66,8 @@ FACTORIES: Mapping[str, Callable[[], Plugin[Any, Any]]] = {
     "wings": lambda: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
     # The Dambuster raids (on Wings' data and rules), one player against the bot.
     "dambuster": lambda: Plugin(DambusterRules(wings_catalog()), WingsPresenter()),
+    # Memoir '44's air rules have their own data too.
+    "memoir44": lambda: Plugin(Memoir44Rules(), Memoir44Presenter()),
 }
 DEFAULT = next(iter(FACTORIES))
 
@@ -68,14 +76,14 @@ DATA_ERRORS: tuple[type[Exception], ...] = (ZeroDataError, WingsDataError)
 
 
 # Game systems of the seeds not registered yet; ``/sortie about`` lists them as "not yet".
-PLANNED = ("land", "pearl-harbor", "wings", "memoir44-air")
+PLANNED = ("land", "pearl-harbor", "wings", "memoir44")
 
 
 class Registry:
     """Every game's plugin, built once; ``get`` refuses an unknown key."""
 
     def __init__(self) -> None:
-        self._plugins = {key: make() for key, make in FACTORIES.items()}
+        self._plugins = {key: replace(make(), packaged=True) for key, make in FACTORIES.items()}
 
     @property
     def default(self) -> str:

@@ -508,13 +508,15 @@ class SqlTransaction(Transaction):
         )
 
     # -- history (appending is the backend's: one statement for many rows is dialect)
-    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
-        if length <= 0:
+    async def history(
+        self, campaign_id: int, branch: int, length: int, start: int = 0
+    ) -> list[str]:
+        if length <= start:
             return []
         rows = await self._all(
-            "SELECT record FROM history WHERE campaign_id = ? AND branch = ? AND seq < ?"
-            " ORDER BY seq",
-            (campaign_id, branch, length),
+            "SELECT record FROM history WHERE campaign_id = ? AND branch = ?"
+            " AND seq >= ? AND seq < ? ORDER BY seq",
+            (campaign_id, branch, start, length),
         )
         return [unpack(row["record"]) for row in rows]
 

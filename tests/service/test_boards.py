@@ -11,7 +11,7 @@ import pytest
 from bot import boards
 from bot.announce import AnnouncementBuilder
 from bot.boards import BoardCache, status_board
-from bot.rulesets import Registry
+from bot.rulesets import Plugin, Registry
 from bot.secrecy import Viewer
 from bot.service_rounds import state_of, view_of
 from rendering.presenter import NO_DRAFTS
@@ -31,20 +31,16 @@ class CountingPresenter:
         return bytes(self.inner.status_board(view, locked, when, locale))
 
 
-class Wrapped:
-    """A plugin whose presenter counts the boards it draws."""
-
-    def __init__(self, plugin: Any, presenter: CountingPresenter) -> None:
-        self.rules = plugin.rules
-        self.presenter = presenter
-        self.key = plugin.key
+def counted(plugin: Any, presenter: CountingPresenter) -> Any:
+    """A plugin whose presenter counts the boards it draws (drawn here, not by a worker)."""
+    return Plugin(plugin.rules, presenter)
 
 
 async def test_a_board_is_drawn_once_per_view_locks_and_locale(env: Env) -> None:
     cid = await env.campaign()
     plugin = env.svc.rulesets.get("carrier")
     counting = CountingPresenter(plugin.presenter)
-    wrapped: Any = Wrapped(plugin, counting)
+    wrapped: Any = counted(plugin, counting)
     cache = BoardCache()
     async with env.repo.read() as tx:
         campaign = await tx.campaign(cid)
@@ -105,7 +101,7 @@ async def test_a_failed_drawing_gives_none_and_is_tried_again(env: Env) -> None:
     cid = await env.campaign()
     plugin = Registry().get("carrier")
     failing = CountingPresenter(plugin.presenter, fail=True)
-    wrapped: Any = Wrapped(plugin, failing)
+    wrapped: Any = counted(plugin, failing)
     cache = BoardCache()
     status = await env.svc.status(cid)
     assert await status_board(wrapped, status.view, status.locked, "en", cache=cache) is None
