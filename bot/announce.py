@@ -551,9 +551,7 @@ class AnnouncementBuilder:
             return await self._told(plugin, c, payload, facts, public, told)
         lines = [t("service.summary.title", loc, turn=turn)]
         # A ruleset whose turns a line can tell (planes down, balloons burnt) says it first.
-        happened = getattr(plugin.presenter, "turn_happenings", None)
-        if happened is not None:
-            lines += happened(public, facts.get("events", ()), loc)
+        lines += plugin.presenter.turn_happenings(public, events, loc)
         lines += plugin.presenter.turn_summary(public, turn, loc)
         # A last round nobody decided in had no reveal: the receipts it opened come here.
         lines += receipts_line(payload.get("opened") or (), facts.get("locked", 0), loc)

@@ -100,6 +100,12 @@ class Presenter(Protocol[V]):
 
     def turn_summary(self, view: V, turn: int, locale: str) -> list[str]: ...
 
+    def turn_happenings(self, view: V, events: TurnEvents, locale: str) -> list[str]:
+        """What a turn did, said before its summary where a line can tell it (planes down,
+        balloons burnt), from the public view after it and its public events. None by
+        default."""
+        return []
+
     def campaign_length(self, scenario: str, view: V | None, locale: str) -> str | None:
         """How long the campaign is, in the game's own words ("3 missions of up to 9
         turns; mission 1 lasted 6"), from the public view once there is one; None where the
