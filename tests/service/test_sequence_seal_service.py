@@ -20,16 +20,8 @@ from bot.export import after_action_markdown, dumps, verify_export
 from bot.panel import compose
 from engine.ruleset import Option
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    set_up_opening,
-    start_wings,
-    with_planes,
-)
 
 BEGUN, PLAIN = "S S split_s: ST", "S S ST"
 # An opened order's seal is a digest of the program: it differs by design (the commitment
@@ -41,9 +33,9 @@ SEAL = re.compile(r" #[0-9a-f]{10}")
 def _p1_high_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Entente's P1 high up in the middle of the table: a Split-S neither takes it down
     to the ground nor off the table."""
-    set_up_opening(
+    play.set_up_opening(
         monkeypatch,
-        lambda s: with_planes(s, {"P1": {"x": 18.0, "y": 14.0, "heading": 90.0, "level": 5}}),
+        lambda s: play.with_planes(s, {"P1": {"x": 18.0, "y": 14.0, "heading": 90.0, "level": 5}}),
     )
 
 
@@ -69,9 +61,9 @@ async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
     seen = [
         (t.kind, t.id, a.text, [png for _, png in a.images], a.alt)
         for t, a, _edit in env.sender.sent
-        if t.kind == "channel" or t.id == CENTRAL
+        if t.kind == "channel" or t.id == play.CENTRAL
     ]
-    panel = await env.svc.panel(cid, CENTRAL)
+    panel = await env.svc.panel(cid, play.CENTRAL)
     status = await env.svc.status(cid)
     log = await env.svc.log(cid, per_page=50)
     export = await env.svc.export(cid)
@@ -82,11 +74,11 @@ async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
 async def _turn_one(path: Path, catalog: Catalog, program: str) -> tuple[Env, int]:
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "seal", "wings-1917-basic")
-    own = await env.svc.panel(cid, ENTENTE)
+    cid = await play.start_wings(env, "seal", "wings-1917-basic")
+    own = await env.svc.panel(cid, play.ENTENTE)
     plane1 = next(d for d in own.decisions if d.field == "plane1")
     chosen = next(o.id for o in plane1.options if _flies(o) == program)
-    await lock_all(env, cid, {ENTENTE: {"plane1": chosen}})
+    await play.lock_all(env, cid, {play.ENTENTE: {"plane1": chosen}})
     return env, cid
 
 
@@ -102,7 +94,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
         records.append(await _enemy_record(env, cid, catalog))
     # The campaigns differ: one owes the Split-S's Immelmann, its own side knows it.
     owing = [
-        (await env.svc.panel(cid, ENTENTE)).view.data["mission"]["planes"]["P1"]["sequence"]
+        (await env.svc.panel(cid, play.ENTENTE)).view.data["mission"]["planes"]["P1"]["sequence"]
         for env, cid in runs
     ]
     assert owing == ["split_s", None]
@@ -119,7 +111,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
     assert records[0] == records[1]
     after = []
     for env, cid in runs:
-        await lock_all(env, cid)  # turn 2: the owed Immelmann, or a plain default
+        await play.lock_all(env, cid)  # turn 2: the owed Immelmann, or a plain default
         after.append(await _enemy_record(env, cid, catalog))
     assert after[0] != after[1]  # the owed card is flown, public like any card
     for env, _cid in runs:
@@ -133,7 +125,7 @@ async def test_a_sealed_order_replays_from_the_export(
     """The seal hides the program from readers, not from the replay: ``verify`` opens it
     again from the state, once the campaign is over."""
     env, cid = await _turn_one(tmp_path / "run.db", catalog, program)
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
     check = verify_export(await env.svc.export(cid))
     assert check.replayed and check.rounds > 2
     await env.close()
@@ -147,16 +139,16 @@ async def test_the_owner_reads_which_program_he_picked(
     cards (both open as the cards and a seal): the menus' words alone read the same."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "seal", "wings-1917-basic")
+    cid = await play.start_wings(env, "seal", "wings-1917-basic")
     plugin = env.svc.rulesets.get("wings")
     picked = []
     for program in (BEGUN, PLAIN):
-        panel = await env.svc.panel(cid, ENTENTE)
+        panel = await env.svc.panel(cid, play.ENTENTE)
         plane1 = next(d for d in panel.decisions if d.field == "plane1")
         chosen = next(o.id for o in plane1.options if _flies(o) == program)
-        await env.svc.draft(cid, ENTENTE, panel.round_id, "plane1", chosen)
+        await env.svc.draft(cid, play.ENTENTE, panel.round_id, "plane1", chosen)
         text = compose(
-            plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
+            plugin, await env.svc.panel(cid, play.ENTENTE), scenario="wings-1917-basic",
             locale=locale, commander_id=None,
         ).text  # fmt: skip
         picked.append(next(line for line in text.splitlines() if "✓" in line))
@@ -174,10 +166,10 @@ async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     of a menu read alike."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "seal", "wings-1917-basic")
+    cid = await play.start_wings(env, "seal", "wings-1917-basic")
     plugin = env.svc.rulesets.get("wings")
     spec = compose(
-        plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
+        plugin, await env.svc.panel(cid, play.ENTENTE), scenario="wings-1917-basic",
         locale=locale, commander_id=None,
     )  # fmt: skip
     colon = ":" if locale == "en" else "\u00a0:"
