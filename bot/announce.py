@@ -25,7 +25,7 @@ from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
 from bot.i18n import t, word
-from bot.panel import PanelSpec, deadline_text, side_text
+from bot.panel import PanelSpec, deadline_text, field_text, round_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
 from bot.service_rounds import load_view_state, panel_data, view_of
@@ -67,14 +67,6 @@ def duration_text(seconds: int, locale: str = "en") -> str:
     if normalize(locale) == "en":
         return format_duration(seconds)
     return duration_words(seconds, locale)
-
-
-def round_text(kind: str, locale: str) -> str:
-    return t(f"service.round.{kind}", locale)
-
-
-def field_text(name: str, locale: str) -> str:
-    return t(f"service.field.{name}", locale)
 
 
 def reason_text(reason: str, locale: str) -> str:

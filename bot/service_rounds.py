@@ -638,10 +638,12 @@ async def lock_side(
     return receipt
 
 
-async def fill_missing(
+async def close_with_defaults(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, round_row: RoundRow, why: str
 ) -> list[str]:
-    """Lock a choice for every side that has not locked, per the campaign's policy."""
+    """Lock a choice for every side that has not locked, per the campaign's policy, and
+    mark the round for resolution; the GM is told which sides got their defaults and
+    ``why`` (the deadline, the GM's resolve-now). The sides defaulted, in order."""
     rules = ctx.plugin(campaign).rules
     state = await state_of(tx, rules, round_row.snapshot_before_id, history=False)
     standing = await tx.standing_locks(round_row.id)
@@ -679,6 +681,18 @@ async def fill_missing(
                 )
             ],
             ctx.now,
+        )
+    await tx.update_round(round_row.id, status="resolving")
+    if filled:
+        await gm_notice(
+            tx,
+            campaign,
+            "defaults",
+            ctx.now,
+            turn=round_row.turn,
+            round=round_row.kind,
+            sides=list(filled),
+            why=why,
         )
     return filled
 
