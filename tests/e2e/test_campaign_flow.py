@@ -231,15 +231,11 @@ async def test_restart_mid_round_then_reminder_and_deadline_still_fire(world: Wo
 
 
 async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: World) -> None:
-    from tests.e2e.test_orders import PICKS, choose_all, open_table
+    from tests.e2e.test_orders import open_table, play_round
 
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            await choose_all(user, dm_panel(user), PICKS[side])
-            await lock(user, dm_panel(user))
-        await world.pump()
+        await play_round(world, table)
         service = world.services.campaigns
         status = await service.status(table.campaign_id)
         assert status.round is not None and status.round.kind == "resource"
@@ -286,21 +282,12 @@ async def test_closed_dms_found_at_join_and_gm_peek_follows_the_setting(
 
 
 async def test_log_pages_newest_first_with_buttons_and_a_turn_filter(world: World) -> None:
-    from tests.e2e.test_orders import PICKS, choose_all, open_table
+    from tests.e2e.test_orders import RESOURCE, open_table, play_round
 
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            await choose_all(user, dm_panel(user), PICKS[side])
-            await lock(user, dm_panel(user))
-        await world.pump()
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            panel = dm_panel(user, "Resource")
-            await choose_all(user, panel, {"resource": "15"})
-            await lock(user, dm_panel(user, "Resource"))
-        await world.pump()
+        await play_round(world, table)
+        await play_round(world, table, RESOURCE, "Resource")
 
         first = await table.spectator.slash(table.channel, "log")
         text = first.response.content
