@@ -550,3 +550,13 @@ class Rules(ABC, Generic[StateT, ViewT]):
         for decision in decisions:
             result.setdefault(decision.side, {})[decision.field] = decision.default
         return result
+
+    def drawn(
+        self, decisions: Sequence[Decision], pick: random.Random
+    ) -> dict[str, dict[str, str]]:
+        """An offered option for each field drawn from ``pick``, one draw a decision in their
+        order: how the offline sweeps, benchmarks and tests play a campaign through."""
+        result: dict[str, dict[str, str]] = {}
+        for decision in decisions:
+            result.setdefault(decision.side, {})[decision.field] = pick.choice(decision.options).id
+        return result

@@ -72,9 +72,7 @@ def random_raid(scenario: str, seed: str, cap: int) -> list[str]:
     dumps: list[str] = []
     while not rules.progress(state).finished:
         progress = rules.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for d in rules.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
         dumps.append(rules.dump(state))
         assert len(dumps) < cap, f"{scenario} did not end within {cap} rounds"

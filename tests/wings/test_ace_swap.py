@@ -166,11 +166,7 @@ def test_without_an_ace_there_is_no_swap_round() -> None:
         while not rules.progress(state).finished:
             progress = rules.progress(state)
             assert progress.round != "swap"
-            choices: dict[str, dict[str, str]] = {}
-            for decision in rules.pending(state):
-                choices.setdefault(decision.side, {})[decision.field] = picks.choice(
-                    decision.options
-                ).id
+            choices = rules.drawn(rules.pending(state), picks)
             state, _ = rules.resolve(state, choices, Rng("plain", progress.turn, progress.round))
 
 

@@ -202,9 +202,7 @@ for scenario in rules.scenarios():
         progress = rules.progress(state)
         if progress.finished:
             break
-        choices = {}
-        for d in rules.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, events = rules.resolve(state, choices, Rng("hash", progress.turn, progress.round))
         digest.update(rules.dump(state).encode())
         digest.update(repr([(e.kind, e.turn, e.data) for e in events]).encode())
