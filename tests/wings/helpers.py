@@ -98,3 +98,13 @@ def seen(state: CampaignState, side: str | None) -> dict[str, Any]:
     the secrecy gate's answer (``engine.sight``), before the campaign's end."""
     data: dict[str, Any] = keep_json(state, Eyes(side=side), finished=state.phase == "ended")
     return data
+
+
+def with_picks(
+    rules: Any, state: Any, picks: dict[str, dict[str, str]] | None = None
+) -> dict[str, dict[str, str]]:
+    """The open round's choices: every field at its default but those ``picks`` names."""
+    choices: dict[str, dict[str, str]] = rules.defaults(rules.pending(state))
+    for side, fields in (picks or {}).items():
+        choices.setdefault(side, {}).update(fields)
+    return choices
