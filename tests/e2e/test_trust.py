@@ -151,3 +151,20 @@ async def test_a_gm_confirm_survives_time_and_a_restart_then_expires(world: Worl
         assert late.acknowledged
         assert (await svc.info(table.campaign_id)).status == "paused"
         assert late.response is not None and "expired" in late.response.content
+
+
+async def test_only_an_admin_sets_the_gm_role(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("ops")
+        referees = guild.create_role("Referees")
+        member = guild.add_member(env.create_user("member"))
+        refused = await member.slash(channel, "sortie config gm-role", role=referees)
+        assert "Manage Server" in refusal(refused)
+        async with world.services.repo.read() as tx:
+            assert await tx.gm_role(guild.id) is None
+        admin = guild.add_member(env.create_user("admin"), roles=[manager_role(guild)])
+        done = await admin.slash(channel, "sortie config gm-role", role=referees)
+        assert done.ephemeral and "GM role set" in done.response.content
+        async with world.services.repo.read() as tx:
+            assert await tx.gm_role(guild.id) == referees.id
