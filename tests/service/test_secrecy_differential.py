@@ -33,7 +33,6 @@ from bot.export import dumps
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError
 from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 from tests.service.support import CHANNEL, GUILD, Env
 
 GM = 9
@@ -41,7 +40,7 @@ USERS = (11, 22, 33, 44)
 
 
 def _cases() -> list[tuple[str, str, str]]:
-    registry = Registry(default_catalog())
+    registry = Registry()
     return [
         (key, field.name, side)
         for key in FACTORIES
