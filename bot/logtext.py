@@ -214,7 +214,8 @@ def _params(
         elif key == "round":
             params[key] = word(f"service.round.{value}", str(value), lang)
         elif key in PLACE_KEYS or key == "location":
-            params[key] = _game(games, key, value, lang) or str(value)
+            # A place the game names, else a word of its own ("shore-2", a raid's AA gun).
+            params[key] = _game(games, key, value, lang) or _value(value, lang, games)
         elif key == "scenario":
             name = _scenario_names().get(str(value), str(value))
             params[key] = word(f"log.scenario.{value}", name, lang)
@@ -264,8 +265,20 @@ def _special(
             key += "-open"
     elif kind == "moved" and "level" in data:
         key += "-card"  # a move told since the moves say their card (issue 27)
-    elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
-        key += "-unaided"  # a plane lost to no shooter: a collision, a cable, bad luck
+    elif kind in ("shot-down", "exploded") and data.get("by") is None:
+        # A plane lost to no named shooter: a collision, a cable, bad luck, or guns the
+        # event does not name (a raid's flak).
+        key += "-unaided"
+    elif kind == "turn-started" and "mission_turn" not in data and "run" in data:
+        key += "-run"  # a raid counts turns within each bomber's run, not the mission's
+    elif kind == "mission-over" and "winner" not in data and "dam_hits" in data:
+        key += "-dam"  # a raid ends on what reached the dam; the campaign names the winner
+    elif kind == "crew-hit":
+        station = str(data.get("station"))
+        params["station"] = word(f"log.station.{station}", station, lang)
+    elif kind == "bomb-exploded":
+        outcome = str(data.get("outcome"))
+        params["outcome"] = word(f"log.outcome.{outcome}", outcome, lang)
     elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
         key += "-switches"  # the GM's switches (bot.switches), as he typed them
         params["switches"] = ", ".join(f"{k}={v}" for k, v in data["switches"].items())
