@@ -158,6 +158,12 @@ class Presenter(Protocol[V]):
         the shared template says it."""
         return None
 
+    def log_variant(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        """Which template says one of this game's events, as the suffix of its key
+        (``log.<kind><suffix>``: ``-unaided`` for a plane lost to no named shooter), or None:
+        the plain one."""
+        return None
+
     def log_words(self, name: str, value: Any, locale: str, *, opening: bool = False) -> str | None:
         """A value of this game's events as words, named by its data field (``place``,
         ``doctrine``…; ``""`` for a value on its own), or None: the shared words say it.
