@@ -76,5 +76,17 @@ def word(key: str, fallback: str, locale: Any = None) -> str:
     return _catalog(lang).get(key) or _catalog("en").get(key) or fallback
 
 
+def field_word(name: str, locale: Any = None, label: str = "") -> str:
+    """A decision field in the reader's words: ``label`` when the ruleset gave the unit's
+    own (a pilot and his plane), else ``service.field.<name>``; a per-unit field
+    ("program:P3") without a label reads as its family's word and the unit ("Program P3")."""
+    if label:
+        return label
+    family, separator, unit = name.partition(":")
+    if not separator:
+        return word(f"service.field.{name}", name, locale)
+    return f"{word(f'service.field.{family}', family, locale)} {unit}"
+
+
 def keys(lang: str) -> set[str]:
     return set(_catalog(lang))
