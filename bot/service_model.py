@@ -74,9 +74,7 @@ class ServiceError(Exception):
                 params["reason"] = word(key, params["reason"], locale)
         if "field" in params:
             label = self.params.get("field_label")
-            params["field"] = (
-                clip(str(label)) if label else field_word(str(params["field"]), locale)
-            )
+            params["field"] = field_word(str(params["field"]), locale, clip(str(label or "")))
         for name in ("side", "panel_side"):
             if name in params:
                 params[name] = word(f"service.side.{params[name]}", params[name], locale)

@@ -77,15 +77,16 @@ def word(key: str, fallback: str, locale: Any = None) -> str:
 
 
 def field_word(name: str, locale: Any = None, label: str = "") -> str:
-    """A decision field in the reader's words: ``label`` when the ruleset gave the unit's
-    own (a pilot and his plane), else ``service.field.<name>``; a per-unit field
-    ("program:P3") without a label reads as its family's word and the unit ("Program P3")."""
-    if label:
-        return label
+    """A decision field in the reader's words. A per-unit field ("program:P3") reads as its
+    family's words with the unit's ``label`` (a pilot and his plane) or, without one, its
+    id: ``service.field.<family>`` may place them (``"{label}: standing order"``)."""
     family, separator, unit = name.partition(":")
     if not separator:
-        return word(f"service.field.{name}", name, locale)
-    return f"{word(f'service.field.{family}', family, locale)} {unit}"
+        return label or word(f"service.field.{name}", name, locale)
+    key = f"service.field.{family}"
+    if key in _catalog(normalize(locale)) or key in _catalog("en"):
+        return t(key, locale, label=label or unit, unit=unit)
+    return label or f"{family} {unit}"
 
 
 def keys(lang: str) -> set[str]:

@@ -92,3 +92,12 @@ def menu_words(scenario: str, field: str, option: Any) -> dict[str, tuple[str, s
         )
         for locale in ("en", "fr")
     }
+
+
+def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[str]) -> list[str]:
+    """The quick picks beside a plane's Write button (``legal``: the cards that may open)."""
+    from engine.rulesets.wings import quick_picks
+    from engine.wings.program import default_program, program_text
+
+    first = program_text(default_program(cat, plane_, state.rules, state.turn))
+    return quick_picks(cat, state, plane_, legal, first)

@@ -96,7 +96,8 @@ def test_rockets_stay_aboard_when_too_low_or_hit_by_a_special() -> None:
 
 
 def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() -> None:
-    from engine.rulesets.wings import WingsRules, _program_options
+    from engine.rulesets.wings import WingsRules
+    from tests.wings.helpers import offered
 
     rules = WingsRules(catalog())
     state = rules.new("wings-1917", "rockets")  # opens with balloon busting
@@ -105,7 +106,7 @@ def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() ->
     armed = [p for p in mission_.planes.values() if p.side == mission_.active and p.rockets]
     assert armed and all(p.rockets == 2 for p in armed)
     assert all(p.rockets == 0 for p in mission_.planes.values() if p.side != mission_.active)
-    options = _program_options(catalog(), armed[0], mission_, ["S"])
+    options = offered(catalog(), armed[0], mission_, ["S"])
     assert "LP S S S" in options
 
 

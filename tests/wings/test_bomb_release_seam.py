@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rulesets.wings import MAX_PROGRAMS, WingsRules, WingsState
+from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
 from engine.wings import geometry as geo
 from engine.wings.catalog import default_catalog
 from engine.wings.objectives import bomb_fall
@@ -67,7 +67,7 @@ def test_the_bomber_s_menu_offers_the_release_in_both_languages() -> None:
     ids = [o.id for o in bomber.options]
     assert ids[:5] == ["S S S", *(f"S S S bomb@{w}" for w in ("1", "2", "3", "hold"))]
     assert bomber.default == "S S S"  # a missed deadline keeps the standing order
-    assert len(ids) <= MAX_PROGRAMS
+    assert len(ids) <= QUICK_PICKS
     # Nobody else carries a bomb: no release on their menus.
     others = [d for key, d in decisions.items() if key != ("entente", "plane1")]
     assert not any("bomb@" in o.id for d in others for o in d.options)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rulesets.wings import MAX_PROGRAMS, WingsRules, WingsState
+from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
 from engine.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.wings_play import with_planes
@@ -57,7 +57,7 @@ def test_every_plane_near_an_enemy_is_offered_the_shot_pistol_or_not() -> None:
     ids = [o.id for o in owner.options]
     assert ids == [o.id for o in bare.options]  # the same menu, pistol or not
     assert ids[1:4] == [f"S S S pistol@{n}" for n in (1, 2, 3)]
-    assert len(ids) <= MAX_PROGRAMS and owner.default == "S S S"
+    assert len(ids) <= QUICK_PICKS and owner.default == "S S S"
     details = {o.id: o.detail for o in owner.options}
     assert details["S S S pistol@2"] == "pistol.2.ready"
     assert {o.id: o.detail for o in bare.options}["S S S pistol@2"] == "pistol.2.no-pistol"
