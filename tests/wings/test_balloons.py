@@ -125,7 +125,7 @@ def test_the_seam_offers_only_the_rocket_attacks_the_plane_can_fly() -> None:
             update={"mission": mission_.model_copy(update={"planes": planes})}
         )
         seam = state.model_copy(update={"campaign": campaign})
-        decision = next(d for d in rules.pending(seam) if d.options[0].detail == armed.id)
+        decision = next(d for d in rules.pending(seam) if d.field == f"program:{armed.id}")
         return [o.id for o in decision.options], [(e.id, e.reason) for e in decision.excluded]
 
     offered, excluded = decision_for()

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.ruleset import Event
-from engine.ruleset import Refusal
+from engine.ruleset import Event, Refusal
 from engine.rulesets.wings import SEALED, WingsRules, WingsState
 from engine.rulesets.wings.written import seal
 from rendering.rulesets.wings import WingsPresenter
@@ -124,5 +123,5 @@ def test_the_boards_say_in_the_clouds_and_only_its_side_reads_the_cards() -> Non
     state = state.model_copy(update={"campaign": camp})
     assert "at the edge of the clouds" in text(state, "central")
     assert "clouds" not in text(state, "entente") and "clouds" not in text(state, None)
-    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == "plane1")
+    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == "program:P3")
     assert all(o.id.startswith(SEALED) for o in menu.options)

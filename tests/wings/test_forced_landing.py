@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, _landing_refused
-from tests.wings.helpers import offered as _offered
 from engine.wings.program import check_program, parse_program
 from engine.wings.state import Event, MissionState
 from engine.wings.turn import Turn
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import offered as _offered
 from tests.wings.test_rescue import fly
 
 

@@ -1261,11 +1261,17 @@ def quick_picks(
     rules, turn = mission.rules, mission.turn
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
     straight = next((c.code for c in deck.cards if c.is_straight), deck.cards[0].code)
+
+    def legal(program: Program) -> bool:
+        return not check_program(catalog, plane, program, rules, turn)
+
     candidates = [first]
     if plane.bombs > 0 and plane.status == "flying" and not parse_program(first).maneuver:
-        candidates += bombing.variants(first)[:2]  # seed A.IV.e: the release announced
+        candidates += bombing.variants(first)  # seed A.IV.e: the release announced
     if legacy.pistol_offered(catalog, plane, mission, first):
-        candidates += pistol.variants(first)[:1]  # seed D.VIII: the pistol shot
+        # Seed D.VIII: the pistol shot, offered by public facts alone (the Knight's refusal
+        # is public too), so the quick picks tell nothing of a pistol aboard.
+        candidates += pistol.variants(first)
     candidates += [program_text(p) for p in sequences.completions(catalog, deck, plane)]
     home = landing.lands_home(catalog, mission, plane)
     down = rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
@@ -1273,8 +1279,9 @@ def quick_picks(
         candidates += [program_text(p) for p in landing.programs(catalog, plane, turn)]
     if last is not None:
         candidates.append(last)
-    if not plane.in_cloud:
-        candidates += [program_text(p) for p in rocket_programs(catalog, plane)][:1]
+    if not plane.in_cloud:  # seed A.IV.j: the first rocket attack it can fly now
+        attacks = [a for a in rocket_programs(catalog, plane) if legal(a)]
+        candidates += [program_text(a) for a in attacks[:1]]
     shapes = [("S", "S", "S"), ("TL", "S", "S"), ("TR", "S", "S"), ("BL", "BL", "S")]
     shapes += [("BR", "BR", "S"), ("S", "S", "ST"), ("ST", "S", "S")]
     shapes += [(code, "S", "S") for code in legal_first]
@@ -1287,8 +1294,7 @@ def quick_picks(
             break
         if text in picks:
             continue
-        program = parse_program(text)
-        if text == first or not check_program(catalog, plane, program, rules, turn):
+        if text == first or legal(parse_program(text)):
             picks.append(text)
     return picks
 
