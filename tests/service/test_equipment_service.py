@@ -66,7 +66,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
         if any(d.field.startswith("equip") for d in panel.decisions):
             break
         await lock_all(env, cid)
-    asked = next(d for d in panel.decisions if d.field == "equip1")
+    asked = next(d for d in panel.decisions if d.field.startswith("equip:"))
     items = {o.detail: o.id for o in asked.options}
     assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
     assert {"equipment.vest", "equipment.parachute", "equipment.extinguisher"} <= set(items)
@@ -74,7 +74,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert {"equipment.pistol", "equipment.bullets"} <= set(items)  # seed D.VIII, played
     enemy = await env.svc.panel(cid, CENTRAL)
     assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
-    await lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
+    await lock_all(env, cid, {ENTENTE: {asked.field: items["equipment.vest"]}})
     # The orders opened at the debrief's end, the log and the boards name no item.
     page = await env.svc.log(cid, per_page=200)
     log = [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
@@ -84,7 +84,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert "Bulletproof vest" in _posted(env, "dm", ENTENTE)  # his own panel named it
     # An export made now carries the debrief's opened orders: sealed, they name no item.
     locks = json.dumps([r["locks"] for r in (await env.svc.export(cid))["rounds"]])
-    assert '"equip1":"kit-' in locks.replace('\\"', '"')
+    assert f'"{asked.field}":"kit-' in locks.replace('\\"', '"')
     assert not [w for w in ITEM_WORDS if w in locks]
     public: Any = (await env.svc.status(cid)).view
     assert "equipment" not in json.dumps(public.data["pilots"]["P1"])

@@ -84,9 +84,9 @@ async def _turn_one(path: Path, catalog: Catalog, program: str) -> tuple[Env, in
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
     cid = await start_wings(env, "seal", "wings-1917-basic")
     own = await env.svc.panel(cid, ENTENTE)
-    plane1 = next(d for d in own.decisions if d.field == "plane1")
+    plane1 = next(d for d in own.decisions if d.field == "program:P1")
     chosen = next(o.id for o in plane1.options if _flies(o) == program)
-    await lock_all(env, cid, {ENTENTE: {"plane1": chosen}})
+    await lock_all(env, cid, {ENTENTE: {"program:P1": chosen}})
     return env, cid
 
 
@@ -114,7 +114,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
         for lock in r["locks"]
         if lock["side"] == "entente" and lock["canonical"] and r["turn"] == 1
     ]
-    opened = [choice["plane1"] for choice in choices if "plane1" in choice]
+    opened = [choice["program:P1"] for choice in choices if "program:P1" in choice]
     assert opened and all(SEAL.sub("", value) == PLAIN for value in opened), opened
     assert records[0] == records[1]
     after = []
@@ -152,9 +152,9 @@ async def test_the_owner_reads_which_program_he_picked(
     picked = []
     for program in (BEGUN, PLAIN):
         panel = await env.svc.panel(cid, ENTENTE)
-        plane1 = next(d for d in panel.decisions if d.field == "plane1")
+        plane1 = next(d for d in panel.decisions if d.field == "program:P1")
         chosen = next(o.id for o in plane1.options if _flies(o) == program)
-        await env.svc.draft(cid, ENTENTE, panel.round_id, "plane1", chosen)
+        await env.svc.draft(cid, ENTENTE, panel.round_id, "program:P1", chosen)
         text = compose(
             plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
             locale=locale, commander_id=None,
@@ -184,7 +184,7 @@ async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     for select in spec.selects:
         labels = [c.label for c in select.options]
         assert len(set(labels)) == len(labels), [x for x in labels if labels.count(x) > 1]
-    plane1 = next(s for s in spec.selects if s.field == "plane1")
+    plane1 = next(s for s in spec.selects if s.field == "program:P1")
     labels = [c.label for c in plane1.options]
     assert PLAIN in labels and f"S S Split-S{colon} ST" in labels
     await env.close()
