@@ -344,7 +344,8 @@ def _text(
     else:
         missing = panel.missing
         if missing:
-            fields = ", ".join(field_text(name, loc) for name in missing)
+            labels = {d.field: d.label for d in panel.decisions}
+            fields = ", ".join(field_text(name, loc, labels.get(name, "")) for name in missing)
             lines.append(t("orders.missing", loc, fields=fields))
             if hint is not None:  # some of those menus are on another page
                 lines.append(hint)
@@ -353,7 +354,8 @@ def _text(
         if not panel.is_commander:
             who = f"<@{commander_id}>" if commander_id else "—"
             lines.append(t("orders.commander-locks", loc, commander=who))
-        lines.append(t("service.panel.how", loc))
+        written = any(d.input == "text" for d in panel.decisions)
+        lines.append(t("inputs.how" if written else "service.panel.how", loc))
     return fit(lines, room)
 
 

@@ -440,7 +440,10 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 raise ServiceError("panel-outdated")
             missing = [d.field for d in decisions if d.field not in drafts]
             if missing:
-                raise ServiceError("incomplete", fields=", ".join(missing), missing=missing)
+                labels = {d.field: d.label for d in decisions if d.field in missing and d.label}
+                raise ServiceError(
+                    "incomplete", fields=", ".join(missing), missing=missing, labels=labels
+                )
             for decision in decisions:
                 refusal = rules.accept(state, decision, drafts[decision.field])
                 if refusal is not None:

@@ -78,9 +78,13 @@ class ServiceError(Exception):
         for name in ("side", "panel_side"):
             if name in params:
                 params[name] = word(f"service.side.{params[name]}", params[name], locale)
+        labels = self.params.get("labels") or {}
         if "missing" in params:
             params["fields"] = clip(
-                ", ".join(field_word(clip(str(f)), locale) for f in params["missing"]),
+                ", ".join(
+                    field_word(clip(str(f)), locale, str(labels.get(f, "")))
+                    for f in params["missing"]
+                ),
                 MESSAGE_LIMIT // 2,
             )
         return clip(t(self.message_key, locale, **params), MESSAGE_LIMIT)
