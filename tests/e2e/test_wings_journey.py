@@ -1,7 +1,7 @@
 """A Wings of War turn played in Discord: the GM opens the campaign, each pilot's player
 programs his planes from the DM panel's quick picks (fields ``program:P1``, one per plane:
-names holding the field separator, which the panel's controls must route whole), locks, and the channel
-shows the turn flown with the table drawn from above."""
+names holding the field separator, which the panel's controls must route whole), locks,
+and the channel shows the turn flown with the table drawn from above."""
 
 from __future__ import annotations
 

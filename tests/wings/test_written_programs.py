@@ -136,9 +136,13 @@ def _specials(state: WingsState, pid: str) -> list[Program]:
 
 
 # One plane of each type, and the Ace and the plane in the clouds: every deck, each read.
-EXHAUSTIVE = list(
-    {_plane(state, pid).type: (state, pid) for state, pid in PLANES if state is not CLOUD}.values()
-) + [(ACE, "P3"), (CLOUD, "P4")]
+EXHAUSTIVE = [
+    *{
+        _plane(state, pid).type: (state, pid) for state, pid in PLANES if state is not CLOUD
+    }.values(),
+    (ACE, "P3"),
+    (CLOUD, "P4"),
+]
 SPECIALS = [(state, pid, program) for state, pid in PLANES for program in _specials(state, pid)]
 
 
