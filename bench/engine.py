@@ -2,7 +2,7 @@
 
 - A strike alone: the strikes of real campaigns are recorded (their frozen set-up and a
   copy of their shuffled deck, sharing the catalog's cards, taken before they fly), then
-  each is flown again on its own through ``engine.strike.fly_strike`` and timed, on the
+  each is flown again on its own through ``engine.zero.strike.fly_strike`` and timed, on the
   clock and in CPU time (which other processes do not inflate); the deck copies are made
   before the clock starts.
 - A campaign alone: each campaign between random legal commanders (``pending`` to list the
@@ -40,15 +40,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine.turn
+import engine.rulesets.carrier.turn
 from bench.common import line, machine, median, percentile, verdict
-from engine.campaign import new_campaign, pending, resolve
-from engine.cards import Deck
-from engine.loader import default_catalog
 from engine.rng import Rng
-from engine.state import State
-from engine.strike import fly_strike
-from engine.types import Side
+from engine.rulesets.carrier.campaign import new_campaign, pending, resolve
+from engine.rulesets.carrier.state import State
+from engine.zero.cards import Deck
+from engine.zero.loader import default_catalog
+from engine.zero.strike import fly_strike
+from engine.zero.types import Side
 
 OPEN_GAP = 10
 STRIKE_TARGET_US = 100.0
@@ -113,20 +113,20 @@ def copy_deck(deck: Deck, catalog: Any) -> Deck:
 def record_strikes(catalog: Any, scenario: str, wanted: int) -> list[tuple[Any, Any]]:
     """Set-ups and decks of the strikes real campaigns fly (copied before each flies)."""
     recorded: list[tuple[Any, Any]] = []
-    original = engine.turn.fly_strike
+    original = engine.rulesets.carrier.turn.fly_strike
 
     def recording(setup: Any, cat: Any, deck: Any) -> Any:
         recorded.append((setup, copy_deck(deck, cat)))  # a set-up is frozen: kept as is
         return original(setup, cat, deck)
 
-    engine.turn.fly_strike = recording  # type: ignore[assignment]
+    engine.rulesets.carrier.turn.fly_strike = recording  # type: ignore[assignment]
     try:
         seed = 10_000
         while len(recorded) < wanted and seed < 10_000 + 10 * wanted:
             play(catalog, scenario, seed)
             seed += 1
     finally:
-        engine.turn.fly_strike = original
+        engine.rulesets.carrier.turn.fly_strike = original
     return recorded
 
 

@@ -66,7 +66,7 @@ from bot.client import SortieBot
 from bot.demo import SeededTokens
 from bot.outbox import OutboxWorker, Target
 from bot.runtime import FuncClock, open_services
-from engine.types import Side
+from engine.zero.types import Side
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 COGS = ("cogs.about", "cogs.campaign", "cogs.orders", "cogs.status")

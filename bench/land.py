@@ -33,9 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import percentile
-from engine.loader import default_catalog
 from engine.rng import Rng
-from engine.types import Side
+from engine.zero.loader import default_catalog
+from engine.zero.types import Side
 
 CLOSE_GAP = 10  # the older figure: "within 10 VP"
 SWING_SHARE = 0.9  # a mission's swing at this percentile is "what one mission can give"

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.service import CampaignService
 from bot.service_model import Pace, ServiceError
-from engine.types import Side
+from engine.zero.types import Side
 
 SIDES = (Side.JAPANESE, Side.ALLIED)
 

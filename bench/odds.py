@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import line, machine, median, verdict
 from bench.engine import reference_floor
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
-from engine.state import State
+from engine.rulesets.carrier.state import State
+from engine.zero.loader import default_catalog
 
 TARGET_S = 1.0
 CHUNK = 50

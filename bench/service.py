@@ -52,7 +52,7 @@ from bot.demo import SeededTokens
 from bot.runtime import freeze_start_up
 from bot.service import CampaignService
 from db.sqlite import SqliteRepository
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 P99_TARGET_MS = 50.0
 RATE_TARGET = 1000.0

@@ -38,7 +38,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import open_services
 from db.backend import redact
-from engine.types import Side
+from engine.zero.types import Side
 
 P99_TARGET_MS = 50.0
 ROOT = Path(__file__).resolve().parents[1]

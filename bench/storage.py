@@ -47,7 +47,7 @@ from db.bundles import unbundled
 from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 TARGET_KIB = 60.0  # issue 13: a 6-turn campaign's share of the file
 FLAT = 1.5  # the last turn may add at most this times the first turn's bytes

@@ -1,6 +1,6 @@
 """Wings of War engine benchmark: turn time, whole-mission time and the win rates of the
 generated missions, each played by two stand-in players: uniformly random legal programs,
-and the rookie (``engine.wings.rookie``: random legal programs weighed for heading to his
+and the rookie (``engine.rulesets.wings.rookie``: random legal programs weighed for heading to his
 goal). Both bring back a plane that flew off the table by accident (seed A.IV.c); a third
 player, ``coin``, flies random programs and tosses a coin for it. Not a test.
 
@@ -27,10 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules
-from engine.wings import dambuster as db
-from engine.wings import exits, majors, reinforcements, winch, zones
-from engine.wings.campaign import (
+from engine.rulesets.wings import WingsRules, exits, majors, reinforcements, winch, zones
+from engine.rulesets.wings import dambuster as db
+from engine.rulesets.wings.campaign import (
     PilotSetup,
     SquadronSetup,
     buy,
@@ -38,16 +37,16 @@ from engine.wings.campaign import (
     new_campaign,
     recruit,
 )
-from engine.wings.catalog import Catalog, default_catalog
-from engine.wings.exits import may_come_back
-from engine.wings.generator import generate_mission
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.objectives import NEEDS_TWO_SEATER, awards
-from engine.wings.program import random_program
-from engine.wings.rookie import rookie_program
-from engine.wings.state import SIDES, CampaignState, MissionRules, MissionState, other
-from engine.wings.sun import at_start
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.catalog import Catalog, default_catalog
+from engine.rulesets.wings.exits import may_come_back
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.objectives import NEEDS_TWO_SEATER, awards
+from engine.rulesets.wings.program import random_program
+from engine.rulesets.wings.rookie import rookie_program
+from engine.rulesets.wings.state import SIDES, CampaignState, MissionRules, MissionState, other
+from engine.rulesets.wings.sun import at_start
+from engine.rulesets.wings.turn import play_turn
 
 POLICIES = ("random", "rookie")
 RELIEF_CRASHES: Counter[str] = Counter()  # seed F.V: planes flown into the relief, this line
@@ -94,7 +93,7 @@ def even_mission(catalog: Catalog, seed: int, size: int = 4) -> MissionState:
 
 def programs_for(catalog: Catalog, state: MissionState, seed: int, policy: str = "random"):  # type: ignore[no-untyped-def]
     """Every flying plane's program: uniformly random among legal programs, or the rookie's
-    (random legal programs weighed for heading to his goal, ``engine.wings.rookie``)."""
+    (random legal programs weighed for heading to his goal, ``engine.rulesets.wings.rookie``)."""
     rng = Rng(str(seed), state.turn, "ai")
     programs = {}
     for plane in state.planes.values():

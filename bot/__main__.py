@@ -95,8 +95,8 @@ def _command(command: str, args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     from bot import commands as cli
-    from engine.catalog import DataError
-    from engine.loader import default_catalog
+    from engine.zero.catalog import DataError
+    from engine.zero.loader import default_catalog
 
     try:
         # A broken data file stops every subcommand with one line naming the file and entry.

@@ -31,7 +31,7 @@ from bot.rulesets import Plugin, Registry
 from bot.service_model import short_receipt
 from bot.service_rounds import load_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from rendering.presenter import RevealLine
 from rendering.text import scenario_name
 

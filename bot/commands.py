@@ -134,7 +134,7 @@ def run_verify(path: str) -> int:
     """Replay an export from its seed and choices; exit 0 when everything matches."""
     from bot.export import verify_file
     from bot.i18n import t
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     result = verify_file(Path(path), default_catalog())
     if result.unusable:
@@ -260,7 +260,7 @@ async def run_migrate_data(source: str, destination: str) -> int:
     from db.backend import open_repository, redact
     from db.repository import StorageError
     from db.transfer import transfer
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     src = await open_repository(source)
     try:

@@ -126,7 +126,7 @@ async def run(
     ruleset: str = "carrier",
     locale: str = "en",
 ) -> DemoResult:
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -23,8 +23,8 @@ from bot.rulesets import Registry
 from bot.service_model import canonical_choice, choice_of, receipt_of
 from bot.service_rounds import load_state
 from db.repository import LockRow, Repository
-from engine.catalog import Catalog
 from engine.rng import Rng, seed_commitment
+from engine.zero.catalog import Catalog
 
 FORMAT = "sortie-campaign-export"
 # 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per

@@ -125,7 +125,7 @@ def _duration(seconds: Any, lang: str) -> str:
 @cache
 def _place_names() -> dict[str, str]:
     """Every carrier place key of the ZERO! data -> its English name (the fallback)."""
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     names: dict[str, str] = {}
     for scenario in default_catalog().scenarios.values():
@@ -137,7 +137,7 @@ def _place_names() -> dict[str, str]:
 @cache
 def _scenario_names() -> dict[str, str]:
     from bot.rulesets import Registry
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     registry = Registry(default_catalog())
     names: dict[str, str] = {}

@@ -131,7 +131,7 @@ class OutboxWorker:
     def _build(self) -> Builder:
         if self._builder is None:
             from bot.announce import AnnouncementBuilder
-            from engine.loader import default_catalog
+            from engine.zero.loader import default_catalog
 
             self._builder = AnnouncementBuilder(self.repo, default_catalog(), self.clock).build
         return self._builder

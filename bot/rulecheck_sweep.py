@@ -21,9 +21,9 @@ from bot.rulecheck import RuleCheck, check_export
 from bot.rulecheck.data import GameData, load
 from bot.rulesets import Registry
 from bot.service_model import canonical_choice
-from engine.catalog import Catalog
-from engine.loader import default_catalog
 from engine.rng import Rng, seed_commitment
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 
 
 def random_export(catalog: Catalog, scenario: str, seed: str, picks: int) -> dict[str, Any]:

@@ -11,13 +11,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from engine.catalog import Catalog
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.land import LandRules
 from engine.rulesets.pearl_harbor import PearlRules
 from engine.rulesets.wings import WingsRules
-from engine.wings.catalog import default_catalog as wings_catalog
+from engine.rulesets.wings.catalog import default_catalog as wings_catalog
+from engine.zero.catalog import Catalog
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
 from rendering.rulesets.land import LandPresenter

@@ -20,8 +20,8 @@ from bot.service import CampaignService
 from bot.service_model import SeedSource
 from db.backend import open_repository
 from db.repository import Repository
-from engine.catalog import Catalog
-from engine.loader import default_catalog
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 
 
 def freeze_start_up() -> None:

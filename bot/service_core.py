@@ -46,7 +46,7 @@ from db.repository import (
     RoundRow,
     Transaction,
 )
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 
 log = logging.getLogger(__name__)
 

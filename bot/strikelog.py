@@ -20,8 +20,8 @@ from typing import Any
 
 from bot.i18n import t, word
 from db.repository import NewEvent
-from engine.report import AircraftOutcome, StrikeReport
-from engine.types import AircraftState, BombMode
+from engine.zero.report import AircraftOutcome, StrikeReport
+from engine.zero.types import AircraftState, BombMode
 
 DUEL = "strike-duel"
 FLAK = "strike-flak"
@@ -187,7 +187,7 @@ def _announces(event: NewEvent, report: StrikeReport) -> bool:
 
 @cache
 def _aircraft_names() -> dict[str, str]:
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     return {code: kind.name for code, kind in default_catalog().aircraft.items()}
 

@@ -20,8 +20,8 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from engine.report import StrikeReport
 from engine.rng import Rng
+from engine.zero.report import StrikeReport
 
 
 class _Model(BaseModel):

@@ -26,7 +26,7 @@ from typing import Literal
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from engine.types import Band, BombResult, Side
+from engine.zero.types import Band, BombResult, Side
 
 FONT_DIR = Path(__file__).parent / "fonts"
 WIDTH = 1200

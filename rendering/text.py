@@ -10,7 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
-from engine.types import Band, BombResult, FleetTactic, RoundKind, Side, StrikeSize
+from engine.zero.types import Band, BombResult, FleetTactic, RoundKind, Side, StrikeSize
 from rendering.i18n import keys, normalize, t
 
 

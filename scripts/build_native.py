@@ -28,16 +28,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The strike and what it calls in its inner loops (the profile in docs/benchmarks.md).
-# Not here: ``engine.turn``, whose ``fly_strike`` the engine bench and a test replace at
-# run time (a compiled module's calls would not see it), ``engine.mirror``, which makes
-# classes on the fly, and the pydantic models' modules.
+# Not here: the carrier's ``engine.rulesets.carrier.turn``, whose ``fly_strike`` the engine
+# bench and a test replace at run time (a compiled module's calls would not see it),
+# ``engine.zero.mirror``, which makes classes on the fly, and the pydantic models' modules.
 MODULES = (
-    "engine/strike.py",
-    "engine/dogfight.py",
-    "engine/flak.py",
-    "engine/bombing.py",
-    "engine/cards.py",
-    "engine/trusted.py",
+    "engine/zero/strike.py",
+    "engine/zero/dogfight.py",
+    "engine/zero/flak.py",
+    "engine/zero/bombing.py",
+    "engine/zero/cards.py",
+    "engine/zero/trusted.py",
 )
 
 
@@ -60,8 +60,11 @@ def clean() -> None:
 
 
 def sources() -> dict[str, str]:
-    """Each compiled module's file name and the SHA-256 of its source."""
-    return {Path(m).name: hashlib.sha256((ROOT / m).read_bytes()).hexdigest() for m in MODULES}
+    """Each compiled module's path under ``engine/`` and the SHA-256 of its source."""
+    return {
+        str(Path(m).relative_to("engine")): hashlib.sha256((ROOT / m).read_bytes()).hexdigest()
+        for m in MODULES
+    }
 
 
 def build() -> None:

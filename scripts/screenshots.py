@@ -24,7 +24,7 @@ from bot.client import COGS, SortieBot
 from bot.demo import SeededTokens
 from bot.runtime import FuncClock, open_services
 from bot.service_model import Pace
-from engine.types import Side
+from engine.zero.types import Side
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 

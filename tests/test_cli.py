@@ -58,8 +58,8 @@ def test_settings_from_dotenv(tmp_path: Path) -> None:
 def test_broken_data_file_stops_with_one_clear_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from engine import loader
-    from engine.catalog import DataError
+    from engine.zero import loader
+    from engine.zero.catalog import DataError
 
     def broken() -> None:
         raise DataError("aircraft.toml: entry 'A6M2': field 'undamaged.burst': not an integer")

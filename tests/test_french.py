@@ -217,7 +217,7 @@ def test_the_detector_catches_what_it_should() -> None:
 def test_sheet_dates_and_names_read_in_french() -> None:
     """The words the images and posts take from the game data: turn labels, scenarios,
     track levels, Pearl Harbor targets, Wings skills."""
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
     from rendering.rulesets.pearl_harbor import PearlPresenter
     from rendering.rulesets.wings import WingsPresenter
     from rendering.text import level_name, scenario_name, turn_label
@@ -243,7 +243,7 @@ def test_every_scenario_has_a_french_name() -> None:
     """A French campaign's card, boards and log name its scenario in French, for every
     scenario of every ruleset a GM can pick (Midway is a name in both languages)."""
     from bot.rulesets import Registry
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
     from rendering.text import scenario_name
 
     registry = Registry(default_catalog())

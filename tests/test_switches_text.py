@@ -36,7 +36,7 @@ def test_malformed_text_is_refused(text: str, code: str) -> None:
 def test_the_text_completes_into_the_scenario_s_switches() -> None:
     from bot.switches import completions
     from engine.rulesets.wings import WingsRules
-    from engine.wings.catalog import default_catalog
+    from engine.rulesets.wings.catalog import default_catalog
 
     rules = WingsRules(default_catalog())
     assert completions(rules, "wings-1917", "fro") == ["front=western", "front=eastern"]

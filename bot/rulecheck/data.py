@@ -1,7 +1,7 @@
 """The game data a rules check needs, read straight from the TOML files.
 
-The checker must not trust the engine it checks, so it does not use ``engine.loader`` or
-``engine.catalog``: it reads the same authored data files (``engine/data/*.toml``, see
+The checker must not trust the engine it checks, so it does not use ``engine.zero.loader`` or
+``engine.zero.catalog``: it reads the same authored data files (``engine/zero/data/*.toml``, see
 ``docs/data.md``) with ``tomllib`` and keeps only the few numbers the rules ask for.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "engine" / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "engine" / "zero" / "data"
 
 # The band names of the data files, as the export numbers them (Very Low 0 ... Very High 4).
 BANDS = {"VL": 0, "L": 1, "M": 2, "H": 3, "VH": 4}

@@ -55,7 +55,7 @@ from bot.outbox import LEASE_SECONDS, OutboxWorker
 from bot.runtime import open_services
 from bot.service_model import Pace
 from db.backend import open_repository
-from engine.types import Side
+from engine.zero.types import Side
 from tests.db.fake_discord import FakeDiscord, read_handovers, read_posts
 from tests.db.kill_worker import Config, ScaledClock, plain
 

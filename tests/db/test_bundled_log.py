@@ -18,7 +18,7 @@ from bot.export import dumps
 from bot.logtext import describe
 from db.bundles import unbundled
 from db.packing import unpack
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import Env
 
 

@@ -32,8 +32,8 @@ from bot.demo import SeededTokens
 from bot.outbox import LEASE_SECONDS
 from db.backend import open_repository
 from db.repository import OutboxRow
-from engine.loader import default_catalog
-from engine.types import Side
+from engine.zero.loader import default_catalog
+from engine.zero.types import Side
 from tests.db import killtest
 from tests.service.support import ALL, GM, JAP, Env, pace
 

@@ -23,7 +23,7 @@ from bot.commands import run_migrate_data
 from bot.demo import SeededTokens
 from db.backend import open_repository, redact
 from db.repository import NewEvent, Repository
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import ALL, JAP, Env
 
 

@@ -10,7 +10,7 @@ import discord
 import simcord
 
 from bot.export import verify_export
-from engine.types import Side
+from engine.zero.types import Side
 from tests.e2e.conftest import World, manager_role
 from tests.e2e.test_orders import control, dm_panel, gm_button, lock, options, refusal
 

@@ -12,7 +12,7 @@ import simcord
 
 from bot.export import verify_export
 from bot.service_model import Pace
-from engine.types import Side
+from engine.zero.types import Side
 from tests.e2e.conftest import World, manager_role
 from tests.e2e.test_orders import (
     choose,

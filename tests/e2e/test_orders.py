@@ -18,7 +18,7 @@ import pytest
 import simcord
 
 from bot.service_model import Pace
-from engine.types import Side
+from engine.zero.types import Side
 from tests.e2e.conftest import World, is_disabled, manager_role
 
 JAPANESE, ALLIED = Side.JAPANESE.value, Side.ALLIED.value

@@ -15,7 +15,7 @@ import discord
 import simcord
 
 from bot.service_model import Pace
-from engine.types import Side
+from engine.zero.types import Side
 from tests.e2e.conftest import World, is_disabled, manager_role
 from tests.e2e.test_orders import (
     ALLIED,

@@ -7,7 +7,7 @@ import simcord
 
 from bot.client import SortieBot
 from bot.service_model import Pace
-from engine.types import Side
+from engine.zero.types import Side
 from tests.e2e.conftest import World, bot_cogs
 
 

@@ -11,7 +11,7 @@ import pytest
 import simcord
 
 from bot.service_model import Pace, ServiceError
-from engine.types import Side
+from engine.zero.types import Side
 from tests.e2e.conftest import World, manager_role
 from tests.e2e.test_orders import control, dm_panel, forge, refusal
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from engine.campaign import new_campaign, pending, resolve
-from engine.catalog import Catalog
 from engine.rng import Rng
-from engine.state import Event, State
-from engine.types import Side
+from engine.rulesets.carrier.campaign import new_campaign, pending, resolve
+from engine.rulesets.carrier.state import Event, State
+from engine.zero.catalog import Catalog
+from engine.zero.types import Side
 
 
 def random_choices(

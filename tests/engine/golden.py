@@ -18,9 +18,9 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
+from engine.zero.loader import default_catalog
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "carrier-golden.json"
 SCENARIOS = ("coral-sea", "midway")

@@ -9,17 +9,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from engine.cards import Card, Deck, face_of
-from engine.catalog import (
-    ActionCard,
-    AircraftType,
-    Catalog,
-    DeckData,
-    Ratings,
-    TargetSheet,
-)
-from engine.orders import Doctrine, FlightUnit, PilotFace, StrikeSetup
-from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
+from engine.zero.cards import Card, Deck, face_of
+from engine.zero.catalog import ActionCard, AircraftType, Catalog, DeckData, Ratings, TargetSheet
+from engine.zero.orders import Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
 from tests.engine.deck_listing import DECK_LISTING
 
 T = CardTitle

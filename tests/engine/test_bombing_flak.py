@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bombing import (
+from engine.zero.bombing import (
     Target,
     applied_result,
     bomb_card_count,
@@ -17,12 +17,12 @@ from engine.bombing import (
     strafe_worthwhile,
     target_flak_count,
 )
-from engine.cards import Card
-from engine.dogfight import Plane, Sky, hurt, make_plane
-from engine.flak import area_flak, target_flak
-from engine.orders import Doctrine
-from engine.strike import Strike
-from engine.types import AircraftState, BombMode, Ordnance, Side
+from engine.zero.cards import Card
+from engine.zero.dogfight import Plane, Sky, hurt, make_plane
+from engine.zero.flak import area_flak, target_flak
+from engine.zero.orders import Doctrine
+from engine.zero.strike import Strike
+from engine.zero.types import AircraftState, BombMode, Ordnance, Side
 from tests.engine.strike_fixtures import (
     AIRCRAFT,
     ANSWERS,

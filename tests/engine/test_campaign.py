@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.campaign import IllegalChoice, new_campaign, pending, resolve
-from engine.loader import default_catalog
 from engine.rng import Rng
-from engine.state import State
-from engine.types import FleetTactic, RoundKind, Side, StrikeSize
-from engine.view import view
+from engine.rulesets.carrier.campaign import IllegalChoice, new_campaign, pending, resolve
+from engine.rulesets.carrier.state import State
+from engine.rulesets.carrier.view import view
+from engine.zero.loader import default_catalog
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 from tests.engine.campaign_helpers import play, random_choices
 
 CATALOG = default_catalog()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.catalog import Catalog, DataError, UnitSpec
-from engine.loader import DATA_DIR, default_catalog, derive_damaged, load_catalog, load_pilots
-from engine.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
+from engine.zero.catalog import Catalog, DataError, UnitSpec
+from engine.zero.loader import DATA_DIR, default_catalog, derive_damaged, load_catalog, load_pilots
+from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Side
 from tests.engine.deck_listing import DECK_LISTING
 
 CATALOG = default_catalog()
@@ -449,7 +449,7 @@ def test_codebreakers_is_the_recorded_change() -> None:
     assert codebreakers.side is Side.ALLIED
     assert codebreakers.effect.enemy_tb_mod == 1
     assert codebreakers.effect.cap_add_elements == 1
-    assert "Codebreakers" in (Path(DATA_DIR).parent.parent / "docs" / "data.md").read_text()
+    assert "Codebreakers" in (Path(DATA_DIR).parents[2] / "docs" / "data.md").read_text()
 
 
 # --- Campaign sheets -------------------------------------------------------------------------

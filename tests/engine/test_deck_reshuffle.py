@@ -16,15 +16,15 @@ from collections import Counter
 
 import pytest
 
-from engine import strike as strike_module
-from engine import turn as turn_module
-from engine.cards import Deck
-from engine.catalog import Catalog
-from engine.loader import default_catalog
-from engine.orders import StrikeSetup
-from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
+from engine.rulesets.carrier import turn as turn_module
+from engine.zero import strike as strike_module
+from engine.zero.cards import Deck
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from engine.zero.orders import StrikeSetup
+from engine.zero.report import StrikeReport
 
 CATALOG = default_catalog()
 
@@ -60,9 +60,9 @@ def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> N
     reshuffles: list[int] = []
     misplaced: list[tuple[int, int]] = []
 
-    # Checked where the turn flies each strike: ``engine.turn`` stays interpreted, while
-    # the strike and the deck may be compiled (scripts/build_native.py), so their methods
-    # cannot be patched. The strike's report only reads its sky.
+    # Checked where the turn flies each strike: ``engine.rulesets.carrier.turn`` stays
+    # interpreted, while the strike and the deck may be compiled (scripts/build_native.py), so
+    # their methods cannot be patched. The strike's report only reads its sky.
     def counted(setup: StrikeSetup, catalog: Catalog, deck: Deck) -> StrikeReport:
         strike = strike_module.Strike(setup, catalog, deck)
         report = strike.run()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from engine.cards import shuffle
-from engine.loader import default_catalog
+from engine.zero.cards import shuffle
+from engine.zero.loader import default_catalog
 
 
 def test_the_deck_shuffle_deals_what_random_shuffle_deals() -> None:

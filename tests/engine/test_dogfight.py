@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card
-from engine.dogfight import (
+from engine.zero.cards import Card
+from engine.zero.dogfight import (
     Plane,
     Sky,
     Source,
@@ -21,8 +21,8 @@ from engine.dogfight import (
     set_pos,
     wingman_shot,
 )
-from engine.orders import Doctrine
-from engine.types import Band, Ordnance, Side
+from engine.zero.orders import Doctrine
+from engine.zero.types import Band, Ordnance, Side
 from tests.engine.strike_fixtures import AIRCRAFT, ANSWERS, VH, A, H, J, M, T, card, stacked
 
 

@@ -1,6 +1,6 @@
 """The remembered sheet forces are exactly what building them afresh gives.
 
-``engine.turn`` keeps the forces by the few facts it says they are built from (the
+``engine.rulesets.carrier.turn`` keeps the forces by the few facts it says they are built from (the
 level's penalties, a resource's force numbers, the doctrine's torpedo choice and CAP
 band...). If the build came to read anything else, two combinations would share an
 entry: asking for every combination once, then again, each answer must equal a fresh build.
@@ -12,10 +12,10 @@ from collections import Counter
 
 import pytest
 
-from engine import turn
-from engine.loader import default_catalog
-from engine.orders import DOCTRINE_PRESETS
-from engine.types import Side, StrikeSize
+from engine.rulesets.carrier import turn
+from engine.zero.loader import default_catalog
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.types import Side, StrikeSize
 
 
 def test_every_remembered_force_equals_a_fresh_build(monkeypatch: pytest.MonkeyPatch) -> None:

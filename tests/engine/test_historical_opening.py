@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.campaign import IllegalChoice, new_campaign, pending, resolve
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.ruleset import Decision
-from engine.state import State
-from engine.types import Side
+from engine.rulesets.carrier.campaign import IllegalChoice, new_campaign, pending, resolve
+from engine.rulesets.carrier.state import State
+from engine.zero.loader import default_catalog
+from engine.zero.types import Side
 
 CATALOG = default_catalog()
 J, A = Side.JAPANESE, Side.ALLIED

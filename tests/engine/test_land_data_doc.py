@@ -17,7 +17,7 @@ import pytest
 from engine.rulesets.land import datadoc
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "engine" / "data"
+DATA = ROOT / "engine" / "zero" / "data"
 DOC = ROOT / "docs" / "data.md"
 
 

@@ -1,7 +1,7 @@
 """The land-campaign worked examples of zero-campaign.md, replayed with the real deck and data.
 
-The land pieces of engine/land.py: target draw 24.44-24.46, mission length 23.23-23.25 and
-mission VPs 24.61. The ruleset that plays them is tested in test_land_ruleset.py.
+The land pieces of engine/rulesets/land/sheet.py: target draw 24.44-24.46, mission length
+23.23-23.25 and mission VPs 24.61. The ruleset that plays them is tested in test_land_ruleset.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.catalog import ActionCard, DataError
-from engine.land import (
+from engine.rulesets.land.sheet import (
     MISSION_KEYS,
     AircraftOutcome,
     draw_target,
@@ -22,8 +21,9 @@ from engine.land import (
     mission_length,
     mission_vp,
 )
-from engine.loader import DATA_DIR, default_catalog
-from engine.types import Band, CardTitle, Side
+from engine.zero.catalog import ActionCard, DataError
+from engine.zero.loader import DATA_DIR, default_catalog
+from engine.zero.types import Band, CardTitle, Side
 
 
 def _card(title: CardTitle, burst: int | None = None) -> ActionCard:

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.catalog import DataError
-from engine.land import load_land_campaign
-from engine.loader import DATA_DIR, default_catalog
 from engine.rng import Rng
 from engine.ruleset import Decision
 from engine.rulesets.land import IllegalChoice, LandRules
+from engine.rulesets.land.sheet import load_land_campaign
 from engine.rulesets.land.state import LandState
 from engine.rulesets.land.view import Draw
-from engine.types import AircraftState, Side
+from engine.zero.catalog import DataError
+from engine.zero.loader import DATA_DIR, default_catalog
+from engine.zero.types import AircraftState, Side
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,11 @@ added to the damage tracks' VP (25.83) before the winner is named (25.9).
 
 from __future__ import annotations
 
-from engine.campaign import new_campaign, resolve
-from engine.loader import default_catalog
 from engine.rng import Rng
-from engine.state import Event, State
-from engine.types import Side
+from engine.rulesets.carrier.campaign import new_campaign, resolve
+from engine.rulesets.carrier.state import Event, State
+from engine.zero.loader import default_catalog
+from engine.zero.types import Side
 
 CATALOG = default_catalog()
 J, A = Side.JAPANESE, Side.ALLIED

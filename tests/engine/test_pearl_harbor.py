@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.pearl_harbor import IllegalChoice, PearlRules, PearlState
+from engine.zero.loader import default_catalog
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import campaign
-from engine.campaign import IllegalChoice, new_campaign, pending, resolve, validate
-from engine.catalog import Catalog
-from engine.loader import default_catalog
 from engine.rng import Rng
-from engine.state import Decision, State
-from engine.types import RoundKind, Side
+from engine.rulesets.carrier import campaign
+from engine.rulesets.carrier.campaign import IllegalChoice, new_campaign, pending, resolve, validate
+from engine.rulesets.carrier.state import Decision, State
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from engine.zero.types import RoundKind, Side
 from tests.engine.campaign_helpers import play
 
 

@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.loader import default_catalog, default_pilot_pool, load_pilots
-from engine.orders import PilotFace
-from engine.pilots import (
+from engine.zero.loader import default_catalog, default_pilot_pool, load_pilots
+from engine.zero.orders import PilotFace
+from engine.zero.pilots import (
     SKILL_CODES,
     PilotCounter,
     PilotDraw,
@@ -20,7 +20,7 @@ from engine.pilots import (
     assignments,
     draft_pilots,
 )
-from engine.types import Side
+from engine.zero.types import Side
 
 CATALOG = default_catalog()
 POOL = default_pilot_pool()

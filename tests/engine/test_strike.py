@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import Deck
-from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
-from engine.report import StrikeReport
-from engine.strike import Strike, fly_strike
-from engine.types import AircraftState, Band, BombMode, Ordnance
+from engine.zero.cards import Deck
+from engine.zero.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.zero.report import StrikeReport
+from engine.zero.strike import Strike, fly_strike
+from engine.zero.types import AircraftState, Band, BombMode, Ordnance
 from tests.engine.strike_fixtures import (
     CATALOG,
     VL,
@@ -376,8 +376,8 @@ def test_random_strikes_keep_the_invariants(setup: StrikeSetup, seed: int) -> No
 
 
 def test_runs_on_the_shipped_data_files() -> None:
-    """The same engine on ``engine/data`` (its answers table also lists ACE PILOT)."""
-    loader = pytest.importorskip("engine.loader")
+    """The same engine on ``engine/zero/data`` (its answers table also lists ACE PILOT)."""
+    loader = pytest.importorskip("engine.zero.loader")
     catalog = loader.default_catalog()
     strike = (
         element("A6M2", J, "strike", "J1")

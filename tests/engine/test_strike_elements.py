@@ -7,10 +7,10 @@ pilot's skills add on either side of the card.
 
 from __future__ import annotations
 
-from engine.cards import Deck
-from engine.dogfight import hurt
-from engine.orders import FlightUnit, PilotFace
-from engine.strike import Strike
+from engine.zero.cards import Deck
+from engine.zero.dogfight import hurt
+from engine.zero.orders import FlightUnit, PilotFace
+from engine.zero.strike import Strike
 from tests.engine.strike_fixtures import CATALOG, A, H, J, L, M, element, make_setup
 
 

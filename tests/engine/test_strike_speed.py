@@ -12,13 +12,13 @@ import random
 
 import pytest
 
-from engine.cards import Card, Deck, face_of, faces_of
-from engine.catalog import ActionCard
-from engine.loader import default_catalog
-from engine.mirror import mirror
-from engine.orders import DOCTRINE_PRESETS
-from engine.report import CardDraw
-from engine.trusted import trusted_dicts
+from engine.zero.cards import Card, Deck, face_of, faces_of
+from engine.zero.catalog import ActionCard
+from engine.zero.loader import default_catalog
+from engine.zero.mirror import mirror
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.report import CardDraw
+from engine.zero.trusted import trusted_dicts
 
 CATALOG = default_catalog()
 

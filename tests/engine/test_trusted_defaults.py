@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.orders import StrikeSetup
-from engine.state import Tick, TurnRecord
-from engine.trusted import trusted_copy, trusted_defaults
-from engine.types import Side
+from engine.rulesets.carrier.state import Tick, TurnRecord
+from engine.zero.orders import StrikeSetup
+from engine.zero.trusted import trusted_copy, trusted_defaults
+from engine.zero.types import Side
 
 
 def test_left_out_fields_take_their_defaults_in_the_models_order() -> None:

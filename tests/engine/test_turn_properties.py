@@ -11,10 +11,10 @@ from collections import defaultdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.catalog import Scenario
-from engine.loader import default_catalog
-from engine.state import TurnRecord
-from engine.types import BombResult, Side
+from engine.rulesets.carrier.state import TurnRecord
+from engine.zero.catalog import Scenario
+from engine.zero.loader import default_catalog
+from engine.zero.types import BombResult, Side
 from tests.engine.campaign_helpers import play
 
 CATALOG = default_catalog()

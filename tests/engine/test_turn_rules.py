@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.campaign import new_campaign, resolve
-from engine.loader import default_catalog
-from engine.report import StrikeReport
 from engine.rng import Rng
-from engine.state import Event, State, TurnRecord
-from engine.types import AircraftState, Side
+from engine.rulesets.carrier.campaign import new_campaign, resolve
+from engine.rulesets.carrier.state import Event, State, TurnRecord
+from engine.zero.loader import default_catalog
+from engine.zero.report import StrikeReport
+from engine.zero.types import AircraftState, Side
 
 CATALOG = default_catalog()
 J, A = Side.JAPANESE, Side.ALLIED

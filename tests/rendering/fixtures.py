@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.catalog import ActionCard
-from engine.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
-from engine.state import RecoveryDraw, SidePicks, TurnRecord
-from engine.types import (
+from engine.rulesets.carrier.state import RecoveryDraw, SidePicks, TurnRecord
+from engine.rulesets.carrier.view import ForcePreview, LevelView, SideView, TrackView, View
+from engine.zero.catalog import ActionCard
+from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
+from engine.zero.types import (
     AircraftState,
     Band,
     BombMode,
@@ -24,8 +25,7 @@ from engine.types import (
     Side,
     StrikeSize,
 )
-from engine.view import ForcePreview, LevelView, SideView, TrackView, View
-from rendering.reveal import RevealSide
+from rendering.zero.reveal import RevealSide
 
 J, A = Side.JAPANESE, Side.ALLIED
 
@@ -748,8 +748,8 @@ def badge_sheet(locale: str) -> bytes:
     report read on a phone shows them), the one-line form, and a few larger."""
     from PIL import Image
 
-    from rendering.card import PHONE_SCALE, card_tile, render_card_badge
     from rendering.style import PAPER, to_png
+    from rendering.zero.card import PHONE_SCALE, card_tile, render_card_badge
 
     width = 800
     faces = list(cards().values())
@@ -783,13 +783,11 @@ def badge_sheet(locale: str) -> bytes:
 
 def image_cases() -> dict[str, Callable[[], bytes]]:
     """Named renders from the fixed fixtures: one snapshot each."""
-    from rendering import (
-        render_after_action,
-        render_order_panel,
-        render_reveal,
-        render_status_board,
-        render_strike_report,
-    )
+    from rendering.rulesets.carrier.panel import render_order_panel
+    from rendering.rulesets.carrier.report import render_after_action
+    from rendering.rulesets.carrier.status import render_status_board
+    from rendering.zero.reveal import render_reveal
+    from rendering.zero.strike import render_strike_report
 
     deadline = "Fri 9 May, 18:00 UTC (in 11 hours)"
     return {

@@ -8,7 +8,8 @@ by ``ImageDraw.text``, so recording both (per thread: the bot and the demo rende
 threads) ties each text to the picture it ends up in, tiles pasted into it included.
 
 The kind of a picture is the outermost ``rendering`` function on the stack when it is
-saved (``rendering/status.py:render_status_board``), so a failure names what to fix.
+saved (``rendering/rulesets/carrier/status.py:render_status_board``), so a failure names
+what to fix.
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.campaign import new_campaign
-from engine.loader import default_catalog
-from engine.view import view
-from rendering.maps import draw_map
+from engine.rulesets.carrier.campaign import new_campaign
+from engine.rulesets.carrier.view import view
+from engine.zero.loader import default_catalog
+from rendering.rulesets.carrier.maps import draw_map
 
 CATALOG = default_catalog()
 

@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from engine.land import load_land_campaign
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.land import LandRules
+from engine.rulesets.land.sheet import load_land_campaign
 from engine.rulesets.land.state import LandState
 from engine.rulesets.land.view import THEATRES
+from engine.zero.loader import default_catalog
 from rendering.i18n import keys, t
 from rendering.rulesets.land import LandPresenter, kind_text
 

@@ -12,13 +12,13 @@ import pytest
 from PIL import Image
 
 from bot.i18n import keys
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.land import LandRules
 from engine.rulesets.land.state import LandState
+from engine.zero.loader import default_catalog
 from rendering.rulesets.land import LandPresenter
 
-SOURCE = Path(__file__).resolve().parents[2] / "rendering" / "rulesets" / "land.py"
+SOURCE = Path(__file__).resolve().parents[2] / "rendering" / "rulesets" / "land" / "__init__.py"
 SCENARIO = "burma-dec41-jan42"
 
 

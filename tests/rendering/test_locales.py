@@ -40,7 +40,7 @@ def test_same_keys_in_english_and_french() -> None:
 def test_every_literal_key_in_the_code_exists() -> None:
     english = keys("en")
     used: set[str] = set()
-    for path in (ROOT / "rendering").glob("*.py"):
+    for path in (ROOT / "rendering").rglob("*.py"):
         for match in re.finditer(r"\btr\(\s*\"([a-z0-9_.\-]+)\"", path.read_text(encoding="utf-8")):
             used.add(f"render.{match.group(1)}")
     assert used, "the scan found no keys"

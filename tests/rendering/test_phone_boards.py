@@ -13,11 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.types import Side
-from engine.view import LevelView, TrackView, View
-from rendering import render_order_panel, render_status_board
+from engine.rulesets.carrier.view import LevelView, TrackView, View
+from engine.zero.types import Side
+from rendering.rulesets.carrier.panel import render_order_panel
+from rendering.rulesets.carrier.status import render_status_board
+from rendering.rulesets.carrier.track import arrange, clashes, level_labels
 from rendering.text import level_name
-from rendering.track import arrange, clashes, level_labels
 from tests.rendering.fixtures import (
     CARRIER_LEVELS,
     INVASION_LEVELS,
@@ -167,7 +168,7 @@ def test_level_names_never_collide_nor_hang_across_each_other(
 
 def test_the_levels_the_board_does_not_draw_are_told_in_the_status_text() -> None:
     """The board draws a track's cost now and at the next level; /status tells them all."""
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
     from rendering.rulesets.carrier import CarrierPresenter
 
     presenter = CarrierPresenter(default_catalog())

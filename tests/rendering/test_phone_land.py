@@ -13,15 +13,15 @@ from collections import Counter
 
 import pytest
 
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.land import LandRules
 from engine.rulesets.land.state import LandState
 from engine.rulesets.pearl_harbor import PearlRules
+from engine.zero.loader import default_catalog
 from rendering.presenter import RevealLine
 from rendering.rulesets.land import LandPresenter
 from rendering.rulesets.pearl_harbor import PearlPresenter
-from rendering.strike import aircraft_labels
+from rendering.zero.strike import aircraft_labels
 from tests.rendering.phone import DrawnImage, recording
 
 SCENARIO = "malaya-dec41"

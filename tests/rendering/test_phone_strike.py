@@ -12,8 +12,8 @@ import io
 
 from PIL import Image
 
-from engine.report import FlakShot, StrikeReport
-from rendering import render_strike_report
+from engine.zero.report import FlakShot, StrikeReport
+from rendering.zero.strike import render_strike_report
 from tests.rendering.fixtures import (
     CORAL_PLACES,
     MIDWAY_PLACES,

@@ -64,7 +64,8 @@ def test_every_picture_is_readable_at_phone_width(drawn: dict[str, list[DrawnIma
 def test_the_demos_show_every_picture_kind(drawn: dict[str, list[DrawnImage]]) -> None:
     for presenter in ("carrier", "land", "pearl_harbor", "wings"):
         for part in ("status_board", "panel_image", "reveal_image", "report", "after_action"):
-            assert f"rendering/rulesets/{presenter}.py:{part}" in drawn, (presenter, part)
+            kind = f"rendering/rulesets/{presenter}/__init__.py:{part}"
+            assert kind in drawn, (presenter, part)
 
 
 @pytest.mark.parametrize(("width", "size", "readable"), [(1200, 18, False), (800, 22, True)])
@@ -83,4 +84,4 @@ def test_the_measure_reads_size_against_width(width: int, size: int, readable: b
 def test_the_measure_names_the_picture_kind() -> None:
     with recording() as images:
         image_cases()["reveal_orders_en"]()
-    assert [picture.kind for picture in images] == ["rendering/reveal.py:render_reveal"]
+    assert [picture.kind for picture in images] == ["rendering/zero/reveal.py:render_reveal"]

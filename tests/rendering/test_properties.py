@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.catalog import ActionCard
-from engine.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
-from engine.state import RecoveryDraw, SidePicks, TurnRecord
-from engine.types import (
+from engine.rulesets.carrier.state import RecoveryDraw, SidePicks, TurnRecord
+from engine.rulesets.carrier.view import ForcePreview, LevelView, SideView, TrackView, View
+from engine.zero.catalog import ActionCard
+from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
+from engine.zero.types import (
     AircraftState,
     Band,
     BombMode,
@@ -29,16 +30,12 @@ from engine.types import (
     Side,
     StrikeSize,
 )
-from engine.view import ForcePreview, LevelView, SideView, TrackView, View
-from rendering import (
-    RevealSide,
-    render_after_action,
-    render_card_badge,
-    render_order_panel,
-    render_reveal,
-    render_status_board,
-    render_strike_report,
-)
+from rendering.rulesets.carrier.panel import render_order_panel
+from rendering.rulesets.carrier.report import render_after_action
+from rendering.rulesets.carrier.status import render_status_board
+from rendering.zero.card import render_card_badge
+from rendering.zero.reveal import RevealSide, render_reveal
+from rendering.zero.strike import render_strike_report
 from tests.rendering.fixtures import CORAL_PLACES, RESOURCE_NAMES, cards
 
 SETTINGS = settings(

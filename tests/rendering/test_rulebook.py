@@ -3,7 +3,7 @@ resource of the data has its line, and the panel's one-liners fit a select menu.
 
 from __future__ import annotations
 
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 from rendering import rulebook
 
 
@@ -71,7 +71,7 @@ def test_glossary_names_the_card_abbreviations() -> None:
 
 
 def test_a_picked_resource_shows_its_whole_effect_in_the_readers_language() -> None:
-    from engine.types import RoundKind, Side
+    from engine.zero.types import RoundKind, Side
     from rendering.rulesets.carrier import CarrierPresenter
     from tests.rendering.fixtures import coral_status
 

@@ -19,8 +19,8 @@ from bot.demo import SeededTokens
 from bot.i18n import t
 from bot.panel import TEXT_LIMIT, compose, field_text
 from bot.service_model import PanelData, StatusData
-from engine.loader import default_catalog
 from engine.ruleset import Decision
+from engine.zero.loader import default_catalog
 from tests.rendering.phone import recording
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, start_wings

@@ -15,7 +15,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.rulecheck.data import GameData, load
 from bot.rulecheck_sweep import random_export
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import Env
 
 SCENARIOS = ("coral-sea", "midway")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.rulecheck import check_export
 from bot.rulecheck.data import GameData
 from bot.rulecheck_sweep import random_export
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 OPENING = ("historical-opening", "authored 3.7.4")
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-import engine.turn
+import engine.rulesets.carrier.turn
 from bot.rulecheck import check_export
 from bot.rulecheck.data import GameData
 from bot.rulecheck_sweep import random_export
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 
 def _findings(scenario: str, campaigns: int, data: GameData) -> set[tuple[str, str]]:
@@ -33,7 +33,7 @@ def test_recovery_by_both_fleets_at_midway_is_caught(
     def own_side(turn: Any, place: Any, opponent: Any) -> int:
         return int(turn.tactic(place.side).recovery_cards)
 
-    monkeypatch.setattr(engine.turn, "_range_of", own_side)
+    monkeypatch.setattr(engine.rulesets.carrier.turn, "_range_of", own_side)
     assert ("recovery-cards", "25.71") in _findings("midway", 6, game_data)
 
 
@@ -41,12 +41,12 @@ def test_equal_resources_not_flying_together_is_caught(
     monkeypatch: pytest.MonkeyPatch, game_data: GameData
 ) -> None:
     """Mutation 2: equal resource numbers resolved one after the other (25.53)."""
-    original = engine.turn._carrier_setup
+    original = engine.rulesets.carrier.turn._carrier_setup
 
     def in_turn(turn: Any, side: Any, strike: Any, order: int, simultaneous: bool) -> Any:
         return original(turn, side, strike, order, False)
 
-    monkeypatch.setattr(engine.turn, "_carrier_setup", in_turn)
+    monkeypatch.setattr(engine.rulesets.carrier.turn, "_carrier_setup", in_turn)
     assert ("strike-order", "25.53") in _findings("coral-sea", 8, game_data)
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
-from engine.catalog import Catalog
-from engine.loader import default_catalog
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import Env
 
 

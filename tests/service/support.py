@@ -16,8 +16,8 @@ from bot.service import CampaignService
 from bot.service_model import Pace
 from db.backend import open_repository
 from db.repository import Repository
-from engine.catalog import Catalog
-from engine.types import Side
+from engine.zero.catalog import Catalog
+from engine.zero.types import Side
 
 GUILD, CHANNEL, GM = 1, 500, 9
 JAP, ALL = 11, 22

@@ -16,8 +16,8 @@ from bot import secrecy
 from bot.clock import ManualClock
 from bot.export import verify_export
 from bot.service_model import choice_of
-from engine.catalog import Catalog
-from engine.wings.catalog import default_catalog as wings_catalog
+from engine.rulesets.wings.catalog import default_catalog as wings_catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import start_wings
 

@@ -8,7 +8,7 @@ import re
 
 from bot.export import after_action_markdown, choice_of
 from bot.service_model import canonical_choice
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import finish_and_verify, start_wings
 

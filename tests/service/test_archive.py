@@ -9,7 +9,7 @@ from bot.clock import ManualClock
 from bot.logtext import describe
 from bot.service_model import ServiceError
 from bot.service_settings import SettingsChange
-from engine.types import Side
+from engine.zero.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
 
 SUB = 33

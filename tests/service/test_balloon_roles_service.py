@@ -4,7 +4,7 @@ held side's menu to one card flown thrice, and the campaign still exports and ve
 
 from __future__ import annotations
 
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env
 from tests.service.wings_play import (

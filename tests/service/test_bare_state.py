@@ -17,9 +17,9 @@ import pytest
 
 from bot import secrecy, service_rounds
 from bot.rulesets import FACTORIES, Registry
-from engine.catalog import Catalog
-from engine.loader import default_catalog
 from engine.rng import Rng
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import ALL, JAP, Env
 
 ROUNDS = 14  # a few turns of every ruleset: strikes, missions, waves, programs

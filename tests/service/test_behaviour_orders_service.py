@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
     CENTRAL,

@@ -12,7 +12,7 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings
 from tests.wings.test_bomb_release_seam import as_bombing_run

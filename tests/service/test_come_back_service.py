@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
     CENTRAL,

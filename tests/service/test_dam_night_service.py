@@ -18,10 +18,10 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.panel import compose
-from engine.catalog import Catalog
 from engine.rng import Rng
-from engine.wings import dambuster as db
-from engine.wings.catalog import default_catalog as wings_catalog
+from engine.rulesets.wings import dambuster as db
+from engine.rulesets.wings.catalog import default_catalog as wings_catalog
+from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env
 from tests.service.wings_play import (

@@ -4,7 +4,7 @@ flown and told; the industrial-complex raid bombed to its end; both exports repl
 
 from __future__ import annotations
 
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env
 from tests.service.wings_play import (

@@ -10,7 +10,7 @@ import pytest
 from bot.__main__ import main
 from bot.demo import run
 from bot.export import verify_file
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 
 
 def _files(folder: Path) -> dict[str, bytes]:

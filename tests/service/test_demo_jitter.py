@@ -29,7 +29,7 @@ from bot.clock import ManualClock
 from bot.demo import START, SeededTokens, run
 from db.repository import NewEvent
 from db.sqlite import SqliteRepository
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 
 P = ParamSpec("P")

@@ -13,8 +13,8 @@ import pytest
 import engine.rulesets.wings as seam
 from bot.export import after_action_markdown, verify_export
 from bot.logtext import describe
-from engine.catalog import Catalog
-from engine.wings.pilots import allowed_skills, skills_due
+from engine.rulesets.wings.pilots import allowed_skills, skills_due
+from engine.zero.catalog import Catalog
 from rendering.i18n import t
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, lock_all, start_wings

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 from bot.export import verify_export
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 from tests.service.wings_play import finish_and_verify, lock_all, log_lines, start_wings
 

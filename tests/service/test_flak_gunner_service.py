@@ -16,7 +16,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
     CENTRAL,

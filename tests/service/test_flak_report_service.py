@@ -4,7 +4,7 @@ the campaign is over; while it runs the orders stay sealed digests for everyone.
 from __future__ import annotations
 
 from bot.export import after_action_markdown
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from rendering.i18n import t
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, lock_all, start_wings

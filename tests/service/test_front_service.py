@@ -10,7 +10,7 @@ import pytest
 
 from bot.export import verify_export
 from bot.service_model import ServiceError
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 from tests.service.wings_play import (
     CENTRAL,

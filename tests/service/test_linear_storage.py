@@ -25,9 +25,9 @@ from bot.service_rounds import load_state
 from db.bundles import unbundled
 from db.migrate import available
 from db.packing import unpack
-from engine.catalog import Catalog
-from engine.loader import default_catalog
 from engine.rng import Rng
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import GM, Env
 
 

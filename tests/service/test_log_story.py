@@ -34,7 +34,8 @@ PROPER = (
 SAME_IN_FRENCH = frozenset({"tests", "collision"})
 
 # Events the demos do not reach: GM tools, failures and the carrier's rarer outcomes, with
-# the data their writers give them (bot/service_gm.py, bot/service_core.py, engine/turn.py).
+# the data their writers give them (bot/service_gm.py, bot/service_core.py,
+# engine/rulesets/carrier/turn.py).
 OTHER_EVENTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("resolution-failed", {"ref": "7f3a", "error": "boom"}),
     ("player-joined", {"user": 555000111222333444, "side": "allied", "commander": False}),

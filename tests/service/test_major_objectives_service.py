@@ -11,9 +11,9 @@ import pytest
 
 import engine.rulesets.wings as seam
 from bot.export import verify_export
-from engine.catalog import Catalog
-from engine.wings import geometry as geo
-from engine.wings.catalog import default_catalog
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.catalog import default_catalog
+from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, log_lines, start_wings

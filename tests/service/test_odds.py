@@ -20,9 +20,9 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError
-from engine.catalog import Catalog
 from engine.ruleset import Odds, TargetOdds
-from engine.types import Side
+from engine.zero.catalog import Catalog
+from engine.zero.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
 
 SAMPLES = 12  # enough plays for the figures to react, few enough to keep the test quick

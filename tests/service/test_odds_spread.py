@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from bot import odds
-from engine.loader import default_catalog
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
-from engine.state import State
+from engine.rulesets.carrier.state import State
+from engine.zero.loader import default_catalog
 
 
 def _later_state(rules: CarrierRules) -> State:

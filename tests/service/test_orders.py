@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service_model import ServiceError, choice_of, receipt_of
-from engine.types import Side
+from engine.zero.types import Side
 from tests.service.support import ALL, GM, JAP, Env, pace
 
 

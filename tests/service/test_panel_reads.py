@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from db.postgres import PostgresRepository
-from engine.types import Side
+from engine.zero.types import Side
 from tests.service.support import ALL, JAP, Env
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.service_model import Pace
 from db.postgres import PostgresRepository
-from engine.types import Side
+from engine.zero.types import Side
 from tests.service.support import GM, GUILD, Env
 
 SETTLE = 0.3

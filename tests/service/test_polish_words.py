@@ -84,7 +84,7 @@ def test_the_after_action_report_is_in_the_campaigns_language(
 
 
 def test_a_land_missions_vp_lines_read_in_french_and_stay_as_recorded_in_english() -> None:
-    from rendering.land_vp_words import vp_reason
+    from rendering.rulesets.land.vp_words import vp_reason
 
     recorded = {
         "Ki-43 damaged": "Ki-43 endommagé",

@@ -17,9 +17,9 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import after_action_markdown, verify_export
 from bot.panel import compose, menu_words
-from engine.catalog import Catalog
-from engine.loader import default_catalog
 from engine.ruleset import Decision
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 from rendering.i18n import t
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, lock_all, start_wings

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.panel import MAX_SELECTS
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.support import Env
 from tests.service.wings_play import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import engine.rulesets.wings as seam
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
     finish_and_verify,

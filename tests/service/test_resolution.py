@@ -16,7 +16,7 @@ from bot.service_model import LockResult, ServiceError
 from db.postgres import PostgresRepository, PostgresTransaction
 from db.repository import Transaction
 from db.sqlite import SqliteTransaction
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import ALL, GM, JAP, Env
 
 Step = Callable[[Env, dict[str, Any]], Awaitable[None]]

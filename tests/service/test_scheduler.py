@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.clock import ManualClock
-from engine import campaign as rules
-from engine.types import Side
+from engine.rulesets.carrier import campaign as rules
+from engine.zero.types import Side
 from tests.service.support import ALL, GM, JAP, Env, pace
 
 
@@ -59,7 +59,7 @@ async def test_deadline_applies_defaults_and_tells_the_gm(env: Env, clock: Manua
         lock = (await tx.standing_locks(round_id))["allied"]
         notices = [r.payload for r in await tx.outbox(cid) if r.kind == "gm-notice"]
     # policy "default": the engine's Decision.default for every field, drafts ignored
-    from engine.state import State
+    from engine.rulesets.carrier.state import State
 
     async with env.repo.read() as tx:
         rnd = await tx.round(round_id)

@@ -30,8 +30,8 @@ from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError
-from engine.catalog import Catalog
-from engine.loader import default_catalog
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 from tests.service.support import CHANNEL, GUILD, Env
 
 GM = 9

@@ -18,8 +18,8 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import after_action_markdown, dumps, verify_export
 from bot.panel import compose
-from engine.catalog import Catalog
 from engine.ruleset import Option
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
     CENTRAL,

@@ -13,7 +13,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from db.migrate import available, current_version, migrate
 from db.sqlite import SqliteRepository
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import GM, JAP, Env
 
 

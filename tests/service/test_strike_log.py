@@ -10,10 +10,12 @@ from typing import Any
 
 from bot.logtext import describe
 from bot.strikelog import _aircraft_names
-from engine.report import StrikeReport
+from engine.zero.report import StrikeReport
 from tests.service.support import ALL, JAP, Env
 
-IMAGE_DUELS = 8  # rendering/strike.py MAX_DUELS: the image shows at most 8 duels (6 on main now)
+IMAGE_DUELS = (
+    8  # rendering/zero/strike.py MAX_DUELS: the image shows at most 8 duels (6 on main now)
+)
 
 
 async def _play_turn(env: Env, cid: int) -> int:

@@ -4,7 +4,7 @@ out of the sun half a ruler from the enemy, and the campaign still exports and v
 
 from __future__ import annotations
 
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import Env
 from tests.service.wings_play import (
     CENTRAL,

@@ -11,7 +11,7 @@ import pytest
 from bot.export import verify_export
 from bot.service_model import ServiceError
 from bot.service_settings import SettingsChange
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, log_lines
 

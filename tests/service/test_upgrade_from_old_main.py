@@ -11,7 +11,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import verify_export
 from db.migrate import available
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import ALL, JAP, Env
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "pre-rulesets-coral-sea-t2.db"

@@ -15,7 +15,7 @@ import pytest
 from bot.__main__ import main
 from bot.export import FORMAT, VERSION, verify_export
 from bot.service_model import canonical_choice, receipt_of
-from engine.loader import default_catalog
+from engine.zero.loader import default_catalog
 
 SIDES = ("japanese", "allied")
 

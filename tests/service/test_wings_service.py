@@ -11,9 +11,9 @@ import json
 import random
 
 from bot.export import verify_export
-from engine.catalog import Catalog
 from engine.rulesets.wings import WingsRules
-from engine.wings.catalog import default_catalog as wings_catalog
+from engine.rulesets.wings.catalog import default_catalog as wings_catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 
 ENTENTE, CENTRAL = 11, 22

@@ -11,7 +11,7 @@ import pytest
 import engine.rulesets.wings as seam
 from bot.export import verify_export
 from bot.logtext import describe
-from engine.catalog import Catalog
+from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
 
 ENTENTE, CENTRAL = 11, 22

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.wings.catalog import Catalog, default_catalog
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.state import MissionRules, MissionState, PlaneState
+from engine.rulesets.wings.catalog import Catalog, default_catalog
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.state import MissionRules, MissionState, PlaneState
 
 
 def catalog() -> Catalog:
@@ -97,7 +97,7 @@ def menu_words(scenario: str, field: str, option: Any) -> dict[str, tuple[str, s
 def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[str]) -> list[str]:
     """The quick picks beside a plane's Write button (``legal``: the cards that may open)."""
     from engine.rulesets.wings import quick_picks
-    from engine.wings.program import default_program, program_text
+    from engine.rulesets.wings.program import default_program, program_text
 
     first = program_text(default_program(cat, plane_, state.rules, state.turn))
     return quick_picks(cat, state, plane_, legal, first)

@@ -15,12 +15,11 @@ from typing import Any
 import pytest
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings import ace
-from engine.wings import campaign as wings
-from engine.wings.catalog import default_catalog
-from engine.wings.state import PlaneState, Program
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import WingsRules, WingsState, ace
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.state import PlaneState, Program
+from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.wings.landing import AIRFIELD, lands_home
-from engine.wings.objectives import returned
-from engine.wings.state import MissionState
+from engine.rulesets.wings.landing import AIRFIELD, lands_home
+from engine.rulesets.wings.objectives import returned
+from engine.rulesets.wings.state import MissionState
 from tests.wings.helpers import catalog, mission, offered, plane, stack
 from tests.wings.test_rescue import fly
 

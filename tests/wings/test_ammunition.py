@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import BASE_RULES_ONLY
-from engine.wings import campaign as wings
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.state import MissionRules
-from engine.wings.turn import Shot, Turn
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.state import MissionRules
+from engine.rulesets.wings.turn import Shot, Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import programs
 
@@ -80,7 +80,7 @@ def test_a_plane_shot_down_gives_its_unused_ammunition_under_the_common_pile() -
     ammo = (card_id("A", 1, "none"), card_id("A", 2, "none"))
     work = duel(ammo)
     work.shoot_down("s", "shot_down", "t")
-    from engine.wings.ammunition import return_unused
+    from engine.rulesets.wings.ammunition import return_unused
 
     return_unused(work)
     assert tuple(work.piles["A"][-2:]) == ammo and work.planes["s"].ammo == {}
@@ -103,7 +103,7 @@ def test_even_the_owner_only_sees_how_many_cards_are_left() -> None:
 
 
 def test_strafing_spends_a_round_too() -> None:
-    from engine.wings.state import GroundElement
+    from engine.rulesets.wings.state import GroundElement
 
     one, two = card_id("A", 1, "none"), card_id("A", 2, "none")
     shooter = plane("s", type_="camel", side="entente", x=10.0, y=10.0, ammo={"front": (one, two)})

@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings.catalog import ObjectiveRules
-from engine.wings.fastcopy import evolve
-from engine.wings.generator import generate_mission, mission_points
-from engine.wings.program import check_program, random_program
-from engine.wings.rookie import goal, rookie_program
-from engine.wings.state import MissionState, PlaneState
-from engine.wings.turn import play_turn, sweep
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.catalog import ObjectiveRules
+from engine.rulesets.wings.fastcopy import evolve
+from engine.rulesets.wings.generator import generate_mission, mission_points
+from engine.rulesets.wings.program import check_program, random_program
+from engine.rulesets.wings.rookie import goal, rookie_program
+from engine.rulesets.wings.state import MissionState, PlaneState
+from engine.rulesets.wings.turn import play_turn, sweep
 from tests.wings.helpers import catalog, plane
 from tests.wings.test_mission_kinds import with_recon_crew
 

@@ -7,11 +7,16 @@ from collections import Counter
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings import balloon_roles as roles
-from engine.wings.objectives import awards
-from engine.wings.program import check_program, default_program, legal_first_cards, parse_program
-from engine.wings.state import MissionState, Objective, PlaneState
-from engine.wings.turn import Turn, play_turn
+from engine.rulesets.wings import balloon_roles as roles
+from engine.rulesets.wings.objectives import awards
+from engine.rulesets.wings.program import (
+    check_program,
+    default_program,
+    legal_first_cards,
+    parse_program,
+)
+from engine.rulesets.wings.state import MissionState, Objective, PlaneState
+from engine.rulesets.wings.turn import Turn, play_turn
 from tests.wings.helpers import catalog, mission, offered, plane
 from tests.wings.test_turn import programs
 

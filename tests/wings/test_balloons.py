@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.state import MissionState, Objective
-from engine.wings.turn import Turn
+from engine.rulesets.wings.state import MissionState, Objective
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 
@@ -42,7 +42,7 @@ def test_a_plane_passing_under_a_balloon_hits_its_cables() -> None:
 
 
 def reasons(text: str, **extra: object) -> list[str]:
-    from engine.wings.program import check_program, parse_program
+    from engine.rulesets.wings.program import check_program, parse_program
 
     p = plane("e", type_="camel", side="entente", **extra)  # type: ignore[arg-type]
     return [r.reason for r in check_program(catalog(), p, parse_program(text), mission(p).rules, 1)]
@@ -57,8 +57,8 @@ def test_a_rocket_attack_needs_rockets_and_straights_dives_or_stalls() -> None:
 
 
 def rocket_run(level: int = 3, **extra: object) -> tuple[MissionState, list[str]]:
-    from engine.wings.state import Event
-    from engine.wings.turn import play_turn
+    from engine.rulesets.wings.state import Event
+    from engine.rulesets.wings.turn import play_turn
     from tests.wings.helpers import card_id, stack
 
     state = with_balloon(level=level, x=13.0, rockets=2, **extra)
@@ -88,7 +88,7 @@ def test_rockets_stay_aboard_when_too_low_or_hit_by_a_special() -> None:
     work = Turn(catalog(), with_balloon(level=3, x=13.0, rockets=2), Rng("r", 1, "t"))
     work.rocket_runs = {"e": 0}
     work.update("e", x=9.0, specials=("smoke",))  # a special taken during the run
-    from engine.wings.balloons import fire_rockets
+    from engine.rulesets.wings.balloons import fire_rockets
 
     fire_rockets(work)
     assert work.planes["e"].rockets == 2
@@ -137,7 +137,7 @@ def test_the_seam_offers_only_the_rocket_attacks_the_plane_can_fly() -> None:
     # A refusal line only shows when no attack at all is left: not here, and not for a
     # plane with nothing aboard.
     from engine.rulesets.wings import _rockets_refused
-    from engine.wings.balloons import rocket_programs
+    from engine.rulesets.wings.balloons import rocket_programs
 
     stuck = armed.model_copy(update={"engine_hits": 1, "last_card": "ST", "last_steep": True})
     attacks = rocket_programs(catalog(), stuck)
@@ -175,7 +175,7 @@ def test_a_plane_flying_into_a_balloon_at_its_level_collides_both_take_a_c_card(
 
 
 def test_overlap_area_of_two_bases() -> None:
-    from engine.wings import geometry as geo
+    from engine.rulesets.wings import geometry as geo
 
     base = geo.rectangle(0.0, 0.0, 0.0, 1.0, 1.4)
     assert abs(geo.overlap_area(base, base) - 1.4) < 1e-9

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings.catalog import default_catalog
+from engine.rulesets.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 
 SEED = "orders"

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from engine.rng import Rng
-from engine.wings import behaviours
-from engine.wings.campaign import (
+from engine.rulesets.wings import behaviours
+from engine.rulesets.wings.campaign import (
     IllegalChoice,
     PilotSetup,
     SquadronSetup,
@@ -19,9 +19,9 @@ from engine.wings.campaign import (
     pending,
     resolve,
 )
-from engine.wings.pilots import after_mission, allowed_skills
-from engine.wings.state import MissionState, Pilot, PlaneState
-from engine.wings.turn import Turn
+from engine.rulesets.wings.pilots import after_mission, allowed_skills
+from engine.rulesets.wings.state import MissionState, Pilot, PlaneState
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_behaviours import fire_cards, first_phase
 from tests.wings.test_turn import programs
@@ -349,7 +349,7 @@ def test_a_plane_with_no_dodge_left_is_not_asked() -> None:
 
 
 def test_a_spared_pilot_is_a_prisoner_his_squadron_may_fly_to_rescue() -> None:
-    from engine.wings.campaign import _debrief, mission_decision
+    from engine.rulesets.wings.campaign import _debrief, mission_decision
     from tests.wings.test_pilots_campaign import squadrons
 
     cat = catalog()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.campaign import _debrief, new_campaign
-from engine.wings.turn import Turn
+from engine.rulesets.wings.campaign import _debrief, new_campaign
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
 from tests.wings.test_turn import programs

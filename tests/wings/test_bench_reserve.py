@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from engine.wings.catalog import Catalog, default_catalog
+from engine.rulesets.wings.catalog import Catalog, default_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings.state import Objective
+from engine.rulesets.wings.state import Objective
 from rendering.rulesets.wings import TITLE_SIZE, WingsPresenter
 from tests.rendering.phone import MIN_PHONE_TEXT, recording
 from tests.wings.helpers import catalog

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wings.bombing import split
-from engine.wings.program import check_program, parse_program, program_text
-from engine.wings.state import MissionRules, MissionState, Objective, PlaneState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.bombing import split
+from engine.rulesets.wings.program import check_program, parse_program, program_text
+from engine.rulesets.wings.state import MissionRules, MissionState, Objective, PlaneState
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_objectives import FAR, after
 from tests.wings.test_turn import programs
@@ -90,8 +90,8 @@ def test_a_release_at_level_0_blows_the_bomber_up() -> None:
 
 
 def test_the_announcement_stays_on_its_maneuver_through_a_reorder_and_an_ace_s_swap() -> None:
-    from engine.wings import ace
-    from engine.wings.campaign import _reorder_decisions
+    from engine.rulesets.wings import ace
+    from engine.rulesets.wings.campaign import _reorder_decisions
 
     start, far = bomber(), FAR
     announced = parse_program("S BL S bomb@2")

@@ -8,10 +8,10 @@ from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
-from engine.wings import geometry as geo
-from engine.wings.catalog import default_catalog
-from engine.wings.objectives import bomb_fall
-from engine.wings.state import Objective
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.objectives import bomb_fall
+from engine.rulesets.wings.state import Objective
 from tests.wings.helpers import menu_words
 
 SEED = "bombs"

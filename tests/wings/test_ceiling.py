@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.ceiling import game_ceiling
-from engine.wings.state import MissionState
-from engine.wings.turn import Turn, play_turn
+from engine.rulesets.wings.ceiling import game_ceiling
+from engine.rulesets.wings.state import MissionState
+from engine.rulesets.wings.turn import Turn, play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings.campaign import view
-from engine.wings.state import CampaignState, Event, MissionState, Squadron
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.campaign import view
+from engine.rulesets.wings.state import CampaignState, Event, MissionState, Squadron
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 

@@ -8,11 +8,11 @@ import pytest
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings.catalog import default_catalog
-from engine.wings.exits import crossing, inward_heading
-from engine.wings.program import parse_program
-from engine.wings.state import PlaneState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.exits import crossing, inward_heading
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import PlaneState
+from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems

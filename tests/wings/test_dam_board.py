@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.wings import dambuster as db
-from rendering.wings_dam_map import LAKE, RED, dam_board
+from engine.rulesets.wings import dambuster as db
+from rendering.rulesets.wings.dam_map import LAKE, RED, dam_board
 
 WIDTH = 800
 BAND = 36

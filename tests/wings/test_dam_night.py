@@ -9,10 +9,10 @@ from collections.abc import Callable
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import dam as dam_rules
-from engine.wings import dambuster as db
-from engine.wings import night_pick as night
-from engine.wings.catalog import DamageCard
-from rendering import wings_dam
+from engine.rulesets.wings import dambuster as db
+from engine.rulesets.wings import night_pick as night
+from engine.rulesets.wings.catalog import DamageCard
+from rendering.rulesets.wings import dam as wings_dam
 from tests.wings.helpers import catalog, menu_words, random_raid
 
 

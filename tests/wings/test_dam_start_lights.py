@@ -9,8 +9,8 @@ import pytest
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import dam as dam_rules
-from engine.wings import dambuster as db
-from rendering import wings_dam
+from engine.rulesets.wings import dambuster as db
+from rendering.rulesets.wings import dam as wings_dam
 from tests.wings.helpers import catalog, random_raid
 
 

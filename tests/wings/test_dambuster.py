@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.rng import Rng
-from engine.wings import dambuster as db
+from engine.rulesets.wings import dambuster as db
 from tests.wings.helpers import catalog
 
 PERFECT = ["SS aim:25", "SS release", "SS", "SS", "SS"]
@@ -332,7 +332,7 @@ def test_the_raid_plays_through_the_ruleset_and_replays_identically() -> None:
 
 def test_the_ruleset_refuses_an_illegal_order_and_keeps_it_sealed() -> None:
     from engine.rulesets.wings import WingsRules
-    from engine.wings.campaign import IllegalChoice
+    from engine.rulesets.wings.campaign import IllegalChoice
 
     rules = WingsRules(catalog())
     state = rules.new("dambuster-eder", "s")

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.wings.catalog import DATA_DIR, DataError, centre_move, default_catalog, load_catalog
+from engine.rulesets.wings.catalog import (
+    DATA_DIR,
+    DataError,
+    centre_move,
+    default_catalog,
+    load_catalog,
+)
 
 # Centre moves (dx, dy, dtheta) transcribed from the right-hand column of the authored deck
 # tables (wings-authored-data.md 3.4). The data files store only the card (a, b, theta); the

@@ -7,9 +7,9 @@ import random
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings import dambuster as db
+from engine.rulesets.wings import dambuster as db
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_dam import complex_lines
+from rendering.rulesets.wings.dam import complex_lines
 from tests.test_french import problems
 from tests.wings.helpers import catalog
 

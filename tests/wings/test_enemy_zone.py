@@ -9,13 +9,13 @@ import itertools
 import pytest
 
 from engine.rng import Rng
-from engine.wings import campaign as wings
-from engine.wings import flak, zones
-from engine.wings import geometry as geo
-from engine.wings.catalog import SideName, default_catalog
-from engine.wings.generator import generate_mission
-from engine.wings.objectives import awards
-from engine.wings.state import CampaignState, MissionState
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings import flak, zones
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.catalog import SideName, default_catalog
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.objectives import awards
+from engine.rulesets.wings.state import CampaignState, MissionState
 
 CATALOG = default_catalog()
 WIDTH, HEIGHT = CATALOG.rules.units.table

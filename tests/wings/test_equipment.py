@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.rulesets.wings import SCENARIOS, WingsRules
-from engine.wings import campaign as wings
-from engine.wings import equipment
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.pilots import after_mission, skills_due, spendable_vp
-from engine.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
-from engine.wings.turn import Shot, Turn
+from engine.rulesets.wings import SCENARIOS, WingsRules, equipment
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.pilots import after_mission, skills_due, spendable_vp
+from engine.rulesets.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
+from engine.rulesets.wings.turn import Shot, Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import duel, phase, programs
 

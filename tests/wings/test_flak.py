@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wings.flak import aim, band, caught, in_band
-from engine.wings.state import GroundElement, MissionState
-from engine.wings.turn import Turn, play_turn
+from engine.rulesets.wings.flak import aim, band, caught, in_band
+from engine.rulesets.wings.state import GroundElement, MissionState
+from engine.rulesets.wings.turn import Turn, play_turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import programs
 

@@ -5,12 +5,12 @@ side's secret until the shell bursts."""
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings import gunner
-from engine.wings.campaign import pending, resolve, view
-from engine.wings.flak import aim, in_band
-from engine.wings.state import CampaignState, Event, GroundElement, MissionState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings import gunner
+from engine.rulesets.wings.campaign import pending, resolve, view
+from engine.rulesets.wings.flak import aim, in_band
+from engine.rulesets.wings.state import CampaignState, Event, GroundElement, MissionState
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 
@@ -177,7 +177,7 @@ def campaign_at_turn_2() -> CampaignState:
     """A Wings 1917 balloon-busting campaign (the Central side defends with a battery)
     with turn 1 flown at the defaults."""
     import engine.rulesets.wings as seam
-    from engine.wings.catalog import default_catalog
+    from engine.rulesets.wings.catalog import default_catalog
 
     rules = seam.WingsRules(default_catalog())
     state = rules.new("wings-1917", "gunner-secret")
@@ -226,7 +226,7 @@ def test_the_order_is_the_owning_sides_secret_until_the_burst() -> None:
 
 def test_on_the_seam_the_public_and_the_enemy_views_hide_the_counter() -> None:
     import engine.rulesets.wings as seam
-    from engine.wings.catalog import default_catalog
+    from engine.rulesets.wings.catalog import default_catalog
 
     rules = seam.WingsRules(default_catalog())
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, _landing_refused
-from engine.wings.program import check_program, parse_program
-from engine.wings.state import Event, MissionState
-from engine.wings.turn import Turn
+from engine.rulesets.wings.program import check_program, parse_program
+from engine.rulesets.wings.state import Event, MissionState
+from engine.rulesets.wings.turn import Turn
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.helpers import offered as _offered
@@ -105,7 +105,7 @@ def test_only_his_own_side_is_told_how_long_he_has() -> None:
 def test_an_excellent_shot_that_kills_the_pilot_brings_the_plane_down() -> None:
     # Seed D.VII.b, D.V: the point the Excellent shot puts on a pilot at 0 LP kills him; a
     # dead pilot does not fly on (it used to, the point taken and the plane flying).
-    from engine.wings.turn import Shot
+    from engine.rulesets.wings.turn import Shot
     from tests.wings.helpers import card_id, stack
 
     shooter = plane("E1", type_="spad7", side="entente", pilot="E1", skills=("excellent_shot",),

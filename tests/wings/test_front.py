@@ -11,12 +11,11 @@ import random
 import pytest
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings import front, sun
-from engine.wings.catalog import default_catalog
-from engine.wings.program import parse_program
-from engine.wings.state import MissionState, PlaneState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import WingsRules, WingsState, front, sun
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import MissionState, PlaneState
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_sun import _Deck
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.wings import geometry as geo
-from engine.wings.fire import check_fire, dead_angle
-from engine.wings.state import MissionRules
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.fire import check_fire, dead_angle
+from engine.rulesets.wings.state import MissionRules
 from tests.wings.helpers import catalog, plane
 
 RULES = MissionRules()

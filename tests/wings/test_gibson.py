@@ -8,7 +8,7 @@ import random
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import dam as dam_rules
-from engine.wings import dambuster as db
+from engine.rulesets.wings import dambuster as db
 from tests.wings.helpers import catalog
 
 

@@ -4,10 +4,10 @@ nothing else to shoot at fire back."""
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.campaign import _debrief, new_campaign
-from engine.wings.generator import generate_mission
-from engine.wings.state import GroundElement, MissionState
-from engine.wings.turn import Turn
+from engine.rulesets.wings.campaign import _debrief, new_campaign
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.state import GroundElement, MissionState
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
 from tests.wings.test_turn import programs

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.logtext import describe
-from engine.wings.generator import defences, flak_battery
+from engine.rulesets.wings.generator import defences, flak_battery
 from tests.test_french import problems
 from tests.wings.helpers import catalog
 

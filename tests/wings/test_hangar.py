@@ -1,14 +1,14 @@
-"""A pilot whose own type the hangar no longer holds takes a spare (``engine.wings.hangar``):
+"""A pilot whose own type the hangar no longer holds takes a spare (``wings.hangar``):
 before, a fit pilot stayed on the ground beside idle planes, and the wings demo flew its third
 mission with no Entente plane at all."""
 
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.campaign import _flyable, new_campaign
-from engine.wings.generator import can_fly_kind, choose_forces, generate_mission
-from engine.wings.majors import weakened
-from engine.wings.state import CampaignState
+from engine.rulesets.wings.campaign import _flyable, new_campaign
+from engine.rulesets.wings.generator import can_fly_kind, choose_forces, generate_mission
+from engine.rulesets.wings.majors import weakened
+from engine.rulesets.wings.state import CampaignState
 from tests.wings.helpers import catalog
 from tests.wings.test_pilots_campaign import squadrons
 

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rng import Rng
-from engine.wings.campaign import IllegalChoice, new_campaign
-from engine.wings.catalog import default_catalog
-from engine.wings.program import check_program
-from engine.wings.state import CampaignState, Decision, MissionRules, Program
+from engine.rulesets.wings.campaign import IllegalChoice, new_campaign
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.program import check_program
+from engine.rulesets.wings.state import CampaignState, Decision, MissionRules, Program
 from tests.wings.helpers import catalog, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
 from tests.wings.test_properties import play_random_campaign
@@ -192,7 +192,7 @@ PLAY_ALL = """
 import hashlib, random
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings.catalog import default_catalog
+from engine.rulesets.wings.catalog import default_catalog
 rules = WingsRules(default_catalog())
 for scenario in rules.scenarios():
     state = rules.new(scenario, "hash")
@@ -273,7 +273,7 @@ def test_the_readme_demo_command_plays_three_missions_and_verifies(tmp_path: Pat
 def test_a_repair_the_reserve_cannot_pay_writes_the_plane_off() -> None:
     """Seed F.III.b: each special damage costs 1 Campaign Point to repair; a squadron short of
     them loses the plane instead of going into debt."""
-    from engine.wings.campaign import _debrief
+    from engine.rulesets.wings.campaign import _debrief
     from tests.wings.helpers import mission as make_mission
     from tests.wings.helpers import plane as make_plane
 

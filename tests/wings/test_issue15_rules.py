@@ -9,9 +9,9 @@ import random
 import pytest
 
 from engine.rng import Rng
-from engine.wings.catalog import DamageCard
-from engine.wings.generator import draw_weather
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.catalog import DamageCard
+from engine.rulesets.wings.generator import draw_weather
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 
@@ -117,7 +117,7 @@ def test_without_doubled_specials_a_second_smoke_lasts_its_usual_turns() -> None
     """Seed B.IX is an optional rule (switch ``doubled_specials``): off, a second smoke lasts
     its usual three turns instead of the whole mission (test_turn checks the rule on; a
     second engine hit downs the plane either way, seed A.II.b)."""
-    from engine.wings.turn import Turn
+    from engine.rulesets.wings.turn import Turn
     from tests.wings.test_turn import duel
 
     for doubled, lasting in ((True, "mission"), (False, 3)):
@@ -148,7 +148,7 @@ def test_the_dive_shot_card_only_with_its_switch() -> None:
 def test_an_a_card_near_the_flak_burst_only_with_its_switch() -> None:
     """Seed A.IV.h option (switch ``flak_near``): a plane within R/2 of the burst, not on
     it, takes an A card; without the option nothing (test_flak checks ``caught`` alone)."""
-    from engine.wings.turn import Turn
+    from engine.rulesets.wings.turn import Turn
     from tests.wings.test_flak import with_battery
 
     def near_cards(flak_near: bool) -> list[str]:

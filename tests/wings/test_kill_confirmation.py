@@ -10,9 +10,9 @@ import pytest
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsView
-from engine.wings.campaign import _debrief, new_campaign, recruit
-from engine.wings.pilots import replacement
-from engine.wings.state import CampaignState, GroundElement, Objective, PlaneState
+from engine.rulesets.wings.campaign import _debrief, new_campaign, recruit
+from engine.rulesets.wings.pilots import replacement
+from engine.rulesets.wings.state import CampaignState, GroundElement, Objective, PlaneState
 from rendering.i18n import t
 from rendering.rulesets import wings as wings_render
 from tests.test_french import problems

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules
-from engine.wings import dambuster as db
-from engine.wings import fire, industrial
-from engine.wings.state import MissionRules, PlaneState
+from engine.rulesets.wings import WingsRules, fire, industrial
+from engine.rulesets.wings import dambuster as db
+from engine.rulesets.wings.state import MissionRules, PlaneState
 from tests.wings.helpers import catalog, random_raid
 
 DORSAL = catalog().planes["lancaster-mk3"].guns[1]

@@ -8,12 +8,11 @@ import pytest
 
 from bot.logtext import describe
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules
-from engine.wings import campaign as wings
-from engine.wings import majors
-from engine.wings.campaign import _debrief, new_campaign
-from engine.wings.objectives import awards
-from engine.wings.state import CampaignState, MajorSite, MissionState
+from engine.rulesets.wings import WingsRules, majors
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.campaign import _debrief, new_campaign
+from engine.rulesets.wings.objectives import awards
+from engine.rulesets.wings.state import CampaignState, MajorSite, MissionState
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_mission_kinds import with_recon_crew
 from tests.wings.test_objectives import FAR, after, run_phase
@@ -371,7 +370,7 @@ def test_the_period_bonus_is_told_in_the_log_as_the_campaign_is_set_up() -> None
 
 
 def test_the_status_lines_show_each_squadrons_major_objectives() -> None:
-    from rendering.rulesets.wings_majors import major_lines
+    from rendering.rulesets.wings.majors import major_lines
 
     state = _destroyed(_campaign(), "central", "depot")
     sites = dict(state.squadrons["central"].majors)

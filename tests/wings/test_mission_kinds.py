@@ -10,10 +10,10 @@ import pytest
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings import campaign as wings
-from engine.wings.campaign import PilotSetup, SquadronSetup, new_campaign
-from engine.wings.generator import generate_mission, load_bombs, mission_points
-from engine.wings.state import CampaignState
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.campaign import PilotSetup, SquadronSetup, new_campaign
+from engine.rulesets.wings.generator import generate_mission, load_bombs, mission_points
+from engine.rulesets.wings.state import CampaignState
 from tests.wings.helpers import catalog
 from tests.wings.test_pilots_campaign import squadrons
 
@@ -143,8 +143,8 @@ def test_a_scenario_switches_the_optional_rules_off_for_every_mission() -> None:
 
 @pytest.mark.parametrize("kind", ["recon", "photography", "bombing", "balloon"])
 def test_each_mission_type_replays_byte_for_byte_and_keeps_its_objective_sane(kind: str) -> None:
-    from engine.wings.program import random_program
-    from engine.wings.turn import play_turn
+    from engine.rulesets.wings.program import random_program
+    from engine.rulesets.wings.turn import play_turn
 
     state = with_recon_crew()
 

@@ -5,9 +5,9 @@ air; otherwise neither, a draw. The mission goes on while the aggressor can act.
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.objectives import mission_result
-from engine.wings.state import MissionState, PlaneState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.objectives import mission_result
+from engine.rulesets.wings.state import MissionState, PlaneState
+from engine.rulesets.wings.turn import play_turn
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_objectives import FAR, with_objective

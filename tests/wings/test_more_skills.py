@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.turn import PERMANENT, Turn
+from engine.rulesets.wings.turn import PERMANENT, Turn
 from tests.wings.helpers import catalog, mission, plane
 
 

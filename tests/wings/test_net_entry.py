@@ -1,17 +1,16 @@
-"""Coming in over a balloon net (seed A.IV.i.2; engine.wings.net_entry): the attackers of a
+"""Coming in over a balloon net (seed A.IV.i.2; engine.rulesets.wings.net_entry): the attackers of a
 mission whose balloons hang a net enter one counter above the lowest balloon, and so do
 their reinforcements; the defender's planes and a mission without a net start as before."""
 
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules
-from engine.wings import net_entry
-from engine.wings import reinforcements as reinf
-from engine.wings.generator import generate_mission
-from engine.wings.program import parse_program
-from engine.wings.state import MissionState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import WingsRules, net_entry
+from engine.rulesets.wings import reinforcements as reinf
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import MissionState
+from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems

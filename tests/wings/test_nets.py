@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.generator import generate_mission
-from engine.wings.state import MissionState
-from engine.wings.turn import Turn
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.state import MissionState
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_balloons import balloon
 from tests.wings.test_mission_kinds import with_recon_crew

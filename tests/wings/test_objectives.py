@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings.objectives import awards, bomb_damage, bomb_fall, bomb_markers
-from engine.wings.state import MissionState, Objective, PlaneState
-from engine.wings.turn import Turn
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.objectives import awards, bomb_damage, bomb_fall, bomb_markers
+from engine.rulesets.wings.state import MissionState, Objective, PlaneState
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import programs
 

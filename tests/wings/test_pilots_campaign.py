@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wings.campaign import (
+from engine.rulesets.wings.campaign import (
     IllegalChoice,
     PilotSetup,
     SquadronSetup,
@@ -16,8 +16,8 @@ from engine.wings.campaign import (
     resolve,
     view,
 )
-from engine.wings.generator import draw_weather, mission_points
-from engine.wings.pilots import (
+from engine.rulesets.wings.generator import draw_weather, mission_points
+from engine.rulesets.wings.pilots import (
     allowed_skills,
     heal,
     killer_bonus,
@@ -26,8 +26,8 @@ from engine.wings.pilots import (
     spendable_vp,
     state_from_lp,
 )
-from engine.wings.program import parse_program, program_text, random_program
-from engine.wings.state import CampaignState, Pilot
+from engine.rulesets.wings.program import parse_program, program_text, random_program
+from engine.rulesets.wings.state import CampaignState, Pilot
 from tests.wings.helpers import catalog
 
 
@@ -289,7 +289,7 @@ def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
 
 
 def test_debrief_folds_the_mission_into_pilots_and_squadrons() -> None:
-    from engine.wings.campaign import _debrief
+    from engine.rulesets.wings.campaign import _debrief
     from tests.wings.helpers import mission as make_mission
     from tests.wings.helpers import plane as make_plane
 
@@ -333,9 +333,9 @@ def test_debrief_folds_the_mission_into_pilots_and_squadrons() -> None:
 
 
 def test_a_wounded_pilot_chooses_to_rest_or_fly_hurt() -> None:
-    from engine.wings.campaign import _debrief
-    from engine.wings.generator import choose_forces
-    from engine.wings.pilots import after_mission, flying_skills
+    from engine.rulesets.wings.campaign import _debrief
+    from engine.rulesets.wings.generator import choose_forces
+    from engine.rulesets.wings.pilots import after_mission, flying_skills
     from tests.wings.helpers import plane as make_plane
 
     cat = catalog()

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from engine.rng import Rng
-from engine.wings import campaign as wings
-from engine.wings import equipment, pistol
-from engine.wings.program import check_program, parse_program, program_text
-from engine.wings.state import MissionState
-from engine.wings.turn import Turn, play_turn
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings import equipment, pistol
+from engine.rulesets.wings.program import check_program, parse_program, program_text
+from engine.rulesets.wings.state import MissionState
+from engine.rulesets.wings.turn import Turn, play_turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_equipment import _asked, _buy, _debrief
 from tests.wings.test_turn import phase, programs

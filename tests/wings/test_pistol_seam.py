@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
-from engine.wings.catalog import default_catalog
+from engine.rulesets.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.wings_play import with_planes
 from tests.wings.helpers import menu_words

@@ -9,8 +9,8 @@ import itertools
 import pytest
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings.generator import generate_mission
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.generator import generate_mission
 from tests.wings.helpers import catalog
 from tests.wings.test_mission_kinds import with_recon_crew
 

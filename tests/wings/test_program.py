@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.wings.program import check_program, default_program, legal_first_cards, parse_program
-from engine.wings.state import MissionRules
+from engine.rulesets.wings.program import (
+    check_program,
+    default_program,
+    legal_first_cards,
+    parse_program,
+)
+from engine.rulesets.wings.state import MissionRules
 from tests.wings.helpers import catalog, plane
 
 RULES = MissionRules()

@@ -10,19 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings.campaign import (
-    IllegalChoice,
-    defaults,
-    new_campaign,
-    pending,
-    resolve,
-)
-from engine.wings.catalog import default_catalog
-from engine.wings.missions import Sortie, new_mission
-from engine.wings.program import check_program, program_text, random_program
-from engine.wings.state import CampaignState, Decision, MissionRules, MissionState, Program
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.campaign import IllegalChoice, defaults, new_campaign, pending, resolve
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.program import check_program, program_text, random_program
+from engine.rulesets.wings.state import CampaignState, Decision, MissionRules, MissionState, Program
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import plane
 from tests.wings.test_pilots_campaign import squadrons
 
@@ -240,7 +234,7 @@ def test_campaign_points_never_negative_and_the_dead_never_fly(
 def test_first_card_options_open_a_legal_program(
     type_: str, last: int, engine: bool, rudder: str | None
 ) -> None:
-    from engine.wings.program import legal_first_cards
+    from engine.rulesets.wings.program import legal_first_cards
 
     deck = CAT.maneuver_decks[CAT.planes[type_].deck]
     last_code = deck.codes[last % len(deck.codes)] if last >= 0 else None

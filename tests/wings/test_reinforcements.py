@@ -8,11 +8,11 @@ from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, WingsState, _slots
-from engine.wings import campaign as wings
-from engine.wings import reinforcements as reinf
-from engine.wings.catalog import default_catalog
-from engine.wings.generator import sortie_cost
-from engine.wings.state import MissionState, Pilot, PlaneState
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings import reinforcements as reinf
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.generator import sortie_cost
+from engine.rulesets.wings.state import MissionState, Pilot, PlaneState
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
@@ -241,7 +241,7 @@ def test_the_reserve_left_is_lost_when_the_mission_ends() -> None:
 
 def _budgets(camp: Any) -> dict[str, int]:
     """The mission's budgets as the generator sets them (mission table, players)."""
-    from engine.wings.generator import mission_points
+    from engine.rulesets.wings.generator import mission_points
 
     mission = camp.mission
     enemy = "entente" if camp.active == "central" else "central"

@@ -9,13 +9,12 @@ import pytest
 
 from bot.logtext import describe
 from engine.rng import Rng
-from engine.rulesets.wings import SCENARIO_RULES, WingsRules
-from engine.wings import relief
-from engine.wings.fire import base_polygon
-from engine.wings.generator import generate_mission
-from engine.wings.program import parse_program
-from engine.wings.state import Event, MissionState, PlaneState, ReliefZone
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import SCENARIO_RULES, WingsRules, relief
+from engine.rulesets.wings.fire import base_polygon
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import Event, MissionState, PlaneState, ReliefZone
+from engine.rulesets.wings.turn import play_turn
 from tests.test_french import problems
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_rescue import reasons

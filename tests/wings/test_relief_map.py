@@ -9,7 +9,7 @@ from PIL import Image
 
 from engine.rulesets.wings import WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import PAPER, RELIEF_TINT, table_map
+from rendering.rulesets.wings.map import PAPER, RELIEF_TINT, table_map
 from tests.rendering.phone import recording
 from tests.test_french import problems
 from tests.wings.helpers import catalog

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from bot.logtext import describe
 from engine.rng import Rng
-from engine.wings import reinforcements as reinf
-from engine.wings import relief
-from engine.wings.fire import base_polygon
-from engine.wings.program import parse_program
-from engine.wings.state import MissionState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import reinforcements as reinf
+from engine.rulesets.wings import relief
+from engine.rulesets.wings.fire import base_polygon
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import MissionState
+from engine.rulesets.wings.turn import play_turn
 from tests.test_french import problems
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_reinforcements import _mission, _shot_down, _step, _with

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings import campaign as wings
-from engine.wings.generator import generate_mission
-from engine.wings.landing import brought_home, rescued
-from engine.wings.objectives import awards
-from engine.wings.program import check_program, default_program, parse_program
-from engine.wings.state import MissionState, Objective, PlaneState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.landing import brought_home, rescued
+from engine.rulesets.wings.objectives import awards
+from engine.rulesets.wings.program import check_program, default_program, parse_program
+from engine.rulesets.wings.state import MissionState, Objective, PlaneState
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, offered, plane
 from tests.wings.test_mission_kinds import with_recon_crew
 

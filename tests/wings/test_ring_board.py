@@ -10,9 +10,9 @@ from typing import Any
 from PIL import Image
 
 from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings.state import Objective
+from engine.rulesets.wings.state import Objective
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import NET, table_map
+from rendering.rulesets.wings.map import NET, table_map
 from tests.rendering.phone import recording
 from tests.wings.helpers import catalog
 

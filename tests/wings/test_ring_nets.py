@@ -1,12 +1,12 @@
 """The protective ring of nets and nets bought as a defence (seed A.IV.i.2, E.II.b;
-``engine.wings.nets``)."""
+``engine.rulesets.wings.nets``)."""
 
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.generator import generate_mission, sortie_cost
-from engine.wings.nets import price, ring_sections
-from engine.wings.state import CampaignState, MissionRules, MissionState, Objective
+from engine.rulesets.wings.generator import generate_mission, sortie_cost
+from engine.rulesets.wings.nets import price, ring_sections
+from engine.rulesets.wings.state import CampaignState, MissionRules, MissionState, Objective
 from tests.wings.helpers import catalog
 from tests.wings.test_mission_kinds import with_recon_crew
 from tests.wings.test_nets import barrage, kinds, phases

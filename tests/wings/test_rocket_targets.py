@@ -5,9 +5,9 @@ under the attack's usual conditions."""
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.catalog import default_catalog
-from engine.wings.state import GroundElement, MissionState, Objective
-from engine.wings.turn import play_turn
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.state import GroundElement, MissionState, Objective
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import programs
 

@@ -1,19 +1,20 @@
 """The rookie stand-in sees the nets and the relief on the board (seed A.IV.i.2, F.V;
-``engine.wings.rookie``, ``engine.wings.nets.ahead``), and nothing the enemy keeps secret."""
+``engine.rulesets.wings.rookie``, ``engine.rulesets.wings.nets.ahead``), and nothing the enemy
+keeps secret."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.rng import Rng
-from engine.wings import geometry as geo
-from engine.wings import nets
-from engine.wings.fire import base_polygon
-from engine.wings.generator import generate_mission
-from engine.wings.program import Program, parse_program, random_program
-from engine.wings.rookie import _heights, goal, rookie_program
-from engine.wings.state import MissionState
-from engine.wings.turn import Turn, play_turn
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings import nets
+from engine.rulesets.wings.fire import base_polygon
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.program import Program, parse_program, random_program
+from engine.rulesets.wings.rookie import _heights, goal, rookie_program
+from engine.rulesets.wings.state import MissionState
+from engine.rulesets.wings.turn import Turn, play_turn
 from tests.wings.helpers import catalog, plane
 from tests.wings.test_nets import barrage
 from tests.wings.test_relief import PLATEAU, fly, low

@@ -6,7 +6,7 @@ import random
 
 from engine.rng import Rng
 from engine.rulesets.wings import FIELDS, WingsRules, WingsState
-from engine.wings.catalog import default_catalog
+from engine.rulesets.wings.catalog import default_catalog
 
 
 def _rules() -> WingsRules:

@@ -11,11 +11,10 @@ import pytest
 
 from engine.rng import Rng
 from engine.ruleset import Decision, Option, unit_of
-from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState
+from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState, sequences
+from engine.rulesets.wings.program import check_program, parse_program, program_text
 from engine.rulesets.wings.sequence_seal import could_begin, public_program
-from engine.wings import sequences
-from engine.wings.program import check_program, parse_program, program_text
-from engine.wings.state import MissionState, PlaneState
+from engine.rulesets.wings.state import MissionState, PlaneState
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog
 

@@ -11,10 +11,15 @@ from hypothesis import strategies as st
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings import campaign as wings
-from engine.wings.program import check_program, default_program, legal_first_cards, parse_program
-from engine.wings.state import MissionRules, MissionState, PlaneState, Program
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.program import (
+    check_program,
+    default_program,
+    legal_first_cards,
+    parse_program,
+)
+from engine.rulesets.wings.state import MissionRules, MissionState, PlaneState, Program
+from engine.rulesets.wings.turn import play_turn
 from tests.wings.helpers import catalog, mission, plane
 
 RULES = MissionRules()
@@ -252,7 +257,7 @@ def test_a_pursuer_never_moves_an_owed_card() -> None:
 
 def test_an_ace_keeps_a_program_that_begins_a_maneuver() -> None:
     """Seed D.VII.a: the last card of a program owing cards next turn is its maneuver's."""
-    from engine.wings import ace
+    from engine.rulesets.wings import ace
 
     subject = plane(skills=("ace_of_aces",), tokens=3)
     assert ace.why_not(subject, parse_program("S S split_s: ST")) == "declared-maneuver"
@@ -262,7 +267,7 @@ def test_an_ace_keeps_a_program_that_begins_a_maneuver() -> None:
 
 def test_release_and_pistol_words_read_back_after_a_maneuver_begun_late() -> None:
     # Three suffixes meet on one program: the late start, the bomb release, the pistol.
-    from engine.wings.program import parse_program, program_text
+    from engine.rulesets.wings.program import parse_program, program_text
 
     for text in ("S split_s: ST IM pistol@2", "S split_s: ST IM bomb@1 pistol@3"):
         program = parse_program(text)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 
 from engine.rng import Rng
-from engine.wings import campaign as wings
-from engine.wings import geometry as geo
-from engine.wings.generator import mission_points
-from engine.wings.objectives import awards, place_objectives, split_mission_choice
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings import geometry as geo
+from engine.rulesets.wings.generator import mission_points
+from engine.rulesets.wings.objectives import awards, place_objectives, split_mission_choice
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_mission_kinds import with_recon_crew
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules
-from engine.wings import campaign as wings
-from engine.wings import shooting
-from engine.wings.turn import Shot, Turn
+from engine.rulesets.wings import WingsRules, shooting
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.turn import Shot, Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 
 FRONT = catalog().planes["camel"].guns[0]  # twin guns, damage deck A

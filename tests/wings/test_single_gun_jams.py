@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.wings.catalog import DamageCard
-from engine.wings.twin import LASTING
+from engine.rulesets.wings.catalog import DamageCard
+from engine.rulesets.wings.twin import LASTING
 from tests.wings.test_twin_guns import SINGLE, duel, duel_rules
 
 THREE = DamageCard(value=3, special="none", count=1)

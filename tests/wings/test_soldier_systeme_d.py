@@ -4,9 +4,9 @@ worked situations, each power once only where the seed says so."""
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.program import check_program
-from engine.wings.state import MissionRules, MissionState, PlaneState, Program
-from engine.wings.turn import PERMANENT, Turn
+from engine.rulesets.wings.program import check_program
+from engine.rulesets.wings.state import MissionRules, MissionState, PlaneState, Program
+from engine.rulesets.wings.turn import PERMANENT, Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 from tests.wings.test_turn import programs
 

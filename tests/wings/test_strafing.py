@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules
-from engine.wings import campaign as wings
-from engine.wings.campaign import new_campaign
-from engine.wings.generator import generate_mission
-from engine.wings.objectives import awards, mission_result
-from engine.wings.state import MissionState, Objective, Option, PlaneState
-from engine.wings.strafing import fit_menu, man_posts
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.campaign import new_campaign
+from engine.rulesets.wings.generator import generate_mission
+from engine.rulesets.wings.objectives import awards, mission_result
+from engine.rulesets.wings.state import MissionState, Objective, Option, PlaneState
+from engine.rulesets.wings.strafing import fit_menu, man_posts
+from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import SIDE_INK, table_map
+from rendering.rulesets.wings.map import SIDE_INK, table_map
 from tests.test_french import english_only
 from tests.wings.helpers import catalog, mission, plane, stack
 from tests.wings.test_mission_kinds import with_recon_crew

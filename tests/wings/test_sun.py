@@ -11,12 +11,11 @@ import pytest
 
 from bot.logtext import describe
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings import sun
-from engine.wings.catalog import DamageCard, default_catalog
-from engine.wings.program import parse_program
-from engine.wings.state import MissionState, PlaneState
-from engine.wings.turn import play_turn
+from engine.rulesets.wings import WingsRules, WingsState, sun
+from engine.rulesets.wings.catalog import DamageCard, default_catalog
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import MissionState, PlaneState
+from engine.rulesets.wings.turn import play_turn
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
 from tests.wings.helpers import catalog, mission, plane

@@ -11,7 +11,7 @@ from PIL import Image
 
 from engine.rulesets.wings import WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
-from rendering.wings_map import SIDE_INK, table_map
+from rendering.rulesets.wings.map import SIDE_INK, table_map
 from tests.rendering.phone import recording
 from tests.wings.helpers import catalog
 
@@ -105,7 +105,7 @@ def test_the_boards_open_with_the_table() -> None:
 def test_a_deep_objective_is_ringed_and_a_near_one_is_not() -> None:
     # Seed E.I.b: in the enemy zone a deep objective doubles the award; the bomber sees
     # which on the table, not only in the list under it.
-    from engine.wings.zones import place_deep
+    from engine.rulesets.wings.zones import place_deep
 
     state = _state()
     mission = state.camp.mission
@@ -127,7 +127,7 @@ def test_a_deep_objective_is_ringed_and_a_near_one_is_not() -> None:
 
 def test_a_plane_s_label_moves_under_it_when_a_marker_stands_where_it_would_be() -> None:
     # The flak battery's "F" beside a plane's start was hidden under the plane's label.
-    from engine.wings.state import GroundElement
+    from engine.rulesets.wings.state import GroundElement
 
     state = _state(P1={"x": 8.0, "y": 10.0, "heading": 0.0})
     mission = state.camp.mission

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wings.program import parse_program
-from engine.wings.state import MissionState, Program
-from engine.wings.turn import Turn, play_turn
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import MissionState, Program
+from engine.rulesets.wings.turn import Turn, play_turn
 from tests.wings.helpers import card_id, catalog, mission, plane, stack
 
 

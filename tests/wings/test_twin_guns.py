@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.wings.turn import Turn
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import catalog, mission, plane
 from tests.wings.test_turn import programs
 
@@ -63,7 +63,7 @@ def duel_rules(**rules: bool) -> Turn:
 
 
 def test_doubled_jams_last_the_mission_b9() -> None:
-    from engine.wings.twin import LASTING
+    from engine.rulesets.wings.twin import LASTING
 
     work = duel_rules()
     work.apply_special("t", "jam_green", 0, "s", FRONT)
@@ -88,7 +88,7 @@ def test_doubled_jams_last_the_mission_b9() -> None:
 
 
 def test_a_tinkerer_shakes_off_the_doubled_jam_but_not_the_third() -> None:
-    from engine.wings.twin import LASTING
+    from engine.rulesets.wings.twin import LASTING
 
     work = duel_rules()
     work.update("s", skills=("tinkerer",))

@@ -1,16 +1,15 @@
-"""Winching a balloon down at its owner's wish (seed A.IV.i.3, ``engine.wings.winch``)."""
+"""Winching a balloon down at its owner's wish (seed A.IV.i.3, ``engine.rulesets.wings.winch``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, WingsState
-from engine.wings import campaign as wings
-from engine.wings import winch
-from engine.wings.objectives import awards
-from engine.wings.state import MissionState, Objective
-from engine.wings.turn import Turn
+from engine.rulesets.wings import WingsRules, WingsState, winch
+from engine.rulesets.wings import campaign as wings
+from engine.rulesets.wings.objectives import awards
+from engine.rulesets.wings.state import MissionState, Objective
+from engine.rulesets.wings.turn import Turn
 from tests.wings.helpers import catalog
 from tests.wings.test_balloons import first_phase, with_balloon
 

@@ -4,7 +4,7 @@ does: two wounded pilots' fields otherwise read "Wounded pilot 1" and "Wounded p
 from __future__ import annotations
 
 from engine.rulesets.wings import WingsRules
-from engine.wings.pilots import after_mission
+from engine.rulesets.wings.pilots import after_mission
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems

@@ -12,19 +12,18 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.ruleset import Decision, Refusal
-from engine.rulesets.wings import WingsRules, WingsState
-from engine.rulesets.wings.written import CODES, NAMES, SEALED, read, seal, unseal
-from engine.wings import landing, sequences
-from engine.wings.balloons import rocket_programs
-from engine.wings.catalog import default_catalog
-from engine.wings.program import (
+from engine.rulesets.wings import WingsRules, WingsState, landing, sequences
+from engine.rulesets.wings.balloons import rocket_programs
+from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.program import (
     DECLARATIONS,
     check_program,
     default_program,
     parse_program,
     program_text,
 )
-from engine.wings.state import PlaneState, Program
+from engine.rulesets.wings.state import PlaneState, Program
+from engine.rulesets.wings.written import CODES, NAMES, SEALED, read, seal, unseal
 
 CATALOG = default_catalog()
 RULES = WingsRules(CATALOG)

@@ -3,7 +3,7 @@
 A turn is two secret rounds: ``orders`` (Fleet Tactic, Flight Ops and the strike doctrine)
 then ``resource``, whose resolution flies the turn. The doctrine is committed with the
 orders but stays secret until the strikes are flown, so it opens at the turn's end.
-The loop itself is ``engine.campaign`` / ``engine.turn`` / ``engine.view``; this class only
+The loop itself is this package's ``campaign`` / ``turn`` / ``view``; this class only
 presents it through the common interface.
 """
 
@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine import campaign as loop
-from engine.catalog import Catalog
-from engine.loader import default_catalog
-from engine.report import StrikeReport
+import engine.rulesets.carrier.campaign as loop
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -31,9 +28,12 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.carrier.odds import preview
-from engine.state import State
-from engine.types import RoundKind, Side
-from engine.view import View, view
+from engine.rulesets.carrier.state import State
+from engine.rulesets.carrier.view import View, view
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from engine.zero.report import StrikeReport
+from engine.zero.types import RoundKind, Side
 
 SIDES = (
     SideSpec("japanese", {"en": "Japanese", "fr": "Japonais"}, "#c0392b"),

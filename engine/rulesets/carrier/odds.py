@@ -19,13 +19,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.campaign import pending, resolve
-from engine.catalog import Catalog
-from engine.orders import DOCTRINE_PRESETS
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, Odds, Spread, TargetOdds
-from engine.state import State
-from engine.types import RoundKind, Side
+from engine.rulesets.carrier.campaign import pending, resolve
+from engine.rulesets.carrier.state import State
+from engine.zero.catalog import Catalog
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.types import RoundKind, Side
 
 Resolve = Callable[[State, Mapping[str, Mapping[str, str]], Rng], tuple[State, list[Event]]]
 
@@ -264,7 +264,7 @@ def preview(
 def _play_default(plays: Plays) -> Tally:
     """``play`` with the packaged catalog's rules: what a worker process runs (it can
     import this by name; the caller spreads only previews of that catalog)."""
-    from engine.loader import default_catalog
+    from engine.zero.loader import default_catalog
 
     catalog = default_catalog()
 

@@ -12,11 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.cards import Deck
-from engine.catalog import Catalog
-from engine.land import LandCampaign, LandResource, load_land_campaign, mission_key
-from engine.orders import DOCTRINE_PRESETS
-from engine.report import StrikeReport
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -33,6 +28,7 @@ from engine.ruleset import (
     Stored,
 )
 from engine.rulesets.land.mission import fly_mission
+from engine.rulesets.land.sheet import LandCampaign, LandResource, load_land_campaign, mission_key
 from engine.rulesets.land.state import ROUND, LandState
 from engine.rulesets.land.view import (
     NO_RESOURCE,
@@ -46,7 +42,11 @@ from engine.rulesets.land.view import (
     resource_id,
     resource_number,
 )
-from engine.types import Side
+from engine.zero.cards import Deck
+from engine.zero.catalog import Catalog
+from engine.zero.orders import DOCTRINE_PRESETS
+from engine.zero.report import StrikeReport
+from engine.zero.types import Side
 
 ALL_PERIODS = "all"
 SIDES = (

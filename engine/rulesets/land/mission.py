@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.cards import Deck
-from engine.catalog import AircraftType, Catalog, UnitSpec
-from engine.forces import SIDE_LETTER, expand, with_pilot
-from engine.land import (
+from engine.rng import Rng
+from engine.rulesets.land.sheet import (
     AircraftOutcome,
     LandCampaign,
     LandEffect,
@@ -27,13 +25,15 @@ from engine.land import (
     mission_length,
     mission_vp,
 )
-from engine.loader import default_pilot_pool
-from engine.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
-from engine.pilots import draft_pilots
-from engine.report import StrikeReport
-from engine.rng import Rng
-from engine.strike import fly_strike
-from engine.types import AircraftClass, AircraftState, Band, BombMode, BombResult, Side
+from engine.zero.cards import Deck
+from engine.zero.catalog import AircraftType, Catalog, UnitSpec
+from engine.zero.forces import SIDE_LETTER, expand, with_pilot
+from engine.zero.loader import default_pilot_pool
+from engine.zero.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
+from engine.zero.pilots import draft_pilots
+from engine.zero.report import StrikeReport
+from engine.zero.strike import fly_strike
+from engine.zero.types import AircraftClass, AircraftState, Band, BombMode, BombResult, Side
 
 # The strike engine needs a Target Sheet even when nothing is bombed; a dogfight or an
 # evacuation never reaches the Over-Target turns, so this sheet is never read.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.land.view import Draw, MissionRecord
-from engine.types import Side
+from engine.zero.types import Side
 
 ROUND = "mission"
 

@@ -15,13 +15,13 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.catalog import UnitSpec
-from engine.forces import describe, expand
-from engine.land import MissionLength, MissionTarget, VPLine, load_land_campaign
-from engine.loader import default_catalog
-from engine.orders import Doctrine
-from engine.report import StrikeReport
-from engine.types import Band, Side
+from engine.rulesets.land.sheet import MissionLength, MissionTarget, VPLine, load_land_campaign
+from engine.zero.catalog import UnitSpec
+from engine.zero.forces import describe, expand
+from engine.zero.loader import default_catalog
+from engine.zero.orders import Doctrine
+from engine.zero.report import StrikeReport
+from engine.zero.types import Band, Side
 
 THEATRES = ("malaya", "philippines", "burma")
 NO_RESOURCE = 0  # the pick of a side that spends nothing this mission
@@ -156,7 +156,7 @@ def _units(specs: Sequence[UnitSpec], side: Side) -> str:
 
 @cache
 def public_sheet(key: str) -> PublicSheet:
-    """The sheet ``key`` of ``engine/data`` in the words the images use."""
+    """The sheet ``key`` of ``engine/zero/data`` in the words the images use."""
     campaign = load_land_campaign(key)
     catalog = default_catalog()
     return PublicSheet(

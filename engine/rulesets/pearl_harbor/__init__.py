@@ -14,8 +14,6 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.cards import Deck
-from engine.catalog import Catalog
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -39,7 +37,9 @@ from engine.rulesets.pearl_harbor.view import (
     WaveRecord,
     load_pearl,
 )
-from engine.types import BombResult
+from engine.zero.cards import Deck
+from engine.zero.catalog import Catalog
+from engine.zero.types import BombResult
 
 KEY = "pearl-harbor"
 PLAYER = "japanese"

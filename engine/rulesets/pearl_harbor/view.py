@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.loader import DATA_DIR, _fail, _path, _read, default_catalog
-from engine.types import BombResult
+from engine.zero.loader import DATA_DIR, _fail, _path, _read, default_catalog
+from engine.zero.types import BombResult
 
 FILE = "pearl-harbor.toml"
 NONE = "none"  # the option of a group kept out of the wave

@@ -40,11 +40,23 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+import engine.rulesets.wings.behaviours as behaviours
+import engine.rulesets.wings.bombing as bombing
+import engine.rulesets.wings.campaign as wings
 import engine.rulesets.wings.dam as dam_rules
-import engine.rulesets.wings.flak as flak_rules
+import engine.rulesets.wings.dambuster as db
+import engine.rulesets.wings.equipment as equipment
+import engine.rulesets.wings.flak_fields as flak_rules
+import engine.rulesets.wings.front as front
+import engine.rulesets.wings.gunner as gunner
+import engine.rulesets.wings.landing as landing
 import engine.rulesets.wings.legacy as legacy
+import engine.rulesets.wings.pistol as pistol
 import engine.rulesets.wings.purchase_seal as purchase_seal
+import engine.rulesets.wings.reinforcements as reinforcements
 import engine.rulesets.wings.sequence_seal as sequence_seal
+import engine.rulesets.wings.sequences as sequences
+import engine.rulesets.wings.winch as winch
 import engine.rulesets.wings.written as written
 from engine.rng import Rng
 from engine.ruleset import (
@@ -65,27 +77,24 @@ from engine.ruleset import (
     unit_field,
     unit_of,
 )
-from engine.rulesets.wings.reinforce import reinforce_decision
-from engine.rulesets.wings.written import rescuer
-from engine.wings import (
-    behaviours,
-    bombing,
-    equipment,
-    front,
-    gunner,
-    landing,
-    pistol,
-    reinforcements,
-    sequences,
-    winch,
+from engine.rulesets.wings.balloons import rocket_programs
+from engine.rulesets.wings.catalog import Catalog, SideName
+from engine.rulesets.wings.program import (
+    check_program,
+    legal_first_cards,
+    parse_program,
+    program_text,
 )
-from engine.wings import campaign as wings
-from engine.wings import dambuster as db
-from engine.wings.balloons import rocket_programs
-from engine.wings.catalog import Catalog, SideName
-from engine.wings.program import check_program, legal_first_cards, parse_program, program_text
-from engine.wings.state import SIDES as WINGS_SIDES
-from engine.wings.state import CampaignState, MissionRules, MissionState, PlaneState, Program
+from engine.rulesets.wings.reinforce import reinforce_decision
+from engine.rulesets.wings.state import SIDES as WINGS_SIDES
+from engine.rulesets.wings.state import (
+    CampaignState,
+    MissionRules,
+    MissionState,
+    PlaneState,
+    Program,
+)
+from engine.rulesets.wings.written import rescuer
 
 SIDES = (
     SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),

@@ -1,4 +1,4 @@
-"""The Dambuster scenarios of the Wings ruleset behind the seam (``engine.wings.dambuster``).
+"""The Dambuster scenarios of the Wings ruleset behind the seam (``dambuster``).
 
 The same rounds as a Wings mission turn: in ``program`` the Entente seals the order of the
 Lancaster on the table (field ``plane1``: a card and a bomb order, e.g. ``SS aim:25``); in
@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import engine.rulesets.wings.dambuster as db
+import engine.rulesets.wings.night_pick as night
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, Excluded, Option, Progress
-from engine.wings import dambuster as db
-from engine.wings import night_pick as night
-from engine.wings.catalog import Catalog
+from engine.rulesets.wings.catalog import Catalog
 
 # Scenario key -> (name, dam); authored names for the seed's DB 8.d-e scenarios.
 DAM_SCENARIOS: dict[str, tuple[str, db.DamKind]] = {

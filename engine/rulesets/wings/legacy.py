@@ -16,13 +16,21 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.rulesets.wings import sequence_seal
+import engine.rulesets.wings.bombing as bombing
+import engine.rulesets.wings.landing as landing
+import engine.rulesets.wings.pistol as pistol
+import engine.rulesets.wings.sequence_seal as sequence_seal
+import engine.rulesets.wings.sequences as sequences
+from engine.rulesets.wings.balloons import rocket_programs
+from engine.rulesets.wings.catalog import Catalog
+from engine.rulesets.wings.program import (
+    check_program,
+    default_program,
+    parse_program,
+    program_text,
+)
+from engine.rulesets.wings.state import MissionState, PlaneState, Program
 from engine.rulesets.wings.written import rescuer
-from engine.wings import bombing, landing, pistol, sequences
-from engine.wings.balloons import rocket_programs
-from engine.wings.catalog import Catalog
-from engine.wings.program import check_program, default_program, parse_program, program_text
-from engine.wings.state import MissionState, PlaneState, Program
 
 SEALED = "cloud-"
 MAX_PROGRAMS = 25  # a Discord select holds 25 options

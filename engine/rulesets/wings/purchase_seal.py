@@ -18,8 +18,8 @@ import hashlib
 from collections.abc import Mapping
 
 from engine.ruleset import Option
-from engine.wings.state import CampaignState
-from engine.wings.state import Decision as EngineDecision
+from engine.rulesets.wings.state import CampaignState
+from engine.rulesets.wings.state import Decision as EngineDecision
 
 PREFIX = "buy-"  # a purchase option's id as the orders carry it
 WORDS = "buy|"  # its detail: "buy|<kind>|<price>", "|new" for a kind never owned

@@ -8,9 +8,9 @@ on the table). Option details are locale keys' tails for the presenter:
 
 from __future__ import annotations
 
+import engine.rulesets.wings.reinforcements as reinforcements
 from engine.ruleset import Decision, Excluded, Option
-from engine.wings import reinforcements
-from engine.wings.state import Decision as EngineDecision
+from engine.rulesets.wings.state import Decision as EngineDecision
 
 WORDS = "reinforce."  # an option detail so prefixed names a ``wings.reinforce`` string
 NO = reinforcements.NO

@@ -16,10 +16,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from engine.wings import sequences
-from engine.wings.catalog import Catalog, ManeuverDeck
-from engine.wings.program import parse_program, program_text
-from engine.wings.state import PlaneState, Program
+import engine.rulesets.wings.sequences as sequences
+from engine.rulesets.wings.catalog import Catalog, ManeuverDeck
+from engine.rulesets.wings.program import parse_program, program_text
+from engine.rulesets.wings.state import PlaneState, Program
 
 MARK = " #"  # between the cards flown and the seal; no program text holds it
 

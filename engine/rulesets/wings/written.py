@@ -28,10 +28,11 @@ import hashlib
 import re
 import unicodedata
 
-from engine.wings import bombing, pistol
-from engine.wings.catalog import Catalog, ManeuverDeck
-from engine.wings.program import parse_program, program_text
-from engine.wings.state import MissionState, PlaneState, Program
+import engine.rulesets.wings.bombing as bombing
+import engine.rulesets.wings.pistol as pistol
+from engine.rulesets.wings.catalog import Catalog, ManeuverDeck
+from engine.rulesets.wings.program import parse_program, program_text
+from engine.rulesets.wings.state import MissionState, PlaneState, Program
 
 SEALED = "cloud-"
 # Append only: a seal's meaning must never change. Every deck's codes and every complex

@@ -1,0 +1,197 @@
+"""What one side, or a spectator, may see: the only input of panels and images.
+
+The state holds one secret after the orders reveal: each side's doctrine. A view for the
+other side, or the public, does not carry it at all (the field is ``None``), so a renderer
+cannot leak what it never receives. Everything else in the state is public once revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.rulesets.carrier.state import State, TurnRecord
+from engine.rulesets.carrier.turn import fleet_level, preview_forces, track_level
+from engine.zero.catalog import Catalog, DamageTrack
+from engine.zero.trusted import trusted
+from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LevelView(Model):
+    name: str
+    min_boxes: int
+    vp: int
+    effects: tuple[str, ...]  # short keys: "strike-1", "cap-1", "no-large", "out-of-action"
+
+
+class TrackView(Model):
+    place: str
+    name: str
+    side: Side
+    carrier_fleet: bool
+    boxes: int  # ticked (VP)
+    effective: int  # after repairs (penalties)
+    damage_points: int
+    losses: int
+    max_boxes: int
+    level: str
+    levels: tuple[LevelView, ...]
+
+
+class SideView(Model):
+    side: Side
+    vp: int
+    tactic: FleetTactic | None  # this turn's, once revealed
+    flight_ops: str | None
+    last_tactic: FleetTactic | None
+    last_size: StrikeSize | None
+    resources_used: tuple[int, ...]
+    resources_available: tuple[int, ...]
+    doctrine: str | None  # own side only
+    strike_minus: int
+    cap_minus: int
+
+
+class ForcePreview(Model):
+    size: StrikeSize
+    strike: str
+    cap: str
+
+
+class View(Model):
+    viewer: Side | None
+    scenario: str
+    scenario_name: str
+    turn: int
+    turns: int
+    turn_label: str
+    round: RoundKind
+    finished: bool
+    winner: Side | Literal["draw"] | None
+    sides: dict[Side, SideView]
+    tracks: tuple[TrackView, ...]
+    history: tuple[TurnRecord, ...]
+    previews: tuple[ForcePreview, ...] = ()  # own side only: what each size fields now
+
+
+def _effects(level: object) -> tuple[str, ...]:
+    out: list[str] = []
+    strike_minus = getattr(level, "strike_minus", 0)
+    cap_minus = getattr(level, "cap_minus", 0)
+    if strike_minus:
+        out.append(f"strike-{strike_minus}")
+    if cap_minus:
+        out.append(f"cap-{cap_minus}")
+    if getattr(level, "no_large", False):
+        out.append("no-large")
+    if getattr(level, "no_strike_only", False):
+        out.append("no-strike-only")
+    if getattr(level, "cap_shift", 0):
+        out.append(f"cap-shift-{getattr(level, 'cap_shift', 0)}")
+    if getattr(level, "no_cap", False):
+        out.append("no-cap")
+    if getattr(level, "out_of_action", False):
+        out.append("out-of-action")
+    return tuple(out)
+
+
+# The levels of each damage track, as the view shows them: the same for every state, so
+# built once per track (the entry holds the track, so its id stays its own).
+_levels: dict[int, tuple[object, tuple[LevelView, ...]]] = {}
+
+
+def _level_views(track: DamageTrack) -> tuple[LevelView, ...]:
+    hit = _levels.get(id(track))
+    if hit is not None and hit[0] is track:
+        return hit[1]
+    levels = tuple(
+        trusted(
+            LevelView,
+            name=level.name,
+            min_boxes=level.min_boxes,
+            vp=level.vp,
+            effects=_effects(level),
+        )
+        for level in track.levels
+    )
+    _levels[id(track)] = (track, levels)
+    return levels
+
+
+def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
+    """The view of ``state`` for ``viewer``; its models are built from the state's own
+    values without validation (a panel asks for one per state and side, issue 13)."""
+    scenario = catalog.scenarios[state.scenario]
+    tracks: list[TrackView] = []
+    for place in scenario.places:
+        track_state = state.tracks[place.key]
+        track = catalog.tracks[place.track]
+        tracks.append(
+            trusted(
+                TrackView,
+                place=place.key,
+                name=place.name,
+                side=place.side,
+                carrier_fleet=place.carrier_fleet,
+                boxes=track_state.boxes,
+                effective=track_state.effective,
+                damage_points=track_state.damage_points,
+                losses=track_state.losses,
+                max_boxes=track.boxes,
+                level=track_level(catalog, scenario, track_state).name,
+                levels=_level_views(track),
+            )
+        )
+    sides: dict[Side, SideView] = {}
+    for side in Side:
+        side_state = state.sides[side]
+        level = fleet_level(catalog, state, side)
+        available = tuple(
+            resource.number
+            for resource in catalog.resources
+            if (resource.side is None or resource.side is side)
+            and (resource.repeatable or resource.number not in side_state.resources_used)
+        )
+        sides[side] = trusted(
+            SideView,
+            side=side,
+            vp=state.vp[side],
+            tactic=side_state.tactic,
+            flight_ops=side_state.flight_ops,
+            last_tactic=side_state.last_tactic,
+            last_size=side_state.last_size,
+            resources_used=side_state.resources_used,
+            resources_available=available,
+            doctrine=side_state.doctrine if viewer is side else None,
+            strike_minus=level.strike_minus,
+            cap_minus=level.cap_minus,
+        )
+    previews: tuple[ForcePreview, ...] = ()
+    if viewer is not None and not state.finished:
+        previews = tuple(
+            trusted(ForcePreview, size=size, strike=strike, cap=cap)
+            for size in StrikeSize
+            for strike, cap in [preview_forces(catalog, state, viewer, size)]
+        )
+    labels = scenario.turn_labels
+    return trusted(
+        View,
+        viewer=viewer,
+        scenario=scenario.key,
+        scenario_name=scenario.name,
+        turn=state.turn,
+        turns=scenario.turns,
+        turn_label=labels[state.turn - 1] if state.turn - 1 < len(labels) else "",
+        round=state.round,
+        finished=state.finished,
+        winner=state.winner,
+        sides=sides,
+        tracks=tuple(tracks),
+        history=tuple(state.history),
+        previews=previews,
+    )

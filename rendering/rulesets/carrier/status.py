@@ -1,0 +1,306 @@
+"""The status board: the public picture of a campaign at the start of a round.
+
+Drawn for a phone (800 px wide, no text under 22 px, so 11 px once Discord shows it 400 px
+wide) and stacked top to bottom: one card per side (VP, what it revealed, whether it has
+locked this round), the round with its deadline and the turn track, the theatre map with
+both fleets on their revealed range band, every damage track, and a legend of the marks
+the tracks use. The board's words (VP, boxes, levels) are also in its alt text and in the
+round message, so nothing here is the only place a fact is told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.rulesets.carrier.view import View
+from engine.zero.types import RoundKind, Side
+from rendering.rulesets.carrier.maps import draw_map, map_height
+from rendering.rulesets.carrier.track import draw_track, height_bound, parse_effects
+from rendering.style import (
+    ACCENT,
+    CARD_BG,
+    DAMAGE_FILL,
+    INK,
+    MUTED,
+    PHONE_MARGIN,
+    PHONE_MIN_TEXT,
+    PHONE_TEXT,
+    PHONE_WIDTH,
+    REPAIRED_FILL,
+    RGB,
+    RULE,
+    FontKind,
+    LegendMark,
+    canvas,
+    draw_icon,
+    draw_marker,
+    draw_text,
+    fill_side,
+    fit_font,
+    font,
+    panel,
+    phone_header,
+    phone_legend,
+    phone_lines,
+    side_style,
+    text_width,
+    to_png,
+)
+from rendering.text import (
+    place_label,
+    place_name,
+    round_name,
+    scenario_name,
+    side_name,
+    size_name,
+    tactic_name,
+    tr,
+    turn_label,
+)
+
+SIDES = (Side.JAPANESE, Side.ALLIED)
+WIDTH = PHONE_WIDTH
+MARGIN = PHONE_MARGIN
+INNER = WIDTH - 2 * MARGIN
+GAP = 14
+
+
+def track_legend(view: View, locale: str) -> list[tuple[LegendMark, str]]:
+    """The marks the board's tracks use, and only those (a legend is read, not skimmed)."""
+    icons: set[str] = set()
+    for track in view.tracks:
+        for level in track.levels:
+            icons.update(str(effect.icon) for effect in parse_effects(level.effects) if effect.icon)
+    items: list[tuple[LegendMark, str]] = [(("box", DAMAGE_FILL), tr("legend.box_ticked", locale))]
+    if any(track.effective < track.boxes for track in view.tracks):
+        items.append((("box", REPAIRED_FILL), tr("legend.box_repaired", locale)))
+    for icon, key in (
+        ("strike", "legend.strike_minus"),
+        ("cap", "legend.cap_minus"),
+        ("no-large", "legend.no_large"),
+        ("no-strike", "legend.no_strike"),
+        ("no-cap", "legend.no_cap"),
+        ("out-of-action", "legend.out_of_action"),
+    ):
+        if icon in icons:
+            items.append((("icon", icon), tr(key, locale)))
+    return items
+
+
+def _card_rows(view: View, side: Side, locale: str) -> list[str]:
+    """What a side's card says under its name: its choice, its target."""
+    own = view.sides.get(side)
+    if own is None:
+        return []
+    places = {t.place: place_name(t.place, t.name, locale) for t in view.tracks}
+    if own.tactic is not None:
+        size, _, target_key = (own.flight_ops or "").partition(":")
+        size_text = size_name(size, locale) if size else tr("unknown", locale)
+        choice = f"{tactic_name(own.tactic, locale)} · {size_text}"
+        rows = [tr("status.this_turn", locale, choice=choice)]
+        if target_key:
+            rows.append("→ " + places.get(target_key, place_label(target_key, locale)))
+        return rows
+    if own.last_tactic is not None:
+        last_size = size_name(own.last_size, locale) if own.last_size else "—"
+        choice = f"{tactic_name(own.last_tactic, locale)} · {last_size}"
+        return [tr("status.last_turn", locale, choice=choice)]
+    return [tr("status.no_choice_yet", locale)]
+
+
+CardLines = list[tuple[str, ImageFont.FreeTypeFont]]
+
+
+def _card_lines(view: View, side: Side, locale: str, space: int) -> CardLines:
+    lines: CardLines = []
+    for text in _card_rows(view, side, locale):
+        fnt, wrapped = phone_lines(text, space, (PHONE_TEXT, PHONE_MIN_TEXT), max_lines=2)
+        lines += [(line, fnt) for line in wrapped]
+    return lines
+
+
+def _side_card(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    view: View,
+    side: Side,
+    locked: bool,
+    locale: str,
+) -> None:
+    """One side's card (half the board's width): name and VP, its choice, its lock."""
+    x0, top, x1, bottom = box
+    style = side_style(side)
+    own = view.sides.get(side)
+    text_x = x0 + 32
+    space = x1 - 12 - text_x
+    panel(draw, box, CARD_BG, style.dark)
+    fill_side(image, (x0 + 2, top + 2, x0 + 18, bottom - 2), side)
+    vp_text = str(own.vp if own else 0)
+    vp_font = font(44, "bold")
+    draw.text((x1 - 14, top + 6), vp_text, font=vp_font, fill=style.dark, anchor="ra")
+    vp_left = x1 - 14 - text_width(vp_text, vp_font)
+    vp_label = tr("vp", locale)
+    draw.text((vp_left - 6, top + 46), vp_label, font=font(22, "bold"), fill=MUTED, anchor="rs")
+    label_left = vp_left - 6 - text_width(vp_label, font(22, "bold"))
+    draw_marker(draw, (x0 + 40, top + 30), 24, side)
+    name = side_name(side, locale)
+    name_space = label_left - 10 - (x0 + 58)
+    draw_text(
+        draw, (x0 + 58, top + 30), name, fit_font(name, name_space, (30, 26, 24), "bold"),
+        style.dark, "lm", name_space,
+    )  # fmt: skip
+    y = top + 58
+    for line, fnt in _card_lines(view, side, locale, space):
+        draw.text((text_x, y + 15), line, font=fnt, fill=INK, anchor="lm")
+        y += 30
+    if own is not None and not view.finished:
+        words = tr("status.locked" if locked else "status.waiting", locale)
+        lock_y = bottom - 22
+        draw_icon(draw, "locked" if locked else "waiting", (text_x + 11, lock_y), 22)
+        kind: FontKind = "bold" if locked else "regular"
+        fnt = fit_font(words, space - 30, (PHONE_TEXT, PHONE_MIN_TEXT), kind)
+        draw_text(draw, (text_x + 30, lock_y), words, fnt, INK if locked else MUTED, "lm")
+
+
+def _side_cards(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    view: View,
+    locked: Mapping[Side, bool],
+    locale: str,
+) -> int:
+    """Both sides' cards side by side, as tall as the fuller one; returns their height."""
+    half = (INNER - 12) // 2
+    space = half - 44
+    lines = max(len(_card_lines(view, side, locale, space)) for side in SIDES)
+    lock_row = not view.finished and all(side in view.sides for side in SIDES)
+    height = 58 + 30 * lines + (40 if lock_row else 0) + 10
+    for index, side in enumerate(SIDES):
+        x0 = MARGIN + index * (half + 12)
+        box = (x0, top, x0 + half, top + height)
+        _side_card(image, draw, box, view, side, bool(locked.get(side, False)), locale)
+    return height
+
+
+def _round_box(
+    draw: ImageDraw.ImageDraw, top: int, view: View, deadline: str | None, locale: str
+) -> int:
+    """The round (or the result) and its deadline, then the turn track; returns the height."""
+    x0, x1 = MARGIN, WIDTH - MARGIN
+    inner = x1 - x0 - 32
+    lines: list[tuple[str, tuple[int, ...], FontKind]] = []  # text, sizes, face
+    if view.finished:
+        if view.winner == "draw":
+            result = tr("status.draw", locale)
+        elif isinstance(view.winner, Side):
+            result = tr("status.winner", locale, side=side_name(view.winner, locale))
+        else:
+            result = tr("status.over", locale)
+        lines.append((result, (28, 26, 24), "bold"))
+    else:
+        title = tr("status.round", locale, name=round_name(view.round, locale))
+        lines.append((title, (28, 26, 24), "bold"))
+        text = (
+            tr("status.deadline", locale, when=deadline)
+            if deadline
+            else tr("status.no_deadline", locale)
+        )
+        lines.append((text, (PHONE_TEXT, PHONE_MIN_TEXT), "regular"))
+    drawn: list[tuple[str, ImageFont.FreeTypeFont, RGB]] = []
+    for text, sizes, kind in lines:
+        fnt, wrapped = phone_lines(text, inner, sizes, kind, 2)
+        for line in wrapped:
+            drawn.append((line, fnt, INK if kind == "bold" else MUTED))
+    text_height = 16 + 34 * len(drawn)
+    track_top = top + text_height + 6
+    height = text_height + 6 + _turn_track_height(view) + 14
+    panel(draw, (x0, top, x1, top + height))
+    y = top + 14
+    for line, fnt, colour in drawn:
+        draw.text((x0 + 16, y), line, font=fnt, fill=colour)
+        y += 34
+    _turn_track(draw, (x0 + 12, track_top, x1 - 12), view, locale)
+    return height
+
+
+def _turn_track_height(view: View) -> int:
+    return 44 + (34 if view.turn_label and not view.finished else 0)
+
+
+def _turn_track(
+    draw: ImageDraw.ImageDraw, span: tuple[int, int, int], view: View, locale: str
+) -> None:
+    x0, y0, x1 = span
+    turns = max(1, view.turns)
+    cell = (x1 - x0) / turns
+    for index in range(turns):
+        number = index + 1
+        cx0 = x0 + index * cell
+        square = (cx0 + 3, y0, cx0 + cell - 3, y0 + 42)
+        current = number == view.turn and not view.finished
+        past = number < view.turn or (view.finished and number <= view.turn)
+        fill = (70, 70, 70) if past else ACCENT if current else CARD_BG
+        draw.rectangle(
+            square, fill=fill, outline=INK if current else RULE, width=3 if current else 2
+        )
+        colour = (255, 255, 255) if past else INK
+        text = f"{number}" if cell < 70 else tr("status.turn_short", locale, n=number)
+        draw.text(
+            ((square[0] + square[2]) / 2, y0 + 21), text, font=font(24, "bold"),
+            fill=colour, anchor="mm",
+        )  # fmt: skip
+    if view.turn_label and not view.finished:
+        # Only the current turn's label is known: centred under it, kept inside the panel.
+        label = turn_label(view.turn_label, locale)
+        fnt = fit_font(label, x1 - x0, (PHONE_TEXT, PHONE_MIN_TEXT), "bold")
+        half = text_width(label, fnt) / 2
+        centre = x0 + (view.turn - 0.5) * cell
+        lx = min(max(centre, x0 + half), x1 - half)
+        draw.text((lx, y0 + 48), label, font=fnt, fill=INK, anchor="ma")
+
+
+def render_status_board(
+    view: View,
+    *,
+    locked: Mapping[Side, bool],
+    deadline_text: str | None,
+    locale: str,
+) -> bytes:
+    """The public status board as PNG bytes (800 px wide, read on a phone)."""
+    image = _status_image(view, locked=locked, deadline_text=deadline_text, locale=locale)
+    return to_png(image)
+
+
+def _status_image(
+    view: View,
+    *,
+    locked: Mapping[Side, bool],
+    deadline_text: str | None,
+    locale: str,
+) -> Image.Image:
+    # Drawn on a canvas taller than the board can be, then cut to what was used.
+    bound = 1600 + map_height(view, INNER) + sum(height_bound(t) + 12 for t in view.tracks)
+    image, draw = canvas(bound, WIDTH)
+    turn_text = tr("status.turn_of", locale, turn=view.turn, turns=view.turns)
+    subtitle = (
+        f"{turn_text} · {turn_label(view.turn_label, locale)}" if view.turn_label else turn_text
+    )
+    number = 1 if view.round is RoundKind.ORDERS else 2
+    right = tr("status.over", locale) if view.finished else tr("status.round_n", locale, n=number)
+    title = scenario_name(view.scenario, view.scenario_name, locale)
+    y = phone_header(image, draw, title, subtitle, right) + GAP
+    y += _side_cards(image, draw, y, view, locked, locale) + 10
+    y += _round_box(draw, y, view, deadline_text, locale) + GAP
+    map_bottom = y + map_height(view, INNER)
+    draw_map(image, draw, (MARGIN, y, WIDTH - MARGIN, map_bottom), view, locale)
+    y = map_bottom + GAP
+    for track in view.tracks:
+        y += draw_track(image, draw, (MARGIN, y), INNER, track, locale, compact=True)
+        draw.line((MARGIN, y + 4, WIDTH - MARGIN, y + 4), fill=RULE, width=2)
+        y += 12
+    y += phone_legend(image, draw, (MARGIN, y), INNER, track_legend(view, locale)) + GAP
+    return image.crop((0, 0, WIDTH, y))
