@@ -122,6 +122,12 @@ FIELDS = tuple(
     FieldSpec(PROGRAM_FIELD, kind, opens="turn-end", per_unit=True)
     for kind in (PROGRAM, REORDER, SWAP)
 )
+# A Dambuster raid's Lancaster on the table, and Gibson's beside it (DB 8.e): one each.
+FIELDS += tuple(
+    FieldSpec(name, kind, opens="turn-end")
+    for name in (dam_rules.FIELD, dam_rules.ESCORT_FIELD)
+    for kind in (PROGRAM, REORDER)
+)
 # A Knight's or an Artist's standing order (seed D.VI), sealed with the programs: the
 # engine's own field, ``order:<plane id>``.
 ORDER_FIELD = behaviours.ORDER_PREFIX.rstrip(":")
