@@ -133,4 +133,5 @@ def test_the_wings_panel_offers_quick_picks_and_never_prints_a_menu_of_programs(
                 assert not choice.description.startswith("P"), choice
         assert not any(line.startswith("-# S S S") for line in spec.text.splitlines())
         assert spec.buttons[0].action == "write"
-        assert "Kurt Wolff · Albatros D.III" in spec.text
+        lines = spec.text.splitlines()
+        assert any(line.startswith("**Kurt Wolff · Albatros D.III**") for line in lines)
