@@ -8,14 +8,25 @@ import logging
 import sys
 from collections.abc import Sequence
 
+import aiohttp
 import discord
 
 from bot import __version__
+from bot.i18n import set_default_locale, t
 from bot.settings import SettingsError, load_settings
 from bot.stopping import Stopped, as_stopped, raise_on_stop_signals, restore, stoppable, tell
 from db.repository import StorageError
 
 BAD_TOKEN = "Discord refused the token in DISCORD_TOKEN: copy it again from the developer portal."
+# What logging in fails with when Discord cannot be reached (aiohttp's connection errors
+# are OSErrors); the database is opened before, so these are Discord's.
+DISCORD_UNREACHABLE: tuple[type[BaseException], ...] = (
+    aiohttp.ClientError,
+    OSError,
+    TimeoutError,
+    discord.GatewayNotFound,
+    discord.DiscordServerError,
+)
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -65,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     move.add_argument("source", help="sqlite:///PATH or postgresql://… to copy from")
     move.add_argument("destination", help="an empty sqlite:///PATH or postgresql://… store")
+    move.add_argument(
+        "--replace",
+        action="store_true",
+        help="empty the destination first, if it is a Sortie database (after a failed copy)",
+    )
     return parser
 
 
@@ -90,6 +106,7 @@ def _command(command: str, args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    set_default_locale(settings.default_locale)  # the operator's language for every line
     logging.basicConfig(
         level=settings.logging_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -114,8 +131,13 @@ def _command(command: str, args: argparse.Namespace) -> int:
             print(BAD_TOKEN, file=sys.stderr)
             return 2
         except StorageError as exc:  # e.g. a database from a newer release, found at open
-            print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
+            print(cli.database_refusal(settings, exc), file=sys.stderr)
             return 2
+        except DISCORD_UNREACHABLE as exc:
+            # No network, no DNS, Discord down: one line, and an exit systemd restarts.
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            print(t("service.cli.no-discord", None, why=why), file=sys.stderr)
+            return 1
     if command == "demo":
         return cli.run_demo(
             settings,
@@ -133,14 +155,20 @@ def _command(command: str, args: argparse.Namespace) -> int:
         try:
             return asyncio.run(stoppable(cli.run_migrate(settings)))
         except StorageError as exc:
-            print(cli.database_refusal(settings, str(exc)), file=sys.stderr)
+            print(cli.database_refusal(settings, exc), file=sys.stderr)
             return 2
     if command == "check":
         return cli.run_check(settings, quick=args.quick)
     if command == "backup":
-        return asyncio.run(stoppable(cli.run_backup(settings, args.path)))
+        try:
+            return asyncio.run(stoppable(cli.run_backup(settings, args.path)))
+        except StorageError as exc:
+            print(cli.database_refusal(settings, exc), file=sys.stderr)
+            return 2
     if command == "migrate-data":
-        return asyncio.run(stoppable(cli.run_migrate_data(args.source, args.destination)))
+        return asyncio.run(
+            stoppable(cli.run_migrate_data(args.source, args.destination, replace=args.replace))
+        )
     return 2
 
 

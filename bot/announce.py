@@ -164,6 +164,32 @@ def card_text(
     return clip("\n".join(lines))
 
 
+# The looks listed one by one under the card; older ones are counted, so the answer stays
+# far below Discord's 2,000 characters however often the GM looked.
+PEEKS_LISTED = 10
+
+
+def peek_lines(peeks: Sequence[Any], loc: str) -> list[str]:
+    """Every GM look at the drafts (``/campaign peek``), newest last, for the players."""
+    if not peeks:
+        return []
+    lines = [t("service.card.peeks", loc, count=len(peeks))]
+    if len(peeks) > PEEKS_LISTED:
+        lines.append(t("service.card.peeks-earlier", loc, count=len(peeks) - PEEKS_LISTED))
+    for look in peeks[-PEEKS_LISTED:]:
+        lines.append(
+            t(
+                "service.card.peek",
+                loc,
+                gm=mention(look.by),
+                turn=look.turn,
+                round=round_text(look.kind, loc),
+                when=f"<t:{int(look.at.timestamp())}:f>",
+            )
+        )
+    return lines
+
+
 class AnnouncementBuilder:
     def __init__(
         self,
@@ -232,9 +258,13 @@ class AnnouncementBuilder:
             ):
                 return None  # locked since the reminder was queued: no false reminder
             if row.kind == "dm-panel":
+                # Drawn for the player as seated now, not as when the row was queued: a
+                # commander removed during an outage must not get his successor's drafts.
                 player = await tx.player(campaign.id, int(payload["user_id"]))
+                if player is None or player.left_at is not None:
+                    return None
                 facts["panel"] = None
-                if player is not None and player.side == payload["side"]:
+                if player.side == payload["side"]:
                     facts["panel"] = await panel_data(
                         tx,
                         rules,

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.i18n import t
+from bot.limits import clip
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -226,7 +227,8 @@ class SortieBot(commands.Bot):
         elif isinstance(error, app_commands.CheckFailure):
             message = str(error) or t("error.not_allowed", interaction.locale)
         elif isinstance(error, app_commands.TransformerError):
-            message = t("error.bad_value", interaction.locale, value=str(error.value))
+            # Quoted clipped: a 6,000-character value would make the answer undeliverable.
+            message = t("error.bad_value", interaction.locale, value=clip(str(error.value)))
         else:
             log.error(
                 "Command failed (interaction %s, command %s)",

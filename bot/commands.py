@@ -14,9 +14,24 @@ if TYPE_CHECKING:
     from bot.client import SortieBot
 
 
-def database_refusal(settings: Settings, problem: str) -> str:
-    """The one line that stops a command because of the database DATABASE_URL names."""
-    return f"Cannot use DATABASE_URL={settings.database_url}: {problem}."
+def database_refusal(settings: Settings, problem: str | BaseException) -> str:
+    """The one line that stops a command because of the database DATABASE_URL names (its
+    password left out: the line goes to the terminal and the service's log)."""
+    from db.backend import redact
+
+    return storage_refusal(f"DATABASE_URL={redact(settings.database_url)}", problem)
+
+
+def storage_refusal(where: str, problem: str | BaseException) -> str:
+    """ "Cannot use <where>: <problem>.", the problem in the operator's language when the
+    storage layer gave it a key (``service.storage.<key>``)."""
+    from bot.i18n import t
+
+    words = str(problem)
+    key = getattr(problem, "key", None)
+    if key is not None:
+        words = t(f"service.storage.{key}", None, **getattr(problem, "params", {}))
+    return t("service.storage.cannot-use", None, where=where, problem=words.rstrip("."))
 
 
 def _database_problem(settings: Settings) -> str | None:
@@ -31,14 +46,26 @@ def _database_problem(settings: Settings) -> str | None:
 
 async def run_bot(settings: Settings) -> int:
     from bot.client import build_bot
+    from bot.clock import SystemClock
     from bot.i18n import set_default_locale
+    from bot.runtime import open_services
 
     refusal = _database_problem(settings)
     if refusal is not None:
         print(refusal, file=sys.stderr)
         return 2
     set_default_locale(settings.default_locale)
-    client = build_bot(settings)  # sharded when SHARD_COUNT is set
+    # The database is opened (and migrated) before logging in to Discord: a server that
+    # cannot be reached, or a database that cannot be used, is said at once, and the bot
+    # never shows online with nothing behind it. The bot closes it when it closes.
+    services = await open_services(
+        settings.database_url, SystemClock(), default_locale=settings.default_locale
+    )
+    try:
+        client = build_bot(settings, services=services)  # sharded when SHARD_COUNT is set
+    except BaseException:
+        await services.close()
+        raise
     try:
         # Ctrl-C, systemd's or docker's SIGTERM, a closed terminal's SIGHUP: the bot closes
         # (after a delivery in progress), then the stop is told; an asked stop is success.
@@ -108,15 +135,21 @@ def run_demo(
 def run_verify_rules(path: str) -> int:
     """Check a finished carrier campaign against the rules, from its export alone: one line
     per violation citing its rule and exit 1, or ``OK: N checks passed`` and exit 0."""
-    import json
-
+    from bot.export import Unreadable, read_export, rules_shape_problem
     from bot.i18n import t
     from bot.rulecheck import check_export
+    from engine.zero.loader import default_catalog
 
     try:
-        export = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        print(t("rulecheck.cli.refused", None, why=f"cannot read {path}: {exc}"[:300]))
+        export = read_export(Path(path))
+    except Unreadable as exc:
+        print(t("rulecheck.cli.refused", None, why=str(exc)[:300]))
+        return 1
+    # The shape first: the checks read the file as it is, so a value of the wrong type
+    # would pass them unseen or stop them half-way.
+    shape = rules_shape_problem(export, default_catalog())
+    if shape is not None:
+        print(t("rulecheck.cli.refused", None, why=" ".join(shape.split())[:300]))
         return 1
     result = check_export(export)
     if result.refused is not None:
@@ -146,16 +179,26 @@ def run_verify(path: str) -> int:
         return 1
     if not result.replayed:
         print(t("service.cli.verify-receipts-only", None, receipts=result.receipts))
-        return 0
-    print(
-        t(
-            "service.cli.verify-ok",
-            None,
-            rounds=result.rounds,
-            events=result.events,
-            receipts=result.receipts,
+    else:
+        print(
+            t(
+                "service.cli.verify-ok",
+                None,
+                rounds=result.rounds,
+                events=result.events,
+                receipts=result.receipts,
+            )
         )
-    )
+    if result.lockers < result.locks:
+        # Said plainly: an OK that covers less than the whole file must say what it leaves.
+        print(
+            t(
+                "service.cli.verify-lockers",
+                None,
+                unbound=result.locks - result.lockers,
+                locks=result.locks,
+            )
+        )
     return 0
 
 
@@ -246,49 +289,87 @@ async def _backup_postgres(settings: Settings, path: Path) -> int:
     return 0
 
 
-async def run_migrate_data(source: str, destination: str) -> int:
+async def run_migrate_data(source: str, destination: str, *, replace: bool = False) -> int:
     """Copy every campaign from one store to another, then check each one on arrival.
 
-    Both stores are migrated to the latest schema first; the destination must be empty.
-    Each campaign is exported from both and the exports must be identical, and the copy's
-    export must pass ``verify`` (the replay from seed and choices, or the receipts while
-    the seed is still secret).
+    Both stores are migrated to the latest schema first; the destination must be empty
+    (``replace``: emptied first, in the copy's transaction). Before anything is committed,
+    each campaign is exported from the copy and from the snapshot it was copied from, and
+    the two must be identical and the copy's export must pass ``verify`` (the replay from
+    seed and choices, or the receipts while the seed is still secret); and the source must
+    not have changed meanwhile (a bot still running on it), or what it wrote after the
+    snapshot would be left behind. Any of these leaves the destination as it was.
     """
-    from bot.export import export_campaign, verify_export
+    from bot.export import export_in, verify_export
     from bot.i18n import t
     from bot.rulesets import Registry
     from db.backend import open_repository, redact
-    from db.repository import StorageError
-    from db.transfer import transfer
+    from db.repository import StorageError, Transaction
+    from db.transfer import SourceChanged, marks, transfer
     from engine.zero.loader import default_catalog
 
-    src = await open_repository(source)
+    catalog = default_catalog()
+    rulesets = Registry(catalog)
+    problems: list[str] = []
+    ids: list[int] = []
+
+    async def check(src: Transaction, dst: Transaction) -> None:
+        for row in await dst.campaigns():
+            ids.append(row.id)
+            copied = await export_in(dst, rulesets, row.id)
+            if copied != await export_in(src, rulesets, row.id):
+                problems.append(f"campaign {row.id}: the copy differs from the source")
+                continue
+            verification = verify_export(copied, catalog)
+            problems.extend(f"campaign {row.id}: {p}" for p in verification.problems)
+        async with src_repo.read() as fresh:
+            if await marks(src_repo, fresh.raw) != await marks(src_repo, src.raw):
+                raise SourceChanged("the source changed during the copy", key="source-changed")
+        if problems:
+            raise StorageError("the copy differs", key="copy-failed")
+
     try:
-        dst = await open_repository(destination)
+        src_repo = await open_repository(source)
+    except StorageError as exc:
+        print(storage_refusal(redact(source), exc), file=sys.stderr)
+        return 2
+    try:
         try:
-            try:
-                report = await transfer(src, dst)
-            except StorageError as exc:
-                print(exc, file=sys.stderr)
-                return 1
-            async with dst.read() as tx:
-                ids = [row.id for row in await tx.campaigns()]
-            catalog = default_catalog()
-            rulesets = Registry(catalog)
-            problems: list[str] = []
-            for campaign_id in ids:
-                copied = await export_campaign(dst, rulesets, campaign_id)
-                if copied != await export_campaign(src, rulesets, campaign_id):
-                    problems.append(f"campaign {campaign_id}: the copy differs from the source")
-                    continue
-                verification = verify_export(copied, catalog)
-                problems += [f"campaign {campaign_id}: {p}" for p in verification.problems]
+            dst_repo = await open_repository(destination)
+        except StorageError as exc:
+            print(storage_refusal(redact(destination), exc), file=sys.stderr)
+            return 2
+        try:
+            report = await transfer(src_repo, dst_repo, replace=replace, before_commit=check)
+        except StorageError as exc:
+            for problem in problems:
+                print(t("service.cli.verify-failed", None, where=problem), file=sys.stderr)
+            where = redact(destination)
+            if exc.key in ("source-changed", "copy-failed", "not-empty"):
+                words = t(
+                    f"service.storage.{exc.key}",
+                    None,
+                    destination=where,
+                    problems=len(problems),
+                    **exc.params,
+                )
+                print(words, file=sys.stderr)
+            else:
+                print(storage_refusal(where, exc), file=sys.stderr)
+            return 1
         finally:
-            await dst.close()
+            await dst_repo.close()
     finally:
-        await src.close()
-    for problem in problems:
-        print(t("service.cli.verify-failed", None, where=problem), file=sys.stderr)
+        await src_repo.close()
+    if report.removed:
+        print(
+            t(
+                "service.storage.replaced",
+                None,
+                destination=redact(destination),
+                rows=report.removed,
+            )
+        )
     print(
         t(
             "service.cli.data-migrated",
@@ -297,7 +378,7 @@ async def run_migrate_data(source: str, destination: str) -> int:
             destination=redact(destination),
             rows=report.total,
             campaigns=len(ids),
-            problems=len(problems),
+            problems=0,
         )
     )
-    return 1 if problems else 0
+    return 0

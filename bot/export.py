@@ -19,10 +19,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import secrecy
 from bot import switches as switches_of
+from bot.i18n import t
 from bot.rulesets import Registry
-from bot.service_model import canonical_choice, choice_of, receipt_of
+from bot.service_model import UNNAMED, canonical_choice, choice_of, receipt_of
 from bot.service_rounds import load_state
-from db.repository import LockRow, Repository
+from db.repository import LockRow, Repository, Transaction
 from engine.rng import Rng, seed_commitment
 from engine.zero.catalog import Catalog
 
@@ -32,6 +33,10 @@ FORMAT = "sortie-campaign-export"
 # still read: they replay, and their final state is compared on the facts they hold.
 VERSION = 2
 READABLE = (1, 2)
+# The largest file ``verify`` reads: far above any campaign's export (a six-turn carrier
+# campaign is 0.3 MB), far below what parsing would need memory for (about 2.5 times the
+# file's size).
+MAX_EXPORT_BYTES = 32 * 1024 * 1024
 
 
 def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
@@ -51,23 +56,29 @@ def _lock_json(lock: LockRow, opened: bool) -> dict[str, Any]:
 async def export_campaign(repo: Repository, rulesets: Registry, campaign_id: int) -> dict[str, Any]:
     """The whole campaign as a JSON-ready dict (format in docs/export-format.md)."""
     async with repo.read() as tx:
-        campaign = await tx.campaign(campaign_id)
-        if campaign is None:
-            from bot.service_model import ServiceError
+        return await export_in(tx, rulesets, campaign_id)
 
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
-        players = await tx.players(campaign_id, include_left=True)
-        rounds = await tx.rounds(campaign_id)
-        locks = await tx.campaign_locks(campaign_id)
-        events = await tx.events(campaign_id)
-        audit = await tx.audit(campaign_id)
-        final_state: Any = None
-        if campaign.status == "finished" and campaign.snapshot_id is not None:
-            snapshot = await tx.snapshot(campaign.snapshot_id)
-            if snapshot is not None:  # the whole state, its history rows put back in
-                final_rules = rulesets.get(campaign.ruleset).rules
-                whole = await load_state(tx, final_rules, snapshot)
-                final_state = json.loads(final_rules.dump(whole))
+
+async def export_in(tx: Transaction, rulesets: Registry, campaign_id: int) -> dict[str, Any]:
+    """``export_campaign`` from rows read in ``tx``: ``migrate-data`` compares a copy not yet
+    committed with the snapshot it was copied from."""
+    campaign = await tx.campaign(campaign_id)
+    if campaign is None:
+        from bot.service_model import ServiceError
+
+        raise ServiceError("unknown-campaign", campaign=campaign_id)
+    players = await tx.players(campaign_id, include_left=True)
+    rounds = await tx.rounds(campaign_id)
+    locks = await tx.campaign_locks(campaign_id)
+    events = await tx.events(campaign_id)
+    audit = await tx.audit(campaign_id)
+    final_state: Any = None
+    if campaign.status == "finished" and campaign.snapshot_id is not None:
+        snapshot = await tx.snapshot(campaign.snapshot_id)
+        if snapshot is not None:  # the whole state, its history rows put back in
+            final_rules = rulesets.get(campaign.ruleset).rules
+            whole = await load_state(tx, final_rules, snapshot)
+            final_state = json.loads(final_rules.dump(whole))
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}
@@ -281,7 +292,30 @@ _WANTED = {
     "int_type": "an integer",
     "string_type": "a string",
     "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "string_parsing": "a string",
 }
+
+
+def _validation_problem(exc: ValidationError, prefix: str = "") -> str:
+    """The first of pydantic's findings as one line naming the field by its path in the
+    file (``final_state.history[0].pilots[0].redraw``)."""
+    errors = exc.errors()
+    first = errors[0]
+    where = prefix + "".join(
+        f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]
+    )
+    where = where.lstrip(".")
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    if first["type"] == "missing":
+        return f"malformed export: {where} is missing{more}"
+    wanted = _WANTED.get(first["type"], first["msg"])
+    if first["type"] in ("enum", "literal_error") and "expected" in first.get("ctx", {}):
+        wanted = str(first["ctx"]["expected"])
+    got = _kind_of(first.get("input"))
+    return f"malformed export: {where or 'top level'}: expected {wanted}, got {got}{more}"
 
 
 def _schema_problem(export: Any) -> str | None:
@@ -295,17 +329,7 @@ def _schema_problem(export: Any) -> str | None:
     try:
         ExportFile.model_validate(export)
     except ValidationError as exc:
-        errors = exc.errors()
-        first = errors[0]
-        where = "".join(
-            f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]
-        ).lstrip(".")
-        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-        if first["type"] == "missing":
-            return f"malformed export: {where} is missing{more}"
-        wanted = _WANTED.get(first["type"], first["msg"])
-        got = _kind_of(first.get("input"))
-        return f"malformed export: {where or 'top level'}: expected {wanted}, got {got}{more}"
+        return _validation_problem(exc)
     ids = [round_json["id"] for round_json in export["rounds"]]
     if len(set(ids)) != len(ids):
         return "malformed export: two rounds have the same id"
@@ -316,6 +340,10 @@ def _schema_problem(export: Any) -> str | None:
 class Verification:
     problems: list[str] = field(default_factory=list)
     receipts: int = 0
+    locks: int = 0  # every lock of the file, opened or sealed
+    # Locks whose ``by_user`` the checked receipt commits to; the others (sealed until the
+    # reveal, or committed before receipts named the locker) say who locked unchecked.
+    lockers: int = 0
     rounds: int = 0
     events: int = 0
     replayed: bool = False
@@ -354,6 +382,17 @@ def _choice(canonical: str) -> dict[str, str] | None:
     return choice
 
 
+def _locker(canonical: str) -> tuple[bool, Any]:
+    """Whether the committed text names who locked, and whom (a user id, or null)."""
+    try:
+        text = json.loads(canonical)
+    except ValueError:
+        return False, None
+    if isinstance(text, dict) and "by" in text:
+        return True, text["by"]
+    return False, None
+
+
 def _receipt_matches(lock: Mapping[str, Any]) -> bool:
     try:
         return bool(receipt_of(lock["canonical"], lock["salt"]) == lock["receipt"])
@@ -381,11 +420,24 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
     for round_json in export["rounds"]:
         receipts_of_round[round_json["id"]] = {lock["receipt"] for lock in round_json["locks"]}
         for lock in round_json["locks"]:
+            result.locks += 1
             if lock.get("canonical") is None or lock.get("salt") is None:
                 continue
             where = _where(round_json) + f" {lock['side']}"
             if not _receipt_matches(lock):
                 result.problems.append(f"{where}: receipt does not match the choice and salt")
+                continue
+            named, locker = _locker(lock["canonical"])
+            if named and locker != lock["by_user"]:
+                result.problems.append(
+                    t(
+                        "service.cli.verify-locker",
+                        None,
+                        where=where,
+                        by=_short(lock["by_user"]),
+                        locker=_short(locker),
+                    )
+                )
                 continue
             choice = _choice(lock["canonical"])
             expected = (
@@ -398,12 +450,14 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
                     round_json["kind"],
                     lock["side"],
                     choice,
+                    by=locker if named else UNNAMED,
                 )
             )
             if expected != lock["canonical"]:
                 result.problems.append(f"{where}: the choice is committed for another round")
                 continue
             result.receipts += 1
+            result.lockers += named
     for event in export["events"]:
         if event["kind"] == "side-locked":
             receipts = receipts_of_round.get(event["round_id"], set())
@@ -529,8 +583,77 @@ def _facts_of(replayed: Any, stored: Any) -> Any:
     return replayed
 
 
+def _short(value: Any) -> str:
+    """A value from the file, quoted in a line of reasonable length."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _unusable(problem: str) -> Verification:
     return Verification(problems=[" ".join(problem.split())], unusable=True)
+
+
+class Unreadable(Exception):
+    """An export file that cannot be read at all: the one line says why."""
+
+
+def _megabytes(size: int) -> int:
+    return round(size / (1024 * 1024))
+
+
+def read_export(path: Path) -> Any:
+    """The file's JSON, read no further than ``MAX_EXPORT_BYTES``: a file larger than any
+    export would take several times its size in memory to parse."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_EXPORT_BYTES:
+            raise Unreadable(
+                t(
+                    "service.cli.verify-too-big",
+                    None,
+                    path=path,
+                    size=_megabytes(size),
+                    limit=_megabytes(MAX_EXPORT_BYTES),
+                )
+            )
+        with path.open("rb") as handle:
+            data = handle.read(MAX_EXPORT_BYTES + 1)
+        if len(data) > MAX_EXPORT_BYTES:  # a stream or device: no size given beforehand
+            raise Unreadable(
+                t(
+                    "service.cli.verify-too-long",
+                    None,
+                    path=path,
+                    limit=_megabytes(MAX_EXPORT_BYTES),
+                )
+            )
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise Unreadable(f"malformed export: {path} is nested too deeply") from None
+    except (OSError, ValueError) as exc:
+        raise Unreadable(f"cannot read {path}: {exc}") from None
+
+
+def rules_shape_problem(export: Any, catalog: Catalog) -> str | None:
+    """``verify --rules``'s first pass: the file's shape, the final state's included, so a
+    value of the wrong type is named by its path instead of passing the rule checks (which
+    read the file as it is) or breaking them half-way."""
+    problem = _schema_problem(export)
+    if problem is not None:
+        return problem
+    final = export.get("final_state")
+    registry = Registry(catalog)
+    ruleset = export["campaign"]["ruleset"]
+    if not isinstance(final, Mapping) or ruleset not in registry:
+        return None  # nothing to read, or a ruleset the rules check refuses by name
+    try:
+        registry.get(ruleset).rules.load(json.dumps(final))
+    except ValidationError as exc:
+        return _validation_problem(exc, "final_state")
+    except RecursionError:
+        return "malformed export: final_state is nested too deeply"
+    return None
 
 
 def verify_file(path: Path, catalog: Catalog) -> Verification:
@@ -540,11 +663,9 @@ def verify_file(path: Path, catalog: Catalog) -> Verification:
     refused too: saying OK about it would vouch for nothing.
     """
     try:
-        export = json.loads(Path(path).read_text(encoding="utf-8"))
-    except RecursionError:
-        return _unusable(f"malformed export: {path} is nested too deeply")
-    except (OSError, ValueError) as exc:
-        return _unusable(f"cannot read {path}: {exc}")
+        export = read_export(path)
+    except Unreadable as exc:
+        return _unusable(str(exc))
     try:
         result = verify_export(export, catalog)
     except RecursionError:

@@ -31,6 +31,18 @@ def is_blank(text: str) -> bool:
     )
 
 
+def plain(text: str) -> str:
+    """``text`` without control characters (NUL and the like; line breaks and tabs kept).
+
+    A reason typed in Discord may hold them; PostgreSQL refuses a NUL in any text column,
+    so one left in would fail the GM's action on that backend (and a SQLite store holding
+    one could not be copied to PostgreSQL).
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
+
+
 def clip(text: str, limit: int = VALUE_LIMIT) -> str:
     """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
     if len(text) <= limit:

@@ -32,7 +32,18 @@ def random_export(catalog: Catalog, scenario: str, seed: str, picks: int) -> dic
     state = rules.new(scenario, seed)
     rnd = random.Random(picks)
     rounds: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
+    # The creation event names the rules version the campaign is played under, as the
+    # service's does: the checks follow the rules of that version.
+    events: list[dict[str, Any]] = [
+        {
+            "round_id": None,
+            "source": "service",
+            "void": False,
+            "kind": "campaign-created",
+            "turn": 1,
+            "data": {"scenario": scenario, "ruleset": "carrier", "rules_version": rules.version},
+        }
+    ]
     while not rules.progress(state).finished:
         progress = rules.progress(state)
         choices: dict[str, dict[str, str]] = {}

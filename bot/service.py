@@ -23,7 +23,7 @@ from typing import Any
 
 from bot import secrecy
 from bot import switches as switches_of
-from bot.i18n import SUPPORTED
+from bot.i18n import SUPPORTED, t
 from bot.limits import MAX_REMINDERS, TEXT_INPUT_LIMIT
 from bot.rulesets import Plugin
 from bot.scheduler import run_due
@@ -196,6 +196,14 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 raise ServiceError("join-needs-gm")
             return await self._add(tx, campaign, user_id, side, by=user_id, reason="")
 
+    async def side_check(self, campaign_id: int, value: str, locale: str) -> str:
+        """The side ``value`` names in the campaign, in the reader's words, or a refusal:
+        checked before a question echoes it (a typed side may be 6,000 characters)."""
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+        side = parse_side(self._plugin(campaign), value)
+        return t(f"service.side.{side}", locale)
+
     async def add_player(
         self,
         campaign_id: int,
@@ -211,6 +219,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
             side = parse_side(self._plugin(campaign), side)
+            self._require_other_gm(campaign, by, user_id)
             return await self._add(tx, campaign, user_id, side, by=by, reason=reason)
 
     async def may_create(self, guild_id: int, roles: Collection[int], manager: bool) -> bool:

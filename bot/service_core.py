@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from bot.clock import Clock, epoch, from_epoch
+from bot.limits import plain
 from bot.rulesets import Plugin, Registry
 from bot.service_model import (
     ADMIN_ROLE,
@@ -58,7 +59,7 @@ RESOLVE_TRIES = 3
 def parse_side(plugin: Plugin[Any, Any], value: str) -> str:
     side = str(value)
     if side not in plugin.rules.side_ids:
-        raise ServiceError("unknown-side", side=side)
+        raise ServiceError("unknown-side", side=side, known=", ".join(plugin.rules.side_ids))
     return side
 
 
@@ -122,6 +123,14 @@ class ServiceCore:
         if role is not None and role in roles:
             return
         raise ServiceError("not-gm")
+
+    @staticmethod
+    def _require_other_gm(campaign: CampaignRow, by: int, *users: int) -> None:
+        """No GM removes or seats himself while the campaign runs: between the two he holds
+        no seat, and a peek would show him the opponent's orders for the round. Another GM
+        or an administrator may (each is audited); before the start nothing is secret yet."""
+        if by in users and campaign.status in ("active", "paused"):
+            raise ServiceError("self-seat")
 
     @staticmethod
     def _require_live(campaign: CampaignRow) -> None:
@@ -197,7 +206,7 @@ class ServiceCore:
     async def _audit(
         self, tx: Transaction, campaign: CampaignRow, by: int, what: str, why: str, **data: Any
     ) -> None:
-        await tx.add_audit(campaign.id, campaign.guild_id, by, what, why, data, self._now())
+        await tx.add_audit(campaign.id, campaign.guild_id, by, what, plain(why), data, self._now())
 
     async def _member(self, tx: Transaction, campaign: CampaignRow, user_id: int) -> PlayerRow:
         player = await tx.player(campaign.id, user_id)

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.limits import is_blank
+from bot.limits import is_blank, plain
 from bot.service_core import ServiceCore, round_info
 from bot.service_model import (
     MAX_ROUND_SECONDS,
@@ -61,6 +61,7 @@ class ModerationMixin(ServiceCore):
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
+            self._require_other_gm(campaign, by, user_id)
             player = await self._member(tx, campaign, user_id)
             now = self._now()
             await tx.update_player(campaign.id, user_id, left_at=now, commander=False)
@@ -85,6 +86,16 @@ class ModerationMixin(ServiceCore):
             elif player.commander:
                 await gm_notice(tx, campaign, "no-commander", now, side=player.side)
 
+    async def seat_check(
+        self, campaign_id: int, by: int, *users: int, roles: Collection[int] = ()
+    ) -> None:
+        """Refuse now a kick, seat or substitution the GM would make of himself, so he is
+        not asked to confirm what the action refuses (``_require_other_gm``)."""
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            await self._require_gm(tx, campaign, by, roles)
+            self._require_other_gm(campaign, by, *users)
+
     async def substitute(
         self,
         campaign_id: int,
@@ -102,6 +113,7 @@ class ModerationMixin(ServiceCore):
             campaign = await self._campaign(tx, campaign_id)
             self._require_live(campaign)
             await self._require_gm(tx, campaign, by, roles)
+            self._require_other_gm(campaign, by, old_user_id, new_user_id)
             old = await self._member(tx, campaign, old_user_id)
             now = self._now()
             new = await tx.player(campaign.id, new_user_id)
@@ -305,7 +317,9 @@ class ModerationMixin(ServiceCore):
             await self._require_gm(tx, campaign, by, roles)
             now = self._now()
             data = {"action": action, "params": dict(params), "expires_at": now + REQUEST_SECONDS}
-            return await tx.add_audit(campaign.id, campaign.guild_id, by, "ask", reason, data, now)
+            return await tx.add_audit(
+                campaign.id, campaign.guild_id, by, "ask", plain(reason), data, now
+            )
 
     async def answer(
         self, campaign_id: int, request_id: int, by: int, *, confirm: bool
@@ -462,5 +476,10 @@ class ModerationMixin(ServiceCore):
             await self._audit(tx, campaign, by, "end", reason)
             assert campaign.snapshot_id is not None
             await finish_campaign(
-                tx, self._ctx(), campaign, campaign.snapshot_id, reason=reason or "ended", by=by
+                tx,
+                self._ctx(),
+                campaign,
+                campaign.snapshot_id,
+                reason=plain(reason) or "ended",
+                by=by,
             )

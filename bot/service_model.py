@@ -255,27 +255,39 @@ class TickResult:
 # ------------------------------------------------------------------------------ receipts
 
 
+# ``canonical_choice``'s ``by`` when the text names no locker: locks committed before
+# receipts named one (their ``by_user`` is covered by nothing, and ``verify`` says so).
+UNNAMED: Any = object()
+
+
 def canonical_choice(
-    campaign_id: int, branch: int, turn: int, kind: str, side: str, choice: Mapping[str, str]
+    campaign_id: int,
+    branch: int,
+    turn: int,
+    kind: str,
+    side: str,
+    choice: Mapping[str, str],
+    *,
+    by: int | None = UNNAMED,
 ) -> str:
     """The exact text a receipt commits to: sorted keys, no spaces, UTF-8 as is.
 
     Campaign, branch, turn, round and side are inside the commitment so that a receipt
-    cannot be replayed for another round.
+    cannot be replayed for another round; so is who locked (``by``: the commander's user
+    id, or null when the deadline or the round filled the choice), so that an export's
+    ``by_user`` cannot be changed without breaking the receipt published in the channel.
     """
-    return json.dumps(
-        {
-            "branch": branch,
-            "campaign": campaign_id,
-            "choice": dict(choice),
-            "round": kind,
-            "side": side,
-            "turn": turn,
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+    text: dict[str, Any] = {
+        "branch": branch,
+        "campaign": campaign_id,
+        "choice": dict(choice),
+        "round": kind,
+        "side": side,
+        "turn": turn,
+    }
+    if by is not UNNAMED:
+        text["by"] = by
+    return json.dumps(text, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def receipt_of(canonical: str, salt: str) -> str:

@@ -78,6 +78,24 @@ async def missed_by_player(tx: Transaction, campaign_id: int) -> dict[int, int]:
     return dict(counts)
 
 
+@dataclass(frozen=True)
+class Peek:
+    """One ``/campaign peek``: who looked, when, and at which round's drafts."""
+
+    by: int
+    at: datetime
+    turn: int
+    kind: str
+
+
+async def peeks_of(tx: Transaction, campaign_id: int) -> list[Peek]:
+    return [
+        Peek(a.who, from_epoch(a.at), int(a.data.get("turn", 0)), str(a.data.get("kind", "")))
+        for a in await tx.audit(campaign_id)
+        if a.what == "peek"
+    ]
+
+
 async def missed_deadlines(tx: Transaction, campaign_id: int) -> int:
     """How many times a side's orders were filled because a deadline passed."""
     return sum(
@@ -183,15 +201,18 @@ class QueryMixin(ServiceCore):
             return await missed_by_player(tx, campaign_id)
 
     async def card(self, campaign_id: int, locale: str) -> str:
-        """The campaign card's words in the reader's language (``/campaign info``)."""
-        from bot.announce import card_text
+        """The campaign card's words in the reader's language (``/campaign info``), with
+        every GM look at the drafts: the players see who looked, and when."""
+        from bot.announce import card_text, peek_lines
         from bot.switches import created_switches
 
         async with self.repo.read() as tx:
             campaign = await self._campaign(tx, campaign_id)
             players = await tx.players(campaign.id)
             switches = await created_switches(tx, campaign.id)
-        return card_text(self._plugin(campaign), campaign, players, locale, switches)
+            looks = await peeks_of(tx, campaign.id)
+        card = card_text(self._plugin(campaign), campaign, players, locale, switches)
+        return "\n".join([card, *peek_lines(looks, locale)])
 
     async def info(self, campaign_id: int) -> CampaignInfo:
         async with self.repo.read() as tx:
@@ -231,21 +252,35 @@ class QueryMixin(ServiceCore):
     async def peek(
         self, campaign_id: int, by: int, *, roles: Collection[int] = ()
     ) -> dict[str, dict[str, str]]:
-        """The GM's look at each side's current drafts, if the campaign allows it."""
-        async with self.repo.read() as tx:
+        """The GM's look at each side's current drafts, if the campaign allows it.
+
+        Written to the audit trail (who, when, which round), which ``/campaign info`` shows
+        the players: a look nobody can see would be a look nobody can question.
+        """
+        async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)
             await self._require_gm(tx, campaign, by, roles)
             if not secrecy.may_peek(campaign.gm_sees_secrets, secrecy.Viewer(gm=True)):
                 raise ServiceError("secrets-hidden")
-            seat = await tx.player(campaign.id, by)
-            if seat is not None and seat.left_at is None:
-                # A GM (or administrator) who plays a side would be reading the opponent.
+            if await tx.player(campaign.id, by) is not None:
+                # A GM (or administrator) who plays a side, or ever did (kicked, then seated
+                # again after the look), would be reading the opponent.
                 raise ServiceError("gm-plays")
             live = await tx.live_round(campaign.id)
             if live is None:
                 raise ServiceError("no-open-round")
             sides = self._plugin(campaign).rules.side_ids
-            return {side: await tx.drafts(live.id, side) for side in sides}
+            drafts = {side: await tx.drafts(live.id, side) for side in sides}
+            await self._audit(
+                tx, campaign, by, "peek", "", round=live.id, turn=live.turn, kind=live.kind
+            )
+            return drafts
+
+    async def peeks(self, campaign_id: int) -> list[Peek]:
+        """Every GM look at the drafts, oldest first (``/campaign info`` lists them)."""
+        async with self.repo.read() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            return await peeks_of(tx, campaign.id)
 
     async def status(self, campaign_id: int) -> StatusData:
         """The public situation: a view for spectators, the round and who has locked."""

@@ -568,7 +568,7 @@ async def lock_side(
     idle: bool = False,
 ) -> str:
     canonical = canonical_choice(
-        campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice
+        campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice, by=by_user
     )
     # A public round has nothing to hide: no salt (its receipt is the bare choice's hash,
     # so verify checks it as any other), and nothing about it says "sealed".

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -111,6 +112,22 @@ class Settings(BaseSettings):
     def _known_backend(cls, value: str) -> str:
         if not value.startswith(("sqlite:///", "postgresql://", "postgres://")):
             raise ValueError("sqlite:///PATH or postgresql://… are supported")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _names_a_server(cls, value: str) -> str:
+        """A PostgreSQL URL must say where the server is: ``postgres://`` alone would try
+        some default socket and fail later, at the first connection, with a traceback."""
+        if not value.startswith(("postgresql://", "postgres://")):
+            return value
+        parts = urlsplit(value)
+        try:
+            parts.port  # noqa: B018 (read for its check: a port that is not a number)
+        except ValueError:
+            raise ValueError("the port after the host is not a number") from None
+        if not parts.hostname and "host" not in dict(parse_qsl(parts.query)):
+            raise ValueError("the URL names no server (postgresql://user:password@host/database)")
         return value
 
     @field_validator("database_url")
@@ -222,6 +239,11 @@ def load_settings(**overrides: object) -> Settings:
         # A validator's own words say what is wrong with this value; keep them.
         error = first.get("ctx", {}).get("error") if first["type"] == "value_error" else None
         why = f"{error}; " if error is not None else ""
+        given = first.get("input")
+        if field == "database_url" and isinstance(given, str):
+            from db.backend import redact
+
+            given = redact(given)  # a PostgreSQL URL may hold a password
         raise SettingsError(
-            f"Invalid setting {field.upper()}={first.get('input')!r}: {why}expected {accepted}."
+            f"Invalid setting {field.upper()}={given!r}: {why}expected {accepted}."
         ) from None

@@ -21,8 +21,8 @@ from bot import controls
 from bot import switches as switches_of
 from bot.durations import DurationError, default_reminders, parse_duration, parse_reminders
 from bot.export import after_action_markdown
-from bot.i18n import SUPPORTED, t
-from bot.limits import clip, is_blank
+from bot.i18n import SUPPORTED, t, word
+from bot.limits import clip, is_blank, plain
 from bot.logtext import settings_changes_text
 from bot.rulesets import FACTORIES
 from bot.service_gm import GmRequest
@@ -167,7 +167,7 @@ async def _perform(
         case "add":
             user, side = int(p["user"]), str(p["side"])
             await svc.add_player(cid, by, user, side, roles=roles, reason=why)
-            return t("cogs.add.done", loc, who=f"<@{user}>", side=side)
+            return t("cogs.add.done", loc, who=f"<@{user}>", side=t(f"service.side.{side}", loc))
         case "settings":
             change = SettingsChange.from_params(dict(p))
             changed = await svc.change_settings(cid, by, change, why, roles=roles)
@@ -201,7 +201,7 @@ def _reason_ok(reason: str) -> str | None:
     # Zero-width and other invisible characters are no reason either.
     if is_blank(reason):
         return None
-    return " ".join(reason.split())[:REASON_MAX]
+    return " ".join(plain(reason).split())[:REASON_MAX]
 
 
 class JoinButton(
@@ -603,6 +603,16 @@ class CampaignCog(commands.Cog):
             await say(interaction, "cogs.error.bot_player")
             return
         chosen = side.strip().lower()
+        by = interaction.user.id
+
+        async def possible(campaign_id: int, roles: tuple[int, ...]) -> dict[str, Any]:
+            # The side is checked before it is echoed in the question (a 6,000-character
+            # value would make the question too long to send).
+            svc = campaigns(interaction)
+            side_name = await svc.side_check(campaign_id, chosen, locale(interaction))
+            await svc.seat_check(campaign_id, by, player.id, roles=roles)
+            return {"side": side_name}
+
         await self._confirmed(
             interaction,
             "cogs.add.ask",
@@ -610,8 +620,8 @@ class CampaignCog(commands.Cog):
             {"user": player.id, "side": chosen},
             reason=reason,
             required=False,
+            check=possible,
             who=player.mention,
-            side=chosen,
         )
 
     @add.autocomplete("side")
@@ -761,12 +771,23 @@ class CampaignCog(commands.Cog):
         except ServiceError as error:
             await refuse(interaction, error)
             return
-        loc = interaction.locale
+        loc = locale(interaction)
+        presenter = campaigns(interaction).rulesets.get(info.ruleset).presenter
         lines = [t("cogs.peek.header", loc)]
         for side, fields in drafts.items():
-            chosen = ", ".join(f"{field}: {value}" for field, value in sorted(fields.items()))
+            # In the panel's words ("Fleet Tactic: Long Range"), not the stored ids.
+            chosen = ", ".join(
+                f"{word(f'service.field.{name}', name, loc)}:"
+                f" {presenter.option_text(info.scenario, name, value, loc)}"
+                for name, value in sorted(fields.items())
+            )
             lines.append(f"**{t(f'service.side.{side}', loc)}**: {chosen or '—'}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        lines.append(t("cogs.peek.audited", loc))
+        await interaction.response.send_message(
+            clip("\n".join(lines), 2000),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @campaign.command(
         name="export", description=_T("Download the campaign record (GM)", key="cmd.export.desc")
@@ -1036,6 +1057,13 @@ class CampaignCog(commands.Cog):
         if replacement.bot:
             await say(interaction, "cogs.error.bot_player")
             return
+        by = interaction.user.id
+
+        async def possible(campaign_id: int, roles: tuple[int, ...]) -> None:
+            await campaigns(interaction).seat_check(
+                campaign_id, by, player.id, replacement.id, roles=roles
+            )
+
         await self._confirmed(
             interaction,
             "cogs.substitute.ask",
@@ -1044,12 +1072,18 @@ class CampaignCog(commands.Cog):
             old=player.mention,
             new=replacement.mention,
             reason=reason,
+            check=possible,
         )
 
     @campaign.command(name="kick", description=_T("Remove a player (GM)", key="cmd.kick.desc"))
     async def kick(
         self, interaction: discord.Interaction[Any], player: discord.Member, reason: str
     ) -> None:
+        by = interaction.user.id
+
+        async def possible(campaign_id: int, roles: tuple[int, ...]) -> None:
+            await campaigns(interaction).seat_check(campaign_id, by, player.id, roles=roles)
+
         await self._confirmed(
             interaction,
             "cogs.kick.ask",
@@ -1057,6 +1091,7 @@ class CampaignCog(commands.Cog):
             {"user": player.id},
             who=player.mention,
             reason=reason,
+            check=possible,
         )
 
     @campaign.command(name="end", description=_T("End the campaign now (GM)", key="cmd.end.desc"))

@@ -11,6 +11,7 @@ import discord
 
 from bot.client import send_ephemeral
 from bot.i18n import t
+from bot.limits import clip
 from bot.service_model import CampaignInfo, ServiceError
 
 log = logging.getLogger("sortie.cogs")
@@ -55,13 +56,21 @@ async def refuse(
     await send_ephemeral(interaction, error.message(loc or interaction.locale))
 
 
+def _quoted(params: dict[str, Any]) -> dict[str, Any]:
+    """Typed values quoted back clipped: a 6,000-character option would make the answer
+    longer than Discord delivers, and the user would get no answer at all."""
+    return {
+        name: clip(value) if isinstance(value, str) else value for name, value in params.items()
+    }
+
+
 async def say(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
-    await send_ephemeral(interaction, t(key, interaction.locale, **params))
+    await send_ephemeral(interaction, t(key, interaction.locale, **_quoted(params)))
 
 
 async def say_in(interaction: discord.Interaction[Any], loc: str, key: str, **params: Any) -> None:
     """Like ``say``, in the campaign's language (see ``refuse``)."""
-    await send_ephemeral(interaction, t(key, loc, **params))
+    await send_ephemeral(interaction, t(key, loc, **_quoted(params)))
 
 
 def role_ids(interaction: discord.Interaction[Any]) -> tuple[int, ...]:

@@ -42,17 +42,21 @@ async def open_repository(
 
 
 def redact(url: str | Path) -> str:
-    """The URL without its password, for messages and logs."""
+    """The URL without its password, for messages and logs (whatever else is wrong with it)."""
     text = str(url)
     if not is_postgres(text):
         return text
     from urllib.parse import urlsplit, urlunsplit
 
     parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    user = f"{parts.username}:***@" if parts.username else ""
-    return urlunsplit(parts._replace(netloc=user + host))
+    if "password=" in parts.query:
+        pairs = [
+            f"{name}={'***' if name == 'password' else value}"
+            for name, _, value in (pair.partition("=") for pair in parts.query.split("&"))
+        ]
+        parts = parts._replace(query="&".join(pairs))
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if at and ":" in userinfo:
+        user = userinfo.partition(":")[0]
+        parts = parts._replace(netloc=f"{user}:***@{hostport}")
+    return urlunsplit(parts)

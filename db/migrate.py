@@ -50,6 +50,30 @@ class SchemaTooNewError(StorageError):
     """The database was written by a newer release: this one must not touch it."""
 
 
+class ForeignDatabaseError(StorageError):
+    """The database holds another application's tables: Sortie must not write into it."""
+
+
+def foreign_refusal(tables: list[str], where: str = "database") -> str:
+    shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+    return (
+        f"the {where} holds tables that are not Sortie's ({shown}) and no schema_migrations:"
+        " it belongs to another application, so Sortie will not write into it; name an empty"
+        " database or one of Sortie's"
+    )
+
+
+async def foreign_tables(conn: aiosqlite.Connection) -> list[str]:
+    """The tables of a database that is not Sortie's (no ``schema_migrations``); empty for a
+    Sortie database or an empty one."""
+    async with conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        " ORDER BY name"
+    ) as cur:
+        names = [str(row[0]) for row in await cur.fetchall()]
+    return [] if "schema_migrations" in names else names
+
+
 async def current_version(conn: aiosqlite.Connection) -> int:
     await conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -69,6 +93,12 @@ async def migrate(
 ) -> list[Migration]:
     """Apply every migration above the current version (up to ``target``); return those applied."""
     applied: list[Migration] = []
+    # Checked before the bookkeeping table is made: that would be the first write into it.
+    foreign = await foreign_tables(conn)
+    if foreign:
+        raise ForeignDatabaseError(
+            foreign_refusal(foreign), key="foreign", tables=", ".join(foreign[:5])
+        )
     version = await current_version(conn)
     shipped = available(directory)
     if shipped and version > shipped[-1].version:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from db.migrate import Migration
+from db.migrate import ForeignDatabaseError, Migration, foreign_refusal
 from db.migrate import available as _available
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
@@ -40,6 +40,16 @@ def lock_key(schema: str, purpose: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+async def foreign_tables(conn: Any) -> list[str]:
+    """The tables of the current schema when it is not Sortie's (no ``schema_migrations``)."""
+    rows = await conn.fetch(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        " ORDER BY table_name"
+    )
+    names = [str(row["table_name"]) for row in rows]
+    return [] if "schema_migrations" in names else names
+
+
 async def current_version(conn: Any) -> int:
     """The highest applied version; 0 on an empty schema (``conn``: an asyncpg connection)."""
     exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
@@ -61,6 +71,12 @@ async def migrate(
     applied: list[Migration] = []
     await conn.execute("SELECT pg_advisory_lock($1)", key)
     try:
+        # Checked before the bookkeeping table is made: that would be the first write.
+        foreign = await foreign_tables(conn)
+        if foreign:
+            raise ForeignDatabaseError(
+                foreign_refusal(foreign, "schema"), key="foreign", tables=", ".join(foreign[:5])
+            )
         await conn.execute(_BOOKKEEPING)
         version = await current_version(conn)
         for migration in available(directory):

@@ -32,6 +32,7 @@ from typing import Any
 import asyncpg
 
 from db.migrate_pg import current_version, lock_key, migrate
+from db.pg_problems import CONNECT_SECONDS, connection_problem
 from db.repository import (
     AuditRow,
     CampaignRow,
@@ -924,13 +925,17 @@ class PostgresRepository(Repository):
         # after 5 idle minutes, asyncpg's default): opening one costs the server a process
         # and its caches, several ms of a small box's cores, which calls would otherwise
         # wait for just when they are many. One the server closed is opened again on use.
-        pool = await asyncpg.create_pool(
-            url,
-            min_size=pool_size,
-            max_size=pool_size,
-            max_inactive_connection_lifetime=0,
-            reset=_keep_session,
-        )
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=pool_size,
+                max_size=pool_size,
+                max_inactive_connection_lifetime=0,
+                reset=_keep_session,
+                timeout=CONNECT_SECONDS,
+            )
+        except Exception as exc:
+            raise connection_problem(exc, url) from None
         try:
             async with _raw(pool) as conn:
                 schema = await conn.fetchval("SELECT current_schema()")
@@ -941,6 +946,12 @@ class PostgresRepository(Repository):
                 if migrate_to_latest:
                     await migrate(conn, now=now)
             await _warm(pool, pool_size)
+        except StorageError:
+            await pool.close()
+            raise
+        except (asyncpg.PostgresError, OSError, TimeoutError) as exc:
+            await pool.close()
+            raise connection_problem(exc, url) from None
         except BaseException:
             await pool.close()
             raise
@@ -1014,7 +1025,10 @@ class PostgresRepository(Repository):
     async def migrate(self) -> int:
         """Apply pending migrations; the number applied."""
         async with _raw(self._pool) as conn:
-            return len(await migrate(conn))
+            try:
+                return len(await migrate(conn))
+            except asyncpg.InsufficientPrivilegeError as exc:
+                raise connection_problem(exc, self._url) from None
 
     async def schema_version(self) -> int:
         async with _raw(self._pool) as conn:
@@ -1024,6 +1038,14 @@ class PostgresRepository(Repository):
         """A consistent copy of every row into a SQLite file (see ``db.transfer``)."""
         from db.transfer import copy_store
 
+        if await self.schema_version() == 0:
+            # Nothing of Sortie's here (a wrong search_path, a database never migrated):
+            # say so, rather than fail on the first table missing.
+            raise StorageError(
+                f"schema {self.schema} holds no Sortie tables: nothing to back up",
+                key="nothing-to-back-up",
+                schema=self.schema,
+            )
         await copy_store(self, Path(destination))
 
     async def size_bytes(self) -> int:

@@ -30,7 +30,16 @@ from typing import Any
 
 
 class StorageError(Exception):
-    """A database problem the caller cannot fix by changing its input."""
+    """A database problem the caller cannot fix by changing its input.
+
+    ``key`` and ``params``, when given, let the command line say it in the operator's
+    language (``service.storage.<key>``); the message itself is English, for the log.
+    """
+
+    def __init__(self, message: str = "", *, key: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 class ConstraintError(StorageError):

@@ -27,7 +27,13 @@ import aiosqlite
 
 from db import bundles, thread_exit
 from db.backup import backup_connection
-from db.migrate import current_version, migrate
+from db.migrate import (
+    ForeignDatabaseError,
+    current_version,
+    foreign_refusal,
+    foreign_tables,
+    migrate,
+)
 from db.packing import EVENTS_1, HISTORY_1, OUTBOX_1, STATE_1, pack, unpack
 from db.repository import (
     AuditRow,
@@ -1018,6 +1024,13 @@ class SqliteRepository(Repository):
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # Before anything writes (WAL mode alone rewrites the file's header): another
+            # application's database is refused as it was found.
+            foreign = await foreign_tables(conn)
+            if foreign:
+                raise ForeignDatabaseError(
+                    foreign_refusal(foreign), key="foreign", tables=", ".join(foreign[:5])
+                )
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")

@@ -2,22 +2,23 @@
 
 Used by ``python -m bot migrate-data SRC DST`` (SQLite to PostgreSQL, or back) and by
 ``PostgresRepository.backup`` (PostgreSQL to a SQLite file). The source is read inside one
-read transaction, so the copy is a consistent snapshot even while a bot keeps writing;
-the destination is written in one write transaction, so a failed copy leaves it empty.
+read transaction, so the copy is a consistent snapshot even while a bot keeps writing
+(``marks`` tells the caller that it did: what it wrote later is not in the copy); the
+destination is written in one write transaction, so a failed copy leaves it as it was.
 Both stores must have the same tables and columns, and the destination must hold no rows.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from db.bundles import unbundled
 from db.packing import unpack
-from db.repository import Repository, StorageError
+from db.repository import Repository, StorageError, Transaction
 
 # Parents before children (foreign keys); the key column of tables with a generated key.
 TABLES: tuple[tuple[str, str | None], ...] = (
@@ -42,10 +43,24 @@ BATCH = 1000
 class TransferReport:
     rows: dict[str, int]
     schema_version: int
+    removed: int = 0  # rows the destination held before, emptied by ``replace``
 
     @property
     def total(self) -> int:
         return sum(self.rows.values())
+
+
+class DestinationNotEmpty(StorageError):
+    """The destination holds rows already: a copy there would mix two stores."""
+
+
+class SourceChanged(StorageError):
+    """The source was written to while it was copied (a bot still running on it)."""
+
+
+# Called with the source's snapshot and the destination's transaction once every row is
+# copied, before anything is committed: raising rolls the destination back untouched.
+BeforeCommit = Callable[[Transaction, Transaction], Awaitable[None]]
 
 
 def _is_postgres(repo: Repository) -> bool:
@@ -118,17 +133,37 @@ async def _write(
     await raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
 
-async def transfer(source: Repository, destination: Repository) -> TransferReport:
-    """Copy every row of ``source`` into the empty ``destination``."""
+async def transfer(
+    source: Repository,
+    destination: Repository,
+    *,
+    replace: bool = False,
+    before_commit: BeforeCommit | None = None,
+) -> TransferReport:
+    """Copy every row of ``source`` into the empty ``destination`` (emptied first with
+    ``replace``: the caller has made sure it is a Sortie store); ``before_commit`` checks
+    the copy against the snapshot it was made from, in the same transactions."""
     # Not compared by version number: the two dialects number their migrations in step,
     # but the tables and columns are what must match, and they are checked table by table.
     version = await source.schema_version()
     counts: dict[str, int] = {}
+    removed = 0
     async with source.read() as src, destination.transaction() as dst:
+        if replace:
+            # Children before parents (foreign keys); in this transaction, so a copy that
+            # fails leaves the old rows where they were.
+            for table, _ in reversed(TABLES):
+                removed += await _count(destination, dst.raw, table)
+                await dst.raw.execute(f"DELETE FROM {table}")
         for table, _ in TABLES:
             existing = await _count(destination, dst.raw, table)
             if existing:
-                raise StorageError(f"the destination is not empty ({existing} rows in {table})")
+                raise DestinationNotEmpty(
+                    f"the destination is not empty ({existing} rows in {table})",
+                    key="not-empty",
+                    rows=existing,
+                    table=table,
+                )
         for table, _ in TABLES:
             columns = await _columns(source, src.raw, table)
             wanted = await _columns(destination, dst.raw, table)
@@ -146,7 +181,28 @@ async def transfer(source: Repository, destination: Repository) -> TransferRepor
                         f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'),"
                         f" COALESCE((SELECT MAX({key}) FROM {table}), 0) + 1, false)"
                     )
-    return TransferReport(counts, version)
+        if before_commit is not None:
+            await before_commit(src, dst)
+    return TransferReport(counts, version, removed)
+
+
+async def marks(repo: Repository, raw: Any) -> dict[str, tuple[int, int | None]]:
+    """Per table, its row count and newest key: what a writer changes when it adds rows.
+
+    Compared before and after a copy to tell that a bot was still writing to the source
+    (an update in place, a draft changed, moves neither; every turn played adds events)."""
+    found: dict[str, tuple[int, int | None]] = {}
+    for table, key in TABLES:
+        newest: int | None = None
+        if key is not None:
+            sql = f"SELECT MAX({key}) FROM {table}"
+            if _is_postgres(repo):
+                value = await raw.fetchval(sql)
+            else:
+                value = (await raw.execute_fetchall(sql))[0][0]
+            newest = None if value is None else int(value)
+        found[table] = (await _count(repo, raw, table), newest)
+    return found
 
 
 async def _count(repo: Repository, raw: Any, table: str) -> int:

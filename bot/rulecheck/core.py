@@ -56,6 +56,9 @@ class Campaign:
     final: dict[str, Any]
     events: list[dict[str, Any]]  # engine events of live rounds, in log order
     committed: dict[tuple[int, str, str], dict[str, str]]  # (turn, round, side) -> choice
+    # The carrier rules version the campaign was created under ("1" before versions were
+    # recorded): from 6 on, a track ticks no box past its end (25.82).
+    version: int = 1
 
     @classmethod
     def read(cls, export: Mapping[str, Any], data: GameData) -> Campaign:
@@ -70,6 +73,8 @@ class Campaign:
                     choice = json.loads(lock["canonical"])["choice"]
                     committed[(round_json["turn"], round_json["kind"], lock["side"])] = choice
         events = [e for e in export["events"] if e["source"] == "engine" and not e["void"]]
+        created = next((e for e in export["events"] if e["kind"] == "campaign-created"), None)
+        version = str((created or {}).get("data", {}).get("rules_version", "1"))
         return cls(
             data=data,
             scenario=scenario,
@@ -79,6 +84,7 @@ class Campaign:
             final=final,
             events=events,
             committed=committed,
+            version=int(version) if version.isdigit() else 1,
         )
 
     def fleet(self, side: str) -> Place:
@@ -99,17 +105,37 @@ class Campaign:
         index = self.turns.index(record)
         return self.turns[index - 1] if index > 0 else None
 
-    def boxes_before(self, record: dict[str, Any], place: str) -> int:
-        """Ticked boxes of ``place`` at the start of the turn (25.82)."""
+    @property
+    def capped(self) -> bool:
+        """Whether the campaign was played under the rule that a track ticks no box past
+        its end (carrier rules version 6)."""
+        return self.version >= 6
+
+    def length(self, place: str) -> int:
+        return self.data.lengths[self.places[place].track]
+
+    def ticked(self, record: dict[str, Any], place: str) -> int:
+        """Every box ``place``'s track has ticked by the end of the turn, a box Damage
+        Control restored and ticked again included: the sum of the ticks listed (25.82)."""
+        index = self.turns.index(record)
+        return sum(
+            int(tick["boxes"])
+            for turn in self.turns[: index + 1]
+            for tick in turn.get("ticks", ())
+            if tick["place"] == place
+        )
+
+    def ticked_before(self, record: dict[str, Any], place: str) -> int:
         before = self.previous(record)
-        return int(before["boxes"].get(place, 0)) if before else 0
+        return self.ticked(before, place) if before is not None else 0
+
+    def repaired_before(self, record: dict[str, Any], place: str) -> int:
+        before = self.previous(record)
+        return int(before.get("repaired", {}).get(place, 0)) if before else 0
 
     def effective_before(self, record: dict[str, Any], place: str) -> int:
         """Boxes that count for penalties at the start of the turn: ticked less repaired."""
-        before = self.previous(record)
-        if before is None:
-            return 0
-        return int(before["boxes"].get(place, 0)) - int(before.get("repaired", {}).get(place, 0))
+        return self.ticked_before(record, place) - self.repaired_before(record, place)
 
     def tactic(self, record: dict[str, Any], side: str) -> str:
         return str(record["picks"][side]["tactic"])

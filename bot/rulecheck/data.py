@@ -65,6 +65,7 @@ class GameData:
     scenarios: dict[str, dict[str, Any]]
     pilot_faces: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
     pilot_pool: dict[str, tuple[str, str, str | None]] = field(default_factory=dict)
+    lengths: dict[str, int] = field(default_factory=dict)  # boxes of each track (25.82)
 
     def places(self, scenario: str) -> dict[str, Place]:
         return {
@@ -147,6 +148,7 @@ def load(directory: Path = DATA_DIR) -> GameData:
             # Authored 3.7.4's optional historical opening, played as "<sheet>-historical".
             scenarios[f"{name}{HISTORICAL}"] = {**sheet, "historical_opening": True}
     data = GameData(cards, aircraft, naval, tracks, resources, scenarios)
+    data.lengths = {t["id"]: int(t["boxes"]) for t in _read(directory, "tracks.toml")["track"]}
     for pool in _read(directory, "pilots.toml")["pool"]:
         for counter in pool["counters"]:
             data.pilot_faces[counter["id"]] = tuple(counter["faces"])

@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 
 from bot.rulecheck import check_export
+from bot.rulecheck.core import Campaign
 from bot.rulecheck.data import GameData, is_attack
+from bot.rulecheck.data import load as load_data
+from bot.rulecheck.tracks import losses
 
 Export = dict[str, Any]
 Pool = dict[str, list[Export]]
@@ -792,3 +795,52 @@ def test_hand_and_mini_hand_sizes(pool: Pool, game_data: GameData, purpose: str,
     used = {card for d in strike["draws"] for card in d["cards"]}
     draw["cards"].append(next(card for card in sorted(game_data.cards) if card not in used))
     assert "cards, the rating gives" in only(export, "hands", f"authored {rule}")[0]
+
+
+def _full_track(export: Export, *, last: bool = False) -> Any:
+    """A turn (the last one, if ``last``) that filled a track to its end while the turn gave
+    it more than it had left (rules version 6 ticks only what is left)."""
+    data = load_data()
+    campaign = Campaign.read(export, data)
+    for record in history(export)[-1:] if last else history(export):
+        for key, boxes in record["boxes"].items():
+            noted = sum(t["boxes"] for t in record["ticks"] if t["place"] == key)
+            if boxes == campaign.length(key) and noted < _given(campaign, record, key):
+                return record, key
+    return None
+
+
+def _given(campaign: Campaign, record: dict[str, Any], key: str) -> int:
+    """What the turn's strikes, submarine and losses give the track, room or not."""
+    points = sum(
+        s["target_points"] for s in record["strikes"] if s["target"] == key and s["kind"] != "scout"
+    )
+    for sub in campaign.events_of(record["turn"], "submarine"):
+        if campaign.fleet("allied" if sub["side"] == "japanese" else "japanese").key == key:
+            points += int(sub["points"])
+    return points + losses(campaign, record)[key]
+
+
+def test_a_box_past_the_tracks_end_is_refused_25_82(pool: Pool) -> None:
+    """Issue 30, item 7: "16/15 boxes". A full track that the export says ticked one more
+    box breaks 25.82 from rules version 6 on."""
+    export, (record, key) = find(pool, _full_track)
+    record["boxes"][key] += 1
+    lines = only(export, "track-ticks", "25.82")
+    assert f"track {key}: {record['boxes'][key]} boxes, the turn gives" in lines[0]
+
+
+def test_a_campaign_begun_before_version_6_may_count_past_the_end(pool: Pool) -> None:
+    """Older campaigns were played when the count went on past the end: their exports still
+    pass, and the same count in a version 6 campaign does not."""
+    export, (record, key) = find(pool, lambda e: _full_track(e, last=True))
+    extra = _given(Campaign.read(export, load_data()), record, key) - sum(
+        t["boxes"] for t in record["ticks"] if t["place"] == key
+    )
+    record["ticks"].append({"place": key, "boxes": extra, "cause": "damage", "strike": None})
+    record["boxes"][key] += extra
+    assert {p.check for p in check_export(export).problems} == {"track-ticks"}
+    created = next(e for e in export["events"] if e["kind"] == "campaign-created")
+    created["data"]["rules_version"] = "5"
+    result = check_export(export)
+    assert result.refused is None and not result.problems, [p.line() for p in result.problems]

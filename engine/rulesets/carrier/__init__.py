@@ -57,7 +57,9 @@ class CarrierRules(Rules[State, View]):
     # 3: one pilot draw per Leader of Midway's CAP (19.24), found by verify --rules.
     # 4: Coral Sea's objective bonuses (authored 3.7.3) score at the campaign's end.
     # 5: a CAP sent after the bombers no longer ignores torpedo bombers at Very Low.
-    version = "5"
+    # 6: a track ticks no box past its end (25.82): the points and losses beyond it are not
+    #    recorded (no VP, level or winner changes; the records and a track's counts do).
+    version = "6"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS

@@ -25,7 +25,12 @@ __all__ = ["Decision", "Event", "Excluded", "Model", "Option", "State"]
 
 
 class TrackState(Model):
-    """A damage track (25.82): boxes ticked never go down; repairs only restore capacity."""
+    """A damage track (25.82): boxes ticked never go down; repairs only restore capacity.
+
+    The engine ticks no more than the track holds (``engine.turn.tick_track``): ``boxes``
+    reaches the track's length, or its length plus the boxes repaired, never more; the log
+    sheet, the views and the export show at most the length.
+    """
 
     place: str
     damage_points: int = 0

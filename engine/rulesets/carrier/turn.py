@@ -98,6 +98,20 @@ def fleet_level(catalog: Catalog, state: State, side: Side) -> TrackLevel:
     return track_level(catalog, scenario, state.tracks[fleet.key])
 
 
+def tick_track(track: TrackState, length: int, points: int) -> tuple[TrackState, int]:
+    """``track`` with ``points`` boxes ticked, as many as it has left; and how many that is.
+
+    A track has no box past its end (25.82): points beyond it tick nothing, nor change any
+    level or VP (they read "at least N boxes"). Boxes Damage Control restored are room
+    again (authored #11), so a fleet repaired and hit again still fills its track.
+    """
+    room = max(0, length + track.repaired - track.boxes)
+    ticked = min(points, room)
+    if ticked <= 0:
+        return track, 0
+    return _track(track, damage_points=track.damage_points + ticked), ticked
+
+
 def _track(track: TrackState, **update: int) -> TrackState:
     """``track`` with some of its counts changed (the engine's own ints: not validated)."""
     counts = {"damage_points": track.damage_points, "losses": track.losses}
@@ -354,6 +368,10 @@ class _Turn:
     places: dict[str, Place] = field(default_factory=dict)  # the scenario's, by key
     fleets: dict[Side, Place] = field(default_factory=dict)  # each side's carrier fleet
     levels: dict[str, tuple[TrackState, TrackLevel]] = field(default_factory=dict)
+
+    def length(self, key: str) -> int:
+        """How many boxes the place's damage track has."""
+        return self.catalog.tracks[self.place(key).track].boxes
 
     def place(self, key: str) -> Place:
         return self.places[key]
@@ -640,19 +658,16 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
         if fields["group"] == "cap":
             cap_damage[fields["uid"]] = fields["damage"]
     if report.target_points and setup.kind != "scout":
-        track = turn.tracks[setup.target]
-        turn.tracks[setup.target] = _track(
-            track, damage_points=track.damage_points + report.target_points
+        track, ticked = tick_track(
+            turn.tracks[setup.target], turn.length(setup.target), report.target_points
         )
-        turn.ticks.append(
-            trusted_defaults(
-                Tick,
-                place=setup.target,
-                boxes=report.target_points,
-                cause="damage",
-                strike=report.id,
+        turn.tracks[setup.target] = track
+        if ticked:
+            turn.ticks.append(
+                trusted_defaults(
+                    Tick, place=setup.target, boxes=ticked, cause="damage", strike=report.id
+                )
             )
-        )
     turn.reports.append(report)
     turn.emit(
         "strike-flown",
@@ -818,11 +833,13 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
         card = deck.draw("submarine")
         sheet = turn.catalog.targets[enemy_fleet.sheet]
         points = sheet.points.get(card.bombing, 0) * 2  # read as a torpedo (21.55)
-        track = turn.tracks[enemy_fleet.key]
-        turn.tracks[enemy_fleet.key] = _track(track, damage_points=track.damage_points + points)
-        if points:
+        track, ticked = tick_track(
+            turn.tracks[enemy_fleet.key], turn.length(enemy_fleet.key), points
+        )
+        turn.tracks[enemy_fleet.key] = track
+        if ticked:
             turn.ticks.append(
-                trusted_defaults(Tick, place=enemy_fleet.key, boxes=points, cause="submarine")
+                trusted_defaults(Tick, place=enemy_fleet.key, boxes=ticked, cause="submarine")
             )
         turn.emit(
             "submarine", side=side.value, card=card.id, result=card.bombing.name, points=points
@@ -1023,6 +1040,9 @@ def _tick_losses(turn: _Turn) -> None:
             place = turn.place(origin)
             if place.carrier_fleet or place.airfield_table:
                 seen.add(key)
+                track = turn.tracks[place.key]
+                if track.boxes + recount[place.key] >= turn.length(place.key) + track.repaired:
+                    continue  # the track is full: no box left to tick (25.82)
                 recount[place.key] += 1
                 turn.ticks.append(
                     trusted(
@@ -1062,7 +1082,7 @@ def score(catalog: Catalog, scenario: Scenario, tracks: dict[str, TrackState]) -
     vp = {side: 0 for side in SIDES}
     for place in scenario.places:
         track = catalog.tracks[place.track]
-        vp[place.side.enemy] += level_at(track, tracks[place.key].boxes).vp
+        vp[place.side.enemy] += level_at(track, min(tracks[place.key].boxes, track.boxes)).vp
     return vp
 
 
@@ -1164,7 +1184,9 @@ def play_turn(
         strikes=tuple(turn.reports),
         recovery=tuple(recovery),
         vp=dict(vp),
-        boxes={key: track.boxes for key, track in turn.tracks.items()},
+        # Ticked boxes as the log sheet shows them: a box Damage Control restored and
+        # ticked again is still one box of the track.
+        boxes={key: min(track.boxes, turn.length(key)) for key, track in turn.tracks.items()},
         notes=tuple(turn.notes),
         pilots=tuple(turn.pilot_records),
         ticks=tuple(turn.ticks),

@@ -138,7 +138,7 @@ def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
                 name=place.name,
                 side=place.side,
                 carrier_fleet=place.carrier_fleet,
-                boxes=track_state.boxes,
+                boxes=min(track_state.boxes, track.boxes),  # restored boxes ticked again
                 effective=track_state.effective,
                 damage_points=track_state.damage_points,
                 losses=track_state.losses,
