@@ -27,6 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import panel as panels
+from bot.client import send_ephemeral
 from bot.limits import TEXT_INPUT_LIMIT
 from bot.panel import ModalSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError
@@ -146,10 +147,8 @@ async def on_submit(
     refusals = [refused[field].message(info.locale) for field in written if field in refused]
     if from_panel:
         await orders._show(interaction, info, panel, page)
-        if refusals:
-            await common.say_in(
-                interaction, info.locale, "inputs.refused", refusals="\n".join(refusals)
-            )
+        if refusals:  # each in words already, what was typed clipped (ServiceError)
+            await send_ephemeral(interaction, clip("\n".join(refusals), panels.TEXT_LIMIT))
         return
     spec = orders.compose(common.services(interaction), info, panel, page)
     text = clip("\n".join([*refusals, spec.text]), panels.TEXT_LIMIT)
