@@ -32,8 +32,23 @@ from bot.limits import TEXT_INPUT_LIMIT
 from bot.panel import ModalSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError
 from bot.translator import _T
-from cogs import common, orders
-from cogs.orders import FIELD, IDS, SIDE
+from cogs import common
+
+# Names, not the module: discord.py loads each extension as a fresh module, so the package
+# attribute ``cogs.orders`` may name an older copy than the one this bot loaded (and drew
+# its panels with); ``from cogs.orders import`` takes the one loaded last, just before.
+from cogs.orders import (
+    BUTTONS,
+    FIELD,
+    IDS,
+    SIDE,
+    _context,
+    _PanelButton,
+    _refused,
+    _show,
+    compose,
+    panel_view,
+)
 
 log = logging.getLogger("sortie.write")
 
@@ -92,7 +107,7 @@ async def on_write(
 ) -> None:
     """Open the modal of the page's text fields. It must be the click's first answer, so
     nothing is deferred: the panel is one glance at the database."""
-    found = await orders._context(interaction, campaign_id, round_id, side)
+    found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
     info, panel = found
@@ -142,17 +157,17 @@ async def on_submit(
         if exc.code == "wrong-side" or not from_panel:
             await common.refuse(interaction, exc, info.locale)
         else:
-            await orders._refused(interaction, info, round_id, exc)
+            await _refused(interaction, info, round_id, exc)
         return
     refusals = [refused[field].message(info.locale) for field in written if field in refused]
     if from_panel:
-        await orders._show(interaction, info, panel, page)
+        await _show(interaction, info, panel, page)
         if refusals:  # each in words already, what was typed clipped (ServiceError)
             await send_ephemeral(interaction, clip("\n".join(refusals), panels.TEXT_LIMIT))
         return
-    spec = orders.compose(common.services(interaction), info, panel, page)
+    spec = compose(common.services(interaction), info, panel, page)
     text = clip("\n".join([*refusals, spec.text]), panels.TEXT_LIMIT)
-    await interaction.followup.send(text, view=orders.panel_view(spec), ephemeral=True)
+    await interaction.followup.send(text, view=panel_view(spec), ephemeral=True)
 
 
 async def on_confirm(
@@ -164,7 +179,7 @@ async def on_confirm(
     index: int,
 ) -> None:
     await interaction.response.defer()
-    found = await orders._context(interaction, campaign_id, round_id, side)
+    found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
     info, panel = found
@@ -177,9 +192,9 @@ async def on_confirm(
             campaign_id, interaction.user.id, round_id, field, decision.options[index].id
         )
     except ServiceError as exc:
-        await orders._refused(interaction, info, round_id, exc)
+        await _refused(interaction, info, round_id, exc)
         return
-    await orders._show(interaction, info, panel, panels.page_of(panel, field))
+    await _show(interaction, info, panel, panels.page_of(panel, field))
 
 
 def _plugin(interaction: discord.Interaction[Any], info: CampaignInfo) -> Any:
@@ -189,7 +204,7 @@ def _plugin(interaction: discord.Interaction[Any], info: CampaignInfo) -> Any:
 # ------------------------------------------------------------------------------ controls
 
 
-class WriteButton(orders._PanelButton, template=rf"sortie:write:{IDS}:{SIDE}:(?P<page>\d{{1,2}})"):
+class WriteButton(_PanelButton, template=rf"sortie:write:{IDS}:{SIDE}:(?P<page>\d{{1,2}})"):
     action = "write"
 
     def __init__(self, campaign_id: int, round_id: int, side: str, **kwargs: Any) -> None:
@@ -216,9 +231,7 @@ class WriteButton(orders._PanelButton, template=rf"sortie:write:{IDS}:{SIDE}:(?P
         )
 
 
-class ConfirmButton(
-    orders._PanelButton, template=rf"sortie:y:{IDS}:{SIDE}:(?P<index>[01]):{FIELD}"
-):
+class ConfirmButton(_PanelButton, template=rf"sortie:y:{IDS}:{SIDE}:(?P<index>[01]):{FIELD}"):
     action = "confirm"
 
     def __init__(self, campaign_id: int, round_id: int, side: str, **kwargs: Any) -> None:
@@ -310,7 +323,7 @@ class Write(commands.Cog):
 
 async def setup(client: commands.Bot) -> None:
     client.add_dynamic_items(WriteButton, ConfirmButton)
-    orders.BUTTONS.update(write=WriteButton, confirm=ConfirmButton)
+    BUTTONS.update(write=WriteButton, confirm=ConfirmButton)
     await client.add_cog(Write(client))
 
 
