@@ -219,7 +219,7 @@ async def run_migrate(settings: Settings) -> int:
     finally:
         await repo.close()
     where = redact(settings.database_url) if settings.uses_postgres else settings.database_path
-    print(t("service.cli.migrated", None, path=where, version=version, applied=applied))
+    print(t("service.cli.migrated", None, path=where, version=version, count=applied))
     return 0
 
 
@@ -350,7 +350,7 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
                     f"service.storage.{exc.key}",
                     None,
                     destination=where,
-                    problems=len(problems),
+                    count=len(problems),
                     **exc.params,
                 )
                 print(words, file=sys.stderr)
@@ -376,9 +376,9 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
             None,
             source=redact(source),
             destination=redact(destination),
-            rows=report.total,
-            campaigns=len(ids),
-            problems=0,
+            rows=t("service.cli.rows-copied", None, count=report.total),
+            campaigns=t("service.cli.campaigns-checked", None, count=len(ids)),
+            problems=t("service.cli.problems-found", None, count=0),
         )
     )
     return 0

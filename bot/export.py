@@ -31,8 +31,10 @@ FORMAT = "sortie-campaign-export"
 # 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per
 # turn, band moves, every draw, reshuffles, pilot draws, track ticks). Version 1 files are
 # still read: they replay, and their final state is compared on the facts they hold.
-VERSION = 2
-READABLE = (1, 2)
+# 3 (issue 26): each round carries its sealed events (``sealed_events``), opened once the
+# campaign is over; version 2 files have none and are checked as before.
+VERSION = 3
+READABLE = (1, 2, 3)
 # The largest file ``verify`` reads: far above any campaign's export (a six-turn carrier
 # campaign is 0.3 MB), far below what parsing would need memory for (about 2.5 times the
 # file's size).
@@ -78,7 +80,7 @@ async def export_in(tx: Transaction, rulesets: Registry, campaign_id: int) -> di
         if snapshot is not None:  # the whole state, its history rows put back in
             final_rules = rulesets.get(campaign.ruleset).rules
             whole = await load_state(tx, final_rules, snapshot)
-            final_state = json.loads(final_rules.dump(whole))
+            final_state = secrecy.final_state(final_rules, whole)
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}
@@ -131,10 +133,14 @@ async def export_in(tx: Transaction, rulesets: Registry, campaign_id: int) -> di
                 "opened_at": r.opened_at,
                 "deadline_at": r.deadline_at,
                 "resolved_at": r.resolved_at,
+                # What the round kept from everyone: shown once the campaign is over.
+                "sealed_events": secrecy.sealed_of(r.sealed, finished),
                 "locks": [
                     _lock_json(
                         lock,
-                        secrecy.receipt_opened(rules, finished, r, rounds)
+                        secrecy.receipt_opened(
+                            rules, finished, r, rounds, choice_of(lock.canonical)
+                        )
                         and lock.withdrawn_at is None,
                     )
                     for lock in by_round.get(r.id, [])
@@ -227,6 +233,13 @@ class _Lock(_Strict):
     salt: str | None
 
 
+class _Sealed(_Strict):
+    kind: str
+    turn: int
+    data: dict[str, Any]
+    owner: str | None
+
+
 class _Round(_Strict):
     id: int
     branch: int
@@ -237,6 +250,7 @@ class _Round(_Strict):
     deadline_at: int | None
     resolved_at: int | None
     locks: list[_Lock]
+    sealed_events: list[_Sealed] | None = None
 
 
 class _Event(_Strict):
@@ -504,7 +518,8 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             result.problems.append(f"the campaign's switches {given!r} are not this scenario's")
             return result
         state = switches_of.begin(rules, info["scenario"], seed, switches)
-        problem = _compare_events("the campaign's set-up", rules.opening(state), set_up)
+        opening = secrecy.published(rules, rules.opening(state))
+        problem = _compare_events("the campaign's set-up", opening, set_up)
         if problem:
             result.problems.append(problem)
             return result
@@ -555,15 +570,20 @@ def verify_export(export: Mapping[str, Any], catalog: Catalog) -> Verification:
             result.problems.append(f"{where}: the engine refuses the recorded choices ({exc})")
             return result
         recorded = engine_events.get(round_json["id"], [])
-        problem = _compare_events(where, events, recorded)
+        problem = _compare_events(where, secrecy.published(rules, events), recorded)
+        sealed_events = round_json.get("sealed_events")
+        if not problem and sealed_events is not None:
+            # Opened with the campaign's end: what nobody could read is replayed too.
+            problem = _compare_sealed(where, secrecy.sealed(rules, events), sealed_events)
+            result.events += len(sealed_events)
         if problem:
             result.problems.append(problem)
             return result
         result.rounds += 1
-        result.events += len(events)
+        result.events += len(recorded)
         state = new_state
     final = export.get("final_state")
-    replayed_final = _normal(json.loads(rules.dump(state)))
+    replayed_final = _normal(secrecy.final_state(rules, state))
     if final is not None and export["version"] == 1:
         replayed_final = _facts_of(replayed_final, final)
     if final is not None and _normal(final) != replayed_final:
@@ -710,7 +730,7 @@ def after_action_markdown(
         return rules.side(side).name(loc) if side in rules.side_ids else side
 
     title = scenario_name(scenario.key, scenario.name, loc)
-    lines = [t("polish.export.title", loc, scenario=title), ""]
+    lines = [t("archive.report.title", loc, scenario=title), ""]
     state = rules.load(json.dumps(export["final_state"])) if export.get("final_state") else None
     # The export carries the final state only once the campaign is over: everything is public.
     view = rules.view(state, None) if state is not None else None
@@ -722,7 +742,7 @@ def after_action_markdown(
         elif winner == "draw":
             result = t("log.word.draw", loc)
         else:
-            result = t("polish.export.undecided", loc)
+            result = t("archive.report.undecided", loc)
         vp = ", ".join(f"{side_words(s)} {progress.vp.get(s, 0)}" for s in rules.side_ids)
         played = len(
             {
@@ -731,27 +751,27 @@ def after_action_markdown(
                 if r["status"] == "resolved" and rules.closes_turn(r["kind"])
             }
         )
-        lines += [t("polish.export.result", loc, result=result, vp=vp, played=played), ""]
+        lines += [t("archive.report.result", loc, result=result, vp=vp, played=played), ""]
     else:
         status = word(f"service.status.{info['status']}", str(info["status"]), loc)
-        lines += [t("polish.export.status", loc, status=status), ""]
+        lines += [t("archive.report.status", loc, status=status), ""]
     if "after-action" in images:
-        lines += [f"![{t('polish.export.image', loc)}]({images['after-action']})", ""]
+        lines += [f"![{t('archive.report.image', loc)}]({images['after-action']})", ""]
     players = export["players"]
-    commander = t("polish.export.commander", loc)
+    commander = t("archive.report.commander", loc)
     for side in rules.side_ids:
         who = ", ".join(
             f"<@{p['user_id']}>" + (commander if p["commander"] else "")
             for p in players
             if p["side"] == side and p["left_at"] is None
         )
-        lines.append(t("polish.export.side-line", loc, side=side_words(side), text=who or "—"))
+        lines.append(t("archive.report.side-line", loc, side=side_words(side), text=who or "—"))
     lines.append("")
     rollbacks = [a for a in export["audit"] if a["what"] == "rollback"]
     for entry in rollbacks:
         lines.append(
             t(
-                "polish.export.rollback",
+                "archive.report.rollback",
                 loc,
                 who=f"<@{entry['who']}>",
                 turn=entry["data"].get("to_turn"),
@@ -768,11 +788,9 @@ def after_action_markdown(
         return order.index(name) if name in order else len(order)
 
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
-    default = t("polish.export.default", loc)
-    # Sealed choices the rules open once the campaign is over (a Wings flak order's digest).
-    opened: Mapping[str, str] = getattr(view, "opened", None) or {}
+    default = t("archive.report.default", loc)
     for turn in sorted({r["turn"] for r in live_rounds}):
-        lines += [t("polish.export.turn", loc, turn=turn), ""]
+        lines += [t("archive.report.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
             kind = str(round_json["kind"])
             locks = [
@@ -785,28 +803,53 @@ def after_action_markdown(
             lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
             for lock, choice in locks:
                 words = " · ".join(
-                    presenter.option_text(scenario.key, k, opened.get(choice[k], choice[k]), loc)
+                    presenter.option_text(scenario.key, k, choice[k], loc)
                     for k in sorted(choice, key=rank)
-                ) or t("polish.export.nothing", loc)
+                ) or t("archive.report.nothing", loc)
                 note = default if lock["defaulted"] and choice else ""
-                receipt = t("polish.export.receipt", loc, receipt=lock["receipt"][:12])
+                receipt = t("archive.report.receipt", loc, receipt=lock["receipt"][:12])
                 text = f"{words}{note} — {receipt}"
                 lines.append(
-                    t("polish.export.side-line", loc, side=side_words(lock["side"]), text=text)
+                    t("archive.report.side-line", loc, side=side_words(lock["side"]), text=text)
                 )
             lines.append("")
         if view is not None:
             lines += presenter.after_action_turn(scenario.key, view, turn, loc, images)
     seed = info.get("seed")
     lines += [
-        t("polish.export.verification", loc),
+        t("archive.report.verification", loc),
         "",
-        t("polish.export.commitment", loc, commitment=info["seed_commitment"]),
-        t("polish.export.seed", loc, seed=seed) if seed else t("polish.export.seed-hidden", loc),
-        t("polish.export.check", loc, file="export.json"),
+        t("archive.report.commitment", loc, commitment=info["seed_commitment"]),
+        t("archive.report.seed", loc, seed=seed) if seed else t("archive.report.seed-hidden", loc),
+        t("archive.report.check", loc, file="export.json"),
         "",
     ]
     return "\n".join(lines)
+
+
+def _compare_sealed(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:
+    """Why a round's opened sealed events are not what the replay keeps sealed ("" if
+    they are)."""
+    replayed = [
+        {"kind": e.kind, "turn": e.turn, "data": _normal(e.data), "owner": e.owner} for e in events
+    ]
+    stored = [
+        {"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"]), "owner": e["owner"]}
+        for e in recorded
+    ]
+    if replayed == stored:
+        return ""
+    index = next(
+        (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
+        min(len(replayed), len(stored)),
+    )
+    got = stored[index] if index < len(stored) else "nothing"
+    want = replayed[index] if index < len(replayed) else "nothing"
+    return (
+        f"{where}: sealed event #{index + 1} differs from the replay:"
+        f" recorded {json.dumps(got, sort_keys=True)[:300]},"
+        f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
+    )
 
 
 def _compare_events(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:

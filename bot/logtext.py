@@ -36,13 +36,12 @@ def _slug(text: str) -> str:
 
 
 def _count(unit: str, n: Any, lang: str) -> str:
-    """ "1 box", "3 boxes"; French takes the singular for 0 and 1."""
+    """ "1 box", "3 boxes" (the language's plural rules; French "0 case")."""
     try:
         number = int(n)
     except (TypeError, ValueError):
         return str(n)
-    one = number in (0, 1) if lang == "fr" else number == 1
-    return t(f"log.unit.{unit}-{'one' if one else 'other'}", lang, n=number)
+    return t(f"log.unit.{unit}", lang, count=number)
 
 
 def _user(value: Any, lang: str) -> str:
@@ -246,10 +245,20 @@ def _value(value: Any, lang: str) -> str:
     return str(value)
 
 
-def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
-    """Every data field as words; a mapping also gives ``<key>_<inner>`` fields."""
+def _params(
+    data: Mapping[str, Any], lang: str, names: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Every data field as words; a mapping also gives ``<key>_<inner>`` fields. An id the
+    game names things by ("P3") reads as its name in ``names`` ("Kurt Wolff")."""
     params: dict[str, str] = {}
+    names = names or {}
     for key, value in data.items():
+        if isinstance(value, str) and value in names:
+            params[key] = names[value]
+            continue
+        if isinstance(value, list) and value and all(str(v) in names for v in value):
+            params[key] = ", ".join(names[str(v)] for v in value)
+            continue
         if isinstance(value, Mapping):
             for inner, item in value.items():
                 params[f"{key}_{inner}"] = _value(item, lang)
@@ -308,6 +317,8 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             params["deadline"] = f"<t:{int(deadline)}:f>"
         else:
             key += "-open"
+    elif kind == "moved" and "level" in data:
+        key += "-card"  # a move told since the moves say their card (issue 27)
     elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
         key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck
     elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
@@ -387,14 +398,21 @@ def _reason(reason: Any, lang: str) -> str:
 
 
 def describe(
-    kind: str, data: Mapping[str, Any], locale: Any = None, *, turn: int | None = None
+    kind: str,
+    data: Mapping[str, Any],
+    locale: Any = None,
+    *,
+    turn: int | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
-    which some templates name; without it (and none in ``data``) they are said without."""
+    which some templates name; without it (and none in ``data``) they are said without.
+    ``names``: how a player knows what the game's events name by id (a pilot for a plane's
+    "P3", from the public view: ``Presenter.names``)."""
     lang = normalize(locale)
     if kind in strikelog.KINDS:
         return strikelog.sentence(kind, data, lang)
-    params = _params(data, lang)
+    params = _params(data, lang, names)
     if turn is None and isinstance(data.get("turn"), int):
         turn = data["turn"]
     if turn is not None:
@@ -403,12 +421,10 @@ def describe(
     if turn is None and _known(f"{key}-unnumbered", lang):
         # A caller that knows no turn gets the sentence without one, never "turn ?".
         key += "-unnumbered"
-    # The count a template declines: damage points, or the cards of a Wings shot.
+    # The count a template declines (a table of plural forms): damage points, or the cards
+    # of a Wings shot.
     points = data.get("points", data.get("cards"))
-    singular = isinstance(points, int) and points in ((0, 1) if lang == "fr" else (1,))
-    if singular and _known(f"log.singular.{kind}", lang):
-        # Another ruleset's template says "{points} damage points"; one point reads singular.
-        key = f"log.singular.{kind}"
+    count = points if isinstance(points, int) and not isinstance(points, bool) else None
     if not _known(key, lang):
         key = f"log.{kind}"
     if _known(key, lang):
@@ -417,6 +433,8 @@ def describe(
             # A sentence that opens on the place names it as its label, capital and all.
             if name in data and template.startswith(f"{{{name}}}"):
                 params[name] = _place(data[name], lang)
+        if count is not None and "count" not in params:
+            return t(key, lang, count=count, **params)
         return t(key, lang, **params)
     details = "; ".join(f"{k}: {params.get(k, _value(v, lang))}" for k, v in data.items())
     return f"{kind} ({details})" if details else kind

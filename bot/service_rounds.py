@@ -729,7 +729,10 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         round_id,
         round_row.branch,
         with_strike_detail(
-            [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
+            [
+                NewEvent(e.kind, e.turn, e.data, source="engine")
+                for e in secrecy.published(rules, events)
+            ],
             # The turn's strikes are flown, and go public, when its last round resolves.
             rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
         ),
@@ -742,7 +745,12 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         tx, rules, campaign, new_state, ctx.now, stored_len=before.history_len
     )
     await tx.update_round(
-        round_id, status="resolved", resolved_at=ctx.now, snapshot_after_id=after_id
+        round_id,
+        status="resolved",
+        resolved_at=ctx.now,
+        snapshot_after_id=after_id,
+        # What nobody may read yet goes beside the round, for the export at the end.
+        sealed=secrecy.sealed_json(rules, events),
     )
     await tx.finish_round_timers(round_id)
     await tx.update_campaign(campaign.id, snapshot_id=after_id)
@@ -760,7 +768,11 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     )
     if ends_turn:
         public = view_of(rules, new_state, secrecy.Viewer.public())
-        for index in range(plugin.presenter.report_count(public, round_row.turn)):
+        reports = plugin.presenter.report_count(public, round_row.turn)
+        if reports and plugin.presenter.campaign_length(campaign.scenario, public, "en"):
+            # A game whose length is its missions': the card says how long this one lasted.
+            await refresh_card(tx, campaign, ctx.now)
+        for index in range(reports):
             await notify(
                 tx,
                 campaign,
@@ -807,9 +819,10 @@ async def _announce_reveal(
     *,
     quiet: bool = False,
 ) -> list[dict[str, Any]]:
-    """Queue the round's reveal. A quiet round (nobody decided) has none: the receipts it
-    opens are returned for the turn's summary to carry, or, if it does not end the turn,
-    still revealed on their own."""
+    """Queue the round's reveal. A quiet round (nobody decided) has none, nor has a round
+    whose choices all stay sealed until the turn ends: the receipts it opens are returned
+    for the turn's summary to carry, or, if it does not end the turn, still revealed on
+    their own."""
     rules = ctx.plugin(campaign).rules
     sides: list[dict[str, Any]] = []
     for side in rules.side_ids:
@@ -847,7 +860,7 @@ async def _announce_reveal(
             lock = locks.get(side)
             if quiet and other.id == round_row.id:
                 continue  # an empty choice nobody made: nothing to check (/receipt has it)
-            if lock is not None:
+            if lock is not None and secrecy.opens_before_the_end(rules, choice_of(lock.canonical)):
                 opened.append(
                     {
                         "round_id": other.id,
@@ -858,7 +871,14 @@ async def _announce_reveal(
                         "receipt": lock.receipt,
                     }
                 )
-    if quiet and (ends_turn or not opened):
+    # A reveal that would show nothing (every choice sealed until the turn ends, as a Wings
+    # program is) is not posted either: "revealed" with nothing in it is noise, and the
+    # turn's end shows what was chosen with its receipts.
+    shows_nothing = not any(side["fields"] for side in sides)
+    # A game that shows each turn flown shows its choices there: the round closing the
+    # turn has no reveal of its own (a Wings pursuer's reorder, a raid's night pick).
+    told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
+    if (quiet or shows_nothing or told) and (ends_turn or not opened):
         return opened
     if rules.public_round(round_row.kind):
         # Nothing was sealed: one short line says what was done, no receipts, no image.

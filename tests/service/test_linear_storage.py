@@ -66,6 +66,8 @@ def test_every_ruleset_stores_its_history_as_records_and_rebuilds_it_byte_for_by
         assert rebuilt == state
         # The snapshot keeps none of the history: no record appears in it.
         assert not any(record in stored.current for record in stored_records)
+    if key == "dambuster":
+        return  # a raid keeps no history: its few runs are its state (rebuilt byte for byte)
     assert stored_records, f"{key}: the campaign never wrote a history record"
     # The snapshot does not grow with the history: the last is about the size of the first.
     first = rules.dump_stored(states[0]).current
@@ -148,7 +150,8 @@ async def test_a_round_appends_its_records_and_a_rollback_branch_starts_from_its
 def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
     """Turn a file of the latest schema back into what release 0004 wrote: every snapshot
     holding its whole state (the old ``dump``), no history table, no history_len column,
-    none of 0006's indexes, one event per row (0007)."""
+    none of 0006's indexes, one event per row (0007), no sealed events beside the rounds
+    (0008)."""
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
     try:
@@ -159,6 +162,7 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
                 names = ", ".join(event)
                 marks = ", ".join("?" for _ in event)
                 conn.execute(f"INSERT INTO events ({names}) VALUES ({marks})", list(event.values()))
+        conn.execute("ALTER TABLE rounds DROP COLUMN sealed")
         conn.execute("ALTER TABLE events DROP COLUMN lines")
         conn.execute("CREATE INDEX events_by_round ON events (round_id)")
         conn.execute("DROP INDEX outbox_due")

@@ -5,9 +5,9 @@ A campaign (seed F) runs mission after mission with persistent pilots. Its phase
 - ``briefing``: the active squadron chooses the mission; pilots owed a skill choose it;
 - ``mission``: every turn each side programs its planes secretly (round ``program``); when
   a plane tails an enemy, the pursuer sees the enemy's first card and may reorder its own
-  three (round ``reorder``); then the turn is flown (``engine.wings.turn``), stopping after
+  three (round ``reorder``); then the turn is flown (``turn``), stopping after
   its second maneuver when an Ace of Aces may change his last card (round ``swap``,
-  ``engine.wings.ace``);
+  ``ace``);
 - ``debrief``: results folded into pilots and squadrons, then purchases and skill choices;
 - ``ended``: after the planned missions, or when a side can no longer fly or its Total
   Campaign Score falls below a third of the other's (seed F.III.d).
@@ -34,7 +34,6 @@ import engine.rulesets.wings.front as front
 import engine.rulesets.wings.gunner as gunner
 import engine.rulesets.wings.hangar as hangar
 import engine.rulesets.wings.majors as majors
-import engine.rulesets.wings.nets as nets
 import engine.rulesets.wings.reinforcements as reinforcements
 import engine.rulesets.wings.strafing as strafing
 import engine.rulesets.wings.sun as sun
@@ -44,7 +43,13 @@ from engine.rng import Rng, seed_commitment
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.generator import can_fly_kind, generate_mission
 from engine.rulesets.wings.landing import brought_home, rescuable, rescued
-from engine.rulesets.wings.objectives import COUNTED, awards, mission_choice, split_mission_choice
+from engine.rulesets.wings.objectives import (
+    COUNTED,
+    awards,
+    mission_choice,
+    returned,
+    split_mission_choice,
+)
 from engine.rulesets.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -744,12 +749,10 @@ def _start_mission(
     mission, points, forces = generate_mission(
         catalog, state, rng, kind, objectives=count, major=major, enemy_zone=enemy_zone
     )
-    # Seed E.II.b: a net the defender bought (engine.wings.nets) is paid for first.
+    # Seed E.II.b: a net the defender bought (nets) is paid for first.
     budgets = {state.active: points.active, other(state.active): points.enemy - mission.net_price}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
-    mission = mission.model_copy(
-        update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
-    )
+    mission = mission.model_copy(update={"reserve": reserve})
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
     sun_events += balloon_roles.announce(mission)  # seed A.IV.i: the role, told at briefing
     sun_events = [*front.announce(mission), *sun_events]  # seed F.VI.e: the front, told
@@ -808,9 +811,9 @@ def _debrief(
     active = mission.active
     planes = mission.planes
     enemy_of_active = [p for p in planes.values() if p.side != active]
-    active_home = [
-        p for p in planes.values() if p.side == active and p.status in ("flying", "left")
-    ]
+    # Seed E.I.a, F.III.a: home means still flying or off the table over its own edge; a
+    # plane gone over the enemy's edge fled (the zone check of ``objectives.returned``).
+    active_home = [p for p in planes.values() if p.side == active and returned(mission, p)]
     team_vp: Counter[str] = Counter()
     pilot_vp: Counter[str] = Counter()
     if mission.objectives:
@@ -949,6 +952,8 @@ def _debrief(
         "success": success,
         "winner": mission.winner,
         "kind": mission.kind,
+        # How many turns it actually lasted (the scenario gives only the most it may).
+        "turns": max(0, mission.turn - 1),
         "vp": {side: team_vp[side] for side in SIDES},
         "losses": {side: losses[side] for side in SIDES},
     }
@@ -965,7 +970,6 @@ def _debrief(
             "history": (*state.history, record),
             "next_pilot": number,
             "mission": mission,
-            "kit_salt": equipment.salt(rng, mission.number),
         }
     )
     events = [
@@ -974,13 +978,21 @@ def _debrief(
         *major_events,
         Event(kind="debrief", turn=0, data=record),
     ]
+    decided, winner = _decided(catalog, state)
+    if decided:
+        # The campaign is over whatever the debrief would bring: nobody is asked for
+        # skills or purchases that can no longer serve (issue 27).
+        state = state.model_copy(update={"phase": "ended", "winner": winner})
+        events.append(Event(kind="campaign-over", turn=0, data={"winner": winner}))
     return state, events
 
 
 def _flyable(catalog: Catalog, state: CampaignState, side: SideName) -> bool:
     squadron = state.squadrons[side]
     has_sortie = squadron.stock.get("fuel", 0) > 0 and squadron.stock.get("ammunition", 0) > 0
-    planes = hangar.hangar_of(squadron.stock)  # his own type or a spare (engine.wings.hangar)
+    planes = hangar.hangar_of(
+        squadron.stock
+    )  # his own type or a spare (engine.rulesets.wings.hangar)
     return has_sortie and any(
         pilot.side == side
         and pilot.state in ("active", "wounded", "seriously_wounded")
@@ -1064,124 +1076,42 @@ def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, p
 
 
 def _campaign_end(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
+    why, winner = _end(catalog, state)
+    return why is not None, winner
+
+
+def _end(catalog: Catalog, state: CampaignState) -> tuple[str | None, SideName | str | None]:
+    """Why the campaign is over ("airfield", "grounded" with the side, "third", "planned")
+    and who won, or (None, None) while it goes on."""
     scores = {side: state.squadrons[side].score for side in SIDES}
     fallen = majors.airfield_lost(state) if state.airfield_assault else None
     if fallen is not None:
-        return True, other(fallen)  # seed F.III.d option: the enemy airfield destroyed
+        return "airfield", other(fallen)  # seed F.III.d option: the enemy airfield destroyed
     for side in SIDES:
         if not _flyable(catalog, state, side):
-            return True, other(side)
+            return f"grounded:{side}", other(side)
         rival = scores[other(side)]
         # Seed F.III.d: below a third of the other's score. Authored guard: only from the
         # second mission and once the leader has 3 points, so one early kill cannot end it.
         if state.mission_number >= 2 and rival >= 3 and scores[side] * 3 < rival:
-            return True, other(side)
+            return "third", other(side)
     if state.mission_number >= state.missions_planned:
         if scores["entente"] == scores["central"]:
-            return True, "draw"
-        return True, max(SIDES, key=lambda s: scores[s])
-    return False, None
+            return "planned", "draw"
+        return "planned", max(SIDES, key=lambda s: scores[s])
+    return None, None
 
 
-# --- what a viewer may see ----------------------------------------------------------------
-
-PLANE_SECRETS = (
-    "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
-    "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
-    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt", "engine_until",
-    "sequence", "sequence_flown",
-)  # fmt: skip
-# Seed B.V: a plane in the clouds also hides the last card written down (the next
-# program's legality shows it to its own side only).
-CLOUD_SECRETS = ("last_card", "last_steep")
-
-
-def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> dict[str, Any]:
-    """The state as ``viewer`` may see it (None = the GM, who sees everything): the other
-    side's sealed programs, damage cards, secret specials, wounds and reserves are removed,
-    except the damage an Expert's eye of the viewer's saw (seed D.VII.c; ``eyes=False``
-    leaves it out too, for a view that must show the viewer's side's secrets only)."""
-    data = state.model_dump(mode="json")
-    if state.mission is not None:
-        # Public: who left the table last turn and may be brought back now (seed A.IV.c).
-        # Public: the last turn whose end the sun's favoured side may wait for (F.VI.e).
-        data["mission"]["sun_entry_by"] = sun.LAST_CHOICE_TURN
-        # Public: the protective ring's sections, balloon to balloon (seed A.IV.i.2).
-        data["mission"]["ring"] = (
-            [[a.id, b.id] for a, b in nets.ring_sections(state.mission.objectives)]
-            if nets.is_ring(state.mission)
-            else []
-        )
-        data["mission"]["may_come_back"] = [
-            pid
-            for pid, plane in sorted(state.mission.planes.items())
-            if exits.may_come_back(state.mission, plane, state.mission.turn)
-        ]
-    if viewer is None:
-        return data
-    mission = data.get("mission")
-    eyed: dict[str, dict[str, Any]] = {}
-    if mission is not None and eyes and state.mission is not None:
-        for plane in state.mission.planes.values():
-            if plane.side != viewer:
-                continue
-            for pid in plane.eyeing:
-                seen = state.mission.planes[pid]
-                eyed[pid] = {"cards": [list(card) for card in seen.cards], "damage": seen.damage}
-    if mission is not None:
-        planes = mission["planes"]
-        mission["programs"] = {
-            pid: program
-            for pid, program in mission["programs"].items()
-            if planes[pid]["side"] == viewer
-        }
-        # Who comes back onto the table is an order like a program (seed A.IV.c).
-        mission["returning"] = [
-            pid for pid in mission["returning"] if planes[pid]["side"] == viewer
-        ]
-        # Seed E.IV: a reinforcement ordered is sealed like a program; the reserve is the
-        # side's own business, as its squadron's.
-        mission["reinforcing"] = {
-            pid: kind
-            for pid, kind in mission["reinforcing"].items()
-            if planes[pid]["side"] == viewer
-        }
-        mission["reserve"] = {
-            side: points for side, points in mission["reserve"].items() if side == viewer
-        }
-        # A Knight's or an Artist's standing order is sealed like a program (seed D.VI).
-        mission["orders"] = {
-            pid: order for pid, order in mission["orders"].items() if planes[pid]["side"] == viewer
-        }
-        if mission["sun_side"] != viewer:
-            mission["sun_enter"] = False  # seed F.VI.e: sealed until the planes come in
-        gunner.strip(mission, viewer)  # seed A.IV.h: the gunner's order and counter
-        winch.strip(mission, viewer)  # seed A.IV.i.3: sealed until the turn flies
-        for plane in planes.values():
-            if plane["side"] != viewer:
-                for key in PLANE_SECRETS:
-                    plane.pop(key, None)
-                if plane.get("in_cloud"):
-                    for key in CLOUD_SECRETS:
-                        plane.pop(key, None)
-                plane.update(eyed.get(plane["id"], {}))
-                plane.pop("eyeing", None)  # whom its expert watches is its own side's business
-                plane.pop("ammo", None)
-            elif plane.get("ammo") is not None:
-                # Seed B.II: ammunition lies face down, even its owner only counts it.
-                plane["ammo"] = {gun: len(cards) for gun, cards in plane["ammo"].items()}
-        mission.pop("decks", None)
-        # A turn stopped for an Ace's last card keeps every pilot's life points and the
-        # Aces' hands as programmed: the engine's business, not a reader's.
-        mission.pop("lp_at_start", None)
-        mission.pop("programmed", None)
-    for side, squadron in data["squadrons"].items():
-        if side != viewer:
-            squadron.pop("reserve", None)
-            squadron.pop("stock", None)
-            squadron.pop("owned", None)  # seed E/F: a kind first bought tells a purchase
-    for pilot in data["pilots"].values():
-        if pilot["side"] != viewer:
-            pilot.pop("lp", None)
-    equipment.strip(data, viewer)  # seed D.VIII: what a pilot carries is his side's
-    return data
+def _decided(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
+    """Whether the campaign is over at a mission's end whatever its debrief would bring:
+    the scores, an airfield and the missions planned are settled by then; a side with no
+    plane to fly is grounded for good only if it has nothing it could buy."""
+    why, winner = _end(catalog, state)
+    if why is None:
+        return False, None
+    if why.startswith("grounded:"):
+        side: SideName = "entente" if why.endswith("entente") else "central"
+        options, _excluded = _purchase_options(catalog, state, side)
+        if options:
+            return False, None
+    return True, winner

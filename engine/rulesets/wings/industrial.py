@@ -7,7 +7,7 @@ its VP), else its inner zone (half, rounded down), else the rest of the card (a 
 rounded down); the seed's fourth case is cut off, read here as "nothing covered, nothing
 won". The seed gives no size, place, VP or scenario for the card: every value here is
 authored and listed in docs/wings-data.md. The raid reuses the Dambuster's machinery
-(``engine.wings.dambuster``): one Lancaster flies one card a turn, the AA guns fire by
+(``dambuster``): one Lancaster flies one card a turn, the AA guns fire by
 standing order, and the run ends with the last bomb, the plane lost, or the turn cap.
 """
 
@@ -21,6 +21,7 @@ import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.objectives import bomb_fall
 from engine.rulesets.wings.state import PlaneState
+from engine.sight import public_record
 
 PLANE = "lancaster-mk3"  # DB 11: the standard Lancaster, with its dorsal turret
 ROSTER = ("R5868",)  # authored: one Lancaster B Mk.I, "S-Sugar" of 467 Squadron
@@ -35,6 +36,7 @@ SHARE: dict[str, tuple[int, int]] = {  # DB 12: the share of the VP each coverag
 }
 
 
+@public_record
 class IndustrialTarget(BaseModel):
     """The complex's card on the table, square to it (authored geometry, in bw)."""
 

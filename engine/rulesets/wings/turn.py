@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import engine.rulesets.wings.ace as ace
 import engine.rulesets.wings.ammunition as ammunition
@@ -31,6 +31,7 @@ import engine.rulesets.wings.majors as majors
 import engine.rulesets.wings.nets as nets
 import engine.rulesets.wings.objectives as obj
 import engine.rulesets.wings.pistol as pistol
+import engine.rulesets.wings.records as records
 import engine.rulesets.wings.relief as relief
 import engine.rulesets.wings.sequences as sequences
 import engine.rulesets.wings.shooting as shooting
@@ -61,6 +62,7 @@ from engine.rulesets.wings.state import (
     Program,
     other,
 )
+from engine.rulesets.wings.work import Shot
 
 PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
 SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
@@ -68,24 +70,6 @@ SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
 # few cards are swept thousands of times a mission. The card is kept with its poses so its
 # id cannot be reused while the entry lives.
 _SWEEPS: dict[tuple[int, float], tuple[ManeuverCard, list[tuple[float, float, float]]]] = {}
-
-
-@dataclass
-class Shot:
-    shooter: str
-    gun: Gun
-    target: str
-    cards: int
-    bonus: int
-    aimed: bool
-    short: bool
-    left: int = 0
-    sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
-    killer: bool = False  # seed D.VII.b Killer: one card to the pilot
-    picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
-    sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
-    # Seed D.VI Soldier: the dive shot his power boosted makes its specials lasting.
-    soldier: bool = False
 
 
 class Turn:
@@ -877,7 +861,7 @@ class Turn:
 
     def lay_flak(self) -> None:
         """Once the programs are in, an armed battery's gunner lays its burst counter (his
-        order, ``engine.wings.gunner``), seen by his own side only until it bursts."""
+        order, ``gunner``), seen by his own side only until it bursts."""
         for pid in sorted(self.ground):
             if not gunner.ready(self.ground[pid], self.turn):
                 continue
@@ -951,7 +935,7 @@ class Turn:
     def release_bomb(self, plane: PlaneState, last_kind: str, announced: bool = False) -> None:
         """Standing order (authored): a bomber releases when its bomb would land on an
         enemy target, never at level 0 (where the seed has it blow up with its bomb). A
-        release the player ``announced`` falls whatever it lands on (engine.wings.bombing)."""
+        release the player ``announced`` falls whatever it lands on (bombing)."""
         pose = obj.bomb_fall(self.catalog, plane, last_kind)
         hits = [
             (obj.bomb_damage(self.catalog, pose, target, plane.cluster), target)
@@ -1168,14 +1152,30 @@ class Turn:
             self.event("card-revealed", plane=plane.id, card=card.code)
         pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
         starts = {pid: (self.planes[pid].x, self.planes[pid].y) for pid in moves}
+        # Each move is told once its altitude is set: where the step began and ended, and at
+        # which level, so the turn can be drawn step by step from its public events.
+        began = {pid: self.planes[pid] for pid in moves}
         for pid, (card, _length) in moves.items():
             plane = self.planes[pid]
             move = self.catalog.move(self.catalog.planes[plane.type], card.code)
             x, y, heading = geo.apply_move(plane.x, plane.y, plane.heading, move)
             self.update(pid, x=x, y=y, heading=heading, last_card=card.code, last_steep=card.steep)
-            self.event("moved", plane=pid, x=round(x, 3), y=round(y, 3), heading=round(heading, 1))
         for pid, (card, step) in played.items():
             self.altitude(pid, card, step, programs[pid])
+        for pid, (card, _length) in moves.items():
+            before, after = began[pid], self.planes[pid]
+            self.event(
+                "moved",
+                plane=pid,
+                x=round(after.x, 3),
+                y=round(after.y, 3),
+                heading=round(after.heading, 1),
+                card=card.code,
+                start=[round(before.x, 3), round(before.y, 3), round(before.heading, 1)],
+                level=after.level,
+                counters=after.counters,
+                level_before=before.level,
+            )
         relief.crash_low(self)  # seed F.V: too low over a hill or a ridge
         for pid in moves:
             plane = self.planes[pid]
@@ -1310,7 +1310,7 @@ class Turn:
         """The mission with its planes and objectives as they stand now, for the objective
         rules (what is achieved, who won)."""
         return self.mission.model_copy(
-            # the ground too: a strafing mission's posts are trenches (engine.wings.strafing)
+            # the ground too: a strafing mission's posts are trenches (strafing)
             update={"planes": self.planes, "objectives": self.objectives, "ground": self.ground}
         )
 
@@ -1464,6 +1464,7 @@ def play_turn(
         if not work.flying():
             break
         work.play_phase(programs)
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, programs)
     work.end_of_turn()
@@ -1486,6 +1487,7 @@ def resume_turn(
     work.phase = 3
     if work.flying():
         work.play_phase(dict(mission.programs))
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, mission.programs)
     work.end_of_turn()

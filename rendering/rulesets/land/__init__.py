@@ -5,7 +5,7 @@ Everything shown comes from the public view (``engine.rulesets.land.view``: a la
 holds no secret, the sheet comes in words); the picks of a round reach this module only through the
 reveal lines the application built after the reveal. Every image is 800 px wide with text of
 22 px or more (11 px on a 400 px phone); the reveal and the mission report are the phone
-versions of ``rendering.zero.phone_cards`` and ``rendering.mission_report``.
+versions of ``rendering.zero.phone_cards`` and ``rendering.rulesets.land.mission_report``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from engine.rulesets.land.view import (
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.land.mission_report import render_mission_report
 from rendering.rulesets.land.vp_words import vp_reason
 from rendering.style import (
@@ -184,7 +184,7 @@ def _l(key: str, locale: str, **params: object) -> str:
 
 
 # The sheets' words (names, places, resources) are English data; every one of them has an
-# entry in rendering/locales/<lang>/land-sheets.toml, keyed by theatre and number. A sheet
+# entry in rendering/locales/<lang>/land.toml, keyed by theatre and number. A sheet
 # edited without its words falls back to the data's English rather than to a raw key.
 
 
@@ -227,6 +227,8 @@ def forces_text(forces: str, locale: str) -> str:
 
 
 class LandPresenter:
+    tells_turns = False  # its turns are told by the reveal, the reports and the summary
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
@@ -597,7 +599,9 @@ class LandPresenter:
             extra.append(_l("deadline", locale, deadline=deadline))
         return self._mission_image(view, locale, extra)
 
-    def panel_image(self, view: LandView, locale: str) -> bytes:
+    def panel_image(
+        self, view: LandView, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
         return self._mission_image(view, locale)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
@@ -694,6 +698,7 @@ class LandPresenter:
         third = _l(
             "report-vp",
             locale,
+            count=report.target_points,
             points=report.target_points,
             japanese=record.vp.get(Side.JAPANESE, 0),
             allied=record.vp.get(Side.ALLIED, 0),
@@ -702,7 +707,8 @@ class LandPresenter:
         if record.clouds_card is not None:
             extra.append(_l("clouds-on" if record.clouds else "clouds-off", locale))
         if record.dispersal_points:
-            extra.append(_l("dispersal", locale, points=record.dispersal_points))
+            points = record.dispersal_points
+            extra.append(_l("dispersal", locale, count=points, points=points))
         return "\n".join([f"**{first}**", second, third, *extra])
 
     def report(self, scenario: str, view: LandView, turn: int, index: int, locale: str) -> Report:
@@ -722,6 +728,20 @@ class LandPresenter:
         )
         return Report(self._summary(scenario, record, locale), f"mission-{turn}.png", png)
 
+    def campaign_length(self, scenario: str, view: LandView | None, locale: str) -> str | None:
+        """A campaign of turns: the scenario's count says it."""
+        return None
+
+    def names(self, view: LandView) -> Mapping[str, str]:
+        """Its events name their places and units in words already."""
+        return {}
+
+    def turn_told(
+        self, scenario: str, view: LandView, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """Its turns are told by their reports and the turn's summary."""
+        return None
+
     def after_action_turn(
         self, scenario: str, view: LandView, turn: int, locale: str, images: Mapping[str, str]
     ) -> list[str]:
@@ -736,7 +756,7 @@ class LandPresenter:
             lines.append(f"  ![{key}]({images[key]})")
         for vp_line in record.lines:
             side, reason = side_text(vp_line.side, locale), vp_reason(vp_line.reason, locale)
-            lines.append(t("polish.land-vp.line", locale, side=side, vp=vp_line.vp, reason=reason))
+            lines.append(t("land.vp-line.line", locale, side=side, vp=vp_line.vp, reason=reason))
         if view.finished and turn == view.missions:
             lines.append(f"- {self._outcome(view, locale)}")  # 24.7, after the last mission
         return [*lines, ""]

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.wings.dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
@@ -38,9 +38,12 @@ from rendering.rulesets.wings.dam_map import dam_board
 from rendering.rulesets.wings.front import front_words
 from rendering.rulesets.wings.majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings.map import table_map
+from rendering.rulesets.wings.preview import drafted_programs, preview_board, preview_lines
 from rendering.rulesets.wings.relief import relief_lines
 from rendering.rulesets.wings.roles import role_lines
+from rendering.rulesets.wings.story import Names, raid_story, story
 from rendering.rulesets.wings.sun import sun_lines
+from rendering.rulesets.wings.turn import Flown, TurnPainter, animation, flown, still
 from rendering.style import font, to_png, wrap
 
 WIDTH = 800
@@ -113,6 +116,10 @@ class WingsViewLike(Protocol):
     def reports(self) -> dict[int, int]: ...
     @property
     def plane_types(self) -> dict[str, tuple[str, int]]: ...
+    @property
+    def viewer(self) -> str | None: ...
+    @property
+    def flight(self) -> dict[str, Any]: ...
 
 
 def _side(side: str, locale: str) -> str:
@@ -215,6 +222,8 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
 
 
 class WingsPresenter:
+    tells_turns = True  # a turn is shown flown, its programs with it (issue 27)
+
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
@@ -346,6 +355,7 @@ class WingsPresenter:
                         maneuver=word(
                             f"wings.maneuver.{plane['sequence']}", plane["sequence"], locale
                         ),
+                        count=plane["sequence_flown"],
                         flown=plane["sequence_flown"],
                     )
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
@@ -457,9 +467,11 @@ class WingsPresenter:
                 round=t(f"service.round.{view.stage}", locale),
             )
         mission = view.data.get("mission")
-        if not mission:  # between missions, or the campaign over: no turn to name
+        # Between missions, or the campaign over (since wings rules 14 it may end with its
+        # last mission still on the table): no turn to name.
+        if not mission or view.stage == "ended":
             return t(
-                "ux-wings3.where-between",
+                "wings.where-between",
                 locale,
                 mission=view.data.get("mission_number", 0),
                 missions=view.data.get("missions_planned", 0),
@@ -467,7 +479,7 @@ class WingsPresenter:
             ) + front_words(view.data, locale)
         # The channel counts the campaign's turns ("Turn 7/27"), a mission its own: the
         # board names both when they differ, or its "turn 2" contradicts the message's 7.
-        key = "wings.where" if mission["turn"] == view.turn else "ux-wings3.where"
+        key = "wings.where" if mission["turn"] == view.turn else "wings.where-campaign"
         return t(
             key,
             locale,
@@ -589,7 +601,7 @@ class WingsPresenter:
             return t("wings.sequence.sealed", locale, code=value.removeprefix(SEQUENCE_SEALED))
         if field == "purchase" and value.startswith(BUY_SEALED):
             # Seed E/F: a squadron's purchase, sealed: public words never name the resource.
-            return t("seal-purchase.sealed", locale, code=value.removeprefix(BUY_SEALED))
+            return t("wings.purchase.sealed", locale, code=value.removeprefix(BUY_SEALED))
         if field == "mission":
             return word(f"wings.kind.{value}", value, locale)
         if field == "purchase":
@@ -650,14 +662,14 @@ class WingsPresenter:
         if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
             return t(f"wings.{option.detail}-detail", locale)
         if field.startswith("skill"):  # what the skill does (seed D.VII), authored
-            return word(f"ux-wings3.skill-detail.{option.id}", option.detail, locale)
+            return word(f"wings.skill-detail.{option.id}", option.detail, locale)
         if option.detail.startswith(BUY_WORDS):  # a sealed purchase: its price, if new
             _kind, price, fresh = _bought(option.detail)
-            key = "ux-wings3.debrief.cost-new" if fresh else "ux-wings3.debrief.cost"
+            key = "wings.debrief.cost-new" if fresh else "wings.debrief.cost"
             return t(key, locale, cp=price) if price else ""
         if field == "purchase" and option.detail:  # "2 (new)": its price, a kind never owned
             cost, _, new = option.detail.partition(" ")
-            key = "ux-wings3.debrief.cost-new" if new else "ux-wings3.debrief.cost"
+            key = "wings.debrief.cost-new" if new else "wings.debrief.cost"
             return t(key, locale, cp=cost) if cost.isdigit() else option.detail
         if _program_field(field) and (words := _program_words(_program_of(option), locale)):
             return words  # the program in words: the label gives its codes
@@ -665,10 +677,12 @@ class WingsPresenter:
 
     @staticmethod
     def sealed_option(field: str, option: Option) -> bool:
-        """Whether the option's public words are a seal: its owner's menu names it in his
-        own words instead ("Flak order 585a660a60" says nothing to the gunner's side)."""
+        """Whether its owner's menu names the option in its own words rather than as it
+        reads once opened: a seal ("Flak order 585a660a60" says nothing to the gunner's
+        side), or a purchase, whose menu line carries its price."""
         return option.id.startswith((SEALED, KIT_SEALED, BUY_SEALED)) or (
-            option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS)
+            option.detail.startswith(BUY_WORDS)
+            or (option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS))
         )
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -681,7 +695,7 @@ class WingsPresenter:
             else word(f"wings.{o.detail}", o.detail, locale)
             if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
             else _bought_words(o.detail, locale)
-            if o.id.startswith(BUY_SEALED)  # a sealed purchase: the resource and its price
+            if o.detail.startswith(BUY_WORDS)  # a purchase: the resource and its price
             else _flak_words(o.detail, locale)
             if o.id.startswith(FLAK_SEALED) and o.detail.startswith(FLAK_WORDS)
             else self.option_text(scenario, decision.field, o.id, locale)
@@ -689,9 +703,9 @@ class WingsPresenter:
         ]
         pilot = decision.options[0].detail if decision.options else ""
         if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
-            return [t("ux-wings4.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
+            return [t("wings.debrief.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
         if decision.field.startswith("wound") and pilot:  # whose wound: the seam names him
-            return [t("wound-name.for", locale, pilot=pilot, choices=" · ".join(labels))]
+            return [t("wings.debrief.wound-for", locale, pilot=pilot, choices=" · ".join(labels))]
         return [" · ".join(labels)]
 
     def excluded_lines(
@@ -727,8 +741,11 @@ class WingsPresenter:
         if stage == "reorder" and not view.shown:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
+        if "dam" in view.data and stage == "program":
+            # A raid flies one card a turn, and its own codes and bomb orders (DB 2, 5).
+            return [t(f"dambuster.panel.{key}", locale) for key in ("one-card", "legend")], []
         if stage == DAM_NIGHT and side != "entente":  # the guns' side: not their Lancaster
-            before = [t("ux-review2.night.guns", locale)]
+            before = [t("wings.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
         if reserve and stage not in ("ended", "debrief"):  # spent only while flying
@@ -738,11 +755,11 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         squadron = view.data.get("squadrons", {}).get(side) or {}
         if stage == "debrief" and squadron.get("reserve") is not None:  # what buys with
-            before.append(t("ux-wings3.debrief.cp", locale, cp=squadron["reserve"]))
+            before.append(t("wings.debrief.cp", locale, cp=squadron["reserve"]))
         if view.stage == DAM_NIGHT:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
-            before.append(t("ux-wings3.legend", locale))  # the menus write cards as codes
+            before.append(t("wings.legend", locale))  # the menus write cards as codes
             before += self._flak_names(view, side, locale)
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
@@ -775,8 +792,8 @@ class WingsPresenter:
             slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")
             label = t(f"wings.map.initial.{plane['side']}", locale) + slot
             pilot = pilots.get(plane.get("pilot") or "", {}).get("name", "")
-            names.append(t("ux-wings3.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
-        return [t("ux-wings3.flak-names", locale, names=", ".join(names))]
+            names.append(t("wings.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
+        return [t("wings.flak-names", locale, names=", ".join(names))]
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
         """Seed D.VI: which of the reader's planes holds a power its standing order plays
@@ -827,18 +844,18 @@ class WingsPresenter:
         parts = []
         if down:
             sides = ", ".join(
-                t("ux-wings4.side-count", locale, side=_side(side, locale), count=len(ids))
+                t("wings.turn-story.side-count", locale, side=_side(side, locale), count=len(ids))
                 if side
                 else str(len(ids))
                 for side, ids in sorted(down.items(), key=lambda item: _SIDE_ORDER.get(item[0], 2))
             )
-            parts.append(t("ux-wings4.planes-down", locale, sides=sides))
+            parts.append(t("wings.turn-story.planes-down", locale, sides=sides))
         for key, counted in HAPPENINGS:
             if count := sum(kinds.count(kind) for kind in counted):
-                parts.append(t(f"ux-wings4.{key}", locale, count=count))
+                parts.append(t(f"wings.turn-story.{key}", locale, count=count))
         if not parts:
-            return [t("ux-wings4.happened-none", locale)]
-        return [t("ux-wings4.happened", locale, parts=" · ".join(parts))]
+            return [t("wings.turn-story.happened-none", locale)]
+        return [t("wings.turn-story.happened", locale, parts=" · ".join(parts))]
 
     @staticmethod
     def _early_end(view: WingsViewLike, locale: str) -> list[str]:
@@ -863,7 +880,7 @@ class WingsPresenter:
             why = "grounded"
         return [
             t(
-                f"ux-wings3.end.{why}",
+                f"wings.end.{why}",
                 locale,
                 number=number,
                 missions=data.get("missions_planned", 0),
@@ -874,10 +891,35 @@ class WingsPresenter:
             )
         ]
 
+    def campaign_length(self, scenario: str, view: WingsViewLike | None, locale: str) -> str | None:
+        """A squadron campaign counts missions, each as long as it lasts (issue 27: the
+        card said "27 turns"); a raid counts its runs. Flown missions say their turns."""
+        if view is None or "dam" in view.data:
+            return None
+        data = view.data
+        planned = int(data.get("missions_planned") or 0)
+        mission = data.get("mission") or {}
+        most = int(mission.get("max_turns") or 0)
+        words = t("wings.length.missions", locale, missions=planned, turns=most or "?")
+        flown = self._flown_lengths(view, locale)
+        return f"{words}; {flown}" if flown else words
+
+    @staticmethod
+    def _flown_lengths(view: WingsViewLike, locale: str) -> str:
+        """ "mission 1 lasted 6 turns, mission 2 lasted 4 turns" from the records."""
+        parts = [
+            t("wings.length.flown", locale, number=record["number"], turns=record["turns"])
+            for record in view.data.get("history", ())
+            if "turns" in record
+        ]
+        return ", ".join(parts)
+
     def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
+        flown = self._flown_lengths(view, locale) if "dam" not in view.data else ""
         return [
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
+            *([t("wings.length.status", locale, flown=flown)] if flown else []),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
             *relief_lines(view.data, locale),
             *sun_lines(view.data, locale),
@@ -889,8 +931,8 @@ class WingsPresenter:
 
     @staticmethod
     def _board(view: WingsViewLike, locale: str) -> Image.Image | None:
-        """The table from above, when a mission is on it (``rendering.wings_map``)."""
-        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.wings_dam_map``)
+        """The table from above, when a mission is on it (``rendering.rulesets.wings.map``)."""
+        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.rulesets.wings.dam_map``)
             return dam_board(view.data["dam"], WIDTH - 2 * MARGIN + 16, locale)
         mission = view.data.get("mission")
         if not mission or not mission.get("planes"):
@@ -918,10 +960,10 @@ class WingsPresenter:
                 level=plane["level"],
             )
             side = _side(plane["side"], locale)
-            key = "ux-wings3.key.plane"
+            key = "wings.key.plane"
             parts.append(t(key, locale, label=label, side=side, slot=slot, level=plane["level"]))
         if any(p.get("counters") for p in labelled):
-            parts.append(t("ux-wings3.key.counters", locale))
+            parts.append(t("wings.key.counters", locale))
         sites = (mission.get("objectives") or {}).values()
         balloon = next(
             (
@@ -932,21 +974,21 @@ class WingsPresenter:
             None,
         )
         if balloon is not None:
-            parts.append(t("ux-wings3.key.balloon", locale, level=balloon["level"]))
+            parts.append(t("wings.key.balloon", locale, level=balloon["level"]))
         if any(o["kind"] == "post" and not o.get("destroyed") for o in sites):
             parts.append(t("strafing.key.post", locale))  # seed E.I.a: the ring's meaning
         kinds = {g["kind"] for g in (mission.get("ground") or {}).values()}
         if kinds - {"trench", "caa"}:  # the table marks every other battery "F"
-            parts.append(t("ux-wings3.key.flak", locale))
+            parts.append(t("wings.key.flak", locale))
         if "caa" in kinds:
-            parts.append(t("ux-wings3.key.caa", locale))
+            parts.append(t("wings.key.caa", locale))
         hidden = next((p for p in planes if p.get("damage") is None), None)
         if hidden is not None:
             structure = self._structure(view, hidden["type"])
-            parts.append(t("ux-wings3.key.damage", locale, structure=structure))
+            parts.append(t("wings.key.damage", locale, structure=structure))
         if not parts:
             return []
-        return [(t("ux-wings3.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
+        return [(t("wings.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
 
     def status_board(
         self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
@@ -967,12 +1009,29 @@ class WingsPresenter:
             lines.append((t("wings.deadline", locale, deadline=deadline), MUTED, False))
         return _render(self._where(view, locale), lines, self._board(view, locale))
 
-    def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
-        lines = [*self._map_key(view, locale), *self._plane_lines(view, locale)]
+    def panel_image(
+        self, view: WingsViewLike, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
+        """The side's table with its drafted programs flown as ghost paths (issue 27): its
+        own view and drafts only, so nothing of the other side's choices can show."""
+        drafted = drafted_programs(view, drafts)
+        lines = preview_lines(view, drafted, locale, self._slot, self._pilot)
+        lines += [*self._map_key(view, locale), *self._plane_lines(view, locale)]
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
-        return _render(self._where(view, locale), lines, self._board(view, locale))
+        board = preview_board(view, drafted, WIDTH - 2 * MARGIN + 16, locale)
+        if board is None:
+            board = self._board(view, locale)
+        return _render(self._where(view, locale), lines, board)
+
+    @staticmethod
+    def _pilot(view: WingsViewLike, pid: str) -> str:
+        """The pilot flying plane ``pid``, by name, as the table knows him."""
+        mission = view.data.get("mission") or {}
+        plane = (mission.get("planes") or {}).get(pid, {})
+        pilot = (view.data.get("pilots") or {}).get(plane.get("pilot") or "", {})
+        return str(pilot.get("name", pid))
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
         lines: list[Line] = []
@@ -1022,6 +1081,100 @@ class WingsPresenter:
                     )
                 )
         return _render(t("wings.after-action", locale), lines)
+
+    # ------------------------------------------------------------------ the turn shown
+
+    def names(self, view: WingsViewLike) -> Mapping[str, str]:
+        """Plane and pilot ids -> the pilot's name, for the log ("P3 fires at P1" reads
+        "Kurt Wolff fires at Albert Ball"): every pilot of the campaign, then the planes of
+        the mission on the table (a reinforcement flies under an id of its own)."""
+        names = {pid: str(p["name"]) for pid, p in (view.data.get("pilots") or {}).items()}
+        named = Names(view)
+        for pid in (view.data.get("mission") or {}).get("planes", {}):
+            names[pid] = named.pilot(pid)
+        return names
+
+    def turn_told(
+        self, scenario: str, view: WingsViewLike, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """A flying turn (issue 27): a line a plane (its cards by pilot name, its shots, what
+        it took), a picture of every path, step and shot, and the same as an animation. A
+        debrief, a raid or a turn logged before the moves said where they began: None."""
+        if "dam" in view.data:
+            return self._raid_told(view, events, turn, locale)
+        mission = view.data.get("mission")
+        if not mission or not view.flight:
+            return None
+        turn_flown = flown(events)
+        if not turn_flown.steps:
+            return None
+        lines = [
+            *self.turn_happenings(view, events, locale),
+            *story(view, turn_flown, events, locale),
+        ]
+        png = self.turn_picture(view, turn_flown, locale)
+        gif = self.turn_animation(view, turn_flown, locale)
+        alt = described_turn(lines)
+        return TurnTold(
+            tuple(lines),
+            (
+                (f"turn-{turn}.png", png, alt),
+                (f"turn-{turn}.gif", gif, t("wings.flown.animation-alt", locale, what=alt)),
+            ),
+        )
+
+    def _raid_told(
+        self, view: WingsViewLike, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """A raid's turn: the Lancaster's card, its bomb and the guns' fire, in words, and
+        the dam's table as the turn left it."""
+        lines = raid_story(events, locale)
+        if not lines:
+            return None
+        board = self._board(view, locale)
+        title = t("dambuster.raid.title", locale, turn=turn)
+        png = _render(title, [(self._scores(view, locale), INK, True)], board)
+        return TurnTold(tuple(lines), ((f"turn-{turn}.png", png, described_turn(lines)),))
+
+    def turn_picture(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> bytes:
+        """The turn on one picture: every path, step and shot, and under it each plane's
+        mark, pilot and cards with the marks' key."""
+        title = t(
+            "wings.flown.title",
+            locale,
+            turn=turn_flown.turn or "?",
+            mission=view.data.get("mission_number", "?"),
+        )
+        mission = view.data["mission"]
+        width = WIDTH - 2 * MARGIN + 16
+        board = still(mission, view.slots, view.flight, turn_flown, width, locale)
+        return _render(title, self._flown_key(view, turn_flown, locale), board)
+
+    def turn_animation(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> bytes:
+        """The turn flown card by card, as an animated GIF Discord plays inline."""
+        mission = view.data["mission"]
+        return animation(mission, view.slots, view.flight, turn_flown, locale)
+
+    def _flown_key(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> list[Line]:
+        """Under the turn's picture: each plane's mark, pilot and cards, then the marks' key."""
+        names = Names(view)
+        painter = TurnPainter(view.data["mission"], view.flight, turn_flown, view.slots, locale)
+        lines: list[Line] = []
+
+        def order(pid: str) -> tuple[int, str]:  # as the table marks them: E1, E2, C1, C2
+            return (_SIDE_ORDER.get(painter.side(pid), 2), painter.label(pid))
+
+        for pid in sorted(turn_flown.steps, key=order):
+            text = t(
+                "wings.flown.plane",
+                locale,
+                mark=painter.label(pid),
+                pilot=names.pilot(pid),
+                cards=" ".join(turn_flown.cards(pid)),
+            )
+            lines.append((text, SIDE_INK.get(painter.side(pid), INK), False))
+        lines += [(t(f"wings.flown.{key}", locale), MUTED, False) for key in ("key", "key2")]
+        return lines
 
     # ------------------------------------------------------------------ mission reports
 
@@ -1144,8 +1297,8 @@ def _cards_words(program: str, locale: str) -> str:
     codes = program.partition(SEQUENCE_MARK)[0].split()  # a plain twin's seal is not a card
     if not codes or any(code not in CARD_CODES for code in codes):
         return ""
-    then = t("ux-wings3.then", locale)
-    return then.join(t(f"ux-wings3.card.{code}", locale) for code in codes)
+    then = t("wings.then", locale)
+    return then.join(t(f"wings.card.{code}", locale) for code in codes)
 
 
 def _purchase_words(kind: str, locale: str) -> str:
@@ -1172,7 +1325,7 @@ def _bought_words(detail: str, locale: str) -> str:
     if not cost:
         return item
     return t(
-        "seal-purchase.item", locale, item=item, price=t("ux-wings3.debrief.cost", locale, cp=cost)
+        "wings.purchase.item", locale, item=item, price=t("wings.debrief.cost", locale, cp=cost)
     )
 
 
@@ -1195,3 +1348,8 @@ def _maneuver_words(program: str, locale: str) -> str:
     name = word(f"wings.maneuver.{key}", key, locale)
     declared = t("wings.sequence.declared", locale, maneuver=name, cards=cards.strip())
     return " ".join([*plain, declared])
+
+
+def described_turn(lines: Sequence[str]) -> str:
+    """The turn's lines as one plain sentence for a picture's alt text (no Markdown)."""
+    return " ".join(line.replace("**", "").replace("`", "") for line in lines)
