@@ -1226,4 +1226,3 @@ def _remember(state: WingsState, given: Mapping[Any, Mapping[str, str]]) -> Wing
     next turn's quick picks."""
     programs = {pid: v for side in given.values() for pid, v in side.items() if " " in v.strip()}
     return state.model_copy(update={"flown": {**state.flown, **programs}}) if programs else state
-
