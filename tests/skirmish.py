@@ -35,7 +35,8 @@ from engine.ruleset import (
     unit_field,
     unit_of,
 )
-from rendering.presenter import Report, RevealLine
+from engine.sight import Eyes, Public, Sealed
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnTold
 
 KEY = "skirmish"
 HEX = re.compile(r"[A-I][1-9]")
@@ -47,11 +48,11 @@ NAMES = {"B1": "Sherman · C4", "B2": "Stuart · C5", "R1": "Tiger · E5"}
 class SkirmishState(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    turn: int = 1
-    round: str = "orders"
-    at: dict[str, str] = {"B1": "C4", "B2": "C5", "R1": "E5"}
-    dug_in: bool = False
-    rolled: tuple[int, ...] = ()
+    turn: Public[int] = 1
+    round: Public[str] = "orders"
+    at: Public[dict[str, str]] = {"B1": "C4", "B2": "C5", "R1": "E5"}
+    dug_in: Sealed[bool] = False  # Red's secret; no view shows it
+    rolled: Public[tuple[int, ...]] = ()
 
     @property
     def finished(self) -> bool:
@@ -180,8 +181,10 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
         events.append(Event(kind="ambush", turn=state.turn, data={"sprung": sprung}))
         return state.model_copy(update={"round": "orders", "turn": state.turn + 1}), events
 
-    def view(self, state: SkirmishState, viewer: str | None) -> SkirmishView:
-        return SkirmishView(turn=state.turn, finished=state.finished, at=dict(state.at))
+    def project(self, kept: Any, eyes: Eyes) -> SkirmishView:
+        # The gate hands back a dict when it kept part of the state (dug_in is sealed).
+        fact = kept.get if isinstance(kept, dict) else lambda key: getattr(kept, key)
+        return SkirmishView(turn=fact("turn"), finished=fact("turn") > 3, at=dict(fact("at")))
 
     def progress(self, state: SkirmishState) -> Progress:
         return Progress(
@@ -206,6 +209,8 @@ def _png() -> bytes:
 
 
 class SkirmishPresenter:
+    tells_turns = False
+
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
         return value
 
@@ -228,6 +233,12 @@ class SkirmishPresenter:
     def board_summary(self, view: Any, locale: str) -> str:
         return "the hill"
 
+    def names(self, view: Any) -> Mapping[str, str]:
+        return {}
+
+    def campaign_length(self, scenario: str, view: Any, locale: str) -> str | None:
+        return None
+
     def panel_summary(self, view: Any, side: str, locale: str) -> str:
         return "the hill"
 
@@ -242,7 +253,7 @@ class SkirmishPresenter:
     ) -> bytes:
         return _png()
 
-    def panel_image(self, view: Any, locale: str) -> bytes:
+    def panel_image(self, view: Any, locale: str, drafts: Mapping[str, str] = NO_DRAFTS) -> bytes:
         return _png()
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
@@ -256,6 +267,11 @@ class SkirmishPresenter:
 
     def report(self, scenario: str, view: Any, turn: int, index: int, locale: str) -> Report:
         raise IndexError(index)
+
+    def turn_told(
+        self, scenario: str, view: Any, events: Any, turn: int, locale: str
+    ) -> TurnTold | None:
+        return None
 
     def after_action_turn(
         self, scenario: str, view: Any, turn: int, locale: str, images: Any
