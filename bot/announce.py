@@ -24,7 +24,7 @@ from bot import boards, drawing, secrecy, service_rounds
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
-from bot.i18n import t, word
+from bot.i18n import field_word, t, word
 from bot.panel import PanelSpec, deadline_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
@@ -74,7 +74,7 @@ def round_text(kind: str, locale: str) -> str:
 
 
 def field_text(name: str, locale: str) -> str:
-    return t(f"service.field.{name}", locale)
+    return field_word(name, locale)
 
 
 def reason_text(reason: str, locale: str) -> str:
@@ -379,6 +379,8 @@ class AnnouncementBuilder:
                 lines.append(t("service.round.waiting", loc, side=side_text(side, loc)))
             else:
                 key = "service.round.defaulted" if lock.defaulted else "service.round.locked"
+                if plugin.rules.public_round(round_row.kind) and not lock.defaulted:
+                    key = "inputs.round.submitted"  # nothing sealed: no receipt to show
                 if lock.by_user is None and not lock.defaulted:
                     key = "service.round.idle"  # locked at the opening: nothing to decide
                 lines.append(
@@ -471,6 +473,8 @@ class AnnouncementBuilder:
     ) -> Announcement:
         loc = c.locale
         kind = str(payload["round"])
+        if payload.get("public"):
+            return self._public_line(plugin, c, payload)
         title = t("service.reveal.title", loc, turn=payload["turn"], round=round_text(kind, loc))
         lines = [f"**{title}**"]
         reveal_sides: list[RevealLine] = []
@@ -479,7 +483,7 @@ class AnnouncementBuilder:
             side = str(entry["side"])
             pairs = tuple(
                 (
-                    field_text(name, loc),
+                    field_word(name, loc, value.get("field_label", "")),
                     plugin.presenter.option_text(c.scenario, name, value["id"], loc),
                 )
                 for name, value in entry["fields"].items()
@@ -510,6 +514,30 @@ class AnnouncementBuilder:
             sides = described(lines[1 : 1 + len(reveal_sides)])
             alt[name] = t("service.image.reveal", loc, sides=sides)
         return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
+
+    def _public_line(
+        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
+    ) -> Announcement:
+        """A public round (a move in the open, a roll asked for): one short line of what
+        each side did, no receipt, no image; the log tells the rest."""
+        loc = c.locale
+        done = []
+        for entry in payload["sides"]:
+            what = " · ".join(
+                plugin.presenter.option_text(c.scenario, name, value["id"], loc)
+                for name, value in entry["fields"].items()
+            )
+            done.append(
+                t("inputs.public.side", loc, side=side_text(str(entry["side"]), loc), what=what)
+            )
+        text = t(
+            "inputs.public.line",
+            loc,
+            turn=payload["turn"],
+            round=round_text(str(payload["round"]), loc),
+            done=" — ".join(done) or t("inputs.public.nothing", loc),
+        )
+        return Announcement("reveal", clip(text))
 
     # -- a resolution's reports (the strikes a turn flew, say)
     async def _report(
