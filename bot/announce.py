@@ -371,6 +371,8 @@ class AnnouncementBuilder:
                 lines.append(t("service.round.waiting", loc, side=side_text(side, loc)))
             else:
                 key = "service.round.defaulted" if lock.defaulted else "service.round.locked"
+                if plugin.rules.public_round(round_row.kind) and not lock.defaulted:
+                    key = "inputs.round.submitted"  # nothing sealed: no receipt to show
                 if lock.by_user is None and not lock.defaulted:
                     key = "service.round.idle"  # locked at the opening: nothing to decide
                 lines.append(
@@ -463,6 +465,8 @@ class AnnouncementBuilder:
     ) -> Announcement:
         loc = c.locale
         kind = str(payload["round"])
+        if payload.get("public"):
+            return self._public_line(plugin, c, payload)
         title = t("service.reveal.title", loc, turn=payload["turn"], round=round_text(kind, loc))
         lines = [f"**{title}**"]
         reveal_sides: list[RevealLine] = []
@@ -471,7 +475,7 @@ class AnnouncementBuilder:
             side = str(entry["side"])
             pairs = tuple(
                 (
-                    field_text(name, loc),
+                    field_text(name, loc, value.get("field_label", "")),
                     plugin.presenter.option_text(c.scenario, name, value["id"], loc),
                 )
                 for name, value in entry["fields"].items()
@@ -502,6 +506,30 @@ class AnnouncementBuilder:
             sides = described(lines[1 : 1 + len(reveal_sides)])
             alt[name] = t("service.image.reveal", loc, sides=sides)
         return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
+
+    def _public_line(
+        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
+    ) -> Announcement:
+        """A public round (a move in the open, a roll asked for): one short line of what
+        each side did, no receipt, no image; the log tells the rest."""
+        loc = c.locale
+        done = []
+        for entry in payload["sides"]:
+            what = " · ".join(
+                plugin.presenter.option_text(c.scenario, name, value["id"], loc)
+                for name, value in entry["fields"].items()
+            )
+            done.append(
+                t("inputs.public.side", loc, side=side_text(str(entry["side"]), loc), what=what)
+            )
+        text = t(
+            "inputs.public.line",
+            loc,
+            turn=payload["turn"],
+            round=round_text(str(payload["round"]), loc),
+            done=" — ".join(done) or t("inputs.public.nothing", loc),
+        )
+        return Announcement("reveal", clip(text))
 
     # -- a resolution's reports (the strikes a turn flew, say)
     async def _report(

@@ -35,6 +35,7 @@ COGS: tuple[str, ...] = (
     "cogs.about",
     "cogs.campaign",
     "cogs.orders",
+    "cogs.write",
     "cogs.odds",
     "cogs.status",
     "cogs.rules",

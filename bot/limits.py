@@ -12,6 +12,9 @@ import unicodedata
 MESSAGE_LIMIT = 2000  # Discord refuses message content longer than this
 VALUE_LIMIT = 100  # a value quoted back in a refusal: enough to recognise it
 MAX_REMINDERS = 10  # each reminder is a DM per side per round
+# A text written for one field (a modal's text input): far above any order a game reads,
+# far below Discord's 4,000, so a pasted page is refused before any ruleset parses it.
+TEXT_INPUT_LIMIT = 200
 
 # Characters that draw nothing although they are letters or symbols to Unicode.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")

@@ -386,6 +386,8 @@ async def panel_data(
         view = await view_at(tx, rules, live.snapshot_before_id, viewer, row=snapshot)
     lock = (locks if locks is not None else await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at
+    decisions = side_decisions(rules, state, side)
+    drafted = dict(drafts) if drafts is not None else await tx.drafts(live.id, side)
     return PanelData(
         campaign_id=campaign.id,
         round_id=live.id,
@@ -395,8 +397,8 @@ async def panel_data(
         status=live.status,
         paused=campaign.status == "paused",
         deadline=from_epoch(live.deadline_at) if live.deadline_at is not None else None,
-        decisions=side_decisions(rules, state, side),
-        drafts=dict(drafts) if drafts is not None else await tx.drafts(live.id, side),
+        decisions=decisions,
+        drafts=drafted,
         locked=lock is not None,
         receipt=lock.receipt if lock is not None else None,
         is_commander=player.commander,
@@ -411,6 +413,12 @@ async def panel_data(
             and before_deadline
         ),
         view=view,
+        written={
+            d.field: rules.text_of(state, d, drafted[d.field])
+            for d in decisions
+            if d.input == "text" and d.field in drafted
+        },
+        public=rules.public_round(live.kind),
     )
 
 
@@ -518,8 +526,14 @@ async def open_round(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, snapshot_id: int
 ) -> int:
     """Open the round the state waits for: row, deadline and reminder timers, announcements."""
-    progress = ctx.plugin(campaign).rules.progress(state)
-    deadline = ctx.now + campaign.round_seconds
+    rules = ctx.plugin(campaign).rules
+    progress = rules.progress(state)
+    spec = rules.round_spec(progress.round)
+    seconds = campaign.round_seconds
+    if spec is not None and spec.reaction and spec.reaction_seconds > 0:
+        # A reaction (an ambush) waits a short while of its own on the one side asked.
+        seconds = min(seconds, spec.reaction_seconds)
+    deadline = ctx.now + seconds
     round_id = await tx.insert_round(
         campaign.id,
         campaign.branch,
@@ -603,7 +617,10 @@ async def lock_side(
     canonical = canonical_choice(
         campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice, by=by_user
     )
-    salt = ctx.seeds.token_hex(16)
+    # A public round has nothing to hide: no salt (its receipt is the bare choice's hash,
+    # so verify checks it as any other), and nothing about it says "sealed".
+    public = ctx.plugin(campaign).rules.public_round(round_row.kind)
+    salt = "" if public else ctx.seeds.token_hex(16)
     receipt = receipt_of(canonical, salt)
     await tx.insert_lock(
         NewLock(
@@ -659,7 +676,7 @@ async def close_with_defaults(
             use_draft = (
                 campaign.missing_policy == "drafts"
                 and drafted is not None
-                and decision.allows(drafted)
+                and rules.accept(state, decision, drafted) is None
             )
             choice[decision.field] = drafted if use_draft and drafted else decision.default
         await lock_side(tx, ctx, campaign, round_row, side, choice, by_user=None, defaulted=True)
@@ -894,8 +911,14 @@ async def _announce_reveal(
         lock = standing[side]
         own = [d for d in decisions if d.side == side]
         choice = choice_of(lock.canonical)
+        labels = {d.field: d.label for d in own if d.label}
         shown = {
-            field: {"id": value, "label": option_label(own, field, value)}
+            field: {
+                "id": value,
+                "label": option_label(own, field, value),
+                # A per-unit field is named by its unit's public words (a pilot, a tank).
+                **({"field_label": labels[field]} if field in labels else {}),
+            }
             for field, value in secrecy.shown_at_reveal(rules, choice).items()
         }
         sides.append(
@@ -945,6 +968,25 @@ async def _announce_reveal(
     told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
     if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
         return opened
+    if rules.public_round(round_row.kind):
+        # Nothing was sealed: one short line says what was done, no receipts, no image.
+        await notify(
+            tx,
+            campaign,
+            "reveal",
+            {
+                "round_id": round_row.id,
+                "turn": round_row.turn,
+                "round": round_row.kind,
+                "snapshot_id": after_id,
+                "sides": [s for s in sides if s["fields"]],
+                "opened": [],
+                "public": True,
+            },
+            ctx.now,
+            dedupe_key=f"reveal:{round_row.id}",
+        )
+        return []
     await notify(
         tx,
         campaign,

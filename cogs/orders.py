@@ -8,6 +8,8 @@ is kept in memory. Formats (each well under Discord's 100 characters):
 - ``sortie:lock:<campaign>:<round>:<side>:<drafts>`` Lock: commits only the drafts shown
 - ``sortie:unlock:<campaign>:<round>:<side>``      Unlock, when the campaign allows it
 - ``sortie:help:<campaign>:<round>:<side>``        how the panel works (ephemeral)
+- ``sortie:write:…`` and ``sortie:y:…``: a text field's Write button (its modal
+  ``sortie:m:…``) and a yes/no field's buttons, in ``cogs.write``
 
 Who acts is never read from the id: the service takes the interaction's user and checks
 that they play the campaign (and command their side, to lock). The side in the id lets
@@ -50,6 +52,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("sortie.orders")
 
 SIDE = r"(?P<side>[a-z0-9_-]{1,32})"
+# A field, last in an id: a per-unit one holds its family, ":" and the unit ("program:P3"),
+# so it parses back whole whatever the unit's id (engine.ruleset.unit_field).
+FIELD = r"(?P<field>[A-Za-z0-9_.:-]{1,48})"
 IDS = r"(?P<campaign>\d{1,20}):(?P<round>\d{1,20})"
 # Refusals meaning "this panel's round is no longer open": the panel turns read-only.
 OVER = ("stale-round", "deadline-passed", "finished", "no-open-round")
@@ -108,6 +113,24 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             )
         )
     row = len(spec.selects)
+    confirm = BUTTONS.get("confirm")
+    for yes_no in spec.confirms if confirm is not None else ():
+        for index, choice in enumerate(yes_no.choices):
+            assert confirm is not None
+            view.add_item(
+                confirm(
+                    spec.campaign_id,
+                    spec.round_id,
+                    spec.side,
+                    label=choice.label,
+                    style=STYLES["success" if choice.default else "secondary"],
+                    disabled=yes_no.disabled,
+                    row=row,
+                    field=yes_no.field,
+                    index=index,
+                )
+            )
+        row += 1
     for button in spec.buttons:
         if button.action == "page":
             view.add_item(
@@ -132,6 +155,7 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             disabled=button.disabled,
             row=row,
             version=spec.version,
+            page=spec.page,
         )
         view.add_item(item)
     return view
@@ -386,7 +410,7 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 
 class FieldSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"sortie:o:{IDS}:{SIDE}:(?P<field>[a-z0-9_-]{{1,32}})",  # plane1, order2…
+    template=rf"sortie:o:{IDS}:{SIDE}:{FIELD}",  # a per-unit field too: program:P3
 ):
     def __init__(
         self,
@@ -452,10 +476,9 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         disabled: bool = False,
         row: int | None = None,
         version: str = "",
+        **more: Any,  # what a button of another cog's carries (a page, a field)
     ) -> None:
-        custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
-        if self.action == "lock" and version:
-            custom_id += f":{version}"
+        custom_id = self.custom_id_of(campaign_id, round_id, side, version=version, **more)
         super().__init__(
             discord.ui.Button(
                 custom_id=custom_id,
@@ -469,6 +492,12 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         self.round_id = round_id
         self.side = side
         self.version = version
+
+    def custom_id_of(
+        self, campaign_id: int, round_id: int, side: str, *, version: str = "", **more: Any
+    ) -> str:
+        custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
+        return f"{custom_id}:{version}" if self.action == "lock" and version else custom_id
 
     @classmethod
     async def from_custom_id(

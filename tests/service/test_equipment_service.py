@@ -66,7 +66,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
         if any(d.field.startswith("equip") for d in panel.decisions):
             break
         await lock_all(env, cid)
-    asked = next(d for d in panel.decisions if d.field == "equip1")
+    asked = next(d for d in panel.decisions if d.field.startswith("equip:"))
     items = {o.detail: o.id for o in asked.options}
     assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
     assert {"equipment.vest", "equipment.parachute", "equipment.extinguisher"} <= set(items)
@@ -74,7 +74,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert {"equipment.pistol", "equipment.bullets"} <= set(items)  # seed D.VIII, played
     enemy = await env.svc.panel(cid, CENTRAL)
     assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
-    await lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
+    await lock_all(env, cid, {ENTENTE: {asked.field: items["equipment.vest"]}})
     # The log and the boards name no item; the debrief's orders stay closed.
     page = await env.svc.log(cid, per_page=200)
     log = [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
@@ -106,7 +106,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert export["final_state"]["campaign"]["pilots"]["P1"]["vp_spent"] >= 2
     # Once over, the debrief's order is open: the vest, by name.
     opened = json.dumps([r["locks"] for r in export["rounds"] if r["kind"] == "debrief"])
-    assert '\\"equip1\\":\\"vest\\"' in opened
+    assert '\\"equip:P1\\":\\"vest\\"' in opened
 
 
 async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_over(

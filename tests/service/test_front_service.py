@@ -38,8 +38,8 @@ async def test_the_eastern_front_swaps_the_sun_and_the_log_says_so(
     # The Entente waits in the sun: its panel asks it to enter, the enemy's does not.
     own = await env.svc.panel(cid, play.ENTENTE)
     # (Its balloons' winch order, seed A.IV.i.3, is asked too: it owns balloons here.)
-    assert [d.field for d in own.decisions if d.field != "winch"] == ["plane1"]
-    await play.lock_all(env, cid, {play.ENTENTE: {"plane1": "enter"}})
+    assert [d.field for d in own.decisions if d.field != "winch"] == ["program:P1"]
+    await play.lock_all(env, cid, {play.ENTENTE: {"program:P1": "enter"}})
     log = await play.log_lines(env, cid, oldest_first=True)
     told = [i for i, line in enumerate(log) if line.startswith("Eastern Front: the Central")]
     drawn = [i for i, line in enumerate(log) if line.startswith("Sun (morning): A card 3, the Ent")]

@@ -75,10 +75,7 @@ async def _turn_one(path: Path, catalog: Catalog, program: str) -> tuple[Env, in
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
     cid = await play.start_wings(env, "seal", "wings-1917-basic")
-    own = await env.svc.panel(cid, play.ENTENTE)
-    plane1 = next(d for d in own.decisions if d.field == "plane1")
-    chosen = next(o.id for o in plane1.options if _flies(o) == program)
-    await play.lock_all(env, cid, {play.ENTENTE: {"plane1": chosen}})
+    await play.lock_all(env, cid, {play.ENTENTE: {"program:P1": program}})  # written as it reads
     return env, cid
 
 
@@ -106,7 +103,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
         for lock in r["locks"]
         if lock["side"] == "entente" and lock["canonical"] and r["turn"] == 1
     ]
-    opened = [choice["plane1"] for choice in choices if "plane1" in choice]
+    opened = [choice["program:P1"] for choice in choices if "program:P1" in choice]
     assert opened and all(SEAL.sub("", value) == PLAIN for value in opened), opened
     assert records[0] == records[1]
     after = []
@@ -136,7 +133,7 @@ async def test_the_owner_reads_which_program_he_picked(
     tmp_path: Path, catalog: Catalog, locale: str
 ) -> None:
     """His own panel's "✓" line tells the Split-S begun from the plain stall flying the same
-    cards (both open as the cards and a seal): the menus' words alone read the same."""
+    cards (both written; both open as the cards and a seal)."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
     cid = await play.start_wings(env, "seal", "wings-1917-basic")
@@ -144,15 +141,14 @@ async def test_the_owner_reads_which_program_he_picked(
     picked = []
     for program in (BEGUN, PLAIN):
         panel = await env.svc.panel(cid, play.ENTENTE)
-        plane1 = next(d for d in panel.decisions if d.field == "plane1")
-        chosen = next(o.id for o in plane1.options if _flies(o) == program)
-        await env.svc.draft(cid, play.ENTENTE, panel.round_id, "plane1", chosen)
+        await env.svc.draft(cid, play.ENTENTE, panel.round_id, "program:P1", program)
         text = compose(
             plugin, await env.svc.panel(cid, play.ENTENTE), scenario="wings-1917-basic",
             locale=locale, commander_id=None,
         ).text  # fmt: skip
         picked.append(next(line for line in text.splitlines() if "✓" in line))
-    field, colon = ("**Plane 1**:", ":") if locale == "en" else ("**Avion 1**\u00a0:", "\u00a0:")
+    colon = ":" if locale == "en" else "\u00a0:"
+    field = f"**Albert Ball · Nieuport 17**{colon}"  # the plane's field, named by its pilot
     assert picked == [f"{field} ✓ S S Split-S{colon} ST", f"{field} ✓ S S ST"]
     await env.close()
 
@@ -161,9 +157,8 @@ async def test_the_owner_reads_which_program_he_picked(
 async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     tmp_path: Path, catalog: Catalog, locale: str
 ) -> None:
-    """In his DM select, the Split-S begun late and the plain stall flying the same cards
-    are two different lines (the public words read the same for both), and no two options
-    of a menu read alike."""
+    """No two quick picks of a menu read alike, though a program that could begin a
+    maneuver reads as its cards (and a seal) to everyone else."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
     cid = await play.start_wings(env, "seal", "wings-1917-basic")
@@ -176,7 +171,7 @@ async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     for select in spec.selects:
         labels = [c.label for c in select.options]
         assert len(set(labels)) == len(labels), [x for x in labels if labels.count(x) > 1]
-    plane1 = next(s for s in spec.selects if s.field == "plane1")
+    plane1 = next(s for s in spec.selects if s.field == "program:P1")
     labels = [c.label for c in plane1.options]
-    assert PLAIN in labels and f"S S Split-S{colon} ST" in labels
+    assert PLAIN in labels and not any(colon in label for label in labels)
     await env.close()

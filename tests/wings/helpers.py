@@ -108,3 +108,12 @@ def with_picks(
     for side, fields in (picks or {}).items():
         choices.setdefault(side, {}).update(fields)
     return choices
+
+
+def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[str]) -> list[str]:
+    """The quick picks beside a plane's Write button (``legal``: the cards that may open)."""
+    from engine.rulesets.wings import quick_picks
+    from engine.rulesets.wings.program import default_program, program_text
+
+    first = program_text(default_program(cat, plane_, state.rules, state.turn))
+    return quick_picks(cat, state, plane_, legal, first)
