@@ -968,37 +968,22 @@ async def _announce_reveal(
     told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
     if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
         return opened
+    payload: dict[str, Any] = {
+        "round_id": round_row.id,
+        "turn": round_row.turn,
+        "round": round_row.kind,
+        "snapshot_id": after_id,
+        "sides": sides,
+        "opened": opened,
+    }
     if rules.public_round(round_row.kind):
         # Nothing was sealed: one short line says what was done, no receipts, no image.
-        await notify(
-            tx,
-            campaign,
-            "reveal",
-            {
-                "round_id": round_row.id,
-                "turn": round_row.turn,
-                "round": round_row.kind,
-                "snapshot_id": after_id,
-                "sides": [s for s in sides if s["fields"]],
-                "opened": [],
-                "public": True,
-            },
-            ctx.now,
-            dedupe_key=f"reveal:{round_row.id}",
-        )
-        return []
+        payload.update(sides=[s for s in sides if s["fields"]], opened=[], public=True)
     await notify(
         tx,
         campaign,
         "reveal",
-        {
-            "round_id": round_row.id,
-            "turn": round_row.turn,
-            "round": round_row.kind,
-            "snapshot_id": after_id,
-            "sides": sides,
-            "opened": opened,
-        },
+        payload,
         ctx.now,
         dedupe_key=f"reveal:{round_row.id}",
     )
