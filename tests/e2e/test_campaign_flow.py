@@ -12,24 +12,17 @@ import simcord
 from bot.export import verify_export
 from engine.zero.types import Side
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import control, dm_panel, gm_button, lock, options, refusal
+from tests.e2e.test_orders import control, custom_ids, dm_panel, gm_button, lock, options, refusal
 
 FIELDS = {"orders": ("fleet_tactic", "flight_ops", "doctrine"), "resource": ("resource",)}
 
 
 def card(channel: simcord.ChannelHandle, viewer: simcord.MemberActor) -> discord.Message:
-    cards = [m for m in channel.history(viewer=viewer) if any("sortie:join:" in c for c in _ids(m))]
+    cards = [
+        m for m in channel.history(viewer=viewer) if any("sortie:join:" in c for c in custom_ids(m))
+    ]
     assert cards, "no campaign card with join buttons"
     return cards[-1]
-
-
-def _ids(message: discord.Message) -> list[str]:
-    return [
-        child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", ())
-        if getattr(child, "custom_id", None)
-    ]
 
 
 async def _setup(world: World, env: simcord.Env) -> tuple[simcord.ChannelHandle, dict[str, object]]:
@@ -122,7 +115,7 @@ async def _whole_log(service: Any, campaign_id: int) -> list[Any]:
 
 
 def _join_id(channel: simcord.ChannelHandle, viewer: simcord.MemberActor, side: str) -> str:
-    return next(c for c in _ids(card(channel, viewer)) if c.endswith(f":{side}"))
+    return next(c for c in custom_ids(card(channel, viewer)) if c.endswith(f":{side}"))
 
 
 async def test_players_cannot_use_gm_tools_and_bad_input_changes_nothing(world: World) -> None:
@@ -294,7 +287,7 @@ async def test_log_pages_newest_first_with_buttons_and_a_turn_filter(world: Worl
         assert first.ephemeral and "page 1 of" in text and "page 1 of 1" not in text
         assert "Victory points" in text  # the newest events come first
         assert "Campaign created" not in text  # the oldest are on a later page
-        older = next(c for c in _ids(first.response.message) if c.startswith("sortie:log:"))
+        older = next(c for c in custom_ids(first.response.message) if c.startswith("sortie:log:"))
         second = await table.spectator.click(first.response, custom_id=older)
         assert second.acknowledged
         assert second.response is not None and "page 2 of" in second.response.content
