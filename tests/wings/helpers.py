@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
+from engine.rulesets.wings import WingsState
 from engine.rulesets.wings.catalog import Catalog, default_catalog
 from engine.rulesets.wings.missions import Sortie, new_mission
 from engine.rulesets.wings.state import CampaignState, MissionRules, MissionState, PlaneState
@@ -117,3 +118,20 @@ def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[s
 
     first = program_text(default_program(cat, plane_, state.rules, state.turn))
     return quick_picks(cat, state, plane_, legal, first)
+
+
+def with_planes(
+    state: WingsState,
+    planes: dict[str, dict[str, Any]],
+    mission: dict[str, Any] | None = None,
+    campaign: dict[str, Any] | None = None,
+) -> WingsState:
+    """The state with these planes' fields changed (and the mission's, the campaign's)."""
+    current = state.camp.mission
+    assert current is not None
+    moved = dict(current.planes)
+    for pid, changes in planes.items():
+        moved[pid] = moved[pid].model_copy(update=changes)
+    new_mission = current.model_copy(update={"planes": moved, **(mission or {})})
+    camp = state.camp.model_copy(update={"mission": new_mission, **(campaign or {})})
+    return state.model_copy(update={"campaign": camp})
