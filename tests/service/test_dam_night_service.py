@@ -83,7 +83,7 @@ async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
     await play.lock_all(env, cid, {play.ENTENTE: {"night": higher}})
     log = await play.log_lines(env, cid)
     kept = 1 if higher.startswith("1:") else 2
-    told = f"Night draw on AJ-G by AA gun dam-1: {first} (no special) and {second} (no special)"
+    told = f"Night draw on AJ-G by AA gun dam 1: {first} (no special) and {second} (no special)"
     assert any(line.startswith(told) and f"card {kept} kept" in line for line in log), log
     hits = [
         e.data
