@@ -102,28 +102,27 @@ WATCH = LoopWatch()
 class Simcord:
     """The event loop's CPU spent being Discord rather than the bot: simcord's settling (it
     polls the bot's tasks every millisecond while the drawing processes work, so its cost
-    grows with the wall time a picture takes) and its HTTP router (Discord's side of every
-    request). Subtracted from the loop thread's CPU, what is left is the bot's (discord.py's
-    share of a request included)."""
+    grows with the wall time a picture takes) and its HTTP client and webhook adapter (the
+    Discord side of every request: routing, checking and copying the payloads). Subtracted
+    from the loop thread's CPU, what is left is the bot's, discord.py's share included
+    (building each request, parsing the gateway events simcord feeds it)."""
 
     def __init__(self) -> None:
         self.cpu = 0.0
-        settle = simcord.Env._settle_internal
-        route = simcord.http.router.dispatch
         watch = self
+        settle = simcord.Env._settle_internal
 
         def settling(env: Any, *args: Any, **kwargs: Any) -> Any:
             return _Stepped(settle(env, *args, **kwargs), watch)
 
-        def routed(*args: Any, **kwargs: Any) -> Any:
-            cpu = time.thread_time()
-            try:
-                return route(*args, **kwargs)
-            finally:
-                watch.cpu += time.thread_time() - cpu
-
         simcord.Env._settle_internal = settling  # type: ignore[method-assign,assignment]
-        simcord.http.router.dispatch = routed
+        for owner in (simcord.http.client.FakeHTTPClient, simcord.http.client.FakeWebhookAdapter):
+            real = owner.request
+
+            def request(*args: Any, real: Any = real, **kwargs: Any) -> Any:
+                return _Stepped(real(*args, **kwargs), watch)
+
+            owner.request = request  # type: ignore[method-assign,assignment]
 
 
 class _Stepped:
