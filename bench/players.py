@@ -175,6 +175,7 @@ SIMCORD = Simcord()
 
 
 GC_GENERATIONS: dict[int, list[float]] = defaultdict(list)  # CPU seconds by generation
+GC_FOUND: dict[int, list[int]] = defaultdict(list)  # unreachable objects each one freed
 
 
 def _gc_probe(pauses: list[float], cpu: list[float]) -> Any:
@@ -187,6 +188,7 @@ def _gc_probe(pauses: list[float], cpu: list[float]) -> Any:
             pauses.append(time.perf_counter() - started[0])
             cpu.append(time.thread_time() - started[1])
             GC_GENERATIONS[info.get("generation", -1)].append(cpu[-1])
+            GC_FOUND[info.get("generation", -1)].append(info.get("collected", 0))
 
     return probe
 
@@ -359,7 +361,8 @@ async def run(args: Any) -> None:
     for generation, spent in sorted(GC_GENERATIONS.items()):
         print(
             f"  generation {generation}: {len(spent)} collections, longest "
-            f"{max(spent) * 1000:.1f} ms CPU, total {sum(spent) * 1000:.1f} ms CPU"
+            f"{max(spent) * 1000:.1f} ms CPU, total {sum(spent) * 1000:.1f} ms CPU; "
+            f"most unreachable objects freed by one: {max(GC_FOUND[generation])}"
         )
 
 
