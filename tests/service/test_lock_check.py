@@ -90,3 +90,30 @@ def test_the_default_check_takes_every_choice() -> None:
     assert rules.check_choice(state, "blue", stacked) == Refusal("stacked", {"hex": "D4"})
     # The seam's own answer, for a game that declares no check.
     assert super(skirmish.SkirmishRules, rules).check_choice(state, "blue", stacked) is None
+
+
+async def test_memoir44_refuses_a_deployment_without_its_card_at_lock(env: Env) -> None:
+    """The case Memoir '44 asked for: a plane deployed and no Air Combat card played, each
+    pick legal in its own menu, used to be played out (the card spent, the plane idle)."""
+    allies, axis = 41, 42
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "western-1944", pace(), seed="lock-check", ruleset="memoir44"
+    )
+    await env.svc.join(info.id, allies, "allies")
+    await env.svc.join(info.id, axis, "axis")
+    await env.svc.start(info.id, GM)
+    panel = await env.svc.panel(info.id, allies)
+    picks = {"command": "probe-centre", "card": "none", "plane": "deploy-fighter"}
+    for field, value in picks.items():
+        panel = await env.svc.draft(info.id, allies, panel.round_id, field, value)
+    with pytest.raises(ServiceError) as lock:
+        await env.svc.lock(info.id, allies, panel.round_id, version=panel.version)
+    assert lock.value.message("en") == (
+        "Not locked: deploying needs an Air Combat card. Change your orders, then lock"
+        " again; nothing changed."
+    )
+    assert "déployer demande une carte Combat aérien" in lock.value.message("fr")
+    assert not (await env.svc.panel(info.id, allies)).locked
+    card = sorted(panel.view.sides["allies"].hand)[0].split("#")[0]
+    panel = await env.svc.draft(info.id, allies, panel.round_id, "card", card)
+    assert (await env.svc.lock(info.id, allies, panel.round_id, version=panel.version)).resolved
