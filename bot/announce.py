@@ -722,11 +722,19 @@ def receipts_line(opened: Sequence[Mapping[str, Any]], locked: int, loc: str) ->
     """The receipts a resolution opens, in one line: how many locks, how many opened, and
     whether every one matches its choice and salt (checked here, as anyone can with
     ``/receipt`` and the export, which keep the salts)."""
-    if not opened:
-        return []
-    good = all(receipt_of(item["canonical"], item["salt"]) == item["receipt"] for item in opened)
-    key = "service.reveal.receipts-ok" if good else "service.reveal.receipts-bad"
-    return [t(key, loc, locked=max(locked, len(opened)), opened=len(opened))]
+    held = [item for item in opened if item.get("held")]
+    opened = [item for item in opened if not item.get("held")]
+    lines: list[str] = []
+    if opened:
+        good = all(
+            receipt_of(item["canonical"], item["salt"]) == item["receipt"] for item in opened
+        )
+        key = "service.reveal.receipts-ok" if good else "service.reveal.receipts-bad"
+        lines.append(t(key, loc, locked=max(locked, len(opened)), opened=len(opened)))
+    if held:
+        # A turn whose choices stay secret to the end says so, rather than nothing.
+        lines.append(t("service.reveal.receipts-held", loc, count=len(held)))
+    return lines
 
 
 def described(lines: Sequence[str]) -> str:

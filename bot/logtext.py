@@ -161,7 +161,8 @@ def _sheet_name_keys() -> dict[str, str]:
 def _sheet_name(value: Any, lang: str) -> str:
     text = str(value)
     key = _sheet_name_keys().get(text)
-    return t(key, lang) if key is not None else text
+    # Anything else a game names as a word of its own ("shore-2", a raid's AA gun).
+    return t(key, lang) if key is not None else word(f"log.value.{text}", text, lang)
 
 
 def _place(key: Any, lang: str, *, in_text: bool = False) -> str:
@@ -319,8 +320,20 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             key += "-open"
     elif kind == "moved" and "level" in data:
         key += "-card"  # a move told since the moves say their card (issue 27)
-    elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
-        key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck
+    elif kind in ("shot-down", "exploded") and data.get("by") is None:
+        # A plane lost to no named shooter: a collision, a cable, bad luck, or guns the
+        # event does not name (a raid's flak).
+        key += "-unaided"
+    elif kind == "turn-started" and "mission_turn" not in data and "run" in data:
+        key += "-run"  # a raid counts turns within each bomber's run, not the mission's
+    elif kind == "mission-over" and "winner" not in data and "dam_hits" in data:
+        key += "-dam"  # a raid ends on what reached the dam; the campaign names the winner
+    elif kind == "crew-hit":
+        station = str(data.get("station"))
+        params["station"] = word(f"log.station.{station}", station, lang)
+    elif kind == "bomb-exploded":
+        outcome = str(data.get("outcome"))
+        params["outcome"] = word(f"log.outcome.{outcome}", outcome, lang)
     elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
         key += "-switches"  # the GM's switches (bot.switches), as he typed them
         params["switches"] = ", ".join(f"{k}={v}" for k, v in data["switches"].items())

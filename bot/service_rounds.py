@@ -943,6 +943,12 @@ async def _announce_reveal(
                         "receipt": lock.receipt,
                     }
                 )
+            elif lock is not None and ends_turn:
+                # Its receipt commits to a choice that stays secret until the campaign ends
+                # (a purchase): the turn's end says so, without its salt or choice.
+                opened.append(
+                    {"round_id": other.id, "round": other.kind, "side": side, "held": True}
+                )
     # A reveal that would show nothing (every choice sealed until the turn ends, as a Wings
     # program is) is not posted either: "revealed" with nothing in it is noise, and the
     # turn's end shows what was chosen with its receipts.
@@ -950,7 +956,7 @@ async def _announce_reveal(
     # A game that shows each turn flown shows its choices there: the round closing the
     # turn has no reveal of its own (a Wings pursuer's reorder, a raid's night pick).
     told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
-    if (quiet or shows_nothing or told) and (ends_turn or not opened):
+    if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
         return opened
     if rules.public_round(round_row.kind):
         # Nothing was sealed: one short line says what was done, no receipts, no image.
@@ -1049,3 +1055,8 @@ async def finish_campaign(
     )
     refreshed = await tx.campaign(campaign.id)
     await refresh_card(tx, refreshed or campaign, ctx.now)
+
+
+def _opening(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The receipts a resolution opens, without those it says stay sealed to the end."""
+    return [item for item in items if not item.get("held")]

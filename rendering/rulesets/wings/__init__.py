@@ -254,7 +254,7 @@ class WingsPresenter:
                 f"wings.bomb.{bomb['stage']}",
                 locale,
                 bounce=bomb["bounce"],
-                outcome=word(f"wings.outcome.{bomb['outcome']}", str(bomb["outcome"]), locale),
+                outcome=word(f"log.outcome.{bomb['outcome']}", str(bomb["outcome"]), locale),
             )
             text = t(
                 "wings.lancaster-line",
@@ -902,13 +902,13 @@ class WingsPresenter:
         most = int(mission.get("max_turns") or 0)
         words = t("wings.length.missions", locale, missions=planned, turns=most or "?")
         flown = self._flown_lengths(view, locale)
-        return f"{words}; {flown}" if flown else words
+        return t("wings.length.with-flown", locale, planned=words, flown=flown) if flown else words
 
     @staticmethod
     def _flown_lengths(view: WingsViewLike, locale: str) -> str:
         """ "mission 1 lasted 6 turns, mission 2 lasted 4 turns" from the records."""
         parts = [
-            t("wings.length.flown", locale, number=record["number"], turns=record["turns"])
+            t("wings.length.flown", locale, number=record["number"], count=record["turns"])
             for record in view.data.get("history", ())
             if "turns" in record
         ]
