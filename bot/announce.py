@@ -30,7 +30,6 @@ from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
 from bot.service_rounds import load_view_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
-from engine.zero.catalog import Catalog
 from rendering.presenter import RevealLine, TurnTold
 from rendering.text import scenario_name
 
@@ -199,17 +198,15 @@ class AnnouncementBuilder:
     def __init__(
         self,
         repo: Repository,
-        catalog: Catalog,
         clock: Clock | None = None,
         *,
         rulesets: Registry | None = None,
     ) -> None:
         self.repo = repo
-        self.catalog = catalog
         # The service's own plugins when the bot passes them: the states, decisions and
         # views it keeps are then the announcements' too (keyed by the rules' identity),
         # and a round message's board is the one /status shows.
-        self.rulesets = rulesets if rulesets is not None else Registry(catalog)
+        self.rulesets = rulesets if rulesets is not None else Registry()
         self.clock = clock or SystemClock()
 
     def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
@@ -542,7 +539,7 @@ class AnnouncementBuilder:
         )
         return Announcement("reveal", clip(text))
 
-    # -- a resolution's reports (a carrier turn's strikes)
+    # -- a resolution's reports (the strikes a turn flew, say)
     async def _report(
         self,
         plugin: Plugin[Any, Any],
@@ -711,8 +708,9 @@ class AnnouncementBuilder:
 
 def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> str:
     """Why a side's reveal line shows no choice: it had none, or it is sealed. "Until the
-    turn ends" is the usual seal; a round whose turn is all it is (a Wings debrief) says in
-    its ruleset's words what is public of its picks and what stays the side's."""
+    turn ends" is the usual seal; a round whose turn is all it is (a debrief after a
+    mission) says in its ruleset's words what is public of its picks and what stays the
+    side's."""
     if not entry.get("sealed"):
         return t("service.reveal.nothing", loc)
     return word(f"service.reveal.sealed-for.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)

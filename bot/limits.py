@@ -18,13 +18,13 @@ TEXT_INPUT_LIMIT = 200
 
 # Characters that draw nothing although they are letters or symbols to Unicode.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-# Whitespace, format characters (zero-width space and joiners, BOM, word joiner...), controls,
+# Whitespace, format characters (the no-width space and joiners, BOM, word joiner...), controls,
 # unassigned and private-use code points, and combining marks with nothing to combine with.
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
 
 
 def is_blank(text: str) -> bool:
-    """True when ``text`` shows nothing: only spaces, zero-width or other invisible characters."""
+    """True when ``text`` shows nothing: only spaces, no-width or other invisible characters."""
     return not any(
         ch not in _BLANK_LETTERS and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES
         for ch in text

@@ -431,13 +431,12 @@ def menu_words(plugin: Plugin[Any, Any], scenario: str, decision: Decision, loc:
     same (a Split-S begun late and the plain stall flying its cards, sealed alike): those
     as his own menu line names them, or he could not tell which one he picks. So also an
     option whose public words are a seal ("Flak order 585a660a60"): his own menu says what
-    it does (the presenter's ``sealed_option``, if it has one, tells them)."""
+    it does (the presenter's ``sealed_option`` tells them)."""
     presenter = plugin.presenter
     words = [presenter.option_text(scenario, decision.field, o.id, loc) for o in decision.options]
     alike = {w for w in words if words.count(w) > 1}
-    sealed = getattr(presenter, "sealed_option", None)  # public words that hide the option
     for i, option in enumerate(decision.options):
-        if words[i] in alike or (sealed is not None and sealed(decision.field, option)):
+        if words[i] in alike or presenter.sealed_option(decision.field, option):
             one = decision.model_copy(update={"options": (option,)})
             own = presenter.option_lines(scenario, one, loc)
             words[i] = own[0] if own else words[i]

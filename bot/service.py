@@ -94,11 +94,12 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         pace: Pace | None = None,
         seed: str | None = None,
         *,
-        ruleset: str = "carrier",
+        ruleset: str | None = None,
         locale: str | None = None,
         switches: Mapping[str, str] | None = None,
     ) -> CampaignInfo:
         pace = pace or Pace()
+        ruleset = ruleset or self.rulesets.default
         if ruleset not in self.rulesets:
             raise ServiceError(
                 "unknown-ruleset", ruleset=ruleset, known=", ".join(self.rulesets.keys())

@@ -6,7 +6,7 @@ describes a state that was committed. Nothing here sends anything.
 
 The game is the campaign's ruleset (``bot.rulesets``); what a reveal may show and which
 salts it opens is the secrecy gate's answer (``bot.secrecy``), from the fields' declared
-opening: a carrier doctrine, for one, is committed with the orders but opens at turn end.
+opening: a doctrine, for one, is committed with the orders but opens at turn end.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from bot.service_model import (
     choice_of,
     receipt_of,
 )
-from bot.strikelog import with_strike_detail
 from db.repository import (
     CampaignRow,
     NewEvent,
@@ -40,7 +39,7 @@ from db.repository import (
     Transaction,
 )
 from engine.rng import Rng
-from engine.ruleset import Decision, Progress, Rules
+from engine.ruleset import Decision, LogDetail, Progress, Rules
 
 log = logging.getLogger(__name__)
 
@@ -589,8 +588,8 @@ def idle_lock(lock: Any) -> bool:
 async def _lock_idle_sides(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, round_id: int
 ) -> list[str]:
-    """Lock, with an empty choice, each side the round asks nothing of (a Dambuster raid's
-    defenders, whose guns follow a standing order): a lock click that decides nothing is a
+    """Lock, with an empty choice, each side the round asks nothing of (a raid's defenders,
+    whose guns follow a standing order): a lock click that decides nothing is a
     chore, and a side away for a day would hold the round up for nothing."""
     rules = ctx.plugin(campaign).rules
     idle = [side for side in rules.side_ids if not side_decisions(rules, state, side)]
@@ -790,13 +789,14 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         campaign.id,
         round_id,
         round_row.branch,
-        with_strike_detail(
+        with_detail(
             [
                 NewEvent(e.kind, e.turn, e.data, source="engine")
                 for e in secrecy.published(rules, events)
             ],
-            # The turn's strikes are flown, and go public, when its last round resolves.
-            rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
+            # What the log tells of a turn beyond its events goes public with the turn's
+            # end (the strikes a turn flew, for one), when its last round resolves.
+            rules.log_detail(new_state, round_row.turn) if ends_turn else (),
         ),
         ctx.now,
     )
@@ -949,12 +949,12 @@ async def _announce_reveal(
                 opened.append(
                     {"round_id": other.id, "round": other.kind, "side": side, "held": True}
                 )
-    # A reveal that would show nothing (every choice sealed until the turn ends, as a Wings
+    # A reveal that would show nothing (every choice sealed until the turn ends, as a flight
     # program is) is not posted either: "revealed" with nothing in it is noise, and the
     # turn's end shows what was chosen with its receipts.
     shows_nothing = not any(side["fields"] for side in sides)
     # A game that shows each turn flown shows its choices there: the round closing the
-    # turn has no reveal of its own (a Wings pursuer's reorder, a raid's night pick).
+    # turn has no reveal of its own (a pursuer's reorder, a raid's night pick).
     told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
     if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
         return opened
@@ -1060,3 +1060,19 @@ async def finish_campaign(
 def _opening(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The receipts a resolution opens, without those it says stay sealed to the end."""
     return [item for item in items if not item.get("held")]
+
+
+def with_detail(engine_events: Sequence[NewEvent], details: Sequence[LogDetail]) -> list[NewEvent]:
+    """The round's engine events with each detail's events (the service's own) right after
+    the event it tells of, the details nothing announced at the end."""
+    pending = list(details)
+    out: list[NewEvent] = []
+    for event in engine_events:
+        out.append(event)
+        for detail in list(pending):
+            if event.kind == detail.under and event.data.get(detail.key) == detail.value:
+                out.extend(NewEvent(e.kind, e.turn, e.data) for e in detail.events)
+                pending.remove(detail)
+    for detail in pending:
+        out.extend(NewEvent(e.kind, e.turn, e.data) for e in detail.events)
+    return out

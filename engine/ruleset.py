@@ -27,7 +27,6 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from engine import sight
 from engine.rng import Rng
 from engine.sight import Derived, Eyes, Sight
-from engine.zero.report import StrikeReport
 
 
 class _Model(BaseModel):
@@ -120,6 +119,31 @@ class Event(_Model):
     data: dict[str, Any] = Field(default_factory=dict)
     sight: Sight | None = Field(default=None, exclude=True)
     owner: str | None = Field(default=None, exclude=True)
+
+
+@dataclass(frozen=True)
+class LogDetail:
+    """What the log tells of one event beyond the event itself (a strike fought duel by
+    duel: what no image has room for). ``events`` go right after the first of the round's
+    events of kind ``under`` whose data holds ``key: value``, or after the round's last
+    event when none does. The service writes them as its own events: verify, which replays
+    the engine's events, is not asked to make them again."""
+
+    under: str
+    key: str
+    value: Any
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class RulesCheck:
+    """A finished campaign checked against its game's rules from its export alone
+    (``verify --rules``): how many checks passed and each violation as one line citing its
+    rule, or why the file cannot be checked at all."""
+
+    passed: int = 0
+    problems: tuple[str, ...] = ()
+    refused: str | None = None
 
 
 @dataclass(frozen=True)
@@ -452,9 +476,9 @@ class Rules(ABC, Generic[StateT, ViewT]):
         round 1. False, the safe answer, makes the application load the history first.
         ``tests/test_resolve_from_snapshot.py`` replays every recorded game both ways.
 
-        ``strike_reports(new_state, turn)`` must then also find the turn's strikes among
-        the records that resolution added: a turn's strikes are recorded when its closing
-        round resolves."""
+        ``log_detail(new_state, turn)`` must then also find what it tells among the
+        records that resolution added (a turn's strikes are recorded when its closing
+        round resolves)."""
         return False
 
     def view_records(self, state: StateT) -> int | None:
@@ -492,12 +516,20 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """
         return None
 
-    # -- optional: the strikes a turn flew, so the log can tell each in full (issue 16: the
-    # images cut long lists and send the reader to the log). A ruleset without strike
-    # reports has none.
-    def strike_reports(self, state: StateT, turn: int) -> Sequence[StrikeReport]:
-        """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
+    # -- optional: what the log tells of a turn beyond its events (issue 16: the images cut
+    # long lists and send the reader to the log). A ruleset with nothing more to tell has
+    # none.
+    def log_detail(self, state: StateT, turn: int) -> Sequence[LogDetail]:
+        """What the log tells of ``turn`` once it is over (its last round resolved: what it
+        tells then goes public), each under the event it belongs to."""
         return ()
+
+    # -- optional: a check of a finished campaign against the rules, written from the rules
+    # text rather than from these rules (so a bug here is not copied into its check).
+    def rules_check(self, export: Mapping[str, Any]) -> RulesCheck | None:
+        """``export`` (``docs/export-format.md``) checked against the game's rules, or None
+        when the game has no such check."""
+        return None
 
     # -- optional: the game's own dice, rolled on request for what is played at the table
     # (``/roll``), logged and replayed by verify like every other draw. A ruleset without

@@ -37,7 +37,7 @@ from engine.ruleset import (
     unit_of,
 )
 from engine.sight import Eyes, Public, Sealed
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnTold
 
 KEY = "skirmish"
 HEX = re.compile(r"[A-I][1-9]")
@@ -225,7 +225,7 @@ def _png() -> bytes:
     return out.getvalue()
 
 
-class SkirmishPresenter:
+class SkirmishPresenter(Presenter[SkirmishView]):
     tells_turns = False
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
@@ -302,7 +302,7 @@ def register(monkeypatch: pytest.MonkeyPatch) -> None:
 
     factories = {
         **rulesets.FACTORIES,
-        KEY: lambda _catalog: rulesets.Plugin(SkirmishRules(), SkirmishPresenter()),
+        KEY: lambda: rulesets.Plugin(SkirmishRules(), SkirmishPresenter()),
     }
     monkeypatch.setattr(rulesets, "FACTORIES", factories)
 

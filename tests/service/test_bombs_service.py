@@ -82,5 +82,5 @@ async def test_release_on_the_second_maneuver_then_a_deep_raid(env: Env, catalog
     first = min(raided["objectives"].values(), key=lambda o: o["id"])
     assert first["deep"] is True  # the first objective stands in deep territory
     assert any(line.startswith("Mission 2 briefed") for line in await log_lines(env, cid))
-    check = verify_export(await env.svc.export(cid), catalog)
+    check = verify_export(await env.svc.export(cid))
     assert check.ok and check.replayed, check.problems

@@ -101,7 +101,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
         await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     export = await env.svc.export(cid)
-    check = verify_export(export, catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
     assert export["final_state"]["campaign"]["pilots"]["P1"]["vp_spent"] >= 2
     # Once over, the debrief's order is open: the vest, by name.
@@ -130,11 +130,11 @@ async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_o
     assert bought is not None, "no debrief offered equipment"
     _user, _option, item = bought
     words = {loc: t(f"wings.equipment.{item}", loc) for loc in ("en", "fr")}
-    running = after_action_markdown(await env.svc.export(cid), catalog)
+    running = after_action_markdown(await env.svc.export(cid))
     assert words["en"] not in running  # the debrief's orders are not open yet
     await finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     assert words["en"] in report and "sealed choice" not in report
-    french = after_action_markdown(export, catalog, locale="fr")
+    french = after_action_markdown(export, locale="fr")
     assert words["fr"] in french and "choix scellé" not in french

@@ -84,11 +84,11 @@ async def test_a_gm_s_switches_are_kept_applied_and_replayed(env: Env, catalog: 
     export = await env.svc.export(cid)
     created = next(e for e in export["events"] if e["kind"] == "campaign-created")
     created["data"].pop("switches")
-    assert not verify_export(export, catalog).ok
+    assert not verify_export(export).ok
     # Switches the scenario does not take are refused, not played.
     for forged in ({"front": "southern"}, {"warp": "on"}, ["front"]):
         created["data"]["switches"] = forged
-        check = verify_export(export, catalog)
+        check = verify_export(export)
         assert not check.ok and any("switches" in p for p in check.problems), check.problems
 
 

@@ -36,7 +36,6 @@ from bot.service_model import Pace, ServiceError
 from bot.service_rounds import state_of
 from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 from tests.service.support import CHANNEL, GUILD, Env
 
 GM = 9
@@ -44,7 +43,7 @@ USERS = (11, 22, 33, 44)
 
 
 def _cases() -> list[tuple[str, str, str]]:
-    registry = Registry(default_catalog())
+    registry = Registry()
     cases = [
         (key, name, side)
         for key in FACTORIES

@@ -75,7 +75,7 @@ async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
     status = await env.svc.status(cid)
     log = await env.svc.log(cid, per_page=50)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     return SEAL.sub(" #sealed", repr((seen, panel, status, log, dumps(export), report)))
 
 
@@ -131,7 +131,7 @@ async def test_a_sealed_order_replays_from_the_export(
     again from the state, once the campaign is over."""
     env, cid = await _turn_one(tmp_path / "run.db", catalog, program)
     await finish_and_verify(env, cid, catalog)
-    check = verify_export(await env.svc.export(cid), catalog)
+    check = verify_export(await env.svc.export(cid))
     assert check.replayed and check.rounds > 2
     await env.close()
 

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.wings.dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
@@ -221,7 +221,7 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     return [(text, SIDE_INK.get(objectives[mission["ring"][0][0]]["side"], INK), False)]
 
 
-class WingsPresenter:
+class WingsPresenter(Presenter[WingsViewLike]):
     tells_turns = True  # a turn is shown flown, its programs with it (issue 27)
 
     # ------------------------------------------------------------------ helpers
