@@ -215,8 +215,11 @@ def run_replay(path: str, out: str | None) -> int:
     try:
         export = read_export(source)
         made = make_page(export, default_catalog())
-    except (Unreadable, ReplayRefused) as exc:
-        print(str(exc), file=sys.stderr)
+    except Unreadable as exc:
+        print(t("replay.cli.refused", None, why=exc), file=sys.stderr)
+        return 1
+    except ReplayRefused as exc:
+        print(t("replay.cli.refused", None, why=exc.words(None)), file=sys.stderr)
         return 1
     data = made.html.encode("utf-8")
     try:

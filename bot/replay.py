@@ -25,6 +25,9 @@ from bot.i18n import t, word
 from bot.panel import side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import choice_of, short_receipt
+from bot.service_rounds import state_of
+from db.repository import Transaction
+from engine.ruleset import Rules
 from engine.zero.catalog import Catalog
 from rendering.replay.page import (
     Chosen,
@@ -41,7 +44,15 @@ from rendering.text import scenario_name
 
 
 class ReplayRefused(Exception):
-    """An export no page can be made of: the one line says why."""
+    """An export no page can be made of; ``words`` says why in a reader's language."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def words(self, locale: Any) -> str:
+        return t(f"replay.refused.{self.key}", locale, **self.params)
 
 
 @dataclass(frozen=True)
@@ -63,9 +74,9 @@ def replayed(export: Mapping[str, Any], catalog: Catalog) -> tuple[Verification,
         observe=lambda row, before, after, _events: seen.append(Played(row, before, after)),
     )
     if check.unusable or not check.ok:
-        raise ReplayRefused(t("replay.cli.unverified", None, why=check.problems[0]))
+        raise ReplayRefused("unverified", why=check.problems[0])
     if not check.replayed:
-        raise ReplayRefused(t("replay.cli.no-seed", None))
+        raise ReplayRefused("no-seed")
     return check, [p for p in seen if p.round["status"] != "void"]
 
 
@@ -92,11 +103,32 @@ def make_page(
     else:
         check = verify_export(export, catalog)
         if check.unusable or not check.ok:
-            raise ReplayRefused(t("replay.cli.unverified", None, why=check.problems[0]))
+            raise ReplayRefused("unverified", why=check.problems[0])
         rounds = list(played)
     plugin = Registry(catalog).get(export["campaign"]["ruleset"])
     page = _Composer(export, plugin, names or {}).page(check, rounds)
     return Made(render_page(page), len(page.turns), page.checked)
+
+
+async def stored_rounds(
+    tx: Transaction, rules: Rules[Any, Any], export: Mapping[str, Any]
+) -> list[Played]:
+    """The live branch's rounds of ``export`` with the states the store kept before and
+    after each: a running campaign's page is drawn from these (only their public views)."""
+    played = []
+    for row in export["rounds"]:
+        if row["status"] == "void":
+            continue
+        stored = await tx.round(int(row["id"]))
+        if stored is None:
+            raise RuntimeError(f"round {row['id']} is missing")
+        before = await state_of(tx, rules, stored.snapshot_before_id)
+        after = None
+        # The export's word on the round, not the store's now: the page matches the file.
+        if row["resolved_at"] is not None and stored.snapshot_after_id is not None:
+            after = await state_of(tx, rules, stored.snapshot_after_id)
+        played.append(Played(row, before, after))
+    return played
 
 
 def _when(epoch: int | None) -> str:
