@@ -74,14 +74,20 @@ def _switch_choices(found: list[str]) -> list[app_commands.Choice[str]]:
 ATTACHMENTS_LIMIT = 8 * 1024 * 1024
 
 
-def _names(interaction: discord.Interaction[Any], data: dict[str, Any]) -> dict[int, str]:
+async def _names(interaction: discord.Interaction[Any], data: dict[str, Any]) -> dict[int, str]:
     """The players' and the GM's names on this server, for the replay page (which is read
-    outside Discord, where a mention would show a bare number)."""
+    outside Discord, where a mention would show a bare number). The bot keeps no member
+    list, so each is asked for; one who left the server stays a number."""
     guild = interaction.guild
     ids = {int(p["user_id"]) for p in data["players"]} | {int(data["campaign"]["gm_id"])}
     names: dict[int, str] = {}
+    if guild is None:
+        return names
     for user_id in sorted(ids):
-        member = guild.get_member(user_id) if guild is not None else None
+        member = guild.get_member(user_id)
+        if member is None:
+            with contextlib.suppress(discord.HTTPException):
+                member = await guild.fetch_member(user_id)
         if member is not None:
             names[user_id] = member.display_name
     return names
@@ -96,7 +102,7 @@ async def _replay_page(
     loc = interaction.locale
     try:
         made = await campaigns(interaction).replay_page(
-            campaign_id, names=_names(interaction, data)
+            campaign_id, names=await _names(interaction, data)
         )
     except ReplayRefused as refused:
         return None, t("replay.export.refused", loc, why=refused.words(loc))
@@ -106,7 +112,8 @@ async def _replay_page(
     page = made.html.encode("utf-8")
     if len(page) + beside > ATTACHMENTS_LIMIT:
         size = f"{len(page) / (1024 * 1024):.1f}"
-        return None, t("replay.export.too-big", loc, size=size, limit=8)
+        limit = f"{ATTACHMENTS_LIMIT / (1024 * 1024):.3g}"
+        return None, t("replay.export.too-big", loc, size=size, limit=limit)
     running = data["campaign"]["status"] != "finished"
     return page, t("replay.export.running" if running else "replay.export.attached", loc)
 
