@@ -86,5 +86,9 @@
   show(start >= 0 ? start : 0, false);
   // Opened at a turn's address, the browser scrolls to that section once loaded: the
   // paging controls above it should stay in sight instead.
-  if (start > 0) { window.addEventListener("load", function () { window.scrollTo(0, 0); }); }
+  if (start > 0) {
+    window.addEventListener("load", function () {
+      setTimeout(function () { window.scrollTo(0, 0); }, 0);
+    });
+  }
 }());
