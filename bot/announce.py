@@ -626,7 +626,7 @@ def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> 
     its ruleset's words what is public of its picks and what stays the side's."""
     if not entry.get("sealed"):
         return t("service.reveal.nothing", loc)
-    return word(f"ux-wings4.sealed.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
+    return word(f"service.reveal.sealed-for.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
 
 
 def opened_lines(opened: Sequence[Mapping[str, Any]], loc: str) -> list[str]:

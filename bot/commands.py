@@ -228,16 +228,8 @@ def run_replay(path: str, out: str | None) -> int:
         print(t("replay.cli.cannot-write", None, path=target, why=exc), file=sys.stderr)
         return 1
     size = round(len(data) / 1024)
-    print(
-        t(
-            "replay.cli.written",
-            None,
-            path=target,
-            size=size,
-            turns=made.turns,
-            checked=made.checked,
-        )
-    )
+    turns = t("replay.count.turn", None, count=made.turns)
+    print(t("replay.cli.written", None, path=target, size=size, turns=turns, checked=made.checked))
     return 0
 
 
@@ -258,7 +250,7 @@ async def run_migrate(settings: Settings) -> int:
     finally:
         await repo.close()
     where = redact(settings.database_url) if settings.uses_postgres else settings.database_path
-    print(t("service.cli.migrated", None, path=where, version=version, applied=applied))
+    print(t("service.cli.migrated", None, path=where, version=version, count=applied))
     return 0
 
 
@@ -389,7 +381,7 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
                     f"service.storage.{exc.key}",
                     None,
                     destination=where,
-                    problems=len(problems),
+                    count=len(problems),
                     **exc.params,
                 )
                 print(words, file=sys.stderr)
@@ -415,9 +407,9 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
             None,
             source=redact(source),
             destination=redact(destination),
-            rows=report.total,
-            campaigns=len(ids),
-            problems=0,
+            rows=t("service.cli.rows-copied", None, count=report.total),
+            campaigns=t("service.cli.campaigns-checked", None, count=len(ids)),
+            problems=t("service.cli.problems-found", None, count=0),
         )
     )
     return 0

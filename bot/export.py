@@ -720,7 +720,7 @@ def after_action_markdown(
         return rules.side(side).name(loc) if side in rules.side_ids else side
 
     title = scenario_name(scenario.key, scenario.name, loc)
-    lines = [t("polish.export.title", loc, scenario=title), ""]
+    lines = [t("archive.report.title", loc, scenario=title), ""]
     state = rules.load(json.dumps(export["final_state"])) if export.get("final_state") else None
     # The export carries the final state only once the campaign is over: everything is public.
     view = rules.view(state, None) if state is not None else None
@@ -732,7 +732,7 @@ def after_action_markdown(
         elif winner == "draw":
             result = t("log.word.draw", loc)
         else:
-            result = t("polish.export.undecided", loc)
+            result = t("archive.report.undecided", loc)
         vp = ", ".join(f"{side_words(s)} {progress.vp.get(s, 0)}" for s in rules.side_ids)
         played = len(
             {
@@ -741,27 +741,27 @@ def after_action_markdown(
                 if r["status"] == "resolved" and rules.closes_turn(r["kind"])
             }
         )
-        lines += [t("polish.export.result", loc, result=result, vp=vp, played=played), ""]
+        lines += [t("archive.report.result", loc, result=result, vp=vp, played=played), ""]
     else:
         status = word(f"service.status.{info['status']}", str(info["status"]), loc)
-        lines += [t("polish.export.status", loc, status=status), ""]
+        lines += [t("archive.report.status", loc, status=status), ""]
     if "after-action" in images:
-        lines += [f"![{t('polish.export.image', loc)}]({images['after-action']})", ""]
+        lines += [f"![{t('archive.report.image', loc)}]({images['after-action']})", ""]
     players = export["players"]
-    commander = t("polish.export.commander", loc)
+    commander = t("archive.report.commander", loc)
     for side in rules.side_ids:
         who = ", ".join(
             f"<@{p['user_id']}>" + (commander if p["commander"] else "")
             for p in players
             if p["side"] == side and p["left_at"] is None
         )
-        lines.append(t("polish.export.side-line", loc, side=side_words(side), text=who or "—"))
+        lines.append(t("archive.report.side-line", loc, side=side_words(side), text=who or "—"))
     lines.append("")
     rollbacks = [a for a in export["audit"] if a["what"] == "rollback"]
     for entry in rollbacks:
         lines.append(
             t(
-                "polish.export.rollback",
+                "archive.report.rollback",
                 loc,
                 who=f"<@{entry['who']}>",
                 turn=entry["data"].get("to_turn"),
@@ -778,11 +778,11 @@ def after_action_markdown(
         return order.index(name) if name in order else len(order)
 
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
-    default = t("polish.export.default", loc)
+    default = t("archive.report.default", loc)
     # Sealed choices the rules open once the campaign is over (a Wings flak order's digest).
     opened: Mapping[str, str] = getattr(view, "opened", None) or {}
     for turn in sorted({r["turn"] for r in live_rounds}):
-        lines += [t("polish.export.turn", loc, turn=turn), ""]
+        lines += [t("archive.report.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
             kind = str(round_json["kind"])
             locks = [
@@ -797,23 +797,23 @@ def after_action_markdown(
                 words = " · ".join(
                     presenter.option_text(scenario.key, k, opened.get(choice[k], choice[k]), loc)
                     for k in sorted(choice, key=rank)
-                ) or t("polish.export.nothing", loc)
+                ) or t("archive.report.nothing", loc)
                 note = default if lock["defaulted"] and choice else ""
-                receipt = t("polish.export.receipt", loc, receipt=lock["receipt"][:12])
+                receipt = t("archive.report.receipt", loc, receipt=lock["receipt"][:12])
                 text = f"{words}{note} — {receipt}"
                 lines.append(
-                    t("polish.export.side-line", loc, side=side_words(lock["side"]), text=text)
+                    t("archive.report.side-line", loc, side=side_words(lock["side"]), text=text)
                 )
             lines.append("")
         if view is not None:
             lines += presenter.after_action_turn(scenario.key, view, turn, loc, images)
     seed = info.get("seed")
     lines += [
-        t("polish.export.verification", loc),
+        t("archive.report.verification", loc),
         "",
-        t("polish.export.commitment", loc, commitment=info["seed_commitment"]),
-        t("polish.export.seed", loc, seed=seed) if seed else t("polish.export.seed-hidden", loc),
-        t("polish.export.check", loc, file="export.json"),
+        t("archive.report.commitment", loc, commitment=info["seed_commitment"]),
+        t("archive.report.seed", loc, seed=seed) if seed else t("archive.report.seed-hidden", loc),
+        t("archive.report.check", loc, file="export.json"),
         "",
     ]
     return "\n".join(lines)

@@ -36,13 +36,12 @@ def _slug(text: str) -> str:
 
 
 def _count(unit: str, n: Any, lang: str) -> str:
-    """ "1 box", "3 boxes"; French takes the singular for 0 and 1."""
+    """ "1 box", "3 boxes" (the language's plural rules; French "0 case")."""
     try:
         number = int(n)
     except (TypeError, ValueError):
         return str(n)
-    one = number in (0, 1) if lang == "fr" else number == 1
-    return t(f"log.unit.{unit}-{'one' if one else 'other'}", lang, n=number)
+    return t(f"log.unit.{unit}", lang, count=number)
 
 
 def _user(value: Any, lang: str) -> str:
@@ -403,12 +402,10 @@ def describe(
     if turn is None and _known(f"{key}-unnumbered", lang):
         # A caller that knows no turn gets the sentence without one, never "turn ?".
         key += "-unnumbered"
-    # The count a template declines: damage points, or the cards of a Wings shot.
+    # The count a template declines (a table of plural forms): damage points, or the cards
+    # of a Wings shot.
     points = data.get("points", data.get("cards"))
-    singular = isinstance(points, int) and points in ((0, 1) if lang == "fr" else (1,))
-    if singular and _known(f"log.singular.{kind}", lang):
-        # Another ruleset's template says "{points} damage points"; one point reads singular.
-        key = f"log.singular.{kind}"
+    count = points if isinstance(points, int) and not isinstance(points, bool) else None
     if not _known(key, lang):
         key = f"log.{kind}"
     if _known(key, lang):
@@ -417,6 +414,8 @@ def describe(
             # A sentence that opens on the place names it as its label, capital and all.
             if name in data and template.startswith(f"{{{name}}}"):
                 params[name] = _place(data[name], lang)
+        if count is not None and "count" not in params:
+            return t(key, lang, count=count, **params)
         return t(key, lang, **params)
     details = "; ".join(f"{k}: {params.get(k, _value(v, lang))}" for k, v in data.items())
     return f"{kind} ({details})" if details else kind

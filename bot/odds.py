@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from bot import secrecy
@@ -296,13 +297,16 @@ def text(odds: Odds, locale: str) -> str:
     ]
     for target in odds.targets:
         owner = "odds.yours" if target.side == odds.side else "odds.theirs"
+        # An average to one decimal: "1.0 boxes" in English, "1,5 case" in French (CLDR).
+        boxes = Decimal(f"{target.boxes:.1f}")
         lines.append(
             t(
                 "odds.damage",
                 locale,
                 place=target.name,
                 owner=t(owner, locale),
-                boxes=f"{target.boxes:.1f}".replace(".", t("odds.decimal-mark", locale)),
+                count=boxes,
+                boxes=str(boxes).replace(".", t("odds.decimal-mark", locale)),
                 hit=_percent(target.hit, locale),
             )
         )

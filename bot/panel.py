@@ -125,13 +125,13 @@ def compose(
     if pages > 1:
         after = (page + 1) % pages
         first, last = after * MAX_SELECTS + 1, min(len(fields), (after + 1) * MAX_SELECTS)
-        key = "orders.button.page" if last > first else "ux-wings3.page-one"  # not "5–5"
+        key = "orders.button.page" if last > first else "orders.button.page-one"  # not "5–5"
         label = t(key, locale, first=first, last=last, total=len(fields))
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
         # A field still to choose whose menu is on another page: say which button shows it.
         here = {d.field for d in shown}
         if any(name not in here for name in panel.missing):
-            hint = t("ux-wings3.other-page", locale, button=label)
+            hint = t("orders.other-page", locale, button=label)
     where = where_line(plugin, scenario, locale, channel_id) if channel_id is not None else None
     room = TEXT_LIMIT - (len(where) + 1 if where is not None else 0)
     text = _text(plugin, panel, scenario, locale, commander_id, room, hint)

@@ -183,12 +183,16 @@ class _Composer:
     # -- the page
     def page(self, check: Verification, rounds: Sequence[Played]) -> Page:
         spec = self.rules.scenarios()[self.scenario]
+        receipts = self.w("count.receipt", count=check.receipts)
         if check.replayed:
             checked = self.w(
-                "verified", receipts=check.receipts, rounds=check.rounds, events=check.events
+                "verified",
+                receipts=receipts,
+                rounds=self.w("count.round", count=check.rounds),
+                events=self.w("count.event", count=check.events),
             )
         else:
-            checked = self.w("receipts-only", receipts=check.receipts)
+            checked = self.w("receipts-only", receipts=receipts)
         notes = [] if self.finished else [self.w("running")]
         for entry in self.export["audit"]:
             if entry["what"] == "rollback":

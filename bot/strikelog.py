@@ -193,8 +193,7 @@ def _aircraft_names() -> dict[str, str]:
 
 
 def _count(key: str, n: int, lang: str) -> str:
-    one = n in (0, 1) if lang == "fr" else n == 1
-    return t(f"{key}-{'one' if one else 'other'}", lang, n=n)
+    return t(key, lang, count=n)
 
 
 def _aircraft(crew: Any, lang: str) -> str:

@@ -231,11 +231,11 @@ def _settings_done(changed: list[tuple[str, Any, Any]], loc: Any) -> str:
     """What changed, then only the notes that bear on it: the round clock's note after a
     switches-only change would tell the GM about something he did not touch."""
     names = {name for name, _old, _new in changed}
-    lines = [t("ux-review2.settings.done", loc, changes=_changes_text(changed, loc))]
+    lines = [t("cogs.settings.done", loc, changes=_changes_text(changed, loc))]
     if names & {"deadline", "reminders"}:
-        lines.append(t("ux-review2.settings.clock", loc))
+        lines.append(t("cogs.settings.clock", loc))
     if "switches" in names:
-        lines.append(t("ux-review2.settings.switches", loc))
+        lines.append(t("cogs.settings.switches", loc))
     return "\n".join(lines)
 
 
@@ -868,7 +868,7 @@ class CampaignCog(commands.Cog):
         report = after_action_markdown(data, services(interaction).catalog, locale=info.locale)
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
-        done += "\n" + t("polish.export.file-done", interaction.locale)
+        done += "\n" + t("archive.report.file-done", interaction.locale)
         files = [
             discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
             discord.File(

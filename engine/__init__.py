@@ -1,4 +1,5 @@
-"""The pure rules of the carrier campaign (ZERO! 25.0 and the strike rules 15.0-23.0).
+"""The pure rules of every game: the seam (``ruleset``, ``rng``), ZERO!'s shared strike
+rules and data (``zero``), and one package per game (``rulesets.<game>``).
 
 Belongs here: the campaign state, the legal options (``pending``), resolution of locked
 choices (``resolve``), what each side may see (``view``), and the data files that feed

@@ -1,18 +1,32 @@
 """The translation layer: every user-facing string goes through ``t``.
 
-Strings live in ``rendering/locales/<lang>/*.toml`` (one file per area: core, render, cogs...)
-keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may use
-it. A missing key in French falls back to English; a key missing everywhere shows the key
-itself so it is noticed (``word`` takes a readable fallback instead, for keys built from
+Strings live in ``rendering/locales/<lang>/*.toml`` (one file per game, ``zero.toml`` for
+the ZERO! images, and shared files named by what they hold: core, service, cogs, panel,
+log...) keyed by dotted ids; the module imports nothing of the project, so ``rendering`` may
+use it. A missing key in French falls back to English; a key missing everywhere shows the
+key itself so it is noticed (``word`` takes a readable fallback instead, for keys built from
 data), and a parameter the caller did not give shows as "?" rather than as "{turn}".
+
+A message that counts something is a table of plural forms instead of a string::
+
+    [log.unit.point]
+    one = "{count} damage point"
+    other = "{count} damage points"
+
+The ``count`` parameter picks the form by the language's CLDR plural rules (Babel): English
+says "1 point, 0 points", French "0 point, 1 point, 2 points" and has a ``many`` form for
+round millions; a form a table leaves out reads as its ``other``.
 """
 
 from __future__ import annotations
 
 import tomllib
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel import Locale
 
 LOCALE_DIR = Path(__file__).parent / "locales"
 SUPPORTED = ("en", "fr")
@@ -33,21 +47,61 @@ def normalize(locale: Any) -> str:
     return lang if lang in SUPPORTED else _default_locale
 
 
+# CLDR's plural categories: a table whose keys are among them (``other`` included) is one
+# message in several forms, not a group of messages.
+PLURAL_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})
+
+
+def _is_plural(node: dict[str, Any]) -> bool:
+    return "other" in node and set(node) <= PLURAL_FORMS
+
+
 @cache
-def _catalog(lang: str) -> dict[str, str]:
+def _messages(lang: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Every message of a language: plain ones, and the plural tables by their key."""
     flat: dict[str, str] = {}
+    plurals: dict[str, dict[str, str]] = {}
 
     def walk(prefix: str, node: dict[str, Any]) -> None:
         for key, value in node.items():
             name = f"{prefix}.{key}" if prefix else key
-            if isinstance(value, dict):
+            if isinstance(value, dict) and _is_plural(value):
+                plurals[name] = {form: str(text) for form, text in value.items()}
+                flat[name] = str(value["other"])
+            elif isinstance(value, dict):
                 walk(name, value)
             else:
                 flat[name] = str(value)
 
     for path in sorted((LOCALE_DIR / lang).glob("*.toml")):
         walk("", tomllib.loads(path.read_text(encoding="utf-8")))
-    return flat
+    return flat, plurals
+
+
+def _catalog(lang: str) -> dict[str, str]:
+    """Each key's text (a plural message's ``other`` form, for lookups by key)."""
+    return _messages(lang)[0]
+
+
+def plural_forms(lang: str) -> dict[str, dict[str, str]]:
+    """The messages of a language that are tables of plural forms, by key."""
+    return _messages(lang)[1]
+
+
+@cache
+def plural_form(lang: str, count: float | Decimal) -> str:
+    """CLDR's plural category of ``count`` in a language: "one", "other", "many"..."""
+    return str(Locale.parse(lang).plural_form(count if count >= 0 else -count))
+
+
+def _text(lang: str, key: str, params: dict[str, Any]) -> str | None:
+    forms = plural_forms(lang).get(key)
+    if forms is None:
+        return _catalog(lang).get(key)
+    count = params.get("count")
+    if isinstance(count, bool) or not isinstance(count, int | float | Decimal):
+        return forms["other"]
+    return forms.get(plural_form(lang, count)) or forms["other"]
 
 
 class _Blanks(dict[str, Any]):
@@ -59,7 +113,7 @@ class _Blanks(dict[str, Any]):
 
 def t(key: str, locale: Any = None, **params: Any) -> str:
     lang = normalize(locale)
-    text = _catalog(lang).get(key) or _catalog("en").get(key) or key
+    text = _text(lang, key, params) or _text("en", key, params) or key
     try:
         return text.format_map(_Blanks(params))
     except (KeyError, IndexError, AttributeError, ValueError):

@@ -1,5 +1,5 @@
 """Validated game data: the Action deck, aircraft, target sheets, damage tracks, resources
-and campaign sheets, loaded from the TOML files in ``engine/data/``.
+and campaign sheets, loaded from the TOML files in ``engine/zero/data/``.
 
 The rules documents give almost none of these tables (zero-campaign.md section (3)); the
 files hold the authored defaults of zero-authored-data.md section 3, each file and each
@@ -322,7 +322,7 @@ class Scenario(Frozen):
 
 
 class Catalog(Frozen):
-    """Everything loaded from ``engine/data``; the engine reads data only through this."""
+    """Everything loaded from ``engine/zero/data``; the engine reads data only through this."""
 
     deck: DeckData
     aircraft: dict[str, AircraftType]

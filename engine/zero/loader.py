@@ -1,4 +1,4 @@
-"""Reads the TOML files of ``engine/data`` into the validated models of ``engine.catalog``.
+"""Reads the TOML files of ``engine/zero/data`` into the validated models of ``catalog``.
 
 Every problem becomes a ``DataError`` whose message names the file, the entry and the field
 path, e.g. ``aircraft.toml: entry 'A6M2': field 'undamaged.burst': Input should be a valid
@@ -667,7 +667,7 @@ class _Parts:
 
 
 def load_catalog(data_dir: Path | None = None) -> Catalog:
-    """Every data file of ``data_dir`` (default ``engine/data``), validated and cross-checked.
+    """Every data file of ``data_dir`` (default ``engine/zero/data``), validated and cross-checked.
 
     Raises ``DataError`` naming the file, the entry and the field of the first problem.
     """

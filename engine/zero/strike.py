@@ -1,7 +1,7 @@
 """One strike flown from Target-Bound to Home-Bound (23.0, 25.62), fully automatically.
 
-``fly_strike`` plays every turn with the card model of ``engine.dogfight``, the flak of
-``engine.flak`` and the bombing of ``engine.bombing``. All randomness is the ``deck`` the
+``fly_strike`` plays every turn with the card model of ``engine.zero.dogfight``, the flak of
+``engine.zero.flak`` and the bombing of ``engine.zero.bombing``. All randomness is the ``deck`` the
 caller shuffled; the same deck order gives the same report.
 
 Turn structure: ``target_bound`` Target-Bound turns (a phase of 0 or less is skipped,
@@ -18,7 +18,7 @@ there are no Over-Target turns, so no flak and no damage. A scout mission (kind 
 is flown the same way, and a scout still flying after its turns then makes its report
 draw against the target's Area Flak (23.64, authored 3.4).
 
-Doctrine (``engine.orders.Doctrine``) steers the deterministic tactical policy:
+Doctrine (``engine.zero.orders.Doctrine``) steers the deterministic tactical policy:
 - Starting bands: the CAP at the defender's ``cap_band``; torpedo carriers Very Low
   (21.53), dive bombers Medium (21.41), formations at their set-up band (17.24), other
   strike aircraft at their set-up band; all clamped to bands the aircraft may fly.
@@ -189,7 +189,7 @@ class Strike:
     def __init__(self, setup: StrikeSetup, catalog: Catalog, deck: Deck) -> None:
         self.setup = setup
         # The set-up's fields read from its dict, once: a pydantic model's own reads take
-        # the slow path (see engine.mirror), and the strike asks for some of them often.
+        # the slow path (see engine.zero.mirror), and the strike asks for some of them often.
         fields = setup.__dict__
         self.setup_fields: dict[str, Any] = fields
         self.area_flak_mod: int = fields["area_flak_mod"]
@@ -245,7 +245,7 @@ class Strike:
         doctrines: Mapping[Side, Doctrine],
     ) -> Plane:
         # The unit's fields read from its dict: a pydantic model's own reads take the
-        # slow path (see engine.mirror), and a strike sets up some five planes.
+        # slow path (see engine.zero.mirror), and a strike sets up some five planes.
         fields = unit.__dict__
         group, side, band = fields["group"], fields["side"], fields["band"]
         kind = _mirror(aircraft[fields["aircraft"]])  # read very often
@@ -779,7 +779,7 @@ _NOBODY: list[Plane] = []  # no bombers, no strafers (read only)
 JAPANESE: Final = Side.JAPANESE
 ALLIED: Final = Side.ALLIED
 
-# ``engine.mirror.mirror``'s cache looked up here, compiled (``mirror`` itself runs
+# ``engine.zero.mirror.mirror``'s cache looked up here, compiled (``mirror`` itself runs
 # interpreted): a strike asks for some eight mirrors, nearly always the same few.
 _mirrors: dict[int, tuple[Any, Any]] = {}
 

@@ -2,7 +2,7 @@
 
 Works for either secret round: the caller gives each side's lines already in words
 ("Fleet Tactic" / "Long Range", "Resource" / "#3 Radar"); the card only lays them out, so it
-can never show more than the caller chose to reveal. Drawn for a phone (``rendering.mobile``):
+can never show more than the caller chose to reveal. Drawn for a phone (``rendering.zero.mobile``):
 800 px wide, the sides stacked, no word under 22 px.
 """
 

@@ -1,6 +1,6 @@
 """The strike report: one strike from Target-Bound to Home-Bound, readable on a phone.
 
-Drawn 800 px wide with no word under 22 px (``rendering.mobile``), one part under another:
+Drawn 800 px wide with no word under 22 px (``rendering.zero.mobile``), one part under another:
 
 - who struck what, in which slot of the turn;
 - the phases flown: Target-Bound, Over Target, Home-Bound (skipped ones pale and named);
@@ -395,11 +395,7 @@ def _headline(report: StrikeReport, place_names: Mapping[str, str], locale: str)
         return tr("strike.open_sky", locale, target=target)
     if report.hidden:
         return tr("strike.not_found", locale, target=target)
-    # French counts 0 in the singular, English in the plural: each says it its way.
-    key = {0: "strike.points_zero", 1: "strike.points_one"}.get(
-        report.target_points, "strike.points"
-    )
-    return tr(key, locale, n=report.target_points, target=target)
+    return tr("strike.points", locale, count=report.target_points, target=target)
 
 
 HEADLINE = 28
@@ -501,8 +497,7 @@ def _bomb_run(
     locale = ctx.locale
     x, width = MARGIN, INNER
     centre = y + RUN_HEAD // 2
-    points_key = "strike.run_points_one" if run.points == 1 else "strike.run_points"
-    points = tr(points_key, locale, n=run.points)
+    points = tr("strike.run_points", locale, count=run.points)
     points_width = draw_text(draw, (x + width, centre), points, font(26, "bold"), INK, "rm")
     used = mini_aircraft(draw, (x, centre), run.uid, 200, ctx)
     mode_key = run.mode.value if isinstance(run.mode, BombMode) else run.mode
@@ -793,8 +788,7 @@ def _draw_duel(draw: ImageDraw.ImageDraw, y: int, duel: Duel, ctx: Ctx) -> None:
     draw_text(draw, (x + used + 6, centre), "→", font(BODY, "bold"), MUTED, "lm")
     used += 36
     used += mini_aircraft(draw, (x + used, centre), duel.defender, 170, ctx)
-    key = "strike.attack_one" if duel.attacks == 1 else "strike.attacks"
-    count = tr(key, ctx.locale, n=duel.attacks)
+    count = tr("strike.attacks", ctx.locale, count=duel.attacks)
     room = width - used - 14 - result_width - 14
     if text_width(count, font(TEXT)) <= room:
         draw_text(draw, (x + used + 14, centre), count, font(TEXT), MUTED, "lm")

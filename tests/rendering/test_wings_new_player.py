@@ -99,7 +99,7 @@ async def test_the_program_menus_say_what_the_card_codes_mean(
     env, cid = played
     panel = await env.svc.panel(cid, ENTENTE)
     text = _text(env, panel, locale)
-    assert t("ux-wings3.legend", locale) in text.splitlines()
+    assert t("wings.legend", locale) in text.splitlines()
     legend = {"en": ("BL/BR bank", "ST stall"), "fr": ("BL/BR virage léger", "ST décrochage")}
     assert all(words in text for words in legend[locale])
     spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
@@ -213,7 +213,7 @@ async def test_the_mission_report_offers_no_comeback_this_turn(tmp_path: Path, l
     assert left in drawn, drawn
     assert t("wings.plane-note.may-come-back", locale) not in drawn, drawn
     # Every plane is off the table: its key explains no plane label the table does not draw.
-    assert t("ux-wings3.key.head", locale, parts="") in drawn and " · 2 = " not in drawn, drawn
+    assert t("wings.key.head", locale, parts="") in drawn and " · 2 = " not in drawn, drawn
     assert view.stage == "debrief"  # and the debrief's board says the same
     with recording() as images:
         presenter.status_board(view, {"entente": False, "central": False}, None, locale)
@@ -250,7 +250,7 @@ async def test_the_debrief_says_what_each_skill_does_and_what_buying_costs(
     prices = [f"{o.label} {o.description}" for o in buy.options if o.label != nothing]
     assert prices and all(unit in d for d in prices), prices
     reserve = panel.view.data["squadrons"]["entente"]["reserve"]
-    assert t("ux-wings3.debrief.cp", locale, cp=reserve) in spec.text.splitlines()
+    assert t("wings.debrief.cp", locale, cp=reserve) in spec.text.splitlines()
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -267,12 +267,12 @@ async def test_a_field_to_choose_on_the_next_page_says_which_button_shows_it(
     assert "winch" not in {s.field for s in spec.selects}
     (page,) = [b for b in spec.buttons if b.action == "page"]
     assert page.label == {"en": "Menu 5 of 5 ›", "fr": "Menu 5 sur 5 ›"}[locale]  # not "5–5"
-    assert t("ux-wings3.other-page", locale, button=page.label) in spec.text.splitlines()
+    assert t("orders.other-page", locale, button=page.label) in spec.text.splitlines()
     winch = next(d for d in panel.decisions if d.field == "winch")
     await env.svc.draft(cid, ENTENTE, panel.round_id, "winch", winch.options[0].id)
     panel = await env.svc.panel(cid, ENTENTE)
     spec = compose(plugin, panel, scenario=SCENARIO, locale=locale, commander_id=None)
-    assert t("ux-wings3.other-page", locale, button=page.label) not in spec.text
+    assert t("orders.other-page", locale, button=page.label) not in spec.text
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -287,7 +287,7 @@ async def test_the_board_has_a_key_to_its_marks(played: tuple[Env, int], locale:
     (board,) = images
     drawn = [text.text for text in board.texts]
     words = re.sub(" +", " ", " ".join(drawn))  # a wrapped line's rows, joined again
-    head = t("ux-wings3.key.head", locale, parts="")
+    head = t("wings.key.head", locale, parts="")
     assert head in words, drawn
     key = words[words.index(head) :]
     assert "E1 · 2" in drawn and "E1 · 2 = " in key  # the map's own label, explained
@@ -350,7 +350,7 @@ async def test_a_campaign_over_before_its_last_mission_says_why(
     loser = "central" if winner == "entente" else "entente"
     assert scores[loser] * 3 < scores[winner]
     why = t(
-        "ux-wings3.end.third", locale, number=number, missions=planned,
+        "wings.end.third", locale, number=number, missions=planned,
         loser=t(f"service.side.{loser}", locale), winner=t(f"service.side.{winner}", locale),
         loser_vp=scores[loser], winner_vp=scores[winner],
     )  # fmt: skip

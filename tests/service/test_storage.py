@@ -128,9 +128,9 @@ def test_migrate_and_backup_commands(
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
     latest = len(available())
     assert main(["migrate"]) == 0
-    assert f"schema version {latest} ({latest} migration(s) applied)" in capsys.readouterr().out
+    assert f"schema version {latest} ({latest} migrations applied)" in capsys.readouterr().out
     assert main(["migrate"]) == 0
-    assert "(0 migration(s) applied)" in capsys.readouterr().out
+    assert "(0 migrations applied)" in capsys.readouterr().out
     assert main(["backup", str(tmp_path / "b" / "backup.db")]) == 0
     out = capsys.readouterr().out
     assert "Backup written" in out and f"schema version {latest}" in out

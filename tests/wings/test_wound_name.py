@@ -29,6 +29,8 @@ def test_the_wound_choice_names_its_pilot_in_both_languages() -> None:
     for locale in ("en", "fr"):
         line = presenter.option_lines("wings-1917", wound, locale)[0]
         rest = t("wings.wound.rest", locale)
-        assert line.startswith(t("wound-name.for", locale, pilot=guy.name, choices=rest)), line
+        assert line.startswith(
+            t("wings.debrief.wound-for", locale, pilot=guy.name, choices=rest)
+        ), line
         if locale == "fr":
             assert problems([("wound", line)]) == []

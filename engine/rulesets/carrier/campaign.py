@@ -2,7 +2,7 @@
 
 A turn is two secret rounds (25.1 III): ORDERS (Fleet Tactic 25.3, Flight Ops 25.4 and
 the strike doctrine) and RESOURCE (25.5). Resolving ORDERS reveals them; resolving
-RESOURCE reveals the resources and plays the rest of the turn (``engine.turn``).
+RESOURCE reveals the resources and plays the rest of the turn (``engine.rulesets.carrier.turn``).
 """
 
 from __future__ import annotations

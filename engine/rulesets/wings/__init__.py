@@ -1,4 +1,4 @@
-"""Wings of War (issue 15) as a ruleset: ``engine.wings.campaign`` behind the common seam.
+"""Wings of War (issue 15) as a ruleset: ``campaign`` behind the common seam.
 
 The seam knows turns made of a fixed list of round kinds, fields with fixed names, one
 option list per field and public events. The Wings campaign is shaped differently, so this
@@ -322,7 +322,7 @@ CAMPAIGN_SWITCHES: dict[str, dict[str, bool]] = {
 # Seed B.V's cloud cover is "by agreement": the full-rules scenarios agree to it, and to
 # the sun position (F.VI.e, which replaces the efficient alert of F.VI.d, played only by the
 # balloons' surveillance role, below). Summer 1918 is flown over the hills (seed F.V's
-# relief, engine.wings.relief).
+# relief, relief.py).
 SCENARIO_RULES: dict[str, MissionRules] = {
     "wings-1917": MissionRules(cloud_cover=True, sun=True),
     "wings-1918": MissionRules(cloud_cover=True, sun=True, relief=True),
@@ -342,7 +342,7 @@ SCENARIO_RULES["wings-1917-balloons"] = MissionRules(cloud_cover=True, balloon_r
 # Seed F.VI.e, K.1: the Eastern Front, summer 1917 (the Kerensky offensive), authored: a
 # Russian corps detachment against an Austro-Hungarian company, the 1917 squadrons' planes
 # and behaviours, so only the front and the season differ. The sun is played, and in
-# medium cloudiness too (the missions flown above the layer, engine.wings.front).
+# medium cloudiness too (the missions flown above the layer, front).
 SCENARIOS["wings-1917-east"] = (
     "Summer 1917 on the Eastern Front: the sun's sides swapped",
     "1917-07",
@@ -456,7 +456,7 @@ def _program_options(
         # maneuver and holding on, every other program leaves it to the standing order.
         programs += bombing.variants(programs[0])
     if _pistol_offered(catalog, plane, mission, programs[0]):
-        # Seed D.VIII: the pistol shot, offered by public facts alone (engine.wings.pistol).
+        # Seed D.VIII: the pistol shot, offered by public facts alone (pistol).
         programs += pistol.variants(programs[0])
     home = landing.lands_home(catalog, mission, plane)
     down = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
@@ -706,11 +706,11 @@ class WingsRules(Rules[WingsState, WingsView]):
     # two-turn maneuver opened as its cards and a seal, a plane coming back over relief set
     # above its floor, GM switches changed before the start, sealed picks opened at the end.
     # 12: a flight briefed on a balloon net comes in over it, its reinforcements too
-    # (``engine.wings.net_entry``); enemy-zone defences placed by that zone's rule; a pilot
-    # whose plane type is lost flies a spare of the same seating (``engine.wings.hangar``);
+    # (``net_entry``); enemy-zone defences placed by that zone's rule; a pilot
+    # whose plane type is lost flies a spare of the same seating (``hangar``);
     # debrief purchases sealed until the campaign ends (``purchase_seal``); the strafing
-    # mission offered at the briefing (``engine.wings.strafing``); victories confirmed at
-    # the debrief (``engine.wings.confirmation``: the record only, no outcome changes).
+    # mission offered at the briefing (``strafing``); victories confirmed at
+    # the debrief (``confirmation``: the record only, no outcome changes).
     version = "12"
     sides = SIDES
     rounds = ROUNDS

@@ -12,15 +12,11 @@ one, sent under the common pile.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.equipment as equipment
 from engine.rulesets.wings.catalog import Catalog, DamageCard
 from engine.rulesets.wings.shooting import hand_over
 from engine.rulesets.wings.state import MissionState, PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Shot, Turn
+from engine.rulesets.wings.work import Shot, Turn
 
 
 def issue(catalog: Catalog, mission: MissionState) -> MissionState:

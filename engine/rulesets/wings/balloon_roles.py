@@ -36,16 +36,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.geometry as geo
 import engine.rulesets.wings.zones as zones
 from engine.rulesets.wings.catalog import Catalog, Gun, ManeuverCard, SideName
 from engine.rulesets.wings.fire import FireCheck, aim, base_polygon, ground_polygon
 from engine.rulesets.wings.state import Event, MissionState, Objective, PlaneState, Program, other
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Shot, Turn
+from engine.rulesets.wings.work import Shot, Turn
 
 SPOTTING = "spotting"
 SURVEILLANCE = "surveillance"
@@ -210,8 +207,6 @@ def check_from_basket(
 
 def basket_fire(work: Turn, planes: list[PlaneState]) -> list[Shot]:
     """This maneuver's shots of the balloons' baskets, one each at most."""
-    from engine.rulesets.wings.turn import Shot
-
     if work.mission.balloon_role != AIR_DEFENCE:
         return []
     fire = work.catalog.rules.fire

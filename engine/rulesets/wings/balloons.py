@@ -1,5 +1,5 @@
 """Balloon cables and nets (seed A.IV.i.1-2), collisions with a balloon (A.IV.i) and Le
-Prieur rockets (seed A.IV.j), which may also hit ground targets (engine.wings.rocket_targets).
+Prieur rockets (seed A.IV.j), which may also hit ground targets (rocket_targets).
 
 Rockets: a fighter may carry two batches of three (1 MP, seed E.II.b). A rocket attack is
 declared with the program, ``LP S S S``: its first two cards must each be a straight,
@@ -33,16 +33,12 @@ pilots deploy and enter behind it: caught, every one of them died crossing it on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.geometry as geo
 import engine.rulesets.wings.rocket_targets as rocket_targets
 from engine.rulesets.wings.catalog import Catalog, Gun
 from engine.rulesets.wings.fire import base_polygon, check_at_ground, ground_polygon
 from engine.rulesets.wings.state import Objective, PlaneState, Program
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 CABLE_CARDS = ("A", 2)  # seed A.IV.i.1: collision damage
 COLLISION_DECK = "C"  # seed A.IV.i: a plane and a balloon that collide take a C card each
@@ -237,7 +233,7 @@ def _rocket_target(work: Turn, plane: PlaneState, flying: list[PlaneState]) -> s
         return None
     rail = front.model_copy(update={"name": ROCKETS, "deck": ROCKET_DECK})
     balloon = _balloon_target(work, plane, rail, flying)
-    # Balloons first; else a ground target (engine.wings.rocket_targets).
+    # Balloons first; else a ground target (rocket_targets).
     return balloon or rocket_targets.ground_target(work, plane, rail, flying)
 
 

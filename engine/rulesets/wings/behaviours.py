@@ -27,13 +27,9 @@ missed deadline leaves in force. Authored readings (docs/wings-data.md, "Behavio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.state import Decision, MissionState, Option, PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Shot, Turn
+from engine.rulesets.wings.work import Shot, Turn
 
 KNIGHT, GUARDIAN, RAMMER, ARTIST = "knight", "guardian_angel", "rammer", "artist"
 SPARE, KILL = "spare", "kill"  # the Knight's orders

@@ -13,12 +13,8 @@ word is part of the sealed program, so the enemy learns of it when the bomb fall
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.rulesets.wings.state import PlaneState, Program
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 WORD = "bomb@"  # the suffix's head; language-neutral, like the card codes
 HOLD = "hold"

@@ -5,9 +5,9 @@ A campaign (seed F) runs mission after mission with persistent pilots. Its phase
 - ``briefing``: the active squadron chooses the mission; pilots owed a skill choose it;
 - ``mission``: every turn each side programs its planes secretly (round ``program``); when
   a plane tails an enemy, the pursuer sees the enemy's first card and may reorder its own
-  three (round ``reorder``); then the turn is flown (``engine.wings.turn``), stopping after
+  three (round ``reorder``); then the turn is flown (``turn``), stopping after
   its second maneuver when an Ace of Aces may change his last card (round ``swap``,
-  ``engine.wings.ace``);
+  ``ace``);
 - ``debrief``: results folded into pilots and squadrons, then purchases and skill choices;
 - ``ended``: after the planned missions, or when a side can no longer fly or its Total
   Campaign Score falls below a third of the other's (seed F.III.d).
@@ -744,7 +744,7 @@ def _start_mission(
     mission, points, forces = generate_mission(
         catalog, state, rng, kind, objectives=count, major=major, enemy_zone=enemy_zone
     )
-    # Seed E.II.b: a net the defender bought (engine.wings.nets) is paid for first.
+    # Seed E.II.b: a net the defender bought (nets) is paid for first.
     budgets = {state.active: points.active, other(state.active): points.enemy - mission.net_price}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
     mission = mission.model_copy(
@@ -980,7 +980,7 @@ def _debrief(
 def _flyable(catalog: Catalog, state: CampaignState, side: SideName) -> bool:
     squadron = state.squadrons[side]
     has_sortie = squadron.stock.get("fuel", 0) > 0 and squadron.stock.get("ammunition", 0) > 0
-    planes = hangar.hangar_of(squadron.stock)  # his own type or a spare (engine.wings.hangar)
+    planes = hangar.hangar_of(squadron.stock)  # his own type or a spare (hangar)
     return has_sortie and any(
         pilot.side == side
         and pilot.state in ("active", "wounded", "seriously_wounded")

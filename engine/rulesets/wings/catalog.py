@@ -1,5 +1,5 @@
 """Validated Wings of War data: maneuver decks, damage decks, planes, pilots' skills and the
-rule constants, read from the TOML files in ``engine/wings/data``.
+rule constants, read from the TOML files in ``engine/rulesets/wings/data``.
 
 Almost none of these tables are in the seeds; the files hold the authored defaults of
 wings-authored-data.md section 3, each entry naming its source. Any problem raises

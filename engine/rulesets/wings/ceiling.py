@@ -12,10 +12,7 @@ is not played.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 
 def game_ceiling(work: Turn) -> int:

@@ -26,16 +26,12 @@ last board is true.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.ceiling as ceiling
 import engine.rulesets.wings.exits as exits
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.state import PlaneState, Program
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 SPLIT_S = "split_s"  # seed B.V: a Split-S or a dive takes a plane out of the cover
 

@@ -11,7 +11,7 @@ its third turn; it damages the dam only when the dam's red line lies under one b
 marker (DB 5). AA guns, searchlights and the night draw follow DB 6 and 8.c-e. With the
 first card of a run the player also turns the plane off the start's heading (DB 8.d's "any
 angle"), and at night he works the searchlight switch himself (DB 6), its default being the
-bomb's own timing. The industrial-complex raid (``engine.wings.industrial``) flies on the
+bomb's own timing. The industrial-complex raid (``industrial``) flies on the
 same machinery with the standard Lancaster and its bomb cards.
 
 The dam's geometry is lost with the seed's map; the layout here is authored (docs/wings-data.md).

@@ -21,7 +21,7 @@ The items and where they act:
 - parachute (2 VP, single use): when the plane is shot down the pilot jumps instead of
   riding the wreck down (``Turn.crash``);
 - pistol (1 VP, kept) and 6 bullets (1 VP a pack, one a shot): a shot at an enemy pilot
-  within R/2, announced with the program (``engine.wings.pistol``); a second pistol is
+  within R/2, announced with the program (``pistol``); a second pistol is
   refused, packs stack.
 
 Secrecy: what a pilot owns is his side's business (``strip``). The enemy learns of an item
@@ -34,15 +34,13 @@ ammunition) is told to nobody; the pistol shows from its first shot, its bullets
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.pilots import spendable_vp
 from engine.rulesets.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 NOTHING = "none"
 SEALED = "kit-"  # an equipment option's id as the orders carry it (``sealed``)

@@ -13,14 +13,10 @@ to the edge it crossed; the two cards are dealt at the turn's end, just before i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.relief as relief
 import engine.rulesets.wings.zones as zones
 from engine.rulesets.wings.state import MissionState, PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 COME_BACK = "come-back"
 STAY_OUT = "stay-out"

@@ -1,4 +1,4 @@
-"""Model copies for the turn's inner loops (``engine.wings.turn``): the same objects
+"""Model copies for the turn's inner loops (``turn``): the same objects
 pydantic's ``model_copy`` and ``model_construct`` make, without their generic paths, for
 values the engine has already typed. A turn makes thousands of them.
 """

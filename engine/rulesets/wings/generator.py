@@ -253,7 +253,7 @@ def choose_forces(
         chosen.append(pilot)
         spent += cost
         planes[pilot.plane] -= 1
-    # A fit pilot whose own type the hangar no longer holds takes a spare (engine.wings.hangar)
+    # A fit pilot whose own type the hangar no longer holds takes a spare (hangar)
     # once every pilot of a type in stock has had his.
     taken = {pilot.id for pilot in chosen}
     for pilot in sorted(state.pilots.values(), key=order):
@@ -342,7 +342,7 @@ def generate_mission(
     enemy_zone: bool = False,
 ) -> tuple[MissionState, MissionPoints, dict[SideName, list[Pilot]]]:
     """``enemy_zone``: flown in the enemy zone, deep objectives and all (seed E.I.b,
-    ``engine.wings.zones``), priced by the creation table's "deep enemy zone" row."""
+    ``zones``), priced by the creation table's "deep enemy zone" row."""
     active = state.active
     enemy = other(active)
     fire = catalog.rules.fire
@@ -354,7 +354,7 @@ def generate_mission(
     sites = catalog.rules.objectives.per_mission.get(kind, 1) if objectives is None else objectives
     zone = "deep_enemy" if enemy_zone else "near_enemy"
     # Seed A.IV.i.2: two balloons or more hang a net, free, or bought by the defender first
-    # (E.II.b) under the scenario's ``nets_bought`` switch (engine.wings.nets).
+    # (E.II.b) under the scenario's ``nets_bought`` switch (nets).
     netted = kind == "balloon" and sites >= 2
     budget = state.squadrons[enemy].players * catalog.rules.campaign.mission_points_per_player
     net_price = buy_net(catalog, state, enemy, budget, sites) if netted else 0
@@ -439,9 +439,9 @@ def generate_mission(
         default_border = width * 3 / 4 if enemy == "central" else width / 4
         placed = nets.lay_ring(placed, default_border if border is None else border)
     spots = tuple((site.x, site.y) for site in placed.values())
-    # Seed E.II.c: in the enemy zone, its placement rule (engine.wings.zones).
+    # Seed E.II.c: in the enemy zone, its placement rule (zones).
     ground = defences(catalog, enemy, trenches, caa, spots, border, zones is not None)
-    # Seed E.I.a: a strafing mission's objectives are manned trenches (engine.wings.strafing).
+    # Seed E.I.a: a strafing mission's objectives are manned trenches (strafing).
     placed, ground = strafing.man_posts(placed, ground)
     if dca:
         wish = zones_of.battery_spot(catalog, enemy, placed) if zones is not None else None
@@ -471,6 +471,6 @@ def generate_mission(
     if mission.rules.relief:
         # Seed F.V: laid last, clear of everything else on the table.
         mission = mission.model_copy(update={"relief": relief.lay(catalog, mission, rng)})
-    # Seed A.IV.i.2: a flight briefed on a net comes in over it (engine.wings.net_entry).
+    # Seed A.IV.i.2: a flight briefed on a net comes in over it (net_entry).
     mission = net_entry.come_in_over(catalog, mission)
     return mission, points, forces

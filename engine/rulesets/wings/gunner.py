@@ -30,16 +30,14 @@ to all, with where it was.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine.rulesets.wings.flak as flak
 import engine.rulesets.wings.geometry as geo
 from engine.rng import Rng
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.state import Decision, GroundElement, MissionState, Option, PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 PREFIX = "flak:"  # the engine field of a battery's order: "flak:c-F1"
 AUTO, HOLD, FIRE, DELAY, FOLLOW = "auto", "hold", "fire", "delay", "follow"

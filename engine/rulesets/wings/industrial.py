@@ -7,7 +7,7 @@ its VP), else its inner zone (half, rounded down), else the rest of the card (a 
 rounded down); the seed's fourth case is cut off, read here as "nothing covered, nothing
 won". The seed gives no size, place, VP or scenario for the card: every value here is
 authored and listed in docs/wings-data.md. The raid reuses the Dambuster's machinery
-(``engine.wings.dambuster``): one Lancaster flies one card a turn, the AA guns fire by
+(``dambuster``): one Lancaster flies one card a turn, the AA guns fire by
 standing order, and the run ends with the last bomb, the plane lost, or the turn cap.
 """
 

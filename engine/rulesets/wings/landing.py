@@ -23,17 +23,13 @@ the ground, and his side counts him out of the fight. Leaving the table is flyin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.clouds as clouds
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import Catalog, ManeuverDeck
 from engine.rulesets.wings.objectives import returned
 from engine.rulesets.wings.pilots import state_from_lp
 from engine.rulesets.wings.state import MissionState, Objective, Pilot, PlaneState, Program
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 # Short codes, like the cards' (and the same in every language): land, take off, on the ground.
 LAND, TAKE_OFF, GROUND = "LD", "TO", "GD"
@@ -208,7 +204,7 @@ def brought_home(catalog: Catalog, pilot: Pilot) -> Pilot:
     return pilot.model_copy(update={"state": state, "rest": rest})
 
 
-# --- during the turn (called by ``engine.wings.turn``) ------------------------------------
+# --- during the turn (called by ``turn``) ------------------------------------
 
 
 def take_off(work: Turn, programs: dict[str, Program]) -> None:

@@ -105,7 +105,7 @@ def split_choice(value: str) -> tuple[str, str] | None:
 def weakened(catalog: Catalog, state: CampaignState, side: SideName) -> bool:
     """Seed F.III.d: "not enough to field a complete squadron". Authored reading: fewer
     crews able to take off (a pilot fit to fly, a plane of his type or a spare as
-    ``engine.wings.hangar`` gives it, a sortie of fuel and ammunition each) than the
+    ``hangar`` gives it, a sortie of fuel and ammunition each) than the
     squadron has players, the squadron F.I built."""
     squadron = state.squadrons[side]
     planes = hangar.hangar_of(squadron.stock)

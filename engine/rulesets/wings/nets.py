@@ -29,16 +29,13 @@ Authored readings (docs/wings-data.md, "Winching, the ring and nets bought"):
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.balloons as balloons
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.fire import base_polygon
 from engine.rulesets.wings.state import MissionState, Objective
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 Section = tuple[Objective, Objective]
 
@@ -135,7 +132,7 @@ def ahead(
     """The share of ``base`` (a plane of ``side`` at ``height``, its maneuver begun at
     ``start``) past a net of ``mission`` that catches it, 0 if none: what ``ring`` and
     ``balloons.nets`` would find, read from the board alone (where the balloons stand, how
-    high, whether up), so a stand-in player may look before he flies (``engine.wings.rookie``).
+    high, whether up), so a stand-in player may look before he flies (``rookie``).
     """
     line = sorted(
         (b for b in mission.objectives.values() if b.kind == "balloon"), key=lambda b: (b.y, b.id)

@@ -1,7 +1,7 @@
 """Mission objectives beyond the patrol (seed E.I.a): reconnaissance, photography, bombing
 and balloon busting. Pure helpers: where objectives lie, where a bomb falls and what it
 does, when a pass counts as a photograph or a reconnaissance, and the mission's awards.
-``engine.wings.turn`` calls them during the phases; ``engine.wings.campaign`` scores with
+``turn`` calls them during the phases; ``campaign`` scores with
 ``awards`` at the debrief.
 """
 

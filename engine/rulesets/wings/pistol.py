@@ -22,14 +22,10 @@ Authored choices (docs/wings-data.md, "The pistol"):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.equipment as equipment
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.state import PlaneState, Program
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 WORD = "pistol@"  # the suffix's head; language-neutral, like the card codes
 MANEUVERS = (1, 2, 3)

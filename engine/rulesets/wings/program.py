@@ -3,7 +3,7 @@ plane may fly this turn, and why the others are refused.
 
 A program is written ``"S BL TL"``, or ``"split_s: ST IM S"`` to declare a complex maneuver
 (authored 3.5), or ``"S split_s: ST IM"`` to begin one late and owe its rest next turn (seed
-A.I.b, ``engine.wings.sequences``). ``check_program`` returns the refusals, each with the card
+A.I.b, ``sequences``). ``check_program`` returns the refusals, each with the card
 position and a short reason key; an empty list means the program is legal.
 """
 

@@ -29,16 +29,13 @@ tries a few drawn spots and is left out when none is clear.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.geometry as geo
 from engine.rng import Rng
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.fire import base_polygon
 from engine.rulesets.wings.state import MissionState, PlaneState, ReliefZone
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 LIFTED = "came-in-above-relief"  # the public event of a plane set down above the rock
 LAYOUTS = ("hill", "valley")  # seed F.V's examples a and b

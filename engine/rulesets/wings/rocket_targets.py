@@ -1,7 +1,7 @@
 """Le Prieur rockets against targets other than balloons (seed A.IV.j: "the balloon/target
 takes 1 Type D damage card per rocket batch fired").
 
-The attack's conditions are A.IV.j's, unchanged (``engine.wings.balloons``): two straights,
+The attack's conditions are A.IV.j's, unchanged (``balloons``): two straights,
 dives or stalls, no gun fire meanwhile, no special taken, a legal firing position after the
 second maneuver, the target at the plane's level or one below, nothing in the rockets' path.
 
@@ -19,15 +19,11 @@ target counts the points only, as it counts a bomb's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.majors as majors
 from engine.rulesets.wings.catalog import DamageCard, Gun
 from engine.rulesets.wings.fire import check_at_ground
 from engine.rulesets.wings.state import PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 GROUND_LEVEL = 0  # seed A.IV.h: ground defences are immobile aircraft at level 0
 

@@ -18,14 +18,10 @@ no round there, so the choice is a standing order (authored, docs/wings-data.md)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import engine.rulesets.wings.equipment as equipment
 import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import DamageCard
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Shot, Turn
+from engine.rulesets.wings.work import Shot, Turn
 
 ULTIMATE_USES = 3  # seed D.VII: an ultimate serves at most 3 times a game
 HIDDEN = ("none", "smoke", "fire", "explosion")  # specials everyone sees anyway

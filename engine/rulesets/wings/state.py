@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.wings.catalog import SideName
 
-# "waiting": off the table until it enters out of the sun (seed F.VI.e, engine.wings.sun).
+# "waiting": off the table until it enters out of the sun (seed F.VI.e, sun).
 PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left", "landed", "waiting"]
 PilotState = Literal["active", "wounded", "seriously_wounded", "captured", "missing", "dead"]
 Status = Literal["rookie", "ace", "veteran", "ace_of_aces"]
@@ -259,7 +259,7 @@ class Program(Model):
     # program; 0 holds the bomb all turn; None leaves it to the standing order (authored).
     release: int | None = None
     # Seed D.VIII: the maneuver (1-3) after which the pilot fires his pistol, announced
-    # with the program (engine.wings.pistol); None: no shot.
+    # with the program (pistol); None: no shot.
     pistol: int | None = None
     # The slot where the declared complex maneuver begins ("S split_s: ST IM" starts at 1);
     # cards of it past the third are owed at the start of the next turn (seed A.I.b).
@@ -286,14 +286,14 @@ class MissionRules(Model):
     sun: bool = False  # F.VI.e: the side with the sun at its back enters by surprise
     balloon_roles: bool = False  # A.IV.i: a balloon mission's optional strategic role
     # F.VI.e: medium-cloudiness missions are flown above the cloud layer, so the sun plays
-    # in them too (engine.wings.front: the engine has no heights for F.VI.a's layer).
+    # in them too (front: the engine has no heights for F.VI.a's layer).
     sun_above_clouds: bool = False
     relief: bool = False  # F.V: the generator lays hills and ridges that raise the floor
     blind_spots: bool = True  # DB 11.d option: a dorsal turret's black zones at the tail
 
     # Seed A.IV.i.2: the shape of a balloon mission's net (a barrage edge to edge, or a ring
     # round the balloons), and whether the defender buys it with Mission Points (E.II.b)
-    # instead of getting it free (engine.wings.nets).
+    # instead of getting it free (nets).
     net_shape: Literal["barrage", "ring"] = "barrage"
     nets_bought: bool = False
 
@@ -347,38 +347,38 @@ class MissionState(Model):
     reserve: dict[str, int] = Field(default_factory=dict)
     reinforcing: dict[str, str] = Field(default_factory=dict)
     # Seed D.VI: each Knight's and Artist's standing order (plane -> order), sealed like a
-    # program and kept from turn to turn (engine.wings.behaviours).
+    # program and kept from turn to turn (behaviours).
     orders: dict[str, str] = Field(default_factory=dict)
     major: str | None = None  # flown against the enemy's major objective (seed F.III.c)
     # Seed E.I.b: the x of the Entente zone's border and of the Central zone's border; None
-    # for the quarters of a mission in the conflict zone (engine.wings.zones).
+    # for the quarters of a mission in the conflict zone (zones).
     zones: tuple[float, float] | None = None
     # Seed F.VI.e: the side the sun favours (None: nobody, or the rule not played), the
     # A cards read for it, and this turn's sealed choice of its player to enter now.
     sun_side: SideName | None = None
     sun_cards: tuple[int, ...] = ()
     sun_enter: bool = False
-    # Seed A.IV.h: this turn's flak gunner orders (battery -> order, engine.wings.gunner),
+    # Seed A.IV.h: this turn's flak gunner orders (battery -> order, gunner),
     # sealed like a program, and the secret that seals them on the seam.
     flak_orders: dict[str, str] = Field(default_factory=dict)
     flak_salt: str = ""
-    # Seed A.IV.i, a balloon mission's strategic role (engine.wings.balloon_roles): which
+    # Seed A.IV.i, a balloon mission's strategic role (balloon_roles): which
     # one (None: purely defensive), the turn whose end the spotted artillery fires if no
     # balloon burns by then, and the turns of the surveillance's efficient alert.
     balloon_role: str | None = None
     artillery_turn: int | None = None
     alert_turns: tuple[int, ...] = ()
-    # Seed F.VI.e, K.1: the front the campaign is fought on (engine.wings.front).
+    # Seed F.VI.e, K.1: the front the campaign is fought on (front).
     front: Literal["western", "eastern"] = "western"
-    # Seed F.V: the hills and ridges on the table (public, engine.wings.relief).
+    # Seed F.V: the hills and ridges on the table (public, relief).
     relief: tuple[ReliefZone, ...] = ()
     # Seed A.IV.i.2-3: the net's shape, and this turn's sealed winch orders (balloon ids its
-    # owner hauls down from this turn on, engine.wings.winch).
+    # owner hauls down from this turn on, winch).
     net_shape: Literal["barrage", "ring"] = "barrage"
     winch_orders: tuple[str, ...] = ()
     net_price: int = 0  # MP the defender paid for the net (seed E.II.b; 0: free or none)
     # Seed A.IV.i.2: the height (level, counters) the attackers came in at over the net
-    # (engine.wings.net_entry); None when no one did.
+    # (net_entry); None when no one did.
     net_entry: tuple[int, int] | None = None
 
 
@@ -401,7 +401,7 @@ class Pilot(Model):
     killed_by: str | None = None
     # Seed D.VIII: equipment owned (item -> uses left; the vest's points left to absorb).
     equipment: dict[str, int] = Field(default_factory=dict)
-    # Seed E.III.b: of his kills, those confirmed (a roundel each, engine.wings.confirmation).
+    # Seed E.III.b: of his kills, those confirmed (a roundel each, confirmation).
     confirmed: int = 0
 
     @property
@@ -459,5 +459,5 @@ class CampaignState(Model):
     # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
     # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
     kit_salt: str = ""
-    # Seed K.1: the front, Western or Eastern (the sun's sides swap: engine.wings.front).
+    # Seed K.1: the front, Western or Eastern (the sun's sides swap: front).
     front: Literal["western", "eastern"] = "western"

@@ -15,7 +15,7 @@ Authored choices (the seed leaves them open; see docs/wings-data.md "Sun positio
 the card is drawn from the A deck's composition on a stream of its own (``sun:N``), so the
 mission's damage piles are the same with the rule on or off; the sun plays in clear
 weather, and in medium cloudiness when the campaign flies those missions above the layer;
-on the Eastern Front the card's sides and the sun's edge are swapped (``engine.wings.front``
+on the Eastern Front the card's sides and the sun's edge are swapped (``front``
 says both and why); entry is chosen during turns 1 to ``LAST_CHOICE_TURN`` and forced at the end of
 that turn, so the favoured side flies from turn 2, 3 or 4 ("typically 2 to 4"); with no
 enemy plane on the table to line up on, the planes enter at once where they would have
@@ -28,16 +28,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
 
 import engine.rulesets.wings.ceiling as ceiling
 import engine.rulesets.wings.front as front
 import engine.rulesets.wings.relief as relief
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.state import Decision, Event, MissionState, Option, PlaneState, other
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 ENTER = "enter"
 WAIT = "wait"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import engine.rulesets.wings.ace as ace
 import engine.rulesets.wings.ammunition as ammunition
@@ -61,6 +61,7 @@ from engine.rulesets.wings.state import (
     Program,
     other,
 )
+from engine.rulesets.wings.work import Shot
 
 PERMANENT = 10**6  # counters that never run out once a special is doubled (B.IX)
 SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
@@ -68,24 +69,6 @@ SWEEP_STEPS = 8  # authored 4.1: the collision sweep samples t = 1/8 ... 1
 # few cards are swept thousands of times a mission. The card is kept with its poses so its
 # id cannot be reused while the entry lives.
 _SWEEPS: dict[tuple[int, float], tuple[ManeuverCard, list[tuple[float, float, float]]]] = {}
-
-
-@dataclass
-class Shot:
-    shooter: str
-    gun: Gun
-    target: str
-    cards: int
-    bonus: int
-    aimed: bool
-    short: bool
-    left: int = 0
-    sharp: bool = False  # seed D.VII.b Sharpshooter: one card more drawn, the best kept
-    killer: bool = False  # seed D.VII.b Killer: one card to the pilot
-    picked: list[int] = field(default_factory=list)  # card ids chosen ahead, dealt in order
-    sure: bool = False  # seed D.VI: a behaviour's extra (last) card, which no skill lessens
-    # Seed D.VI Soldier: the dive shot his power boosted makes its specials lasting.
-    soldier: bool = False
 
 
 class Turn:
@@ -877,7 +860,7 @@ class Turn:
 
     def lay_flak(self) -> None:
         """Once the programs are in, an armed battery's gunner lays its burst counter (his
-        order, ``engine.wings.gunner``), seen by his own side only until it bursts."""
+        order, ``gunner``), seen by his own side only until it bursts."""
         for pid in sorted(self.ground):
             if not gunner.ready(self.ground[pid], self.turn):
                 continue
@@ -951,7 +934,7 @@ class Turn:
     def release_bomb(self, plane: PlaneState, last_kind: str, announced: bool = False) -> None:
         """Standing order (authored): a bomber releases when its bomb would land on an
         enemy target, never at level 0 (where the seed has it blow up with its bomb). A
-        release the player ``announced`` falls whatever it lands on (engine.wings.bombing)."""
+        release the player ``announced`` falls whatever it lands on (bombing)."""
         pose = obj.bomb_fall(self.catalog, plane, last_kind)
         hits = [
             (obj.bomb_damage(self.catalog, pose, target, plane.cluster), target)
@@ -1310,7 +1293,7 @@ class Turn:
         """The mission with its planes and objectives as they stand now, for the objective
         rules (what is achieved, who won)."""
         return self.mission.model_copy(
-            # the ground too: a strafing mission's posts are trenches (engine.wings.strafing)
+            # the ground too: a strafing mission's posts are trenches (strafing)
             update={"planes": self.planes, "objectives": self.objectives, "ground": self.ground}
         )
 

@@ -9,13 +9,9 @@ nothing to fire at goes to clearing the jam.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.rulesets.wings.catalog import Gun
 from engine.rulesets.wings.state import PlaneState
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 TWIN_DECK, SINGLE_DECK = "A", "B"
 LASTING = 10**6  # counters that never run out within a mission (as turn.PERMANENT)

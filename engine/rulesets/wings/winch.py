@@ -27,13 +27,11 @@ Authored readings (docs/wings-data.md, "Winching, the ring and nets bought"):
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.state import Decision, MissionState, Objective, Option
-
-if TYPE_CHECKING:
-    from engine.rulesets.wings.turn import Turn
+from engine.rulesets.wings.work import Turn
 
 PREFIX = "winch:"  # the engine field of a side's winch order: "winch:central"
 KEEP = "keep"

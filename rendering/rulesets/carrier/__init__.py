@@ -373,7 +373,7 @@ class CarrierPresenter:
             if key in images:
                 lines.append(f"  ![{strike.id}]({images[key]})")
         vp = ", ".join(f"{side_text(s, locale)} {record.vp.get(s, 0)}" for s in Side)
-        return [*lines, t("polish.export.vp-after", locale, vp=vp), ""]
+        return [*lines, t("archive.report.vp-after", locale, vp=vp), ""]
 
 
 def strike_summary(report: StrikeReport, names: Mapping[str, str], loc: str) -> str:

@@ -1,6 +1,6 @@
 """The after-action report: who won, VP over the turns, losses, the strikes that mattered.
 
-Drawn for a phone (``rendering.mobile``): 800 px wide, one part under another, no word under
+Drawn for a phone (``rendering.zero.mobile``): 800 px wide, one part under another, no word under
 22 px.
 
 Everything is read from the view's history (public once a turn is resolved): VP from
@@ -411,7 +411,7 @@ def _strike_card(
     head = tr(
         "report.strike_head", locale, turn=strike.turn, side=side_name(strike.attacker, locale)
     )
-    points = tr("report.strike_points", locale, n=strike.target_points)
+    points = tr("report.strike_points", locale, count=strike.target_points)
     points_width = draw_text(draw, (x + width - 14, y + 22), points, font(26, "bold"), INK, "rm")
     draw_text(
         draw, (x + 38, y + 21), head, font(TEXT, "bold"), dark, "lm", width - 70 - points_width

@@ -5,7 +5,7 @@ Everything shown comes from the public view (``engine.rulesets.land.view``: a la
 holds no secret, the sheet comes in words); the picks of a round reach this module only through the
 reveal lines the application built after the reveal. Every image is 800 px wide with text of
 22 px or more (11 px on a 400 px phone); the reveal and the mission report are the phone
-versions of ``rendering.zero.phone_cards`` and ``rendering.mission_report``.
+versions of ``rendering.zero.phone_cards`` and ``rendering.rulesets.land.mission_report``.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def _l(key: str, locale: str, **params: object) -> str:
 
 
 # The sheets' words (names, places, resources) are English data; every one of them has an
-# entry in rendering/locales/<lang>/land-sheets.toml, keyed by theatre and number. A sheet
+# entry in rendering/locales/<lang>/land.toml, keyed by theatre and number. A sheet
 # edited without its words falls back to the data's English rather than to a raw key.
 
 
@@ -694,6 +694,7 @@ class LandPresenter:
         third = _l(
             "report-vp",
             locale,
+            count=report.target_points,
             points=report.target_points,
             japanese=record.vp.get(Side.JAPANESE, 0),
             allied=record.vp.get(Side.ALLIED, 0),
@@ -702,7 +703,8 @@ class LandPresenter:
         if record.clouds_card is not None:
             extra.append(_l("clouds-on" if record.clouds else "clouds-off", locale))
         if record.dispersal_points:
-            extra.append(_l("dispersal", locale, points=record.dispersal_points))
+            points = record.dispersal_points
+            extra.append(_l("dispersal", locale, count=points, points=points))
         return "\n".join([f"**{first}**", second, third, *extra])
 
     def report(self, scenario: str, view: LandView, turn: int, index: int, locale: str) -> Report:
@@ -736,7 +738,7 @@ class LandPresenter:
             lines.append(f"  ![{key}]({images[key]})")
         for vp_line in record.lines:
             side, reason = side_text(vp_line.side, locale), vp_reason(vp_line.reason, locale)
-            lines.append(t("polish.land-vp.line", locale, side=side, vp=vp_line.vp, reason=reason))
+            lines.append(t("land.vp-line.line", locale, side=side, vp=vp_line.vp, reason=reason))
         if view.finished and turn == view.missions:
             lines.append(f"- {self._outcome(view, locale)}")  # 24.7, after the last mission
         return [*lines, ""]

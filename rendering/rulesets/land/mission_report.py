@@ -172,10 +172,7 @@ def _headline(report: StrikeReport, place_names: Mapping[str, str], locale: str)
         return tr("strike.open_sky", locale, target=target)
     if report.hidden:
         return tr("strike.not_found", locale, target=target)
-    key = {0: "strike.points_zero", 1: "strike.points_one"}.get(
-        report.target_points, "strike.points"
-    )
-    return tr(key, locale, n=report.target_points, target=target)
+    return tr("strike.points", locale, count=report.target_points, target=target)
 
 
 def _outcome(sheet: _Sheet, y: int, headline: list[str]) -> int:
@@ -327,7 +324,7 @@ def _bomb_height(sheet: _Sheet, run: BombRun) -> int:
 def _bomb_run(sheet: _Sheet, y: int, run: BombRun) -> int:
     draw, locale = sheet.draw, sheet.locale
     middle = y + 20
-    points = tr("strike.run_points", locale, n=run.points)
+    points = tr("strike.run_points", locale, count=run.points)
     points_width = draw_text(draw, (WIDTH - PAD, middle), points, font(TEXT, "bold"), INK, "rm")
     sheet.who(PAD, middle, run.uid, INNER - points_width - 20)
     middle += 36

@@ -36,7 +36,7 @@ def _target_level(rest: str, points: str, lang: str) -> str | None:
         target = _name(" ".join(words[:cut]), "land.kind.", lang)
         level = _name(" ".join(words[cut:]), "render.level.", lang)
         if target is not None and level is not None:
-            return t("polish.land-vp.target", lang, target=target, level=level, points=points)
+            return t("land.vp-line.target", lang, target=target, level=level, points=points)
     return None
 
 
@@ -46,10 +46,10 @@ def vp_reason(reason: str, locale: str) -> str:
     for pattern, key in ((_PILOT, "pilot"), (_HOME, "home")):
         found = pattern.match(reason)
         if found:
-            return t(f"polish.land-vp.{key}", lang, code=found["code"])
+            return t(f"land.vp-line.{key}", lang, code=found["code"])
     found = _AIRCRAFT.match(reason)
     if found:
-        return t(f"polish.land-vp.{found['result']}", lang, code=found["code"])
+        return t(f"land.vp-line.{found['result']}", lang, code=found["code"])
     found = _LEVEL.match(reason)
     if found:
         return _target_level(found["rest"], found["points"], lang) or reason

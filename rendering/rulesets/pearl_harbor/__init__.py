@@ -117,6 +117,7 @@ class PearlPresenter:
                 target=self.target_name(a.target, locale),
                 defence=_p(f"defence.{a.defence.replace(' ', '-')}", locale),
                 lost=a.lost,
+                count=a.points,
                 points=a.points,
             )
             for a in record.attacks

@@ -346,6 +346,7 @@ class WingsPresenter:
                         maneuver=word(
                             f"wings.maneuver.{plane['sequence']}", plane["sequence"], locale
                         ),
+                        count=plane["sequence_flown"],
                         flown=plane["sequence_flown"],
                     )
                 if plane["status"] == "flying" and plane.get("land_by") is not None:
@@ -459,7 +460,7 @@ class WingsPresenter:
         mission = view.data.get("mission")
         if not mission:  # between missions, or the campaign over: no turn to name
             return t(
-                "ux-wings3.where-between",
+                "wings.where-between",
                 locale,
                 mission=view.data.get("mission_number", 0),
                 missions=view.data.get("missions_planned", 0),
@@ -467,7 +468,7 @@ class WingsPresenter:
             ) + front_words(view.data, locale)
         # The channel counts the campaign's turns ("Turn 7/27"), a mission its own: the
         # board names both when they differ, or its "turn 2" contradicts the message's 7.
-        key = "wings.where" if mission["turn"] == view.turn else "ux-wings3.where"
+        key = "wings.where" if mission["turn"] == view.turn else "wings.where-campaign"
         return t(
             key,
             locale,
@@ -589,7 +590,7 @@ class WingsPresenter:
             return t("wings.sequence.sealed", locale, code=value.removeprefix(SEQUENCE_SEALED))
         if field == "purchase" and value.startswith(BUY_SEALED):
             # Seed E/F: a squadron's purchase, sealed: public words never name the resource.
-            return t("seal-purchase.sealed", locale, code=value.removeprefix(BUY_SEALED))
+            return t("wings.purchase.sealed", locale, code=value.removeprefix(BUY_SEALED))
         if field == "mission":
             return word(f"wings.kind.{value}", value, locale)
         if field == "purchase":
@@ -650,14 +651,14 @@ class WingsPresenter:
         if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
             return t(f"wings.{option.detail}-detail", locale)
         if field.startswith("skill"):  # what the skill does (seed D.VII), authored
-            return word(f"ux-wings3.skill-detail.{option.id}", option.detail, locale)
+            return word(f"wings.skill-detail.{option.id}", option.detail, locale)
         if option.detail.startswith(BUY_WORDS):  # a sealed purchase: its price, if new
             _kind, price, fresh = _bought(option.detail)
-            key = "ux-wings3.debrief.cost-new" if fresh else "ux-wings3.debrief.cost"
+            key = "wings.debrief.cost-new" if fresh else "wings.debrief.cost"
             return t(key, locale, cp=price) if price else ""
         if field == "purchase" and option.detail:  # "2 (new)": its price, a kind never owned
             cost, _, new = option.detail.partition(" ")
-            key = "ux-wings3.debrief.cost-new" if new else "ux-wings3.debrief.cost"
+            key = "wings.debrief.cost-new" if new else "wings.debrief.cost"
             return t(key, locale, cp=cost) if cost.isdigit() else option.detail
         if field.startswith("plane") and (cards := _cards_words(option.id, locale)):
             return cards  # a plain program: the rules' detail is only the plane's id
@@ -689,9 +690,9 @@ class WingsPresenter:
         ]
         pilot = decision.options[0].detail if decision.options else ""
         if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
-            return [t("ux-wings4.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
+            return [t("wings.debrief.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
         if decision.field.startswith("wound") and pilot:  # whose wound: the seam names him
-            return [t("wound-name.for", locale, pilot=pilot, choices=" · ".join(labels))]
+            return [t("wings.debrief.wound-for", locale, pilot=pilot, choices=" · ".join(labels))]
         return [" · ".join(labels)]
 
     def excluded_lines(
@@ -728,7 +729,7 @@ class WingsPresenter:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
         if stage == DAM_NIGHT and side != "entente":  # the guns' side: not their Lancaster
-            before = [t("ux-review2.night.guns", locale)]
+            before = [t("wings.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
         if reserve and stage not in ("ended", "debrief"):  # spent only while flying
@@ -738,11 +739,11 @@ class WingsPresenter:
             before.append(t("wings.shown", locale, slot=slot, card=card))
         squadron = view.data.get("squadrons", {}).get(side) or {}
         if stage == "debrief" and squadron.get("reserve") is not None:  # what buys with
-            before.append(t("ux-wings3.debrief.cp", locale, cp=squadron["reserve"]))
+            before.append(t("wings.debrief.cp", locale, cp=squadron["reserve"]))
         if view.stage == DAM_NIGHT:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
-            before.append(t("ux-wings3.legend", locale))  # the menus write cards as codes
+            before.append(t("wings.legend", locale))  # the menus write cards as codes
             before += self._flak_names(view, side, locale)
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
@@ -775,8 +776,8 @@ class WingsPresenter:
             slot = view.slots.get(plane["id"], plane["id"]).removeprefix("plane")
             label = t(f"wings.map.initial.{plane['side']}", locale) + slot
             pilot = pilots.get(plane.get("pilot") or "", {}).get("name", "")
-            names.append(t("ux-wings3.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
-        return [t("ux-wings3.flak-names", locale, names=", ".join(names))]
+            names.append(t("wings.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
+        return [t("wings.flak-names", locale, names=", ".join(names))]
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
         """Seed D.VI: which of the reader's planes holds a power its standing order plays
@@ -827,18 +828,18 @@ class WingsPresenter:
         parts = []
         if down:
             sides = ", ".join(
-                t("ux-wings4.side-count", locale, side=_side(side, locale), count=len(ids))
+                t("wings.turn-story.side-count", locale, side=_side(side, locale), count=len(ids))
                 if side
                 else str(len(ids))
                 for side, ids in sorted(down.items(), key=lambda item: _SIDE_ORDER.get(item[0], 2))
             )
-            parts.append(t("ux-wings4.planes-down", locale, sides=sides))
+            parts.append(t("wings.turn-story.planes-down", locale, sides=sides))
         for key, counted in HAPPENINGS:
             if count := sum(kinds.count(kind) for kind in counted):
-                parts.append(t(f"ux-wings4.{key}", locale, count=count))
+                parts.append(t(f"wings.turn-story.{key}", locale, count=count))
         if not parts:
-            return [t("ux-wings4.happened-none", locale)]
-        return [t("ux-wings4.happened", locale, parts=" · ".join(parts))]
+            return [t("wings.turn-story.happened-none", locale)]
+        return [t("wings.turn-story.happened", locale, parts=" · ".join(parts))]
 
     @staticmethod
     def _early_end(view: WingsViewLike, locale: str) -> list[str]:
@@ -863,7 +864,7 @@ class WingsPresenter:
             why = "grounded"
         return [
             t(
-                f"ux-wings3.end.{why}",
+                f"wings.end.{why}",
                 locale,
                 number=number,
                 missions=data.get("missions_planned", 0),
@@ -889,8 +890,8 @@ class WingsPresenter:
 
     @staticmethod
     def _board(view: WingsViewLike, locale: str) -> Image.Image | None:
-        """The table from above, when a mission is on it (``rendering.wings_map``)."""
-        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.wings_dam_map``)
+        """The table from above, when a mission is on it (``rendering.rulesets.wings.map``)."""
+        if "dam" in view.data:  # DB 8: the raid's own table (``rendering.rulesets.wings.dam_map``)
             return dam_board(view.data["dam"], WIDTH - 2 * MARGIN + 16, locale)
         mission = view.data.get("mission")
         if not mission or not mission.get("planes"):
@@ -918,10 +919,10 @@ class WingsPresenter:
                 level=plane["level"],
             )
             side = _side(plane["side"], locale)
-            key = "ux-wings3.key.plane"
+            key = "wings.key.plane"
             parts.append(t(key, locale, label=label, side=side, slot=slot, level=plane["level"]))
         if any(p.get("counters") for p in labelled):
-            parts.append(t("ux-wings3.key.counters", locale))
+            parts.append(t("wings.key.counters", locale))
         sites = (mission.get("objectives") or {}).values()
         balloon = next(
             (
@@ -932,21 +933,21 @@ class WingsPresenter:
             None,
         )
         if balloon is not None:
-            parts.append(t("ux-wings3.key.balloon", locale, level=balloon["level"]))
+            parts.append(t("wings.key.balloon", locale, level=balloon["level"]))
         if any(o["kind"] == "post" and not o.get("destroyed") for o in sites):
             parts.append(t("strafing.key.post", locale))  # seed E.I.a: the ring's meaning
         kinds = {g["kind"] for g in (mission.get("ground") or {}).values()}
         if kinds - {"trench", "caa"}:  # the table marks every other battery "F"
-            parts.append(t("ux-wings3.key.flak", locale))
+            parts.append(t("wings.key.flak", locale))
         if "caa" in kinds:
-            parts.append(t("ux-wings3.key.caa", locale))
+            parts.append(t("wings.key.caa", locale))
         hidden = next((p for p in planes if p.get("damage") is None), None)
         if hidden is not None:
             structure = self._structure(view, hidden["type"])
-            parts.append(t("ux-wings3.key.damage", locale, structure=structure))
+            parts.append(t("wings.key.damage", locale, structure=structure))
         if not parts:
             return []
-        return [(t("ux-wings3.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
+        return [(t("wings.key.head", locale, parts=" · ".join(parts)), MUTED, False)]
 
     def status_board(
         self, view: WingsViewLike, locked: Mapping[str, bool], deadline: str | None, locale: str
@@ -1090,8 +1091,8 @@ def _cards_words(program: str, locale: str) -> str:
     codes = program.partition(SEQUENCE_MARK)[0].split()  # a plain twin's seal is not a card
     if not codes or any(code not in CARD_CODES for code in codes):
         return ""
-    then = t("ux-wings3.then", locale)
-    return then.join(t(f"ux-wings3.card.{code}", locale) for code in codes)
+    then = t("wings.then", locale)
+    return then.join(t(f"wings.card.{code}", locale) for code in codes)
 
 
 def _purchase_words(kind: str, locale: str) -> str:
@@ -1118,7 +1119,7 @@ def _bought_words(detail: str, locale: str) -> str:
     if not cost:
         return item
     return t(
-        "seal-purchase.item", locale, item=item, price=t("ux-wings3.debrief.cost", locale, cp=cost)
+        "wings.purchase.item", locale, item=item, price=t("wings.debrief.cost", locale, cp=cost)
     )
 
 

@@ -48,9 +48,7 @@ def night_card_detail(detail: str, locale: str) -> str:
 
 
 def _points(points: str, locale: str) -> str:
-    # French reads 0 and 1 singular, English 1 only.
-    one = points in (("0", "1") if locale == "fr" else ("1",))
-    return t("wings.night-pick.points-one" if one else "wings.night-pick.points", locale, n=points)
+    return t("wings.night-pick.points", locale, count=int(points) if points.isdigit() else points)
 
 
 def night_lines(dam: Mapping[str, Any], side: str, locale: str) -> list[str]:
