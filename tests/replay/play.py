@@ -31,8 +31,10 @@ async def play(
     seed: int = 3,
     rounds: int | None = None,
     locale: str = "en",
+    rollback: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """Play ``rounds`` rounds (all, by default) with random legal picks; the export."""
+    """Play ``rounds`` rounds (all, by default) with random legal picks; the export. With
+    ``rollback`` (after how many rounds, to which turn) the GM takes the game back once."""
     clock = ManualClock(START)
     catalog = default_catalog()
     picks = random.Random(seed)
@@ -60,6 +62,9 @@ async def play(
             if status.campaign.status == "finished" or status.round is None:
                 break
             played += 1
+            if rollback is not None and played == rollback[0] + 1:
+                await service.rollback(info.id, GM, rollback[1], "a <b>misread</b> card")
+                continue
             for user in users.values():
                 clock.advance(hours=picks.randint(1, 9))
                 now = await service.status(info.id)

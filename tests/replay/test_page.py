@@ -20,6 +20,7 @@ from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from rendering.replay.page import markdown
 from tests.replay.html import read_page
+from tests.replay.play import play
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
@@ -120,6 +121,22 @@ def test_campaign_text_is_escaped(export: dict[str, Any], catalog: Catalog) -> N
     assert "&lt;script&gt;alert(&#39;allied&#39;)&lt;/script&gt;" in html
     page = read_page(html)
     assert page.scripts == 1 and len(page.images) == len([u for u in page.urls if u[:5] == "data:"])
+
+
+async def test_a_rolled_back_campaign_shows_each_turn_once_as_played_last(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    export = await play(tmp_path / "rolled.db", rollback=(5, 2))  # after turn 3's orders
+    assert any(r["status"] == "void" for r in export["rounds"])
+    made = make_page(export, catalog)
+    page = read_page(made.html)
+    assert [s.id for s in page.sections] == [
+        "campaign",
+        *(f"turn-{n}" for n in range(1, 7)),
+        "after-action",
+    ]
+    assert "Rollback by player 5 to turn 2: a &lt;b&gt;misread&lt;/b&gt; card" in made.html
+    assert "Verified" in made.html
 
 
 def test_markdown_marks_up_only_what_it_escaped_first() -> None:

@@ -1,0 +1,39 @@
+"""The page replays a finished campaign of every registered game: each played turn with its
+heading and its board, the end with its chart, nothing to fetch. A game added to the
+registry is covered as soon as it is registered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.replay import make_page
+from bot.rulesets import FACTORIES, Registry
+from engine.zero.loader import default_catalog
+from tests.replay.html import read_page
+from tests.replay.play import play
+
+
+# The carrier's page is read closely in test_page.py, from the session's campaign.
+@pytest.mark.parametrize("ruleset", [key for key in FACTORIES if key != "carrier"])
+async def test_a_finished_campaign_of_every_game_makes_its_page(
+    ruleset: str, tmp_path: Path
+) -> None:
+    catalog = default_catalog()
+    scenario = next(iter(Registry(catalog).get(ruleset).rules.scenarios()))
+    export = await play(tmp_path / "campaign.db", ruleset, scenario, seed=4)
+    assert export["campaign"]["status"] == "finished"
+    made = make_page(export, catalog)
+    page = read_page(made.html)
+    closed = sorted({r["turn"] for r in export["rounds"] if r["status"] == "resolved"})
+    assert [s.id for s in page.sections] == [
+        "campaign",
+        *(f"turn-{n}" for n in closed),
+        "after-action",
+    ]
+    for section in page.sections[1:]:
+        assert section.headings and section.headings[0][0] == 2, section.id
+        assert section.images and all(i["alt"].strip() for i in section.images), section.id
+    assert all(url.startswith(("data:image/", "#")) for url in page.urls)
+    assert "Verified: every receipt and every event replayed" in made.html
