@@ -11,7 +11,8 @@ public views, and the choices of opened receipts only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -41,6 +42,8 @@ from rendering.replay.page import (
     render_page,
 )
 from rendering.text import scenario_name
+
+log = logging.getLogger(__name__)
 
 
 class ReplayRefused(Exception):
@@ -288,8 +291,9 @@ class _Composer:
         # The deadline the round message gave, as boards write it.
         deadline = first.round["deadline_at"]
         when = deadline_words(from_epoch(deadline)) if deadline else None
-        board = Picture(
-            self.presenter.status_board(opened, locked, when, self.loc),
+        board = self.picture(
+            "status board",
+            lambda: self.presenter.status_board(opened, locked, when, self.loc),
             self.presenter.board_summary(opened, self.loc),
             self.w("turn.board", turn=number)
             if first.after is not None
@@ -379,8 +383,23 @@ class _Composer:
             self.w("turn.open") if is_open else "",
         )
 
+    def picture(
+        self, what: str, draw: Callable[[], bytes], alt: str, caption: str
+    ) -> Picture | None:
+        """A drawn image, or None (logged) if drawing fails: as in the channel, a drawing bug
+        leaves its picture out, never the whole page."""
+        try:
+            return Picture(draw(), alt, caption)
+        except Exception:
+            log.exception("%s of a replay page failed: the page goes out without it", what)
+            return None
+
     def report(self, view: Any, turn: int, index: int) -> Told:
-        report = self.presenter.report(self.scenario, view, turn, index, self.loc)
+        try:
+            report = self.presenter.report(self.scenario, view, turn, index, self.loc)
+        except Exception:
+            log.exception("report %s of turn %s failed: the page goes out without it", index, turn)
+            return Told((t("service.strike.missing", self.loc, strike=index + 1),))
         lines = tuple(report.text.splitlines())
         pictures: tuple[Picture, ...] = ()
         if report.image:
@@ -393,20 +412,17 @@ class _Composer:
         result, vp = self.result(state)
         unlocked = {side: False for side in self.rules.side_ids}
         lines = (t("service.summary.vp", self.loc, vp=vp),)
-        chart = self.presenter.after_action(self.scenario, final, self.loc)
-        return Ending(
-            headline=result,
-            lines=lines,
-            pictures=(
-                Picture(
-                    self.presenter.status_board(final, unlocked, None, self.loc),
-                    self.presenter.board_summary(final, self.loc),
-                    self.w("end.final-board"),
-                ),
-                Picture(
-                    chart,
-                    t("service.image.after-action", self.loc, summary=described([result, *lines])),
-                    self.w("end.chart"),
-                ),
-            ),
+        board = self.picture(
+            "final board",
+            lambda: self.presenter.status_board(final, unlocked, None, self.loc),
+            self.presenter.board_summary(final, self.loc),
+            self.w("end.final-board"),
         )
+        chart = self.picture(
+            "after-action chart",
+            lambda: self.presenter.after_action(self.scenario, final, self.loc),
+            t("service.image.after-action", self.loc, summary=described([result, *lines])),
+            self.w("end.chart"),
+        )
+        pictures = tuple(p for p in (board, chart) if p is not None)
+        return Ending(headline=result, lines=lines, pictures=pictures)

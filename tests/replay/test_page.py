@@ -139,6 +139,22 @@ async def test_a_rolled_back_campaign_shows_each_turn_once_as_played_last(
     assert "Verified" in made.html
 
 
+def test_a_picture_that_fails_to_draw_leaves_only_itself_out(
+    export: dict[str, Any], catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise ValueError("a drawing bug")
+
+    monkeypatch.setattr(CarrierPresenter, "report", broken)
+    monkeypatch.setattr(CarrierPresenter, "after_action", broken)
+    page = read_page(make_page(export, catalog).html)
+    assert len(page.sections) == 8 and all(s.images for s in page.sections[1:])
+    assert any("report unavailable" in s.text for s in page.sections)
+    assert len(page.sections[-1].images) == 1  # the final board, no chart
+
+
 def test_markdown_marks_up_only_what_it_escaped_first() -> None:
     assert markdown("**Strike** `abc` <b>x</b>") == (
         "<strong>Strike</strong> <code>abc</code> &lt;b&gt;x&lt;/b&gt;"
