@@ -247,10 +247,11 @@ class _Composer:
         ]
         if self.finished:
             facts.append((self.w("card.ended"), _when(info["ended_at"])))
-        if last is not None:
+        # The result from the whole state, once it is all public: while the campaign runs,
+        # the boards (public views) say where it stands.
+        if last is not None and self.finished:
             result, vp = self.result(last)
-            if self.finished:
-                facts.append((self.w("card.result"), result))
+            facts.append((self.w("card.result"), result))
             facts.append((self.w("card.vp"), vp))
         played = {p.round["turn"] for p in rounds if self.ends_turn(p)}
         facts.append((self.w("card.turns"), str(len(played))))
