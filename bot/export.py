@@ -31,8 +31,10 @@ FORMAT = "sortie-campaign-export"
 # 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per
 # turn, band moves, every draw, reshuffles, pilot draws, track ticks). Version 1 files are
 # still read: they replay, and their final state is compared on the facts they hold.
-VERSION = 2
-READABLE = (1, 2)
+# 3 (issue 26): each round carries its sealed events (``sealed_events``), opened once the
+# campaign is over; version 2 files have none and are checked as before.
+VERSION = 3
+READABLE = (1, 2, 3)
 # The largest file ``verify`` reads: far above any campaign's export (a six-turn carrier
 # campaign is 0.3 MB), far below what parsing would need memory for (about 2.5 times the
 # file's size).
@@ -78,7 +80,7 @@ async def export_in(tx: Transaction, rulesets: Registry, campaign_id: int) -> di
         if snapshot is not None:  # the whole state, its history rows put back in
             final_rules = rulesets.get(campaign.ruleset).rules
             whole = await load_state(tx, final_rules, snapshot)
-            final_state = json.loads(final_rules.dump(whole))
+            final_state = secrecy.final_state(final_rules, whole)
     rules = rulesets.get(campaign.ruleset).rules
     finished = campaign.status == "finished"
     by_round: dict[int, list[LockRow]] = {}
@@ -131,10 +133,14 @@ async def export_in(tx: Transaction, rulesets: Registry, campaign_id: int) -> di
                 "opened_at": r.opened_at,
                 "deadline_at": r.deadline_at,
                 "resolved_at": r.resolved_at,
+                # What the round kept from everyone: shown once the campaign is over.
+                "sealed_events": secrecy.sealed_of(r.sealed, finished),
                 "locks": [
                     _lock_json(
                         lock,
-                        secrecy.receipt_opened(rules, finished, r, rounds)
+                        secrecy.receipt_opened(
+                            rules, finished, r, rounds, choice_of(lock.canonical)
+                        )
                         and lock.withdrawn_at is None,
                     )
                     for lock in by_round.get(r.id, [])
@@ -227,6 +233,13 @@ class _Lock(_Strict):
     salt: str | None
 
 
+class _Sealed(_Strict):
+    kind: str
+    turn: int
+    data: dict[str, Any]
+    owner: str | None
+
+
 class _Round(_Strict):
     id: int
     branch: int
@@ -237,6 +250,7 @@ class _Round(_Strict):
     deadline_at: int | None
     resolved_at: int | None
     locks: list[_Lock]
+    sealed_events: list[_Sealed] | None = None
 
 
 class _Event(_Strict):
@@ -512,7 +526,8 @@ def verify_export(
             result.problems.append(f"the campaign's switches {given!r} are not this scenario's")
             return result
         state = switches_of.begin(rules, info["scenario"], seed, switches)
-        problem = _compare_events("the campaign's set-up", rules.opening(state), set_up)
+        opening = secrecy.published(rules, rules.opening(state))
+        problem = _compare_events("the campaign's set-up", opening, set_up)
         if problem:
             result.problems.append(problem)
             return result
@@ -563,17 +578,22 @@ def verify_export(
             result.problems.append(f"{where}: the engine refuses the recorded choices ({exc})")
             return result
         recorded = engine_events.get(round_json["id"], [])
-        problem = _compare_events(where, events, recorded)
+        problem = _compare_events(where, secrecy.published(rules, events), recorded)
+        sealed_events = round_json.get("sealed_events")
+        if not problem and sealed_events is not None:
+            # Opened with the campaign's end: what nobody could read is replayed too.
+            problem = _compare_sealed(where, secrecy.sealed(rules, events), sealed_events)
+            result.events += len(sealed_events)
         if problem:
             result.problems.append(problem)
             return result
         result.rounds += 1
-        result.events += len(events)
+        result.events += len(recorded)
         if observe is not None:
             observe(round_json, state, new_state, events)
         state = new_state
     final = export.get("final_state")
-    replayed_final = _normal(json.loads(rules.dump(state)))
+    replayed_final = _normal(secrecy.final_state(rules, state))
     if final is not None and export["version"] == 1:
         replayed_final = _facts_of(replayed_final, final)
     if final is not None and _normal(final) != replayed_final:
@@ -779,8 +799,6 @@ def after_action_markdown(
 
     live_rounds = [r for r in export["rounds"] if r["status"] == "resolved"]
     default = t("archive.report.default", loc)
-    # Sealed choices the rules open once the campaign is over (a Wings flak order's digest).
-    opened: Mapping[str, str] = getattr(view, "opened", None) or {}
     for turn in sorted({r["turn"] for r in live_rounds}):
         lines += [t("archive.report.turn", loc, turn=turn), ""]
         for round_json in (r for r in live_rounds if r["turn"] == turn):
@@ -795,7 +813,7 @@ def after_action_markdown(
             lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
             for lock, choice in locks:
                 words = " · ".join(
-                    presenter.option_text(scenario.key, k, opened.get(choice[k], choice[k]), loc)
+                    presenter.option_text(scenario.key, k, choice[k], loc)
                     for k in sorted(choice, key=rank)
                 ) or t("archive.report.nothing", loc)
                 note = default if lock["defaulted"] and choice else ""
@@ -817,6 +835,31 @@ def after_action_markdown(
         "",
     ]
     return "\n".join(lines)
+
+
+def _compare_sealed(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:
+    """Why a round's opened sealed events are not what the replay keeps sealed ("" if
+    they are)."""
+    replayed = [
+        {"kind": e.kind, "turn": e.turn, "data": _normal(e.data), "owner": e.owner} for e in events
+    ]
+    stored = [
+        {"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"]), "owner": e["owner"]}
+        for e in recorded
+    ]
+    if replayed == stored:
+        return ""
+    index = next(
+        (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
+        min(len(replayed), len(stored)),
+    )
+    got = stored[index] if index < len(stored) else "nothing"
+    want = replayed[index] if index < len(replayed) else "nothing"
+    return (
+        f"{where}: sealed event #{index + 1} differs from the replay:"
+        f" recorded {json.dumps(got, sort_keys=True)[:300]},"
+        f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
+    )
 
 
 def _compare_events(where: str, events: Sequence[Any], recorded: list[dict[str, Any]]) -> str:

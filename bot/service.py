@@ -167,7 +167,8 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 # What setting the table drew (a first briefing's weather, say) is logged
                 # as the engine's, with no round: verify replays it from ``new``.
                 opening = [
-                    NewEvent(e.kind, e.turn, e.data, source="engine") for e in rules.opening(state)
+                    NewEvent(e.kind, e.turn, e.data, source="engine")
+                    for e in secrecy.published(rules, rules.opening(state))
                 ]
                 if opening:
                     await tx.append_events(campaign_id, None, campaign.branch, opening, now)

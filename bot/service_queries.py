@@ -23,6 +23,7 @@ from bot.service_model import (
     ServiceError,
     SideStatus,
     StatusData,
+    choice_of,
 )
 from bot.service_rounds import (
     state_of,
@@ -352,7 +353,9 @@ class QueryMixin(ServiceCore):
                     continue
                 row = rounds[lock.round_id]
                 opened = (
-                    secrecy.receipt_opened(rules, finished, row, list(rounds.values()))
+                    secrecy.receipt_opened(
+                        rules, finished, row, list(rounds.values()), choice_of(lock.canonical)
+                    )
                     and lock.withdrawn_at is None
                 )
                 out.append(

@@ -712,7 +712,10 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         round_id,
         round_row.branch,
         with_strike_detail(
-            [NewEvent(e.kind, e.turn, e.data, source="engine") for e in events],
+            [
+                NewEvent(e.kind, e.turn, e.data, source="engine")
+                for e in secrecy.published(rules, events)
+            ],
             # The turn's strikes are flown, and go public, when its last round resolves.
             rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
         ),
@@ -725,7 +728,12 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         tx, rules, campaign, new_state, ctx.now, stored_len=before.history_len
     )
     await tx.update_round(
-        round_id, status="resolved", resolved_at=ctx.now, snapshot_after_id=after_id
+        round_id,
+        status="resolved",
+        resolved_at=ctx.now,
+        snapshot_after_id=after_id,
+        # What nobody may read yet goes beside the round, for the export at the end.
+        sealed=secrecy.sealed_json(rules, events),
     )
     await tx.finish_round_timers(round_id)
     await tx.update_campaign(campaign.id, snapshot_id=after_id)
@@ -824,7 +832,7 @@ async def _announce_reveal(
             lock = locks.get(side)
             if quiet and other.id == round_row.id:
                 continue  # an empty choice nobody made: nothing to check (/receipt has it)
-            if lock is not None:
+            if lock is not None and secrecy.opens_before_the_end(rules, choice_of(lock.canonical)):
                 opened.append(
                     {
                         "round_id": other.id,

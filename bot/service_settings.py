@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from bot import secrecy
 from bot import switches as gm_switches
 from bot.i18n import SUPPORTED
 from bot.limits import MAX_REMINDERS
@@ -212,6 +213,9 @@ class SettingsMixin(ServiceCore):
         state = gm_switches.begin(rules, campaign.scenario, campaign.seed, switched)
         snapshot_id = await store_state(tx, rules, campaign, state, now)
         await tx.update_campaign(campaign.id, snapshot_id=snapshot_id)
-        opening = [NewEvent(e.kind, e.turn, e.data, source="engine") for e in rules.opening(state)]
+        opening = [
+            NewEvent(e.kind, e.turn, e.data, source="engine")
+            for e in secrecy.published(rules, rules.opening(state))
+        ]
         if opening:
             await tx.append_events(campaign.id, None, campaign.branch, opening, now)

@@ -138,6 +138,8 @@ class RoundRow:
     message_id: int | None
     snapshot_before_id: int
     snapshot_after_id: int | None
+    # The round's sealed events as JSON (a list), opened with the campaign's end; None: none.
+    sealed: str | None = None
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,14 @@ _CAMPAIGN_COLUMNS = {
     "allow_unlock",
 }
 _PLAYER_COLUMNS = {"side", "commander", "dm_ok", "last_active", "left_at"}
-_ROUND_COLUMNS = {"status", "deadline_at", "resolved_at", "message_id", "snapshot_after_id"}
+_ROUND_COLUMNS = {
+    "status",
+    "deadline_at",
+    "resolved_at",
+    "message_id",
+    "snapshot_after_id",
+    "sealed",
+}
 
 
 def _dumps(value: Any) -> str:
@@ -143,6 +150,7 @@ def _round(row: sqlite3.Row) -> RoundRow:
         message_id=row["message_id"],
         snapshot_before_id=row["snapshot_before_id"],
         snapshot_after_id=row["snapshot_after_id"],
+        sealed=row["sealed"],
     )
 
 

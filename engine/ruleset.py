@@ -6,8 +6,11 @@ Allied, Fleet Tactics, which round ends a turn, which field stays secret after i
 reveal) is declared by a ``Rules`` object. A ruleset's rules are pure: state, choices and
 a seeded ``Rng`` in, a new state and events out.
 
-Secrecy is *declared* here (``FieldSpec.opens``) and *applied* in one place only, the
-application's secrecy gate, so a ruleset never decides on its own who may read what.
+Secrecy is *declared* by the ruleset and *applied* by one gate: a decision field says when
+its locked value opens (``FieldSpec.opens``); the state's fields and the events carry labels
+(``engine.sight``), and ``Rules.view`` is the gate's answer (``engine.sight.keep``) handed to
+the ruleset's ``project``, which only ever sees what was kept. The application's secrecy
+module (``bot/secrecy.py``) says who is looking and when each locked choice opens.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine import sight
 from engine.rng import Rng
+from engine.sight import Derived, Eyes, Sight
 from engine.zero.report import StrikeReport
 
 
@@ -53,11 +58,18 @@ class Decision(_Model):
 
 
 class Event(_Model):
-    """Something that happened, in the game's words, with the data to replay and explain it."""
+    """Something that happened, in the game's words, with the data to replay and explain it.
+
+    ``sight`` labels this one event (else its ruleset's ``event_sights`` label its kind, and
+    a kind with no label is secret); ``owner`` is the side whose secret it is. Neither is
+    part of what the event says happened, so neither is written out with it.
+    """
 
     kind: str
     turn: int
     data: dict[str, Any] = Field(default_factory=dict)
+    sight: Sight | None = Field(default=None, exclude=True)
+    owner: str | None = Field(default=None, exclude=True)
 
 
 @dataclass(frozen=True)
@@ -87,7 +99,7 @@ class RoundSpec:
     optional: bool = False
 
 
-Opens = Literal["reveal", "turn-end"]
+Opens = Literal["reveal", "turn-end", "campaign-end"]
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,9 @@ class FieldSpec:
 
     ``reveal``: with the round's reveal. ``turn-end``: only once the round that closes the
     turn is resolved (a carrier doctrine, committed with the orders but flown later).
+    ``campaign-end``: when the campaign is over (a purchase, a flak gunner's order); the
+    receipts of a round holding such a field open then, since one receipt commits to the
+    round's whole choice. A field a ruleset does not declare opens at the campaign's end.
     """
 
     name: str
@@ -307,9 +322,38 @@ class Rules(ABC, Generic[StateT, ViewT]):
     ) -> tuple[StateT, list[Event]]:
         """Apply one round of locked choices; all randomness comes from ``rng``."""
 
+    def view(self, state: StateT, viewer: str | Eyes | None) -> ViewT:
+        """What ``viewer`` may see of ``state``: a side's id, ``None`` for the public, or
+        ``Eyes`` (the GM). The gate keeps what the state's labels allow; the ruleset's
+        ``project`` builds its view from that alone. Not to be overridden."""
+        eyes = viewer if isinstance(viewer, Eyes) else Eyes(side=viewer)
+        kept = self.seen(state, eyes)
+        return self.project(kept, eyes)
+
+    def seen(self, state: StateT, eyes: Eyes) -> Any:
+        """What the gate keeps of ``state`` for ``eyes`` (``engine.sight.keep``)."""
+        assert isinstance(state, BaseModel), "a ruleset's state is a labelled pydantic model"
+        finished = self.progress(state).finished
+        return sight.keep(state, eyes, finished=finished, derived=self.derived())
+
+    def derived(self) -> Sequence[Derived]:
+        """Facts worked out from the state for its views, each labelled (``Derived``)."""
+        return ()
+
     @abstractmethod
-    def view(self, state: StateT, viewer: str | None) -> ViewT:
-        """What side ``viewer`` (or the public, ``None``) may see of ``state``."""
+    def project(self, kept: Any, eyes: Eyes) -> ViewT:
+        """The ruleset's view model, built from what the gate kept for ``eyes`` only."""
+
+    # Labels of the events by kind (``engine.sight``); an event may carry its own instead.
+    # A kind labelled nowhere is secret: kept sealed until the campaign ends.
+    event_sights: Mapping[str, Sight] = sight.kinds()
+
+    def event_sight(self, event: Event) -> Sight:
+        return sight.event_sight(event.sight, event.kind, self.event_sights)
+
+    def public_events(self, events: Sequence[Event]) -> list[Event]:
+        """The events anyone may read as they happen."""
+        return [e for e in events if self.event_sight(e).public]
 
     @abstractmethod
     def progress(self, state: StateT) -> Progress: ...

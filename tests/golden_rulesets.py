@@ -13,9 +13,11 @@ mechanically (``--rename``), never its digests.
     python -m tests.golden_rulesets --reseal     # events gained data on purpose: new digests,
                                                  # only if every round leaves the game as recorded
 
-Only the game's outcome is digested: each event's kind, turn and data, and the final
-progress (turn, winner, VP). How a ruleset labels an event's audience or stores its state
-may change without touching it.
+Only the game's outcome is digested: each public event's kind, turn and data, and the
+final progress (turn, winner, VP). How a ruleset labels an event's audience or stores its
+state may change without touching it; an event that was dropped before and is now kept
+sealed (a Wings damage card, opened into the export at the campaign's end) is not public,
+so it is not digested: what everyone read as the game went stays what it was.
 """
 
 from __future__ import annotations
@@ -105,7 +107,11 @@ def record(rules: Rules[Any, Any], scenario: str, seed: int) -> dict[str, Any]:
         rng = Rng(game_seed, progress.turn, progress.round)
         state, events = rules.resolve(state, choices, rng)
         rounds.append(
-            {"choices": choices, "events": digest(events), "after": _progress(rules, state)}
+            {
+                "choices": choices,
+                "events": digest(rules.public_events(events)),
+                "after": _progress(rules, state),
+            }
         )
     else:
         raise AssertionError(f"{rules.key} {scenario} {seed}: no end in {MAX_ROUNDS} rounds")
@@ -113,7 +119,7 @@ def record(rules: Rules[Any, Any], scenario: str, seed: int) -> dict[str, Any]:
         "ruleset": rules.key,
         "scenario": scenario,
         "seed": seed,
-        "opening": digest(rules.opening(rules.new(scenario, game_seed))),
+        "opening": digest(rules.public_events(rules.opening(rules.new(scenario, game_seed)))),
         "rounds": rounds,
         "final": _progress(rules, state),
     }
@@ -129,12 +135,13 @@ def replay(rules: Rules[Any, Any], game: Mapping[str, Any], *, reseal: bool = Fa
     name = f"{game['ruleset']} {game['scenario']} {game['seed']}"
     state = rules.new(game["scenario"], game_seed)
     problems: list[str] = []
-    if digest(rules.opening(state)) != game["opening"]:
+    if digest(rules.public_events(rules.opening(state))) != game["opening"]:
         problems.append(f"{name}: the opening events differ")
     for index, recorded in enumerate(game["rounds"]):
         progress = rules.progress(state)
         rng = Rng(game_seed, progress.turn, progress.round)
         state, events = rules.resolve(state, recorded["choices"], rng)
+        events = rules.public_events(events)
         if _progress(rules, state) != recorded["after"]:
             problems.append(
                 f"{name}: round {index} (turn {progress.turn}, {progress.round}) leaves the "

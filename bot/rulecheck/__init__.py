@@ -53,10 +53,11 @@ class RuleCheck:
 def _refusal(export: Any) -> str | None:
     if not isinstance(export, Mapping) or export.get("format") != "sortie-campaign-export":
         return "not a sortie-campaign-export file"
-    if export.get("version") != 2:
+    if export.get("version") not in (2, 3):  # 3 adds the sealed events: none for the carrier
         return (
-            f"export version {export.get('version')!r}: the rules check needs version 2, which"
-            " records every draw and tick; export the campaign again with this release"
+            f"export version {export.get('version')!r}: the rules check needs version 2 or"
+            " later, which records every draw and tick; export the campaign again with this"
+            " release"
         )
     campaign = export.get("campaign") or {}
     if campaign.get("ruleset") != "carrier":

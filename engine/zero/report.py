@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.sight import public_record
 from engine.zero.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
 
 Phase = Literal["target-bound", "ingress", "bomb", "egress", "home-bound", "scout"]
@@ -19,6 +20,7 @@ class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+@public_record
 class AircraftOutcome(Model):
     uid: str  # unique inside the strike, e.g. "J-S-B5N2-1L"
     aircraft: str  # type code
@@ -35,6 +37,7 @@ class AircraftOutcome(Model):
     lost_on_recovery: bool = False  # filled by the campaign step after the strike (25.7)
 
 
+@public_record
 class Exchange(Model):
     """One attack card and its answers, as played."""
 
@@ -48,6 +51,7 @@ class Exchange(Model):
     note: str = ""  # a short key: "spoiled", "cancelled", "hit", "counter-fire"
 
 
+@public_record
 class FlakShot(Model):
     phase: Phase
     kind: Literal["area", "target", "strafe"]
@@ -59,6 +63,7 @@ class FlakShot(Model):
     spoils: int = 0
 
 
+@public_record
 class BombRun(Model):
     uid: str
     mode: BombMode | Literal["strafe"]
@@ -70,6 +75,7 @@ class BombRun(Model):
     note: str = ""
 
 
+@public_record
 class CardDraw(Model):
     """One call on the deck inside a strike (issue 11: every card with its purpose).
 
@@ -84,6 +90,7 @@ class CardDraw(Model):
     cards: tuple[int, ...] = ()
 
 
+@public_record
 class BandMove(Model):
     """An element changing band (3.2.2): a climb costs its Leader a card, a dive gives one."""
 
@@ -96,6 +103,7 @@ class BandMove(Model):
     dive_brakes: bool = False  # the drop of a dive-bombing attack (21.42): no card for it
 
 
+@public_record
 class TurnBands(Model):
     """Where every aircraft flew in one turn of a phase, and which side's element moved
     first (15.2): ``start`` before the first element's turn, ``end`` after the last."""
@@ -107,6 +115,7 @@ class TurnBands(Model):
     end: dict[str, Band] = Field(default_factory=dict)
 
 
+@public_record
 class StrikeReport(Model):
     id: str  # "T2-J1"
     turn: int

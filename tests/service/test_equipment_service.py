@@ -1,7 +1,7 @@
 """Buying a pilot's equipment at a debrief through the real service (seed D.VIII): the
 owner's panel offers it with the VP he may spend, the enemy neither sees the choice nor the
-item, the orders opened at the debrief's end name no item, and the campaign still exports
-and verifies."""
+item, the debrief's orders stay closed until the campaign ends (an export made before holds
+no choice of it), and the campaign still exports and verifies, the item named."""
 
 from __future__ import annotations
 
@@ -70,21 +70,23 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     items = {o.detail: o.id for o in asked.options}
     assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
     assert {"equipment.vest", "equipment.parachute", "equipment.extinguisher"} <= set(items)
-    assert all(o.id.startswith("kit-") for o in asked.options)  # sealed in the orders
+    assert all(o.id == o.detail.removeprefix("equipment.") for o in asked.options)
     assert {"equipment.pistol", "equipment.bullets"} <= set(items)  # seed D.VIII, played
     enemy = await env.svc.panel(cid, CENTRAL)
     assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
     await lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
-    # The orders opened at the debrief's end, the log and the boards name no item.
+    # The log and the boards name no item; the debrief's orders stay closed.
     page = await env.svc.log(cid, per_page=200)
     log = [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
     assert not [line for line in log if any(word in line for word in ITEM_WORDS)], log
     assert not [w for w in ITEM_WORDS if w in _posted(env, "channel")]
     assert not [w for w in ITEM_WORDS if w in _posted(env, "dm", CENTRAL)]
     assert "Bulletproof vest" in _posted(env, "dm", ENTENTE)  # his own panel named it
-    # An export made now carries the debrief's opened orders: sealed, they name no item.
-    locks = json.dumps([r["locks"] for r in (await env.svc.export(cid))["rounds"]])
-    assert '"equip1":"kit-' in locks.replace('\\"', '"')
+    # An export made now holds no choice of the debrief: its receipts open with the end.
+    rounds = (await env.svc.export(cid))["rounds"]
+    debrief = [r for r in rounds if r["kind"] == "debrief"]
+    assert debrief and all(lock["canonical"] is None for r in debrief for lock in r["locks"])
+    locks = json.dumps([r["locks"] for r in rounds])
     assert not [w for w in ITEM_WORDS if w in locks]
     public: Any = (await env.svc.status(cid)).view
     assert "equipment" not in json.dumps(public.data["pilots"]["P1"])
@@ -102,13 +104,16 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     check = verify_export(export, catalog)
     assert check.ok and check.replayed, check.problems
     assert export["final_state"]["campaign"]["pilots"]["P1"]["vp_spent"] >= 2
+    # Once over, the debrief's order is open: the vest, by name.
+    opened = json.dumps([r["locks"] for r in export["rounds"] if r["kind"] == "debrief"])
+    assert '\\"equip1\\":\\"vest\\"' in opened
 
 
 async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_over(
     env: Env, catalog: Catalog
 ) -> None:
     cid = await start_wings(env, "kit")
-    bought: tuple[int, str, str] | None = None  # (buyer, sealed option, item)
+    bought: tuple[int, str, str] | None = None  # (buyer, option, item)
     for _ in range(300):
         if bought is not None or (await env.svc.status(cid)).campaign.status == "finished":
             break
@@ -123,11 +128,10 @@ async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_o
         else:
             await lock_all(env, cid)
     assert bought is not None, "no debrief offered equipment"
-    _user, sealed, item = bought
-    code = sealed.removeprefix("kit-")
+    _user, _option, item = bought
     words = {loc: t(f"wings.equipment.{item}", loc) for loc in ("en", "fr")}
     running = after_action_markdown(await env.svc.export(cid), catalog)
-    assert f"sealed choice ({code})" in running and words["en"] not in running
+    assert words["en"] not in running  # the debrief's orders are not open yet
     await finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
     report = after_action_markdown(export, catalog)

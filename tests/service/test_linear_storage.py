@@ -148,7 +148,8 @@ async def test_a_round_appends_its_records_and_a_rollback_branch_starts_from_its
 def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
     """Turn a file of the latest schema back into what release 0004 wrote: every snapshot
     holding its whole state (the old ``dump``), no history table, no history_len column,
-    none of 0006's indexes, one event per row (0007)."""
+    none of 0006's indexes, one event per row (0007), no sealed events beside the rounds
+    (0008)."""
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
     try:
@@ -159,6 +160,7 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
                 names = ", ".join(event)
                 marks = ", ".join("?" for _ in event)
                 conn.execute(f"INSERT INTO events ({names}) VALUES ({marks})", list(event.values()))
+        conn.execute("ALTER TABLE rounds DROP COLUMN sealed")
         conn.execute("ALTER TABLE events DROP COLUMN lines")
         conn.execute("CREATE INDEX events_by_round ON events (round_id)")
         conn.execute("DROP INDEX outbox_due")

@@ -163,7 +163,7 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "lock-is-a-string": (_set(("rounds", 0, "locks", 0), "locked"), "rounds[0].locks[0]"),
     "lock-is-null": (_set(("rounds", 0, "locks", 1), None), "rounds[0].locks[1]"),
     "version-true": (_set(("version",), True), "not a sortie-campaign-export version 1 or 2"),
-    "version-3": (_set(("version",), 3), "not a sortie-campaign-export version 1 or 2"),
+    "version-4": (_set(("version",), 4), "not a sortie-campaign-export version 1 or 2 or 3"),
     "version-string": (_set(("version",), "1"), "not a sortie-campaign-export version 1 or 2"),
     "format-missing": (_drop("format"), "not a sortie-campaign-export"),
     "campaign-missing": (_drop("campaign"), "campaign is missing"),

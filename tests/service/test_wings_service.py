@@ -7,7 +7,6 @@ and export something ``verify`` replays.
 
 from __future__ import annotations
 
-import json
 import random
 
 from bot.export import verify_export
@@ -66,11 +65,15 @@ async def test_a_wings_campaign_plays_to_the_end_and_verifies(env: Env, catalog:
 def test_the_public_sees_no_side_secret_and_a_side_sees_its_own() -> None:
     rules = WingsRules(wings_catalog())
     state = rules.new("wings-1917", "secrets")
-    public = json.dumps(rules.view(state, None).data)
+
     entente = rules.view(state, "entente").data
     for plane in rules.view(state, None).data["mission"]["planes"].values():
         assert "damage" not in plane and "cards" not in plane
     own = [p for p in entente["mission"]["planes"].values() if p["side"] == "entente"]
     other = [p for p in entente["mission"]["planes"].values() if p["side"] == "central"]
     assert all("damage" in p for p in own) and all("damage" not in p for p in other)
-    assert "reserve" not in public
+    # Each side's reserve: the public's view of the mission keeps no entry, and of the
+    # squadrons no reserve at all.
+    public_data = rules.view(state, None).data
+    assert public_data["mission"]["reserve"] == {}
+    assert all("reserve" not in squadron for squadron in public_data["squadrons"].values())

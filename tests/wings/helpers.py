@@ -7,7 +7,8 @@ from typing import Any
 from engine.rng import Rng
 from engine.rulesets.wings.catalog import Catalog, default_catalog
 from engine.rulesets.wings.missions import Sortie, new_mission
-from engine.rulesets.wings.state import MissionRules, MissionState, PlaneState
+from engine.rulesets.wings.state import CampaignState, MissionRules, MissionState, PlaneState
+from engine.sight import Eyes, keep_json
 
 
 def catalog() -> Catalog:
@@ -92,3 +93,10 @@ def menu_words(scenario: str, field: str, option: Any) -> dict[str, tuple[str, s
         )
         for locale in ("en", "fr")
     }
+
+
+def seen(state: CampaignState, side: str | None) -> dict[str, Any]:
+    """What ``side`` (None: the public) may see of a squadron campaign, as the views hold it:
+    the secrecy gate's answer (``engine.sight``), before the campaign's end."""
+    data: dict[str, Any] = keep_json(state, Eyes(side=side), finished=state.phase == "ended")
+    return data

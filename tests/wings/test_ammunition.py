@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import BASE_RULES_ONLY
-from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.missions import Sortie, new_mission
 from engine.rulesets.wings.state import MissionRules
 from engine.rulesets.wings.turn import Shot, Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
 from tests.wings.test_turn import programs
 
 FRONT = catalog().planes["camel"].guns[0]  # damage deck A
@@ -91,7 +90,7 @@ def test_even_the_owner_only_sees_how_many_cards_are_left() -> None:
 
     state = WingsRules(catalog()).new("wings-1917", "ammo").camp
     assert state.mission is not None
-    own = wings.view(state, "entente")["mission"]["planes"]
+    own = seen(state, "entente")["mission"]["planes"]
     for data in own.values():
         if data["side"] == "entente":
             assert data["ammo"] == {"front": 8}

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import geometry as geo
-from engine.rulesets.wings.campaign import view
 from engine.rulesets.wings.state import CampaignState, Event, MissionState, Squadron
 from engine.rulesets.wings.turn import play_turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, seen
 from tests.wings.test_turn import programs
 
 
@@ -52,7 +51,8 @@ def test_in_the_clouds_it_neither_moves_nor_fires_nor_is_fired_at() -> None:
     assert b.in_cloud and (b.x, b.y) == where and b.cloud_cards == ("S",) * 5
     assert b.last_card == "S"
     assert not [e for e in events if e.kind == "fire"]
-    assert not [e for e in events if e.data.get("plane") == "b"]  # nothing said about it
+    # Nothing said about it to anyone but its side (its sealed record of each phase).
+    assert not [e for e in events if e.data.get("plane") == "b" and e.secret_for != "central"]
     # The same Camel fires at it out of the clouds.
     clear = state.planes["b"].model_copy(update={"in_cloud": False})
     out = state.model_copy(update={"planes": {**state.planes, "b": clear}})
@@ -90,11 +90,11 @@ def test_the_enemy_sees_the_base_where_it_went_in_and_nothing_written_down() -> 
         seed_commitment="x", date="1917-09", phase="mission", squadrons=squadrons, pilots={},
         mission=state,
     )  # fmt: skip
-    enemy = view(camp, "entente")["mission"]["planes"]["b"]
+    enemy = seen(camp, "entente")["mission"]["planes"]["b"]
     assert enemy["in_cloud"] is True
     for secret in ("cloud_cards", "cloud_salt", "last_card", "last_steep"):
         assert secret not in enemy
-    own = view(camp, "central")["mission"]["planes"]["b"]
+    own = seen(camp, "central")["mission"]["planes"]["b"]
     assert own["cloud_cards"] == ["S", "S", "HL", "S", "HR"] and own["last_card"] == "HR"
     assert (enemy["x"], enemy["y"]) == (own["x"], own["y"])  # where it went in
 

@@ -50,7 +50,7 @@ def _step(
         new, more = rules.resolve(new, rules.defaults(rules.pending(new)), Rng("exit", 9, "r"))
         events += more
     stored = rules.dump_stored(new)
-    return rules.load_stored(stored.current, stored.records), events
+    return rules.load_stored(stored.current, stored.records), rules.public_events(events)
 
 
 def _p1(state: WingsState) -> PlaneState:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import secrecy
 from engine.rng import Rng
 from engine.rulesets.wings import SCENARIOS, WingsRules, equipment
 from engine.rulesets.wings import campaign as wings
@@ -11,7 +12,7 @@ from engine.rulesets.wings.missions import Sortie, new_mission
 from engine.rulesets.wings.pilots import after_mission, skills_due, spendable_vp
 from engine.rulesets.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
 from engine.rulesets.wings.turn import Shot, Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
 from tests.wings.test_turn import duel, phase, programs
 
 BLANK = card_id("A", 0, "none")
@@ -327,17 +328,17 @@ def test_the_enemy_never_sees_what_a_pilot_carries() -> None:
 
     worn, worn_events = run({"vest": 5, "parachute": 1})
     bare, bare_events = run({})
-    assert wings.view(worn, "central") == wings.view(bare, "central")
+    assert seen(worn, "central") == seen(bare, "central")
     assert worn_events == bare_events  # the public events
-    assert wings.view(worn, "entente") != wings.view(bare, "entente")
-    assert wings.view(worn, "entente")["pilots"]["P1"]["equipment"] == {"vest": 5, "parachute": 1}
+    assert seen(worn, "entente") != seen(bare, "entente")
+    assert seen(worn, "entente")["pilots"]["P1"]["equipment"] == {"vest": 5, "parachute": 1}
 
 
 # --- the panel's words --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
-def test_the_owner_reads_each_item_its_price_and_effect_and_the_orders_read_sealed(
+def test_the_owner_reads_each_item_its_price_and_effect_and_the_orders_wait_for_the_end(
     locale: str,
 ) -> None:
     from rendering.rulesets.wings import WingsPresenter
@@ -347,26 +348,29 @@ def test_the_owner_reads_each_item_its_price_and_effect_and_the_orders_read_seal
     state = rules.new("wings-1917", "kit-words")
     pilots = dict(state.camp.pilots)
     pilots["P2"] = pilots["P2"].model_copy(update={"kills": 5, "vp": 24})  # the Knight
-    camp = state.camp.model_copy(update={"pilots": pilots, "phase": "debrief", "kit_salt": "s"})
+    camp = state.camp.model_copy(update={"pilots": pilots, "phase": "debrief"})
     state = state.model_copy(update={"campaign": camp})
     asked = next(d for d in rules.pending(state) if d.field == "equip1")
     presenter = WingsPresenter()
     lines = presenter.option_lines("wings-1917", asked, locale)
     described = [presenter.option_description(asked.field, o, locale) for o in asked.options]
     refused = presenter.excluded_lines("wings-1917", asked, locale)
-    sealed = [presenter.option_text("wings-1917", asked.field, o.id, locale) for o in asked.options]
+    picked = [presenter.option_text("wings-1917", asked.field, o.id, locale) for o in asked.options]
+    # The order names the item; it reaches nobody else before the campaign ends (the field
+    # is undeclared, so it opens then, and the debrief's receipts with it).
+    assert rules.field_spec(asked.field) is None
+    assert not secrecy.opens_before_the_end(rules, [asked.field, "mission"])
     assert all(len(text) <= 100 for text in described)
     words = " ".join([*lines, *described, *(f"{a} {b}" for a, b in refused)])
     if locale == "en":
         assert "Bulletproof vest" in lines[0] and "Parachute" in lines[0]
         assert "Bulletproof vest: 2 VP" in " ".join(described)
         assert ("Incendiary bullets", "a Knight of the Air never uses it") in refused
-        assert all(text.startswith("sealed choice (") for text in sealed)
-        assert not any("vest" in text or "none" in text for text in sealed)
+        assert "Bulletproof vest" in picked
     else:
         assert "Gilet pare-balles" in lines[0]
-        assert all(text.startswith("choix scellé (") for text in sealed)
-        assert not problems([("equipment", words), *(("sealed", s) for s in sealed)])
+        assert "Gilet pare-balles" in picked
+        assert not problems([("equipment", words), *(("picked", s) for s in picked)])
 
 
 def test_the_owner_board_shows_what_his_pilot_carries_and_the_enemy_board_does_not() -> None:

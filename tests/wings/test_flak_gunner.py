@@ -7,11 +7,11 @@ from __future__ import annotations
 from engine.rng import Rng
 from engine.rulesets.wings import geometry as geo
 from engine.rulesets.wings import gunner
-from engine.rulesets.wings.campaign import pending, resolve, view
+from engine.rulesets.wings.campaign import pending, resolve
 from engine.rulesets.wings.flak import aim, in_band
 from engine.rulesets.wings.state import CampaignState, Event, GroundElement, MissionState
 from engine.rulesets.wings.turn import play_turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, seen
 from tests.wings.test_turn import programs
 
 R = 5.0
@@ -207,8 +207,8 @@ def test_the_order_is_the_owning_sides_secret_until_the_burst() -> None:
         after, events = resolve(catalog(), start, choices, Rng("gs", 2, "program"))
         runs.append((after, events))
     public = [[e for e in events if e.secret_for in (None, enemy_side)] for _, events in runs]
-    enemy = [view(after, enemy_side) for after, _ in runs]
-    own = [view(after, gunners) for after, _ in runs]
+    enemy = [seen(after, enemy_side) for after, _ in runs]
+    own = [seen(after, gunners) for after, _ in runs]
     assert public[0] == public[1] == public[2]
     assert enemy[0] == enemy[1] == enemy[2]
     assert own[0] != own[1] != own[2]  # his own side sees its counter

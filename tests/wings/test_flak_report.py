@@ -1,8 +1,10 @@
-"""The seam keeps each flak gunner's sealed order with its words (seed A.IV.h) and shows
-them to nobody until the campaign is over."""
+"""A flak gunner's order (seed A.IV.h) is his side's until the campaign is over: its field
+opens then (and the program round's receipts with it), no view of the other side or the
+public ever holds it before, and once over the order reads in words."""
 
 from __future__ import annotations
 
+from bot import secrecy
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, WingsState
 from tests.wings.helpers import catalog
@@ -18,28 +20,32 @@ def _round(rules: WingsRules, state: WingsState, picks: dict[str, str]) -> Wings
     return state
 
 
-def test_the_orders_opened_stay_out_of_every_view_until_the_campaign_is_over() -> None:
+def test_the_order_reaches_nobody_else_before_the_campaign_is_over() -> None:
+    from rendering.rulesets.wings import WingsPresenter
+
     rules = WingsRules(catalog())
+    spec = rules.field_spec("flak")
+    assert spec is not None and spec.opens == "campaign-end"
+    # One receipt commits to the round's whole choice: the programs' wait with the order.
+    assert not secrecy.opens_before_the_end(rules, ["plane1", "flak"])
+    assert secrecy.opens_before_the_end(rules, ["plane1"])
     state = rules.new("wings-1917", "gunner")
-    delayed = None
+    delayed = gunner = None
     for _ in range(400):
         if rules.progress(state).finished:
             break
         flak = next((d for d in rules.pending(state) if d.field == "flak"), None)
         if delayed is None and flak is not None:
-            delayed = next(o for o in flak.options if o.detail.startswith("flak.delay."))
+            delayed = next(o for o in flak.options if o.id.startswith("flak.delay."))
+            gunner = flak.side
             state = _round(rules, state, {"flak": delayed.id})
-            assert state.flak_opened[delayed.id] == delayed.detail
         else:
             state = _round(rules, state, {})
-        if not rules.progress(state).finished:
-            for viewer in (None, "entente", "central"):
-                view = rules.view(state, viewer)
-                assert view.opened == {} and "flak_opened" not in view.model_dump_json()
+        if delayed is not None and not rules.progress(state).finished:
+            for viewer in (None, "central" if gunner == "entente" else "entente"):
+                view = rules.view(state, viewer).model_dump_json()
+                assert delayed.id not in view and '"delay:' not in view
     assert delayed is not None and rules.progress(state).finished
-    assert rules.view(state, None).opened[delayed.id] == delayed.detail
-    opened = rules.view(state, None).opened  # the flak orders' among the debriefs' picks
-    assert all(words.startswith("flak.") for key, words in opened.items() if key[:5] == "flak-")
-    # Loaded back from its stored rows, the campaign keeps them.
-    stored = rules.dump_stored(state)
-    assert rules.load_stored(stored.current, stored.records).flak_opened == state.flak_opened
+    words = WingsPresenter().option_text("wings-1917", "flak", delayed.id, "en")
+    plane = delayed.id.split(".")[2]
+    assert plane in words and "next turn" in words

@@ -13,7 +13,7 @@ from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.campaign import _debrief, new_campaign
 from engine.rulesets.wings.objectives import awards
 from engine.rulesets.wings.state import CampaignState, MajorSite, MissionState
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, seen
 from tests.wings.test_mission_kinds import with_recon_crew
 from tests.wings.test_objectives import FAR, after, run_phase
 from tests.wings.test_pilots_campaign import squadrons
@@ -379,7 +379,7 @@ def test_the_status_lines_show_each_squadrons_major_objectives() -> None:
     squadrons_ = {**state.squadrons}
     squadrons_["central"] = squadrons_["central"].model_copy(update={"majors": sites})
     # Public facts: the Entente's own view shows the Central buildings as they stand.
-    data = wings.view(state.model_copy(update={"squadrons": squadrons_}), "entente")
+    data = seen(state.model_copy(update={"squadrons": squadrons_}), "entente")
     lines = major_lines(data, "en", airfield=False)
     assert lines[0] == "Major objectives"
     assert lines[1] == "Entente: station (intact), depot (intact), factory (intact)"

@@ -14,7 +14,6 @@ from engine.rulesets.wings.campaign import (
     new_campaign,
     pending,
     resolve,
-    view,
 )
 from engine.rulesets.wings.generator import draw_weather, mission_points
 from engine.rulesets.wings.pilots import (
@@ -28,7 +27,8 @@ from engine.rulesets.wings.pilots import (
 )
 from engine.rulesets.wings.program import parse_program, program_text, random_program
 from engine.rulesets.wings.state import CampaignState, Pilot
-from tests.wings.helpers import catalog
+from engine.sight import Eyes, keep_json
+from tests.wings.helpers import catalog, seen
 
 
 def pilot(**kw: object) -> Pilot:
@@ -243,16 +243,18 @@ def test_view_hides_the_other_sides_secrets() -> None:
     programs = {pid: parse_program("S S S") for pid in state.mission.planes}
     sealed = state.mission.model_copy(update={"programs": programs})
     state = state.model_copy(update={"mission": sealed})
-    seen = view(state, "entente")
-    planes = seen["mission"]["planes"]
+    kept = seen(state, "entente")
+    planes = kept["mission"]["planes"]
     for pid, plane in planes.items():
         if plane["side"] == "entente":
-            assert "damage" in plane and pid in seen["mission"]["programs"]
+            assert "damage" in plane and pid in kept["mission"]["programs"]
         else:
             assert "damage" not in plane and "cards" not in plane
-            assert pid not in seen["mission"]["programs"]
-    assert "reserve" not in seen["squadrons"]["central"]
-    assert "decks" in view(state, None)["mission"]
+            assert pid not in kept["mission"]["programs"]
+    assert "reserve" not in kept["squadrons"]["central"]
+    # The damage decks are nobody's until the campaign ends; then everyone reads them.
+    assert "decks" not in seen(state, "entente")["mission"]
+    assert "decks" in keep_json(state, Eyes.public(), finished=True)["mission"]
 
 
 def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
@@ -273,7 +275,7 @@ def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
     shown = [e for e in events if e.kind == "first-card-shown"]
     assert [(e.data["card"], e.secret_for) for e in shown] == [("BL", "entente")]
     # The sealed programs stay out of the other side's view.
-    assert prey.id not in view(state, "entente")["mission"]["programs"]
+    assert prey.id not in seen(state, "entente")["mission"]["programs"]
     decisions = pending(cat, state)
     assert [d.field for d in decisions] == [hunter.id]
     # Three orderings of S, ST, S; ST first would follow nothing steep, all are legal here.

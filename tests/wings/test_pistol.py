@@ -14,7 +14,7 @@ from engine.rulesets.wings import equipment, pistol
 from engine.rulesets.wings.program import check_program, parse_program, program_text
 from engine.rulesets.wings.state import MissionState
 from engine.rulesets.wings.turn import Turn, play_turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
 from tests.wings.test_equipment import _asked, _buy, _debrief
 from tests.wings.test_turn import phase, programs
 
@@ -227,9 +227,9 @@ def test_the_same_seed_and_programs_give_the_same_shot() -> None:
 def test_the_pistol_and_its_bullets_are_stripped_from_the_enemy_view() -> None:
     state = _debrief(kills=5, vp=25)
     state = _buy(state, "pistol")
-    pilot_view = wings.view(state, "central")["pilots"]["P1"]
+    pilot_view = seen(state, "central")["pilots"]["P1"]
     assert "equipment" not in pilot_view
-    assert wings.view(state, "entente")["pilots"]["P1"]["equipment"] == {"pistol": 1}
+    assert seen(state, "entente")["pilots"]["P1"]["equipment"] == {"pistol": 1}
 
 
 def test_two_pilots_shoot_each_other_in_the_same_maneuver() -> None:

@@ -42,7 +42,8 @@ def _step(
     choices = rules.defaults(rules.pending(state))
     for side, fields in (picks or {}).items():
         choices.setdefault(side, {}).update(fields)
-    return rules.resolve(state, choices, Rng(SEED, progress.turn, progress.round))
+    new, events = rules.resolve(state, choices, Rng(SEED, progress.turn, progress.round))
+    return new, rules.public_events(events)
 
 
 def _menu(rules: WingsRules, state: WingsState, side: str, field: str) -> Any:

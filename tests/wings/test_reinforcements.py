@@ -16,6 +16,7 @@ from engine.rulesets.wings.state import MissionState, Pilot, PlaneState
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
+from tests.wings.helpers import seen
 
 CATALOG = default_catalog()
 SEND_NIEUPORT = reinf.option_id("nieuport17")
@@ -111,7 +112,7 @@ def test_a_fleeing_plane_may_be_swapped_only_after_two_full_turns() -> None:
     rules = _rules()
     assert rules.view(state, "entente").data["mission"]["may_reinforce"] == ["P1"]
     assert rules.view(state, "central").data["mission"]["may_reinforce"] == []
-    assert "may_reinforce" not in rules.view(state, None).data["mission"]
+    assert rules.view(state, None).data["mission"]["may_reinforce"] == []
     board = WingsPresenter()._plane_lines(rules.view(state, "entente"), "en")
     assert any("a new plane may take off for it this turn" in text for text, _, _ in board)
     public = WingsPresenter()._plane_lines(rules.view(state, None), "en")
@@ -303,18 +304,18 @@ def test_the_order_is_secret_until_the_turn_flies() -> None:
             (
                 rules.view(held, "central").model_dump(),
                 rules.view(held, None).model_dump(),
-                [e.model_dump() for e in events],
+                [e.model_dump() for e in rules.public_events(events)],
             )
         )
     assert outcomes[0] == outcomes[1]
     # Sealed in the engine too (a pursuit keeps the order in the mission until it flies).
     mission = _mission(state).model_copy(update={"reinforcing": {"P1": "nieuport17"}})
     camp = state.camp.model_copy(update={"mission": mission})
-    assert wings.view(camp, "central")["mission"]["reinforcing"] == {}
-    assert wings.view(camp, "central")["mission"]["reserve"] == {"central": 0}
-    assert wings.view(camp, "entente")["mission"]["reinforcing"] == {"P1": "nieuport17"}
+    assert seen(camp, "central")["mission"]["reinforcing"] == {}
+    assert seen(camp, "central")["mission"]["reserve"] == {"central": 0}
+    assert seen(camp, "entente")["mission"]["reinforcing"] == {"P1": "nieuport17"}
     public = rules.view(state.model_copy(update={"campaign": camp}), None).data["mission"]
-    assert "reinforcing" not in public and "reserve" not in public
+    assert public["reinforcing"] == {} and public["reserve"] == {}
 
 
 def test_a_pilot_who_flew_two_planes_is_counted_once_at_the_debrief() -> None:

@@ -20,7 +20,7 @@ from engine.rulesets.wings.program import (
 )
 from engine.rulesets.wings.state import MissionRules, MissionState, PlaneState, Program
 from engine.rulesets.wings.turn import play_turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, seen
 
 RULES = MissionRules()
 UNDER_WAY = "sequence-under-way"
@@ -234,9 +234,9 @@ def test_the_enemy_never_sees_what_is_owed() -> None:
         flying = state.mission.planes[owner.id]
         assert (flying.sequence, flying.sequence_flown) == (key, 1)
         public = [e.model_dump() for e in events if e.secret_for is None]
-        views.append((wings.view(state, "central"), public))
+        views.append((seen(state, "central"), public))
     assert views[0] == views[1]
-    own = wings.view(state, "entente")
+    own = seen(state, "entente")
     assert own["mission"]["planes"][owner.id]["sequence"] == "forced_dive"
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings import WingsRules, shooting
-from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.turn import Shot, Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
 
 FRONT = catalog().planes["camel"].guns[0]  # twin guns, damage deck A
 
@@ -115,9 +114,9 @@ def test_the_expert_side_view_shows_the_damage_he_saw_and_no_one_else_does() -> 
     campaign = campaign.model_copy(
         update={"mission": campaign.mission.model_copy(update={"planes": planes})}
     )
-    entente = wings.view(campaign, "entente")["mission"]["planes"][theirs.id]
+    entente = seen(campaign, "entente")["mission"]["planes"][theirs.id]
     assert entente["damage"] == 3 and entente["cards"] == [["A", 7]]
-    central = wings.view(campaign, "central")["mission"]["planes"][ours.id]
+    central = seen(campaign, "central")["mission"]["planes"][ours.id]
     assert "eyeing" not in central  # whom he watches stays his side's
     public = rules.view(state.model_copy(update={"campaign": campaign}), None)
     assert "damage" not in public.data["mission"]["planes"][theirs.id]

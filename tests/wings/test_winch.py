@@ -10,7 +10,7 @@ from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.objectives import awards
 from engine.rulesets.wings.state import MissionState, Objective
 from engine.rulesets.wings.turn import Turn
-from tests.wings.helpers import catalog
+from tests.wings.helpers import catalog, seen
 from tests.wings.test_balloons import first_phase, with_balloon
 
 BALLOON = "e-B1"  # wings-1917 opens on the Central Powers busting the Entente's balloon
@@ -85,8 +85,8 @@ def test_the_choices_reach_the_engine_sealed_until_the_turn_flies() -> None:
     # A turn with a pursuit keeps the orders in the mission while the pursuer reorders.
     mission = winch.with_orders(mission, {"entente": "winch:e-B1"})
     camp = camp.model_copy(update={"mission": mission})
-    assert wings.view(camp, "entente")["mission"]["winch_orders"] == [BALLOON]
-    assert wings.view(camp, "central")["mission"]["winch_orders"] == []
+    assert seen(camp, "entente")["mission"]["winch_orders"] == [BALLOON]
+    assert seen(camp, "central")["mission"]["winch_orders"] == []
     sealed = state.model_copy(update={"campaign": camp})
     assert rules.view(sealed, None).data["mission"]["winch_orders"] == []
     assert rules.view(sealed, "central").data["mission"]["winch_orders"] == []

@@ -10,6 +10,7 @@ presents it through the common interface.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import engine.rulesets.carrier.campaign as loop
 from engine.rng import Rng
@@ -29,7 +30,8 @@ from engine.ruleset import (
 )
 from engine.rulesets.carrier.odds import preview
 from engine.rulesets.carrier.state import State
-from engine.rulesets.carrier.view import View, view
+from engine.rulesets.carrier.view import View, project
+from engine.sight import Eyes, kinds
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from engine.zero.report import StrikeReport
@@ -115,8 +117,19 @@ class CarrierRules(Rules[State, View]):
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
         return next((r.strikes for r in state.history if r.turn == turn), ())
 
-    def view(self, state: State, viewer: str | None) -> View:
-        return view(self.catalog, state, Side(viewer) if viewer is not None else None)
+    # Every carrier event is told to all as it happens (the doctrine, the one secret, is
+    # never in an event before the strikes it shaped are flown).
+    event_sights = kinds(
+        public=(
+            "orders-revealed", "resources-revealed", "cap-drawn", "pilots-drafted",
+            "scout-mission", "scout-bonus", "out-of-sight", "strike-cut", "strike-recalled",
+            "strike-flown", "objective-met", "submarine", "recovery", "damage-control",
+            "losses-ticked", "vp", "campaign-ended",
+        )
+    )  # fmt: skip
+
+    def project(self, kept: Any, eyes: Eyes) -> View:
+        return project(self.catalog, kept, Side(eyes.side) if eyes.side is not None else None)
 
     def progress(self, state: State) -> Progress:
         winner = state.winner.value if isinstance(state.winner, Side) else state.winner

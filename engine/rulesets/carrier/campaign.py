@@ -445,6 +445,8 @@ def resolve(
                 }
                 for side in SIDES
             },
+            sight=None,
+            owner=None,
         )
         return trusted_copy(state, sides=sides, round=RoundKind.RESOURCE), [event]
     resources = {side: int(choices[side]["resource"]) for side in SIDES}

@@ -8,11 +8,12 @@ state does hold is each side's doctrine between the orders reveal and the strike
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.ruleset import Decision, Event, Excluded, Option
+from engine.sight import Owner, Public, own, public_record
 from engine.zero.report import StrikeReport
 from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
 
@@ -24,6 +25,7 @@ class Model(BaseModel):
 __all__ = ["Decision", "Event", "Excluded", "Model", "Option", "State"]
 
 
+@public_record
 class TrackState(Model):
     """A damage track (25.82): boxes ticked never go down; repairs only restore capacity.
 
@@ -47,21 +49,25 @@ class TrackState(Model):
 
 
 class SideState(Model):
-    side: Side
-    tactic: FleetTactic | None = None  # this turn's, once revealed
-    flight_ops: str | None = None  # "large:allied-fleet", "none"
-    doctrine: str = "balanced"  # secret from the other side until the strikes are flown
-    last_tactic: FleetTactic | None = None
-    last_size: StrikeSize | None = None
-    resources_used: tuple[int, ...] = ()
+    side: Owner[Side]
+    tactic: Public[FleetTactic | None] = None  # this turn's, once revealed
+    flight_ops: Public[str | None] = None  # "large:allied-fleet", "none"
+    doctrine: Annotated[str, own("turn-end")] = (
+        "balanced"  # secret from the other side until the strikes are flown
+    )
+    last_tactic: Public[FleetTactic | None] = None
+    last_size: Public[StrikeSize | None] = None
+    resources_used: Public[tuple[int, ...]] = ()
 
 
+@public_record
 class SidePicks(Model):
     tactic: FleetTactic
     flight_ops: str
     resource: int
 
 
+@public_record
 class RecoveryDraw(Model):
     uid: str
     strike: str
@@ -69,6 +75,7 @@ class RecoveryDraw(Model):
     lost: bool
 
 
+@public_record
 class PilotRecord(Model):
     """One draw from the pilot cup (19.24) or a named ace placed by a resource (#14)."""
 
@@ -84,6 +91,7 @@ class PilotRecord(Model):
     pilot: str | None = None  # the name that went on the aircraft, if any
 
 
+@public_record
 class Tick(Model):
     """Boxes ticked on a track this turn and why (25.82)."""
 
@@ -94,6 +102,7 @@ class Tick(Model):
     uid: str | None = None  # the aircraft lost
 
 
+@public_record
 class TurnRecord(Model):
     """A played turn, all of it public once the turn is resolved."""
 
@@ -111,14 +120,14 @@ class TurnRecord(Model):
 
 
 class State(Model):
-    scenario: str
-    seed_commitment: str
-    turn: int = 1
-    round: RoundKind = RoundKind.ORDERS
-    finished: bool = False
-    winner: Side | Literal["draw"] | None = None
-    sides: dict[Side, SideState]
-    tracks: dict[str, TrackState]
-    vp: dict[Side, int]
-    history: tuple[TurnRecord, ...] = ()
+    scenario: Public[str]
+    seed_commitment: Public[str]
+    turn: Public[int] = 1
+    round: Public[RoundKind] = RoundKind.ORDERS
+    finished: Public[bool] = False
+    winner: Public[Side | Literal["draw"] | None] = None
+    sides: Public[dict[Side, SideState]]
+    tracks: Public[dict[str, TrackState]]
+    vp: Public[dict[Side, int]]
+    history: Public[tuple[TurnRecord, ...]] = ()
     next_turn_tb_mod: dict[Side, int] = Field(default_factory=dict)

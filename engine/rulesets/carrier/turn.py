@@ -301,9 +301,21 @@ _previews: dict[tuple[object, ...], tuple[Catalog, tuple[str, str]]] = {}
 
 def preview_forces(catalog: Catalog, state: State, side: Side, size: StrikeSize) -> tuple[str, str]:
     """What a Flight Ops size would field now (before this turn's resource), as notation."""
-    scenario = catalog.scenarios[state.scenario]
-    level = fleet_level(catalog, state, side)
-    already = bases_in_use(scenario, state.tracks, side, state.turn)
+    return preview_on(catalog, state.scenario, state.tracks, state.turn, side, size)
+
+
+def preview_on(
+    catalog: Catalog,
+    scenario_key: str,
+    tracks: dict[str, TrackState],
+    turn: int,
+    side: Side,
+    size: StrikeSize,
+) -> tuple[str, str]:
+    """``preview_forces`` from the public facts it reads: the tracks and the turn."""
+    scenario = catalog.scenarios[scenario_key]
+    level = track_level(catalog, scenario, tracks[scenario.fleet_of(side).key])
+    already = bases_in_use(scenario, tracks, side, turn)
     key = (id(catalog), scenario.key, side, size, level, tuple(sorted(already.items())))
     hit = _previews.get(key)
     if hit is None or hit[0] is not catalog:
@@ -423,7 +435,9 @@ class _Turn:
 
     def emit(self, event_kind: str, /, **data: object) -> None:
         # ``data`` is this call's own new dict: the event keeps it as it is.
-        self.events.append(trusted(Event, kind=event_kind, turn=self.state.turn, data=data))
+        self.events.append(
+            trusted(Event, kind=event_kind, turn=self.state.turn, data=data, sight=None, owner=None)
+        )
 
 
 def _draft(

@@ -1,18 +1,20 @@
 """What one side, or a spectator, may see: the only input of panels and images.
 
-The state holds one secret after the orders reveal: each side's doctrine. A view for the
-other side, or the public, does not carry it at all (the field is ``None``), so a renderer
-cannot leak what it never receives. Everything else in the state is public once revealed.
+The state holds one secret after the orders reveal: each side's doctrine (labelled its
+side's in ``engine.rulesets.carrier.state``). The view is built from what the secrecy gate kept
+(``engine.sight.keep``): a doctrine the gate did not keep is ``None`` here, so a renderer
+cannot leak what it never receives.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.rulesets.carrier.state import State, TurnRecord
-from engine.rulesets.carrier.turn import fleet_level, preview_forces, track_level
+from engine.rulesets.carrier.state import State, TrackState, TurnRecord
+from engine.rulesets.carrier.turn import preview_on, track_level
+from engine.sight import Eyes, keep
 from engine.zero.catalog import Catalog, DamageTrack
 from engine.zero.trusted import trusted
 from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
@@ -123,13 +125,15 @@ def _level_views(track: DamageTrack) -> tuple[LevelView, ...]:
     return levels
 
 
-def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
-    """The view of ``state`` for ``viewer``; its models are built from the state's own
-    values without validation (a panel asks for one per state and side, issue 13)."""
-    scenario = catalog.scenarios[state.scenario]
+def project(catalog: Catalog, kept: dict[str, Any], viewer: Side | None) -> View:
+    """The view of what the gate kept of a state for ``viewer``; its models are built from
+    the state's own values without validation (a panel asks for one per state and side,
+    issue 13)."""
+    scenario = catalog.scenarios[kept["scenario"]]
+    states: dict[str, TrackState] = kept["tracks"]
     tracks: list[TrackView] = []
     for place in scenario.places:
-        track_state = state.tracks[place.key]
+        track_state = states[place.key]
         track = catalog.tracks[place.track]
         tracks.append(
             trusted(
@@ -149,49 +153,59 @@ def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
         )
     sides: dict[Side, SideView] = {}
     for side in Side:
-        side_state = state.sides[side]
-        level = fleet_level(catalog, state, side)
+        side_state = kept["sides"][side]
+        level = track_level(catalog, scenario, states[scenario.fleet_of(side).key])
+        used = side_state["resources_used"]
         available = tuple(
             resource.number
             for resource in catalog.resources
             if (resource.side is None or resource.side is side)
-            and (resource.repeatable or resource.number not in side_state.resources_used)
+            and (resource.repeatable or resource.number not in used)
         )
         sides[side] = trusted(
             SideView,
             side=side,
-            vp=state.vp[side],
-            tactic=side_state.tactic,
-            flight_ops=side_state.flight_ops,
-            last_tactic=side_state.last_tactic,
-            last_size=side_state.last_size,
-            resources_used=side_state.resources_used,
+            vp=kept["vp"][side],
+            tactic=side_state["tactic"],
+            flight_ops=side_state["flight_ops"],
+            last_tactic=side_state["last_tactic"],
+            last_size=side_state["last_size"],
+            resources_used=used,
             resources_available=available,
-            doctrine=side_state.doctrine if viewer is side else None,
+            doctrine=side_state.get("doctrine"),
             strike_minus=level.strike_minus,
             cap_minus=level.cap_minus,
         )
     previews: tuple[ForcePreview, ...] = ()
-    if viewer is not None and not state.finished:
+    if viewer is not None and not kept["finished"]:
         previews = tuple(
             trusted(ForcePreview, size=size, strike=strike, cap=cap)
             for size in StrikeSize
-            for strike, cap in [preview_forces(catalog, state, viewer, size)]
+            for strike, cap in [
+                preview_on(catalog, scenario.key, states, kept["turn"], viewer, size)
+            ]
         )
     labels = scenario.turn_labels
+    turn = kept["turn"]
     return trusted(
         View,
         viewer=viewer,
         scenario=scenario.key,
         scenario_name=scenario.name,
-        turn=state.turn,
+        turn=turn,
         turns=scenario.turns,
-        turn_label=labels[state.turn - 1] if state.turn - 1 < len(labels) else "",
-        round=state.round,
-        finished=state.finished,
-        winner=state.winner,
+        turn_label=labels[turn - 1] if turn - 1 < len(labels) else "",
+        round=kept["round"],
+        finished=kept["finished"],
+        winner=kept["winner"],
         sides=sides,
         tracks=tuple(tracks),
-        history=tuple(state.history),
+        history=tuple(kept["history"]),
         previews=previews,
     )
+
+
+def view(catalog: Catalog, state: State, viewer: Side | None) -> View:
+    """The view of ``state`` for ``viewer`` (None: the public), through the secrecy gate."""
+    kept = keep(state, Eyes(side=viewer), finished=state.finished)
+    return project(catalog, kept, viewer)

@@ -11,6 +11,7 @@ every period in order ("burma-all").
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.rng import Rng
 from engine.ruleset import (
@@ -42,6 +43,7 @@ from engine.rulesets.land.view import (
     resource_id,
     resource_number,
 )
+from engine.sight import Eyes, kinds
 from engine.zero.cards import Deck
 from engine.zero.catalog import Catalog
 from engine.zero.orders import DOCTRINE_PRESETS
@@ -330,21 +332,30 @@ class LandRules(Rules[LandState, LandView]):
     def strike_reports(self, state: LandState, turn: int) -> Sequence[StrikeReport]:
         return tuple(r.report for r in state.history if r.mission == turn)
 
-    def view(self, state: LandState, viewer: str | None) -> LandView:
+    # A land campaign has no secret once a mission's picks are revealed: every event is
+    # told to all.
+    event_sights = kinds(
+        public=(
+            "land-resources", "land-pilots", "land-mission-flown", "land-target-drawn",
+            "land-campaign-ended",
+        )
+    )  # fmt: skip
+
+    def project(self, kept: Any, eyes: Eyes) -> LandView:
         return LandView(
-            viewer=Side(viewer) if viewer is not None else None,
-            scenario=state.scenario,
-            sheet=public_sheet(state.campaign),
-            periods=state.periods,
-            turn=state.turn,
-            missions=state.missions,
-            draw=state.draw,
-            used=state.used,
-            vp=state.vp,
-            history=state.history,
-            finished=state.finished,
-            winner=state.winner,
-            performance=state.performance,
+            viewer=Side(eyes.side) if eyes.side is not None else None,
+            scenario=kept["scenario"],
+            sheet=public_sheet(kept["campaign"]),
+            periods=kept["periods"],
+            turn=kept["turn"],
+            missions=kept["missions"],
+            draw=kept["draw"],
+            used=kept["used"],
+            vp=kept["vp"],
+            history=kept["history"],
+            finished=kept["finished"],
+            winner=kept["winner"],
+            performance=kept["performance"],
         )
 
     def progress(self, state: LandState) -> Progress:

@@ -21,6 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.sight import public_record
 from engine.zero.catalog import ActionCard, AircraftType, Catalog, Provenance, UnitSpec
 from engine.zero.loader import DATA_DIR, _fail, _path, _read, default_catalog
 from engine.zero.report import Phase
@@ -332,6 +333,7 @@ def draw_target(campaign: LandCampaign, period: str, card: ActionCard) -> Missio
 # --- Mission length (23.2) ----------------------------------------------------------------
 
 
+@public_record
 class MissionLength(_Frozen):
     """Turns per phase (23.1). A single-number mission (23.23) has no phases: ``total`` turns."""
 
@@ -396,6 +398,7 @@ class AircraftOutcome(_Frozen):
     skilled_pilot: bool = False  # a skilled pilot was shot down with it
 
 
+@public_record
 class VPLine(_Frozen):
     side: Side  # who scores
     vp: int

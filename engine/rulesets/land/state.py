@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.land.view import Draw, MissionRecord
+from engine.sight import Public
 from engine.zero.types import Side
 
 ROUND = "mission"
@@ -15,18 +16,18 @@ class _Frozen(BaseModel):
 
 
 class LandState(_Frozen):
-    scenario: str  # "<campaign>-<period key>" or "<campaign>-all"
-    campaign: str  # sheet key
-    periods: tuple[str, ...]  # period keys played, in order
-    turn: int = 1  # the mission being played (1-based)
-    missions: int
-    draw: Draw
-    used: dict[Side, tuple[int, ...]] = Field(default_factory=dict)
-    vp: dict[Side, int] = Field(default_factory=dict)
-    history: tuple[MissionRecord, ...] = ()
-    finished: bool = False
-    winner: str | None = None  # side id or "draw"
-    performance: dict[Side, str] = Field(default_factory=dict)  # 24.7, once finished
+    scenario: Public[str]  # "<campaign>-<period key>" or "<campaign>-all"
+    campaign: Public[str]  # sheet key
+    periods: Public[tuple[str, ...]]  # period keys played, in order
+    turn: Public[int] = 1  # the mission being played (1-based)
+    missions: Public[int]
+    draw: Public[Draw]
+    used: Public[dict[Side, tuple[int, ...]]] = Field(default_factory=dict)
+    vp: Public[dict[Side, int]] = Field(default_factory=dict)
+    history: Public[tuple[MissionRecord, ...]] = ()
+    finished: Public[bool] = False
+    winner: Public[str | None] = None  # side id or "draw"
+    performance: Public[dict[Side, str]] = Field(default_factory=dict)  # 24.7, once finished
 
     @property
     def round(self) -> str:

@@ -16,6 +16,7 @@ from functools import cache
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.land.sheet import MissionLength, MissionTarget, VPLine, load_land_campaign
+from engine.sight import public_record
 from engine.zero.catalog import UnitSpec
 from engine.zero.forces import describe, expand
 from engine.zero.loader import default_catalog
@@ -56,6 +57,7 @@ class _Frozen(BaseModel):
 # --- Records of play (public once resolved) ---------------------------------------------
 
 
+@public_record
 class Draw(_Frozen):
     """The card drawn for a mission and the target it selected (24.44-24.45)."""
 
@@ -66,6 +68,7 @@ class Draw(_Frozen):
     period: str  # period key of the column read
 
 
+@public_record
 class MissionRecord(_Frozen):
     """One flown mission."""
 

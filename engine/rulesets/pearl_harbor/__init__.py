@@ -11,6 +11,7 @@ is authored (docs/pearl-harbor.md): the seed gives none of it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,6 +38,7 @@ from engine.rulesets.pearl_harbor.view import (
     WaveRecord,
     load_pearl,
 )
+from engine.sight import Eyes, Public, kinds
 from engine.zero.cards import Deck
 from engine.zero.catalog import Catalog
 from engine.zero.types import BombResult
@@ -55,15 +57,15 @@ class IllegalChoice(ValueError):
 class PearlState(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    turn: int = 1  # the wave being planned
-    waves: int
-    damage: dict[str, int] = Field(default_factory=dict)
-    lost: dict[str, int] = Field(default_factory=dict)
-    history: tuple[WaveRecord, ...] = ()
-    vp: dict[str, int] = Field(default_factory=dict)
-    finished: bool = False
-    winner: str | None = None
-    performance: str | None = None
+    turn: Public[int] = 1  # the wave being planned
+    waves: Public[int]
+    damage: Public[dict[str, int]] = Field(default_factory=dict)
+    lost: Public[dict[str, int]] = Field(default_factory=dict)
+    history: Public[tuple[WaveRecord, ...]] = ()
+    vp: Public[dict[str, int]] = Field(default_factory=dict)
+    finished: Public[bool] = False
+    winner: Public[str | None] = None
+    performance: Public[str | None] = None
 
 
 _STORED = HistorySplit(PearlState, ("history",))
@@ -208,17 +210,19 @@ class PearlRules(Rules[PearlState, PearlView]):
         )
         return {PLAYER: japanese, DEFENDER: allied}
 
-    def view(self, state: PearlState, viewer: str | None) -> PearlView:
+    event_sights = kinds(public=("pearl-attack", "pearl-ended"))  # every wave is told to all
+
+    def project(self, kept: Any, eyes: Eyes) -> PearlView:
         return PearlView(
-            viewer=viewer,
-            turn=state.turn,
-            waves=state.waves,
-            damage=state.damage,
-            lost=state.lost,
-            history=state.history,
-            vp=state.vp,
-            finished=state.finished,
-            performance=state.performance,
+            viewer=eyes.side,
+            turn=kept["turn"],
+            waves=kept["waves"],
+            damage=kept["damage"],
+            lost=kept["lost"],
+            history=kept["history"],
+            vp=kept["vp"],
+            finished=kept["finished"],
+            performance=kept["performance"],
         )
 
     def progress(self, state: PearlState) -> Progress:

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.sight import public_record
 from engine.zero.loader import DATA_DIR, _fail, _path, _read, default_catalog
 from engine.zero.types import BombResult
 
@@ -124,6 +125,7 @@ def load_pearl(data_dir: Path | None = None) -> PearlSheet:
     return sheet
 
 
+@public_record
 class Attack(_Frozen):
     """One group's attack: the defence card, what it cost, the attack cards and damage."""
 
@@ -136,6 +138,7 @@ class Attack(_Frozen):
     points: int
 
 
+@public_record
 class WaveRecord(_Frozen):
     wave: int
     assignments: dict[str, str]  # group -> target key or "none"

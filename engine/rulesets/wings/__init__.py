@@ -28,7 +28,11 @@ module maps it:
   offers up to ``MAX_PROGRAMS`` legal programs (the default first, then one opening with
   each legal card) and the refused opening cards as excluded, with the engine's reason.
 - **Events.** Engine events marked ``secret_for`` a side (its own damage cards, jams, the
-  first card a pursuer saw, purchases) are left out: seam events are public.
+  first card a pursuer saw, purchases) come out labelled its side's own; every other
+  event takes its kind's label (``engine.rulesets.wings.events``): a kind not listed public
+  there is sealed until the campaign ends.
+- **Views.** The state's fields carry their labels (``engine.rulesets.wings.state``); the gate keeps
+  what a viewer may see and ``engine.rulesets.wings.seen`` builds the view from that.
 """
 
 from __future__ import annotations
@@ -45,14 +49,12 @@ import engine.rulesets.wings.bombing as bombing
 import engine.rulesets.wings.campaign as wings
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.dambuster as db
-import engine.rulesets.wings.equipment as equipment
 import engine.rulesets.wings.flak_fields as flak_rules
 import engine.rulesets.wings.front as front
-import engine.rulesets.wings.gunner as gunner
 import engine.rulesets.wings.landing as landing
 import engine.rulesets.wings.pistol as pistol
-import engine.rulesets.wings.purchase_seal as purchase_seal
-import engine.rulesets.wings.reinforcements as reinforcements
+import engine.rulesets.wings.purchase as purchase
+import engine.rulesets.wings.seen as seen
 import engine.rulesets.wings.sequence_seal as sequence_seal
 import engine.rulesets.wings.sequences as sequences
 import engine.rulesets.wings.winch as winch
@@ -74,6 +76,7 @@ from engine.ruleset import (
 )
 from engine.rulesets.wings.balloons import rocket_programs
 from engine.rulesets.wings.catalog import Catalog, SideName
+from engine.rulesets.wings.events import SIGHTS
 from engine.rulesets.wings.program import (
     check_program,
     default_program,
@@ -81,6 +84,7 @@ from engine.rulesets.wings.program import (
     program_text,
 )
 from engine.rulesets.wings.reinforce import reinforce_decision
+from engine.rulesets.wings.seen import WingsView
 from engine.rulesets.wings.state import SIDES as WINGS_SIDES
 from engine.rulesets.wings.state import (
     CampaignState,
@@ -89,6 +93,7 @@ from engine.rulesets.wings.state import (
     PlaneState,
     Program,
 )
+from engine.sight import Derived, Eyes, Public, Sealed, own
 
 SIDES = (
     SideSpec("entente", {"en": "Entente", "fr": "Entente"}, "#2e6db4"),
@@ -124,9 +129,12 @@ FIELDS = tuple(
 FIELDS += tuple(
     FieldSpec(f"order{n}", PROGRAM, opens="turn-end") for n in range(1, PLANE_SLOTS + 1)
 )
-# Seed A.IV.h: the flak gunner's order, sealed (its options are digests), so opening at
-# the turn's end tells nothing of a shell still to burst.
-FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="turn-end"),)
+# Seed A.IV.h: the flak gunner's order, his side's until the campaign ends: a shell may
+# wait into the next turn, so the turn's end must not tell where. (A second battery's
+# field, ``flak2``..., is undeclared: it opens then too.)
+FIELDS += (FieldSpec(flak_rules.FIELD, PROGRAM, opens="campaign-end"),)
+# Seed E/F: a squadron's purchases are its secret until the campaign ends.
+FIELDS += (FieldSpec("purchase", DEBRIEF, opens="campaign-end"),)
 # Seed A.IV.i.3: the balloon owner's winch order, secret until the turn flies.
 FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
 # DB 6: the crew's night card; the pick is played, and both cards told, when it resolves.
@@ -153,53 +161,29 @@ class WingsState(_Model):
     """The engine's campaign state plus what the mapping needs: the seam turn and the
     programs sealed in ``program`` and held until ``reorder`` flies them."""
 
-    scenario: str
-    turn: int = 1
-    campaign: CampaignState | None = None  # a squadron campaign...
-    dam: db.DamState | None = None  # ...or a Dambuster raid
-    held: dict[str, str] = {}  # plane id -> program text, sealed until the turn flies
+    scenario: Public[str]
+    turn: Public[int] = 1
+    campaign: Public[CampaignState | None] = None  # a squadron campaign...
+    dam: Public[db.DamState | None] = None  # ...or a Dambuster raid
+    held: Sealed[dict[str, str]] = {}  # plane id -> program text, sealed until the turn flies
     # Seam turn -> the mission whose last turn it flew: the turn's closing round posts that
     # mission's report.
-    reports: dict[int, int] = {}
+    reports: Public[dict[int, int]] = {}
     # The first briefing is played inside ``new`` (see the module note); its public events
     # wait here until the service logs them with the campaign's creation, and go with the
     # first round.
     opening: list[Event] = []
-    # Seed A.IV.h: each sealed flak order picked -> its words ("flak.fire.P3.2"); secret
-    # until the campaign is over, when the after-action report opens the digests.
-    flak_opened: dict[str, str] = {}
-    # Seed D.VIII: each sealed equipment pick -> the item it bought; secret until the
-    # campaign is over, like the flak orders.
-    kit_opened: dict[str, str] = {}
-    # Seed E/F: each sealed purchase picked -> the resource it bought ("none" for nothing);
-    # secret until the campaign is over, like the equipment.
-    buy_opened: dict[str, str] = {}
+    # Wings rules 13 and before sealed the flak orders, equipment and purchases as digests
+    # and kept here what each stood for; a snapshot of those days still holds them. Nothing
+    # writes them now: those fields open with the campaign's end instead.
+    flak_opened: Sealed[dict[str, str]] = {}
+    kit_opened: Sealed[dict[str, str]] = {}
+    buy_opened: Sealed[dict[str, str]] = {}
 
     @property
     def camp(self) -> CampaignState:
         assert self.campaign is not None, "a Dambuster raid has no squadron campaign"
         return self.campaign
-
-
-class WingsView(_Model):
-    """What one viewer may see: the engine's stripped state plus the first enemy card each
-    of the viewer's pursuers was shown (the only part of an enemy program it may know)."""
-
-    viewer: str | None
-    turn: int
-    finished: bool
-    stage: str
-    scenario: str
-    data: dict[str, Any]
-    shown: dict[str, str] = {}  # own pursuer plane -> the card its target opens with
-    slots: dict[str, str] = {}  # plane id -> "planeN" field it is programmed in
-    reports: dict[int, int] = {}
-    # Plane type key -> its name and structure (damage points), for the types in play: the
-    # presenter draws from the view alone and never holds the engine's catalog.
-    plane_types: dict[str, tuple[str, int]] = {}
-    # A finished campaign's sealed choices opened: sealed option id -> words (flak orders,
-    # equipment bought).
-    opened: dict[str, str] = {}
 
 
 # --- scenarios (authored, see docs/wings-data.md) -------------------------------------------
@@ -582,20 +566,6 @@ def _deck_secret(mission: MissionState) -> str:
     return hashlib.sha256(decks.encode()).hexdigest()
 
 
-def _kit_picked(
-    catalog: Catalog, campaign: CampaignState, choices: Mapping[str, Mapping[str, str]]
-) -> dict[str, str]:
-    """The sealed equipment options picked at this debrief, each with the item it stands
-    for: kept out of every view until the campaign is over (seed D.VIII)."""
-    items = {
-        equipment.sealed(campaign, d.field, o.id): o.id
-        for d in wings.pending(catalog, campaign)
-        if d.kind == "equipment"
-        for o in d.options
-    }
-    return {v: items[v] for side in choices.values() for v in side.values() if v in items}
-
-
 class _Seal:
     """Seals one plane's program options as the orders will open (``sequence_seal``); the
     decks' digest is taken once, and only if an option needs it."""
@@ -711,7 +681,10 @@ class WingsRules(Rules[WingsState, WingsView]):
     # debrief purchases sealed until the campaign ends (``purchase_seal``); the strafing
     # mission offered at the briefing (``strafing``); victories confirmed at
     # the debrief (``confirmation``: the record only, no outcome changes).
-    version = "12"
+    # 13: no digest seals: the flak gunner's orders, equipment and purchases are the items
+    # themselves, their fields opening with the campaign's end (the receipts of their rounds
+    # with them); each phase's planes written down as their side's sealed record.
+    version = "13"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -893,7 +866,7 @@ class WingsRules(Rules[WingsState, WingsView]):
         flak_fields = flak_rules.fields(mission)
         for d in engine_decisions:
             if d.kind == "flak":
-                decisions.append(flak_rules.flak_decision(mission, d, flak_fields[d.field]))
+                decisions.append(flak_rules.flak_decision(d, flak_fields[d.field]))
                 continue
             if d.kind == "order":
                 # Seed D.VI: the detail names a locale key's tail (``wings.order.knight.spare``).
@@ -989,24 +962,18 @@ class WingsRules(Rules[WingsState, WingsView]):
         ordered += [d for d in engine if d.kind == "equipment"]
         for d in ordered:
             if d.kind == "purchase":
-                # Seed E/F: a squadron's purchases are its secret, and the orders open at the
-                # debrief's end: sealed like the equipment, "nothing" too.
-                options = purchase_seal.options(campaign, d)
-                field, default = "purchase", purchase_seal.sealed(campaign, d.side, d.default)
+                # Seed E/F: a squadron's purchases are its secret until the campaign ends
+                # (the field opens then, and the debrief's receipts with it).
+                options = purchase.options(d)
+                field, default = "purchase", d.default or NOTHING
             elif d.kind == "equipment":
-                # Seed D.VIII: what a pilot buys is his side's secret, and the orders open
-                # at the debrief's end: each option is sealed; its detail names the item for
-                # the owner's panel, which alone shows it.
+                # Seed D.VIII: what a pilot buys is his side's secret until the campaign
+                # ends (an ``equip`` field is undeclared: it opens then); the detail names
+                # the item for the owner's panel.
                 options = tuple(
-                    Option(
-                        id=equipment.sealed(campaign, d.field, o.id),
-                        label=o.label,
-                        detail=f"equipment.{o.id}",
-                    )
-                    for o in d.options
+                    Option(id=o.id, label=o.label, detail=f"equipment.{o.id}") for o in d.options
                 )
-                field = names[(d.side, d.field)]
-                default = equipment.sealed(campaign, d.field, d.default)
+                field, default = names[(d.side, d.field)], d.default
             elif d.kind == "skill":
                 # "Skill 1" alone does not say whose: each option's detail is the pilot's
                 # name ("skill:P3" -> P3's), for his side's panel to name him.
@@ -1051,12 +1018,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
                 value = choices.get(d.side, {}).get(seam, d.default)
                 if d.kind == "equipment":
-                    # Seed D.VIII: the sealed option back to the item it stands for.
-                    items = {equipment.sealed(campaign, d.field, o.id): o.id for o in d.options}
-                    result[d.side][d.field] = items.get(value, value)
-                    continue
-                if d.kind == "purchase":
-                    result[d.side][d.field] = purchase_seal.unsealed(campaign, d, value)
+                    result[d.side][d.field] = value
                     continue
                 result[d.side][d.field] = "" if value == NOTHING else value
             return result
@@ -1069,7 +1031,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 picked = choices.get(d.side, {}).get(flak_fields[d.field])
                 if picked is None:
                     raise wings.IllegalChoice(d.side, d.field, "", "missing")
-                result[d.side][d.field] = flak_rules.unsealed(mission, d, picked)
+                result[d.side][d.field] = flak_rules.order_of(d, picked)
                 continue
             if d.kind == "winch":
                 result[d.side][d.field] = choices.get(d.side, {}).get(WINCH_FIELD, d.default)
@@ -1113,12 +1075,6 @@ class WingsRules(Rules[WingsState, WingsView]):
         if stage == "program":
             engine = self._engine_choices(state, choices)
             assert campaign.mission is not None
-            batteries = gunner.decisions(self.catalog, campaign.mission)
-            opened = flak_rules.opened(campaign.mission, batteries, choices)
-            if opened:
-                state = state.model_copy(
-                    update={"flak_opened": {**state.flak_opened, **opened}}
-                )  # fmt: skip
             live = {
                 p: t
                 for p, t in campaign.mission.pursuits.items()
@@ -1160,12 +1116,6 @@ class WingsRules(Rules[WingsState, WingsView]):
             )
             return new, self._public(state.turn, events)
         engine = self._engine_choices(state, choices)
-        kit = _kit_picked(self.catalog, campaign, choices)
-        if kit:
-            state = state.model_copy(update={"kit_opened": {**state.kit_opened, **kit}})
-        bought = purchase_seal.picked(campaign, wings.pending(self.catalog, campaign), choices)
-        if bought:
-            state = state.model_copy(update={"buy_opened": {**state.buy_opened, **bought}})
         chooser = campaign.active
         campaign, events = wings.resolve(self.catalog, campaign, engine, rng)
         # The debrief draws nothing, so its stream is still unused for the next briefing.
@@ -1198,84 +1148,28 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     @staticmethod
     def _public(turn: int, events: list[Any]) -> list[Event]:
+        """The engine's events on the seam, each one a side's own secret labelled so (the
+        rest take their kind's label, ``engine.rulesets.wings.events``)."""
         return [
             Event(
                 kind=e.kind,
                 turn=turn,
                 data={"mission_turn": e.turn, **e.data} if e.turn else dict(e.data),
+                sight=None if e.secret_for is None else own(),
+                owner=e.secret_for,
             )
             for e in events
-            if e.secret_for is None
         ]
 
     # -- view
 
-    def view(self, state: WingsState, viewer: str | None) -> WingsView:
-        if state.dam is not None:
-            lancaster = self.catalog.planes[state.dam.plane_type]
-            return WingsView(
-                viewer=viewer,
-                turn=state.turn,
-                finished=state.dam.finished,
-                stage=self._stage(state),
-                scenario=state.scenario,
-                data=dam_rules.view_data(
-                    state.dam, lancaster.damage_points, crew=viewer == "entente"
-                ),
-                slots={},
-                plane_types={lancaster.key: (lancaster.name, lancaster.damage_points)},
-            )
-        campaign = state.camp
-        finished = campaign.phase == "ended"
-        if finished:
-            data = wings.view(campaign, None)  # the campaign is over: everything is public
-        elif viewer in WINGS_SIDES:
-            data = wings.view(campaign, viewer)
-            if campaign.mission is not None and campaign.phase == "mission":
-                # Seed E.IV: its own downed planes it may send a new one for this turn.
-                data["mission"]["may_reinforce"] = [
-                    d.field
-                    for d in reinforcements.decisions(self.catalog, campaign, campaign.mission)
-                    if d.side == viewer
-                ]
-        else:
-            # The engine's view(None) is the GM's (everything); the seam's None is the
-            # public, so strip both sides' secrets: each side's view keeps only its own.
-            data = _public_data(
-                wings.view(campaign, "entente", eyes=False),
-                wings.view(campaign, "central", eyes=False),
-            )
-        shown: dict[str, str] = {}
-        mission = campaign.mission
-        if mission is not None and viewer is not None and mission.round == "reorder":
-            for pursuer, target in mission.pursuits.items():
-                if mission.planes[pursuer].side == viewer and target in mission.programs:
-                    shown[pursuer] = mission.programs[target].cards[0]
-        return WingsView(
-            viewer=viewer,
-            turn=state.turn,
-            finished=finished,
-            stage=self._stage(state),
-            scenario=state.scenario,
-            data=data,
-            shown=shown,
-            slots=_slots(mission) if mission is not None else {},
-            reports=state.reports,
-            plane_types=self._plane_types(campaign),
-            opened=(
-                {**state.flak_opened, **state.kit_opened, **state.buy_opened} if finished else {}
-            ),
-        )
+    event_sights = SIGHTS
 
-    def _plane_types(self, campaign: CampaignState) -> dict[str, tuple[str, int]]:
-        keys = {pilot.plane for pilot in campaign.pilots.values()}
-        if campaign.mission is not None:
-            keys |= {plane.type for plane in campaign.mission.planes.values()}
-        return {
-            key: (self.catalog.planes[key].name, self.catalog.planes[key].damage_points)
-            for key in sorted(keys)
-            if key in self.catalog.planes
-        }
+    def derived(self) -> tuple[Derived, ...]:
+        return seen.derived(self.catalog, WingsState, self._stage, _slots)
+
+    def project(self, kept: Any, eyes: Eyes) -> WingsView:
+        return seen.project(self.catalog, kept, eyes)
 
     def progress(self, state: WingsState) -> Progress:
         stage = self._stage(state)
@@ -1302,30 +1196,3 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return _STORED.load(current, records)
-
-
-def _public_data(sees_entente: dict[str, Any], sees_central: dict[str, Any]) -> dict[str, Any]:
-    """The public view: the Entente's view (the Central secrets stripped) with every Entente
-    part taken from the Central view (the Entente secrets stripped)."""
-    data = sees_entente
-    mission, other = data.get("mission"), sees_central.get("mission")
-    if mission is not None and other is not None:
-        mission["programs"] = {}
-        mission["returning"] = []
-        mission.pop("reinforcing", None)  # seed E.IV: sealed orders and reserves stay secret
-        mission.pop("reserve", None)
-        mission["orders"] = {}
-        mission["sun_enter"] = False  # seed F.VI.e: the favoured side's sealed choice
-        mission["flak_orders"] = {}  # seed A.IV.h: the gunners' orders and counters
-        mission["winch_orders"] = []  # seed A.IV.i.3: the balloon owner's sealed orders
-        for bid, element in mission["ground"].items():
-            if element["side"] == "entente":
-                mission["ground"][bid] = other["ground"][bid]
-        for pid, plane in mission["planes"].items():
-            if plane["side"] == "entente":
-                mission["planes"][pid] = other["planes"][pid]
-    data["squadrons"]["entente"] = sees_central["squadrons"]["entente"]
-    for pid, pilot in data["pilots"].items():
-        if pilot["side"] == "entente":
-            data["pilots"][pid] = sees_central["pilots"][pid]
-    return data

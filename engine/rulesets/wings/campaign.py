@@ -34,7 +34,6 @@ import engine.rulesets.wings.front as front
 import engine.rulesets.wings.gunner as gunner
 import engine.rulesets.wings.hangar as hangar
 import engine.rulesets.wings.majors as majors
-import engine.rulesets.wings.nets as nets
 import engine.rulesets.wings.reinforcements as reinforcements
 import engine.rulesets.wings.strafing as strafing
 import engine.rulesets.wings.sun as sun
@@ -747,9 +746,7 @@ def _start_mission(
     # Seed E.II.b: a net the defender bought (nets) is paid for first.
     budgets = {state.active: points.active, other(state.active): points.enemy - mission.net_price}
     reserve = reinforcements.reserves(catalog, state, mission, budgets)  # seed E.II.b, E.IV
-    mission = mission.model_copy(
-        update={"reserve": reserve, "flak_salt": gunner.salt(rng, mission.number)}
-    )
+    mission = mission.model_copy(update={"reserve": reserve})
     mission, sun_events = sun.at_start(catalog, mission, rng.stream(f"sun:{mission.number}"))
     sun_events += balloon_roles.announce(mission)  # seed A.IV.i: the role, told at briefing
     sun_events = [*front.announce(mission), *sun_events]  # seed F.VI.e: the front, told
@@ -965,7 +962,6 @@ def _debrief(
             "history": (*state.history, record),
             "next_pilot": number,
             "mission": mission,
-            "kit_salt": equipment.salt(rng, mission.number),
         }
     )
     events = [
@@ -980,7 +976,9 @@ def _debrief(
 def _flyable(catalog: Catalog, state: CampaignState, side: SideName) -> bool:
     squadron = state.squadrons[side]
     has_sortie = squadron.stock.get("fuel", 0) > 0 and squadron.stock.get("ammunition", 0) > 0
-    planes = hangar.hangar_of(squadron.stock)  # his own type or a spare (hangar)
+    planes = hangar.hangar_of(
+        squadron.stock
+    )  # his own type or a spare (engine.rulesets.wings.hangar)
     return has_sortie and any(
         pilot.side == side
         and pilot.state in ("active", "wounded", "seriously_wounded")
@@ -1081,107 +1079,3 @@ def _campaign_end(catalog: Catalog, state: CampaignState) -> tuple[bool, SideNam
             return True, "draw"
         return True, max(SIDES, key=lambda s: scores[s])
     return False, None
-
-
-# --- what a viewer may see ----------------------------------------------------------------
-
-PLANE_SECRETS = (
-    "cards", "damage", "pilot_lp", "observer_lp", "wounded", "no_fire", "jams", "rudder",
-    "rudder_until", "engine_hits", "tokens", "specials", "power_used", "kills_wounded",
-    "half_jams", "halved_guns", "land_by", "cloud_cards", "cloud_salt", "engine_until",
-    "sequence", "sequence_flown",
-)  # fmt: skip
-# Seed B.V: a plane in the clouds also hides the last card written down (the next
-# program's legality shows it to its own side only).
-CLOUD_SECRETS = ("last_card", "last_steep")
-
-
-def view(state: CampaignState, viewer: SideName | None, eyes: bool = True) -> dict[str, Any]:
-    """The state as ``viewer`` may see it (None = the GM, who sees everything): the other
-    side's sealed programs, damage cards, secret specials, wounds and reserves are removed,
-    except the damage an Expert's eye of the viewer's saw (seed D.VII.c; ``eyes=False``
-    leaves it out too, for a view that must show the viewer's side's secrets only)."""
-    data = state.model_dump(mode="json")
-    if state.mission is not None:
-        # Public: who left the table last turn and may be brought back now (seed A.IV.c).
-        # Public: the last turn whose end the sun's favoured side may wait for (F.VI.e).
-        data["mission"]["sun_entry_by"] = sun.LAST_CHOICE_TURN
-        # Public: the protective ring's sections, balloon to balloon (seed A.IV.i.2).
-        data["mission"]["ring"] = (
-            [[a.id, b.id] for a, b in nets.ring_sections(state.mission.objectives)]
-            if nets.is_ring(state.mission)
-            else []
-        )
-        data["mission"]["may_come_back"] = [
-            pid
-            for pid, plane in sorted(state.mission.planes.items())
-            if exits.may_come_back(state.mission, plane, state.mission.turn)
-        ]
-    if viewer is None:
-        return data
-    mission = data.get("mission")
-    eyed: dict[str, dict[str, Any]] = {}
-    if mission is not None and eyes and state.mission is not None:
-        for plane in state.mission.planes.values():
-            if plane.side != viewer:
-                continue
-            for pid in plane.eyeing:
-                seen = state.mission.planes[pid]
-                eyed[pid] = {"cards": [list(card) for card in seen.cards], "damage": seen.damage}
-    if mission is not None:
-        planes = mission["planes"]
-        mission["programs"] = {
-            pid: program
-            for pid, program in mission["programs"].items()
-            if planes[pid]["side"] == viewer
-        }
-        # Who comes back onto the table is an order like a program (seed A.IV.c).
-        mission["returning"] = [
-            pid for pid in mission["returning"] if planes[pid]["side"] == viewer
-        ]
-        # Seed E.IV: a reinforcement ordered is sealed like a program; the reserve is the
-        # side's own business, as its squadron's.
-        mission["reinforcing"] = {
-            pid: kind
-            for pid, kind in mission["reinforcing"].items()
-            if planes[pid]["side"] == viewer
-        }
-        mission["reserve"] = {
-            side: points for side, points in mission["reserve"].items() if side == viewer
-        }
-        # A Knight's or an Artist's standing order is sealed like a program (seed D.VI).
-        mission["orders"] = {
-            pid: order for pid, order in mission["orders"].items() if planes[pid]["side"] == viewer
-        }
-        if mission["sun_side"] != viewer:
-            mission["sun_enter"] = False  # seed F.VI.e: sealed until the planes come in
-        gunner.strip(mission, viewer)  # seed A.IV.h: the gunner's order and counter
-        winch.strip(mission, viewer)  # seed A.IV.i.3: sealed until the turn flies
-        for plane in planes.values():
-            if plane["side"] != viewer:
-                for key in PLANE_SECRETS:
-                    plane.pop(key, None)
-                if plane.get("in_cloud"):
-                    for key in CLOUD_SECRETS:
-                        plane.pop(key, None)
-                plane.update(eyed.get(plane["id"], {}))
-                plane.pop("eyeing", None)  # whom its expert watches is its own side's business
-                plane.pop("ammo", None)
-            elif plane.get("ammo") is not None:
-                # Seed B.II: ammunition lies face down, even its owner only counts it.
-                plane["ammo"] = {gun: len(cards) for gun, cards in plane["ammo"].items()}
-        mission.pop("decks", None)
-        # A turn stopped for an Ace's last card keeps every pilot's life points and the
-        # Aces' hands as programmed: the engine's business, not a reader's.
-        mission.pop("lp_at_start", None)
-        mission.pop("programmed", None)
-    for side, squadron in data["squadrons"].items():
-        if side != viewer:
-            squadron.pop("reserve", None)
-            squadron.pop("stock", None)
-            squadron.pop("owned", None)  # seed E/F: a kind first bought tells a purchase
-    for pilot in data["pilots"].values():
-        if pilot["side"] != viewer:
-            pilot.pop("lp", None)
-    equipment.strip(data, viewer)  # seed D.VIII: what a pilot carries is his side's
-    return data

@@ -21,7 +21,7 @@ Every random draw comes from a named stream of the ``Rng`` handed in.
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,6 +32,7 @@ from engine.rng import Rng
 from engine.rulesets.wings.catalog import Catalog, DamageCard
 from engine.rulesets.wings.fire import check_at_ground
 from engine.rulesets.wings.state import PlaneState
+from engine.sight import Sight, public_record
 
 DamKind = Literal["eder", "mohne", "industrial"]
 GIBSON = "AJ-G"  # DB 8.e: Wing Commander Gibson's Lancaster, the first over the Möhne
@@ -55,6 +56,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+@public_record
 class DamLayout(_Model):
     """The table and the dam, in base-widths (authored: the seed's map is lost)."""
 
@@ -72,6 +74,7 @@ class DamLayout(_Model):
     headings: tuple[int, ...] = (-60, -45, -30, -15, 0, 15, 30, 45, 60)
 
 
+@public_record
 class AAGun(_Model):
     """A light AA gun (DB 8.c, 8.e): fires one C card a turn at a plane in reach."""
 
@@ -87,6 +90,7 @@ class AAGun(_Model):
         return self.damage >= self.structure
 
 
+@public_record
 class Bomb(_Model):
     stage: Stage = "aboard"
     x: float = 0.0  # the marker's centre and heading once placed
@@ -96,6 +100,7 @@ class Bomb(_Model):
     outcome: Outcome | None = None
 
 
+@public_record
 class Lancaster(_Model):
     id: str  # the registration, e.g. "AJ-G"
     x: float
@@ -115,6 +120,7 @@ class Lancaster(_Model):
     bombs: int = 0  # standard bomb cards aboard (the industrial raid, DB 10)
 
 
+@public_record
 class DamState(_Model):
     kind: DamKind
     night: bool
@@ -131,7 +137,8 @@ class DamState(_Model):
     plane_type: str = "lancaster"  # the Dambuster; the industrial raid's standard Lancaster
     target: industrial.IndustrialTarget | None = None  # the industrial complex (DB 12)
     # DB 6: a gun's two night cards waiting for the crew's pick; the turn stops there.
-    night_pick: crew_pick.NightPick | None = None
+    # DB 6: the crew's (the Entente's) pick waiting, its cards theirs alone until played.
+    night_pick: Annotated[crew_pick.NightPick | None, Sight("public", side="entente")] = None
 
 
 def new_dam(kind: DamKind, *, full: bool = True) -> DamState:

@@ -24,26 +24,22 @@ The items and where they act:
   within R/2, announced with the program (``pistol``); a second pistol is
   refused, packs stack.
 
-Secrecy: what a pilot owns is his side's business (``strip``). The enemy learns of an item
-when it acts where he can see it: the extinguisher (fire is public), the parachute and the
-incendiary bullets (their tracers) are announced to all; the vest acts on secret things (a
-wound card, a direct wound) and is told to its side only; the surplus (face-down
-ammunition) is told to nobody; the pistol shows from its first shot, its bullets never.
+Secrecy: what a pilot owns is his side's business (labelled so in ``state``).
+The enemy learns of an item when it acts where he can see it: the extinguisher (fire is
+public), the parachute and the incendiary bullets (their tracers) are announced to all; the
+vest acts on secret things (a wound card, a direct wound) and is told to its side only; the
+surplus (face-down ammunition) is told to nobody; the pistol shows from its first shot, its
+bullets never.
 """
 
 from __future__ import annotations
 
-import hashlib
-from typing import Any
-
-from engine.rng import Rng
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.pilots import spendable_vp
 from engine.rulesets.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
 from engine.rulesets.wings.work import Turn
 
 NOTHING = "none"
-SEALED = "kit-"  # an equipment option's id as the orders carry it (``sealed``)
 # Seed D.VIII prices, in VP.
 COST = {
     "extinguisher": 1,
@@ -275,32 +271,3 @@ def jump(work: Turn, pid: str) -> bool:
 def surplus(plane_kit: dict[str, int], cards: int) -> int:
     """Ammunition cards a gun gets beyond the others': half as many again with a surplus."""
     return cards // 2 if plane_kit.get("surplus", 0) > 0 else 0
-
-
-# --- what the other side may see ----------------------------------------------------------
-
-
-def salt(rng: Rng, mission: int) -> str:
-    """The secret that seals the next debrief's equipment choices (a stream of its own)."""
-    return f"{rng.stream(f'kit-salt:{mission}').getrandbits(64):016x}"
-
-
-def sealed(state: CampaignState, field: str, item: str) -> str:
-    """An equipment option as the orders carry it: a digest only the rules can open, so the
-    orders opened at the debrief's end say nothing of what a pilot bought."""
-    text = f"{state.kit_salt}:{state.mission_number}:{field}:{item}"
-    return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]
-
-
-def strip(data: dict[str, Any], viewer: SideName) -> None:
-    """Remove the other side's equipment from a view (its pilots' and its planes'), and
-    the salt from every side's."""
-    data.pop("kit_salt", None)
-    for pilot in data["pilots"].values():
-        if pilot["side"] != viewer:
-            pilot.pop("equipment", None)
-    mission = data.get("mission")
-    if mission is not None:
-        for plane in mission["planes"].values():
-            if plane["side"] != viewer:
-                plane.pop("kit", None)

@@ -1,14 +1,12 @@
 """Seed A.IV.h on the seam: the flak gunner's order on his side's program panel.
 
-A side's batteries take the fields ``flak``, ``flak2``... in id order. Each option reaches
-the seam sealed (``gunner.sealed``): the orders opened at the turn's end must not tell the
-enemy where a delayed shell waits. The detail names a locale key's tail for the presenter
-(``wings.flak.fire`` with the plane and its altitude), which only the owner's panel shows.
+A side's batteries take the fields ``flak``, ``flak2``... in id order. The order is the
+gunner's side's until the campaign ends (the field is declared so): the turn's end must not
+tell the enemy where a delayed shell waits. An option names a locale key's tail for the
+presenter (``wings.flak.fire`` with the plane and its altitude).
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping, Sequence
 
 import engine.rulesets.wings.gunner as gunner
 from engine.ruleset import Decision, Option
@@ -33,43 +31,24 @@ def fields(mission: MissionState) -> dict[str, str]:
     return names
 
 
-def flak_decision(mission: MissionState, decision: EngineDecision, field: str) -> Decision:
+def flak_decision(decision: EngineDecision, field: str) -> Decision:
+    """The gunner's order as his panel offers it: each option is the order's words key
+    ("flak.fire.P3.2": the order, the plane and its altitude), for the presenter to word."""
     return Decision(
         side=decision.side,
         field=field,
         options=tuple(
-            Option(
-                id=gunner.sealed(mission, decision.field, o.id),
-                label=o.label,
-                detail=f"{WORDS}{o.detail}",
-            )
+            Option(id=f"{WORDS}{o.detail}", label=o.label, detail=f"{WORDS}{o.detail}")
             for o in decision.options
         ),
-        default=gunner.sealed(mission, decision.field, decision.default),
+        default=_words(decision, decision.default),
     )
 
 
-def unsealed(mission: MissionState, decision: EngineDecision, value: str) -> str:
-    """The sealed option back to the order it stands for."""
-    orders = {gunner.sealed(mission, decision.field, o.id): o.id for o in decision.options}
-    return orders.get(value, value)
+def _words(decision: EngineDecision, order: str) -> str:
+    return next((f"{WORDS}{o.detail}" for o in decision.options if o.id == order), order)
 
 
-def opened(
-    mission: MissionState,
-    decisions: Sequence[EngineDecision],
-    choices: Mapping[str, Mapping[str, str]],
-) -> dict[str, str]:
-    """The sealed orders picked this round, each with its words (the option's detail): the
-    seam keeps them out of every view until the campaign is over, when the after-action
-    report says what each gunner ordered instead of a digest."""
-    names = fields(mission)
-    result: dict[str, str] = {}
-    for d in decisions:
-        if d.kind != "flak" or d.field not in names:
-            continue
-        picked = choices.get(d.side, {}).get(names[d.field])
-        for o in d.options:
-            if picked is not None and gunner.sealed(mission, d.field, o.id) == picked:
-                result[picked] = f"{WORDS}{o.detail}"
-    return result
+def order_of(decision: EngineDecision, value: str) -> str:
+    """The option picked back to the engine's order ("flak.fire.P3.2" -> "fire:P3")."""
+    return next((o.id for o in decision.options if f"{WORDS}{o.detail}" == value), value)

@@ -23,18 +23,14 @@ Authored readings (docs/wings-data.md, "The flak gunner"): a target gone from th
 (down, off it or in the clouds) when the counter is laid leaves the shell in the breech;
 one gone when a followed counter would move leaves it where it lies. The order is the
 owning side's secret until the shell bursts: it reaches the seam sealed (``sealed``), the
-counter and the order are stripped from the other side's view, and only the burst is told
-to all, with where it was.
+counter and the order are labelled its side's (``state``), and only the burst
+is told to all, with where it was.
 """
 
 from __future__ import annotations
 
-import hashlib
-from typing import Any
-
 import engine.rulesets.wings.flak as flak
 import engine.rulesets.wings.geometry as geo
-from engine.rng import Rng
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.state import Decision, GroundElement, MissionState, Option, PlaneState
 from engine.rulesets.wings.work import Turn
@@ -43,7 +39,6 @@ PREFIX = "flak:"  # the engine field of a battery's order: "flak:c-F1"
 AUTO, HOLD, FIRE, DELAY, FOLLOW = "auto", "hold", "fire", "delay", "follow"
 AIMED = (FIRE, DELAY, FOLLOW)
 TARGETS = 7  # the nearest enemy planes offered: 1 + 3 x 7 + 1 options fit a select of 25
-SEALED = "flak-"
 LEAD = {FIRE: 2, DELAY: 4, FOLLOW: 2}  # straights flown before the burst (or the move)
 AFTER_MOVE = 3  # straights from the move (before maneuver 2) to the burst (next turn's 1)
 
@@ -109,38 +104,6 @@ def with_orders(mission: MissionState, orders: dict[str, str]) -> MissionState:
     if not orders:
         return mission
     return mission.model_copy(update={"flak_orders": {**mission.flak_orders, **orders}})
-
-
-def salt(rng: Rng, mission: int) -> str:
-    """The secret that seals a mission's flak orders (a stream of its own)."""
-    return f"{rng.stream(f'flak-salt:{mission}').getrandbits(64):016x}"
-
-
-def sealed(mission: MissionState, field: str, order: str) -> str:
-    """A flak order as the seam carries it: a digest only the rules can open, so the
-    orders opened at the turn's end say nothing of a shell still to burst."""
-    text = f"{mission.flak_salt}:{mission.number}:{mission.turn}:{field}:{order}"
-    return SEALED + hashlib.sha256(text.encode()).hexdigest()[:10]
-
-
-# The parts of a battery that tell where its counter lies and when it bursts.
-COUNTER = ("burst", "burst_turn", "burst_phase", "follow")
-
-
-def strip(mission: dict[str, Any], viewer: str) -> None:
-    """Remove from a side's view of the mission the other side's flak orders and counters,
-    and the salt from every side's."""
-    mission.pop("flak_salt", None)
-    ground = mission.get("ground", {})
-    mission["flak_orders"] = {
-        bid: order
-        for bid, order in mission.get("flak_orders", {}).items()
-        if bid in ground and ground[bid]["side"] == viewer
-    }
-    for element in ground.values():
-        if element["side"] != viewer:
-            for key in COUNTER:
-                element.pop(key, None)
 
 
 # --- in the turn ---------------------------------------------------------------------------

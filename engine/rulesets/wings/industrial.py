@@ -21,6 +21,7 @@ import engine.rulesets.wings.geometry as geo
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.objectives import bomb_fall
 from engine.rulesets.wings.state import PlaneState
+from engine.sight import public_record
 
 PLANE = "lancaster-mk3"  # DB 11: the standard Lancaster, with its dorsal turret
 ROSTER = ("R5868",)  # authored: one Lancaster B Mk.I, "S-Sugar" of 467 Squadron
@@ -35,6 +36,7 @@ SHARE: dict[str, tuple[int, int]] = {  # DB 12: the share of the VP each coverag
 }
 
 
+@public_record
 class IndustrialTarget(BaseModel):
     """The complex's card on the table, square to it (authored geometry, in bw)."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from engine.rulesets.wings.catalog import DamageCard
+from engine.sight import Public
 
 CHOICES = ("1", "2")  # the two cards, in the order they were drawn
 
@@ -23,8 +24,8 @@ class NightPick(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    plane: str
-    gun: str
+    plane: Public[str]  # which gun fires at which plane is seen by all
+    gun: Public[str]
     cards: tuple[DamageCard, DamageCard]
     bomb: str = ""  # the turn's bomb order: the searchlights stay on after an aim
     lit: tuple[str, ...] = ()  # planes the player's switch keeps lit this turn

@@ -1,14 +1,21 @@
 """The Wings of War state (secrets included): planes in the air, damage decks, sealed
-programs, pilots and squadrons. ``campaign.view`` strips what a viewer may not see.
+programs, pilots and squadrons.
+
+Every field says who may see it (``engine.sight``): public, its side's (a plane's, a
+pilot's, a squadron's, a ground element's ``side``; the plane's for an entry keyed by plane
+id), or sealed from everyone; all of it opens when the campaign ends. A field left without
+a label is its owner's secret, so a new one is hidden until someone decides otherwise.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.rulesets.wings.catalog import SideName
+from engine.sight import SIDE, Own, Owner, Public, Sealed, own, public_record, sealed
 
 # "waiting": off the table until it enters out of the sun (seed F.VI.e, sun).
 PlaneStatus = Literal["flying", "shot_down", "exploded", "crashed", "left", "landed", "waiting"]
@@ -82,6 +89,11 @@ class Event(Model):
     secret_for: SideName | None = None
 
 
+def _counted(ammo: Mapping[str, tuple[int, ...]]) -> dict[str, int]:
+    # Seed B.II: ammunition lies face down; even its owner only counts the cards.
+    return {gun: len(cards) for gun, cards in ammo.items()}
+
+
 class DeckState(Model):
     """A damage deck in play: ``pile`` is the draw order (card ids, top first).
 
@@ -97,125 +109,127 @@ class DeckState(Model):
 
 
 class PlaneState(Model):
-    id: str
-    type: str
-    side: SideName
-    pilot: str | None = None
-    skills: tuple[str, ...] = ()
-    behaviour: str | None = None
-    tokens: int = 0
-    x: float
-    y: float
-    heading: float
-    level: int
-    counters: int = 0
-    status: PlaneStatus = "flying"
-    damage: int = 0
-    cards: tuple[tuple[str, int], ...] = ()  # (deck letter, card id), secret to the owner
-    smoke: int = 0
-    fire: int = 0
-    jams: dict[str, int] = Field(default_factory=dict)  # gun name -> jam counters left
-    rudder: Literal["L", "R"] | None = None  # side a jammed rudder forbids...
-    rudder_until: int = 0  # ...in the programs of turns up to this one
-    specials: tuple[str, ...] = ()  # every special taken this mission, for doubles (B.IX)
-    permanent: tuple[str, ...] = ()  # specials made lasting by a double (B.IX)
-    engine_hits: int = 0
-    pilot_lp: int = 10
-    observer_lp: int | None = None
-    wounded: bool = False  # has taken a "pilot wounded" card this mission
-    no_fire: int = 0  # maneuvers left without firing after a wound
-    last_card: str | None = None
-    last_steep: bool = False
-    genius_turn: int = -99
-    spin: bool = False  # authored 3.9: over-climbed, the next card becomes a stall
-    aim: dict[str, str] = Field(default_factory=dict)  # gun -> target fired at last phase
-    climbed_turn: int = 0  # the turn a climb counter was last gained (one per turn)
-    last_hit_by: str | None = None  # the last plane whose fire hit this one
-    hit_last: bool = False  # took damage in the last phase flown (aiming, tailing)
-    destroyed_by: str | None = None
-    destroyed_turn: int | None = None
-    crash_zone: Literal["friendly", "enemy", "no_mans_land"] | None = None
-    kills: tuple[str, ...] = ()  # planes this one shot down (last card dealt)
-    kills_wounded: int = 0  # of those, shot down while the pilot was wounded (Hothead VP)
-    power_used: bool = False  # the behaviour's once-a-game power (seed D.VI)
-    power_target: str | None = None  # the plane the Soldier or Opportunist power hit
-    ultimate_uses: int = 0  # an ultimate skill serves at most 3 times a game (seed D.VII)
+    id: Public[str]
+    type: Public[str]
+    side: Owner[SideName]
+    pilot: Public[str | None] = None
+    skills: Public[tuple[str, ...]] = ()
+    behaviour: Public[str | None] = None
+    tokens: Own[int] = 0
+    x: Public[float]
+    y: Public[float]
+    heading: Public[float]
+    level: Public[int]
+    counters: Public[int] = 0
+    status: Public[PlaneStatus] = "flying"
+    damage: Annotated[int, own(glimpse="eyeing")] = 0
+    cards: Annotated[
+        tuple[tuple[str, int], ...], own(glimpse="eyeing")
+    ] = ()  # (deck letter, card id), secret to the owner
+    smoke: Public[int] = 0
+    fire: Public[int] = 0
+    jams: Own[dict[str, int]] = Field(default_factory=dict)  # gun name -> jam counters left
+    rudder: Own[Literal["L", "R"] | None] = None  # side a jammed rudder forbids...
+    rudder_until: Own[int] = 0  # ...in the programs of turns up to this one
+    specials: Own[tuple[str, ...]] = ()  # every special taken this mission, for doubles (B.IX)
+    permanent: Public[tuple[str, ...]] = ()  # specials made lasting by a double (B.IX)
+    engine_hits: Own[int] = 0
+    pilot_lp: Own[int] = 10
+    observer_lp: Own[int | None] = None
+    wounded: Own[bool] = False  # has taken a "pilot wounded" card this mission
+    no_fire: Own[int] = 0  # maneuvers left without firing after a wound
+    last_card: Annotated[str | None, own(unless="in_cloud")] = None
+    last_steep: Annotated[bool, own(unless="in_cloud")] = False
+    genius_turn: Public[int] = -99
+    spin: Public[bool] = False  # authored 3.9: over-climbed, the next card becomes a stall
+    aim: Public[dict[str, str]] = Field(default_factory=dict)  # gun -> target fired at last phase
+    climbed_turn: Public[int] = 0  # the turn a climb counter was last gained (one per turn)
+    last_hit_by: Public[str | None] = None  # the last plane whose fire hit this one
+    hit_last: Public[bool] = False  # took damage in the last phase flown (aiming, tailing)
+    destroyed_by: Public[str | None] = None
+    destroyed_turn: Public[int | None] = None
+    crash_zone: Public[Literal["friendly", "enemy", "no_mans_land"] | None] = None
+    kills: Public[tuple[str, ...]] = ()  # planes this one shot down (last card dealt)
+    kills_wounded: Own[int] = 0  # of those, shot down while the pilot was wounded (Hothead VP)
+    power_used: Own[bool] = False  # the behaviour's once-a-game power (seed D.VI)
+    power_target: Public[str | None] = None  # the plane the Soldier or Opportunist power hit
+    ultimate_uses: Public[int] = 0  # an ultimate skill serves at most 3 times a game (seed D.VII)
     # Seed D.VII.a Ace of Aces: last cards changed this game (3 at most), and the turn of
     # the latest change (at most once every two turns). A counter of its own: an ultimate
     # serves 3 times a game, not 3 shared with another ultimate the pilot holds.
-    swaps: int = 0
-    swap_turn: int = -99
-    bombs: int = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
-    cluster: bool = False  # a two-seater's load is a cluster of three bombs (seed B.X)
-    landed_turn: int | None = None  # the turn it came to rest on the ground (seed B.I)
-    landed_at: str | None = None  # the rescue site it landed by (seed E.I.a)
-    carrying: str | None = None  # the rescue site whose pilot it took aboard
+    swaps: Public[int] = 0
+    swap_turn: Public[int] = -99
+    bombs: Public[int] = 0  # bombs (or clusters, see ``cluster``) still aboard (seed A.IV.e, B.X)
+    cluster: Public[bool] = False  # a two-seater's load is a cluster of three bombs (seed B.X)
+    landed_turn: Public[int | None] = None  # the turn it came to rest on the ground (seed B.I)
+    landed_at: Public[str | None] = None  # the rescue site it landed by (seed E.I.a)
+    carrying: Public[str | None] = None  # the rescue site whose pilot it took aboard
     # Seed B.II: each gun's face-down ammunition cards (ids in its damage deck); None when
     # the rule is off, so the guns never run dry.
-    ammo: dict[str, tuple[int, ...]] | None = None
-    eyeing: tuple[str, ...] = ()  # enemy planes whose damage its Expert's eye saw last turn
-    half_jams: dict[str, int] = Field(default_factory=dict)  # B.IV: twin gun -> counters
-    rockets: int = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
-    jams_taken: tuple[str, ...] = ()  # jam results its fire drew this mission (seed B.IX)
-    halved_guns: tuple[str, ...] = ()  # single guns at half damage after two green jams (B.IX)
-    net_contact: bool = False  # touched a balloon net in the last maneuver (seed A.IV.i.2)
+    ammo: Annotated[dict[str, tuple[int, ...]] | None, sealed(owner_sees=_counted)] = None
+    eyeing: Own[tuple[str, ...]] = ()  # enemy planes whose damage its Expert's eye saw last turn
+    half_jams: Own[dict[str, int]] = Field(default_factory=dict)  # B.IV: twin gun -> counters
+    rockets: Public[int] = 0  # Le Prieur rocket batches aboard (seed A.IV.j, E.II.b)
+    jams_taken: Public[tuple[str, ...]] = ()  # jam results its fire drew this mission (seed B.IX)
+    halved_guns: Own[tuple[str, ...]] = ()  # single guns at half damage after two green jams (B.IX)
+    net_contact: Public[bool] = False  # touched a balloon net in the last maneuver (seed A.IV.i.2)
     # Seed D.V, B.VIII (J 3): a seriously wounded pilot must be on the ground by the end of
     # this turn, or the plane goes down as if shot down.
-    land_by: int | None = None
+    land_by: Own[int | None] = None
     # Seed B.V cloud cover: in the layer, the base stays where it went in; the cards written
     # down since (its side's secret until it comes out) and the salt sealing its programs.
-    in_cloud: bool = False
-    cloud_cards: tuple[str, ...] = ()
-    cloud_salt: str = ""
+    in_cloud: Public[bool] = False
+    cloud_cards: Own[tuple[str, ...]] = ()
+    cloud_salt: Own[str] = ""
     # Seed A.IV.c (accidental exit): the turn it went off the table and the point on the
     # edge its centre crossed, where it comes back if its player brings it back.
-    left_turn: int | None = None
-    exit_at: tuple[float, float] | None = None
+    left_turn: Public[int | None] = None
+    exit_at: Public[tuple[float, float] | None] = None
     # Seed E.IV: a reinforcement names the plane it took over from (its panel field too).
-    replaces: str | None = None
+    replaces: Public[str | None] = None
     # Seed D.VI: the Knight who spared this plane's pilot (a prisoner now), and whether the
     # Rammer's collision downed the enemy it rammed (his VP bonus).
-    captured_by: str | None = None
-    power_downed: bool = False
+    captured_by: Public[str | None] = None
+    power_downed: Public[bool] = False
     # Seed D.VIII: the pilot's equipment aboard (item -> uses left; the vest's points left
     # to absorb), his side's secret, and the items the enemy has seen act this mission.
-    kit: dict[str, int] = Field(default_factory=dict)
-    kit_shown: tuple[str, ...] = ()
+    kit: Own[dict[str, int]] = Field(default_factory=dict)
+    kit_shown: Public[tuple[str, ...]] = ()
     # Seed D.VII.c Système D: the last turn whose program an eased first engine hit binds
     # (None: a hit engine binds every turn, as the base rule says).
-    engine_until: int | None = None
+    engine_until: Own[int | None] = None
     # Seed F.VI.d.3 (a balloon surveillance role): the turns the enemy's efficient alert
     # limits its program to one card flown thrice, with no Immelmann nor Split-S.
-    surprised_turns: tuple[int, ...] = ()
+    surprised_turns: Public[tuple[int, ...]] = ()
     # Seed A.I.b, C: a complex maneuver begun late in last turn's program and owed at the
     # start of this one (its key and how many of its cards were flown), its side's secret.
-    sequence: str | None = None
-    sequence_flown: int = 0
+    sequence: Own[str | None] = None
+    sequence_flown: Own[int] = 0
 
 
 class GroundElement(Model):
     """A trench, AA machine-gun post or flak battery (seed A.IV.h): an immobile aircraft at
     level 0."""
 
-    id: str
-    kind: Literal["trench", "caa", "dca"]
-    side: SideName
-    x: float
-    y: float
-    damage: int = 0
-    destroyed: bool = False
-    silenced: bool = False  # a CAA whose AA gun is out of action (infantry fire goes on)
-    destroyed_by: str | None = None
-    kills: tuple[str, ...] = ()
+    id: Public[str]
+    kind: Public[Literal["trench", "caa", "dca"]]
+    side: Owner[SideName]
+    x: Public[float]
+    y: Public[float]
+    damage: Public[int] = 0
+    destroyed: Public[bool] = False
+    silenced: Public[bool] = False  # a CAA whose AA gun is out of action (infantry fire goes on)
+    destroyed_by: Public[str | None] = None
+    kills: Public[tuple[str, ...]] = ()
     # A flak battery (DCA): the first turn it may aim (it arms for a turn, and reloads for
     # the turn after each shot), and its burst counter (x, y, level) while one is placed.
-    ready_turn: int = 0
-    burst: tuple[float, float, int] | None = None
+    ready_turn: Public[int] = 0
+    burst: Own[tuple[float, float, int] | None] = None
     # Seed A.IV.h, the gunner's choices: when the counter bursts (None: this turn's second
     # maneuver), and the plane a moved counter follows before the second maneuver.
-    burst_turn: int | None = None
-    burst_phase: int = 2
-    follow: str | None = None
+    burst_turn: Own[int | None] = None
+    burst_phase: Own[int] = 2
+    follow: Own[str | None] = None
 
 
 ObjectiveKind = Literal["recon", "photo", "target", "balloon", "rescue", "post"]
@@ -225,31 +239,31 @@ class Objective(Model):
     """A mission objective owned by the defending side (seed E.I.a, A.IV.e-g, A.IV.i): a
     site to reconnoitre or photograph, a target to bomb, or an observation balloon."""
 
-    id: str
-    kind: ObjectiveKind
-    side: SideName  # the defender
-    x: float
-    y: float
-    deep: bool = False  # deep enemy territory doubles the attacker's award (seed E.I.b)
-    damage: int = 0
-    destroyed: bool = False
-    done_by: str | None = None  # the plane that reconnoitred or photographed it
-    hit_by: str | None = None  # the last plane that damaged it (bomb or gun)
+    id: Public[str]
+    kind: Public[ObjectiveKind]
+    side: Owner[SideName]  # the defender
+    x: Public[float]
+    y: Public[float]
+    deep: Public[bool] = False  # deep enemy territory doubles the attacker's award (seed E.I.b)
+    damage: Public[int] = 0
+    destroyed: Public[bool] = False
+    done_by: Public[str | None] = None  # the plane that reconnoitred or photographed it
+    hit_by: Public[str | None] = None  # the last plane that damaged it (bomb or gun)
     # A balloon's height and flames (seed A.IV.i): level and climb counters, fire results
     # taken (each draws an A card every turn), winched down while burning.
-    level: int = 0
-    counters: int = 0
-    fire: int = 0
-    fired_by: str | None = None  # the plane that first set it on fire
-    exploded: bool = False
-    person: str | None = None  # a rescue site: the pilot waiting there (seed E.I.a)
-    major: str | None = None  # a squadron's major objective (seed F.III.c): 10 structure
+    level: Public[int] = 0
+    counters: Public[int] = 0
+    fire: Public[int] = 0
+    fired_by: Public[str | None] = None  # the plane that first set it on fire
+    exploded: Public[bool] = False
+    person: Public[str | None] = None  # a rescue site: the pilot waiting there (seed E.I.a)
+    major: Public[str | None] = None  # a squadron's major objective (seed F.III.c): 10 structure
     # Seed A.IV.i.3: a balloon its owner ordered down, hauled a counter a turn, and one that
     # reached the ground (level 0): out of the fight for the rest of the mission.
-    winching: bool = False
-    hauled_down: bool = False
+    winching: Public[bool] = False
+    hauled_down: Public[bool] = False
     # A strafing mission's post (seed E.I.a): the ground element (a trench) it stands for.
-    post: str | None = None
+    post: Public[str | None] = None
 
 
 class Program(Model):
@@ -266,6 +280,7 @@ class Program(Model):
     start: int = 0
 
 
+@public_record
 class MissionRules(Model):
     """Scenario switches for the seed's optional rules (B)."""
 
@@ -298,6 +313,7 @@ class MissionRules(Model):
     nets_bought: bool = False
 
 
+@public_record
 class ReliefZone(Model):
     """Seed F.V: an area of the table whose floor stands ``floor`` levels above the plain;
     a convex polygon (its corners in bw, in order round it)."""
@@ -308,101 +324,105 @@ class ReliefZone(Model):
 
 
 class MissionState(Model):
-    number: int = 1
-    kind: Literal["patrol", "recon", "photography", "bombing", "balloon", "rescue", "strafing"] = (
-        "patrol"
-    )
-    date: str = "1917-09"
-    weather: Literal["clear", "medium", "heavy"] = "clear"
-    time_of_day: str = "morning"
-    active: SideName = "entente"
-    rules: MissionRules = MissionRules()
-    table: tuple[float, float]
-    max_turns: int = 8
-    turn: int = 1
+    number: Public[int] = 1
+    kind: Public[
+        Literal["patrol", "recon", "photography", "bombing", "balloon", "rescue", "strafing"]
+    ] = "patrol"
+    date: Public[str] = "1917-09"
+    weather: Public[Literal["clear", "medium", "heavy"]] = "clear"
+    time_of_day: Public[str] = "morning"
+    active: Public[SideName] = "entente"
+    rules: Public[MissionRules] = MissionRules()
+    table: Public[tuple[float, float]]
+    max_turns: Public[int] = 8
+    turn: Public[int] = 1
     # "swap": the turn is stopped after its second maneuver for an Ace of Aces' last-card
     # change (seed D.VII.a); ``programs`` still hold the whole turn's cards.
-    round: Literal["program", "reorder", "swap"] = "program"
-    planes: dict[str, PlaneState]
-    ground: dict[str, GroundElement] = Field(default_factory=dict)
-    objectives: dict[str, Objective] = Field(default_factory=dict)
-    decks: dict[str, DeckState]
-    programs: dict[str, Program] = Field(default_factory=dict)  # sealed until played
+    round: Public[Literal["program", "reorder", "swap"]] = "program"
+    planes: Public[dict[str, PlaneState]]
+    ground: Public[dict[str, GroundElement]] = Field(default_factory=dict)
+    objectives: Public[dict[str, Objective]] = Field(default_factory=dict)
+    decks: Sealed[dict[str, DeckState]]
+    programs: Annotated[dict[str, Program], own(key="planes")] = Field(
+        default_factory=dict
+    )  # sealed until played
     # Seed A.IV.c: planes off the table whose players bring them back at this turn's end.
-    returning: tuple[str, ...] = ()
-    pursuits: dict[str, str] = Field(default_factory=dict)  # pursuer -> pursued
-    finished: bool = False
-    winner: SideName | Literal["draw"] | None = None
-    floor: int = 0  # B.V: the level the table's lowest peg stands for
+    returning: Annotated[tuple[str, ...], own(item="planes")] = ()
+    pursuits: Public[dict[str, str]] = Field(default_factory=dict)  # pursuer -> pursued
+    finished: Public[bool] = False
+    winner: Public[SideName | Literal["draw"] | None] = None
+    floor: Public[int] = 0  # B.V: the level the table's lowest peg stands for
     # Seed A.IV.i.2: a barrage net hangs along the line of the balloons, edge to edge.
-    nets: bool = False
+    nets: Public[bool] = False
     # While the turn waits on a swap: each pilot's life points as the turn began (the
     # landing window counts this turn's wounds), and each Ace's plane as it was programmed
     # (his new last card is judged against that hand, as his program was).
-    lp_at_start: dict[str, int] = Field(default_factory=dict)
-    programmed: dict[str, PlaneState] = Field(default_factory=dict)
+    lp_at_start: Sealed[dict[str, int]] = Field(default_factory=dict)
+    programmed: Sealed[dict[str, PlaneState]] = Field(default_factory=dict)
     # Seed E.IV: each side's Mission Points left after the forces were bought, spent on
     # reinforcements and lost at the mission's end; and this turn's sealed orders
     # (downed plane -> the type sent in its place), carried out as the turn ends.
-    reserve: dict[str, int] = Field(default_factory=dict)
-    reinforcing: dict[str, str] = Field(default_factory=dict)
+    reserve: Annotated[dict[str, int], own(key=SIDE)] = Field(default_factory=dict)
+    reinforcing: Annotated[dict[str, str], own(key="planes")] = Field(default_factory=dict)
     # Seed D.VI: each Knight's and Artist's standing order (plane -> order), sealed like a
     # program and kept from turn to turn (behaviours).
-    orders: dict[str, str] = Field(default_factory=dict)
-    major: str | None = None  # flown against the enemy's major objective (seed F.III.c)
+    orders: Annotated[dict[str, str], own(key="planes")] = Field(default_factory=dict)
+    major: Public[str | None] = None  # flown against the enemy's major objective (seed F.III.c)
     # Seed E.I.b: the x of the Entente zone's border and of the Central zone's border; None
     # for the quarters of a mission in the conflict zone (zones).
-    zones: tuple[float, float] | None = None
+    zones: Public[tuple[float, float] | None] = None
     # Seed F.VI.e: the side the sun favours (None: nobody, or the rule not played), the
     # A cards read for it, and this turn's sealed choice of its player to enter now.
-    sun_side: SideName | None = None
-    sun_cards: tuple[int, ...] = ()
-    sun_enter: bool = False
+    sun_side: Public[SideName | None] = None
+    sun_cards: Public[tuple[int, ...]] = ()
+    sun_enter: Annotated[bool, own(by="sun_side")] = False
     # Seed A.IV.h: this turn's flak gunner orders (battery -> order, gunner),
-    # sealed like a program, and the secret that seals them on the seam.
-    flak_orders: dict[str, str] = Field(default_factory=dict)
-    flak_salt: str = ""
+    # each its battery's side's until the campaign ends.
+    flak_orders: Annotated[dict[str, str], own(key="ground")] = Field(default_factory=dict)
+    # Wings rules 12 sealed the orders with this (a digest on the seam); older snapshots hold
+    # one, nothing draws it now.
+    flak_salt: Sealed[str] = ""
     # Seed A.IV.i, a balloon mission's strategic role (balloon_roles): which
     # one (None: purely defensive), the turn whose end the spotted artillery fires if no
     # balloon burns by then, and the turns of the surveillance's efficient alert.
-    balloon_role: str | None = None
-    artillery_turn: int | None = None
-    alert_turns: tuple[int, ...] = ()
+    balloon_role: Public[str | None] = None
+    artillery_turn: Public[int | None] = None
+    alert_turns: Public[tuple[int, ...]] = ()
     # Seed F.VI.e, K.1: the front the campaign is fought on (front).
-    front: Literal["western", "eastern"] = "western"
+    front: Public[Literal["western", "eastern"]] = "western"
     # Seed F.V: the hills and ridges on the table (public, relief).
-    relief: tuple[ReliefZone, ...] = ()
+    relief: Public[tuple[ReliefZone, ...]] = ()
     # Seed A.IV.i.2-3: the net's shape, and this turn's sealed winch orders (balloon ids its
     # owner hauls down from this turn on, winch).
-    net_shape: Literal["barrage", "ring"] = "barrage"
-    winch_orders: tuple[str, ...] = ()
-    net_price: int = 0  # MP the defender paid for the net (seed E.II.b; 0: free or none)
+    net_shape: Public[Literal["barrage", "ring"]] = "barrage"
+    winch_orders: Annotated[tuple[str, ...], own(item="objectives")] = ()
+    net_price: Public[int] = 0  # MP the defender paid for the net (seed E.II.b; 0: free or none)
     # Seed A.IV.i.2: the height (level, counters) the attackers came in at over the net
     # (net_entry); None when no one did.
-    net_entry: tuple[int, int] | None = None
+    net_entry: Public[tuple[int, int] | None] = None
 
 
 class Pilot(Model):
-    id: str
-    name: str
-    side: SideName
-    behaviour: str
-    skills: tuple[str, ...] = ()
-    skill_picks: int = 0  # skills earned and not yet chosen
-    kills: int = 0
-    vp: int = 0
-    vp_spent: int = 0
-    lp: int = 10
-    state: PilotState = "active"
-    rest: int = 0  # missions left on the ground before the state improves
-    wounded_flights: int = 0  # missions left flying at 5 LP with one skill (D.IV)
-    plane: str
-    missions: int = 0
-    killed_by: str | None = None
+    id: Public[str]
+    name: Public[str]
+    side: Owner[SideName]
+    behaviour: Public[str]
+    skills: Public[tuple[str, ...]] = ()
+    skill_picks: Public[int] = 0  # skills earned and not yet chosen
+    kills: Public[int] = 0
+    vp: Public[int] = 0
+    vp_spent: Public[int] = 0
+    lp: Own[int] = 10
+    state: Public[PilotState] = "active"
+    rest: Public[int] = 0  # missions left on the ground before the state improves
+    wounded_flights: Public[int] = 0  # missions left flying at 5 LP with one skill (D.IV)
+    plane: Public[str]
+    missions: Public[int] = 0
+    killed_by: Public[str | None] = None
     # Seed D.VIII: equipment owned (item -> uses left; the vest's points left to absorb).
-    equipment: dict[str, int] = Field(default_factory=dict)
+    equipment: Own[dict[str, int]] = Field(default_factory=dict)
     # Seed E.III.b: of his kills, those confirmed (a roundel each, confirmation).
-    confirmed: int = 0
+    confirmed: Public[int] = 0
 
     @property
     def status(self) -> Status:
@@ -414,6 +434,7 @@ class Pilot(Model):
         return "ace" if self.kills >= 5 else "rookie"
 
 
+@public_record
 class MajorSite(Model):
     """One of a squadron's major objectives (seed F.III.c): station, depot, factory or
     airfield, with the damage raids left on it and the mission whose enemy photograph of it
@@ -427,37 +448,39 @@ class MajorSite(Model):
 
 
 class Squadron(Model):
-    side: SideName
-    name: str
-    players: int
-    reserve: int  # Campaign Points that may be spent
-    score: int = 0  # Total Campaign Score: every Campaign Point won, never spent
-    stock: dict[str, int] = Field(default_factory=dict)  # resources bought, by kind
-    owned: tuple[str, ...] = ()  # resource kinds ever bought (F.III.b "new resource")
-    lost_half: bool = False  # lost half its flying strength last mission (F.III.a)
-    majors: dict[str, MajorSite] = Field(default_factory=dict)  # seed F.III.c, by kind
+    side: Owner[SideName]
+    name: Public[str]
+    players: Public[int]
+    reserve: Own[int]  # Campaign Points that may be spent
+    score: Public[int] = 0  # Total Campaign Score: every Campaign Point won, never spent
+    stock: Own[dict[str, int]] = Field(default_factory=dict)  # resources bought, by kind
+    owned: Own[tuple[str, ...]] = ()  # resource kinds ever bought (F.III.b "new resource")
+    lost_half: Public[bool] = False  # lost half its flying strength last mission (F.III.a)
+    majors: Public[dict[str, MajorSite]] = Field(default_factory=dict)  # seed F.III.c, by kind
 
 
 class CampaignState(Model):
-    seed_commitment: str
-    date: str
-    mission_number: int = 0
-    active: SideName = "entente"
-    phase: Literal["briefing", "mission", "debrief", "ended"] = "briefing"
-    squadrons: dict[SideName, Squadron]
-    pilots: dict[str, Pilot]
-    mission: MissionState | None = None
-    history: tuple[dict[str, Any], ...] = ()
-    missions_planned: int = 3
-    winner: SideName | Literal["draw"] | None = None
-    next_pilot: int = 1
-    rules: MissionRules = MissionRules()  # the scenario's switches for the optional rules (B)
+    seed_commitment: Public[str]
+    date: Public[str]
+    mission_number: Public[int] = 0
+    active: Public[SideName] = "entente"
+    phase: Public[Literal["briefing", "mission", "debrief", "ended"]] = "briefing"
+    squadrons: Public[dict[SideName, Squadron]]
+    pilots: Public[dict[str, Pilot]]
+    mission: Public[MissionState | None] = None
+    history: Public[tuple[dict[str, Any], ...]] = ()
+    missions_planned: Public[int] = 3
+    winner: Public[SideName | Literal["draw"] | None] = None
+    next_pilot: Public[int] = 1
+    rules: Public[MissionRules] = (
+        MissionRules()
+    )  # the scenario's switches for the optional rules (B)
     # Seed F.III.d option: destroying the enemy airfield ends the campaign.
-    airfield_assault: bool = False
+    airfield_assault: Public[bool] = False
     # Seed F.I, I.I: the period's start bonus as drawn (period, side, roll, modifier, points).
-    period_bonus: dict[str, Any] | None = None
-    # Seed D.VIII: drawn when a mission ends, it seals each debrief's equipment choices so
-    # the orders opened at the debrief's end do not name an item (no viewer ever sees it).
-    kit_salt: str = ""
+    period_bonus: Public[dict[str, Any] | None] = None
+    # Wings rules 12 sealed the debrief's equipment and purchases with this; older snapshots
+    # hold one, nothing draws it now (those fields open with the campaign's end instead).
+    kit_salt: Sealed[str] = ""
     # Seed K.1: the front, Western or Eastern (the sun's sides swap: front).
-    front: Literal["western", "eastern"] = "western"
+    front: Public[Literal["western", "eastern"]] = "western"

@@ -31,6 +31,7 @@ import engine.rulesets.wings.majors as majors
 import engine.rulesets.wings.nets as nets
 import engine.rulesets.wings.objectives as obj
 import engine.rulesets.wings.pistol as pistol
+import engine.rulesets.wings.records as records
 import engine.rulesets.wings.relief as relief
 import engine.rulesets.wings.sequences as sequences
 import engine.rulesets.wings.shooting as shooting
@@ -1447,6 +1448,7 @@ def play_turn(
         if not work.flying():
             break
         work.play_phase(programs)
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, programs)
     work.end_of_turn()
@@ -1469,6 +1471,7 @@ def resume_turn(
     work.phase = 3
     if work.flying():
         work.play_phase(dict(mission.programs))
+        records.phase_flown(work)
     work.phase = 0
     carry_sequences(work, mission.programs)
     work.end_of_turn()

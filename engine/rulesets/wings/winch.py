@@ -27,7 +27,6 @@ Authored readings (docs/wings-data.md, "Winching, the ring and nets bought"):
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.state import Decision, MissionState, Objective, Option
@@ -119,13 +118,3 @@ def haul(work: Turn) -> None:
                 update={"hauled_down": True, "level": 0, "counters": 0}
             )
             work.event("balloon-hauled-down", objective=oid, burning=balloon.fire > 0)
-
-
-def strip(mission: dict[str, Any], viewer: SideName | None) -> None:
-    """A view's mission: the winch orders are the balloon owner's secret until the turn
-    flies (None: the public, who sees no side's)."""
-    orders = mission.get("winch_orders") or []
-    objectives = mission.get("objectives") or {}
-    mission["winch_orders"] = [
-        oid for oid in orders if viewer is not None and objectives[oid]["side"] == viewer
-    ]

@@ -666,10 +666,12 @@ class WingsPresenter:
 
     @staticmethod
     def sealed_option(field: str, option: Option) -> bool:
-        """Whether the option's public words are a seal: its owner's menu names it in his
-        own words instead ("Flak order 585a660a60" says nothing to the gunner's side)."""
+        """Whether its owner's menu names the option in its own words rather than as it
+        reads once opened: a seal ("Flak order 585a660a60" says nothing to the gunner's
+        side), or a purchase, whose menu line carries its price."""
         return option.id.startswith((SEALED, KIT_SEALED, BUY_SEALED)) or (
-            option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS)
+            option.detail.startswith(BUY_WORDS)
+            or (option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS))
         )
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -682,7 +684,7 @@ class WingsPresenter:
             else word(f"wings.{o.detail}", o.detail, locale)
             if o.id.startswith(KIT_SEALED)  # a sealed equipment choice: the item's name
             else _bought_words(o.detail, locale)
-            if o.id.startswith(BUY_SEALED)  # a sealed purchase: the resource and its price
+            if o.detail.startswith(BUY_WORDS)  # a purchase: the resource and its price
             else _flak_words(o.detail, locale)
             if o.id.startswith(FLAK_SEALED) and o.detail.startswith(FLAK_WORDS)
             else self.option_text(scenario, decision.field, o.id, locale)

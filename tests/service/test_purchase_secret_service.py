@@ -1,7 +1,8 @@
 """A squadron's purchases at the debrief stay its secret through the real service (seed E/F:
 "each side's purchases" are secret and simultaneous): two campaigns differing only in the
-Entente's purchase read the same to the Central side and to the channel while they run; the
-purchase still happens and replays; the finished campaign's report names it."""
+Entente's purchase read the same to the Central side and to the channel while they run (the
+``purchase`` field opens when the campaign ends: the debrief's receipts stay closed till
+then); the purchase still happens and replays; the finished campaign's report names it."""
 
 from __future__ import annotations
 
@@ -26,10 +27,9 @@ from tests.service.wings_play import CENTRAL, ENTENTE, finish_and_verify, lock_a
 from tests.test_french import problems
 
 SEED = "buy-secret"
-# A digest carries nothing without the secret that made it: a sealed purchase's code, and
-# a lock's receipt (sha256 of the canonical choice and its salt, whole or cut short in the
-# channel), differ with any choice.
-DIGESTS = re.compile(r"buy-[0-9a-f]{10}|[0-9a-f]{64}|[0-9a-f]{8}…")
+# A digest carries nothing without the salt that made it: a lock's receipt (sha256 of the
+# canonical choice and its salt, whole or cut short in the channel) differs with any choice.
+DIGESTS = re.compile(r"[0-9a-f]{64}|[0-9a-f]{8}…")
 
 
 async def _open(path: Path) -> Env:
@@ -49,7 +49,7 @@ async def _to_debrief(env: Env, cid: int) -> Decision:
 
 
 def _pick(asked: Decision, kind: str) -> tuple[str, int]:
-    """The sealed option buying ``kind``, and its price in CP."""
+    """The option buying ``kind``, and its price in CP."""
     option = next(o for o in asked.options if o.detail.startswith(f"buy|{kind}|"))
     return option.id, int(option.detail.split("|")[2])
 
@@ -86,9 +86,9 @@ async def test_the_other_side_and_the_channel_cannot_tell_what_a_squadron_bought
     try:
         cids = [await start_wings(env, SEED) for env in envs]
         asked = [await _to_debrief(env, cid) for env, cid in zip(envs, cids, strict=True)]
-        assert all(o.id.startswith("buy-") for o in asked[0].options)  # "nothing" too
-        sealed, price = _pick(asked[0], kind)
-        await lock_all(envs[0], cids[0], {ENTENTE: {"purchase": sealed}})
+        assert {o.id for o in asked[0].options} >= {"none", kind}  # the resources themselves
+        picked, price = _pick(asked[0], kind)
+        await lock_all(envs[0], cids[0], {ENTENTE: {"purchase": picked}})
         await lock_all(envs[1], cids[1])  # the default: nothing
         bought, kept = [
             await _seen_by_others(env, cid) for env, cid in zip(envs, cids, strict=True)
@@ -106,19 +106,18 @@ async def test_the_other_side_and_the_channel_cannot_tell_what_a_squadron_bought
         assert mine["reserve"] == theirs["reserve"] - price
         assert mine["stock"].get(kind, 0) > theirs["stock"].get(kind, 0)
         assert kind in mine["owned"]
-        # While the campaign runs, its report reads the seal; once over, the resource.
+        # While the campaign runs, its report does not name it; once over, it does.
         running = after_action_markdown(await envs[0].svc.export(cids[0]), catalog)
-        code = sealed.removeprefix("buy-")
         words = {loc: t(f"wings.purchase.{kind}", loc) for loc in ("en", "fr")}
-        assert f"Purchase #{code}" in running and words["en"] not in running
+        assert words["en"] not in running
         await finish_and_verify(envs[0], cids[0], catalog)
         export = await envs[0].svc.export(cids[0])
         check = verify_export(export, catalog)
         assert check.ok and check.replayed, check.problems
         report = after_action_markdown(export, catalog)
-        assert words["en"] in report and f"#{code}" not in report
+        assert words["en"] in report
         french = after_action_markdown(export, catalog, locale="fr")
-        assert words["fr"] in french and "Achat n°" not in french
+        assert words["fr"] in french
     finally:
         for env in envs:
             await env.repo.close()
@@ -136,13 +135,14 @@ async def test_the_owner_panel_names_each_purchase_and_its_price(
             words = menu_words(plugin, "wings-1917", asked, locale)
             assert price in words, words
             assert t("wings.nothing", locale) in words
-            public = [
+            # Once opened (at the campaign's end), the pick reads as the resource it bought.
+            opened = [
                 plugin.presenter.option_text("wings-1917", "purchase", o.id, locale)
                 for o in asked.options
             ]
-            assert all(w.startswith(("Purchase #", "Achat n°\u00a0")) for w in public), public
+            assert t("wings.purchase.fuel", locale) in " ".join(opened), opened
             if locale == "fr":
-                assert not problems([("menu", " ".join(words)), ("public", " ".join(public))])
+                assert not problems([("menu", " ".join(words)), ("opened", " ".join(opened))])
         # Drafted, the pick reads on the owner's panel (its ✓ line) as resource and price.
         panel = await env.svc.panel(cid, ENTENTE)
         await env.svc.draft(cid, ENTENTE, panel.round_id, "purchase", _pick(asked, "fuel")[0])
