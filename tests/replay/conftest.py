@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from bot.export import dumps
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
 from tests.replay.play import play
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return default_catalog()
 
 
 @pytest.fixture(scope="session")

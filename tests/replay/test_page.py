@@ -17,17 +17,11 @@ from bot.__main__ import main
 from bot.export import dumps
 from bot.replay import Made, ReplayRefused, make_page
 from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 from rendering.replay.page import markdown
 from tests.replay.html import read_page
 from tests.replay.play import play
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return default_catalog()
 
 
 @pytest.fixture(scope="module")
