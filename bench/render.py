@@ -104,7 +104,39 @@ def main(argv: list[str] | None = None) -> int:
         f"\nimages over {TARGET_RATIO:g}x their blank floor: {misses} of {len(cases)}"
         + (" (MISSES target)" if misses else " (meets target)")
     )
+    if not args.only or "wings" in args.only:
+        wings(5 if args.quick else max(5, runs // 10))
     return 0
+
+
+def wings(runs: int) -> None:
+    """Wings of War's turn pictures (issue 27), in CPU time against their floors."""
+    from bench.render_wings import ANIMATION_BYTES, ANIMATION_SECONDS, cases, cpu_ms
+
+    print(f"\nWings of War turn pictures: {runs} alternating samples each, CPU ms")
+    head = f"{'image':<14}{'size':>10}{'KB':>7}{'median':>9}{'floor':>8}{'x floor':>9}"
+    print(head)
+    print("-" * len(head))
+    for name, (render, floor) in cases().items():
+        data = render()
+        width, height = Image.open(io.BytesIO(data)).size
+        image_ms: list[float] = []
+        floor_ms: list[float] = []
+        for index in range(runs):
+            order = ((render, image_ms), (floor, floor_ms))
+            for call, out in order if index % 2 == 0 else order[::-1]:
+                out.append(cpu_ms(call))
+        ratio = median(image_ms) / max(median(floor_ms), 1e-3)
+        note = verdict(ratio, TARGET_RATIO)
+        if name == "animation":
+            seconds, size = max(image_ms) / 1000, len(data)
+            fits = seconds <= ANIMATION_SECONDS and size <= ANIMATION_BYTES
+            note += f"; slowest {seconds:.2f} s, {size / 1024:.0f} KB"
+            note += " (meets <= 1.5 s, <= 8 MB)" if fits else " (MISSES 1.5 s / 8 MB)"
+        print(
+            f"{name:<14}{f'{width}x{height}':>10}{len(data) / 1024:>7.0f}"
+            f"{median(image_ms):>9.1f}{median(floor_ms):>8.1f}{ratio:>8.2f}x  {note}"
+        )
 
 
 if __name__ == "__main__":

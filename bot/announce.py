@@ -21,18 +21,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot import boards, secrecy
+from bot import boards, secrecy, service_rounds
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
 from bot.i18n import t, word
 from bot.panel import PanelSpec, deadline_text, side_text
 from bot.rulesets import Plugin, Registry
-from bot.service_model import short_receipt
+from bot.service_model import receipt_of, short_receipt
 from bot.service_rounds import load_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
 from engine.zero.catalog import Catalog
-from rendering.presenter import RevealLine
+from rendering.presenter import RevealLine, TurnTold
 from rendering.text import scenario_name
 
 log = logging.getLogger(__name__)
@@ -115,13 +115,19 @@ def card_text(
     players: Sequence[Any],
     loc: str,
     switches: Mapping[str, str] | None = None,
+    view: Any = None,
 ) -> str:
     """The campaign card: scenario, GM, the switches it was created with, sides and players,
-    pace, secrets, seed commitment."""
+    pace, secrets, seed commitment. ``view`` (public), once the campaign has begun: a game
+    whose length is in its own words says it (missions flown and how long they lasted)."""
     scenario = plugin.rules.scenarios()[c.scenario]
     game = t(f"service.game.{c.ruleset}", loc)
     name = scenario_name(c.scenario, scenario.name, loc)
-    lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
+    length = plugin.presenter.campaign_length(c.scenario, view, loc)
+    if length is None:
+        lines = [t("service.card.title", loc, scenario=name, game=game, turns=scenario.turns)]
+    else:
+        lines = [t("service.card.title-length", loc, scenario=name, game=game, length=length)]
     lines.append(t("service.card.gm", loc, gm=mention(c.gm_id)))
     if switches:
         said = gm_switches.described(plugin.rules, c.scenario, switches, loc)
@@ -246,6 +252,8 @@ class AnnouncementBuilder:
         if row.kind == "campaign-card":
             facts["players"] = await tx.players(campaign.id)
             facts["switches"] = await gm_switches.created_switches(tx, campaign.id)
+            if campaign.snapshot_id is not None:  # begun: its public view says how far
+                facts["state"] = await self._state(tx, rules, campaign.snapshot_id)
         elif row.kind in ("round-message", "dm-panel", "reminder"):
             round_row = await tx.round(int(payload["round_id"]))
             if round_row is None:
@@ -282,11 +290,25 @@ class AnnouncementBuilder:
         elif row.kind in ("report", "strike-report", "turn-summary", "campaign-ended", "reveal"):
             facts["state"] = await self._state(tx, rules, int(payload["snapshot_id"]))
             if row.kind == "turn-summary":  # what the turn did, from its public events
+                turn = int(payload["turn"])
                 facts["events"] = [
                     (e.kind, e.data)
-                    for e in await tx.events(campaign.id, turn=int(payload["turn"]))
+                    for e in await tx.events(campaign.id, turn=turn)
                     if e.source == "engine" and not e.void and e.branch == campaign.branch
                 ]
+                # The turn's rounds: a turn shown in full is told in its first round's
+                # message, and its receipts line counts the locks its rounds took.
+                rounds = [
+                    r
+                    for r in await tx.rounds(campaign.id)
+                    if r.turn == turn and r.branch == campaign.branch and r.status == "resolved"
+                ]
+                facts["first_round"] = min((r.id for r in rounds), default=None)
+                locked = 0
+                for r in rounds:
+                    locks = (await tx.standing_locks(r.id)).values()
+                    locked += sum(not service_rounds.idle_lock(lock) for lock in locks)
+                facts["locked"] = locked
         return facts
 
     @staticmethod
@@ -325,11 +347,10 @@ class AnnouncementBuilder:
     async def _card(
         self, plugin: Plugin[Any, Any], c: CampaignRow, facts: dict[str, Any]
     ) -> Announcement:
-        return Announcement(
-            "campaign-card",
-            card_text(plugin, c, facts["players"], c.locale, facts.get("switches")),
-            edit_of="card",
-        )
+        state = facts.get("state")
+        view = view_of(plugin.rules, state, secrecy.Viewer.public()) if state is not None else None
+        text = card_text(plugin, c, facts["players"], c.locale, facts.get("switches"), view)
+        return Announcement("campaign-card", text, edit_of="card")
 
     # -- the round message
     async def _round_message(
@@ -423,7 +444,8 @@ class AnnouncementBuilder:
             channel_id=c.channel_id,
         )
         images: list[tuple[str, bytes]] = []
-        png = await boards.panel_image(plugin, data.view, loc)  # drawn once per state
+        # Drawn once per state and drafts: the side's own drafts only (its ghost paths).
+        png = await boards.panel_image(plugin, data.view, loc, data.drafts)
         alt: dict[str, str] = {}
         if png is not None:
             images.append((spec.image_name, png))
@@ -482,7 +504,7 @@ class AnnouncementBuilder:
                     receipt=short_receipt(entry["receipt"]),
                 )
             )
-        lines += opened_lines(payload.get("opened") or (), loc)
+        lines += receipts_line(payload.get("opened") or (), len(payload["sides"]), loc)
         images: list[tuple[str, bytes]] = []
         alt: dict[str, str] = {}
         png = await render(
@@ -531,6 +553,12 @@ class AnnouncementBuilder:
         state = facts["state"]
         public = view_of(plugin.rules, state, secrecy.Viewer.public())
         turn = int(payload["turn"])
+        events = facts.get("events", ())
+        told = await render(
+            "turn", lambda: plugin.presenter.turn_told(c.scenario, public, events, turn, loc)
+        )
+        if told is not None:
+            return await self._told(plugin, c, payload, facts, public, told)
         lines = [t("service.summary.title", loc, turn=turn)]
         # A ruleset whose turns a line can tell (planes down, balloons burnt) says it first.
         happened = getattr(plugin.presenter, "turn_happenings", None)
@@ -538,7 +566,7 @@ class AnnouncementBuilder:
             lines += happened(public, facts.get("events", ()), loc)
         lines += plugin.presenter.turn_summary(public, turn, loc)
         # A last round nobody decided in had no reveal: the receipts it opened come here.
-        lines += opened_lines(payload.get("opened") or (), loc)
+        lines += receipts_line(payload.get("opened") or (), facts.get("locked", 0), loc)
         images: list[tuple[str, bytes]] = []
         # While the campaign goes on, the next round's message carries the same board right
         # below: posting it here too would put two identical images in a row.
@@ -551,6 +579,48 @@ class AnnouncementBuilder:
             images.append((f"summary-t{turn}.png", png))
             alt[f"summary-t{turn}.png"] = plugin.presenter.board_summary(public, loc)
         return Announcement("turn-summary", clip("\n".join(lines)), images, alt=alt)
+
+    async def _told(
+        self,
+        plugin: Plugin[Any, Any],
+        c: CampaignRow,
+        payload: Mapping[str, Any],
+        facts: dict[str, Any],
+        public: Any,
+        told: TurnTold,
+    ) -> Announcement:
+        """The turn shown in one message (issue 27): its first round's message becomes the
+        turn as flown (programs, story, pictures, receipts in a line), so the channel keeps
+        one message a turn; the next round's message follows it."""
+        loc = c.locale
+        turn = int(payload["turn"])
+        header = t(
+            "service.round.header",
+            loc,
+            turn=turn,
+            turns=plugin.rules.scenarios()[c.scenario].turns,
+            round=round_text(plugin.rules.first_round, loc),
+            status=t("service.round.status.flown", loc),
+        )
+        lines = [header, *told.lines]
+        lines += plugin.presenter.turn_summary(public, turn, loc)
+        lines += receipts_line(payload.get("opened") or (), facts.get("locked", 0), loc)
+        images = [(name, data) for name, data, _ in told.images]
+        alt = {name: text for name, _, text in told.images}
+        if plugin.rules.progress(facts["state"]).finished:
+            unlocked = {side: False for side in plugin.rules.side_ids}
+            png = await self.status_board(plugin, public, unlocked, loc)
+            if png is not None:
+                images.append((f"summary-t{turn}.png", png))
+                alt[f"summary-t{turn}.png"] = plugin.presenter.board_summary(public, loc)
+        first = facts.get("first_round")
+        return Announcement(
+            "turn-summary",
+            clip("\n".join(lines)),
+            images,
+            edit_of=f"round:{first}" if first is not None else None,
+            alt=alt,
+        )
 
     # -- the end
     async def _ended(
@@ -629,23 +699,15 @@ def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> 
     return word(f"service.reveal.sealed-for.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
 
 
-def opened_lines(opened: Sequence[Mapping[str, Any]], loc: str) -> list[str]:
-    """The receipts a resolution opens, with their salts, for anyone to check."""
+def receipts_line(opened: Sequence[Mapping[str, Any]], locked: int, loc: str) -> list[str]:
+    """The receipts a resolution opens, in one line: how many locks, how many opened, and
+    whether every one matches its choice and salt (checked here, as anyone can with
+    ``/receipt`` and the export, which keep the salts)."""
     if not opened:
         return []
-    lines = [t("service.reveal.opened", loc)]
-    for item in opened:
-        lines.append(
-            t(
-                "service.reveal.opened-line",
-                loc,
-                side=side_text(item["side"], loc),
-                round=round_text(item["round"], loc),
-                salt=item["salt"],
-                receipt=short_receipt(item["receipt"]),
-            )
-        )
-    return lines
+    good = all(receipt_of(item["canonical"], item["salt"]) == item["receipt"] for item in opened)
+    key = "service.reveal.receipts-ok" if good else "service.reveal.receipts-bad"
+    return [t(key, loc, locked=max(locked, len(opened)), opened=len(opened))]
 
 
 def described(lines: Sequence[str]) -> str:

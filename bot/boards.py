@@ -18,11 +18,14 @@ from datetime import datetime
 from typing import Any
 
 from bot.rulesets import Plugin
+from rendering.presenter import NO_DRAFTS
 
 log = logging.getLogger(__name__)
 
-# (view id, ruleset, which picture, locks shown, locale, deadline text)
-_Key = tuple[int, str, str, tuple[tuple[str, bool], ...], str, str | None]
+# (view id, ruleset, which picture, locks shown, locale, deadline text, drafts drawn)
+_Key = tuple[
+    int, str, str, tuple[tuple[str, bool], ...], str, str | None, tuple[tuple[str, str], ...]
+]
 
 
 class BoardCache:
@@ -81,7 +84,7 @@ async def status_board(
     """The board for ``view``, drawn off the event loop the first time only; None (logged)
     if drawing fails, so the message goes out without it and the next request tries again."""
     flags = tuple((side, bool(locked.get(side))) for side in plugin.rules.side_ids)
-    key = (id(view), plugin.key, "status", flags, locale, when)
+    key = (id(view), plugin.key, "status", flags, locale, when, ())
     return await _drawn(
         cache,
         key,
@@ -92,13 +95,24 @@ async def status_board(
 
 
 async def panel_image(
-    plugin: Plugin[Any, Any], view: Any, locale: str, *, cache: BoardCache = boards
+    plugin: Plugin[Any, Any],
+    view: Any,
+    locale: str,
+    drafts: Mapping[str, str] = NO_DRAFTS,
+    *,
+    cache: BoardCache = boards,
 ) -> bytes | None:
-    """A side's order panel picture (its own view only), drawn once per state and locale:
-    every lock and unlock re-sends the panel, the picture stays the same."""
-    key = (id(view), plugin.key, "panel", (), locale, None)
+    """A side's order panel picture (its own view and its own drafts only), drawn once per
+    state, locale and drafts: every lock and unlock re-sends the panel, the picture stays the
+    same; a changed draft (a Wings program) may change it, so the drafts are in the key."""
+    picked = tuple(sorted(drafts.items()))
+    key = (id(view), plugin.key, "panel", (), locale, None, picked)
     return await _drawn(
-        cache, key, view, "order panel", lambda: plugin.presenter.panel_image(view, locale)
+        cache,
+        key,
+        view,
+        "order panel",
+        lambda: plugin.presenter.panel_image(view, locale, dict(picked)),
     )
 
 

@@ -245,10 +245,20 @@ def _value(value: Any, lang: str) -> str:
     return str(value)
 
 
-def _params(data: Mapping[str, Any], lang: str) -> dict[str, str]:
-    """Every data field as words; a mapping also gives ``<key>_<inner>`` fields."""
+def _params(
+    data: Mapping[str, Any], lang: str, names: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Every data field as words; a mapping also gives ``<key>_<inner>`` fields. An id the
+    game names things by ("P3") reads as its name in ``names`` ("Kurt Wolff")."""
     params: dict[str, str] = {}
+    names = names or {}
     for key, value in data.items():
+        if isinstance(value, str) and value in names:
+            params[key] = names[value]
+            continue
+        if isinstance(value, list) and value and all(str(v) in names for v in value):
+            params[key] = ", ".join(names[str(v)] for v in value)
+            continue
         if isinstance(value, Mapping):
             for inner, item in value.items():
                 params[f"{key}_{inner}"] = _value(item, lang)
@@ -307,6 +317,8 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             params["deadline"] = f"<t:{int(deadline)}:f>"
         else:
             key += "-open"
+    elif kind == "moved" and "level" in data:
+        key += "-card"  # a move told since the moves say their card (issue 27)
     elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
         key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck
     elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
@@ -386,14 +398,21 @@ def _reason(reason: Any, lang: str) -> str:
 
 
 def describe(
-    kind: str, data: Mapping[str, Any], locale: Any = None, *, turn: int | None = None
+    kind: str,
+    data: Mapping[str, Any],
+    locale: Any = None,
+    *,
+    turn: int | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
-    which some templates name; without it (and none in ``data``) they are said without."""
+    which some templates name; without it (and none in ``data``) they are said without.
+    ``names``: how a player knows what the game's events name by id (a pilot for a plane's
+    "P3", from the public view: ``Presenter.names``)."""
     lang = normalize(locale)
     if kind in strikelog.KINDS:
         return strikelog.sentence(kind, data, lang)
-    params = _params(data, lang)
+    params = _params(data, lang, names)
     if turn is None and isinstance(data.get("turn"), int):
         turn = data["turn"]
     if turn is not None:

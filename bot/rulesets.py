@@ -17,6 +17,7 @@ from engine.rulesets.land import LandRules
 from engine.rulesets.pearl_harbor import PearlRules
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings.catalog import default_catalog as wings_catalog
+from engine.rulesets.wings.raid import DambusterRules
 from engine.zero.catalog import Catalog
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
@@ -49,6 +50,8 @@ FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "pearl-harbor": lambda catalog: Plugin(PearlRules(catalog), PearlPresenter(catalog)),
     # Wings of War has its own data; it does not use the ZERO! catalog.
     "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
+    # The Dambuster raids (on Wings' data and rules), one player against the bot.
+    "dambuster": lambda _zero: Plugin(DambusterRules(wings_catalog()), WingsPresenter()),
 }
 
 

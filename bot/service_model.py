@@ -206,6 +206,9 @@ class LogPage:
     page: int
     per_page: int
     total: int
+    # How a player knows what the events name by id ("P3" -> "Kurt Wolff"), from the
+    # public view: the log reads pilots' names, not the engine's ids.
+    names: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def pages(self) -> int:

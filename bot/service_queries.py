@@ -216,7 +216,12 @@ class QueryMixin(ServiceCore):
             players = await tx.players(campaign.id)
             switches = await created_switches(tx, campaign.id)
             looks = await peeks_of(tx, campaign.id)
-        card = card_text(self._plugin(campaign), campaign, players, locale, switches)
+            plugin = self._plugin(campaign)
+            view = None
+            if campaign.snapshot_id is not None:
+                state = await state_of(tx, plugin.rules, campaign.snapshot_id)
+                view = view_of(plugin.rules, state, secrecy.Viewer.public())
+        card = card_text(plugin, campaign, players, locale, switches, view)
         return "\n".join([card, *peek_lines(looks, locale)])
 
     async def info(self, campaign_id: int) -> CampaignInfo:
@@ -309,7 +314,10 @@ class QueryMixin(ServiceCore):
         page = max(1, page)
         per_page = max(1, min(per_page, 50))
         async with self.repo.read() as tx:
-            await self._campaign(tx, campaign_id)
+            campaign = await self._campaign(tx, campaign_id)
+            plugin = self._plugin(campaign)
+            state = await state_of(tx, plugin.rules, campaign.snapshot_id)
+            names = plugin.presenter.names(view_of(plugin.rules, state, secrecy.Viewer.public()))
             total = await tx.count_events(campaign_id, turn=turn)
             rows = await tx.events(
                 campaign_id,
@@ -335,6 +343,7 @@ class QueryMixin(ServiceCore):
             page=page,
             per_page=per_page,
             total=total,
+            names=names,
         )
 
     async def receipts(self, campaign_id: int, user_id: int) -> list[ReceiptInfo]:

@@ -751,7 +751,11 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     )
     if ends_turn:
         public = view_of(rules, new_state, secrecy.Viewer.public())
-        for index in range(plugin.presenter.report_count(public, round_row.turn)):
+        reports = plugin.presenter.report_count(public, round_row.turn)
+        if reports and plugin.presenter.campaign_length(campaign.scenario, public, "en"):
+            # A game whose length is its missions': the card says how long this one lasted.
+            await refresh_card(tx, campaign, ctx.now)
+        for index in range(reports):
             await notify(
                 tx,
                 campaign,
@@ -798,9 +802,10 @@ async def _announce_reveal(
     *,
     quiet: bool = False,
 ) -> list[dict[str, Any]]:
-    """Queue the round's reveal. A quiet round (nobody decided) has none: the receipts it
-    opens are returned for the turn's summary to carry, or, if it does not end the turn,
-    still revealed on their own."""
+    """Queue the round's reveal. A quiet round (nobody decided) has none, nor has a round
+    whose choices all stay sealed until the turn ends: the receipts it opens are returned
+    for the turn's summary to carry, or, if it does not end the turn, still revealed on
+    their own."""
     rules = ctx.plugin(campaign).rules
     sides: list[dict[str, Any]] = []
     for side in rules.side_ids:
@@ -843,7 +848,14 @@ async def _announce_reveal(
                         "receipt": lock.receipt,
                     }
                 )
-    if quiet and (ends_turn or not opened):
+    # A reveal that would show nothing (every choice sealed until the turn ends, as a Wings
+    # program is) is not posted either: "revealed" with nothing in it is noise, and the
+    # turn's end shows what was chosen with its receipts.
+    shows_nothing = not any(side["fields"] for side in sides)
+    # A game that shows each turn flown shows its choices there: the round closing the
+    # turn has no reveal of its own (a Wings pursuer's reorder, a raid's night pick).
+    told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
+    if (quiet or shows_nothing or told) and (ends_turn or not opened):
         return opened
     await notify(
         tx,

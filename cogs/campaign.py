@@ -608,7 +608,7 @@ class CampaignCog(commands.Cog):
         return [
             app_commands.Choice(name=f"{s.name} ({s.turns} turns)", value=key)
             for key, s in sorted(scenarios.items())
-            if current.lower() in key or current.lower() in s.name.lower()
+            if s.offered and (current.lower() in key or current.lower() in s.name.lower())
         ][:25]
 
     @new.autocomplete("switches")

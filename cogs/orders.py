@@ -37,7 +37,8 @@ from discord.ext import commands
 
 from bot import boards, controls, secrecy
 from bot import panel as panels
-from bot.i18n import t
+from bot.client import send_ephemeral
+from bot.i18n import t, word
 from bot.panel import TEXT_LIMIT, PanelSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
@@ -258,10 +259,37 @@ async def _refused(
 
 
 async def _show(
-    interaction: discord.Interaction[Any], info: CampaignInfo, panel: PanelData, page: int = 0
+    interaction: discord.Interaction[Any],
+    info: CampaignInfo,
+    panel: PanelData,
+    page: int = 0,
+    *,
+    redraw: bool = False,
 ) -> None:
+    """The panel again; ``redraw`` after a draft changed: its picture too, where the game
+    draws the side's drafts on it (a Wings ghost path), so the player sees his pick."""
     spec = compose(common.services(interaction), info, panel, page)
-    await common.edit_message(interaction, content=spec.text, view=panel_view(spec))
+    fields: dict[str, Any] = {"content": spec.text, "view": panel_view(spec)}
+    if redraw:
+        picture = await _drafted_picture(interaction, info, panel, spec)
+        if picture is not None:
+            fields["attachments"] = [picture]
+    await common.edit_message(interaction, **fields)
+
+
+async def _drafted_picture(
+    interaction: discord.Interaction[Any], info: CampaignInfo, panel: PanelData, spec: Any
+) -> discord.File | None:
+    """The side's picture with its own drafts drawn, or None when the game's picture does
+    not show drafts (it is then the one already on the panel: no upload)."""
+    plugin = common.campaigns(interaction).rulesets.get(info.ruleset)
+    blank = await boards.panel_image(plugin, panel.view, info.locale)
+    png = await boards.panel_image(plugin, panel.view, info.locale, panel.drafts)
+    if png is None or png == blank:
+        return None
+    return discord.File(
+        io.BytesIO(png), filename=spec.image_name, description=spec.image_alt or None
+    )
 
 
 async def on_select(
@@ -293,7 +321,8 @@ async def on_select(
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
         return
-    await _show(interaction, info, panel, panels.page_of(panel, field))  # stay on its menus
+    # Stay on its menus; the picture shows the new draft where the game draws one.
+    await _show(interaction, info, panel, panels.page_of(panel, field), redraw=True)
 
 
 async def on_page(
@@ -368,10 +397,14 @@ async def on_unlock(
 
 
 async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> None:
-    """How the panel works, in the panel's own language."""
+    """How the panel works, in the panel's own language, ending with where its own game's
+    words and rules are explained (a Wings panel's card codes, not the carrier's L/W)."""
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is not None:
-        await common.say_in(interaction, info.locale, "orders.help")
+        default = t("orders.help-words.default", info.locale)
+        game = word(f"orders.help-words.{info.ruleset}", default, info.locale)
+        text = f"{t('orders.help', info.locale)}\n{game}"
+        await send_ephemeral(interaction, text)
 
 
 # ------------------------------------------------------------------------------ controls
@@ -572,7 +605,8 @@ class Orders(commands.Cog):
         spec = compose(services, info, panel)
         plugin = services.campaigns.rulesets.get(info.ruleset)
         files: list[discord.File] = []
-        png = await boards.panel_image(plugin, panel.view, info.locale)  # once per state
+        # Once per state and drafts; the side's own drafts only.
+        png = await boards.panel_image(plugin, panel.view, info.locale, panel.drafts)
         if png is not None:
             files.append(
                 discord.File(

@@ -48,7 +48,7 @@ def answer(query: str, lang: str, ruleset: str | None) -> discord.Embed:
     """The embed answering ``query``: the entries it matches, or why none does."""
     query = query.strip()
     if query.lower() in GLOSSARY_WORDS:
-        return _glossary(lang)
+        return _glossary(lang, ruleset)
     found = rulebook.find(query, lang, ruleset)
     if not found and ruleset is not None:
         found = rulebook.find(query, lang, None)
@@ -86,8 +86,10 @@ def _entries(found: list[RuleEntry], lang: str) -> discord.Embed:
     return embed
 
 
-def _glossary(lang: str) -> discord.Embed:
-    lines = [f"**{term.title}**: {term.text}" for term in rulebook.glossary(lang)]
+def _glossary(lang: str, ruleset: str | None) -> discord.Embed:
+    """The glossary of the channel's game (a Wings campaign's card codes, not the carrier's
+    L/W and CAP); outside a campaign, every game's words."""
+    lines = [f"**{term.title}**: {term.text}" for term in rulebook.glossary(lang, ruleset)]
     text = ""
     for line in lines:
         if len(text) + len(line) + 1 > EMBED_LIMIT:

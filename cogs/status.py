@@ -26,7 +26,7 @@ def _log_text(page: Any, loc: str, turn: int | None, limit: int = 2000) -> str:
         lines[0] += " · " + t("cogs.log.turn_filter", loc, turn=turn)
     rows: list[tuple[str, str, str]] = []
     for entry in page.entries:
-        text = describe(entry.kind, entry.data, loc, turn=entry.turn)
+        text = describe(entry.kind, entry.data, loc, turn=entry.turn, names=page.names)
         mark = "~~" if entry.void else ""
         stamp = int(entry.at.timestamp())
         rows.append((f"`T{entry.turn}` <t:{stamp}:d> ", text, mark))

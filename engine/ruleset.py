@@ -123,6 +123,9 @@ class ScenarioSpec:
     key: str
     name: str
     turns: int
+    # False for a scenario kept only for the campaigns created with it before it moved (a
+    # Dambuster raid began as a Wings scenario): it plays on, and is no longer offered.
+    offered: bool = True
 
 
 @dataclass(frozen=True)

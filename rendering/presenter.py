@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, Protocol, TypeVar
 
 from engine.ruleset import Decision, Option, View
 
 V = TypeVar("V", bound=View, contravariant=True)
+
+# A side's drafts when it has none yet (an order panel drawn before any pick).
+NO_DRAFTS: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,28 @@ class Report:
     image: bytes | None = None
 
 
+@dataclass(frozen=True)
+class TurnTold:
+    """A turn shown in the channel as it was played (issue 27): its lines (the orders or
+    programs flown and what came of them, in words) and its pictures (name, bytes, alt
+    text; a still and an animation, say). Drawn from the public view after the turn and
+    the turn's public events only."""
+
+    lines: tuple[str, ...]
+    images: tuple[tuple[str, bytes, str], ...] = ()
+
+
+# A turn's public events as the log keeps them: (kind, data), in the order they happened.
+TurnEvents = Sequence[tuple[str, Mapping[str, Any]]]
+
+
 class Presenter(Protocol[V]):
     """A ruleset's images and words; every method is pure (images are PNG bytes)."""
+
+    # Whether ``turn_told`` shows each turn with the choices it flew (Wings): the reveal of
+    # a round that closes a turn would then repeat them, and is not posted (its receipts go
+    # with the turn).
+    tells_turns: bool
 
     # -- words
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
@@ -57,9 +81,21 @@ class Presenter(Protocol[V]):
 
     def board_summary(self, view: V, locale: str) -> str: ...
 
+    def names(self, view: V) -> Mapping[str, str]:
+        """What the game's events name by id, as players know it ("P3" -> "Kurt Wolff"),
+        from the public view: ``/log`` reads these names. Empty where events name nothing
+        by id."""
+        ...
+
     def panel_summary(self, view: V, side: str, locale: str) -> str: ...
 
     def turn_summary(self, view: V, turn: int, locale: str) -> list[str]: ...
+
+    def campaign_length(self, scenario: str, view: V | None, locale: str) -> str | None:
+        """How long the campaign is, in the game's own words ("3 missions of up to 9
+        turns; mission 1 lasted 6"), from the public view once there is one; None where the
+        scenario's turns say it (the campaign card then counts turns)."""
+        ...
 
     def status_lines(self, view: V, locale: str) -> list[str]:
         """The text beside the status board (``/status``): where the campaign stands."""
@@ -70,7 +106,11 @@ class Presenter(Protocol[V]):
         self, view: V, locked: Mapping[str, bool], deadline: str | None, locale: str
     ) -> bytes: ...
 
-    def panel_image(self, view: V, locale: str) -> bytes: ...
+    def panel_image(self, view: V, locale: str, drafts: Mapping[str, str] = NO_DRAFTS) -> bytes:
+        """A side's order panel picture: its own view and its own drafts of the open round
+        (where a game can show a choice before it is locked: Wings' ghost paths). The
+        caller hands only that side's drafts; nothing of another side's may reach it."""
+        ...
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes: ...
 
@@ -80,6 +120,15 @@ class Presenter(Protocol[V]):
     def report_count(self, view: V, turn: int) -> int: ...
 
     def report(self, scenario: str, view: V, turn: int, index: int, locale: str) -> Report: ...
+
+    def turn_told(
+        self, scenario: str, view: V, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """The turn just played, shown: what each side did and what came of it, in words and
+        pictures, or None where the game tells its turns otherwise (its reports, or the
+        plain summary). ``view`` is the public view after the turn; ``events`` its public
+        events."""
+        ...
 
     def after_action_turn(
         self, scenario: str, view: V, turn: int, locale: str, images: Mapping[str, str]

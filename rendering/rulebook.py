@@ -24,6 +24,9 @@ from pathlib import Path
 RULES_DIR = Path(__file__).parent / "rules"
 LANGS = ("en", "fr")
 GLOSSARY = "glossary"
+# A glossary term that names no games is a ZERO! term: the card and strike words of the
+# carrier, land and Pearl Harbor campaigns.
+ZERO_GAMES = ("carrier", "land", "pearl-harbor")
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,15 @@ class RuleEntry:
     text: str
     keywords: tuple[str, ...]
     short: str = ""  # one line (at most 100 characters) for a select menu, when given
+    games: tuple[str, ...] = ()  # a glossary term's games (the rulesets whose words it is)
+
+    def serves(self, ruleset: str | None) -> bool:
+        """Whether this entry answers in a campaign of ``ruleset`` (None: anywhere)."""
+        if ruleset is None:
+            return True
+        if self.ruleset == GLOSSARY:
+            return ruleset in self.games
+        return self.ruleset == ruleset
 
     @property
     def heading(self) -> str:
@@ -78,7 +90,7 @@ def entries(lang: str) -> tuple[RuleEntry, ...]:
                     short=str(rule.get("short", "")),
                 )
             )
-    return (*found, *glossary(lang))
+    return (*found, *_glossary(lang))
 
 
 def entry(ruleset: str, number: str, lang: str) -> RuleEntry | None:
@@ -86,8 +98,14 @@ def entry(ruleset: str, number: str, lang: str) -> RuleEntry | None:
     return next((e for e in entries(lang) if e.ruleset == ruleset and e.number == number), None)
 
 
+def glossary(lang: str, ruleset: str | None = None) -> tuple[RuleEntry, ...]:
+    """The glossary's terms, or those of one game's words (a Wings campaign's channel reads
+    Wings terms, not the carrier's)."""
+    return tuple(term for term in _glossary(lang) if term.serves(ruleset))
+
+
 @cache
-def glossary(lang: str) -> tuple[RuleEntry, ...]:
+def _glossary(lang: str) -> tuple[RuleEntry, ...]:
     path = RULES_DIR / _lang(lang) / f"{GLOSSARY}.toml"
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return tuple(
@@ -97,6 +115,7 @@ def glossary(lang: str) -> tuple[RuleEntry, ...]:
             title=str(term["term"]),
             text=str(term["text"]),
             keywords=tuple(str(k) for k in term.get("keywords", ())),
+            games=tuple(str(g) for g in term.get("games", ZERO_GAMES)),
         )
         for term in data.get("term", [])
     )
@@ -137,19 +156,17 @@ def find(query: str, lang: str, ruleset: str | None = None) -> list[RuleEntry]:
     key = _number_key(query)
     if key is not None:
         rules = _rules(lang, ruleset)
-        exact = [e for e in rules if e.number.lower() == key]
-        if exact:
-            return exact
-        if _LETTERED.match(key):
-            return [e for e in rules if e.number.lower().startswith(key + ".")]
-        # "25.7" is the section: its rules in order ("25.71", "25.72"), not "25.70x".
-        return [e for e in rules if e.number.lower().startswith(key) and "." in key] or [
-            e for e in rules if e.number.lower().startswith(key + ".")
-        ]
+        while key:
+            found = _numbered(rules, key)
+            if found:
+                return found
+            # A rule the digest leaves out ("24.42") answers with its section (24.4).
+            key = _parent(key)
+        return []
     words = _fold(query)
     if not words:
         return []
-    pool = [e for e in entries(lang) if e.ruleset in (GLOSSARY, ruleset) or ruleset is None]
+    pool = [e for e in entries(lang) if e.serves(ruleset)]
     scored: list[tuple[int, int, RuleEntry]] = []
     for index, entry in enumerate(pool):
         title = _fold(entry.title)
@@ -174,9 +191,37 @@ def find(query: str, lang: str, ruleset: str | None = None) -> list[RuleEntry]:
     return [entry for _, _, entry in sorted(scored, key=lambda s: (s[0], s[1]))]
 
 
+def _numbered(rules: list[RuleEntry], key: str) -> list[RuleEntry]:
+    """The rules numbered ``key``, or the rules of section ``key``."""
+    exact = [e for e in rules if e.number.lower() == key]
+    if exact:
+        return exact
+    if _LETTERED.match(key):
+        return [e for e in rules if e.number.lower().startswith(key + ".")]
+    # "25.7" is the section: its rules in order ("25.71", "25.72"), not "25.70x".
+    return [e for e in rules if e.number.lower().startswith(key) and "." in key] or [
+        e for e in rules if e.number.lower().startswith(key + ".")
+    ]
+
+
+def _parent(key: str) -> str:
+    """The section a rule number belongs to: "24.42" -> "24.4", "b.v.a" -> "b.v", "db5.a" ->
+    "db5"; "" once there is none left (a chapter, "24", is not a rule)."""
+    if key.startswith(("#", "ph")):
+        return ""
+    if "." in key and key[0] in "abcdefg":
+        return key.rsplit(".", 1)[0]
+    if key.startswith("db") and "." in key:
+        return key.split(".", 1)[0]
+    head, _, tail = key.partition(".")
+    if head.isdigit() and len(tail) > 1:
+        return f"{head}.{tail[:-1]}"
+    return ""
+
+
 def suggestions(query: str, lang: str, ruleset: str | None = None, limit: int = 5) -> list[str]:
     """Near misses for a query that matched nothing: headings to try instead."""
-    pool = [e for e in entries(lang) if e.ruleset in (GLOSSARY, ruleset) or ruleset is None]
+    pool = [e for e in entries(lang) if e.serves(ruleset)]
     words: dict[str, RuleEntry] = {}
     for entry in pool:
         for name in (entry.title, entry.number, *entry.keywords):
@@ -198,7 +243,7 @@ def complete(
     """Autocomplete: what the user is typing, as entries; the section list when empty."""
     if not current.strip():
         rules = _rules(lang, ruleset)
-        return [*rules[: limit - 1], *glossary(lang)[:1]][:limit]
+        return [*rules[: limit - 1], *glossary(lang, ruleset)[:1]][:limit]
     key = _number_key(current)
     if key is not None:
         rules = _rules(lang, ruleset)

@@ -20,6 +20,9 @@ EXPECTED = {
     "render": [
         r"^status_orders_en\s+\d+x\d+\s.*\d+\.\d+x\s+" + VERDICT,
         r"^images over 4x their blank floor: \d+ of \d+ \(" + VERDICT + r"\)",
+        r"^turn_still\s+\d+x\d+\s.*\d+\.\d+x\s+" + VERDICT,
+        r"^preview\s+\d+x\d+\s.*\d+\.\d+x\s+" + VERDICT,
+        r"^animation\s+\d+x\d+\s.*\d+\.\d+x\s+" + VERDICT + r"; slowest [\d.]+ s, \d+ KB",
     ],
     "engine": [
         r"^floor: 1,000-step Python loop\s+[\d.]+ us",

@@ -36,6 +36,7 @@ DEMOS = (
     ("land", None),
     ("pearl-harbor", None),
     ("wings", None),
+    ("dambuster", "dambuster-mohne"),
 )
 # Keys whose French value may be the English one because it is a name: places, scenarios,
 # map labels and targets read the same in French ("Port Moresby", "Midway", "Hickam").

@@ -79,7 +79,7 @@ def test_a_page_of_long_lines_shortens_them_instead_of_losing_the_last() -> None
         for i in range(10)
     ]
     entries.append(SimpleNamespace(kind="paused", data={"by": 7}, turn=2, void=False, at=at))
-    page = SimpleNamespace(page=1, pages=1, entries=entries)
+    page = SimpleNamespace(page=1, pages=1, entries=entries, names={})
     text = _log_text(page, "en", None)
     lines = text.splitlines()
     assert len(text) <= 2000 and len(lines) == 12

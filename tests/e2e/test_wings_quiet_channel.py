@@ -1,6 +1,8 @@
-"""The Wings channel as a spectator reads it in Discord (ux-wings4): a turn without a
-pursuit ends on a round nobody decides in, which posts nothing of its own; the turn's end
-says what happened and carries the receipts it opened."""
+"""The Wings channel as a spectator reads it in Discord (ux-wings4, issue 27): a turn without
+a pursuit ends on a round nobody decides in, which posts nothing of its own; the programs'
+reveal, sealed until the turn ends, posts nothing either; at the turn's end its round
+message becomes the turn as flown (the programs by pilot, the story, a picture and an
+animation, the receipts in one line): one message a turn."""
 
 from __future__ import annotations
 
@@ -37,15 +39,27 @@ async def test_a_turn_without_a_pursuit_reads_as_one_round(world: World) -> None
                 )
             await service.lock(info.id, member.id, panel.round_id)
         await world.pump()
-        texts = [m.content for m in channel.history(viewer=spectator)]
+        messages = list(channel.history(viewer=spectator))
+        texts = [m.content for m in messages]
         assert not [text for text in texts if "Tailing reorder" in text], texts
-        end = next(text for text in texts if text.startswith("**End of turn 1**"))
-        assert end.split("\n")[1] == "This turn — planes down: Entente 1"
-        assert "• Entente Programs: salt" in end and "• Central Powers Programs: salt" in end
-        # Turn 1's programs: one round message, one reveal, the end; then turn 2 opens.
+        # Issue 27: no "revealed" message that reveals nothing, no separate end of turn:
+        # turn 1 is one message, its round message turned into the turn as flown.
         heads = [text.split("\n")[0] for text in texts if "Turn 1" in text or "turn 1" in text]
-        assert heads == [
-            "**Turn 1/27 · Programs** — revealed",
-            "**Turn 1 · Programs revealed**",
-            "**End of turn 1**",
-        ], heads
+        assert heads == ["**Turn 1/27 · Programs** — flown"], heads
+        turn = next(m for m in messages if m.content.startswith("**Turn 1/27"))
+        lines = turn.content.split("\n")
+        assert lines[1] == "This turn — planes down: Entente 1"
+        # Every pilot by name with the cards he flew; no plane ids, no coordinates.
+        for pilot in ("Albert Ball", "Cecil Lewis", "Kurt Wolff", "Karl Allmenröder"):
+            assert any(line.startswith(f"**{pilot}**") and "flew `" in line for line in lines)
+        assert "P1" not in turn.content and "(8." not in turn.content
+        # The receipts in one line, checked; the salts stay in /receipt and the export.
+        assert lines[-1].startswith("Receipts: 2 locked, 2 opened ✔"), lines[-1]
+        assert "salt `" not in turn.content
+        # The turn's picture and its animation, each described for a screen reader.
+        names = [a.filename for a in turn.attachments]
+        assert names == ["turn-1.png", "turn-1.gif"], names
+        assert all(a.description and "Albert Ball" in a.description for a in turn.attachments)
+        # Then turn 2 opens in a message of its own: two messages for the whole first turn.
+        assert texts.index(turn.content) == len(texts) - 2
+        assert texts[-1].startswith("**Turn 2/27 · Programs** — orders are open")

@@ -14,6 +14,7 @@ from bot.boards import BoardCache, status_board
 from bot.rulesets import Registry
 from bot.secrecy import Viewer
 from bot.service_rounds import state_of, view_of
+from rendering.presenter import NO_DRAFTS
 from tests.service.support import JAP, Env
 
 
@@ -134,9 +135,9 @@ async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
     drawn: list[str] = []
     original = presenter_class.panel_image
 
-    def counting(self: Any, view: Any, locale: str) -> bytes:
+    def counting(self: Any, view: Any, locale: str, drafts: Any = NO_DRAFTS) -> bytes:
         drawn.append(view.side if hasattr(view, "side") else "?")
-        return bytes(original(self, view, locale))
+        return bytes(original(self, view, locale, drafts))
 
     monkeypatch.setattr(presenter_class, "panel_image", counting)
     async with env.repo.read() as tx:

@@ -44,7 +44,7 @@ async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Ca
     assert all(o.id not in ("come-back", "stay-out") for d in enemy.decisions for o in d.options)
     await lock_all(env, cid, {ENTENTE: {"plane1": "come-back"}})
     log = await log_lines(env, cid)
-    assert any(line.startswith("P1 comes back onto the table at (22.2, 2.0)") for line in log)
+    assert any(line.startswith("P1 comes back onto the table and draws") for line in log)
     status = await env.svc.status(cid)
     assert status.round is not None and status.round.turn == 3
     again = await env.svc.panel(cid, ENTENTE)

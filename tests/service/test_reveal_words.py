@@ -1,6 +1,6 @@
-"""A reveal never shows a side with a blank choice: it says the orders are sealed until
-the turn ends (a Wings program, opened when the turn flies) or that the side had nothing
-to decide, in the campaign's language, in the text and in the reveal image's alt text."""
+"""A reveal never shows a side with a blank choice, nor a reveal of nothing: a round whose
+choices are all sealed until the turn ends (a Wings program) or that asked nothing is not
+revealed; the turn's end tells the turn with its receipts, in the campaign's language."""
 
 from __future__ import annotations
 
@@ -32,18 +32,20 @@ def _reveals(env: Env) -> list[str]:
     ]
 
 
-async def test_a_sealed_program_and_an_empty_round_read_as_such(env: Env) -> None:
+async def test_a_reveal_that_would_show_nothing_is_not_posted(env: Env) -> None:
+    # A Wings program is sealed until the turn ends, and a raid's guns decide nothing: a
+    # "revealed" message would reveal nothing (design/ux.md), so none is posted; the turn
+    # is told at its end, with the receipts it opened.
     cid = await start_wings(env, "reveal-words")
-    await lock_all(env, cid)  # turn 1's programs (the tailing reorder nobody decides is quiet)
-    program = next(r for r in _reveals(env) if "Programs revealed" in r)
-    await _raid(env, "reveal-words-raid")  # the guns follow a standing order
-    reorder = next(r for r in _reveals(env) if "Central Powers: nothing to decide" in r)
-    assert "Entente: Orders: sealed until the turn ends" not in program  # no field label
-    assert "Entente: sealed until the turn ends — receipt" in program
-    assert "Central Powers: sealed until the turn ends — receipt" in program
-    assert "Central Powers: nothing to decide — receipt" in reorder
-    assert ":  —" not in program + reorder  # never a blank choice
-    assert "Entente: sealed until the turn ends" in program.split(" | ")[1]  # the image's alt
+    await lock_all(env, cid)
+    await _raid(env, "reveal-words-raid")
+    assert _reveals(env) == []
+    told = [
+        a.text for t, a, _ in env.sender.sent if t.kind == "channel" and a.kind == "turn-summary"
+    ]
+    assert len(told) >= 2 and all("Receipts: " in text for text in told), told
+    assert not [text for text in told if ":  —" in text]  # never a blank choice
+    del cid
 
 
 async def test_the_words_are_french_in_a_french_campaign(env: Env) -> None:
@@ -51,5 +53,7 @@ async def test_the_words_are_french_in_a_french_campaign(env: Env) -> None:
     await env.svc.change_settings(cid, GM, SettingsChange(locale="fr"), "French table")
     await lock_all(env, cid)
     await _raid(env, "reveal-words-raid-fr", "fr")
-    text = " ".join(_reveals(env))
-    assert "scellés jusqu'à la fin du tour" in text and "rien à décider" in text
+    told = [
+        a.text for t, a, _ in env.sender.sent if t.kind == "channel" and a.kind == "turn-summary"
+    ]
+    assert any("— volé" in text and "Reçus\u00a0: " in text for text in told), told

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from bot import secrecy
+from bot.boards import BoardCache, panel_image
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
@@ -96,12 +97,19 @@ async def _play(
             for t, a, edit in env.sender.sent
             if t.kind == "channel" or t.id in others
         ]
-        panels = []
+        panels: list[Any] = []
         for user in others:
             try:
-                panels.append(repr(await env.svc.panel(info.id, user)))
+                panel = await env.svc.panel(info.id, user)
             except ServiceError as error:
                 panels.append(error.code)
+                continue
+            panels.append(repr(panel))
+            # The panel's picture with that side's own drafts drawn (a Wings program's
+            # ghost path before Lock), drawn afresh: nothing of the varied draft may show.
+            plugin = env.svc.rulesets.get(ruleset)
+            fresh = BoardCache()
+            panels.append(await panel_image(plugin, panel.view, "en", panel.drafts, cache=fresh))
         receipts = [repr(await env.svc.receipts(info.id, user)) for user in others]
         records.append(
             (
@@ -126,7 +134,10 @@ async def _play(
                 for decision in panel.decisions:
                     index = 0
                     if s == side and decision.field == field and panel.turn == 1:
-                        index = pick if len(decision.options) > pick else 0
+                        # The other run's value is the menu's last: the farthest from the
+                        # first (a Wings program's last option flies other cards, so its
+                        # ghost path on the side's own panel picture differs too).
+                        index = len(decision.options) - 1 if pick else 0
                         varied = True
                         beside = [d.field for d in panel.decisions]
                     choice = decision.options[index].id

@@ -1,11 +1,10 @@
 """What the Wings channel and panels say around a mission (ux-wings4), in en and fr:
 
-- the debrief's reveal says what is true of its picks (they are sealed in the receipt it
-  opens at once; the equipment and purchases stay sealed until the campaign's end), not
-  "sealed until the turn ends": a debrief has no turn left to end;
+- a debrief reveals nothing (its picks are sealed in their receipts, opened in one line
+  at its end; issue 27: a reveal of nothing is not posted);
 - a debrief's "Skill 1" names the pilot who earned it;
-- "End of turn N" says in one line what the turn did (planes down, planes off the table),
-  from the turn's public events."""
+- a turn's message ("Turn N/27 · Programs — flown") says in one line what the turn did
+  (planes down, planes off the table), from the turn's public events."""
 
 from __future__ import annotations
 
@@ -22,7 +21,8 @@ WORDS = {
         "picks": "picks sealed in this receipt, opened below; equipment and purchases bought "
         "stay sealed until the campaign's end",
         "earned": "{name} has earned a skill: ",
-        "summary": "End of turn {turn}",
+        "summary": "**Turn {turn}/",
+        "receipts": "Receipts: ",
         "down": "This turn — planes down: ",
         "calm": "This turn — no plane or balloon down",
         "left": "planes off the table: ",
@@ -33,7 +33,8 @@ WORDS = {
         "picks": "choix scellés dans ce reçu, ouvert ci-dessous\u00a0; l’équipement et les achats "
         "restent scellés jusqu’à la fin de la campagne",
         "earned": "{name} a gagné une compétence\u00a0: ",
-        "summary": "Fin du tour {turn}",
+        "summary": "**Tour {turn}/",
+        "receipts": "Reçus\u00a0: ",
         "down": "Ce tour — avions abattus\u00a0: ",
         "calm": "Ce tour — aucun avion ni ballon abattu",
         "left": "avions sortis de la table\u00a0: ",
@@ -62,14 +63,18 @@ def _channel(env: Env, kind: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-async def test_the_debrief_reveal_says_what_its_picks_are(env: Env, lang: str) -> None:
+async def test_the_debrief_reveals_nothing_and_its_turn_carries_the_receipts(
+    env: Env, lang: str
+) -> None:
+    # Its picks are sealed in their receipts (issue 27): no reveal of nothing is posted;
+    # the debrief's turn opens its receipts in one line at its end.
     words = WORDS[lang]
     cid = await _to_the_debrief(env, lang)
+    before = len(_channel(env, "turn-summary"))
     await lock_all(env, cid)
-    debrief = next(text for text in _channel(env, "reveal") if words["debrief"] in text)
-    assert words["sealed"] not in debrief
-    assert debrief.count(words["picks"]) == 2, debrief  # one line a side
-    assert words["sealed"] in _channel(env, "reveal")[0]  # a program's still is, truly
+    assert not [text for text in _channel(env, "reveal") if words["debrief"] in text]
+    debrief_turn = _channel(env, "turn-summary")[before]
+    assert words["receipts"] in debrief_turn, debrief_turn
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -102,7 +107,7 @@ async def test_the_end_of_a_turn_says_what_happened(env: Env, lang: str) -> None
     summaries = _channel(env, "turn-summary")
     for turn in flown:
         title = words["summary"].format(turn=turn)
-        summary = next(s for s in summaries if title in s.split("\n")[0])
+        summary = next(s for s in summaries if s.split("\n")[0].startswith(title))
         second = summary.split("\n")[1]
         if turn in fell:
             assert second.startswith(words["down"]), summary

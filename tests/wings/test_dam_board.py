@@ -15,7 +15,8 @@ BAND = 36
 def pixel(dam: dict[str, Any], x: float, y: float) -> tuple[int, int, int]:
     image = dam_board(dam, WIDTH, "en")
     scale = (WIDTH - BAND - 8) / dam["layout"]["table"][0]
-    colour = image.getpixel((int(BAND + x * scale), int(BAND + y * scale)))
+    top = dam["layout"]["table"][1]  # the table's y grows upwards (authored 3.1)
+    colour = image.getpixel((int(BAND + x * scale), int(BAND + (top - y) * scale)))
     assert isinstance(colour, tuple)
     return (colour[0], colour[1], colour[2])
 

@@ -124,6 +124,8 @@ def _close(state: CampaignState, flown: MissionState, planes: dict, sites: dict)
     debriefed, _ = _debrief(
         catalog(), state.model_copy(update={"mission": finished}), Rng("d", 1, "m"), []
     )
+    if debriefed.phase == "ended":
+        return debriefed  # decided at the mission's end: no debrief is asked (issue 27)
     choices = wings.defaults(wings.pending(catalog(), debriefed))
     briefed, _ = wings.resolve(catalog(), debriefed, choices, Rng("d", 2, "m"))
     return briefed

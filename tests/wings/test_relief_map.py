@@ -37,7 +37,8 @@ def _map(state: WingsState, viewer: str | None, locale: str = "en") -> tuple[Ima
 def _pixel(image: Image.Image, mission: Any, x: float, y: float) -> tuple[int, int, int]:
     band = 36
     scale = (WIDTH - band - 8) / float(mission["table"][0])
-    return image.getpixel((round(band + x * scale), round(band + y * scale)))  # type: ignore[return-value]
+    top = float(mission["table"][1])  # the table's y grows upwards (authored 3.1)
+    return image.getpixel((round(band + x * scale), round(band + (top - y) * scale)))  # type: ignore[return-value]
 
 
 def test_every_side_sees_the_ridges_shaded_by_their_floor() -> None:

@@ -126,7 +126,8 @@ def test_the_board_rings_each_post_to_strafe() -> None:
     width = 768
     scale = (width - 36 - 8) / state.table[0]
     ring = 0.55 * scale - 1  # inside the ring's 3-pixel stroke, above the trench
-    at = (round(36 + 11.0 * scale), round(36 + 10.0 * scale - ring))
+    top = state.table[1]  # the table's y grows upwards (authored 3.1)
+    at = (round(36 + 11.0 * scale), round(36 + (top - 10.0) * scale - ring))
     ringed = table_map(state.model_dump(mode="json"), {}, width, "en")
     bare = table_map(
         state.model_copy(update={"objectives": {}}).model_dump(mode="json"), {}, width, "en"

@@ -37,10 +37,12 @@ def _map(state: WingsState, viewer: str | None = None) -> tuple[Image.Image, Any
 
 
 def _pixel(image: Image.Image, mission: Any, x: float, y: float) -> tuple[int, int, int]:
-    """The map's pixel at table point (x, y), as ``table_map`` lays the table out."""
+    """The map's pixel at table point (x, y), as ``table_map`` lays the table out: the
+    table's y grows upwards (authored 3.1), so a left turn reads as one on the picture."""
     band = 36
     scale = (WIDTH - band - 8) / float(mission["table"][0])
-    return image.getpixel((round(band + x * scale), round(band + y * scale)))  # type: ignore[return-value]
+    top = float(mission["table"][1])
+    return image.getpixel((round(band + x * scale), round(band + (top - y) * scale)))  # type: ignore[return-value]
 
 
 def _ahead(plane: Any, bw: float) -> tuple[float, float]:
@@ -121,7 +123,10 @@ def test_a_deep_objective_is_ringed_and_a_near_one_is_not() -> None:
     scale = (WIDTH - 36 - 8) / float(view["table"][0])
     for site in sites:
         ring = (0.55 + 0.25) * scale - 1.5  # the ring's stroke, in pixels from the centre
-        left = image.getpixel((round(36 + site.x * scale - ring), round(36 + site.y * scale)))
+        top = float(view["table"][1])  # the table's y grows upwards
+        left = image.getpixel(
+            (round(36 + site.x * scale - ring), round(36 + (top - site.y) * scale))
+        )
         assert (left == colour) == site.deep, site.id
 
 
@@ -137,7 +142,7 @@ def test_a_plane_s_label_moves_under_it_when_a_marker_stands_where_it_would_be()
     def label_ink(image: Image.Image, mission: Any, above: bool) -> int:
         colour = SIDE_INK[mission["planes"]["P1"]["side"]]
         band, scale = 36, (WIDTH - 36 - 8) / float(mission["table"][0])
-        cx, cy = band + 8.0 * scale, band + 10.0 * scale
+        cx, cy = band + 8.0 * scale, band + (float(mission["table"][1]) - 10.0) * scale
         rows = (
             range(int(cy - 0.75 * scale - 24), int(cy - 0.75 * scale))
             if above
@@ -151,7 +156,8 @@ def test_a_plane_s_label_moves_under_it_when_a_marker_stands_where_it_would_be()
 
     view = WingsRules(catalog()).view(state, None).data["mission"]
     assert label_ink(free, view, above=True) > 20 and label_ink(free, view, above=False) == 0
-    post = GroundElement(id="c-F9", kind="dca", side="central", x=8.0, y=8.9)
+    # Just above the plane on the table (its y grows upwards): where the label would be.
+    post = GroundElement(id="c-F9", kind="dca", side="central", x=8.0, y=11.1)
     crowded = mission.model_copy(update={"ground": {**mission.ground, "c-F9": post}})
     state = state.model_copy(
         update={"campaign": state.camp.model_copy(update={"mission": crowded})}

@@ -684,7 +684,11 @@ class WingsRules(Rules[WingsState, WingsView]):
     # 13: no digest seals: the flak gunner's orders, equipment and purchases are the items
     # themselves, their fields opening with the campaign's end (the receipts of their rounds
     # with them); each phase's planes written down as their side's sealed record.
-    version = "13"
+    # 14: a patrol succeeds only if one of its planes came home, flying or off the table
+    # over its own edge (seed E.I.a, F.III.a); one gone over the enemy's edge fled.
+    # 15: a campaign decided at a mission's end ends there, without a debrief nobody needs
+    # (the winner and the scores are those the debrief led to before).
+    version = "15"
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
@@ -701,7 +705,9 @@ class WingsRules(Rules[WingsState, WingsView]):
             for key, (name, _date, missions, _setup) in SCENARIOS.items()
         }
         for key, (name, _kind) in dam_rules.DAM_SCENARIOS.items():
-            specs[key] = ScenarioSpec(key, name, dam_rules.turns(key))
+            # The raids are a game of their own now (``raid.DambusterRules``, one player
+            # against the bot's defences); those begun as Wings campaigns play on here.
+            specs[key] = ScenarioSpec(key, name, dam_rules.turns(key), offered=False)
         return specs
 
     def switches(self, scenario: str) -> Sequence[SwitchSpec]:
@@ -1104,7 +1110,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                 new = state.model_copy(update={"campaign": campaign, "held": {}})
                 return new, self._public(state.turn, events)
             reports = dict(state.reports)
-            if campaign.phase == "debrief":
+            if campaign.phase in ("debrief", "ended"):  # a mission flown: its report posts
                 reports[state.turn] = campaign.mission_number
             new = state.model_copy(
                 update={
@@ -1149,12 +1155,18 @@ class WingsRules(Rules[WingsState, WingsView]):
     @staticmethod
     def _public(turn: int, events: list[Any]) -> list[Event]:
         """The engine's events on the seam, each one a side's own secret labelled so (the
-        rest take their kind's label, ``engine.rulesets.wings.events``)."""
+        rest take their kind's label, ``engine.rulesets.wings.events``). The maneuver (1-3)
+        an event happened in goes with it: the channel draws and tells the turn step by
+        step from these events alone."""
         return [
             Event(
                 kind=e.kind,
                 turn=turn,
-                data={"mission_turn": e.turn, **e.data} if e.turn else dict(e.data),
+                data={
+                    **({"mission_turn": e.turn} if e.turn else {}),
+                    **({"phase": e.phase} if e.phase else {}),
+                    **e.data,
+                },
                 sight=None if e.secret_for is None else own(),
                 owner=e.secret_for,
             )

@@ -43,7 +43,13 @@ from engine.rng import Rng, seed_commitment
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.generator import can_fly_kind, generate_mission
 from engine.rulesets.wings.landing import brought_home, rescuable, rescued
-from engine.rulesets.wings.objectives import COUNTED, awards, mission_choice, split_mission_choice
+from engine.rulesets.wings.objectives import (
+    COUNTED,
+    awards,
+    mission_choice,
+    returned,
+    split_mission_choice,
+)
 from engine.rulesets.wings.pilots import (
     after_mission,
     allowed_skills,
@@ -805,9 +811,9 @@ def _debrief(
     active = mission.active
     planes = mission.planes
     enemy_of_active = [p for p in planes.values() if p.side != active]
-    active_home = [
-        p for p in planes.values() if p.side == active and p.status in ("flying", "left")
-    ]
+    # Seed E.I.a, F.III.a: home means still flying or off the table over its own edge; a
+    # plane gone over the enemy's edge fled (the zone check of ``objectives.returned``).
+    active_home = [p for p in planes.values() if p.side == active and returned(mission, p)]
     team_vp: Counter[str] = Counter()
     pilot_vp: Counter[str] = Counter()
     if mission.objectives:
@@ -946,6 +952,8 @@ def _debrief(
         "success": success,
         "winner": mission.winner,
         "kind": mission.kind,
+        # How many turns it actually lasted (the scenario gives only the most it may).
+        "turns": max(0, mission.turn - 1),
         "vp": {side: team_vp[side] for side in SIDES},
         "losses": {side: losses[side] for side in SIDES},
     }
@@ -970,6 +978,12 @@ def _debrief(
         *major_events,
         Event(kind="debrief", turn=0, data=record),
     ]
+    decided, winner = _decided(catalog, state)
+    if decided:
+        # The campaign is over whatever the debrief would bring: nobody is asked for
+        # skills or purchases that can no longer serve (issue 27).
+        state = state.model_copy(update={"phase": "ended", "winner": winner})
+        events.append(Event(kind="campaign-over", turn=0, data={"winner": winner}))
     return state, events
 
 
@@ -1062,20 +1076,42 @@ def recruit(catalog: Catalog, state: CampaignState, side: SideName, kind: str, p
 
 
 def _campaign_end(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
+    why, winner = _end(catalog, state)
+    return why is not None, winner
+
+
+def _end(catalog: Catalog, state: CampaignState) -> tuple[str | None, SideName | str | None]:
+    """Why the campaign is over ("airfield", "grounded" with the side, "third", "planned")
+    and who won, or (None, None) while it goes on."""
     scores = {side: state.squadrons[side].score for side in SIDES}
     fallen = majors.airfield_lost(state) if state.airfield_assault else None
     if fallen is not None:
-        return True, other(fallen)  # seed F.III.d option: the enemy airfield destroyed
+        return "airfield", other(fallen)  # seed F.III.d option: the enemy airfield destroyed
     for side in SIDES:
         if not _flyable(catalog, state, side):
-            return True, other(side)
+            return f"grounded:{side}", other(side)
         rival = scores[other(side)]
         # Seed F.III.d: below a third of the other's score. Authored guard: only from the
         # second mission and once the leader has 3 points, so one early kill cannot end it.
         if state.mission_number >= 2 and rival >= 3 and scores[side] * 3 < rival:
-            return True, other(side)
+            return "third", other(side)
     if state.mission_number >= state.missions_planned:
         if scores["entente"] == scores["central"]:
-            return True, "draw"
-        return True, max(SIDES, key=lambda s: scores[s])
-    return False, None
+            return "planned", "draw"
+        return "planned", max(SIDES, key=lambda s: scores[s])
+    return None, None
+
+
+def _decided(catalog: Catalog, state: CampaignState) -> tuple[bool, SideName | str | None]:
+    """Whether the campaign is over at a mission's end whatever its debrief would bring:
+    the scores, an airfield and the missions planned are settled by then; a side with no
+    plane to fly is grounded for good only if it has nothing it could buy."""
+    why, winner = _end(catalog, state)
+    if why is None:
+        return False, None
+    if why.startswith("grounded:"):
+        side: SideName = "entente" if why.endswith("entente") else "central"
+        options, _excluded = _purchase_options(catalog, state, side)
+        if options:
+            return False, None
+    return True, winner

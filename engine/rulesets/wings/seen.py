@@ -20,6 +20,7 @@ import engine.rulesets.wings.nets as nets
 import engine.rulesets.wings.reinforcements as reinforcements
 import engine.rulesets.wings.sun as sun
 from engine.rulesets.wings.catalog import Catalog
+from engine.rulesets.wings.flight import flight_data
 from engine.rulesets.wings.state import MissionState
 from engine.sight import PUBLIC, Derived, Eyes, own
 
@@ -42,6 +43,9 @@ class WingsView(BaseModel):
     # Plane type key -> its name and structure (damage points), for the types in play: the
     # presenter draws from the view alone and never holds the engine's catalog.
     plane_types: dict[str, tuple[str, int]] = {}
+    # The cards' paths, bases and arcs of the plane types on the table (``flight``): what
+    # the pictures draw a program's ghost path and a turn's flown paths from (issue 27).
+    flight: dict[str, Any] = {}
 
 
 def _shown(mission: MissionState, _root: Any) -> dict[str, str]:
@@ -102,6 +106,19 @@ def derived(
             return []
         return [d.field for d in reinforcements.decisions(catalog, campaign, mission)]
 
+    flights: dict[tuple[str, ...], dict[str, Any]] = {}
+
+    def flight(state: Any, _root: Any) -> dict[str, Any]:
+        # Printed on the cards and the planes' sheets: public. The same few types all
+        # mission long, so each set is drawn up once.
+        mission = state.campaign.mission if state.campaign is not None else None
+        if mission is None:
+            return {}
+        types = tuple(sorted({plane.type for plane in mission.planes.values()}))
+        if types not in flights:
+            flights[types] = flight_data(catalog, types)
+        return flights[types]
+
     def mission_slots(state: Any, _root: Any) -> dict[str, str]:
         mission = state.campaign.mission if state.campaign is not None else None
         return slots(mission) if mission is not None else {}
@@ -110,6 +127,7 @@ def derived(
         Derived(state_model, "stage", PUBLIC, lambda state, _root: stage(state)),
         Derived(state_model, "slots", PUBLIC, mission_slots),
         Derived(state_model, "plane_types", PUBLIC, lambda state, _: _plane_types(catalog, state)),
+        Derived(state_model, "flight", PUBLIC, flight),
         Derived(
             state_model,
             "dam_result",
@@ -149,4 +167,5 @@ def project(catalog: Catalog, kept: dict[str, Any], eyes: Eyes) -> WingsView:
         slots=kept["slots"],
         reports=kept["reports"],
         plane_types=kept["plane_types"],
+        flight=kept.get("flight") or {},
     )

@@ -1152,14 +1152,30 @@ class Turn:
             self.event("card-revealed", plane=plane.id, card=card.code)
         pairs = self.collision_pairs(moves) if self.mission.rules.collisions else []
         starts = {pid: (self.planes[pid].x, self.planes[pid].y) for pid in moves}
+        # Each move is told once its altitude is set: where the step began and ended, and at
+        # which level, so the turn can be drawn step by step from its public events.
+        began = {pid: self.planes[pid] for pid in moves}
         for pid, (card, _length) in moves.items():
             plane = self.planes[pid]
             move = self.catalog.move(self.catalog.planes[plane.type], card.code)
             x, y, heading = geo.apply_move(plane.x, plane.y, plane.heading, move)
             self.update(pid, x=x, y=y, heading=heading, last_card=card.code, last_steep=card.steep)
-            self.event("moved", plane=pid, x=round(x, 3), y=round(y, 3), heading=round(heading, 1))
         for pid, (card, step) in played.items():
             self.altitude(pid, card, step, programs[pid])
+        for pid, (card, _length) in moves.items():
+            before, after = began[pid], self.planes[pid]
+            self.event(
+                "moved",
+                plane=pid,
+                x=round(after.x, 3),
+                y=round(after.y, 3),
+                heading=round(after.heading, 1),
+                card=card.code,
+                start=[round(before.x, 3), round(before.y, 3), round(before.heading, 1)],
+                level=after.level,
+                counters=after.counters,
+                level_before=before.level,
+            )
         relief.crash_low(self)  # seed F.V: too low over a hill or a ridge
         for pid in moves:
             plane = self.planes[pid]

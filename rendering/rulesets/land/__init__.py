@@ -31,7 +31,7 @@ from engine.rulesets.land.view import (
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.land.mission_report import render_mission_report
 from rendering.rulesets.land.vp_words import vp_reason
 from rendering.style import (
@@ -227,6 +227,8 @@ def forces_text(forces: str, locale: str) -> str:
 
 
 class LandPresenter:
+    tells_turns = False  # its turns are told by the reveal, the reports and the summary
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
@@ -597,7 +599,9 @@ class LandPresenter:
             extra.append(_l("deadline", locale, deadline=deadline))
         return self._mission_image(view, locale, extra)
 
-    def panel_image(self, view: LandView, locale: str) -> bytes:
+    def panel_image(
+        self, view: LandView, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
         return self._mission_image(view, locale)
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
@@ -723,6 +727,20 @@ class LandPresenter:
             locale=locale,
         )
         return Report(self._summary(scenario, record, locale), f"mission-{turn}.png", png)
+
+    def campaign_length(self, scenario: str, view: LandView | None, locale: str) -> str | None:
+        """A campaign of turns: the scenario's count says it."""
+        return None
+
+    def names(self, view: LandView) -> Mapping[str, str]:
+        """Its events name their places and units in words already."""
+        return {}
+
+    def turn_told(
+        self, scenario: str, view: LandView, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """Its turns are told by their reports and the turn's summary."""
+        return None
 
     def after_action_turn(
         self, scenario: str, view: LandView, turn: int, locale: str, images: Mapping[str, str]

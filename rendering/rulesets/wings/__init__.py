@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import Report, RevealLine
+from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.wings.dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
@@ -38,9 +38,12 @@ from rendering.rulesets.wings.dam_map import dam_board
 from rendering.rulesets.wings.front import front_words
 from rendering.rulesets.wings.majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings.map import table_map
+from rendering.rulesets.wings.preview import drafted_programs, preview_board, preview_lines
 from rendering.rulesets.wings.relief import relief_lines
 from rendering.rulesets.wings.roles import role_lines
+from rendering.rulesets.wings.story import Names, raid_story, story
 from rendering.rulesets.wings.sun import sun_lines
+from rendering.rulesets.wings.turn import Flown, TurnPainter, animation, flown, still
 from rendering.style import font, to_png, wrap
 
 WIDTH = 800
@@ -113,6 +116,10 @@ class WingsViewLike(Protocol):
     def reports(self) -> dict[int, int]: ...
     @property
     def plane_types(self) -> dict[str, tuple[str, int]]: ...
+    @property
+    def viewer(self) -> str | None: ...
+    @property
+    def flight(self) -> dict[str, Any]: ...
 
 
 def _side(side: str, locale: str) -> str:
@@ -215,6 +222,8 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
 
 
 class WingsPresenter:
+    tells_turns = True  # a turn is shown flown, its programs with it (issue 27)
+
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
@@ -458,7 +467,9 @@ class WingsPresenter:
                 round=t(f"service.round.{view.stage}", locale),
             )
         mission = view.data.get("mission")
-        if not mission:  # between missions, or the campaign over: no turn to name
+        # Between missions, or the campaign over (since wings rules 14 it may end with its
+        # last mission still on the table): no turn to name.
+        if not mission or view.stage == "ended":
             return t(
                 "wings.where-between",
                 locale,
@@ -730,6 +741,9 @@ class WingsPresenter:
         if stage == "reorder" and not view.shown:
             stage = "fly"  # no plane of this side tails anyone: locking flies the turn
         before = [t(f"wings.help.{stage}", locale)] if stage != "ended" else []
+        if "dam" in view.data and stage == "program":
+            # A raid flies one card a turn, and its own codes and bomb orders (DB 2, 5).
+            return [t(f"dambuster.panel.{key}", locale) for key in ("one-card", "legend")], []
         if stage == DAM_NIGHT and side != "entente":  # the guns' side: not their Lancaster
             before = [t("wings.night.guns", locale)]
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
@@ -877,10 +891,35 @@ class WingsPresenter:
             )
         ]
 
+    def campaign_length(self, scenario: str, view: WingsViewLike | None, locale: str) -> str | None:
+        """A squadron campaign counts missions, each as long as it lasts (issue 27: the
+        card said "27 turns"); a raid counts its runs. Flown missions say their turns."""
+        if view is None or "dam" in view.data:
+            return None
+        data = view.data
+        planned = int(data.get("missions_planned") or 0)
+        mission = data.get("mission") or {}
+        most = int(mission.get("max_turns") or 0)
+        words = t("wings.length.missions", locale, missions=planned, turns=most or "?")
+        flown = self._flown_lengths(view, locale)
+        return f"{words}; {flown}" if flown else words
+
+    @staticmethod
+    def _flown_lengths(view: WingsViewLike, locale: str) -> str:
+        """ "mission 1 lasted 6 turns, mission 2 lasted 4 turns" from the records."""
+        parts = [
+            t("wings.length.flown", locale, number=record["number"], turns=record["turns"])
+            for record in view.data.get("history", ())
+            if "turns" in record
+        ]
+        return ", ".join(parts)
+
     def status_lines(self, view: WingsViewLike, locale: str) -> list[str]:
+        flown = self._flown_lengths(view, locale) if "dam" not in view.data else ""
         return [
             self._where(view, locale),
             t("wings.scores", locale, scores=self._scores(view, locale)),
+            *([t("wings.length.status", locale, flown=flown)] if flown else []),
             *major_lines(view.data, locale, bool(view.data.get("airfield_assault"))),
             *relief_lines(view.data, locale),
             *sun_lines(view.data, locale),
@@ -970,12 +1009,29 @@ class WingsPresenter:
             lines.append((t("wings.deadline", locale, deadline=deadline), MUTED, False))
         return _render(self._where(view, locale), lines, self._board(view, locale))
 
-    def panel_image(self, view: WingsViewLike, locale: str) -> bytes:
-        lines = [*self._map_key(view, locale), *self._plane_lines(view, locale)]
+    def panel_image(
+        self, view: WingsViewLike, locale: str, drafts: Mapping[str, str] = NO_DRAFTS
+    ) -> bytes:
+        """The side's table with its drafted programs flown as ghost paths (issue 27): its
+        own view and drafts only, so nothing of the other side's choices can show."""
+        drafted = drafted_programs(view, drafts)
+        lines = preview_lines(view, drafted, locale, self._slot, self._pilot)
+        lines += [*self._map_key(view, locale), *self._plane_lines(view, locale)]
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
-        return _render(self._where(view, locale), lines, self._board(view, locale))
+        board = preview_board(view, drafted, WIDTH - 2 * MARGIN + 16, locale)
+        if board is None:
+            board = self._board(view, locale)
+        return _render(self._where(view, locale), lines, board)
+
+    @staticmethod
+    def _pilot(view: WingsViewLike, pid: str) -> str:
+        """The pilot flying plane ``pid``, by name, as the table knows him."""
+        mission = view.data.get("mission") or {}
+        plane = (mission.get("planes") or {}).get(pid, {})
+        pilot = (view.data.get("pilots") or {}).get(plane.get("pilot") or "", {})
+        return str(pilot.get("name", pid))
 
     def reveal_image(self, title: str, sides: Sequence[RevealLine], locale: str) -> bytes:
         lines: list[Line] = []
@@ -1025,6 +1081,100 @@ class WingsPresenter:
                     )
                 )
         return _render(t("wings.after-action", locale), lines)
+
+    # ------------------------------------------------------------------ the turn shown
+
+    def names(self, view: WingsViewLike) -> Mapping[str, str]:
+        """Plane and pilot ids -> the pilot's name, for the log ("P3 fires at P1" reads
+        "Kurt Wolff fires at Albert Ball"): every pilot of the campaign, then the planes of
+        the mission on the table (a reinforcement flies under an id of its own)."""
+        names = {pid: str(p["name"]) for pid, p in (view.data.get("pilots") or {}).items()}
+        named = Names(view)
+        for pid in (view.data.get("mission") or {}).get("planes", {}):
+            names[pid] = named.pilot(pid)
+        return names
+
+    def turn_told(
+        self, scenario: str, view: WingsViewLike, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """A flying turn (issue 27): a line a plane (its cards by pilot name, its shots, what
+        it took), a picture of every path, step and shot, and the same as an animation. A
+        debrief, a raid or a turn logged before the moves said where they began: None."""
+        if "dam" in view.data:
+            return self._raid_told(view, events, turn, locale)
+        mission = view.data.get("mission")
+        if not mission or not view.flight:
+            return None
+        turn_flown = flown(events)
+        if not turn_flown.steps:
+            return None
+        lines = [
+            *self.turn_happenings(view, events, locale),
+            *story(view, turn_flown, events, locale),
+        ]
+        png = self.turn_picture(view, turn_flown, locale)
+        gif = self.turn_animation(view, turn_flown, locale)
+        alt = described_turn(lines)
+        return TurnTold(
+            tuple(lines),
+            (
+                (f"turn-{turn}.png", png, alt),
+                (f"turn-{turn}.gif", gif, t("wings.flown.animation-alt", locale, what=alt)),
+            ),
+        )
+
+    def _raid_told(
+        self, view: WingsViewLike, events: TurnEvents, turn: int, locale: str
+    ) -> TurnTold | None:
+        """A raid's turn: the Lancaster's card, its bomb and the guns' fire, in words, and
+        the dam's table as the turn left it."""
+        lines = raid_story(events, locale)
+        if not lines:
+            return None
+        board = self._board(view, locale)
+        title = t("dambuster.raid.title", locale, turn=turn)
+        png = _render(title, [(self._scores(view, locale), INK, True)], board)
+        return TurnTold(tuple(lines), ((f"turn-{turn}.png", png, described_turn(lines)),))
+
+    def turn_picture(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> bytes:
+        """The turn on one picture: every path, step and shot, and under it each plane's
+        mark, pilot and cards with the marks' key."""
+        title = t(
+            "wings.flown.title",
+            locale,
+            turn=turn_flown.turn or "?",
+            mission=view.data.get("mission_number", "?"),
+        )
+        mission = view.data["mission"]
+        width = WIDTH - 2 * MARGIN + 16
+        board = still(mission, view.slots, view.flight, turn_flown, width, locale)
+        return _render(title, self._flown_key(view, turn_flown, locale), board)
+
+    def turn_animation(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> bytes:
+        """The turn flown card by card, as an animated GIF Discord plays inline."""
+        mission = view.data["mission"]
+        return animation(mission, view.slots, view.flight, turn_flown, locale)
+
+    def _flown_key(self, view: WingsViewLike, turn_flown: Flown, locale: str) -> list[Line]:
+        """Under the turn's picture: each plane's mark, pilot and cards, then the marks' key."""
+        names = Names(view)
+        painter = TurnPainter(view.data["mission"], view.flight, turn_flown, view.slots, locale)
+        lines: list[Line] = []
+
+        def order(pid: str) -> tuple[int, str]:  # as the table marks them: E1, E2, C1, C2
+            return (_SIDE_ORDER.get(painter.side(pid), 2), painter.label(pid))
+
+        for pid in sorted(turn_flown.steps, key=order):
+            text = t(
+                "wings.flown.plane",
+                locale,
+                mark=painter.label(pid),
+                pilot=names.pilot(pid),
+                cards=" ".join(turn_flown.cards(pid)),
+            )
+            lines.append((text, SIDE_INK.get(painter.side(pid), INK), False))
+        lines += [(t(f"wings.flown.{key}", locale), MUTED, False) for key in ("key", "key2")]
+        return lines
 
     # ------------------------------------------------------------------ mission reports
 
@@ -1144,3 +1294,8 @@ def _maneuver_words(program: str, locale: str) -> str:
     name = word(f"wings.maneuver.{key}", key, locale)
     declared = t("wings.sequence.declared", locale, maneuver=name, cards=cards.strip())
     return " ".join([*plain, declared])
+
+
+def described_turn(lines: Sequence[str]) -> str:
+    """The turn's lines as one plain sentence for a picture's alt text (no Markdown)."""
+    return " ".join(line.replace("**", "").replace("`", "") for line in lines)

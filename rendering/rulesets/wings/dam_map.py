@@ -28,6 +28,7 @@ from rendering.rulesets.wings.map import (
     TICK_SIZE,
     canvas,
     grid,
+    pixels,
 )
 from rendering.style import font
 
@@ -45,7 +46,7 @@ def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
     table_w, table_h = (float(v) for v in layout["table"])
     image, draw, scale, at = canvas(table_w, table_h, width)
     height = image.height
-    draw.rectangle((*at(0, 0), *at(table_w, table_h)), fill=LAND)
+    draw.rectangle(pixels(at, 0, 0, table_w, table_h), fill=LAND)
     target = dam.get("target")
     if target is None:
         _lake(draw, at, layout)
@@ -55,13 +56,12 @@ def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
     for gun in guns:
         _reach(draw, at, scale, gun)
     # The reach rings stop at the table's edge: the band round it is paper again.
-    left, top = at(0, 0)
-    right, bottom = at(table_w, table_h)
+    left, top, right, bottom = pixels(at, 0, 0, table_w, table_h)
     for box in ((0, 0, width, top), (0, bottom, width, height), (0, 0, left, height),
                 (right, 0, width, height)):  # fmt: skip
         draw.rectangle(box, fill=PAPER)
     grid(draw, at, table_w, table_h)
-    draw.rectangle((*at(0, 0), *at(table_w, table_h)), outline=EDGE, width=2)
+    draw.rectangle(pixels(at, 0, 0, table_w, table_h), outline=EDGE, width=2)
     draw.line((*at(0, 0), *at(0, table_h)), fill=SIDE_INK["entente"], width=6)  # Allied edge
     for gun in guns:
         _gun(draw, at, scale, gun)
@@ -77,9 +77,9 @@ def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
 
 def _lake(draw: ImageDraw.ImageDraw, at: Any, layout: Mapping[str, Any]) -> None:
     x0, y0, x1, y1 = layout["water"]
-    draw.rectangle((*at(x0, y0), *at(x1, y1)), fill=LAKE)
+    draw.rectangle(pixels(at, x0, y0, x1, y1), fill=LAKE)
     d0, e0, d1, e1 = layout["dam"]
-    draw.rectangle((*at(d0, e0), *at(d1, e1)), fill=DAM, outline=INK)
+    draw.rectangle(pixels(at, d0, e0, d1, e1), fill=DAM, outline=INK)
     draw.line((*at(d0, e0), *at(d0, e1)), fill=RED, width=4)  # the red line (DB 5)
     for y in (e0, e1):
         cx, cy = at(d0, y)
@@ -94,7 +94,7 @@ def _complex(draw: ImageDraw.ImageDraw, at: Any, target: Mapping[str, Any]) -> N
         (target["inner"], None, RED),
     ):
         draw.rectangle(
-            (*at(x - length / 2, y - wide / 2), *at(x + length / 2, y + wide / 2)),
+            pixels(at, x - length / 2, y - wide / 2, x + length / 2, y + wide / 2),
             fill=fill,
             outline=outline,
             width=3,
@@ -147,7 +147,7 @@ def _plane(
 ) -> None:
     cx, cy = at(plane["x"], plane["y"])
     heading = math.radians(float(plane["heading"]))
-    ux, uy = math.cos(heading), math.sin(heading)
+    ux, uy = math.cos(heading), -math.sin(heading)  # the table's y grows upwards
     half_l, half_w = LANCASTER[0] / 2 * scale, LANCASTER[1] / 2 * scale
     nose = (cx + ux * half_l, cy + uy * half_l)
     left = (cx - ux * half_l - uy * half_w, cy - uy * half_l + ux * half_w)

@@ -42,17 +42,33 @@ RELIEF_TINT = ((206, 216, 178), (178, 194, 146), (150, 170, 118))
 RELIEF_INK = (70, 86, 44)
 
 
+Box = tuple[float, float, float, float]  # a part of the table: x0, y0, x1, y1 in bw
+At = Callable[[float, float], tuple[float, float]]
+# Drawn on the table before its planes (a program's ghost path, a turn's flown paths).
+Overlay = Callable[[Image.Image, ImageDraw.ImageDraw, float, At], None]
+
+
 def table_map(
-    mission: Mapping[str, Any], slots: Mapping[str, str], width: int, locale: str
+    mission: Mapping[str, Any],
+    slots: Mapping[str, str],
+    width: int,
+    locale: str,
+    *,
+    box: Box | None = None,
+    overlay: Overlay | None = None,
+    planes: bool = True,
 ) -> Image.Image:
-    """The mission's table, ``width`` pixels wide, with a band for the coordinates."""
+    """The mission's table, ``width`` pixels wide, with a band for the coordinates; ``box``
+    shows only that part of it, larger; ``overlay`` draws over the table under its planes;
+    without ``planes`` the planes are left for the caller to draw (an animation's frames)."""
     table_w, table_h = (float(v) for v in mission["table"])
-    image, draw, scale, at = canvas(table_w, table_h, width)
-    _zones(draw, at, table_w, table_h, locale, mission.get("zones"))
+    box = box or (0.0, 0.0, table_w, table_h)
+    image, draw, scale, at = canvas(box[2] - box[0], box[3] - box[1], width, origin=box[:2])
+    _zones(draw, at, table_w, table_h, locale, mission.get("zones"), box)
     relief = sorted(mission.get("relief") or (), key=lambda zone: zone["floor"])
     for zone in relief:
         _relief_ground(draw, at, zone)
-    grid(draw, at, table_w, table_h)
+    grid(draw, at, table_w, table_h, box)
     for zone in relief:
         _relief_marker(draw, at, zone, locale)
     _net(draw, at, mission, table_h)
@@ -65,9 +81,11 @@ def table_map(
     ground, sites = mission.get("ground") or {}, mission.get("objectives") or {}
     standing = [*ground.values(), *sites.values()]
     markers = [at(float(m["x"]), float(m["y"])) for m in standing]
-    planes = sorted((mission.get("planes") or {}).values(), key=lambda p: p["id"])
-    for plane in planes:
-        _plane(draw, at, scale, plane, slots, locale, markers)
+    if overlay is not None:
+        overlay(image, draw, scale, at)
+    if planes:
+        for plane in sorted((mission.get("planes") or {}).values(), key=lambda p: p["id"]):
+            _plane(draw, at, scale, plane, slots, locale, markers)
     return image
 
 
@@ -78,24 +96,37 @@ def _zones(
     table_h: float,
     locale: str,
     borders: Any = None,
+    box: Box | None = None,
 ) -> None:
     """Seed E.I.b: each end of the table is a side's own (the Entente's on the left), the
     middle no-man's land: quarters, or the borders the mission carries (a mission in the
-    enemy zone gives the defender most of the table)."""
+    enemy zone gives the defender most of the table). The zone's name sits at the bottom
+    of what is shown of it."""
     entente, central = borders if borders else (table_w / 4, table_w * 3 / 4)
+    x_lo, y_lo, x_hi, _ = box or (0.0, 0.0, table_w, table_h)
     for side, (left, right) in (
         ("entente", (0.0, float(entente))),
         ("central", (float(central), table_w)),
     ):
-        draw.rectangle((*at(left, 0), *at(right, table_h)), fill=ZONE_TINT[side])
+        draw.rectangle(pixels(at, left, 0, right, table_h), fill=ZONE_TINT[side])
+        shown = (max(left, x_lo), min(right, x_hi))
+        if shown[1] - shown[0] < 1.0:
+            continue  # hardly any of this zone in the picture: no room for its name
         label = t(f"service.side.{side}", locale)
-        x0, y0 = at(left, table_h)
-        x1, _ = at(right, table_h)
+        x0, y0 = at(shown[0], max(0.0, y_lo))
+        x1, _ = at(shown[1], max(0.0, y_lo))
         fnt = font(LABEL_SIZE, "bold")
         if fnt.getlength(label) > x1 - x0 - 8:  # "Empires centraux" in a quarter
             label = label.split()[0]
         draw.text(((x0 + x1) / 2, y0 - 6), label, font=fnt, fill=SIDE_INK[side], anchor="md")
-    draw.rectangle((*at(0, 0), *at(table_w, table_h)), outline=EDGE, width=2)
+    draw.rectangle(pixels(at, 0, 0, table_w, table_h), outline=EDGE, width=2)
+
+
+def pixels(at: At, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+    """A table rectangle as a picture box, corners in the order Pillow wants (the table's
+    y grows upwards, the picture's down)."""
+    (ax, ay), (bx, by) = at(x0, y0), at(x1, y1)
+    return (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
 
 
 def _relief_ground(draw: ImageDraw.ImageDraw, at: Any, zone: Mapping[str, Any]) -> None:
@@ -122,37 +153,48 @@ def _relief_marker(
         )  # fmt: skip
 
 
+BAND = 36  # the coordinate ticks, left and top
+
+
 def canvas(
-    table_w: float, table_h: float, width: int
-) -> tuple[Image.Image, ImageDraw.ImageDraw, float, Callable[[float, float], tuple[float, float]]]:
-    """A blank page ``width`` pixels wide for a table of ``table_w`` × ``table_h`` bw, with a
-    band left and top for the coordinates: the image, its pen, pixels per bw, and where a
-    table point lands on it."""
-    band = 36  # the coordinate ticks, left and top
-    scale = (width - band - 8) / table_w
-    height = band + int(table_h * scale) + 8
+    table_w: float, table_h: float, width: int, origin: tuple[float, float] = (0.0, 0.0)
+) -> tuple[Image.Image, ImageDraw.ImageDraw, float, At]:
+    """A blank page ``width`` pixels wide for ``table_w`` × ``table_h`` bw of the table from
+    ``origin``, with a band left and top for the coordinates: the image, its pen, pixels
+    per bw, and where a table point lands on it (what falls outside is clipped)."""
+    scale = (width - BAND - 8) / table_w
+    height = BAND + int(table_h * scale) + 8
     image = Image.new("RGB", (width, height), PAPER)
+    ox, oy = origin
+    top = oy + table_h  # the table's y grows upwards (authored 3.1), the picture's down
 
     def at(x: float, y: float) -> tuple[float, float]:
-        return (band + x * scale, band + y * scale)
+        return (BAND + (x - ox) * scale, BAND + (top - y) * scale)
 
     return image, ImageDraw.Draw(image), scale, at
 
 
-def grid(draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float) -> None:
-    """One line a ruler, its coordinate on the top and left edges."""
+def grid(
+    draw: ImageDraw.ImageDraw, at: Any, table_w: float, table_h: float, box: Box | None = None
+) -> None:
+    """One line a ruler, its coordinate on the top and left edges of what is shown."""
     fnt = font(TICK_SIZE)
-    steps = int(table_w // RULER) + 1
-    for i in range(steps):
+    x0, y0, x1, y1 = box or (0.0, 0.0, table_w, table_h)
+    left, top = at(x0, y1)  # the picture's top left corner: the table's y grows upwards
+    for i in range(int(table_w // RULER) + 1):
         x = i * RULER
-        draw.line((*at(x, 0), *at(x, table_h)), fill=GRID, width=1)
-        tx, ty = at(x, 0)
-        draw.text((tx, ty - 4), f"{x:g}", font=fnt, fill=MUTED, anchor="md")
+        if not x0 - 1e-9 <= x <= x1 + 1e-9:
+            continue
+        draw.line((*at(x, max(0.0, y0)), *at(x, min(table_h, y1))), fill=GRID, width=1)
+        tx, _ = at(x, 0)
+        draw.text((tx, top - 4), f"{x:g}", font=fnt, fill=MUTED, anchor="md")
     for i in range(int(table_h // RULER) + 1):
         y = i * RULER
-        draw.line((*at(0, y), *at(table_w, y)), fill=GRID, width=1)
-        tx, ty = at(0, y)
-        draw.text((tx - 4, ty), f"{y:g}", font=fnt, fill=MUTED, anchor="rm")
+        if not y0 - 1e-9 <= y <= y1 + 1e-9:
+            continue
+        draw.line((*at(max(0.0, x0), y), *at(min(table_w, x1), y)), fill=GRID, width=1)
+        _, ty = at(0, y)
+        draw.text((left - 4, ty), f"{y:g}", font=fnt, fill=MUTED, anchor="rm")
 
 
 def _net(draw: ImageDraw.ImageDraw, at: Any, mission: Mapping[str, Any], table_h: float) -> None:
@@ -185,6 +227,28 @@ def _ring(draw: ImageDraw.ImageDraw, at: Any, mission: Mapping[str, Any]) -> Non
             start = (a["x"] + (b["x"] - a["x"]) * t0, a["y"] + (b["y"] - a["y"]) * t0)
             end = (a["x"] + (b["x"] - a["x"]) * t1, a["y"] + (b["y"] - a["y"]) * t1)
             draw.line((*at(*start), *at(*end)), fill=NET, width=3)
+
+
+def arrow(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    heading: float,
+    scale: float,
+    fill: Any,
+    outline: Any = INK,
+    width: int = 2,
+) -> None:
+    """A plane as an arrow along its heading, a small base long (``centre`` in pixels; the
+    heading counter-clockwise on the table, whose y grows upwards, the picture's down)."""
+    cx, cy = centre
+    rad = math.radians(heading)
+    ux, uy = math.cos(rad), -math.sin(rad)
+    half_l, half_w = ARROW[0] / 2 * scale, ARROW[1] / 2 * scale
+    nose = (cx + ux * half_l, cy + uy * half_l)
+    left = (cx - ux * half_l - uy * half_w, cy - uy * half_l + ux * half_w)
+    right = (cx - ux * half_l + uy * half_w, cy - uy * half_l - ux * half_w)
+    tail = (cx - ux * half_l * 0.4, cy - uy * half_l * 0.4)
+    draw.polygon([nose, left, tail, right], fill=fill, outline=outline, width=width)
 
 
 def _cross(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, colour: Any) -> None:
@@ -281,15 +345,8 @@ def _plane(
                 width=2,
             )
     else:
-        heading = math.radians(float(plane["heading"]))
-        ux, uy = math.cos(heading), math.sin(heading)
-        half_l, half_w = ARROW[0] / 2 * scale, ARROW[1] / 2 * scale
-        nose = (cx + ux * half_l, cy + uy * half_l)
-        left = (cx - ux * half_l - uy * half_w, cy - uy * half_l + ux * half_w)
-        right = (cx - ux * half_l + uy * half_w, cy - uy * half_l - ux * half_w)
-        tail = (cx - ux * half_l * 0.4, cy - uy * half_l * 0.4)
         fill = colour if status == "flying" else PAPER  # landed: an outline on the ground
-        draw.polygon([nose, left, tail, right], fill=fill, outline=INK, width=2)
+        arrow(draw, (cx, cy), float(plane["heading"]), scale, fill)
     fnt = font(LABEL_SIZE, "bold")
     half, tall, gap = fnt.getlength(label) / 2, LABEL_SIZE * 1.2, 0.75 * scale
     reach = 0.55 * scale  # a marker's radius (objectives are the widest)

@@ -1,0 +1,92 @@
+"""Wings of War as it is played at a table (issue 27), through Discord in simcord: a player
+picks a program for Albert Ball, sees it flown as a ghost path on his own panel before Lock
+(the other side's panel does not change), locks, and the channel then shows the turn flown:
+that program by that pilot in the text, the turn's picture and its animation, one message
+for the turn, the receipts in one line. The panel's Help speaks Wings, not the carrier."""
+
+from __future__ import annotations
+
+import io
+
+import simcord
+from PIL import Image
+
+from bot.service_model import Pace
+from tests.e2e.conftest import World, manager_role
+from tests.e2e.test_orders import choose, custom_ids, dm_panel, lock, options, refreshed
+
+
+async def _picture(message: object) -> bytes:
+    attachments = getattr(message, "attachments", [])
+    assert attachments, "the panel has no picture"
+    return bytes(await attachments[0].read())
+
+
+async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        world.env = env
+        guild = env.create_guild()
+        channel = guild.create_text_channel("front")
+        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
+        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
+        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
+        spectator = guild.add_member(env.create_user("spectator"))
+        service = world.services.campaigns
+        await service.create_campaign(
+            guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="table"
+        )
+        await alice.slash(channel, "campaign join", side="entente")
+        await bob.slash(channel, "campaign join", side="central")
+        await gm.slash(channel, "campaign start")
+        await world.pump()
+
+        panel = dm_panel(alice_user)
+        before = await _picture(panel)
+        bob_before = await _picture(dm_panel(bob_user))
+        menu = options(panel, "plane1")
+        default = menu[0].value
+        # A program that flies other cards than the default (which the bot would fly).
+        program = next(o.value for o in menu[1:] if o.value.split()[:3] != default.split()[:3])
+        picked = await choose(alice_user, panel, "plane1", program)
+        assert picked.acknowledged and not picked.followups
+        panel = refreshed(alice_user, panel)
+        after = await _picture(panel)
+        # The preview: Albert Ball's program flown as a ghost path, on Alice's panel only.
+        assert after != before
+        assert Image.open(io.BytesIO(after)).width == 800
+        assert await _picture(refreshed(bob_user, dm_panel(bob_user))) == bob_before
+        # Help speaks Wings: its card codes, not the carrier's L/W and CAP.
+        helped = await alice_user.click(panel, custom_id=next(
+            c for c in custom_ids(panel) if c.startswith("sortie:help:")
+        ))  # fmt: skip
+        said = " ".join(m.content for m in (helped.response, *helped.followups) if m is not None)
+        assert "BL, TL" in said and "CAP" not in said
+
+        for user in (alice_user, bob_user):
+            panel = refreshed(user, dm_panel(user))
+            fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+            for field in fields:  # every other choice at its first option
+                if not (user is alice_user and field == "plane1"):
+                    await choose(user, panel, field, options(panel, field)[0].value)
+            locked = await lock(user, refreshed(user, panel))
+            assert locked.acknowledged and not locked.followups
+        await world.pump()
+
+        messages = list(channel.history(viewer=spectator))
+        turn = next(m for m in messages if m.content.startswith("**Turn 1/27 · Programs** — flown"))
+        cards = " ".join(program.split()[-3:])
+        assert f"**Albert Ball** (Nieuport 17) flew `{cards}`" in turn.content
+        assert turn.content.split("\n")[-1].startswith("Receipts: 2 locked, 2 opened ✔")
+        names = [a.filename for a in turn.attachments]
+        assert names == ["turn-1.png", "turn-1.gif"]
+        still = Image.open(io.BytesIO(await turn.attachments[0].read()))
+        assert still.format == "PNG"
+        animation = Image.open(io.BytesIO(await turn.attachments[1].read()))
+        assert animation.format == "GIF" and animation.n_frames > 10
+        # The picture's words name the pilot and his cards too (its alt text).
+        assert f"Albert Ball (Nieuport 17) flew {cards}" in (turn.attachments[0].description or "")
+        # One message for turn 1 (its round message, edited), then turn 2's.
+        firsts = [m.content.split("\n")[0] for m in messages]
+        assert [h for h in firsts if "Turn 1" in h or "turn 1" in h] == [
+            "**Turn 1/27 · Programs** — flown"
+        ]
