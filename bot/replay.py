@@ -304,6 +304,9 @@ class _Composer:
         story: list[str] = []
         if closing is not None and closing.after is not None:
             after = self.public(closing.after)
+            shown = self.told(after, number, int(closing.round["branch"]))
+            if shown is not None:
+                told.append(shown)
             for index in range(self.presenter.report_count(after, number)):
                 told.append(self.report(after, number, index))
             story = self.presenter.turn_summary(after, number, self.loc)
@@ -394,6 +397,27 @@ class _Composer:
         except Exception:
             log.exception("%s of a replay page failed: the page goes out without it", what)
             return None
+
+    def told(self, view: Any, turn: int, branch: int) -> Told | None:
+        """The turn as the game shows it played (Wings: the programs flown, a still and an
+        animation), from the public view after it and the turn's public events, which the
+        export holds as the log does."""
+        events = [
+            (e["kind"], e["data"])
+            for e in self.export["events"]
+            if e["source"] == "engine"
+            and e["turn"] == turn
+            and not e["void"]
+            and e["branch"] == branch
+        ]
+        try:
+            shown = self.presenter.turn_told(self.scenario, view, events, turn, self.loc)
+        except Exception:
+            log.exception("turn %s of a replay page failed: the page goes out without it", turn)
+            return None
+        if shown is None:
+            return None
+        return Told(shown.lines, tuple(Picture(data, alt) for _name, data, alt in shown.images))
 
     def report(self, view: Any, turn: int, index: int) -> Told:
         try:

@@ -36,4 +36,10 @@ async def test_a_finished_campaign_of_every_game_makes_its_page(
         assert section.headings and section.headings[0][0] == 2, section.id
         assert section.images and all(i["alt"].strip() for i in section.images), section.id
     assert all(url.startswith(("data:image/", "#")) for url in page.urls)
+    if Registry(catalog).get(ruleset).presenter.tells_turns:
+        # A game that shows its turns played: the page shows them too, beside the board.
+        assert any(len(s.images) >= 2 for s in page.sections[1:-1])
+    if ruleset == "wings":  # its turns flown as the channel showed them: still and animation
+        gifs = [i for i in page.images if i["src"].startswith("data:image/gif")]
+        assert gifs and all(i["alt"].strip() for i in gifs)
     assert "Verified: every receipt and every event replayed" in made.html
