@@ -428,7 +428,7 @@ class _Composer:
         lines = tuple(report.text.splitlines())
         pictures: tuple[Picture, ...] = ()
         if report.image:
-            alt = t("service.image.report", self.loc, summary=described(lines))
+            alt = t("service.image.report", self.loc, summary=described(lines, self.loc))
             pictures = (Picture(report.image, alt),)
         return Told(lines, pictures)
 
@@ -446,7 +446,11 @@ class _Composer:
         chart = self.picture(
             "after-action chart",
             lambda: self.presenter.after_action(self.scenario, final, self.loc),
-            t("service.image.after-action", self.loc, summary=described([result, *lines])),
+            t(
+                "service.image.after-action",
+                self.loc,
+                summary=described([result, *lines], self.loc),
+            ),
             self.w("end.chart"),
         )
         pictures = tuple(p for p in (board, chart) if p is not None)

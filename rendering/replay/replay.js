@@ -20,7 +20,7 @@
     return -1;
   }
 
-  function show(index, focus) {
+  function show(index, focus, initial) {
     index = Math.max(0, Math.min(sections.length - 1, index));
     if (index === current) { return; }
     current = index;
@@ -35,7 +35,11 @@
     next.disabled = index === sections.length - 1;
     where.textContent = sections[index].querySelector("h2").textContent +
       " · " + (index + 1) + "/" + sections.length;
-    try { history.replaceState(null, "", "#" + sections[index].id); } catch (e) { /* file: */ }
+    // The address follows the reader (a link to a turn), but not while the page loads: the
+    // browser would then scroll to that fragment as the load ends.
+    if (!initial) {
+      try { history.replaceState(null, "", "#" + sections[index].id); } catch (e) { /* file: */ }
+    }
     if (focus) { sections[index].querySelector("h2").focus(); }
     window.scrollTo(0, 0);
   }
@@ -83,7 +87,7 @@
     if (index >= 0) { show(index, true); }
   });
   var start = indexOf(location.hash.slice(1));
-  show(start >= 0 ? start : 0, false);
+  show(start >= 0 ? start : 0, false, true);
   // Opened at a turn's address, the browser scrolls to that section once loaded: the
   // paging controls above it should stay in sight instead.
   if (start > 0) {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -76,3 +77,39 @@ def read_page(html: str) -> PageReader:
     reader.feed(html)
     reader.close()
     return reader
+
+
+class _Text(HTMLParser):
+    """The words a reader meets: text outside scripts and styles, and every alt text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        elif tag == "img":
+            self.parts.append("\n" + (dict(attrs).get("alt") or "") + "\n")
+        elif tag in ("p", "li", "tr", "dt", "dd", "h1", "h2", "h3", "figcaption", "br"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def text_lines(html: str) -> list[str]:
+    reader = _Text()
+    reader.feed(html)
+    reader.close()
+    # Only ASCII blanks fold: a no-break space is part of what is read.
+    lines = (
+        re.sub(r"[ \t\r\f\v]+", " ", line).strip(" ") for line in "".join(reader.parts).split("\n")
+    )
+    return [line for line in lines if line]

@@ -94,6 +94,7 @@ async def test_a_reader_pages_through_every_turn_with_the_keyboard(
 
         now = await shown(tab)
         assert now["id"] == "campaign" and now["heading"] == "The campaign"
+        assert await tab.evaluate("window.scrollY") == 0  # the page opens at its top
         assert now["where"] == "The campaign · 1/8" and now["slider"] == "1"
         # The right arrow, and nothing else, through every turn to the end.
         for number in turns:

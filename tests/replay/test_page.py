@@ -18,8 +18,9 @@ from bot.export import dumps
 from bot.replay import Made, ReplayRefused, make_page
 from engine.zero.catalog import Catalog
 from rendering.replay.page import markdown
-from tests.replay.html import read_page
+from tests.replay.html import read_page, text_lines
 from tests.replay.play import play
+from tests.test_french import problems
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
@@ -101,6 +102,8 @@ def test_a_french_campaign_reads_french(export: dict[str, Any], catalog: Catalog
     assert "Mer de Corail" in page.headings[0][1]
     for english in ("Turn 1", "Verified", "After action", "Previous", "replay."):
         assert english not in html, english
+    # Read as the French demos are: no English left, no-break spaces, singulars.
+    assert problems((f"line {n}", line) for n, line in enumerate(text_lines(html), 1)) == []
 
 
 def test_campaign_text_is_escaped(export: dict[str, Any], catalog: Catalog) -> None:
