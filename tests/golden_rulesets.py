@@ -9,6 +9,7 @@ without touching the proof: a change that renames a field rewrites the fixture's
 mechanically (``--rename``), never its digests.
 
     python -m tests.golden_rulesets --write      # only when a rule changes on purpose
+    python -m tests.golden_rulesets --add        # record the listed games the fixture lacks
     python -m tests.golden_rulesets --check      # what the test does, with a summary
     python -m tests.golden_rulesets --reseal     # events gained data on purpose: new digests,
                                                  # only if every round leaves the game as recorded
@@ -58,6 +59,10 @@ GAMES: tuple[tuple[str, str, int], ...] = (
     ("wings", "dambuster-mohne", 2),
     ("wings", "dambuster-eder-short", 4),
     ("wings", "lancaster-industrial", 3),
+    ("dambuster", "dambuster-eder", 1),
+    ("dambuster", "dambuster-mohne", 2),
+    ("dambuster", "dambuster-eder-short", 3),
+    ("dambuster", "lancaster-industrial", 4),
 )
 MAX_ROUNDS = 2000  # a guard: a game that never ends is a bug, not a long test
 
@@ -189,6 +194,13 @@ def _write(games: list[dict[str, Any]]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--add"]:  # record the games listed but not recorded yet, keep the rest
+        games = load()
+        known = {(g["ruleset"], g["scenario"], g["seed"]) for g in games}
+        games += compute([game for game in GAMES if game not in known])
+        _write(games)
+        print(f"added to {FIXTURE}")
+        return 0
     if argv[:1] == ["--write"]:
         _write(compute())
         print(f"wrote {FIXTURE}")
