@@ -35,7 +35,7 @@ class Actor:
 
     async def step(self, service: CampaignService) -> str:
         """One service call; returns its kind (panel, draft, lock, resolve, refused, over)."""
-        side = SIDES[self.side]
+        side = list(self.users)[self.side]  # the sides in the order they joined
         user = self.users[side]
         try:
             if self.panel is None:

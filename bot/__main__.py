@@ -204,9 +204,10 @@ def main_or_stop(argv: Sequence[str] | None = None) -> int:
         # The odds previews' worker processes end with the command, however it ended (a
         # crash, Ctrl-C); only a command that asked for odds has any.
         try:
-            odds = sys.modules.get("bot.odds")
-            if odds is not None:
-                odds.shut_down()
+            for name in ("bot.odds", "bot.drawing"):  # previews' and pictures' workers
+                workers = sys.modules.get(name)
+                if workers is not None:
+                    workers.shut_down()
         finally:
             restore(handlers)
 

@@ -15,13 +15,12 @@ payload or point at an immutable snapshot.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
-from bot import boards, secrecy, service_rounds
+from bot import boards, drawing, secrecy, service_rounds
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
@@ -29,7 +28,7 @@ from bot.i18n import t, word
 from bot.panel import PanelSpec, deadline_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
-from bot.service_rounds import load_state, panel_data, view_of
+from bot.service_rounds import load_view_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
 from engine.zero.catalog import Catalog
 from rendering.presenter import RevealLine, TurnTold
@@ -37,7 +36,6 @@ from rendering.text import scenario_name
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
 TEXT_LIMIT = 2000  # Discord's limit for a message's content
 
 __all__ = ["Announcement", "AnnouncementBuilder", "deadline_text"]
@@ -97,10 +95,11 @@ def clip(text: str) -> str:
 # ------------------------------------------------------------------------------ images
 
 
-async def render(what: str, draw: Callable[[], T]) -> T | None:
-    """Draw an image off the event loop; None (logged) if drawing fails."""
+async def render(what: str, plugin: Plugin[Any, Any], method: str, *args: Any) -> Any:
+    """``plugin.presenter.<method>(*args)`` drawn off the event loop (``bot.drawing``: in a
+    worker process); None (logged) if drawing fails."""
     try:
-        return await asyncio.to_thread(draw)
+        return await drawing.draw(plugin, method, *args)
     except Exception:
         log.exception("%s image failed: the announcement goes out without it", what)
         return None
@@ -316,7 +315,7 @@ class AnnouncementBuilder:
         snapshot = await tx.snapshot(snapshot_id)
         if snapshot is None:
             raise RuntimeError(f"snapshot {snapshot_id} is missing")
-        return await load_state(tx, rules, snapshot)
+        return await load_view_state(tx, rules, snapshot)
 
     async def _compose(
         self, campaign: CampaignRow, row: OutboxRow, facts: dict[str, Any]
@@ -507,9 +506,7 @@ class AnnouncementBuilder:
         lines += receipts_line(payload.get("opened") or (), len(payload["sides"]), loc)
         images: list[tuple[str, bytes]] = []
         alt: dict[str, str] = {}
-        png = await render(
-            "reveal", lambda: plugin.presenter.reveal_image(title, reveal_sides, loc)
-        )
+        png = await render("reveal", plugin, "reveal_image", title, reveal_sides, loc)
         if png is not None:
             name = f"reveal-t{payload['turn']}-{kind}.png"
             images.append((name, png))
@@ -528,9 +525,7 @@ class AnnouncementBuilder:
         loc = c.locale
         public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
         turn, index = int(payload["turn"]), int(payload["index"])
-        report = await render(
-            "report", lambda: plugin.presenter.report(c.scenario, public, turn, index, loc)
-        )
+        report = await render("report", plugin, "report", c.scenario, public, turn, index, loc)
         if report is None:
             return Announcement("report", t("service.strike.missing", loc, strike=index + 1))
         images: list[tuple[str, bytes]] = []
@@ -554,9 +549,7 @@ class AnnouncementBuilder:
         public = view_of(plugin.rules, state, secrecy.Viewer.public())
         turn = int(payload["turn"])
         events = facts.get("events", ())
-        told = await render(
-            "turn", lambda: plugin.presenter.turn_told(c.scenario, public, events, turn, loc)
-        )
+        told = await render("turn", plugin, "turn_told", c.scenario, public, events, turn, loc)
         if told is not None:
             return await self._told(plugin, c, payload, facts, public, told)
         lines = [t("service.summary.title", loc, turn=turn)]
@@ -656,9 +649,7 @@ class AnnouncementBuilder:
         ]
         public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
         images: list[tuple[str, bytes]] = []
-        png = await render(
-            "after-action", lambda: plugin.presenter.after_action(c.scenario, public, loc)
-        )
+        png = await render("after-action", plugin, "after_action", c.scenario, public, loc)
         alt: dict[str, str] = {}
         if png is not None:
             images.append(("after-action.png", png))

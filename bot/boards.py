@@ -10,13 +10,14 @@ a count (a count small enough to be cheap was thrashed by ten campaigns locking 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from bot import drawing
+from bot.clock import from_epoch
 from bot.rulesets import Plugin
 from rendering.presenter import NO_DRAFTS
 
@@ -86,11 +87,7 @@ async def status_board(
     flags = tuple((side, bool(locked.get(side))) for side in plugin.rules.side_ids)
     key = (id(view), plugin.key, "status", flags, locale, when, ())
     return await _drawn(
-        cache,
-        key,
-        view,
-        "status board",
-        lambda: plugin.presenter.status_board(view, dict(flags), when, locale),
+        cache, key, view, "status board", plugin, "status_board", view, dict(flags), when, locale
     )
 
 
@@ -108,24 +105,45 @@ async def panel_image(
     picked = tuple(sorted(drafts.items()))
     key = (id(view), plugin.key, "panel", (), locale, None, picked)
     return await _drawn(
-        cache,
-        key,
-        view,
-        "order panel",
-        lambda: plugin.presenter.panel_image(view, locale, dict(picked)),
+        cache, key, view, "order panel", plugin, "panel_image", view, locale, dict(picked)
     )
 
 
 async def _drawn(
-    cache: BoardCache, key: _Key, view: Any, what: str, draw: Callable[[], bytes]
+    cache: BoardCache,
+    key: _Key,
+    view: Any,
+    what: str,
+    plugin: Plugin[Any, Any],
+    method: str,
+    *args: Any,
 ) -> bytes | None:
     png = cache.get(key, view)
     if png is not None:
         return png
     try:
-        png = await asyncio.to_thread(draw)
+        drawn: bytes = await drawing.draw(plugin, method, *args)
     except Exception:
         log.exception("%s image failed: the message goes out without it", what)
         return None
-    cache.put(key, view, png)
-    return png
+    cache.put(key, view, drawn)
+    return drawn
+
+
+async def draw_ahead(
+    plugin: Plugin[Any, Any], prepared: Any, locale: str, *, cache: BoardCache = boards
+) -> None:
+    """Draw a round's pictures before anyone asks (``bot.service_rounds.Prepared``): the
+    round message's board in each lock state it can show before it resolves (nobody locked
+    yet, then each deciding side alone, and so on), and each deciding side's order panel.
+    The first Lock of a round then finds its board drawn, as does the panel it re-sends."""
+    live = prepared.round
+    when = deadline_words(from_epoch(live.deadline_at) if live.deadline_at else None)
+    deciding = [side for side in plugin.rules.side_ids if side in prepared.views]
+    for mask in range(2 ** len(deciding) - 1):  # every lock state but all locked (resolved)
+        locked = set(prepared.locked)
+        locked.update(side for bit, side in enumerate(deciding) if mask >> bit & 1)
+        flags = {side: side in locked for side in plugin.rules.side_ids}
+        await status_board(plugin, prepared.public, flags, locale, when, cache=cache)
+    for side in deciding:
+        await panel_image(plugin, prepared.views[side], locale, cache=cache)

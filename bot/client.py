@@ -29,6 +29,7 @@ COGS: tuple[str, ...] = (
     "cogs.odds",
     "cogs.status",
     "cogs.rules",
+    "cogs.dice",
 )
 PUMP_SECONDS = 30
 STOP_WAIT_SECONDS = 20  # under systemd's TimeoutStopSec (30 s in deploy/sortie@.service)
@@ -93,8 +94,14 @@ class SortieBot(commands.Bot):
             # pump after a restart re-arms and resends whatever was pending.
             self._pump_loop.start()
             self._deliver_loop.start()
+        from bot import drawing
         from bot.runtime import freeze_start_up
 
+        if self.services is not None and drawing.in_workers():
+            # The drawing processes started and their presenters built before the first
+            # click, not during it (here, before the bot connects, blocking holds up nobody).
+            drawing.warm_up()
+            self.services.campaigns.draws_ahead = True
         freeze_start_up()
         if not self.syncs_commands:
             log.info(
@@ -213,9 +220,10 @@ class SortieBot(commands.Bot):
                 if self.services is not None and self._database is not None:
                     await self.services.close()
             finally:
-                from bot import odds
+                from bot import drawing, odds
 
                 await asyncio.to_thread(odds.shut_down)  # its previews' worker processes
+                await asyncio.to_thread(drawing.shut_down)  # the pictures' ones
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

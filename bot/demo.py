@@ -20,6 +20,7 @@ import hashlib
 import os
 import random
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -32,6 +33,7 @@ from bot.rulesets import Registry
 from bot.service import CampaignService
 from bot.service_model import Pace, ServiceError
 from db.sqlite import SqliteRepository
+from engine.ruleset import Decision
 
 START = datetime(2025, 5, 4, 12, 0, tzinfo=UTC)
 GUILD, CHANNEL, GM = 1, 42, 7
@@ -118,6 +120,25 @@ def _clean(out: Path) -> None:
             path.unlink()
 
 
+async def _draft_first(
+    service: CampaignService,
+    campaign_id: int,
+    user: int,
+    round_id: int,
+    decision: Decision,
+    wanted: Sequence[str],
+) -> None:
+    """Draft the first of ``wanted`` the rules accept (a scripted commander's preferences
+    end with the field's default)."""
+    for index, value in enumerate(wanted):
+        try:
+            await service.draft(campaign_id, user, round_id, decision.field, value)
+            return
+        except ServiceError:
+            if index == len(wanted) - 1:
+                raise
+
+
 async def run(
     scenario: str | None = None,
     seed: int = 1942,
@@ -172,9 +193,13 @@ async def run(
                 if now.round is None or now.round.id != status.round.id:
                     break  # played already: the sides after it had nothing to decide
                 panel = await service.panel(info.id, user)
+                scripted = rules.demo_choice(panel.view, panel.decisions, picks)
                 for decision in panel.decisions:
-                    option = picks.choice(decision.options)
-                    await service.draft(info.id, user, panel.round_id, decision.field, option.id)
+                    if scripted is None:
+                        wanted = [picks.choice(decision.options).id]
+                    else:
+                        wanted = [*scripted.get(decision.field, ()), decision.default]
+                    await _draft_first(service, info.id, user, panel.round_id, decision, wanted)
                 if forgetful and side == last_side:
                     continue  # drafted, never locked: the deadline will decide
                 with contextlib.suppress(ServiceError):  # the deadline got there first

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot import secrecy
 from bot import switches as switches_of
+from bot.dice import roll_problems
 from bot.i18n import t
 from bot.rulesets import Registry
 from bot.service_model import UNNAMED, canonical_choice, choice_of, receipt_of
@@ -598,6 +599,11 @@ def verify_export(
         replayed_final = _facts_of(replayed_final, final)
     if final is not None and _normal(final) != replayed_final:
         result.problems.append("the final state differs from the replayed state")
+    rolled, problems = roll_problems(rules, seed, export["events"])
+    result.events += rolled
+    if problems:
+        result.problems += problems
+        return result
     result.replayed = True
     return result
 

@@ -11,7 +11,6 @@ away the real draws to come. Same panel, same seed, same figures.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -19,7 +18,7 @@ import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import Any
 from bot import secrecy
 from bot.i18n import t
 from bot.panel import field_text, side_text
+from bot.processes import hangup_blocked
 from bot.service import CampaignService
 from bot.service_model import ServiceError
 from bot.service_rounds import state_of
@@ -103,7 +103,9 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
         if live.id != round_id or live.status != "open":
             raise ServiceError("stale-round")
         svc._require_seated_before(player, live)
-        state = await state_of(tx, rules, live.snapshot_before_id)
+        # From the snapshot alone: no preview plays past turns (carrier's drops them), and
+        # the state pickled to the preview's process stays small however long the history.
+        state = await state_of(tx, rules, live.snapshot_before_id, history=False)
         # Only this side's drafts: the other side's drafts and locks are never read.
         picks = dict(await tx.drafts(live.id, player.side))
     return Ask(
@@ -118,12 +120,15 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
 
 
 def workers() -> int:
-    """Processes a preview may use: ``SORTIE_ODDS_WORKERS``, else one per core."""
+    """Processes a preview may use: ``SORTIE_ODDS_WORKERS``, else one per core but one.
+
+    A preview on every core stalled every other player of the bot for its second or two
+    (issue 29): the core it leaves free keeps the event loop and the drawing going."""
     try:
         wanted = int(os.environ.get("SORTIE_ODDS_WORKERS", "0"))
     except ValueError:
         wanted = 0
-    return max(1, wanted or os.cpu_count() or 1)
+    return max(1, wanted or (os.cpu_count() or 1) - 1)
 
 
 def _pool() -> ProcessPoolExecutor | None:
@@ -140,7 +145,7 @@ def _pool() -> ProcessPoolExecutor | None:
                 # Ctrl-C reaches the whole process group: the bot stops on it and stops
                 # its workers (``shut_down``); a worker interrupted while it waits for work
                 # would only print a traceback of its own, once per process.
-                with _hangup_blocked():  # it starts the resource tracker
+                with hangup_blocked():  # it starts the resource tracker
                     _workers = ProcessPoolExecutor(
                         workers(),
                         mp_context=context,
@@ -162,7 +167,7 @@ def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
         with _pool_lock:
             _in_use += 1
         try:
-            with _hangup_blocked():
+            with hangup_blocked():
                 return list(pool.map(play, items))
         except (BrokenProcessPool, OSError) as error:
             log.warning("odds: worker processes failed (%s); playing in this thread", error)
@@ -172,23 +177,6 @@ def _spread(play: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
         finally:
             _done_with_pool()
     return [play(item) for item in items]
-
-
-@contextlib.contextmanager
-def _hangup_blocked() -> Iterator[None]:
-    """SIGHUP blocked in this thread while it may start processes, which keep it blocked.
-
-    A closed terminal sends SIGHUP to the whole process group; the bot stops cleanly on it
-    and stops its workers (``shut_down``), but the workers, their fork server and
-    multiprocessing's resource tracker would die of it at once, the tracker then printing a
-    warning and a traceback per semaphore. The processes started here (on first use, at
-    ``map``) inherit this thread's signal mask, so the signal stays pending in them, unseen.
-    """
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _done_with_pool() -> None:

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from engine.ruleset import Rules, View
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.land import LandRules
+from engine.rulesets.memoir44 import Memoir44Rules
 from engine.rulesets.pearl_harbor import PearlRules
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings.catalog import default_catalog as wings_catalog
@@ -22,6 +23,7 @@ from engine.zero.catalog import Catalog
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
 from rendering.rulesets.land import LandPresenter
+from rendering.rulesets.memoir44 import Memoir44Presenter
 from rendering.rulesets.pearl_harbor import PearlPresenter
 from rendering.rulesets.wings import WingsPresenter
 
@@ -52,11 +54,13 @@ FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
     "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
     # The Dambuster raids (on Wings' data and rules), one player against the bot.
     "dambuster": lambda _zero: Plugin(DambusterRules(wings_catalog()), WingsPresenter()),
+    # Memoir '44's air rules have their own data too.
+    "memoir44": lambda _zero: Plugin(Memoir44Rules(), Memoir44Presenter()),
 }
 
 
 # Game systems of the seeds not registered yet; ``/sortie about`` lists them as "not yet".
-PLANNED = ("land", "pearl-harbor", "wings", "memoir44-air")
+PLANNED = ("land", "pearl-harbor", "wings", "memoir44")
 
 
 class Registry:

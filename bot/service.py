@@ -21,8 +21,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot import secrecy
+from bot import drawing, secrecy
 from bot import switches as switches_of
+from bot.dice import DICE_ROLLED, MAX_DICE, free_roll_stream
 from bot.i18n import SUPPORTED, t
 from bot.limits import MAX_REMINDERS
 from bot.rulesets import Plugin
@@ -290,6 +291,29 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             if await tx.player(campaign_id, user_id) is not None:
                 await tx.update_player(campaign_id, user_id, dm_ok=ok)
 
+    async def roll(self, campaign_id: int, user_id: int, count: int) -> dict[str, Any]:
+        """Roll ``count`` of the game's own dice for what is played at the table (``/roll``)
+        and log them. Anyone may ask; the dice come from the campaign's seed, drawn from a
+        stream named by the log's length at that moment, so verify replays every roll."""
+        if not 1 <= count <= MAX_DICE:
+            raise ServiceError("dice-count", most=MAX_DICE)
+        async with self.repo.transaction() as tx:
+            campaign = await self._campaign(tx, campaign_id)
+            self._require_live(campaign)
+            rules = self._plugin(campaign).rules
+            turn = (
+                rules.progress(await state_of(tx, rules, campaign.snapshot_id)).turn
+                if campaign.snapshot_id
+                else 1
+            )
+            index = await tx.count_events(campaign.id)
+            faces = rules.roll_dice(count, free_roll_stream(campaign.seed, turn, index))
+            if faces is None:
+                raise ServiceError("no-dice")
+            data = {"by": user_id, "count": count, "faces": list(faces), "index": index}
+            await self._event(tx, campaign, DICE_ROLLED, data, turn=turn)
+            return data
+
     async def start(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> RoundInfo:
         """Open turn 1's orders round; every side needs a commander."""
         async with self.repo.transaction() as tx:
@@ -305,7 +329,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             ctx = self._ctx()
             await tx.update_campaign(campaign.id, status="active", started_at=ctx.now)
             campaign = await self._campaign(tx, campaign_id)
-            state = await state_of(tx, rules, campaign.snapshot_id)
+            state = await state_of(tx, rules, campaign.snapshot_id, history=False)
             assert campaign.snapshot_id is not None
             turn = rules.progress(state).turn
             await self._event(tx, campaign, "campaign-started", {"by": by}, turn=turn)
@@ -313,7 +337,9 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             await refresh_card(tx, campaign, ctx.now)
             row = await tx.round(round_id)
             assert row is not None
-            return round_info(row)
+        if self.draws_ahead and drawing.in_workers():
+            self._prepare(campaign)  # the first round's pictures, drawn ahead as later ones'
+        return round_info(row)
 
     async def panel(self, campaign_id: int, user_id: int) -> PanelData:
         """The order panel of the player's side for the current round.

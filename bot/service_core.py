@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from bot import boards, drawing
 from bot.clock import Clock, epoch, from_epoch
 from bot.limits import plain
 from bot.rulesets import Plugin, Registry
@@ -96,6 +97,10 @@ class ServiceCore:
         # Work started after a resolution and not waited for (``_prepare``): held here so
         # it is not collected half-way.
         self._background: set[asyncio.Task[None]] = set()
+        # Whether a round's pictures are drawn as soon as it opens: the bot turns it on
+        # where pictures are drawn in worker processes (``SortieBot.setup_hook``); a demo,
+        # a script or a test draws only what it shows.
+        self.draws_ahead = False
 
     def _now(self) -> int:
         return epoch(self.clock.now())
@@ -195,7 +200,7 @@ class ServiceCore:
         if turn is None:
             rules = self._plugin(campaign).rules
             turn = (
-                rules.progress(await state_of(tx, rules, campaign.snapshot_id)).turn
+                rules.progress(await state_of(tx, rules, campaign.snapshot_id, history=False)).turn
                 if campaign.snapshot_id
                 else 1
             )
@@ -337,7 +342,11 @@ class ServiceCore:
         async def prepare() -> None:
             try:
                 async with self.repo.read() as tx:
-                    await prepare_round(tx, rules, campaign.id)
+                    prepared = await prepare_round(tx, rules, campaign.id)
+                if prepared is not None and self.draws_ahead and drawing.in_workers():
+                    # Off the event loop, in the drawing processes: the round message's
+                    # board for each lock state it will pass through, and the order panels.
+                    await boards.draw_ahead(self._plugin(campaign), prepared, campaign.locale)
             except Exception:
                 # Only a head start: the first panel works them out itself.
                 log.exception("preparing campaign %s's next round failed", campaign.id)

@@ -451,7 +451,8 @@ class ModerationMixin(ServiceCore):
                 void_events=voided_events,
             )
             await gm_notice(tx, campaign, "rollback", ctx.now, turn=to_turn, reason=reason, by=by)
-            state = await state_of(tx, self._plugin(campaign).rules, snapshot_id)
+            rules = self._plugin(campaign).rules
+            state = await state_of(tx, rules, snapshot_id, history=False)
             round_id = await open_round(tx, ctx, campaign, state, snapshot_id)
             await refresh_card(tx, campaign, ctx.now)
             row = await tx.round(round_id)

@@ -28,6 +28,7 @@ from bot.service_model import (
 from bot.service_rounds import (
     state_of,
     view_of,
+    view_state_of,
 )
 from db.repository import CampaignRow, Transaction
 
@@ -194,7 +195,7 @@ class QueryMixin(ServiceCore):
         winner: str | None = None
         if row.snapshot_id is not None and row.ruleset in self.rulesets:
             rules = self._plugin(row).rules
-            progress = rules.progress(await state_of(tx, rules, row.snapshot_id))
+            progress = rules.progress(await state_of(tx, rules, row.snapshot_id, history=False))
             turn = progress.turn
             winner = progress.winner if row.status == "finished" else None
         return _summary_of(row, turn, winner, await missed_deadlines(tx, row.id))
@@ -298,7 +299,7 @@ class QueryMixin(ServiceCore):
             campaign = await self._campaign(tx, campaign_id)
             live = await tx.live_round(campaign.id)
             rules = self._plugin(campaign).rules
-            state = await state_of(tx, rules, campaign.snapshot_id)
+            state = await view_state_of(tx, rules, campaign.snapshot_id)
             standing = await tx.standing_locks(live.id) if live else {}
             return StatusData(
                 campaign=await self._info(tx, campaign),

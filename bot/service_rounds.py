@@ -40,7 +40,7 @@ from db.repository import (
     Transaction,
 )
 from engine.rng import Rng
-from engine.ruleset import Decision, Rules
+from engine.ruleset import Decision, Progress, Rules
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +62,13 @@ class Ctx:
 # ------------------------------------------------------------------------------ helpers
 
 
-# (rules, campaign, branch, history length, snapshot text, whole): ``whole`` is False for a
-# state parsed from its snapshot alone, without the history records (see ``load_state``).
-_StateKey = tuple[int, int, int, int, str, bool]
+# What a parsed state holds of its history: none (``BARE``: decisions only), the latest
+# records its views read (``RECENT``, ``Rules.view_records``), or every record (``WHOLE``).
+BARE, RECENT, WHOLE = 0, 1, 2
+
+# (rules, campaign, branch, history length, snapshot text, kind): ``kind`` is one of the
+# three above (see ``load_state``).
+_StateKey = tuple[int, int, int, int, str, int]
 
 
 # Bytes a parsed state takes per character of its stored text (snapshot plus history
@@ -111,8 +115,8 @@ class _States:
 _states = _States(budget_bytes(1 / 4))
 
 
-def _key(rules: AnyRules, row: SnapshotRow, whole: bool) -> _StateKey:
-    return (id(rules), row.campaign_id, row.branch, row.history_len, row.state, whole)
+def _key(rules: AnyRules, row: SnapshotRow, kind: int) -> _StateKey:
+    return (id(rules), row.campaign_id, row.branch, row.history_len, row.state, kind)
 
 
 # Snapshot-only states (``load_state(history=False)``) by identity, held weakly: they are
@@ -137,23 +141,40 @@ async def load_state(
 
     On a cache hit neither the history rows are read nor anything parsed.
     """
-    # Before its first record the snapshot is the whole state: one copy serves both.
-    whole = history or row.history_len == 0
-    key = _key(rules, row, whole)
+    return await _load(tx, rules, row, WHOLE if history else BARE)
+
+
+async def load_view_state(tx: Transaction, rules: AnyRules, row: SnapshotRow) -> Any:
+    """A snapshot's state with the latest history records its views read
+    (``Rules.view_records``): every view, panel, board and report of a running campaign
+    is made from it, so a late round's views parse what an early round's do (issue 29).
+    Only views: the state lacks the older records a resolution or an export would need."""
+    return await _load(tx, rules, row, RECENT)
+
+
+async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -> Any:
+    if row.history_len == 0:
+        kind = WHOLE  # before its first record the snapshot is the whole state: one copy
+    key = _key(rules, row, kind)
     state = _states.get(rules, key)
     if state is not None:
         return state
-    if not whole:
+    if kind == BARE:
         state = rules.load_stored(row.state, ())
         _states.put(rules, key, state, len(row.state))
         _mark_bare(state)
         return state
-    records = []
-    if row.history_len:
-        records = await tx.history(row.campaign_id, row.branch, row.history_len)
-    if len(records) != row.history_len:
+    start = 0
+    if kind == RECENT:
+        wanted = rules.view_records(await _load(tx, rules, row, BARE))
+        if wanted is None or wanted >= row.history_len:
+            return await _load(tx, rules, row, WHOLE)
+        start = row.history_len - wanted
+    records = await tx.history(row.campaign_id, row.branch, row.history_len, start=start)
+    if len(records) != row.history_len - start:
         raise RuntimeError(
-            f"snapshot {row.id} needs {row.history_len} history records, found {len(records)}"
+            f"snapshot {row.id} needs history records {start} to {row.history_len - 1},"
+            f" found {len(records)}"
         )
     state = rules.load_stored(row.state, records)
     _states.put(rules, key, state, len(row.state) + sum(len(r) for r in records))
@@ -168,15 +189,18 @@ async def store_state(
     now: int,
     *,
     stored_len: int = 0,
+    base: int = 0,
 ) -> int:
     """Write ``state`` as a new snapshot of the campaign's branch; its id.
 
     Only the history records past ``stored_len`` (what the branch already holds, from the
     snapshot the state was resolved from) are appended, in the caller's transaction, so a
-    round costs its own records, never the whole history again.
+    round costs its own records, never the whole history again. ``base``: how many of the
+    branch's records ``state``'s own history leaves out (a state resolved from its snapshot
+    alone holds only the records its round added: ``base`` is then ``stored_len``).
     """
     progress = rules.progress(state)
-    stored = rules.dump_stored(state, since=stored_len)
+    stored = rules.dump_stored(state, since=stored_len - base)
     await tx.append_history(campaign.id, campaign.branch, stored_len, stored.records)
     snapshot_id = await tx.insert_snapshot(
         campaign.id,
@@ -185,7 +209,7 @@ async def store_state(
         progress.round,
         stored.current,
         now,
-        history_len=stored.length,
+        history_len=base + stored.length,
     )
     # Not cached here: the next round plays from the state as parsed back from storage, as
     # after a restart, so a bot that kept running and one that restarted play alike.
@@ -219,7 +243,7 @@ class _Memo:
         if key is None or key[0] != id(rules):
             return make()
         if part == "pending":
-            key = (*key[:5], False)  # the same decisions with or without the history
+            key = (*key[:5], BARE)  # the same decisions with or without the history
         hit = self.peek(rules, key, part)
         if hit is not None:
             return hit
@@ -261,6 +285,10 @@ async def state_of(
     return await load_state(tx, rules, await snapshot_row(tx, snapshot_id), history=history)
 
 
+async def view_state_of(tx: Transaction, rules: AnyRules, snapshot_id: int | None) -> Any:
+    return await load_view_state(tx, rules, await snapshot_row(tx, snapshot_id))
+
+
 async def view_at(
     tx: Transaction,
     rules: AnyRules,
@@ -269,27 +297,47 @@ async def view_at(
     *,
     row: SnapshotRow | None = None,
 ) -> Any:
-    """A viewer's view of a snapshot; its whole state is parsed only if no view is kept.
+    """A viewer's view of a snapshot; its state is parsed only if no view is kept.
     ``row``: the snapshot's row, when the caller has it."""
     if row is None or row.id != snapshot_id:
         row = await snapshot_row(tx, snapshot_id)
-    kept = _memo.peek(rules, _key(rules, row, True), _view_part(viewer))
-    if kept is not None:
-        return kept
-    return view_of(rules, await load_state(tx, rules, row), viewer)
+    for kind in (RECENT, WHOLE):
+        kept = _memo.peek(rules, _key(rules, row, kind), _view_part(viewer))
+        if kept is not None:
+            return kept
+    return view_of(rules, await load_view_state(tx, rules, row), viewer)
 
 
-async def prepare_round(tx: Transaction, rules: AnyRules, campaign_id: int) -> None:
+@dataclass(frozen=True)
+class Prepared:
+    """An open round's views worked out ahead (``prepare_round``), for drawing ahead."""
+
+    round: RoundRow
+    public: Any
+    views: Mapping[str, Any]  # side -> its view, for the sides the round asks something
+    locked: frozenset[str]  # the sides locked already (those it asks nothing)
+
+
+async def prepare_round(tx: Transaction, rules: AnyRules, campaign_id: int) -> Prepared | None:
     """Work out the open round's decisions and every side's view (and the public one) ahead
     of the first panel: run after a resolution, outside the write lock, so the players'
     first clicks on the new round find them ready."""
     live = await tx.live_round(campaign_id)
     if live is None or live.status != "open":
-        return
-    pending_of(rules, await state_of(tx, rules, live.snapshot_before_id, history=False))
+        return None
+    bare = await state_of(tx, rules, live.snapshot_before_id, history=False)
+    pending_of(rules, bare)
+    views: dict[str, Any] = {}
+    public = None
     for side in (*rules.side_ids, None):
         viewer = secrecy.Viewer.public() if side is None else secrecy.Viewer.player(side)
-        await view_at(tx, rules, live.snapshot_before_id, viewer)
+        view = await view_at(tx, rules, live.snapshot_before_id, viewer)
+        if side is None:
+            public = view
+        elif side_decisions(rules, bare, side):
+            views[side] = view
+    locked = frozenset(await tx.standing_locks(live.id))
+    return Prepared(live, public, views, locked)
 
 
 def side_decisions(rules: AnyRules, state: Any, side: str) -> tuple[Decision, ...]:
@@ -331,7 +379,7 @@ async def panel_data(
     side = player.side
     viewer = secrecy.Viewer.player(side)
     key = _states.key_of(state)
-    if key is not None and key[5]:
+    if key is not None and key[5] != BARE:
         view = view_of(rules, state, viewer)
     else:
         # From its snapshot alone, or no longer known (gone from the cache): the view is
@@ -596,7 +644,7 @@ async def fill_missing(
 ) -> list[str]:
     """Lock a choice for every side that has not locked, per the campaign's policy."""
     rules = ctx.plugin(campaign).rules
-    state = await state_of(tx, rules, round_row.snapshot_before_id)
+    state = await state_of(tx, rules, round_row.snapshot_before_id, history=False)
     standing = await tx.standing_locks(round_row.id)
     filled: list[str] = []
     for side in rules.side_ids:
@@ -657,6 +705,9 @@ class Resolution:
     decisions: Sequence[Decision]
     new_state: Any
     events: Sequence[Any]
+    # How many of the branch's history records ``new_state``'s own history leaves out: all
+    # the stored ones when it was resolved from its snapshot alone, else none.
+    history_base: int = 0
 
 
 async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolution | None:
@@ -669,7 +720,14 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
     if campaign is None:
         return None
     rules = ctx.plugin(campaign).rules
-    state = await state_of(tx, rules, round_row.snapshot_before_id)
+    # From the snapshot alone when the ruleset's rounds read no history (issue 29): the
+    # history is nearly all of a late state, and parsing it made every round cost more
+    # than the one before.
+    row = await snapshot_row(tx, round_row.snapshot_before_id)
+    state = await load_state(tx, rules, row, history=False)
+    base = row.history_len
+    if not rules.resolves_from_snapshot(state):
+        state, base = await load_state(tx, rules, row), 0
     standing = await tx.standing_locks(round_id)
     missing = [side for side in rules.side_ids if side not in standing]
     if missing:
@@ -680,7 +738,7 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
     )
     lock_ids = frozenset(lock.id for lock in standing.values())
-    return Resolution(round_row, campaign, lock_ids, decisions, new_state, events)
+    return Resolution(round_row, campaign, lock_ids, decisions, new_state, events, base)
 
 
 async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool | None:
@@ -724,8 +782,16 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     before = await tx.snapshot(round_row.snapshot_before_id)
     if before is None or before.branch != campaign.branch:
         raise RuntimeError(f"round {round_id} does not start from its campaign's branch")
+    if before.history_len < plan.history_base:
+        raise RuntimeError(f"round {round_id}'s snapshot lost history records")
     after_id = await store_state(
-        tx, rules, campaign, new_state, ctx.now, stored_len=before.history_len
+        tx,
+        rules,
+        campaign,
+        new_state,
+        ctx.now,
+        stored_len=before.history_len,
+        base=plan.history_base,
     )
     await tx.update_round(
         round_id,
@@ -784,7 +850,9 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         )
 
     if progress.finished:
-        await finish_campaign(tx, ctx, campaign, after_id, reason="completed", by=None)
+        await finish_campaign(
+            tx, ctx, campaign, after_id, reason="completed", by=None, progress=progress
+        )
     else:
         await open_round(tx, ctx, campaign, new_state, after_id)
     return True
@@ -883,10 +951,13 @@ async def finish_campaign(
     *,
     reason: str,
     by: int | None,
+    progress: Progress | None = None,
 ) -> None:
-    """End the campaign and reveal its seed: every draw can now be checked."""
+    """End the campaign and reveal its seed: every draw can now be checked. ``progress``:
+    the snapshot's, when the caller has it (the state just resolved)."""
     rules = ctx.plugin(campaign).rules
-    progress = rules.progress(await state_of(tx, rules, snapshot_id))
+    if progress is None:
+        progress = rules.progress(await state_of(tx, rules, snapshot_id, history=False))
     await tx.update_campaign(
         campaign.id,
         status="finished",

@@ -55,7 +55,9 @@ class UpgradeMixin:
             return 0
         turn = 1
         if campaign.snapshot_id:
-            turn = rules.progress(await state_of(tx, rules, campaign.snapshot_id)).turn
+            turn = rules.progress(
+                await state_of(tx, rules, campaign.snapshot_id, history=False)
+            ).turn
         now = self._now()  # type: ignore[attr-defined]
         data = {"ruleset": campaign.ruleset, "old": played, "new": rules.version}
         await tx.append_events(

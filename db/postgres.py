@@ -358,14 +358,17 @@ class PostgresTransaction(Transaction):
             list(records),
         )
 
-    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
-        if length <= 0:
+    async def history(
+        self, campaign_id: int, branch: int, length: int, start: int = 0
+    ) -> list[str]:
+        if length <= start:
             return []
         rows = await self._all(
-            "SELECT record FROM history WHERE campaign_id = $1 AND branch = $2 AND seq < $3"
-            " ORDER BY seq",
+            "SELECT record FROM history WHERE campaign_id = $1 AND branch = $2"
+            " AND seq >= $3 AND seq < $4 ORDER BY seq",
             campaign_id,
             branch,
+            start,
             length,
         )
         return [str(row["record"]) for row in rows]

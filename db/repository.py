@@ -365,8 +365,11 @@ class Transaction(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
-        """The branch's first ``length`` records, in order."""
+    async def history(
+        self, campaign_id: int, branch: int, length: int, start: int = 0
+    ) -> list[str]:
+        """The branch's records ``start`` to ``length - 1`` (its first ``length`` ones from
+        ``start`` on), in order."""
 
     @abc.abstractmethod
     async def copy_history(

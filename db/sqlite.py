@@ -481,13 +481,15 @@ class SqliteTransaction(Transaction):
             f"INSERT INTO history (campaign_id, branch, seq, record) VALUES {values}", params
         )
 
-    async def history(self, campaign_id: int, branch: int, length: int) -> list[str]:
-        if length <= 0:
+    async def history(
+        self, campaign_id: int, branch: int, length: int, start: int = 0
+    ) -> list[str]:
+        if length <= start:
             return []
         rows = await self._all(
-            "SELECT record FROM history WHERE campaign_id = ? AND branch = ? AND seq < ?"
-            " ORDER BY seq",
-            (campaign_id, branch, length),
+            "SELECT record FROM history WHERE campaign_id = ? AND branch = ?"
+            " AND seq >= ? AND seq < ? ORDER BY seq",
+            (campaign_id, branch, start, length),
         )
         return [unpack(row[0]) for row in rows]
 

@@ -15,6 +15,7 @@ module (``bot/secrecy.py``) says who is looking and when each locked choice open
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -379,6 +380,29 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """The whole state back from a snapshot and every one of its history records."""
         return self.load(current)
 
+    def resolves_from_snapshot(self, state: StateT) -> bool:
+        """Whether ``resolve`` plays ``state`` alike with its history left out
+        (``load_stored(current, ())``): the same events, and the same new state once the
+        records it adds are put after the stored ones. A campaign's history grows with
+        every round; a resolution that never reads it costs the same at round 20 as at
+        round 1. False, the safe answer, makes the application load the history first.
+        ``tests/test_resolve_from_snapshot.py`` replays every recorded game both ways.
+
+        ``strike_reports(new_state, turn)`` must then also find the turn's strikes among
+        the records that resolution added: a turn's strikes are recorded when its closing
+        round resolves."""
+        return False
+
+    def view_records(self, state: StateT) -> int | None:
+        """How many of the latest history records a view of ``state`` needs, None for all.
+
+        A running campaign's views (panels, the board, a turn's reports and summary) read
+        at most the record of the turn just played; a finished one's after-action report
+        reads them all. Loading the few a view needs keeps a late round's views as cheap as
+        an early one's. None, the safe answer, loads the whole history.
+        ``tests/test_view_records.py`` draws every recorded game's views both ways."""
+        return None
+
     # -- optional: the odds preview (issue 13). A ruleset without one shows no button.
     def odds(
         self,
@@ -410,6 +434,23 @@ class Rules(ABC, Generic[StateT, ViewT]):
     def strike_reports(self, state: StateT, turn: int) -> Sequence[StrikeReport]:
         """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
         return ()
+
+    # -- optional: the game's own dice, rolled on request for what is played at the table
+    # (``/roll``), logged and replayed by verify like every other draw. A ruleset without
+    # dice of its own returns None, and the application offers no such command for it.
+    def roll_dice(self, count: int, stream: random.Random) -> tuple[str, ...] | None:
+        """``count`` of the game's dice from ``stream``, each face a word of the log's word
+        table (``log.value.<face>``), or None when the game has no dice of its own."""
+        return None
+
+    # -- optional: a scripted commander for the offline demo (``python -m bot demo``)
+    def demo_choice(
+        self, view: ViewT, decisions: Sequence[Decision], pick: random.Random
+    ) -> Mapping[str, Sequence[str]] | None:
+        """For each field, values in the order a scripted commander of this game prefers
+        them, from its side's view and decisions; the demo drafts the first one accepted
+        (the field's default failing all). None: a random offered option for each field."""
+        return None
 
     @property
     def supports_odds(self) -> bool:

@@ -11,6 +11,10 @@ from hypothesis import settings
 
 from tests.pg import Server, fresh_schema
 
+# Pictures are drawn in this process's threads in tests (``bot.drawing``): a pool of
+# worker processes per test run buys nothing there; tests/test_drawing_pool.py starts one.
+os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
+
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

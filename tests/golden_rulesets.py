@@ -63,6 +63,11 @@ GAMES: tuple[tuple[str, str, int], ...] = (
     ("dambuster", "dambuster-mohne", 2),
     ("dambuster", "dambuster-eder-short", 3),
     ("dambuster", "lancaster-industrial", 4),
+    ("memoir44", "western-1944", 1),
+    ("memoir44", "d-day", 2),
+    ("memoir44", "eastern-1942", 3),
+    ("memoir44", "desert-1941", 4),
+    ("memoir44", "pacific-1944", 5),
 )
 MAX_ROUNDS = 2000  # a guard: a game that never ends is a bug, not a long test
 

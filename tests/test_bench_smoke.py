@@ -54,6 +54,22 @@ EXPECTED = {
         r"^background: \d+ calls",
         r"^lock\s+Discord requests [\d.]+, durable writes [\d.]+, lazy writes [\d.]+",
     ],
+    "rounds": [
+        r"^== carrier \(coral-sea\), resolving Lock, caches cold",
+        r"^\s+2\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+/\d+\s+[\d.]+/[\d.]+",
+    ],
+    "players": [
+        r"^first lock\s+[\d.]+\s+[\d.]+\s+[\d.]+\s.*answer x noop <= 3: (meets|MISSES)",
+        r"^resolving lock\s+[\d.]+\s.*answer x noop <= 3: (meets|MISSES)",
+        r"^status\s+[\d.]+\s.*answer x noop <= 3: (meets|MISSES)",
+        r"^event loop, per callback while timed",
+        r"^garbage collection: \d+ collections, longest pause",
+    ],
+    "capacity": [
+        r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+\s+load",
+        r"^capacity at p99 <= 50 ms: \d+ interactions/s.*\(target >= 500: (meets|MISSES)\)",
+        r"^RSS: after set-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
+    ],
     "odds": [
         r"^floor: one plain turn \(coral-sea\)\s+median [\d.]+ ms over \d+",
         r"^preview 1000 samples \(midway\)\s+x[\d.]+ .*[\d.]+ s.*\[target <= 1 s: "

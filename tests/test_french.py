@@ -37,6 +37,7 @@ DEMOS = (
     ("pearl-harbor", None),
     ("wings", None),
     ("dambuster", "dambuster-mohne"),
+    ("memoir44", None),
 )
 # Keys whose French value may be the English one because it is a name: places, scenarios,
 # map labels and targets read the same in French ("Port Moresby", "Midway", "Hickam").
@@ -50,10 +51,24 @@ NAME_KEYS = (
     "land.location.",
     "land.theatre.",
     "wings.plane.",
+    "m44.model.",
 )
 # Words French writes as English does.
 SAME_IN_FRENCH = frozenset(
-    {"tests", "collision", "sortie", "intact", "solo", "change", "forces", "second", "part"}
+    {
+        "tests",
+        "collision",
+        "sortie",
+        "intact",
+        "solo",
+        "change",
+        "forces",
+        "second",
+        "part",
+        "grenade",
+        "saturation",
+        "interception",
+    }
 )
 # A word, accents included: "détails" is not "tails".
 WORD = re.compile(r"[A-Za-zÀ-ÿ][a-zà-ÿ]{3,}")

@@ -97,8 +97,10 @@ def play_varied(case: Case, value: str) -> list[Any]:
             state, choices, Rng(round_.seed, progress.turn, progress.round)
         )
         after = rules.progress(state)
-        if rules.ends_turn(progress.round, turn, after) or after.finished:
-            return record  # the turn is flown: the choice acted in the open
+        if rules.closes_turn(progress.round) or after.finished or after.turn != turn:
+            # The turn is flown (a closing round flies it, even one an optional round
+            # follows, an Ace's last card): the choice acted in the open.
+            return record
         record.append(received(rules, state, events, viewers))
         progress = after
         choices = rules.defaults(rules.pending(state))

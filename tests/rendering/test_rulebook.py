@@ -12,7 +12,14 @@ def test_english_and_french_digests_have_the_same_entries() -> None:
         return [(e.ruleset, e.number) for e in rulebook.entries(lang)]
 
     assert numbers("en") == numbers("fr")
-    assert set(rulebook.rulesets("en")) == {"carrier", "land", "pearl-harbor", "wings", "dambuster"}
+    assert set(rulebook.rulesets("en")) == {
+        "carrier",
+        "land",
+        "pearl-harbor",
+        "wings",
+        "dambuster",
+        "memoir44",
+    }
     for lang in rulebook.LANGS:
         for entry in rulebook.entries(lang):
             assert entry.title and entry.text and entry.keywords, entry.number

@@ -66,10 +66,13 @@ async def play(
                 await service.rollback(info.id, GM, rollback[1], "a <b>misread</b> card")
                 continue
             for user in users.values():
-                clock.advance(hours=picks.randint(1, 9))
+                # The round may have closed on an earlier side's lock (a game where one side
+                # moves a turn): the clock moves only while the round is still open, or the
+                # next round's deadline would pass before its side had played.
                 now = await service.status(info.id)
                 if now.round is None or now.round.id != status.round.id:
                     break
+                clock.advance(hours=picks.randint(1, 9))
                 panel = await service.panel(info.id, user)
                 for decision in panel.decisions:
                     option = picks.choice(decision.options)

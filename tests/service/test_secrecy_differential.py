@@ -130,6 +130,8 @@ async def _play(
             if status.campaign.status == "finished" or live is None or live.turn > 2:
                 break
             for s, user in users.items():
+                if (await env.svc.status(info.id)).campaign.status == "finished":
+                    break  # a pick ended the game (Memoir '44's "we have our medals")
                 panel = await env.svc.panel(info.id, user)
                 for decision in panel.decisions:
                     index = 0

@@ -58,9 +58,8 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
     rules = rules_of(case.round.ruleset)
     users = dict(zip(rules.side_ids, USERS, strict=False))
     others = [u for s, u in users.items() if s != case.side]
-    recorded = [
-        r for r in rounds() if (r.scenario, r.seed) == (case.round.scenario, case.round.seed)
-    ]
+    game = (case.round.ruleset, case.round.scenario, case.round.seed)
+    recorded = [r for r in rounds() if (r.ruleset, r.scenario, r.seed) == game]
     try:
         info = await env.svc.create_campaign(
             GUILD,

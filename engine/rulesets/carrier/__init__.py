@@ -153,3 +153,10 @@ class CarrierRules(Rules[State, View]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> State:
         return _STORED.load(current, records)
+
+    def resolves_from_snapshot(self, state: State) -> bool:
+        return True  # a round appends to the history, and reads none of it
+
+    def view_records(self, state: State) -> int | None:
+        # The turn just played's record (its reports); the after-action reads them all.
+        return None if self.progress(state).finished else 1

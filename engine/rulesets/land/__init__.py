@@ -141,6 +141,7 @@ class LandRules(Rules[LandState, LandView]):
             draw=self._draw(campaign, periods[0], set(), deck),
             used={side: () for side in Side},
             vp={side: 0 for side in Side},
+            flown=(),
         )
 
     # ------------------------------------------------------------------ play
@@ -288,7 +289,16 @@ class LandRules(Rules[LandState, LandView]):
             for side in Side
         }
         history = (*state.history, record)
-        update: dict[str, object] = {"used": used, "vp": totals, "history": history}
+        before = state.flown
+        if before is None:  # stored before ``flown`` was kept
+            before = tuple(r.draw.target for r in state.history)
+        targets = (*before, state.draw.target)
+        update: dict[str, object] = {
+            "used": used,
+            "vp": totals,
+            "history": history,
+            "flown": targets,
+        }
         if turn >= state.missions:
             difference = totals[Side.JAPANESE] - totals[Side.ALLIED]
             row = campaign.performance_for(difference, len(state.periods))
@@ -311,7 +321,7 @@ class LandRules(Rules[LandState, LandView]):
             )
         else:
             period = state.period(turn + 1)
-            flown_numbers = {r.draw.target for r in history}
+            flown_numbers = set(targets)
             deck = Deck(self.catalog.deck.cards, rng.stream("next-target"))
             draw = self._draw(campaign, period, flown_numbers, deck)
             nxt = campaign.target(draw.target)
@@ -353,6 +363,11 @@ class LandRules(Rules[LandState, LandView]):
             used=kept["used"],
             vp=kept["vp"],
             history=kept["history"],
+            flown=(
+                kept["flown"]
+                if kept["flown"] is not None
+                else tuple(r.draw.target for r in kept["history"])
+            ),
             finished=kept["finished"],
             winner=kept["winner"],
             performance=kept["performance"],
@@ -381,3 +396,11 @@ class LandRules(Rules[LandState, LandView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> LandState:
         return _STORED.load(current, records)
+
+    def resolves_from_snapshot(self, state: LandState) -> bool:
+        return state.flown is not None  # the next draw reads it, not the history
+
+    def view_records(self, state: LandState) -> int | None:
+        # The mission just flown's record (its report); the map reads ``flown``; the
+        # after-action reads every record.
+        return None if state.finished or state.flown is None else 1

@@ -25,6 +25,10 @@ class LandState(_Frozen):
     used: Public[dict[Side, tuple[int, ...]]] = Field(default_factory=dict)
     vp: Public[dict[Side, int]] = Field(default_factory=dict)
     history: Public[tuple[MissionRecord, ...]] = ()
+    # The targets flown so far (each mission's draw), kept beside the history so the next
+    # draw (3.8.2's replacements) reads the snapshot alone. None in a state stored before
+    # it was kept: the history still says.
+    flown: Public[tuple[int, ...] | None] = None
     finished: Public[bool] = False
     winner: Public[str | None] = None  # side id or "draw"
     performance: Public[dict[Side, str]] = Field(default_factory=dict)  # 24.7, once finished

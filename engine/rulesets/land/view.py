@@ -222,6 +222,7 @@ class LandView(_Frozen):
     used: dict[Side, tuple[int, ...]] = Field(default_factory=dict)
     vp: dict[Side, int] = Field(default_factory=dict)
     history: tuple[MissionRecord, ...] = ()
+    flown: tuple[int, ...] = ()  # the targets flown so far, in order (the map greys them)
     finished: bool = False
     winner: str | None = None
     performance: dict[Side, str] = Field(default_factory=dict)

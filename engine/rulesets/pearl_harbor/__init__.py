@@ -247,5 +247,12 @@ class PearlRules(Rules[PearlState, PearlView]):
     def load_stored(self, current: str, records: Sequence[str]) -> PearlState:
         return _STORED.load(current, records)
 
+    def resolves_from_snapshot(self, state: PearlState) -> bool:
+        return True  # a round appends to the history, and reads none of it
+
+    def view_records(self, state: PearlState) -> int | None:
+        # The turn just played's record (its reports); the after-action reads them all.
+        return None if self.progress(state).finished else 1
+
 
 __all__ = ["BombResult", "IllegalChoice", "PearlRules", "PearlState"]

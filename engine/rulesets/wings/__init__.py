@@ -1208,3 +1208,11 @@ class WingsRules(Rules[WingsState, WingsView]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return _STORED.load(current, records)
+
+    def resolves_from_snapshot(self, state: WingsState) -> bool:
+        return True  # a round appends to the history, and reads none of it
+
+    def view_records(self, state: WingsState) -> int | None:
+        # Every record: the board and /status say how long each flown mission lasted, and a
+        # campaign holds one record a mission (six at most), so reading them all stays flat.
+        return None

@@ -162,6 +162,13 @@ class DambusterRules(Rules[WingsState, WingsView]):
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return self.wings.load_stored(current, records)
 
+    # Stored as a Wings state is: a round reads no history, a view the latest record at most.
+    def resolves_from_snapshot(self, state: WingsState) -> bool:
+        return self.wings.resolves_from_snapshot(state)
+
+    def view_records(self, state: WingsState) -> int | None:
+        return self.wings.view_records(state)
+
 
 def _crew(eyes: Eyes) -> Eyes:
     """RAF Bomber Command's eyes as the raid engine knows its crew (the Entente)."""

@@ -470,7 +470,7 @@ class LandPresenter:
         attack, a square for an Allied one, as the side markers); flown targets greyed, the
         coming one ringed and named. A legend under the map says so."""
         campaign = view.sheet
-        flown = {r.draw.target for r in view.history}
+        flown = set(view.flown)
         height = MAP_HEIGHT
         panel(draw, (PAD, top, WIDTH - PAD, top + height), SEA, RULE)
         title = _l("phone.map-title", locale)

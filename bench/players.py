@@ -1,0 +1,336 @@
+"""What a player meets: the Lock that opens a round's locking, the Lock that resolves it,
+and ``/status`` after the resolution, at round 1 and at a late round, through simcord.
+
+    python bench/players.py [--samples 40] [--late 12] [--ruleset land --scenario malaya-all]
+
+The real bot runs in simcord (the in-memory Discord of the end-to-end tests, poll 1 ms as
+in ``bench/interactions.py``). Each sample is a campaign of its own, played through the
+service (untimed) to round 1 or round ``--late``, its commanders' DM panels delivered and
+every select on them picked through simcord (untimed). Then, timed, each action right after
+a no-op slash command (the floor, interleaved, so both see the same load):
+
+- ``first lock``: the first commander's Lock (the round goes on; the board of the round's
+  lock state is drawn for the round message);
+- ``resolving lock``: the other commander's Lock, which resolves the round;
+- ``status``: ``/status`` in the channel, with the parsed-state caches emptied first (a bot
+  serving many campaigns rarely still holds this one's).
+
+Each is timed to its answer (what the clicking player waits for), to settled (the bot's
+work done: round message, reveal, reports, the pump), in the bot process's CPU time to
+settled (the event loop's share: what stalls other players), and the CPU time the drawing
+worker processes spent meanwhile (``bot.drawing``, read from /proc; ``SORTIE_DRAW_WORKERS=0``
+draws in the bot's threads instead, as before issue 29). Also printed: the longest time the
+event loop ran one callback (its thread's CPU time, and wall) while timing, and the longest
+garbage-collection pause.
+Rounds 1 and late alternate sample by sample. Verdicts compare the answer with the no-op's
+answer (not a settled no-op padded by simcord's poll). Medians, and p95 once there are 20
+samples; no p99 (that needs 200 samples per point, several minutes per campaign played).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import multiprocessing.connection
+import os
+import sys
+import tempfile
+import time
+import types
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import simcord
+
+from bench.common import machine, median, percentile
+from bench.interactions import COGS, DEFAULTS, EPOCH, BenchBot, timed
+from bench.rounds import Game, cold
+from bot.demo import SeededTokens
+from bot.runtime import FuncClock, open_services
+from bot.service_model import Pace
+
+# simcord stops the clock (``time.monotonic``) for the bot; multiprocessing's waits on its
+# worker processes count their timeouts on that clock and would never end. They keep the
+# real one: the drawing processes run in real time, as in production.
+multiprocessing.connection.time = types.SimpleNamespace(  # type: ignore[attr-defined]
+    **{name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
+)
+
+try:
+    from bot import drawing
+except ImportError:  # a tree from before issue 29, to compare: it draws in threads
+    drawing = None  # type: ignore[assignment]
+
+ACTIONS = ("first lock", "resolving lock", "status")
+RATIO_TARGET = 3.0
+BLOCK_TARGET_MS = 20.0
+GC_TARGET_MS = 50.0
+
+
+class LoopWatch:
+    """How long the event loop ran each callback (its thread's CPU time, which the other
+    processes on a loaded machine cannot inflate, and wall time), while ``on``: the longest
+    is how long the loop was blocked, every other player's click waiting meanwhile."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.cpu: list[float] = []
+        self.wall: list[float] = []
+        real = asyncio.events.Handle._run
+
+        def run(handle: Any) -> None:
+            if not self.on:
+                return real(handle)
+            cpu, wall = time.thread_time(), time.perf_counter()
+            try:
+                return real(handle)
+            finally:
+                self.cpu.append(time.thread_time() - cpu)
+                self.wall.append(time.perf_counter() - wall)
+
+        asyncio.events.Handle._run = run  # type: ignore[method-assign]
+
+
+WATCH = LoopWatch()
+
+
+def _gc_probe(pauses: list[float], cpu: list[float]) -> Any:
+    started: list[float] = []
+
+    def probe(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter(), time.thread_time()]
+        elif started:
+            pauses.append(time.perf_counter() - started[0])
+            cpu.append(time.thread_time() - started[1])
+
+    return probe
+
+
+def drawing_cpu() -> float:
+    """CPU seconds the drawing worker processes have used (``bot.drawing``), from /proc."""
+    pool = getattr(drawing, "_pool", None)
+    if pool is None:
+        return 0.0
+    total = 0
+    for pid in list(getattr(pool, "_processes", {}) or {}):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def _timed(call: Any, env: Any) -> tuple[float, float, float, float]:
+    before = drawing_cpu()
+    answer, settled, cpu = await timed(call, env)
+    return answer, settled, cpu, drawing_cpu() - before
+
+
+def _components(message: Any) -> list[Any]:
+    return [child for row in message.components for child in getattr(row, "children", ())]
+
+
+def _panel(user: Any) -> Any:
+    return [m for m in user.dm_channel.history() if m.components][-1]
+
+
+async def _pick_all(user: Any) -> None:
+    """Pick an option in every order select of the user's latest DM panel (untimed)."""
+    seen: set[str] = set()
+    for _ in range(30):
+        panel = _panel(user)
+        todo = [
+            c
+            for c in _components(panel)
+            if (getattr(c, "custom_id", "") or "").startswith("sortie:o:")
+            and c.custom_id not in seen
+            and getattr(c, "options", None)
+        ]
+        if not todo:
+            return
+        select = todo[0]
+        seen.add(select.custom_id)
+        await user.select(panel, [select.options[0].value], custom_id=select.custom_id)
+
+
+def _lock_id(user: Any) -> str:
+    for child in _components(_panel(user)):
+        if (getattr(child, "custom_id", "") or "").startswith("sortie:lock:"):
+            return str(child.custom_id)
+    raise LookupError("no Lock button on the panel")
+
+
+async def _sample(
+    env: Any, bot: Any, svc: Any, guild: Any, gm: Any, index: int, late: int, args: Any
+) -> tuple[int, dict[str, tuple[float, float, float, float]]] | None:
+    at = 1 if index % 2 == 0 else late
+    channel = guild.create_text_channel(f"c-{index}")
+    rules = svc.rulesets.get(args.ruleset).rules
+    info = await svc.create_campaign(
+        guild.id, channel.id, gm.id, args.scenario, Pace(), f"p{index}", ruleset=args.ruleset
+    )
+    users = {}
+    members = {}
+    for number, side in enumerate(rules.side_ids):
+        user = env.create_user(f"u{index}-{number}")
+        members[side] = (user, guild.add_member(user))
+        users[side] = members[side][1].id
+        await svc.join(info.id, users[side], side)
+    await svc.start(info.id, gm.id)
+    game = Game(info.id, users, index)
+    while game.resolved < at - 1 and not game.over:
+        await game.step_round(svc)
+    if game.over:
+        return None
+    await bot.pump()
+    await env.settle()
+    deciding = []
+    for side, member in members.items():
+        panel = await svc.panel(info.id, users[side])
+        if panel.locked or not panel.decisions:
+            continue
+        await _pick_all(member[0])
+        deciding.append(member)
+    if len(deciding) < 2:
+        return None  # a round one side sits out: no first-lock/resolving pair to time
+    out: dict[str, tuple[float, float, float, float]] = {}
+    WATCH.on = True
+    for name, (user, member) in (("first lock", deciding[0]), ("resolving lock", deciding[1])):
+        out[f"noop {name}"] = await _timed(member.slash(channel, "noop"), env)
+        out[name] = await _timed(user.click(_panel(user), custom_id=_lock_id(user)), env)
+    member = deciding[0][1]
+    cold()
+    out["noop status"] = await _timed(member.slash(channel, "noop"), env)
+    cold()
+    out["status"] = await _timed(member.slash(channel, "status"), env)
+    WATCH.on = False
+    return at, out
+
+
+async def run(args: Any) -> None:
+    holder: list[Any] = []
+    clock = FuncClock(lambda: holder[0].now() if holder else EPOCH)
+    figures: dict[int, dict[str, list[tuple[float, float, float, float]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    loads: list[float] = []
+    pauses: list[float] = []
+    gc_cpu: list[float] = []
+    gc.callbacks.append(_gc_probe(pauses, gc_cpu))
+    with tempfile.TemporaryDirectory() as folder:
+        services = await open_services(Path(folder) / "players.db", clock, seeds=SeededTokens(3))
+        try:
+            bot = BenchBot(services=services, cogs=COGS)
+            async with simcord.run(bot) as env:
+                holder.append(env)
+                guild = env.create_guild()
+                gm = guild.add_member(env.create_user("gm"))
+                index = 0
+                while min((len(figures[r]["status"]) for r in (1, args.late)), default=0) < (
+                    args.samples
+                ):
+                    got = await _sample(
+                        env, bot, services.campaigns, guild, gm, index, args.late, args
+                    )
+                    index += 1
+                    loads.append(os.getloadavg()[0])
+                    if got is None:
+                        if index > 4 * args.samples + 8:
+                            break
+                        continue
+                    at, out = got
+                    for name, value in out.items():
+                        figures[at][name].append(value)
+        finally:
+            await services.campaigns.settle()
+            await services.close()
+            if drawing is not None:
+                drawing.shut_down()  # the picture processes end with the run
+    report(args, figures, loads)
+    cpu, wall = sorted(WATCH.cpu), sorted(WATCH.wall)
+    if cpu:
+        longest = cpu[-1] * 1000
+        print(
+            f"event loop, per callback while timed ({len(cpu)} callbacks): longest "
+            f"{longest:.1f} ms CPU ({wall[-1] * 1000:.1f} ms wall), p99.9 "
+            f"{cpu[int(len(cpu) * 0.999)] * 1000:.1f} ms CPU; over {BLOCK_TARGET_MS:g} ms: "
+            f"{sum(c * 1000 > BLOCK_TARGET_MS for c in cpu)} "
+            f"(target: none: {'meets' if longest <= BLOCK_TARGET_MS else 'MISSES'})"
+        )
+    worst = max(pauses, default=0.0) * 1000
+    worst_cpu = max(gc_cpu, default=0.0) * 1000
+    print(
+        f"garbage collection: {len(pauses)} collections, longest pause {worst:.1f} ms wall, "
+        f"{worst_cpu:.1f} ms CPU (target <= {GC_TARGET_MS:g}: "
+        f"{'meets' if worst <= GC_TARGET_MS else 'MISSES'} on wall)"
+    )
+
+
+def _ms(values: list[float]) -> str:
+    text = f"{median(values) * 1000:8.1f}"
+    if len(values) >= 20:
+        text += f" (p95 {percentile(values, 0.95) * 1000:.1f})"
+    return text
+
+
+def report(args: Any, figures: Any, loads: list[float]) -> None:
+    print(
+        f"\n== {args.ruleset} {args.scenario}; load average {min(loads):.1f}-{max(loads):.1f} "
+        f"during the run"
+    )
+    for at in sorted(figures):
+        out = figures[at]
+        print(f"-- round {at}: {len(out['status'])} samples")
+        print(
+            f"{'action':<16}{'answer ms':>10}{'noop ans':>10}{'x noop':>8}"
+            f"{'settled ms':>12}{'CPU ms':>9}{'draw CPU':>10}{'noop CPU':>10}{'x noop':>8}  verdict"
+        )
+        for name in ACTIONS:
+            mine, noop = out[name], out[f"noop {name}"]
+            answer = [m[0] for m in mine]
+            noop_answer = [n[0] for n in noop]
+            cpu = [m[2] for m in mine]
+            noop_cpu = [n[2] for n in noop]
+            ratio = median(answer) / median(noop_answer)
+            verdict = "meets" if ratio <= RATIO_TARGET else "MISSES"
+            print(
+                f"{name:<16}{median(answer) * 1000:>10.1f}{median(noop_answer) * 1000:>10.2f}"
+                f"{ratio:>8.1f}{median([m[1] for m in mine]) * 1000:>12.1f}"
+                f"{median(cpu) * 1000:>9.1f}{median([m[3] for m in mine]) * 1000:>10.1f}"
+                f"{median(noop_cpu) * 1000:>10.2f}"
+                f"{median(cpu) / median(noop_cpu):>8.1f}  answer x noop <= {RATIO_TARGET:g}: "
+                f"{verdict}"
+            )
+    late, first = figures.get(args.late), figures.get(1)
+    if late and first and late["resolving lock"] and first["resolving lock"]:
+        ratio = median([m[2] for m in late["resolving lock"]]) / median(
+            [m[2] for m in first["resolving lock"]]
+        )
+        print(f"resolving lock CPU, round {args.late} / round 1: x{ratio:.2f} (target <= 1.3)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--samples", type=int, default=40, help="samples per round point")
+    parser.add_argument("--late", type=int, default=12, help="the late round timed")
+    parser.add_argument("--ruleset", default="carrier")
+    parser.add_argument("--scenario", default="coral-sea")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 2 samples")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.samples, args.late = 2, 3
+    DEFAULTS["idle"] = 0.001
+    print(f"machine: {machine()}")
+    asyncio.run(run(args))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

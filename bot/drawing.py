@@ -1,0 +1,135 @@
+"""Images drawn in worker processes, so drawing never holds up the event loop (issue 29).
+
+Pillow holds the GIL through most of a drawing (text, quantizing, the PNG's zlib): in a
+thread of the bot's own process a board drawn for one player stalled every other player's
+clicks for tens of milliseconds. Here a picture is a job for a pool of worker processes,
+one per core (``SORTIE_DRAW_WORKERS``; 0 draws in a thread, as before): the job names the
+ruleset, the presenter's method and its arguments (views and plain data, which pickle), and
+each worker builds the presenters once from the packaged data. Same code, same fonts, same
+data: the same bytes as drawn here (``tests/test_drawing_pool.py``).
+
+A presenter built from another catalog than the packaged one (a test's) is drawn in a
+thread, and so is everything once the pool has failed (a worker killed, no processes on
+this host): a picture is never lost to the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bot.processes import hangup_blocked
+from bot.rulesets import Plugin, Registry
+from engine.zero.loader import default_catalog
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_broken = False
+_registry: Registry | None = None  # in a worker: the presenters, built on its first job
+
+
+def workers() -> int:
+    """Drawing processes: ``SORTIE_DRAW_WORKERS``, else one per core; 0 for none."""
+    try:
+        wanted = int(os.environ.get("SORTIE_DRAW_WORKERS", "-1"))
+    except ValueError:
+        wanted = -1
+    return wanted if wanted >= 0 else (os.cpu_count() or 1)
+
+
+def _start() -> None:
+    # A worker ignores Ctrl-C: the bot stops on it and stops its workers (``shut_down``).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
+    """In a worker: one picture (or report) from the packaged data's presenter."""
+    global _registry
+    if _registry is None:
+        _registry = Registry(default_catalog())
+    return getattr(_registry.get(ruleset).presenter, method)(*args)
+
+
+def _pool_for(plugin: Plugin[Any, Any]) -> ProcessPoolExecutor | None:
+    catalog = getattr(plugin.presenter, "catalog", None)
+    if catalog is not None and catalog is not default_catalog():
+        return None  # a worker would draw from the packaged data, not this catalog
+    return _ensure()
+
+
+def _ensure() -> ProcessPoolExecutor | None:
+    global _pool, _broken
+    with _lock:
+        if _pool is None and not _broken and workers() > 0:
+            try:
+                # forkserver: the bot's threads and sockets are never forked into a worker.
+                with hangup_blocked():
+                    _pool = ProcessPoolExecutor(
+                        workers(),
+                        mp_context=multiprocessing.get_context("forkserver"),
+                        initializer=_start,
+                    )
+            except (OSError, ValueError) as error:
+                _broken = True
+                log.warning("drawing: no worker processes (%s); drawing in threads", error)
+        return _pool
+
+
+def in_workers() -> bool:
+    """Whether pictures are drawn in worker processes (drawing ahead pays only then)."""
+    return workers() > 0 and not _broken
+
+
+async def draw(plugin: Plugin[Any, Any], method: str, *args: Any) -> Any:
+    """``plugin.presenter.<method>(*args)``, in a worker process when there are some."""
+    global _pool, _broken
+    pool = _pool_for(plugin)
+    if pool is not None:
+        try:
+            with hangup_blocked():  # a job may start a worker process
+                future = pool.submit(_job, plugin.key, method, args)
+            return await asyncio.wrap_future(future)
+        except (BrokenProcessPool, OSError) as error:
+            log.warning("drawing: worker processes failed (%s); drawing in threads", error)
+            with _lock:
+                if _pool is pool:
+                    _broken, _pool = True, None
+            pool.shutdown(wait=False, cancel_futures=True)
+    return await asyncio.to_thread(getattr(plugin.presenter, method), *args)
+
+
+def warm_up() -> None:
+    """Start the workers and build their presenters now (the bot calls this once ready),
+    so the first picture players ask for does not wait for a worker to start."""
+    pool = _ensure()
+    if pool is not None:
+        with hangup_blocked():
+            futures = [pool.submit(_ready) for _ in range(workers())]
+        for future in futures:
+            future.result()
+
+
+def _ready() -> bool:
+    global _registry
+    if _registry is None:
+        _registry = Registry(default_catalog())
+    return True
+
+
+def shut_down() -> None:
+    """Stop the worker processes (a picture being drawn finishes first); the bot's close
+    calls this, so no worker outlives it. A later picture starts them again."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True)

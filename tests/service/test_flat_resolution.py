@@ -1,0 +1,124 @@
+"""A round's resolution reads and parses no more at the campaign's end than at its start.
+
+Counted in work done, never timed (issue 29): the history rows a resolving Lock reads
+from the database and the stored text it parses. A campaign's history grows with every
+round; the resolution works from the round's snapshot alone (``Rules.resolves_from_snapshot``)
+and appends the records it adds, so neither count grows with the history. The next
+round's views, worked out after the Lock has answered, are not counted here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from bot import service_rounds
+from bot.service_model import Pace
+from engine.zero.types import Side
+from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
+
+
+class Work:
+    def __init__(self) -> None:
+        self.on = False
+        self.rows = 0
+        self.records = 0
+        self.chars = 0
+
+
+@contextmanager
+def counted(env: Env, rules: Any, classes: set[type]) -> Iterator[Work]:
+    work = Work()
+    real_load = rules.load_stored
+
+    def load_stored(current: str, records: Any) -> Any:
+        if work.on:
+            work.records += len(records)
+            work.chars += len(current) + sum(len(r) for r in records)
+        return real_load(current, records)
+
+    reals = {cls: cls.history for cls in classes}
+
+    def history_of(cls: type) -> Any:
+        async def history(self: Any, *args: Any, **kwargs: Any) -> Any:
+            rows = await reals[cls](self, *args, **kwargs)
+            if work.on:
+                work.rows += len(rows)
+            return rows
+
+        return history
+
+    rules.load_stored = load_stored
+    for cls in classes:
+        cls.history = history_of(cls)  # type: ignore[attr-defined]
+    try:
+        yield work
+    finally:
+        rules.load_stored = real_load
+        for cls, real in reals.items():
+            cls.history = real  # type: ignore[attr-defined]
+
+
+async def _transaction_classes(env: Env) -> set[type]:
+    classes: set[type] = set()
+    for opener in (env.repo.read, env.repo.glance, env.repo.transaction):
+        async with opener() as tx:
+            classes.add(type(tx))
+    return classes
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "scenario"), [("carrier", "coral-sea"), ("land", "malaya-all")]
+)
+async def test_a_resolution_reads_no_history_however_long(
+    env: Env, ruleset: str, scenario: str
+) -> None:
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, scenario, Pace(), seed="flat", ruleset=ruleset
+    )
+    await env.svc.join(info.id, JAP, Side.JAPANESE)
+    await env.svc.join(info.id, ALL, Side.ALLIED)
+    await env.svc.start(info.id, GM)
+    cid = info.id
+    rules = env.svc.rulesets.get(ruleset).rules
+    classes = await _transaction_classes(env)
+    rng = random.Random(5)
+    seen: list[tuple[int, int, int, int, int]] = []  # history length, rows, records, chars, text
+    with counted(env, rules, classes) as work:
+        for _round in range(40):
+            async with env.repo.read() as tx:
+                live = await tx.live_round(cid)
+                if live is None:
+                    break
+                before = await tx.snapshot(live.snapshot_before_id)
+            assert before is not None
+            await env.fill(cid, JAP, rng)
+            round_id = await env.fill(cid, ALL, rng)
+            await env.svc.lock(cid, JAP, round_id)
+            # Cold, as a bot serving many campaigns: nothing of this one is still parsed.
+            service_rounds._states._items.clear()
+            service_rounds._memo._items.clear()
+            work.on = True
+            result = await env.svc.lock(cid, ALL, round_id)
+            work.on = False
+            assert result.resolved
+            seen.append(
+                (before.history_len, work.rows, work.records, work.chars, len(before.state))
+            )
+            work.rows = work.records = work.chars = 0
+            await env.svc.settle()
+    assert len(seen) >= 6 and seen[-1][0] >= 5, seen  # a history long enough to matter
+    async with env.repo.read() as tx:
+        campaign = await tx.campaign(cid)
+        assert campaign is not None
+        records = await tx.history(cid, campaign.branch, 10**6)
+    largest = max(len(r) for r in records)
+    for history_len, rows, parsed, chars, text in seen:
+        # At most the record the locker's panel view reads (``Rules.view_records``), and
+        # the round's snapshot: the same at the last round as at the first.
+        assert rows <= 1 and parsed <= 1, (history_len, seen)
+        assert chars <= 2 * text + largest, (history_len, seen)
