@@ -16,6 +16,9 @@ fi
 command -v apt-get >/dev/null 2>&1 || die "chromium is not installed and apt-get is not available"
 echo "chromium.sh: installing Debian's chromium package" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq chromium >&2
+# Without the recommended packages (printing, mDNS, Perl, GTK's extras): 25 packages instead
+# of 116, half the install time, and the browser test and the screenshots need none of them.
+apt-get update -qq >&2 || die "apt-get update failed; chromium could not be installed"
+apt-get install -y -qq --no-install-recommends chromium >&2 ||
+    die "Debian's chromium package could not be installed (apt-get install chromium failed)"
 command -v chromium >/dev/null 2>&1 || die "no chromium after installing it"

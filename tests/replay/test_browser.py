@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,14 @@ from engine.zero.loader import default_catalog
 from tests.browser import Tab, browser, chromium, on_ci
 from tests.replay.test_page import CSP
 
-pytestmark = pytest.mark.skipif(
-    chromium() is None and not on_ci(), reason="chromium is not installed (CI installs it)"
+MISSING = (
+    "chromium is not installed: the replay page's browser test is skipped"
+    " (bash scripts/chromium.sh installs it; CI does, and fails without it)"
 )
+if chromium() is None and not on_ci():
+    # A skip alone is one letter in pytest's line of dots: the warning names what was left out.
+    warnings.warn(MISSING, stacklevel=1)
+pytestmark = pytest.mark.skipif(chromium() is None and not on_ci(), reason=MISSING)
 
 # What the page shows now: the one section not hidden, its heading, whether that heading
 # has the focus, and each of its images as the reader sees it (decoded, laid out, wide).
