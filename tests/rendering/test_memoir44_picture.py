@@ -1,0 +1,48 @@
+"""The Memoir '44 air war picture holds all it draws: its words under the map end inside the
+picture, a margin of paper below them, however many lines there are (the deadline's too)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.secrecy import Viewer, view_for
+from engine.rulesets.memoir44 import Memoir44Rules
+from rendering.rulesets.memoir44 import Memoir44Presenter
+from rendering.rulesets.memoir44.picture import air_picture
+from rendering.style import PAPER
+
+
+def _bottom_rows_are_paper(png: bytes, rows: int) -> bool:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = image.size
+    strip = image.crop((0, height - rows, width, height))
+    # The PNG is drawn with a palette: paper may come back a step off its colour.
+    return all(
+        abs(low - paper) <= 3 and abs(high - paper) <= 3
+        for (low, high), paper in zip(strip.getextrema(), PAPER, strict=True)
+    )
+
+
+def _opening_view() -> tuple[Memoir44Rules, Any]:
+    rules = Memoir44Rules()
+    state = rules.new(next(iter(rules.scenarios())), "picture")
+    return rules, view_for(rules, state, Viewer.public())
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 14])
+def test_the_words_under_the_map_end_inside_the_picture(count: int) -> None:
+    _, view = _opening_view()
+    lines = [f"line {n}: the air war goes on" for n in range(count)]
+    assert _bottom_rows_are_paper(air_picture(view, lines, "en"), 12)
+
+
+@pytest.mark.parametrize("deadline", [None, "2025-05-05 12:00 UTC"])
+def test_the_status_board_shows_its_last_line_whole(deadline: str | None) -> None:
+    rules, view = _opening_view()
+    unlocked = {side: False for side in rules.side_ids}
+    png = Memoir44Presenter().status_board(view, unlocked, deadline, "fr")
+    assert _bottom_rows_are_paper(png, 12)
