@@ -287,10 +287,14 @@ class _Composer:
         closing = next((p for p in rounds if self.ends_turn(p)), None)
         first = rounds[0]
         opened = self.public(first.before)
-        locks = self.standing(first.round)
+        running = closing is None and not self.finished
+        # A played turn's board shows it as it opened, before anyone locked: who locked and
+        # the deadline are words for a channel still waiting, not for a reader afterwards.
+        # The turn still open shows them as its channel does now.
+        live = rounds[-1].round
+        locks = self.standing(live) if running else {}
         locked = {side: side in locks for side in self.rules.side_ids}
-        # The deadline the round message gave, as boards write it.
-        deadline = first.round["deadline_at"]
+        deadline = live["deadline_at"] if running else None
         when = deadline_words(from_epoch(deadline)) if deadline else None
         board = self.picture(
             "status board",
@@ -314,7 +318,6 @@ class _Composer:
             {_day(p.round["opened_at"]) for p in rounds}
             | {_day(p.round["resolved_at"]) for p in rounds if p.round["resolved_at"]}
         )
-        running = closing is None and not self.finished
         return TurnShown(
             anchor=f"turn-{number}",
             heading=self.w("turn.running" if running else "turn.heading", turn=number),

@@ -152,6 +152,25 @@ def test_a_picture_that_fails_to_draw_leaves_only_itself_out(
     assert len(page.sections[-1].images) == 1  # the final board, no chart
 
 
+def test_a_played_turns_board_shows_it_as_it_opened(
+    export: dict[str, Any], catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who had locked and the deadline are the waiting channel's words, not a reader's."""
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    asked: list[tuple[dict[str, bool], str | None]] = []
+    drawn = CarrierPresenter.status_board
+
+    def status_board(self: Any, view: Any, locked: Any, deadline: Any, locale: str) -> bytes:
+        asked.append((dict(locked), deadline))
+        return drawn(self, view, locked, deadline, locale)
+
+    monkeypatch.setattr(CarrierPresenter, "status_board", status_board)
+    make_page(export, catalog)
+    assert len(asked) == 7  # six turns and the end
+    assert all(not any(locked.values()) and deadline is None for locked, deadline in asked)
+
+
 def test_markdown_marks_up_only_what_it_escaped_first() -> None:
     assert markdown("**Strike** `abc` <b>x</b>") == (
         "<strong>Strike</strong> <code>abc</code> &lt;b&gt;x&lt;/b&gt;"

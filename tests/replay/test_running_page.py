@@ -14,6 +14,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,6 +65,16 @@ async def test_a_running_campaigns_page_shows_no_unopened_choice(
 ) -> None:
     monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     monkeypatch.setattr("bot.export.receipt_of", _receipt_without_choice)
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    boards: list[tuple[dict[str, bool], str | None]] = []
+    drawn = CarrierPresenter.status_board
+
+    def status_board(self: Any, view: Any, locked: Any, deadline: Any, locale: str) -> bytes:
+        boards.append((dict(locked), deadline))
+        return drawn(self, view, locked, deadline, locale)
+
+    monkeypatch.setattr(CarrierPresenter, "status_board", status_board)
     catalog = default_catalog()
     first = await _pages(tmp_path / "a.db", catalog, 0)
     second = await _pages(tmp_path / "b.db", catalog, 1)
@@ -78,3 +89,5 @@ async def test_a_running_campaigns_page_shows_no_unopened_choice(
     assert "Doctrine" not in first[1] and "sealed until it opens" in running.text
     assert "still open: its choices are secret" in running.text
     assert "Doctrine" in first[2]
+    # The turn being played shows its board as the channel does: who locked, and by when.
+    assert any(any(locked.values()) and deadline for locked, deadline in boards)
