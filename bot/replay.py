@@ -293,7 +293,7 @@ class _Composer:
         # The turn still open shows them as its channel does now.
         live = rounds[-1].round
         locks = self.standing(live) if running else {}
-        locked = {side: side in locks for side in self.rules.side_ids}
+        locked = {side: side in locks for side in self.rules.side_ids} if running else {}
         deadline = live["deadline_at"] if running else None
         when = deadline_words(from_epoch(deadline)) if deadline else None
         board = self.picture(
@@ -438,11 +438,10 @@ class _Composer:
     def ending(self, state: Any) -> Ending:
         final = self.public(state)
         result, vp = self.result(state)
-        unlocked = {side: False for side in self.rules.side_ids}
         lines = (t("service.summary.vp", self.loc, vp=vp),)
         board = self.picture(
             "final board",
-            lambda: self.presenter.status_board(final, unlocked, None, self.loc),
+            lambda: self.presenter.status_board(final, {}, None, self.loc),  # nobody waits
             self.presenter.board_summary(final, self.loc),
             self.w("end.final-board"),
         )
