@@ -328,6 +328,7 @@ class _Composer:
             story=tuple(story),
             short=self.w("nav.turn", turn=number),
             running=running,
+            where=next(iter(self.presenter.status_lines(opened, self.loc)), ""),
         )
 
     @staticmethod

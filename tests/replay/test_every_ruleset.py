@@ -40,6 +40,8 @@ async def test_a_finished_campaign_of_every_game_makes_its_page(
         # A game that shows its turns played: the page shows them too, beside the board.
         assert any(len(s.images) >= 2 for s in page.sections[1:-1])
     if ruleset == "wings":  # its turns flown as the channel showed them: still and animation
+        # and each turn named as its table names it, the mission and its own turn
+        assert all("Mission " in s.text for s in page.sections[1:-1])
         gifs = [i for i in page.images if i["src"].startswith("data:image/gif")]
         assert gifs and all(i["alt"].strip() for i in gifs)
     assert "Verified: every receipt and every event replayed" in made.html

@@ -57,6 +57,7 @@ def test_every_turn_has_its_heading_board_choices_and_story(
     assert ids == ["campaign"] + [f"turn-{n}" for n in turns] + ["after-action"]
     for number, section in zip(turns, page.sections[1:-1], strict=True):
         assert section.headings[0] == (2, f"Turn {number}")
+        assert f"Coral Sea, turn {number} of 6, Orders" in section.text  # the game's words
         assert section.images, section.id
         assert "Fleet Tactic" in section.text and "Resource" in section.text  # the choices
         assert "VP:" in section.text  # the turn's story
