@@ -20,6 +20,16 @@
     return -1;
   }
 
+  // On a phone the turn list is one row that scrolls sideways: bring the page's link into
+  // it (scrollIntoView would move the whole page too).
+  function inSight(link) {
+    var list = link.parentNode.parentNode;
+    var box = list.getBoundingClientRect();
+    var at = link.getBoundingClientRect();
+    if (at.left < box.left) { list.scrollLeft -= box.left - at.left + 8; }
+    else if (at.right > box.right) { list.scrollLeft += at.right - box.right + 8; }
+  }
+
   function show(index, focus, initial) {
     index = Math.max(0, Math.min(sections.length - 1, index));
     if (index === current) { return; }
@@ -29,6 +39,7 @@
       if (i === index) { link.setAttribute("aria-current", "page"); }
       else { link.removeAttribute("aria-current"); }
     });
+    if (links[index]) { inSight(links[index]); }
     slider.value = String(index + 1);
     slider.setAttribute("aria-valuetext", sections[index].querySelector("h2").textContent);
     prev.disabled = index === 0;

@@ -55,6 +55,17 @@ document.addEventListener("securitypolicyviolation", e => window.__violations.pu
   e.violatedDirective + " " + e.blockedURI));"""
 
 
+FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+# Whether the turn list's link to the page shown lies within the list's visible width.
+IN_SIGHT = """(() => {
+  const link = document.querySelector("nav#turns a[aria-current]");
+  const list = link.closest("ol").getBoundingClientRect();
+  const box = link.getBoundingClientRect();
+  return box.left >= list.left - 1 && box.right <= list.right + 1;
+})()"""
+
+
 async def shown(tab: Tab) -> dict[str, Any]:
     sections = await tab.evaluate(SHOWN)
     assert len(sections) == 1, sections
@@ -139,6 +150,9 @@ async def test_a_reader_pages_through_every_turn_with_the_keyboard(
             mobile=True,
         )
         await tab.send("Emulation.setTouchEmulationEnabled", enabled=True)
+        # Two frames: the touches are hit-tested on the phone's layout, not the last wide one
+        # (where the swipe's start can fall in the turn list's column, beside the page).
+        await tab.evaluate(FRAMES)
         columns = await tab.evaluate(
             'getComputedStyle(document.querySelector(".layout")).gridTemplateColumns'
         )
@@ -146,6 +160,11 @@ async def test_a_reader_pages_through_every_turn_with_the_keyboard(
         top = await tab.evaluate('document.getElementById("pages").getBoundingClientRect().top')
         await tab.swipe((300, int(top) + 60), (60, int(top) + 70))
         assert (await shown(tab))["id"] == "turn-4"
+        # The turn list scrolls sideways on a phone: the page shown keeps its link in sight.
+        for _ in range(len(turns) - 4 + 1):
+            await tab.key("ArrowRight", 39)
+        assert (await shown(tab))["id"] == "after-action"
+        assert await tab.evaluate(IN_SIGHT), "the turn list hides the page shown"
 
         assert await tab.evaluate("window.__violations") == []
         errors = [e for e in tab.events if e["method"] == "Runtime.exceptionThrown"]
