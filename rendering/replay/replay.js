@@ -97,6 +97,10 @@
     var index = indexOf(location.hash.slice(1));
     if (index >= 0) { show(index, true); }
   });
+  // The list's row may be laid out again (the page loaded, the phone turned): the link anew.
+  function keepInSight() { if (links[current]) { inSight(links[current]); } }
+  window.addEventListener("resize", keepInSight);
+  window.addEventListener("load", keepInSight);
   var start = indexOf(location.hash.slice(1));
   show(start >= 0 ? start : 0, false, true);
   // Opened at a turn's address, the browser scrolls to that section once loaded: the
