@@ -27,3 +27,26 @@ def test_a_board_with_no_side_waiting_shows_no_lock(ruleset: str) -> None:
         pytest.skip(f"{ruleset}'s board shows no lock")
     nobody = board({})
     assert nobody != waiting and nobody != locked
+
+
+def test_the_carriers_board_with_no_side_waiting_names_no_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rendering.rulesets.carrier.status as status
+
+    plugin = Registry(default_catalog()).get("carrier")
+    rules = plugin.rules
+    view = view_for(rules, rules.new("coral-sea", "locks"), Viewer.public())
+    asked: list[str] = []
+    words = status.tr
+
+    def tr(key: str, locale: str, **values: object) -> str:
+        asked.append(key)
+        return words(key, locale, **values)
+
+    monkeypatch.setattr(status, "tr", tr)
+    plugin.presenter.status_board(view, {side: False for side in rules.side_ids}, None, "en")
+    assert "status.no_deadline" in asked and "status.waiting" in asked
+    asked.clear()
+    plugin.presenter.status_board(view, {}, None, "en")
+    assert not {"status.no_deadline", "status.waiting", "status.locked"} & set(asked)

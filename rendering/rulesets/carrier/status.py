@@ -190,9 +190,16 @@ def _side_cards(
 
 
 def _round_box(
-    draw: ImageDraw.ImageDraw, top: int, view: View, deadline: str | None, locale: str
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    view: View,
+    deadline: str | None,
+    locale: str,
+    waiting: bool = True,
 ) -> int:
-    """The round (or the result) and its deadline, then the turn track; returns the height."""
+    """The round (or the result) and its deadline, then the turn track; returns the height.
+    ``waiting``: a round waits on the sides; else (a played turn shown again) no deadline
+    is named, not even 'no deadline set'."""
     x0, x1 = MARGIN, WIDTH - MARGIN
     inner = x1 - x0 - 32
     lines: list[tuple[str, tuple[int, ...], FontKind]] = []  # text, sizes, face
@@ -207,12 +214,13 @@ def _round_box(
     else:
         title = tr("status.round", locale, name=round_name(view.round, locale))
         lines.append((title, (28, 26, 24), "bold"))
-        text = (
-            tr("status.deadline", locale, when=deadline)
-            if deadline
-            else tr("status.no_deadline", locale)
-        )
-        lines.append((text, (PHONE_TEXT, PHONE_MIN_TEXT), "regular"))
+        if deadline or waiting:
+            text = (
+                tr("status.deadline", locale, when=deadline)
+                if deadline
+                else tr("status.no_deadline", locale)
+            )
+            lines.append((text, (PHONE_TEXT, PHONE_MIN_TEXT), "regular"))
     drawn: list[tuple[str, ImageFont.FreeTypeFont, RGB]] = []
     for text, sizes, kind in lines:
         fnt, wrapped = phone_lines(text, inner, sizes, kind, 2)
@@ -297,7 +305,7 @@ def _status_image(
     title = scenario_name(view.scenario, view.scenario_name, locale)
     y = phone_header(image, draw, title, subtitle, right) + GAP
     y += _side_cards(image, draw, y, view, locked, locale) + 10
-    y += _round_box(draw, y, view, deadline_text, locale) + GAP
+    y += _round_box(draw, y, view, deadline_text, locale, waiting=bool(locked)) + GAP
     map_bottom = y + map_height(view, INNER)
     draw_map(image, draw, (MARGIN, y, WIDTH - MARGIN, map_bottom), view, locale)
     y = map_bottom + GAP
