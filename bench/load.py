@@ -67,7 +67,8 @@ async def create_actors(
     service: CampaignService, count: int, *, first: int = 0, scenario: str | None = None
 ) -> list[Actor]:
     """``count`` started campaigns (one per channel), alternating the scenarios."""
-    scenarios = [scenario] if scenario else sorted(service.catalog.scenarios)
+    default = service.rulesets.get(service.rulesets.default).rules  # the default game's
+    scenarios = [scenario] if scenario else sorted(default.scenarios())
     actors = []
     for index in range(first, first + count):
         gm = 1_000_000 + index

@@ -52,7 +52,6 @@ from bot.demo import SeededTokens
 from bot.runtime import freeze_start_up
 from bot.service import CampaignService
 from db.sqlite import SqliteRepository
-from engine.zero.loader import default_catalog
 
 P99_TARGET_MS = 50.0
 RATE_TARGET = 1000.0
@@ -71,9 +70,7 @@ async def _open(
     try:
         yield (
             repo,
-            CampaignService(
-                repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(seeds)
-            ),
+            CampaignService(repo, ManualClock(), rng_seed_source=SeededTokens(seeds)),
         )
     finally:
         await repo.close()

@@ -47,7 +47,6 @@ from db.bundles import unbundled
 from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository
-from engine.zero.loader import default_catalog
 
 TARGET_KIB = 60.0  # issue 13: a 6-turn campaign's share of the file
 FLAT = 1.5  # the last turn may add at most this times the first turn's bytes
@@ -200,9 +199,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     path = folder / "storage.db"
     repo = await SqliteRepository.open(path)
     try:
-        svc = CampaignService(
-            repo, default_catalog(), ManualClock(), rng_seed_source=SeededTokens(3)
-        )
+        svc = CampaignService(repo, ManualClock(), rng_seed_source=SeededTokens(3))
         rng = random.Random(13)
         cids = []
         for index in range(args.campaigns):

@@ -39,16 +39,24 @@ To see Sortie play a whole campaign offline, without Discord: python -m bot demo
 """
 
 
+def default_ruleset() -> str:
+    from bot.rulesets import DEFAULT
+
+    return DEFAULT
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="Sortie: play-by-post air and carrier wargame campaigns on Discord.",
+        description="Sortie: play-by-post air wargame campaigns on Discord.",
     )
     parser.add_argument("--version", action="version", version=f"sortie {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and run the bot (the default)")
     demo = sub.add_parser("demo", help="play a whole campaign offline and write its images")
-    demo.add_argument("--ruleset", default="carrier", help="the game system (default carrier)")
+    demo.add_argument(
+        "--ruleset", default=None, help=f"the game system (default {default_ruleset()})"
+    )
     demo.add_argument(
         "--scenario", default=None, help="a scenario of the ruleset (default: its first)"
     )
@@ -62,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--rules",
         action="store_true",
-        help="check the finished campaign against the carrier rules instead of replaying it",
+        help="check the finished campaign against its game's rules instead of replaying it",
     )
     replay = sub.add_parser(
         "replay", help="make one web page that replays a finished campaign turn by turn"
@@ -119,13 +127,12 @@ def _command(command: str, args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     from bot import commands as cli
-    from engine.zero.catalog import DataError
-    from engine.zero.loader import default_catalog
+    from bot.rulesets import DATA_ERRORS, Registry
 
     try:
         # A broken data file stops every subcommand with one line naming the file and entry.
-        default_catalog()
-    except DataError as exc:
+        Registry()
+    except DATA_ERRORS as exc:
         print(f"Game data error: {exc}", file=sys.stderr)
         return 2
     if command == "run":

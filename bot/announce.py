@@ -24,13 +24,12 @@ from bot import boards, drawing, secrecy, service_rounds
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
-from bot.i18n import t, word
+from bot.i18n import field_word, t, word
 from bot.panel import PanelSpec, deadline_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
 from bot.service_rounds import load_view_state, panel_data, view_of
 from db.repository import CampaignRow, OutboxRow, Repository, Transaction
-from engine.zero.catalog import Catalog
 from rendering.presenter import RevealLine, TurnTold
 from rendering.text import scenario_name
 
@@ -75,7 +74,7 @@ def round_text(kind: str, locale: str) -> str:
 
 
 def field_text(name: str, locale: str) -> str:
-    return t(f"service.field.{name}", locale)
+    return field_word(name, locale)
 
 
 def reason_text(reason: str, locale: str) -> str:
@@ -199,17 +198,15 @@ class AnnouncementBuilder:
     def __init__(
         self,
         repo: Repository,
-        catalog: Catalog,
         clock: Clock | None = None,
         *,
         rulesets: Registry | None = None,
     ) -> None:
         self.repo = repo
-        self.catalog = catalog
         # The service's own plugins when the bot passes them: the states, decisions and
         # views it keeps are then the announcements' too (keyed by the rules' identity),
         # and a round message's board is the one /status shows.
-        self.rulesets = rulesets if rulesets is not None else Registry(catalog)
+        self.rulesets = rulesets if rulesets is not None else Registry()
         self.clock = clock or SystemClock()
 
     def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
@@ -382,6 +379,8 @@ class AnnouncementBuilder:
                 lines.append(t("service.round.waiting", loc, side=side_text(side, loc)))
             else:
                 key = "service.round.defaulted" if lock.defaulted else "service.round.locked"
+                if plugin.rules.public_round(round_row.kind) and not lock.defaulted:
+                    key = "inputs.round.submitted"  # nothing sealed: no receipt to show
                 if lock.by_user is None and not lock.defaulted:
                     key = "service.round.idle"  # locked at the opening: nothing to decide
                 lines.append(
@@ -474,6 +473,8 @@ class AnnouncementBuilder:
     ) -> Announcement:
         loc = c.locale
         kind = str(payload["round"])
+        if payload.get("public"):
+            return self._public_line(plugin, c, payload)
         title = t("service.reveal.title", loc, turn=payload["turn"], round=round_text(kind, loc))
         lines = [f"**{title}**"]
         reveal_sides: list[RevealLine] = []
@@ -482,7 +483,7 @@ class AnnouncementBuilder:
             side = str(entry["side"])
             pairs = tuple(
                 (
-                    field_text(name, loc),
+                    field_word(name, loc, value.get("field_label", "")),
                     plugin.presenter.option_text(c.scenario, name, value["id"], loc),
                 )
                 for name, value in entry["fields"].items()
@@ -514,7 +515,31 @@ class AnnouncementBuilder:
             alt[name] = t("service.image.reveal", loc, sides=sides)
         return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
 
-    # -- a resolution's reports (a carrier turn's strikes)
+    def _public_line(
+        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
+    ) -> Announcement:
+        """A public round (a move in the open, a roll asked for): one short line of what
+        each side did, no receipt, no image; the log tells the rest."""
+        loc = c.locale
+        done = []
+        for entry in payload["sides"]:
+            what = " · ".join(
+                plugin.presenter.option_text(c.scenario, name, value["id"], loc)
+                for name, value in entry["fields"].items()
+            )
+            done.append(
+                t("inputs.public.side", loc, side=side_text(str(entry["side"]), loc), what=what)
+            )
+        text = t(
+            "inputs.public.line",
+            loc,
+            turn=payload["turn"],
+            round=round_text(str(payload["round"]), loc),
+            done=" — ".join(done) or t("inputs.public.nothing", loc),
+        )
+        return Announcement("reveal", clip(text))
+
+    # -- a resolution's reports (the strikes a turn flew, say)
     async def _report(
         self,
         plugin: Plugin[Any, Any],
@@ -683,8 +708,9 @@ class AnnouncementBuilder:
 
 def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> str:
     """Why a side's reveal line shows no choice: it had none, or it is sealed. "Until the
-    turn ends" is the usual seal; a round whose turn is all it is (a Wings debrief) says in
-    its ruleset's words what is public of its picks and what stays the side's."""
+    turn ends" is the usual seal; a round whose turn is all it is (a debrief after a
+    mission) says in its ruleset's words what is public of its picks and what stays the
+    side's."""
     if not entry.get("sealed"):
         return t("service.reveal.nothing", loc)
     return word(f"service.reveal.sealed-for.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
@@ -694,11 +720,19 @@ def receipts_line(opened: Sequence[Mapping[str, Any]], locked: int, loc: str) ->
     """The receipts a resolution opens, in one line: how many locks, how many opened, and
     whether every one matches its choice and salt (checked here, as anyone can with
     ``/receipt`` and the export, which keep the salts)."""
-    if not opened:
-        return []
-    good = all(receipt_of(item["canonical"], item["salt"]) == item["receipt"] for item in opened)
-    key = "service.reveal.receipts-ok" if good else "service.reveal.receipts-bad"
-    return [t(key, loc, locked=max(locked, len(opened)), opened=len(opened))]
+    held = [item for item in opened if item.get("held")]
+    opened = [item for item in opened if not item.get("held")]
+    lines: list[str] = []
+    if opened:
+        good = all(
+            receipt_of(item["canonical"], item["salt"]) == item["receipt"] for item in opened
+        )
+        key = "service.reveal.receipts-ok" if good else "service.reveal.receipts-bad"
+        lines.append(t(key, loc, locked=max(locked, len(opened)), opened=len(opened)))
+    if held:
+        # A turn whose choices stay secret to the end says so, rather than nothing.
+        lines.append(t("service.reveal.receipts-held", loc, count=len(held)))
+    return lines
 
 
 def described(lines: Sequence[str], locale: str | None = None) -> str:

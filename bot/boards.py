@@ -101,7 +101,7 @@ async def panel_image(
 ) -> bytes | None:
     """A side's order panel picture (its own view and its own drafts only), drawn once per
     state, locale and drafts: every lock and unlock re-sends the panel, the picture stays the
-    same; a changed draft (a Wings program) may change it, so the drafts are in the key."""
+    same; a changed draft (a flight program) may change it, so the drafts are in the key."""
     picked = tuple(sorted(drafts.items()))
     key = (id(view), plugin.key, "panel", (), locale, None, picked)
     return await _drawn(

@@ -2,12 +2,20 @@
 
 Every application-command failure ends in one ephemeral sentence for the user and one log
 line carrying the interaction id; a traceback never reaches a channel.
+
+A service refusal (``ServiceError``) is not a failure: the cogs raise it and one place
+answers it with its one sentence and no log line: every slash command is wrapped for it
+when its cog is added (``add_cog``), and buttons and selects run through
+``cogs.common.guarded``. The tree's handler (reserved for failures) words one the same way
+should it ever get there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +24,7 @@ from discord.ext import commands, tasks
 
 from bot.i18n import t
 from bot.limits import clip
+from bot.service_model import ServiceError
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -26,6 +35,7 @@ COGS: tuple[str, ...] = (
     "cogs.about",
     "cogs.campaign",
     "cogs.orders",
+    "cogs.write",
     "cogs.odds",
     "cogs.status",
     "cogs.rules",
@@ -33,6 +43,40 @@ COGS: tuple[str, ...] = (
 )
 PUMP_SECONDS = 30
 STOP_WAIT_SECONDS = 20  # under systemd's TimeoutStopSec (30 s in deploy/sortie@.service)
+
+
+# Where a cog records the language its refusals are written in (``answer_in``).
+ANSWER_LOCALE = "sortie.answer-locale"
+
+
+def answer_in(interaction: discord.Interaction[Any], locale: str) -> None:
+    """Refusals to this interaction are written in ``locale`` from now on: the campaign's,
+    when the click was on something drawn in it (a DM panel, the campaign card), so a French
+    panel answers in French whatever the client's language."""
+    interaction.extras[ANSWER_LOCALE] = locale
+
+
+def refusal(interaction: discord.Interaction[Any], error: ServiceError) -> str:
+    """A service refusal as the one sentence it is answered with."""
+    return error.message(interaction.extras.get(ANSWER_LOCALE) or interaction.locale)
+
+
+def answering_refusals(
+    callback: Callable[..., Coroutine[Any, Any, Any]],
+) -> Callable[..., Coroutine[Any, Any, Any]]:
+    """A slash command's callback whose refusals are answered, not raised: called as
+    discord.py calls it, ``(cog, interaction, **options)``."""
+
+    @functools.wraps(callback)
+    async def answered(*args: Any, **options: Any) -> Any:
+        try:
+            return await callback(*args, **options)
+        except ServiceError as error:
+            interaction = args[-1]
+            await send_ephemeral(interaction, refusal(interaction, error))
+            return None
+
+    return answered
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -71,6 +115,14 @@ class SortieBot(commands.Bot):
         self._tick_lock = asyncio.Lock()
         self._deliver_lock = asyncio.Lock()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def add_cog(self, cog: commands.Cog, /, **kwargs: Any) -> None:
+        # The cog's slash commands answer their refusals themselves (see the module's
+        # docstring): the tree's error handler, and whoever watches it, sees failures only.
+        for command in cog.walk_app_commands():
+            if isinstance(command, app_commands.Command):
+                command._callback = answering_refusals(command._callback)
+        await super().add_cog(cog, **kwargs)
 
     async def setup_hook(self) -> None:
         from bot.translator import SortieTranslator
@@ -229,7 +281,9 @@ class SortieBot(commands.Bot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
-        if isinstance(error, UserFacingError):
+        if isinstance(original, ServiceError):
+            message = refusal(interaction, original)
+        elif isinstance(error, UserFacingError):
             message = error.message
         elif isinstance(error, app_commands.CheckFailure):
             message = str(error) or t("error.not_allowed", interaction.locale)

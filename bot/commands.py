@@ -88,7 +88,7 @@ def run_demo(
     scenario: str | None,
     seed: int,
     out: str,
-    ruleset: str = "carrier",
+    ruleset: str | None = None,
     locale: str = "en",
 ) -> int:
     """Play a whole campaign offline through the real services; write it to ``out``."""
@@ -133,12 +133,11 @@ def run_demo(
 
 
 def run_verify_rules(path: str) -> int:
-    """Check a finished carrier campaign against the rules, from its export alone: one line
+    """Check a finished campaign against its game's rules, from its export alone: one line
     per violation citing its rule and exit 1, or ``OK: N checks passed`` and exit 0."""
     from bot.export import Unreadable, read_export, rules_shape_problem
     from bot.i18n import t
-    from bot.rulecheck import check_export
-    from engine.zero.loader import default_catalog
+    from bot.rulesets import Registry
 
     try:
         export = read_export(Path(path))
@@ -147,16 +146,22 @@ def run_verify_rules(path: str) -> int:
         return 1
     # The shape first: the checks read the file as it is, so a value of the wrong type
     # would pass them unseen or stop them half-way.
-    shape = rules_shape_problem(export, default_catalog())
+    rulesets = Registry()
+    shape = rules_shape_problem(export, rulesets)
     if shape is not None:
         print(t("rulecheck.cli.refused", None, why=" ".join(shape.split())[:300]))
         return 1
-    result = check_export(export)
+    ruleset = str(export["campaign"]["ruleset"])
+    result = rulesets.get(ruleset).rules.rules_check(export) if ruleset in rulesets else None
+    if result is None:
+        why = t("rulecheck.cli.no-check", None, ruleset=repr(ruleset))
+        print(t("rulecheck.cli.refused", None, why=why))
+        return 1
     if result.refused is not None:
         print(t("rulecheck.cli.refused", None, why=result.refused))
         return 1
     for problem in result.problems:
-        print(problem.line())
+        print(problem)
     if result.problems:
         return 1
     print(t("rulecheck.cli.ok", None, checks=result.passed))
@@ -167,9 +172,8 @@ def run_verify(path: str) -> int:
     """Replay an export from its seed and choices; exit 0 when everything matches."""
     from bot.export import verify_file
     from bot.i18n import t
-    from engine.zero.loader import default_catalog
 
-    result = verify_file(Path(path), default_catalog())
+    result = verify_file(Path(path))
     if result.unusable:
         print(t("service.cli.verify-refused", None, why=result.problems[0]))
         return 1
@@ -208,13 +212,12 @@ def run_replay(path: str, out: str | None) -> int:
     from bot.export import Unreadable, read_export
     from bot.i18n import t
     from bot.replay import ReplayRefused, make_page
-    from engine.zero.loader import default_catalog
 
     source = Path(path)
     target = Path(out) if out else source.with_suffix(".html")
     try:
         export = read_export(source)
-        made = make_page(export, default_catalog())
+        made = make_page(export)
     except Unreadable as exc:
         print(t("replay.cli.refused", None, why=exc), file=sys.stderr)
         return 1
@@ -337,10 +340,8 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
     from db.backend import open_repository, redact
     from db.repository import StorageError, Transaction
     from db.transfer import SourceChanged, marks, transfer
-    from engine.zero.loader import default_catalog
 
-    catalog = default_catalog()
-    rulesets = Registry(catalog)
+    rulesets = Registry()
     problems: list[str] = []
     ids: list[int] = []
 
@@ -351,7 +352,7 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
             if copied != await export_in(src, rulesets, row.id):
                 problems.append(f"campaign {row.id}: the copy differs from the source")
                 continue
-            verification = verify_export(copied, catalog)
+            verification = verify_export(copied, rulesets)
             problems.extend(f"campaign {row.id}: {p}" for p in verification.problems)
         async with src_repo.read() as fresh:
             if await marks(src_repo, fresh.raw) != await marks(src_repo, src.raw):

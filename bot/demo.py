@@ -144,32 +144,30 @@ async def run(
     seed: int = 1942,
     out: Path | str = "demo-out",
     *,
-    ruleset: str = "carrier",
+    ruleset: str | None = None,
     locale: str = "en",
 ) -> DemoResult:
-    from engine.zero.loader import default_catalog
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     _clean(out)
     clock = ManualClock(START)
-    catalog = default_catalog()
-    registry = Registry(catalog)
+    registry = Registry()
+    ruleset = ruleset or registry.default
     if ruleset not in registry:
         raise ServiceError("unknown-ruleset", ruleset=ruleset, known=", ".join(registry.keys()))
     rules = registry.get(ruleset).rules
     if scenario is None:
-        scenario = "coral-sea" if ruleset == "carrier" else next(iter(rules.scenarios()))
+        scenario = next(iter(rules.scenarios()))  # the ruleset's first
     # One commander per side, in the ruleset's order: 101, 202, ...
     commanders = {side: 101 * (i + 1) for i, side in enumerate(rules.side_ids)}
     last_side = rules.side_ids[-1]
     picks = random.Random(seed)
     repo = await SqliteRepository.open(out / "demo.db", now=clock.now())
-    service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(seed))
+    service = CampaignService(repo, clock, rng_seed_source=SeededTokens(seed), rulesets=registry)
     try:
         sender = FileSender(out, {uid: side for side, uid in commanders.items()})
         worker = OutboxWorker(
-            repo, sender, clock, builder=AnnouncementBuilder(repo, catalog, clock).build
+            repo, sender, clock, builder=AnnouncementBuilder(repo, clock, rulesets=registry).build
         )
         pace = Pace(round_seconds=86_400, reminder_offsets=(6 * 3600,))
         info = await service.create_campaign(
@@ -225,9 +223,9 @@ async def run(
             await worker.deliver_due()
         export = await service.export(info.id)
         (out / "export.json").write_text(dumps(export), encoding="utf-8")
-        report = after_action_markdown(export, catalog, images=sender.images)
+        report = after_action_markdown(export, rulesets=registry, images=sender.images)
         (out / "after-action.md").write_text(report, encoding="utf-8")
-        check = verify_export(export, catalog)
+        check = verify_export(export, registry)
     finally:
         try:
             await service.settle()  # the last round's panels may still be in preparation

@@ -8,9 +8,9 @@ ruleset, the presenter's method and its arguments (views and plain data, which p
 each worker builds the presenters once from the packaged data. Same code, same fonts, same
 data: the same bytes as drawn here (``tests/test_drawing_pool.py``).
 
-A presenter built from another catalog than the packaged one (a test's) is drawn in a
-thread, and so is everything once the pool has failed (a worker killed, no processes on
-this host): a picture is never lost to the pool.
+A plugin built from other data than the packaged one (a test's) is drawn in a thread,
+and so is everything once the pool has failed (a worker killed, no processes on this
+host): a picture is never lost to the pool.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from typing import Any
 
 from bot.processes import hangup_blocked
 from bot.rulesets import Plugin, Registry
-from engine.zero.loader import default_catalog
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +54,13 @@ def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
     """In a worker: one picture (or report) from the packaged data's presenter."""
     global _registry
     if _registry is None:
-        _registry = Registry(default_catalog())
+        _registry = Registry()
     return getattr(_registry.get(ruleset).presenter, method)(*args)
 
 
 def _pool_for(plugin: Plugin[Any, Any]) -> ProcessPoolExecutor | None:
-    catalog = getattr(plugin.presenter, "catalog", None)
-    if catalog is not None and catalog is not default_catalog():
-        return None  # a worker would draw from the packaged data, not this catalog
+    if not plugin.packaged:
+        return None  # a worker would draw from the packaged data, not this plugin's
     return _ensure()
 
 
@@ -121,7 +119,7 @@ def warm_up() -> None:
 def _ready() -> bool:
     global _registry
     if _registry is None:
-        _registry = Registry(default_catalog())
+        _registry = Registry()
     return True
 
 

@@ -26,18 +26,17 @@ from bot.service_model import UNNAMED, canonical_choice, choice_of, receipt_of
 from bot.service_rounds import load_state
 from db.repository import LockRow, Repository, Transaction
 from engine.rng import Rng, seed_commitment
-from engine.zero.catalog import Catalog
 
 FORMAT = "sortie-campaign-export"
-# 2 (issue 11): the carrier turn records carry the facts a rules check reads (bands per
-# turn, band moves, every draw, reshuffles, pilot draws, track ticks). Version 1 files are
+# 2 (issue 11): the turn records carry the facts a rules check reads (bands per turn, band
+# moves, every draw, reshuffles, pilot draws, track ticks). Version 1 files are
 # still read: they replay, and their final state is compared on the facts they hold.
 # 3 (issue 26): each round carries its sealed events (``sealed_events``), opened once the
 # campaign is over; version 2 files have none and are checked as before.
 VERSION = 3
 READABLE = (1, 2, 3)
-# The largest file ``verify`` reads: far above any campaign's export (a six-turn carrier
-# campaign is 0.3 MB), far below what parsing would need memory for (about 2.5 times the
+# The largest file ``verify`` reads: far above any campaign's export (six turns of the
+# default game are 0.3 MB), far below what parsing would need memory for (about 2.5 times the
 # file's size).
 MAX_EXPORT_BYTES = 32 * 1024 * 1024
 
@@ -422,7 +421,10 @@ Observer = Callable[[Mapping[str, Any], Any, Any, Sequence[Any]], None]
 
 
 def verify_export(
-    export: Mapping[str, Any], catalog: Catalog, *, observe: Observer | None = None
+    export: Mapping[str, Any],
+    rulesets: Registry | None = None,
+    *,
+    observe: Observer | None = None,
 ) -> Verification:
     """Check the file's shape, receipts, the seed commitment, and replay every resolved round.
 
@@ -496,7 +498,7 @@ def verify_export(
     if seed_commitment(seed) != info["seed_commitment"]:
         result.problems.append("the seed does not match the commitment published at creation")
         return result
-    registry = Registry(catalog)
+    registry = rulesets if rulesets is not None else Registry()
     if info.get("ruleset") not in registry:
         result.problems.append(f"ruleset {info.get('ruleset')!r} is not in this version")
         return result
@@ -671,7 +673,7 @@ def read_export(path: Path) -> Any:
         raise Unreadable(f"cannot read {path}: {exc}") from None
 
 
-def rules_shape_problem(export: Any, catalog: Catalog) -> str | None:
+def rules_shape_problem(export: Any, rulesets: Registry | None = None) -> str | None:
     """``verify --rules``'s first pass: the file's shape, the final state's included, so a
     value of the wrong type is named by its path instead of passing the rule checks (which
     read the file as it is) or breaking them half-way."""
@@ -679,7 +681,7 @@ def rules_shape_problem(export: Any, catalog: Catalog) -> str | None:
     if problem is not None:
         return problem
     final = export.get("final_state")
-    registry = Registry(catalog)
+    registry = rulesets if rulesets is not None else Registry()
     ruleset = export["campaign"]["ruleset"]
     if not isinstance(final, Mapping) or ruleset not in registry:
         return None  # nothing to read, or a ruleset the rules check refuses by name
@@ -692,7 +694,7 @@ def rules_shape_problem(export: Any, catalog: Catalog) -> str | None:
     return None
 
 
-def verify_file(path: Path, catalog: Catalog) -> Verification:
+def verify_file(path: Path, rulesets: Registry | None = None) -> Verification:
     """Check an export file; every way it can fail is one line in ``problems``.
 
     A file in which nothing can be checked (the seed still secret and no receipt opened) is
@@ -703,7 +705,7 @@ def verify_file(path: Path, catalog: Catalog) -> Verification:
     except Unreadable as exc:
         return _unusable(str(exc))
     try:
-        result = verify_export(export, catalog)
+        result = verify_export(export, rulesets)
     except RecursionError:
         return _unusable("malformed export: an event is nested too deeply")
     except Exception as exc:  # the schema should make this unreachable; still one line
@@ -722,8 +724,8 @@ def verify_file(path: Path, catalog: Catalog) -> Verification:
 
 def after_action_markdown(
     export: Mapping[str, Any],
-    catalog: Catalog,
     *,
+    rulesets: Registry | None = None,
     locale: str | None = None,
     images: Mapping[str, str] | None = None,
 ) -> str:
@@ -738,7 +740,7 @@ def after_action_markdown(
     images = images or {}
     info = export["campaign"]
     loc = locale or info.get("locale") or "en"
-    plugin = Registry(catalog).get(info["ruleset"])
+    plugin = (rulesets if rulesets is not None else Registry()).get(info["ruleset"])
     rules, presenter = plugin.rules, plugin.presenter
     scenario = rules.scenarios()[info["scenario"]]
 

@@ -12,16 +12,19 @@ import unicodedata
 MESSAGE_LIMIT = 2000  # Discord refuses message content longer than this
 VALUE_LIMIT = 100  # a value quoted back in a refusal: enough to recognise it
 MAX_REMINDERS = 10  # each reminder is a DM per side per round
+# A text written for one field (a modal's text input): far above any order a game reads,
+# far below Discord's 4,000, so a pasted page is refused before any ruleset parses it.
+TEXT_INPUT_LIMIT = 200
 
 # Characters that draw nothing although they are letters or symbols to Unicode.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-# Whitespace, format characters (zero-width space and joiners, BOM, word joiner...), controls,
+# Whitespace, format characters (the no-width space and joiners, BOM, word joiner...), controls,
 # unassigned and private-use code points, and combining marks with nothing to combine with.
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
 
 
 def is_blank(text: str) -> bool:
-    """True when ``text`` shows nothing: only spaces, zero-width or other invisible characters."""
+    """True when ``text`` shows nothing: only spaces, no-width or other invisible characters."""
     return not any(
         ch not in _BLANK_LETTERS and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES
         for ch in text

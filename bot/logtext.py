@@ -12,13 +12,15 @@ its kind and its readable data, so nothing is ever hidden.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot import strikelog
 from bot.i18n import _catalog, normalize, t, word
-from rendering.place_words import place_in_text
+
+if TYPE_CHECKING:
+    from bot.rulesets import Registry
+    from rendering.presenter import Presenter
 
 SHORT = 12  # characters of a receipt or a commitment shown in the log
 USER_KEYS = frozenset({"user", "by", "gm", "old", "new", "new_commander"})
@@ -122,131 +124,70 @@ def _duration(seconds: Any, lang: str) -> str:
 
 
 @cache
-def _place_names() -> dict[str, str]:
-    """Every carrier place key of the ZERO! data -> its English name (the fallback)."""
-    from engine.zero.loader import default_catalog
-
-    names: dict[str, str] = {}
-    for scenario in default_catalog().scenarios.values():
-        for place in scenario.places:
-            names.setdefault(place.key, place.name)
-    return names
-
-
-@cache
 def _scenario_names() -> dict[str, str]:
-    from bot.rulesets import Registry
-    from engine.zero.loader import default_catalog
-
-    registry = Registry(default_catalog())
+    registry = _registry()
     names: dict[str, str] = {}
-    rulesets = registry.keys()
-    for key in rulesets:
+    for key in registry.keys():  # noqa: SIM118 (a registry, not a dict)
         for scenario in registry.get(key).rules.scenarios().values():
             names.setdefault(scenario.key, scenario.name)
     return names
 
 
 @cache
-def _sheet_name_keys() -> dict[str, str]:
-    """A land location's or a Pearl Harbor target's English name (as its events keep it) ->
-    its catalogue key, so the log names it in the reader's language."""
-    return {
-        value: key
-        for key, value in _catalog("en").items()
-        if key.startswith(("land.location.", "pearl.target."))
-    }
+def _registry() -> Registry:
+    from bot.rulesets import Registry
 
-
-def _sheet_name(value: Any, lang: str) -> str:
-    text = str(value)
-    key = _sheet_name_keys().get(text)
-    return t(key, lang) if key is not None else text
-
-
-def _place(key: Any, lang: str, *, in_text: bool = False) -> str:
-    """A place's label ("Flotte aéronavale alliée"), or with ``in_text`` the form a sentence
-    takes in its middle ("contre la flotte aéronavale alliée"); proper names read the same."""
-    text = str(key)
-    if text not in _place_names():
-        return _sheet_name(text, lang)
-    label = word(f"render.place.{_slug(text)}", _place_names()[text], lang)
-    return place_in_text(text, label, lang) if in_text else label
-
-
-def _option(field: str, value: Any, lang: str) -> str:
-    """A carrier order as the panel names it: "Long Range", "Small Strike → Port Moresby"."""
-    text = str(value)
-    if field == "fleet_tactic":
-        return word(f"render.tactic.{text}", text, lang)
-    if field == "doctrine":
-        return word(f"render.doctrine.{text}", text, lang)
-    if field == "flight_ops":
-        size, _, target = text.partition(":")
-        name = word(f"render.size.{size}", size, lang)
-        return f"{name} → {_place(target, lang)}" if target else name
-    return _value(value, lang)
-
-
-def _resource(number: Any, lang: str) -> str:
-    from rendering import rulebook
-
-    found = rulebook.entry("carrier", f"#{number}", lang)
-    name = found.title if found is not None else ""
-    return t("log.word.resource", lang, number=number, name=name).strip()
-
-
-def _purpose(purpose: Any, lang: str) -> str:
-    """A pilot draft's purpose ("cap:allied-fleet", "strike:japanese") as words."""
-    what, _, where = str(purpose).partition(":")
-    if what == "cap":
-        return t("log.word.cap", lang, place=_place(where, lang, in_text=True))
-    if where in _place_names() or where == "midway":
-        return t("log.word.strike-of", lang, place=_place(where, lang, in_text=True))
-    return t("log.word.strike", lang)
+    return Registry()
 
 
 @cache
-def _land_resource_keys() -> dict[str, str]:
-    """English land resource name → its catalogue key, to name it in the reader's language."""
-    found: dict[str, str] = {}
-    for key, text in _catalog("en").items():
-        if key.startswith("land.resource.") and key.endswith(".name"):
-            found.setdefault(text, key)
-    return found
+def _games() -> dict[str, Presenter[Any]]:
+    registry = _registry()
+    return {key: registry.get(key).presenter for key in registry.keys()}  # noqa: SIM118
 
 
-def _land_resource(value: str, lang: str) -> str | None:
-    """A land resource as the mission event names it ("#7 Att.: Surprise"), translated."""
-    number, _, name = value.partition(" ")
-    key = _land_resource_keys().get(name) if number.startswith("#") else None
-    return f"{number} {t(key, lang)}" if key and _known(key, lang) else None
+def presenters(ruleset: str | None) -> tuple[Presenter[Any], ...]:
+    """Whose words the log asks for: the campaign's game, or (no game named: a line read
+    on its own) every game's, the first that knows a value saying it."""
+    games = _games()
+    if ruleset in games:
+        return (games[ruleset],)
+    return tuple(games.values())
 
 
-def _value(value: Any, lang: str) -> str:
+def _game(
+    games: Sequence[Presenter[Any]], name: str, value: Any, lang: str, *, opening: bool = False
+) -> str | None:
+    for game in games:
+        found = game.log_words(name, value, lang, opening=opening)
+        if found is not None:
+            return found
+    return None
+
+
+def _value(value: Any, lang: str, games: Sequence[Presenter[Any]] = ()) -> str:
     """A value with no known meaning: lists joined, words of the game translated."""
     if isinstance(value, bool):
         return t(f"log.word.{'yes' if value else 'no'}", lang)
     if isinstance(value, list | tuple):
-        return ", ".join(_value(v, lang) for v in value) or "—"
+        return ", ".join(_value(v, lang, games) for v in value) or "—"
     if isinstance(value, Mapping):
-        return ", ".join(f"{_side(k, lang)} {_value(v, lang)}" for k, v in value.items())
+        return ", ".join(f"{_side(k, lang)} {_value(v, lang, games)}" for k, v in value.items())
     if isinstance(value, str):
-        for key in (f"log.value.{value}", f"service.side.{value}", f"land.level.{value}"):
+        for key in (f"log.value.{value}", f"service.side.{value}"):
             if _known(key, lang):
                 return t(key, lang)
-        resource = _land_resource(value, lang)
-        if resource is not None:
-            return resource
-        dashed = value.replace(" ", "-")
-        for key in (f"pearl.defence.{dashed}", f"pearl.level.{dashed}"):
-            if _known(key, lang):
-                return t(key, lang)
+        found = _game(games, "", value, lang)
+        if found is not None:
+            return found
     return str(value)
 
 
 def _params(
-    data: Mapping[str, Any], lang: str, names: Mapping[str, str] | None = None
+    data: Mapping[str, Any],
+    lang: str,
+    games: Sequence[Presenter[Any]],
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """Every data field as words; a mapping also gives ``<key>_<inner>`` fields. An id the
     game names things by ("P3") reads as its name in ``names`` ("Kurt Wolff")."""
@@ -261,7 +202,7 @@ def _params(
             continue
         if isinstance(value, Mapping):
             for inner, item in value.items():
-                params[f"{key}_{inner}"] = _value(item, lang)
+                params[f"{key}_{inner}"] = _value(item, lang, games)
         if key in USER_KEYS and not isinstance(value, str):
             params[key] = _user(value, lang)
         elif key in SIDE_KEYS or key == "winner":
@@ -272,23 +213,21 @@ def _params(
             params[key] = str(value)[:SHORT] + ("…" if len(str(value)) > SHORT else "")
         elif key == "round":
             params[key] = word(f"service.round.{value}", str(value), lang)
-        elif key in PLACE_KEYS:
-            params[key] = _place(value, lang, in_text=True)
-        elif key == "location":
-            params[key] = _sheet_name(value, lang)
+        elif key in PLACE_KEYS or key == "location":
+            # A place the game names, else a word of its own ("shore-2", a raid's AA gun).
+            params[key] = _game(games, key, value, lang) or _value(value, lang, games)
         elif key == "scenario":
             name = _scenario_names().get(str(value), str(value))
             params[key] = word(f"log.scenario.{value}", name, lang)
         elif key == "group":
             params[key] = word(f"service.field.{value}", str(value), lang)
-        elif key.endswith("doctrine"):
-            params[key] = _option("doctrine", value, lang)
         elif key == "reason":
             params[key] = str(value)
         elif key == "changes" and isinstance(value, list):
             params[key] = settings_changes_text(value, lang)
         else:
-            params[key] = _value(value, lang)
+            # A field the game words itself (a doctrine), else the shared words.
+            params[key] = _game(games, key, value, lang) or _value(value, lang, games)
     params["because"] = (
         t("log.word.because", lang, reason=data["reason"])
         if data.get("reason") not in (None, "", "completed", "ended")
@@ -297,12 +236,19 @@ def _params(
     return params
 
 
-def _carrier_sides(data: Mapping[str, Any]) -> list[str]:
+def _sides_first(data: Mapping[str, Any]) -> list[str]:
+    """The data's keys, the two sides of the two-sided games first."""
     order = ("japanese", "allied")
     return [s for s in order if s in data] + [s for s in data if s not in order]
 
 
-def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, str]) -> str:
+def _special(
+    kind: str,
+    data: Mapping[str, Any],
+    lang: str,
+    params: dict[str, str],
+    games: Sequence[Presenter[Any]],
+) -> str:
     """Fields some kinds need worked out from several values; returns the variant key."""
     key = f"log.{kind}"
     if kind == "player-joined" and data.get("commander"):
@@ -319,8 +265,20 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             key += "-open"
     elif kind == "moved" and "level" in data:
         key += "-card"  # a move told since the moves say their card (issue 27)
-    elif kind in ("shot-down", "exploded") and "by" in data and data["by"] is None:
-        key += "-unaided"  # a Wings plane lost to no shooter: a collision, a cable, bad luck
+    elif kind in ("shot-down", "exploded") and data.get("by") is None:
+        # A plane lost to no named shooter: a collision, a cable, bad luck, or guns the
+        # event does not name (a raid's flak).
+        key += "-unaided"
+    elif kind == "turn-started" and "mission_turn" not in data and "run" in data:
+        key += "-run"  # a raid counts turns within each bomber's run, not the mission's
+    elif kind == "mission-over" and "winner" not in data and "dam_hits" in data:
+        key += "-dam"  # a raid ends on what reached the dam; the campaign names the winner
+    elif kind == "crew-hit":
+        station = str(data.get("station"))
+        params["station"] = word(f"log.station.{station}", station, lang)
+    elif kind == "bomb-exploded":
+        outcome = str(data.get("outcome"))
+        params["outcome"] = word(f"log.outcome.{outcome}", outcome, lang)
     elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
         key += "-switches"  # the GM's switches (bot.switches), as he typed them
         params["switches"] = ", ".join(f"{k}={v}" for k, v in data["switches"].items())
@@ -346,18 +304,23 @@ def _special(kind: str, data: Mapping[str, Any], lang: str, params: dict[str, st
             key += "-ended"
     elif kind == "orders-revealed":
         parts = []
-        for side in _carrier_sides(data):
+        for side in _sides_first(data):
             orders = data[side]
             if isinstance(orders, Mapping):
-                words = [_option(field, value, lang) for field, value in orders.items()]
+                words = [
+                    _game(games, f"order.{field}", value, lang) or _value(value, lang, games)
+                    for field, value in orders.items()
+                ]
                 parts.append(f"{_side(side, lang)} {', '.join(words)}")
         params["orders"] = t("log.word.list", lang).join(parts) or t("log.word.no-orders", lang)
     elif kind == "resources-revealed":
         params["resources"] = t("log.word.list", lang).join(
-            f"{_side(side, lang)} {_resource(data[side], lang)}" for side in _carrier_sides(data)
+            f"{_side(side, lang)} {_game(games, 'resource', data[side], lang) or data[side]}"
+            for side in _sides_first(data)
         )
     elif kind == "pilots-drafted":
-        params["purpose"] = _purpose(data.get("purpose"), lang)
+        purpose = data.get("purpose")
+        params["purpose"] = _game(games, "purpose", purpose, lang) or str(purpose)
         placed = data.get("placed") or {}
         params["placed"] = ", ".join(str(v) for v in placed.values())
         if not placed:
@@ -403,26 +366,31 @@ def describe(
     locale: Any = None,
     *,
     turn: int | None = None,
+    ruleset: str | None = None,
     names: Mapping[str, str] | None = None,
 ) -> str:
     """The event as a sentence. ``turn`` is the event's own turn (a column, not in ``data``),
     which some templates name; without it (and none in ``data``) they are said without.
-    ``names``: how a player knows what the game's events name by id (a pilot for a plane's
-    "P3", from the public view: ``Presenter.names``)."""
+    ``ruleset``: the campaign's game, whose presenter words what only it knows (see
+    ``presenters``). ``names``: how a player knows what the game's events name by id (a
+    pilot for a plane's "P3", from the public view: ``Presenter.names``)."""
     lang = normalize(locale)
-    if kind in strikelog.KINDS:
-        return strikelog.sentence(kind, data, lang)
-    params = _params(data, lang, names)
+    games = presenters(ruleset)
+    for game in games:
+        own = game.log_sentence(kind, data, lang)
+        if own is not None:
+            return own
+    params = _params(data, lang, games, names)
     if turn is None and isinstance(data.get("turn"), int):
         turn = data["turn"]
     if turn is not None:
         params["turn"] = str(turn)
-    key = _special(kind, data, lang, params)
+    key = _special(kind, data, lang, params, games)
     if turn is None and _known(f"{key}-unnumbered", lang):
         # A caller that knows no turn gets the sentence without one, never "turn ?".
         key += "-unnumbered"
     # The count a template declines (a table of plural forms): damage points, or the cards
-    # of a Wings shot.
+    # of a shot.
     points = data.get("points", data.get("cards"))
     count = points if isinstance(points, int) and not isinstance(points, bool) else None
     if not _known(key, lang):
@@ -432,9 +400,10 @@ def describe(
         for name in PLACE_KEYS:
             # A sentence that opens on the place names it as its label, capital and all.
             if name in data and template.startswith(f"{{{name}}}"):
-                params[name] = _place(data[name], lang)
+                label = _game(games, name, data[name], lang, opening=True)
+                params[name] = label or str(data[name])
         if count is not None and "count" not in params:
             return t(key, lang, count=count, **params)
         return t(key, lang, **params)
-    details = "; ".join(f"{k}: {params.get(k, _value(v, lang))}" for k, v in data.items())
+    details = "; ".join(f"{k}: {params.get(k, _value(v, lang, games))}" for k, v in data.items())
     return f"{kind} ({details})" if details else kind

@@ -103,7 +103,7 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
         if live.id != round_id or live.status != "open":
             raise ServiceError("stale-round")
         svc._require_seated_before(player, live)
-        # From the snapshot alone: no preview plays past turns (carrier's drops them), and
+        # From the snapshot alone: no preview plays past turns (a ruleset may drop them), and
         # the state pickled to the preview's process stays small however long the history.
         state = await state_of(tx, rules, live.snapshot_before_id, history=False)
         # Only this side's drafts: the other side's drafts and locks are never read.

@@ -19,8 +19,8 @@ Payload kinds (``outbox.kind``; the payload always has ``campaign_id``):
 - ``reveal``          channel: ``round_id``, ``turn``, ``round``, ``sides`` (public fields,
                       receipt, defaulted), ``opened`` (canonical + salt + receipt per lock,
                       at the end of a turn).
-- ``report``          channel, one per report of a turn-closing resolution (a carrier
-                      strike): ``round_id``, ``turn``, ``snapshot_id``, ``index``
+- ``report``          channel, one per report of a turn-closing resolution (a strike,
+                      a mission): ``round_id``, ``turn``, ``snapshot_id``, ``index``
                       (``strike-report`` in rows queued by earlier versions).
 - ``turn-summary``    channel: ``round_id``, ``turn``, ``snapshot_id``.
 - ``campaign-ended``  channel: ``snapshot_id``, ``reason``, ``winner``, ``vp``, ``seed``,
@@ -131,9 +131,8 @@ class OutboxWorker:
     def _build(self) -> Builder:
         if self._builder is None:
             from bot.announce import AnnouncementBuilder
-            from engine.zero.loader import default_catalog
 
-            self._builder = AnnouncementBuilder(self.repo, default_catalog(), self.clock).build
+            self._builder = AnnouncementBuilder(self.repo, self.clock).build
         return self._builder
 
     async def deliver_due(self) -> DeliveryReport:

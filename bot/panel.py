@@ -8,14 +8,15 @@ what they give, why one is left out) come from the ruleset's presenter.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.clock import epoch
-from bot.i18n import t
+from bot.i18n import field_word, t, word
 from bot.rulesets import Plugin
 from bot.service_model import PanelData, short_receipt
-from engine.ruleset import Decision
+from engine.ruleset import Decision, family_of
 from rendering.text import scenario_name
 
 TEXT_LIMIT = 2000
@@ -40,8 +41,9 @@ def side_text(side: str, locale: str) -> str:
     return t(f"service.side.{side}", locale)
 
 
-def field_text(name: str, locale: str) -> str:
-    return t(f"service.field.{name}", locale)
+def field_text(name: str, locale: str, label: str = "") -> str:
+    """A field's name in the reader's words; a per-unit field by its unit's label."""
+    return field_word(name, locale, label)
 
 
 def round_text(kind: str, locale: str) -> str:
@@ -65,8 +67,40 @@ class SelectSpec:
 
 
 @dataclass(frozen=True)
+class ConfirmSpec:
+    """A yes/no field: one button per answer (yes first), the drafted one marked."""
+
+    field: str
+    choices: tuple[ChoiceSpec, ...]
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class TextInputSpec:
+    """One text field of a modal: its id is the field's name, so a submission carries
+    back what each input was for (after a restart too)."""
+
+    field: str
+    label: str  # at most 45 characters (Discord)
+    placeholder: str  # an example of what to write
+    value: str  # what the side has drafted, as it writes it
+
+
+@dataclass(frozen=True)
+class ModalSpec:
+    """The modal a Write button opens: the text fields of one panel page (at most five)."""
+
+    campaign_id: int
+    round_id: int
+    side: str
+    page: int
+    title: str  # at most 45 characters
+    inputs: tuple[TextInputSpec, ...]
+
+
+@dataclass(frozen=True)
 class ButtonSpec:
-    action: Literal["lock", "unlock", "help", "odds", "page"]
+    action: Literal["lock", "unlock", "help", "odds", "page", "write"]
     label: str
     style: Literal["primary", "success", "secondary"]
     disabled: bool
@@ -87,6 +121,7 @@ class PanelSpec:
     image_alt: str = ""  # the picture in words, sent as its alt text
     page: int = 0  # which menus show when there are more fields than select rows
     next_page: int = 0  # the page the page button shows (the panel has one page: 0)
+    confirms: tuple[ConfirmSpec, ...] = ()  # yes/no fields, a row of two buttons each
 
 
 def where_line(plugin: Plugin[Any, Any], scenario: str, locale: str, channel_id: int) -> str:
@@ -96,6 +131,33 @@ def where_line(plugin: Plugin[Any, Any], scenario: str, locale: str, channel_id:
         scenario, scenarios[scenario].name if scenario in scenarios else scenario, locale
     )
     return t("service.panel.where", locale, scenario=name, channel=f"<#{channel_id}>")
+
+
+MAX_WRITTEN = 5  # text inputs in one modal (Discord)
+MODAL_LABEL = 45  # a modal's title and a text input's label (Discord)
+PLACEHOLDER = 100
+
+
+def pages_of(decisions: tuple[Decision, ...]) -> list[list[Decision]]:
+    """The panel's fields a page at a time. A menu, a confirm and a text field with quick
+    picks take a row each (``MAX_SELECTS`` a page, one row stays for the buttons); a text
+    field without quick picks takes none, but a page's text fields all go in its one
+    modal, so at most ``MAX_WRITTEN`` of them share a page. A menu with no option is
+    nothing to show (an ordering the rules already fixed)."""
+    pages: list[list[Decision]] = [[]]
+    rows = texts = 0
+    for decision in decisions:
+        row = decision.input != "text" or bool(decision.options)
+        if decision.input == "menu" and not decision.options:
+            continue
+        text = decision.input == "text"
+        if (row and rows == MAX_SELECTS) or (text and texts == MAX_WRITTEN):
+            pages.append([])
+            rows = texts = 0
+        pages[-1].append(decision)
+        rows += row
+        texts += text
+    return pages
 
 
 def compose(
@@ -110,23 +172,35 @@ def compose(
 ) -> PanelSpec:
     """The panel's words and controls; ``commander_id`` is named to non-commanders.
 
-    A panel with more fields than select rows shows its menus a page at a time (``page``),
-    with a button to the next page: every field stays reachable, and Lock needs them all.
+    Each field is drawn by its kind, the same for every game: a menu as a select, a text
+    as a Write button (a modal) with a select of quick picks, a confirm as two buttons.
+    A panel with more fields than rows shows them a page at a time (``page``), with a
+    button to the next page: every field stays reachable, and Lock needs them all.
 
     The campaign's scenario and channel are named under the title: a player in two
     campaigns tells their DM panels apart.
     """
-    fields = [d for d in panel.decisions if d.options]
-    pages = max(1, -(-len(fields) // MAX_SELECTS))
+    paged = pages_of(panel.decisions)
+    pages = len(paged)
     page = page % pages
-    shown = fields[page * MAX_SELECTS : (page + 1) * MAX_SELECTS]
+    shown = paged[page]
     buttons = _buttons(panel, locale, odds=plugin.rules.supports_odds)
+    if any(d.input == "text" for d in shown) and not (panel.locked or panel.status != "open"):
+        # The Write button opens the modal of this page's text fields; it goes first, the
+        # way to answer what the panel asks.
+        families = {family_of(d.field) for d in shown if d.input == "text"}
+        (family, *others) = sorted(families)
+        label = word(f"inputs.write.{family}", "", locale) if not others else ""
+        write = ButtonSpec("write", label or t("inputs.button.write", locale), "primary", False)
+        buttons = (write, *buttons)
     hint = None
     if pages > 1:
         after = (page + 1) % pages
-        first, last = after * MAX_SELECTS + 1, min(len(fields), (after + 1) * MAX_SELECTS)
+        count = sum(len(p) for p in paged)
+        first = sum(len(p) for p in paged[:after]) + 1
+        last = first + len(paged[after]) - 1
         key = "orders.button.page" if last > first else "orders.button.page-one"  # not "5–5"
-        label = t(key, locale, first=first, last=last, total=len(fields))
+        label = t(key, locale, first=first, last=last, total=count)
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
         # A field still to choose whose menu is on another page: say which button shows it.
         here = {d.field for d in shown}
@@ -138,18 +212,86 @@ def compose(
     if where is not None:
         head, _, rest = text.partition("\n")
         text = clip(f"{head}\n{where}\n{rest}" if rest else f"{head}\n{where}", TEXT_LIMIT)
+    readonly = panel.locked or panel.status != "open"
     return PanelSpec(
         campaign_id=panel.campaign_id,
         round_id=panel.round_id,
         side=panel.side,
         text=text,
-        selects=_selects(plugin, panel, scenario, locale, shown),
+        selects=_selects(plugin, panel, scenario, locale, [d for d in shown if d.options]),
         buttons=buttons,
         page=page,
         next_page=(page + 1) % pages,
         image_name=f"panel-t{panel.turn}-{panel.kind}-{panel.side}.png",
         version=panel.version,
         image_alt=plugin.presenter.panel_summary(panel.view, panel.side, locale),
+        confirms=tuple(
+            _confirm(plugin, panel, scenario, locale, d, readonly)
+            for d in shown
+            if d.input == "confirm"
+        ),
+    )
+
+
+def modal(plugin: Plugin[Any, Any], panel: PanelData, locale: str, page: int = 0) -> ModalSpec:
+    """The modal of one page's text fields, each filled with what the side has written."""
+    paged = pages_of(panel.decisions)
+    page %= len(paged)
+    return _modal(panel, locale, page, [d for d in paged[page] if d.input == "text"])
+
+
+def text_modal(plugin: Plugin[Any, Any], panel: PanelData, locale: str, part: int = 0) -> ModalSpec:
+    """The modal of the panel's text fields ``part`` (five at a time), wherever their page:
+    ``/program``'s, which has no panel page to start from."""
+    texts = [d for d in panel.decisions if d.input == "text"]
+    fields = texts[part * MAX_WRITTEN : (part + 1) * MAX_WRITTEN]
+    page = page_of(panel, fields[0].field) if fields else 0
+    return _modal(panel, locale, page, fields)
+
+
+def _modal(panel: PanelData, locale: str, page: int, fields: list[Decision]) -> ModalSpec:
+    title = t("inputs.modal.title", locale, turn=panel.turn, round=round_text(panel.kind, locale))
+    inputs = []
+    for decision in fields[:MAX_WRITTEN]:
+        family = family_of(decision.field)
+        example = word(f"inputs.example.{family}", decision.default, locale)
+        inputs.append(
+            TextInputSpec(
+                field=decision.field,
+                label=clip(field_text(decision.field, locale, decision.label), MODAL_LABEL),
+                placeholder=clip(
+                    t("inputs.modal.placeholder", locale, example=example), PLACEHOLDER
+                ),
+                value=panel.written.get(decision.field, ""),
+            )
+        )
+    return ModalSpec(
+        campaign_id=panel.campaign_id,
+        round_id=panel.round_id,
+        side=panel.side,
+        page=page,
+        title=clip(title, MODAL_LABEL),
+        inputs=tuple(inputs),
+    )
+
+
+def _confirm(
+    plugin: Plugin[Any, Any],
+    panel: PanelData,
+    scenario: str,
+    loc: str,
+    decision: Decision,
+    readonly: bool,
+) -> ConfirmSpec:
+    words = menu_words(plugin, scenario, decision, loc)
+    picked = panel.drafts.get(decision.field)
+    return ConfirmSpec(
+        field=decision.field,
+        choices=tuple(
+            ChoiceSpec(clip(words[i], 80), option.id, None, option.id == picked)
+            for i, option in enumerate(decision.options[:2])
+        ),
+        disabled=readonly,
     )
 
 
@@ -183,9 +325,11 @@ def _text(
         lines.append(t("orders.paused", loc))
     before, after = presenter.panel_notes(scenario, panel.view, panel.side, panel.drafts, loc)
     lines += before
-    lines += decision_lines(plugin, scenario, panel.decisions, panel.drafts, loc)
+    lines += decision_lines(plugin, scenario, panel.decisions, panel.drafts, loc, panel.written)
     lines += after
-    if panel.locked:
+    if panel.locked and panel.public:
+        lines.append(t("inputs.submitted", loc))  # nothing sealed: no receipt to keep
+    elif panel.locked:
         lines.append(t("orders.locked", loc, receipt=short_receipt(panel.receipt or "")))
         if panel.status == "open":
             lines.append(t("orders.waiting", loc))
@@ -200,7 +344,8 @@ def _text(
     else:
         missing = panel.missing
         if missing:
-            fields = ", ".join(field_text(name, loc) for name in missing)
+            labels = {d.field: d.label for d in panel.decisions}
+            fields = ", ".join(field_text(name, loc, labels.get(name, "")) for name in missing)
             lines.append(t("orders.missing", loc, fields=fields))
             if hint is not None:  # some of those menus are on another page
                 lines.append(hint)
@@ -209,7 +354,8 @@ def _text(
         if not panel.is_commander:
             who = f"<@{commander_id}>" if commander_id else "—"
             lines.append(t("orders.commander-locks", loc, commander=who))
-        lines.append(t("service.panel.how", loc))
+        written = any(d.input == "text" for d in panel.decisions)
+        lines.append(t("inputs.how" if written else "service.panel.how", loc))
     return fit(lines, room)
 
 
@@ -247,6 +393,7 @@ def decision_lines(
     decisions: tuple[Decision, ...],
     drafts: Any,
     loc: str,
+    written: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Per field: what is picked, then (small) every option with what it gives now, then
     what is left out and why."""
@@ -254,12 +401,20 @@ def decision_lines(
     lines: list[str] = []
     for decision in decisions:
         picked = drafts.get(decision.field)
-        if picked is not None and decision.allows(picked):
+        if decision.input == "text" and picked is not None:
+            # A text as its side wrote it (a sealed one as its cards), in the game's words.
+            own = written.get(decision.field, picked) if written is not None else picked
+            state = "✓ " + presenter.option_text(scenario, decision.field, own, loc)
+        elif picked is not None and decision.allows(picked):
             state = "✓ " + picked_words(plugin, scenario, decision, picked, loc)
         else:
             state = t("orders.unchosen", loc)
-        lines.append(t("label.bold-pair", loc, label=field_text(decision.field, loc), detail=state))
-        lines += ["-# " + line for line in presenter.option_lines(scenario, decision, loc)]
+        name = field_text(decision.field, loc, decision.label)
+        lines.append(t("label.bold-pair", loc, label=name, detail=state))
+        if decision.input == "menu":
+            # A text's quick picks and a confirm's answers are in their controls: never
+            # printed as a line of text under them.
+            lines += ["-# " + line for line in presenter.option_lines(scenario, decision, loc)]
         # Options left out for the same reason share a line: a long list of refusals would
         # push the fields after it out of the message (Discord's 2,000 characters).
         grouped: dict[str, list[str]] = {}
@@ -276,13 +431,12 @@ def menu_words(plugin: Plugin[Any, Any], scenario: str, decision: Decision, loc:
     same (a Split-S begun late and the plain stall flying its cards, sealed alike): those
     as his own menu line names them, or he could not tell which one he picks. So also an
     option whose public words are a seal ("Flak order 585a660a60"): his own menu says what
-    it does (the presenter's ``sealed_option``, if it has one, tells them)."""
+    it does (the presenter's ``sealed_option`` tells them)."""
     presenter = plugin.presenter
     words = [presenter.option_text(scenario, decision.field, o.id, loc) for o in decision.options]
     alike = {w for w in words if words.count(w) > 1}
-    sealed = getattr(presenter, "sealed_option", None)  # public words that hide the option
     for i, option in enumerate(decision.options):
-        if words[i] in alike or (sealed is not None and sealed(decision.field, option)):
+        if words[i] in alike or presenter.sealed_option(decision.field, option):
             one = decision.model_copy(update={"options": (option,)})
             own = presenter.option_lines(scenario, one, loc)
             words[i] = own[0] if own else words[i]
@@ -298,9 +452,11 @@ def picked_words(
 
 
 def page_of(panel: PanelData, field: str) -> int:
-    """The page whose menus hold ``field`` (0 for a field the panel does not show)."""
-    fields = [d.field for d in panel.decisions if d.options]
-    return fields.index(field) // MAX_SELECTS if field in fields else 0
+    """The page whose controls hold ``field`` (0 for a field the panel does not show)."""
+    for index, page in enumerate(pages_of(panel.decisions)):
+        if any(d.field == field for d in page):
+            return index
+    return 0
 
 
 def _selects(
@@ -313,7 +469,11 @@ def _selects(
     readonly = panel.locked or panel.status != "open"
     out: list[SelectSpec] = []
     for decision in shown:
+        if decision.input == "confirm":
+            continue  # two buttons (``_confirm``)
         picked = panel.drafts.get(decision.field)
+        if decision.input == "text":
+            picked = panel.written.get(decision.field, picked)  # a quick pick is a text
         words = menu_words(plugin, scenario, decision, loc)
         # A select holds 25 options at most; rulesets keep their lists shorter than that.
         choices = tuple(
@@ -338,7 +498,11 @@ def _selects(
             SelectSpec(
                 field=decision.field,
                 options=choices,
-                placeholder=t("orders.placeholder", loc, field=field_text(decision.field, loc)),
+                placeholder=t(
+                    "inputs.quick" if decision.input == "text" else "orders.placeholder",
+                    loc,
+                    field=field_text(decision.field, loc, decision.label),
+                ),
                 disabled=readonly,
             )
         )
@@ -347,10 +511,12 @@ def _selects(
 
 def _buttons(panel: PanelData, loc: str, *, odds: bool = False) -> tuple[ButtonSpec, ...]:
     readonly = panel.locked or panel.status != "open"
+    keys = ("inputs.button.submitted", "inputs.button.submit") if panel.public else ()
+    locked, lock = keys or ("orders.button.locked", "orders.button.lock")
     buttons = [
         ButtonSpec(
             "lock",
-            t("orders.button.locked" if panel.locked else "orders.button.lock", loc),
+            t(locked if panel.locked else lock, loc),
             "success" if panel.locked else "primary",
             readonly or not panel.is_commander,
         )

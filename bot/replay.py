@@ -29,7 +29,6 @@ from bot.service_model import choice_of, short_receipt
 from bot.service_rounds import state_of
 from db.repository import Transaction
 from engine.ruleset import Rules
-from engine.zero.catalog import Catalog
 from rendering.replay.page import (
     Chosen,
     Ending,
@@ -68,12 +67,12 @@ class Played:
     after: Any | None
 
 
-def replayed(export: Mapping[str, Any], catalog: Catalog) -> tuple[Verification, list[Played]]:
+def replayed(export: Mapping[str, Any], rulesets: Registry) -> tuple[Verification, list[Played]]:
     """Verify the export and keep the rounds its replay went through, the live branch's."""
     seen: list[Played] = []
     check = verify_export(
         export,
-        catalog,
+        rulesets,
         observe=lambda row, before, after, _events: seen.append(Played(row, before, after)),
     )
     if check.unusable or not check.ok:
@@ -94,21 +93,22 @@ class Made:
 
 def make_page(
     export: Mapping[str, Any],
-    catalog: Catalog,
+    rulesets: Registry | None = None,
     *,
     played: Sequence[Played] | None = None,
     names: Mapping[int, str] | None = None,
 ) -> Made:
     """The page of ``export``: replayed from its seed, or, for a campaign still running,
     from the rounds the store kept (``played``); ``names`` are the players' display names."""
+    registry = rulesets if rulesets is not None else Registry()
     if played is None:
-        check, rounds = replayed(export, catalog)
+        check, rounds = replayed(export, registry)
     else:
-        check = verify_export(export, catalog)
+        check = verify_export(export, registry)
         if check.unusable or not check.ok:
             raise ReplayRefused("unverified", why=check.problems[0])
         rounds = list(played)
-    plugin = Registry(catalog).get(export["campaign"]["ruleset"])
+    plugin = registry.get(export["campaign"]["ruleset"])
     page = _Composer(export, plugin, names or {}).page(check, rounds)
     return Made(render_page(page), len(page.turns), page.checked)
 
@@ -403,9 +403,9 @@ class _Composer:
             return None
 
     def told(self, view: Any, turn: int, branch: int) -> Told | None:
-        """The turn as the game shows it played (Wings: the programs flown, a still and an
-        animation), from the public view after it and the turn's public events, which the
-        export holds as the log does."""
+        """The turn as the game shows it played (the orders carried out, a still and an
+        animation, say), from the public view after it and the turn's public events, which
+        the export holds as the log does."""
         events = [
             (e["kind"], e["data"])
             for e in self.export["events"]

@@ -1,14 +1,15 @@
 """The registry of rulesets: one line per game system, found by the campaign's ``ruleset``.
 
 A ``Plugin`` pairs a ruleset's pure rules (``engine.rulesets.<key>``) with its presenter
-(``rendering.rulesets.<key>``). Adding a ruleset is its two packages, its locale keys and
-one line in ``FACTORIES``; nothing else in ``bot/``, ``cogs/`` or ``db/`` changes.
+(``rendering.rulesets.<key>``), each given its own game's data. Adding a ruleset is its two
+packages, its locale keys and one line in ``FACTORIES``; nothing else in ``bot/``, ``cogs/``
+or ``db/`` changes, and nothing else there names a game (``tests/test_layering.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from engine.ruleset import Rules, View
@@ -17,9 +18,11 @@ from engine.rulesets.land import LandRules
 from engine.rulesets.memoir44 import Memoir44Rules
 from engine.rulesets.pearl_harbor import PearlRules
 from engine.rulesets.wings import WingsRules
+from engine.rulesets.wings.catalog import DataError as WingsDataError
 from engine.rulesets.wings.catalog import default_catalog as wings_catalog
 from engine.rulesets.wings.raid import DambusterRules
-from engine.zero.catalog import Catalog
+from engine.zero import loader as zero_data
+from engine.zero.catalog import DataError as ZeroDataError
 from rendering.presenter import Presenter
 from rendering.rulesets.carrier import CarrierPresenter
 from rendering.rulesets.land import LandPresenter
@@ -35,28 +38,41 @@ V = TypeVar("V", bound=View)
 class Plugin(Generic[S, V]):
     rules: Rules[S, V]
     presenter: Presenter[V]
+    # Built by the registry from the packaged data, so another process building its own
+    # registry draws the same pictures (``bot.drawing``); one made from other data (a
+    # test's) is not.
+    packaged: bool = False
 
     @property
     def key(self) -> str:
         return self.rules.key
 
 
-def _carrier(catalog: Catalog) -> Plugin[Any, Any]:
-    return Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
+def _zero(
+    rules: Callable[[Any], Rules[Any, Any]], presenter: Callable[[Any], Any]
+) -> Plugin[Any, Any]:
+    """A ZERO! game: its rules and presenter on the ZERO! catalog (deck, aircraft, targets)."""
+    catalog = zero_data.default_catalog()
+    return Plugin(rules(catalog), presenter(catalog))
 
 
-# The ZERO! rulesets share the ZERO! data catalog (deck, aircraft, targets).
-FACTORIES: Mapping[str, Callable[[Catalog], Plugin[Any, Any]]] = {
-    "carrier": _carrier,
-    "land": lambda catalog: Plugin(LandRules(catalog), LandPresenter(catalog)),
-    "pearl-harbor": lambda catalog: Plugin(PearlRules(catalog), PearlPresenter(catalog)),
-    # Wings of War has its own data; it does not use the ZERO! catalog.
-    "wings": lambda _zero: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
+# Each ruleset with its own data: the ZERO! games (carrier, land, Pearl Harbor) share the
+# ZERO! catalog, Wings of War and its Dambuster raids Wings' own. The first is the default
+# game (``DEFAULT``): what a demo or a new campaign plays when none is named.
+FACTORIES: Mapping[str, Callable[[], Plugin[Any, Any]]] = {
+    "carrier": lambda: _zero(CarrierRules, CarrierPresenter),
+    "land": lambda: _zero(LandRules, LandPresenter),
+    "pearl-harbor": lambda: _zero(PearlRules, PearlPresenter),
+    "wings": lambda: Plugin(WingsRules(wings_catalog()), WingsPresenter()),
     # The Dambuster raids (on Wings' data and rules), one player against the bot.
-    "dambuster": lambda _zero: Plugin(DambusterRules(wings_catalog()), WingsPresenter()),
+    "dambuster": lambda: Plugin(DambusterRules(wings_catalog()), WingsPresenter()),
     # Memoir '44's air rules have their own data too.
-    "memoir44": lambda _zero: Plugin(Memoir44Rules(), Memoir44Presenter()),
+    "memoir44": lambda: Plugin(Memoir44Rules(), Memoir44Presenter()),
 }
+DEFAULT = next(iter(FACTORIES))
+
+# A game's data that does not load: its file and entry are in the message.
+DATA_ERRORS: tuple[type[Exception], ...] = (ZeroDataError, WingsDataError)
 
 
 # Game systems of the seeds not registered yet; ``/sortie about`` lists them as "not yet".
@@ -64,10 +80,15 @@ PLANNED = ("land", "pearl-harbor", "wings", "memoir44")
 
 
 class Registry:
-    """The plugins built once for a catalog; ``get`` refuses an unknown key."""
+    """Every game's plugin, built once; ``get`` refuses an unknown key."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self._plugins = {key: make(catalog) for key, make in FACTORIES.items()}
+    def __init__(self) -> None:
+        self._plugins = {key: replace(make(), packaged=True) for key, make in FACTORIES.items()}
+
+    @property
+    def default(self) -> str:
+        """The game played when none is named."""
+        return DEFAULT
 
     def keys(self) -> tuple[str, ...]:
         return tuple(self._plugins)

@@ -16,16 +16,15 @@ from pathlib import Path
 
 from bot.clock import Clock
 from bot.outbox import OutboxWorker, Sender
+from bot.rulesets import Registry
 from bot.service import CampaignService
 from bot.service_model import SeedSource
 from db.backend import open_repository
 from db.repository import Repository
-from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 
 
 def freeze_start_up() -> None:
-    """Put what start-up made (modules, the catalog, schemas, the cogs) out of the garbage
+    """Put what start-up made (modules, the games' data, schemas, the cogs) out of the garbage
     collector's reach, once the bot is ready.
 
     A full collection walks every tracked object, and pauses the event loop while it does:
@@ -61,7 +60,6 @@ class Services:
     repo: Repository
     campaigns: CampaignService
     clock: Clock
-    catalog: Catalog
     outbox: OutboxWorker | None = None
 
     def attach_sender(self, sender: Sender) -> OutboxWorker:
@@ -72,7 +70,7 @@ class Services:
             sender,
             self.clock,
             builder=AnnouncementBuilder(
-                self.repo, self.catalog, self.clock, rulesets=self.campaigns.rulesets
+                self.repo, self.clock, rulesets=self.campaigns.rulesets
             ).build,
         )
         return self.outbox
@@ -91,13 +89,13 @@ async def open_services(
     default_locale: str = "en",
     seeds: SeedSource = secrets,
 ) -> Services:
-    catalog = default_catalog()
+    rulesets = Registry()  # every game's data loaded now, not on a first click
     repo = await open_repository(database, now=clock.now())  # sqlite:///, a path, postgresql://
     try:
         campaigns = CampaignService(
-            repo, catalog, clock, rng_seed_source=seeds, default_locale=default_locale
+            repo, clock, rng_seed_source=seeds, default_locale=default_locale, rulesets=rulesets
         )
     except BaseException:
         await repo.close()  # nobody else holds it yet
         raise
-    return Services(repo=repo, campaigns=campaigns, clock=clock, catalog=catalog)
+    return Services(repo=repo, campaigns=campaigns, clock=clock)

@@ -25,7 +25,7 @@ from bot import drawing, secrecy
 from bot import switches as switches_of
 from bot.dice import DICE_ROLLED, MAX_DICE, free_roll_stream
 from bot.i18n import SUPPORTED, t
-from bot.limits import MAX_REMINDERS
+from bot.limits import MAX_REMINDERS, TEXT_INPUT_LIMIT
 from bot.rulesets import Plugin
 from bot.scheduler import run_due
 from bot.service_core import parse_side, round_info
@@ -70,6 +70,7 @@ from db.repository import (
     Transaction,
 )
 from engine.rng import seed_commitment
+from engine.ruleset import Decision, Refusal
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +94,12 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         pace: Pace | None = None,
         seed: str | None = None,
         *,
-        ruleset: str = "carrier",
+        ruleset: str | None = None,
         locale: str | None = None,
         switches: Mapping[str, str] | None = None,
     ) -> CampaignInfo:
         pace = pace or Pace()
+        ruleset = ruleset or self.rulesets.default
         if ruleset not in self.rulesets:
             raise ServiceError(
                 "unknown-ruleset", ruleset=ruleset, known=", ".join(self.rulesets.keys())
@@ -353,7 +355,27 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
     async def draft(
         self, campaign_id: int, user_id: int, round_id: int, field: str, value: str
     ) -> PanelData:
-        """Record one field of the side's choice, if it is a legal option right now."""
+        """Record one field of the side's choice, if it is legal right now: an option of a
+        menu, or a text the ruleset reads (a quick pick is one such text)."""
+        panel, refused = await self.write(campaign_id, user_id, round_id, {field: value})
+        if refused:
+            raise refused[field]
+        return panel
+
+    async def write(
+        self,
+        campaign_id: int,
+        user_id: int,
+        round_id: int,
+        texts: Mapping[str, str],
+        *,
+        panel_side: str | None = None,
+    ) -> tuple[PanelData, dict[str, ServiceError]]:
+        """Record several fields at once (a modal's text inputs): each one the ruleset
+        accepts is drafted, as the value it reads; each one it refuses changes nothing and
+        comes back with its refusal. A refusal of the whole (a round over, a side locked)
+        is raised, and then nothing is drafted. ``panel_side``: the side whose panel the
+        modal came from; a player of another side is refused before anything is read."""
         if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
             raise ServiceError("unknown-campaign", campaign=campaign_id)
         async with self.repo.transaction(campaign_id) as tx:
@@ -364,32 +386,45 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 raise ServiceError("unknown-campaign", campaign=campaign_id)
             if player is None or player.left_at is not None:
                 raise ServiceError("not-player")
+            side = player.side
+            if panel_side is not None and not secrecy.may_read_drafts(
+                secrecy.Viewer.player(side), panel_side
+            ):
+                raise ServiceError("wrong-side", panel_side=panel_side, side=side)
             self._require_playing(campaign)
             live = self._open_round(rows.live, round_id)
-            side = player.side
             self._require_seated_before(player, live)
             if side in rows.locks:
                 raise ServiceError("already-locked")
             if rows.snapshot is None:
                 raise RuntimeError(f"snapshot {live.snapshot_before_id} is missing")
-            rules = self._plugin(campaign).rules
+            plugin = self._plugin(campaign)
+            rules = plugin.rules
             state = await load_state(tx, rules, rows.snapshot, history=False)
-            decision = next(
-                (d for d in side_decisions(rules, state, side) if d.field == field), None
-            )
-            if decision is None:
-                raise ServiceError("unknown-field", field=field)
-            if not decision.allows(value):
-                reason = next(
-                    (e.reason for e in decision.excluded if e.id == value), "unknown-option"
-                )
-                raise _illegal(self._plugin(campaign), campaign.scenario, field, value, reason)
+            decisions = {d.field: d for d in side_decisions(rules, state, side)}
+            if len(texts) == 1 and next(iter(texts)) not in decisions:
+                raise ServiceError("unknown-field", field=next(iter(texts)))
             now = self._now()
-            await tx.record_draft(campaign.id, live.id, side, field, value, user_id, now)
+            drafts = dict(rows.drafts)
+            refused: dict[str, ServiceError] = {}
+            for field, text in texts.items():
+                decision = decisions.get(field)
+                if decision is None:
+                    refused[field] = ServiceError("unknown-field", field=field)
+                    continue
+                value = read_value(rules, state, decision, text)
+                if isinstance(value, Refusal):
+                    refused[field] = _refusal(plugin, campaign.scenario, decision, text, value)
+                    continue
+                if drafts.get(field) == value:
+                    continue  # the same again (a double submit): nothing to write
+                await tx.record_draft(campaign.id, live.id, side, field, value, user_id, now)
+                drafts[field] = value
             # The side's drafts as they now stand, without reading them back (byte order,
             # as the stores sort them: code point order is UTF-8's byte order).
-            drafts = dict(sorted({**rows.drafts, field: value}.items()))
-            return await self._panel(tx, campaign_id, user_id, rows=replace(rows, drafts=drafts))
+            drafts = dict(sorted(drafts.items()))
+            panel = await self._panel(tx, campaign_id, user_id, rows=replace(rows, drafts=drafts))
+            return panel, refused
 
     async def lock(
         self,
@@ -442,9 +477,15 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 raise ServiceError("panel-outdated")
             missing = [d.field for d in decisions if d.field not in drafts]
             if missing:
-                raise ServiceError("incomplete", fields=", ".join(missing), missing=missing)
+                labels = {d.field: d.label for d in decisions if d.field in missing and d.label}
+                raise ServiceError(
+                    "incomplete", fields=", ".join(missing), missing=missing, labels=labels
+                )
             for decision in decisions:
-                if not decision.allows(drafts[decision.field]):
+                refusal = rules.accept(state, decision, drafts[decision.field])
+                if refusal is not None:
+                    # A draft the rules no longer take (the panel was older than a change
+                    # of rules): refused by name, nothing locked.
                     raise _illegal(
                         self._plugin(campaign),
                         campaign.scenario,
@@ -513,6 +554,34 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         every stuck resolution at once, after telling campaigns begun under older rules."""
         await self.announce_rule_upgrades()
         return await run_due(self, retry_all=True)
+
+
+def read_value(rules: Any, state: Any, decision: Decision, text: str) -> str | Refusal:
+    """The value a draft of ``decision`` stores for what was picked or typed: a text as the
+    ruleset reads it, a menu's or a confirm's option as it is."""
+    if decision.input == "text":
+        if len(text) > TEXT_INPUT_LIMIT:
+            return Refusal("text-too-long", {"limit": TEXT_INPUT_LIMIT})
+        return rules.read_text(state, decision, text)  # type: ignore[no-any-return]
+    refusal = rules.accept(state, decision, text)
+    return text if refusal is None else refusal
+
+
+def _refusal(
+    plugin: Plugin[Any, Any], scenario: str, decision: Decision, text: str, refusal: Refusal
+) -> ServiceError:
+    """A refused draft in words: a menu's option by its name (``_illegal``), a typed text
+    quoted back with the ruleset's reason and the unit it was written for."""
+    if decision.input != "text":
+        return _illegal(plugin, scenario, decision.field, text, refusal.reason)
+    return ServiceError(
+        "illegal-text",
+        reason=refusal.reason,
+        reason_params=dict(refusal.params),
+        field=decision.field,
+        field_label=decision.label,
+        text=" ".join(text.split()),
+    )
 
 
 def _illegal(

@@ -48,7 +48,6 @@ from db.repository import (
     RoundRow,
     Transaction,
 )
-from engine.zero.catalog import Catalog
 
 log = logging.getLogger(__name__)
 
@@ -82,15 +81,14 @@ class ServiceCore:
     def __init__(
         self,
         repo: Repository,
-        catalog: Catalog,
         clock: Clock,
         *,
         rng_seed_source: SeedSource = secrets,
         default_locale: str = "en",
+        rulesets: Registry | None = None,
     ) -> None:
         self.repo = repo
-        self.catalog = catalog
-        self.rulesets = Registry(catalog)
+        self.rulesets = rulesets if rulesets is not None else Registry()
         self.clock = clock
         self._seeds = rng_seed_source
         self.default_locale = default_locale

@@ -389,7 +389,7 @@ class ModerationMixin(ServiceCore):
         self, campaign_id: int, by: int, to_turn: int, reason: str, *, roles: Collection[int] = ()
     ) -> RoundInfo:
         """Go back to the start of ``to_turn`` on a new branch; nothing is deleted."""
-        if is_blank(reason):  # zero-width characters are no reason either
+        if is_blank(reason):  # invisible characters are no reason either
             raise ServiceError("reason-required")
         async with self.repo.transaction() as tx:
             campaign = await self._campaign(tx, campaign_id)

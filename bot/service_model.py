@@ -49,7 +49,7 @@ class ServiceError(Exception):
         answer too long to send, and the user would get none); a field, side or reason with no
         translation shows as itself rather than as a translation key.
         """
-        from bot.i18n import normalize, t, word
+        from bot.i18n import field_word, normalize, t, word
         from bot.limits import MESSAGE_LIMIT, clip
 
         params = {
@@ -62,16 +62,28 @@ class ServiceError(Exception):
             params["value"] = clip(str(names.get(normalize(locale)) or params["value"]))
         # Engine reason keys and field names are words too.
         if "reason" in params:
-            params["reason"] = word(f"service.reason.{params['reason']}", params["reason"], locale)
+            key = f"service.reason.{params['reason']}"
+            # A ruleset's refusal of a text carries the values its words name (the card
+            # refused, how many copies): the reason is worded with them.
+            given = self.params.get("reason_params")
+            if isinstance(given, Mapping) and given:
+                values = {k: clip(v) if isinstance(v, str) else v for k, v in given.items()}
+                worded = t(key, locale, **values)
+                params["reason"] = params["reason"] if worded == key else worded
+            else:
+                params["reason"] = word(key, params["reason"], locale)
         if "field" in params:
-            params["field"] = word(f"service.field.{params['field']}", params["field"], locale)
+            label = self.params.get("field_label")
+            params["field"] = field_word(str(params["field"]), locale, clip(str(label or "")))
         for name in ("side", "panel_side"):
             if name in params:
                 params[name] = word(f"service.side.{params[name]}", params[name], locale)
+        labels = self.params.get("labels") or {}
         if "missing" in params:
             params["fields"] = clip(
                 ", ".join(
-                    word(f"service.field.{f}", clip(str(f)), locale) for f in params["missing"]
+                    field_word(clip(str(f)), locale, str(labels.get(f, "")))
+                    for f in params["missing"]
                 ),
                 MESSAGE_LIMIT // 2,
             )
@@ -147,6 +159,10 @@ class PanelData:
     is_commander: bool
     can_unlock: bool
     view: View  # this side's view, through the secrecy gate
+    # Each drafted text field as its side writes it (``Rules.text_of``: a sealed program
+    # back to its cards), for this side's panel and modal only.
+    written: Mapping[str, str] = field(default_factory=dict)
+    public: bool = False  # a round with nothing secret: submitted, not sealed
 
     @property
     def missing(self) -> tuple[str, ...]:

@@ -406,7 +406,7 @@ class QueryMixin(ServiceCore):
             if export["campaign"]["status"] != "finished":
                 rules = self.rulesets.get(export["campaign"]["ruleset"]).rules
                 played = await stored_rounds(tx, rules, export)
-        return await asyncio.to_thread(make_page, export, self.catalog, played=played, names=names)
+        return await asyncio.to_thread(make_page, export, self.rulesets, played=played, names=names)
 
 
 def _summary_of(

@@ -6,7 +6,7 @@ describes a state that was committed. Nothing here sends anything.
 
 The game is the campaign's ruleset (``bot.rulesets``); what a reveal may show and which
 salts it opens is the secrecy gate's answer (``bot.secrecy``), from the fields' declared
-opening: a carrier doctrine, for one, is committed with the orders but opens at turn end.
+opening: a doctrine, for one, is committed with the orders but opens at turn end.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from bot.service_model import (
     choice_of,
     receipt_of,
 )
-from bot.strikelog import with_strike_detail
 from db.repository import (
     CampaignRow,
     NewEvent,
@@ -40,7 +39,7 @@ from db.repository import (
     Transaction,
 )
 from engine.rng import Rng
-from engine.ruleset import Decision, Progress, Rules
+from engine.ruleset import Decision, LogDetail, Progress, Rules
 
 log = logging.getLogger(__name__)
 
@@ -387,6 +386,8 @@ async def panel_data(
         view = await view_at(tx, rules, live.snapshot_before_id, viewer, row=snapshot)
     lock = (locks if locks is not None else await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at
+    decisions = side_decisions(rules, state, side)
+    drafted = dict(drafts) if drafts is not None else await tx.drafts(live.id, side)
     return PanelData(
         campaign_id=campaign.id,
         round_id=live.id,
@@ -396,8 +397,8 @@ async def panel_data(
         status=live.status,
         paused=campaign.status == "paused",
         deadline=from_epoch(live.deadline_at) if live.deadline_at is not None else None,
-        decisions=side_decisions(rules, state, side),
-        drafts=dict(drafts) if drafts is not None else await tx.drafts(live.id, side),
+        decisions=decisions,
+        drafts=drafted,
         locked=lock is not None,
         receipt=lock.receipt if lock is not None else None,
         is_commander=player.commander,
@@ -412,6 +413,12 @@ async def panel_data(
             and before_deadline
         ),
         view=view,
+        written={
+            d.field: rules.text_of(state, d, drafted[d.field])
+            for d in decisions
+            if d.input == "text" and d.field in drafted
+        },
+        public=rules.public_round(live.kind),
     )
 
 
@@ -519,8 +526,14 @@ async def open_round(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, snapshot_id: int
 ) -> int:
     """Open the round the state waits for: row, deadline and reminder timers, announcements."""
-    progress = ctx.plugin(campaign).rules.progress(state)
-    deadline = ctx.now + campaign.round_seconds
+    rules = ctx.plugin(campaign).rules
+    progress = rules.progress(state)
+    spec = rules.round_spec(progress.round)
+    seconds = campaign.round_seconds
+    if spec is not None and spec.reaction and spec.reaction_seconds > 0:
+        # A reaction (an ambush) waits a short while of its own on the one side asked.
+        seconds = min(seconds, spec.reaction_seconds)
+    deadline = ctx.now + seconds
     round_id = await tx.insert_round(
         campaign.id,
         campaign.branch,
@@ -575,8 +588,8 @@ def idle_lock(lock: Any) -> bool:
 async def _lock_idle_sides(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, round_id: int
 ) -> list[str]:
-    """Lock, with an empty choice, each side the round asks nothing of (a Dambuster raid's
-    defenders, whose guns follow a standing order): a lock click that decides nothing is a
+    """Lock, with an empty choice, each side the round asks nothing of (a raid's defenders,
+    whose guns follow a standing order): a lock click that decides nothing is a
     chore, and a side away for a day would hold the round up for nothing."""
     rules = ctx.plugin(campaign).rules
     idle = [side for side in rules.side_ids if not side_decisions(rules, state, side)]
@@ -604,7 +617,10 @@ async def lock_side(
     canonical = canonical_choice(
         campaign.id, round_row.branch, round_row.turn, round_row.kind, side, choice, by=by_user
     )
-    salt = ctx.seeds.token_hex(16)
+    # A public round has nothing to hide: no salt (its receipt is the bare choice's hash,
+    # so verify checks it as any other), and nothing about it says "sealed".
+    public = ctx.plugin(campaign).rules.public_round(round_row.kind)
+    salt = "" if public else ctx.seeds.token_hex(16)
     receipt = receipt_of(canonical, salt)
     await tx.insert_lock(
         NewLock(
@@ -658,7 +674,7 @@ async def fill_missing(
             use_draft = (
                 campaign.missing_policy == "drafts"
                 and drafted is not None
-                and decision.allows(drafted)
+                and rules.accept(state, decision, drafted) is None
             )
             choice[decision.field] = drafted if use_draft and drafted else decision.default
         await lock_side(tx, ctx, campaign, round_row, side, choice, by_user=None, defaulted=True)
@@ -769,13 +785,14 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         campaign.id,
         round_id,
         round_row.branch,
-        with_strike_detail(
+        with_detail(
             [
                 NewEvent(e.kind, e.turn, e.data, source="engine")
                 for e in secrecy.published(rules, events)
             ],
-            # The turn's strikes are flown, and go public, when its last round resolves.
-            rules.strike_reports(new_state, round_row.turn) if ends_turn else (),
+            # What the log tells of a turn beyond its events goes public with the turn's
+            # end (the strikes a turn flew, for one), when its last round resolves.
+            rules.log_detail(new_state, round_row.turn) if ends_turn else (),
         ),
         ctx.now,
     )
@@ -880,8 +897,14 @@ async def _announce_reveal(
         lock = standing[side]
         own = [d for d in decisions if d.side == side]
         choice = choice_of(lock.canonical)
+        labels = {d.field: d.label for d in own if d.label}
         shown = {
-            field: {"id": value, "label": option_label(own, field, value)}
+            field: {
+                "id": value,
+                "label": option_label(own, field, value),
+                # A per-unit field is named by its unit's public words (a pilot, a tank).
+                **({"field_label": labels[field]} if field in labels else {}),
+            }
             for field, value in secrecy.shown_at_reveal(rules, choice).items()
         }
         sides.append(
@@ -916,15 +939,40 @@ async def _announce_reveal(
                         "receipt": lock.receipt,
                     }
                 )
-    # A reveal that would show nothing (every choice sealed until the turn ends, as a Wings
+            elif lock is not None and ends_turn:
+                # Its receipt commits to a choice that stays secret until the campaign ends
+                # (a purchase): the turn's end says so, without its salt or choice.
+                opened.append(
+                    {"round_id": other.id, "round": other.kind, "side": side, "held": True}
+                )
+    # A reveal that would show nothing (every choice sealed until the turn ends, as a flight
     # program is) is not posted either: "revealed" with nothing in it is noise, and the
     # turn's end shows what was chosen with its receipts.
     shows_nothing = not any(side["fields"] for side in sides)
     # A game that shows each turn flown shows its choices there: the round closing the
-    # turn has no reveal of its own (a Wings pursuer's reorder, a raid's night pick).
+    # turn has no reveal of its own (a pursuer's reorder, a raid's night pick).
     told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
-    if (quiet or shows_nothing or told) and (ends_turn or not opened):
+    if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
         return opened
+    if rules.public_round(round_row.kind):
+        # Nothing was sealed: one short line says what was done, no receipts, no image.
+        await notify(
+            tx,
+            campaign,
+            "reveal",
+            {
+                "round_id": round_row.id,
+                "turn": round_row.turn,
+                "round": round_row.kind,
+                "snapshot_id": after_id,
+                "sides": [s for s in sides if s["fields"]],
+                "opened": [],
+                "public": True,
+            },
+            ctx.now,
+            dedupe_key=f"reveal:{round_row.id}",
+        )
+        return []
     await notify(
         tx,
         campaign,
@@ -1003,3 +1051,24 @@ async def finish_campaign(
     )
     refreshed = await tx.campaign(campaign.id)
     await refresh_card(tx, refreshed or campaign, ctx.now)
+
+
+def _opening(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The receipts a resolution opens, without those it says stay sealed to the end."""
+    return [item for item in items if not item.get("held")]
+
+
+def with_detail(engine_events: Sequence[NewEvent], details: Sequence[LogDetail]) -> list[NewEvent]:
+    """The round's engine events with each detail's events (the service's own) right after
+    the event it tells of, the details nothing announced at the end."""
+    pending = list(details)
+    out: list[NewEvent] = []
+    for event in engine_events:
+        out.append(event)
+        for detail in list(pending):
+            if event.kind == detail.under and event.data.get(detail.key) == detail.value:
+                out.extend(NewEvent(e.kind, e.turn, e.data) for e in detail.events)
+                pending.remove(detail)
+    for detail in pending:
+        out.extend(NewEvent(e.kind, e.turn, e.data) for e in detail.events)
+    return out

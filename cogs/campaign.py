@@ -37,11 +37,9 @@ from cogs.common import (
     guarded,
     locale,
     pump,
-    refuse,
     role_ids,
     say,
     say_in,
-    services,
 )
 from cogs.pick import (
     campaign_choices,
@@ -155,8 +153,7 @@ class GmAnswer(
             )
         except ServiceError as error:
             if error.code == "request-not-yours":
-                await refuse(interaction, error)  # the asker's message stays as it is
-                return
+                raise  # a plain refusal: the asker's message stays as it is
             await interaction.response.edit_message(
                 content=error.message(interaction.locale), view=None
             )
@@ -250,7 +247,7 @@ async def send_text(interaction: discord.Interaction[Any], text: str, *, public:
 
 
 def _reason_ok(reason: str) -> str | None:
-    # Zero-width and other invisible characters are no reason either.
+    # Invisible characters (no-width spaces and the like) are no reason either.
     if is_blank(reason):
         return None
     return " ".join(plain(reason).split())[:REASON_MAX]
@@ -293,11 +290,7 @@ async def _join(interaction: discord.Interaction[Any], campaign_id: int, side: s
     if info is None:
         return
     loc = info.locale
-    try:
-        player = await service.join(campaign_id, interaction.user.id, side)
-    except ServiceError as error:
-        await refuse(interaction, error, loc)
-        return
+    player = await service.join(campaign_id, interaction.user.id, side)
     key = "cogs.join.commander" if player.commander else "cogs.join.member"
     await say_in(interaction, loc, key, side=t(f"service.side.{side}", loc))
     await _probe_dm(interaction, campaign_id, loc)
@@ -350,10 +343,7 @@ async def _new_thread(
         found = rulesets.get(ruleset).rules.scenarios().get(scenario)
         if found is None:
             known = ", ".join(sorted(rulesets.get(ruleset).rules.scenarios()))
-            await refuse(
-                interaction, ServiceError("unknown-scenario", scenario=scenario, known=known)
-            )
-            return None
+            raise ServiceError("unknown-scenario", scenario=scenario, known=known)
         name = str(found.name)
     else:
         name = scenario
@@ -506,7 +496,7 @@ class CampaignCog(commands.Cog):
         gm_sees_secrets="may the GM see locked orders before the reveal (default no)",
         allow_unlock="may a commander unlock and change before the deadline (default yes)",
         thread="run it in a new thread of this channel; the card and result stay here",
-        switches="the ruleset's switches, e.g. front=eastern sun=off (Wings; none: the scenario's)",
+        switches="the ruleset's switches, e.g. front=eastern sun=off (none: the scenario's)",
     )
     @app_commands.choices(missing=MISSING_CHOICES, ruleset=RULESET_CHOICES)
     async def new(
@@ -518,13 +508,14 @@ class CampaignCog(commands.Cog):
         missing: str = "default",
         gm_sees_secrets: bool = False,
         allow_unlock: bool = True,
-        ruleset: str = "carrier",
+        ruleset: str | None = None,
         thread: bool = False,
         switches: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await say(interaction, "cogs.error.guild_only")
             return
+        ruleset = ruleset or campaigns(interaction).rulesets.default
         member = interaction.user
         manager = isinstance(member, discord.Member) and (
             member.guild_permissions.manage_guild or member.guild_permissions.administrator
@@ -532,8 +523,7 @@ class CampaignCog(commands.Cog):
         if not await campaigns(interaction).may_create(
             interaction.guild_id, role_ids(interaction), manager
         ):
-            await refuse(interaction, ServiceError("not-creator"))
-            return
+            raise ServiceError("not-creator")
         try:
             round_seconds = parse_duration(deadline)
         except DurationError as error:
@@ -557,11 +547,7 @@ class CampaignCog(commands.Cog):
             allow_unlock=allow_unlock,
         )
         key = scenario.strip().lower()
-        try:
-            given = switches_of.parse(switches or "")
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        given = switches_of.parse(switches or "")
         place: discord.Thread | None = None
         if thread:
             place = await _new_thread(interaction, ruleset, key)
@@ -578,11 +564,10 @@ class CampaignCog(commands.Cog):
                 locale=locale(interaction),
                 switches=given,
             )
-        except ServiceError as error:
+        except ServiceError:
             if place is not None:
-                await _drop_thread(place)
-            await refuse(interaction, error)
-            return
+                await _drop_thread(place)  # refused: no empty thread left behind
+            raise
         await say(interaction, "cogs.new.done", scenario=info.scenario, id=info.id)
         if given:  # shown back to the GM as the ruleset took them
             rules = campaigns(interaction).rulesets.get(ruleset).rules
@@ -601,7 +586,7 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         rulesets = campaigns(interaction).rulesets
-        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        chosen = getattr(interaction.namespace, "ruleset", None) or rulesets.default
         if chosen not in rulesets:
             return []
         scenarios = rulesets.get(chosen).rules.scenarios()
@@ -616,7 +601,7 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         rulesets = campaigns(interaction).rulesets
-        chosen = getattr(interaction.namespace, "ruleset", None) or "carrier"
+        chosen = getattr(interaction.namespace, "ruleset", None) or rulesets.default
         scenario = (getattr(interaction.namespace, "scenario", None) or "").strip().lower()
         if chosen not in rulesets or scenario not in rulesets.get(chosen).rules.scenarios():
             return []
@@ -734,13 +719,9 @@ class CampaignCog(commands.Cog):
         info = await campaign_here(interaction)
         if info is None:
             return
-        try:
-            count = await campaigns(interaction).redeliver(
-                info.id, interaction.user.id, roles=role_ids(interaction)
-            )
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        count = await campaigns(interaction).redeliver(
+            info.id, interaction.user.id, roles=role_ids(interaction)
+        )
         await say(interaction, "cogs.redeliver.done", count=count)
         await pump(interaction)
 
@@ -751,13 +732,9 @@ class CampaignCog(commands.Cog):
         info = await campaign_here(interaction)
         if info is None:
             return
-        try:
-            await campaigns(interaction).start(
-                info.id, interaction.user.id, roles=role_ids(interaction)
-            )
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        await campaigns(interaction).start(
+            info.id, interaction.user.id, roles=role_ids(interaction)
+        )
         await say(interaction, "cogs.start.done")
         await pump(interaction)
 
@@ -771,8 +748,7 @@ class CampaignCog(commands.Cog):
             return
         service = campaigns(interaction)
         if not await service.is_gm(info.id, interaction.user.id, role_ids(interaction)):
-            await refuse(interaction, ServiceError("not-gm"))
-            return
+            raise ServiceError("not-gm")
         rows = await service.waiting(info.id)
         loc = interaction.locale
         lines = []
@@ -816,13 +792,9 @@ class CampaignCog(commands.Cog):
         info = await campaign_here(interaction)
         if info is None:
             return
-        try:
-            drafts = await campaigns(interaction).peek(
-                info.id, interaction.user.id, roles=role_ids(interaction)
-            )
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        drafts = await campaigns(interaction).peek(
+            info.id, interaction.user.id, roles=role_ids(interaction)
+        )
         loc = locale(interaction)
         presenter = campaigns(interaction).rulesets.get(info.ruleset).presenter
         lines = [t("cogs.peek.header", loc)]
@@ -858,14 +830,14 @@ class CampaignCog(commands.Cog):
             return
         service = campaigns(interaction)
         if not await service.is_gm(info.id, interaction.user.id, role_ids(interaction)):
-            await refuse(interaction, ServiceError("not-gm"))
-            return
+            raise ServiceError("not-gm")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await service.export(info.id)
         payload = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
         # The readable account goes with the verifiable file, written in the campaign's
         # language (the table's), whatever the GM's client speaks.
-        report = after_action_markdown(data, services(interaction).catalog, locale=info.locale)
+        rulesets = campaigns(interaction).rulesets
+        report = after_action_markdown(data, rulesets=rulesets, locale=info.locale)
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
         done += "\n" + t("archive.report.file-done", interaction.locale)
@@ -1014,14 +986,9 @@ class CampaignCog(commands.Cog):
         service = campaigns(interaction)
         roles = role_ids(interaction)
         if not await service.is_gm(info.id, interaction.user.id, roles):
-            await refuse(interaction, ServiceError("not-gm"))
-            return
+            raise ServiceError("not-gm")
         if check is not None:
-            try:
-                words = {**words, **(await check(info.id, roles) or {})}
-            except ServiceError as error:
-                await refuse(interaction, error)
-                return
+            words = {**words, **(await check(info.id, roles) or {})}
         request_id = await service.ask(
             info.id, interaction.user.id, action, params, why or "", roles=roles
         )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.client import send_ephemeral
+from bot.client import answer_in, refusal, send_ephemeral
 from bot.i18n import t
 from bot.limits import clip
 from bot.service_model import CampaignInfo, ServiceError
@@ -49,11 +49,13 @@ async def refuse(
 ) -> None:
     """A service refusal: one ephemeral sentence, nothing changed.
 
-    ``loc`` is the campaign's language when the click was on something drawn in it (a DM
-    panel, the campaign card): a French panel answers in French whatever the client's
-    language. Without it, the reader's client language is used.
+    For a cog that answers more than the sentence (a panel closed, redrawn); a plain refusal
+    is raised instead and answered by the one handler (``bot.client``, ``guarded``). ``loc``:
+    as ``answer_in``.
     """
-    await send_ephemeral(interaction, error.message(loc or interaction.locale))
+    if loc is not None:
+        answer_in(interaction, loc)
+    await send_ephemeral(interaction, refusal(interaction, error))
 
 
 def _quoted(params: dict[str, Any]) -> dict[str, Any]:
@@ -116,11 +118,7 @@ async def campaign_of_component(
     channel, or it is answered as if no such campaign existed (DM panels are checked by the
     service, which only answers the campaign's own players).
     """
-    try:
-        info = await campaigns(interaction).info(campaign_id)
-    except ServiceError as error:
-        await refuse(interaction, error)
-        return None
+    info = await campaigns(interaction).info(campaign_id)
     if interaction.guild_id is not None and (
         info.guild_id != interaction.guild_id
         or interaction.channel_id not in (info.channel_id, thread_parent(interaction, info))
@@ -132,6 +130,7 @@ async def campaign_of_component(
         )
         await say(interaction, "cogs.error.no_campaign")
         return None
+    answer_in(interaction, info.locale)  # the card's or panel's language from here on
     return info
 
 
@@ -177,10 +176,12 @@ async def guarded(interaction: discord.Interaction[Any], work: Any) -> None:
     """Run a component callback; an unexpected failure is logged and answered, never silent.
 
     Buttons and selects do not pass through the command tree's error handler, so each
-    callback goes through here instead.
+    callback goes through here instead, a service refusal answered as the handler does.
     """
     try:
         await work
+    except ServiceError as error:
+        await refuse(interaction, error)
     except Exception:
         log.exception("Component callback failed (interaction %s)", interaction.id)
         await say(interaction, "error.unexpected", ref=str(interaction.id))

@@ -30,24 +30,17 @@ async def on_odds(
         return
     svc = common.campaigns(interaction)
     loc = info.locale  # the panel's language, whatever the client's
-    try:
-        question = await odds.ask(svc, campaign_id, interaction.user.id, round_id)
-    except ServiceError as exc:
-        await common.refuse(interaction, exc, loc)
-        return
+    question = await odds.ask(svc, campaign_id, interaction.user.id, round_id)
     if not secrecy.may_read_drafts(secrecy.Viewer.player(question.side), side):
         # Another side's panel (a forwarded message, a forged id): its drafts are not ours.
-        refusal = ServiceError("wrong-side", panel_side=side, side=question.side)
-        await common.refuse(interaction, refusal, loc)
-        return
+        raise ServiceError("wrong-side", panel_side=side, side=question.side)
     try:
         result = await odds.run(question, campaign_id, round_id)
     except odds.Busy:
         await common.say_in(interaction, loc, "odds.busy")
         return
     if result is None:
-        await common.refuse(interaction, ServiceError("odds-unavailable"), loc)
-        return
+        raise ServiceError("odds-unavailable")
     await interaction.followup.send(odds.text(result, loc), ephemeral=True)
 
 

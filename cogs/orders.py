@@ -8,6 +8,8 @@ is kept in memory. Formats (each well under Discord's 100 characters):
 - ``sortie:lock:<campaign>:<round>:<side>:<drafts>`` Lock: commits only the drafts shown
 - ``sortie:unlock:<campaign>:<round>:<side>``      Unlock, when the campaign allows it
 - ``sortie:help:<campaign>:<round>:<side>``        how the panel works (ephemeral)
+- ``sortie:write:…`` and ``sortie:y:…``: a text field's Write button (its modal
+  ``sortie:m:…``) and a yes/no field's buttons, in ``cogs.write``
 
 Who acts is never read from the id: the service takes the interaction's user and checks
 that they play the campaign (and command their side, to lock). The side in the id lets
@@ -29,7 +31,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import discord
 from discord import app_commands
@@ -37,7 +39,7 @@ from discord.ext import commands
 
 from bot import boards, controls, secrecy
 from bot import panel as panels
-from bot.client import send_ephemeral
+from bot.client import answer_in, send_ephemeral
 from bot.i18n import t, word
 from bot.panel import TEXT_LIMIT, PanelSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
@@ -50,6 +52,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("sortie.orders")
 
 SIDE = r"(?P<side>[a-z0-9_-]{1,32})"
+# A field, last in an id: a per-unit one holds its family, ":" and the unit ("program:P3"),
+# so it parses back whole whatever the unit's id (engine.ruleset.unit_field).
+FIELD = r"(?P<field>[A-Za-z0-9_.:-]{1,48})"
 IDS = r"(?P<campaign>\d{1,20}):(?P<round>\d{1,20})"
 # Refusals meaning "this panel's round is no longer open": the panel turns read-only.
 OVER = ("stale-round", "deadline-passed", "finished", "no-open-round")
@@ -108,6 +113,24 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             )
         )
     row = len(spec.selects)
+    confirm = BUTTONS.get("confirm")
+    for yes_no in spec.confirms if confirm is not None else ():
+        for index, choice in enumerate(yes_no.choices):
+            assert confirm is not None
+            view.add_item(
+                confirm(
+                    spec.campaign_id,
+                    spec.round_id,
+                    spec.side,
+                    label=choice.label,
+                    style=STYLES["success" if choice.default else "secondary"],
+                    disabled=yes_no.disabled,
+                    row=row,
+                    field=yes_no.field,
+                    index=index,
+                )
+            )
+        row += 1
     for button in spec.buttons:
         if button.action == "page":
             view.add_item(
@@ -132,6 +155,7 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             disabled=button.disabled,
             row=row,
             version=spec.version,
+            page=spec.page,
         )
         view.add_item(item)
     return view
@@ -188,7 +212,8 @@ _guarded = common.guarded
 async def _context(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
 ) -> tuple[CampaignInfo, PanelData] | None:
-    """The campaign and the clicker's panel, or None once the click has been answered."""
+    """The campaign and the clicker's panel, or None once the click has been answered (a
+    refusal rises to ``guarded``)."""
     svc = common.campaigns(interaction)
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is None:
@@ -196,35 +221,19 @@ async def _context(
     try:
         panel = await svc.panel(campaign_id, interaction.user.id)
     except ServiceError as exc:
-        if exc.code in OVER:
-            await _close(interaction, info, exc)
-        else:
-            await common.refuse(interaction, exc, info.locale)
-        return None
+        await _refused(interaction, info, round_id, exc)
     if not secrecy.may_read_drafts(secrecy.Viewer.player(panel.side), side):
         # A click on another side's panel (a forwarded message, a forged id): never apply
-        # that side's option list to the clicker's side, nor show it.
-        await _wrong_side(interaction, info, side, panel.side)
-        return None
+        # that side's option list to the clicker's side, nor show it. The service's own
+        # refusal, so it reads the same whether the cog or the lock's transaction caught it.
+        raise ServiceError("wrong-side", panel_side=side, side=panel.side)
     if panel.round_id != round_id:
-        await _close(interaction, info, ServiceError("stale-round"))
-        return None
+        await _refused(interaction, info, round_id, ServiceError("stale-round"))
     return info, panel
 
 
-async def _wrong_side(
-    interaction: discord.Interaction[Any], info: CampaignInfo, panel_side: str, side: str
-) -> None:
-    # The service's own refusal, so a click on another side's panel reads the same whether
-    # the cog or the lock's transaction caught it.
-    refusal = ServiceError("wrong-side", panel_side=panel_side, side=side)
-    await common.refuse(interaction, refusal, info.locale)
-
-
-async def _close(
-    interaction: discord.Interaction[Any], info: CampaignInfo, error: ServiceError
-) -> None:
-    """A panel whose round is over: say so, and make that panel read-only."""
+async def _close(interaction: discord.Interaction[Any], info: CampaignInfo) -> None:
+    """A panel whose round is over: make it read-only, saying so."""
     message = interaction.message
     if message is not None:
         closed_line = t("orders.closed", info.locale)
@@ -235,7 +244,6 @@ async def _close(
             await common.edit_message(interaction, content=content, view=_closed_copy(message))
         except discord.HTTPException:
             log.warning("Could not close a stale panel (interaction %s)", interaction.id)
-    await common.refuse(interaction, error, info.locale)
 
 
 async def _refused(
@@ -243,11 +251,12 @@ async def _refused(
     info: CampaignInfo,
     round_id: int,
     error: ServiceError,
-) -> None:
+) -> NoReturn:
+    """A click on a panel refused: the panel first follows (closed once its round is over,
+    redrawn when it was out of date), then the refusal rises to be said (``guarded``)."""
     if error.code in OVER:
-        await _close(interaction, info, error)
-        return
-    if error.code in ("already-locked", "panel-outdated"):
+        await _close(interaction, info)
+    elif error.code in ("already-locked", "panel-outdated"):
         # The panel was out of date (locked elsewhere): show where things stand.
         try:
             panel = await common.campaigns(interaction).panel(info.id, interaction.user.id)
@@ -255,7 +264,7 @@ async def _refused(
             panel = None
         if panel is not None and panel.round_id == round_id:
             await _show(interaction, info, panel)
-    await common.refuse(interaction, error, info.locale)
+    raise error
 
 
 async def _show(
@@ -267,7 +276,7 @@ async def _show(
     redraw: bool = False,
 ) -> None:
     """The panel again; ``redraw`` after a draft changed: its picture too, where the game
-    draws the side's drafts on it (a Wings ghost path), so the player sees his pick."""
+    draws the side's drafts on it (a plane's ghost path), so the player sees his pick."""
     spec = compose(common.services(interaction), info, panel, page)
     fields: dict[str, Any] = {"content": spec.text, "view": panel_view(spec)}
     if redraw:
@@ -306,21 +315,15 @@ async def on_select(
         return
     info, _ = found
     if len(values) != 1:
-        await common.refuse(
-            interaction,
-            ServiceError(
-                "illegal-option", reason="unknown-option", field=field, value=",".join(values)
-            ),
-            info.locale,
+        raise ServiceError(
+            "illegal-option", reason="unknown-option", field=field, value=",".join(values)
         )
-        return
     try:
         panel = await common.campaigns(interaction).draft(
             campaign_id, interaction.user.id, round_id, field, values[0]
         )
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
-        return
     # Stay on its menus; the picture shows the new draft where the game draws one.
     await _show(interaction, info, panel, panels.page_of(panel, field), redraw=True)
 
@@ -358,11 +361,7 @@ async def on_lock(
     try:
         result = await common.in_time(interaction, lock, since=started)
     except ServiceError as exc:
-        if exc.code == "wrong-side":
-            await common.refuse(interaction, exc, info.locale)
-        else:
-            await _refused(interaction, info, round_id, exc)
-        return
+        await _refused(interaction, info, round_id, exc)
     if result.panel is not None:
         await _show(interaction, info, result.panel)
     if result.already_locked:
@@ -391,14 +390,13 @@ async def on_unlock(
         )
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
-        return
     await _show(interaction, info, panel)
     await common.pump(interaction)
 
 
 async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> None:
     """How the panel works, in the panel's own language, ending with where its own game's
-    words and rules are explained (a Wings panel's card codes, not the carrier's L/W)."""
+    words and rules are explained (one game's card codes, not another's words)."""
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is not None:
         default = t("orders.help-words.default", info.locale)
@@ -412,7 +410,7 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 
 class FieldSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"sortie:o:{IDS}:{SIDE}:(?P<field>[a-z0-9_-]{{1,32}})",  # Wings: plane1, order2
+    template=rf"sortie:o:{IDS}:{SIDE}:{FIELD}",  # a per-unit field too: program:P3
 ):
     def __init__(
         self,
@@ -478,10 +476,9 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         disabled: bool = False,
         row: int | None = None,
         version: str = "",
+        **more: Any,  # what a button of another cog's carries (a page, a field)
     ) -> None:
-        custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
-        if self.action == "lock" and version:
-            custom_id += f":{version}"
+        custom_id = self.custom_id_of(campaign_id, round_id, side, version=version, **more)
         super().__init__(
             discord.ui.Button(
                 custom_id=custom_id,
@@ -495,6 +492,12 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
         self.round_id = round_id
         self.side = side
         self.version = version
+
+    def custom_id_of(
+        self, campaign_id: int, round_id: int, side: str, *, version: str = "", **more: Any
+    ) -> str:
+        custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
+        return f"{custom_id}:{version}" if self.action == "lock" and version else custom_id
 
     @classmethod
     async def from_custom_id(
@@ -597,11 +600,8 @@ class Orders(commands.Cog):
         if info is None:
             return
         services = common.services(interaction)
-        try:
-            panel = await services.campaigns.panel(info.id, interaction.user.id)
-        except ServiceError as exc:
-            await common.refuse(interaction, exc, info.locale)
-            return
+        answer_in(interaction, info.locale)  # the panel's language
+        panel = await services.campaigns.panel(info.id, interaction.user.id)
         spec = compose(services, info, panel)
         plugin = services.campaigns.rulesets.get(info.ruleset)
         files: list[discord.File] = []

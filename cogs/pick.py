@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.limits import clip
 from bot.service_model import CampaignInfo, ServiceError
-from cogs.common import campaigns, locale, refuse, say
+from cogs.common import campaigns, locale, say
 from rendering.text import scenario_name as localized_scenario
 
 CHOICE_LIMIT = 25  # Discord shows at most 25 completions
@@ -64,17 +64,9 @@ async def chosen_campaign(
         if info is None:
             await say(interaction, "cogs.error.no_campaign")
         return info
-    try:
-        info = await svc.campaign_in_guild(campaign_id, interaction.guild_id)
-    except ServiceError as error:
-        await refuse(interaction, error)
-        return None
+    info = await svc.campaign_in_guild(campaign_id, interaction.guild_id)
     if info.channel_id != interaction.channel_id and not _sees(interaction, info.channel_id):
-        await refuse(
-            interaction,
-            ServiceError("foreign-campaign", campaign=campaign_id),
-        )
-        return None
+        raise ServiceError("foreign-campaign", campaign=campaign_id)
     return info
 
 

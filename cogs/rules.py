@@ -87,8 +87,8 @@ def _entries(found: list[RuleEntry], lang: str) -> discord.Embed:
 
 
 def _glossary(lang: str, ruleset: str | None) -> discord.Embed:
-    """The glossary of the channel's game (a Wings campaign's card codes, not the carrier's
-    L/W and CAP); outside a campaign, every game's words."""
+    """The glossary of the channel's game (its card codes, not another game's words);
+    outside a campaign, every game's words."""
     lines = [f"**{term.title}**: {term.text}" for term in rulebook.glossary(lang, ruleset)]
     text = ""
     for line in lines:

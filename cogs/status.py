@@ -12,9 +12,8 @@ from discord.ext import commands
 from bot.boards import deadline_words, status_board
 from bot.i18n import t
 from bot.logtext import describe
-from bot.service_model import ServiceError
 from bot.translator import _T
-from cogs.common import campaigns, locale, refuse, say
+from cogs.common import campaigns, guarded, locale, say
 from cogs.pick import campaign_choices, chosen_campaign, component_campaign, note
 
 PER_PAGE = 10
@@ -83,6 +82,9 @@ class LogPager(
         return cls(int(match["campaign"]), page, turn, "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, self._turn_page(interaction))
+
+    async def _turn_page(self, interaction: discord.Interaction[Any]) -> None:
         # The log may be of a finished campaign or one read from another channel: the
         # page is shown if the option could have reached it from here.
         info = await component_campaign(interaction, self.campaign_id)
@@ -209,11 +211,7 @@ class StatusCog(commands.Cog):
         if info is None:
             return
         loc = locale(interaction)
-        try:
-            receipts = await campaigns(interaction).receipts(info.id, interaction.user.id)
-        except ServiceError as error:
-            await refuse(interaction, error)
-            return
+        receipts = await campaigns(interaction).receipts(info.id, interaction.user.id)
         if not receipts:
             await say(interaction, "cogs.receipt.none")
             return

@@ -28,10 +28,10 @@ DEFLATE = 0x01  # raw deflate (no zlib header: the mark says what it is), no dic
 # data is a few hundred bytes, too short to repeat itself, but it repeats the keys and
 # words every other event has. A dictionary file is never edited once released: a better
 # one comes as a new file under a new mark, and the old one stays to read the old rows.
-# They were built from the offline demos (carrier, wings and land, seed 7), not from the
+# They were built from the offline demos (three of the games, seed 7), not from the
 # benchmark's campaigns: events-1 holds a few values of each kind of event, the commonest
 # kinds last (deflate reaches nearer text more cheaply); history-1, outbox-1 and state-1
-# the last records, payloads and states of each demo, the carrier's last.
+# the last records, payloads and states of each demo, the default game's last.
 EVENTS_1 = 0x02
 HISTORY_1 = 0x03
 OUTBOX_1 = 0x04

@@ -1,14 +1,15 @@
 """The storage interface the services use: records and a transaction in game words.
 
 Belongs here: the row records (frozen dataclasses), and the abstract ``Repository`` /
-``Transaction`` pair. No SQL: ``db.sqlite`` implements it on SQLite, ``db.postgres`` on
-PostgreSQL, ``db.backend.open_repository`` picks one from ``DATABASE_URL``, and
+``Transaction`` pair. No SQL: ``db.sql`` implements the transaction once for both SQL
+dialects, ``db.sqlite`` and ``db.postgres`` what SQLite and PostgreSQL do apart (and their
+connections), ``db.backend.open_repository`` picks one from ``DATABASE_URL``, and
 ``tests/db/test_contract.py`` runs the same checks on both.
 
 The contract that makes the turn service safe:
 
 - every service step runs inside ``async with repo.transaction() as tx``: the body sees one
-  consistent database, its writes land together at the end, or not at all if it raises;
+  consistent database, its writes are stored together at the end, or not at all if it raises;
 - write transactions never interleave (one writer at a time, across every process sharing
   the database), so "read, check, write" inside one transaction cannot race another
   lock-in, deadline or GM action;
@@ -413,6 +414,7 @@ class Transaction(abc.ABC):
         self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
     ) -> None: ...
 
+    @abc.abstractmethod
     async def record_draft(
         self,
         campaign_id: int,
@@ -425,8 +427,6 @@ class Transaction(abc.ABC):
     ) -> None:
         """``set_draft``, and the player who drafted it was active ``now``: one statement
         where the backend can."""
-        await self.set_draft(round_id, side, field, value, by_user, now)
-        await self.update_player(campaign_id, by_user, last_active=now)
 
     @abc.abstractmethod
     async def drafts(self, round_id: int, side: str) -> dict[str, str]: ...

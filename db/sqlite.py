@@ -7,19 +7,21 @@ COMMIT, which waits for the disk, goes to the writer's thread: one thread hop pe
 transaction. Reads take a connection of their own and read the last commit (WAL), so they
 never wait behind the write lock. ``busy_timeout`` covers a second process on the file.
 
-All the SQL of the project lives in this module and in ``migrations/``.
+The statements both backends share are ``db.sql``'s; this module holds SQLite's own (the
+event bundles, the outbox's claims) and its connections, ``migrations/`` its schema.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,233 +36,51 @@ from db.migrate import (
     foreign_tables,
     migrate,
 )
-from db.packing import EVENTS_1, HISTORY_1, OUTBOX_1, STATE_1, pack, unpack
+from db.packing import DEFLATE, EVENTS_1, HISTORY_1, OUTBOX_1, pack
 from db.repository import (
-    AuditRow,
-    CampaignRow,
     ConstraintError,
-    EventRow,
-    LockRow,
-    NewCampaign,
     NewEvent,
-    NewLock,
     NewOutbox,
     OutboxRow,
-    PlayerRow,
     Repository,
-    RoundRow,
-    SnapshotRow,
     StorageError,
-    TimerRow,
     Transaction,
 )
+from db.sql import EventPlace, SqlTransaction, dumps, marks, outbox_row
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 
-_CAMPAIGN_COLUMNS = {
-    "status",
-    "branch",
-    "snapshot_id",
-    "round_message_id",
-    "card_message_id",
-    "paused_at",
-    "started_at",
-    "ended_at",
-    "end_reason",
-    "seed_revealed",
-    "gm_id",
-    "locale",
-    "round_seconds",
-    "reminder_offsets",
-    "missing_policy",
-    "gm_sees_secrets",
-    "allow_unlock",
-}
-_PLAYER_COLUMNS = {"side", "commander", "dm_ok", "last_active", "left_at"}
-_ROUND_COLUMNS = {
-    "status",
-    "deadline_at",
-    "resolved_at",
-    "message_id",
-    "snapshot_after_id",
-    "sealed",
-}
 
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _campaign(row: sqlite3.Row) -> CampaignRow:
-    return CampaignRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        gm_id=row["gm_id"],
-        ruleset=row["ruleset"],
-        scenario=row["scenario"],
-        locale=row["locale"],
-        seed=row["seed"],
-        seed_commitment=row["seed_commitment"],
-        seed_revealed=bool(row["seed_revealed"]),
-        round_seconds=row["round_seconds"],
-        reminder_offsets=tuple(int(x) for x in json.loads(row["reminder_offsets"])),
-        missing_policy=row["missing_policy"],
-        gm_sees_secrets=bool(row["gm_sees_secrets"]),
-        allow_unlock=bool(row["allow_unlock"]),
-        status=row["status"],
-        branch=row["branch"],
-        snapshot_id=row["snapshot_id"],
-        round_message_id=row["round_message_id"],
-        card_message_id=row["card_message_id"],
-        paused_at=row["paused_at"],
-        created_at=row["created_at"],
-        started_at=row["started_at"],
-        ended_at=row["ended_at"],
-        end_reason=row["end_reason"],
+class SqliteTransaction(SqlTransaction):
+    NOT_INDEXED = "+"  # a round's pending timers: by the round's index, not timers_due
+    # A page counts events, not rows: the running total of each row's events finds the row
+    # holding the first one wanted, and at most ``limit`` rows from it hold the rest.
+    EVENT_PAGE = (
+        "SELECT * FROM (SELECT *, SUM(lines) OVER (ORDER BY {order}) AS upto"
+        " FROM events WHERE {where}) WHERE upto > ? ORDER BY {order} LIMIT ?"
     )
 
-
-def _player(row: sqlite3.Row) -> PlayerRow:
-    return PlayerRow(
-        campaign_id=row["campaign_id"],
-        user_id=row["user_id"],
-        side=row["side"],
-        commander=bool(row["commander"]),
-        dm_ok=bool(row["dm_ok"]),
-        joined_at=row["joined_at"],
-        last_active=row["last_active"],
-        left_at=row["left_at"],
-    )
-
-
-def _round(row: sqlite3.Row) -> RoundRow:
-    return RoundRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        branch=row["branch"],
-        turn=row["turn"],
-        kind=row["kind"],
-        status=row["status"],
-        opened_at=row["opened_at"],
-        deadline_at=row["deadline_at"],
-        resolved_at=row["resolved_at"],
-        message_id=row["message_id"],
-        snapshot_before_id=row["snapshot_before_id"],
-        snapshot_after_id=row["snapshot_after_id"],
-        sealed=row["sealed"],
-    )
-
-
-def _lock(row: sqlite3.Row) -> LockRow:
-    return LockRow(
-        id=row["id"],
-        round_id=row["round_id"],
-        side=row["side"],
-        canonical=unpack(row["canonical"]),
-        salt=row["salt"],
-        receipt=row["receipt"],
-        locked_at=row["locked_at"],
-        by_user=row["by_user"],
-        defaulted=bool(row["defaulted"]),
-        withdrawn_at=row["withdrawn_at"],
-    )
-
-
-def _event(row: sqlite3.Row, data: Any = None) -> EventRow:
-    return EventRow(
-        seq=row["seq"],
-        campaign_id=row["campaign_id"],
-        round_id=row["round_id"],
-        branch=row["branch"],
-        source=row["source"],
-        kind=row["kind"],
-        turn=row["turn"],
-        data=json.loads(unpack(row["data"])) if data is None else data,
-        void=bool(row["void"]),
-        created_at=row["created_at"],
-    )
-
-
-def _events(row: sqlite3.Row) -> list[EventRow]:
-    """The events a row holds: itself, or a bundle's (``db.bundles``)."""
-    lines = int(row["lines"])
-    if lines <= 1:
-        return [_event(row)]
-    return bundles.expand(_event(row, {}), lines, json.loads(unpack(row["data"])))
-
-
-def _timer(row: sqlite3.Row) -> TimerRow:
-    return TimerRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        round_id=row["round_id"],
-        kind=row["kind"],
-        due_at=row["due_at"],
-        offset_s=row["offset_s"],
-        done=bool(row["done"]),
-    )
-
-
-def _outbox(row: sqlite3.Row) -> OutboxRow:
-    return OutboxRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        kind=row["kind"],
-        target_kind=row["target_kind"],
-        target_id=row["target_id"],
-        message_key=row["message_key"],
-        payload=json.loads(unpack(row["payload"])),
-        status=row["status"],
-        attempts=row["attempts"],
-        next_attempt_at=row["next_attempt_at"],
-        last_error=row["last_error"],
-        delivered_id=row["delivered_id"],
-        delivered_at=row["delivered_at"],
-        dedupe_key=row["dedupe_key"],
-        created_at=row["created_at"],
-    )
-
-
-def _set_clause(fields: Mapping[str, Any], allowed: set[str]) -> tuple[str, list[Any]]:
-    unknown = set(fields) - allowed
-    if unknown:
-        raise StorageError(f"cannot update column(s) {sorted(unknown)}")
-    values: list[Any] = []
-    parts: list[str] = []
-    for name, value in fields.items():
-        parts.append(f"{name} = ?")
-        if isinstance(value, bool):
-            value = int(value)
-        elif isinstance(value, tuple | list | dict):
-            value = _dumps(value)
-        values.append(value)
-    return ", ".join(parts), values
-
-
-class SqliteTransaction(Transaction):
     def __init__(self, conn: sqlite3.Connection, *, writable: bool) -> None:
+        super().__init__(writable=writable)
         self._conn = conn
-        self._writable = writable
-        # The first constraint error of the transaction: once set, the transaction is
-        # rolled back and the error raised again at the end of the block (see
-        # ``ConstraintError``), even if the caller caught it.
-        self.spoiled: ConstraintError | None = None
 
     @property
     def raw(self) -> Any:
         """The driver connection inside this transaction: for ``db.transfer`` only."""
         return _RawConnection(self._conn)
 
-    # -- helpers
+    # -- the dialect and the driver
+    def _spell(self, sql: str) -> str:
+        return _spelt(sql)
+
     # Statements run right here, on the event loop's thread: the transaction already holds
     # the write lock (or reads a WAL snapshot), so a statement never waits on another
     # connection and costs microseconds from the page cache, where a hop to a worker thread
     # and back cost more than the statement. The one slow step, the durable COMMIT, goes to
     # the writer's thread (``SqliteRepository.transaction``).
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    async def _run(self, sql: str, params: Sequence[Any]) -> list[Any]:
         try:
             return self._conn.execute(sql, params).fetchall()
         except sqlite3.IntegrityError as exc:
@@ -268,203 +88,11 @@ class SqliteTransaction(Transaction):
             self.spoiled = ConstraintError(str(exc))
             raise self.spoiled from exc
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._all(sql, params)
-        return rows[0] if rows else None
+    def _flag(self, value: Any) -> int:
+        return int(value)
 
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        if not self._writable:
-            raise StorageError("write attempted in a read-only transaction")
-        return await self._all(sql, params)
-
-    async def _insert_id(self, sql: str, params: Sequence[Any]) -> int:
-        new = await self._insert(sql, params)
-        if new is None:
-            raise StorageError("insert did not create a row")
-        return new
-
-    async def _insert_id_key(self, sql: str, params: Sequence[Any]) -> int:
-        new = await self._insert(sql, params, key="seq")
-        if new is None:
-            raise StorageError("insert did not create a row")
-        return new
-
-    async def _insert(self, sql: str, params: Sequence[Any], key: str = "id") -> int | None:
-        """Insert and return the new row's key (None if ON CONFLICT DO NOTHING skipped it)."""
-        rows = await self._write(f"{sql} RETURNING {key}", params)
-        return int(rows[0][0]) if rows else None
-
-    # -- guild settings
-    async def set_gm_role(self, guild_id: int, role_id: int | None, now: int) -> None:
-        await self._write(
-            "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id,"
-            " updated_at = excluded.updated_at",
-            (guild_id, role_id, now),
-        )
-
-    async def gm_role(self, guild_id: int) -> int | None:
-        row = await self._one(
-            "SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
-        return None if row is None else row["gm_role_id"]
-
-    async def set_creators(self, guild_id: int, who: str, now: int) -> None:
-        await self._write(
-            "INSERT INTO guild_settings (guild_id, creators, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET creators = excluded.creators,"
-            " updated_at = excluded.updated_at",
-            (guild_id, who, now),
-        )
-
-    async def creators(self, guild_id: int) -> str:
-        row = await self._one("SELECT creators FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return "gm" if row is None else str(row["creators"])
-
-    # -- campaigns
-    async def insert_campaign(self, new: NewCampaign) -> int:
-        return await self._insert_id(
-            "INSERT INTO campaigns (guild_id, channel_id, gm_id, ruleset, scenario, locale, seed,"
-            " seed_commitment, round_seconds, reminder_offsets, missing_policy, gm_sees_secrets,"
-            " allow_unlock, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                new.guild_id,
-                new.channel_id,
-                new.gm_id,
-                new.ruleset,
-                new.scenario,
-                new.locale,
-                new.seed,
-                new.seed_commitment,
-                new.round_seconds,
-                _dumps(list(new.reminder_offsets)),
-                new.missing_policy,
-                int(new.gm_sees_secrets),
-                int(new.allow_unlock),
-                new.created_at,
-            ),
-        )
-
-    async def campaign(self, campaign_id: int) -> CampaignRow | None:
-        row = await self._one("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
-        return None if row is None else _campaign(row)
-
-    async def live_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
-        row = await self._one(
-            "SELECT * FROM campaigns WHERE channel_id = ?"
-            " AND status IN ('setup', 'active', 'paused') ORDER BY id DESC LIMIT 1",
-            (channel_id,),
-        )
-        return None if row is None else _campaign(row)
-
-    async def latest_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
-        row = await self._one(
-            "SELECT * FROM campaigns WHERE channel_id = ?"
-            " ORDER BY CASE WHEN status = 'finished' THEN 1 ELSE 0 END, id DESC LIMIT 1",
-            (channel_id,),
-        )
-        return None if row is None else _campaign(row)
-
-    async def guild_campaigns(
-        self, guild_id: int, *, limit: int = 25, offset: int = 0
-    ) -> list[CampaignRow]:
-        rows = await self._all(
-            "SELECT * FROM campaigns WHERE guild_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-            (guild_id, max(0, limit), max(0, offset)),
-        )
-        return [_campaign(row) for row in rows]
-
-    async def count_guild_campaigns(self, guild_id: int) -> int:
-        row = await self._one("SELECT COUNT(*) AS n FROM campaigns WHERE guild_id = ?", (guild_id,))
-        return int(row["n"]) if row is not None else 0
-
-    async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]:
-        if statuses:
-            marks = ", ".join("?" for _ in statuses)
-            rows = await self._all(
-                f"SELECT * FROM campaigns WHERE status IN ({marks}) ORDER BY id", list(statuses)
-            )
-        else:
-            rows = await self._all("SELECT * FROM campaigns ORDER BY id")
-        return [_campaign(row) for row in rows]
-
-    async def update_campaign(self, campaign_id: int, **fields: Any) -> None:
-        clause, values = _set_clause(fields, _CAMPAIGN_COLUMNS)
-        await self._write(f"UPDATE campaigns SET {clause} WHERE id = ?", [*values, campaign_id])
-
-    # -- players
-    async def player(self, campaign_id: int, user_id: int) -> PlayerRow | None:
-        row = await self._one(
-            "SELECT * FROM players WHERE campaign_id = ? AND user_id = ?", (campaign_id, user_id)
-        )
-        return None if row is None else _player(row)
-
-    async def players(self, campaign_id: int, *, include_left: bool = False) -> list[PlayerRow]:
-        sql = "SELECT * FROM players WHERE campaign_id = ?"
-        if not include_left:
-            sql += " AND left_at IS NULL"
-        rows = await self._all(sql + " ORDER BY joined_at, user_id", (campaign_id,))
-        return [_player(row) for row in rows]
-
-    async def upsert_player(self, row: PlayerRow) -> None:
-        await self._write(
-            "INSERT INTO players (campaign_id, user_id, side, commander, dm_ok, joined_at,"
-            " last_active, left_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side,"
-            " commander = excluded.commander, dm_ok = excluded.dm_ok,"
-            " joined_at = excluded.joined_at, last_active = excluded.last_active,"
-            " left_at = excluded.left_at",
-            (
-                row.campaign_id,
-                row.user_id,
-                row.side,
-                int(row.commander),
-                int(row.dm_ok),
-                row.joined_at,
-                row.last_active,
-                row.left_at,
-            ),
-        )
-
-    async def update_player(self, campaign_id: int, user_id: int, **fields: Any) -> None:
-        clause, values = _set_clause(fields, _PLAYER_COLUMNS)
-        await self._write(
-            f"UPDATE players SET {clause} WHERE campaign_id = ? AND user_id = ?",
-            [*values, campaign_id, user_id],
-        )
-
-    # -- snapshots
-    async def insert_snapshot(
-        self,
-        campaign_id: int,
-        branch: int,
-        turn: int,
-        round_kind: str,
-        state: str,
-        now: int,
-        *,
-        history_len: int = 0,
-    ) -> int:
-        return await self._insert_id(
-            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at,"
-            " history_len) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, branch, turn, round_kind, pack(state, STATE_1), now, history_len),
-        )
-
-    async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
-        row = await self._one("SELECT * FROM snapshots WHERE id = ?", (snapshot_id,))
-        if row is None:
-            return None
-        return SnapshotRow(
-            id=row["id"],
-            campaign_id=row["campaign_id"],
-            branch=row["branch"],
-            turn=row["turn"],
-            round_kind=row["round_kind"],
-            state=unpack(row["state"]),
-            created_at=row["created_at"],
-            history_len=row["history_len"],
-        )
+    def _pack(self, text: str, mark: int = DEFLATE) -> str | bytes:
+        return pack(text, mark)
 
     # -- history
     async def append_history(
@@ -481,146 +109,15 @@ class SqliteTransaction(Transaction):
             f"INSERT INTO history (campaign_id, branch, seq, record) VALUES {values}", params
         )
 
-    async def history(
-        self, campaign_id: int, branch: int, length: int, start: int = 0
-    ) -> list[str]:
-        if length <= start:
-            return []
-        rows = await self._all(
-            "SELECT record FROM history WHERE campaign_id = ? AND branch = ?"
-            " AND seq >= ? AND seq < ? ORDER BY seq",
-            (campaign_id, branch, start, length),
-        )
-        return [unpack(row[0]) for row in rows]
-
-    async def copy_history(
-        self, campaign_id: int, from_branch: int, to_branch: int, length: int
-    ) -> int:
-        rows = await self._write(
-            "INSERT INTO history (campaign_id, branch, seq, record)"
-            " SELECT campaign_id, ?, seq, record FROM history"
-            " WHERE campaign_id = ? AND branch = ? AND seq < ? RETURNING seq",
-            (to_branch, campaign_id, from_branch, length),
-        )
-        return len(rows)
-
-    # -- rounds
-    async def insert_round(
-        self,
-        campaign_id: int,
-        branch: int,
-        turn: int,
-        kind: str,
-        opened_at: int,
-        deadline_at: int | None,
-        snapshot_before_id: int,
-    ) -> int:
-        return await self._insert_id(
-            "INSERT INTO rounds (campaign_id, branch, turn, kind, opened_at, deadline_at,"
-            " snapshot_before_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, branch, turn, kind, opened_at, deadline_at, snapshot_before_id),
-        )
-
-    async def round(self, round_id: int) -> RoundRow | None:
-        row = await self._one("SELECT * FROM rounds WHERE id = ?", (round_id,))
-        return None if row is None else _round(row)
-
-    async def live_round(self, campaign_id: int) -> RoundRow | None:
-        row = await self._one(
-            "SELECT * FROM rounds WHERE campaign_id = ? AND status IN ('open', 'resolving')"
-            " ORDER BY id DESC LIMIT 1",
-            (campaign_id,),
-        )
-        return None if row is None else _round(row)
-
-    async def rounds(self, campaign_id: int) -> list[RoundRow]:
-        rows = await self._all(
-            "SELECT * FROM rounds WHERE campaign_id = ? ORDER BY id", (campaign_id,)
-        )
-        return [_round(row) for row in rows]
-
-    async def rounds_with_status(self, status: str) -> list[RoundRow]:
-        rows = await self._all("SELECT * FROM rounds WHERE status = ? ORDER BY id", (status,))
-        return [_round(row) for row in rows]
-
-    async def update_round(self, round_id: int, **fields: Any) -> None:
-        clause, values = _set_clause(fields, _ROUND_COLUMNS)
-        await self._write(f"UPDATE rounds SET {clause} WHERE id = ?", [*values, round_id])
-
-    # -- drafts and locks
-    async def set_draft(
-        self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
-    ) -> None:
-        await self._write(
-            "INSERT INTO drafts (round_id, side, field, value, by_user, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (round_id, side, field) DO UPDATE SET"
-            " value = excluded.value, by_user = excluded.by_user, updated_at = excluded.updated_at",
-            (round_id, side, field, value, by_user, now),
-        )
-
-    async def drafts(self, round_id: int, side: str) -> dict[str, str]:
-        rows = await self._all(
-            "SELECT field, value FROM drafts WHERE round_id = ? AND side = ? ORDER BY field",
-            (round_id, side),
-        )
-        return {row["field"]: row["value"] for row in rows}
-
-    async def insert_lock(self, lock: NewLock) -> int:
-        return await self._insert_id(
-            "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"
-            " defaulted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                lock.round_id,
-                lock.side,
-                # Deflated, primed with the outbox's dictionary: the reveal payloads it was
-                # built from carry these very choices. Unpacked byte for byte, so the
-                # receipt (sha256 of the text and the salt) still checks.
-                pack(lock.canonical, OUTBOX_1),
-                lock.salt,
-                lock.receipt,
-                lock.locked_at,
-                lock.by_user,
-                int(lock.defaulted),
-            ),
-        )
-
-    async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
-        rows = await self._all(
-            "SELECT * FROM locks WHERE round_id = ? AND withdrawn_at IS NULL ORDER BY id",
-            (round_id,),
-        )
-        return {row["side"]: _lock(row) for row in rows}
-
-    async def withdraw_lock(self, round_id: int, side: str, now: int) -> None:
-        await self._write(
-            "UPDATE locks SET withdrawn_at = ? WHERE round_id = ? AND side = ?"
-            " AND withdrawn_at IS NULL",
-            (now, round_id, side),
-        )
-
-    async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
-        rows = await self._all(
-            "SELECT locks.* FROM locks JOIN rounds ON rounds.id = locks.round_id"
-            " WHERE rounds.campaign_id = ? ORDER BY locks.id",
-            (campaign_id,),
-        )
-        return [_lock(row) for row in rows]
-
-    # -- events
-    async def append_events(
-        self,
-        campaign_id: int,
-        round_id: int | None,
-        branch: int,
-        events: Sequence[NewEvent],
-        now: int,
-    ) -> list[int]:
+    # -- events: a run of events is one row (``db.bundles``)
+    async def _insert_events(self, place: EventPlace, events: Sequence[NewEvent]) -> list[int]:
+        campaign_id, round_id, branch, now = place
         seqs: list[int] = []
         for run in bundles.runs(events):
             if len(run) == 1:
                 event = run[0]
                 seqs.append(
-                    await self._insert_id_key(
+                    await self._insert_id(
                         "INSERT INTO events (campaign_id, round_id, branch, source, kind, turn,"
                         " data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (
@@ -630,16 +127,17 @@ class SqliteTransaction(Transaction):
                             event.source,
                             event.kind,
                             event.turn,
-                            pack(_dumps(dict(event.data)), EVENTS_1),
+                            pack(dumps(dict(event.data)), EVENTS_1),
                             now,
                         ),
+                        key="seq",
                     )
                 )
                 continue
             # The row takes the run's last number and leaves the ones below it free, so
             # every event keeps the number it would have had as a row of its own.
-            source, data = bundles.bundle_data(run, _dumps)
-            last = await self._insert_id_key(
+            source, data = bundles.bundle_data(run, dumps)
+            last = await self._insert_id(
                 "INSERT INTO events (seq, campaign_id, round_id, branch, source, kind, turn,"
                 " data, created_at, lines) VALUES ((SELECT COALESCE(MAX(seq), 0) FROM"
                 " sqlite_sequence WHERE name = 'events') + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -655,104 +153,10 @@ class SqliteTransaction(Transaction):
                     now,
                     len(run),
                 ),
+                key="seq",
             )
             seqs.extend(range(last - len(run) + 1, last + 1))
         return seqs
-
-    async def events(
-        self,
-        campaign_id: int,
-        *,
-        turn: int | None = None,
-        round_id: int | None = None,
-        newest_first: bool = False,
-        limit: int | None = None,
-        offset: int = 0,
-    ) -> list[EventRow]:
-        where = "campaign_id = ?"
-        params: list[Any] = [campaign_id]
-        if turn is not None:
-            where += " AND turn = ?"
-            params.append(turn)
-        if round_id is not None:
-            where += " AND round_id = ?"
-            params.append(round_id)
-        order = "seq DESC" if newest_first else "seq"
-        if limit is None:
-            rows = await self._all(f"SELECT * FROM events WHERE {where} ORDER BY {order}", params)
-            if newest_first:
-                return [event for row in rows for event in reversed(_events(row))]
-            return [event for row in rows for event in _events(row)]
-        # A page counts events, not rows: the running total of each row's events finds the
-        # row holding the first one wanted, and at most ``limit`` rows from it hold the rest.
-        rows = await self._all(
-            f"SELECT * FROM (SELECT *, SUM(lines) OVER (ORDER BY {order}) AS upto"
-            f" FROM events WHERE {where}) WHERE upto > ? ORDER BY {order} LIMIT ?",
-            [*params, offset, limit],
-        )
-        return bundles.window(
-            ((_events(row), int(row["upto"])) for row in rows), newest_first, limit, offset
-        )
-
-    async def count_events(self, campaign_id: int, *, turn: int | None = None) -> int:
-        sql = "SELECT COALESCE(SUM(lines), 0) AS n FROM events WHERE campaign_id = ?"
-        params: list[Any] = [campaign_id]
-        if turn is not None:
-            sql += " AND turn = ?"
-            params.append(turn)
-        row = await self._one(sql, params)
-        return int(row["n"]) if row else 0
-
-    async def void_events(self, campaign_id: int, round_ids: Sequence[int]) -> int:
-        if not round_ids:
-            return 0
-        marks = ", ".join("?" for _ in round_ids)
-        rows = await self._write(
-            f"UPDATE events SET void = 1 WHERE campaign_id = ? AND round_id IN ({marks})"
-            " AND void = 0 RETURNING lines",
-            [campaign_id, *round_ids],
-        )
-        return sum(int(row["lines"]) for row in rows)
-
-    # -- timers
-    async def insert_timer(
-        self, campaign_id: int, round_id: int, kind: str, due_at: int, offset_s: int = 0
-    ) -> int:
-        return await self._insert_id(
-            "INSERT INTO timers (campaign_id, round_id, kind, due_at, offset_s)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (campaign_id, round_id, kind, due_at, offset_s),
-        )
-
-    async def due_timers(self, now: int) -> list[TimerRow]:
-        # Reminders before deadlines at the same instant: a reminder due with its own
-        # deadline is dropped by the service (the round is no longer open) rather than sent late.
-        rows = await self._all(
-            "SELECT * FROM timers WHERE done = 0 AND due_at <= ?"
-            " ORDER BY due_at, CASE kind WHEN 'reminder' THEN 0 ELSE 1 END, id",
-            (now,),
-        )
-        return [_timer(row) for row in rows]
-
-    async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]:
-        sql = "SELECT * FROM timers WHERE round_id = ?"
-        if pending_only:
-            # "+done": not an index column here, so the round's own index (timers_by_round)
-            # is used rather than timers_due, which holds every campaign's pending timers.
-            sql += " AND +done = 0"
-        return [_timer(row) for row in await self._all(sql + " ORDER BY due_at, id", (round_id,))]
-
-    async def finish_timer(self, timer_id: int) -> None:
-        await self._write("UPDATE timers SET done = 1 WHERE id = ?", (timer_id,))
-
-    async def finish_round_timers(self, round_id: int) -> None:
-        await self._write("UPDATE timers SET done = 1 WHERE round_id = ? AND done = 0", (round_id,))
-
-    async def shift_round_timers(self, round_id: int, seconds: int) -> None:
-        await self._write(
-            "UPDATE timers SET due_at = due_at + ? WHERE round_id = ? AND done = 0",
-            (seconds, round_id),
-        )
 
     # -- outbox
     async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
@@ -765,7 +169,7 @@ class SqliteTransaction(Transaction):
             if row is not None:
                 await self._write(
                     "UPDATE outbox SET payload = ? WHERE id = ?",
-                    (pack(_dumps(dict(item.payload)), OUTBOX_1), row["id"]),
+                    (pack(dumps(dict(item.payload)), OUTBOX_1), row["id"]),
                 )
                 return None
         return await self._insert(
@@ -778,18 +182,12 @@ class SqliteTransaction(Transaction):
                 item.target_kind,
                 item.target_id,
                 item.message_key,
-                pack(_dumps(dict(item.payload)), OUTBOX_1),
+                pack(dumps(dict(item.payload)), OUTBOX_1),
                 now,
                 item.dedupe_key,
                 now,
             ),
         )
-
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
-        rows = await self._all(
-            "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?", (limit,)
-        )
-        return [_outbox(row) for row in rows]
 
     async def claim_outbox(self, now: int, lease_until: int, limit: int = 100) -> list[OutboxRow]:
         # The exclusive write transaction is the claim lock: select, then move the lease.
@@ -802,12 +200,11 @@ class SqliteTransaction(Transaction):
             (now, now, limit),
         )
         if rows:
-            marks = ", ".join("?" for _ in rows)
             await self._write(
-                f"UPDATE outbox SET next_attempt_at = ? WHERE id IN ({marks})",
+                f"UPDATE outbox SET next_attempt_at = ? WHERE id IN ({marks(rows)})",
                 [lease_until, *(row["id"] for row in rows)],
             )
-        return [_outbox(row) for row in rows]
+        return [outbox_row(row) for row in rows]
 
     async def release_outbox(self, rows: Sequence[OutboxRow], lease_until: int) -> None:
         for row in rows:
@@ -817,102 +214,15 @@ class SqliteTransaction(Transaction):
                 (row.next_attempt_at, row.id, lease_until),
             )
 
-    async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
-        if campaign_id is None:
-            rows = await self._all("SELECT * FROM outbox ORDER BY id")
-        else:
-            rows = await self._all(
-                "SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,)
-            )
-        return [_outbox(row) for row in rows]
 
-    async def outbox_item(self, item_id: int) -> OutboxRow | None:
-        row = await self._one("SELECT * FROM outbox WHERE id = ?", (item_id,))
-        return None if row is None else _outbox(row)
+@lru_cache(maxsize=1024)
+def _spelt(sql: str) -> str:
+    # SQLite's flags are 0 and 1 in the statement's text, not TRUE and FALSE: a partial
+    # index (``timers_due ... WHERE done = 0``) is chosen only for a query that says so.
+    return _FLAG_WORDS.sub(lambda word: "1" if word.group() == "TRUE" else "0", sql)
 
-    async def mark_delivered(self, item_id: int, message_id: int, now: int) -> None:
-        await self._write(
-            "UPDATE outbox SET status = 'delivered', delivered_id = ?, delivered_at = ?,"
-            " attempts = attempts + 1, last_error = NULL WHERE id = ?",
-            (message_id, now, item_id),
-        )
 
-    async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None:
-        await self._write(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?"
-            " WHERE id = ?",
-            (error[:500], next_attempt_at, item_id),
-        )
-
-    async def redeliver(self, campaign_id: int, now: int) -> int:
-        rows = await self._write(
-            "UPDATE outbox SET status = 'pending', next_attempt_at = ?"
-            " WHERE campaign_id = ? AND ((status = 'pending' AND attempts > 0)"
-            " OR (status = 'failed' AND last_error NOT LIKE 'obsolete%'"
-            " AND last_error NOT LIKE 'recipient%'))"
-            " RETURNING id",
-            (now, campaign_id),
-        )
-        return len(rows)
-
-    async def mark_failed(self, item_id: int, error: str) -> None:
-        await self._write(
-            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?"
-            " WHERE id = ?",
-            (error[:500], item_id),
-        )
-
-    async def message_ref(self, campaign_id: int, key: str) -> int | None:
-        row = await self._one(
-            "SELECT message_id FROM message_refs WHERE campaign_id = ? AND key = ?",
-            (campaign_id, key),
-        )
-        return None if row is None else int(row["message_id"])
-
-    async def set_message_ref(
-        self, campaign_id: int, key: str, target_id: int, message_id: int
-    ) -> None:
-        await self._write(
-            "INSERT INTO message_refs (campaign_id, key, target_id, message_id) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (campaign_id, key) DO UPDATE SET target_id = excluded.target_id,"
-            " message_id = excluded.message_id",
-            (campaign_id, key, target_id, message_id),
-        )
-
-    # -- audit
-    async def add_audit(
-        self,
-        campaign_id: int | None,
-        guild_id: int | None,
-        who: int,
-        what: str,
-        why: str,
-        data: Mapping[str, Any],
-        now: int,
-    ) -> int:
-        return await self._insert_id(
-            "INSERT INTO audit (campaign_id, guild_id, who, what, why, data, at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, guild_id, who, what, why, pack(_dumps(dict(data))), now),
-        )
-
-    async def audit(self, campaign_id: int) -> list[AuditRow]:
-        rows = await self._all(
-            "SELECT * FROM audit WHERE campaign_id = ? ORDER BY id", (campaign_id,)
-        )
-        return [
-            AuditRow(
-                id=row["id"],
-                campaign_id=row["campaign_id"],
-                guild_id=row["guild_id"],
-                who=row["who"],
-                what=row["what"],
-                why=row["why"],
-                data=json.loads(unpack(row["data"])),
-                at=row["at"],
-            )
-            for row in rows
-        ]
+_FLAG_WORDS = re.compile(r"\b(?:TRUE|FALSE)\b")
 
 
 class _RawCursor:
@@ -1142,7 +452,7 @@ class SqliteRepository(Repository):
         # savepoint, and one COMMIT makes them all durable. Each caller is answered only
         # once its group is on disk (a lazy one at once: see ``lazy_transaction``); if the
         # COMMIT fails, every waiting caller of the group gets the error, so nobody is told
-        # of a write that did not land.
+        # of a write that was not stored.
         async with self._lock:
             if self._closed:
                 raise StorageError("the repository is closed")

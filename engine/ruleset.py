@@ -19,6 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Generic, Literal, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -26,7 +27,6 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from engine import sight
 from engine.rng import Rng
 from engine.sight import Derived, Eyes, Sight
-from engine.zero.report import StrikeReport
 
 
 class _Model(BaseModel):
@@ -45,17 +45,65 @@ class Excluded(_Model):
     reason: str  # a short key with data, e.g. "after-long", "large-twice"
 
 
+# How a decision is asked (docs/rulesets.md, "Inputs"): picked from a menu of at most 25
+# options, written as free text the ruleset reads (a Wings program "BL BL TR", a hex path),
+# or answered yes or no. The panel composer and the cogs draw each kind the same way for
+# every game: a select, a modal with quick picks beside it, two buttons.
+InputKind = Literal["menu", "text", "confirm"]
+INPUT_KINDS: tuple[InputKind, ...] = get_args(InputKind)
+# A per-unit field is "<family>:<unit>" (``program:P3``): the family is declared once as a
+# ``FieldSpec(per_unit=True)``, the units come and go with the state.
+UNIT_SEPARATOR = ":"
+
+
+def unit_field(family: str, unit: str) -> str:
+    """The field a per-unit family takes for one unit: ``unit_field("program", "P3")``."""
+    return f"{family}{UNIT_SEPARATOR}{unit}"
+
+
+def family_of(field: str) -> str:
+    """The family a field belongs to: itself for a plain field, ``program`` for
+    ``program:P3``. A unit id may hold the separator too: the family is what precedes the
+    first one, so a field name always parses back the same way."""
+    return field.partition(UNIT_SEPARATOR)[0]
+
+
+def unit_of(field: str) -> str:
+    """The unit a per-unit field names ("" for a plain field)."""
+    return field.partition(UNIT_SEPARATOR)[2]
+
+
 class Decision(_Model):
-    """One field one side must fill this round, with the legal options (the only valid ids)."""
+    """One field one side must fill this round.
+
+    ``menu`` and ``confirm``: ``options`` are the legal options, the only valid ids (a
+    confirm has two, yes first). ``text``: any text ``Rules.read_text`` accepts is valid;
+    ``options`` are a few quick picks (each a text it accepts), and ``default`` too.
+    ``label``: the unit a per-unit field is about, in public words ("Albert Ball ·
+    Nieuport 17"), shown instead of the family's name.
+    """
 
     side: str
     field: str
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
+    input: InputKind = "menu"
+    label: str = ""
 
     def allows(self, option_id: str) -> bool:
+        """Whether ``option_id`` is one of the listed options (for a text decision, one of
+        its quick picks: ``Rules.accept`` says whether any value is valid)."""
         return any(option.id == option_id for option in self.options)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a value or a text is refused: a reason key (``service.reason.<reason>``, worded
+    by the shared code) and the parameters its words take."""
+
+    reason: str
+    params: Mapping[str, str | int] = dataclass_field(default_factory=dict)
 
 
 class Event(_Model):
@@ -74,6 +122,31 @@ class Event(_Model):
 
 
 @dataclass(frozen=True)
+class LogDetail:
+    """What the log tells of one event beyond the event itself (a strike fought duel by
+    duel: what no image has room for). ``events`` go right after the first of the round's
+    events of kind ``under`` whose data holds ``key: value``, or after the round's last
+    event when none does. The service writes them as its own events: verify, which replays
+    the engine's events, is not asked to make them again."""
+
+    under: str
+    key: str
+    value: Any
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class RulesCheck:
+    """A finished campaign checked against its game's rules from its export alone
+    (``verify --rules``): how many checks passed and each violation as one line citing its
+    rule, or why the file cannot be checked at all."""
+
+    passed: int = 0
+    problems: tuple[str, ...] = ()
+    refused: str | None = None
+
+
+@dataclass(frozen=True)
 class SideSpec:
     """A side of the table: its id (stored in the database), names and colour."""
 
@@ -87,17 +160,28 @@ class SideSpec:
 
 @dataclass(frozen=True)
 class RoundSpec:
-    """A kind of secret round; ``closes_turn`` marks the one whose resolution ends a turn.
+    """A kind of round; ``closes_turn`` marks the one whose resolution ends a turn.
 
     An ``optional`` round exists only in the turns whose state asks for it (``progress``
     names it as the next round, in the same turn): someone has something to decide there.
     A closing round followed by one leaves the closing to it; in every other turn nothing
     changes (no round, no message).
+
+    A ``public`` round has nothing secret (a move made in the open, a dice roll asked for):
+    no salt, no receipt, no reveal; a side's submission is final when made, the round
+    resolves once every asked side has submitted, and the channel gets one short line.
+
+    A ``reaction`` round waits on the sides ``pending`` asks (the one player who may react,
+    an Ambush) with a deadline of its own, ``reaction_seconds`` (or the campaign's, if
+    shorter); the other sides are neither asked nor pinged.
     """
 
     kind: str
     closes_turn: bool = False
     optional: bool = False
+    public: bool = False
+    reaction: bool = False
+    reaction_seconds: int = 0
 
 
 Opens = Literal["reveal", "turn-end", "campaign-end"]
@@ -112,11 +196,15 @@ class FieldSpec:
     ``campaign-end``: when the campaign is over (a purchase, a flak gunner's order); the
     receipts of a round holding such a field open then, since one receipt commits to the
     round's whole choice. A field a ruleset does not declare opens at the campaign's end.
+
+    ``per_unit``: ``name`` is a family, whose fields are one per unit in play
+    (``program:P3``, ``unit_field``); every rule for the family holds for each of them.
     """
 
     name: str
     round: str
     opens: Opens = "reveal"
+    per_unit: bool = False
 
 
 @dataclass(frozen=True)
@@ -388,9 +476,9 @@ class Rules(ABC, Generic[StateT, ViewT]):
         round 1. False, the safe answer, makes the application load the history first.
         ``tests/test_resolve_from_snapshot.py`` replays every recorded game both ways.
 
-        ``strike_reports(new_state, turn)`` must then also find the turn's strikes among
-        the records that resolution added: a turn's strikes are recorded when its closing
-        round resolves."""
+        ``log_detail(new_state, turn)`` must then also find what it tells among the
+        records that resolution added (a turn's strikes are recorded when its closing
+        round resolves)."""
         return False
 
     def view_records(self, state: StateT) -> int | None:
@@ -428,12 +516,20 @@ class Rules(ABC, Generic[StateT, ViewT]):
         """
         return None
 
-    # -- optional: the strikes a turn flew, so the log can tell each in full (issue 16: the
-    # images cut long lists and send the reader to the log). A ruleset without strike
-    # reports has none.
-    def strike_reports(self, state: StateT, turn: int) -> Sequence[StrikeReport]:
-        """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
+    # -- optional: what the log tells of a turn beyond its events (issue 16: the images cut
+    # long lists and send the reader to the log). A ruleset with nothing more to tell has
+    # none.
+    def log_detail(self, state: StateT, turn: int) -> Sequence[LogDetail]:
+        """What the log tells of ``turn`` once it is over (its last round resolved: what it
+        tells then goes public), each under the event it belongs to."""
         return ()
+
+    # -- optional: a check of a finished campaign against the rules, written from the rules
+    # text rather than from these rules (so a bug here is not copied into its check).
+    def rules_check(self, export: Mapping[str, Any]) -> RulesCheck | None:
+        """``export`` (``docs/export-format.md``) checked against the game's rules, or None
+        when the game has no such check."""
+        return None
 
     # -- optional: the game's own dice, rolled on request for what is played at the table
     # (``/roll``), logged and replayed by verify like every other draw. A ruleset without
@@ -490,7 +586,57 @@ class Rules(ABC, Generic[StateT, ViewT]):
         return tuple(f.name for f in self.fields)
 
     def field_spec(self, name: str) -> FieldSpec | None:
-        return next((f for f in self.fields if f.name == name), None)
+        """The declaration of field ``name``; a per-unit field (``program:P3``) answers with
+        its family's."""
+        found = next((f for f in self.fields if f.name == name), None)
+        if found is not None or UNIT_SEPARATOR not in name:
+            return found
+        family = family_of(name)
+        return next((f for f in self.fields if f.name == family and f.per_unit), None)
+
+    def round_spec(self, kind: str) -> RoundSpec | None:
+        return next((r for r in self.rounds if r.kind == kind), None)
+
+    def public_round(self, kind: str) -> bool:
+        spec = self.round_spec(kind)
+        return spec is not None and spec.public
+
+    # -- inputs (docs/rulesets.md, "Inputs")
+    def read_text(self, state: StateT, decision: Decision, text: str) -> str | Refusal:
+        """The value a text written for ``decision`` stands for, or why it is refused.
+
+        Called for a ``text`` decision with what a player typed and, at Lock and at the
+        round's end, with the value it returned (which must come back unchanged): the value
+        is what is stored, locked and opened. By default a text names one of the options,
+        by id or by label, in any case.
+        """
+        wanted = " ".join(text.split()).casefold()
+        for option in decision.options:
+            if wanted in (option.id.casefold(), " ".join(option.label.split()).casefold()):
+                return option.id
+        for excluded in decision.excluded:
+            if wanted in (excluded.id.casefold(), excluded.label.casefold()):
+                return Refusal(excluded.reason)
+        return Refusal("unknown-option")
+
+    def text_of(self, state: StateT, decision: Decision, value: str) -> str:
+        """A stored value of a ``text`` decision as its own side writes it (a sealed value
+        back to the text it seals): shown on that side's panel and in its modal only."""
+        return value
+
+    def accept(self, state: StateT, decision: Decision, value: str) -> Refusal | None:
+        """None when ``value`` may be stored for ``decision`` now, else why not: an option
+        of a menu or confirm, a value ``read_text`` gives back unchanged for a text."""
+        if decision.input == "text":
+            read = self.read_text(state, decision, value)
+            if isinstance(read, Refusal):
+                return read
+            return None if read == value else Refusal("unknown-option")
+        if decision.allows(value):
+            return None
+        return Refusal(
+            next((e.reason for e in decision.excluded if e.id == value), "unknown-option")
+        )
 
     def defaults(self, decisions: Sequence[Decision]) -> dict[str, dict[str, str]]:
         """The choice each side gets for a field it did not fill before the deadline."""

@@ -130,5 +130,18 @@ def word(key: str, fallback: str, locale: Any = None) -> str:
     return _catalog(lang).get(key) or _catalog("en").get(key) or fallback
 
 
+def field_word(name: str, locale: Any = None, label: str = "") -> str:
+    """A decision field in the reader's words. A per-unit field ("program:P3") reads as its
+    family's words with the unit's ``label`` (a pilot and his plane) or, without one, its
+    id: ``service.field.<family>`` may place them (``"{label}: standing order"``)."""
+    family, separator, unit = name.partition(":")
+    if not separator:
+        return label or word(f"service.field.{name}", name, locale)
+    key = f"service.field.{family}"
+    if key in _catalog(normalize(locale)) or key in _catalog("en"):
+        return t(key, locale, label=label or unit, unit=unit)
+    return label or f"{family} {unit}"
+
+
 def keys(lang: str) -> set[str]:
     return set(_catalog(lang))

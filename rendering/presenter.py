@@ -55,7 +55,10 @@ TurnEvents = Sequence[tuple[str, Mapping[str, Any]]]
 
 
 class Presenter(Protocol[V]):
-    """A ruleset's images and words; every method is pure (images are PNG bytes)."""
+    """A ruleset's images and words; every method is pure (images are PNG bytes).
+
+    Presenters subclass it: a method with a body here is a default a game may keep.
+    """
 
     # Whether ``turn_told`` shows each turn with the choices it flew (Wings): the reveal of
     # a round that closes a turn would then repeat them, and is not posted (its receipts go
@@ -68,6 +71,12 @@ class Presenter(Protocol[V]):
     def option_description(self, field: str, option: Option, locale: str) -> str: ...
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]: ...
+
+    def sealed_option(self, field: str, option: Option) -> bool:
+        """Whether its owner's menu names ``option`` in its own words (``option_lines``)
+        rather than as it reads once opened: a seal ("Flak order 585a660a60" says nothing to
+        the gunner's side), a purchase whose menu line carries its price. None by default."""
+        return False
 
     def excluded_lines(
         self, scenario: str, decision: Decision, locale: str
@@ -139,3 +148,16 @@ class Presenter(Protocol[V]):
     ) -> list[str]:
         """Markdown lines for one played turn of the after-action report (reports, score)."""
         ...
+
+    # -- the log: every game's events are said with the shared templates (``bot.logtext``);
+    # these say what only this game knows of its own events
+    def log_sentence(self, kind: str, data: Mapping[str, Any], locale: str) -> str | None:
+        """One of this game's events said its own way (a strike's detail line), or None:
+        the shared template says it."""
+        return None
+
+    def log_words(self, name: str, value: Any, locale: str, *, opening: bool = False) -> str | None:
+        """A value of this game's events as words, named by its data field (``place``,
+        ``doctrine``…; ``""`` for a value on its own), or None: the shared words say it.
+        ``opening``: the value opens its sentence (a place is then said as its label)."""
+        return None

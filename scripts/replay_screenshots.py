@@ -21,7 +21,6 @@ from pathlib import Path
 from bot.demo import run
 from bot.export import read_export
 from bot.replay import make_page
-from engine.zero.loader import default_catalog
 
 # The width, the height of the shot, and the colour scheme asked of the page.
 SHOTS = (
@@ -70,7 +69,7 @@ def main(out: Path, ruleset: str, turn: int) -> None:
         played = asyncio.run(run(None, 1942, Path(folder) / "demo", ruleset=ruleset))
         export = read_export(played.out / "export.json")
         page = Path(folder) / "campaign.html"
-        page.write_text(make_page(export, default_catalog()).html, encoding="utf-8")
+        page.write_text(make_page(export).html, encoding="utf-8")
         print(f"page: {page.stat().st_size // 1024} KB")
         for name, width, height, scheme in SHOTS:
             target = out / name.replace("replay", prefix, 1)

@@ -74,9 +74,8 @@ MAX_ROUNDS = 2000  # a guard: a game that never ends is a bug, not a long test
 
 @cache
 def _registry() -> Registry:
-    from engine.zero.loader import default_catalog
 
-    return Registry(default_catalog())
+    return Registry()
 
 
 def outcome(events: Iterable[Event]) -> list[dict[str, Any]]:

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 from bot import drawing, secrecy
-from bot.rulesets import Registry
+from bot.rulesets import Plugin, Registry
 from engine.rng import Rng
-from engine.zero.loader import default_catalog, load_catalog
+from engine.rulesets.carrier import CarrierRules
+from engine.zero.loader import load_catalog
 from rendering.presenter import RevealLine
+from rendering.rulesets.carrier import CarrierPresenter
 from tests.golden_rulesets import load
 
 
@@ -69,7 +71,7 @@ def _jobs(registry: Registry) -> list[tuple[Any, str, tuple[Any, ...]]]:
 
 
 def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
-    registry = Registry(default_catalog())
+    registry = Registry()
     jobs = _jobs(registry)
     assert any(method == "report" for _, method, _ in jobs)
 
@@ -86,7 +88,7 @@ def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
 
 
 def test_a_presenter_of_another_catalog_is_drawn_here(pool: None) -> None:
-    other = Registry(load_catalog())
-    plugin = other.get("carrier")
+    catalog = load_catalog()
+    plugin = Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
     assert drawing._pool_for(plugin) is None
-    assert drawing._pool_for(Registry(default_catalog()).get("carrier")) is not None
+    assert drawing._pool_for(Registry().get("carrier")) is not None

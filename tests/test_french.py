@@ -28,7 +28,8 @@ import pytest
 from bot.demo import run
 from bot.i18n import _catalog
 from bot.logtext import describe, settings_changes_text
-from bot.strikelog import _aircraft_names, aircraft_name
+from engine.zero.loader import default_catalog
+from rendering.zero.log_words import _aircraft_names, aircraft_name
 
 DEMOS = (
     ("carrier", "coral-sea"),
@@ -175,8 +176,10 @@ def test_every_french_campaign_log_reads_french(french_demos: dict[str, Path]) -
         export = json.loads((out / "export.json").read_text(encoding="utf-8"))
         for event in export["events"]:
             text = describe(event["kind"], event["data"], "fr", turn=event["turn"])
-            for code in _aircraft_names():  # a type's name is a name: "B-17E Flying Fortress"
-                text = text.replace(aircraft_name(code, "fr"), code)
+            for code in _aircraft_names(
+                default_catalog()
+            ):  # a type's name is a name: "B-17E Flying Fortress"
+                text = text.replace(aircraft_name(default_catalog(), code, "fr"), code)
             lines.append((f"{name} log {event['kind']}", text))
     assert len(lines) > 100
     assert problems(lines) == []
@@ -233,7 +236,6 @@ def test_the_detector_catches_what_it_should() -> None:
 def test_sheet_dates_and_names_read_in_french() -> None:
     """The words the images and posts take from the game data: turn labels, scenarios,
     track levels, Pearl Harbor targets, Wings skills."""
-    from engine.zero.loader import default_catalog
     from rendering.rulesets.pearl_harbor import PearlPresenter
     from rendering.rulesets.wings import WingsPresenter
     from rendering.text import level_name, scenario_name, turn_label
@@ -259,10 +261,9 @@ def test_every_scenario_has_a_french_name() -> None:
     """A French campaign's card, boards and log name its scenario in French, for every
     scenario of every ruleset a GM can pick (Midway is a name in both languages)."""
     from bot.rulesets import Registry
-    from engine.zero.loader import default_catalog
     from rendering.text import scenario_name
 
-    registry = Registry(default_catalog())
+    registry = Registry()
     rulesets = registry.keys()  # a Registry is not iterable
     untranslated = [
         f"{key}/{spec.key}"

@@ -4,7 +4,7 @@ The service resolves a round from the stored snapshot without the history record
 ruleset says it may (``Rules.resolves_from_snapshot``), so a resolution at round 20 parses
 what one at round 1 does. Every recorded game (``tests/golden_rulesets.py``) is replayed
 both ways, round by round: the same events, the same records added to the history, the
-same snapshot, the same strikes for the turn's reports. A ruleset whose ``resolve`` began
+same snapshot, the same log detail (a turn's strikes) and reports. A ruleset whose ``resolve`` began
 to read its history (or its reports to look past the round's own records) goes red here.
 """
 
@@ -52,8 +52,8 @@ def test_a_round_resolves_alike_without_its_history(game: dict[str, Any]) -> Non
         assert added.records == expected.records, where
         assert added.length + stored.length == expected.length, where
         turn = progress.turn
-        reports = rules.strike_reports(whole_after, turn)
-        assert rules.strike_reports(bare_after, turn) == reports, where
+        told = rules.log_detail(whole_after, turn)
+        assert rules.log_detail(bare_after, turn) == told, where
         public = secrecy.Viewer.public()
         assert plugin.presenter.report_count(
             secrecy.view_for(rules, bare_after, public), turn

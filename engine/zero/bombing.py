@@ -18,8 +18,8 @@ or Vital on a carrier fleet, added after the doubling.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Collection, Sequence
+from typing import Any, Final, Literal
 
 from engine.zero.cards import Card, ids_of
 from engine.zero.catalog import AircraftType, TargetSheet
@@ -37,7 +37,6 @@ from engine.zero.dogfight import (
     L,
     M,
     Plane,
-    RunRec,
     Sky,
 )
 from engine.zero.flak import area_flak, target_flak
@@ -207,7 +206,7 @@ class Target:
         return self.sheet.strafe is not None and not self.carrier_fleet
 
 
-def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
+def bomb_run(sky: Sky, p: Plane, target: Target) -> dict[str, Any]:
     """21.13-21.14 / 22.22: draw the bomb cards, take Target Flak, apply what survives.
 
     The results apply even if that flak damages or destroys the bomber (21.14).
@@ -223,7 +222,7 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
     p.unload()  # 18.23
     flak_count = target_flak_count(target.sheet.target_flak, mode, p.band, mod=target.flak_mod)
     shot = target_flak(sky, p, flak_count)
-    gone = cancel_best(cards, shot.spoils)
+    gone = cancel_best(cards, shot["spoils"])
     results = tuple(
         applied_result(
             c.bombing, mode, naval=target.sheet.naval, mk13=p.kind.mk13, shift=target.shift
@@ -242,18 +241,33 @@ def bomb_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         for r in results
     )
     sky.discards.extend(cards)
-    rec = RunRec(
-        p.uid,
-        mode,
-        p.band,
-        ids_of(cards),
-        tuple(c.id for i, c in enumerate(cards) if i in gone),
-        results,
-        points,
-        "no-cards" if not cards else "",
-    )
-    sky.runs.append(rec)
-    return rec
+    return _run(sky, p, mode, cards, gone, results, points, "no-cards" if not cards else "")
+
+
+def _run(
+    sky: Sky,
+    p: Plane,
+    mode: BombMode | Literal["strafe"],
+    cards: list[Card],
+    gone: Collection[int],
+    results: tuple[BombResult, ...],
+    points: int,
+    note: str = "",
+) -> dict[str, Any]:
+    """The run recorded (the fields of its ``BombRun``): ``cards`` drawn, those at the
+    indexes ``gone`` cancelled."""
+    run = {
+        "uid": p.uid,
+        "mode": mode,
+        "band": p.band,
+        "cards": ids_of(cards),
+        "cancelled": tuple(c.id for i, c in enumerate(cards) if i in gone),
+        "results": results,
+        "points": points,
+        "note": note,
+    }
+    sky.runs.append(run)
+    return run
 
 
 def strafe_worthwhile(p: Plane, target: Target, band: Band | None = None) -> bool:
@@ -275,7 +289,7 @@ def _strafe_burst(p: Plane) -> int:
     return p.burst()
 
 
-def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
+def strafe_run(sky: Sky, p: Plane, target: Target) -> dict[str, Any]:
     """21.72-21.74 / 22.27: strafe cards, Target Flak again (one answer), Hit/Miss only."""
     count = strafe_card_count(_strafe_burst(p), "S" in p.skills)
     cards = sky.draw(count, "strafe", p.uid)
@@ -283,25 +297,15 @@ def strafe_run(sky: Sky, p: Plane, target: Target) -> RunRec:
         target.sheet.target_flak, None, p.band, strafe=True, mod=target.flak_mod
     )
     shot = target_flak(sky, p, flak_count, kind="strafe")
-    gone = cancel_best(cards, shot.spoils, strafe=True)
+    gone = cancel_best(cards, shot["spoils"], strafe=True)
     results = tuple(HIT if c.strafe_hit else MISS for i, c in enumerate(cards) if i not in gone)
     per_hit = (target.sheet.strafe or 0) if target.strafable else 0
     points = sum(per_hit for r in results if r is HIT)
     sky.discards.extend(cards)
-    rec = RunRec(
-        p.uid,
-        "strafe",
-        p.band,
-        ids_of(cards),
-        tuple(c.id for i, c in enumerate(cards) if i in gone),
-        results,
-        points,
-    )
-    sky.runs.append(rec)
-    return rec
+    return _run(sky, p, "strafe", cards, gone, results, points)
 
 
-def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRec:
+def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> dict[str, Any]:
     """23.64 with authored 3.4 step 3: a scout's report is found like a bomb run.
 
     It draws its Recon rating in cards, read by their bombing section, and meets the
@@ -312,18 +316,7 @@ def recon_run(sky: Sky, p: Plane, target: Target, area_flak_count: int) -> RunRe
     rating = p.rat.bomb.get(RECON, 0)
     cards = sky.draw(max(0, rating), "recon", p.uid)
     shot = area_flak(sky, p, area_flak_count, with_spoils=True)
-    gone = cancel_best(cards, shot.spoils)
+    gone = cancel_best(cards, shot["spoils"])
     results = tuple(c.bombing for i, c in enumerate(cards) if i not in gone)
     sky.discards.extend(cards)
-    rec = RunRec(
-        p.uid,
-        RECON,
-        p.band,
-        ids_of(cards),
-        tuple(c.id for i, c in enumerate(cards) if i in gone),
-        results,
-        0,
-        "scout-report" if cards else "no-cards",
-    )
-    sky.runs.append(rec)
-    return rec
+    return _run(sky, p, RECON, cards, gone, results, 0, "scout-report" if cards else "no-cards")

@@ -57,7 +57,7 @@ from engine.zero.cards import Card, Deck, ids_of
 from engine.zero.catalog import AircraftType, Ratings
 from engine.zero.orders import Doctrine
 from engine.zero.report import Phase
-from engine.zero.types import AircraftClass, Band, BombMode, BombResult, CardTitle, Ordnance, Side
+from engine.zero.types import AircraftClass, Band, BombMode, CardTitle, Ordnance, Side
 
 Role = Literal["leader", "wingman", "formation", "recon"]
 Group = Literal["strike", "cap", "scout"]
@@ -104,7 +104,8 @@ def take(cards: list[Card], card: Card) -> None:
 
 
 class Plane:
-    """One aircraft's state during a strike (engine-internal, mutable, cheap).
+    """One aircraft's state during a strike (engine-internal, mutable, cheap), as it
+    launches: skill D adds one to both damage steps (19.25), carried damage is kept.
 
     A plain class with its own ``__init__``, not a dataclass: compiled
     (scripts/build_native.py), a dataclass keeps the interpreted ``__init__`` that
@@ -150,47 +151,11 @@ class Plane:
         "was_out",
     )
 
-    uid: str
-    kind: AircraftType
-    side: Side
-    role: Role  # the role it launched with (report); ``lead`` says who holds a hand now
-    group: Group
-    element: str
-    order: int
-    doctrine: Doctrine
-    band: Band
-    skills: frozenset[str]
-    pilot: str | None
-    lead: bool
-    formation: str  # formation id ("" for fighters); a Damaged bomber flies alone (17.28)
-    loadout: Ordnance  # what it launched with (report)
-    ordnance: Ordnance  # what it still carries
-    mode: BombMode | None
-    flip_at: int
-    destroy_at: int
-    is_formation: bool  # 17.22e: bombers and recon aircraft (cached, read very often)
-    rat: Ratings  # the card side in use: ``kind.undamaged`` until it flips (3.2.7)
-    now: Rates  # ``rat`` with the pilot's skills, as numbers (changes with ``rat``: ``rate``)
-    loaded: bool  # a fighter or fighter-bomber still carrying ordnance (17.15)
-    damage: int
-    damaged: bool
-    destroyed: bool
-    hand: list[Card]
-    mate: Plane | None
-    foe: Plane | None
-    pos: int
-    spent: int  # bursts spent this turn
-    ace: bool  # unused Ace Ability (19.25 A)
-    out: bool  # outside the target area this Over-Target phase (23.5)
-    was_out: bool
-    attacked: bool  # an enemy has played a card against it (jettison doctrine)
-    threat: bool  # it attacked a bomber or fighter-bomber of the other side
-    runner: bool  # bombs or strafes this Bomb turn: one response per card (23.66)
-
     def __init__(
         self,
         uid: str,
         kind: AircraftType,
+        *,
         side: Side,
         role: Role,
         group: Group,
@@ -198,56 +163,63 @@ class Plane:
         order: int,
         doctrine: Doctrine,
         band: Band,
-        skills: frozenset[str],
-        pilot: str | None,
-        lead: bool,
-        formation: str,
-        loadout: Ordnance,
-        ordnance: Ordnance,
-        mode: BombMode | None,
-        flip_at: int,
-        destroy_at: int,
-        is_formation: bool,
-        rat: Ratings,
-        now: Rates,
-        loaded: bool,
+        ordnance: Ordnance = Ordnance.NONE,
+        mode: BombMode | None = None,
+        skills: Iterable[str] = (),
+        pilot: str | None = None,
+        damage: int = 0,
     ) -> None:
+        skill_set = frozenset(skills)
+        formation = kind.cls in FORMATION_CLASSES
+        extra = 1 if "D" in skill_set else 0
         self.uid = uid
         self.kind = kind
         self.side = side
-        self.role = role
+        self.role = role  # the role it launched with (report); ``lead`` says who holds a hand now
         self.group = group
         self.element = element
         self.order = order
         self.doctrine = doctrine
         self.band = band
-        self.skills = skills
+        self.skills = skill_set
         self.pilot = pilot
-        self.lead = lead
-        self.formation = formation
-        self.loadout = loadout
-        self.ordnance = ordnance
+        self.lead = role == "leader" and not formation
+        # Formation id ("" for fighters); a Damaged bomber flies alone (17.28).
+        self.formation = element if formation else ""
+        self.loadout = ordnance  # what it launched with (report)
+        self.ordnance = ordnance  # what it still carries
         self.mode = mode
-        self.flip_at = flip_at
-        self.destroy_at = destroy_at
-        self.is_formation = is_formation
-        self.rat = rat
-        self.now = now
-        self.loaded = loaded
-        self.damage = 0
+        self.flip_at = kind.flip_at + extra
+        self.destroy_at = self.flip_at + kind.destroy_extra + extra
+        self.is_formation = formation  # 17.22e: bombers and recon aircraft (read very often)
+        # The card side in use (``kind.undamaged`` until it flips, 3.2.7), and the same with
+        # the pilot's skills, as numbers (they change together: ``rate``).
+        self.rat: Ratings = kind.undamaged
+        self.now: Rates = rates_of(kind, kind.undamaged, skill_set)
+        self.loaded = ordnance is not NO_LOAD and not formation  # still carrying (17.15)
+        self.damage = max(0, damage)
         self.damaged = False
         self.destroyed = False
-        self.hand = []
-        self.mate = None
-        self.foe = None
+        self.hand: list[Card] = []
+        self.mate: Plane | None = None
+        self.foe: Plane | None = None
         self.pos = 0
-        self.spent = 0
-        self.ace = False
-        self.out = False
+        self.spent = 0  # bursts spent this turn
+        self.ace = "A" in skill_set  # unused Ace Ability (19.25 A)
+        self.out = False  # outside the target area this Over-Target phase (23.5)
         self.was_out = False
-        self.attacked = False
-        self.threat = False
-        self.runner = False
+        self.attacked = False  # an enemy has played a card against it (jettison doctrine)
+        self.threat = False  # it attacked a bomber or fighter-bomber of the other side
+        self.runner = False  # bombs or strafes this Bomb turn: one response per card (23.66)
+        if self.damage >= self.destroy_at:
+            self.destroyed = True
+        elif self.damage >= self.flip_at:
+            self.damaged = True
+            rate(self, kind.damaged)
+            if formation:
+                self.formation = uid  # 17.28
+            else:
+                self.unload()  # 18.22
 
     def unload(self) -> None:
         """Bombs dropped, jettisoned or lost (17.15 ends, 18.22-18.23)."""
@@ -315,229 +287,8 @@ def rate(p: Plane, rat: Ratings) -> None:
     p.now = rates_of(p.kind, rat, p.skills)
 
 
-def make_plane(
-    unit_uid: str,
-    kind: AircraftType,
-    *,
-    side: Side,
-    role: Role,
-    group: Group,
-    element: str,
-    order: int,
-    doctrine: Doctrine,
-    band: Band,
-    ordnance: Ordnance = Ordnance.NONE,
-    mode: BombMode | None = None,
-    skills: Iterable[str] = (),
-    pilot: str | None = None,
-    damage: int = 0,
-) -> Plane:
-    """A plane at launch; skill D adds one to both damage steps (19.25), carried damage kept."""
-    return new_plane(
-        unit_uid,
-        kind,
-        side,
-        role,
-        group,
-        element,
-        order,
-        doctrine,
-        band,
-        ordnance,
-        mode,
-        skills,
-        pilot,
-        damage,
-    )
-
-
-def new_plane(
-    unit_uid: str,
-    kind: AircraftType,
-    side: Side,
-    role: Role,
-    group: Group,
-    element: str,
-    order: int,
-    doctrine: Doctrine,
-    band: Band,
-    ordnance: Ordnance,
-    mode: BombMode | None,
-    skills: Iterable[str],
-    pilot: str | None,
-    damage: int,
-) -> Plane:
-    """``make_plane`` with every argument by position: a strike sets up some five planes,
-    and each keyword costs a call of this size some 40 ns (issue 13)."""
-    skill_set = frozenset(skills)
-    formation = kind.cls in FORMATION_CLASSES
-    extra = 1 if "D" in skill_set else 0
-    flip_at = kind.flip_at + extra
-    # Plane's fields without a default, by position in their declared order.
-    plane = Plane(
-        unit_uid,  # uid
-        kind,
-        side,
-        role,
-        group,
-        element,
-        order,
-        doctrine,
-        band,
-        skill_set,  # skills
-        pilot,
-        role == "leader" and not formation,  # lead
-        element if formation else "",  # formation
-        ordnance,  # loadout
-        ordnance,
-        mode,
-        flip_at,
-        flip_at + kind.destroy_extra + extra,  # destroy_at
-        formation,  # is_formation
-        kind.undamaged,  # rat
-        rates_of(kind, kind.undamaged, skill_set),  # now
-        ordnance is not NO_LOAD and not formation,  # loaded
-    )
-    if "A" in skill_set:
-        plane.ace = True
-    plane.damage = max(0, damage)
-    if plane.damage >= plane.destroy_at:
-        plane.destroyed = True
-    elif plane.damage >= plane.flip_at:
-        plane.damaged = True
-        rate(plane, kind.damaged)
-        if plane.is_formation:
-            plane.formation = plane.uid  # 17.28
-        else:
-            plane.unload()  # 18.22
-    return plane
-
-
-# --- Records (turned into the frozen report models once, at the end) ---------------------
-# Each record's fields are those of its report model, in the same order: at the end of the
-# strike its ``fields()`` dict becomes the model's as it is (``Strike.report``). The dicts
-# are spelt out, not read from ``__dict__``: compiled (scripts/build_native.py), a record
-# has none. Plain classes, not dataclasses, for the reason given at ``Plane``.
-
-
-class ExchangeRec:
-    __slots__ = (
-        "attacker",
-        "cards",
-        "damage_to_attacker",
-        "damage_to_defender",
-        "defender",
-        "note",
-        "phase",
-        "turn",
-    )
-
-    def __init__(
-        self,
-        phase: Phase,
-        turn: int,
-        attacker: str,
-        defender: str,
-        cards: list[tuple[str, int]],
-        damage_to_defender: int = 0,
-        damage_to_attacker: int = 0,
-        note: str = "",
-    ) -> None:
-        self.phase = phase
-        self.turn = turn
-        self.attacker = attacker
-        self.defender = defender
-        self.cards = cards
-        self.damage_to_defender = damage_to_defender
-        self.damage_to_attacker = damage_to_attacker
-        self.note = note
-
-    def fields(self) -> dict[str, Any]:
-        """The report's ``Exchange`` fields: this record's own, its cards now a tuple."""
-        return {
-            "phase": self.phase,
-            "turn": self.turn,
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "cards": tuple(self.cards),
-            "damage_to_defender": self.damage_to_defender,
-            "damage_to_attacker": self.damage_to_attacker,
-            "note": self.note,
-        }
-
-
-class FlakRec:
-    __slots__ = ("against", "answer_card", "answered", "cards", "damage", "kind", "phase", "spoils")
-
-    def __init__(
-        self,
-        phase: Phase,
-        kind: FlakKind,
-        against: str,
-        cards: tuple[int, ...],
-        answered: int | None = None,
-        answer_card: int | None = None,
-        damage: int = 0,
-        spoils: int = 0,
-    ) -> None:
-        self.phase = phase
-        self.kind = kind
-        self.against = against
-        self.cards = cards
-        self.answered = answered
-        self.answer_card = answer_card
-        self.damage = damage
-        self.spoils = spoils
-
-    def fields(self) -> dict[str, Any]:
-        """The report's ``FlakShot`` fields."""
-        return {
-            "phase": self.phase,
-            "kind": self.kind,
-            "against": self.against,
-            "cards": self.cards,
-            "answered": self.answered,
-            "answer_card": self.answer_card,
-            "damage": self.damage,
-            "spoils": self.spoils,
-        }
-
-
-class RunRec:
-    __slots__ = ("band", "cancelled", "cards", "mode", "note", "points", "results", "uid")
-
-    def __init__(
-        self,
-        uid: str,
-        mode: BombMode | Literal["strafe"],
-        band: Band,
-        cards: tuple[int, ...],
-        cancelled: tuple[int, ...] = (),
-        results: tuple[BombResult, ...] = (),
-        points: int = 0,
-        note: str = "",
-    ) -> None:
-        self.uid = uid
-        self.mode = mode
-        self.band = band
-        self.cards = cards
-        self.cancelled = cancelled
-        self.results = results
-        self.points = points
-        self.note = note
-
-    def fields(self) -> dict[str, Any]:
-        """The report's ``BombRun`` fields."""
-        return {
-            "uid": self.uid,
-            "mode": self.mode,
-            "band": self.band,
-            "cards": self.cards,
-            "cancelled": self.cancelled,
-            "results": self.results,
-            "points": self.points,
-            "note": self.note,
-        }
+# The name the rules and the tests launch a plane by.
+make_plane = Plane
 
 
 # The response table as sets, per table: the catalog's never changes, and every strike
@@ -577,9 +328,12 @@ class Sky:
         self.turn = 1
         self.over_target = False  # Ingress/Bomb/Egress: areas matter (23.53)
         self.losses = 0  # aircraft destroyed so far
-        self.exchanges: list[ExchangeRec] = []
-        self.flak: list[FlakRec] = []
-        self.runs: list[RunRec] = []
+        # The report's exchanges, flak shots and bomb runs, each recorded once its outcome
+        # is known as the fields of its model (``Exchange``, ``FlakShot``, ``BombRun``) in
+        # the model's order: the report makes them the models (``Strike.report``).
+        self.exchanges: list[dict[str, Any]] = []
+        self.flak: list[dict[str, Any]] = []
+        self.runs: list[dict[str, Any]] = []
         self.notes: list[str] = []
         self.events: list[tuple[str, str]] = []  # ("bomb"|"destroyed", uid), in order
         # Every draw in order, as the fields of its ``CardDraw`` (the report's model).
@@ -646,19 +400,19 @@ class Sky:
         note: str,
         to_defender: int = 0,
         to_attacker: int = 0,
-    ) -> ExchangeRec:
-        rec = ExchangeRec(
-            self.phase,
-            self.turn,
-            attacker.uid,
-            defender.uid,
-            cards,
-            to_defender,
-            to_attacker,
-            note,
+    ) -> None:
+        self.exchanges.append(
+            {
+                "phase": self.phase,
+                "turn": self.turn,
+                "attacker": attacker.uid,
+                "defender": defender.uid,
+                "cards": tuple(cards),
+                "damage_to_defender": to_defender,
+                "damage_to_attacker": to_attacker,
+                "note": note,
+            }
         )
-        self.exchanges.append(rec)
-        return rec
 
 
 # --- Damage (3.2.7, 17.28, 18.22) ----------------------------------------------------------
@@ -916,21 +670,21 @@ def chain(
         defending = not defending
 
 
-def gunner_fire(sky: Sky, target: Plane, attacker: Plane, rec: ExchangeRec) -> None:
-    """3.2.5 Gunner: after an attack on it, the aircraft's gunner draws; IMS/OTS hit back."""
+def gunner_fire(sky: Sky, target: Plane, attacker: Plane, played: list[tuple[str, int]]) -> int:
+    """3.2.5 Gunner: after an attack on it, the aircraft's gunner draws; IMS/OTS hit back.
+    The damage dealt back; the gunner's cards join those ``played`` when they hit."""
     if target.destroyed or target.is_formation:
-        return
+        return 0
     count = target.now.gunner
     if count <= 0:
-        return
+        return 0
     cards = sky.draw(count, "gunner", target.uid)
     damage = sum(c.damage or 0 for c in cards if (c.title is IMS or c.title is OTS))
     sky.discards.extend(cards)
     if damage:
-        rec.cards.extend((target.uid, c.id) for c in cards)
-        rec.damage_to_attacker += damage
-        rec.note += ",gunner"
+        played.extend((target.uid, c.id) for c in cards)
         hurt(sky, attacker, damage)
+    return damage
 
 
 def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[Card]]:
@@ -942,22 +696,22 @@ def _defence(sky: Sky, target: Plane, damage: int) -> tuple[list[Source], list[C
     return [Source(target, mini, True, limit)], mini
 
 
-def shoot(sky: Sky, attacker: Plane, att_src: Source, card: Card, target: Plane) -> ExchangeRec:
-    """One IMS/OTS against a fighter or fighter-bomber, answers and Gunner included."""
+def shoot(sky: Sky, attacker: Plane, att_src: Source, card: Card, target: Plane) -> None:
+    """One IMS/OTS against a fighter or fighter-bomber, answers and Gunner included; one
+    exchange recorded once the gunner has answered (nothing else is recorded meanwhile)."""
     damage = card.damage or 0
     defence, mini = _defence(sky, target, damage)
     cards = [(attacker.uid, card.id)]
     hit = chain(sky, attacker, card, [att_src], defence, cards)
     sky.discards.extend(mini)
     target.attacked = True
-    rec = sky.record(attacker, target, cards, "hit" if hit else "cancelled")
     if target.kind.cls is FIGHTER_BOMBER:
         attacker.threat = True
     if hit:
-        rec.damage_to_defender = damage
         hurt(sky, target, damage)
-    gunner_fire(sky, target, attacker, rec)
-    return rec
+    back = gunner_fire(sky, target, attacker, cards)
+    note = ("hit" if hit else "cancelled") + (",gunner" if back else "")
+    sky.record(attacker, target, cards, note, damage if hit else 0, back)
 
 
 # --- Leader play (3.2.4-3.2.5) ------------------------------------------------------------

@@ -8,12 +8,13 @@ bombing module applies from the returned spoil count (22.13, 22.23).
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.zero.cards import Card, ids_of
 from engine.zero.dogfight import (
     IMS,
     OTS,
     FlakKind,
-    FlakRec,
     Plane,
     Sky,
     Source,
@@ -24,7 +25,7 @@ from engine.zero.dogfight import (
 )
 
 
-def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> FlakRec:
+def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> dict[str, Any]:
     """22.1: ``count`` cards at an aircraft over the target; IMS/OTS damage, no answers (22.14).
 
     ``with_spoils`` counts the Spoiled Attack marks too: a scout's report draw meets Area
@@ -39,14 +40,10 @@ def area_flak(sky: Sky, p: Plane, count: int, *, with_spoils: bool = False) -> F
     if not with_spoils:
         spoils = 0
     sky.discards.extend(cards)
-    rec = FlakRec(sky.phase, "area", p.uid, ids_of(cards), None, None, damage, spoils)
-    sky.flak.append(rec)
-    if damage > 0:
-        hurt(sky, p, damage)
-    return rec
+    return _shot(sky, p, "area", cards, None, None, damage, spoils)
 
 
-def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> FlakRec:
+def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> dict[str, Any]:
     """22.2: Target Flak (or the strafing salvo, 22.27) at one aircraft.
 
     Formation aircraft cannot answer (22.24). A fighter or fighter-bomber plays one card in
@@ -85,17 +82,40 @@ def target_flak(sky: Sky, p: Plane, count: int, kind: FlakKind = "target") -> Fl
         if c is not answered:
             damage += c.damage or 0
     sky.discards.extend(cards)
-    rec = FlakRec(
-        sky.phase,
+    return _shot(
+        sky,
+        p,
         kind,
-        p.uid,
-        ids_of(cards),
+        cards,
         answered.id if answered is not None else None,
         answer.id if answer is not None else None,
         damage,
         spoils,
     )
-    sky.flak.append(rec)
+
+
+def _shot(
+    sky: Sky,
+    p: Plane,
+    kind: FlakKind,
+    cards: list[Card],
+    answered: int | None,
+    answer_card: int | None,
+    damage: int,
+    spoils: int,
+) -> dict[str, Any]:
+    """The salvo recorded (the fields of its ``FlakShot``), then its damage taken."""
+    shot = {
+        "phase": sky.phase,
+        "kind": kind,
+        "against": p.uid,
+        "cards": ids_of(cards),
+        "answered": answered,
+        "answer_card": answer_card,
+        "damage": damage,
+        "spoils": spoils,
+    }
+    sky.flak.append(shot)
     if damage > 0:
         hurt(sky, p, damage)
-    return rec
+    return shot

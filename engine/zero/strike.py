@@ -81,7 +81,6 @@ from engine.zero.dogfight import (
     drop_worst,
     fire,
     maneuver,
-    new_plane,
     opening_hand,
     unpair,
     wingman_shot,
@@ -259,21 +258,21 @@ class Strike:
         if face is not None:
             skills = face.skills
             pilot = face.name + (f" ({', '.join(skills)})" if skills else "")
-        plane = new_plane(
+        plane = Plane(
             fields["uid"],
             kind,
-            side,
-            fields["role"],
-            group,
-            fields["element"],
-            order,
-            doctrine,
-            band,
-            ordnance,
-            mode,
-            skills,
-            pilot,
-            fields["damage"],
+            side=side,
+            role=fields["role"],
+            group=group,
+            element=fields["element"],
+            order=order,
+            doctrine=doctrine,
+            band=band,
+            ordnance=ordnance,
+            mode=mode,
+            skills=skills,
+            pilot=pilot,
+            damage=fields["damage"],
         )
         if group == "cap" and not plane.is_formation:
             band = doctrine.cap_band
@@ -744,9 +743,6 @@ class Strike:
             }
             for p in sky.planes
         ]
-        exchanges = [e.fields() for e in sky.exchanges]
-        flak = [f.fields() for f in sky.flak]
-        runs = [r.fields() for r in sky.runs]
         return trusted(
             StrikeReport,
             id=setup["id"],
@@ -761,10 +757,10 @@ class Strike:
             home_bound=setup["home_bound"],
             hidden=setup["hidden"],
             aircraft=trusted_dicts(AircraftOutcome, aircraft),
-            exchanges=trusted_dicts(Exchange, exchanges),
-            flak=trusted_dicts(FlakShot, flak),
-            bomb_runs=trusted_dicts(BombRun, runs),
-            target_points=sum(r.points for r in sky.runs),
+            exchanges=trusted_dicts(Exchange, sky.exchanges),
+            flak=trusted_dicts(FlakShot, sky.flak),
+            bomb_runs=trusted_dicts(BombRun, sky.runs),
+            target_points=sum(r["points"] for r in sky.runs),
             scout_success=None,
             notes=tuple(sky.notes),
             start_bands=self.start_bands,

@@ -84,8 +84,8 @@ class TurnShown:
     story: tuple[str, ...]
     short: str  # the turn list's label: "T3"
     running: bool = False  # the turn the campaign stands in, not over yet
-    # Where the campaign stood as the turn opened, in the game's words (markdown): Wings'
-    # "Mission 2/3 (…), turn 1" under the campaign's turn 10.
+    # Where the campaign stood as the turn opened, in the game's words (markdown): "Mission
+    # 2/3 (…), turn 1" under the campaign's turn 10, say.
     where: str = ""
 
 

@@ -3,7 +3,8 @@ index (issue 13): on a store of many campaigns, whatever SQL the repository actu
 for them is planned by SQLite without reading a whole events, outbox, timers or rounds table.
 
 The statements are caught as SQLite runs them (with their values), so a query changed in
-``db/sqlite.py`` or an index dropped by a migration is checked as it is, not as a copy.
+``db/sql.py`` or ``db/sqlite.py`` (or its spelling in SQLite's dialect there), or an index
+dropped by a migration, is checked as it is, not as a copy.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ async def test_whole_coral_sea_campaign_through_discord(world: World) -> None:
         assert {"orders-revealed", "resources-revealed", "strike-flown", "vp"} <= kinds
         assert {"strike-duel", "strike-flak", "strike-bomb-run"} <= kinds  # strikes in full
         export = await service.export(info.id)
-        check = verify_export(export, world.services.catalog)
+        check = verify_export(export)
         assert check.ok and check.replayed, check.problems
 
 

@@ -163,7 +163,7 @@ async def test_whole_land_campaign_through_discord(
         assert {"land-resources", "land-mission-flown", "land-campaign-ended"} <= kinds
         assert {"strike-duel", "strike-bomb-run"} <= kinds
         assert any(entry.void for entry in entries)  # the rolled-back mission, kept
-        check = verify_export(await service.export(info.id), world.services.catalog)
+        check = verify_export(await service.export(info.id))
         assert check.ok and check.replayed, check.problems
 
 

@@ -67,7 +67,7 @@ async def test_a_whole_pearl_harbor_game_through_discord(world: World) -> None:
         files = [a.filename for m in public for a in m.attachments]
         assert "Campaign over" in text
         assert "after-action.png" in files
-        check = verify_export(await service.export(info.id), world.services.catalog)
+        check = verify_export(await service.export(info.id))
         assert check.ok and check.replayed, check.problems
 
 

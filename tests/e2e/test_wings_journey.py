@@ -1,7 +1,7 @@
 """A Wings of War turn played in Discord: the GM opens the campaign, each pilot's player
-programs his planes from the DM panel's menus (fields ``plane1``, ``plane2``: names with
-digits, which the panel's controls must route like any other), locks, and the channel
-shows the turn flown with the table drawn from above."""
+programs his planes from the DM panel's quick picks (fields ``program:P1``, one per plane:
+names holding the field separator, which the panel's controls must route whole), locks,
+and the channel shows the turn flown with the table drawn from above."""
 
 from __future__ import annotations
 
@@ -51,11 +51,13 @@ async def test_programs_are_chosen_from_the_menus_and_the_turn_flies(world: Worl
         info = await service.campaign_in_channel(channel.id)
         assert info is not None and info.ruleset == "wings"
         picked: dict[str, str] = {}
+        first = {"alice": "program:P1", "bob": "program:P3"}
         for user in (alice_user, bob_user):
             panel = dm_panel(user)
-            assert any(c.endswith(":plane1") for c in custom_ids(panel))
-            value = _non_default(panel, "plane1")
-            result = await choose(user, panel, "plane1", value)
+            field = first[user.name]
+            assert any(c.endswith(f":{field}") for c in custom_ids(panel))
+            value = _non_default(panel, field)
+            result = await choose(user, panel, field, value)
             assert result.acknowledged and not result.followups, [
                 f.content for f in result.followups
             ]
@@ -63,12 +65,12 @@ async def test_programs_are_chosen_from_the_menus_and_the_turn_flies(world: Worl
             assert f"✓ {value}" in panel.content  # the menu's choice reached the draft
             picked[user.name] = value
         drafts = await service.panel(info.id, alice.id)
-        assert drafts.drafts.get("plane1") == picked["alice"]
+        assert drafts.drafts.get("program:P1") == picked["alice"]
         for user in (alice_user, bob_user):
             panel = refreshed(user, dm_panel(user))
-            fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+            fields = [c.split(":", 5)[5] for c in custom_ids(panel) if c.startswith("sortie:o:")]
             for field in fields:  # every other menu at its first option (orders too)
-                if field != "plane1":
+                if field != first[user.name]:
                     await choose(user, panel, field, options(panel, field)[0].value)
             locked = await lock(user, refreshed(user, panel))
             assert locked.acknowledged and not locked.followups, [
@@ -107,11 +109,21 @@ async def test_a_crowded_french_panel_reads_whole_in_the_dm(world: World) -> Non
         await bob.slash(channel, "campaign join", side="central")
         await gm.slash(channel, "campaign start")
         await world.pump()
-        for user in (alice_user, bob_user):  # turn 1: each plane's second program
+        # Turn 1: the Entente writes a bank left for each plane, the Central Powers take
+        # their rocket attack from the quick picks; everything else at its first option.
+        written = {"program:P1": "bl s s", "program:P2": "BL-S-S"}
+        for user in (alice_user, bob_user):
             panel = dm_panel(user)
-            fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+            if user is alice_user:
+                write = control(panel, "sortie:write:")
+                shown = await user.click(panel, custom_id=write)
+                assert (await user.submit_modal(shown, written)).acknowledged
+                panel = refreshed(user, panel)
+            fields = [c.split(":", 5)[5] for c in custom_ids(panel) if c.startswith("sortie:o:")]
             for field in fields:
-                index = 1 if field.startswith("plane") else 0
+                if field in written:
+                    continue
+                index = 1 if field.startswith("program:") else 0
                 await choose(user, panel, field, options(panel, field)[index].value)
                 panel = refreshed(user, panel)
             assert (await lock(user, panel)).acknowledged
@@ -119,11 +131,14 @@ async def test_a_crowded_french_panel_reads_whole_in_the_dm(world: World) -> Non
         panel = dm_panel(alice_user, "Tour 2")
         text = panel.content
         assert len(text) <= 2000
-        for name in ("Avion 1", "Avion 2", "Artilleur DCA", "Treuil des ballons"):
+        ball, lewis = "Albert Ball · Nieuport 17", "Cecil Lewis · SPAD VII"
+        names = (ball, lewis, f"{lewis}\u00a0: ordre permanent", "Artilleur DCA")
+        for name in (*names, "Treuil des ballons"):
             assert f"**{name}**" in text, name
-        assert "Reste à choisir\u00a0: Avion 1, Avion 2," in text
+        assert f"Reste à choisir\u00a0: {ball}, {lewis}," in text
         assert "le bouton «\u00a0Menu 5 sur 5 ›\u00a0»" in text
-        assert text.endswith(t("service.panel.how", "fr"))
+        assert text.endswith(t("inputs.how", "fr"))
+        assert "✎ Écrire les programmes" in str(panel.components)
         turned = await alice_user.click(panel, custom_id=control(panel, "sortie:page:"))
         assert turned.acknowledged
         winch = options(refreshed(alice_user, panel), "winch")

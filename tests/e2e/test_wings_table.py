@@ -43,11 +43,11 @@ async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world:
         panel = dm_panel(alice_user)
         before = await _picture(panel)
         bob_before = await _picture(dm_panel(bob_user))
-        menu = options(panel, "plane1")
+        menu = options(panel, "program:P1")
         default = menu[0].value
         # A program that flies other cards than the default (which the bot would fly).
         program = next(o.value for o in menu[1:] if o.value.split()[:3] != default.split()[:3])
-        picked = await choose(alice_user, panel, "plane1", program)
+        picked = await choose(alice_user, panel, "program:P1", program)
         assert picked.acknowledged and not picked.followups
         panel = refreshed(alice_user, panel)
         after = await _picture(panel)
@@ -64,9 +64,9 @@ async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world:
 
         for user in (alice_user, bob_user):
             panel = refreshed(user, dm_panel(user))
-            fields = [c.rsplit(":", 1)[1] for c in custom_ids(panel) if c.startswith("sortie:o:")]
+            fields = [c.split(":", 5)[5] for c in custom_ids(panel) if c.startswith("sortie:o:")]
             for field in fields:  # every other choice at its first option
-                if not (user is alice_user and field == "plane1"):
+                if not (user is alice_user and field == "program:P1"):
                     await choose(user, panel, field, options(panel, field)[0].value)
             locked = await lock(user, refreshed(user, panel))
             assert locked.acknowledged and not locked.followups

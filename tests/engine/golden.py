@@ -17,6 +17,7 @@ import random
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
@@ -32,6 +33,19 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+# Fields a Decision gained after the recording (the seam's input kinds, issue 26): at their
+# defaults they say nothing new, and are left out so that the digests say what they said.
+ADDED_SINCE = {"input": "menu", "label": ""}
+
+
+def _decision(decision: Any) -> dict[str, Any]:
+    data: dict[str, Any] = decision.model_dump(mode="json")
+    for key, default in ADDED_SINCE.items():
+        if data.get(key) == default:
+            data.pop(key)
+    return data
+
+
 def campaign(rules: CarrierRules, scenario: str, seed: int) -> dict[str, str]:
     """Digests of one campaign: its rounds (decisions + events) and its final state."""
     draw = random.Random(f"golden|{scenario}|{seed}")
@@ -39,7 +53,7 @@ def campaign(rules: CarrierRules, scenario: str, seed: int) -> dict[str, str]:
     rounds = hashlib.sha256()
     while not state.finished:
         decisions = rules.pending(state)
-        rounds.update(json.dumps([d.model_dump(mode="json") for d in decisions]).encode())
+        rounds.update(json.dumps([_decision(d) for d in decisions]).encode())
         choices: dict[str, dict[str, str]] = {}
         for decision in decisions:
             choices.setdefault(decision.side, {})[decision.field] = draw.choice(decision.options).id

@@ -144,9 +144,9 @@ def test_saturation_example_21_62_against_a_ship() -> None:
     sky = _sky([card(T.MAN, bombing=r) for r in printed] + _quiet(3))
     b17 = _plane(sky, "B-17E", role="formation", band=H, ordnance=Ordnance.BOMB, side=A)
     run = bomb_run(sky, b17, Target(TARGETS["4C"]))
-    assert len(run.cards) == 8
-    assert run.results == (R.MISS,) * 6 + (R.HIT, R.DIRECT)
-    assert run.points == 2 + 4  # Destroyer Hit 2, Direct 4
+    assert len(run["cards"]) == 8
+    assert run["results"] == (R.MISS,) * 6 + (R.HIT, R.DIRECT)
+    assert run["points"] == 2 + 4  # Destroyer Hit 2, Direct 4
     assert b17.ordnance is Ordnance.NONE  # 18.23
     ground = [applied_result(r, SAT, naval=False, mk13=False) for r in printed]
     assert ground == printed
@@ -161,9 +161,9 @@ def test_torpedo_doubles_destroyer_direct_4_to_8() -> None:
     sky = _sky([card(T.MAN, bombing=R.DIRECT), *_quiet(4)])
     kate = _plane(sky, "B5N2", band=VL, ordnance=Ordnance.TORPEDO, naval=True)
     run = bomb_run(sky, kate, Target(destroyer))
-    assert run.mode is TORP and len(run.cards) == 1
-    assert run.results == (R.DIRECT,) and run.points == 8
-    assert len(sky.flak[-1].cards) == 3 + 1  # torpedo run: Target Flak +1 (3.4)
+    assert run["mode"] is TORP and len(run["cards"]) == 1
+    assert run["results"] == (R.DIRECT,) and run["points"] == 8
+    assert len(sky.flak[-1]["cards"]) == 3 + 1  # torpedo run: Target Flak +1 (3.4)
 
 
 def test_mk13_reads_hit_as_miss() -> None:
@@ -173,7 +173,7 @@ def test_mk13_reads_hit_as_miss() -> None:
     sky = _sky([card(T.MAN, bombing=R.HIT), *_quiet(4)])
     tbd = _plane(sky, "TBD-1", band=VL, ordnance=Ordnance.TORPEDO, naval=True)
     run = bomb_run(sky, tbd, Target(TARGETS["4C"]))
-    assert run.results == (R.MISS,) and run.points == 0
+    assert run["results"] == (R.MISS,) and run["points"] == 0
 
 
 def test_result_shift_and_carrier_bonus_after_doubling() -> None:
@@ -203,7 +203,7 @@ def test_area_flak_is_never_answered() -> None:
     zero = _plane(sky, "A6M2")
     zero.hand = [card(T.BR)]
     shot = area_flak(sky, zero, 2)
-    assert shot.damage == 2 and shot.answered is None and zero.damage == 2
+    assert shot["damage"] == 2 and shot["answered"] is None and zero.damage == 2
     assert len(zero.hand) == 1
 
 
@@ -215,15 +215,15 @@ def test_target_flak_allows_one_answer_in_all() -> None:
     br1, br2 = card(T.BR), card(T.BR)
     p40.hand = [br1, br2]
     shot = target_flak(sky, p40, 2)
-    assert shot.answered == ims3.id and shot.answer_card == br1.id
-    assert shot.damage == 1 and p40.damage == 1 and p40.hand == [br2]
+    assert shot["answered"] == ims3.id and shot["answer_card"] == br1.id
+    assert shot["damage"] == 1 and p40.damage == 1 and p40.hand == [br2]
 
 
 def test_formations_cannot_answer_and_spoils_are_counted() -> None:
     sky = _sky([card(T.IMS, 2, 2, spoiled=True), card(T.HL, spoiled=True)])
     ki21 = _plane(sky, "Ki-21", role="formation")
     shot = target_flak(sky, ki21, 2)
-    assert shot.damage == 2 and shot.spoils == 2 and shot.answered is None
+    assert shot["damage"] == 2 and shot["spoils"] == 2 and shot["answered"] is None
 
 
 def test_an_answered_spoiling_ims_keeps_its_spoil() -> None:
@@ -233,7 +233,7 @@ def test_an_answered_spoiling_ims_keeps_its_spoil() -> None:
     hurricane = _plane(sky, "Hurricane-IIB", side=A)
     hurricane.hand = [card(T.BR)]
     shot = target_flak(sky, hurricane, 1)
-    assert shot.answered == ims.id and shot.damage == 0 and shot.spoils == 1
+    assert shot["answered"] == ims.id and shot["damage"] == 0 and shot["spoils"] == 1
 
 
 def test_ace_pilot_spent_in_flak_only_to_save_the_leader() -> None:
@@ -242,9 +242,9 @@ def test_ace_pilot_spent_in_flak_only_to_save_the_leader() -> None:
     ap = card(T.AP)
     zero.hand = [ap]
     first = target_flak(sky, zero, 1)  # 1 damage: no reason to spend it
-    assert first.answered is None and zero.hand == [ap]
+    assert first["answered"] is None and zero.hand == [ap]
     second = target_flak(sky, zero, 1)  # 4 would destroy it: spend it
-    assert second.answer_card == ap.id and zero.damage == 1
+    assert second["answer_card"] == ap.id and zero.damage == 1
 
 
 # --- Strafing (21.7) ------------------------------------------------------------------------
@@ -261,10 +261,10 @@ def test_val_strafing_example_21_74() -> None:
     battleship = Target(TARGETS["4E"])
     first = strafe_run(sky, leader, battleship)
     second = strafe_run(sky, wing, battleship)
-    assert len(first.cards) == 1 and len(second.cards) == 1  # Burst 0 -> 1 card
-    assert [len(f.cards) for f in sky.flak] == [5, 5]
-    assert first.results == (R.HIT,) and first.points == 1
-    assert second.cancelled == (hit_b.id,) and second.points == 0  # the spoil took the Hit
+    assert len(first["cards"]) == 1 and len(second["cards"]) == 1  # Burst 0 -> 1 card
+    assert [len(f["cards"]) for f in sky.flak] == [5, 5]
+    assert first["results"] == (R.HIT,) and first["points"] == 1
+    assert second["cancelled"] == (hit_b.id,) and second["points"] == 0  # the spoil took the Hit
     assert not strafe_worthwhile(leader, battleship)  # 21.74: unwise, the policy says no
 
 
@@ -338,7 +338,7 @@ def test_rail_yard_example_22_3() -> None:
     hurt(sky, k21_1, 2)
     hurt(sky, k21_2, 2)
     strike.area_flak()
-    assert [f.against for f in sky.flak] == [
+    assert [f["against"] for f in sky.flak] == [
         "J2-Ki-30-L",
         "J2-Ki-30-W",
         "J3-Ki-21-1",
@@ -358,10 +358,10 @@ def test_rail_yard_example_22_3() -> None:
     assert strike.plan_runs(hurricanes) == ([], [])
     assert strike.bomb_step(hurricanes, [], []) is False
     flak_l, flak_w = sky.flak[-2:]
-    assert len(flak_l.cards) == 2 and len(flak_w.cards) == 2
-    assert flak_l.answered == hur_l_ims.id and flak_l.answer_card == hur_br.id
-    assert flak_l.damage == 0 and hur_l.damage == 1
-    assert flak_w.answered is None and flak_w.damage == 6
+    assert len(flak_l["cards"]) == 2 and len(flak_w["cards"]) == 2
+    assert flak_l["answered"] == hur_l_ims.id and flak_l["answer_card"] == hur_br.id
+    assert flak_l["damage"] == 0 and hur_l.damage == 1
+    assert flak_w["answered"] is None and flak_w["damage"] == 6
     assert hur_w.destroyed
 
     # 4. Ki-30s at Low: 1 bomb card each, then 3 Target Flak cards.
@@ -370,26 +370,26 @@ def test_rail_yard_example_22_3() -> None:
     assert planned == ([k30_l, k30_w], [])
     assert strike.bomb_step(ki30_element, *planned) is True
     run_l, run_w = sky.runs
-    assert run_l.cards == (ki30_direct.id,) and run_l.cancelled == (ki30_direct.id,)
-    assert run_l.points == 0
+    assert run_l["cards"] == (ki30_direct.id,) and run_l["cancelled"] == (ki30_direct.id,)
+    assert run_l["points"] == 0
     flak_l, flak_w = sky.flak[-2:]
-    assert flak_l.spoils == 1 and flak_l.answered == ki30_l_ims.id
-    assert flak_l.answer_card == k30_br.id and k30_l.damage == 0
-    assert run_w.results == (R.HIT,) and run_w.points == 1
-    assert flak_w.answered is None and k30_w.damage == 2
+    assert flak_l["spoils"] == 1 and flak_l["answered"] == ki30_l_ims.id
+    assert flak_l["answer_card"] == k30_br.id and k30_l.damage == 0
+    assert run_w["results"] == (R.HIT,) and run_w["points"] == 1
+    assert flak_w["answered"] is None and k30_w.damage == 2
 
     # 5. End of the Bomb turn: the Ki-21s, no answers allowed.
     strike.formations_bomb()
     run_1, run_2 = sky.runs[2:]
-    assert run_1.uid == k21_1.uid and run_1.cards == () and run_1.points == 0
+    assert run_1["uid"] == k21_1.uid and run_1["cards"] == () and run_1["points"] == 0
     assert k21_1.damage == 10 and k21_1.destroyed
-    assert run_2.results == (R.DIRECT,) and run_2.points == 3
+    assert run_2["results"] == (R.DIRECT,) and run_2["points"] == 3
     assert k21_2.damage == 6 and k21_2.damaged and not k21_2.destroyed
 
     # 7. Egress: the surviving Ki-30s, the Ki-21 and the Hurricane Leader face Area Flak.
     sky.phase = "egress"
     strike.area_flak()
-    egress_targets = [f.against for f in sky.flak if f.phase == "egress"]
+    egress_targets = [f["against"] for f in sky.flak if f["phase"] == "egress"]
     assert egress_targets == ["J2-Ki-30-L", "J2-Ki-30-W", "J3-Ki-21-2", "B2-Hurricane-IIB-L"]
 
     # 6. Target damage: 1 + 3 = 4 points.

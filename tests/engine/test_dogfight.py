@@ -126,7 +126,7 @@ def test_ace_pilot_only_saves_a_leader_from_a_flip() -> None:
     # TIGHT TURN into ACE PILOT. The small one lands.
     assert zero.damage == 1 and not zero.damaged
     assert not zero.ace and "ace:Z" in sky.notes
-    assert [e.note for e in sky.exchanges] == ["cancelled", "hit"]
+    assert [e["note"] for e in sky.exchanges] == ["cancelled", "hit"]
 
 
 # --- Budgets and attacks (3.2.5) -------------------------------------------------------------
@@ -151,7 +151,7 @@ def test_fire_plays_the_most_damage_within_budget() -> None:
     big, mid, small = card(T.IMS, 3, 4), card(T.IMS, 2, 3), card(T.IMS, 1, 1)
     p40.hand = [small, big, mid]
     fire(sky, p40, zero)
-    assert [e.cards[0][1] for e in sky.exchanges] == [mid.id]
+    assert [e["cards"][0][1] for e in sky.exchanges] == [mid.id]
     assert zero.damage == 3 and p40.hand == [small, big]
 
 
@@ -233,14 +233,14 @@ def test_counter_fire_example_20_5() -> None:
 
     select, first, second = sky.exchanges
     # 1. MANEUVERING to pick the hurt B-17; the P-40's TIGHT TURN, the Zero's TIGHT TURN.
-    assert select.note == "select" and select.defender == "B2"
-    assert select.cards == [("Z-W", zero_man.id), ("P40", p40_tt.id), ("Z-W", zero_tt.id)]
+    assert select["note"] == "select" and select["defender"] == "B2"
+    assert select["cards"] == (("Z-W", zero_man.id), ("P40", p40_tt.id), ("Z-W", zero_tt.id))
     # 2-3. The B-17 draws 3 (TD 2 + TS 1); the IMS is spoiled by the spoiling MANEUVERING.
-    assert first.cards == [("Z-W", zero_ims.id), ("B2", b17_spoil.id)]
-    assert first.note == "spoiled" and first.damage_to_defender == 0
+    assert first["cards"] == (("Z-W", zero_ims.id), ("B2", b17_spoil.id))
+    assert first["note"] == "spoiled" and first["damage_to_defender"] == 0
     # 4. The OTS hits for 3 (total 10: Damaged); the B-17's IMS (2D) hurts the Zero.
-    assert second.cards == [("Z-W", zero_ots.id), ("B2", b17_ims2.id)]
-    assert second.damage_to_defender == 3 and second.damage_to_attacker == 2
+    assert second["cards"] == (("Z-W", zero_ots.id), ("B2", b17_ims2.id))
+    assert second["damage_to_defender"] == 3 and second["damage_to_attacker"] == 2
     assert hurt_b17.damage == 10 and hurt_b17.damaged and zero_w.damage == 2
     # 5. The Damaged B-17 leaves the formation: no Turret Support from its partner.
     assert hurt_b17.formation != fresh.formation

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -111,6 +111,19 @@ def _cases() -> st.SearchStrategy[Case]:
     return st.sampled_from(keys).flatmap(lambda key: st.sampled_from(buckets()[key]))
 
 
+def opened_early(case: Case, option: str) -> str | None:
+    """The part of a choice the rules open before its field does, to someone who acts on it
+    in the same turn; two options compared must agree on it.
+
+    Wings of War [A.IV.d]: when a plane is tailed, its first card is shown to the pursuer
+    as the reorder round asks him, before the programs open with the turn. (The pursuer's
+    own view says so; the public's does not.)"""
+    wings = case.round.ruleset in ("wings", "dambuster")
+    if wings and case.round.next_asks and case.field.startswith(("plane", "program")):
+        return option.split()[0] if option.split() else option
+    return None
+
+
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(case=_cases(), data=st.data())
 def test_a_secret_choice_is_the_same_to_everyone_else_until_it_opens(
@@ -120,12 +133,11 @@ def test_a_secret_choice_is_the_same_to_everyone_else_until_it_opens(
     decision = next(
         d for d in rules.pending(case.round.state) if (d.side, d.field) == (case.side, case.field)
     )
-    first, second = data.draw(
-        st.lists(
-            st.sampled_from([o.id for o in decision.options]), min_size=2, max_size=2, unique=True
-        ),
-        label="two options",
-    )
+    first = data.draw(st.sampled_from([o.id for o in decision.options]), label="first option")
+    early = opened_early(case, first)
+    alike = [o.id for o in decision.options if o.id != first and opened_early(case, o.id) == early]
+    assume(alike)
+    second = data.draw(st.sampled_from(alike), label="second option")
     seen = [play_varied(case, first), play_varied(case, second)]
     assert seen[0] == seen[1], (
         f"{case.round.ruleset} {case.round.scenario} round {case.round.index}:"

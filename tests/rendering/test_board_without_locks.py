@@ -8,12 +8,11 @@ import pytest
 
 from bot.rulesets import FACTORIES, Registry
 from bot.secrecy import Viewer, view_for
-from engine.zero.loader import default_catalog
 
 
 @pytest.mark.parametrize("ruleset", list(FACTORIES))
 def test_a_board_with_no_side_waiting_shows_no_lock(ruleset: str) -> None:
-    plugin = Registry(default_catalog()).get(ruleset)
+    plugin = Registry().get(ruleset)
     rules, presenter = plugin.rules, plugin.presenter
     state = rules.new(next(iter(rules.scenarios())), "locks")
     view = view_for(rules, state, Viewer.public())
@@ -34,7 +33,7 @@ def test_the_carriers_board_with_no_side_waiting_names_no_deadline(
 ) -> None:
     import rendering.rulesets.carrier.status as status
 
-    plugin = Registry(default_catalog()).get("carrier")
+    plugin = Registry().get("carrier")
     rules = plugin.rules
     view = view_for(rules, rules.new("coral-sea", "locks"), Viewer.public())
     asked: list[str] = []

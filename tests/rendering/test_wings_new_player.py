@@ -19,6 +19,7 @@ from bot.demo import SeededTokens
 from bot.i18n import t
 from bot.panel import TEXT_LIMIT, compose, field_text
 from bot.service_model import PanelData, StatusData
+from engine.ruleset import Decision
 from engine.zero.loader import default_catalog
 from tests.rendering.phone import recording
 from tests.service.support import Env
@@ -39,12 +40,20 @@ async def played(tmp_path: Path) -> AsyncIterator[tuple[Env, int]]:
     picks = {}
     for user in (ENTENTE, CENTRAL):
         panel = await env.svc.panel(cid, user)
-        picks[user] = {d.field: d.options[1].id for d in panel.decisions if d.field[:5] == "plane"}
+        picks[user] = {d.field: second(d) for d in panel.decisions if d.field[:8] == "program:"}
     await lock_all(env, cid, picks)
     try:
         yield env, cid
     finally:
         await env.close()
+
+
+def second(decision: Decision) -> str:
+    """A plane's second program on wings rules 12's menus, written: its rocket attack where
+    it has one, else a bank left (a come-back or the sun: the second option)."""
+    if decision.input != "text":
+        return decision.options[1].id
+    return decision.options[1].id if decision.options[1].id.startswith("LP") else "BL S S"
 
 
 async def _played_out(tmp_path: Path) -> tuple[Env, StatusData]:
@@ -82,12 +91,12 @@ async def test_a_crowded_panel_keeps_every_field_and_how_to_lock(
     text = _text(env, panel, locale)
     assert len(text) <= TEXT_LIMIT
     lines = text.splitlines()
-    for field in fields:
-        name = field_text(field, locale)
+    names = [field_text(d.field, locale, d.label) for d in panel.decisions]
+    for name in names:
         assert any(line.startswith(f"**{name}**") for line in lines), (name, text)
-    missing = t("orders.missing", locale, fields=", ".join(field_text(f, locale) for f in fields))
+    missing = t("orders.missing", locale, fields=", ".join(names))
     assert missing in lines, text
-    assert lines[-1] == t("service.panel.how", locale), lines[-1]
+    assert lines[-1] == t("inputs.how", locale), lines[-1]  # written programs: the Write button
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -104,14 +113,15 @@ async def test_the_program_menus_say_what_the_card_codes_mean(
     assert all(words in text for words in legend[locale])
     spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
                    commander_id=None)  # fmt: skip
-    plane1 = next(s for s in spec.selects if s.field == "plane1")
+    plane1 = next(s for s in spec.selects if s.field.startswith("program:"))
     said = {o.label: o.description for o in plane1.options}
     expected = {
-        "en": "bank left, then straight, then straight",
-        "fr": "virage léger à gauche, puis ligne droite, puis ligne droite",
+        "en": "turn left, then straight, then straight",
+        "fr": "virage à gauche, puis ligne droite, puis ligne droite",
     }
-    assert said["BL S S"] == expected[locale]
-    assert [label for label, d in said.items() if d == "P1"] == [], said
+    assert said["TL S S"] == expected[locale]
+    # Every quick pick is said in words (a rocket attack, a maneuver too), none by an id.
+    assert all(d and not d.startswith("P") for d in said.values()), said
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -196,8 +206,10 @@ async def test_the_mission_report_offers_no_comeback_this_turn(tmp_path: Path, l
         picks = {}
         for user in (ENTENTE, CENTRAL):
             panel = await env.svc.panel(cid, user)
-            picks[user] = {
-                d.field: d.options[1].id for d in panel.decisions if d.field[:5] == "plane"
+            picks[user] = {  # each plane's third quick pick takes one off the table
+                d.field: d.options[min(2, len(d.options) - 1)].id
+                for d in panel.decisions
+                if d.field[:8] == "program:"
             }
         await lock_all(env, cid, picks)
     await env.close()
@@ -236,13 +248,14 @@ async def test_the_debrief_says_what_each_skill_does_and_what_buying_costs(
             break
         await lock_all(env, cid)
     await env.close()
-    assert panel.kind == "debrief" and any(d.field == "skill1" for d in panel.decisions)
+    skill = next(d.field for d in panel.decisions if d.field.startswith("skill:"))
+    assert panel.kind == "debrief"
     spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
                    commander_id=None)  # fmt: skip
     menus = {s.field: {o.value: o.description for o in s.options} for s in spec.selects}
     grass = {"en": "pursuit", "fr": "poursuite"}[locale]
-    assert grass in (menus["skill1"]["grass_snake"] or ""), menus["skill1"]
-    assert all(menus["skill1"].values()), menus["skill1"]  # every skill says something
+    assert grass in (menus[skill]["grass_snake"] or ""), menus[skill]
+    assert all(menus[skill].values()), menus[skill]  # every skill says something
     unit = {"en": "CP", "fr": "\u00a0PC"}[locale]
     # Sealed (seed E/F), each purchase reads on its owner's menu as its resource and price.
     (buy,) = [s for s in spec.selects if s.field == "purchase"]

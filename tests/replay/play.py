@@ -17,7 +17,6 @@ from bot.demo import SeededTokens
 from bot.service import CampaignService
 from bot.service_model import Pace
 from db.sqlite import SqliteRepository
-from engine.zero.loader import default_catalog
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 GUILD, CHANNEL, GM = 1, 77, 5
@@ -36,10 +35,9 @@ async def play(
     """Play ``rounds`` rounds (all, by default) with random legal picks; the export. With
     ``rollback`` (after how many rounds, to which turn) the GM takes the game back once."""
     clock = ManualClock(START)
-    catalog = default_catalog()
     picks = random.Random(seed)
     repo = await SqliteRepository.open(path, now=clock.now())
-    service = CampaignService(repo, catalog, clock, rng_seed_source=SeededTokens(seed))
+    service = CampaignService(repo, clock, rng_seed_source=SeededTokens(seed))
     try:
         rules = service.rulesets.get(ruleset).rules
         users = {side: 100 + i for i, side in enumerate(rules.side_ids)}
@@ -67,13 +65,15 @@ async def play(
                 continue
             for user in users.values():
                 # The round may have closed on an earlier side's lock (a game where one side
-                # moves a turn): the clock moves only while the round is still open, or the
-                # next round's deadline would pass before its side had played.
+                # moves a turn): the clock moves only while the round is still open, and only
+                # for a side with something to decide, a few hours at a time: a turn's later
+                # rounds (Memoir '44's flight and reaction) keep its first round's deadline.
                 now = await service.status(info.id)
                 if now.round is None or now.round.id != status.round.id:
                     break
-                clock.advance(hours=picks.randint(1, 9))
                 panel = await service.panel(info.id, user)
+                if panel.decisions:
+                    clock.advance(hours=picks.randint(1, 3))
                 for decision in panel.decisions:
                     option = picks.choice(decision.options)
                     await service.draft(info.id, user, panel.round_id, decision.field, option.id)

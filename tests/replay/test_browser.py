@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from bot.replay import make_page
-from engine.zero.loader import default_catalog
 from tests.browser import Tab, browser, chromium, on_ci
 from tests.replay.test_page import CSP
 
@@ -92,7 +91,7 @@ def fetched_by_pages(path: Path) -> list[str]:
 async def test_a_reader_pages_through_every_turn_with_the_keyboard(
     _played: dict[str, Any], tmp_path: Path
 ) -> None:
-    html = make_page(copy.deepcopy(_played), default_catalog()).html
+    html = make_page(copy.deepcopy(_played)).html
     page = tmp_path / "campaign.html"
     page.write_text(html, encoding="utf-8")
     turns = sorted({r["turn"] for r in _played["rounds"]})

@@ -10,7 +10,6 @@ import pytest
 
 from bot.replay import make_page
 from bot.rulesets import FACTORIES, Registry
-from engine.zero.loader import default_catalog
 from tests.replay.html import read_page
 from tests.replay.play import play
 
@@ -20,11 +19,10 @@ from tests.replay.play import play
 async def test_a_finished_campaign_of_every_game_makes_its_page(
     ruleset: str, tmp_path: Path
 ) -> None:
-    catalog = default_catalog()
-    scenario = next(iter(Registry(catalog).get(ruleset).rules.scenarios()))
+    scenario = next(iter(Registry().get(ruleset).rules.scenarios()))
     export = await play(tmp_path / "campaign.db", ruleset, scenario, seed=4)
     assert export["campaign"]["status"] == "finished"
-    made = make_page(export, catalog)
+    made = make_page(export)
     page = read_page(made.html)
     closed = sorted({r["turn"] for r in export["rounds"] if r["status"] == "resolved"})
     assert [s.id for s in page.sections] == [
@@ -36,7 +34,7 @@ async def test_a_finished_campaign_of_every_game_makes_its_page(
         assert section.headings and section.headings[0][0] == 2, section.id
         assert section.images and all(i["alt"].strip() for i in section.images), section.id
     assert all(url.startswith(("data:image/", "#")) for url in page.urls)
-    if Registry(catalog).get(ruleset).presenter.tells_turns:
+    if Registry().get(ruleset).presenter.tells_turns:
         # A game that shows its turns played: the page shows them too, beside the board.
         assert any(len(s.images) >= 2 for s in page.sections[1:-1])
     if ruleset == "wings":  # its turns flown as the channel showed them: still and animation

@@ -16,7 +16,6 @@ import pytest
 from bot.__main__ import main
 from bot.export import dumps
 from bot.replay import Made, ReplayRefused, make_page
-from engine.zero.catalog import Catalog
 from rendering.replay.page import markdown
 from tests.replay.html import read_page, text_lines
 from tests.replay.play import play
@@ -26,8 +25,8 @@ CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 
 
 
 @pytest.fixture(scope="module")
-def made(_played: dict[str, Any], catalog: Catalog) -> Made:
-    return make_page(copy.deepcopy(_played), catalog)
+def made(_played: dict[str, Any]) -> Made:
+    return make_page(copy.deepcopy(_played))
 
 
 def test_same_export_same_page_byte_for_byte(made: Made, export_file: Path) -> None:
@@ -93,9 +92,9 @@ def test_the_page_is_self_contained_and_accessible(made: Made) -> None:
     assert len(html.encode("utf-8")) < 3 * 1024 * 1024
 
 
-def test_a_french_campaign_reads_french(export: dict[str, Any], catalog: Catalog) -> None:
+def test_a_french_campaign_reads_french(export: dict[str, Any]) -> None:
     export["campaign"]["locale"] = "fr"  # not part of what verify checks
-    html = make_page(export, catalog).html
+    html = make_page(export).html
     page = read_page(html)
     assert page.lang == "fr"
     assert page.sections[1].headings[0] == (2, "Tour 1")
@@ -107,13 +106,13 @@ def test_a_french_campaign_reads_french(export: dict[str, Any], catalog: Catalog
     assert problems((f"line {n}", line) for n, line in enumerate(text_lines(html), 1)) == []
 
 
-def test_campaign_text_is_escaped(export: dict[str, Any], catalog: Catalog) -> None:
+def test_campaign_text_is_escaped(export: dict[str, Any]) -> None:
     hostile = '<img src=x onerror="alert(1)">'
     export["audit"].append(
         {"who": 5, "what": "rollback", "why": hostile, "data": {"to_turn": 2}, "at": 0}
     )
     names = {int(p["user_id"]): f"<script>alert('{p['side']}')</script>" for p in export["players"]}
-    html = make_page(export, catalog, names=names).html
+    html = make_page(export, names=names).html
     assert hostile not in html and "<script>alert" not in html
     assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in html
     assert "&lt;script&gt;alert(&#39;allied&#39;)&lt;/script&gt;" in html
@@ -121,12 +120,10 @@ def test_campaign_text_is_escaped(export: dict[str, Any], catalog: Catalog) -> N
     assert page.scripts == 1 and len(page.images) == len([u for u in page.urls if u[:5] == "data:"])
 
 
-async def test_a_rolled_back_campaign_shows_each_turn_once_as_played_last(
-    tmp_path: Path, catalog: Catalog
-) -> None:
+async def test_a_rolled_back_campaign_shows_each_turn_once_as_played_last(tmp_path: Path) -> None:
     export = await play(tmp_path / "rolled.db", rollback=(5, 2))  # after turn 3's orders
     assert any(r["status"] == "void" for r in export["rounds"])
-    made = make_page(export, catalog)
+    made = make_page(export)
     page = read_page(made.html)
     assert [s.id for s in page.sections] == [
         "campaign",
@@ -138,7 +135,7 @@ async def test_a_rolled_back_campaign_shows_each_turn_once_as_played_last(
 
 
 def test_a_picture_that_fails_to_draw_leaves_only_itself_out(
-    export: dict[str, Any], catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    export: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from rendering.rulesets.carrier import CarrierPresenter
 
@@ -147,14 +144,14 @@ def test_a_picture_that_fails_to_draw_leaves_only_itself_out(
 
     monkeypatch.setattr(CarrierPresenter, "report", broken)
     monkeypatch.setattr(CarrierPresenter, "after_action", broken)
-    page = read_page(make_page(export, catalog).html)
+    page = read_page(make_page(export).html)
     assert len(page.sections) == 8 and all(s.images for s in page.sections[1:])
     assert any("report unavailable" in s.text for s in page.sections)
     assert len(page.sections[-1].images) == 1  # the final board, no chart
 
 
 def test_a_played_turns_board_shows_it_as_it_opened(
-    export: dict[str, Any], catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    export: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Who had locked and the deadline are the waiting channel's words, not a reader's."""
     from rendering.rulesets.carrier import CarrierPresenter
@@ -167,7 +164,7 @@ def test_a_played_turns_board_shows_it_as_it_opened(
         return drawn(self, view, locked, deadline, locale)
 
     monkeypatch.setattr(CarrierPresenter, "status_board", status_board)
-    make_page(export, catalog)
+    make_page(export)
     assert len(asked) == 7  # six turns and the end
     assert asked == [({}, None)] * 7
 
@@ -180,19 +177,19 @@ def test_markdown_marks_up_only_what_it_escaped_first() -> None:
 
 
 def test_a_running_or_forged_export_makes_no_page(
-    export: dict[str, Any], tmp_path: Path, catalog: Catalog, capsys: pytest.CaptureFixture[str]
+    export: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     running = copy.deepcopy(export)
     running["campaign"]["seed"] = None
     running["campaign"]["status"] = "active"
     with pytest.raises(ReplayRefused) as refused:
-        make_page(running, catalog)
+        make_page(running)
     assert refused.value.key == "no-seed"
     forged = copy.deepcopy(export)
     flown = next(e for e in forged["events"] if e["kind"] == "strike-flown")
     flown["data"]["forged"] = True
     with pytest.raises(ReplayRefused) as refused:
-        make_page(forged, catalog)
+        make_page(forged)
     assert refused.value.key == "unverified"
     for name, data in (("running", running), ("forged", forged)):
         path = tmp_path / f"{name}.json"

@@ -1,10 +1,11 @@
 """Campaign exports for the rules-check tests: random engine campaigns in the export's
-shape (``bot.rulecheck_sweep``), and real exports made by the service from a database."""
+shape (``rulecheck_sweep``), and real exports made by the service from a database."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,13 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
-from bot.rulecheck.data import GameData, load
-from bot.rulecheck_sweep import random_export
+from engine.rulesets.carrier.rulecheck.data import GameData, load
 from engine.zero.loader import default_catalog
 from tests.service.support import Env
+
+# The sweep is a script (scripts/rulecheck_sweep.py); the tests of this folder import it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from rulecheck_sweep import random_export
 
 SCENARIOS = ("coral-sea", "midway")
 

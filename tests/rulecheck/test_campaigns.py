@@ -8,17 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rulecheck_sweep import sweep
 
 from bot.__main__ import main
 from bot.export import dumps
-from bot.rulecheck import check_export
-from bot.rulecheck.data import GameData
-from bot.rulecheck_sweep import sweep
+from engine.rulesets.carrier.rulecheck import check_export
+from engine.rulesets.carrier.rulecheck.data import GameData
 
 
 @pytest.mark.parametrize("scenario", ["coral-sea", "midway"])
 def test_thirty_random_campaigns_keep_every_rule(scenario: str, game_data: GameData) -> None:
-    # 200 per scenario: python -m bot.rulecheck_sweep (see docs/export-format.md).
+    # 200 per scenario: python scripts/rulecheck_sweep.py (see docs/export-format.md).
     results = sweep(scenario, 30, first=100, data=game_data)
     failed = {number: result.lines() for number, result in results if not result.ok}
     assert not failed

@@ -3,9 +3,10 @@ Japanese strike on turn 1 goes for Midway when the GM picked "midway-historical"
 
 from __future__ import annotations
 
-from bot.rulecheck import check_export
-from bot.rulecheck.data import GameData
-from bot.rulecheck_sweep import random_export
+from rulecheck_sweep import random_export
+
+from engine.rulesets.carrier.rulecheck import check_export
+from engine.rulesets.carrier.rulecheck.data import GameData
 from engine.zero.loader import default_catalog
 
 OPENING = ("historical-opening", "authored 3.7.4")

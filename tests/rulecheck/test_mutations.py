@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rulecheck_sweep import random_export
 
 import engine.rulesets.carrier.turn
-from bot.rulecheck import check_export
-from bot.rulecheck.data import GameData
-from bot.rulecheck_sweep import random_export
+from engine.rulesets.carrier.rulecheck import check_export
+from engine.rulesets.carrier.rulecheck.data import GameData
 from engine.zero.loader import default_catalog
 
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from bot.rulecheck import check_export
-from bot.rulecheck.core import Campaign
-from bot.rulecheck.data import GameData, is_attack
-from bot.rulecheck.data import load as load_data
-from bot.rulecheck.tracks import losses
+from engine.rulesets.carrier.rulecheck import check_export
+from engine.rulesets.carrier.rulecheck.core import Campaign
+from engine.rulesets.carrier.rulecheck.data import GameData, is_attack
+from engine.rulesets.carrier.rulecheck.data import load as load_data
+from engine.rulesets.carrier.rulecheck.tracks import losses
 
 Export = dict[str, Any]
 Pool = dict[str, list[Export]]

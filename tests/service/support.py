@@ -73,7 +73,7 @@ class Env:
 
     async def open(self) -> Env:
         self.repo = await open_repository(self.path, now=self.clock.now())
-        self.svc = CampaignService(self.repo, self.catalog, self.clock, rng_seed_source=self.tokens)
+        self.svc = CampaignService(self.repo, self.clock, rng_seed_source=self.tokens)
         return self
 
     async def close(self) -> None:
@@ -89,7 +89,7 @@ class Env:
             self.repo,
             self.sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.catalog, self.clock).build,
+            builder=AnnouncementBuilder(self.repo, self.clock).build,
         )
 
     async def campaign(

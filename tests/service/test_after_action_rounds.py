@@ -19,7 +19,7 @@ async def test_empty_rounds_are_left_out_and_empty_choices_are_worded(
     cid = await start_wings(env, "report-rounds")
     await finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     assert not re.search(r"^- [^:\n]+: +— ", report, re.M), report  # no blank choice
     resolved = [r for r in export["rounds"] if r["status"] == "resolved"]
 
@@ -36,6 +36,6 @@ async def test_empty_rounds_are_left_out_and_empty_choices_are_worded(
     lock = lone["locks"][0]
     lock["canonical"] = canonical_choice(cid, 1, lone["turn"], lone["kind"], lock["side"], {})
     lock["defaulted"] = True
-    reworded = after_action_markdown(export, catalog)
+    reworded = after_action_markdown(export)
     assert reworded.count("nothing to decide") == 1 + report.count("nothing to decide")
     assert "nothing to decide (default orders)" not in reworded

@@ -55,7 +55,7 @@ async def test_a_plane_seen_in_the_enemy_zone_brings_the_alert_on_its_side(
     assert any(line.startswith("P1 is seen in the zone of the Central Powers") for line in log)
     held = await env.svc.panel(cid, ENTENTE)
     free = await env.svc.panel(cid, CENTRAL)
-    for decision in (d for d in held.decisions if d.field.startswith("plane")):
+    for decision in (d for d in held.decisions if d.field.startswith("program:")):
         # The cards only: a release or pistol word (``bomb@1``, ``pistol@2``) comes after them.
         programs = [
             [w for w in o.id.split() if "@" not in w]

@@ -19,14 +19,13 @@ from bot import secrecy, service_rounds
 from bot.rulesets import FACTORIES, Registry
 from engine.rng import Rng
 from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 from tests.service.support import ALL, JAP, Env
 
 ROUNDS = 14  # a few turns of every ruleset: strikes, missions, waves, programs
 
 
 def _plays() -> list[tuple[str, str]]:
-    registry = Registry(default_catalog())
+    registry = Registry()
     return [
         (key, scenario)
         for key in sorted(FACTORIES)
@@ -39,7 +38,7 @@ def test_decisions_are_the_same_without_the_history(
     catalog: Catalog, key: str, scenario: str
 ) -> None:
     play = sum(map(ord, key + scenario))
-    rules = Registry(catalog).get(key).rules
+    rules = Registry().get(key).rules
     rng = random.Random(play)
     state = rules.new(scenario, f"bare-{play}")
     checked = with_history = 0

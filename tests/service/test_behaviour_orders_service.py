@@ -35,11 +35,11 @@ async def test_the_artist_s_standing_order_dodges_a_shot(env: Env, catalog: Cata
     cid = await start_wings(env, "artist")
     own = await env.svc.panel(cid, CENTRAL)
     enemy = await env.svc.panel(cid, ENTENTE)
-    order = next(d for d in own.decisions if d.field == "order1")
+    order = next(d for d in own.decisions if d.field == "order:P3")
     assert [o.id for o in order.options] == ["off", "any", "short", "heavy"]
     assert order.default == "off"
-    assert "order1" not in {d.field for d in enemy.decisions}  # the Entente has no Artist
-    await lock_all(env, cid, {CENTRAL: {"order1": "short"}})
+    assert "order:P3" not in {d.field for d in enemy.decisions}  # the Entente has no Artist
+    await lock_all(env, cid, {CENTRAL: {"order:P3": "short"}})
     log = await log_lines(env, cid)
     fired = [line for line in log if line.startswith("P1 fires at P3")]
     assert fired, log
@@ -49,5 +49,5 @@ async def test_the_artist_s_standing_order_dodges_a_shot(env: Env, catalog: Cata
     assert status.round is not None and status.round.turn == 2
     # The dodge is spent: no order to give any more.
     again = await env.svc.panel(cid, CENTRAL)
-    assert "order1" not in {d.field for d in again.decisions}
+    assert "order:P3" not in {d.field for d in again.decisions}
     await finish_and_verify(env, cid, catalog)

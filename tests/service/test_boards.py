@@ -11,7 +11,7 @@ import pytest
 from bot import boards
 from bot.announce import AnnouncementBuilder
 from bot.boards import BoardCache, status_board
-from bot.rulesets import Registry
+from bot.rulesets import Plugin, Registry
 from bot.secrecy import Viewer
 from bot.service_rounds import state_of, view_of
 from rendering.presenter import NO_DRAFTS
@@ -31,20 +31,16 @@ class CountingPresenter:
         return bytes(self.inner.status_board(view, locked, when, locale))
 
 
-class Wrapped:
-    """A plugin whose presenter counts the boards it draws."""
-
-    def __init__(self, plugin: Any, presenter: CountingPresenter) -> None:
-        self.rules = plugin.rules
-        self.presenter = presenter
-        self.key = plugin.key
+def counted(plugin: Any, presenter: CountingPresenter) -> Any:
+    """A plugin whose presenter counts the boards it draws (drawn here, not by a worker)."""
+    return Plugin(plugin.rules, presenter)
 
 
 async def test_a_board_is_drawn_once_per_view_locks_and_locale(env: Env) -> None:
     cid = await env.campaign()
     plugin = env.svc.rulesets.get("carrier")
     counting = CountingPresenter(plugin.presenter)
-    wrapped: Any = Wrapped(plugin, counting)
+    wrapped: Any = counted(plugin, counting)
     cache = BoardCache()
     async with env.repo.read() as tx:
         campaign = await tx.campaign(cid)
@@ -103,9 +99,9 @@ async def test_status_requests_and_lock_messages_share_the_board(
 
 async def test_a_failed_drawing_gives_none_and_is_tried_again(env: Env) -> None:
     cid = await env.campaign()
-    plugin = Registry(env.catalog).get("carrier")
+    plugin = Registry().get("carrier")
     failing = CountingPresenter(plugin.presenter, fail=True)
-    wrapped: Any = Wrapped(plugin, failing)
+    wrapped: Any = counted(plugin, failing)
     cache = BoardCache()
     status = await env.svc.status(cid)
     assert await status_board(wrapped, status.view, status.locked, "en", cache=cache) is None
@@ -143,7 +139,7 @@ async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
     async with env.repo.read() as tx:
         rows = [row for row in await tx.outbox(cid) if row.kind == "dm-panel"]
     assert len(rows) == 2  # one panel per commander for the opening round
-    builder = AnnouncementBuilder(env.repo, env.catalog, env.clock)
+    builder = AnnouncementBuilder(env.repo, env.clock)
     first = [await builder.build(row) for row in rows]
     again = [await builder.build(row) for row in rows]  # a retry, a re-send, /orders...
     assert len(drawn) == 2  # each side's picture drawn once, from its own view

@@ -38,17 +38,17 @@ async def test_the_owner_is_asked_and_his_plane_comes_back(env: Env, catalog: Ca
     assert status.round is not None and status.round.turn == 2
     own = await env.svc.panel(cid, ENTENTE)
     enemy = await env.svc.panel(cid, CENTRAL)
-    asked = next(d for d in own.decisions if d.field == "plane1")
+    asked = next(d for d in own.decisions if d.field == "program:P1")
     assert [o.id for o in asked.options] == ["come-back", "stay-out"]
     assert asked.default == "stay-out"
     assert all(o.id not in ("come-back", "stay-out") for d in enemy.decisions for o in d.options)
-    await lock_all(env, cid, {ENTENTE: {"plane1": "come-back"}})
+    await lock_all(env, cid, {ENTENTE: {"program:P1": "come-back"}})
     log = await log_lines(env, cid)
     assert any(line.startswith("P1 comes back onto the table and draws") for line in log)
     status = await env.svc.status(cid)
     assert status.round is not None and status.round.turn == 3
     again = await env.svc.panel(cid, ENTENTE)
-    back = next(d for d in again.decisions if d.field == "plane1")
+    back = next(d for d in again.decisions if d.field == "program:P1")
     assert "S S S" in {o.id for o in back.options}  # flying again: a program like any other
     await finish_and_verify(env, cid, catalog)
 
@@ -60,4 +60,4 @@ async def test_a_player_who_says_nothing_keeps_his_plane_out(env: Env) -> None:
     log = await log_lines(env, cid)
     assert not any("comes back" in line for line in log)
     panel: Any = await env.svc.panel(cid, ENTENTE)
-    assert "plane1" not in {d.field for d in panel.decisions}
+    assert "program:P1" not in {d.field for d in panel.decisions}

@@ -66,7 +66,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
         if any(d.field.startswith("equip") for d in panel.decisions):
             break
         await lock_all(env, cid)
-    asked = next(d for d in panel.decisions if d.field == "equip1")
+    asked = next(d for d in panel.decisions if d.field.startswith("equip:"))
     items = {o.detail: o.id for o in asked.options}
     assert asked.default == items["equipment.none"]  # nothing, unless he says otherwise
     assert {"equipment.vest", "equipment.parachute", "equipment.extinguisher"} <= set(items)
@@ -74,7 +74,7 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
     assert {"equipment.pistol", "equipment.bullets"} <= set(items)  # seed D.VIII, played
     enemy = await env.svc.panel(cid, CENTRAL)
     assert not any(d.field.startswith("equip") for d in enemy.decisions)  # Jasta 11: no VP
-    await lock_all(env, cid, {ENTENTE: {"equip1": items["equipment.vest"]}})
+    await lock_all(env, cid, {ENTENTE: {asked.field: items["equipment.vest"]}})
     # The log and the boards name no item; the debrief's orders stay closed.
     page = await env.svc.log(cid, per_page=200)
     log = [describe(e.kind, e.data, "en", turn=e.turn) for e in page.entries]
@@ -101,12 +101,12 @@ async def test_a_pilot_buys_a_vest_at_the_debrief_and_the_enemy_never_learns_it(
         await lock_all(env, cid)
     assert (await env.svc.status(cid)).campaign.status == "finished"
     export = await env.svc.export(cid)
-    check = verify_export(export, catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
     assert export["final_state"]["campaign"]["pilots"]["P1"]["vp_spent"] >= 2
     # Once over, the debrief's order is open: the vest, by name.
     opened = json.dumps([r["locks"] for r in export["rounds"] if r["kind"] == "debrief"])
-    assert '\\"equip1\\":\\"vest\\"' in opened
+    assert '\\"equip:P1\\":\\"vest\\"' in opened
 
 
 async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_over(
@@ -130,11 +130,11 @@ async def test_the_report_names_the_equipment_bought_only_once_the_campaign_is_o
     assert bought is not None, "no debrief offered equipment"
     _user, _option, item = bought
     words = {loc: t(f"wings.equipment.{item}", loc) for loc in ("en", "fr")}
-    running = after_action_markdown(await env.svc.export(cid), catalog)
+    running = after_action_markdown(await env.svc.export(cid))
     assert words["en"] not in running  # the debrief's orders are not open yet
     await finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     assert words["en"] in report and "sealed choice" not in report
-    french = after_action_markdown(export, catalog, locale="fr")
+    french = after_action_markdown(export, locale="fr")
     assert words["fr"] in french and "choix scellé" not in french

@@ -51,6 +51,6 @@ async def test_a_forged_briefing_fails_verify(env: Env, catalog: Catalog) -> Non
         e for e in forged["events"] if e["kind"] == "mission-briefed" and e["round_id"] is None
     )
     briefing["data"]["weather"] = "heavy" if briefing["data"]["weather"] != "heavy" else "clear"
-    check = verify_export(forged, catalog)
+    check = verify_export(forged)
     assert not check.ok
     assert any("set-up" in problem for problem in check.problems), check.problems

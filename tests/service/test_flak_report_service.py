@@ -30,11 +30,11 @@ async def test_the_report_opens_the_gunners_orders_only_once_the_campaign_is_ove
     locks = [lock for r in flown for lock in r["locks"]]
     assert {lock["side"] for lock in locks} == {"entente", "central"}
     assert all((lock["canonical"] is None) == (lock["side"] == flak.side) for lock in locks)
-    running = after_action_markdown(export, catalog)
+    running = after_action_markdown(export)
     assert words["en"] not in running and "delay" not in running
     await finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     assert words["en"] in report
-    french = after_action_markdown(export, catalog, locale="fr")
+    french = after_action_markdown(export, locale="fr")
     assert words["fr"] in french

@@ -45,8 +45,8 @@ async def test_the_eastern_front_swaps_the_sun_and_the_log_says_so(
     # The Entente waits in the sun: its panel asks it to enter, the enemy's does not.
     own = await env.svc.panel(cid, ENTENTE)
     # (Its balloons' winch order, seed A.IV.i.3, is asked too: it owns balloons here.)
-    assert [d.field for d in own.decisions if d.field != "winch"] == ["plane1"]
-    await lock_all(env, cid, {ENTENTE: {"plane1": "enter"}})
+    assert [d.field for d in own.decisions if d.field != "winch"] == ["program:P1"]
+    await lock_all(env, cid, {ENTENTE: {"program:P1": "enter"}})
     log = await log_lines(env, cid, oldest_first=True)
     told = [i for i, line in enumerate(log) if line.startswith("Eastern Front: the Central")]
     drawn = [i for i, line in enumerate(log) if line.startswith("Sun (morning): A card 3, the Ent")]
@@ -84,11 +84,11 @@ async def test_a_gm_s_switches_are_kept_applied_and_replayed(env: Env, catalog: 
     export = await env.svc.export(cid)
     created = next(e for e in export["events"] if e["kind"] == "campaign-created")
     created["data"].pop("switches")
-    assert not verify_export(export, catalog).ok
+    assert not verify_export(export).ok
     # Switches the scenario does not take are refused, not played.
     for forged in ({"front": "southern"}, {"warp": "on"}, ["front"]):
         created["data"]["switches"] = forged
-        check = verify_export(export, catalog)
+        check = verify_export(export)
         assert not check.ok and any("switches" in p for p in check.problems), check.problems
 
 

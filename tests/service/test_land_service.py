@@ -69,9 +69,9 @@ async def test_whole_land_campaign_through_the_service(env: Env) -> None:
 
     export = await env.svc.export(info.id)
     assert export["campaign"]["ruleset"] == "land"
-    check = verify_export(export, env.catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
-    report = after_action_markdown(export, env.catalog)
+    report = after_action_markdown(export)
     assert "## Turn 6" in report and "Mission 6" in report
     final = await env.svc.status(info.id)
     assert final.campaign.status == "finished"
@@ -136,7 +136,7 @@ async def test_rollback_replays_and_the_export_verifies(env: Env) -> None:
                 choice = picker.choice(decision.options).id
                 await env.svc.draft(cid, user, panel.round_id, decision.field, choice)
             await env.svc.lock(cid, user, panel.round_id)
-    check = verify_export(await env.svc.export(cid), env.catalog)
+    check = verify_export(await env.svc.export(cid))
     assert check.ok and check.replayed, check.problems
 
 
@@ -178,7 +178,7 @@ async def test_pearl_harbor_solitaire_through_the_service(env: Env, tmp_path: Pa
     assert waves == 2
     images = [name for _, a, _ in env.sender.sent for name, _ in a.images]
     assert "wave-1.png" in images and "wave-2.png" in images
-    check = verify_export(await env.svc.export(info.id), env.catalog)
+    check = verify_export(await env.svc.export(info.id))
     assert check.ok and check.replayed, check.problems
     demo = await run(None, 2, tmp_path / "demo", ruleset="pearl-harbor")
     assert demo.verified, demo.problems

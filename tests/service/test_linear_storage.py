@@ -27,13 +27,12 @@ from db.migrate import available
 from db.packing import unpack
 from engine.rng import Rng
 from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 from tests.service.support import GM, Env
 
 
 def _play_states(key: str, rounds: int = 40, scenario: str = "") -> tuple[Any, list[Any]]:
     """Every state of one campaign of ``key`` played with the first legal options."""
-    rules = Registry(default_catalog()).get(key).rules
+    rules = Registry().get(key).rules
     scenario = scenario or next(iter(rules.scenarios()))
     state = rules.new(scenario, "linear")
     states = [state]
@@ -78,7 +77,7 @@ def test_every_ruleset_stores_its_history_as_records_and_rebuilds_it_byte_for_by
 
 
 def _every_scenario() -> list[tuple[str, str]]:
-    registry = Registry(default_catalog())
+    registry = Registry()
     return [
         (key, name) for key in sorted(FACTORIES) for name in registry.get(key).rules.scenarios()
     ]
@@ -143,7 +142,7 @@ async def test_a_round_appends_its_records_and_a_rollback_branch_starts_from_its
     assert [record.turn for record in state.history] == [1, 2]
     while (await env.svc.status(cid)).campaign.status != "finished":
         await env.play_round(cid, rng)
-    check = verify_export(await env.svc.export(cid), env.catalog)
+    check = verify_export(await env.svc.export(cid))
     assert check.ok and check.replayed, check.problems
 
 
@@ -224,7 +223,7 @@ async def test_an_old_shape_database_migrates_verifies_and_plays_on(
         assert await env.svc.export(cid) == expected_export
         while (await env.svc.status(cid)).campaign.status != "finished":
             await env.play_round(cid, rng)
-        check = verify_export(await env.svc.export(cid), catalog)
+        check = verify_export(await env.svc.export(cid))
         assert check.ok and check.replayed, check.problems
     finally:
         await env.close()

@@ -14,7 +14,9 @@ import pytest
 
 from bot.demo import run
 from bot.i18n import _catalog
-from bot.logtext import _place_names, describe
+from bot.logtext import describe
+from engine.zero.loader import default_catalog
+from rendering.zero.log_words import _place_names
 
 DEMOS = (
     ("carrier", "coral-sea"),
@@ -136,9 +138,11 @@ def _lines(
 
 
 def _without_proper_names(line: str, data: Mapping[str, Any]) -> str:
-    from bot.strikelog import _aircraft_names
+    from rendering.zero.log_words import _aircraft_names
 
-    for name in _aircraft_names().values():  # "B-17E Flying Fortress" in a strike's detail
+    for name in _aircraft_names(
+        default_catalog()
+    ).values():  # "B-17E Flying Fortress" in a strike's detail
         line = line.replace(name, "")
     for key in PROPER:
         value = data.get(key)
@@ -152,7 +156,7 @@ def _without_proper_names(line: str, data: Mapping[str, Any]) -> str:
 def _check(events: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
     problems: list[str] = []
     english_only = _english_only()
-    place_keys = [key for key in _place_names() if "-" in key]
+    place_keys = [key for key in _place_names(default_catalog()) if "-" in key]
     for lang in ("en", "fr"):
         for (ruleset, kind, line), (_, _, data) in zip(_lines(events, lang), events, strict=True):
             where = f"{lang} {ruleset} {kind}: {line}"

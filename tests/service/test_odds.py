@@ -168,7 +168,7 @@ async def test_a_stale_round_an_outsider_and_another_game_are_refused(
 
 
 def test_only_the_carrier_ruleset_offers_odds(catalog: Catalog) -> None:
-    registry = Registry(catalog)
+    registry = Registry()
     offering = {key for key in FACTORIES if registry.get(key).rules.supports_odds}
     assert offering == {"carrier"}
 
@@ -216,7 +216,7 @@ async def test_a_double_click_is_told_to_wait_and_nothing_runs_twice(
 
 def test_a_drafted_strike_shows_in_the_damage_it_is_expected_to_do(catalog: Catalog) -> None:
     """Same public seed, two own picks: a Large Strike on TF 17 ticks more of its boxes."""
-    rules = Registry(catalog).get("carrier").rules
+    rules = Registry().get("carrier").rules
     state = rules.new("coral-sea", "any")
     boxes = {}
     for pick in ("large:allied-fleet", "none"):

@@ -31,7 +31,7 @@ async def _refusal(env: Env, ruleset: str) -> tuple[str, str, ServiceError]:
     for side, user in users.items():
         await env.svc.join(info.id, user, side)
     await env.svc.start(info.id, GM)
-    for _ in range(12):
+    for _ in range(40):
         for user in users.values():
             panel = await env.svc.panel(info.id, user)
             for decision in panel.decisions:
@@ -43,6 +43,8 @@ async def _refusal(env: Env, ruleset: str) -> tuple[str, str, ServiceError]:
                     for o in other.options
                     if o.id not in {mine.id for mine in decision.options}
                 ]
+                if decision.input == "text":
+                    continue  # a written program is refused by its text (test_input_kinds)
                 if decision.excluded or (ruleset == "pearl-harbor" and elsewhere):
                     left_out = decision.excluded[0].id if decision.excluded else elsewhere[0]
                     with pytest.raises(ServiceError) as refused:

@@ -49,16 +49,16 @@ def _ball_armed_abreast_of_p3(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_a_pistol_shot_through_the_service(env: Env, catalog: Catalog) -> None:
     cid = await start_wings(env, "pistol-2")  # nobody waits out of the sun
     own = await env.svc.panel(cid, ENTENTE)
-    menu = next(d for d in own.decisions if d.field == "plane1")
+    menu = next(d for d in own.decisions if d.field == "program:P1")
     assert {o.id: o.detail for o in menu.options}[SHOT] == "pistol.1.ready"
     enemy = await env.svc.panel(cid, CENTRAL)
-    p3 = next(d for d in enemy.decisions if d.field == "plane1")
+    p3 = next(d for d in enemy.decisions if d.field == "program:P3")
     assert {o.id: o.detail for o in p3.options}[SHOT] == "pistol.1.no-pistol"
     assert "pistol.1.ready" not in repr(enemy) and "bullets" not in repr(enemy.view)
     # The Entente announces the shot and locks: nothing tells the Central Powers.
     for d in own.decisions:
         await env.svc.draft(
-            cid, ENTENTE, own.round_id, d.field, SHOT if d.field == "plane1" else d.default
+            cid, ENTENTE, own.round_id, d.field, SHOT if d.field == "program:P1" else d.default
         )
     await env.svc.lock(cid, ENTENTE, own.round_id)
     await env.worker().deliver_due()

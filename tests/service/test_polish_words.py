@@ -64,14 +64,14 @@ def test_a_french_sentence_lowers_a_common_place_name_but_not_a_proper_one() -> 
 def test_the_after_action_report_is_in_the_campaigns_language(
     finished_export: dict[str, Any], env: Env
 ) -> None:
-    english = after_action_markdown(finished_export, env.catalog)
+    english = after_action_markdown(finished_export)
     assert english.startswith("# After-action report — Coral Sea")
     assert "## Turn 1" in english and "- VP after the turn: " in english
     french_campaign = {
         **finished_export,
         "campaign": {**finished_export["campaign"], "locale": "fr"},
     }
-    french = after_action_markdown(french_campaign, env.catalog)
+    french = after_action_markdown(french_campaign)
     assert french.startswith("# Rapport après action — Mer de Corail"), french[:60]
     assert "## Tour 1" in french and "- PV après le tour\u00a0: " in french
     assert "**Résultat\u00a0:**" in french and "## Vérification" in french
@@ -80,7 +80,7 @@ def test_the_after_action_report_is_in_the_campaigns_language(
     lines = [(f"after-action.md:{n}", line) for n, line in enumerate(french.splitlines(), 1)]
     assert problems(lines) == []
     # Told a language, the report takes it.
-    assert after_action_markdown(french_campaign, env.catalog, locale="en") == english
+    assert after_action_markdown(french_campaign, locale="en") == english
 
 
 def test_a_land_missions_vp_lines_read_in_french_and_stay_as_recorded_in_english() -> None:

@@ -107,16 +107,16 @@ async def test_the_other_side_and_the_channel_cannot_tell_what_a_squadron_bought
         assert mine["stock"].get(kind, 0) > theirs["stock"].get(kind, 0)
         assert kind in mine["owned"]
         # While the campaign runs, its report does not name it; once over, it does.
-        running = after_action_markdown(await envs[0].svc.export(cids[0]), catalog)
+        running = after_action_markdown(await envs[0].svc.export(cids[0]))
         words = {loc: t(f"wings.purchase.{kind}", loc) for loc in ("en", "fr")}
         assert words["en"] not in running
         await finish_and_verify(envs[0], cids[0], catalog)
         export = await envs[0].svc.export(cids[0])
-        check = verify_export(export, catalog)
+        check = verify_export(export)
         assert check.ok and check.replayed, check.problems
-        report = after_action_markdown(export, catalog)
+        report = after_action_markdown(export)
         assert words["en"] in report
-        french = after_action_markdown(export, catalog, locale="fr")
+        french = after_action_markdown(export, locale="fr")
         assert words["fr"] in french
     finally:
         for env in envs:

@@ -50,12 +50,12 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     await lock_all(env, cid)  # turn 1: P1 flees over its own edge
     assert await _turn(env, cid) == 2
     own = await env.svc.panel(cid, ENTENTE)
-    assert "plane1" not in {d.field for d in own.decisions}  # the first waiting turn
+    assert "program:P1" not in {d.field for d in own.decisions}  # the first waiting turn
     await lock_all(env, cid)
     assert await _turn(env, cid) == 3
     own = await env.svc.panel(cid, ENTENTE)
     enemy = await env.svc.panel(cid, CENTRAL)
-    asked = next(d for d in own.decisions if d.field == "plane1")
+    asked = next(d for d in own.decisions if d.field == "program:P1")
     assert [o.id for o in asked.options] == ["no-reinforcement", SEND]
     assert asked.default == "no-reinforcement"
     assert all(not o.id.startswith("reinforce:") for d in enemy.decisions for o in d.options)
@@ -64,7 +64,7 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     assert "Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
     theirs, _ = WingsPresenter().panel_notes("wings-1917", enemy.view, "central", {}, "en")
     assert not any("Reserve" in line for line in theirs)  # the Entente's reserve is its own
-    await lock_all(env, cid, {ENTENTE: {"plane1": SEND}})
+    await lock_all(env, cid, {ENTENTE: {"program:P1": SEND}})
     log = await log_lines(env, cid)
     assert any(
         line.startswith("P1-2 takes off as a reinforcement for P1: a Nieuport 17 flown by")
@@ -72,7 +72,7 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     ), log
     assert await _turn(env, cid) == 4
     again = await env.svc.panel(cid, ENTENTE)
-    flown = next(d for d in again.decisions if d.field == "plane1")
+    flown = next(d for d in again.decisions if d.field == "program:P1-2")  # its own field
     notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
     assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
     assert "S S S" in {o.id for o in flown.options}  # the new plane's program

@@ -71,7 +71,7 @@ async def test_rollback_creates_a_branch_voids_events_and_audits(env: Env) -> No
 
     await _finish(env, cid)
     export = await env.svc.export(cid)
-    check = verify_export(export, env.catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
 
 
@@ -83,11 +83,11 @@ async def finished_export(env: Env) -> dict[str, Any]:
 
 
 async def test_export_verifies(finished_export: dict[str, Any], env: Env) -> None:
-    check = verify_export(finished_export, env.catalog)
+    check = verify_export(finished_export)
     assert check.ok and check.replayed, check.problems
     assert check.rounds == len(finished_export["rounds"]) and check.receipts == 2 * check.rounds
     assert finished_export["campaign"]["seed"] == "test-seed"
-    report = after_action_markdown(finished_export, env.catalog)
+    report = after_action_markdown(finished_export)
     assert report.startswith("# After-action report — Coral Sea")
     assert "test-seed" in report and "## Turn 1" in report
 
@@ -144,7 +144,7 @@ async def test_tampered_export_is_caught(
 ) -> None:
     forged = copy.deepcopy(finished_export)
     tamper(forged)
-    check = verify_export(forged, env.catalog)
+    check = verify_export(forged)
     assert not check.ok
     assert any(words in problem for problem in check.problems), check.problems
 
@@ -177,7 +177,7 @@ async def test_export_mid_campaign_keeps_secrets(env: Env) -> None:
     for round_json in export["rounds"]:
         for lock in round_json["locks"]:
             assert lock["salt"] is None and lock["canonical"] is None
-    check = verify_export(export, env.catalog)
+    check = verify_export(export)
     assert check.ok and not check.replayed
 
 
@@ -197,7 +197,7 @@ async def test_gm_end_reveals_the_seed_and_the_export_verifies(env: Env) -> None
     assert closed.value.code in ("stale-round", "finished")
     export = await env.svc.export(cid)
     assert export["rounds"][-1]["status"] == "void"
-    check = verify_export(export, env.catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed and check.rounds == 2, check.problems
     kinds = await env.outbox_kinds(cid)
     assert kinds.count("campaign-ended") == 1

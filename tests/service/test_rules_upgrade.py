@@ -11,7 +11,7 @@ from tests.service.support import GM, Env
 
 
 def _carrier_rules(env: Env) -> type:
-    return type(Registry(env.catalog).get("carrier").rules)
+    return type(Registry().get("carrier").rules)
 
 
 async def _upgrade_events(env: Env, cid: int) -> list[dict[str, object]]:
@@ -44,7 +44,7 @@ async def test_newer_rules_are_announced_once_and_logged(
         campaign = await tx.campaign(cid)
     assert len(notices) == 1 and notices[0].payload["notice"] == "rules-upgraded"
     assert campaign is not None
-    text = (await AnnouncementBuilder(env.repo, env.catalog, env.clock).build(notices[0])).text
+    text = (await AnnouncementBuilder(env.repo, env.clock).build(notices[0])).text
     assert f"rules version {begun}" in text and "version 99" in text and "turn 1" in text
 
     english = describe("rules-upgraded", events[0], "en")

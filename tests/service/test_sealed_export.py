@@ -54,7 +54,7 @@ async def test_the_export_opens_every_damage_card_and_altitude_once_over(
                 )
     assert by_turn and {1, 2, 3} in by_turn.values()
     assert all(lock["canonical"] is not None for r in export["rounds"] for lock in r["locks"])
-    check = verify_export(export, catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
     # verify replays them: one altitude changed, and the file no longer checks.
     forged = copy.deepcopy(export)
@@ -62,5 +62,5 @@ async def test_the_export_opens_every_damage_card_and_altitude_once_over(
         e for r in forged["rounds"] for e in r["sealed_events"] or [] if e["kind"] == "phase-flown"
     )
     target["data"]["level"] += 1
-    check = verify_export(forged, catalog)
+    check = verify_export(forged)
     assert not check.ok and "sealed event" in check.problems[0], check.problems

@@ -32,8 +32,8 @@ from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError
+from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
-from engine.zero.loader import default_catalog
 from tests.service.support import CHANNEL, GUILD, Env
 
 GM = 9
@@ -41,13 +41,28 @@ USERS = (11, 22, 33, 44)
 
 
 def _cases() -> list[tuple[str, str, str]]:
-    registry = Registry(default_catalog())
-    return [
-        (key, field.name, side)
+    registry = Registry()
+    cases = [
+        (key, name, side)
         for key in FACTORIES
         for field in registry.get(key).rules.fields
         for side in registry.get(key).rules.side_ids
+        for name in _names(registry.get(key).rules, field, side)
     ]
+    return list(dict.fromkeys(cases))  # a family declared for several rounds: once
+
+
+def _names(rules: Any, field: Any, side: str) -> list[str]:
+    """A field's name; a per-unit family's first field the side is asked in any scenario's
+    opening round (a Wings plane's program, ``program:P3``), or its bare family if none."""
+    if not field.per_unit:
+        return [field.name]
+    for scenario in rules.scenarios():
+        state = rules.new(scenario, "differential")
+        for decision in rules.pending(state):
+            if decision.side == side and family_of(decision.field) == field.name:
+                return [decision.field]
+    return [field.name]
 
 
 def _scenario_asking(rules: Any, field: str, side: str) -> str | None:

@@ -75,7 +75,7 @@ async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
     status = await env.svc.status(cid)
     log = await env.svc.log(cid, per_page=50)
     export = await env.svc.export(cid)
-    report = after_action_markdown(export, catalog)
+    report = after_action_markdown(export)
     return SEAL.sub(" #sealed", repr((seen, panel, status, log, dumps(export), report)))
 
 
@@ -83,10 +83,7 @@ async def _turn_one(path: Path, catalog: Catalog, program: str) -> tuple[Env, in
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
     cid = await start_wings(env, "seal", "wings-1917-basic")
-    own = await env.svc.panel(cid, ENTENTE)
-    plane1 = next(d for d in own.decisions if d.field == "plane1")
-    chosen = next(o.id for o in plane1.options if _flies(o) == program)
-    await lock_all(env, cid, {ENTENTE: {"plane1": chosen}})
+    await lock_all(env, cid, {ENTENTE: {"program:P1": program}})  # written as it reads
     return env, cid
 
 
@@ -114,7 +111,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
         for lock in r["locks"]
         if lock["side"] == "entente" and lock["canonical"] and r["turn"] == 1
     ]
-    opened = [choice["plane1"] for choice in choices if "plane1" in choice]
+    opened = [choice["program:P1"] for choice in choices if "program:P1" in choice]
     assert opened and all(SEAL.sub("", value) == PLAIN for value in opened), opened
     assert records[0] == records[1]
     after = []
@@ -134,7 +131,7 @@ async def test_a_sealed_order_replays_from_the_export(
     again from the state, once the campaign is over."""
     env, cid = await _turn_one(tmp_path / "run.db", catalog, program)
     await finish_and_verify(env, cid, catalog)
-    check = verify_export(await env.svc.export(cid), catalog)
+    check = verify_export(await env.svc.export(cid))
     assert check.replayed and check.rounds > 2
     await env.close()
 
@@ -144,7 +141,7 @@ async def test_the_owner_reads_which_program_he_picked(
     tmp_path: Path, catalog: Catalog, locale: str
 ) -> None:
     """His own panel's "✓" line tells the Split-S begun from the plain stall flying the same
-    cards (both open as the cards and a seal): the menus' words alone read the same."""
+    cards (both written; both open as the cards and a seal)."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
     cid = await start_wings(env, "seal", "wings-1917-basic")
@@ -152,15 +149,14 @@ async def test_the_owner_reads_which_program_he_picked(
     picked = []
     for program in (BEGUN, PLAIN):
         panel = await env.svc.panel(cid, ENTENTE)
-        plane1 = next(d for d in panel.decisions if d.field == "plane1")
-        chosen = next(o.id for o in plane1.options if _flies(o) == program)
-        await env.svc.draft(cid, ENTENTE, panel.round_id, "plane1", chosen)
+        await env.svc.draft(cid, ENTENTE, panel.round_id, "program:P1", program)
         text = compose(
             plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
             locale=locale, commander_id=None,
         ).text  # fmt: skip
         picked.append(next(line for line in text.splitlines() if "✓" in line))
-    field, colon = ("**Plane 1**:", ":") if locale == "en" else ("**Avion 1**\u00a0:", "\u00a0:")
+    colon = ":" if locale == "en" else "\u00a0:"
+    field = f"**Albert Ball · Nieuport 17**{colon}"  # the plane's field, named by its pilot
     assert picked == [f"{field} ✓ S S Split-S{colon} ST", f"{field} ✓ S S ST"]
     await env.close()
 
@@ -169,9 +165,8 @@ async def test_the_owner_reads_which_program_he_picked(
 async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     tmp_path: Path, catalog: Catalog, locale: str
 ) -> None:
-    """In his DM select, the Split-S begun late and the plain stall flying the same cards
-    are two different lines (the public words read the same for both), and no two options
-    of a menu read alike."""
+    """No two quick picks of a menu read alike, though a program that could begin a
+    maneuver reads as its cards (and a seal) to everyone else."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
     cid = await start_wings(env, "seal", "wings-1917-basic")
@@ -184,7 +179,7 @@ async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     for select in spec.selects:
         labels = [c.label for c in select.options]
         assert len(set(labels)) == len(labels), [x for x in labels if labels.count(x) > 1]
-    plane1 = next(s for s in spec.selects if s.field == "plane1")
+    plane1 = next(s for s in spec.selects if s.field == "program:P1")
     labels = [c.label for c in plane1.options]
-    assert PLAIN in labels and f"S S Split-S{colon} ST" in labels
+    assert PLAIN in labels and not any(colon in label for label in labels)
     await env.close()

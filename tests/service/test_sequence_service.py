@@ -41,11 +41,12 @@ async def _begin(env: Env, seed: str) -> tuple[int, str]:
     """Turn 1 with plane1 beginning the Split-S on its third card; the sealed option id."""
     cid = await start_wings(env, seed, "wings-1917-basic")
     own = await env.svc.panel(cid, ENTENTE)
-    plane1 = next(d for d in own.decisions if d.field == "plane1")
-    sealed = next(o.id for o in plane1.options if o.detail == BEGUN)
+    drafted = await env.svc.draft(cid, ENTENTE, own.round_id, "program:P1", BEGUN)  # written
+    sealed = drafted.drafts["program:P1"]
+    assert drafted.written["program:P1"] == BEGUN  # its own panel reads it back
     # Its order opens as the cards it flies and a seal, never naming the maneuver.
     assert re.fullmatch(r"S S ST #[0-9a-f]{10}", sealed)
-    await lock_all(env, cid, {ENTENTE: {"plane1": sealed}})
+    await lock_all(env, cid, {ENTENTE: {"program:P1": sealed}})
     return cid, sealed
 
 
@@ -58,12 +59,13 @@ async def test_the_split_s_runs_over_the_turn_and_stays_secret(env: Env, catalog
     status = await env.svc.status(cid)
     assert status.round is not None and status.round.turn == 2
     own = await env.svc.panel(cid, ENTENTE)
-    plane1 = next(d for d in own.decisions if d.field == "plane1")
+    plane1 = next(d for d in own.decisions if d.field == "program:P1")
     # Only programs opening with the owed Immelmann card; the default finishes it.
     assert plane1.default.startswith("IM ")
     programs = [o.detail if ":" in o.detail else o.label for o in plane1.options]
     assert programs and all(p.startswith("IM ") for p in programs)
-    assert "IM S split_s: ST" in programs  # another one may begin once it is done
+    # Another one may begin once it is done: written, it is taken.
+    await env.svc.draft(cid, ENTENTE, own.round_id, "program:P1", "im s split-s: st")
     assert {e.reason for e in plane1.excluded} == {"owed-card"}
     mine = own.view.data["mission"]["planes"]["P1"]
     assert (mine["sequence"], mine["sequence_flown"]) == ("split_s", 1)
@@ -91,5 +93,5 @@ async def test_a_missed_deadline_finishes_what_was_begun(env: Env) -> None:
     own = await env.svc.panel(cid, ENTENTE)
     assert own.view.data["mission"]["planes"]["P1"]["sequence"] is None
     # Turn 3 is free again: programs open with any card.
-    plane1 = next(d for d in own.decisions if d.field == "plane1")
+    plane1 = next(d for d in own.decisions if d.field == "program:P1")
     assert not any(e.reason == "owed-card" for e in plane1.excluded)

@@ -46,7 +46,7 @@ async def test_upgrade_from_0001_keeps_the_data(
     env.repo = repo
     from bot.service import CampaignService
 
-    env.svc = CampaignService(repo, catalog, clock, rng_seed_source=env.tokens)
+    env.svc = CampaignService(repo, clock, rng_seed_source=env.tokens)
     # Service calls that write audit rows need 0002; write the rows 0001 knows directly.
     async with repo.transaction() as tx:
         from db.repository import NewCampaign, NewEvent

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.logtext import describe
-from bot.strikelog import _aircraft_names
+from engine.zero.loader import default_catalog
 from engine.zero.report import StrikeReport
+from rendering.zero.log_words import _aircraft_names
 from tests.service.support import ALL, JAP, Env
 
 IMAGE_DUELS = (
@@ -94,7 +95,7 @@ async def test_a_strike_with_more_duels_than_its_image_has_every_one_in_the_log(
         else:
             turn = await _play_turn(env, cid)
     assert big is not None, "no strike with more duels than the image shows"
-    names = _aircraft_names()
+    names = _aircraft_names(default_catalog())
 
     for lang, combat, against, point in (
         ("en", "air combat", "against", "damage point"),

@@ -25,12 +25,12 @@ async def test_the_entente_waits_in_the_sun_then_comes_out_of_it(
     own = await env.svc.panel(cid, ENTENTE)
     enemy = await env.svc.panel(cid, CENTRAL)
     # The Entente's planes are off the table: one choice, on its first plane's field.
-    assert [d.field for d in own.decisions] == ["plane1"]
+    assert [d.field for d in own.decisions] == ["program:P1"]
     asked = own.decisions[0]
     assert [o.id for o in asked.options] == ["wait", "enter"]
     assert asked.default == "wait"
     assert all(o.id not in ("wait", "enter") for d in enemy.decisions for o in d.options)
-    await lock_all(env, cid, {ENTENTE: {"plane1": "enter"}})
+    await lock_all(env, cid, {ENTENTE: {"program:P1": "enter"}})
     log = await log_lines(env, cid, oldest_first=True)
     drawn = [line for line in log if line.startswith("Sun (morning): A card 5, the Entente")]
     assert len(drawn) == 1

@@ -75,7 +75,7 @@ async def test_the_gm_fixes_a_typo_before_the_start_and_the_campaign_replays(
         e for e in export["events"] if e["kind"] == "settings-changed" and "switches" in e["data"]
     )
     changed["data"]["switches"] = {"front": "western", "sun": "off"}
-    assert not verify_export(export, catalog).ok
+    assert not verify_export(export).ok
 
 
 async def test_none_puts_the_scenario_s_switches_back(env: Env, catalog: Catalog) -> None:

@@ -48,7 +48,7 @@ async def _play(env: Env, seed: str, picks: random.Random) -> int:
 async def test_a_wings_campaign_plays_to_the_end_and_verifies(env: Env, catalog: Catalog) -> None:
     cid = await _play(env, "wings-service", random.Random(5))
     export = await env.svc.export(cid)
-    check = verify_export(export, catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
     final = export["final_state"]["campaign"]
     assert final["phase"] == "ended"

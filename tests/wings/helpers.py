@@ -100,3 +100,12 @@ def seen(state: CampaignState, side: str | None) -> dict[str, Any]:
     the secrecy gate's answer (``engine.sight``), before the campaign's end."""
     data: dict[str, Any] = keep_json(state, Eyes(side=side), finished=state.phase == "ended")
     return data
+
+
+def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[str]) -> list[str]:
+    """The quick picks beside a plane's Write button (``legal``: the cards that may open)."""
+    from engine.rulesets.wings import quick_picks
+    from engine.rulesets.wings.program import default_program, program_text
+
+    first = program_text(default_program(cat, plane_, state.rules, state.turn))
+    return quick_picks(cat, state, plane_, legal, first)

@@ -92,10 +92,10 @@ def test_the_ace_changes_his_last_card_after_the_second_maneuver() -> None:
     assert {_flown(events, "P1", 1), _flown(events, "P1", 2)} == {"S"}
     assert len([e for e in events if e.kind == "card-revealed"]) == 8
     (decision,) = rules.pending(state)
-    assert (decision.side, decision.field, decision.default) == ("entente", "plane1", "S S S")
+    assert (decision.side, decision.field, decision.default) == ("entente", "program:P1", "S S S")
     assert decision.options[0].id == "S S S"
     assert "S S TL" in {o.id for o in decision.options}
-    state, flown = _step(rules, state, "ace", {"entente": {"plane1": "S S TL"}})
+    state, flown = _step(rules, state, "ace", {"entente": {"program:P1": "S S TL"}})
     assert rules.progress(state).round == "program" and rules.progress(state).turn == 2
     third = [e for e in flown if e.kind == "card-revealed" and e.data["plane"] == "P1"]
     assert [e.data["card"] for e in third] == ["TL"]
@@ -113,7 +113,7 @@ def test_keeping_the_card_is_the_default_and_costs_nothing() -> None:
 
 def test_at_most_once_every_two_turns_and_three_times_a_game() -> None:
     rules, state, _ = _to_swap()
-    state, _ = _step(rules, state, "ace", {"entente": {"plane1": "S S TL"}})
+    state, _ = _step(rules, state, "ace", {"entente": {"program:P1": "S S TL"}})
     state, _ = _step(rules, state, "ace")  # turn 2's programs
     state, _ = _step(rules, state, "ace")  # turn 2 flies whole: the Ace is resting
     assert rules.progress(state).turn == 3 and rules.progress(state).round == "program"
@@ -133,9 +133,9 @@ def test_the_forbidden_sequences_still_hold() -> None:
     assert refused["TL"] == "rudder-jammed" and not decision.allows("S S TL")
     assert decision.allows("S S TR")
     with pytest.raises(wings.IllegalChoice):
-        _step(rules, state, "ace", {"entente": {"plane1": "S S TL"}})
+        _step(rules, state, "ace", {"entente": {"program:P1": "S S TL"}})
     with pytest.raises(wings.IllegalChoice):  # the first two cards are flown already
-        _step(rules, state, "ace", {"entente": {"plane1": "TR S S"}})
+        _step(rules, state, "ace", {"entente": {"program:P1": "TR S S"}})
 
 
 def test_the_new_card_is_judged_against_the_hand_as_programmed() -> None:
@@ -194,7 +194,7 @@ def test_the_enemy_last_card_stays_secret_until_it_is_flown() -> None:
     the Ace's side, card for card, while it decides; they differ once the card flies."""
     seen = []
     for third in ("S", "TL"):
-        enemy = {"central": {"plane1": f"S S {third}", "plane2": f"S S {third}"}}
+        enemy = {"central": {"program:P3": f"S S {third}", "program:P4": f"S S {third}"}}
         rules, state, events = _to_swap("sealed", programs=enemy)
         assert rules.progress(state).round == "swap"
         ace_view = rules.view(state, "entente")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from engine.rulesets.wings import _program_options
 from engine.rulesets.wings.landing import AIRFIELD, lands_home
 from engine.rulesets.wings.objectives import returned
 from engine.rulesets.wings.state import MissionState
-from tests.wings.helpers import catalog, mission, plane, stack
+from tests.wings.helpers import catalog, mission, offered, plane, stack
 from tests.wings.test_rescue import fly
 
 
@@ -26,15 +25,15 @@ def test_the_menu_offers_a_landing_that_stops_on_the_own_airfield() -> None:
     cat = catalog()
     for side in ("entente", "central"):
         state = homecoming(side=side)
-        assert "LD S S ST" in _program_options(cat, state.planes["H1"], state, ["S"])
+        assert "LD S S ST" in offered(cat, state.planes["H1"], state, ["S"])
     # Too close (the stall would roll off the table), off to the side, or not at level 0
     # with one counter: no landing on the menu.
     for state in (homecoming(x=7.0), homecoming(y=3.0)):
         assert not lands_home(cat, state, state.planes["H1"])
-        assert "LD S S ST" not in _program_options(cat, state.planes["H1"], state, ["S"])
+        assert "LD S S ST" not in offered(cat, state.planes["H1"], state, ["S"])
     high = homecoming()
     high_plane = high.planes["H1"].model_copy(update={"level": 1})
-    assert "LD S S ST" not in _program_options(cat, high_plane, high, ["S"])
+    assert "LD S S ST" not in offered(cat, high_plane, high, ["S"])
 
 
 def test_a_landing_on_the_own_airfield_is_free_and_the_plane_is_home_at_the_end() -> None:

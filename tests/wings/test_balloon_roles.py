@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, _program_options
+from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import balloon_roles as roles
 from engine.rulesets.wings.objectives import awards
 from engine.rulesets.wings.program import (
@@ -17,7 +17,7 @@ from engine.rulesets.wings.program import (
 )
 from engine.rulesets.wings.state import MissionState, Objective, PlaneState
 from engine.rulesets.wings.turn import Turn, play_turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, offered, plane
 from tests.wings.test_turn import programs
 
 SCENARIO = "wings-1917-balloons"
@@ -206,9 +206,9 @@ def test_the_panel_offers_the_cards_a_held_plane_may_fly_thrice_and_the_default_
     assert "BL" in legal and "TR" in legal and "S" in legal
     assert dict(refused)["IM"] == "alert-no-immelmann"
     assert check_program(catalog(), p, default_program(catalog(), p, rules, 2), rules, 2) == []
-    # The menu's programs are each one card thrice, none an Immelmann nor a diamond thrice.
-    offered = _program_options(catalog(), p, mission(p).model_copy(update={"turn": 2}), legal)
-    cards = [text.split() for text in offered]
+    # The quick picks are each one card thrice, none an Immelmann nor a diamond thrice.
+    picks = offered(catalog(), p, mission(p).model_copy(update={"turn": 2}), legal)
+    cards = [text.split() for text in picks]
     assert cards and all(len(set(c)) == 1 for c in cards)
     assert {c[0] for c in cards} >= {"S", "BL", "BR", "TL", "TR"}
     assert not {c[0] for c in cards} & {"IM", "ST", "CL", "DV"}

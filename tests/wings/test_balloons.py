@@ -96,7 +96,8 @@ def test_rockets_stay_aboard_when_too_low_or_hit_by_a_special() -> None:
 
 
 def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() -> None:
-    from engine.rulesets.wings import WingsRules, _program_options
+    from engine.rulesets.wings import WingsRules
+    from tests.wings.helpers import offered
 
     rules = WingsRules(catalog())
     state = rules.new("wings-1917", "rockets")  # opens with balloon busting
@@ -105,7 +106,7 @@ def test_a_balloon_mission_arms_its_fighters_and_the_seam_offers_the_attack() ->
     armed = [p for p in mission_.planes.values() if p.side == mission_.active and p.rockets]
     assert armed and all(p.rockets == 2 for p in armed)
     assert all(p.rockets == 0 for p in mission_.planes.values() if p.side != mission_.active)
-    options = _program_options(catalog(), armed[0], mission_, ["S"])
+    options = offered(catalog(), armed[0], mission_, ["S"])
     assert "LP S S S" in options
 
 
@@ -124,7 +125,7 @@ def test_the_seam_offers_only_the_rocket_attacks_the_plane_can_fly() -> None:
             update={"mission": mission_.model_copy(update={"planes": planes})}
         )
         seam = state.model_copy(update={"campaign": campaign})
-        decision = next(d for d in rules.pending(seam) if d.options[0].detail == armed.id)
+        decision = next(d for d in rules.pending(seam) if d.field == f"program:{armed.id}")
         return [o.id for o in decision.options], [(e.id, e.reason) for e in decision.excluded]
 
     offered, excluded = decision_for()

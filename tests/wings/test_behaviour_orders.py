@@ -26,7 +26,7 @@ def defaults(rules: WingsRules, state: WingsState) -> dict[str, dict[str, str]]:
 
 
 def fly(
-    rules: WingsRules, state: WingsState, order: str, side: str = "entente", field: str = "order2"
+    rules: WingsRules, state: WingsState, order: str, side: str = "entente", field: str = "order:P2"
 ) -> tuple[list[WingsState], list[Any]]:
     """One turn of wings-1917 with ``field`` of ``side`` (by default the Entente's Knight,
     plane 2) under ``order``: the states after the programs are locked and after the turn
@@ -51,15 +51,15 @@ def test_the_knight_s_side_alone_is_asked_and_reads_its_words() -> None:
     rules = _rules()
     state = rules.new("wings-1917", SEED)
     asked = {(d.side, d.field): d for d in rules.pending(state)}
-    order = asked[("entente", "order2")]
+    order = asked[("entente", "order:P2")]
     assert [o.id for o in order.options] == ["spare", "kill"] and order.default == "spare"
     assert not any(field.startswith("order") for side, field in asked if side == "central")
     presenter = WingsPresenter()
     words = {
         locale: [
             (
-                presenter.option_text("wings-1917", "order2", o.id, locale),
-                presenter.option_description("order2", o, locale),
+                presenter.option_text("wings-1917", "order:P2", o.id, locale),
+                presenter.option_description("order:P2", o, locale),
             )
             for o in order.options
         ]
@@ -86,7 +86,7 @@ def test_the_standing_order_is_secret_before_and_after_the_turn_flies() -> None:
     # The two campaigns did differ: the Knight's own side keeps "no quarter" in force.
     entente = [rules.view(s, "entente").data["mission"]["orders"] for s in (spare[1], kill[1])]
     assert entente == [{"P2": "spare"}, {"P2": "kill"}]
-    assert defaults(rules, kill[1])["entente"]["order2"] == "kill"  # a missed deadline keeps it
+    assert defaults(rules, kill[1])["entente"]["order:P2"] == "kill"  # a missed deadline keeps it
     # The enemy and the public see the same views, and the same public events.
     for before, after in zip(spare, kill, strict=True):
         for viewer in ("central", None):
@@ -97,8 +97,8 @@ def test_the_standing_order_is_secret_before_and_after_the_turn_flies() -> None:
 def test_the_artist_s_order_is_secret_too() -> None:
     rules = _rules()
     start = with_artist(rules.new("wings-1917", SEED))
-    dodge, dodge_events = fly(rules, start, "heavy", "central", "order1")
-    wait, wait_events = fly(rules, start, "off", "central", "order1")
+    dodge, dodge_events = fly(rules, start, "heavy", "central", "order:P3")
+    wait, wait_events = fly(rules, start, "off", "central", "order:P3")
     own = [rules.view(s, "central").data["mission"]["orders"] for s in (dodge[1], wait[1])]
     assert own == [{"P3": "heavy"}, {"P3": "off"}]
     for before, after in zip(dodge, wait, strict=True):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rulesets.wings import MAX_PROGRAMS, WingsRules, WingsState
+from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
 from engine.rulesets.wings import geometry as geo
 from engine.rulesets.wings.catalog import default_catalog
 from engine.rulesets.wings.objectives import bomb_fall
@@ -63,16 +63,16 @@ def test_the_bomber_s_menu_offers_the_release_in_both_languages() -> None:
     rules = _rules()
     state = bombing_campaign(rules)
     decisions = {(d.side, d.field): d for d in rules.pending(state)}
-    bomber = decisions[("entente", "plane1")]
+    bomber = decisions[("entente", "program:P1")]
     ids = [o.id for o in bomber.options]
     assert ids[:5] == ["S S S", *(f"S S S bomb@{w}" for w in ("1", "2", "3", "hold"))]
     assert bomber.default == "S S S"  # a missed deadline keeps the standing order
-    assert len(ids) <= MAX_PROGRAMS
+    assert len(ids) <= QUICK_PICKS
     # Nobody else carries a bomb: no release on their menus.
-    others = [d for key, d in decisions.items() if key != ("entente", "plane1")]
+    others = [d for key, d in decisions.items() if key != ("entente", "program:P1")]
     assert not any("bomb@" in o.id for d in others for o in d.options)
     release = bomber.options[2]
-    words = menu_words("wings-1917", "plane1", release)
+    words = menu_words("wings-1917", "program:P1", release)
     assert words["en"] == (
         "S S S · bomb after maneuver 2",
         "released after the 2nd card, whatever it lands on (at level 0 it blows you up)",
@@ -85,7 +85,7 @@ def test_the_release_flies_on_its_maneuver_through_the_seam() -> None:
     rules = _rules()
     state = bombing_campaign(rules)
     for pick, hit in (("S S S bomb@2", True), ("S S S bomb@1", False)):
-        held, _ = _step(rules, state, {"entente": {"plane1": pick}})
+        held, _ = _step(rules, state, {"entente": {"program:P1": pick}})
         _flown, events = _step(rules, held)
         kinds = [e.kind for e in events if e.kind.startswith("bomb")]
         assert kinds == (["bomb-released", "bomb-hit"] if hit else ["bomb-released", "bomb-missed"])
@@ -95,7 +95,7 @@ def test_the_announced_release_is_secret_until_the_turn_flies() -> None:
     rules = _rules()
     state = bombing_campaign(rules)
     runs = {
-        pick: _step(rules, state, {"entente": {"plane1": pick}})
+        pick: _step(rules, state, {"entente": {"program:P1": pick}})
         for pick in ("S S S", "S S S bomb@2", "S S S bomb@hold")
     }
     (first, first_events), *others = runs.values()

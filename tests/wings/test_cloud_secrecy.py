@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.ruleset import Event
-from engine.rulesets.wings import SEALED, WingsRules, WingsState, _sealed
+from engine.ruleset import Event, Refusal
+from engine.rulesets.wings import SEALED, WingsRules, WingsState
+from engine.rulesets.wings.written import seal
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog
 
@@ -42,16 +43,19 @@ def defaults(rules: WingsRules, state: WingsState) -> dict[str, dict[str, str]]:
 def turn(
     rules: WingsRules, state: WingsState, blind: str
 ) -> tuple[WingsState, list[Event], dict[str, str]]:
-    """One seam turn (program, then reorder) with plane1 of the Central Powers flying
-    ``blind``; every other plane takes its default."""
+    """One seam turn (program, then reorder) with the first plane of the Central Powers
+    flying ``blind``, written as a player writes it; every other plane takes its default."""
     picks = defaults(rules, state)
-    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == "plane1")
-    token = next(o.id for o in menu.options if o.detail == blind)
-    picks["central"]["plane1"] = token
+    field = "program:P3"
+    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == field)
+    token = rules.read_text(state, menu, blind.lower())
+    assert not isinstance(token, Refusal), token
+    assert rules.text_of(state, menu, token) == blind  # its own side reads it back
+    picks["central"][field] = token
     labels = {o.id: o.label for o in menu.options}
     state, events = rules.resolve(state, picks, Rng(SEED, state.turn, "program"))
     state, flown = rules.resolve(state, defaults(rules, state), Rng(SEED, state.turn, "reorder"))
-    return state, [*events, *flown], {"token": token, "label": labels[token]}
+    return state, [*events, *flown], {"token": token, "label": labels.get(token, token)}
 
 
 def seen(rules: WingsRules, state: WingsState, viewer: str | None) -> tuple[Any, bytes, bytes]:
@@ -81,12 +85,12 @@ def test_what_a_plane_flies_in_the_clouds_is_hidden_until_it_comes_out() -> None
     for pick, cards in ((left_pick, "HL S S"), (right_pick, "S S HR")):
         assert pick["token"].startswith(SEALED) and pick["label"] == pick["token"]
         assert cards not in WingsPresenter().option_text(
-            "wings-1917", "plane1", pick["token"], "en"
+            "wings-1917", "program:P3", pick["token"], "en"
         )
     # Sealed under the plane's own salt: the same program under another salt reads otherwise.
     plane = start.camp.mission.planes[pid]  # type: ignore[union-attr]
     other = plane.model_copy(update={"cloud_salt": "0000000000000000"})
-    assert _sealed(plane, 1, "HL S S") != _sealed(other, 1, "HL S S")
+    assert seal(plane.cloud_salt, 1, pid, "HL S S") != seal(other.cloud_salt, 1, pid, "HL S S")
 
 
 def test_coming_out_shows_everything_written_down() -> None:
@@ -119,5 +123,5 @@ def test_the_boards_say_in_the_clouds_and_only_its_side_reads_the_cards() -> Non
     state = state.model_copy(update={"campaign": camp})
     assert "at the edge of the clouds" in text(state, "central")
     assert "clouds" not in text(state, "entente") and "clouds" not in text(state, None)
-    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == "plane1")
+    menu = next(d for d in rules.pending(state) if d.side == "central" and d.field == "program:P3")
     assert all(o.id.startswith(SEALED) for o in menu.options)

@@ -61,7 +61,9 @@ def _p1(state: WingsState) -> PlaneState:
 
 def _asked(state: WingsState) -> Any:
     """The Entente's plane1 decision this round."""
-    return next(d for d in _rules().pending(state) if (d.side, d.field) == ("entente", "plane1"))
+    return next(
+        d for d in _rules().pending(state) if (d.side, d.field) == ("entente", "program:P1")
+    )
 
 
 def _off_the_far_edge() -> WingsState:
@@ -78,7 +80,7 @@ def test_the_turn_after_an_accidental_exit_the_player_is_asked_and_staying_out_i
     assert p1.status == "left" and p1.left_turn == 1
     assert p1.exit_at == (pytest.approx(WIDTH), pytest.approx(2.0))
     decisions = {(d.side, d.field): d for d in _rules().pending(state)}
-    asked = decisions[("entente", "plane1")]
+    asked = decisions[("entente", "program:P1")]
     assert [o.id for o in asked.options] == ["come-back", "stay-out"]
     assert asked.default == "stay-out"  # the base rule: an absent player's plane stays out
     assert not _rules().progress(state).finished
@@ -86,13 +88,13 @@ def test_the_turn_after_an_accidental_exit_the_player_is_asked_and_staying_out_i
     state, events = _step(state)
     assert _p1(state).status == "left"
     assert not [e for e in events if e.kind == "came-back"]
-    assert ("entente", "plane1") not in {(d.side, d.field) for d in _rules().pending(state)}
+    assert ("entente", "program:P1") not in {(d.side, d.field) for d in _rules().pending(state)}
 
 
 def test_coming_back_costs_two_a_cards_and_the_plane_stands_on_the_edge_facing_in() -> None:
     state = _off_the_far_edge()
     cards_before = len(_p1(state).cards)
-    state, events = _step(state, {"entente": {"plane1": "come-back"}})
+    state, events = _step(state, {"entente": {"program:P1": "come-back"}})
     p1 = _p1(state)
     assert p1.status == "flying"
     assert (p1.x, p1.y) == (pytest.approx(WIDTH), pytest.approx(2.0))
@@ -110,13 +112,13 @@ def test_coming_back_costs_two_a_cards_and_the_plane_stands_on_the_edge_facing_i
 def test_a_plane_that_left_over_its_own_zone_is_home_and_is_not_asked() -> None:
     state, _ = _step(_campaign(x=1.0, y=2.0, heading=180.0))
     assert _p1(state).status == "left"
-    assert ("entente", "plane1") not in {(d.side, d.field) for d in _rules().pending(state)}
+    assert ("entente", "program:P1") not in {(d.side, d.field) for d in _rules().pending(state)}
 
 
 def test_base_rules_only_keep_the_plane_out() -> None:
     state, _ = _step(_campaign("wings-1917-basic", x=21.0, y=2.0, heading=0.0))
     assert _p1(state).status == "left"
-    assert ("entente", "plane1") not in {(d.side, d.field) for d in _rules().pending(state)}
+    assert ("entente", "program:P1") not in {(d.side, d.field) for d in _rules().pending(state)}
 
 
 def test_a_side_whose_planes_all_left_waits_a_turn_for_their_answer() -> None:
@@ -149,9 +151,10 @@ def test_the_panel_words_the_choice_in_both_languages() -> None:
     presenter = WingsPresenter()
     for locale in ("en", "fr"):
         labels = [
-            presenter.option_text("wings-1917", "plane1", o.id, locale) for o in decision.options
+            presenter.option_text("wings-1917", "program:P1", o.id, locale)
+            for o in decision.options
         ]
-        details = [presenter.option_description("plane1", o, locale) for o in decision.options]
+        details = [presenter.option_description("program:P1", o, locale) for o in decision.options]
         assert labels == [t("wings.exit.come-back", locale), t("wings.exit.stay-out", locale)]
         assert all(details) and not any(d.startswith("exit.") for d in details)
         assert all(len(text) <= 100 for text in [*labels, *details])  # a select option's limit

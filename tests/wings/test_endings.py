@@ -50,6 +50,6 @@ def test_the_card_and_status_say_how_long_each_mission_lasted() -> None:
     assert length is not None and length.startswith("3 missions of up to 8 turns; ")
     assert f"mission 1 lasted {lasted[0]} turns" in length
     status = presenter.status_lines(view, "fr")
-    assert any(f"la mission 2 a duré {lasted[1]} tours" in line for line in status), status
+    assert any(f"la mission 2 a duré {lasted[1]}\u00a0tours" in line for line in status), status
     fresh = RULES.view(RULES.new("wings-1917", "fresh"), None)
     assert presenter.campaign_length("wings-1917", fresh, "en") == "3 missions of up to 8 turns"

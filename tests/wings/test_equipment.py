@@ -350,7 +350,7 @@ def test_the_owner_reads_each_item_its_price_and_effect_and_the_orders_wait_for_
     pilots["P2"] = pilots["P2"].model_copy(update={"kills": 5, "vp": 24})  # the Knight
     camp = state.camp.model_copy(update={"pilots": pilots, "phase": "debrief"})
     state = state.model_copy(update={"campaign": camp})
-    asked = next(d for d in rules.pending(state) if d.field == "equip1")
+    asked = next(d for d in rules.pending(state) if d.field.startswith("equip:"))
     presenter = WingsPresenter()
     lines = presenter.option_lines("wings-1917", asked, locale)
     described = [presenter.option_description(asked.field, o, locale) for o in asked.options]

@@ -27,8 +27,8 @@ def test_the_order_reaches_nobody_else_before_the_campaign_is_over() -> None:
     spec = rules.field_spec("flak")
     assert spec is not None and spec.opens == "campaign-end"
     # One receipt commits to the round's whole choice: the programs' wait with the order.
-    assert not secrecy.opens_before_the_end(rules, ["plane1", "flak"])
-    assert secrecy.opens_before_the_end(rules, ["plane1"])
+    assert not secrecy.opens_before_the_end(rules, ["program:P1", "flak"])
+    assert secrecy.opens_before_the_end(rules, ["program:P1"])
     state = rules.new("wings-1917", "gunner")
     delayed = gunner = None
     for _ in range(400):

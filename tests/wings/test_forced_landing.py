@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, _landing_refused, _program_options
+from engine.rulesets.wings import WingsRules, _landing_refused
 from engine.rulesets.wings.program import check_program, parse_program
 from engine.rulesets.wings.state import Event, MissionState
 from engine.rulesets.wings.turn import Turn
 from rendering.rulesets.wings import WingsPresenter
 from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import offered as _offered
 from tests.wings.test_rescue import fly
 
 
@@ -56,7 +57,7 @@ def test_he_may_land_anywhere_and_then_stays_down_home_on_his_own_side() -> None
     state, _ = hurt(level=0, counters=1)
     cat = catalog()
     c1 = state.planes["C1"]
-    offered = _program_options(cat, c1, state, ["S"])
+    offered = _offered(cat, c1, state, ["S"])
     assert "LD S S ST" in offered  # far from any airfield, but it is his way out
     assert offered[0] == "LD S S ST"  # and what he flies if he misses the deadline
     after = fly(state, {"C1": "LD S S ST", "E1": "S S S"})

@@ -91,7 +91,7 @@ def test_a_reinforcement_comes_in_over_the_net_while_it_hangs() -> None:
     state = _with(state, "1916-09", kind="balloon", objectives={"c-B1": b1, "c-B2": b2}, nets=True)
     state, _ = _step(state)
     assert _asked(state) is not None
-    state, _ = _step(state, {"entente": {"plane1": reinf.option_id("spad7")}})
+    state, _ = _step(state, {"entente": {"program:P1": reinf.option_id("spad7")}})
     new = _mission(state).planes["P1-2"]
     assert (new.level, new.counters) == (3, 1)
 

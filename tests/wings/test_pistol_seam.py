@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rulesets.wings import MAX_PROGRAMS, WingsRules, WingsState
+from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
 from engine.rulesets.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.wings_play import with_planes
@@ -53,24 +53,24 @@ def _menu(rules: WingsRules, state: WingsState, side: str, field: str) -> Any:
 def test_every_plane_near_an_enemy_is_offered_the_shot_pistol_or_not() -> None:
     rules = _rules()
     start = rules.new("wings-1917", SEED)
-    owner = _menu(rules, abreast(start, kit=ARMED), "entente", "plane1")
-    bare = _menu(rules, abreast(start), "entente", "plane1")
+    owner = _menu(rules, abreast(start, kit=ARMED), "entente", "program:P1")
+    bare = _menu(rules, abreast(start), "entente", "program:P1")
     ids = [o.id for o in owner.options]
     assert ids == [o.id for o in bare.options]  # the same menu, pistol or not
     assert ids[1:4] == [f"S S S pistol@{n}" for n in (1, 2, 3)]
-    assert len(ids) <= MAX_PROGRAMS and owner.default == "S S S"
+    assert len(ids) <= QUICK_PICKS and owner.default == "S S S"
     details = {o.id: o.detail for o in owner.options}
     assert details["S S S pistol@2"] == "pistol.2.ready"
     assert {o.id: o.detail for o in bare.options}["S S S pistol@2"] == "pistol.2.no-pistol"
-    empty = _menu(rules, abreast(start, kit={"pistol": 1}), "entente", "plane1")
+    empty = _menu(rules, abreast(start, kit={"pistol": 1}), "entente", "program:P1")
     assert {o.id: o.detail for o in empty.options}["S S S pistol@1"] == "pistol.1.no-bullets"
     # The enemy near him is offered it as well; far from any enemy, nobody is.
     assert "S S S pistol@1" in {
-        o.id for o in _menu(rules, abreast(start), "central", "plane1").options
+        o.id for o in _menu(rules, abreast(start), "central", "program:P3").options
     }
     assert not any("pistol@" in o.id for d in rules.pending(start) for o in d.options)
     option = next(o for o in owner.options if o.id == "S S S pistol@2")
-    words = menu_words("wings-1917", "plane1", option)
+    words = menu_words("wings-1917", "program:P1", option)
     assert words["en"] == (
         "S S S · pistol after maneuver 2",
         "your pilot shoots the nearest enemy pilot within R/2 (never a Ghost), one bullet",
@@ -85,7 +85,7 @@ def test_the_knight_is_told_why_his_menu_has_no_shot() -> None:
         rules.new("wings-1917", SEED),
         {"P2": {"x": 10.0, "y": 7.4, "heading": 0.0}, "P3": {"x": 10.0, "y": 9.4}},
     )
-    knight = _menu(rules, state, "entente", "plane2")
+    knight = _menu(rules, state, "entente", "program:P2")
     assert state.camp.mission is not None and state.camp.mission.planes["P2"].behaviour == "knight"
     assert not any("pistol@" in o.id for o in knight.options)
     refused = {e.id: e.reason for e in knight.excluded if "pistol@" in e.id}
@@ -101,7 +101,7 @@ def test_the_knight_is_told_why_his_menu_has_no_shot() -> None:
 def _flown(
     rules: WingsRules, state: WingsState, pick: str
 ) -> tuple[list[WingsState], list[list[Any]]]:
-    held, held_events = _step(rules, state, {"entente": {"plane1": pick}})
+    held, held_events = _step(rules, state, {"entente": {"program:P1": pick}})
     flown, flown_events = _step(rules, held)
     return [held, flown], [held_events, flown_events]
 

@@ -66,7 +66,7 @@ def _step(
     return rules.load_stored(stored.current, stored.records), events
 
 
-def _asked(state: WingsState, side: str = "entente", field: str = "plane1") -> Any:
+def _asked(state: WingsState, side: str = "entente", field: str = "program:P1") -> Any:
     return next((d for d in _rules().pending(state) if (d.side, d.field) == (side, field)), None)
 
 
@@ -107,7 +107,7 @@ def test_a_fleeing_plane_may_be_swapped_only_after_two_full_turns() -> None:
     assert asked is not None
     assert [o.id for o in asked.options] == [reinf.NO, SEND_NIEUPORT]
     assert asked.default == reinf.NO
-    assert _asked(state, "central", "plane1").options[0].id != reinf.NO
+    assert _asked(state, "central", "program:P3").options[0].id != reinf.NO
     # Its own board says so; the enemy's and the public's know nothing of it.
     rules = _rules()
     assert rules.view(state, "entente").data["mission"]["may_reinforce"] == ["P1"]
@@ -121,7 +121,7 @@ def test_a_fleeing_plane_may_be_swapped_only_after_two_full_turns() -> None:
 
 def test_a_swap_costs_half_a_single_seater_rounded_up_and_keeps_the_pilot() -> None:
     state, _ = _step(_fled())
-    state, events = _step(state, {"entente": {"plane1": SEND_NIEUPORT}})
+    state, events = _step(state, {"entente": {"program:P1": SEND_NIEUPORT}})
     mission = _mission(state)
     new = mission.planes["P1-2"]
     assert (new.type, new.pilot, new.replaces, new.status) == ("nieuport17", "P1", "P1", "flying")
@@ -170,7 +170,7 @@ def test_a_shot_down_pilot_takes_off_again_two_full_turns_later_at_the_planes_co
     # Nieuport 17 and SPAD VII in stock, two of each with one of each in the air.
     assert [o.id for o in asked.options] == [reinf.NO, SEND_NIEUPORT, reinf.option_id("spad7")]
     sorties = state.camp.squadrons["entente"].stock["fuel"]
-    state, _ = _step(state, {"entente": {"plane1": reinf.option_id("spad7")}})
+    state, _ = _step(state, {"entente": {"program:P1": reinf.option_id("spad7")}})
     new = _mission(state).planes["P1-2"]
     assert (new.type, new.pilot, new.tokens) == ("spad7", "P1", 1)  # his tokens go with him
     assert _mission(state).reserve["entente"] == 3 - 1  # a period SPAD VII, the same pilot
@@ -189,7 +189,7 @@ def test_a_pilot_down_in_enemy_land_is_replaced_by_a_spare_pilot_who_is_paid_for
     asked = _asked(state)
     assert asked is not None
     assert [o.detail for o in asked.options[1:]] == ["reinforce.cost.2", "reinforce.cost.2"]
-    state, _ = _step(state, {"entente": {"plane1": SEND_NIEUPORT}})
+    state, _ = _step(state, {"entente": {"program:P1": SEND_NIEUPORT}})
     new = _mission(state).planes["P9"]
     assert (new.pilot, new.replaces, new.pilot_lp) == ("P9", "P1", 10)
     assert _mission(state).reserve["entente"] == 3 - 2  # plane 1 + rookie 1
@@ -267,10 +267,10 @@ def _budgets(camp: Any) -> dict[str, int]:
     return {camp.active: points.active, enemy: points.enemy}
 
 
-def test_the_new_plane_keeps_the_downed_ones_field_and_flies_programs_like_any_other() -> None:
+def test_the_new_plane_gets_a_field_of_its_own_and_flies_programs_like_any_other() -> None:
     state, _ = _step(_fled())
     before = _slots(_mission(state))
-    state, _ = _step(state, {"entente": {"plane1": SEND_NIEUPORT}})
+    state, _ = _step(state, {"entente": {"program:P1": SEND_NIEUPORT}})
     slots = _slots(_mission(state))
     assert slots["P1-2"] == "plane1" and slots["P1"] == "plane1"
     assert {pid: slots[pid] for pid in before} == before  # nobody else moved
@@ -279,13 +279,15 @@ def test_the_new_plane_keeps_the_downed_ones_field_and_flies_programs_like_any_o
         fields = {
             d.field
             for d in _rules().pending(state)
-            if d.side == side and d.field.startswith("plane")
+            if d.side == side and d.field.startswith("program:")
         }
-        assert len(fields) <= 2  # as many as the side had planes: the panel keeps its selects
-    asked = _asked(state)
+        assert len(fields) <= 2  # as many as the side has planes flying
+    # The new plane is programmed in a field of its own, named after it.
+    assert _asked(state) is None
+    asked = _asked(state, field="program:P1-2")
     assert asked is not None and "S S S" in {o.id for o in asked.options}
     x = _mission(state).planes["P1-2"].x
-    state, _ = _step(state, {"entente": {"plane1": "S S S"}})
+    state, _ = _step(state, {"entente": {"program:P1-2": "S S S"}})
     assert _mission(state).planes["P1-2"].x > x  # it flew its three straights
 
 
@@ -297,7 +299,7 @@ def test_the_order_is_secret_until_the_turn_flies() -> None:
     outcomes = []
     for pick in (reinf.NO, SEND_NIEUPORT):
         choices = rules.defaults(rules.pending(state))
-        choices["entente"]["plane1"] = pick
+        choices["entente"]["program:P1"] = pick
         progress = rules.progress(state)
         held, events = rules.resolve(state, choices, Rng("sec", progress.turn, progress.round))
         outcomes.append(
@@ -320,7 +322,7 @@ def test_the_order_is_secret_until_the_turn_flies() -> None:
 
 def test_a_pilot_who_flew_two_planes_is_counted_once_at_the_debrief() -> None:
     state, _ = _step(_fled())
-    state, _ = _step(state, {"entente": {"plane1": SEND_NIEUPORT}})
+    state, _ = _step(state, {"entente": {"program:P1": SEND_NIEUPORT}})
     camp = state.camp
     missions = camp.pilots["P1"].missions
     while camp.phase == "mission":
@@ -335,10 +337,10 @@ def test_a_pilot_who_flew_two_planes_is_counted_once_at_the_debrief() -> None:
 def test_the_words_in_both_languages() -> None:
     presenter = WingsPresenter()
     for locale in ("en", "fr"):
-        send = presenter.option_text("", "plane1", SEND_NIEUPORT, locale)
+        send = presenter.option_text("", "program:P1", SEND_NIEUPORT, locale)
         assert "Nieuport 17" in send
         words = [
-            presenter.option_text("", "plane1", reinf.NO, locale),
+            presenter.option_text("", "program:P1", reinf.NO, locale),
             t("wings.reinforce.cost-detail", locale, mp=2),
             t("wings.reinforce.no-detail", locale),
             t("wings.reinforce.reserve", locale, mp=2),
@@ -365,7 +367,7 @@ def test_an_order_given_in_a_turn_with_a_pursuit_still_arrives() -> None:
     state = _with(state, planes=planes, pursuits={"P2": "P3"})
     rules = _rules()
     choices = rules.defaults(rules.pending(state))
-    choices["entente"]["plane1"] = SEND_NIEUPORT
+    choices["entente"]["program:P1"] = SEND_NIEUPORT
     progress = rules.progress(state)
     paused, _ = rules.resolve(state, choices, Rng("p", progress.turn, progress.round))
     assert rules.progress(paused).round == "reorder"

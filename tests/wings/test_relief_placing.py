@@ -65,7 +65,7 @@ def test_a_reinforcement_set_down_over_relief_comes_in_above_it() -> None:
     height = _mission(state).table[1]
     state = _with(state, relief=(box("R1", 2, 0.0, 0.0, 4.0, height),))
     state, _ = _step(state)
-    state, events = _step(state, {"entente": {"plane1": reinf.option_id("spad7")}})
+    state, events = _step(state, {"entente": {"program:P1": reinf.option_id("spad7")}})
     new = _mission(state).planes["P1-2"]
     assert new.status == "flying" and (new.level, new.counters) == (3, 0)
     lifted = [e.data for e in events if e.kind == relief.LIFTED]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, _program_options
+from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.generator import generate_mission
 from engine.rulesets.wings.landing import brought_home, rescued
@@ -11,7 +11,7 @@ from engine.rulesets.wings.objectives import awards
 from engine.rulesets.wings.program import check_program, default_program, parse_program
 from engine.rulesets.wings.state import MissionState, Objective, PlaneState
 from engine.rulesets.wings.turn import play_turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, offered, plane
 from tests.wings.test_mission_kinds import with_recon_crew
 
 LAND = parse_program("LD S S ST")
@@ -141,16 +141,16 @@ def test_the_seam_offers_waiting_and_taking_off_to_a_landed_plane() -> None:
     cat = catalog()
     landed = rescuer(status="landed", landed_turn=1, counters=0)
     state = mission(landed).model_copy(update={"kind": "rescue", "turn": 2})
-    assert _program_options(cat, landed, state, []) == ["GD ST ST ST"]
+    assert offered(cat, landed, state, []) == ["GD ST ST ST"]
     later = state.model_copy(update={"turn": 3})
-    assert _program_options(cat, landed, later, []) == ["GD ST ST ST", "TO ST S S"]
+    assert offered(cat, landed, later, []) == ["GD ST ST ST", "TO ST S S"]
     low = rescuer()
-    assert "LD S S ST" in _program_options(cat, low, state, ["S"])
+    assert "LD S S ST" in offered(cat, low, state, ["S"])
     # Only the active side's two-seaters land: a fighter or a defender is not offered it.
     fighter = plane("E2", type_="camel", side="entente", level=0, counters=1)
     defender = plane("C2", type_="roland_c2", side="central", level=0, counters=1)
-    assert "LD S S ST" not in _program_options(cat, fighter, state, ["S"])
-    assert "LD S S ST" not in _program_options(cat, defender, state, ["S"])
+    assert "LD S S ST" not in offered(cat, fighter, state, ["S"])
+    assert "LD S S ST" not in offered(cat, defender, state, ["S"])
     assert WingsRules  # the seam module is the one under test
 
 

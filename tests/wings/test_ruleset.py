@@ -45,26 +45,25 @@ def test_every_round_has_its_own_turn_and_kind_and_the_campaign_is_deterministic
     assert rules.progress(first[-1][0]).finished
 
 
-def test_the_first_round_asks_every_declared_plane_slot_of_both_sides() -> None:
+def test_the_first_round_asks_each_plane_its_program_in_a_field_of_its_own() -> None:
     rules = _rules()
     state = rules.new("wings-1917", "slots")
     assert rules.progress(state).round == "program"
-    asked = {(d.side, d.field) for d in rules.pending(state)}
-    for field in FIELDS:
-        for side in rules.side_ids:
-            # A standing order is asked of a Knight or an Artist only (seed D.VI): here the
-            # Entente's Knight flies the second plane.
-            wanted = not field.name.startswith("order") or (side, field.name) == (
-                "entente",
-                "order2",
-            )
-            if field.name.startswith("flak"):
-                wanted = False  # seed A.IV.h: the battery arms through the first turn
-            if field.name == "winch":  # seed A.IV.i.3: the Entente owns the balloon
-                wanted = side == "entente"
-            if field.round in ("night", "debrief"):
-                wanted = False  # DB 6: asked only when a raid's night draw stops a turn
-            assert ((side, field.name) in asked) == wanted
+    mission = state.camp.mission
+    assert mission is not None
+    asked = {(d.side, d.field): d for d in rules.pending(state)}
+    # Each plane's program is its own per-unit field, named by its pilot and plane.
+    for pid, plane in mission.planes.items():
+        decision = asked[(plane.side, f"program:{pid}")]
+        pilot = state.camp.pilots[plane.pilot or ""].name
+        assert decision.input == "text" and decision.label.startswith(f"{pilot} · ")
+        assert rules.field_spec(decision.field) == FIELDS[0]  # the family's declaration
+    # A standing order is asked of a Knight or an Artist only (seed D.VI): here the
+    # Entente's Knight flies the second plane. The flak battery arms through the first turn
+    # (seed A.IV.h); one side owns a balloon's winch (seed A.IV.i.3).
+    others = {key for key, d in asked.items() if not d.field.startswith("program:")}
+    assert others - {("entente", "winch"), ("central", "winch")} == {("entente", "order:P2")}
+    assert len({key for key in others if key[1] == "winch"}) == 1
     assert all(len(d.options) >= 2 for d in rules.pending(state))
 
 

@@ -1,7 +1,7 @@
 """How the seam seals the orders that could begin a maneuver finished next turn (seed A.I.b,
-C; engine.rulesets.wings.sequence_seal): the seal follows from the cards alone, every plain
-program flying a maneuver's first cards is offered beside it where the rules allow it, and
-only the owner's panel names the maneuver."""
+C; engine.rulesets.wings.sequence_seal): the seal follows from the cards alone, a maneuver
+begun late and the plain program flying its first cards read alike, and only the owner's
+panel names the maneuver."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import random
 import pytest
 
 from engine.rng import Rng
-from engine.ruleset import Decision, Option
-from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState, _slots
-from engine.rulesets.wings.program import check_program, parse_program
+from engine.ruleset import Decision, Option, unit_of
+from engine.rulesets.wings import SEQUENCE_MARK, WingsRules, WingsState, sequences
+from engine.rulesets.wings.program import check_program, parse_program, program_text
 from engine.rulesets.wings.sequence_seal import could_begin, public_program
 from engine.rulesets.wings.state import MissionState, PlaneState
 from rendering.rulesets.wings import WingsPresenter
@@ -40,74 +40,78 @@ def _states(scenario: str, seed: str, rounds: int) -> list[WingsState]:
 
 
 def _plane(mission: MissionState, decision: Decision) -> PlaneState:
-    slots = _slots(mission)
-    return next(
-        p
-        for p in mission.planes.values()
-        if p.side == decision.side and slots[p.id] == decision.field and p.status != "downed"
-    )
+    return mission.planes[unit_of(decision.field)]
 
 
-def _menus(scenario: str, seed: str) -> list[tuple[MissionState, PlaneState, Decision]]:
+def _menus(scenario: str, seed: str) -> list[tuple[WingsState, PlaneState, Decision]]:
     menus = []
     for state in _states(scenario, seed, 14):
         mission = state.camp.mission
         if state.dam is not None or mission is None or mission.round != "program":
             continue
         for decision in RULES.pending(state):
-            programs = [o for o in decision.options if " " in o.id]
-            if decision.field.startswith("plane") and programs:
-                menus.append((mission, _plane(mission, decision), decision))
+            if decision.input == "text":
+                menus.append((state, _plane(mission, decision), decision))
     return menus
 
 
 @pytest.mark.parametrize("seed", ["a", "b", "c"])
-def test_an_order_is_sealed_by_its_cards_and_offered_beside_its_twin(seed: str) -> None:
+def test_an_order_is_sealed_by_its_cards_and_reads_like_its_twin(seed: str) -> None:
+    """Every complex maneuver a plane may begin late, written, is stored as its cards and a
+    seal; the plain program flying the same cards, where the rules allow it, is sealed too
+    and reads the same to anyone else; each reads back whole on its own side's panel."""
     begun = twins = 0
-    for mission, plane, decision in _menus("wings-1917-basic", seed):
+    for state, plane, decision in _menus("wings-1917-basic", seed):
         if plane.cloud_salt:
             continue  # sealed whole by the clouds (seed B.V)
+        mission = state.camp.mission
+        assert mission is not None
         deck = CATALOG.maneuver_decks[CATALOG.planes[plane.type].deck]
-        plain_labels = [o.label for o in decision.options if ":" not in o.detail]
-        for option in decision.options:
-            if " " not in option.id:
-                continue
-            cards, mark, seal = option.id.partition(SEQUENCE_MARK)
+        for option in decision.options:  # the quick picks: each stored as the rules seal it
+            cards, mark, _seal = option.id.partition(SEQUENCE_MARK)
             shown = public_program(CATALOG, cards)
-            # The seal follows from the cards alone, so it tells nothing the turn does not.
-            could = shown is not None and could_begin(CATALOG, deck, shown.cards)
-            assert bool(mark) == could, option
-            assert option.label == cards and (not mark or len(seal) == 10)
-            if ":" not in option.detail:
+            assert bool(mark) == (shown is not None and could_begin(CATALOG, deck, shown.cards))
+        for start in sequences.starts(CATALOG, deck, plane):
+            text = program_text(start)
+            illegal = check_program(CATALOG, plane, start, mission.rules, mission.turn)
+            if start.start == 0 or illegal:
                 continue
-            # A maneuver begun late: its own panel names it; the plain program flying the
-            # same cards is on the menu too, unless the rules forbid it.
+            token = RULES.read_text(state, decision, text)
+            assert isinstance(token, str) and SEQUENCE_MARK in token, (text, token)
+            cards, _mark, seal = token.partition(SEQUENCE_MARK)
+            assert len(seal) == 10 and RULES.text_of(state, decision, token) == text
             begun += 1
-            assert mark and parse_program(option.detail).maneuver in CATALOG.complex
             plain = parse_program(cards)
             if not check_program(CATALOG, plane, plain, mission.rules, mission.turn):
+                twin = RULES.read_text(state, decision, cards)
+                assert isinstance(twin, str) and twin.partition(SEQUENCE_MARK)[0] == cards
+                assert twin != token and RULES.text_of(state, decision, twin) == cards
                 twins += 1
-                assert plain_labels.count(cards) == 1, (cards, plain_labels)
     assert begun and twins
 
 
 def test_only_the_owners_panel_names_the_maneuver() -> None:
     state = RULES.new("wings-1917-basic", "words")
-    menu = next(d for d in RULES.pending(state) if d.side == "entente" and d.field == "plane1")
-    begun = next(o for o in menu.options if o.detail == "S S split_s: ST")
-    plain = next(o for o in menu.options if o.label == "S S ST" and ":" not in o.detail)
+    menu = next(d for d in RULES.pending(state) if d.side == "entente" and d.field == "program:P1")
+    begun = RULES.read_text(state, menu, "S S split-s: ST")
+    plain = RULES.read_text(state, menu, "s s st")
+    assert isinstance(begun, str) and isinstance(plain, str) and begun != plain
     presenter = WingsPresenter()
     for locale, name in (("en", "Split-S"), ("fr", "Split-S")):
         # Anyone reading the opened order reads the cards, the same for both.
         words = {
-            presenter.option_text("wings-1917-basic", "plane1", o.id, locale)
-            for o in (begun, plain)
+            presenter.option_text("wings-1917-basic", "program:P1", token, locale)
+            for token in (begun, plain)
         }
         assert words == {"S S ST"}
-        # The owner's panel tells them apart.
-        assert name in presenter.option_description("plane1", begun, locale)
-        assert name in presenter.option_lines("wings-1917-basic", menu, locale)[0]
-        assert name not in presenter.option_description("plane1", plain, locale)
+        # The owner's panel reads each as written (``text_of``): the maneuver is named.
+        own = {
+            token: presenter.option_text(
+                "wings-1917-basic", "program:P1", RULES.text_of(state, menu, token), locale
+            )
+            for token in (begun, plain)
+        }
+        assert name in own[begun] and name not in own[plain]
 
 
 def test_an_ace_of_aces_keeps_a_maneuver_begun_late_and_it_opens_as_its_cards() -> None:
@@ -120,9 +124,12 @@ def test_an_ace_of_aces_keeps_a_maneuver_begun_late_and_it_opens_as_its_cards() 
     kept = []
     for program in ("S S split_s: ST", "S S ST"):
         state = _ace_campaign()
-        menu = next(d for d in rules.pending(state) if d.field == "plane1" and d.side == "entente")
-        pick = next(o.id for o in menu.options if _flies(o) == program)
-        state, _ = _step(rules, state, "ace", {"entente": {"plane1": pick}})
+        menu = next(
+            d for d in rules.pending(state) if d.field == "program:P1" and d.side == "entente"
+        )
+        pick = RULES.read_text(state, menu, program)
+        assert isinstance(pick, str)
+        state, _ = _step(rules, state, "ace", {"entente": {"program:P1": pick}})
         while rules.progress(state).round != "swap":
             state, _ = _step(rules, state, "ace")
         (swap,) = [d for d in rules.pending(state) if d.side == "entente"]

@@ -33,9 +33,10 @@ def turn(rules: WingsRules, state: WingsState, program: str) -> tuple[WingsState
     """One seam turn (program, then reorder) with the Entente's plane1 flying ``program``
     (picked on its own panel); every other field at its default."""
     picks = defaults(rules, state)
-    menu = next(d for d in rules.pending(state) if d.side == "entente" and d.field == "plane1")
-    token = next(o.id for o in menu.options if owned(o) == program)
-    picks["entente"]["plane1"] = token
+    menu = next(d for d in rules.pending(state) if d.side == "entente" and d.field == "program:P1")
+    token = rules.read_text(state, menu, program)  # written on its own panel
+    assert isinstance(token, str), token
+    picks["entente"]["program:P1"] = token
     state, events = rules.resolve(state, picks, Rng(SEED, state.turn, "program"))
     state, flown = rules.resolve(state, defaults(rules, state), Rng(SEED, state.turn, "reorder"))
     return state, [*events, *flown], token
@@ -78,5 +79,5 @@ def test_what_a_maneuver_still_owes_is_hidden_until_it_is_flown() -> None:
         cards, mark, seal = token.partition(SEQUENCE_MARK)
         assert (cards, mark) == ("S S ST", SEQUENCE_MARK) and len(seal) == 10
         for locale in ("en", "fr"):
-            words = presenter.option_text("wings-1917-basic", "plane1", token, locale)
+            words = presenter.option_text("wings-1917-basic", "program:P1", token, locale)
             assert words == "S S ST"

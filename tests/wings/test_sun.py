@@ -102,7 +102,7 @@ def test_the_draw_is_public_and_the_favoured_side_waits_off_the_table() -> None:
     # The Central Powers program their planes; the Entente only decides whether to enter.
     pending = _rules().pending(state)
     asked = [(d.side, d.field) for d in pending if d.side == "entente"]
-    assert asked == [("entente", "plane1")]
+    assert asked == [("entente", "program:P1")]
     decision = next(d for d in pending if d.side == "entente")
     assert [o.id for o in decision.options] == ["wait", "enter"]
     assert decision.default == "wait"
@@ -165,7 +165,7 @@ def test_without_a_choice_the_planes_come_in_at_the_end_of_turn_3(turn: int, sta
 
 def test_entering_when_chosen_places_each_plane_half_a_ruler_out_of_the_sun() -> None:
     state = _rules().new("wings-1918", ENTENTE_SUN)
-    state, events = _step(state, ENTENTE_SUN, {"entente": {"plane1": "enter"}})
+    state, events = _step(state, ENTENTE_SUN, {"entente": {"program:P1": "enter"}})
     mission = _mission(state)
     assert mission.turn == 2 and mission.time_of_day == "morning"
     entered = [e for e in events if e.kind == "sun-entered"]
@@ -255,7 +255,7 @@ def test_the_choice_to_enter_is_secret_until_the_turn_flies() -> None:
         state = rules.new("wings-1918", ENTENTE_SUN)
         progress = rules.progress(state)
         choices = rules.defaults(rules.pending(state))
-        choices["entente"]["plane1"] = choice
+        choices["entente"]["program:P1"] = choice
         after, events = rules.resolve(state, choices, Rng(ENTENTE_SUN, 1, progress.round))
         seen.append(
             json.dumps(
@@ -295,8 +295,11 @@ def test_the_panel_and_the_log_word_the_sun_in_both_languages() -> None:
     words = {}
     for locale in ("en", "fr"):
         words[locale] = [
-            *(presenter.option_text("wings-1918", "plane1", o.id, locale) for o in asked.options),
-            *(presenter.option_description("plane1", o, locale) for o in asked.options),
+            *(
+                presenter.option_text("wings-1918", "program:P1", o.id, locale)
+                for o in asked.options
+            ),
+            *(presenter.option_description("program:P1", o, locale) for o in asked.options),
             *presenter.status_lines(rules.view(state, "central"), locale)[-1:],
         ]
     assert words["en"][:2] == ["wait out of the sun", "enter out of the sun"]
@@ -305,7 +308,7 @@ def test_the_panel_and_the_log_word_the_sun_in_both_languages() -> None:
         " they come out of it by the end of turn 3"
     )
     assert not problems([("sun", line) for line in words["fr"]])
-    _, events = _step(state, ENTENTE_SUN, {"entente": {"plane1": "enter"}})
+    _, events = _step(state, ENTENTE_SUN, {"entente": {"program:P1": "enter"}})
     told = [e for e in [*_rules().opening(state), *events] if e.kind.startswith("sun-")]
     french = [describe(e.kind, e.data, "fr") for e in told]
     assert len(french) == 3 and not problems([("sun-log", line) for line in french])

@@ -19,10 +19,12 @@ from engine.ruleset import (
     Event,
     FieldSpec,
     HistorySplit,
+    LogDetail,
     Odds,
     Progress,
     RoundSpec,
     Rules,
+    RulesCheck,
     ScenarioSpec,
     SideSpec,
     Spread,
@@ -35,6 +37,7 @@ from engine.sight import Eyes, kinds
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from engine.zero.report import StrikeReport
+from engine.zero.strike_log import strike_detail
 from engine.zero.types import RoundKind, Side
 
 SIDES = (
@@ -115,7 +118,21 @@ class CarrierRules(Rules[State, View]):
         )
 
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
+        """Every strike report of ``turn`` that ``state`` holds, in the order flown."""
         return next((r.strikes for r in state.history if r.turn == turn), ())
+
+    def rules_check(self, export: Mapping[str, Any]) -> RulesCheck:
+        """The campaign checked by ``rulecheck``, written from the rules text (25.x)."""
+        from engine.rulesets.carrier.rulecheck import check_export
+
+        found = check_export(export)
+        lines = tuple(problem.line() for problem in found.problems)
+        return RulesCheck(passed=found.passed, problems=lines, refused=found.refused)
+
+    def log_detail(self, state: State, turn: int) -> Sequence[LogDetail]:
+        """Each strike fought in full, under the ``strike-flown`` event of its id."""
+        reports = self.strike_reports(state, turn)
+        return [strike_detail(report, "strike-flown", "strike", report.id) for report in reports]
 
     # Every carrier event is told to all as it happens (the doctrine, the one secret, is
     # never in an event before the strikes it shaped are flown).

@@ -20,6 +20,7 @@ from engine.ruleset import (
     Excluded,
     FieldSpec,
     HistorySplit,
+    LogDetail,
     Option,
     Progress,
     RoundSpec,
@@ -48,6 +49,7 @@ from engine.zero.cards import Deck
 from engine.zero.catalog import Catalog
 from engine.zero.orders import DOCTRINE_PRESETS
 from engine.zero.report import StrikeReport
+from engine.zero.strike_log import strike_detail
 from engine.zero.types import Side
 
 ALL_PERIODS = "all"
@@ -340,7 +342,13 @@ class LandRules(Rules[LandState, LandView]):
         return state.model_copy(update=update), events
 
     def strike_reports(self, state: LandState, turn: int) -> Sequence[StrikeReport]:
+        """The mission flown in ``turn`` (a land turn is one mission), as its strike report."""
         return tuple(r.report for r in state.history if r.mission == turn)
+
+    def log_detail(self, state: LandState, turn: int) -> Sequence[LogDetail]:
+        """The mission fought in full, under the ``land-mission-flown`` event of its number."""
+        reports = self.strike_reports(state, turn)
+        return [strike_detail(r, "land-mission-flown", "mission", r.turn) for r in reports]
 
     # A land campaign has no secret once a mission's picks are revealed: every event is
     # told to all.

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import engine.rulesets.memoir44.board as board
@@ -46,6 +45,7 @@ from engine.ruleset import (
     HistorySplit,
     Option,
     Progress,
+    Refusal,
     RoundSpec,
     Rules,
     ScenarioSpec,
@@ -107,23 +107,10 @@ SIDE_SPECS = (
 )
 
 
-def _round(kind: str, **spec: Any) -> RoundSpec:
-    # The seam's public and reaction rounds come with the inputs work (status/inputs.md);
-    # until it is merged a reaction round is an ordinary optional round.
-    known = {f.name for f in dataclass_fields(RoundSpec)}
-    return RoundSpec(kind, **{k: v for k, v in spec.items() if k in known})
-
-
-def _decision(**spec: Any) -> Decision:
-    # As _round: the text input kind and labels arrive with the inputs work.
-    known = set(Decision.model_fields)
-    return Decision(**{k: v for k, v in spec.items() if k in known})
-
-
 ROUNDS = (
-    _round("command", closes_turn=True),
-    _round("flight", closes_turn=True, optional=True),
-    _round(
+    RoundSpec("command", closes_turn=True),
+    RoundSpec("flight", closes_turn=True, optional=True),
+    RoundSpec(
         "reaction",
         closes_turn=True,
         optional=True,
@@ -152,25 +139,6 @@ SCENARIOS: dict[str, tuple[str, Setup]] = {
 TURN_CAPS = ("20", "30", "40", "60", "80")
 
 _STORED = HistorySplit(GameState, ("history",))
-
-
-class Refusal:
-    """Why a typed value or a round's picks are refused: a reason key, ``m44-`` first, so
-    the shared code words it (``service.reason.m44-...``), and its parameters. Replaced by
-    the seam's own ``engine.ruleset.Refusal`` once the inputs work is merged."""
-
-    def __init__(self, reason: str, params: Mapping[str, str | int] | None = None) -> None:
-        self.reason = reason
-        self.params = dict(params or {})
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Refusal) and (self.reason, self.params) == (
-            other.reason,
-            other.params,
-        )
-
-    def __repr__(self) -> str:
-        return f"Refusal({self.reason!r}, {self.params!r})"
 
 
 def refusal(refused: Refused) -> Refusal:
@@ -309,7 +277,7 @@ class Memoir44Rules(Rules[GameState, AirView]):
         if enemy is not None:
             picks = (NONE, "inf", "arm", "art") if enemy.status != "carrier" else (NONE, "sunk")
             out.append(
-                _decision(
+                Decision(
                     side=side,
                     field="fire",
                     input="text",
@@ -340,7 +308,7 @@ class Memoir44Rules(Rules[GameState, AirView]):
         assert plan is not None
         picks = self._quick_flights(state)
         out = [
-            _decision(
+            Decision(
                 side=plan.side,
                 field="flight",
                 input="text",

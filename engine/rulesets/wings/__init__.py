@@ -52,12 +52,14 @@ import engine.rulesets.wings.dambuster as db
 import engine.rulesets.wings.flak_fields as flak_rules
 import engine.rulesets.wings.front as front
 import engine.rulesets.wings.landing as landing
+import engine.rulesets.wings.legacy as legacy
 import engine.rulesets.wings.pistol as pistol
 import engine.rulesets.wings.purchase as purchase
 import engine.rulesets.wings.seen as seen
 import engine.rulesets.wings.sequence_seal as sequence_seal
 import engine.rulesets.wings.sequences as sequences
 import engine.rulesets.wings.winch as winch
+import engine.rulesets.wings.written as written
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -67,19 +69,22 @@ from engine.ruleset import (
     HistorySplit,
     Option,
     Progress,
+    Refusal,
     RoundSpec,
     Rules,
     ScenarioSpec,
     SideSpec,
     Stored,
     SwitchSpec,
+    unit_field,
+    unit_of,
 )
 from engine.rulesets.wings.balloons import rocket_programs
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.events import SIGHTS
 from engine.rulesets.wings.program import (
     check_program,
-    default_program,
+    legal_first_cards,
     parse_program,
     program_text,
 )
@@ -93,6 +98,7 @@ from engine.rulesets.wings.state import (
     PlaneState,
     Program,
 )
+from engine.rulesets.wings.written import rescuer
 from engine.sight import Derived, Eyes, Public, Sealed, own
 
 SIDES = (
@@ -111,24 +117,26 @@ ROUNDS = (
     # as a gun asks); the last one closes the turn.
     RoundSpec(dam_rules.NIGHT, closes_turn=True, optional=True),
 )
-# Declared plane slots: the first scenario flies this many planes a side. A slot beyond it
-# (a bought pilot) is undeclared, which the secrecy gate treats as opening at turn end:
-# exactly what a declared program field does.
-PLANE_SLOTS = 2
 WINCH_FIELD = "winch"  # one field a side: every set of its balloons fits a select
+# A plane's program is a field of its own, ``program:<plane id>`` (a per-unit family):
+# the panel shows one for each plane asked, however many fly. A pursuer's reordered
+# program and an Ace's last card are programs too: all open when the turn ends, which the
+# ``swap`` round may put after ``reorder``.
+PROGRAM_FIELD = "program"
 FIELDS = tuple(
-    FieldSpec(f"plane{slot}", PROGRAM, opens="turn-end") for slot in range(1, PLANE_SLOTS + 1)
-) + tuple(
-    # A pursuer's reordered program and an Ace's last card are programs too: they open
-    # when the turn ends, which the ``swap`` round may put after ``reorder``.
-    FieldSpec(f"plane{slot}", kind, opens="turn-end")
-    for kind in (REORDER, SWAP)
-    for slot in range(1, PLANE_SLOTS + 1)
+    FieldSpec(PROGRAM_FIELD, kind, opens="turn-end", per_unit=True)
+    for kind in (PROGRAM, REORDER, SWAP)
 )
-# A Knight's or an Artist's standing order (seed D.VI), sealed with the programs.
+# A Dambuster raid's Lancaster on the table, and Gibson's beside it (DB 8.e): one each.
 FIELDS += tuple(
-    FieldSpec(f"order{n}", PROGRAM, opens="turn-end") for n in range(1, PLANE_SLOTS + 1)
+    FieldSpec(name, kind, opens="turn-end")
+    for name in (dam_rules.FIELD, dam_rules.ESCORT_FIELD)
+    for kind in (PROGRAM, REORDER)
 )
+# A Knight's or an Artist's standing order (seed D.VI), sealed with the programs: the
+# engine's own field, ``order:<plane id>``.
+ORDER_FIELD = behaviours.ORDER_PREFIX.rstrip(":")
+FIELDS += (FieldSpec(ORDER_FIELD, PROGRAM, opens="turn-end", per_unit=True),)
 # Seed A.IV.h: the flak gunner's order, his side's until the campaign ends: a shell may
 # wait into the next turn, so the turn's end must not tell where. (A second battery's
 # field, ``flak2``..., is undeclared: it opens then too.)
@@ -139,10 +147,7 @@ FIELDS += (FieldSpec("purchase", DEBRIEF, opens="campaign-end"),)
 FIELDS += (FieldSpec(WINCH_FIELD, PROGRAM, opens="turn-end"),)
 # DB 6: the crew's night card; the pick is played, and both cards told, when it resolves.
 FIELDS += (FieldSpec(dam_rules.NIGHT, dam_rules.NIGHT),)
-MAX_PROGRAMS = 25  # a Discord select holds 25 options
-# Places a full program menu keeps for complex maneuvers (seed C, A.I.b): the four first
-# of them, begun on the last card, then the second, then whole (authored).
-COMPLEX_ROOM = 4
+QUICK_PICKS = 8  # a short select beside the Write button: never a whole menu of programs
 NOTHING = "none"  # a select option cannot be empty; the engine's "buy nothing" is ""
 SWAP_WORDS = "ace-swap."  # an option detail so prefixed names a ``wings.ace-swap`` string
 EXIT_WORDS = "exit."  # an option detail so prefixed names a ``wings.exit`` string (A.IV.c)
@@ -179,6 +184,9 @@ class WingsState(_Model):
     flak_opened: Sealed[dict[str, str]] = {}
     kit_opened: Sealed[dict[str, str]] = {}
     buy_opened: Sealed[dict[str, str]] = {}
+    # Plane id -> the program it was last given, offered again as a quick pick on its own
+    # side's panel (``pending``); no view needs it.
+    flown: Sealed[dict[str, str]] = {}
 
     @property
     def camp(self) -> CampaignState:
@@ -378,151 +386,24 @@ SEQUENCE_MARK = sequence_seal.MARK
 # --- mapping helpers -----------------------------------------------------------------------
 
 
-def _plane_order(pid: str) -> tuple[int, str]:
-    # "P10" after "P9": numeric order reads naturally on a panel.
-    digits = pid.lstrip("P")
-    return (int(digits) if digits.isdigit() else 0, pid)
-
-
 def _slots(mission: MissionState) -> dict[str, str]:
-    """Plane id -> seam field, per side, over every plane of the mission (downed included,
-    so a plane keeps its slot all mission long). A reinforcement (seed E.IV) takes the
-    field of the plane it was sent for, whose player ordered it there: a side never has
-    more fields than planes at the start, so the panel keeps its number of selects."""
-    slots: dict[str, str] = {}
-    for side in WINGS_SIDES:
-        own = sorted(
-            (
-                p
-                for p in mission.planes
-                if mission.planes[p].side == side and mission.planes[p].replaces is None
-            ),
-            key=_plane_order,
-        )
-        for index, pid in enumerate(own, start=1):
-            slots[pid] = f"plane{index}"
-    for pid in mission.planes:  # launched in order, so the one replaced is already named
-        replaced = mission.planes[pid].replaces
-        if replaced is not None:
-            slots[pid] = slots[replaced]
-    return slots
+    """Plane id -> its number on the board ("plane2": the side's second plane), per side,
+    as the view draws the table; a reinforcement takes the number of the plane it was sent
+    for. Fields are no longer numbered: each plane's is ``program:<its id>``."""
+    return legacy.plane_slots(mission)
 
 
-def _field(engine_field: str, slots: dict[str, str]) -> str:
-    """A flying round's engine field ("P3", "order:P3") -> its seam field ("plane2",
-    "order2"): a plane's order takes the number of its plane's slot."""
-    if engine_field.startswith(behaviours.ORDER_PREFIX):
-        slot = slots[engine_field.removeprefix(behaviours.ORDER_PREFIX)]
-        return "order" + slot.removeprefix("plane")
-    return slots[engine_field]
-
-
-def _indexed(decisions: list[Any], prefix: str) -> dict[tuple[str, str], str]:
-    """Engine field (side, "skill:P3") -> seam field "skill1", numbered per side."""
-    names: dict[tuple[str, str], str] = {}
-    count: dict[str, int] = {}
-    for decision in decisions:
-        count[decision.side] = count.get(decision.side, 0) + 1
-        names[(decision.side, decision.field)] = f"{prefix}{count[decision.side]}"
-    return names
-
-
-def _program_options(
-    catalog: Catalog, plane: PlaneState, mission: MissionState, legal_first: list[str]
-) -> list[str]:
-    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
-    straight = next((c.code for c in deck.cards if c.is_straight), deck.cards[0].code)
-    programs: list[str] = [
-        program_text(default_program(catalog, plane, mission.rules, mission.turn))
-    ]
-    if plane.bombs > 0 and plane.status == "flying" and not parse_program(programs[0]).maneuver:
-        # Seed A.IV.e: the bomber announces his release; the straight run offers each
-        # maneuver and holding on, every other program leaves it to the standing order.
-        programs += bombing.variants(programs[0])
-    if _pistol_offered(catalog, plane, mission, programs[0]):
-        # Seed D.VIII: the pistol shot, offered by public facts alone (pistol).
-        programs += pistol.variants(programs[0])
-    home = landing.lands_home(catalog, mission, plane)
-    down = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
-    if down or plane.status == "landed" or home:
-        # Seed B.I, E.I.a, D.V: landing (a rescuer or a seriously wounded pilot anywhere,
-        # anyone on its own airfield), waiting on the ground and taking off, where they serve.
-        for ground in landing.programs(catalog, plane, mission.turn):
-            if program_text(ground) not in programs:
-                programs.append(program_text(ground))
-    for attack in [] if plane.in_cloud else rocket_programs(catalog, plane):
-        # Seed A.IV.j: the rocket attacks the plane can fly, declared with the program.
-        if not check_program(catalog, plane, attack, mission.rules, mission.turn):
-            programs.append(program_text(attack))
-
-    def legal(cards: tuple[str, ...]) -> bool:
-        return not check_program(catalog, plane, Program(cards=cards), mission.rules, mission.turn)
-
-    def add(cards: tuple[str, ...]) -> bool:
-        text = " ".join(cards)
-        if text in programs or len(programs) >= MAX_PROGRAMS or not legal(cards):
-            return False
-        programs.append(text)
-        return True
-
-    # Seed A.I.b: a maneuver under way opens the program; its completions fill the menu.
-    for completion in sequences.completions(catalog, deck, plane):
-        if legal(completion.cards):
-            add(completion.cards)
-    # First one program per legal opening card, so the menu covers every first move the
-    # plane can make: straightened out after it, else held, else any legal follow-up.
-    codes = [card.code for card in deck.cards]
-    for code in legal_first:
-        if any(program.split()[0] == code for program in programs):
-            continue  # the default already opens with it
-        shapes = [(code, straight, straight), (code, code, code), (code, code, straight)]
-        shapes += [(code, second, third) for second in codes for third in codes]
-        any(add(cards) for cards in shapes)
-    # Then, while the select has room, a maneuver flown late; the complex maneuvers it may
-    # fly (seed C, A.I.b), begun on the last card first, keep the last COMPLEX_ROOM places.
-    complex_ = [
-        program_text(start)
-        for start in sorted(sequences.starts(catalog, deck, plane), key=lambda p: -p.start)
-        if not check_program(catalog, plane, start, mission.rules, mission.turn)
-    ]
-    complex_ = [text for text in complex_ if text not in programs]
-
-    twins: dict[str, str | None] = {}
-
-    def twin(text: str) -> list[str]:
-        # A maneuver begun late comes with the plain program flying its cards, where the
-        # rules allow it: a menu without it would let the cards tell which was flown.
-        if text not in twins:
-            plain = sequence_seal.twin(catalog, text)
-            legal_plain = plain is not None and legal(parse_program(plain).cards)
-            twins[text] = plain if legal_plain else None
-        plain = twins[text]
-        return [] if plain is None or plain in programs else [plain]
-
-    kept = len(set(complex_[:COMPLEX_ROOM]).union(*map(twin, complex_[:COMPLEX_ROOM])))
-    for code in legal_first:
-        if len(programs) < MAX_PROGRAMS - kept:
-            add((straight, straight, code))
-    for text in complex_:
-        pair = [*twin(text), text]
-        if len(programs) + len(pair) <= MAX_PROGRAMS:
-            programs += pair
-    for shape in ("cc" + "S", "S" + "c" + "S"):
-        for code in legal_first:
-            add(tuple(straight if part == "S" else code for part in shape))
-    return programs
+def _seam_field(decision: Any) -> str:
+    """A flying round's engine field -> its seam field: a plane's decision (its program,
+    or what stands for it: a come-back, a reinforcement, the sun) is ``program:<id>``; a
+    standing order keeps the engine's ``order:<id>``."""
+    if decision.field.startswith(behaviours.ORDER_PREFIX):
+        return str(decision.field)
+    return unit_field(PROGRAM_FIELD, decision.field)
 
 
 RELEASE_WORDS = "bomb-release."  # an option detail so prefixed names a ``wings`` string
 PISTOL_WORDS = "pistol."  # likewise for the pistol shot: "pistol.2.ready"
-
-
-def _pistol_offered(catalog: Catalog, plane: PlaneState, mission: MissionState, first: str) -> bool:
-    """Every plane near an enemy gets the pistol's forms of its default program, pistol or
-    not (the Knight excepted: his behaviour is public), so the menu tells nothing."""
-    if plane.behaviour == "knight" or parse_program(first).maneuver:
-        return False
-    return pistol.offered(plane, list(mission.planes.values()), catalog.rules.units.ruler)
 
 
 def _pistol_detail(plane: PlaneState, program: str) -> str:
@@ -552,11 +433,11 @@ def _release_detail(program: str) -> str:
     return f"{RELEASE_WORDS}{bombing.HOLD if release == bombing.HOLD_RELEASE else release}"
 
 
-def _worded(d: Any, field: str, words: str) -> Decision:
+def _worded(d: Any, field: str, words: str, label: str = "") -> Decision:
     """An engine choice whose every option's detail names a locale key's tail (``words`` +
     its id), for the presenter to word."""
     options = tuple(Option(id=o.id, label=o.label, detail=f"{words}{o.id}") for o in d.options)
-    return Decision(side=d.side, field=field, options=options, default=d.default)
+    return Decision(side=d.side, field=field, options=options, default=d.default, label=label)
 
 
 def _deck_secret(mission: MissionState) -> str:
@@ -585,6 +466,21 @@ class _Seal:
             self.catalog, self.deck, self.secret, self.plane, self.mission.turn, program
         )
 
+    def unseal(self, value: str) -> str | None:
+        """The program a seal of ``id`` stands for: the cards it shows, declaring nothing
+        or any complex maneuver from any card (each asked until one seals the same)."""
+        shown = parse_program(value.partition(SEQUENCE_MARK)[0])
+        candidates = [shown] + [
+            shown.model_copy(update={"maneuver": name, "start": start})
+            for name in sorted(self.catalog.complex)
+            for start in range(len(shown.cards))
+        ]
+        for program in candidates:
+            text = program_text(program)
+            if self.id(text) == value:
+                return text
+        return None
+
     def option(self, option: Option) -> Option:
         """The option sealed when its cards could begin a straddling maneuver; a program
         that does begin one keeps it in its detail, for its own side's panel."""
@@ -596,25 +492,11 @@ class _Seal:
         return Option(id=sealed, label=label, detail=detail)
 
 
-def _sealed(plane: PlaneState, turn: int, program: str) -> str:
-    digest = hashlib.sha256(f"{plane.cloud_salt}:{turn}:{program}".encode()).hexdigest()
-    return SEALED + digest[:10]
-
-
-def _rescuer(catalog: Catalog, plane: PlaneState, mission: MissionState) -> bool:
-    """Seed E.I.a: the active side's two-seaters fly a rescue; nobody else lands."""
-    return (
-        mission.kind == "rescue"
-        and plane.side == mission.active
-        and catalog.planes[plane.type].two_seater
-    )
-
-
 def _landing_refused(
     catalog: Catalog, plane: PlaneState, mission: MissionState
 ) -> tuple[Excluded, ...]:
     """The landing a rescuer or a seriously wounded pilot cannot fly yet, with the reason."""
-    wanted = _rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
+    wanted = rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
     if not wanted or plane.status != "flying":
         return ()
     deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
@@ -821,7 +703,6 @@ class WingsRules(Rules[WingsState, WingsView]):
             return self._debrief_decisions(campaign, engine_decisions)
         mission = campaign.mission
         assert mission is not None
-        slots = _slots(mission)
         if stage == "swap":
             # Only the Ace's side is asked: keep his last card or fly another. The detail is
             # a locale key's tail (``wings.ace-swap.keep``), for the presenter to word. Its
@@ -839,7 +720,8 @@ class WingsRules(Rules[WingsState, WingsView]):
                 swaps.append(
                     Decision(
                         side=d.side,
-                        field=slots[d.field],
+                        field=_seam_field(d),
+                        label=self._label(campaign, mission.planes[d.field]),
                         options=tuple(kept_or_changed),
                         excluded=tuple(
                             Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
@@ -859,7 +741,8 @@ class WingsRules(Rules[WingsState, WingsView]):
                 reorders.append(
                     Decision(
                         side=d.side,
-                        field=slots[d.field],
+                        field=_seam_field(d),
+                        label=self._label(campaign, mission.planes[d.field]),
                         options=tuple(
                             seal.option(Option(id=o.id, label=o.label, detail=d.detail))
                             for o in d.options
@@ -873,32 +756,6 @@ class WingsRules(Rules[WingsState, WingsView]):
         for d in engine_decisions:
             if d.kind == "flak":
                 decisions.append(flak_rules.flak_decision(d, flak_fields[d.field]))
-                continue
-            if d.kind == "order":
-                # Seed D.VI: the detail names a locale key's tail (``wings.order.knight.spare``).
-                options = tuple(
-                    Option(id=o.id, label=o.label, detail=f"{ORDER_WORDS}{o.detail}.{o.id}")
-                    for o in d.options
-                )
-                decisions.append(
-                    Decision(
-                        side=d.side,
-                        field=_field(d.field, slots),
-                        options=options,
-                        default=d.default,
-                    )
-                )
-                continue
-            if d.kind == "comeback":
-                # Seed A.IV.c: off the table last turn (``wings.exit.come-back``).
-                decisions.append(_worded(d, slots[d.field], EXIT_WORDS))
-                continue
-            if d.kind == "reinforce":
-                decisions.append(reinforce_decision(d, slots[d.field]))
-                continue
-            if d.kind == "sun":
-                # Seed F.VI.e: on the first waiting plane's field, which has no program yet.
-                decisions.append(_worded(d, slots[d.field], SUN_WORDS))
                 continue
             if d.kind == "winch":
                 # Seed A.IV.i.3: "winch.keep" or "winch.down", for the presenter to word.
@@ -914,47 +771,148 @@ class WingsRules(Rules[WingsState, WingsView]):
                     Decision(side=d.side, field=WINCH_FIELD, options=options, default=d.default)
                 )
                 continue
-            plane = mission.planes[d.field]
-            programs = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
-            options = tuple(
-                Option(
-                    id=p,
-                    label=p,
-                    detail=_release_detail(p) or _pistol_detail(plane, p) or plane.id,
-                )
-                for p in programs
-            )
-            if plane.cloud_salt:
-                sealed = [_sealed(plane, mission.turn, p) for p in programs]
+            pid = d.field.removeprefix(behaviours.ORDER_PREFIX)
+            label = self._label(campaign, mission.planes[pid])
+            if d.kind == "order":
+                # Seed D.VI: the detail names a locale key's tail (``wings.order.knight.spare``).
                 options = tuple(
-                    Option(id=s, label=s, detail=p) for s, p in zip(sealed, programs, strict=True)
+                    Option(id=o.id, label=o.label, detail=f"{ORDER_WORDS}{o.detail}.{o.id}")
+                    for o in d.options
                 )
-            else:
-                seal = _Seal(self.catalog, mission, plane)
-                options = tuple(seal.option(o) for o in options)
-            decisions.append(
-                Decision(
-                    side=d.side,
-                    field=slots[d.field],
-                    options=options,
-                    excluded=(
-                        *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
-                        *_landing_refused(self.catalog, plane, mission),
-                        *_rockets_refused(self.catalog, plane, mission),
-                        *_pistol_refused(self.catalog, plane, mission),
-                    ),
-                    default=options[0].id,
+                decisions.append(
+                    Decision(
+                        side=d.side,
+                        field=_seam_field(d),
+                        label=label,
+                        options=options,
+                        default=d.default,
+                    )
                 )
-            )
+                continue
+            if d.kind == "comeback":
+                # Seed A.IV.c: off the table last turn (``wings.exit.come-back``).
+                decisions.append(_worded(d, _seam_field(d), EXIT_WORDS, label))
+                continue
+            if d.kind == "reinforce":
+                decisions.append(reinforce_decision(d, _seam_field(d), label))
+                continue
+            if d.kind == "sun":
+                # Seed F.VI.e: on the first waiting plane's field, which has no program yet.
+                decisions.append(_worded(d, _seam_field(d), SUN_WORDS, label))
+                continue
+            decisions.append(self._program_decision(state, mission, d, label))
         return decisions
 
+    def _label(self, campaign: CampaignState, plane: PlaneState) -> str:
+        """A plane in public words, as its panel names its field: "Albert Ball · Nieuport
+        17" (a plane without a pilot of the roster by its id)."""
+        pilot = campaign.pilots.get(plane.pilot or "")
+        kind = self.catalog.planes.get(plane.type)
+        who = pilot.name if pilot is not None else plane.id
+        return f"{who} · {kind.name}" if kind is not None else who
+
+    def _program_decision(
+        self, state: WingsState, mission: MissionState, d: Any, label: str
+    ) -> Decision:
+        """A plane's program, written (issue 27): any legal program of its deck may be
+        typed; a few quick picks stand beside it, each sealed as a written one would be."""
+        plane = mission.planes[d.field]
+        legal = [o.id for o in d.options]
+        picks = quick_picks(
+            self.catalog, mission, plane, legal, d.default, state.flown.get(d.field)
+        )
+        options = tuple(self._stored_option(mission, plane, p) for p in picks)
+        return Decision(
+            side=d.side,
+            field=_seam_field(d),
+            input="text",
+            label=label,
+            options=options,
+            excluded=(
+                *(Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded),
+                *_landing_refused(self.catalog, plane, mission),
+                *_rockets_refused(self.catalog, plane, mission),
+                *_pistol_refused(self.catalog, plane, mission),
+            ),
+            default=options[0].id,
+        )
+
+    def _stored_option(self, mission: MissionState, plane: PlaneState, program: str) -> Option:
+        """A program as the seam stores it: sealed in the clouds (the detail keeps the
+        cards for the owner's panel), as its cards and a seal when it could begin a
+        maneuver the next turn finishes, else as written."""
+        option = Option(
+            id=program,
+            label=program,
+            detail=_release_detail(program) or _pistol_detail(plane, program),
+        )
+        if plane.cloud_salt:
+            sealed = written.seal(plane.cloud_salt, mission.turn, plane.id, program)
+            assert sealed is not None, program  # every deck's codes pack
+            return Option(id=sealed, label=sealed, detail=program)
+        return _Seal(self.catalog, mission, plane).option(option)
+
+    # -- inputs (issue 27): a program written as players write them
+
+    def _plane_of(
+        self, state: WingsState, decision: Decision
+    ) -> tuple[MissionState, PlaneState] | None:
+        if state.campaign is None or state.camp.mission is None:
+            return None
+        mission = state.camp.mission
+        plane = mission.planes.get(unit_of(decision.field))
+        return None if plane is None else (mission, plane)
+
+    def read_text(self, state: WingsState, decision: Decision, text: str) -> str | Refusal:
+        found = self._plane_of(state, decision) if decision.input == "text" else None
+        if found is None:
+            return super().read_text(state, decision, text)
+        mission, plane = found
+        program = self._program_of(mission, plane, text)
+        if program is None:
+            return Refusal("unknown-option")
+        refusals = check_program(
+            self.catalog, plane, parse_program(program), mission.rules, mission.turn
+        )
+        if refusals:
+            first = refusals[0]
+            where: dict[str, str | int] = {}
+            if first.position >= 0 and first.code:
+                where = {"at": first.code, "position": first.position + 1}
+            return Refusal(first.reason, where)
+        if (
+            text.startswith(SEALED)
+            and written.unseal(plane.cloud_salt, mission.turn, plane.id, text) is None
+        ):
+            return text  # an older campaign's digest, drafted before this release
+        return self._stored_option(mission, plane, program).id
+
+    def text_of(self, state: WingsState, decision: Decision, value: str) -> str:
+        found = self._plane_of(state, decision) if decision.input == "text" else None
+        if found is None:
+            return value
+        return self._program_of(*found, value) or value
+
+    def _program_of(self, mission: MissionState, plane: PlaneState, text: str) -> str | None:
+        """The program text a stored value or a written text stands for (None for a seal
+        that opens to nothing)."""
+        if text.startswith(SEALED):
+            opened = written.unseal(plane.cloud_salt, mission.turn, plane.id, text)
+            if opened is not None:
+                return opened
+            first = legal_first_cards(self.catalog, plane, mission.rules, mission.turn)[0]
+            menu = legacy.program_options(
+                self.catalog, plane, mission, [] if plane.status == "landed" else first
+            )
+            return next((p for p in menu if legacy.menu_seal(plane, mission.turn, p) == text), None)
+        if SEQUENCE_MARK in text:
+            return _Seal(self.catalog, mission, plane).unseal(text)
+        deck = self.catalog.maneuver_decks[self.catalog.planes[plane.type].deck]
+        return written.read(deck, text)
+
     def _debrief_decisions(self, campaign: CampaignState, engine: list[Any]) -> list[Decision]:
-        names = {
-            **_indexed([d for d in engine if d.kind == "skill"], "skill"),
-            **_indexed([d for d in engine if d.kind == "wound"], "wound"),
-            **_indexed([d for d in engine if d.kind == "equipment"], "equip"),
-            (campaign.active, "mission"): "mission",
-        }
+        # Each pilot's fields are the engine's own, one per pilot asked ("skill:P3"); the
+        # label names him.
         result = []
         # The next active squadron (already known at the debrief) picks the next mission.
         upcoming = (
@@ -967,6 +925,9 @@ class WingsRules(Rules[WingsState, WingsView]):
         ordered = [d for d in engine if d.kind != "equipment"] + ([upcoming] if upcoming else [])
         ordered += [d for d in engine if d.kind == "equipment"]
         for d in ordered:
+            field = d.field
+            pilot_id = d.field.partition(":")[2]
+            label = campaign.pilots[pilot_id].name if pilot_id in campaign.pilots else ""
             if d.kind == "purchase":
                 # Seed E/F: a squadron's purchases are its secret until the campaign ends
                 # (the field opens then, and the debrief's receipts with it).
@@ -979,21 +940,21 @@ class WingsRules(Rules[WingsState, WingsView]):
                 options = tuple(
                     Option(id=o.id, label=o.label, detail=f"equipment.{o.id}") for o in d.options
                 )
-                field, default = names[(d.side, d.field)], d.default
+                default = d.default
             elif d.kind == "skill":
                 # "Skill 1" alone does not say whose: each option's detail is the pilot's
                 # name ("skill:P3" -> P3's), for his side's panel to name him.
                 pilot = campaign.pilots[d.field.removeprefix("skill:")].name
                 options = tuple(Option(id=o.id, label=o.label, detail=pilot) for o in d.options)
-                field, default = names[(d.side, d.field)], d.default
+                default = d.default
             elif d.kind == "wound":
                 # "Wounded pilot 1" alone does not say who either: the detail names him.
                 pilot = campaign.pilots[d.field.removeprefix("wound:")].name
                 options = tuple(Option(id=o.id, label=o.label, detail=pilot) for o in d.options)
-                field, default = names[(d.side, d.field)], d.default
+                default = d.default
             else:
                 options = tuple(Option(id=o.id, label=o.label, detail=o.detail) for o in d.options)
-                field, default = names[(d.side, d.field)], d.default
+                default = d.default
             result.append(
                 Decision(
                     side=d.side,
@@ -1003,6 +964,7 @@ class WingsRules(Rules[WingsState, WingsView]):
                         Excluded(id=e.id, label=e.label, reason=e.reason) for e in d.excluded
                     ),
                     default=default,
+                    label=label,
                 )
             )
         return result
@@ -1010,18 +972,13 @@ class WingsRules(Rules[WingsState, WingsView]):
     def _engine_choices(
         self, state: WingsState, choices: Mapping[str, Mapping[str, str]]
     ) -> dict[SideName, dict[str, str]]:
-        """The seam's {side: {plane1: ...}} back in the engine's field names and values."""
+        """The seam's {side: {program:P3: ...}} back in the engine's field names and values."""
         campaign = state.camp
         engine = wings.pending(self.catalog, campaign)
         result: dict[SideName, dict[str, str]] = {side: {} for side in WINGS_SIDES}
         if campaign.phase == "debrief":
-            names = {
-                **_indexed([d for d in engine if d.kind == "skill"], "skill"),
-                **_indexed([d for d in engine if d.kind == "wound"], "wound"),
-                **_indexed([d for d in engine if d.kind == "equipment"], "equip"),
-            }
             for d in engine:
-                seam = "purchase" if d.kind == "purchase" else names[(d.side, d.field)]
+                seam = "purchase" if d.kind == "purchase" else d.field
                 value = choices.get(d.side, {}).get(seam, d.default)
                 if d.kind == "equipment":
                     result[d.side][d.field] = value
@@ -1029,7 +986,6 @@ class WingsRules(Rules[WingsState, WingsView]):
                 result[d.side][d.field] = "" if value == NOTHING else value
             return result
         assert campaign.mission is not None
-        slots = _slots(campaign.mission)
         mission = campaign.mission
         flak_fields = flak_rules.fields(mission)
         for d in engine:
@@ -1042,20 +998,16 @@ class WingsRules(Rules[WingsState, WingsView]):
             if d.kind == "winch":
                 result[d.side][d.field] = choices.get(d.side, {}).get(WINCH_FIELD, d.default)
                 continue
-            picked = choices.get(d.side, {}).get(_field(d.field, slots))
+            picked = choices.get(d.side, {}).get(_seam_field(d))
             if picked is None:
                 raise wings.IllegalChoice(d.side, d.field, "", "missing")
             plane = mission.planes.get(d.field)
-            if plane is not None and plane.cloud_salt and picked.startswith(SEALED):
-                menu = _program_options(self.catalog, plane, mission, [o.id for o in d.options])
-                unsealed = {_sealed(plane, mission.turn, p): p for p in menu}
-                picked = unsealed.get(picked, picked)
-            elif plane is not None and SEQUENCE_MARK in picked:
-                menu = [o.id for o in d.options]  # a reordering's: the program as declared
-                if d.kind == "program":
-                    menu = _program_options(self.catalog, plane, mission, menu)
-                seal = _Seal(self.catalog, mission, plane)
-                picked = next((p for p in menu if seal.id(p) == picked), picked)
+            if plane is not None and (
+                (plane.cloud_salt and picked.startswith(SEALED)) or SEQUENCE_MARK in picked
+            ):
+                # A sealed program back to the one it seals (a written one, a quick pick,
+                # or an older campaign's menu digest).
+                picked = self._program_of(mission, plane, picked) or picked
             result[d.side][d.field] = picked
         return result
 
@@ -1067,19 +1019,24 @@ class WingsRules(Rules[WingsState, WingsView]):
         stage = self._stage(state)
         if stage == "ended":
             raise wings.IllegalChoice("entente", "phase", "", "campaign-over")
-        # Only legal options reach the engine: the seam promises menus of legal options.
+        if legacy.is_old(choices) and state.campaign is not None:
+            # Locked before fields were named after their planes (an older export).
+            choices = legacy.current_choices(
+                choices, state.camp.mission, wings.pending(self.catalog, state.camp)
+            )
+        # Only legal choices reach the engine: an option of a menu, a program the rules
+        # accept (``read_text``) for a written one.
         for decision in self.pending(state):
             value = choices.get(decision.side, {}).get(decision.field)
-            if value is None or not decision.allows(value):
-                reason = next(
-                    (e.reason for e in decision.excluded if e.id == value), "unknown-option"
-                )
-                raise wings.IllegalChoice(decision.side, decision.field, str(value), reason)
+            refusal = Refusal("missing") if value is None else self.accept(state, decision, value)
+            if refusal is not None:
+                raise wings.IllegalChoice(decision.side, decision.field, str(value), refusal.reason)
         if state.dam is not None:
             return self._resolve_dam(state, state.dam, stage, choices, rng)
         campaign = state.camp
         if stage == "program":
             engine = self._engine_choices(state, choices)
+            state = _remember(state, engine)
             assert campaign.mission is not None
             live = {
                 p: t
@@ -1105,6 +1062,7 @@ class WingsRules(Rules[WingsState, WingsView]):
             else:
                 flown = self._engine_choices(state, choices)
             campaign, events = wings.resolve(self.catalog, campaign, flown, rng)
+            state = _remember(state, flown)  # a pursuer's reordered program
             if campaign.mission is not None and campaign.mission.round == "swap":
                 # Two maneuvers flown; the turn waits on the Aces' last cards (its own round).
                 new = state.model_copy(update={"campaign": campaign, "held": {}})
@@ -1216,3 +1174,63 @@ class WingsRules(Rules[WingsState, WingsView]):
         # Every record: the board and /status say how long each flown mission lasted, and a
         # campaign holds one record a mission (six at most), so reading them all stays flat.
         return None
+
+
+def quick_picks(
+    catalog: Catalog,
+    mission: MissionState,
+    plane: PlaneState,
+    legal_first: list[str],
+    first: str,
+    last: str | None = None,
+) -> list[str]:
+    """A few programs beside the Write button, every one legal now: the default (what a
+    missed deadline flies, ``first``), what finishes a maneuver under way, what the plane
+    must or may do on the ground, the bomb run and the pistol shot where they serve, the
+    plane's ``last`` program, a rocket attack, then common shapes."""
+    rules, turn = mission.rules, mission.turn
+    deck = catalog.maneuver_decks[catalog.planes[plane.type].deck]
+    straight = next((c.code for c in deck.cards if c.is_straight), deck.cards[0].code)
+
+    def legal(program: Program) -> bool:
+        return not check_program(catalog, plane, program, rules, turn)
+
+    candidates = [first]
+    if plane.bombs > 0 and plane.status == "flying" and not parse_program(first).maneuver:
+        candidates += bombing.variants(first)  # seed A.IV.e: the release announced
+    if legacy.pistol_offered(catalog, plane, mission, first):
+        # Seed D.VIII: the pistol shot, offered by public facts alone (the Knight's refusal
+        # is public too), so the quick picks tell nothing of a pistol aboard.
+        candidates += pistol.variants(first)
+    candidates += [program_text(p) for p in sequences.completions(catalog, deck, plane)]
+    home = landing.lands_home(catalog, mission, plane)
+    down = rescuer(catalog, plane, mission) or landing.must_land(catalog, plane)
+    if down or plane.status == "landed" or home:
+        candidates += [program_text(p) for p in landing.programs(catalog, plane, turn)]
+    if last is not None:
+        candidates.append(last)
+    if not plane.in_cloud:  # seed A.IV.j: the first rocket attack it can fly now
+        attacks = [a for a in rocket_programs(catalog, plane) if legal(a)]
+        candidates += [program_text(a) for a in attacks[:1]]
+    shapes = [("S", "S", "S"), ("TL", "S", "S"), ("TR", "S", "S"), ("BL", "BL", "S")]
+    shapes += [("BR", "BR", "S"), ("S", "S", "ST"), ("ST", "S", "S")]
+    shapes += [(code, "S", "S") for code in legal_first]
+    # Held by the enemy's efficient alert, a plane flies one card thrice (seed F.VI.d.3).
+    shapes += [(code, code, code) for code in legal_first]
+    candidates += [" ".join(straight if c == "S" else c for c in shape) for shape in shapes]
+    picks: list[str] = []
+    for text in candidates:
+        if len(picks) == QUICK_PICKS:
+            break
+        if text in picks:
+            continue
+        if text == first or legal(parse_program(text)):
+            picks.append(text)
+    return picks
+
+
+def _remember(state: WingsState, given: Mapping[Any, Mapping[str, str]]) -> WingsState:
+    """The programs just given (a plane's come-back or sun choice is no program), for the
+    next turn's quick picks."""
+    programs = {pid: v for side in given.values() for pid, v in side.items() if " " in v.strip()}
+    return state.model_copy(update={"flown": {**state.flown, **programs}}) if programs else state

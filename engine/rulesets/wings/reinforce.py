@@ -1,8 +1,8 @@
 """Seed E.IV on the seam: a reinforcement order on the downed plane's own field.
 
 The engine's decision (kind ``reinforce``) names the downed or fleeing plane; on the seam it
-takes that plane's ``planeN`` field, where the new plane will be programmed once it stands on
-the table (``_slots``). Option details are locale keys' tails for the presenter:
+takes that plane's own field, ``program:<its id>`` (the new plane gets its own once it stands
+on the table). Option details are locale keys' tails for the presenter:
 ``reinforce.no`` and ``reinforce.cost.N`` (the MP it takes from the reserve).
 """
 
@@ -17,7 +17,7 @@ NO = reinforcements.NO
 PREFIX = reinforcements.PREFIX
 
 
-def reinforce_decision(decision: EngineDecision, field: str) -> Decision:
+def reinforce_decision(decision: EngineDecision, field: str, label: str = "") -> Decision:
     options = tuple(
         Option(
             id=o.id,
@@ -34,4 +34,5 @@ def reinforce_decision(decision: EngineDecision, field: str) -> Decision:
             Excluded(id=e.id, label=e.label, reason=e.reason) for e in decision.excluded
         ),
         default=decision.default,
+        label=label,
     )

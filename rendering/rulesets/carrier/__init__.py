@@ -17,7 +17,7 @@ from engine.zero.types import AircraftState, FleetTactic, Side
 from rendering import rulebook
 from rendering.i18n import t
 from rendering.place_words import place_in_text
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.carrier.panel import render_order_panel
 from rendering.rulesets.carrier.report import render_after_action
 from rendering.rulesets.carrier.status import render_status_board
@@ -31,6 +31,7 @@ from rendering.text import (
     scenario_name,
     tactic_name,
 )
+from rendering.zero.log_words import ZeroLogWords
 from rendering.zero.reveal import RevealSide, render_reveal
 from rendering.zero.strike import render_strike_report
 
@@ -39,7 +40,7 @@ def side_text(side: str, locale: str) -> str:
     return t(f"service.side.{side}", locale)
 
 
-class CarrierPresenter:
+class CarrierPresenter(ZeroLogWords, Presenter[View]):
     tells_turns = False  # its turns are told by the reveal, the reports and the summary
 
     def __init__(self, catalog: Catalog) -> None:

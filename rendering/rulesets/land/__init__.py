@@ -31,7 +31,7 @@ from engine.rulesets.land.view import (
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.land.mission_report import render_mission_report
 from rendering.rulesets.land.vp_words import vp_reason
 from rendering.style import (
@@ -53,6 +53,7 @@ from rendering.style import (
     wrap,
 )
 from rendering.text import band_name, doctrine_name
+from rendering.zero.log_words import ZeroLogWords
 from rendering.zero.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
 from rendering.zero.reveal import RevealSide
 
@@ -226,7 +227,7 @@ def forces_text(forces: str, locale: str) -> str:
     return forces.replace("L/W", t("land.notation.pair", locale))
 
 
-class LandPresenter:
+class LandPresenter(ZeroLogWords, Presenter[LandView]):
     tells_turns = False  # its turns are told by the reveal, the reports and the summary
 
     def __init__(self, catalog: Catalog) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from engine.ruleset import Decision, Option
 from engine.rulesets.memoir44.view import AirView, TurnRecord, drafted_flight
 from rendering.i18n import t
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.memoir44.picture import air_picture, reveal_picture
 from rendering.rulesets.memoir44.words import (
     card_effect,
@@ -24,7 +24,7 @@ from rendering.rulesets.memoir44.words import (
 )
 
 
-class Memoir44Presenter:
+class Memoir44Presenter(Presenter[AirView]):
     tells_turns = False  # each turn is told by its report (picture and lines) and the score
 
     # ------------------------------------------------------------------ words

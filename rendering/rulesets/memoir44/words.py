@@ -84,10 +84,23 @@ def option_words(field: str, value: str, locale: str) -> str:
     if field == "markers":
         return w("markers", locale, count=int(value) if value.isdigit() else 0)
     if field == "fire":
-        return value if value not in ("", "none") else w("no-fire", locale)
+        return typed_line(value, locale) if value not in ("", "none") else w("no-fire", locale)
     if field == "flight":
-        return value
+        return typed_line(value, locale)
     return value
+
+
+def typed_line(value: str, locale: str) -> str:
+    """A stored flight or ground-fire line in the reader's own typing words (``E7 bomb arm``
+    reads ``E7 bombe bl`` in French): the words players type, which the parser reads in
+    either language, so what a player reads he may type back. Hex labels and dice stay."""
+
+    def said(word: str) -> str:
+        bare = word.rstrip("+")
+        known = t(f"m44.typed.{bare}", locale)
+        return word if known == f"m44.typed.{bare}" else known + word[len(bare) :]
+
+    return ", ".join(" ".join(said(x) for x in step.split(" ")) for step in value.split(", "))
 
 
 # ------------------------------------------------------------------ a side's state

@@ -13,7 +13,7 @@ from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -30,6 +30,7 @@ from rendering.style import (
     wrap,
 )
 from rendering.text import scenario_name
+from rendering.zero.log_words import ZeroLogWords
 from rendering.zero.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
 from rendering.zero.reveal import RevealSide
 
@@ -44,7 +45,7 @@ def _p(key: str, locale: str, **params: object) -> str:
     return t(f"pearl.{key}", locale, **params)
 
 
-class PearlPresenter:
+class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
     tells_turns = False  # its turns are told by the reveal, the reports and the summary
 
     def __init__(self, catalog: Catalog) -> None:

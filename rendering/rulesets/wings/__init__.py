@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.ruleset import Decision, Option
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
 from rendering.rulesets.wings.dam import (
     DAM_LIGHTS,
     DAM_LIGHTS_WORDS,
@@ -221,7 +221,7 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     return [(text, SIDE_INK.get(objectives[mission["ring"][0][0]]["side"], INK), False)]
 
 
-class WingsPresenter:
+class WingsPresenter(Presenter[WingsViewLike]):
     tells_turns = True  # a turn is shown flown, its programs with it (issue 27)
 
     # ------------------------------------------------------------------ helpers
@@ -254,7 +254,7 @@ class WingsPresenter:
                 f"wings.bomb.{bomb['stage']}",
                 locale,
                 bounce=bomb["bounce"],
-                outcome=word(f"wings.outcome.{bomb['outcome']}", str(bomb["outcome"]), locale),
+                outcome=word(f"log.outcome.{bomb['outcome']}", str(bomb["outcome"]), locale),
             )
             text = t(
                 "wings.lancaster-line",
@@ -566,20 +566,20 @@ class WingsPresenter:
             return word(f"wings.dam-lights.{value}", value, locale)
         if field == DAM_NIGHT:  # DB 6: the crew's pick of a night card
             return night_card_words(value, locale)
-        if field.startswith("plane") and value in COMEBACK_OPTIONS:
+        if _program_field(field) and value in COMEBACK_OPTIONS:
             return t(f"wings.exit.{value}", locale)
-        if field.startswith("plane") and value == REINFORCE_NO:
+        if _program_field(field) and value == REINFORCE_NO:
             return t("wings.reinforce.no", locale)
-        if field.startswith("plane") and value.startswith(REINFORCE_TYPE):
+        if _program_field(field) and value.startswith(REINFORCE_TYPE):
             plane = value.removeprefix(REINFORCE_TYPE)
             name = word(f"wings.plane.{plane}", plane, locale)
             return t("wings.reinforce.send", locale, plane=name)
-        if field.startswith("plane") and value in SUN_OPTIONS:
+        if _program_field(field) and value in SUN_OPTIONS:
             return t(f"wings.sun.{value}", locale)
-        if field.startswith("plane") and SEQUENCE_MARK in value:
+        if _program_field(field) and SEQUENCE_MARK in value:
             cards = value.partition(SEQUENCE_MARK)[0]
             return self.option_text(scenario, field, cards, locale)
-        if field.startswith("plane") and RELEASE in value:
+        if _program_field(field) and RELEASE in value:
             program, _, when = value.rpartition(RELEASE)
             return t(
                 "wings.bomb-release.program",
@@ -587,16 +587,16 @@ class WingsPresenter:
                 program=program,
                 when=t(f"wings.bomb-release.{when}", locale),
             )
-        if field.startswith("plane") and PISTOL in value:
+        if _program_field(field) and PISTOL in value:
             program, _, after = value.rpartition(PISTOL)
             when = t(f"wings.pistol.{after}", locale)
             return t("wings.pistol.program", locale, program=program, when=when)
-        if field.startswith("plane") and value.startswith(SEALED):
+        if _program_field(field) and value.startswith(SEALED):
             # A program flown blind in the clouds: public words must not carry its cards.
             return t("wings.cloud.sealed", locale, code=value.removeprefix(SEALED))
-        if field.startswith("plane") and ":" in value and " " in value.strip():
+        if _program_field(field) and ":" in value and " " in value.strip():
             return _maneuver_words(value, locale)  # "split_s: ST IM S" (seed C)
-        if field.startswith("plane") and value.startswith(SEQUENCE_SEALED):
+        if _program_field(field) and value.startswith(SEQUENCE_SEALED):
             # A complex maneuver begun late: public words must not say what it still owes.
             return t("wings.sequence.sealed", locale, code=value.removeprefix(SEQUENCE_SEALED))
         if field == "purchase" and value.startswith(BUY_SEALED):
@@ -606,11 +606,11 @@ class WingsPresenter:
             return word(f"wings.kind.{value}", value, locale)
         if field == "purchase":
             return _purchase_words(value, locale)
-        if field.startswith("skill"):  # "skill1": a pilot's new skill
+        if field.startswith("skill"):  # "skill:P3": a pilot's new skill
             return word(f"wings.skill.{value}", value, locale)
-        if field.startswith("wound"):  # "wound1": a wounded pilot rests or flies
+        if field.startswith("wound"):  # "wound:P3": a wounded pilot rests or flies
             return word(f"wings.wound.{value}", value, locale)
-        if field.startswith("order"):  # "order1": plane 1's standing order
+        if field.startswith("order"):  # "order:P2": a plane's standing order
             return word(f"wings.order.{value}", value, locale)
         if field.startswith("equip") and value.startswith(KIT_SEALED):
             # A pilot's equipment (seed D.VIII), sealed: the orders never name the item.
@@ -646,7 +646,7 @@ class WingsPresenter:
         if option.detail == REINFORCE_WORDS + "no":
             return t("wings.reinforce.no-detail", locale)
         if SEQUENCE_MARK in option.id and ":" in option.detail:  # begun late: its own panel
-            return _maneuver_words(option.detail, locale)
+            return _program_words(option.detail, locale) or _maneuver_words(option.detail, locale)
         if option.detail.startswith(RELEASE_WORDS):  # seed A.IV.e: what the release does
             return t(f"wings.{option.detail}-detail", locale)
         if option.detail.startswith(PISTOL_WORDS):  # seed D.VIII: fires, or why it will not
@@ -671,8 +671,8 @@ class WingsPresenter:
             cost, _, new = option.detail.partition(" ")
             key = "wings.debrief.cost-new" if new else "wings.debrief.cost"
             return t(key, locale, cp=cost) if cost.isdigit() else option.detail
-        if field.startswith("plane") and (cards := _cards_words(option.id, locale)):
-            return cards  # a plain program: the rules' detail is only the plane's id
+        if _program_field(field) and (words := _program_words(_program_of(option), locale)):
+            return words  # the program in words: the label gives its codes
         return option.detail
 
     @staticmethod
@@ -720,9 +720,9 @@ class WingsPresenter:
     def _excluded_label(self, field: str, key: str, label: str, locale: str) -> str:
         """The engine's label ("veteran (3 CP)", "Rescue") in the reader's words; a cost the
         label carries after the id stays."""
-        if field.startswith("plane") and key == PISTOL.strip():  # seed D.VI: the Knight's
+        if _program_field(field) and key == PISTOL.strip():  # seed D.VI: the Knight's
             return t("wings.pistol.shot", locale)
-        if field.startswith("plane") and key == "swap":  # an Ace who may only keep his card
+        if _program_field(field) and key == "swap":  # an Ace who may only keep his card
             return t("wings.ace-swap.swap", locale)
         if field in ("mission", "purchase") or field.startswith(("skill", "wound", "equip")):
             rest = label[len(key) :] if label.startswith(key) else ""
@@ -902,13 +902,13 @@ class WingsPresenter:
         most = int(mission.get("max_turns") or 0)
         words = t("wings.length.missions", locale, missions=planned, turns=most or "?")
         flown = self._flown_lengths(view, locale)
-        return f"{words}; {flown}" if flown else words
+        return t("wings.length.with-flown", locale, planned=words, flown=flown) if flown else words
 
     @staticmethod
     def _flown_lengths(view: WingsViewLike, locale: str) -> str:
         """ "mission 1 lasted 6 turns, mission 2 lasted 4 turns" from the records."""
         parts = [
-            t("wings.length.flown", locale, number=record["number"], turns=record["turns"])
+            t("wings.length.flown", locale, number=record["number"], count=record["turns"])
             for record in view.data.get("history", ())
             if "turns" in record
         ]
@@ -1236,6 +1236,60 @@ CARD_CODES = frozenset(
         "DV",
     ]
 )
+
+
+def _program_field(field: str) -> bool:
+    """A plane's program field: ``program:P3`` (a Dambuster raid's ``plane1``, older
+    campaigns' ``plane2``)."""
+    return field.startswith(("program:", "plane"))
+
+
+def _program_of(option: Option) -> str:
+    """The program an option stands for: a sealed one keeps it in its detail."""
+    if option.id.startswith(SEALED) or (SEQUENCE_MARK in option.id and option.detail):
+        return option.detail
+    return option.id
+
+
+DECLARED = ("LP", "LD", "TO", "GD")  # written before the cards: rockets, landing, take-off
+
+
+def _program_words(program: str, locale: str) -> str:
+    """A program in words, whatever it declares ("" for what is no program): its cards in
+    order, a complex maneuver named where it begins, a declaration before them (rockets, a
+    landing), a bomb release or a pistol shot after."""
+    body = program.partition(SEQUENCE_MARK)[0].strip()
+    head, colon, rest = body.partition(":")
+    plain, name = (head.split()[:-1], head.split()[-1]) if colon and head.split() else ([], "")
+    tokens = (rest if colon else body).split()
+    declared = ""
+    if len(tokens) > 3 and tokens[0] in DECLARED:
+        declared, tokens = tokens[0], tokens[1:]
+    cards = [token for token in tokens if "@" not in token]
+    codes = [*plain, *cards]
+    if len(codes) != 3 or any(code not in CARD_CODES for code in codes):
+        return ""
+    then = t("ux-wings3.then", locale)
+
+    def said(part: list[str]) -> str:
+        return then.join(t(f"ux-wings3.card.{code}", locale) for code in part)
+
+    parts = [said(plain)] if plain else []
+    if name:
+        maneuver = word(f"wings.maneuver.{name}", name, locale)
+        parts.append(t("wings.sequence.declared", locale, maneuver=maneuver, cards=said(cards)))
+    else:
+        parts.append(said(cards))
+    text = then.join(parts)
+    if declared:
+        text = t("written.declared", locale, what=t(f"written.{declared}", locale), cards=text)
+    for token in tokens:
+        kind, _, when = token.partition("@")
+        if kind == "bomb":
+            text += " · " + t(f"wings.bomb-release.{when}", locale)
+        elif kind == "pistol":
+            text += " · " + t(f"wings.pistol.{when}", locale)
+    return text
 
 
 def _cards_words(program: str, locale: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rendering.i18n import t
+from rendering.i18n import t, word
 
 DAM_START = "heading"
 DAM_LIGHTS = "lights"
@@ -51,13 +51,19 @@ def _points(points: str, locale: str) -> str:
     return t("wings.night-pick.points", locale, count=int(points) if points.isdigit() else points)
 
 
+def gun_name(gun: str, locale: str) -> str:
+    """A gun as the map labels it and the log names it ("shore 2", "rive 2")."""
+    return word(f"log.value.{gun}", gun, locale)
+
+
 def night_lines(dam: Mapping[str, Any], side: str, locale: str) -> list[str]:
     """The gun and the plane a night pick waits on: the crew is asked, the others wait."""
     pick = dam.get("night_pick")
     if not pick:
         return []
     key = "waiting" if side == "entente" else "others"
-    return [t(f"wings.night-pick.{key}", locale, gun=pick["gun"], plane=pick["plane"])]
+    gun = gun_name(pick["gun"], locale)
+    return [t(f"wings.night-pick.{key}", locale, gun=gun, plane=pick["plane"])]
 
 
 Colour = tuple[int, int, int]

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.i18n import t
+from rendering.rulesets.wings.dam import gun_name
 from rendering.rulesets.wings.map import (
     EDGE,
     INK,
@@ -64,7 +65,7 @@ def dam_board(dam: Mapping[str, Any], width: int, locale: str) -> Image.Image:
     draw.rectangle(pixels(at, 0, 0, table_w, table_h), outline=EDGE, width=2)
     draw.line((*at(0, 0), *at(0, table_h)), fill=SIDE_INK["entente"], width=6)  # Allied edge
     for gun in guns:
-        _gun(draw, at, scale, gun)
+        _gun(draw, at, scale, gun, locale)
     for reg in dam["roster"]:
         plane = dam["planes"][reg]
         bomb = plane["bomb"]
@@ -113,14 +114,17 @@ def _reach(draw: ImageDraw.ImageDraw, at: Any, scale: float, gun: Mapping[str, A
     draw.ellipse(box, outline=SIDE_INK["central"], width=2)
 
 
-def _gun(draw: ImageDraw.ImageDraw, at: Any, scale: float, gun: Mapping[str, Any]) -> None:
+def _gun(
+    draw: ImageDraw.ImageDraw, at: Any, scale: float, gun: Mapping[str, Any], locale: str
+) -> None:
     cx, cy = at(gun["x"], gun["y"])
     out = gun["damage"] >= gun["structure"]
     colour = MUTED if out else SIDE_INK["central"]
     r = 0.3 * scale
     draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=PAPER, outline=colour, width=3)
+    name = gun_name(gun["id"], locale)
     draw.text(
-        (cx, cy + r + 2), gun["id"], font=font(TICK_SIZE), fill=colour, anchor="ma",
+        (cx, cy + r + 2), name, font=font(TICK_SIZE), fill=colour, anchor="ma",
         stroke_width=2, stroke_fill=PAPER,
     )  # fmt: skip
 

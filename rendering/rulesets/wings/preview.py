@@ -38,7 +38,10 @@ def drafted_programs(view: Any, drafts: Mapping[str, str]) -> dict[str, tuple[st
     result: dict[str, tuple[str, ...]] = {}
     if not drafts or not mission or view.viewer is None:
         return result
-    for pid, field in view.slots.items():
+    for pid, slot in view.slots.items():
+        # Each plane's field is named after it (``program:P3``); a campaign begun before
+        # numbered them by slot (``plane1``).
+        field = f"program:{pid}" if f"program:{pid}" in drafts else slot
         plane = (mission.get("planes") or {}).get(pid)
         if plane is None or plane["side"] != view.viewer or field not in drafts:
             continue

@@ -189,8 +189,12 @@ def raid_story(events: Sequence[tuple[str, Mapping[str, Any]]], locale: str) -> 
             line = t("dambuster.raid.flew", locale, plane=data.get("plane"), card=data.get("card"))
         elif kind == "bomb-exploded":
             outcome = str(data.get("outcome", ""))
-            words = t(f"wings.outcome.{outcome}", locale) if outcome else "?"
+            words = t(f"log.outcome.{outcome}", locale) if outcome else "?"
             line = t("log.bomb-exploded", locale, plane=data.get("plane"), outcome=words)
+        elif kind == "crew-hit":
+            station = str(data.get("station", ""))
+            words = word(f"log.station.{station}", station, locale)
+            line = t("log.crew-hit", locale, plane=data.get("plane"), station=words)
         elif kind == "shot-down":
             line = t("log.shot-down-unaided", locale, **params)
         elif kind == "raid-over":

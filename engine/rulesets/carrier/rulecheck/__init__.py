@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rulecheck.bombing import CHECKS as BOMBING
-from bot.rulecheck.core import Campaign, Finding, Findings
-from bot.rulecheck.data import GameData, load
-from bot.rulecheck.forces import CHECKS as FORCES
-from bot.rulecheck.orders import CHECKS as ORDERS
-from bot.rulecheck.recovery import CHECKS as RECOVERY
-from bot.rulecheck.tracks import CHECKS as TRACKS
+from engine.rulesets.carrier.rulecheck.bombing import CHECKS as BOMBING
+from engine.rulesets.carrier.rulecheck.core import Campaign, Finding, Findings
+from engine.rulesets.carrier.rulecheck.data import GameData, load
+from engine.rulesets.carrier.rulecheck.forces import CHECKS as FORCES
+from engine.rulesets.carrier.rulecheck.orders import CHECKS as ORDERS
+from engine.rulesets.carrier.rulecheck.recovery import CHECKS as RECOVERY
+from engine.rulesets.carrier.rulecheck.tracks import CHECKS as TRACKS
 
 CHECKS: tuple[Callable[[Campaign, Findings], None], ...] = (
     *ORDERS,

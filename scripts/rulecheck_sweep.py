@@ -1,4 +1,4 @@
-"""``python -m bot.rulecheck_sweep``: many random carrier campaigns, each checked by
+"""``python scripts/rulecheck_sweep.py``: many random carrier campaigns, each checked by
 ``verify --rules``.
 
 Each campaign is played by the engine between two commanders picking random legal options,
@@ -13,22 +13,25 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.export import FORMAT, VERSION
 from bot.i18n import t
-from bot.rulecheck import RuleCheck, check_export
-from bot.rulecheck.data import GameData, load
-from bot.rulesets import Registry
 from bot.service_model import canonical_choice
 from engine.rng import Rng, seed_commitment
+from engine.rulesets.carrier import CarrierRules
+from engine.rulesets.carrier.rulecheck import RuleCheck, check_export
+from engine.rulesets.carrier.rulecheck.data import GameData, load
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 
 
 def random_export(catalog: Catalog, scenario: str, seed: str, picks: int) -> dict[str, Any]:
     """A whole campaign between random legal commanders, as an export would hold it."""
-    rules = Registry(catalog).get("carrier").rules
+    rules = CarrierRules(catalog)
     state = rules.new(scenario, seed)
     rnd = random.Random(picks)
     rounds: list[dict[str, Any]] = []
@@ -109,7 +112,7 @@ def sweep(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.rulecheck_sweep", description=__doc__)
+    parser = argparse.ArgumentParser(prog="scripts/rulecheck_sweep.py", description=__doc__)
     parser.add_argument("--campaigns", type=int, default=200, help="per scenario")
     parser.add_argument(
         "--scenario", choices=("coral-sea", "midway", "midway-historical"), action="append"

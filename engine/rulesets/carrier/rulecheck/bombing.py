@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bot.rulecheck.core import Campaign, Findings, where
-from bot.rulecheck.data import BANDS
+from engine.rulesets.carrier.rulecheck.core import Campaign, Findings, where
+from engine.rulesets.carrier.rulecheck.data import BANDS
 
 VL, L, M = BANDS["VL"], BANDS["L"], BANDS["M"]
 # Authored 3.4 (the Bombing Display): bomb cards added by band.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rulecheck.core import Campaign, Findings, where
-from bot.rulecheck.data import RANGE, is_attack
+from engine.rulesets.carrier.rulecheck.core import Campaign, Findings, where
+from engine.rulesets.carrier.rulecheck.data import RANGE, is_attack
 
 
 def _range(c: Campaign, record: dict[str, Any], place: str, opponent: str) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "engine" / "zero" / "data"
+DATA_DIR = Path(__file__).resolve().parents[3] / "zero" / "data"
 
 # The band names of the data files, as the export numbers them (Very Low 0 ... Very High 4).
 BANDS = {"VL": 0, "L": 1, "M": 2, "H": 3, "VH": 4}

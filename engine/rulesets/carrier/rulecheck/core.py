@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rulecheck.data import GameData, Place
+from engine.rulesets.carrier.rulecheck.data import GameData, Place
 
 SIDES = ("japanese", "allied")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.rulecheck.core import SIDES, Campaign, Findings, where
+from engine.rulesets.carrier.rulecheck.core import SIDES, Campaign, Findings, where
 
 
 def scouting(c: Campaign, f: Findings) -> None:

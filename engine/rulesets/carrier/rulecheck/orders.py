@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.rulecheck.core import SIDES, Campaign, Findings, enemy, where
+from engine.rulesets.carrier.rulecheck.core import SIDES, Campaign, Findings, enemy, where
 
 NO_JUMP = {("long", "close"), ("close", "long")}  # 25.32
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.rulecheck.core import SIDES, Campaign, Findings, enemy, where
+from engine.rulesets.carrier.rulecheck.core import SIDES, Campaign, Findings, enemy, where
 
 
 def cap_home(c: Campaign, target: str) -> str | None:

@@ -1,0 +1,844 @@
+"""The repository's transactions, written once for both SQL backends.
+
+Every statement here is spelt in the SQL that SQLite and PostgreSQL share: ``?`` for a
+parameter and ``TRUE`` / ``FALSE`` for a flag. A backend's ``SqlTransaction`` subclass says
+what its dialect and driver do differently, and nothing else:
+
+- ``_spell``: the statement in its own dialect (PostgreSQL numbers its parameters; SQLite
+  keeps flags as 0 and 1, and its partial indexes are found only by ``done = 0``);
+- ``_run``: one statement through its driver, constraint errors raised as ``ConstraintError``;
+- ``_flag`` and ``_pack``: how a flag and a large JSON text are stored (SQLite: 0/1 and
+  deflated, ``db.packing``; PostgreSQL: BOOLEAN and TEXT);
+- the statements whose best form differs (appending events, history, the outbox's
+  coalescing and claims): overridden by the backend, each in its own dialect.
+
+Rows come back indexed by column name from both drivers, so one set of mappers reads them.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar
+
+from db import bundles
+from db.packing import DEFLATE, OUTBOX_1, STATE_1, unpack
+from db.repository import (
+    AuditRow,
+    CampaignRow,
+    EventRow,
+    LockRow,
+    NewCampaign,
+    NewEvent,
+    NewLock,
+    OutboxRow,
+    PlayerRow,
+    RoundRow,
+    SnapshotRow,
+    StorageError,
+    TimerRow,
+    Transaction,
+)
+
+T = TypeVar("T")
+
+CAMPAIGN_COLUMNS = {
+    "status",
+    "branch",
+    "snapshot_id",
+    "round_message_id",
+    "card_message_id",
+    "paused_at",
+    "started_at",
+    "ended_at",
+    "end_reason",
+    "seed_revealed",
+    "gm_sees_secrets",
+    "allow_unlock",
+    "gm_id",
+    "locale",
+    "round_seconds",
+    "reminder_offsets",
+    "missing_policy",
+}
+PLAYER_COLUMNS = {"side", "commander", "dm_ok", "last_active", "left_at"}
+ROUND_COLUMNS = {
+    "status",
+    "deadline_at",
+    "resolved_at",
+    "message_id",
+    "snapshot_after_id",
+    "sealed",
+}
+# The columns PostgreSQL types BOOLEAN (and SQLite keeps as 0/1) that an update may set.
+FLAG_COLUMNS = {"seed_revealed", "gm_sees_secrets", "allow_unlock", "commander", "dm_ok"}
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# ------------------------------------------------------------------------------ rows
+
+
+def campaign_row(row: Any) -> CampaignRow:
+    return CampaignRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        gm_id=row["gm_id"],
+        ruleset=row["ruleset"],
+        scenario=row["scenario"],
+        locale=row["locale"],
+        seed=row["seed"],
+        seed_commitment=row["seed_commitment"],
+        seed_revealed=bool(row["seed_revealed"]),
+        round_seconds=row["round_seconds"],
+        reminder_offsets=tuple(int(x) for x in json.loads(row["reminder_offsets"])),
+        missing_policy=row["missing_policy"],
+        gm_sees_secrets=bool(row["gm_sees_secrets"]),
+        allow_unlock=bool(row["allow_unlock"]),
+        status=row["status"],
+        branch=row["branch"],
+        snapshot_id=row["snapshot_id"],
+        round_message_id=row["round_message_id"],
+        card_message_id=row["card_message_id"],
+        paused_at=row["paused_at"],
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        end_reason=row["end_reason"],
+    )
+
+
+def player_row(row: Any) -> PlayerRow:
+    return PlayerRow(
+        campaign_id=row["campaign_id"],
+        user_id=row["user_id"],
+        side=row["side"],
+        commander=bool(row["commander"]),
+        dm_ok=bool(row["dm_ok"]),
+        joined_at=row["joined_at"],
+        last_active=row["last_active"],
+        left_at=row["left_at"],
+    )
+
+
+def snapshot_row(row: Any) -> SnapshotRow:
+    return SnapshotRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        branch=row["branch"],
+        turn=row["turn"],
+        round_kind=row["round_kind"],
+        state=unpack(row["state"]),
+        created_at=row["created_at"],
+        history_len=row["history_len"],
+    )
+
+
+def round_row(row: Any) -> RoundRow:
+    return RoundRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        branch=row["branch"],
+        turn=row["turn"],
+        kind=row["kind"],
+        status=row["status"],
+        opened_at=row["opened_at"],
+        deadline_at=row["deadline_at"],
+        resolved_at=row["resolved_at"],
+        message_id=row["message_id"],
+        snapshot_before_id=row["snapshot_before_id"],
+        snapshot_after_id=row["snapshot_after_id"],
+        sealed=row["sealed"],
+    )
+
+
+def lock_row(row: Any) -> LockRow:
+    return LockRow(
+        id=row["id"],
+        round_id=row["round_id"],
+        side=row["side"],
+        canonical=unpack(row["canonical"]),
+        salt=row["salt"],
+        receipt=row["receipt"],
+        locked_at=row["locked_at"],
+        by_user=row["by_user"],
+        defaulted=bool(row["defaulted"]),
+        withdrawn_at=row["withdrawn_at"],
+    )
+
+
+def event_row(row: Any, data: Any = None) -> EventRow:
+    return EventRow(
+        seq=row["seq"],
+        campaign_id=row["campaign_id"],
+        round_id=row["round_id"],
+        branch=row["branch"],
+        source=row["source"],
+        kind=row["kind"],
+        turn=row["turn"],
+        data=json.loads(unpack(row["data"])) if data is None else data,
+        void=bool(row["void"]),
+        created_at=row["created_at"],
+    )
+
+
+def event_rows(row: Any) -> list[EventRow]:
+    """The events a row holds: itself, or a bundle's (``db.bundles``)."""
+    lines = int(row["lines"])
+    if lines <= 1:
+        return [event_row(row)]
+    return bundles.expand(event_row(row, {}), lines, json.loads(unpack(row["data"])))
+
+
+def timer_row(row: Any) -> TimerRow:
+    return TimerRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        round_id=row["round_id"],
+        kind=row["kind"],
+        due_at=row["due_at"],
+        offset_s=row["offset_s"],
+        done=bool(row["done"]),
+    )
+
+
+def outbox_row(row: Any) -> OutboxRow:
+    return OutboxRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        kind=row["kind"],
+        target_kind=row["target_kind"],
+        target_id=row["target_id"],
+        message_key=row["message_key"],
+        payload=json.loads(unpack(row["payload"])),
+        status=row["status"],
+        attempts=row["attempts"],
+        next_attempt_at=row["next_attempt_at"],
+        last_error=row["last_error"],
+        delivered_id=row["delivered_id"],
+        delivered_at=row["delivered_at"],
+        dedupe_key=row["dedupe_key"],
+        created_at=row["created_at"],
+    )
+
+
+def audit_row(row: Any) -> AuditRow:
+    return AuditRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        guild_id=row["guild_id"],
+        who=row["who"],
+        what=row["what"],
+        why=row["why"],
+        data=json.loads(unpack(row["data"])),
+        at=row["at"],
+    )
+
+
+class EventPlace(NamedTuple):
+    """Where and when a batch of events is written (the columns its rows share)."""
+
+    campaign_id: int
+    round_id: int | None
+    branch: int
+    now: int
+
+
+def marks(values: Sequence[Any]) -> str:
+    """``?, ?, ?``: one parameter a value, for ``IN (…)``."""
+    return ", ".join("?" for _ in values)
+
+
+# ------------------------------------------------------------------------------ transaction
+
+
+class SqlTransaction(Transaction):
+    """The ``Transaction`` of a SQL backend, its dialect left to the subclass."""
+
+    #: Put before a column to keep it out of the index choice (SQLite's ``+``): the
+    #: round's own index then serves a round's pending timers.
+    NOT_INDEXED = ""
+    #: How ``ORDER BY`` sorts text in byte order, as SQLite does by default.
+    BYTE_ORDER = ""
+    #: A draft and its drafter's activity in one statement, where the dialect has one
+    #: (parameters: round, side, field, value, user, time, campaign).
+    DRAFT_AND_ACTIVITY: str | None = None
+    #: A page of events (parameters: the filter's, then offset and limit), each row with
+    #: ``upto``, the number of events up to and including it in reading order.
+    EVENT_PAGE: str = ""
+
+    def __init__(self, *, writable: bool) -> None:
+        self._writable = writable
+        # The first error that spoils the transaction: once set, it is rolled back and the
+        # error raised again at the end of the block (see ``ConstraintError``), even if
+        # the caller caught it.
+        self.spoiled: StorageError | None = None
+
+    # -- what the dialect and driver say
+    @abc.abstractmethod
+    def _spell(self, sql: str) -> str:
+        """The shared spelling of a statement in this backend's dialect."""
+
+    @abc.abstractmethod
+    async def _run(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """One statement in this dialect, its rows; a constraint error as ``ConstraintError``."""
+
+    @abc.abstractmethod
+    async def _insert_events(self, place: EventPlace, events: Sequence[NewEvent]) -> list[int]:
+        """Write a batch of events (at least one) in the backend's rows; their numbers."""
+
+    @abc.abstractmethod
+    def _flag(self, value: Any) -> Any:
+        """A flag as the backend's column stores it."""
+
+    @abc.abstractmethod
+    def _pack(self, text: str, mark: int = DEFLATE) -> str | bytes:
+        """A large JSON text as the backend stores it (``mark``: see ``db.packing``)."""
+
+    # -- helpers: every statement goes through these
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._run(self._spell(sql), params)
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    async def _first(self, read: Callable[[Any], T], sql: str, params: Sequence[Any]) -> T | None:
+        rows = await self._all(sql, params)
+        return read(rows[0]) if rows else None
+
+    async def _each(
+        self, read: Callable[[Any], T], sql: str, params: Sequence[Any] = ()
+    ) -> list[T]:
+        return [read(row) for row in await self._all(sql, params)]
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if not self._writable:
+            raise StorageError("write attempted in a read-only transaction")
+        return await self._all(sql, params)
+
+    async def _insert(self, sql: str, params: Sequence[Any], key: str = "id") -> int | None:
+        """Insert and return the new row's key (None if ON CONFLICT DO NOTHING skipped it)."""
+        rows = await self._write(f"{sql} RETURNING {key}", params)
+        return int(rows[0][0]) if rows else None
+
+    async def _insert_id(self, sql: str, params: Sequence[Any], key: str = "id") -> int:
+        new = await self._insert(sql, params, key)
+        if new is None:
+            raise StorageError("insert did not create a row")
+        return new
+
+    def _set_clause(self, fields: Mapping[str, Any], allowed: set[str]) -> tuple[str, list[Any]]:
+        unknown = set(fields) - allowed
+        if unknown:
+            raise StorageError(f"cannot update column(s) {sorted(unknown)}")
+        values: list[Any] = []
+        for name, value in fields.items():
+            if isinstance(value, bool) or (name in FLAG_COLUMNS and value is not None):
+                value = self._flag(value)
+            elif isinstance(value, tuple | list | dict):
+                value = dumps(value)
+            values.append(value)
+        return ", ".join(f"{name} = ?" for name in fields), values
+
+    # -- guild settings
+    async def set_gm_role(self, guild_id: int, role_id: int | None, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id,"
+            " updated_at = excluded.updated_at",
+            (guild_id, role_id, now),
+        )
+
+    async def gm_role(self, guild_id: int) -> int | None:
+        row = await self._one(
+            "SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None else row["gm_role_id"]
+
+    async def set_creators(self, guild_id: int, who: str, now: int) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, creators, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET creators = excluded.creators,"
+            " updated_at = excluded.updated_at",
+            (guild_id, who, now),
+        )
+
+    async def creators(self, guild_id: int) -> str:
+        row = await self._one("SELECT creators FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return "gm" if row is None else str(row["creators"])
+
+    # -- campaigns
+    async def insert_campaign(self, new: NewCampaign) -> int:
+        return await self._insert_id(
+            "INSERT INTO campaigns (guild_id, channel_id, gm_id, ruleset, scenario, locale, seed,"
+            " seed_commitment, round_seconds, reminder_offsets, missing_policy, gm_sees_secrets,"
+            " allow_unlock, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.gm_id,
+                new.ruleset,
+                new.scenario,
+                new.locale,
+                new.seed,
+                new.seed_commitment,
+                new.round_seconds,
+                dumps(list(new.reminder_offsets)),
+                new.missing_policy,
+                self._flag(new.gm_sees_secrets),
+                self._flag(new.allow_unlock),
+                new.created_at,
+            ),
+        )
+
+    async def campaign(self, campaign_id: int) -> CampaignRow | None:
+        return await self._first(
+            campaign_row, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,)
+        )
+
+    async def live_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
+        return await self._first(
+            campaign_row,
+            "SELECT * FROM campaigns WHERE channel_id = ?"
+            " AND status IN ('setup', 'active', 'paused') ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+
+    async def latest_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
+        return await self._first(
+            campaign_row,
+            "SELECT * FROM campaigns WHERE channel_id = ?"
+            " ORDER BY CASE WHEN status = 'finished' THEN 1 ELSE 0 END, id DESC LIMIT 1",
+            (channel_id,),
+        )
+
+    async def guild_campaigns(
+        self, guild_id: int, *, limit: int = 25, offset: int = 0
+    ) -> list[CampaignRow]:
+        return await self._each(
+            campaign_row,
+            "SELECT * FROM campaigns WHERE guild_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (guild_id, max(0, limit), max(0, offset)),
+        )
+
+    async def count_guild_campaigns(self, guild_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) AS n FROM campaigns WHERE guild_id = ?", (guild_id,))
+        return int(row["n"]) if row is not None else 0
+
+    async def campaigns(self, statuses: Sequence[str] = ()) -> list[CampaignRow]:
+        if not statuses:
+            return await self._each(campaign_row, "SELECT * FROM campaigns ORDER BY id")
+        return await self._each(
+            campaign_row,
+            f"SELECT * FROM campaigns WHERE status IN ({marks(statuses)}) ORDER BY id",
+            list(statuses),
+        )
+
+    async def update_campaign(self, campaign_id: int, **fields: Any) -> None:
+        clause, values = self._set_clause(fields, CAMPAIGN_COLUMNS)
+        await self._write(f"UPDATE campaigns SET {clause} WHERE id = ?", [*values, campaign_id])
+
+    # -- players
+    async def player(self, campaign_id: int, user_id: int) -> PlayerRow | None:
+        return await self._first(
+            player_row,
+            "SELECT * FROM players WHERE campaign_id = ? AND user_id = ?",
+            (campaign_id, user_id),
+        )
+
+    async def players(self, campaign_id: int, *, include_left: bool = False) -> list[PlayerRow]:
+        sql = "SELECT * FROM players WHERE campaign_id = ?"
+        if not include_left:
+            sql += " AND left_at IS NULL"
+        return await self._each(player_row, sql + " ORDER BY joined_at, user_id", (campaign_id,))
+
+    async def upsert_player(self, row: PlayerRow) -> None:
+        await self._write(
+            "INSERT INTO players (campaign_id, user_id, side, commander, dm_ok, joined_at,"
+            " last_active, left_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side,"
+            " commander = excluded.commander, dm_ok = excluded.dm_ok,"
+            " joined_at = excluded.joined_at, last_active = excluded.last_active,"
+            " left_at = excluded.left_at",
+            (
+                row.campaign_id,
+                row.user_id,
+                row.side,
+                self._flag(row.commander),
+                self._flag(row.dm_ok),
+                row.joined_at,
+                row.last_active,
+                row.left_at,
+            ),
+        )
+
+    async def update_player(self, campaign_id: int, user_id: int, **fields: Any) -> None:
+        clause, values = self._set_clause(fields, PLAYER_COLUMNS)
+        await self._write(
+            f"UPDATE players SET {clause} WHERE campaign_id = ? AND user_id = ?",
+            [*values, campaign_id, user_id],
+        )
+
+    # -- snapshots
+    async def insert_snapshot(
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        round_kind: str,
+        state: str,
+        now: int,
+        *,
+        history_len: int = 0,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at,"
+            " history_len) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, branch, turn, round_kind, self._pack(state, STATE_1), now, history_len),
+        )
+
+    async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
+        return await self._first(
+            snapshot_row, "SELECT * FROM snapshots WHERE id = ?", (snapshot_id,)
+        )
+
+    # -- history (appending is the backend's: one statement for many rows is dialect)
+    async def history(
+        self, campaign_id: int, branch: int, length: int, start: int = 0
+    ) -> list[str]:
+        if length <= start:
+            return []
+        rows = await self._all(
+            "SELECT record FROM history WHERE campaign_id = ? AND branch = ?"
+            " AND seq >= ? AND seq < ? ORDER BY seq",
+            (campaign_id, branch, start, length),
+        )
+        return [unpack(row["record"]) for row in rows]
+
+    async def copy_history(
+        self, campaign_id: int, from_branch: int, to_branch: int, length: int
+    ) -> int:
+        rows = await self._write(
+            "INSERT INTO history (campaign_id, branch, seq, record)"
+            " SELECT campaign_id, ?, seq, record FROM history"
+            " WHERE campaign_id = ? AND branch = ? AND seq < ? RETURNING seq",
+            (to_branch, campaign_id, from_branch, length),
+        )
+        return len(rows)
+
+    # -- rounds
+    async def insert_round(
+        self,
+        campaign_id: int,
+        branch: int,
+        turn: int,
+        kind: str,
+        opened_at: int,
+        deadline_at: int | None,
+        snapshot_before_id: int,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO rounds (campaign_id, branch, turn, kind, opened_at, deadline_at,"
+            " snapshot_before_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, branch, turn, kind, opened_at, deadline_at, snapshot_before_id),
+        )
+
+    async def round(self, round_id: int) -> RoundRow | None:
+        return await self._first(round_row, "SELECT * FROM rounds WHERE id = ?", (round_id,))
+
+    async def live_round(self, campaign_id: int) -> RoundRow | None:
+        return await self._first(
+            round_row,
+            "SELECT * FROM rounds WHERE campaign_id = ? AND status IN ('open', 'resolving')"
+            " ORDER BY id DESC LIMIT 1",
+            (campaign_id,),
+        )
+
+    async def rounds(self, campaign_id: int) -> list[RoundRow]:
+        return await self._each(
+            round_row, "SELECT * FROM rounds WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+        )
+
+    async def rounds_with_status(self, status: str) -> list[RoundRow]:
+        return await self._each(
+            round_row, "SELECT * FROM rounds WHERE status = ? ORDER BY id", (status,)
+        )
+
+    async def update_round(self, round_id: int, **fields: Any) -> None:
+        clause, values = self._set_clause(fields, ROUND_COLUMNS)
+        await self._write(f"UPDATE rounds SET {clause} WHERE id = ?", [*values, round_id])
+
+    # -- drafts and locks
+    async def set_draft(
+        self, round_id: int, side: str, field: str, value: str, by_user: int, now: int
+    ) -> None:
+        await self._write(
+            "INSERT INTO drafts (round_id, side, field, value, by_user, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (round_id, side, field) DO UPDATE SET"
+            " value = excluded.value, by_user = excluded.by_user, updated_at = excluded.updated_at",
+            (round_id, side, field, value, by_user, now),
+        )
+
+    async def record_draft(
+        self,
+        campaign_id: int,
+        round_id: int,
+        side: str,
+        field: str,
+        value: str,
+        by_user: int,
+        now: int,
+    ) -> None:
+        if self.DRAFT_AND_ACTIVITY is None:
+            await self.set_draft(round_id, side, field, value, by_user, now)
+            await self.update_player(campaign_id, by_user, last_active=now)
+        else:
+            await self._write(
+                self.DRAFT_AND_ACTIVITY, (round_id, side, field, value, by_user, now, campaign_id)
+            )
+
+    async def drafts(self, round_id: int, side: str) -> dict[str, str]:
+        rows = await self._all(
+            "SELECT field, value FROM drafts WHERE round_id = ? AND side = ?"
+            f" ORDER BY field{self.BYTE_ORDER}",
+            (round_id, side),
+        )
+        return {row["field"]: row["value"] for row in rows}
+
+    async def insert_lock(self, lock: NewLock) -> int:
+        return await self._insert_id(
+            "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"
+            " defaulted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                lock.round_id,
+                lock.side,
+                # Where packed, with the outbox's dictionary: the reveal payloads it was
+                # built from carry these very choices. Unpacked byte for byte, so the
+                # receipt (sha256 of the text and the salt) still checks.
+                self._pack(lock.canonical, OUTBOX_1),
+                lock.salt,
+                lock.receipt,
+                lock.locked_at,
+                lock.by_user,
+                self._flag(lock.defaulted),
+            ),
+        )
+
+    async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
+        rows = await self._all(
+            "SELECT * FROM locks WHERE round_id = ? AND withdrawn_at IS NULL ORDER BY id",
+            (round_id,),
+        )
+        return {row["side"]: lock_row(row) for row in rows}
+
+    async def withdraw_lock(self, round_id: int, side: str, now: int) -> None:
+        await self._write(
+            "UPDATE locks SET withdrawn_at = ? WHERE round_id = ? AND side = ?"
+            " AND withdrawn_at IS NULL",
+            (now, round_id, side),
+        )
+
+    async def campaign_locks(self, campaign_id: int) -> list[LockRow]:
+        return await self._each(
+            lock_row,
+            "SELECT locks.* FROM locks JOIN rounds ON rounds.id = locks.round_id"
+            " WHERE rounds.campaign_id = ? ORDER BY locks.id",
+            (campaign_id,),
+        )
+
+    # -- events (how a batch is written is the backend's: SQLite bundles it, ``db.bundles``)
+    async def append_events(
+        self,
+        campaign_id: int,
+        round_id: int | None,
+        branch: int,
+        events: Sequence[NewEvent],
+        now: int,
+    ) -> list[int]:
+        if not events:
+            return []
+        return await self._insert_events(EventPlace(campaign_id, round_id, branch, now), events)
+
+    async def events(
+        self,
+        campaign_id: int,
+        *,
+        turn: int | None = None,
+        round_id: int | None = None,
+        newest_first: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[EventRow]:
+        where = "campaign_id = ?"
+        params: list[Any] = [campaign_id]
+        if turn is not None:
+            where += " AND turn = ?"
+            params.append(turn)
+        if round_id is not None:
+            where += " AND round_id = ?"
+            params.append(round_id)
+        order = "seq DESC" if newest_first else "seq"
+        if limit is None:
+            rows = await self._all(f"SELECT * FROM events WHERE {where} ORDER BY {order}", params)
+            if newest_first:
+                return [event for row in rows for event in reversed(event_rows(row))]
+            return [event for row in rows for event in event_rows(row)]
+        rows = await self._all(
+            self.EVENT_PAGE.format(where=where, order=order), [*params, offset, limit]
+        )
+        return bundles.window(
+            ((event_rows(row), int(row["upto"])) for row in rows), newest_first, limit, offset
+        )
+
+    async def count_events(self, campaign_id: int, *, turn: int | None = None) -> int:
+        sql = "SELECT COALESCE(SUM(lines), 0) AS n FROM events WHERE campaign_id = ?"
+        params: list[Any] = [campaign_id]
+        if turn is not None:
+            sql += " AND turn = ?"
+            params.append(turn)
+        row = await self._one(sql, params)
+        return int(row["n"]) if row else 0
+
+    async def void_events(self, campaign_id: int, round_ids: Sequence[int]) -> int:
+        if not round_ids:
+            return 0
+        rows = await self._write(
+            f"UPDATE events SET void = TRUE WHERE campaign_id = ? AND round_id IN"
+            f" ({marks(round_ids)}) AND void = FALSE RETURNING lines",
+            [campaign_id, *round_ids],
+        )
+        return sum(int(row["lines"]) for row in rows)
+
+    # -- timers
+    async def insert_timer(
+        self, campaign_id: int, round_id: int, kind: str, due_at: int, offset_s: int = 0
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO timers (campaign_id, round_id, kind, due_at, offset_s)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (campaign_id, round_id, kind, due_at, offset_s),
+        )
+
+    async def due_timers(self, now: int) -> list[TimerRow]:
+        # Reminders before deadlines at the same instant: a reminder due with its own
+        # deadline is dropped by the service (the round is no longer open) rather than sent late.
+        return await self._each(
+            timer_row,
+            "SELECT * FROM timers WHERE done = FALSE AND due_at <= ?"
+            " ORDER BY due_at, CASE kind WHEN 'reminder' THEN 0 ELSE 1 END, id",
+            (now,),
+        )
+
+    async def round_timers(self, round_id: int, *, pending_only: bool = True) -> list[TimerRow]:
+        sql = "SELECT * FROM timers WHERE round_id = ?"
+        if pending_only:
+            sql += f" AND {self.NOT_INDEXED}done = FALSE"
+        return await self._each(timer_row, sql + " ORDER BY due_at, id", (round_id,))
+
+    async def finish_timer(self, timer_id: int) -> None:
+        await self._write("UPDATE timers SET done = TRUE WHERE id = ?", (timer_id,))
+
+    async def finish_round_timers(self, round_id: int) -> None:
+        await self._write(
+            "UPDATE timers SET done = TRUE WHERE round_id = ? AND done = FALSE", (round_id,)
+        )
+
+    async def shift_round_timers(self, round_id: int, seconds: int) -> None:
+        await self._write(
+            "UPDATE timers SET due_at = due_at + ? WHERE round_id = ? AND done = FALSE",
+            (seconds, round_id),
+        )
+
+    # -- outbox (queueing, claiming and releasing are the backend's: see each)
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
+        return await self._each(
+            outbox_row,
+            "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?",
+            (limit,),
+        )
+
+    async def outbox(self, campaign_id: int | None = None) -> list[OutboxRow]:
+        if campaign_id is None:
+            return await self._each(outbox_row, "SELECT * FROM outbox ORDER BY id")
+        return await self._each(
+            outbox_row, "SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+        )
+
+    async def outbox_item(self, item_id: int) -> OutboxRow | None:
+        return await self._first(outbox_row, "SELECT * FROM outbox WHERE id = ?", (item_id,))
+
+    async def mark_delivered(self, item_id: int, message_id: int, now: int) -> None:
+        await self._write(
+            "UPDATE outbox SET status = 'delivered', delivered_id = ?, delivered_at = ?,"
+            " attempts = attempts + 1, last_error = NULL WHERE id = ?",
+            (message_id, now, item_id),
+        )
+
+    async def mark_retry(self, item_id: int, error: str, next_attempt_at: int) -> None:
+        await self._write(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?"
+            " WHERE id = ?",
+            (error[:500], next_attempt_at, item_id),
+        )
+
+    async def redeliver(self, campaign_id: int, now: int) -> int:
+        rows = await self._write(
+            "UPDATE outbox SET status = 'pending', next_attempt_at = ?"
+            " WHERE campaign_id = ? AND ((status = 'pending' AND attempts > 0)"
+            " OR (status = 'failed' AND last_error NOT LIKE 'obsolete%'"
+            " AND last_error NOT LIKE 'recipient%'))"
+            " RETURNING id",
+            (now, campaign_id),
+        )
+        return len(rows)
+
+    async def mark_failed(self, item_id: int, error: str) -> None:
+        await self._write(
+            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?"
+            " WHERE id = ?",
+            (error[:500], item_id),
+        )
+
+    async def message_ref(self, campaign_id: int, key: str) -> int | None:
+        row = await self._one(
+            "SELECT message_id FROM message_refs WHERE campaign_id = ? AND key = ?",
+            (campaign_id, key),
+        )
+        return None if row is None else int(row["message_id"])
+
+    async def set_message_ref(
+        self, campaign_id: int, key: str, target_id: int, message_id: int
+    ) -> None:
+        await self._write(
+            "INSERT INTO message_refs (campaign_id, key, target_id, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (campaign_id, key) DO UPDATE SET target_id = excluded.target_id,"
+            " message_id = excluded.message_id",
+            (campaign_id, key, target_id, message_id),
+        )
+
+    # -- audit
+    async def add_audit(
+        self,
+        campaign_id: int | None,
+        guild_id: int | None,
+        who: int,
+        what: str,
+        why: str,
+        data: Mapping[str, Any],
+        now: int,
+    ) -> int:
+        return await self._insert_id(
+            "INSERT INTO audit (campaign_id, guild_id, who, what, why, data, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (campaign_id, guild_id, who, what, why, self._pack(dumps(dict(data))), now),
+        )
+
+    async def audit(self, campaign_id: int) -> list[AuditRow]:
+        return await self._each(
+            audit_row, "SELECT * FROM audit WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+        )
