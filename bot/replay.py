@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import secrecy
-from bot.announce import described, field_text, round_text
+from bot.announce import described, round_text
 from bot.boards import deadline_words
 from bot.clock import from_epoch
 from bot.export import Verification, verify_export
@@ -29,6 +29,7 @@ from bot.service_model import choice_of, short_receipt
 from bot.service_rounds import state_of
 from db.repository import Transaction
 from engine.ruleset import Rules
+from rendering.i18n import field_word
 from rendering.replay.page import (
     Chosen,
     Ending,
@@ -342,6 +343,9 @@ class _Composer:
         if not is_open and all(_idle(lock) for lock in locks.values()):
             return None  # nobody decided anything: the channel showed no reveal either
         order = self.rules.field_order()
+        # A per-unit field is named by its unit's public words (a pilot and his plane), as
+        # the reveal names it, not by the engine's id for the unit.
+        labels = {d.field: d.label for d in self.rules.pending(played.before) if d.label}
         chosen = []
         for side in self.rules.side_ids:
             lock = locks.get(side)
@@ -365,7 +369,7 @@ class _Composer:
                 )
                 pairs = tuple(
                     (
-                        field_text(name, self.loc),
+                        field_word(name, self.loc, labels.get(name, "")),
                         self.presenter.option_text(self.scenario, name, choice[name], self.loc),
                     )
                     for name in fields

@@ -4,6 +4,7 @@ registry is covered as soon as it is registered."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,10 @@ async def test_a_finished_campaign_of_every_game_makes_its_page(
     if ruleset == "wings":  # its turns flown as the channel showed them: still and animation
         # and each turn named as its table names it, the mission and its own turn
         assert all("Mission " in s.text for s in page.sections[1:-1])
+        # a plane's program named by its pilot and plane, as the reveal names it, never by
+        # the engine's id for the plane ('P3')
+        fields = re.findall(r'<span class="field">([^<]*)</span>', made.html)
+        assert fields and not [f for f in fields if re.search(r"\bP\d+\b", f)], fields
         gifs = [i for i in page.images if i["src"].startswith("data:image/gif")]
         assert gifs and all(i["alt"].strip() for i in gifs)
     assert "Verified: every receipt and every event replayed" in made.html
