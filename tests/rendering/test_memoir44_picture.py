@@ -46,3 +46,29 @@ def test_the_status_board_shows_its_last_line_whole(deadline: str | None) -> Non
     unlocked = {side: False for side in rules.side_ids}
     png = Memoir44Presenter().status_board(view, unlocked, deadline, "fr")
     assert _bottom_rows_are_paper(png, 12)
+
+
+@pytest.mark.parametrize("viewer", [None, "axis"])
+def test_a_hand_is_the_viewers_own_only_on_its_own_panel(
+    viewer: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the game's end every hand opens: the public board says 'in hand', not 'your
+    hand' (the replay page's and the channel's last board)."""
+    import rendering.rulesets.memoir44.picture as picture
+
+    _, view = _opening_view()
+    allies = view.sides["allies"].model_copy(update={"hand": ("air-sortie",)})
+    shown = view.model_copy(update={"viewer": viewer, "sides": {**view.sides, "allies": allies}})
+    asked: list[str] = []
+    words = picture._w
+
+    def _w(key: str, locale: str, **params: object) -> str:
+        asked.append(key)
+        return words(key, locale, **params)
+
+    monkeypatch.setattr(picture, "_w", _w)
+    air_picture(shown, [], "en")
+    assert "open-hand" in asked and "your-hand" not in asked
+    asked.clear()
+    air_picture(shown.model_copy(update={"viewer": "allies"}), [], "en")
+    assert "your-hand" in asked and "open-hand" not in asked

@@ -190,9 +190,10 @@ def _side_panel(
         notes.append(_w("lost", locale, types=lost_words))
     if not notes:
         notes.append(_w("no-medal", locale))
-    if mine.hand is not None:  # the viewer's own side: its hand, by title
+    if mine.hand is not None:  # the viewer's own side, or every side once the game is over
         titles = ", ".join(card_title(key, locale) for key in sorted(mine.hand)) or "—"
-        notes.insert(0, _w("your-hand", locale, cards=titles))
+        whose = "your-hand" if view.viewer == side else "open-hand"
+        notes.insert(0, _w(whose, locale, cards=titles))
     for note in wrap(" · ".join(notes), font(SMALL), INNER - 32, max_lines=2):
         draw_text(draw, (x, y), note, font(SMALL), MUTED, "lm")
         y += 30
