@@ -42,9 +42,7 @@ def a_turn_with_shots(seed: str = "bench") -> tuple[Any, Flown, Any, dict[str, s
     events: dict[int, list[tuple[str, Any]]] = {}
     for _ in range(200):
         progress = rules.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for d in rules.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, happened = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
         public = rules.public_events(happened)  # what the log and the channel get
         events.setdefault(progress.turn, []).extend((e.kind, e.data) for e in public)

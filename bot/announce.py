@@ -24,8 +24,8 @@ from bot import boards, drawing, secrecy, service_rounds
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
-from bot.i18n import field_word, t, word
-from bot.panel import PanelSpec, deadline_text, side_text
+from bot.i18n import t, word
+from bot.panel import PanelSpec, deadline_text, field_text, round_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
 from bot.service_rounds import load_view_state, panel_data, view_of
@@ -67,14 +67,6 @@ def duration_text(seconds: int, locale: str = "en") -> str:
     if normalize(locale) == "en":
         return format_duration(seconds)
     return duration_words(seconds, locale)
-
-
-def round_text(kind: str, locale: str) -> str:
-    return t(f"service.round.{kind}", locale)
-
-
-def field_text(name: str, locale: str) -> str:
-    return field_word(name, locale)
 
 
 def reason_text(reason: str, locale: str) -> str:
@@ -483,7 +475,7 @@ class AnnouncementBuilder:
             side = str(entry["side"])
             pairs = tuple(
                 (
-                    field_word(name, loc, value.get("field_label", "")),
+                    field_text(name, loc, value.get("field_label", "")),
                     plugin.presenter.option_text(c.scenario, name, value["id"], loc),
                 )
                 for name, value in entry["fields"].items()
@@ -579,9 +571,7 @@ class AnnouncementBuilder:
             return await self._told(plugin, c, payload, facts, public, told)
         lines = [t("service.summary.title", loc, turn=turn)]
         # A ruleset whose turns a line can tell (planes down, balloons burnt) says it first.
-        happened = getattr(plugin.presenter, "turn_happenings", None)
-        if happened is not None:
-            lines += happened(public, facts.get("events", ()), loc)
+        lines += plugin.presenter.turn_happenings(public, events, loc)
         lines += plugin.presenter.turn_summary(public, turn, loc)
         # A last round nobody decided in had no reveal: the receipts it opened come here.
         lines += receipts_line(payload.get("opened") or (), facts.get("locked", 0), loc)

@@ -855,16 +855,25 @@ def _compare_sealed(where: str, events: Sequence[Any], recorded: list[dict[str, 
         {"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"]), "owner": e["owner"]}
         for e in recorded
     ]
-    if replayed == stored:
+    differs = _first_difference(replayed, stored)
+    if differs is None:
         return ""
+    index, told = differs
+    return f"{where}: sealed event #{index + 1} differs from the replay:{told}"
+
+
+def _first_difference(replayed: list[Any], stored: list[Any]) -> tuple[int, str] | None:
+    """Where the stored events first part from the replayed ones, and both there in words
+    (None where they agree)."""
+    if replayed == stored:
+        return None
     index = next(
         (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
         min(len(replayed), len(stored)),
     )
     got = stored[index] if index < len(stored) else "nothing"
     want = replayed[index] if index < len(replayed) else "nothing"
-    return (
-        f"{where}: sealed event #{index + 1} differs from the replay:"
+    return index, (
         f" recorded {json.dumps(got, sort_keys=True)[:300]},"
         f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
     )
@@ -874,17 +883,9 @@ def _compare_events(where: str, events: Sequence[Any], recorded: list[dict[str, 
     """Why the recorded engine events are not what the replay gives ("" when they are)."""
     replayed = [{"kind": e.kind, "turn": e.turn, "data": _normal(e.data)} for e in events]
     stored = [{"kind": e["kind"], "turn": e["turn"], "data": _normal(e["data"])} for e in recorded]
-    if replayed == stored:
+    differs = _first_difference(replayed, stored)
+    if differs is None:
         return ""
-    index = next(
-        (i for i, (a, b) in enumerate(zip(replayed, stored, strict=False)) if a != b),
-        min(len(replayed), len(stored)),
-    )
-    got = stored[index] if index < len(stored) else "nothing"
-    want = replayed[index] if index < len(replayed) else "nothing"
+    index, told = differs
     seq = recorded[index]["seq"] if index < len(recorded) else "-"
-    return (
-        f"{where}: event #{index + 1} (seq {seq}) differs from the replay:"
-        f" recorded {json.dumps(got, sort_keys=True)[:300]},"
-        f" replay gives {json.dumps(want, sort_keys=True)[:300]}"
-    )
+    return f"{where}: event #{index + 1} (seq {seq}) differs from the replay:{told}"

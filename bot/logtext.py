@@ -251,6 +251,10 @@ def _special(
 ) -> str:
     """Fields some kinds need worked out from several values; returns the variant key."""
     key = f"log.{kind}"
+    for game in games:  # the game's own events say which of their templates fits
+        variant = game.log_variant(kind, data)
+        if variant is not None:
+            return key + variant
     if kind == "player-joined" and data.get("commander"):
         key += "-commander"
     elif kind == "player-removed" and data.get("new_commander"):
@@ -263,22 +267,6 @@ def _special(
             params["deadline"] = f"<t:{int(deadline)}:f>"
         else:
             key += "-open"
-    elif kind == "moved" and "level" in data:
-        key += "-card"  # a move told since the moves say their card (issue 27)
-    elif kind in ("shot-down", "exploded") and data.get("by") is None:
-        # A plane lost to no named shooter: a collision, a cable, bad luck, or guns the
-        # event does not name (a raid's flak).
-        key += "-unaided"
-    elif kind == "turn-started" and "mission_turn" not in data and "run" in data:
-        key += "-run"  # a raid counts turns within each bomber's run, not the mission's
-    elif kind == "mission-over" and "winner" not in data and "dam_hits" in data:
-        key += "-dam"  # a raid ends on what reached the dam; the campaign names the winner
-    elif kind == "crew-hit":
-        station = str(data.get("station"))
-        params["station"] = word(f"log.station.{station}", station, lang)
-    elif kind == "bomb-exploded":
-        outcome = str(data.get("outcome"))
-        params["outcome"] = word(f"log.outcome.{outcome}", outcome, lang)
     elif kind == "campaign-created" and isinstance(data.get("switches"), Mapping):
         key += "-switches"  # the GM's switches (bot.switches), as he typed them
         params["switches"] = ", ".join(f"{k}={v}" for k, v in data["switches"].items())

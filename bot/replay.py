@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import secrecy
-from bot.announce import described, round_text
+from bot.announce import described
 from bot.boards import deadline_words
 from bot.clock import from_epoch
 from bot.export import Verification, verify_export
 from bot.i18n import t, word
-from bot.panel import side_text
+from bot.panel import round_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import choice_of, short_receipt
 from bot.service_rounds import state_of

@@ -24,7 +24,7 @@ import logging
 
 from bot.service_core import ServiceCore
 from bot.service_model import TickResult
-from bot.service_rounds import fill_missing, gm_notice, notify
+from bot.service_rounds import close_with_defaults, notify
 from db.repository import TimerRow, Transaction
 
 log = logging.getLogger(__name__)
@@ -132,17 +132,5 @@ async def _deadline(service: ServiceCore, tx: Transaction, timer: TimerRow) -> i
     if campaign.status != "active" or round_row.status != "open":
         return None
     ctx = service._ctx()
-    filled = await fill_missing(tx, ctx, campaign, round_row, "deadline")
-    await tx.update_round(round_row.id, status="resolving")
-    if filled:
-        await gm_notice(
-            tx,
-            campaign,
-            "defaults",
-            ctx.now,
-            turn=round_row.turn,
-            round=round_row.kind,
-            sides=list(filled),
-            why="deadline",
-        )
+    await close_with_defaults(tx, ctx, campaign, round_row, "deadline")
     return round_row.id

@@ -19,7 +19,7 @@ from bot.service_model import (
     ServiceError,
 )
 from bot.service_rounds import (
-    fill_missing,
+    close_with_defaults,
     finish_campaign,
     gm_notice,
     open_round,
@@ -271,8 +271,7 @@ class ModerationMixin(ServiceCore):
             if live is None or live.status != "open":
                 raise ServiceError("no-open-round")
             ctx = self._ctx()
-            filled = await fill_missing(tx, ctx, campaign, live, "resolve-now")
-            await tx.update_round(live.id, status="resolving")
+            filled = await close_with_defaults(tx, ctx, campaign, live, "resolve-now")
             await self._audit(
                 tx,
                 campaign,
@@ -282,17 +281,6 @@ class ModerationMixin(ServiceCore):
                 round=live.id,
                 defaulted=list(filled),
             )
-            if filled:
-                await gm_notice(
-                    tx,
-                    campaign,
-                    "defaults",
-                    ctx.now,
-                    turn=live.turn,
-                    round=live.kind,
-                    sides=list(filled),
-                    why="resolve-now",
-                )
             round_id = live.id
         await self._resolve(round_id)
         return filled

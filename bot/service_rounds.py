@@ -655,10 +655,12 @@ async def lock_side(
     return receipt
 
 
-async def fill_missing(
+async def close_with_defaults(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, round_row: RoundRow, why: str
 ) -> list[str]:
-    """Lock a choice for every side that has not locked, per the campaign's policy."""
+    """Lock a choice for every side that has not locked, per the campaign's policy, and
+    mark the round for resolution; the GM is told which sides got their defaults and
+    ``why`` (the deadline, the GM's resolve-now). The sides defaulted, in order."""
     rules = ctx.plugin(campaign).rules
     state = await state_of(tx, rules, round_row.snapshot_before_id, history=False)
     standing = await tx.standing_locks(round_row.id)
@@ -696,6 +698,18 @@ async def fill_missing(
                 )
             ],
             ctx.now,
+        )
+    await tx.update_round(round_row.id, status="resolving")
+    if filled:
+        await gm_notice(
+            tx,
+            campaign,
+            "defaults",
+            ctx.now,
+            turn=round_row.turn,
+            round=round_row.kind,
+            sides=list(filled),
+            why=why,
         )
     return filled
 
@@ -954,37 +968,22 @@ async def _announce_reveal(
     told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
     if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
         return opened
+    payload: dict[str, Any] = {
+        "round_id": round_row.id,
+        "turn": round_row.turn,
+        "round": round_row.kind,
+        "snapshot_id": after_id,
+        "sides": sides,
+        "opened": opened,
+    }
     if rules.public_round(round_row.kind):
         # Nothing was sealed: one short line says what was done, no receipts, no image.
-        await notify(
-            tx,
-            campaign,
-            "reveal",
-            {
-                "round_id": round_row.id,
-                "turn": round_row.turn,
-                "round": round_row.kind,
-                "snapshot_id": after_id,
-                "sides": [s for s in sides if s["fields"]],
-                "opened": [],
-                "public": True,
-            },
-            ctx.now,
-            dedupe_key=f"reveal:{round_row.id}",
-        )
-        return []
+        payload.update(sides=[s for s in sides if s["fields"]], opened=[], public=True)
     await notify(
         tx,
         campaign,
         "reveal",
-        {
-            "round_id": round_row.id,
-            "turn": round_row.turn,
-            "round": round_row.kind,
-            "snapshot_id": after_id,
-            "sides": sides,
-            "opened": opened,
-        },
+        payload,
         ctx.now,
         dedupe_key=f"reveal:{round_row.id}",
     )

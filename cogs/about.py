@@ -11,6 +11,23 @@ from discord.ext import commands
 import bot
 from bot.i18n import t
 from bot.rulesets import FACTORIES, PLANNED
+from cogs.common import campaigns
+
+
+async def _admin(interaction: discord.Interaction[Any]) -> discord.Member | None:
+    """The member running a server setting, if he may (Administrator or Manage Server, in a
+    server); else he is told he may not, and None."""
+    member = interaction.user
+    allowed = isinstance(member, discord.Member) and (
+        member.guild_permissions.administrator or member.guild_permissions.manage_guild
+    )
+    if not allowed or interaction.guild_id is None:
+        await interaction.response.send_message(
+            t("cogs.error.not_admin", interaction.locale), ephemeral=True
+        )
+        return None
+    assert isinstance(member, discord.Member)
+    return member
 
 
 class About(commands.Cog):
@@ -40,19 +57,10 @@ class About(commands.Cog):
     async def gm_role(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
-        member = interaction.user
-        allowed = isinstance(member, discord.Member) and (
-            member.guild_permissions.administrator or member.guild_permissions.manage_guild
-        )
-        if not allowed or interaction.guild_id is None:
-            await interaction.response.send_message(
-                t("cogs.error.not_admin", interaction.locale), ephemeral=True
-            )
+        member = await _admin(interaction)
+        if member is None or interaction.guild_id is None:
             return
-        services = getattr(self.client, "services", None)
-        if services is None:
-            raise RuntimeError("Sortie's services are not running")
-        await services.campaigns.set_gm_role(
+        await campaigns(interaction).set_gm_role(
             interaction.guild_id, role.id if role else None, by=member.id
         )
         key = "cogs.config.gm_role_set" if role else "cogs.config.gm_role_cleared"
@@ -71,19 +79,10 @@ class About(commands.Cog):
         ]
     )
     async def creators(self, interaction: discord.Interaction[Any], who: str) -> None:
-        member = interaction.user
-        allowed = isinstance(member, discord.Member) and (
-            member.guild_permissions.administrator or member.guild_permissions.manage_guild
-        )
-        if not allowed or interaction.guild_id is None:
-            await interaction.response.send_message(
-                t("cogs.error.not_admin", interaction.locale), ephemeral=True
-            )
+        member = await _admin(interaction)
+        if member is None or interaction.guild_id is None:
             return
-        services = getattr(self.client, "services", None)
-        if services is None:
-            raise RuntimeError("Sortie's services are not running")
-        await services.campaigns.set_creators(interaction.guild_id, who, by=member.id)
+        await campaigns(interaction).set_creators(interaction.guild_id, who, by=member.id)
         await interaction.response.send_message(
             t(f"cogs.config.creators_{who}", interaction.locale), ephemeral=True
         )

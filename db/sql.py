@@ -20,6 +20,7 @@ from __future__ import annotations
 import abc
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from typing import Any, NamedTuple, TypeVar
 
 from db import bundles
@@ -82,107 +83,60 @@ def dumps(value: Any) -> str:
 # ------------------------------------------------------------------------------ rows
 
 
+R = TypeVar("R")
+
+
+_COLUMNS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _columns(cls: type[Any]) -> tuple[str, ...]:
+    names = _COLUMNS.get(cls)
+    if names is None:
+        names = _COLUMNS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def from_row(cls: type[R], row: Any, **worked: Any) -> R:
+    """A row type from a database row: each field the column of its name, but those
+    ``worked`` out here (a flag made a bool, text unpacked or parsed)."""
+    return cls(**{name: worked[name] if name in worked else row[name] for name in _columns(cls)})
+
+
 def campaign_row(row: Any) -> CampaignRow:
-    return CampaignRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        gm_id=row["gm_id"],
-        ruleset=row["ruleset"],
-        scenario=row["scenario"],
-        locale=row["locale"],
-        seed=row["seed"],
-        seed_commitment=row["seed_commitment"],
+    return from_row(
+        CampaignRow,
+        row,
         seed_revealed=bool(row["seed_revealed"]),
-        round_seconds=row["round_seconds"],
         reminder_offsets=tuple(int(x) for x in json.loads(row["reminder_offsets"])),
-        missing_policy=row["missing_policy"],
         gm_sees_secrets=bool(row["gm_sees_secrets"]),
         allow_unlock=bool(row["allow_unlock"]),
-        status=row["status"],
-        branch=row["branch"],
-        snapshot_id=row["snapshot_id"],
-        round_message_id=row["round_message_id"],
-        card_message_id=row["card_message_id"],
-        paused_at=row["paused_at"],
-        created_at=row["created_at"],
-        started_at=row["started_at"],
-        ended_at=row["ended_at"],
-        end_reason=row["end_reason"],
     )
 
 
 def player_row(row: Any) -> PlayerRow:
-    return PlayerRow(
-        campaign_id=row["campaign_id"],
-        user_id=row["user_id"],
-        side=row["side"],
-        commander=bool(row["commander"]),
-        dm_ok=bool(row["dm_ok"]),
-        joined_at=row["joined_at"],
-        last_active=row["last_active"],
-        left_at=row["left_at"],
-    )
+    return from_row(PlayerRow, row, commander=bool(row["commander"]), dm_ok=bool(row["dm_ok"]))
 
 
 def snapshot_row(row: Any) -> SnapshotRow:
-    return SnapshotRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        branch=row["branch"],
-        turn=row["turn"],
-        round_kind=row["round_kind"],
-        state=unpack(row["state"]),
-        created_at=row["created_at"],
-        history_len=row["history_len"],
-    )
+    return from_row(SnapshotRow, row, state=unpack(row["state"]))
 
 
 def round_row(row: Any) -> RoundRow:
-    return RoundRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        branch=row["branch"],
-        turn=row["turn"],
-        kind=row["kind"],
-        status=row["status"],
-        opened_at=row["opened_at"],
-        deadline_at=row["deadline_at"],
-        resolved_at=row["resolved_at"],
-        message_id=row["message_id"],
-        snapshot_before_id=row["snapshot_before_id"],
-        snapshot_after_id=row["snapshot_after_id"],
-        sealed=row["sealed"],
-    )
+    return from_row(RoundRow, row)
 
 
 def lock_row(row: Any) -> LockRow:
-    return LockRow(
-        id=row["id"],
-        round_id=row["round_id"],
-        side=row["side"],
-        canonical=unpack(row["canonical"]),
-        salt=row["salt"],
-        receipt=row["receipt"],
-        locked_at=row["locked_at"],
-        by_user=row["by_user"],
-        defaulted=bool(row["defaulted"]),
-        withdrawn_at=row["withdrawn_at"],
+    return from_row(
+        LockRow, row, canonical=unpack(row["canonical"]), defaulted=bool(row["defaulted"])
     )
 
 
 def event_row(row: Any, data: Any = None) -> EventRow:
-    return EventRow(
-        seq=row["seq"],
-        campaign_id=row["campaign_id"],
-        round_id=row["round_id"],
-        branch=row["branch"],
-        source=row["source"],
-        kind=row["kind"],
-        turn=row["turn"],
+    return from_row(
+        EventRow,
+        row,
         data=json.loads(unpack(row["data"])) if data is None else data,
         void=bool(row["void"]),
-        created_at=row["created_at"],
     )
 
 
@@ -195,48 +149,15 @@ def event_rows(row: Any) -> list[EventRow]:
 
 
 def timer_row(row: Any) -> TimerRow:
-    return TimerRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        round_id=row["round_id"],
-        kind=row["kind"],
-        due_at=row["due_at"],
-        offset_s=row["offset_s"],
-        done=bool(row["done"]),
-    )
+    return from_row(TimerRow, row, done=bool(row["done"]))
 
 
 def outbox_row(row: Any) -> OutboxRow:
-    return OutboxRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        kind=row["kind"],
-        target_kind=row["target_kind"],
-        target_id=row["target_id"],
-        message_key=row["message_key"],
-        payload=json.loads(unpack(row["payload"])),
-        status=row["status"],
-        attempts=row["attempts"],
-        next_attempt_at=row["next_attempt_at"],
-        last_error=row["last_error"],
-        delivered_id=row["delivered_id"],
-        delivered_at=row["delivered_at"],
-        dedupe_key=row["dedupe_key"],
-        created_at=row["created_at"],
-    )
+    return from_row(OutboxRow, row, payload=json.loads(unpack(row["payload"])))
 
 
 def audit_row(row: Any) -> AuditRow:
-    return AuditRow(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        guild_id=row["guild_id"],
-        who=row["who"],
-        what=row["what"],
-        why=row["why"],
-        data=json.loads(unpack(row["data"])),
-        at=row["at"],
-    )
+    return from_row(AuditRow, row, data=json.loads(unpack(row["data"])))
 
 
 class EventPlace(NamedTuple):

@@ -331,6 +331,26 @@ class HistorySplit(Generic[ModelT]):
         return result
 
 
+class StoredInRows(Generic[ModelT]):
+    """Storage for a pydantic state whose history lives in append-only rows beside its
+    snapshot (issue 13). Mixed in before ``Rules``, it writes ``load``, ``dump``,
+    ``dump_stored`` and ``load_stored`` from the ruleset's ``stored`` split."""
+
+    stored: HistorySplit[ModelT]
+
+    def load(self, text: str) -> ModelT:
+        return self.stored.load(text, ())
+
+    def dump(self, state: ModelT) -> str:
+        return state.model_dump_json()
+
+    def dump_stored(self, state: ModelT, since: int = 0) -> Stored:
+        return self.stored.dump(state, since)
+
+    def load_stored(self, current: str, records: Sequence[str]) -> ModelT:
+        return self.stored.load(current, records)
+
+
 # A ``map`` over work that may run in other processes: the function and every item must
 # pickle, and the results come back in the items' order.
 Spread = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
@@ -643,4 +663,14 @@ class Rules(ABC, Generic[StateT, ViewT]):
         result: dict[str, dict[str, str]] = {}
         for decision in decisions:
             result.setdefault(decision.side, {})[decision.field] = decision.default
+        return result
+
+    def drawn(
+        self, decisions: Sequence[Decision], pick: random.Random
+    ) -> dict[str, dict[str, str]]:
+        """An offered option for each field drawn from ``pick``, one draw a decision in their
+        order: how the offline sweeps, benchmarks and tests play a campaign through."""
+        result: dict[str, dict[str, str]] = {}
+        for decision in decisions:
+            result.setdefault(decision.side, {})[decision.field] = pick.choice(decision.options).id
         return result

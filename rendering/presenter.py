@@ -62,8 +62,8 @@ class Presenter(Protocol[V]):
 
     # Whether ``turn_told`` shows each turn with the choices it flew (Wings): the reveal of
     # a round that closes a turn would then repeat them, and is not posted (its receipts go
-    # with the turn).
-    tells_turns: bool
+    # with the turn). By default the reveal is posted.
+    tells_turns: bool = False
 
     # -- words
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
@@ -92,19 +92,25 @@ class Presenter(Protocol[V]):
 
     def names(self, view: V) -> Mapping[str, str]:
         """What the game's events name by id, as players know it ("P3" -> "Kurt Wolff"),
-        from the public view: ``/log`` reads these names. Empty where events name nothing
-        by id."""
-        ...
+        from the public view: ``/log`` reads these names. Empty by default: events that
+        name their places and units in words already."""
+        return {}
 
     def panel_summary(self, view: V, side: str, locale: str) -> str: ...
 
     def turn_summary(self, view: V, turn: int, locale: str) -> list[str]: ...
 
+    def turn_happenings(self, view: V, events: TurnEvents, locale: str) -> list[str]:
+        """What a turn did, said before its summary where a line can tell it (planes down,
+        balloons burnt), from the public view after it and its public events. None by
+        default."""
+        return []
+
     def campaign_length(self, scenario: str, view: V | None, locale: str) -> str | None:
         """How long the campaign is, in the game's own words ("3 missions of up to 9
         turns; mission 1 lasted 6"), from the public view once there is one; None where the
-        scenario's turns say it (the campaign card then counts turns)."""
-        ...
+        scenario's turns say it (the campaign card then counts turns): the default."""
+        return None
 
     def status_lines(self, view: V, locale: str) -> list[str]:
         """The text beside the status board (``/status``): where the campaign stands."""
@@ -139,9 +145,9 @@ class Presenter(Protocol[V]):
     ) -> TurnTold | None:
         """The turn just played, shown: what each side did and what came of it, in words and
         pictures, or None where the game tells its turns otherwise (its reports, or the
-        plain summary). ``view`` is the public view after the turn; ``events`` its public
-        events."""
-        ...
+        plain summary: the default). ``view`` is the public view after the turn; ``events``
+        its public events."""
+        return None
 
     def after_action_turn(
         self, scenario: str, view: V, turn: int, locale: str, images: Mapping[str, str]
@@ -154,6 +160,12 @@ class Presenter(Protocol[V]):
     def log_sentence(self, kind: str, data: Mapping[str, Any], locale: str) -> str | None:
         """One of this game's events said its own way (a strike's detail line), or None:
         the shared template says it."""
+        return None
+
+    def log_variant(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        """Which template says one of this game's events, as the suffix of its key
+        (``log.<kind><suffix>``: ``-unaided`` for a plane lost to no named shooter), or None:
+        the plain one."""
         return None
 
     def log_words(self, name: str, value: Any, locale: str, *, opening: bool = False) -> str | None:

@@ -49,9 +49,7 @@ def random_export(catalog: Catalog, scenario: str, seed: str, picks: int) -> dic
     ]
     while not rules.progress(state).finished:
         progress = rules.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = rnd.choice(decision.options).id
+        choices = rules.drawn(rules.pending(state), rnd)
         state, new = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
         round_id = len(rounds) + 1
         rounds.append(

@@ -14,16 +14,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import discord
 import simcord
 
 from bot.client import COGS, SortieBot
 from bot.demo import SeededTokens
-from bot.runtime import FuncClock, open_services
+from bot.runtime import FuncClock, Services, open_services
 from bot.service_model import Pace
+from engine.ruleset import Decision
 from engine.zero.types import Side
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -75,8 +80,28 @@ async def photograph(
             await shoot(pv.url, stem.with_name(f"{stem.name}-{width}.png"), width, height)
 
 
-async def main(out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
+@dataclass
+class Table:
+    """A campaign started in simcord: the bot, its services, the channel and who sits at it."""
+
+    env: simcord.Env
+    bot: SortieBot
+    services: Services
+    campaign_id: int
+    channel: Any
+    alice_user: Any
+    bob_user: Any
+    alice: Any
+    bob: Any
+    spectator: Any
+
+
+@asynccontextmanager
+async def table(
+    channel_name: str, scenario: str, sides: tuple[str, str], **create: Any
+) -> AsyncIterator[Table]:
+    """A server with ``channel_name`` where a GM has started ``scenario``, Alice and Bob
+    commanding ``sides``; a spectator watches. The bot has posted all it had to."""
     holder: list[simcord.Env] = []
     clock = FuncClock(lambda: holder[0].now() if holder else EPOCH)
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,7 +111,7 @@ async def main(out: Path) -> None:
             async with simcord.run(bot) as env:
                 holder.append(env)
                 guild = env.create_guild()
-                channel = guild.create_text_channel("coral-sea")
+                channel = guild.create_text_channel(channel_name)
                 managers = guild.create_role(
                     "Organisers", permissions=discord.Permissions(manage_guild=True)
                 )
@@ -96,31 +121,45 @@ async def main(out: Path) -> None:
                 spectator = guild.add_member(env.create_user("spectator"))
                 svc = services.campaigns
                 info = await svc.create_campaign(
-                    guild.id, channel.id, gm.id, "coral-sea", Pace(), seed="screenshots"
+                    guild.id, channel.id, gm.id, scenario, Pace(), **create
                 )
-                await svc.join(info.id, alice.id, Side.JAPANESE)
-                await svc.join(info.id, bob.id, Side.ALLIED)
+                await svc.join(info.id, alice.id, sides[0])
+                await svc.join(info.id, bob.id, sides[1])
                 await svc.start(info.id, gm.id)
                 await bot.pump()
                 await env.settle()
-                await photograph(env, alice_user.dm_channel, alice_user, out / "dm-panel", 1400)
-                # Both commanders lock the first legal options: the reveal reaches the channel.
-                for user in (alice, bob):
-                    panel = await svc.panel(info.id, user.id)
-                    for decision in panel.decisions:
-                        await svc.draft(
-                            info.id,
-                            user.id,
-                            panel.round_id,
-                            decision.field,
-                            decision.options[0].id,
-                        )
-                    await svc.lock(info.id, user.id, panel.round_id)
-                await bot.pump()
-                await env.settle()
-                await photograph(env, channel, spectator, out / "channel", 1800)
+                yield Table(
+                    env, bot, services, info.id, channel, alice_user, bob_user, alice, bob,
+                    spectator,
+                )  # fmt: skip
         finally:
             await services.close()
+
+
+async def lock_both(at: Table, pick: Callable[[Decision, Mapping[str, str]], str | None]) -> None:
+    """Alice and Bob draft ``pick(decision, drafts)`` in every field (None keeps the draft)
+    and lock; the bot posts what follows."""
+    svc = at.services.campaigns
+    for user in (at.alice, at.bob):
+        panel = await svc.panel(at.campaign_id, user.id)
+        for decision in panel.decisions:
+            value = pick(decision, panel.drafts)
+            if value is not None:
+                await svc.draft(at.campaign_id, user.id, panel.round_id, decision.field, value)
+        await svc.lock(at.campaign_id, user.id, panel.round_id)
+    await at.bot.pump()
+    await at.env.settle()
+
+
+async def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    sides = (Side.JAPANESE.value, Side.ALLIED.value)
+    async with table("coral-sea", "coral-sea", sides, seed="screenshots") as at:
+        env = at.env
+        await photograph(env, at.alice_user.dm_channel, at.alice_user, out / "dm-panel", 1400)
+        # Both commanders lock the first legal options: the reveal reaches the channel.
+        await lock_both(at, lambda decision, drafts: decision.options[0].id)
+        await photograph(env, at.channel, at.spectator, out / "channel", 1800)
     print(f"screenshots in {out}")
 
 

@@ -12,19 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import tempfile
 from pathlib import Path
 
 import discord
-import simcord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.client import COGS, SortieBot
-from bot.demo import SeededTokens
-from bot.runtime import FuncClock, open_services
-from bot.service_model import Pace
-from scripts.screenshots import EPOCH, photograph
+from scripts.screenshots import lock_both, photograph, table
 
 
 def _select_id(panel: discord.Message, field: str) -> str:
@@ -46,55 +40,21 @@ def _options(panel: discord.Message, field: str) -> list[str]:
 
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    holder: list[simcord.Env] = []
-    clock = FuncClock(lambda: holder[0].now() if holder else EPOCH)
-    with tempfile.TemporaryDirectory() as tmp:
-        services = await open_services(Path(tmp) / "sortie.db", clock, seeds=SeededTokens(7))
-        bot = SortieBot(services=services, cogs=COGS)
-        try:
-            async with simcord.run(bot) as env:
-                holder.append(env)
-                guild = env.create_guild()
-                channel = guild.create_text_channel("western-front")
-                managers = guild.create_role(
-                    "Organisers", permissions=discord.Permissions(manage_guild=True)
-                )
-                gm = guild.add_member(env.create_user("gm"), roles=[managers])
-                alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
-                alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
-                spectator = guild.add_member(env.create_user("spectator"))
-                svc = services.campaigns
-                info = await svc.create_campaign(
-                    guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="ux"
-                )
-                await svc.join(info.id, alice.id, "entente")
-                await svc.join(info.id, bob.id, "central")
-                await svc.start(info.id, gm.id)
-                await bot.pump()
-                await env.settle()
-                # Alice drafts Albert Ball's program from the menu: the panel's picture shows
-                # it flown as a ghost path.
-                panel = [m for m in alice_user.dm_channel.history() if m.components][-1]
-                program = next(p for p in _options(panel, "plane1") if p.startswith("BL"))
-                await alice_user.select(panel, [program], custom_id=_select_id(panel, "plane1"))
-                await env.settle()
-                await photograph(
-                    env, alice_user.dm_channel, alice_user, out / "wings-panel-preview", 3000
-                )
-                for user in (alice, bob):
-                    drafts = await svc.panel(info.id, user.id)
-                    for decision in drafts.decisions:
-                        if decision.field not in drafts.drafts:
-                            await svc.draft(
-                                info.id, user.id, drafts.round_id, decision.field,
-                                decision.default,
-                            )  # fmt: skip
-                    await svc.lock(info.id, user.id, drafts.round_id)
-                await bot.pump()
-                await env.settle()
-                await photograph(env, channel, spectator, out / "wings-channel-turn", 2600)
-        finally:
-            await services.close()
+    sides = ("entente", "central")
+    async with table("western-front", "wings-1917", sides, ruleset="wings", seed="ux") as at:
+        env, alice_user = at.env, at.alice_user
+        # Alice drafts Albert Ball's program from the menu: the panel's picture shows it
+        # flown as a ghost path.
+        panel = [m for m in alice_user.dm_channel.history() if m.components][-1]
+        program = next(p for p in _options(panel, "plane1") if p.startswith("BL"))
+        await alice_user.select(panel, [program], custom_id=_select_id(panel, "plane1"))
+        await env.settle()
+        await photograph(env, alice_user.dm_channel, alice_user, out / "wings-panel-preview", 3000)
+        # Everyone else flies the default programs.
+        await lock_both(
+            at, lambda decision, drafts: None if decision.field in drafts else decision.default
+        )
+        await photograph(env, at.channel, at.spectator, out / "wings-channel-turn", 2600)
     print(f"screenshots in {out}")
 
 

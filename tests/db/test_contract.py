@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -33,15 +32,6 @@ from db.sqlite import SqliteRepository
 
 # A Discord snowflake is a 64-bit integer: it must round-trip on every backend.
 BIG = 1_234_567_890_123_456_789
-
-
-@pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Repository]:
-    repo = await open_repository(db_url)
-    try:
-        yield repo
-    finally:
-        await repo.close()
 
 
 def new_campaign(channel: int = 500, **changes: object) -> NewCampaign:

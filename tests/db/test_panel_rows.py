@@ -6,26 +6,15 @@ out connections with nothing left over: no open transaction, no session setting 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 
-from db.backend import open_repository
 from db.postgres import PostgresRepository, PostgresTransaction
 from db.repository import ConstraintError, NewLock, PanelRows, PlayerRow, Repository, Transaction
 from tests.db.test_contract import new_campaign
 
 JAP, ALL, TEAMMATE, LEFT = 11, 22, 33, 44
-
-
-@pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Repository]:
-    repo = await open_repository(db_url)
-    try:
-        yield repo
-    finally:
-        await repo.close()
 
 
 async def _one_by_one(tx: Transaction, cid: int, user: int) -> PanelRows:

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import discord
 import pytest
@@ -99,6 +100,30 @@ def close_dms() -> Callable[[simcord.Env, simcord.UserHandle], None]:
 def manager_role(guild: simcord.GuildHandle) -> simcord.RoleHandle:
     """A role with Manage Server: its members may create campaigns (the default setting)."""
     return guild.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
+
+
+class Table(NamedTuple):
+    """A server with a channel to play in, a GM who may create campaigns, two players (as
+    users, for their DMs, and as members) and a spectator."""
+
+    guild: Any
+    channel: Any
+    gm: Any
+    alice_user: Any
+    bob_user: Any
+    alice: Any
+    bob: Any
+    spectator: Any
+
+
+def table(env: simcord.Env, channel: str = "front", gm_name: str = "gm") -> Table:
+    guild = env.create_guild()
+    room = guild.create_text_channel(channel)
+    gm = guild.add_member(env.create_user(gm_name), roles=[manager_role(guild)])
+    alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
+    alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
+    spectator = guild.add_member(env.create_user("spectator"))
+    return Table(guild, room, gm, alice_user, bob_user, alice, bob, spectator)
 
 
 def is_disabled(message: discord.Message, custom_id_prefix: str) -> bool:

@@ -12,24 +12,17 @@ import simcord
 from bot.export import verify_export
 from engine.zero.types import Side
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import control, dm_panel, gm_button, lock, options, refusal
+from tests.e2e.test_orders import control, custom_ids, dm_panel, gm_button, lock, options, refusal
 
 FIELDS = {"orders": ("fleet_tactic", "flight_ops", "doctrine"), "resource": ("resource",)}
 
 
 def card(channel: simcord.ChannelHandle, viewer: simcord.MemberActor) -> discord.Message:
-    cards = [m for m in channel.history(viewer=viewer) if any("sortie:join:" in c for c in _ids(m))]
+    cards = [
+        m for m in channel.history(viewer=viewer) if any("sortie:join:" in c for c in custom_ids(m))
+    ]
     assert cards, "no campaign card with join buttons"
     return cards[-1]
-
-
-def _ids(message: discord.Message) -> list[str]:
-    return [
-        child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", ())
-        if getattr(child, "custom_id", None)
-    ]
 
 
 async def _setup(world: World, env: simcord.Env) -> tuple[simcord.ChannelHandle, dict[str, object]]:
@@ -122,7 +115,7 @@ async def _whole_log(service: Any, campaign_id: int) -> list[Any]:
 
 
 def _join_id(channel: simcord.ChannelHandle, viewer: simcord.MemberActor, side: str) -> str:
-    return next(c for c in _ids(card(channel, viewer)) if c.endswith(f":{side}"))
+    return next(c for c in custom_ids(card(channel, viewer)) if c.endswith(f":{side}"))
 
 
 async def test_players_cannot_use_gm_tools_and_bad_input_changes_nothing(world: World) -> None:
@@ -231,15 +224,11 @@ async def test_restart_mid_round_then_reminder_and_deadline_still_fire(world: Wo
 
 
 async def test_gm_rollback_is_confirmed_audited_and_reopens_the_turn(world: World) -> None:
-    from tests.e2e.test_orders import PICKS, choose_all, open_table
+    from tests.e2e.test_orders import open_table, play_round
 
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            await choose_all(user, dm_panel(user), PICKS[side])
-            await lock(user, dm_panel(user))
-        await world.pump()
+        await play_round(world, table)
         service = world.services.campaigns
         status = await service.status(table.campaign_id)
         assert status.round is not None and status.round.kind == "resource"
@@ -286,28 +275,19 @@ async def test_closed_dms_found_at_join_and_gm_peek_follows_the_setting(
 
 
 async def test_log_pages_newest_first_with_buttons_and_a_turn_filter(world: World) -> None:
-    from tests.e2e.test_orders import PICKS, choose_all, open_table
+    from tests.e2e.test_orders import RESOURCE, open_table, play_round
 
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            await choose_all(user, dm_panel(user), PICKS[side])
-            await lock(user, dm_panel(user))
-        await world.pump()
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            panel = dm_panel(user, "Resource")
-            await choose_all(user, panel, {"resource": "15"})
-            await lock(user, dm_panel(user, "Resource"))
-        await world.pump()
+        await play_round(world, table)
+        await play_round(world, table, RESOURCE, "Resource")
 
         first = await table.spectator.slash(table.channel, "log")
         text = first.response.content
         assert first.ephemeral and "page 1 of" in text and "page 1 of 1" not in text
         assert "Victory points" in text  # the newest events come first
         assert "Campaign created" not in text  # the oldest are on a later page
-        older = next(c for c in _ids(first.response.message) if c.startswith("sortie:log:"))
+        older = next(c for c in custom_ids(first.response.message) if c.startswith("sortie:log:"))
         second = await table.spectator.click(first.response, custom_id=older)
         assert second.acknowledged
         assert second.response is not None and "page 2 of" in second.response.content

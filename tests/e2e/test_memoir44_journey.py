@@ -139,7 +139,7 @@ async def test_deploy_attack_ambush_shoot_down_and_withdrawal(world: World) -> N
         await world.pump()
         export = await service.export(cid)
         assert any(e["kind"] == "dice-rolled" for e in export["events"])
-        check = verify_export(export, world.services.catalog)
+        check = verify_export(export)
         assert check.ok and check.replayed, check.problems
 
 

@@ -242,6 +242,20 @@ PICKS = {
     ALLIED: {"fleet_tactic": "long", "flight_ops": "small:invasion-force", "doctrine": "cautious"},
 }
 
+RESOURCE = {JAPANESE: {"resource": "15"}, ALLIED: {"resource": "15"}}
+
+
+async def play_round(
+    world: World, table: Table, picks: dict[str, dict[str, str]] = PICKS, turn_round: str = ""
+) -> None:
+    """Both commanders choose ``picks`` on their DM panels (of ``turn_round``, where the
+    panel's title says it) and lock, and the bot posts what follows."""
+    for side in (JAPANESE, ALLIED):
+        user = table.user(side)
+        await choose_all(user, dm_panel(user, turn_round), picks[side])
+        await lock(user, dm_panel(user, turn_round))
+    await world.pump()
+
 
 # ------------------------------------------------------------------------------ tests
 

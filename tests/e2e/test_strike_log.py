@@ -7,7 +7,7 @@ import discord
 import simcord
 
 from tests.e2e.conftest import World
-from tests.e2e.test_orders import PICKS, choose_all, dm_panel, lock, open_table
+from tests.e2e.test_orders import RESOURCE, open_table, play_round
 
 
 def _older(message: discord.Message, page: int) -> str | None:
@@ -23,16 +23,8 @@ def _older(message: discord.Message, page: int) -> str | None:
 async def test_log_pages_carry_every_strike_detail_line_whole(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         table = await open_table(world, env)
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            await choose_all(user, dm_panel(user), PICKS[side])
-            await lock(user, dm_panel(user))
-        await world.pump()
-        for side in ("japanese", "allied"):
-            user = table.user(side)
-            await choose_all(user, dm_panel(user, "Resource"), {"resource": "15"})
-            await lock(user, dm_panel(user, "Resource"))
-        await world.pump()
+        await play_round(world, table)
+        await play_round(world, table, RESOURCE, "Resource")
 
         reply = await table.spectator.slash(table.channel, "log", turn=1)
         assert reply.response is not None

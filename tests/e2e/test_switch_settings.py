@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import simcord
 
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, table
 from tests.e2e.test_orders import gm_button, refusal
 
 
 async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("east")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
+        _, channel, gm, _, _, alice, bob, spectator = table(env, "east")
         service = world.services.campaigns
         created = await gm.slash(
             channel, "campaign new", ruleset="wings", scenario="wings-1917",
@@ -53,7 +51,6 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         assert view.data["front"] == "eastern"  # type: ignore[attr-defined]
         shown = (await gm.slash(channel, "campaign info")).response.content
         assert "front=eastern (the scenario's: western)" in shown
-        spectator = guild.add_member(env.create_user("spectator"))
         log = (await spectator.slash(channel, "log")).response.content
         assert "meant the east" in log and "front=eastern sun=on" in log
 
@@ -64,8 +61,6 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         said = clock.response.content
         assert "count from the next round" in said and "switches" not in said
 
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
         await alice.slash(channel, "campaign join", side="entente")
         await bob.slash(channel, "campaign join", side="central")
         await gm.slash(channel, "campaign start")

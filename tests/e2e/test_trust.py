@@ -3,11 +3,10 @@ another server, a GM demoted between the question and Confirm, campaign creation
 
 from __future__ import annotations
 
-import discord
 import simcord
 
 from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import forge, gm_button, open_table, refusal
+from tests.e2e.test_orders import custom_ids, forge, gm_button, open_table, refusal
 
 
 async def test_a_reason_never_pings_anyone(world: World) -> None:
@@ -40,7 +39,7 @@ async def test_a_join_button_forged_for_another_server_changes_nothing(world: Wo
         assert "created" in created.response.content.lower()
         await world.pump()
         card = next(m for m in other_channel.history() if m.components)
-        own = next(c for c in _ids(card) if c.startswith("sortie:join:"))
+        own = next(c for c in custom_ids(card) if c.startswith("sortie:join:"))
         # The tampered client points its own card's button at the first server's campaign.
         forged = f"sortie:join:{table.campaign_id}:japanese"
         forge(env, card, own, new_custom_id=forged)
@@ -80,15 +79,6 @@ async def test_a_plain_member_cannot_create_a_campaign_unless_the_server_allows(
         assert done.ephemeral
         created = await member.slash(channel, "campaign new", scenario="coral-sea")
         assert "created" in created.response.content.lower()
-
-
-def _ids(message: discord.Message) -> list[str]:
-    return [
-        child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", ())
-        if getattr(child, "custom_id", None)
-    ]
 
 
 async def test_a_log_button_with_a_huge_forged_page_still_answers(world: World) -> None:
@@ -151,3 +141,20 @@ async def test_a_gm_confirm_survives_time_and_a_restart_then_expires(world: Worl
         assert late.acknowledged
         assert (await svc.info(table.campaign_id)).status == "paused"
         assert late.response is not None and "expired" in late.response.content
+
+
+async def test_only_an_admin_sets_the_gm_role(world: World) -> None:
+    async with simcord.run(world.new_bot()) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("ops")
+        referees = guild.create_role("Referees")
+        member = guild.add_member(env.create_user("member"))
+        refused = await member.slash(channel, "sortie config gm-role", role=referees)
+        assert "Manage Server" in refusal(refused)
+        async with world.services.repo.read() as tx:
+            assert await tx.gm_role(guild.id) is None
+        admin = guild.add_member(env.create_user("admin"), roles=[manager_role(guild)])
+        done = await admin.slash(channel, "sortie config gm-role", role=referees)
+        assert done.ephemeral and "GM role set" in done.response.content
+        async with world.services.repo.read() as tx:
+            assert await tx.gm_role(guild.id) == referees.id

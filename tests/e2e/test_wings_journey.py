@@ -10,7 +10,7 @@ import simcord
 
 from bot.i18n import t
 from bot.service_model import Pace
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, table
 from tests.e2e.test_orders import (
     choose,
     control,
@@ -31,12 +31,7 @@ def _non_default(panel: discord.Message, field: str) -> str:
 async def test_programs_are_chosen_from_the_menus_and_the_turn_flies(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("front")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
-        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
-        spectator = guild.add_member(env.create_user("spectator"))
+        _, channel, gm, alice_user, bob_user, alice, bob, spectator = table(env)
         created = await gm.slash(
             channel, "campaign new", ruleset="wings", scenario="wings-1917", deadline="1h"
         )
@@ -95,11 +90,7 @@ async def test_a_crowded_french_panel_reads_whole_in_the_dm(world: World) -> Non
     is behind the page button and ends on how to lock; the button shows the winch's menu."""
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("front")
-        gm = guild.add_member(env.create_user("mj"), roles=[manager_role(guild)])
-        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
-        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
+        guild, channel, gm, alice_user, bob_user, alice, bob, _ = table(env, gm_name="mj")
         service = world.services.campaigns
         info = await service.create_campaign(
             guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="ux",

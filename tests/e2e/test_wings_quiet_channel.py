@@ -9,18 +9,13 @@ from __future__ import annotations
 import simcord
 
 from bot.service_model import Pace
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, table
 
 
 async def test_a_turn_without_a_pursuit_reads_as_one_round(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("front")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
-        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
-        spectator = guild.add_member(env.create_user("spectator"))
+        guild, channel, gm, _, _, alice, bob, spectator = table(env)
         service = world.services.campaigns
         await service.create_campaign(
             guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="ux"

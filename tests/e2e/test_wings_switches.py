@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import simcord
 
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, table
 
 
 async def test_the_gm_sets_the_front_and_rules_and_sees_them_back(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("east")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
+        _, channel, gm, _, _, alice, bob, spectator = table(env, "east")
         service = world.services.campaigns
 
         refused = await gm.slash(
@@ -57,9 +55,6 @@ async def test_the_gm_sets_the_front_and_rules_and_sees_them_back(world: World) 
         assert data["rules"]["ammunition"] is False and data["rules"]["sun"] is True
 
         # Public: the channel's board says which front it is fought on (its summary).
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        spectator = guild.add_member(env.create_user("spectator"))
         await alice.slash(channel, "campaign join", side="entente")
         await bob.slash(channel, "campaign join", side="central")
         await gm.slash(channel, "campaign start")

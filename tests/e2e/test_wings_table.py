@@ -12,7 +12,7 @@ import simcord
 from PIL import Image
 
 from bot.service_model import Pace
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, table
 from tests.e2e.test_orders import choose, custom_ids, dm_panel, lock, options, refreshed
 
 
@@ -25,12 +25,7 @@ async def _picture(message: object) -> bytes:
 async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("front")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
-        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
-        spectator = guild.add_member(env.create_user("spectator"))
+        guild, channel, gm, alice_user, bob_user, alice, bob, spectator = table(env)
         service = world.services.campaigns
         await service.create_campaign(
             guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="table"

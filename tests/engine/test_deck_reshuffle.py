@@ -80,11 +80,7 @@ def test_strikes_never_run_out_of_discards(monkeypatch: pytest.MonkeyPatch) -> N
             pick = random.Random(f"reshuffle|{scenario}|{seed}")
             state = rules.new(scenario, f"reshuffle-{seed}")
             while not state.finished:
-                choices: dict[str, dict[str, str]] = {}
-                for decision in rules.pending(state):
-                    choices.setdefault(decision.side, {})[decision.field] = pick.choice(
-                        decision.options
-                    ).id
+                choices = rules.drawn(rules.pending(state), pick)
                 rng = Rng(f"reshuffle-{seed}", state.turn, state.round.value)
                 state, _ = rules.resolve(state, choices, rng)
     assert sum(reshuffles) >= 5  # enough strikes ran their pile out for this to mean something

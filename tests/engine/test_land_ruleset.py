@@ -174,11 +174,7 @@ def _play(rules: LandRules, scenario: str, seed: str) -> LandState:
     state = rules.new(scenario, seed)
     picker = random.Random(seed)
     while not state.finished:
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = picker.choice(
-                decision.options
-            ).id
+        choices = rules.drawn(rules.pending(state), picker)
         state, _ = rules.resolve(state, choices, Rng(seed, state.turn, "mission"))
         state = rules.load(rules.dump(state))  # every step survives storage
     return state

@@ -38,11 +38,7 @@ def _finished(rules: LandRules, scenario: str) -> LandState:
     state = rules.new(scenario, "fr")
     picker = random.Random(5)
     while not state.finished:
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = picker.choice(
-                decision.options
-            ).id
+        choices = rules.drawn(rules.pending(state), picker)
         state, _ = rules.resolve(state, choices, Rng("fr", state.turn, "mission"))
     return state
 

@@ -32,11 +32,7 @@ def _finished(rules: LandRules) -> LandState:
     state = rules.new(SCENARIO, "pres")
     picker = random.Random(3)
     while not state.finished:
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = picker.choice(
-                decision.options
-            ).id
+        choices = rules.drawn(rules.pending(state), picker)
         state, _ = rules.resolve(state, choices, Rng("pres", state.turn, "mission"))
     return state
 

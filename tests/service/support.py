@@ -117,6 +117,21 @@ class Env:
             round_id = await self.fill(cid, user, rng)
             await self.svc.lock(cid, user, round_id)
 
+    async def close_range_turn(self, cid: int) -> None:
+        """Turn 1 played with the Japanese at Close Range (no flight ops, a balanced
+        doctrine) and the Allies on their first options, then both resources: turn 2 opens,
+        where Long Range is not allowed after Close Range."""
+        rid = (await self.svc.panel(cid, JAP)).round_id
+        for name, value in (
+            ("fleet_tactic", "close"),
+            ("flight_ops", "none"),
+            ("doctrine", "balanced"),
+        ):
+            await self.svc.draft(cid, JAP, rid, name, value)
+        await self.svc.lock(cid, JAP, rid)
+        await self.svc.lock(cid, ALL, await self.fill(cid, ALL))
+        await self.play_round(cid)
+
     async def engine_events(self, cid: int, round_id: int) -> list[Any]:
         async with self.repo.read() as tx:
             return [e for e in await tx.events(cid, round_id=round_id) if e.source == "engine"]

@@ -23,16 +23,8 @@ from engine.rulesets.wings import dambuster as db
 from engine.rulesets.wings.catalog import default_catalog as wings_catalog
 from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    set_up_opening,
-    start_wings,
-)
 
 SEEDS = [f"night-{n}" for n in range(500)]
 
@@ -66,14 +58,14 @@ def night_seed() -> tuple[str, int, int]:
 async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
     env: Env, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    set_up_opening(monkeypatch, beside_the_dam_gun)
+    play.set_up_opening(monkeypatch, beside_the_dam_gun)
     seed, first, second = night_seed()
-    cid = await start_wings(env, seed, "dambuster-mohne")
-    await lock_all(env, cid, {ENTENTE: {"plane1": "SS"}})
+    cid = await play.start_wings(env, seed, "dambuster-mohne")
+    await play.lock_all(env, cid, {play.ENTENTE: {"plane1": "SS"}})
     live = (await env.svc.status(cid)).round
     assert live is not None and (live.turn, live.kind) == (1, "night")
-    own = await env.svc.panel(cid, ENTENTE)
-    guns = await env.svc.panel(cid, CENTRAL)
+    own = await env.svc.panel(cid, play.ENTENTE)
+    guns = await env.svc.panel(cid, play.CENTRAL)
     assert guns.decisions == ()  # the guns' side decides nothing
     (decision,) = own.decisions
     assert decision.field == "night"
@@ -84,14 +76,14 @@ async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
     assert words.option_text("dambuster-mohne", "night", decision.options[0].id, "en") == (
         f"Card 1: {first} points"
     )
-    log = await log_lines(env, cid)
+    log = await play.log_lines(env, cid)
     assert any("'s crew picks one of two cards" in line for line in log)
     assert not any(line.startswith("Night draw") for line in log)  # the pair not yet told
     higher = next(o.id for o in decision.options if o.id != lower)
-    await lock_all(env, cid, {ENTENTE: {"night": higher}})
-    log = await log_lines(env, cid)
+    await play.lock_all(env, cid, {play.ENTENTE: {"night": higher}})
+    log = await play.log_lines(env, cid)
     kept = 1 if higher.startswith("1:") else 2
-    told = f"Night draw on AJ-G by AA gun dam-1: {first} (no special) and {second} (no special)"
+    told = f"Night draw on AJ-G by AA gun dam 1: {first} (no special) and {second} (no special)"
     assert any(line.startswith(told) and f"card {kept} kept" in line for line in log), log
     hits = [
         e.data
@@ -101,7 +93,7 @@ async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
     assert [h["value"] for h in hits] == [max(first, second)]  # the crew's card, not the lower
     live = (await env.svc.status(cid)).round
     assert live is not None and (live.turn, live.kind) == (2, "program")  # the turn went on
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
 
 
 def _receipt_without_choice(canonical: str, salt: str) -> str:
@@ -117,8 +109,8 @@ async def _raid(path: Path, catalog: Catalog, seed: str, pick: int) -> tuple[lis
         path, catalog, ManualClock(datetime(2025, 6, 1, 12, tzinfo=UTC)), SeededTokens(7)
     ).open()
     try:
-        cid = await start_wings(env, seed, "dambuster-mohne")
-        await lock_all(env, cid, {ENTENTE: {"plane1": "SS"}})
+        cid = await play.start_wings(env, seed, "dambuster-mohne")
+        await play.lock_all(env, cid, {play.ENTENTE: {"plane1": "SS"}})
         worker = env.worker()
 
         async def seen() -> Any:
@@ -126,22 +118,22 @@ async def _raid(path: Path, catalog: Catalog, seed: str, pick: int) -> tuple[lis
             sent = [
                 (t.kind, t.id, a.kind, a.text, [png for _, png in a.images], a.alt)
                 for t, a, _edit in env.sender.sent
-                if t.kind == "channel" or t.id == CENTRAL
+                if t.kind == "channel" or t.id == play.CENTRAL
             ]
             return (
                 sent,
-                repr(await env.svc.panel(cid, CENTRAL)),
-                repr(await env.svc.receipts(cid, CENTRAL)),
+                repr(await env.svc.panel(cid, play.CENTRAL)),
+                repr(await env.svc.receipts(cid, play.CENTRAL)),
                 repr(await env.svc.status(cid)),
                 repr(await env.svc.log(cid, per_page=50)),
             )
 
-        panel = await env.svc.panel(cid, ENTENTE)
+        panel = await env.svc.panel(cid, play.ENTENTE)
         (decision,) = panel.decisions
         before = [await seen()]
-        await env.svc.draft(cid, ENTENTE, panel.round_id, "night", decision.options[pick].id)
+        await env.svc.draft(cid, play.ENTENTE, panel.round_id, "night", decision.options[pick].id)
         before.append(await seen())
-        await env.svc.lock(cid, ENTENTE, panel.round_id)
+        await env.svc.lock(cid, play.ENTENTE, panel.round_id)
         after = [await seen(), dumps(await env.svc.export(cid))]
         return before, after
     finally:
@@ -154,7 +146,7 @@ async def test_the_pick_is_invisible_to_the_guns_and_the_channel_until_it_is_pla
     """Two raids differing only in the card the crew keeps: everything the Central Powers'
     commander and the channel see is the same until the pick is locked; then it differs."""
     monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
-    set_up_opening(monkeypatch, beside_the_dam_gun)
+    play.set_up_opening(monkeypatch, beside_the_dam_gun)
     seed, _first, _second = night_seed()
     one = await _raid(tmp_path / "one.db", catalog, seed, 0)
     two = await _raid(tmp_path / "two.db", catalog, seed, 1)
@@ -174,17 +166,17 @@ async def test_each_side_reads_the_night_pick_as_its_own(
 ) -> None:
     """The Lancaster's player reads of his Lancaster and his crew's pick; the guns' player
     reads of his gun firing at theirs, with nothing to decide, never of "your Lancaster"."""
-    set_up_opening(monkeypatch, beside_the_dam_gun)
+    play.set_up_opening(monkeypatch, beside_the_dam_gun)
     seed, _first, _second = night_seed()
-    cid = await start_wings(env, seed, "dambuster-mohne")
-    await lock_all(env, cid, {ENTENTE: {"plane1": "SS"}})
+    cid = await play.start_wings(env, seed, "dambuster-mohne")
+    await play.lock_all(env, cid, {play.ENTENTE: {"plane1": "SS"}})
     plugin = env.svc.rulesets.get("wings")
     texts = {
         user: compose(
             plugin, await env.svc.panel(cid, user), scenario="dambuster-mohne",
             locale=locale, commander_id=None,
         ).text
-        for user in (ENTENTE, CENTRAL)
+        for user in (play.ENTENTE, play.CENTRAL)
     }  # fmt: skip
-    assert yours in texts[ENTENTE] and guns not in texts[ENTENTE]
-    assert guns in texts[CENTRAL] and yours not in texts[CENTRAL]
+    assert yours in texts[play.ENTENTE] and guns not in texts[play.ENTENTE]
+    assert guns in texts[play.CENTRAL] and yours not in texts[play.CENTRAL]

@@ -39,14 +39,14 @@ async def test_a_roll_is_logged_with_its_faces_and_verified(env: Env) -> None:
     assert [e.data["faces"] for e in logged] == [first["faces"], second["faces"]]  # type: ignore[attr-defined]
     await env.svc.end(cid, GM, "test")
     export = await env.svc.export(cid)
-    check = verify_export(export, env.catalog)
+    check = verify_export(export)
     assert check.ok and check.replayed, check.problems
     # A die changed in the file is caught.
     forged = copy.deepcopy(export)
     event = next(e for e in forged["events"] if e["kind"] == "dice-rolled")
     faces = event["data"]["faces"]
     faces[0] = "m44-star" if faces[0] != "m44-star" else "m44-flag"
-    problems = verify_export(forged, env.catalog).problems
+    problems = verify_export(forged).problems
     assert any("dice differ" in p for p in problems), problems
 
 

@@ -16,29 +16,22 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    start_wings,
-)
 
 
 async def test_the_gunner_delays_his_shell_and_it_bursts_next_turn(
     env: Env, catalog: Catalog
 ) -> None:
-    cid = await start_wings(env, "gunner")
-    first = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    cid = await play.start_wings(env, "gunner")
+    first = {user: await env.svc.panel(cid, user) for user in (play.ENTENTE, play.CENTRAL)}
     assert all("flak" not in {d.field for d in p.decisions} for p in first.values())  # arming
-    await lock_all(env, cid)  # turn 1 at the defaults
-    panels = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    await play.lock_all(env, cid)  # turn 1 at the defaults
+    panels = {user: await env.svc.panel(cid, user) for user in (play.ENTENTE, play.CENTRAL)}
     owners = [u for u, p in panels.items() if "flak" in {d.field for d in p.decisions}]
     assert len(owners) == 1  # the defender's battery, armed from turn 2
     gunner = owners[0]
-    enemy = CENTRAL if gunner == ENTENTE else ENTENTE
+    enemy = play.CENTRAL if gunner == play.ENTENTE else play.ENTENTE
     flak = next(d for d in panels[gunner].decisions if d.field == "flak")
     assert flak.default == flak.options[0].id and flak.options[0].detail == "flak.auto"
     assert flak.options[-1].detail == "flak.hold"
@@ -47,25 +40,25 @@ async def test_the_gunner_delays_his_shell_and_it_bursts_next_turn(
     spec = env.svc.rulesets.get("wings").rules.field_spec("flak")
     assert spec is not None and spec.opens == "campaign-end"
     delayed = next(o for o in flak.options if o.detail.startswith("flak.delay."))
-    before = await log_lines(env, cid)
-    await lock_all(env, cid, {gunner: {"flak": delayed.id}})
+    before = await play.log_lines(env, cid)
+    await play.lock_all(env, cid, {gunner: {"flak": delayed.id}})
     status = await env.svc.status(cid)
     assert status.round is not None and status.round.turn == 3
-    turn_two = (await log_lines(env, cid))[: -len(before) or None]
+    turn_two = (await play.log_lines(env, cid))[: -len(before) or None]
     assert not any("Flak" in line or "flak" in line.lower() for line in turn_two), turn_two
     # Next turn: the counter is on the table, nothing to decide; the enemy never saw it.
     again = await env.svc.panel(cid, gunner)
     assert "flak" not in {d.field for d in again.decisions}
     assert "flak" not in {d.field for d in (await env.svc.panel(cid, enemy)).decisions}
-    seen = await log_lines(env, cid)
-    await lock_all(env, cid)
-    turn_three = (await log_lines(env, cid))[: -len(seen)]
+    seen = await play.log_lines(env, cid)
+    await play.lock_all(env, cid)
+    turn_three = (await play.log_lines(env, cid))[: -len(seen)]
     # Oldest first: the shell bursts after each plane's first card, before any second one.
     told = turn_three[::-1]
     burst = next(i for i, line in enumerate(told) if line.startswith("Flak burst from"))
     cards = [line.split(": ")[1].split()[0] for line in told[:burst] if " flies " in line]
     assert cards and len(cards) == len(set(cards)), told
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
 
 
 # --- differential: a delayed shell and holding fire look the same to the enemy ----------
@@ -90,14 +83,14 @@ async def _enemy_record(env: Env, cid: int, enemy: int) -> str:
 async def _play_until_turn_3(path: Path, catalog: Catalog, kind: str) -> tuple[Env, int, int]:
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "gunner")
-    await lock_all(env, cid)
-    panels = {user: await env.svc.panel(cid, user) for user in (ENTENTE, CENTRAL)}
+    cid = await play.start_wings(env, "gunner")
+    await play.lock_all(env, cid)
+    panels = {user: await env.svc.panel(cid, user) for user in (play.ENTENTE, play.CENTRAL)}
     gunner = next(u for u, p in panels.items() if "flak" in {d.field for d in p.decisions})
     flak = next(d for d in panels[gunner].decisions if d.field == "flak")
     chosen = next(o.id for o in flak.options if o.detail.startswith(kind))
-    await lock_all(env, cid, {gunner: {"flak": chosen}})
-    return env, cid, CENTRAL if gunner == ENTENTE else ENTENTE
+    await play.lock_all(env, cid, {gunner: {"flak": chosen}})
+    return env, cid, play.CENTRAL if gunner == play.ENTENTE else play.ENTENTE
 
 
 def _receipt_without_choice(canonical: str, salt: str) -> str:
@@ -121,7 +114,7 @@ async def test_the_enemy_cannot_tell_a_waiting_shell_from_holding_fire(
     assert records[0] == records[1]  # the turn closed: nothing told
     after = []
     for env, cid, enemy in envs:
-        await lock_all(env, cid)  # turn 3: the shell bursts, or there was none
+        await play.lock_all(env, cid)  # turn 3: the shell bursts, or there was none
         after.append(await _enemy_record(env, cid, enemy))
         await env.close()
     assert after[0] != after[1]  # the burst is told to all

@@ -11,15 +11,8 @@ import pytest
 from bot.export import verify_export
 from bot.service_model import ServiceError
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    start_wings,
-)
 
 SEED = "s2"  # the first mission: clear, a morning sun on an A card 3
 
@@ -28,8 +21,8 @@ async def _switched(env: Env, seed: str, scenario: str, switches: dict[str, str]
     info = await env.svc.create_campaign(
         GUILD, CHANNEL, GM, scenario, pace(), seed=seed, ruleset="wings", switches=switches
     )
-    await env.svc.join(info.id, ENTENTE, "entente")
-    await env.svc.join(info.id, CENTRAL, "central")
+    await env.svc.join(info.id, play.ENTENTE, "entente")
+    await env.svc.join(info.id, play.CENTRAL, "central")
     await env.svc.start(info.id, GM)
     await env.worker().deliver_due()
     return info.id
@@ -38,21 +31,21 @@ async def _switched(env: Env, seed: str, scenario: str, switches: dict[str, str]
 async def test_the_eastern_front_swaps_the_sun_and_the_log_says_so(
     env: Env, catalog: Catalog
 ) -> None:
-    cid = await start_wings(env, SEED, "wings-1917-east")
+    cid = await play.start_wings(env, SEED, "wings-1917-east")
     view: Any = (await env.svc.status(cid)).view
     assert view.data["front"] == "eastern" and view.data["mission"]["front"] == "eastern"
     assert view.data["mission"]["sun_side"] == "entente"  # a 3 favours the Entente here
     # The Entente waits in the sun: its panel asks it to enter, the enemy's does not.
-    own = await env.svc.panel(cid, ENTENTE)
+    own = await env.svc.panel(cid, play.ENTENTE)
     # (Its balloons' winch order, seed A.IV.i.3, is asked too: it owns balloons here.)
     assert [d.field for d in own.decisions if d.field != "winch"] == ["program:P1"]
-    await lock_all(env, cid, {ENTENTE: {"program:P1": "enter"}})
-    log = await log_lines(env, cid, oldest_first=True)
+    await play.lock_all(env, cid, {play.ENTENTE: {"program:P1": "enter"}})
+    log = await play.log_lines(env, cid, oldest_first=True)
     told = [i for i, line in enumerate(log) if line.startswith("Eastern Front: the Central")]
     drawn = [i for i, line in enumerate(log) if line.startswith("Sun (morning): A card 3, the Ent")]
     assert len(told) == 1 and len(drawn) == 1 and told[0] < drawn[0]
     assert sum(" comes out of the sun near " in line for line in log) == 2
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
 
 
 async def test_a_gm_s_switches_are_kept_applied_and_replayed(env: Env, catalog: Catalog) -> None:
@@ -71,7 +64,7 @@ async def test_a_gm_s_switches_are_kept_applied_and_replayed(env: Env, catalog: 
     assert view.data["front"] == "western" and mission["front"] == "western"
     assert mission["sun_side"] == "central"  # the same card 3 as above, the Western reading
     assert mission["rules"]["ammunition"] is False and view.data["period_bonus"] is not None
-    log = await log_lines(env, cid)
+    log = await play.log_lines(env, cid)
     assert not any(line.startswith("Eastern Front") for line in log)
     # Public and kept: the log's first line says what the GM set.
     assert any(
@@ -79,7 +72,7 @@ async def test_a_gm_s_switches_are_kept_applied_and_replayed(env: Env, catalog: 
         " the switches ammunition=off, front=western, period_bonus=on." in line
         for line in log
     ), log[-3:]
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
     # The replay needs the switches: without them it is the eastern scenario, and fails.
     export = await env.svc.export(cid)
     created = next(e for e in export["events"] if e["kind"] == "campaign-created")

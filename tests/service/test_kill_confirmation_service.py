@@ -11,31 +11,25 @@ import pytest
 
 from engine.zero.catalog import Catalog
 from rendering.i18n import t
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    finish_and_verify,
-    lock_all,
-    set_up_opening,
-    start_wings,
-    with_planes,
-)
 
 
 @pytest.fixture(autouse=True)
 def _p3_crippled_ahead_of_p1(monkeypatch: pytest.MonkeyPatch) -> None:
     """Wings 1917 with the Central's P3 one hit from going down, just ahead of the Entente's
     P1 and flying the same way: P1's first burst downs it, and its wreck glides on."""
-    set_up_opening(
+    play.set_up_opening(
         monkeypatch,
-        lambda s: with_planes(s, {"P3": {"x": 4.4, "y": 7.4, "heading": 0.0, "damage": 13}}),
+        lambda s: play.with_planes(s, {"P3": {"x": 4.4, "y": 7.4, "heading": 0.0, "damage": 13}}),
     )
 
 
 async def test_a_kill_without_a_witness_is_reported_unconfirmed(env: Env, catalog: Catalog) -> None:
-    cid = await start_wings(env, "kc")
+    cid = await play.start_wings(env, "kc")
     view: Any = None
     for _ in range(40):  # on to the first debrief
-        await lock_all(env, cid)
+        await play.lock_all(env, cid)
         view = (await env.svc.status(cid)).view
         if view.data.get("history"):
             break
@@ -58,4 +52,4 @@ async def test_a_kill_without_a_witness_is_reported_unconfirmed(env: Env, catalo
              zone=t("kill-confirm.zone.no_mans_land", "en"),
              verdict=t("kill-confirm.unconfirmed", "en"))  # fmt: skip
     assert line in posted.splitlines()
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)

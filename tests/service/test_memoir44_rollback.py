@@ -44,5 +44,5 @@ async def test_a_rollback_restores_the_turn_hands_and_plane(env: Env) -> None:
 
     await _draft_all(env, cid, ALLIES, {"command": "probe-left"})
     await env.svc.end(cid, GM, "test over")
-    check = verify_export(await env.svc.export(cid), env.catalog)
+    check = verify_export(await env.svc.export(cid))
     assert check.ok and check.replayed, check.problems

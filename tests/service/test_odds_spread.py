@@ -27,9 +27,7 @@ def _later_state(rules: CarrierRules) -> State:
     draw = random.Random("spread")
     state = rules.new("coral-sea", "spread")
     while not (state.turn == 2 and state.round.value == "resource"):
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = draw.choice(decision.options).id
+        choices = rules.drawn(rules.pending(state), draw)
         state, _ = rules.resolve(state, choices, Rng("spread", state.turn, state.round.value))
     assert state.history
     return state

@@ -73,16 +73,7 @@ async def test_a_left_out_option_is_refused_by_its_name(env: Env, ruleset: str) 
 
 async def test_carrier_refusal_in_both_languages(env: Env) -> None:
     cid = await env.campaign()
-    rid = (await env.svc.panel(cid, JAP)).round_id
-    for field, value in (
-        ("fleet_tactic", "close"),
-        ("flight_ops", "none"),
-        ("doctrine", "balanced"),
-    ):
-        await env.svc.draft(cid, JAP, rid, field, value)
-    await env.svc.lock(cid, JAP, rid)
-    await env.svc.lock(cid, ALL, await env.fill(cid, ALL))
-    await env.play_round(cid)  # turn 2: Long Range is not allowed after Close Range
+    await env.close_range_turn(cid)  # turn 2: Long Range is not allowed after Close Range
     panel = await env.svc.panel(cid, JAP)
     with pytest.raises(ServiceError) as refused:
         await env.svc.draft(cid, JAP, panel.round_id, "fleet_tactic", "long")

@@ -49,16 +49,7 @@ async def test_stale_round_draft_is_refused_and_changes_nothing(env: Env) -> Non
 
 async def test_illegal_option_is_refused_with_reason(env: Env) -> None:
     cid = await env.campaign()
-    rid = (await env.svc.panel(cid, JAP)).round_id
-    for field, value in (
-        ("fleet_tactic", "close"),
-        ("flight_ops", "none"),
-        ("doctrine", "balanced"),
-    ):
-        await env.svc.draft(cid, JAP, rid, field, value)
-    await env.svc.lock(cid, JAP, rid)
-    await env.svc.lock(cid, ALL, await env.fill(cid, ALL))
-    await env.play_round(cid)  # both resources: turn 2 opens
+    await env.close_range_turn(cid)  # turn 2 opens, after Close Range
     panel = await env.svc.panel(cid, JAP)
     assert panel.turn == 2
     await env.svc.draft(cid, JAP, panel.round_id, "fleet_tactic", "medium")

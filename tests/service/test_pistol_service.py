@@ -10,17 +10,8 @@ from typing import Any
 import pytest
 
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    set_up_opening,
-    start_wings,
-    with_planes,
-)
 
 ARMED = {"pistol": 1, "bullets": 6}
 SHOT = "S S S pistol@1"
@@ -34,7 +25,7 @@ def _ball_armed_abreast_of_p3(monkeypatch: pytest.MonkeyPatch) -> None:
     def change(state: Any) -> Any:
         pilots = dict(state.camp.pilots)
         pilots["P1"] = pilots["P1"].model_copy(update={"equipment": dict(ARMED)})
-        return with_planes(
+        return play.with_planes(
             state,
             {
                 "P1": {"x": 10.0, "y": 7.4, "heading": 0.0, "kit": dict(ARMED)},
@@ -43,39 +34,39 @@ def _ball_armed_abreast_of_p3(monkeypatch: pytest.MonkeyPatch) -> None:
             campaign={"pilots": pilots},
         )
 
-    set_up_opening(monkeypatch, change)
+    play.set_up_opening(monkeypatch, change)
 
 
 async def test_a_pistol_shot_through_the_service(env: Env, catalog: Catalog) -> None:
-    cid = await start_wings(env, "pistol-2")  # nobody waits out of the sun
-    own = await env.svc.panel(cid, ENTENTE)
+    cid = await play.start_wings(env, "pistol-2")  # nobody waits out of the sun
+    own = await env.svc.panel(cid, play.ENTENTE)
     menu = next(d for d in own.decisions if d.field == "program:P1")
     assert {o.id: o.detail for o in menu.options}[SHOT] == "pistol.1.ready"
-    enemy = await env.svc.panel(cid, CENTRAL)
+    enemy = await env.svc.panel(cid, play.CENTRAL)
     p3 = next(d for d in enemy.decisions if d.field == "program:P3")
     assert {o.id: o.detail for o in p3.options}[SHOT] == "pistol.1.no-pistol"
     assert "pistol.1.ready" not in repr(enemy) and "bullets" not in repr(enemy.view)
     # The Entente announces the shot and locks: nothing tells the Central Powers.
     for d in own.decisions:
         await env.svc.draft(
-            cid, ENTENTE, own.round_id, d.field, SHOT if d.field == "program:P1" else d.default
+            cid, play.ENTENTE, own.round_id, d.field, SHOT if d.field == "program:P1" else d.default
         )
-    await env.svc.lock(cid, ENTENTE, own.round_id)
+    await env.svc.lock(cid, play.ENTENTE, own.round_id)
     await env.worker().deliver_due()
-    after = await env.svc.panel(cid, CENTRAL)
+    after = await env.svc.panel(cid, play.CENTRAL)
     assert (after.decisions, after.view) == (enemy.decisions, enemy.view)
     public: Any = (await env.svc.status(cid)).view
     assert "pistol" not in repr(public)
-    assert not any("pistol" in line for line in await log_lines(env, cid))
-    await lock_all(env, cid)  # the Central Powers lock: the turn flies
-    log = await log_lines(env, cid, oldest_first=True)
+    assert not any("pistol" in line for line in await play.log_lines(env, cid))
+    await play.lock_all(env, cid)  # the Central Powers lock: the turn flies
+    log = await play.log_lines(env, cid, oldest_first=True)
     assert "The pilot of P1 fires his pistol at the pilot of P3" in log
     public = (await env.svc.status(cid)).view
     board = public.data["mission"]["planes"]["P1"]
     assert board["kit_shown"] == ["pistol"] and "kit" not in board  # seen, not counted
-    mine: Any = (await env.svc.panel(cid, ENTENTE)).view
+    mine: Any = (await env.svc.panel(cid, play.ENTENTE)).view
     assert mine.data["mission"]["planes"]["P1"]["kit"] == {"pistol": 1, "bullets": 5}
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
     export = await env.svc.export(cid)
     ball = export["final_state"]["campaign"]["pilots"]["P1"]
     assert ball["state"] == "dead" or ball["equipment"] == {"pistol": 1, "bullets": 5}

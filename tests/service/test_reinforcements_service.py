@@ -10,17 +10,8 @@ import pytest
 from bot.panel import MAX_SELECTS
 from engine.zero.catalog import Catalog
 from rendering.rulesets.wings import WingsPresenter
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    set_up_opening,
-    start_wings,
-    with_planes,
-)
 
 SEND = "reinforce:nieuport17"
 
@@ -31,9 +22,9 @@ def _p1_fleeing(monkeypatch: pytest.MonkeyPatch) -> None:
     with the Entente's P1 damaged, a little short of its own edge and heading home: turn 1
     takes it off over its own zone. The Entente keeps 3 MP in reserve."""
     fleeing = {"P1": {"x": 1.0, "y": 2.0, "heading": 180.0, "damage": 2}}
-    set_up_opening(
+    play.set_up_opening(
         monkeypatch,
-        lambda s: with_planes(
+        lambda s: play.with_planes(
             s, fleeing, {"reserve": {"entente": 3, "central": 0}}, {"date": "1916-09"}
         ),
     )
@@ -46,15 +37,15 @@ async def _turn(env: Env, cid: int) -> int:
 
 
 async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog: Catalog) -> None:
-    cid = await start_wings(env, "rf1")
-    await lock_all(env, cid)  # turn 1: P1 flees over its own edge
+    cid = await play.start_wings(env, "rf1")
+    await play.lock_all(env, cid)  # turn 1: P1 flees over its own edge
     assert await _turn(env, cid) == 2
-    own = await env.svc.panel(cid, ENTENTE)
+    own = await env.svc.panel(cid, play.ENTENTE)
     assert "program:P1" not in {d.field for d in own.decisions}  # the first waiting turn
-    await lock_all(env, cid)
+    await play.lock_all(env, cid)
     assert await _turn(env, cid) == 3
-    own = await env.svc.panel(cid, ENTENTE)
-    enemy = await env.svc.panel(cid, CENTRAL)
+    own = await env.svc.panel(cid, play.ENTENTE)
+    enemy = await env.svc.panel(cid, play.CENTRAL)
     asked = next(d for d in own.decisions if d.field == "program:P1")
     assert [o.id for o in asked.options] == ["no-reinforcement", SEND]
     assert asked.default == "no-reinforcement"
@@ -64,16 +55,16 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     assert "Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
     theirs, _ = WingsPresenter().panel_notes("wings-1917", enemy.view, "central", {}, "en")
     assert not any("Reserve" in line for line in theirs)  # the Entente's reserve is its own
-    await lock_all(env, cid, {ENTENTE: {"program:P1": SEND}})
-    log = await log_lines(env, cid)
+    await play.lock_all(env, cid, {play.ENTENTE: {"program:P1": SEND}})
+    log = await play.log_lines(env, cid)
     assert any(
         line.startswith("P1-2 takes off as a reinforcement for P1: a Nieuport 17 flown by")
         for line in log
     ), log
     assert await _turn(env, cid) == 4
-    again = await env.svc.panel(cid, ENTENTE)
+    again = await env.svc.panel(cid, play.ENTENTE)
     flown = next(d for d in again.decisions if d.field == "program:P1-2")  # its own field
     notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
     assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
     assert "S S S" in {o.id for o in flown.options}  # the new plane's program
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)

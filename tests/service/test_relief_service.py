@@ -8,15 +8,8 @@ import pytest
 
 import engine.rulesets.wings as seam
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    set_up_opening,
-    start_wings,
-    with_planes,
-)
 
 
 def _p1_low_before_the_first_relief(state: seam.WingsState) -> seam.WingsState:
@@ -26,7 +19,7 @@ def _p1_low_before_the_first_relief(state: seam.WingsState) -> seam.WingsState:
     zone = mission.relief[0]
     west = min(x for x, _ in zone.corners)
     ys = [y for _, y in zone.corners]
-    return with_planes(
+    return play.with_planes(
         state,
         {
             "P1": {
@@ -43,13 +36,13 @@ def _p1_low_before_the_first_relief(state: seam.WingsState) -> seam.WingsState:
 
 @pytest.fixture(autouse=True)
 def _opening(monkeypatch: pytest.MonkeyPatch) -> None:
-    set_up_opening(monkeypatch, _p1_low_before_the_first_relief)
+    play.set_up_opening(monkeypatch, _p1_low_before_the_first_relief)
 
 
 async def test_a_plane_too_low_crashes_into_the_relief(env: Env, catalog: Catalog) -> None:
-    cid = await start_wings(env, "hills", "wings-1918")
-    await lock_all(env, cid)  # turn 1: every program at its default, straights
-    log = await log_lines(env, cid)
+    cid = await play.start_wings(env, "hills", "wings-1918")
+    await play.lock_all(env, cid)  # turn 1: every program at its default, straights
+    log = await play.log_lines(env, cid)
     assert any(line.startswith("P1 flew into the rock face of relief R1") for line in log)
     assert any(line.startswith("P1 crashed") for line in log)
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)

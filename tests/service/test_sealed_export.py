@@ -63,4 +63,5 @@ async def test_the_export_opens_every_damage_card_and_altitude_once_over(
     )
     target["data"]["level"] += 1
     check = verify_export(forged)
-    assert not check.ok and "sealed event" in check.problems[0], check.problems
+    assert not check.ok and "sealed event #" in check.problems[0], check.problems
+    assert "differs from the replay: recorded" in check.problems[0], check.problems

@@ -20,16 +20,8 @@ from bot.export import after_action_markdown, dumps, verify_export
 from bot.panel import compose
 from engine.ruleset import Option
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    set_up_opening,
-    start_wings,
-    with_planes,
-)
 
 BEGUN, PLAIN = "S S split_s: ST", "S S ST"
 # An opened order's seal is a digest of the program: it differs by design (the commitment
@@ -41,9 +33,9 @@ SEAL = re.compile(r" #[0-9a-f]{10}")
 def _p1_high_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Entente's P1 high up in the middle of the table: a Split-S neither takes it down
     to the ground nor off the table."""
-    set_up_opening(
+    play.set_up_opening(
         monkeypatch,
-        lambda s: with_planes(s, {"P1": {"x": 18.0, "y": 14.0, "heading": 90.0, "level": 5}}),
+        lambda s: play.with_planes(s, {"P1": {"x": 18.0, "y": 14.0, "heading": 90.0, "level": 5}}),
     )
 
 
@@ -69,9 +61,9 @@ async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
     seen = [
         (t.kind, t.id, a.text, [png for _, png in a.images], a.alt)
         for t, a, _edit in env.sender.sent
-        if t.kind == "channel" or t.id == CENTRAL
+        if t.kind == "channel" or t.id == play.CENTRAL
     ]
-    panel = await env.svc.panel(cid, CENTRAL)
+    panel = await env.svc.panel(cid, play.CENTRAL)
     status = await env.svc.status(cid)
     log = await env.svc.log(cid, per_page=50)
     export = await env.svc.export(cid)
@@ -82,8 +74,8 @@ async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
 async def _turn_one(path: Path, catalog: Catalog, program: str) -> tuple[Env, int]:
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "seal", "wings-1917-basic")
-    await lock_all(env, cid, {ENTENTE: {"program:P1": program}})  # written as it reads
+    cid = await play.start_wings(env, "seal", "wings-1917-basic")
+    await play.lock_all(env, cid, {play.ENTENTE: {"program:P1": program}})  # written as it reads
     return env, cid
 
 
@@ -99,7 +91,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
         records.append(await _enemy_record(env, cid, catalog))
     # The campaigns differ: one owes the Split-S's Immelmann, its own side knows it.
     owing = [
-        (await env.svc.panel(cid, ENTENTE)).view.data["mission"]["planes"]["P1"]["sequence"]
+        (await env.svc.panel(cid, play.ENTENTE)).view.data["mission"]["planes"]["P1"]["sequence"]
         for env, cid in runs
     ]
     assert owing == ["split_s", None]
@@ -116,7 +108,7 @@ async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
     assert records[0] == records[1]
     after = []
     for env, cid in runs:
-        await lock_all(env, cid)  # turn 2: the owed Immelmann, or a plain default
+        await play.lock_all(env, cid)  # turn 2: the owed Immelmann, or a plain default
         after.append(await _enemy_record(env, cid, catalog))
     assert after[0] != after[1]  # the owed card is flown, public like any card
     for env, _cid in runs:
@@ -130,7 +122,7 @@ async def test_a_sealed_order_replays_from_the_export(
     """The seal hides the program from readers, not from the replay: ``verify`` opens it
     again from the state, once the campaign is over."""
     env, cid = await _turn_one(tmp_path / "run.db", catalog, program)
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
     check = verify_export(await env.svc.export(cid))
     assert check.replayed and check.rounds > 2
     await env.close()
@@ -144,14 +136,14 @@ async def test_the_owner_reads_which_program_he_picked(
     cards (both written; both open as the cards and a seal)."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "seal", "wings-1917-basic")
+    cid = await play.start_wings(env, "seal", "wings-1917-basic")
     plugin = env.svc.rulesets.get("wings")
     picked = []
     for program in (BEGUN, PLAIN):
-        panel = await env.svc.panel(cid, ENTENTE)
-        await env.svc.draft(cid, ENTENTE, panel.round_id, "program:P1", program)
+        panel = await env.svc.panel(cid, play.ENTENTE)
+        await env.svc.draft(cid, play.ENTENTE, panel.round_id, "program:P1", program)
         text = compose(
-            plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
+            plugin, await env.svc.panel(cid, play.ENTENTE), scenario="wings-1917-basic",
             locale=locale, commander_id=None,
         ).text  # fmt: skip
         picked.append(next(line for line in text.splitlines() if "✓" in line))
@@ -169,10 +161,10 @@ async def test_the_owners_menu_tells_the_maneuver_from_the_plain_program(
     maneuver reads as its cards (and a seal) to everyone else."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
     env = await Env(tmp_path / "run.db", catalog, clock, SeededTokens(7)).open()
-    cid = await start_wings(env, "seal", "wings-1917-basic")
+    cid = await play.start_wings(env, "seal", "wings-1917-basic")
     plugin = env.svc.rulesets.get("wings")
     spec = compose(
-        plugin, await env.svc.panel(cid, ENTENTE), scenario="wings-1917-basic",
+        plugin, await env.svc.panel(cid, play.ENTENTE), scenario="wings-1917-basic",
         locale=locale, commander_id=None,
     )  # fmt: skip
     colon = ":" if locale == "en" else "\u00a0:"

@@ -7,16 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine.zero.catalog import Catalog
+from tests.service import wings_play as play
 from tests.service.support import Env
-from tests.service.wings_play import (
-    CENTRAL,
-    ENTENTE,
-    finish_and_verify,
-    lock_all,
-    log_lines,
-    set_up_opening,
-    start_wings,
-)
 
 BALLOON = "e-B1"  # wings-1917 opens on the Central Powers busting the Entente's balloon
 
@@ -33,38 +25,38 @@ def _balloon_low(monkeypatch: pytest.MonkeyPatch) -> None:
             update={"campaign": state.camp.model_copy(update={"mission": mission})}
         )
 
-    set_up_opening(monkeypatch, low)
+    play.set_up_opening(monkeypatch, low)
 
 
 async def test_the_owner_winches_his_balloon_down_and_it_leaves_the_fight(
     env: Env, catalog: Catalog
 ) -> None:
-    cid = await start_wings(env, "winch")
-    own = await env.svc.panel(cid, ENTENTE)
-    enemy = await env.svc.panel(cid, CENTRAL)
+    cid = await play.start_wings(env, "winch")
+    own = await env.svc.panel(cid, play.ENTENTE)
+    enemy = await env.svc.panel(cid, play.CENTRAL)
     asked = next(d for d in own.decisions if d.field == "winch")
     assert [o.id for o in asked.options] == ["keep", f"winch:{BALLOON}"]
     assert asked.default == "keep"
     assert "winch" not in {d.field for d in enemy.decisions}
-    await lock_all(env, cid, {ENTENTE: {"winch": f"winch:{BALLOON}"}})
-    log = await log_lines(env, cid)
+    await play.lock_all(env, cid, {play.ENTENTE: {"winch": f"winch:{BALLOON}"}})
+    log = await play.log_lines(env, cid)
     assert any(f"Balloon {BALLOON} (Entente) is ordered down" in line for line in log)
     assert any(f"Balloon {BALLOON} is winched down to altitude 1" in line for line in log)
-    again = await env.svc.panel(cid, ENTENTE)
+    again = await env.svc.panel(cid, play.ENTENTE)
     still = next(d for d in again.decisions if d.field == "winch")
     assert [o.id for o in still.options] == ["keep"]  # coming down: it cannot go back up
-    await lock_all(env, cid)
-    log = await log_lines(env, cid)
+    await play.lock_all(env, cid)
+    log = await play.log_lines(env, cid)
     assert any(f"Balloon {BALLOON} is down on its winch" in line for line in log)
     status = await env.svc.status(cid)
     if status.campaign.status != "finished":
-        panel = await env.svc.panel(cid, ENTENTE)
+        panel = await env.svc.panel(cid, play.ENTENTE)
         assert "winch" not in {d.field for d in panel.decisions}  # nothing left up to ask
-    await finish_and_verify(env, cid, catalog)
+    await play.finish_and_verify(env, cid, catalog)
 
 
 async def test_a_silent_owner_keeps_his_balloon_flying(env: Env) -> None:
-    cid = await start_wings(env, "keep")
-    await lock_all(env, cid)
-    log = await log_lines(env, cid)
+    cid = await play.start_wings(env, "keep")
+    await play.lock_all(env, cid)
+    log = await play.log_lines(env, cid)
     assert not any("ordered down" in line or "winched down" in line for line in log)

@@ -4,7 +4,6 @@ two commanders, every field at its default unless a test picks it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
@@ -13,6 +12,9 @@ from bot.export import verify_export
 from bot.logtext import describe
 from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+from tests.wings.helpers import with_planes
+
+__all__ = ["with_planes"]  # the service tests' set-ups change planes as the seam tests do
 
 ENTENTE, CENTRAL = 11, 22
 
@@ -78,20 +80,3 @@ def set_up_opening(
         return change(original(self, scenario, seed))
 
     monkeypatch.setattr(seam.WingsRules, "new", new)
-
-
-def with_planes(
-    state: seam.WingsState,
-    planes: dict[str, dict[str, Any]],
-    mission: dict[str, Any] | None = None,
-    campaign: dict[str, Any] | None = None,
-) -> seam.WingsState:
-    """The state with these planes' fields changed (and the mission's, the campaign's)."""
-    current = state.camp.mission
-    assert current is not None
-    moved = dict(current.planes)
-    for pid, changes in planes.items():
-        moved[pid] = moved[pid].model_copy(update=changes)
-    new_mission = current.model_copy(update={"planes": moved, **(mission or {})})
-    camp = state.camp.model_copy(update={"mission": new_mission, **(campaign or {})})
-    return state.model_copy(update={"campaign": camp})

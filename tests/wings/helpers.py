@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
+from engine.rulesets.wings import WingsState
 from engine.rulesets.wings.catalog import Catalog, default_catalog
 from engine.rulesets.wings.missions import Sortie, new_mission
 from engine.rulesets.wings.state import CampaignState, MissionRules, MissionState, PlaneState
@@ -72,9 +73,7 @@ def random_raid(scenario: str, seed: str, cap: int) -> list[str]:
     dumps: list[str] = []
     while not rules.progress(state).finished:
         progress = rules.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for d in rules.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, _ = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
         dumps.append(rules.dump(state))
         assert len(dumps) < cap, f"{scenario} did not end within {cap} rounds"
@@ -102,6 +101,16 @@ def seen(state: CampaignState, side: str | None) -> dict[str, Any]:
     return data
 
 
+def with_picks(
+    rules: Any, state: Any, picks: dict[str, dict[str, str]] | None = None
+) -> dict[str, dict[str, str]]:
+    """The open round's choices: every field at its default but those ``picks`` names."""
+    choices: dict[str, dict[str, str]] = rules.defaults(rules.pending(state))
+    for side, fields in (picks or {}).items():
+        choices.setdefault(side, {}).update(fields)
+    return choices
+
+
 def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[str]) -> list[str]:
     """The quick picks beside a plane's Write button (``legal``: the cards that may open)."""
     from engine.rulesets.wings import quick_picks
@@ -109,3 +118,20 @@ def offered(cat: Catalog, plane_: PlaneState, state: MissionState, legal: list[s
 
     first = program_text(default_program(cat, plane_, state.rules, state.turn))
     return quick_picks(cat, state, plane_, legal, first)
+
+
+def with_planes(
+    state: WingsState,
+    planes: dict[str, dict[str, Any]],
+    mission: dict[str, Any] | None = None,
+    campaign: dict[str, Any] | None = None,
+) -> WingsState:
+    """The state with these planes' fields changed (and the mission's, the campaign's)."""
+    current = state.camp.mission
+    assert current is not None
+    moved = dict(current.planes)
+    for pid, changes in planes.items():
+        moved[pid] = moved[pid].model_copy(update=changes)
+    new_mission = current.model_copy(update={"planes": moved, **(mission or {})})
+    camp = state.camp.model_copy(update={"mission": new_mission, **(campaign or {})})
+    return state.model_copy(update={"campaign": camp})

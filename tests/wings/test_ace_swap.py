@@ -23,6 +23,7 @@ from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
+from tests.wings.helpers import with_picks
 
 PILOTAGE = ("acrobat", "genius", "piloting_ace", "ace_of_aces")
 
@@ -56,9 +57,7 @@ def _step(
     rules: WingsRules, state: WingsState, seed: str, picks: dict[str, dict[str, str]] | None = None
 ) -> tuple[WingsState, list[Any]]:
     progress = rules.progress(state)
-    choices = rules.defaults(rules.pending(state))
-    for side, fields in (picks or {}).items():
-        choices.setdefault(side, {}).update(fields)
+    choices = with_picks(rules, state, picks)
     new, events = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
     return rules.load_stored(*_stored(rules, new)), events
 
@@ -166,11 +165,7 @@ def test_without_an_ace_there_is_no_swap_round() -> None:
         while not rules.progress(state).finished:
             progress = rules.progress(state)
             assert progress.round != "swap"
-            choices: dict[str, dict[str, str]] = {}
-            for decision in rules.pending(state):
-                choices.setdefault(decision.side, {})[decision.field] = picks.choice(
-                    decision.options
-                ).id
+            choices = rules.drawn(rules.pending(state), picks)
             state, _ = rules.resolve(state, choices, Rng("plain", progress.turn, progress.round))
 
 

@@ -12,7 +12,7 @@ from engine.rulesets.wings import geometry as geo
 from engine.rulesets.wings.catalog import default_catalog
 from engine.rulesets.wings.objectives import bomb_fall
 from engine.rulesets.wings.state import Objective
-from tests.wings.helpers import menu_words
+from tests.wings.helpers import menu_words, with_picks
 
 SEED = "bombs"
 
@@ -53,9 +53,7 @@ def _step(
     rules: WingsRules, state: WingsState, picks: dict[str, dict[str, str]] | None = None
 ) -> tuple[WingsState, list[Any]]:
     progress = rules.progress(state)
-    choices = rules.defaults(rules.pending(state))
-    for side, fields in (picks or {}).items():
-        choices.setdefault(side, {}).update(fields)
+    choices = with_picks(rules, state, picks)
     return rules.resolve(state, choices, Rng(SEED, progress.turn, progress.round))
 
 

@@ -16,7 +16,7 @@ from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, with_picks
 from tests.wings.test_rescue import fly
 
 WIDTH = 22.2  # the wings-1917 table, in base widths
@@ -42,9 +42,7 @@ def _step(
 ) -> tuple[WingsState, list[Any]]:
     rules = _rules()
     progress = rules.progress(state)
-    choices = rules.defaults(rules.pending(state))
-    for side, fields in (picks or {}).items():
-        choices.setdefault(side, {}).update(fields)
+    choices = with_picks(rules, state, picks)
     new, events = rules.resolve(state, choices, Rng("exit", progress.turn, progress.round))
     while rules.progress(new).round != "program" and not rules.progress(new).finished:
         new, more = rules.resolve(new, rules.defaults(rules.pending(new)), Rng("exit", 9, "r"))

@@ -37,9 +37,7 @@ def test_the_short_scenario_plays_to_its_end_through_the_ruleset() -> None:
     rounds = 0
     while not rules.progress(state).finished:
         progress = rules.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for d in rules.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, _ = rules.resolve(state, choices, Rng("play", progress.turn, progress.round))
         rounds += 1
         assert rounds < 200

@@ -20,9 +20,7 @@ def _played(scenario: str, seed: str) -> tuple[WingsState, list[tuple[int, str]]
     rounds: list[tuple[int, str]] = []
     while not RULES.progress(state).finished:
         progress = RULES.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for d in RULES.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = RULES.drawn(RULES.pending(state), picks)
         state, _ = RULES.resolve(state, choices, Rng(seed, progress.turn, progress.round))
         rounds.append((progress.turn, progress.round))
     return state, rounds

@@ -5,7 +5,6 @@ and the same campaign whatever the process's hash seed."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import subprocess
@@ -22,7 +21,7 @@ from engine.rulesets.wings.program import check_program
 from engine.rulesets.wings.state import CampaignState, Decision, MissionRules, Program
 from tests.wings.helpers import catalog, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
-from tests.wings.test_properties import play_random_campaign
+from tests.wings.test_properties import drawn_hand, play_random_campaign, sequence_faults
 from tests.wings.test_turn import duel, phase, programs
 
 CAT = default_catalog()
@@ -53,20 +52,7 @@ def oracle(
         }
     if early:
         return early  # nothing else is judged in a hand that does not hold the cards
-    found: set[str] = set()
-    sequence = ([known[last]] if last else []) + [known[code] for code in cards]
-    for before, after in itertools.pairwise(sequence):
-        if before.steep and after.steep:
-            found.add("steep-after-steep")
-        if before.kind == "immelmann" and not after.is_straight:
-            found.add("straight-after-immelmann")
-        if after.kind == "immelmann" and not before.is_straight:
-            found.add("immelmann-needs-straight-before")
-    for code in set(cards):
-        if cards.count(code) > known[code].copies:
-            kind = known[code].kind
-            found.add({"climb": "one-climb-per-turn", "dive": "one-dive-per-turn"}.get(
-                kind, "too-many-copies"))  # fmt: skip
+    found = sequence_faults(known, cards, last)
     stall = "ST" if "ST" in known else "SS"
     if engine_bound and stall not in cards:
         found.add("engine-needs-stall")
@@ -98,11 +84,7 @@ def test_a_damaged_plane_s_program_is_refused_for_exactly_its_reasons(
     rudder_until: int,
     altitude: bool,
 ) -> None:
-    deck = CAT.maneuver_decks[CAT.planes[type_].deck]
-    codes = [*deck.codes, "ZZ"]
-    cards = tuple(codes[i % len(codes)] for i in picks)
-    last_code = deck.codes[last % len(deck.codes)] if last >= 0 else None
-    last_steep = bool(last_code and deck.card(last_code).steep)  # type: ignore[union-attr]
+    deck, cards, last_code, last_steep = drawn_hand(type_, picks, last)
     subject = plane(
         type_=type_,
         side=CAT.planes[type_].side,
@@ -202,9 +184,7 @@ for scenario in rules.scenarios():
         progress = rules.progress(state)
         if progress.finished:
             break
-        choices = {}
-        for d in rules.pending(state):
-            choices.setdefault(d.side, {})[d.field] = picks.choice(d.options).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, events = rules.resolve(state, choices, Rng("hash", progress.turn, progress.round))
         digest.update(rules.dump(state).encode())
         digest.update(repr([(e.kind, e.turn, e.data) for e in events]).encode())

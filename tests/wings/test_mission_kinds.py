@@ -105,11 +105,7 @@ def test_the_debrief_lets_the_next_active_squadron_choose_the_next_mission() -> 
     picks = random.Random(5)
     while rules.progress(state).round != "debrief":
         progress = rules.progress(state)
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            choices.setdefault(decision.side, {})[decision.field] = picks.choice(
-                decision.options
-            ).id
+        choices = rules.drawn(rules.pending(state), picks)
         state, _ = rules.resolve(state, choices, Rng("pick", progress.turn, progress.round))
     if rules.progress(state).finished:
         pytest.skip("this seed ended the campaign after one mission")

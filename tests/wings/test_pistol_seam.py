@@ -13,7 +13,7 @@ from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
 from engine.rulesets.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.wings_play import with_planes
-from tests.wings.helpers import menu_words
+from tests.wings.helpers import menu_words, with_picks
 
 SEED = "pistol"
 ARMED = {"pistol": 1, "bullets": 6}
@@ -39,9 +39,7 @@ def _step(
     rules: WingsRules, state: WingsState, picks: dict[str, dict[str, str]] | None = None
 ) -> tuple[WingsState, list[Any]]:
     progress = rules.progress(state)
-    choices = rules.defaults(rules.pending(state))
-    for side, fields in (picks or {}).items():
-        choices.setdefault(side, {}).update(fields)
+    choices = with_picks(rules, state, picks)
     new, events = rules.resolve(state, choices, Rng(SEED, progress.turn, progress.round))
     return new, rules.public_events(events)
 

@@ -13,20 +13,13 @@ from rendering.rulesets.wings import WingsPresenter
 from rendering.rulesets.wings.flight import GHOST_INK, cards_in, levels
 from rendering.rulesets.wings.preview import drafted_programs, preview_board, preview_lines
 from tests.test_french import problems
-from tests.wings.helpers import catalog
+from tests.wings.helpers import catalog, with_planes
 
 RULES = WingsRules(catalog())
 
 
 def _state(**planes: dict[str, Any]) -> WingsState:
-    state = RULES.new("wings-1917", "preview")
-    mission = state.camp.mission
-    assert mission is not None
-    moved = dict(mission.planes)
-    for pid, changes in planes.items():
-        moved[pid] = moved[pid].model_copy(update=changes)
-    mission = mission.model_copy(update={"planes": moved})
-    return state.model_copy(update={"campaign": state.camp.model_copy(update={"mission": mission})})
+    return with_planes(RULES.new("wings-1917", "preview"), planes)
 
 
 def _ghost_rows(board: Image.Image, side: str) -> list[int]:

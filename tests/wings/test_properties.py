@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,10 +29,17 @@ SLOW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthChe
 def oracle(deck_letter: str, cards: tuple[str, ...], last: str | None) -> set[str]:
     """The core legality rules restated plainly, for a pilot without skills or damage."""
     deck = CAT.maneuver_decks[deck_letter]
-    found: set[str] = set()
     known = {card.code: card for card in deck.cards}
     if any(code not in known for code in cards):
         return {"not-in-deck"}
+    return sequence_faults(known, cards, last)
+
+
+def sequence_faults(known: dict[str, Any], cards: tuple[str, ...], last: str | None) -> set[str]:
+    """What a hand of cards ``known`` to its deck breaks of the sequence rules: a steep card
+    after a steep one, an Immelmann without straights around it, more of a card than its
+    copies (one climb, one dive a turn)."""
+    found: set[str] = set()
     sequence = ([known[last]] if last else []) + [known[code] for code in cards]
     for before, after in itertools.pairwise(sequence):
         if before.steep and after.steep:
@@ -48,6 +56,20 @@ def oracle(deck_letter: str, cards: tuple[str, ...], last: str | None) -> set[st
     return found
 
 
+def drawn_hand(
+    type_: str, picks: list[int], last: int
+) -> tuple[Any, tuple[str, ...], str | None, bool]:
+    """A hand of cards from the plane type's deck, a card not in it ("ZZ") among the picks,
+    and the card flown last (none for a negative ``last``): deck, cards, last card, and
+    whether it was steep."""
+    deck = CAT.maneuver_decks[CAT.planes[type_].deck]
+    codes = [*deck.codes, "ZZ"]
+    cards = tuple(codes[i % len(codes)] for i in picks)
+    last_code = deck.codes[last % len(deck.codes)] if last >= 0 else None
+    last_steep = bool(last_code and deck.card(last_code).steep)  # type: ignore[union-attr]
+    return deck, cards, last_code, last_steep
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     type_=st.sampled_from(PLANE_TYPES),
@@ -57,11 +79,7 @@ def oracle(deck_letter: str, cards: tuple[str, ...], last: str | None) -> set[st
 def test_a_legal_program_is_accepted_and_an_illegal_one_refused_with_its_reason(
     type_: str, picks: list[int], last: int
 ) -> None:
-    deck = CAT.maneuver_decks[CAT.planes[type_].deck]
-    codes = [*deck.codes, "ZZ"]
-    cards = tuple(codes[i % len(codes)] for i in picks)
-    last_code = deck.codes[last % len(deck.codes)] if last >= 0 else None
-    last_steep = bool(last_code and deck.card(last_code).steep)  # type: ignore[union-attr]
+    deck, cards, last_code, last_steep = drawn_hand(type_, picks, last)
     subject = plane(type_=type_, side=CAT.planes[type_].side, last_card=last_code,
                     last_steep=last_steep)  # fmt: skip
     refusals = check_program(CAT, subject, Program(cards=cards), MissionRules(), 2)

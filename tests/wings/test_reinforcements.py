@@ -16,7 +16,7 @@ from engine.rulesets.wings.state import MissionState, Pilot, PlaneState
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
-from tests.wings.helpers import seen
+from tests.wings.helpers import seen, with_picks
 
 CATALOG = default_catalog()
 SEND_NIEUPORT = reinf.option_id("nieuport17")
@@ -54,9 +54,7 @@ def _step(
     then the rounds that fly it; stored and loaded back as the service does."""
     rules = _rules()
     progress = rules.progress(state)
-    choices = rules.defaults(rules.pending(state))
-    for side, fields in (picks or {}).items():
-        choices.setdefault(side, {}).update(fields)
+    choices = with_picks(rules, state, picks)
     new, events = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
     while rules.progress(new).round != "program" and not rules.progress(new).finished:
         more_choices = rules.defaults(rules.pending(new))

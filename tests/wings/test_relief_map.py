@@ -12,7 +12,7 @@ from rendering.rulesets.wings import WingsPresenter
 from rendering.rulesets.wings.map import PAPER, RELIEF_TINT, table_map
 from tests.rendering.phone import recording
 from tests.test_french import problems
-from tests.wings.helpers import catalog
+from tests.wings.helpers import catalog, with_planes
 from tests.wings.test_relief import PLATEAU, VALLEY
 
 WIDTH = 800
@@ -20,13 +20,7 @@ WIDTH = 800
 
 def _state(zones: Any, **planes: dict[str, Any]) -> WingsState:
     state = WingsRules(catalog()).new("wings-1917", "relief-map")
-    mission = state.camp.mission
-    assert mission is not None
-    moved = dict(mission.planes)
-    for pid, changes in planes.items():
-        moved[pid] = moved[pid].model_copy(update=changes)
-    mission = mission.model_copy(update={"relief": zones, "planes": moved})
-    return state.model_copy(update={"campaign": state.camp.model_copy(update={"mission": mission})})
+    return with_planes(state, planes, {"relief": zones})
 
 
 def _map(state: WingsState, viewer: str | None, locale: str = "en") -> tuple[Image.Image, Any]:

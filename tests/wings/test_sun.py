@@ -18,7 +18,7 @@ from engine.rulesets.wings.state import MissionState, PlaneState
 from engine.rulesets.wings.turn import play_turn
 from rendering.rulesets.wings import WingsPresenter
 from tests.test_french import problems
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, plane, with_picks
 
 HALF_RULER = 2.5  # R/2 in base widths
 # Seeds whose first Wings 1918 mission is flown in clear weather with the sun drawn.
@@ -78,9 +78,7 @@ def _step(
     """One whole turn through the seam (program, then whatever rounds close it)."""
     rules = _rules()
     progress = rules.progress(state)
-    choices = rules.defaults(rules.pending(state))
-    for side, fields in (picks or {}).items():
-        choices.setdefault(side, {}).update(fields)
+    choices = with_picks(rules, state, picks)
     new, events = rules.resolve(state, choices, Rng(seed, progress.turn, progress.round))
     while rules.progress(new).round != "program" and not rules.progress(new).finished:
         progress = rules.progress(new)

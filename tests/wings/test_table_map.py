@@ -13,21 +13,13 @@ from engine.rulesets.wings import WingsRules, WingsState
 from rendering.rulesets.wings import WingsPresenter
 from rendering.rulesets.wings.map import SIDE_INK, table_map
 from tests.rendering.phone import recording
-from tests.wings.helpers import catalog
+from tests.wings.helpers import catalog, with_planes
 
 WIDTH = 768
 
 
 def _state(**planes: dict[str, Any]) -> WingsState:
-    rules = WingsRules(catalog())
-    state = rules.new("wings-1917", "map")
-    mission = state.camp.mission
-    assert mission is not None
-    moved = dict(mission.planes)
-    for pid, changes in planes.items():
-        moved[pid] = moved[pid].model_copy(update=changes)
-    mission = mission.model_copy(update={"planes": moved})
-    return state.model_copy(update={"campaign": state.camp.model_copy(update={"mission": mission})})
+    return with_planes(WingsRules(catalog()).new("wings-1917", "map"), planes)
 
 
 def _map(state: WingsState, viewer: str | None = None) -> tuple[Image.Image, Any]:

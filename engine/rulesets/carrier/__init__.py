@@ -28,7 +28,7 @@ from engine.ruleset import (
     ScenarioSpec,
     SideSpec,
     Spread,
-    Stored,
+    StoredInRows,
 )
 from engine.rulesets.carrier.odds import preview
 from engine.rulesets.carrier.state import State
@@ -53,10 +53,8 @@ FIELDS = (
 )
 
 
-_STORED = HistorySplit(State, ("history",))
-
-
-class CarrierRules(Rules[State, View]):
+class CarrierRules(StoredInRows[State], Rules[State, View]):
+    stored = HistorySplit(State, ("history",))
     key = "carrier"
     # 2: the issue 11 fidelity fixes (recovery against bases, scouts, box limits...).
     # 3: one pilot draw per Leader of Midway's CAP (19.24), found by verify --rules.
@@ -157,19 +155,6 @@ class CarrierRules(Rules[State, View]):
             winner=winner,
             vp={side.value: points for side, points in state.vp.items()},
         )
-
-    def load(self, text: str) -> State:
-        return State.model_validate_json(text)
-
-    def dump(self, state: State) -> str:
-        return state.model_dump_json()
-
-    # The history lives in append-only rows beside the snapshot (issue 13).
-    def dump_stored(self, state: State, since: int = 0) -> Stored:
-        return _STORED.dump(state, since)
-
-    def load_stored(self, current: str, records: Sequence[str]) -> State:
-        return _STORED.load(current, records)
 
     def resolves_from_snapshot(self, state: State) -> bool:
         return True  # a round appends to the history, and reads none of it

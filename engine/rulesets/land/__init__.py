@@ -27,7 +27,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
-    Stored,
+    StoredInRows,
 )
 from engine.rulesets.land.mission import fly_mission
 from engine.rulesets.land.sheet import LandCampaign, LandResource, load_land_campaign, mission_key
@@ -67,10 +67,8 @@ DOCTRINE_LABELS = {
 }
 
 
-_STORED = HistorySplit(LandState, ("history",))
-
-
-class LandRules(Rules[LandState, LandView]):
+class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
+    stored = HistorySplit(LandState, ("history",))
     key = "land"
     # 2: balance v2 of the authored sheets (docs/land-data.md, "Authored changes").
     version = "2"
@@ -391,19 +389,6 @@ class LandRules(Rules[LandState, LandView]):
         )
 
     # ------------------------------------------------------------------ storage
-
-    def load(self, text: str) -> LandState:
-        return LandState.model_validate_json(text)
-
-    def dump(self, state: LandState) -> str:
-        return state.model_dump_json()
-
-    # The history lives in append-only rows beside the snapshot (issue 13).
-    def dump_stored(self, state: LandState, since: int = 0) -> Stored:
-        return _STORED.dump(state, since)
-
-    def load_stored(self, current: str, records: Sequence[str]) -> LandState:
-        return _STORED.load(current, records)
 
     def resolves_from_snapshot(self, state: LandState) -> bool:
         return state.flown is not None  # the next draw reads it, not the history

@@ -50,7 +50,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
-    Stored,
+    StoredInRows,
     SwitchSpec,
 )
 from engine.rulesets.memoir44.catalog import PLANE_TYPES, THEATRES, Catalog, default_catalog
@@ -138,15 +138,14 @@ SCENARIOS: dict[str, tuple[str, Setup]] = {
 }
 TURN_CAPS = ("20", "30", "40", "60", "80")
 
-_STORED = HistorySplit(GameState, ("history",))
-
 
 def refusal(refused: Refused) -> Refusal:
     params = {k: v if isinstance(v, int) else str(v) for k, v in refused.data.items()}
     return Refusal(f"m44-{refused.reason}", params)
 
 
-class Memoir44Rules(Rules[GameState, AirView]):
+class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
+    stored = HistorySplit(GameState, ("history",))
     key = KEY
     sides = SIDE_SPECS
     rounds = ROUNDS
@@ -597,18 +596,6 @@ class Memoir44Rules(Rules[GameState, AirView]):
         )
 
     # ------------------------------------------------------------------ storage
-
-    def load(self, text: str) -> GameState:
-        return GameState.model_validate_json(text)
-
-    def dump(self, state: GameState) -> str:
-        return state.model_dump_json()
-
-    def dump_stored(self, state: GameState, since: int = 0) -> Stored:
-        return _STORED.dump(state, since)
-
-    def load_stored(self, current: str, records: Sequence[str]) -> GameState:
-        return _STORED.load(current, records)
 
     def resolves_from_snapshot(self, state: GameState) -> bool:
         return True  # a turn appends its record to the history and reads none of it

@@ -10,7 +10,7 @@ is authored (docs/pearl-harbor.md): the seed gives none of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,7 +27,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
-    Stored,
+    StoredInRows,
 )
 from engine.rulesets.pearl_harbor.view import (
     NONE,
@@ -68,10 +68,8 @@ class PearlState(BaseModel):
     performance: Public[str | None] = None
 
 
-_STORED = HistorySplit(PearlState, ("history",))
-
-
-class PearlRules(Rules[PearlState, PearlView]):
+class PearlRules(StoredInRows[PearlState], Rules[PearlState, PearlView]):
+    stored = HistorySplit(PearlState, ("history",))
     key = KEY
     sides = SIDES
     rounds = (RoundSpec(ROUND, closes_turn=True),)
@@ -233,19 +231,6 @@ class PearlRules(Rules[PearlState, PearlView]):
             winner=state.winner,
             vp=dict(state.vp),
         )
-
-    def load(self, text: str) -> PearlState:
-        return PearlState.model_validate_json(text)
-
-    def dump(self, state: PearlState) -> str:
-        return state.model_dump_json()
-
-    # The history lives in append-only rows beside the snapshot (issue 13).
-    def dump_stored(self, state: PearlState, since: int = 0) -> Stored:
-        return _STORED.dump(state, since)
-
-    def load_stored(self, current: str, records: Sequence[str]) -> PearlState:
-        return _STORED.load(current, records)
 
     def resolves_from_snapshot(self, state: PearlState) -> bool:
         return True  # a round appends to the history, and reads none of it

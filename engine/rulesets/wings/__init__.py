@@ -74,7 +74,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
-    Stored,
+    StoredInRows,
     SwitchSpec,
     unit_field,
     unit_of,
@@ -522,10 +522,8 @@ def _rockets_refused(
 # --- the rules -----------------------------------------------------------------------------
 
 
-_STORED = HistorySplit(WingsState, ("campaign", "history"))
-
-
-class WingsRules(Rules[WingsState, WingsView]):
+class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
+    stored = HistorySplit(WingsState, ("campaign", "history"))
     key = "wings"
     # 2: mission types beyond the patrol (the scenarios open with one; the debrief chooses
     # the next), objectives in the mission record.
@@ -1153,19 +1151,6 @@ class WingsRules(Rules[WingsState, WingsView]):
             winner=campaign.winner,
             vp={side: campaign.squadrons[side].score for side in WINGS_SIDES},
         )
-
-    def load(self, text: str) -> WingsState:
-        return WingsState.model_validate_json(text)
-
-    def dump(self, state: WingsState) -> str:
-        return state.model_dump_json()
-
-    # The history lives in append-only rows beside the snapshot (issue 13).
-    def dump_stored(self, state: WingsState, since: int = 0) -> Stored:
-        return _STORED.dump(state, since)
-
-    def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
-        return _STORED.load(current, records)
 
     def resolves_from_snapshot(self, state: WingsState) -> bool:
         return True  # a round appends to the history, and reads none of it

@@ -17,7 +17,7 @@ from engine.zero.types import AircraftState, FleetTactic, Side
 from rendering import rulebook
 from rendering.i18n import t
 from rendering.place_words import place_in_text
-from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine
 from rendering.rulesets.carrier.panel import render_order_panel
 from rendering.rulesets.carrier.report import render_after_action
 from rendering.rulesets.carrier.status import render_status_board
@@ -41,8 +41,6 @@ def side_text(side: str, locale: str) -> str:
 
 
 class CarrierPresenter(ZeroLogWords, Presenter[View]):
-    tells_turns = False  # its turns are told by the reveal, the reports and the summary
-
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
@@ -360,20 +358,6 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
             locale=locale,
         )
         return Report(strike_summary(strike, names, locale), f"strike-{strike.id}.png", png)
-
-    def campaign_length(self, scenario: str, view: View | None, locale: str) -> str | None:
-        """A campaign of turns: the scenario's count says it."""
-        return None
-
-    def names(self, view: View) -> Mapping[str, str]:
-        """Its events name their places and units in words already."""
-        return {}
-
-    def turn_told(
-        self, scenario: str, view: View, events: TurnEvents, turn: int, locale: str
-    ) -> TurnTold | None:
-        """Its turns are told by their reports and the turn's summary."""
-        return None
 
     def after_action_turn(
         self, scenario: str, view: View, turn: int, locale: str, images: Mapping[str, str]

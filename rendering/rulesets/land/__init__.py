@@ -31,7 +31,7 @@ from engine.rulesets.land.view import (
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine
 from rendering.rulesets.land.mission_report import render_mission_report
 from rendering.rulesets.land.vp_words import vp_reason
 from rendering.style import (
@@ -228,8 +228,6 @@ def forces_text(forces: str, locale: str) -> str:
 
 
 class LandPresenter(ZeroLogWords, Presenter[LandView]):
-    tells_turns = False  # its turns are told by the reveal, the reports and the summary
-
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
@@ -728,20 +726,6 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
             locale=locale,
         )
         return Report(self._summary(scenario, record, locale), f"mission-{turn}.png", png)
-
-    def campaign_length(self, scenario: str, view: LandView | None, locale: str) -> str | None:
-        """A campaign of turns: the scenario's count says it."""
-        return None
-
-    def names(self, view: LandView) -> Mapping[str, str]:
-        """Its events name their places and units in words already."""
-        return {}
-
-    def turn_told(
-        self, scenario: str, view: LandView, events: TurnEvents, turn: int, locale: str
-    ) -> TurnTold | None:
-        """Its turns are told by their reports and the turn's summary."""
-        return None
 
     def after_action_turn(
         self, scenario: str, view: LandView, turn: int, locale: str, images: Mapping[str, str]

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from engine.ruleset import Decision, Option
 from engine.rulesets.memoir44.view import AirView, TurnRecord, drafted_flight
 from rendering.i18n import t
-from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine
 from rendering.rulesets.memoir44.picture import air_picture, reveal_picture
 from rendering.rulesets.memoir44.words import (
     card_effect,
@@ -25,8 +25,6 @@ from rendering.rulesets.memoir44.words import (
 
 
 class Memoir44Presenter(Presenter[AirView]):
-    tells_turns = False  # each turn is told by its report (picture and lines) and the score
-
     # ------------------------------------------------------------------ words
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
@@ -143,20 +141,6 @@ class Memoir44Presenter(Presenter[AirView]):
 
     def after_action(self, scenario: str, view: AirView, locale: str) -> bytes:
         return air_picture(view, self.status_lines(view, locale)[:1], locale)
-
-    def campaign_length(self, scenario: str, view: AirView | None, locale: str) -> str | None:
-        """Turns are the players' turns; the scenario's count (a cap) says it."""
-        return None
-
-    def names(self, view: AirView) -> Mapping[str, str]:
-        """Its events name planes and hexes in words already."""
-        return {}
-
-    def turn_told(
-        self, scenario: str, view: AirView, events: TurnEvents, turn: int, locale: str
-    ) -> TurnTold | None:
-        """Its turns are told by their reports."""
-        return None
 
     # ------------------------------------------------------------------ reports
 

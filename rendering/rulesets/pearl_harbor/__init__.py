@@ -13,7 +13,7 @@ from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
 from rendering.i18n import t, word
-from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine, TurnEvents, TurnTold
+from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine
 from rendering.style import (
     ACCENT,
     CARD_BG,
@@ -46,8 +46,6 @@ def _p(key: str, locale: str, **params: object) -> str:
 
 
 class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
-    tells_turns = False  # its turns are told by the reveal, the reports and the summary
-
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.sheet = load_pearl()
@@ -272,20 +270,6 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
         # The map as the wave left it, whatever came after.
         png = self._image(view, lines, locale, wave=turn, gained=gained, damage=record.damage)
         return Report(text, f"wave-{turn}.png", png)
-
-    def campaign_length(self, scenario: str, view: PearlView | None, locale: str) -> str | None:
-        """A campaign of turns: the scenario's count says it."""
-        return None
-
-    def names(self, view: PearlView) -> Mapping[str, str]:
-        """Its events name their places and units in words already."""
-        return {}
-
-    def turn_told(
-        self, scenario: str, view: PearlView, events: TurnEvents, turn: int, locale: str
-    ) -> TurnTold | None:
-        """Its turns are told by their reports and the turn's summary."""
-        return None
 
     def after_action_turn(
         self, scenario: str, view: PearlView, turn: int, locale: str, images: Mapping[str, str]

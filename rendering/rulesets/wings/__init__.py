@@ -36,6 +36,7 @@ from rendering.rulesets.wings.dam import (
 )
 from rendering.rulesets.wings.dam_map import dam_board
 from rendering.rulesets.wings.front import front_words
+from rendering.rulesets.wings.log_words import WingsLogWords
 from rendering.rulesets.wings.majors import major_lines, major_name, mission_key
 from rendering.rulesets.wings.map import table_map
 from rendering.rulesets.wings.preview import drafted_programs, preview_board, preview_lines
@@ -221,7 +222,7 @@ def _ring_lines(mission: Mapping[str, Any], locale: str) -> list[Line]:
     return [(text, SIDE_INK.get(objectives[mission["ring"][0][0]]["side"], INK), False)]
 
 
-class WingsPresenter(Presenter[WingsViewLike]):
+class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
     tells_turns = True  # a turn is shown flown, its programs with it (issue 27)
 
     # ------------------------------------------------------------------ helpers
