@@ -8,10 +8,9 @@ from pathlib import Path
 
 from bot.demo import run
 from bot.export import verify_file
-from engine.zero.catalog import Catalog
 
 
-async def test_the_skirmish_plays_and_verifies(tmp_path: Path, catalog: Catalog) -> None:
+async def test_the_skirmish_plays_and_verifies(tmp_path: Path) -> None:
     result = await run(None, 1942, tmp_path / "a", ruleset="memoir44")
     assert result.verified, result.problems
     export = json.loads((tmp_path / "a" / "export.json").read_text())
@@ -22,14 +21,14 @@ async def test_the_skirmish_plays_and_verifies(tmp_path: Path, catalog: Catalog)
     assert rolls and all(e["data"]["faces"] for e in rolls)
     channel = (tmp_path / "a" / "channel.md").read_text()
     assert "Air war, turn 1" in channel and "air-turn-1.png" in channel
-    check = verify_file(tmp_path / "a" / "export.json", catalog)
+    check = verify_file(tmp_path / "a" / "export.json")
     assert check.ok and check.replayed and check.rounds > 10, check.problems
     # A die changed in the file is caught by the replay.
     event = rolls[0]
     faces = event["data"]["faces"]
     faces[0] = "m44-star" if faces[0] != "m44-star" else "m44-flag"
     (tmp_path / "forged.json").write_text(json.dumps(export))
-    assert not verify_file(tmp_path / "forged.json", catalog).ok
+    assert not verify_file(tmp_path / "forged.json").ok
 
 
 async def test_same_seed_same_skirmish(tmp_path: Path) -> None:

@@ -1270,10 +1270,10 @@ def _program_words(program: str, locale: str) -> str:
     codes = [*plain, *cards]
     if len(codes) != 3 or any(code not in CARD_CODES for code in codes):
         return ""
-    then = t("ux-wings3.then", locale)
+    then = t("wings.then", locale)
 
     def said(part: list[str]) -> str:
-        return then.join(t(f"ux-wings3.card.{code}", locale) for code in part)
+        return then.join(t(f"wings.card.{code}", locale) for code in part)
 
     parts = [said(plain)] if plain else []
     if name:
