@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import panel as panels
-from bot.client import send_ephemeral
+from bot.client import answer_in, send_ephemeral
 from bot.limits import TEXT_INPUT_LIMIT
 from bot.panel import ModalSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError
@@ -313,12 +313,10 @@ class Write(commands.Cog):
         info = await common.campaign_here(interaction)
         if info is None:
             return
-        svc = common.campaigns(interaction)
-        try:
-            panel = await svc.panel(info.id, interaction.user.id)
-        except ServiceError as exc:
-            await common.refuse(interaction, exc, info.locale)
-            return
+        # A refusal (not a player here) is answered by the one handler, in the campaign's
+        # language as its panels are.
+        answer_in(interaction, info.locale)
+        panel = await common.campaigns(interaction).panel(info.id, interaction.user.id)
         spec = panels.text_modal(_plugin(interaction, info), panel, info.locale, part - 1)
         await _open_modal(interaction, info, panel, spec)
 
