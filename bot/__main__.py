@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|demo|verify|migrate|backup|migrate-data|check]``."""
+"""Command line: ``python -m bot [run|demo|verify|replay|migrate|backup|migrate-data|check]``."""
 
 from __future__ import annotations
 
@@ -71,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--rules",
         action="store_true",
         help="check the finished campaign against its game's rules instead of replaying it",
+    )
+    replay = sub.add_parser(
+        "replay", help="make one web page that replays a finished campaign turn by turn"
+    )
+    replay.add_argument("export", help="path to an export JSON file")
+    replay.add_argument(
+        "--out", default=None, help="the HTML file to write (default: the export's name, .html)"
     )
     sub.add_parser("migrate", help="apply pending database migrations")
     backup = sub.add_parser("backup", help="write an online backup of the database")
@@ -158,6 +165,8 @@ def _command(command: str, args: argparse.Namespace) -> int:
         if args.rules:
             return cli.run_verify_rules(args.export)
         return cli.run_verify(args.export)
+    if command == "replay":
+        return cli.run_replay(args.export, args.out)
     if command == "migrate":
         try:
             return asyncio.run(stoppable(cli.run_migrate(settings)))

@@ -503,7 +503,7 @@ class AnnouncementBuilder:
         if png is not None:
             name = f"reveal-t{payload['turn']}-{kind}.png"
             images.append((name, png))
-            sides = described(lines[1 : 1 + len(reveal_sides)])
+            sides = described(lines[1 : 1 + len(reveal_sides)], loc)
             alt[name] = t("service.image.reveal", loc, sides=sides)
         return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
 
@@ -549,7 +549,7 @@ class AnnouncementBuilder:
         alt: dict[str, str] = {}
         if report.image and report.image_name:
             images.append((report.image_name, report.image))
-            summary = described(report.text.splitlines())
+            summary = described(report.text.splitlines(), loc)
             alt[report.image_name] = t("service.image.report", loc, summary=summary)
         return Announcement("report", clip(report.text), images, alt=alt)
 
@@ -668,7 +668,7 @@ class AnnouncementBuilder:
         alt: dict[str, str] = {}
         if png is not None:
             images.append(("after-action.png", png))
-            summary = described(lines[:2])
+            summary = described(lines[:2], loc)
             alt["after-action.png"] = t("service.image.after-action", loc, summary=summary)
         return Announcement("campaign-ended", clip("\n".join(lines)), images, alt=alt)
 
@@ -725,12 +725,14 @@ def receipts_line(opened: Sequence[Mapping[str, Any]], locked: int, loc: str) ->
     return lines
 
 
-def described(lines: Sequence[str]) -> str:
-    """Message lines as one plain sentence for an image's alt text (no Markdown marks)."""
+def described(lines: Sequence[str], locale: str | None = None) -> str:
+    """Message lines as one plain sentence for an image's alt text (no Markdown marks),
+    joined as the language joins clauses (French: a no-break space before the ';')."""
     plain = [line.replace("**", "").replace("`", "").strip(" -#") for line in lines]
+    joint = t("service.image.joint", locale)
     text = ""
     for line in filter(None, plain):
         if text:
-            text += " " if text[-1] in ".:!?" else "; "
+            text += " " if text[-1] in ".:!?" else joint
         text += line
     return text

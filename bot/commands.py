@@ -206,6 +206,36 @@ def run_verify(path: str) -> int:
     return 0
 
 
+def run_replay(path: str, out: str | None) -> int:
+    """Write the page of a finished campaign's export; exit 1 with one line when the file
+    cannot be replayed (unreadable, not verified, a campaign still running)."""
+    from bot.export import Unreadable, read_export
+    from bot.i18n import t
+    from bot.replay import ReplayRefused, make_page
+
+    source = Path(path)
+    target = Path(out) if out else source.with_suffix(".html")
+    try:
+        export = read_export(source)
+        made = make_page(export)
+    except Unreadable as exc:
+        print(t("replay.cli.refused", None, why=exc), file=sys.stderr)
+        return 1
+    except ReplayRefused as exc:
+        print(t("replay.cli.refused", None, why=exc.words(None)), file=sys.stderr)
+        return 1
+    data = made.html.encode("utf-8")
+    try:
+        target.write_bytes(data)
+    except OSError as exc:
+        print(t("replay.cli.cannot-write", None, path=target, why=exc), file=sys.stderr)
+        return 1
+    size = round(len(data) / 1024)
+    turns = t("replay.count.turn", None, count=made.turns)
+    print(t("replay.cli.written", None, path=target, size=size, turns=turns, checked=made.checked))
+    return 0
+
+
 async def run_migrate(settings: Settings) -> int:
     """Create the database if needed and apply every pending migration."""
     from bot.i18n import t

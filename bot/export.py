@@ -10,7 +10,7 @@ the engine from the seed and the locked choices, comparing every engine event.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -414,7 +414,18 @@ def _receipt_matches(lock: Mapping[str, Any]) -> bool:
         return False
 
 
-def verify_export(export: Mapping[str, Any], rulesets: Registry | None = None) -> Verification:
+# Told of every round the replay resolved and found as recorded: the round's JSON, the
+# states before and after it, and the engine's events (``bot.replay`` draws each turn from
+# them, so the pages it makes show exactly what verify checked).
+Observer = Callable[[Mapping[str, Any], Any, Any, Sequence[Any]], None]
+
+
+def verify_export(
+    export: Mapping[str, Any],
+    rulesets: Registry | None = None,
+    *,
+    observe: Observer | None = None,
+) -> Verification:
     """Check the file's shape, receipts, the seed commitment, and replay every resolved round.
 
     Every step is linear in the size of the export: rounds are found by id through an index,
@@ -581,6 +592,8 @@ def verify_export(export: Mapping[str, Any], rulesets: Registry | None = None) -
             return result
         result.rounds += 1
         result.events += len(recorded)
+        if observe is not None:
+            observe(round_json, state, new_state, events)
         state = new_state
     final = export.get("final_state")
     replayed_final = _normal(secrecy.final_state(rules, state))

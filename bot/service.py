@@ -493,8 +493,14 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                         drafts[decision.field],
                         "unknown-option",
                     )
-            ctx = self._ctx()
             choice: dict[str, str] = {d.field: drafts[d.field] for d in decisions}
+            whole = rules.check_choice(state, side, choice)
+            if whole is not None:
+                # Fields fine one by one that the rules refuse together: nothing locked.
+                raise ServiceError(
+                    "refused-choice", reason=whole.reason, reason_params=dict(whole.params)
+                )
+            ctx = self._ctx()
             receipt = await lock_side(tx, ctx, campaign, live, side, choice, by_user=user_id)
             await tx.update_player(campaign.id, user_id, last_active=ctx.now)
             await refresh_round_message(tx, campaign, live.id, ctx.now)

@@ -5,11 +5,12 @@ Nothing here writes; each answer comes from one consistent read of the database.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import secrecy
 from bot.clock import from_epoch
@@ -30,6 +31,9 @@ from bot.service_rounds import (
     view_state_of,
 )
 from db.repository import CampaignRow, Transaction
+
+if TYPE_CHECKING:
+    from bot.replay import Made
 
 LIST_PER_PAGE = 8
 
@@ -386,6 +390,23 @@ class QueryMixin(ServiceCore):
         from bot.export import export_campaign
 
         return await export_campaign(self.repo, self.rulesets, campaign_id)
+
+    async def replay_page(
+        self, campaign_id: int, *, names: Mapping[int, str] | None = None
+    ) -> Made:
+        """The campaign's replay page (``bot.replay``). A finished campaign is replayed from
+        its export; a running one has no seed to replay from, so its page is drawn from the
+        states the store kept, through the same public gate: what the channel has seen."""
+        from bot.export import export_in
+        from bot.replay import make_page, stored_rounds
+
+        async with self.repo.read() as tx:
+            export = await export_in(tx, self.rulesets, campaign_id)
+            played = None
+            if export["campaign"]["status"] != "finished":
+                rules = self.rulesets.get(export["campaign"]["ruleset"]).rules
+                played = await stored_rounds(tx, rules, export)
+        return await asyncio.to_thread(make_page, export, self.rulesets, played=played, names=names)
 
 
 def _summary_of(

@@ -680,6 +680,10 @@ async def close_with_defaults(
                 and rules.accept(state, decision, drafted) is None
             )
             choice[decision.field] = drafted if use_draft and drafted else decision.default
+        if rules.check_choice(state, side, choice) is not None:
+            # Drafts mixed with defaults the rules refuse together: the defaults alone, as
+            # the policy "default" would have locked them.
+            choice = {decision.field: decision.default for decision in decisions}
         await lock_side(tx, ctx, campaign, round_row, side, choice, by_user=None, defaulted=True)
         filled.append(side)
     if filled:

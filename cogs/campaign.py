@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,6 +49,8 @@ from cogs.pick import (
     visible_channels,
 )
 
+log = logging.getLogger(__name__)
+
 MISSING_CHOICES = [
     app_commands.Choice(name="engine default (safe choice)", value="default"),
     app_commands.Choice(name="keep the player's drafts, default the rest", value="drafts"),
@@ -62,6 +65,55 @@ def _switch_choices(found: list[str]) -> list[app_commands.Choice[str]]:
     longer text is typed, not picked), a list at most 25."""
     fits = [text for text in found if len(text) <= 100]
     return [app_commands.Choice(name=text, value=text) for text in fits][:25]
+
+
+# What Discord takes in one message's attachments; the replay page goes with the export
+# only when the three files fit together.
+ATTACHMENTS_LIMIT = 8 * 1024 * 1024
+
+
+async def _names(interaction: discord.Interaction[Any], data: dict[str, Any]) -> dict[int, str]:
+    """The players' and the GM's names on this server, for the replay page (which is read
+    outside Discord, where a mention would show a bare number). The bot keeps no member
+    list, so each is asked for; one who left the server stays a number."""
+    guild = interaction.guild
+    ids = {int(p["user_id"]) for p in data["players"]} | {int(data["campaign"]["gm_id"])}
+    names: dict[int, str] = {}
+    if guild is None:
+        return names
+    for user_id in sorted(ids):
+        member = guild.get_member(user_id)
+        if member is None:
+            with contextlib.suppress(discord.HTTPException):
+                member = await guild.fetch_member(user_id)
+        if member is not None:
+            names[user_id] = member.display_name
+    return names
+
+
+async def _replay_page(
+    interaction: discord.Interaction[Any], campaign_id: int, data: dict[str, Any], beside: int
+) -> tuple[bytes | None, str]:
+    """The replay page to attach (or None) and the line that says what became of it."""
+    from bot.replay import ReplayRefused
+
+    loc = interaction.locale
+    try:
+        made = await campaigns(interaction).replay_page(
+            campaign_id, names=await _names(interaction, data)
+        )
+    except ReplayRefused as refused:
+        return None, t("replay.export.refused", loc, why=refused.words(loc))
+    except Exception:
+        log.exception("the replay page of campaign %s failed", campaign_id)
+        return None, t("replay.export.failed", loc)
+    page = made.html.encode("utf-8")
+    if len(page) + beside > ATTACHMENTS_LIMIT:
+        size = f"{len(page) / (1024 * 1024):.1f}"
+        limit = f"{ATTACHMENTS_LIMIT / (1024 * 1024):.3g}"
+        return None, t("replay.export.too-big", loc, size=size, limit=limit)
+    running = data["campaign"]["status"] != "finished"
+    return page, t("replay.export.running" if running else "replay.export.attached", loc)
 
 
 class GmAnswer(
@@ -789,15 +841,20 @@ class CampaignCog(commands.Cog):
         heading = note(info, interaction)
         done = t("cogs.export.done", interaction.locale)
         done += "\n" + t("archive.report.file-done", interaction.locale)
+        files = [
+            discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
+            discord.File(
+                io.BytesIO(report.encode("utf-8")),
+                filename=f"sortie-campaign-{info.id}-report.md",
+            ),
+        ]
+        page, said = await _replay_page(interaction, info.id, data, len(payload) + len(report))
+        done += "\n" + said
+        if page is not None:
+            files.append(discord.File(io.BytesIO(page), filename=f"sortie-campaign-{info.id}.html"))
         await interaction.followup.send(
             done if heading is None else heading + "\n" + done,
-            files=[
-                discord.File(io.BytesIO(payload), filename=f"sortie-campaign-{info.id}.json"),
-                discord.File(
-                    io.BytesIO(report.encode("utf-8")),
-                    filename=f"sortie-campaign-{info.id}-report.md",
-                ),
-            ],
+            files=files,
             ephemeral=True,
         )
 

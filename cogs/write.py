@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import panel as panels
-from bot.client import send_ephemeral
+from bot.client import answer_in, send_ephemeral
 from bot.limits import TEXT_INPUT_LIMIT
 from bot.panel import ModalSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError
@@ -161,7 +161,9 @@ async def on_submit(
         return
     refusals = [refused[field].message(info.locale) for field in written if field in refused]
     if from_panel:
-        await _show(interaction, info, panel, page)
+        # A program taken redraws the picture (its ghost path), as a pick from a menu does.
+        drafted = any(field not in refused for field in written)
+        await _show(interaction, info, panel, page, redraw=drafted)
         if refusals:  # each in words already, what was typed clipped (ServiceError)
             await send_ephemeral(interaction, clip("\n".join(refusals), panels.TEXT_LIMIT))
         return
@@ -311,12 +313,10 @@ class Write(commands.Cog):
         info = await common.campaign_here(interaction)
         if info is None:
             return
-        svc = common.campaigns(interaction)
-        try:
-            panel = await svc.panel(info.id, interaction.user.id)
-        except ServiceError as exc:
-            await common.refuse(interaction, exc, info.locale)
-            return
+        # A refusal (not a player here) is answered by the one handler, in the campaign's
+        # language as its panels are.
+        answer_in(interaction, info.locale)
+        panel = await common.campaigns(interaction).panel(info.id, interaction.user.id)
         spec = panels.text_modal(_plugin(interaction, info), panel, info.locale, part - 1)
         await _open_modal(interaction, info, panel, spec)
 

@@ -658,6 +658,13 @@ class Rules(ABC, Generic[StateT, ViewT]):
             next((e.reason for e in decision.excluded if e.id == value), "unknown-option")
         )
 
+    def check_choice(self, state: StateT, side: str, choice: Mapping[str, str]) -> Refusal | None:
+        """None when ``side`` may lock ``choice`` (every field it is asked this round, each
+        already accepted on its own), else why not: what no single field can judge alone (a
+        card that needs the plane another field leaves idle). Asked when the side locks; a
+        refusal refuses the Lock and changes nothing. The default takes every choice."""
+        return None
+
     def defaults(self, decisions: Sequence[Decision]) -> dict[str, dict[str, str]]:
         """The choice each side gets for a field it did not fill before the deadline."""
         result: dict[str, dict[str, str]] = {}

@@ -119,7 +119,11 @@ class Presenter(Protocol[V]):
     # -- images
     def status_board(
         self, view: V, locked: Mapping[str, bool], deadline: str | None, locale: str
-    ) -> bytes: ...
+    ) -> bytes:
+        """The public board. ``locked``: each side the open round waits on and whether it
+        has locked; empty where no round waits (a played turn on the replay page), and then
+        the board shows no lock at all."""
+        ...
 
     def panel_image(self, view: V, locale: str, drafts: Mapping[str, str] = NO_DRAFTS) -> bytes:
         """A side's order panel picture: its own view and its own drafts of the open round

@@ -5,7 +5,9 @@
 # The database tests run on SQLite and on a real PostgreSQL: unless SORTIE_TEST_PG_URL
 # names one, a throwaway server is started with scripts/pg.sh (which installs Debian's
 # postgresql package if needed) and stopped at exit. In CI (CI set) no PostgreSQL is a
-# failure; elsewhere the PostgreSQL tests are skipped with a warning.
+# failure; elsewhere the PostgreSQL tests are skipped with a warning. The replay page's
+# browser test needs Debian's chromium: in CI it is installed (scripts/chromium.sh) and
+# its absence is a failure; elsewhere that test is skipped with a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3.11}
@@ -32,6 +34,13 @@ if [ -z "${SORTIE_TEST_PG_URL:-}" ]; then
         exit 1
     else
         echo "warning: no PostgreSQL could be started; its tests will be skipped" >&2
+    fi
+fi
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    if [ -n "${CI:-}" ]; then
+        echo "== chromium"; bash scripts/chromium.sh
+    else
+        echo "warning: chromium is not installed; the replay page's browser test will be skipped" >&2
     fi
 fi
 echo "== pytest"; .venv/bin/python -m pytest -q "$@"

@@ -1,8 +1,9 @@
 """A small test game that asks for every input kind the seam knows (``engine.ruleset``).
 
 Blue's two units and Red's one each write a path of hexes ("C4 D4", any case and any
-separator) in a secret ``orders`` round (a per-unit ``move`` family); Red also says whether
-it digs in (a yes/no). Then Blue rolls its dice in the open (a ``public`` round: asked a
+separator) in a secret ``orders`` round (a per-unit ``move`` family), two of a side never
+ending on one hex (a whole-choice check at Lock); Red also says whether it digs in (a
+yes/no). Then Blue rolls its dice in the open (a ``public`` round: asked a
 number of dice from a menu). When a Blue unit ends next to Red's, Red may spring an ambush
 (an optional ``reaction`` round with a short deadline, asked of Red alone). Three turns.
 
@@ -150,6 +151,19 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
             return Refusal("too-far", {"at": tokens[3], "position": 4})
         return " ".join(tokens)
 
+    def check_choice(
+        self, state: SkirmishState, side: str, choice: Mapping[str, str]
+    ) -> Refusal | None:
+        ends: dict[str, str] = {}
+        for field, value in choice.items():
+            if not unit_of(field):
+                continue
+            end = value.split()[-1]
+            if end in ends:
+                return Refusal("stacked", {"hex": end})
+            ends[end] = field
+        return None
+
     def resolve(
         self, state: SkirmishState, choices: Mapping[str, Mapping[str, str]], rng: Rng
     ) -> tuple[SkirmishState, list[Event]]:
@@ -157,6 +171,9 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
             value = choices.get(decision.side, {}).get(decision.field)
             if value is None or self.accept(state, decision, value) is not None:
                 raise ValueError(f"illegal {decision.field}={value!r}")
+        for side, choice in choices.items():
+            if self.check_choice(state, side, choice) is not None:
+                raise ValueError(f"illegal choice of {side}: {dict(choice)}")
         events: list[Event] = []
         if state.round == "orders":
             at = dict(state.at)
@@ -208,7 +225,7 @@ def _png() -> bytes:
     return out.getvalue()
 
 
-class SkirmishPresenter(Presenter[Any]):
+class SkirmishPresenter(Presenter[SkirmishView]):
     tells_turns = False
 
     def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:

@@ -152,7 +152,12 @@ async def test_the_export_report_of_a_french_campaign_is_french(world: World) ->
         assert names == [
             f"sortie-campaign-{table.campaign_id}.json",
             f"sortie-campaign-{table.campaign_id}-report.md",
+            f"sortie-campaign-{table.campaign_id}.html",
         ]
+        # The replay page too is the table's: French, whatever the GM's client speaks.
+        page = (await message.attachments[2].read()).decode("utf-8")
+        assert '<html lang="fr">' in page and ">Tour 1</h2>" in page
+        assert "La campagne est en cours" in page and "Turn 1" not in page
         report = (await message.attachments[1].read()).decode("utf-8")
         assert report.startswith("# Rapport après action — Mer de Corail"), report[:80]
         assert "## Tour 1" in report and "**Ordres**" in report

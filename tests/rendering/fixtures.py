@@ -801,7 +801,11 @@ def image_cases() -> dict[str, Callable[[], bytes]]:
             locale="fr",
         ),
         "status_midway_en": lambda: render_status_board(
-            midway_status(), locked={}, deadline_text=None, locale="en"
+            # Both sides waiting: an empty mapping now means no round waits, no lock shown.
+            midway_status(),
+            locked={J: False, A: False},
+            deadline_text=None,
+            locale="en",
         ),
         "panel_japanese_en": lambda: render_order_panel(
             coral_status(viewer=J, japanese_doctrine="balanced"),

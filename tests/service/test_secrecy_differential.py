@@ -18,6 +18,7 @@ choice. What a receipt proves is tested elsewhere (``test_rollback_export``).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError
+from bot.service_rounds import state_of
 from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GUILD, Env
@@ -74,6 +76,44 @@ def _scenario_asking(rules: Any, field: str, side: str) -> str | None:
         if any((d.side, d.field) == (side, field) for d in rules.pending(state)):
             return scenario
     return None
+
+
+async def _state(env: Env, rules: Any, campaign_id: int) -> Any:
+    """The state the open round was asked from (what ``check_choice`` judges at Lock)."""
+    async with env.repo.read() as tx:
+        live = await tx.live_round(campaign_id)
+        assert live is not None
+        return await state_of(tx, rules, live.snapshot_before_id, history=False)
+
+
+def _taken(
+    rules: Any, state: Any, side: str, decisions: Any, planned: dict[str, str], kept: set[str]
+) -> dict[str, str]:
+    """``planned`` if the rules take it whole (``check_choice``), else the nearest choice
+    they take (fewest, earliest options changed), ``kept`` fields untouched and only fields
+    that open no earlier than them changed: what differs with it stays as secret."""
+    if rules.check_choice(state, side, planned) is None:
+        return planned
+    order = {"reveal": 0, "turn-end": 1, "campaign-end": 2, "never": 3}
+    floor = max((order[rules.field_spec(f).opens] for f in kept), default=0)
+    free = [
+        d
+        for d in decisions
+        if d.field not in kept and order[rules.field_spec(d.field).opens] >= floor
+    ]
+    for size in (1, 2):
+        found: list[tuple[int, dict[str, str]]] = []
+        for group in itertools.combinations(free, size):
+            for picks in itertools.product(*(range(len(d.options)) for d in group)):
+                choice = {
+                    **planned,
+                    **{d.field: d.options[i].id for d, i in zip(group, picks, strict=True)},
+                }
+                if rules.check_choice(state, side, choice) is None:
+                    found.append((sum(picks), choice))
+        if found:
+            return min(found, key=lambda item: item[0])[1]
+    return planned
 
 
 def _receipt_without_choice(canonical: str, salt: str) -> str:
@@ -148,6 +188,8 @@ async def _play(
                 if (await env.svc.status(info.id)).campaign.status == "finished":
                     break  # a pick ended the game (Memoir '44's "we have our medals")
                 panel = await env.svc.panel(info.id, user)
+                planned: dict[str, str] = {}
+                kept: set[str] = set()
                 for decision in panel.decisions:
                     index = 0
                     if s == side and decision.field == field and panel.turn == 1:
@@ -156,9 +198,13 @@ async def _play(
                         # ghost path on the side's own panel picture differs too).
                         index = len(decision.options) - 1 if pick else 0
                         varied = True
+                        kept = {field}
                         beside = [d.field for d in panel.decisions]
-                    choice = decision.options[index].id
-                    await env.svc.draft(info.id, user, panel.round_id, decision.field, choice)
+                    planned[decision.field] = decision.options[index].id
+                state = await _state(env, rules, info.id)
+                planned = _taken(rules, state, s, panel.decisions, planned, kept)
+                for name, choice in planned.items():
+                    await env.svc.draft(info.id, user, panel.round_id, name, choice)
                 await observe()
                 result = await env.svc.lock(info.id, user, panel.round_id)
                 # A round that asks nobody anything plays straight after the one before it,

@@ -127,10 +127,11 @@ def _side_card(
     box: tuple[int, int, int, int],
     view: View,
     side: Side,
-    locked: bool,
+    locked: bool | None,
     locale: str,
 ) -> None:
-    """One side's card (half the board's width): name and VP, its choice, its lock."""
+    """One side's card (half the board's width): name and VP, its choice, its lock (None:
+    no round waits on the side, so no lock is shown)."""
     x0, top, x1, bottom = box
     style = side_style(side)
     own = view.sides.get(side)
@@ -156,7 +157,7 @@ def _side_card(
     for line, fnt in _card_lines(view, side, locale, space):
         draw.text((text_x, y + 15), line, font=fnt, fill=INK, anchor="lm")
         y += 30
-    if own is not None and not view.finished:
+    if own is not None and not view.finished and locked is not None:
         words = tr("status.locked" if locked else "status.waiting", locale)
         lock_y = bottom - 22
         draw_icon(draw, "locked" if locked else "waiting", (text_x + 11, lock_y), 22)
@@ -177,19 +178,28 @@ def _side_cards(
     half = (INNER - 12) // 2
     space = half - 44
     lines = max(len(_card_lines(view, side, locale, space)) for side in SIDES)
-    lock_row = not view.finished and all(side in view.sides for side in SIDES)
+    # No side named in ``locked``: no round waits (a played turn on the replay page).
+    lock_row = not view.finished and all(side in view.sides for side in SIDES) and bool(locked)
     height = 58 + 30 * lines + (40 if lock_row else 0) + 10
     for index, side in enumerate(SIDES):
         x0 = MARGIN + index * (half + 12)
         box = (x0, top, x0 + half, top + height)
-        _side_card(image, draw, box, view, side, bool(locked.get(side, False)), locale)
+        flag = bool(locked.get(side, False)) if locked else None
+        _side_card(image, draw, box, view, side, flag, locale)
     return height
 
 
 def _round_box(
-    draw: ImageDraw.ImageDraw, top: int, view: View, deadline: str | None, locale: str
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    view: View,
+    deadline: str | None,
+    locale: str,
+    waiting: bool = True,
 ) -> int:
-    """The round (or the result) and its deadline, then the turn track; returns the height."""
+    """The round (or the result) and its deadline, then the turn track; returns the height.
+    ``waiting``: a round waits on the sides; else (a played turn shown again) no deadline
+    is named, not even 'no deadline set'."""
     x0, x1 = MARGIN, WIDTH - MARGIN
     inner = x1 - x0 - 32
     lines: list[tuple[str, tuple[int, ...], FontKind]] = []  # text, sizes, face
@@ -204,12 +214,13 @@ def _round_box(
     else:
         title = tr("status.round", locale, name=round_name(view.round, locale))
         lines.append((title, (28, 26, 24), "bold"))
-        text = (
-            tr("status.deadline", locale, when=deadline)
-            if deadline
-            else tr("status.no_deadline", locale)
-        )
-        lines.append((text, (PHONE_TEXT, PHONE_MIN_TEXT), "regular"))
+        if deadline or waiting:
+            text = (
+                tr("status.deadline", locale, when=deadline)
+                if deadline
+                else tr("status.no_deadline", locale)
+            )
+            lines.append((text, (PHONE_TEXT, PHONE_MIN_TEXT), "regular"))
     drawn: list[tuple[str, ImageFont.FreeTypeFont, RGB]] = []
     for text, sizes, kind in lines:
         fnt, wrapped = phone_lines(text, inner, sizes, kind, 2)
@@ -294,7 +305,7 @@ def _status_image(
     title = scenario_name(view.scenario, view.scenario_name, locale)
     y = phone_header(image, draw, title, subtitle, right) + GAP
     y += _side_cards(image, draw, y, view, locked, locale) + 10
-    y += _round_box(draw, y, view, deadline_text, locale) + GAP
+    y += _round_box(draw, y, view, deadline_text, locale, waiting=bool(locked)) + GAP
     map_bottom = y + map_height(view, INNER)
     draw_map(image, draw, (MARGIN, y, WIDTH - MARGIN, map_bottom), view, locale)
     y = map_bottom + GAP

@@ -190,9 +190,10 @@ def _side_panel(
         notes.append(_w("lost", locale, types=lost_words))
     if not notes:
         notes.append(_w("no-medal", locale))
-    if mine.hand is not None:  # the viewer's own side: its hand, by title
+    if mine.hand is not None:  # the viewer's own side, or every side once the game is over
         titles = ", ".join(card_title(key, locale) for key in sorted(mine.hand)) or "—"
-        notes.insert(0, _w("your-hand", locale, cards=titles))
+        whose = "your-hand" if view.viewer == side else "open-hand"
+        notes.insert(0, _w(whose, locale, cards=titles))
     for note in wrap(" · ".join(notes), font(SMALL), INNER - 32, max_lines=2):
         draw_text(draw, (x, y), note, font(SMALL), MUTED, "lm")
         y += 30
@@ -383,7 +384,8 @@ def air_picture(
     height = 110 + 2 * (SIDE_HEIGHT + 14) + MAP_HEIGHT + 12 + 30 * len(legend_lines) + 12
     if text_lines:
         height += 16 + 30 * len(text_lines) + 16
-    image, draw = canvas(height, WIDTH)
+    # The header grows with its wrapped subtitle: drawn on room to spare, cut where it ends.
+    image, draw = canvas(height + 80, WIDTH)
     superiority = _w(f"superiority.{view.superiority}", locale)
     subtitle = _w(
         "subtitle",
@@ -405,12 +407,14 @@ def air_picture(
         y += 30
     y += 12
     if text_lines:
-        panel(draw, (PAD, y, WIDTH - PAD, y + 30 * len(text_lines) + 28), CARD_BG, RULE)
+        bottom = y + 30 * len(text_lines) + 28
+        panel(draw, (PAD, y, WIDTH - PAD, bottom), CARD_BG, RULE)
         y += 14
         for line in text_lines:
             draw_text(draw, (PAD + 14, y + 15), line, font(SMALL), INK, "lm", INNER - 28)
             y += 30
-    return to_png(image)
+        y = bottom + 16
+    return to_png(image.crop((0, 0, WIDTH, y)))
 
 
 # ------------------------------------------------------------------ the reveal

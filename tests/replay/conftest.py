@@ -1,0 +1,46 @@
+"""One finished Coral Sea campaign, played once per session; every replay test reads it."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.export import dumps
+from engine.zero.catalog import Catalog
+from engine.zero.loader import default_catalog
+from tests.replay.play import play
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return default_catalog()
+
+
+@pytest.fixture(scope="session")
+def _played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("replay")
+    export = asyncio.run(play(folder / "campaign.db"))
+    assert export["campaign"]["status"] == "finished"
+    return export
+
+
+@pytest.fixture
+def export(_played: dict[str, Any]) -> dict[str, Any]:
+    """The campaign's export, a copy a test may change."""
+    return copy.deepcopy(_played)
+
+
+@pytest.fixture
+def export_file(export: dict[str, Any], tmp_path: Path) -> Path:
+    path = tmp_path / "export.json"
+    path.write_text(dumps(export), encoding="utf-8")
+    return path
+
+
+def read(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
