@@ -20,8 +20,9 @@ work done: round message, reveal, reports, the pump), in the bot process's CPU t
 settled (the event loop's share: what stalls other players), and the CPU time the drawing
 worker processes spent meanwhile (``bot.drawing``, read from /proc; ``SORTIE_DRAW_WORKERS=0``
 draws in the bot's threads instead, as before issue 29). Also printed: the longest time the
-event loop ran one callback (its thread's CPU time, and wall) while timing, and the longest
-garbage-collection pause.
+event loop ran one callback (its thread's CPU time, and wall) while timing, the CPU of the
+bot's own callbacks (``bot loop``: simcord's polling and Discord side left out, see
+``LoopWatch``), and the longest garbage-collection pause once the bot is up, by generation.
 Rounds 1 and late alternate sample by sample. Verdicts compare the answer with the no-op's
 answer (not a settled no-op padded by simcord's poll). Medians, and p95 once there are 20
 samples; no p99 (that needs 200 samples per point, several minutes per campaign played).
@@ -310,13 +311,15 @@ async def run(args: Any) -> None:
     loads: list[float] = []
     pauses: list[float] = []
     gc_cpu: list[float] = []
-    gc.callbacks.append(_gc_probe(pauses, gc_cpu))
     with tempfile.TemporaryDirectory() as folder:
         services = await open_services(Path(folder) / "players.db", clock, seeds=SeededTokens(3))
         try:
             bot = BenchBot(services=services, cogs=COGS)
             async with simcord.run(bot) as env:
                 holder.append(env)
+                # From here on: the bot is up. Start-up's own full collection (before it
+                # freezes what it made, ``bot.runtime.freeze_start_up``) holds up no player.
+                gc.callbacks.append(_gc_probe(pauses, gc_cpu))
                 guild = env.create_guild()
                 gm = guild.add_member(env.create_user("gm"))
                 index = 0
