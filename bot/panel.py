@@ -23,6 +23,7 @@ TEXT_LIMIT = 2000
 LABEL_LIMIT = 100  # select option label and description
 MAX_OPTIONS = 25
 MAX_SELECTS = 4  # one action row stays for the buttons
+PAGE_NAME = 60  # a field's name on the page button (a button's label holds 80)
 
 
 def clip(text: str, limit: int) -> str:
@@ -195,12 +196,12 @@ def compose(
         buttons = (write, *buttons)
     hint = None
     if pages > 1:
-        after = (page + 1) % pages
-        count = sum(len(p) for p in paged)
-        first = sum(len(p) for p in paged[:after]) + 1
-        last = first + len(paged[after]) - 1
-        key = "orders.button.page" if last > first else "orders.button.page-one"  # not "5–5"
-        label = t(key, locale, first=first, last=last, total=count)
+        # The button names the first field it shows ("Show Balloon winch ›"): "Menu 5 of
+        # 5 ›" read as a page counter, not as a menu still to see.
+        (first, *more) = paged[(page + 1) % pages]
+        name = clip(field_text(first.field, locale, first.label), PAGE_NAME)
+        key = "orders.button.page" if more else "orders.button.page-one"
+        label = t(key, locale, field=name, more=len(more))
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
         # A field still to choose whose menu is on another page: say which button shows it.
         here = {d.field for d in shown}

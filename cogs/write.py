@@ -161,7 +161,9 @@ async def on_submit(
         return
     refusals = [refused[field].message(info.locale) for field in written if field in refused]
     if from_panel:
-        await _show(interaction, info, panel, page)
+        # A program taken redraws the picture (its ghost path), as a pick from a menu does.
+        drafted = any(field not in refused for field in written)
+        await _show(interaction, info, panel, page, redraw=drafted)
         if refusals:  # each in words already, what was typed clipped (ServiceError)
             await send_ephemeral(interaction, clip("\n".join(refusals), panels.TEXT_LIMIT))
         return

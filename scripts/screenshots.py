@@ -10,6 +10,7 @@ OUT_DIR (default ``./screenshots``). Nothing here is part of the bot; it is how 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,10 @@ from bot.runtime import FuncClock, Services, open_services
 from bot.service_model import Pace
 from engine.ruleset import Decision
 from engine.zero.types import Side
+
+# Pictures drawn in this process's threads: the drawing pool's worker processes buy nothing
+# for one turn photographed (the old Wings script hung ten minutes starting them).
+os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -135,3 +135,7 @@ def test_the_wings_panel_offers_quick_picks_and_never_prints_a_menu_of_programs(
         assert spec.buttons[0].action == "write"
         lines = spec.text.splitlines()
         assert any(line.startswith("**Kurt Wolff · Albatros D.III**") for line in lines)
+        # Said once, short: how to write (the Write button), the card legend in small print.
+        assert spec.text.count("✎") == 1, spec.text
+        assert all(line.startswith("-# ") for line in lines if "BL/BR" in line), spec.text
+        assert len(spec.text) <= 1100 and len(lines) <= 12, (len(spec.text), len(lines))

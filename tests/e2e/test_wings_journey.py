@@ -127,7 +127,7 @@ async def test_a_crowded_french_panel_reads_whole_in_the_dm(world: World) -> Non
         for name in (*names, "Treuil des ballons"):
             assert f"**{name}**" in text, name
         assert f"Reste à choisir\u00a0: {ball}, {lewis}," in text
-        assert "le bouton «\u00a0Menu 5 sur 5 ›\u00a0»" in text
+        assert "le bouton «\u00a0Afficher Treuil des ballons ›\u00a0»" in text
         assert text.endswith(t("inputs.how", "fr"))
         assert "✎ Écrire les programmes" in str(panel.components)
         turned = await alice_user.click(panel, custom_id=control(panel, "sortie:page:"))

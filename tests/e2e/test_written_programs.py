@@ -127,6 +127,7 @@ async def test_a_written_program_is_locked_and_flown_and_an_illegal_one_changes_
         assert not [line for line in panel.content.splitlines() if line.startswith("-# S S S")]
         assert "Kurt Wolff · Albatros D.III" in panel.content
 
+        blank = await panel.attachments[0].read()
         shown = await table.bob_user.click(panel, custom_id=write_button(panel))
         inputs = modal_inputs(shown)
         assert set(inputs) == {"program:P3", "program:P4"}
@@ -135,6 +136,8 @@ async def test_a_written_program_is_locked_and_flown_and_an_illegal_one_changes_
         assert written.acknowledged and not answers(written), answers(written)
         panel = refreshed(table.bob_user, panel)
         assert f"✓ {WRITTEN}" in panel.content  # read back as its cards
+        # The picture is redrawn with the program flown (its ghost path), as after a pick.
+        assert panel.attachments and await panel.attachments[0].read() != blank
         assert (await table.drafts(table.bob_user))[WOLFF] == WRITTEN
 
         # The Entente writes a program its Nieuport cannot fly (one bank left in its deck):

@@ -100,6 +100,24 @@ async def test_a_crowded_panel_keeps_every_field_and_how_to_lock(
 
 
 @pytest.mark.parametrize("locale", LOCALES)
+async def test_the_crowded_panel_is_no_wall_of_text(played: tuple[Env, int], locale: str) -> None:
+    """Issue 27: the panel names each field and how to answer it, not every order of every
+    menu. The flak gunner's eight orders are in his menu, each in words, not printed again
+    as a grey line (it pushed the French panel past 2,000 characters, cut short); how to
+    write a program is said once; the card legend is in small print."""
+    env, cid = played
+    panel = await env.svc.panel(cid, ENTENTE)
+    assert "flak" in {d.field for d in panel.decisions}
+    text = _text(env, panel, locale)
+    assert t("wings.flak.hold", locale) not in text, text
+    assert "…" not in text  # nothing cut to fit Discord's limit
+    assert text.count("✎") == 1, text
+    assert len(text) <= 1650, len(text)  # 1,914 in English before, the French cut at 2,000
+    (legend,) = [line for line in text.splitlines() if "BL/BR" in line]
+    assert legend.startswith("-# "), legend
+
+
+@pytest.mark.parametrize("locale", LOCALES)
 async def test_the_program_menus_say_what_the_card_codes_mean(
     played: tuple[Env, int], locale: str
 ) -> None:
@@ -108,7 +126,7 @@ async def test_the_program_menus_say_what_the_card_codes_mean(
     env, cid = played
     panel = await env.svc.panel(cid, ENTENTE)
     text = _text(env, panel, locale)
-    assert t("wings.legend", locale) in text.splitlines()
+    assert "-# " + t("wings.legend", locale) in text.splitlines()  # small print
     legend = {"en": ("BL/BR bank", "ST stall"), "fr": ("BL/BR virage léger", "ST décrochage")}
     assert all(words in text for words in legend[locale])
     spec = compose(env.svc.rulesets.get("wings"), panel, scenario=SCENARIO, locale=locale,
@@ -279,7 +297,9 @@ async def test_a_field_to_choose_on_the_next_page_says_which_button_shows_it(
     spec = compose(plugin, panel, scenario=SCENARIO, locale=locale, commander_id=None)
     assert "winch" not in {s.field for s in spec.selects}
     (page,) = [b for b in spec.buttons if b.action == "page"]
-    assert page.label == {"en": "Menu 5 of 5 ›", "fr": "Menu 5 sur 5 ›"}[locale]  # not "5–5"
+    # The button names the menu it shows: not "Menu 5 of 5", which reads as a page counter.
+    assert field_text("winch", locale) in page.label, page.label
+    assert not re.search(r"\d+ (of|sur) \d+", page.label), page.label
     assert t("orders.other-page", locale, button=page.label) in spec.text.splitlines()
     winch = next(d for d in panel.decisions if d.field == "winch")
     await env.svc.draft(cid, ENTENTE, panel.round_id, "winch", winch.options[0].id)
@@ -325,7 +345,7 @@ def test_a_french_reveal_title_reads_with_one_colon_at_most(kind: str) -> None:
 async def test_a_later_missions_board_names_the_turn_the_channel_names(
     tmp_path: Path, locale: str
 ) -> None:
-    """The channel counts the campaign's turns ("Turn 7/27"), each mission its own: in the
+    """The channel counts the campaign's turns ("Turn 7"), each mission its own: in the
     second mission the board's title names the channel's turn as well as the mission's, so
     its "turn 2" does not contradict the message it comes with."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))

@@ -96,6 +96,8 @@ ORDER_BEHAVIOURS = ("knight", "artist")  # the behaviours whose power is a stand
 NOTHING = "none"  # the rules' option id for buying nothing (a select value cannot be empty)
 FLAK_SEALED = "flak-"  # a flak gunner's order, sealed by the rules (seed A.IV.h)
 FLAK_WORDS = "flak."  # ...its detail: "flak.fire.P3.2" (order, plane, altitude)
+FLAK_FIELD = "flak"  # the gunners' fields: "flak", "flak2"...
+SMALL_PRINT = "-# "  # Discord's small grey line: a note read once, then skipped
 
 
 class WingsViewLike(Protocol):
@@ -702,6 +704,9 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
+        if decision.field.startswith(FLAK_FIELD) and len(decision.options) > 1:
+            # Eight long orders: the gunner's menu says each, the panel only his pick.
+            return []
         pilot = decision.options[0].detail if decision.options else ""
         if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
             return [t("wings.debrief.skill-for", locale, pilot=pilot, skills=" · ".join(labels))]
@@ -760,7 +765,8 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         if view.stage == DAM_NIGHT:
             before += night_lines(view.data.get("dam") or {}, side, locale)
         if view.stage == "program":
-            before.append(t("wings.legend", locale))  # the menus write cards as codes
+            # The programs are written as card codes: their legend, in small print.
+            before.append(SMALL_PRINT + t("wings.legend", locale))
             before += self._flak_names(view, side, locale)
             before += self._order_notes(view, side, locale)
             before += relief_lines(view.data, locale)  # seed F.V: what to fly above
@@ -794,7 +800,7 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             label = t(f"wings.map.initial.{plane['side']}", locale) + slot
             pilot = pilots.get(plane.get("pilot") or "", {}).get("name", "")
             names.append(t("wings.flak-name", locale, id=plane["id"], label=label, pilot=pilot))
-        return [t("wings.flak-names", locale, names=", ".join(names))]
+        return [SMALL_PRINT + t("wings.flak-names", locale, names=", ".join(names))]
 
     def _order_notes(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
         """Seed D.VI: which of the reader's planes holds a power its standing order plays
