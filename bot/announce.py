@@ -352,13 +352,9 @@ class AnnouncementBuilder:
             status = "paused"
         elif status == "void" and c.status == "finished":
             status = "ended"
-        header = t(
-            "service.round.header",
-            loc,
-            turn=round_row.turn,
-            turns=plugin.rules.scenarios()[c.scenario].turns,
-            round=round_text(round_row.kind, loc),
-            status=t(f"service.round.status.{status}", loc),
+        public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
+        header = round_header(
+            plugin, c, public, round_row.turn, round_row.kind, f"service.round.status.{status}"
         )
         lines = [header]
         if round_row.status == "open":
@@ -378,7 +374,6 @@ class AnnouncementBuilder:
                 lines.append(
                     t(key, loc, side=side_text(side, loc), receipt=short_receipt(lock.receipt))
                 )
-        public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
         images: list[tuple[str, bytes]] = []
         # A finished round's message keeps only its text: the reveal and the next round's
         # board follow right after it, so one board per round stays in the channel.
@@ -602,13 +597,8 @@ class AnnouncementBuilder:
         one message a turn; the next round's message follows it."""
         loc = c.locale
         turn = int(payload["turn"])
-        header = t(
-            "service.round.header",
-            loc,
-            turn=turn,
-            turns=plugin.rules.scenarios()[c.scenario].turns,
-            round=round_text(plugin.rules.first_round, loc),
-            status=t("service.round.status.flown", loc),
+        header = round_header(
+            plugin, c, public, turn, plugin.rules.first_round, "service.round.status.flown"
         )
         lines = [header, *told.lines]
         lines += plugin.presenter.turn_summary(public, turn, loc)
@@ -704,6 +694,19 @@ def blank_words(ruleset: str, kind: str, entry: Mapping[str, Any], loc: str) -> 
     if not entry.get("sealed"):
         return t("service.reveal.nothing", loc)
     return word(f"service.reveal.sealed-for.{ruleset}.{kind}", t("service.reveal.sealed", loc), loc)
+
+
+def round_header(
+    plugin: Plugin[Any, Any], c: CampaignRow, public: Any, turn: int, kind: str, status: str
+) -> str:
+    """ "Turn 3/6 · Orders — open"; a game whose length its own words give (missions as
+    long as they last) is not counted against its scenario's upper bound ("Turn 1/27")."""
+    loc = c.locale
+    words = {"turn": turn, "round": round_text(kind, loc), "status": t(status, loc)}
+    if plugin.presenter.campaign_length(c.scenario, public, loc) is not None:
+        return t("service.round.header-open-ended", loc, **words)
+    turns = plugin.rules.scenarios()[c.scenario].turns
+    return t("service.round.header", loc, turns=turns, **words)
 
 
 def receipts_line(opened: Sequence[Mapping[str, Any]], locked: int, loc: str) -> list[str]:

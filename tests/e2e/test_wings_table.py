@@ -68,7 +68,7 @@ async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world:
         await world.pump()
 
         messages = list(channel.history(viewer=spectator))
-        turn = next(m for m in messages if m.content.startswith("**Turn 1/27 · Programs** — flown"))
+        turn = next(m for m in messages if m.content.startswith("**Turn 1 · Programs** — flown"))
         cards = " ".join(program.split()[-3:])
         assert f"**Albert Ball** (Nieuport 17) flew `{cards}`" in turn.content
         assert turn.content.split("\n")[-1].startswith("Receipts: 2 locked, 2 opened ✔")
@@ -83,5 +83,5 @@ async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world:
         # One message for turn 1 (its round message, edited), then turn 2's.
         firsts = [m.content.split("\n")[0] for m in messages]
         assert [h for h in firsts if "Turn 1" in h or "turn 1" in h] == [
-            "**Turn 1/27 · Programs** — flown"
+            "**Turn 1 · Programs** — flown"
         ]

@@ -345,7 +345,7 @@ def test_a_french_reveal_title_reads_with_one_colon_at_most(kind: str) -> None:
 async def test_a_later_missions_board_names_the_turn_the_channel_names(
     tmp_path: Path, locale: str
 ) -> None:
-    """The channel counts the campaign's turns ("Turn 7/27"), each mission its own: in the
+    """The channel counts the campaign's turns ("Turn 7"), each mission its own: in the
     second mission the board's title names the channel's turn as well as the mission's, so
     its "turn 2" does not contradict the message it comes with."""
     clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))

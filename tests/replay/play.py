@@ -15,7 +15,7 @@ from typing import Any
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.service import CampaignService
-from bot.service_model import Pace
+from bot.service_model import Pace, ServiceError
 from db.sqlite import SqliteRepository
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -74,11 +74,27 @@ async def play(
                 panel = await service.panel(info.id, user)
                 if panel.decisions:
                     clock.advance(hours=picks.randint(1, 3))
-                for decision in panel.decisions:
-                    option = picks.choice(decision.options)
-                    await service.draft(info.id, user, panel.round_id, decision.field, option.id)
-                await service.lock(info.id, user, panel.round_id)
+                await _lock_some_choice(service, info.id, user, panel, picks)
         return await service.export(info.id)
     finally:
         await service.settle()
         await repo.close()
+
+
+async def _lock_some_choice(
+    service: CampaignService, campaign: int, user: int, panel: Any, picks: random.Random
+) -> None:
+    """Random picks, drawn again while the rules refuse them whole at Lock (a Memoir '44
+    deployment with no card); the defaults at last, which the rules always take."""
+    for attempt in range(12):
+        for decision in panel.decisions:
+            option = picks.choice(decision.options) if attempt < 11 else None
+            value = option.id if option is not None else decision.default
+            await service.draft(campaign, user, panel.round_id, decision.field, value)
+        try:
+            await service.lock(campaign, user, panel.round_id)
+            return
+        except ServiceError as refused:
+            if refused.code != "refused-choice":
+                raise
+    raise AssertionError("the rules refused the defaults too")

@@ -3,8 +3,9 @@
 - a debrief reveals nothing (its picks are sealed in their receipts, opened in one line
   at its end; issue 27: a reveal of nothing is not posted);
 - a debrief's "Skill 1" names the pilot who earned it;
-- a turn's message ("Turn N/27 · Programs — flown") says in one line what the turn did
-  (planes down, planes off the table), from the turn's public events."""
+- a turn's message ("Turn N · Programs — flown": a squadron campaign counts missions, not
+  a fixed number of turns) says in one line what the turn did (planes down, planes off the
+  table), from the turn's public events."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ WORDS = {
         "picks": "picks sealed in this receipt, opened below; equipment and purchases bought "
         "stay sealed until the campaign's end",
         "earned": "{name} has earned a skill: ",
-        "summary": "**Turn {turn}/",
+        "summary": "**Turn {turn} · ",
         "receipts": "Receipts: ",
         "down": "This turn — planes down: ",
         "calm": "This turn — no plane or balloon down",
@@ -33,7 +34,7 @@ WORDS = {
         "picks": "choix scellés dans ce reçu, ouvert ci-dessous\u00a0; l’équipement et les achats "
         "restent scellés jusqu’à la fin de la campagne",
         "earned": "{name} a gagné une compétence\u00a0: ",
-        "summary": "**Tour {turn}/",
+        "summary": "**Tour {turn} · ",
         "receipts": "Reçus\u00a0: ",
         "down": "Ce tour — avions abattus\u00a0: ",
         "calm": "Ce tour — aucun avion ni ballon abattu",
