@@ -103,6 +103,10 @@ class SortieBot(commands.Bot):
         intents.guilds = True
         # Nothing the bot sends pings anyone unless the message names who (the outbox does).
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # No message cache: the bot edits its messages by the ids it stores and reads none
+        # back, and discord.py's default kept the last 1,000 messages, every one of them
+        # walked by each full garbage collection (issue 29: pauses past 50 ms).
+        kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
         self.dev_guild_id = dev_guild_id
         self.cog_names = cogs

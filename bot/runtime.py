@@ -21,6 +21,7 @@ from bot.service import CampaignService
 from bot.service_model import SeedSource
 from db.backend import open_repository
 from db.repository import Repository
+from rendering import i18n, rulebook
 
 
 def freeze_start_up() -> None:
@@ -38,6 +39,10 @@ def freeze_start_up() -> None:
     if _frozen:
         return
     _frozen = True
+    # The words and the rules digests are read on first use, which would be inside some
+    # player's click; read now, they are start-up's and frozen with it.
+    i18n.warm()
+    rulebook.warm()
     gc.collect()
     gc.freeze()
 

@@ -11,6 +11,7 @@ opening: a doctrine, for one, is committed with the orders but opens at turn end
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -768,8 +769,12 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         raise RuntimeError(f"round {round_id} is resolving without locks for {missing}")
     choices = {side: choice_of(lock.canonical) for side, lock in standing.items()}
     decisions = pending_of(rules, state)
-    new_state, events = rules.resolve(
-        state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
+    # The engine's few milliseconds run in a thread: the event loop goes on answering other
+    # players' clicks meanwhile (the GIL is handed back to it every few milliseconds) rather
+    # than waiting the whole resolution out. The engine reads the state and builds a new
+    # one, so the parsed state other requests may hold is never written under them.
+    new_state, events = await asyncio.to_thread(
+        rules.resolve, state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
     )
     lock_ids = frozenset(lock.id for lock in standing.values())
     return Resolution(round_row, campaign, lock_ids, decisions, new_state, events, base)

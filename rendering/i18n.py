@@ -78,6 +78,12 @@ def _messages(lang: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     return flat, plurals
 
 
+def warm() -> None:
+    """Read every language's words now, at start-up, not inside the first click."""
+    for lang in SUPPORTED:
+        _messages(lang)
+
+
 def _catalog(lang: str) -> dict[str, str]:
     """Each key's text (a plural message's ``other`` form, for lookups by key)."""
     return _messages(lang)[0]
