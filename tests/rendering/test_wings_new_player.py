@@ -399,16 +399,21 @@ async def test_a_campaign_over_before_its_last_mission_says_why(
 async def test_the_gunner_reads_which_enemy_plane_his_order_names(
     played: tuple[Env, int], locale: str
 ) -> None:
-    """His flak orders say "Over P4"; the table labels that plane "C2": his panel says
+    """His flak orders name the enemy pilot ("Over Karl Allmenröder · Albatros D.III"),
+    never the engine's id ("Over P4"); the table labels that plane "C2": his panel says
     which is which (and the enemy's panel, with no battery, does not)."""
     env, cid = played
     panel = await env.svc.panel(cid, ENTENTE)
     flak = next(d for d in panel.decisions if d.field == "flak")
     text = _text(env, panel, locale)
-    named = {"en": "P4 is C2 (Karl Allmenröder)", "fr": "P4 est C2 (Karl Allmenröder)"}[locale]
-    plane = {"en": "Over P4", "fr": "Sur P4"}[locale]
+    named = {"en": "C2 is Karl Allmenröder", "fr": "C2 est Karl Allmenröder"}[locale]
+    over = {"en": "Over ", "fr": "Sur "}[locale]
+    plane = over + "Karl Allmenröder · Albatros D.III"
     presenter = env.svc.rulesets.get("wings").presenter
-    assert any(plane in presenter.option_description("flak", o, locale) for o in flak.options)
+    said = [presenter.option_description("flak", o, locale) for o in flak.options]
+    assert any(plane in words for words in said), said
+    assert not any(over + "P" in words for words in said), said
+    assert not any(over + "P" in line for line in text.splitlines()), text
     assert named in text, text
     enemy = _text(env, await env.svc.panel(cid, CENTRAL), locale)
     assert named not in enemy

@@ -753,7 +753,8 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
         flak_fields = flak_rules.fields(mission)
         for d in engine_decisions:
             if d.kind == "flak":
-                decisions.append(flak_rules.flak_decision(d, flak_fields[d.field]))
+                who = {pid: self._label(campaign, p) for pid, p in mission.planes.items()}
+                decisions.append(flak_rules.flak_decision(d, flak_fields[d.field], who))
                 continue
             if d.kind == "winch":
                 # Seed A.IV.i.3: "winch.keep" or "winch.down", for the presenter to word.

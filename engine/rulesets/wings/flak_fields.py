@@ -8,6 +8,9 @@ presenter (``wings.flak.fire`` with the plane and its altitude).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import engine.rulesets.wings.gunner as gunner
 from engine.ruleset import Decision, Option
 from engine.rulesets.wings.state import Decision as EngineDecision
@@ -31,14 +34,24 @@ def fields(mission: MissionState) -> dict[str, str]:
     return names
 
 
-def flak_decision(decision: EngineDecision, field: str) -> Decision:
+def flak_decision(
+    decision: EngineDecision, field: str, who: Mapping[str, str] | None = None
+) -> Decision:
     """The gunner's order as his panel offers it: each option is the order's words key
-    ("flak.fire.P3.2": the order, the plane and its altitude), for the presenter to word."""
+    ("flak.fire.P3.2": the order, the plane and its altitude), for the presenter to word;
+    an order aimed over a plane is labelled with that plane as players know it (``who``:
+    "Kurt Wolff · Albatros D.III"), never by its id (issue 27)."""
+    who = who or {}
+
+    def label(option: Any) -> str:
+        parts = option.detail.split(".")
+        return who.get(parts[1], parts[1]) if len(parts) == 3 else str(option.label)
+
     return Decision(
         side=decision.side,
         field=field,
         options=tuple(
-            Option(id=f"{WORDS}{o.detail}", label=o.label, detail=f"{WORDS}{o.detail}")
+            Option(id=f"{WORDS}{o.detail}", label=label(o), detail=f"{WORDS}{o.detail}")
             for o in decision.options
         ),
         default=_words(decision, decision.default),

@@ -661,7 +661,7 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             effect = t(f"wings.{option.detail}-detail", locale)
             return t("wings.equipment.described", locale, item=item, detail=effect)
         if option.detail.startswith(FLAK_WORDS):  # the gunner's order, on his side's panel
-            return _flak_words(option.detail, locale)
+            return _flak_words(option.detail, locale, option.label if _aimed_flak(option) else None)
         if option.detail.startswith("winch."):  # seed A.IV.i.3: what the order does
             return t(f"wings.{option.detail}-detail", locale)
         if field.startswith("skill"):  # what the skill does (seed D.VII), authored
@@ -686,6 +686,7 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         return option.id.startswith((SEALED, KIT_SEALED, BUY_SEALED)) or (
             option.detail.startswith(BUY_WORDS)
             or (option.id.startswith(FLAK_SEALED) and option.detail.startswith(FLAK_WORDS))
+            or _aimed_flak(option)  # names the enemy plane by its pilot, not by its id
         )
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:
@@ -701,6 +702,8 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             if o.detail.startswith(BUY_WORDS)  # a purchase: the resource and its price
             else _flak_words(o.detail, locale)
             if o.id.startswith(FLAK_SEALED) and o.detail.startswith(FLAK_WORDS)
+            else _flak_words(o.detail, locale, o.label)
+            if _aimed_flak(o)
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
@@ -775,8 +778,9 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         return before, []
 
     def _flak_names(self, view: WingsViewLike, side: str, locale: str) -> list[str]:
-        """A gunner's orders name enemy planes by their ids ("Over P4"), the table by their
-        labels ("C2"): which is which, for a side with a battery."""
+        """A gunner's orders name the enemy pilots ("Over Karl Allmenröder · Albatros
+        D.III"), the table their planes by labels ("C2"): which is which, for a side with a
+        battery."""
         mission = view.data.get("mission") or {}
         batteries = [
             g
@@ -1336,14 +1340,20 @@ def _bought_words(detail: str, locale: str) -> str:
     )
 
 
-def _flak_words(detail: str, locale: str) -> str:
+def _flak_words(detail: str, locale: str, plane: str | None = None) -> str:
     """A flak gunner's order in the reader's words: "flak.auto", "flak.hold", or
-    "flak.fire.P3.2" (the order, the enemy plane, its altitude)."""
+    "flak.fire.P3.2" (the order, the enemy plane, its altitude); ``plane``: that plane as
+    players know it (the option's label on the gunner's own panel), else its id."""
     parts = detail.removeprefix(FLAK_WORDS).split(".")
     if len(parts) == 3:
-        kind, plane, level = parts
-        return t(f"wings.flak.{kind}", locale, plane=plane, level=level)
+        kind, plane_id, level = parts
+        return t(f"wings.flak.{kind}", locale, plane=plane or plane_id, level=level)
     return t(f"wings.flak.{parts[0]}", locale)
+
+
+def _aimed_flak(option: Option) -> bool:
+    """A gunner's order aimed over an enemy plane, on his own panel (its label names it)."""
+    return option.id.startswith(FLAK_WORDS) and len(option.detail.split(".")) == 4
 
 
 def _maneuver_words(program: str, locale: str) -> str:
