@@ -43,4 +43,5 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
         echo "warning: chromium is not installed; the replay page's browser test will be skipped" >&2
     fi
 fi
-echo "== pytest"; .venv/bin/python -m pytest -q "$@"
+# One worker per core (SORTIE_TEST_WORKERS=0 runs in this process), each file's tests together.
+echo "== pytest"; .venv/bin/python -m pytest -q -n "${SORTIE_TEST_WORKERS:-auto}" --dist loadfile "$@"

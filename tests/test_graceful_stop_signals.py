@@ -30,6 +30,17 @@ from tests.service.support import JAP
 
 ROOT = Path(__file__).resolve().parents[1]
 PROMPTLY = 30.0  # as tests/test_cli_exit.py: room for a busy machine
+
+
+def operator_signals() -> None:
+    """Run in the child before it starts: SIGINT, SIGHUP and SIGTERM as an operator's
+    terminal or service manager delivers them. A test run launched in the background or
+    under nohup hands its children SIGINT and SIGHUP ignored, and the bot rightly keeps a
+    signal its parent ignored (nohup's promise); these tests are about the signals sent."""
+    for name in ("SIGINT", "SIGHUP", "SIGTERM"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 STOPS = ["SIGINT", "SIGTERM", "SIGHUP"]
 
 # The gateway session stands for a campaign played on Discord: it starts, one commander
@@ -130,6 +141,7 @@ def _start(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Pop
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of its own, as a service or a terminal
+        preexec_fn=operator_signals,
     )
 
 

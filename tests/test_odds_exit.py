@@ -22,6 +22,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PROMPTLY = 30.0  # as tests/test_cli_exit.py: room for a busy machine
 
+
+def operator_signals() -> None:
+    """Run in the child before it starts: SIGINT, SIGHUP and SIGTERM as an operator's
+    terminal or service manager delivers them. A test run launched in the background or
+    under nohup hands its children SIGINT and SIGHUP ignored, and the bot rightly keeps a
+    signal its parent ignored (nohup's promise); these tests are about the signals sent."""
+    for name in ("SIGINT", "SIGHUP", "SIGTERM"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 PROGRAM = """
     import asyncio
     import multiprocessing
@@ -91,6 +101,7 @@ def test_the_odds_workers_end_with_the_bot_leaving_nothing(tmp_path: Path, endin
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of its own, as a service or a terminal
+        preexec_fn=operator_signals,
     )
     try:
         assert bot.stdout is not None
