@@ -20,19 +20,21 @@ from hypothesis import strategies as st
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
-from bot.service_model import Pace, ServiceError
+from bot.service_model import ServiceError
 from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
 from tests.secrecy_pool import Case, rounds, rules_of
-from tests.service.support import CHANNEL, GUILD, Env
+from tests.service.support import Env
 from tests.service.test_secrecy_differential import (
-    GM,
     USERS,
     _receipt_without_choice,
     _state,
     _taken,
 )
-from tests.service.test_secrecy_generated_service import _lock_all, _service_cases
+from tests.service.test_secrecy_generated_service import (
+    _service_cases,
+    play_to_case,
+)
 
 
 async def _pages(path: Path, catalog: Catalog, case: Case, value: str) -> list[str]:
@@ -41,42 +43,21 @@ async def _pages(path: Path, catalog: Catalog, case: Case, value: str) -> list[s
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
     rules = rules_of(case.round.ruleset)
     users = dict(zip(rules.side_ids, USERS, strict=False))
-    recorded = [
-        r for r in rounds() if (r.scenario, r.seed) == (case.round.scenario, case.round.seed)
-    ]
     pages: list[str] = []
     try:
-        info = await env.svc.create_campaign(
-            GUILD,
-            CHANNEL,
-            GM,
-            case.round.scenario,
-            Pace(),
-            seed=case.round.seed,
-            ruleset=case.round.ruleset,
-        )
-        for side, user in users.items():
-            await env.svc.join(info.id, user, side)
-        await env.svc.start(info.id, GM)
-        for past in recorded[: case.round.index]:
-            live = (await env.svc.status(info.id)).round
-            if live is not None and (live.turn, live.kind) == (
-                past.progress.turn,
-                past.progress.round,
-            ):
-                await _lock_all(env, info.id, users, past.choices)
+        campaign_id = await play_to_case(env, case, users)
         choices = {s: dict(c) for s, c in case.round.choices.items()}
         choices.setdefault(case.side, {})[case.field] = value
         opens = declared_opening(rules, case.field)
         turn = case.round.progress.turn
-        pages.append((await env.svc.replay_page(info.id)).html)
+        pages.append((await env.svc.replay_page(campaign_id)).html)
         while True:
-            status = await env.svc.status(info.id)
+            status = await env.svc.status(campaign_id)
             if status.campaign.status == "finished" or status.round is None:
                 return pages
             for side, user in users.items():
                 try:
-                    panel = await env.svc.panel(info.id, user)
+                    panel = await env.svc.panel(campaign_id, user)
                 except ServiceError:
                     continue
                 if panel.locked:
@@ -88,16 +69,16 @@ async def _pages(path: Path, catalog: Catalog, case: Case, value: str) -> list[s
                 # the service's differential test changes it: the varied field kept, only
                 # fields opening no earlier changed, so what differs stays as secret.
                 kept = {case.field} if side == case.side and case.field in planned else set()
-                state = await _state(env, rules, info.id)
+                state = await _state(env, rules, campaign_id)
                 planned = _taken(rules, state, side, panel.decisions, planned, kept)
                 for field, pick in planned.items():
-                    await env.svc.draft(info.id, user, panel.round_id, field, pick)
-                result = await env.svc.lock(info.id, user, panel.round_id)
-                after = (await env.svc.status(info.id)).round
+                    await env.svc.draft(campaign_id, user, panel.round_id, field, pick)
+                result = await env.svc.lock(campaign_id, user, panel.round_id)
+                after = (await env.svc.status(campaign_id)).round
                 closed = after is None or after.turn > turn
                 if result.resolved and (opens == "reveal" or closed):
                     return pages  # this lock opened the field: the pages stop before it
-                pages.append((await env.svc.replay_page(info.id)).html)
+                pages.append((await env.svc.replay_page(campaign_id)).html)
                 if result.resolved:
                     break
             choices = {}  # the rest of the turn: every side's default orders

@@ -20,6 +20,7 @@ this one proves the application adds no leak of its own, so it draws a few.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -58,36 +59,15 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
     rules = rules_of(case.round.ruleset)
     users = dict(zip(rules.side_ids, USERS, strict=False))
     others = [u for s, u in users.items() if s != case.side]
-    game = (case.round.ruleset, case.round.scenario, case.round.seed)
-    recorded = [r for r in rounds() if (r.ruleset, r.scenario, r.seed) == game]
     try:
-        info = await env.svc.create_campaign(
-            GUILD,
-            CHANNEL,
-            GM,
-            case.round.scenario,
-            Pace(),
-            seed=case.round.seed,
-            ruleset=case.round.ruleset,
-        )
-        for side, user in users.items():
-            await env.svc.join(info.id, user, side)
-        await env.svc.start(info.id, GM)
+        campaign_id = await play_to_case(env, case, users)
         worker = env.worker()
-        for past in recorded[: case.round.index]:
-            live = (await env.svc.status(info.id)).round
-            if live is not None and (live.turn, live.kind) == (
-                past.progress.turn,
-                past.progress.round,
-            ):
-                await _lock_all(env, info.id, users, past.choices)
-            # else a round nobody was asked in: the service played it by itself
-        live = (await env.svc.status(info.id)).round
+        live = (await env.svc.status(campaign_id)).round
         assert live is not None
         assert (live.turn, live.kind) == (case.round.progress.turn, case.round.progress.round)
         # What the campaign announced on the way is the same in both runs: set it aside.
-        async with env.repo.transaction(info.id) as tx:
-            for row in await tx.outbox(info.id):
+        async with env.repo.transaction(campaign_id) as tx:
+            for row in await tx.outbox(campaign_id):
                 if row.status == "pending":
                     await tx.mark_delivered(row.id, 1, clock.now())
         records: list[Any] = []
@@ -114,17 +94,17 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
             panels = []
             for user in others:
                 try:
-                    panels.append(repr(await env.svc.panel(info.id, user)))
+                    panels.append(repr(await env.svc.panel(campaign_id, user)))
                 except ServiceError as error:
                     panels.append(error.code)
             records.append(
                 (
                     seen,
                     panels,
-                    [repr(await env.svc.receipts(info.id, u)) for u in others],
-                    repr(await env.svc.status(info.id)),
-                    repr(await env.svc.log(info.id, per_page=50)),
-                    dumps(await env.svc.export(info.id)),
+                    [repr(await env.svc.receipts(campaign_id, u)) for u in others],
+                    repr(await env.svc.status(campaign_id)),
+                    repr(await env.svc.log(campaign_id, per_page=50)),
+                    dumps(await env.svc.export(campaign_id)),
                 )
             )
 
@@ -135,24 +115,24 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
         turn = case.round.progress.turn
         opening = None
         while opening is None:
-            status = await env.svc.status(info.id)
+            status = await env.svc.status(campaign_id)
             live = status.round
             if status.campaign.status == "finished" or live is None:
                 opening = len(records)
                 break
             for side, user in users.items():
                 try:
-                    panel = await env.svc.panel(info.id, user)
+                    panel = await env.svc.panel(campaign_id, user)
                 except ServiceError:
                     continue
                 if panel.locked:
                     continue
                 for decision in panel.decisions:
                     pick = choices.get(side, {}).get(decision.field, decision.default)
-                    await env.svc.draft(info.id, user, panel.round_id, decision.field, pick)
+                    await env.svc.draft(campaign_id, user, panel.round_id, decision.field, pick)
                 await observe()
-                result = await env.svc.lock(info.id, user, panel.round_id)
-                after = (await env.svc.status(info.id)).round
+                result = await env.svc.lock(campaign_id, user, panel.round_id)
+                after = (await env.svc.status(campaign_id)).round
                 closed = after is None or after.turn > turn
                 if result.resolved and (opens == "reveal" or closed):
                     opening = len(records)
@@ -216,3 +196,32 @@ async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
             f"{case.round.ruleset} {case.round.scenario} round {case.round.index}: {case.side}'s"
             f" {case.field} ({first!r} or {second!r}) reaches someone else at step {step}"
         )
+
+
+async def play_to_case(env: Env, case: Case, users: Mapping[str, int]) -> int:
+    """A campaign of the case's own recorded game (its ruleset too: a scenario may be
+    recorded under two), played through the service with the recorded choices up to the
+    case's round; its id."""
+    game = (case.round.ruleset, case.round.scenario, case.round.seed)
+    recorded = [r for r in rounds() if (r.ruleset, r.scenario, r.seed) == game]
+    info = await env.svc.create_campaign(
+        GUILD,
+        CHANNEL,
+        GM,
+        case.round.scenario,
+        Pace(),
+        seed=case.round.seed,
+        ruleset=case.round.ruleset,
+    )
+    for side, user in users.items():
+        await env.svc.join(info.id, user, side)
+    await env.svc.start(info.id, GM)
+    for past in recorded[: case.round.index]:
+        live = (await env.svc.status(info.id)).round
+        if live is not None and (live.turn, live.kind) == (
+            past.progress.turn,
+            past.progress.round,
+        ):
+            await _lock_all(env, info.id, users, past.choices)
+        # else a round nobody was asked in: the service played it by itself
+    return info.id
