@@ -30,6 +30,7 @@ from rendering.rulesets.wings.dam import (
     complex_score,
     dam_heading_words,
     dorsal_lines,
+    gun_name,
     night_card_detail,
     night_card_words,
     night_lines,
@@ -286,7 +287,7 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
                     t(
                         "wings.aa-line",
                         locale,
-                        id=gun["id"],
+                        id=gun_name(gun["id"], locale),  # as the map labels it
                         damage=gun["damage"],
                         structure=gun["structure"],
                         state=t("wings.aa-out" if state else "wings.aa-firing", locale),
