@@ -69,6 +69,8 @@ STYLES = {
     "secondary": discord.ButtonStyle.secondary,
 }
 BUTTONS: dict[str, type[_PanelButton]] = {}
+# Selects other cogs draw (a step of a choice built in steps), by what they are for.
+SELECTS: dict[str, Any] = {}
 
 
 def compose(services: Services, info: CampaignInfo, panel: PanelData, page: int = 0) -> PanelSpec:
@@ -92,6 +94,11 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
     """One select per decision field (legal options only), then Lock / Unlock / Help."""
     view = discord.ui.View(timeout=None)
     for row, select in enumerate(spec.selects):
+        step = SELECTS.get("step")
+        if select.step is not None:
+            if step is not None:  # a step of a choice built in steps (``cogs.steps``)
+                view.add_item(step.drawn(spec, select, row))
+            continue
         view.add_item(
             FieldSelect(
                 spec.campaign_id,
@@ -156,6 +163,7 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             row=row,
             version=spec.version,
             page=spec.page,
+            field=button.field,
         )
         view.add_item(item)
     return view

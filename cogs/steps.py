@@ -1,0 +1,198 @@
+"""Choices built in steps (card 1, 2, 3): one select per step, and a Start again button.
+
+The panel composer (``bot.panel``) draws a ``steps`` decision as one select per step, each
+offering what the picks before it allow; this cog turns them into Discord controls, the
+same for every game. Formats (custom ids, each under 100 chars):
+
+- ``sortie:st:<campaign>:<round>:<side>:<step>:<token>:<field>`` a step's select; the
+  token fingerprints the picks before that step as the panel showed them, so a select of
+  an older copy of the panel (drawn over other picks) changes nothing and the panel is
+  drawn again as it stands
+- ``sortie:sx:<campaign>:<round>:<side>:<field>``               Start again: every step
+  of that choice cleared
+
+Like every panel control, everything a click needs is in its id: a panel sent before a
+restart works after it, and the half-built choice is a draft row (``bot.service_steps``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot import panel as panels
+from bot.panel import PanelSpec, SelectSpec, clip
+from bot.service_model import ServiceError
+from cogs import common
+
+# Names, not the module (see ``cogs.write``): the copy of ``cogs.orders`` loaded last.
+from cogs.orders import BUTTONS, FIELD, IDS, SELECTS, SIDE, _context, _PanelButton, _refused, _show
+
+TOKEN = r"(?P<token>[0-9a-f]{6})"
+
+
+async def on_step(
+    interaction: discord.Interaction[Any],
+    campaign_id: int,
+    round_id: int,
+    side: str,
+    field: str,
+    step: int,
+    token: str,
+    values: Sequence[str],
+) -> None:
+    await interaction.response.defer()
+    found = await _context(interaction, campaign_id, round_id, side)
+    if found is None:
+        return
+    info, _ = found
+    if len(values) != 1 or values[0] == panels.NOTHING_YET:
+        raise ServiceError("panel-outdated")  # a greyed step cannot be picked from
+    try:
+        panel = await common.campaigns(interaction).pick_step(
+            campaign_id, interaction.user.id, round_id, field, step, values[0],
+            token=token, panel_side=side,
+        )  # fmt: skip
+    except ServiceError as exc:
+        await _refused(interaction, info, round_id, exc)
+    # Stay on the choice's page; the picture shows the choice once it is whole.
+    await _show(interaction, info, panel, panels.page_of(panel, field), redraw=True)
+
+
+async def on_restart(
+    interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str, field: str
+) -> None:
+    await interaction.response.defer()
+    found = await _context(interaction, campaign_id, round_id, side)
+    if found is None:
+        return
+    info, _ = found
+    try:
+        panel = await common.campaigns(interaction).restart_steps(
+            campaign_id, interaction.user.id, round_id, field, panel_side=side
+        )
+    except ServiceError as exc:
+        await _refused(interaction, info, round_id, exc)
+    await _show(interaction, info, panel, panels.page_of(panel, field), redraw=True)
+
+
+class StepSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"sortie:st:{IDS}:{SIDE}:(?P<step>\d):{TOKEN}:{FIELD}",
+):
+    def __init__(
+        self,
+        campaign_id: int,
+        round_id: int,
+        side: str,
+        step: int,
+        token: str,
+        field: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"sortie:st:{campaign_id}:{round_id}:{side}:{step}:{token}:{field}",
+                options=options or [discord.SelectOption(label="—", value=panels.NOTHING_YET)],
+                placeholder=clip(placeholder, 150) if placeholder else None,
+                min_values=1,
+                max_values=1,
+                disabled=disabled,
+            ),
+            row=row,
+        )
+        self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
+        self.step, self.token, self.field = step, token, field
+
+    @classmethod
+    def drawn(cls, spec: PanelSpec, select: SelectSpec, row: int) -> StepSelect:
+        """The select of one step as the panel composer drew it."""
+        assert select.step is not None
+        return cls(
+            spec.campaign_id,
+            spec.round_id,
+            spec.side,
+            select.step,
+            select.token,
+            select.field,
+            options=[
+                discord.SelectOption(
+                    label=choice.label,
+                    value=choice.value,
+                    description=choice.description,
+                    default=choice.default,
+                )
+                for choice in select.options
+            ],
+            placeholder=select.placeholder,
+            disabled=select.disabled,
+            row=row,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> StepSelect:
+        return cls(
+            int(match["campaign"]),
+            int(match["round"]),
+            match["side"],
+            int(match["step"]),
+            match["token"],
+            match["field"],
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        data: Any = interaction.data
+        if not values and isinstance(data, dict):
+            values = [str(v) for v in data.get("values", [])]
+        await common.guarded(
+            interaction,
+            on_step(
+                interaction, self.campaign_id, self.round_id, self.side, self.field,
+                self.step, self.token, values,
+            ),
+        )  # fmt: skip
+
+
+class RestartButton(_PanelButton, template=rf"sortie:sx:{IDS}:{SIDE}:{FIELD}"):
+    action = "restart"
+
+    def __init__(self, campaign_id: int, round_id: int, side: str, **kwargs: Any) -> None:
+        self.field = str(kwargs.get("field", ""))
+        super().__init__(campaign_id, round_id, side, **kwargs)
+
+    def custom_id_of(
+        self, campaign_id: int, round_id: int, side: str, *, version: str = "", **more: Any
+    ) -> str:
+        return f"sortie:sx:{campaign_id}:{round_id}:{side}:{more.get('field', '')}"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> RestartButton:
+        return cls(int(match["campaign"]), int(match["round"]), match["side"], field=match["field"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await common.guarded(
+            interaction,
+            on_restart(interaction, self.campaign_id, self.round_id, self.side, self.field),
+        )
+
+
+async def setup(client: commands.Bot) -> None:
+    client.add_dynamic_items(StepSelect, RestartButton)
+    BUTTONS.update(restart=RestartButton)
+    SELECTS.update(step=StepSelect)
+
+
+async def teardown(client: commands.Bot) -> None:
+    client.remove_dynamic_items(StepSelect, RestartButton)
