@@ -154,11 +154,36 @@ def rows_of(decision: Decision) -> int:
     return quick if decision.input == "text" else 1
 
 
+def quick_part(decision: Decision) -> Decision:
+    """A choice built in steps as the side's first pages show it: its quick picks alone."""
+    return decision.model_copy(update={"steps": 0}) if decision.input == "steps" else decision
+
+
+def steps_part(decision: Decision) -> Decision:
+    """A choice built in steps as its own page shows it: one select per step."""
+    return decision.model_copy(update={"options": ()})
+
+
+def by_steps(decision: Decision) -> bool:
+    """Whether a page's decision is drawn as its steps (``steps_part``)."""
+    return decision.input == "steps" and decision.steps > 0 and not decision.options
+
+
 def pages_of(decisions: tuple[Decision, ...]) -> list[list[Decision]]:
     """The panel's fields a page at a time, ``MAX_SELECTS`` rows a page (``rows_of``; one
     row stays for the buttons); a page's written fields all go in its one modal, so at
     most ``MAX_WRITTEN`` of them share a page. A menu with no option is nothing to show
-    (an ordering the rules already fixed)."""
+    (an ordering the rules already fixed). A choice built in steps shows its quick picks
+    among the other fields, and its steps on a page of its own after them: the side's
+    first page keeps every field at a glance, each choice is built where it has room."""
+    pages = _paged([quick_part(d) for d in decisions])
+    built = [steps_part(d) for d in decisions if d.input == "steps" and d.steps]
+    if not pages[-1] and built:
+        pages.pop()
+    return pages + [[decision] for decision in built]
+
+
+def _paged(decisions: list[Decision]) -> list[list[Decision]]:
     pages: list[list[Decision]] = [[]]
     rows = texts = 0
     for decision in decisions:
@@ -216,6 +241,9 @@ def compose(
         (first, *more) = paged[(page + 1) % pages]
         name = clip(field_text(first.field, locale, first.label), PAGE_NAME)
         key = "orders.button.page" if more else "orders.button.page-one"
+        if by_steps(first):  # "Albert Ball · Nieuport 17: card by card ›"
+            named = f"inputs.steps-page.{family_of(first.field)}"
+            key = named if word(named, "", locale) else "inputs.steps.page"
         label = t(key, locale, field=name, more=len(more))
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
         # A field still to choose whose menu is on another page: say which button shows it.
@@ -252,10 +280,18 @@ def compose(
 
 
 def modal(plugin: Plugin[Any, Any], panel: PanelData, locale: str, page: int = 0) -> ModalSpec:
-    """The modal of one page's text fields, each filled with what the side has written."""
+    """The modal a page's Write button opens, each field filled with what the side has
+    written: the page's written fields; on a page of a choice built in steps (a page of
+    its own, most often), the five written fields of the part holding it, as ``/program``
+    gives them: a side's programs are still written in one go."""
     paged = pages_of(panel.decisions)
     page %= len(paged)
-    return _modal(panel, locale, page, [d for d in paged[page] if d.written])
+    here = [d for d in paged[page] if d.written]
+    if not any(by_steps(d) for d in here):
+        return _modal(panel, locale, page, here)
+    texts = [d for d in panel.decisions if d.written]
+    part = [d.field for d in texts].index(here[0].field) // MAX_WRITTEN
+    return _modal(panel, locale, page, texts[part * MAX_WRITTEN : (part + 1) * MAX_WRITTEN])
 
 
 def text_modal(plugin: Plugin[Any, Any], panel: PanelData, locale: str, part: int = 0) -> ModalSpec:
@@ -524,10 +560,11 @@ def picked_words(
     return menu_words(plugin, scenario, decision, loc)[ids.index(picked)]
 
 
-def page_of(panel: PanelData, field: str) -> int:
-    """The page whose controls hold ``field`` (0 for a field the panel does not show)."""
+def page_of(panel: PanelData, field: str, *, steps: bool = False) -> int:
+    """The page whose controls hold ``field`` (0 for a field the panel does not show);
+    ``steps``: the page of its steps, for a choice built in steps."""
     for index, page in enumerate(pages_of(panel.decisions)):
-        if any(d.field == field for d in page):
+        if any(d.field == field and by_steps(d) == steps for d in page):
             return index
     return 0
 
@@ -608,6 +645,7 @@ def _step_selects(
             if menu is None and index < len(built.picks):
                 continue  # the choice was whole in fewer steps
             key = "inputs.step.waiting" if menu is None else "inputs.step.dead-end"
+            key = "inputs.step.none" if menu is not None and not index else key
             before = _step_name(decision, index - 1, loc) if index else name
             placeholder = t(key, loc, field=field, step=name, before=before)
             choices: tuple[ChoiceSpec, ...] = (ChoiceSpec("—", NOTHING_YET, None, False),)
@@ -645,7 +683,7 @@ def _restarts(
     started = [
         d
         for d in shown
-        if d.input == "steps" and (panel.steps.get(d.field) or StepsDraft((), (), False)).picks
+        if by_steps(d) and (panel.steps.get(d.field) or StepsDraft((), (), False)).picks
     ]
     out = list(buttons)
     for decision in started:

@@ -59,7 +59,7 @@ async def on_step(
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
     # Stay on the choice's page; the picture shows the choice once it is whole.
-    await _show(interaction, info, panel, panels.page_of(panel, field), redraw=True)
+    await _show(interaction, info, panel, panels.page_of(panel, field, steps=True), redraw=True)
 
 
 async def on_restart(
@@ -76,7 +76,7 @@ async def on_restart(
         )
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
-    await _show(interaction, info, panel, panels.page_of(panel, field), redraw=True)
+    await _show(interaction, info, panel, panels.page_of(panel, field, steps=True), redraw=True)
 
 
 class StepSelect(

@@ -47,6 +47,7 @@ from pydantic import BaseModel, ConfigDict
 import engine.rulesets.wings.behaviours as behaviours
 import engine.rulesets.wings.bombing as bombing
 import engine.rulesets.wings.campaign as wings
+import engine.rulesets.wings.card_by_card as card_by_card
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.dambuster as db
 import engine.rulesets.wings.flak_fields as flak_rules
@@ -74,6 +75,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
+    Step,
     StoredInRows,
     SwitchSpec,
     unit_field,
@@ -821,10 +823,14 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
             self.catalog, mission, plane, legal, d.default, state.flown.get(d.field)
         )
         options = tuple(self._stored_option(mission, plane, p) for p in picks)
+        # A flying plane's program may also be picked card by card (``next_step``); one
+        # on the ground only writes what it does there (``GD``, ``TO``).
+        by_card = plane.status == "flying"
         return Decision(
             side=d.side,
             field=_seam_field(d),
-            input="text",
+            input="steps" if by_card else "text",
+            steps=card_by_card.CARDS_PER_TURN if by_card else 0,
             label=label,
             options=options,
             excluded=(
@@ -862,8 +868,17 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
         plane = mission.planes.get(unit_of(decision.field))
         return None if plane is None else (mission, plane)
 
+    def next_step(
+        self, state: WingsState, decision: Decision, picks: tuple[str, ...]
+    ) -> Step | None:
+        found = self._plane_of(state, decision) if decision.input == "steps" else None
+        if found is None:
+            return None
+        mission, plane = found
+        return card_by_card.next_card(self.catalog, plane, mission.rules, mission.turn, picks)
+
     def read_text(self, state: WingsState, decision: Decision, text: str) -> str | Refusal:
-        found = self._plane_of(state, decision) if decision.input == "text" else None
+        found = self._plane_of(state, decision) if decision.written else None
         if found is None:
             return super().read_text(state, decision, text)
         mission, plane = found
@@ -887,7 +902,7 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
         return self._stored_option(mission, plane, program).id
 
     def text_of(self, state: WingsState, decision: Decision, value: str) -> str:
-        found = self._plane_of(state, decision) if decision.input == "text" else None
+        found = self._plane_of(state, decision) if decision.written else None
         if found is None:
             return value
         return self._program_of(*found, value) or value
