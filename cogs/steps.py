@@ -49,15 +49,21 @@ async def on_step(
     if found is None:
         return
     info, _ = found
-    if len(values) != 1 or values[0] == panels.NOTHING_YET:
-        raise ServiceError("panel-outdated")  # a greyed step cannot be picked from
+    svc = common.campaigns(interaction)
     try:
-        panel = await common.campaigns(interaction).pick_step(
+        if len(values) != 1 or values[0] == panels.NOTHING_YET:
+            raise ServiceError("panel-outdated")  # a greyed step cannot be picked from
+        panel = await svc.pick_step(
             campaign_id, interaction.user.id, round_id, field, step, values[0],
             token=token, panel_side=side,
         )  # fmt: skip
     except ServiceError as exc:
-        await _refused(interaction, info, round_id, exc)
+        if exc.code != "panel-outdated":
+            await _refused(interaction, info, round_id, exc)
+        # Drawn over other picks: the choice's page again, as it stands, then the refusal.
+        fresh = await svc.panel(campaign_id, interaction.user.id)
+        await _show(interaction, info, fresh, panels.page_of(fresh, field, steps=True))
+        raise
     # Stay on the choice's page; the picture shows the choice once it is whole.
     await _show(interaction, info, panel, panels.page_of(panel, field, steps=True), redraw=True)
 
