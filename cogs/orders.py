@@ -194,6 +194,11 @@ def _disabled(child: Any, row: int) -> discord.ui.Item[Any] | None:
             disabled=True,
             row=row,
         )
+    step = SELECTS.get("step")
+    found = step.__discord_ui_compiled_template__.fullmatch(custom_id) if step else None
+    if step is not None and found is not None and isinstance(child, discord.SelectMenu):
+        greyed: discord.ui.Item[Any] = step.closed(found, child, row)  # a choice's step
+        return greyed
     if not isinstance(child, discord.Button):
         return None
     for kind in (LockButton, HelpButton):

@@ -143,6 +143,22 @@ class StepSelect(
         )
 
     @classmethod
+    def closed(cls, match: Any, shown: discord.SelectMenu, row: int) -> StepSelect:
+        """The select of a panel whose round is over, as it was shown, greyed."""
+        return cls(
+            int(match["campaign"]),
+            int(match["round"]),
+            match["side"],
+            int(match["step"]),
+            match["token"],
+            match["field"],
+            options=list(shown.options),
+            placeholder=shown.placeholder,
+            disabled=True,
+            row=row,
+        )
+
+    @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> StepSelect:

@@ -164,6 +164,8 @@ async def test_a_barrage_built_salvo_by_salvo_is_locked_and_resolved(
         # The barrage stays secret in the channel until the turn ends.
         said = "\n".join(m.content for m in channel.history())
         assert "smoke he rest" not in said
+        # The round over, the DM panel keeps no step to pick from.
+        assert not steps_of(refreshed(bob_user, panel))
 
 
 async def test_a_wings_program_picked_card_by_card_flies(
