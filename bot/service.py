@@ -46,6 +46,7 @@ from bot.service_model import (
     building_key,
     choices_of,
     drafts_version,
+    text_refused,
 )
 from bot.service_queries import QueryMixin
 from bot.service_rounds import (
@@ -605,14 +606,7 @@ def _refusal(
     quoted back with the ruleset's reason and the unit it was written for."""
     if not decision.written:
         return _illegal(plugin, scenario, decision.field, text, refusal.reason)
-    return ServiceError(
-        "illegal-text",
-        reason=refusal.reason,
-        reason_params=dict(refusal.params),
-        field=decision.field,
-        field_label=decision.label,
-        text=" ".join(text.split()),
-    )
+    return text_refused(decision, text, refusal)
 
 
 def _illegal(

@@ -164,6 +164,19 @@ def builds_of(drafts: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     }
 
 
+def text_refused(decision: Decision, text: str, refusal: Any) -> ServiceError:
+    """A written value refused (a text, or the picks of a choice built in steps): quoted
+    back with the ruleset's reason (a ``Refusal``) and the unit it was for."""
+    return ServiceError(
+        "illegal-text",
+        reason=refusal.reason,
+        reason_params=dict(refusal.params),
+        field=decision.field,
+        field_label=decision.label,
+        text=" ".join(text.split()),
+    )
+
+
 @dataclass(frozen=True)
 class StepsDraft:
     """A choice built in steps as its side's panel shows it: the picks made (of a whole

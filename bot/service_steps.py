@@ -20,6 +20,7 @@ from bot.service_model import (
     builds_of,
     choices_of,
     steps_token,
+    text_refused,
 )
 from bot.service_rounds import steps_draft
 from db.repository import CampaignRow, PanelRows, RoundRow, Transaction
@@ -77,7 +78,7 @@ class StepsMixin:
                 raise ServiceError("panel-outdated")  # the choice was whole before this step
             if not menu.allows(value):
                 reason = next((e.reason for e in menu.excluded if e.id == value), "unknown-option")
-                raise _refused(at, decision, (*before, value), Refusal(reason))
+                raise _refused(decision, (*before, value), Refusal(reason))
             if step < len(picks) and picks[step] == value:
                 return await self._drafted(tx, at, user_id, drafts)  # a double click
             built = (*before, value)
@@ -87,7 +88,7 @@ class StepsMixin:
             if at.rules.next_step(at.state, decision, built) is None:
                 whole = at.rules.read_text(at.state, decision, join_steps(built))
                 if isinstance(whole, Refusal):
-                    raise _refused(at, decision, built, whole)
+                    raise _refused(decision, built, whole)
                 await tx.record_draft(cid, rid, side, field, whole, user_id, now)
                 drafts[field] = whole
                 if drafts.pop(building, None) is not None:
@@ -138,16 +139,6 @@ def _steps_decision(at: Drafting, field: str) -> Decision:
     return decision
 
 
-def _refused(
-    at: Drafting, decision: Decision, picks: tuple[str, ...], why: Refusal
-) -> ServiceError:
-    """A step refused (a forged pick), in the words of a refused text: the picks quoted
-    back with the ruleset's reason and the unit the choice is for."""
-    return ServiceError(
-        "illegal-text",
-        reason=why.reason,
-        reason_params=dict(why.params),
-        field=decision.field,
-        field_label=decision.label,
-        text=join_steps(picks),
-    )
+def _refused(decision: Decision, picks: tuple[str, ...], why: Refusal) -> ServiceError:
+    """A step refused (a forged pick), in the words of a refused text: the picks quoted."""
+    return text_refused(decision, join_steps(picks), why)

@@ -41,7 +41,7 @@ from bot import boards, controls, secrecy
 from bot import panel as panels
 from bot.client import answer_in, send_ephemeral
 from bot.i18n import t, word
-from bot.panel import TEXT_LIMIT, PanelSpec, clip
+from bot.panel import TEXT_LIMIT, PanelSpec, SelectSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
@@ -105,15 +105,7 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
                 spec.round_id,
                 spec.side,
                 select.field,
-                options=[
-                    discord.SelectOption(
-                        label=choice.label,
-                        value=choice.value,
-                        description=choice.description,
-                        default=choice.default,
-                    )
-                    for choice in select.options
-                ],
+                options=select_options(select),
                 placeholder=select.placeholder,
                 disabled=select.disabled,
                 row=row,
@@ -167,6 +159,19 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
         )
         view.add_item(item)
     return view
+
+
+def select_options(select: SelectSpec) -> list[discord.SelectOption]:
+    """A composed select's options as Discord's."""
+    return [
+        discord.SelectOption(
+            label=choice.label,
+            value=choice.value,
+            description=choice.description,
+            default=choice.default,
+        )
+        for choice in select.options
+    ]
 
 
 def _closed_copy(message: discord.Message) -> discord.ui.View:

@@ -29,7 +29,18 @@ from bot.service_model import ServiceError
 from cogs import common
 
 # Names, not the module (see ``cogs.write``): the copy of ``cogs.orders`` loaded last.
-from cogs.orders import BUTTONS, FIELD, IDS, SELECTS, SIDE, _context, _PanelButton, _refused, _show
+from cogs.orders import (
+    BUTTONS,
+    FIELD,
+    IDS,
+    SELECTS,
+    SIDE,
+    _context,
+    _PanelButton,
+    _refused,
+    _show,
+    select_options,
+)
 
 TOKEN = r"(?P<token>[0-9a-f]{6})"
 
@@ -121,55 +132,33 @@ class StepSelect(
     def drawn(cls, spec: PanelSpec, select: SelectSpec, row: int) -> StepSelect:
         """The select of one step as the panel composer drew it."""
         assert select.step is not None
+        ids = (spec.campaign_id, spec.round_id, spec.side, select.step, select.token)
         return cls(
-            spec.campaign_id,
-            spec.round_id,
-            spec.side,
-            select.step,
-            select.token,
+            *ids,
             select.field,
-            options=[
-                discord.SelectOption(
-                    label=choice.label,
-                    value=choice.value,
-                    description=choice.description,
-                    default=choice.default,
-                )
-                for choice in select.options
-            ],
+            options=select_options(select),
             placeholder=select.placeholder,
             disabled=select.disabled,
             row=row,
         )
 
     @classmethod
+    def of(cls, match: Any, **shown: Any) -> StepSelect:
+        """The select its custom id names (``shown``: how it looks)."""
+        ids = (int(match["campaign"]), int(match["round"]), match["side"], int(match["step"]))
+        return cls(*ids, match["token"], match["field"], **shown)
+
+    @classmethod
     def closed(cls, match: Any, shown: discord.SelectMenu, row: int) -> StepSelect:
         """The select of a panel whose round is over, as it was shown, greyed."""
-        return cls(
-            int(match["campaign"]),
-            int(match["round"]),
-            match["side"],
-            int(match["step"]),
-            match["token"],
-            match["field"],
-            options=list(shown.options),
-            placeholder=shown.placeholder,
-            disabled=True,
-            row=row,
-        )
+        options = list(shown.options)
+        return cls.of(match, options=options, placeholder=shown.placeholder, disabled=True, row=row)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> StepSelect:
-        return cls(
-            int(match["campaign"]),
-            int(match["round"]),
-            match["side"],
-            int(match["step"]),
-            match["token"],
-            match["field"],
-        )
+        return cls.of(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(self.item.values)

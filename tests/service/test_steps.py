@@ -13,24 +13,15 @@ import pytest
 from bot import panel as panels
 from bot.service_model import ServiceError, steps_token
 from tests import skirmish
-from tests.service.support import CHANNEL, GM, GUILD, Env, pace
+from tests.service.support import Env
+from tests.service.test_input_kinds import BLUE, RED, _skirmish
+from tests.service.test_input_kinds import _start as _begin
 
-BLUE, RED = 31, 32
-
-
-@pytest.fixture(autouse=True)
-def _skirmish(monkeypatch: pytest.MonkeyPatch) -> None:
-    skirmish.register(monkeypatch)
+__all__ = ["_skirmish"]  # the fixture registering the test game, autouse
 
 
 async def _start(env: Env) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "ridge", pace(), seed="steps", ruleset=skirmish.KEY
-    )
-    await env.svc.join(info.id, BLUE, "blue")
-    await env.svc.join(info.id, RED, "red")
-    await env.svc.start(info.id, GM)
-    return info.id
+    return await _begin(env, "ridge")
 
 
 def _offered(panel: Any, step: int) -> list[str]:
