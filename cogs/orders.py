@@ -426,6 +426,23 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 # ------------------------------------------------------------------------------ controls
 
 
+def one_pick(
+    custom_id: str,
+    options: list[discord.SelectOption],
+    placeholder: str | None,
+    disabled: bool,
+) -> discord.ui.Select[Any]:
+    """A panel's select: one option picked at a time."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options,
+        placeholder=clip(placeholder, 150) if placeholder else None,
+        min_values=1,
+        max_values=1,
+        disabled=disabled,
+    )
+
+
 class FieldSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"sortie:o:{IDS}:{SIDE}:{FIELD}",  # a per-unit field too: program:P3
@@ -442,17 +459,8 @@ class FieldSelect(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"sortie:o:{campaign_id}:{round_id}:{side}:{field}",
-                options=options or [],
-                placeholder=clip(placeholder, 150) if placeholder else None,
-                min_values=1,
-                max_values=1,
-                disabled=disabled,
-            ),
-            row=row,
-        )
+        custom_id = f"sortie:o:{campaign_id}:{round_id}:{side}:{field}"
+        super().__init__(one_pick(custom_id, options or [], placeholder, disabled), row=row)
         self.campaign_id = campaign_id
         self.round_id = round_id
         self.side = side

@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot import panel as panels
-from bot.panel import PanelSpec, SelectSpec, clip
+from bot.panel import PanelSpec, SelectSpec
 from bot.service_model import ServiceError
 from cogs import common
 
@@ -39,6 +39,7 @@ from cogs.orders import (
     _PanelButton,
     _refused,
     _show,
+    one_pick,
     select_options,
 )
 
@@ -114,17 +115,10 @@ class StepSelect(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"sortie:st:{campaign_id}:{round_id}:{side}:{step}:{token}:{field}",
-                options=options or [discord.SelectOption(label="—", value=panels.NOTHING_YET)],
-                placeholder=clip(placeholder, 150) if placeholder else None,
-                min_values=1,
-                max_values=1,
-                disabled=disabled,
-            ),
-            row=row,
-        )
+        custom_id = f"sortie:st:{campaign_id}:{round_id}:{side}:{step}:{token}:{field}"
+        nothing = [discord.SelectOption(label="—", value=panels.NOTHING_YET)]
+        select = one_pick(custom_id, options or nothing, placeholder, disabled)
+        super().__init__(select, row=row)
         self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
         self.step, self.token, self.field = step, token, field
 
