@@ -14,6 +14,15 @@ from typing import Any, Literal
 
 from bot.clock import epoch
 from bot.i18n import field_word, t, word
+from bot.panel_steps import (
+    SMALL,
+    by_steps,
+    quick_part,
+    step_left_out,
+    step_name,
+    step_words,
+    steps_part,
+)
 from bot.rulesets import Plugin
 from bot.service_model import PanelData, StepsDraft, short_receipt, steps_token
 from engine.ruleset import Decision, Step, family_of
@@ -152,21 +161,6 @@ def rows_of(decision: Decision) -> int:
     if decision.input == "steps":
         return decision.steps + quick
     return quick if decision.input == "text" else 1
-
-
-def quick_part(decision: Decision) -> Decision:
-    """A choice built in steps as the side's first pages show it: its quick picks alone."""
-    return decision.model_copy(update={"steps": 0}) if decision.input == "steps" else decision
-
-
-def steps_part(decision: Decision) -> Decision:
-    """A choice built in steps as its own page shows it: one select per step."""
-    return decision.model_copy(update={"options": ()})
-
-
-def by_steps(decision: Decision) -> bool:
-    """Whether a page's decision is drawn as its steps (``steps_part``)."""
-    return decision.input == "steps" and decision.steps > 0 and not decision.options
 
 
 def pages_of(decisions: tuple[Decision, ...]) -> list[list[Decision]]:
@@ -415,7 +409,7 @@ def _text(
     return fit(lines, room)
 
 
-SMALL = "-# "  # an option list under its field: the menu below offers the same options
+# SMALL ("-# "): an option list under its field, the menu below offering the same options.
 
 
 def fit(lines: list[str], limit: int) -> str:
@@ -461,12 +455,12 @@ def decision_lines(
         built = (steps or {}).get(decision.field)
         if built is not None and built.picks and picked is None:
             # Half built: the picks so far, and what the next step is.
-            made = " · ".join(_step_words(plugin, decision, built, loc))
+            made = " · ".join(step_words(plugin, decision, built, loc))
             state = t(
                 "inputs.steps.building",
                 loc,
                 picks=made,
-                step=_step_name(decision, len(built.picks), loc),
+                step=step_name(decision, len(built.picks), loc),
             )
         elif decision.written and picked is not None:
             # A text as its side wrote it (a sealed one as its cards), in the game's words.
@@ -491,48 +485,8 @@ def decision_lines(
             option = " · ".join(names)
             lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())
         if built is not None:
-            lines += _step_left_out(plugin, decision, built, loc)
+            lines += step_left_out(plugin, decision, built, loc)
     return lines
-
-
-def _step_name(decision: Decision, step: int, loc: str) -> str:
-    """A step by its number in the game's words ("Card 2"), else "Step 2"."""
-    family = family_of(decision.field)
-    default = t("inputs.step.default", loc, number=step + 1)
-    key = f"inputs.step.{family}"
-    return t(key, loc, number=step + 1) if word(key, "", loc) else default
-
-
-def _step_words(
-    plugin: Plugin[Any, Any], decision: Decision, built: StepsDraft, loc: str
-) -> list[str]:
-    """Each pick made, as its step's select names it."""
-    words = []
-    for index, pick in enumerate(built.picks):
-        menu = built.menus[index] if index < len(built.menus) else None
-        option = next((o for o in menu.options if o.id == pick), None) if menu else None
-        words.append(plugin.presenter.step_text(decision.field, option, loc) if option else pick)
-    return words
-
-
-def _step_left_out(
-    plugin: Plugin[Any, Any], decision: Decision, built: StepsDraft, loc: str
-) -> list[str]:
-    """The options the next step to pick leaves out, grouped by their reason: a select
-    cannot show an option it refuses, so the panel says why it is not there."""
-    if len(built.menus) <= len(built.picks):
-        return []
-    step = len(built.picks)
-    menu = built.menus[step]
-    grouped: dict[str, list[str]] = {}
-    for excluded in menu.excluded:
-        reason = word(f"service.reason.{excluded.reason}", excluded.reason, loc)
-        grouped.setdefault(reason, []).append(excluded.label)
-    name = _step_name(decision, step, loc)
-    return [
-        SMALL + t("inputs.steps.left-out", loc, step=name, options=" · ".join(names), reason=why)
-        for why, names in grouped.items()
-    ]
 
 
 def menu_words(plugin: Plugin[Any, Any], scenario: str, decision: Decision, loc: str) -> list[str]:
@@ -638,7 +592,7 @@ def _step_selects(
     field = field_text(decision.field, loc, decision.label)
     out = []
     for index in range(decision.steps):
-        name = _step_name(decision, index, loc)
+        name = step_name(decision, index, loc)
         menu: Step | None = built.menus[index] if index < len(built.menus) else None
         picked = built.picks[index] if index < len(built.picks) else None
         if menu is None or not menu.options:
@@ -646,7 +600,7 @@ def _step_selects(
                 continue  # the choice was whole in fewer steps
             key = "inputs.step.waiting" if menu is None else "inputs.step.dead-end"
             key = "inputs.step.none" if menu is not None and not index else key
-            before = _step_name(decision, index - 1, loc) if index else name
+            before = step_name(decision, index - 1, loc) if index else name
             placeholder = t(key, loc, field=field, step=name, before=before)
             choices: tuple[ChoiceSpec, ...] = (ChoiceSpec("—", NOTHING_YET, None, False),)
             disabled = True
