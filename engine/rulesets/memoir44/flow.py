@@ -14,6 +14,9 @@ turn it is first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from engine.rng import Rng
 from engine.ruleset import Event
 from engine.rulesets.memoir44.battle import resolve_battle
@@ -30,6 +33,8 @@ from engine.rulesets.memoir44.orders import (
     reaction_triggers,
 )
 from engine.rulesets.memoir44.state import GameState, Plan, Plane, TurnRecord, other
+
+OrderT = TypeVar("OrderT")
 
 
 def begin_turn(catalog: Catalog, state: GameState) -> tuple[GameState, list[Event]]:
@@ -135,14 +140,25 @@ def _restore(
     ]
 
 
+def _checked(
+    catalog: Catalog,
+    state: GameState,
+    phase: str,
+    check: Callable[[Catalog, GameState, OrderT], None],
+    order: OrderT,
+) -> Plan:
+    """The turn's plan, once the turn stands at ``phase`` and ``check`` allows ``order``."""
+    if state.phase != phase:
+        raise Refused("not-now")
+    check(catalog, state, order)
+    assert state.plan is not None
+    return state.plan
+
+
 def fly(
     catalog: Catalog, state: GameState, order: FlightOrder, rng: Rng
 ) -> tuple[GameState, list[Event]]:
-    if state.phase != "flight":
-        raise Refused("not-now")
-    check_flight(catalog, state, order)
-    plan = state.plan
-    assert plan is not None
+    plan = _checked(catalog, state, "flight", check_flight, order)
     side = plan.side
     events: list[Event] = []
     mine = state.side(side)
@@ -210,11 +226,7 @@ def _after_orders(catalog: Catalog, state: GameState, rng: Rng) -> tuple[GameSta
 def react(
     catalog: Catalog, state: GameState, order: Reaction, rng: Rng
 ) -> tuple[GameState, list[Event]]:
-    if state.phase != "reaction":
-        raise Refused("not-now")
-    check_reaction(catalog, state, order)
-    plan = state.plan
-    assert plan is not None
+    plan = _checked(catalog, state, "reaction", check_reaction, order)
     side = other(plan.side)
     events: list[Event] = []
     update: dict[str, object] = {}
