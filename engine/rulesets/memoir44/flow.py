@@ -17,21 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+import engine.rulesets.memoir44.orders as orders
 from engine.rng import Rng
 from engine.ruleset import Event
 from engine.rulesets.memoir44.battle import resolve_battle
 from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_key
 from engine.rulesets.memoir44.deck import Refused, draw, play, reshuffle, told, with_side
-from engine.rulesets.memoir44.orders import (
-    VICTORY,
-    CommandOrder,
-    FlightOrder,
-    Reaction,
-    check_command,
-    check_flight,
-    check_reaction,
-    reaction_triggers,
-)
 from engine.rulesets.memoir44.state import GameState, Plan, Plane, TurnRecord, other
 
 OrderT = TypeVar("OrderT")
@@ -60,13 +51,13 @@ def begin_turn(catalog: Catalog, state: GameState) -> tuple[GameState, list[Even
 
 
 def give_command(
-    catalog: Catalog, state: GameState, order: CommandOrder, rng: Rng
+    catalog: Catalog, state: GameState, order: orders.CommandOrder, rng: Rng
 ) -> tuple[GameState, list[Event]]:
     if state.phase != "command":
         raise Refused("not-now")
-    check_command(catalog, state, order)
+    orders.check_command(catalog, state, order)
     side = state.active
-    if order.command == VICTORY:
+    if order.command == orders.VICTORY:
         state = state.model_copy(
             update={"finished": True, "winner": side, "phase": "over", "plan": None}
         )
@@ -156,9 +147,9 @@ def _checked(
 
 
 def fly(
-    catalog: Catalog, state: GameState, order: FlightOrder, rng: Rng
+    catalog: Catalog, state: GameState, order: orders.FlightOrder, rng: Rng
 ) -> tuple[GameState, list[Event]]:
-    plan = _checked(catalog, state, "flight", check_flight, order)
+    plan = _checked(catalog, state, "flight", orders.check_flight, order)
     side = plan.side
     events: list[Event] = []
     mine = state.side(side)
@@ -218,15 +209,15 @@ def fly(
 def _after_orders(catalog: Catalog, state: GameState, rng: Rng) -> tuple[GameState, list[Event]]:
     """The other side gets its say if the orders gave it something to answer; else the
     battle is fought and the turn ends."""
-    if reaction_triggers(state):
+    if orders.reaction_triggers(state):
         return state.model_copy(update={"phase": "reaction"}), []
     return _battle_and_end(catalog, state, rng)
 
 
 def react(
-    catalog: Catalog, state: GameState, order: Reaction, rng: Rng
+    catalog: Catalog, state: GameState, order: orders.Reaction, rng: Rng
 ) -> tuple[GameState, list[Event]]:
-    plan = _checked(catalog, state, "reaction", check_reaction, order)
+    plan = _checked(catalog, state, "reaction", orders.check_reaction, order)
     side = other(plan.side)
     events: list[Event] = []
     update: dict[str, object] = {}
