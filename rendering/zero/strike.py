@@ -482,17 +482,8 @@ def _outcome(
                 + 14
             )
         if not shown:
-            x += (
-                style.draw_text(
-                    draw,
-                    (x, middle),
-                    tr("strike.no_losses", locale),
-                    style.font(TEXT),
-                    style.MUTED,
-                    "lm",
-                )
-                + 14
-            )
+            none = tr("strike.no_losses", locale)
+            x += style.draw_text(draw, (x, middle), none, style.font(TEXT), style.MUTED, "lm") + 14
         x += 24
     return height
 

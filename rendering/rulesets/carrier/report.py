@@ -21,17 +21,8 @@ from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side
 from rendering import style
 from rendering.text import level_name, place_label, place_name, scenario_name, side_name, tr
-from rendering.zero.mobile import (
-    BODY,
-    INNER,
-    MARGIN,
-    SECTION,
-    TEXT,
-    WIDTH,
-    draw_header,
-    header_height,
-    section,
-)
+from rendering.zero import mobile
+from rendering.zero.mobile import BODY, INNER, MARGIN, SECTION, TEXT, WIDTH
 
 SIDES = (Side.JAPANESE, Side.ALLIED)
 DECISIVE_MARGIN = 10  # authored: a margin of 10 VP or more is a decisive victory
@@ -306,23 +297,23 @@ def after_action_image(view: View, *, place_names: Mapping[str, str], locale: st
     scenario = scenario_name(view.scenario, view.scenario_name, locale)
     title = tr("report.title", locale, scenario=scenario)
     subtitle = tr("report.subtitle", locale, turns=len(view.history))
-    top = header_height(title, [subtitle]) + GAP
+    top = mobile.header_height(title, [subtitle]) + GAP
     banner = 2 * WINNER_ROW + 12
     height = top + banner + GAP + CHART_HEIGHT + GAP
     height += SECTION + LOSS_BLOCK + GAP
     height += SECTION + max(1, len(strikes)) * (STRIKE_CARD + 10) + GAP
     height += SECTION + max(1, len(tracks)) * TRACK_ROW + GAP
     image, draw = style.canvas(height, WIDTH)
-    draw_header(image, draw, title, [subtitle])
+    mobile.draw_header(image, draw, title, [subtitle])
     y = top
     _winner(image, draw, (MARGIN, y, WIDTH - MARGIN, y + banner), view, locale)
     y += banner + GAP
     _chart(draw, (MARGIN, y, WIDTH - MARGIN, y + CHART_HEIGHT), view, locale)
     y += CHART_HEIGHT + GAP
-    y += section(draw, (MARGIN, y), tr("report.losses", locale), INNER)
+    y += mobile.section(draw, (MARGIN, y), tr("report.losses", locale), INNER)
     _losses(draw, y, view, locale)
     y += LOSS_BLOCK + GAP
-    y += section(draw, (MARGIN, y), tr("report.decisive", locale), INNER)
+    y += mobile.section(draw, (MARGIN, y), tr("report.decisive", locale), INNER)
     if not strikes:
         style.draw_text(
             draw,
@@ -339,7 +330,7 @@ def after_action_image(view: View, *, place_names: Mapping[str, str], locale: st
     if not strikes:
         y += STRIKE_CARD + 10
     y += GAP
-    y += section(draw, (MARGIN, y), tr("report.final_damage", locale), INNER)
+    y += mobile.section(draw, (MARGIN, y), tr("report.final_damage", locale), INNER)
     for track in tracks:
         middle = y + TRACK_ROW // 2
         style.draw_marker(draw, (MARGIN + 11, middle), 20, track.side)

@@ -200,14 +200,8 @@ def _outcome(sheet: _Sheet, y: int, headline: list[str]) -> int:
             )
             x += 16
         if not shown:
-            style.draw_text(
-                draw,
-                (x, middle),
-                tr("strike.no_losses", locale),
-                style.font(TEXT),
-                style.MUTED,
-                "lm",
-            )
+            none = tr("strike.no_losses", locale)
+            style.draw_text(draw, (x, middle), none, style.font(TEXT), style.MUTED, "lm")
         line_y += 40
     return height
 

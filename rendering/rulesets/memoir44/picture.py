@@ -49,6 +49,13 @@ SHADE = (236, 232, 222)
 STYLE_OF = {"allies": Side.ALLIED, "axis": Side.JAPANESE}
 
 
+def _plate(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], edge: style.RGB
+) -> None:
+    """A white plate edged in the side's dark colour: a name or a tag read over its pattern."""
+    draw.rounded_rectangle(box, radius=8, fill=style.CARD_BG, outline=edge)
+
+
 def _w(key: str, locale: str, **params: object) -> str:
     return t(f"m44.{key}", locale, **params)
 
@@ -91,24 +98,14 @@ def _side_panel(
     name = _w(f"side.{side}", locale) + " · " + nation
     plate_font = style.fit_font(name, INNER - 260, (TEXT, SMALL), "bold")
     plate = style.text_width(name, plate_font) + 70
-    draw.rounded_rectangle(
-        (PAD + 12, top + 9, PAD + 12 + plate, top + 49),
-        radius=8,
-        fill=style.CARD_BG,
-        outline=look.dark,
-    )
+    _plate(draw, (PAD + 12, top + 9, PAD + 12 + plate, top + 49), look.dark)
     style.draw_marker(draw, (PAD + 34, top + 29), 24, style_side)
     style.draw_text(draw, (PAD + 54, top + 29), name, plate_font, look.dark, "lm", plate - 50)
     tags = [_w("hand", locale, count=mine.hand_size), _w("medals", locale, count=len(mine.medals))]
     tag = " · ".join(tags)
     tag_font = style.fit_font(tag, WIDTH - 2 * PAD - plate - 40, (TEXT, SMALL), "bold")
     tag_width = style.text_width(tag, tag_font) + 20
-    draw.rounded_rectangle(
-        (WIDTH - PAD - 12 - tag_width, top + 9, WIDTH - PAD - 12, top + 49),
-        radius=8,
-        fill=style.CARD_BG,
-        outline=look.dark,
-    )
+    _plate(draw, (WIDTH - PAD - 12 - tag_width, top + 9, WIDTH - PAD - 12, top + 49), look.dark)
     style.draw_text(draw, (WIDTH - PAD - 22, top + 29), tag, tag_font, style.INK, "rm")
     y = top + 80
     x = PAD + 16
@@ -455,12 +452,7 @@ def reveal_picture(title: str, sides: Sequence[RevealLine], locale: str) -> byte
         style.fill_side(image, (PAD + 2, y + 2, WIDTH - PAD - 2, y + 50), style_side)
         name = _w(f"side.{side}", locale)
         plate = style.text_width(name, style.font(TEXT, "bold")) + 64
-        draw.rounded_rectangle(
-            (PAD + 12, y + 7, PAD + 12 + plate, y + 45),
-            radius=8,
-            fill=style.CARD_BG,
-            outline=look.dark,
-        )
+        _plate(draw, (PAD + 12, y + 7, PAD + 12 + plate, y + 45), look.dark)
         style.draw_marker(draw, (PAD + 32, y + 26), 22, style_side)
         style.draw_text(draw, (PAD + 50, y + 26), name, style.font(TEXT, "bold"), look.dark, "lm")
         line_y = y + 66
