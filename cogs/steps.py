@@ -56,7 +56,6 @@ async def on_step(
     token: str,
     values: Sequence[str],
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -83,7 +82,6 @@ async def on_step(
 async def on_restart(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str, field: str
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
