@@ -19,7 +19,8 @@ import simcord
 
 from bot.service_model import Pace
 from engine.zero.types import Side
-from tests.e2e.conftest import World, is_disabled, manager_role
+from tests.e2e.conftest import World, is_disabled
+from tests.e2e.conftest import table as seated
 
 JAPANESE, ALLIED = Side.JAPANESE.value, Side.ALLIED.value
 ORDER_FIELDS = ("fleet_tactic", "flight_ops", "doctrine")
@@ -60,38 +61,48 @@ async def open_table(
     pace: Pace | None = None,
     before_start: Callable[[Table], None] | None = None,
     seat_before_start: Callable[[Table], Awaitable[None]] | None = None,
+    scenario: str = "coral-sea",
+    ruleset: str | None = None,
+    seed: str | None = "e2e-seed",
+    locale: str | None = None,
+    sides: tuple[str, ...] = (JAPANESE, ALLIED),
 ) -> Table:
+    """A campaign made and started through the service, Alice commanding the first side and
+    Bob the second (a solitaire game seats Alice alone)."""
     world.env = env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("coral-sea")
-    gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-    alice_user = env.create_user("alice")
-    bob_user = env.create_user("bob")
+    seats = seated(env, "coral-sea")
     table = Table(
         env=env,
         world=world,
-        guild=guild,
-        channel=channel,
-        gm=gm,
-        alice_user=alice_user,
-        alice=guild.add_member(alice_user),
-        bob_user=bob_user,
-        bob=guild.add_member(bob_user),
-        spectator=guild.add_member(env.create_user("spectator")),
+        guild=seats.guild,
+        channel=seats.channel,
+        gm=seats.gm,
+        alice_user=seats.alice_user,
+        alice=seats.alice,
+        bob_user=seats.bob_user,
+        bob=seats.bob,
+        spectator=seats.spectator,
         campaign_id=0,
     )
     svc = world.services.campaigns
     info = await svc.create_campaign(
-        guild.id, channel.id, gm.id, "coral-sea", pace or Pace(), seed="e2e-seed"
+        seats.guild.id,
+        seats.channel.id,
+        seats.gm.id,
+        scenario,
+        pace or Pace(),
+        seed=seed,
+        ruleset=ruleset,
+        locale=locale,
     )
     table.campaign_id = info.id
-    await svc.join(info.id, table.alice.id, Side.JAPANESE)
-    await svc.join(info.id, table.bob.id, Side.ALLIED)
+    for member, side in zip((seats.alice, seats.bob), sides, strict=False):
+        await svc.join(info.id, member.id, side)
     if before_start is not None:
         before_start(table)
     if seat_before_start is not None:
         await seat_before_start(table)
-    await svc.start(info.id, gm.id)
+    await svc.start(info.id, seats.gm.id)
     await world.pump()
     return table
 
@@ -536,20 +547,8 @@ async def test_closed_dms_play_through_orders(
 
 async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("mer-de-corail")
-        gm = guild.add_member(env.create_user("mj"))
-        users = [env.create_user("akagi"), env.create_user("fletcher")]
-        members = [guild.add_member(u) for u in users]
-        svc = world.services.campaigns
-        info = await svc.create_campaign(
-            guild.id, channel.id, gm.id, "coral-sea", Pace(), seed="fr", locale="fr"
-        )
-        await svc.join(info.id, members[0].id, Side.JAPANESE)
-        await svc.join(info.id, members[1].id, Side.ALLIED)
-        await svc.start(info.id, gm.id)
-        await world.pump()
+        table = await open_table(world, env, seed="fr", locale="fr")
+        users = [table.alice_user, table.bob_user]
         panel = dm_panel(users[0])
         await choose(users[0], panel, "fleet_tactic", "close")
         panel = refreshed(users[0], panel)
