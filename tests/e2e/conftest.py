@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -57,6 +58,13 @@ class World:
         current = self.env.bot
         assert isinstance(current, SortieBot)
         return current
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[simcord.Env]:
+        """simcord around a new bot, kept as this world's env (the services' clock)."""
+        async with simcord.run(self.new_bot()) as env:
+            self.env = env
+            yield env
 
     async def pump(self) -> None:
         """What the bot's loop does every 30 s: fire due timers, deliver the outbox."""

@@ -13,14 +13,15 @@ import simcord
 from bot.export import verify_export
 from tests.e2e.conftest import World, campaign_over, gm_creates, table
 from tests.e2e.test_orders import (
+    ALLIED,
     choose,
     control,
     custom_ids,
     dm_panel,
     ephemeral_panel,
+    french_panel,
     gm_button,
     lock,
-    open_table,
     options,
     refreshed,
 )
@@ -156,13 +157,9 @@ async def test_whole_land_campaign_through_discord(
 
 async def test_a_french_land_table_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        french = await open_table(
-            world, env, scenario="malaya-dec41", ruleset="land", seed="fr", locale="fr"
+        panel = await french_panel(
+            world, env, ALLIED, "resource", "A4", scenario="malaya-dec41", ruleset="land"
         )
-        users = [french.alice_user, french.bob_user]
-        panel = dm_panel(users[1])
-        await choose(users[1], panel, "resource", "A4")
-        panel = refreshed(users[1], panel)
         assert "Nuages sur l'objectif" in panel.content
         assert "Mission 1/6" in panel.content
         labels = [o.label for o in options(panel, "resource")]

@@ -5,18 +5,14 @@ campaign has started the change is refused, saying why."""
 
 from __future__ import annotations
 
-import simcord
-
 from tests.e2e.conftest import World, join_and_start, table
 from tests.e2e.test_orders import gm_button, refusal
 
 
 async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: World) -> None:
-    async with simcord.run(world.new_bot()) as env:
-        world.env = env
+    async with world.running() as env:
         seats = table(env, "east")
         channel, gm, spectator = seats.channel, seats.gm, seats.spectator
-        service = world.services.campaigns
         created = await gm.slash(
             channel, "campaign new", ruleset="wings", scenario="wings-1917",
             deadline="1h", switches="front=westren",
@@ -27,6 +23,7 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
             deadline="1h", switches="sun=on",
         )  # fmt: skip
         await world.pump()
+        service = world.services.campaigns
         info = await service.campaign_in_channel(channel.id)
         assert info is not None
 

@@ -4,14 +4,11 @@ refuses them."""
 
 from __future__ import annotations
 
-import simcord
-
 from tests.e2e.conftest import World, gm_creates, join_and_start, table
 
 
 async def test_the_gm_sets_the_front_and_rules_and_sees_them_back(world: World) -> None:
-    async with simcord.run(world.new_bot()) as env:
-        world.env = env
+    async with world.running() as env:
         seats = table(env, "east")
         channel, gm, spectator = seats.channel, seats.gm, seats.spectator
         service = world.services.campaigns
