@@ -93,13 +93,22 @@ class Env:
         )
 
     async def campaign(
-        self, scenario: str = "coral-sea", pace: Pace | None = None, *, start: bool = True
+        self,
+        scenario: str = "coral-sea",
+        pace: Pace | None = None,
+        *,
+        start: bool = True,
+        ruleset: str | None = None,
+        seed: str = "test-seed",
+        seats: Sequence[tuple[int, str]] = ((JAP, Side.JAPANESE), (ALL, Side.ALLIED)),
     ) -> int:
+        """A campaign in the test channel with each (user, side) of ``seats`` joined, started
+        by the GM unless asked not to; its id."""
         info = await self.svc.create_campaign(
-            GUILD, CHANNEL, GM, scenario, pace or Pace(), seed="test-seed"
+            GUILD, CHANNEL, GM, scenario, pace or Pace(), seed=seed, ruleset=ruleset
         )
-        await self.svc.join(info.id, JAP, Side.JAPANESE)
-        await self.svc.join(info.id, ALL, Side.ALLIED)
+        for user, side in seats:
+            await self.svc.join(info.id, user, side)
         if start:
             await self.svc.start(info.id, GM)
         return info.id

@@ -17,9 +17,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
-from bot.service_model import Pace
 from engine.zero.catalog import Catalog
-from tests.service.support import CHANNEL, GM, GUILD, Env
+from tests.service.support import Env
 
 ALLIES, AXIS = 41, 42
 # The flight with its tokens is typed: the seam's text inputs (the inputs work) bring it.
@@ -48,13 +47,8 @@ async def _run(path: Path, catalog: Catalog, ambush: str) -> tuple[list[Any], li
         path, catalog, ManualClock(datetime(2025, 6, 1, tzinfo=UTC)), SeededTokens(7)
     ).open()
     try:
-        info = await env.svc.create_campaign(
-            GUILD, CHANNEL, GM, "western-1944", Pace(), seed="reaction", ruleset="memoir44"
-        )
-        cid = info.id
-        await env.svc.join(cid, ALLIES, "allies")
-        await env.svc.join(cid, AXIS, "axis")
-        await env.svc.start(cid, GM)
+        seats = ((ALLIES, "allies"), (AXIS, "axis"))
+        cid = await env.campaign("western-1944", ruleset="memoir44", seed="reaction", seats=seats)
         worker = env.worker()
         hand = (await env.svc.panel(cid, ALLIES)).view.sides["allies"].hand
         picks = {"command": "probe-centre", "card": sorted(hand)[0], "plane": "deploy-bomber"}
