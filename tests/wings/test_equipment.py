@@ -10,9 +10,9 @@ from engine.rulesets.wings import SCENARIOS, WingsRules, equipment
 from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.missions import Sortie, new_mission
 from engine.rulesets.wings.pilots import after_mission, skills_due, spendable_vp
-from engine.rulesets.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
+from engine.rulesets.wings.state import CampaignState, GroundElement, MissionRules, Objective
 from engine.rulesets.wings.turn import Shot, Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
+from tests.wings.helpers import card_id, catalog, mission, pilot, plane, seen, stack
 from tests.wings.test_turn import duel, phase, programs
 
 BLANK = card_id("A", 0, "none")
@@ -45,14 +45,7 @@ def _buy(state: CampaignState, item: str, pid: str = "P1") -> CampaignState:
 
 
 def test_only_the_vp_above_the_last_multiple_of_ten_may_be_spent() -> None:
-    assert (
-        spendable_vp(
-            Pilot(
-                id="a", name="a", side="entente", behaviour="soldier", plane="camel", kills=5, vp=23
-            )
-        )
-        == 3
-    )
+    assert spendable_vp(pilot(id="a", name="a", kills=5, vp=23)) == 3
     state = _debrief(kills=5, vp=23)
     asked = _asked(state)
     assert asked.default == "none"
@@ -90,16 +83,7 @@ def test_a_pilot_on_a_multiple_of_ten_has_nothing_to_spend() -> None:
 
 def test_spent_vp_no_longer_count_towards_skills_and_status() -> None:
     # 41 VP earned, 3 of them spent: 38 count, one skill per full 20 (seed D.II), not two.
-    spent = Pilot(
-        id="a",
-        name="a",
-        side="entente",
-        behaviour="soldier",
-        plane="camel",
-        kills=5,
-        vp=41,
-        vp_spent=3,
-    )
+    spent = pilot(id="a", name="a", kills=5, vp=41, vp_spent=3)
     kept = spent.model_copy(update={"vp_spent": 0})
     assert skills_due(catalog(), kept) - skills_due(catalog(), spent) == 1
     veteran = spent.model_copy(update={"vp": 83})
@@ -132,14 +116,7 @@ def test_the_surplus_needs_the_ammunition_rule() -> None:
 
 
 def test_one_game_items_are_used_by_the_next_mission_and_the_rest_come_back() -> None:
-    ball = Pilot(
-        id="P1",
-        name="a",
-        side="entente",
-        behaviour="soldier",
-        plane="camel",
-        equipment={"incendiary": 1, "surplus": 1, "extinguisher": 2, "vest": 5},
-    )
+    ball = pilot(name="a", equipment={"incendiary": 1, "surplus": 1, "extinguisher": 2, "vest": 5})
     flown = plane(
         "P1",
         type_="camel",
@@ -283,7 +260,7 @@ def test_the_parachute_lands_the_pilot_where_he_jumped() -> None:
     # Over his own lines (the Central quarter): home, and hurt (Wounded at best).
     home = _shot_down(17.5, [card_id("A", 0, "none")]).planes["alb"]
     assert (home.crash_zone, home.pilot_lp) == ("friendly", 5)
-    ace = Pilot(id="a", name="a", side="central", behaviour="soldier", plane="albatros_d3")
+    ace = pilot(id="a", name="a", side="central", plane="albatros_d3")
     assert after_mission(catalog(), ace, home, 0).state == "wounded"
     # Over the enemy's: captured.
     taken = _shot_down(7.0, [card_id("A", 0, "none")], level=1, heading=180.0).planes["alb"]
