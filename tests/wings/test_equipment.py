@@ -199,15 +199,26 @@ def test_incendiary_bullets_change_the_damage_fire_and_engine_hits() -> None:
     assert plain.planes["alb"].fire == 3
 
 
+def _se5a_firing(
+    kit: dict[str, int], target: dict[str, object], special: str, value: int, rng_seed: str
+) -> Turn:
+    """An SE5a carrying ``kit`` with a Central target (``target``, put into the mission) in
+    its sights, a far enemy plane, and the damage card (value, special) drawn next."""
+    se = plane("se", type_="se5a", side="entente", kit=kit)
+    state = mission(se, plane("far", side="central", x=20.0))
+    state = stack(state.model_copy(update=target), "A", [card_id("A", value, special)])
+    return Turn(catalog(), state, Rng(rng_seed, 1, "t"))
+
+
+def _se5a_shot(target: str) -> Shot:
+    return Shot("se", catalog().planes["se5a"].guns[0], target, 1, 0, False, True)
+
+
 def test_incendiary_bullets_set_a_balloon_on_fire_with_any_special_but_a_jam() -> None:
     balloon = Objective(id="c-B1", kind="balloon", side="central", x=13.0, y=10.0, level=2)
     for kit, fire in (({"incendiary": 1}, 1), ({}, 0)):
-        se = plane("se", type_="se5a", side="entente", kit=kit)
-        state = mission(se, plane("far", side="central", x=20.0))
-        state = state.model_copy(update={"objectives": {"c-B1": balloon}})
-        state = stack(state, "A", [card_id("A", 1, "rudder_left")])
-        work = Turn(catalog(), state, Rng("b", 1, "t"))
-        work.hit_balloon(Shot("se", catalog().planes["se5a"].guns[0], "c-B1", 1, 0, False, True))
+        work = _se5a_firing(kit, {"objectives": {"c-B1": balloon}}, "rudder_left", 1, "b")
+        work.hit_balloon(_se5a_shot("c-B1"))
         assert work.objectives["c-B1"].fire == fire
         assert work.objectives["c-B1"].damage == (0 if kit else 1)  # a 1 does nothing
 
@@ -215,12 +226,8 @@ def test_incendiary_bullets_set_a_balloon_on_fire_with_any_special_but_a_jam() -
 def test_incendiary_bullets_hit_a_trench_harder() -> None:
     trench = GroundElement(id="c-I1", kind="trench", side="central", x=13.0, y=10.0)
     for kit, damage in (({"incendiary": 1}, 4), ({}, 2)):
-        se = plane("se", type_="se5a", side="entente", kit=kit)
-        state = mission(se, plane("far", side="central", x=20.0))
-        state = state.model_copy(update={"ground": {"c-I1": trench}})
-        state = stack(state, "A", [card_id("A", 2, "none")])
-        work = Turn(catalog(), state, Rng("g", 1, "t"))
-        work.hit_ground([Shot("se", catalog().planes["se5a"].guns[0], "c-I1", 1, 0, False, True)])
+        work = _se5a_firing(kit, {"ground": {"c-I1": trench}}, "none", 2, "g")
+        work.hit_ground([_se5a_shot("c-I1")])
         assert work.ground["c-I1"].damage == damage
 
 
