@@ -10,8 +10,6 @@ without the choice, in the service and in verify alike.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,13 +21,7 @@ from bot.demo import SeededTokens
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from tests.replay.html import read_page
-from tests.service.support import ALL, JAP, Env
-
-
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
+from tests.service.support import ALL, JAP, Env, receipt_without_choice
 
 
 async def _pages(path: Path, catalog: Catalog, pick: int) -> list[str]:
@@ -63,8 +55,8 @@ async def _pages(path: Path, catalog: Catalog, pick: int) -> list[str]:
 async def test_a_running_campaigns_page_shows_no_unopened_choice(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
-    monkeypatch.setattr("bot.export.receipt_of", _receipt_without_choice)
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
+    monkeypatch.setattr("bot.export.receipt_of", receipt_without_choice)
     from rendering.rulesets.carrier import CarrierPresenter
 
     boards: list[tuple[dict[str, bool], str | None]] = []

@@ -24,10 +24,9 @@ from bot.service_model import ServiceError
 from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
 from tests.secrecy_pool import Case, rounds, rules_of
-from tests.service.support import Env
+from tests.service.support import Env, receipt_without_choice
 from tests.service.test_secrecy_differential import (
     USERS,
-    _receipt_without_choice,
     _state,
     _taken,
 )
@@ -113,8 +112,8 @@ def _locked_as_recorded(case: Case) -> bool:
 async def test_a_running_campaigns_page_holds_no_secret_deep_into_any_game(
     tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
-    monkeypatch.setattr("bot.export.receipt_of", _receipt_without_choice)
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
+    monkeypatch.setattr("bot.export.receipt_of", receipt_without_choice)
     cases = [c for c in _service_cases() if _locked_as_recorded(c)]
     case = data.draw(st.sampled_from(cases), label="case")
     rules = rules_of(case.round.ruleset)

@@ -12,12 +12,19 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
-from tests.service.support import Env
+from tests.service.support import Env, receipt_without_choice
 
 
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return default_catalog()
+
+
+@pytest.fixture
+def choice_free_receipts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Locks post receipts without their choice (support.receipt_without_choice), for the
+    tests that compare two runs differing only by a secret choice."""
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -148,6 +150,15 @@ class Env:
     async def outbox_kinds(self, cid: int) -> list[str]:
         async with self.repo.read() as tx:
             return [row.kind for row in await tx.outbox(cid)]
+
+
+def receipt_without_choice(canonical: str, salt: str) -> str:
+    """A lock's receipt computed without its choice: two runs that differ only by a secret
+    choice then post the same receipts (the real one differs by design), so whatever else
+    differs between them is a leak."""
+    data = json.loads(canonical)
+    data.pop("choice")
+    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
 
 
 def pace(**changes: Any) -> Pace:

@@ -5,9 +5,7 @@ alt text), the status, the log and the export are identical; after it they diffe
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,12 +24,6 @@ pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("cogs.write") is None,
     reason="a typed flight needs the seam's text inputs",
 )
-
-
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
 
 
 async def _draft_all(env: Env, cid: int, user: int, picks: dict[str, str]) -> int:
@@ -84,9 +76,8 @@ async def _run(path: Path, catalog: Catalog, ambush: str) -> tuple[list[Any], li
 
 
 async def test_an_ambush_not_yet_played_shows_to_nobody_else(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, catalog: Catalog, choice_free_receipts: None
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     quiet_before, quiet_after = await _run(tmp_path / "a.db", catalog, "none")
     ambush_before, ambush_after = await _run(tmp_path / "b.db", catalog, "1-infantry")
     assert quiet_before == ambush_before  # drafted, not played: nothing shows

@@ -36,8 +36,8 @@ from bot.service_model import Pace, ServiceError
 from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
 from tests.secrecy_pool import Case, buckets, rounds, rules_of
-from tests.service.support import CHANNEL, GUILD, Env
-from tests.service.test_secrecy_differential import GM, USERS, _receipt_without_choice
+from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
+from tests.service.test_secrecy_differential import GM, USERS
 
 DEEPEST = 14  # rounds played before the varied one, at most: the run's cost grows with it
 
@@ -173,7 +173,7 @@ async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> No
 async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
     tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
     case = data.draw(st.sampled_from(_service_cases()), label="case")
     rules = rules_of(case.round.ruleset)
     decision = next(
