@@ -20,10 +20,10 @@ this one proves the application adds no leak of its own, so it draws a few.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,6 +39,7 @@ from tests.secrecy_pool import Case, buckets, rounds, rules_of
 from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
 from tests.service.test_secrecy_differential import GM, USERS
 
+T = TypeVar("T")
 DEEPEST = 14  # rounds played before the varied one, at most: the run's cost grows with it
 
 
@@ -121,15 +122,9 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
                 opening = len(records)
                 break
             for side, user in users.items():
-                try:
-                    panel = await env.svc.panel(campaign_id, user)
-                except ServiceError:
+                panel = await drafted(env, campaign_id, user, choices.get(side, {}))
+                if panel is None:
                     continue
-                if panel.locked:
-                    continue
-                for decision in panel.decisions:
-                    pick = choices.get(side, {}).get(decision.field, decision.default)
-                    await env.svc.draft(campaign_id, user, panel.round_id, decision.field, pick)
                 await observe()
                 result = await env.svc.lock(campaign_id, user, panel.round_id)
                 after = (await env.svc.status(campaign_id)).round
@@ -145,36 +140,21 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
     return records, opening
 
 
-async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> None:
-    """Lock the round's recorded choices, every side; a round nobody is asked in plays
-    by itself."""
-    for side, user in users.items():
-        try:
-            panel = await env.svc.panel(cid, user)
-        except ServiceError:
-            return
-        if panel.locked:
-            continue
-        for decision in panel.decisions:
-            pick = picks.get(side, {}).get(decision.field, decision.default)
-            await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
-        result = await env.svc.lock(cid, user, panel.round_id)
-        if result.resolved:
-            return
+def played_through_the_service(examples: int) -> settings:
+    """Hypothesis settings for a test that plays campaigns through the service: few
+    examples (each is slow), no deadline, the same draws every run, and tmp_path shared by
+    the examples on purpose (each run makes a store of its own in it)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
 
 
-@settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
-@given(data=st.data())
-async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
-) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
-    case = data.draw(st.sampled_from(_service_cases()), label="case")
+def draw_case(data: st.DataObject, cases: list[Case]) -> tuple[Case, str, str]:
+    """A case drawn from ``cases``, and two different options of its secret field."""
+    case = data.draw(st.sampled_from(cases), label="case")
     rules = rules_of(case.round.ruleset)
     decision = next(
         d for d in rules.pending(case.round.state) if (d.side, d.field) == (case.side, case.field)
@@ -185,10 +165,64 @@ async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
         ),
         label="two options",
     )
+    return case, first, second
+
+
+async def each_on_its_own_store(
+    tmp_path: Path, values: tuple[str, str], run: Callable[[Path, str], Awaitable[T]]
+) -> list[T]:
+    """``run`` once per value, each on a store of its own: hypothesis hands every example
+    the same ``tmp_path``."""
     runs = []
-    for value in (first, second):
-        folder = Path(tempfile.mkdtemp(dir=tmp_path))  # one store per run and example
-        runs.append(await _run(folder / "store.db", catalog, case, value))
+    for value in values:
+        folder = Path(tempfile.mkdtemp(dir=tmp_path))
+        runs.append(await run(folder / "store.db", value))
+    return runs
+
+
+async def open_panel(env: Env, cid: int, user: int) -> Any | None:
+    """The user's panel while he has orders to give; None when the campaign asks him
+    nothing now or he has locked."""
+    try:
+        panel = await env.svc.panel(cid, user)
+    except ServiceError:
+        return None
+    return None if panel.locked else panel
+
+
+async def drafted(env: Env, cid: int, user: int, picks: Mapping[str, str]) -> Any | None:
+    """The user's open panel with ``picks`` drafted, every other field at its default;
+    None as ``open_panel`` says."""
+    panel = await open_panel(env, cid, user)
+    if panel is not None:
+        for decision in panel.decisions:
+            pick = picks.get(decision.field, decision.default)
+            await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
+    return panel
+
+
+async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> None:
+    """Lock the round's recorded choices, every side; a round nobody is asked in plays
+    by itself."""
+    for side, user in users.items():
+        panel = await drafted(env, cid, user, picks.get(side, {}))
+        if panel is None:
+            continue
+        result = await env.svc.lock(cid, user, panel.round_id)
+        if result.resolved:
+            return
+
+
+@played_through_the_service(examples=4)
+@given(data=st.data())
+async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+) -> None:
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
+    case, first, second = draw_case(data, _service_cases())
+    runs = await each_on_its_own_store(
+        tmp_path, (first, second), lambda path, value: _run(path, catalog, case, value)
+    )
     (one, opening), (other, opening_b) = runs
     assert opening == opening_b
     for step in range(opening):
