@@ -122,9 +122,10 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
                 opening = len(records)
                 break
             for side, user in users.items():
-                panel = await drafted(env, campaign_id, user, choices.get(side, {}))
+                panel = await open_panel(env, campaign_id, user)
                 if panel is None:
                     continue
+                await drafted(env, campaign_id, user, panel, choices.get(side, {}))
                 await observe()
                 result = await env.svc.lock(campaign_id, user, panel.round_id)
                 after = (await env.svc.status(campaign_id)).round
@@ -190,24 +191,24 @@ async def open_panel(env: Env, cid: int, user: int) -> Any | None:
     return None if panel.locked else panel
 
 
-async def drafted(env: Env, cid: int, user: int, picks: Mapping[str, str]) -> Any | None:
-    """The user's open panel with ``picks`` drafted, every other field at its default;
-    None as ``open_panel`` says."""
-    panel = await open_panel(env, cid, user)
-    if panel is not None:
-        for decision in panel.decisions:
-            pick = picks.get(decision.field, decision.default)
-            await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
-    return panel
+async def drafted(env: Env, cid: int, user: int, panel: Any, picks: Mapping[str, str]) -> None:
+    """Drafts ``picks`` on the user's open panel, every other field at its default."""
+    for decision in panel.decisions:
+        pick = picks.get(decision.field, decision.default)
+        await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
 
 
 async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> None:
     """Lock the round's recorded choices, every side; a round nobody is asked in plays
     by itself."""
     for side, user in users.items():
-        panel = await drafted(env, cid, user, picks.get(side, {}))
-        if panel is None:
+        try:
+            panel = await env.svc.panel(cid, user)
+        except ServiceError:
+            return
+        if panel.locked:
             continue
+        await drafted(env, cid, user, panel, picks.get(side, {}))
         result = await env.svc.lock(cid, user, panel.round_id)
         if result.resolved:
             return
