@@ -109,6 +109,15 @@ def menu_words(scenario: str, field: str, option: Any) -> dict[str, tuple[str, s
     }
 
 
+def program_reads(option: Any, english: tuple[str, str], french_label: str) -> None:
+    """Albert Ball's program option (wings-1917) reads ``english`` (label, description) in
+    English and ``french_label`` in French, every text within Discord's 100 characters."""
+    words = menu_words("wings-1917", "program:P1", option)
+    assert words["en"] == english
+    assert words["fr"][0] == french_label
+    assert all(len(text) <= 100 for pair in words.values() for text in pair)
+
+
 def seen(state: CampaignState, side: str | None) -> dict[str, Any]:
     """What ``side`` (None: the public) may see of a squadron campaign, as the views hold it:
     the secrecy gate's answer (``engine.sight``), before the campaign's end."""
