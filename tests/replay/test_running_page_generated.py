@@ -24,11 +24,10 @@ from tests.secrecy_pool import Case, rules_of
 from tests.service.support import Env
 from tests.service.test_secrecy_differential import (
     USERS,
-    _state,
-    _taken,
 )
 from tests.service.test_secrecy_generated_service import (
     _service_cases,
+    draft_taken,
     draw_case,
     each_on_its_own_store,
     open_panel,
@@ -59,17 +58,8 @@ async def _pages(path: Path, catalog: Catalog, case: Case, value: str) -> list[s
                 panel = await open_panel(env, campaign_id, user)
                 if panel is None:
                     continue
-                planned = {
-                    d.field: choices.get(side, {}).get(d.field, d.default) for d in panel.decisions
-                }
-                # A combination the rules refuse whole (check_choice at Lock) is changed as
-                # the service's differential test changes it: the varied field kept, only
-                # fields opening no earlier changed, so what differs stays as secret.
-                kept = {case.field} if side == case.side and case.field in planned else set()
-                state = await _state(env, rules, campaign_id)
-                planned = _taken(rules, state, side, panel.decisions, planned, kept)
-                for field, pick in planned.items():
-                    await env.svc.draft(campaign_id, user, panel.round_id, field, pick)
+                kept = {case.field} if side == case.side else set()
+                await draft_taken(env, rules, campaign_id, (user, side), panel, choices, kept)
                 result = await env.svc.lock(campaign_id, user, panel.round_id)
                 after = (await env.svc.status(campaign_id)).round
                 closed = after is None or after.turn > turn

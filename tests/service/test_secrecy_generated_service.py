@@ -37,7 +37,7 @@ from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
 from tests.secrecy_pool import Case, buckets, rounds, rules_of
 from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
-from tests.service.test_secrecy_differential import GM, USERS
+from tests.service.test_secrecy_differential import GM, USERS, _state, _taken
 
 T = TypeVar("T")
 DEEPEST = 14  # rounds played before the varied one, at most: the run's cost grows with it
@@ -143,7 +143,8 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
                 panel = await open_panel(env, campaign_id, user)
                 if panel is None:
                     continue
-                await drafted(env, campaign_id, user, panel, choices.get(side, {}))
+                kept = {case.field} if side == case.side else set()
+                await draft_taken(env, rules, campaign_id, (user, side), panel, choices, kept)
                 await observe()
                 result = await env.svc.lock(campaign_id, user, panel.round_id)
                 after = (await env.svc.status(campaign_id)).round
@@ -214,6 +215,28 @@ async def drafted(env: Env, cid: int, user: int, panel: Any, picks: Mapping[str,
     for decision in panel.decisions:
         pick = picks.get(decision.field, decision.default)
         await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
+
+
+async def draft_taken(
+    env: Env,
+    rules: Any,
+    cid: int,
+    player: tuple[int, str],
+    panel: Any,
+    choices: Mapping[str, Mapping[str, str]],
+    kept: set[str],
+) -> None:
+    """Drafts the side's ``choices`` (each other field at its default) on the player's
+    (user, side) open panel; a combination the rules refuse whole at Lock is changed as
+    the service's differential test changes it (``_taken``): the ``kept`` fields untouched,
+    only fields opening no earlier changed, so what differs between two runs stays as
+    secret."""
+    user, side = player
+    planned = {d.field: choices.get(side, {}).get(d.field, d.default) for d in panel.decisions}
+    state = await _state(env, rules, cid)
+    taken = _taken(rules, state, side, panel.decisions, planned, kept & planned.keys())
+    for field, pick in taken.items():
+        await env.svc.draft(cid, user, panel.round_id, field, pick)
 
 
 async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> None:
