@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,3 +158,35 @@ async def open_loop(
         await asyncio.gather(*tasks)
     result.wall = time.perf_counter() - start
     return result
+
+
+async def rates_met(
+    rates: list[float],
+    refine: int,
+    p99_target_ms: float,
+    measure: Callable[[float], Awaitable[tuple[LoadResult, float]]],
+) -> tuple[list[float], list[float]]:
+    """Offers each rate in turn through ``measure`` (its result and p99 in ms), stopping
+    past saturation, then bisects ``refine`` times between the best rate that met the p99
+    target and the first above it that did not: the rates that met it, and the others."""
+    passing: list[float] = []
+    failing: list[float] = []
+    for rate in rates:
+        result, p99 = await measure(rate)
+        if p99 <= p99_target_ms and not result.saturated:
+            passing.append(rate)
+        else:
+            failing.append(rate)
+            if result.saturated or len(result.all()) / result.wall < 0.9 * rate:
+                print(f"{'':>9} (past saturation: the higher rates are not tried)")
+                break
+    for _ in range(refine):
+        above = [rate for rate in failing if passing and rate > max(passing)]
+        if not above:
+            break
+        rate = round((max(passing) + min(above)) / 2)
+        if rate in passing or rate in failing:
+            break
+        result, p99 = await measure(rate)
+        (passing if p99 <= p99_target_ms and not result.saturated else failing).append(rate)
+    return passing, failing

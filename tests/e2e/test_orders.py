@@ -19,7 +19,8 @@ import simcord
 
 from bot.service_model import Pace
 from engine.zero.types import Side
-from tests.e2e.conftest import World, is_disabled, manager_role
+from tests.e2e.conftest import World, is_disabled
+from tests.e2e.conftest import table as seated
 
 JAPANESE, ALLIED = Side.JAPANESE.value, Side.ALLIED.value
 ORDER_FIELDS = ("fleet_tactic", "flight_ops", "doctrine")
@@ -60,38 +61,48 @@ async def open_table(
     pace: Pace | None = None,
     before_start: Callable[[Table], None] | None = None,
     seat_before_start: Callable[[Table], Awaitable[None]] | None = None,
+    scenario: str = "coral-sea",
+    ruleset: str | None = None,
+    seed: str | None = "e2e-seed",
+    locale: str | None = None,
+    sides: tuple[str, ...] = (JAPANESE, ALLIED),
 ) -> Table:
+    """A campaign made and started through the service, Alice commanding the first side and
+    Bob the second (a solitaire game seats Alice alone)."""
     world.env = env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("coral-sea")
-    gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-    alice_user = env.create_user("alice")
-    bob_user = env.create_user("bob")
+    seats = seated(env, "coral-sea")
     table = Table(
         env=env,
         world=world,
-        guild=guild,
-        channel=channel,
-        gm=gm,
-        alice_user=alice_user,
-        alice=guild.add_member(alice_user),
-        bob_user=bob_user,
-        bob=guild.add_member(bob_user),
-        spectator=guild.add_member(env.create_user("spectator")),
+        guild=seats.guild,
+        channel=seats.channel,
+        gm=seats.gm,
+        alice_user=seats.alice_user,
+        alice=seats.alice,
+        bob_user=seats.bob_user,
+        bob=seats.bob,
+        spectator=seats.spectator,
         campaign_id=0,
     )
     svc = world.services.campaigns
     info = await svc.create_campaign(
-        guild.id, channel.id, gm.id, "coral-sea", pace or Pace(), seed="e2e-seed"
+        seats.guild.id,
+        seats.channel.id,
+        seats.gm.id,
+        scenario,
+        pace or Pace(),
+        seed=seed,
+        ruleset=ruleset,
+        locale=locale,
     )
     table.campaign_id = info.id
-    await svc.join(info.id, table.alice.id, Side.JAPANESE)
-    await svc.join(info.id, table.bob.id, Side.ALLIED)
+    for member, side in zip((seats.alice, seats.bob), sides, strict=False):
+        await svc.join(info.id, member.id, side)
     if before_start is not None:
         before_start(table)
     if seat_before_start is not None:
         await seat_before_start(table)
-    await svc.start(info.id, gm.id)
+    await svc.start(info.id, seats.gm.id)
     await world.pump()
     return table
 
@@ -534,25 +545,20 @@ async def test_closed_dms_play_through_orders(
         assert all(not m.components or "sortie:o:" not in str(m.components) for m in table.public())
 
 
+async def french_panel(
+    world: World, env: simcord.Env, side: str, field: str, value: str, **campaign: Any
+) -> discord.Message:
+    """A French table's DM panel as its commander of ``side`` reads it after one pick."""
+    table = await open_table(world, env, seed="fr", locale="fr", **campaign)
+    user = table.user(side)
+    panel = dm_panel(user)
+    await choose(user, panel, field, value)
+    return refreshed(user, panel)
+
+
 async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("mer-de-corail")
-        gm = guild.add_member(env.create_user("mj"))
-        users = [env.create_user("akagi"), env.create_user("fletcher")]
-        members = [guild.add_member(u) for u in users]
-        svc = world.services.campaigns
-        info = await svc.create_campaign(
-            guild.id, channel.id, gm.id, "coral-sea", Pace(), seed="fr", locale="fr"
-        )
-        await svc.join(info.id, members[0].id, Side.JAPANESE)
-        await svc.join(info.id, members[1].id, Side.ALLIED)
-        await svc.start(info.id, gm.id)
-        await world.pump()
-        panel = dm_panel(users[0])
-        await choose(users[0], panel, "fleet_tactic", "close")
-        panel = refreshed(users[0], panel)
+        panel = await french_panel(world, env, JAPANESE, "fleet_tactic", "close")
         assert "Tactique de Flotte" in panel.content
         assert "Reste à choisir\u00a0: Opérations Aériennes, Doctrine." in panel.content
         labels = [c.label for row in panel.components for c in row.children if c.type.value == 2]
@@ -584,33 +590,48 @@ async def test_a_second_player_drafts_but_only_the_commander_locks(world: World)
         assert not is_disabled(alice_view.message, "sortie:lock:")
 
 
+async def _locked_late(
+    world: World,
+    env: simcord.Env,
+    monkeypatch: pytest.MonkeyPatch,
+    defer_after: float,
+    slowed: str,
+    slow: Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]],
+) -> tuple[Table, discord.Message]:
+    """Alice picks her orders and clicks Lock while the service's ``slowed`` call is made
+    slow by ``slow``: the click is deferred, and the panel still ends locked."""
+    from cogs import common
+
+    table = await open_table(world, env)
+    svc = world.services.campaigns
+    panel = dm_panel(table.alice_user)
+    await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+    panel = refreshed(table.alice_user, panel)
+    monkeypatch.setattr(common, "DEFER_AFTER", defer_after)
+    monkeypatch.setattr(svc, slowed, slow(getattr(svc, slowed)))
+    result = await lock(table.alice_user, panel)
+    assert result.deferred
+    panel = refreshed(table.alice_user, panel)
+    assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
+    return table, panel
+
+
 async def test_a_slow_lock_is_deferred_then_shows_the_locked_panel(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A lock normally answers with the locked panel in one response; one that outlasts
     the deferral delay (a long resolution) is deferred first, and still ends locked."""
-    from cogs import common
 
-    async with simcord.run(world.new_bot()) as env:
-        table = await open_table(world, env)
-        svc = world.services.campaigns
-        panel = dm_panel(table.alice_user)
-        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
-        panel = refreshed(table.alice_user, panel)
-
-        real_lock = svc.lock
-
+    def slower(real_lock: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def slow_lock(*args: Any, **kwargs: Any) -> Any:
             await asyncio.sleep(0.2)
             return await real_lock(*args, **kwargs)
 
-        monkeypatch.setattr(common, "DEFER_AFTER", 0.05)
-        monkeypatch.setattr(svc, "lock", slow_lock)
-        result = await lock(table.alice_user, panel)
-        assert result.deferred
-        panel = refreshed(table.alice_user, panel)
-        assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
-        receipts = await svc.receipts(table.campaign_id, table.alice.id)
+        return slow_lock
+
+    async with simcord.run(world.new_bot()) as env:
+        table, panel = await _locked_late(world, env, monkeypatch, 0.05, "lock", slower)
+        receipts = await world.services.campaigns.receipts(table.campaign_id, table.alice.id)
         assert receipts[0].receipt[:8] in panel.content
 
 
@@ -619,30 +640,19 @@ async def test_slow_reads_before_a_lock_count_towards_the_deferral(
 ) -> None:
     """The deferral delay runs from the click, not from the lock: a busy database that
     slows the campaign read before a quick lock still gets the click deferred in time."""
-    from cogs import common
+    reads: list[int] = []
 
-    async with simcord.run(world.new_bot()) as env:
-        table = await open_table(world, env)
-        svc = world.services.campaigns
-        panel = dm_panel(table.alice_user)
-        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
-        panel = refreshed(table.alice_user, panel)
-
-        real_info = svc.info
-        reads: list[int] = []
-
+    def slower(real_info: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def slow_info(*args: Any, **kwargs: Any) -> Any:
             reads.append(1)
             if len(reads) == 1:  # the read before the lock; the lock itself stays quick
                 await asyncio.sleep(0.2)
             return await real_info(*args, **kwargs)
 
-        monkeypatch.setattr(common, "DEFER_AFTER", 0.1)
-        monkeypatch.setattr(svc, "info", slow_info)
-        result = await lock(table.alice_user, panel)
-        assert result.deferred
-        panel = refreshed(table.alice_user, panel)
-        assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
+        return slow_info
+
+    async with simcord.run(world.new_bot()) as env:
+        await _locked_late(world, env, monkeypatch, 0.1, "info", slower)
 
 
 async def test_status_shows_the_round_messages_board_without_drawing_it_again(

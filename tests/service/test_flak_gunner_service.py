@@ -5,12 +5,8 @@ and verifies."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
@@ -93,18 +89,9 @@ async def _play_until_turn_3(path: Path, catalog: Catalog, kind: str) -> tuple[E
     return env, cid, play.CENTRAL if gunner == play.ENTENTE else play.ENTENTE
 
 
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    """A receipt hashes the choice: it differs by design (the commitment working), so the
-    comparison leaves the choice out of it, as the secrecy differential test does."""
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
-
-
 async def test_the_enemy_cannot_tell_a_waiting_shell_from_holding_fire(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, catalog: Catalog, choice_free_receipts: None
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     records = []
     envs = []
     for kind in ("flak.delay.", "flak.hold"):

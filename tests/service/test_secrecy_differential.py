@@ -17,9 +17,7 @@ choice. What a receipt proves is tested elsewhere (``test_rollback_export``).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,7 +35,7 @@ from bot.service_rounds import state_of
 from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
 from tests import skirmish
-from tests.service.support import CHANNEL, GUILD, Env
+from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
 
 GM = 9
 USERS = (11, 22, 33, 44)
@@ -115,12 +113,6 @@ def _taken(
         if found:
             return min(found, key=lambda item: item[0])[1]
     return planned
-
-
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
 
 
 async def _play(
@@ -286,7 +278,7 @@ async def test_a_choice_half_built_in_steps_is_invisible_to_others(
     """The half-built choice is the side's draft: its first step, picked otherwise in the
     two runs (the same whole choice drafted after), changes nothing anyone else receives,
     at any step, though the side's own panel shows each run's pick."""
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
     skirmish.register(monkeypatch)
     records, built = [], []
     for pick in (0, 1):
@@ -308,7 +300,7 @@ async def test_one_secret_choice_is_invisible_to_others_until_it_opens(
     field: str,
     side: str,
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
     runs = []
     for pick in (0, 1):
         clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.rng import Rng
 from engine.rulesets.wings.state import MissionState, Objective
 from engine.rulesets.wings.turn import Turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, phase_one, plane
 from tests.wings.test_turn import programs
 
 
@@ -22,10 +22,7 @@ def with_balloon(level: int, x: float = 13.0, **extra: object) -> MissionState:
 
 
 def first_phase(state: MissionState, e: str = "S S S") -> Turn:
-    work = Turn(catalog(), state, Rng("b", 1, "t"))
-    work.phase = 1
-    work.play_phase(programs(e=e, c="S S S"))
-    return work
+    return phase_one(state, "b", e=e, c="S S S")
 
 
 def test_a_plane_passing_under_a_balloon_hits_its_cables() -> None:
