@@ -320,7 +320,8 @@ class AnnouncementBuilder:
         if kind == "reminder":
             return self._reminder(campaign, row.payload, facts)
         if kind == "reveal":
-            return await self._reveal(plugin, campaign, row.payload)
+            public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
+            return await self._reveal(plugin, campaign, row.payload, public)
         if kind in ("report", "strike-report"):  # "strike-report": rows queued before 0.2
             return await self._report(plugin, campaign, row.payload, facts)
         if kind == "turn-summary":
@@ -456,12 +457,14 @@ class AnnouncementBuilder:
 
     # -- reveal
     async def _reveal(
-        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
+        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any], view: Any
     ) -> Announcement:
+        """The round's choices, as the secrecy gate let them open; ``view``: the public view
+        after it, which names what an opened choice names by id (a flak order's plane)."""
         loc = c.locale
         kind = str(payload["round"])
         if payload.get("public"):
-            return self._public_line(plugin, c, payload)
+            return self._public_line(plugin, c, payload, view)
         title = t("service.reveal.title", loc, turn=payload["turn"], round=round_text(kind, loc))
         lines = [f"**{title}**"]
         reveal_sides: list[RevealLine] = []
@@ -471,7 +474,7 @@ class AnnouncementBuilder:
             pairs = tuple(
                 (
                     field_text(name, loc, value.get("field_label", "")),
-                    plugin.presenter.option_text(c.scenario, name, value["id"], loc),
+                    plugin.presenter.option_text(c.scenario, name, value["id"], loc, view),
                 )
                 for name, value in entry["fields"].items()
             )
@@ -503,7 +506,7 @@ class AnnouncementBuilder:
         return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
 
     def _public_line(
-        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
+        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any], view: Any
     ) -> Announcement:
         """A public round (a move in the open, a roll asked for): one short line of what
         each side did, no receipt, no image; the log tells the rest."""
@@ -511,7 +514,7 @@ class AnnouncementBuilder:
         done = []
         for entry in payload["sides"]:
             what = " · ".join(
-                plugin.presenter.option_text(c.scenario, name, value["id"], loc)
+                plugin.presenter.option_text(c.scenario, name, value["id"], loc, view)
                 for name, value in entry["fields"].items()
             )
             done.append(

@@ -563,7 +563,14 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
 
     # ------------------------------------------------------------------ words
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self,
+        scenario: str,
+        field: str,
+        value: str,
+        locale: str,
+        view: WingsViewLike | None = None,
+    ) -> str:
         if field == DAM_START and value.lstrip("-").isdigit():  # DB 8.d: the start's angle
             return dam_heading_words(int(value), locale)
         if field == DAM_LIGHTS:  # DB 6: the searchlight switch
@@ -627,7 +634,8 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             balloons = value.removeprefix("winch:").replace("+", ", ")
             return t("wings.winch.down", locale, balloons=balloons)
         if field.startswith("flak") and value.startswith(FLAK_WORDS):
-            return _flak_words(value, locale)  # opened once the campaign is over
+            # Opened once the campaign is over: over a plane named as its panel named it.
+            return _flak_words(value, locale, _flak_target(view, value))
         if field.startswith("flak") and value.startswith(FLAK_SEALED):
             # Seed A.IV.h: public words must not tell where a shell still waits.
             return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
@@ -1350,6 +1358,23 @@ def _flak_words(detail: str, locale: str, plane: str | None = None) -> str:
         kind, plane_id, level = parts
         return t(f"wings.flak.{kind}", locale, plane=plane or plane_id, level=level)
     return t(f"wings.flak.{parts[0]}", locale)
+
+
+def _flak_target(view: WingsViewLike | None, detail: str) -> str | None:
+    """The plane an opened flak order ("flak.fire.P4.2") was aimed over, as the gunner's
+    panel named it ("Karl Allmenröder · Albatros D.III"), from the view it is read in: its
+    pilots are the campaign's, so a plane of an earlier mission is still known. None where
+    no view is at hand or the order names no plane the view knows."""
+    parts = detail.removeprefix(FLAK_WORDS).split(".")
+    if view is None or len(parts) != 3:
+        return None
+    pid = parts[1]
+    plane = ((view.data.get("mission") or {}).get("planes") or {}).get(pid) or {}
+    pilot = (view.data.get("pilots") or {}).get(plane.get("pilot") or pid)
+    if pilot is None:
+        return None
+    kind = view.plane_types.get(plane.get("type") or pilot.get("plane") or "")
+    return f"{pilot['name']} · {kind[0]}" if kind is not None else str(pilot["name"])
 
 
 def _aimed_flak(option: Option) -> bool:
