@@ -1,13 +1,14 @@
 """Recorded games of every ruleset, replayed to prove a refactoring changed no outcome.
 
 Each game was played once by seeded random commanders (a random legal option for every
-decision; for a game whose rules judge a side's picks together at Lock, ``check_choice``, a
-random combination they accept: see ``ACCEPTED_ONLY``). The fixture keeps, round by round, the choices that were locked and a SHA-256
-digest of the events the round produced; the test replays those very choices through
-``resolve`` and compares the digests. Replaying recorded choices, rather than drawing them
-again, lets the seam change how decisions are *asked* (field names, menus, typed input)
-without touching the proof: a change that renames a field rewrites the fixture's choices
-mechanically (``--rename``), never its digests.
+decision; for a game whose rules judge a side's picks together at Lock, ``check_choice``,
+a random combination they accept: see ``ACCEPTED_ONLY``). The fixture keeps, round by
+round, the choices that were locked and a SHA-256 digest of the events the round
+produced; the test replays those very choices through ``resolve`` and compares the
+digests. Replaying recorded choices, rather than drawing them again, lets the seam change
+how decisions are *asked* (field names, menus, typed input) without touching the proof: a
+change that renames a field rewrites the fixture's choices mechanically (``--rename``),
+never its digests.
 
     python -m tests.golden_rulesets --write      # only when a rule changes on purpose
     python -m tests.golden_rulesets --write memoir44   # re-record that ruleset's games only
