@@ -716,8 +716,10 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
-        if decision.field.startswith(FLAK_FIELD) and len(decision.options) > 1:
-            # Eight long orders: the gunner's menu says each, the panel only his pick.
+        if decision.field.startswith((FLAK_FIELD, "order", "winch")) and len(decision.options) > 1:
+            # The gunner's eight long orders, a standing order, the winch: the menu says
+            # each with what it does; the panel says only the pick, so its picture stays
+            # near the top of a phone's screen.
             return []
         pilot = decision.options[0].detail if decision.options else ""
         if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
@@ -767,7 +769,7 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
         if reserve and stage not in ("ended", "debrief"):  # spent only while flying
-            before.append(t("wings.reinforce.reserve", locale, mp=reserve))
+            before.append(SMALL_PRINT + t("wings.reinforce.reserve", locale, mp=reserve))
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
@@ -791,10 +793,15 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         D.III"), the table their planes by labels ("C2"): which is which, for a side with a
         battery."""
         mission = view.data.get("mission") or {}
-        batteries = [
+        turn = mission.get("turn", 0)
+        batteries = [  # only a battery whose gunner gives an order this turn (A.IV.h)
             g
             for g in (mission.get("ground") or {}).values()
-            if g.get("side") == side and g["kind"] not in ("trench", "caa")
+            if g.get("side") == side
+            and g["kind"] not in ("trench", "caa")
+            and not g.get("destroyed")
+            and not g.get("silenced")
+            and turn >= g.get("ready_turn", 0)
         ]
         enemies = sorted(
             (
@@ -828,7 +835,10 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
                 and plane.get("status") == "flying"
             ):
                 slot = self._slot(view, pid, locale)
-                notes.append(t(f"wings.order-help.{plane['behaviour']}", locale, slot=slot))
+                # Small print: the standing order's menu says what each order does.
+                notes.append(
+                    SMALL_PRINT + t(f"wings.order-help.{plane['behaviour']}", locale, slot=slot)
+                )
         return notes
 
     def board_summary(self, view: WingsViewLike, locale: str) -> str:
