@@ -16,20 +16,13 @@ from bot.demo import SeededTokens
 from bot.service_model import Pace
 from engine.zero.catalog import Catalog
 from tests.service.support import CHANNEL, GM, GUILD, Env
+from tests.service.test_memoir44_rollback import _draft_all
 
 ALLIES, AXIS = 41, 42
 WORDS = {
     "en": ("Ground fire: infantry, artillery", "artillery (4 dice)", "artillery or destroyer"),
     "fr": ("Tir sol-air\u00a0: infanterie, artillerie", "artillerie (4 dés)", "ou destroyer"),
 }
-
-
-async def _lock(env: Env, cid: int, user: int, picks: dict[str, str]) -> None:
-    panel = await env.svc.panel(cid, user)
-    for decision in panel.decisions:
-        value = picks.get(decision.field, decision.default)
-        await env.svc.draft(cid, user, panel.round_id, decision.field, value)
-    await env.svc.lock(cid, user, panel.round_id)
 
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
@@ -49,12 +42,12 @@ async def test_typed_ground_fire_reads_as_words(
         await env.svc.start(cid, GM)
         hand = (await env.svc.panel(cid, ALLIES)).view.sides["allies"].hand
         picks = {"command": "probe-centre", "card": sorted(hand)[0], "plane": "deploy-fighter"}
-        await _lock(env, cid, ALLIES, picks)
-        await _lock(env, cid, ALLIES, {"flight": "E6 E7"})
+        await _draft_all(env, cid, ALLIES, picks)
+        await _draft_all(env, cid, ALLIES, {"flight": "E6 E7"})
         fire = next(d for d in (await env.svc.panel(cid, AXIS)).decisions if d.field == "fire")
         assert fire.input == "text"
-        await _lock(env, cid, AXIS, {"command": "probe-left", "fire": "inf, art"})
-        await _lock(env, cid, ALLIES, {})  # no reaction: the turn is played
+        await _draft_all(env, cid, AXIS, {"command": "probe-left", "fire": "inf, art"})
+        await _draft_all(env, cid, ALLIES, {})  # no reaction: the turn is played
         await env.worker().deliver_due()
         channel = [a for t, a, _ in env.sender.sent if t.kind == "channel"]
         said, report, wrong = WORDS[locale]
