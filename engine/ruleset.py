@@ -238,6 +238,13 @@ class Progress:
     winner: str | None  # a side id, "draw", or None while it goes on
     vp: Mapping[str, int]
 
+    @classmethod
+    def of(cls, state: Any, round: str, vp: Mapping[str, int]) -> Progress:
+        """The progress of a state that keeps its own ``turn``, ``finished`` and ``winner``."""
+        return cls(
+            turn=state.turn, round=round, finished=state.finished, winner=state.winner, vp=vp
+        )
+
 
 class View(Protocol):
     """What one viewer may see of a state; a ruleset's own view model satisfies this."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from engine.rng import Rng
-from engine.rulesets.wings import FIELDS, WingsRules, WingsState
+from engine.rulesets.wings import WingsRules, WingsState
 from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.rounds import FIELDS
 
 
 def _rules() -> WingsRules:
