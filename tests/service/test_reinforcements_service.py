@@ -66,6 +66,6 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     again = await env.svc.panel(cid, play.ENTENTE)
     flown = next(d for d in again.decisions if d.field == "program:P1-2")  # its own field
     notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
-    assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
+    assert "-# Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
     assert "S S S" in {o.id for o in flown.options}  # the new plane's program
     await play.finish_and_verify(env, cid, catalog)
