@@ -30,7 +30,7 @@ from bot.i18n import t
 from bot.panel import field_text, side_text
 from bot.processes import hangup_blocked
 from bot.service import CampaignService
-from bot.service_model import ServiceError
+from bot.service_model import ServiceError, choices_of
 from bot.service_rounds import state_of
 from engine.ruleset import Odds, Rules
 
@@ -120,7 +120,7 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
         # the state pickled to the preview's process stays small however long the history.
         state = await state_of(tx, rules, live.snapshot_before_id, history=False)
         # Only this side's drafts: the other side's drafts and locks are never read.
-        picks = dict(await tx.drafts(live.id, player.side))
+        picks = choices_of(await tx.drafts(live.id, player.side))
     return Ask(
         rules=rules,
         state=state,

@@ -24,6 +24,7 @@ from bot.service_model import (
     SideStatus,
     StatusData,
     choice_of,
+    choices_of,
 )
 from bot.service_rounds import (
     state_of,
@@ -280,7 +281,7 @@ class QueryMixin(ServiceCore):
             if live is None:
                 raise ServiceError("no-open-round")
             sides = self._plugin(campaign).rules.side_ids
-            drafts = {side: await tx.drafts(live.id, side) for side in sides}
+            drafts = {side: choices_of(await tx.drafts(live.id, side)) for side in sides}
             await self._audit(
                 tx, campaign, by, "peek", "", round=live.id, turn=live.turn, kind=live.kind
             )

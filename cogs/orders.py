@@ -41,7 +41,7 @@ from bot import boards, controls, secrecy
 from bot import panel as panels
 from bot.client import answer_in, send_ephemeral
 from bot.i18n import t, word
-from bot.panel import TEXT_LIMIT, PanelSpec, clip
+from bot.panel import TEXT_LIMIT, PanelSpec, SelectSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
@@ -69,6 +69,8 @@ STYLES = {
     "secondary": discord.ButtonStyle.secondary,
 }
 BUTTONS: dict[str, type[_PanelButton]] = {}
+# Selects other cogs draw (a step of a choice built in steps), by what they are for.
+SELECTS: dict[str, Any] = {}
 
 
 def compose(services: Services, info: CampaignInfo, panel: PanelData, page: int = 0) -> PanelSpec:
@@ -92,21 +94,18 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
     """One select per decision field (legal options only), then Lock / Unlock / Help."""
     view = discord.ui.View(timeout=None)
     for row, select in enumerate(spec.selects):
+        step = SELECTS.get("step")
+        if select.step is not None:
+            if step is not None:  # a step of a choice built in steps (``cogs.steps``)
+                view.add_item(step.drawn(spec, select, row))
+            continue
         view.add_item(
             FieldSelect(
                 spec.campaign_id,
                 spec.round_id,
                 spec.side,
                 select.field,
-                options=[
-                    discord.SelectOption(
-                        label=choice.label,
-                        value=choice.value,
-                        description=choice.description,
-                        default=choice.default,
-                    )
-                    for choice in select.options
-                ],
+                options=select_options(select),
                 placeholder=select.placeholder,
                 disabled=select.disabled,
                 row=row,
@@ -156,9 +155,23 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             row=row,
             version=spec.version,
             page=spec.page,
+            field=button.field,
         )
         view.add_item(item)
     return view
+
+
+def select_options(select: SelectSpec) -> list[discord.SelectOption]:
+    """A composed select's options as Discord's."""
+    return [
+        discord.SelectOption(
+            label=choice.label,
+            value=choice.value,
+            description=choice.description,
+            default=choice.default,
+        )
+        for choice in select.options
+    ]
 
 
 def _closed_copy(message: discord.Message) -> discord.ui.View:
@@ -186,6 +199,11 @@ def _disabled(child: Any, row: int) -> discord.ui.Item[Any] | None:
             disabled=True,
             row=row,
         )
+    step = SELECTS.get("step")
+    found = step.__discord_ui_compiled_template__.fullmatch(custom_id) if step else None
+    if step is not None and found is not None and isinstance(child, discord.SelectMenu):
+        greyed: discord.ui.Item[Any] = step.closed(found, child, row)  # a choice's step
+        return greyed
     if not isinstance(child, discord.Button):
         return None
     for kind in (LockButton, HelpButton):
@@ -413,6 +431,23 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 # ------------------------------------------------------------------------------ controls
 
 
+def one_pick(
+    custom_id: str,
+    options: list[discord.SelectOption],
+    placeholder: str | None,
+    disabled: bool,
+) -> discord.ui.Select[Any]:
+    """A panel's select: one option picked at a time."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options,
+        placeholder=clip(placeholder, 150) if placeholder else None,
+        min_values=1,
+        max_values=1,
+        disabled=disabled,
+    )
+
+
 class _OnPanel:
     """What every control of an order panel shares: the campaign, round and side in its id.
     After a restart they are read back from the id; the template's other groups (a field, a
@@ -449,17 +484,8 @@ class FieldSelect(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"sortie:o:{campaign_id}:{round_id}:{side}:{field}",
-                options=options or [],
-                placeholder=clip(placeholder, 150) if placeholder else None,
-                min_values=1,
-                max_values=1,
-                disabled=disabled,
-            ),
-            row=row,
-        )
+        custom_id = f"sortie:o:{campaign_id}:{round_id}:{side}:{field}"
+        super().__init__(one_pick(custom_id, options or [], placeholder, disabled), row=row)
         self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
         self.field = field
 

@@ -85,6 +85,11 @@ class Presenter(Protocol[V]):
         the gunner's side), a purchase whose menu line carries its price. None by default."""
         return False
 
+    def step_text(self, field: str, option: Option, locale: str) -> str:
+        """One option of a step of a choice built in steps (a maneuver card), as its select
+        names it in ``locale``. By default the ruleset's label."""
+        return option.label
+
     def excluded_lines(
         self, scenario: str, decision: Decision, locale: str
     ) -> list[tuple[str, str]]: ...

@@ -25,7 +25,14 @@ from bot.runtime import FuncClock, Services, open_services
 # simcord's virtual clock starts here (simcord._clock.Clock); the services read it before
 # the environment exists (the bot's first pump runs during its start).
 SIMCORD_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-OPTIONAL_COGS = ("cogs.write", "cogs.campaign", "cogs.status", "cogs.odds", "cogs.dice")
+OPTIONAL_COGS = (
+    "cogs.write",
+    "cogs.steps",
+    "cogs.campaign",
+    "cogs.status",
+    "cogs.odds",
+    "cogs.dice",
+)
 
 
 def bot_cogs() -> tuple[str, ...]:

@@ -52,7 +52,7 @@ async def played(tmp_path: Path) -> AsyncIterator[tuple[Env, int]]:
 def second(decision: Decision) -> str:
     """A plane's second program on wings rules 12's menus, written: its rocket attack where
     it has one, else a bank left (a come-back or the sun: the second option)."""
-    if decision.input != "text":
+    if not decision.written:
         return decision.options[1].id
     return decision.options[1].id if decision.options[1].id.startswith("LP") else "BL S S"
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import engine.rulesets.wings.behaviours as behaviours
 import engine.rulesets.wings.campaign as wings
+import engine.rulesets.wings.card_by_card as card_by_card
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.flak_fields as flak_rules
 import engine.rulesets.wings.purchase as purchase
@@ -165,10 +166,14 @@ def _program(
     legal = [o.id for o in d.options]
     picks = quick_picks(catalog, mission, plane, legal, d.default, state.flown.get(d.field))
     options = tuple(stored_option(catalog, mission, plane, p) for p in picks)
+    # A flying plane's program may also be picked card by card (``next_step``); one on
+    # the ground only writes what it does there (``GD``, ``TO``).
+    by_card = plane.status == "flying"
     return Decision(
         side=d.side,
         field=seam_field(d),
-        input="text",
+        input="steps" if by_card else "text",
+        steps=card_by_card.CARDS_PER_TURN if by_card else 0,
         label=label,
         options=options,
         excluded=(*_excluded(d), *refusals(catalog, plane, mission)),

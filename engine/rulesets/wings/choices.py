@@ -22,7 +22,7 @@ from engine.rulesets.wings.stored import WingsState
 
 def plane_of(state: WingsState, decision: Decision) -> tuple[MissionState, PlaneState] | None:
     """The mission and the plane a written program is for (None for any other field)."""
-    if decision.input != "text" or state.campaign is None or state.camp.mission is None:
+    if not decision.written or state.campaign is None or state.camp.mission is None:
         return None
     mission = state.camp.mission
     plane = mission.planes.get(unit_of(decision.field))

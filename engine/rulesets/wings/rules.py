@@ -8,6 +8,7 @@ from typing import Any
 
 import engine.rulesets.wings.asked as asked
 import engine.rulesets.wings.campaign as wings
+import engine.rulesets.wings.card_by_card as card_by_card
 import engine.rulesets.wings.choices as choices_
 import engine.rulesets.wings.dam as dam_rules
 import engine.rulesets.wings.legacy as legacy
@@ -23,6 +24,7 @@ from engine.ruleset import (
     Refusal,
     Rules,
     ScenarioSpec,
+    Step,
     StoredInRows,
     SwitchSpec,
 )
@@ -141,6 +143,15 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
         return asked.pending(self.catalog, state)
 
     # -- inputs (issue 27): a program written as players write them
+
+    def next_step(
+        self, state: WingsState, decision: Decision, picks: tuple[str, ...]
+    ) -> Step | None:
+        found = choices_.plane_of(state, decision) if decision.input == "steps" else None
+        if found is None:
+            return None
+        mission, plane = found
+        return card_by_card.next_card(self.catalog, plane, mission.rules, mission.turn, picks)
 
     def read_text(self, state: WingsState, decision: Decision, text: str) -> str | Refusal:
         found = choices_.plane_of(state, decision)

@@ -641,6 +641,12 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
         return value
 
+    def step_text(self, field: str, option: Option, locale: str) -> str:
+        """A maneuver card of a program picked card by card: its code, as players write
+        it, and its name in the reader's language ("BL · virage incliné à gauche")."""
+        name = word(f"wings.card.{option.id}", "", locale)
+        return f"{option.label} · {name}" if name else option.label
+
     def option_description(self, field: str, option: Option, locale: str) -> str:
         if option.detail == DAM_START_WORDS or option.detail.startswith(DAM_LIGHTS_WORDS):
             return t(f"wings.{option.detail}-detail", locale)
