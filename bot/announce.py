@@ -448,9 +448,12 @@ class AnnouncementBuilder:
 
     # -- reveal
     async def _reveal(self, occasion: Occasion) -> Announcement:
+        """The round's choices, as the secrecy gate let them open, worded from the public
+        view after it (it names what an opened choice names by id: a flak order's plane)."""
         plugin, c, payload, _ = occasion
         loc = c.locale
         kind = str(payload["round"])
+        view = occasion.public()
         if payload.get("public"):
             return self._public_line(occasion)
         title = t("service.reveal.title", loc, turn=payload["turn"], round=round_text(kind, loc))
@@ -462,7 +465,7 @@ class AnnouncementBuilder:
             pairs = tuple(
                 (
                     field_text(name, loc, value.get("field_label", "")),
-                    plugin.presenter.option_text(c.scenario, name, value["id"], loc),
+                    plugin.presenter.option_text(c.scenario, name, value["id"], loc, view),
                 )
                 for name, value in entry["fields"].items()
             )
@@ -496,10 +499,11 @@ class AnnouncementBuilder:
         each side did, no receipt, no image; the log tells the rest."""
         plugin, c, payload, _ = occasion
         loc = c.locale
+        view = occasion.public()
         done = []
         for entry in payload["sides"]:
             what = " · ".join(
-                plugin.presenter.option_text(c.scenario, name, value["id"], loc)
+                plugin.presenter.option_text(c.scenario, name, value["id"], loc, view)
                 for name, value in entry["fields"].items()
             )
             done.append(

@@ -393,12 +393,14 @@ def _text(
         lines.append(t("orders.resolving", loc))
     else:
         missing = panel.missing
-        if missing:
+        if missing and hint is None:
+            # Each field is named above, "not chosen yet" beside those left: how many are
+            # left is enough (their names again took three lines of a phone's screen).
+            lines.append(t("orders.missing-count", loc, count=len(missing)))
+        elif missing and hint is not None:  # some menus are on another page: which, where
             labels = {d.field: d.label for d in panel.decisions}
             fields = ", ".join(field_text(name, loc, labels.get(name, "")) for name in missing)
-            lines.append(t("orders.missing", loc, fields=fields))
-            if hint is not None:  # some of those menus are on another page
-                lines.append(hint)
+            lines += [t("orders.missing", loc, fields=fields), hint]
         else:
             lines.append(t("orders.ready", loc))
         if not panel.is_commander:

@@ -66,7 +66,14 @@ class Presenter(Protocol[V]):
     tells_turns: bool = False
 
     # -- words
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: V | None = None
+    ) -> str:
+        """A chosen option in the reader's words. ``view``: the public view it was chosen
+        in, where the caller has one (a reveal, the replay page, the after-action report),
+        for an option that names a unit by the engine's id (Wings' flak order over "P4"):
+        the words then name it as players know it."""
+        ...
 
     def option_description(self, field: str, option: Option, locale: str) -> str: ...
 

@@ -269,7 +269,9 @@ def _png() -> bytes:
 class SkirmishPresenter(Presenter[SkirmishView]):
     tells_turns = False
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         return value
 
     def option_description(self, field: str, option: Any, locale: str) -> str:

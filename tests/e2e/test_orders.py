@@ -287,7 +287,9 @@ async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
         panel = dm_panel(table.alice_user)
         # What each option would give now, and what is still to choose.
         assert "Large Strike → Allied carrier fleet / Port Moresby: 1 L/W A6M2" in panel.content
-        assert "Still to choose: Fleet Tactic, Flight Ops, Doctrine." in panel.content
+        assert "3 choices still to make." in panel.content
+        for field in ("Fleet Tactic", "Flight Ops", "Doctrine"):
+            assert f"**{field}**: *not chosen yet*" in panel.content
         assert [o.value for o in options(panel, "fleet_tactic")] == ["close", "medium", "long"]
 
         # Choosing drafts the options and the panel shows them, in place.
@@ -560,7 +562,7 @@ async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         panel = await french_panel(world, env, JAPANESE, "fleet_tactic", "close")
         assert "Tactique de Flotte" in panel.content
-        assert "Reste à choisir\u00a0: Opérations Aériennes, Doctrine." in panel.content
+        assert "Encore 2\u00a0choix à faire." in panel.content
         labels = [c.label for row in panel.components for c in row.children if c.type.value == 2]
         assert "Verrouiller les ordres" in labels and "Aide" in labels
 

@@ -52,7 +52,9 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
             for place in self.catalog.scenarios[scenario].places
         }
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         try:
             if field == "fleet_tactic":
                 return tactic_name(FleetTactic(value), locale)

@@ -301,7 +301,9 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
 
     # ------------------------------------------------------------------ words
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         if field == "resource":
             return self.resource_name(scenario, value, locale)
         if field == "doctrine":

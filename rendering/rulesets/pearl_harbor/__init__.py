@@ -47,7 +47,9 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
             return key
         return word(f"pearl.target.{key}", name, locale)
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         return self.target_name(value, locale)
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
