@@ -5,8 +5,11 @@ and verifies."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
