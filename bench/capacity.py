@@ -25,22 +25,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import hashlib
 import os
 import random
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # Service work only: no picture drawn ahead of a round (``bot.drawing``), whose worker
 # processes would take the cores from the calls timed; bench/players.py times drawing.
 os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
+from bench.clone import Ids, Stage, Stages
 from bench.common import machine, median, percentile, rss_mib
 from bench.load import Actor, open_loop
-from bench.rounds import Game, cold
+from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
 from bot import service_rounds
 from bot.runtime import freeze_start_up
@@ -57,52 +61,148 @@ PLAYS = (
 )
 
 
-async def set_up(folder: str, count: int, seed: int) -> tuple[list[Actor], dict[int, int]]:
-    """``count`` campaigns, each played to a round drawn from 1-20 (capped below its end)."""
-    rng = random.Random(seed)
-    actors: list[Actor] = []
-    ages: dict[int, int] = {}
-    async with _open(folder, "setup.db", count) as (_, svc):
-        for index in range(count):
-            ruleset, scenario, last = PLAYS[index % len(PLAYS)]
-            rules = svc.rulesets.get(ruleset).rules
-            info = await svc.create_campaign(
-                1,
-                10_000_000 + index,
-                1_000_000 + index,
-                scenario,
-                Pace(),
-                f"c{index}",
-                ruleset=ruleset,
+def code_key(seeds: int, top: int) -> str:
+    """What the played stages depend on: every source and data file of the engine, the
+    service and the storage, this script and the copier, and the number of seeds."""
+    digest = hashlib.sha256(f"seeds={seeds} top={top}".encode())
+    root = Path(__file__).resolve().parents[1]
+    files = [root / "bench" / "capacity.py", root / "bench" / "clone.py"]
+    for top in ("engine", "bot", "db"):
+        files += sorted(p for p in (root / top).rglob("*") if p.is_file() and _source(p))
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _source(path: Path) -> bool:
+    return (
+        path.suffix in {".py", ".sql", ".json", ".toml", ".zdict"}
+        and "__pycache__" not in path.parts
+    )
+
+
+async def _drafted(svc: Any, cid: int, users: dict[str, int], rng: random.Random) -> list[Any]:
+    """Every side that still has to lock drafts its missing fields (random legal options);
+    returns their (user, round id), or [] when the campaign has no open round."""
+    waiting = []
+    for user in users.values():
+        try:
+            panel = await svc.panel(cid, user)
+        except ServiceError:
+            return []
+        if panel.status != "open":
+            return []
+        if panel.locked or not panel.is_commander:
+            continue
+        for field in panel.missing:
+            decision = next(d for d in panel.decisions if d.field == field)
+            panel = await svc.draft(
+                cid, user, panel.round_id, field, rng.choice(decision.options).id
             )
-            users = {}
-            for number, side in enumerate(rules.side_ids):
-                users[side] = 10 * index + number + 1
-                await svc.join(info.id, users[side], side)
-            await svc.start(info.id, 1_000_000 + index)
-            game = Game(info.id, users, index)
-            target = min(rng.randint(1, 20), last)
-            while game.resolved < target - 1 and not game.over:
-                await game.step_round(svc)
-            await svc.settle()
-            ages[game.resolved + 1] = ages.get(game.resolved + 1, 0) + 1
-            actor = Actor(info.id, users, random.Random(index))
-            # Every side's orders drafted, untimed: the first calls of the load are Locks
-            # and resolutions, then the next round's panels and drafts.
-            for number, user in enumerate(users.values()):
-                try:
-                    panel = await svc.panel(info.id, user)
-                    for field in panel.missing:
-                        option = next(d for d in panel.decisions if d.field == field).options[0]
-                        panel = await svc.draft(info.id, user, panel.round_id, field, option.id)
-                except ServiceError:
-                    break
-                if number == 0:
-                    actor.panel = panel
+        waiting.append((user, panel.round_id))
+    return waiting
+
+
+async def play_stages(folder: str, stages: Stages, seeds: int, top: int) -> None:
+    """Play ``seeds`` campaigns of each scenario through the service, keeping each one's rows
+    after every round with every side's orders drafted (the moment the load starts from)."""
+    async with _open(folder, "seed.db", seeds) as (_, svc):
+        for play_index, (ruleset, scenario, last) in enumerate(PLAYS):
+            rules = svc.rulesets.get(ruleset).rules
+            for seed in range(seeds):
+                index = play_index * seeds + seed
+                info = await svc.create_campaign(
+                    1, 10_000 + index, 1_000 + index, scenario, Pace(), f"c{index}", ruleset=ruleset
+                )
+                users = {}
+                for number, side in enumerate(rules.side_ids):
+                    users[side] = 10 * index + number + 1
+                    await svc.join(info.id, users[side], side)
+                await svc.start(info.id, 1_000 + index)
+                rng = random.Random(index)
+                for round_ in range(1, min(last, top) + 1):
+                    await svc.settle()
+                    waiting = await _drafted(svc, info.id, users, rng)
+                    if not waiting:
+                        break
+                    stages.capture(
+                        Path(folder) / "seed.db", info.id, f"{ruleset}/{scenario}", round_
+                    )
+                    for attempt in range(20):
+                        resolved = False
+                        for user, round_id in waiting:
+                            result = await svc.lock(info.id, user, round_id)
+                            resolved = resolved or result.resolved
+                        await svc.settle()
+                        if resolved:
+                            break
+                        waiting = await _drafted(svc, info.id, users, rng)  # a side joined late
+                        if not waiting or attempt == 19:
+                            raise RuntimeError(f"{scenario} round {round_} does not resolve")
+            print(f"  played {seeds} x {scenario}", flush=True)
+
+
+async def set_up(
+    folder: str, count: int, seed: int, seeds: int, fresh: bool, top: int = 20
+) -> tuple[list[Actor], dict[int, int], str]:
+    """``count`` campaigns, each at a round drawn from 1-20 (capped below its scenario's
+    end): copies of campaigns played once through the service (``bench/clone.py``)."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sortie-bench"
+    cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"capacity-stages-{code_key(seeds, top)}.db"
+    how = f"stages cached in {path}"
+    if fresh or not path.exists():
+        partial = path.with_suffix(".partial")
+        partial.unlink(missing_ok=True)
+        stages = Stages(partial)
+        try:
+            await play_stages(folder, stages, seeds, top)
+        finally:
+            stages.close()
+        partial.replace(path)
+        how = f"stages played now into {path}"
+    stages = Stages(path)
+    by_play: dict[tuple[str, int], list[Stage]] = {}
+    for stage in stages.stages():
+        by_play.setdefault((stage.play, stage.round), []).append(stage)
+    rng = random.Random(seed)
+    async with _open(folder, "setup.db", 1):
+        pass  # the schema, migrated as the service makes it
+    target = sqlite3.connect(Path(folder) / "setup.db")
+    placed: list[tuple[int, dict[str, int]]] = []
+    ages: dict[int, int] = {}
+    for index in range(count):
+        ruleset, scenario, last = PLAYS[index % len(PLAYS)]
+        play = f"{ruleset}/{scenario}"
+        round_ = min(rng.randint(1, 20), last, top)
+        while (play, round_) not in by_play:
+            round_ -= 1  # every seed of this scenario ended sooner
+        choices = by_play[(play, round_)]
+        stage = choices[index % len(choices)]
+        played = stages.users(stage)
+        users = {side: 10_000_000 + 10 * index + n for n, (_u, side) in enumerate(played)}
+        ids = Ids(
+            campaign=100_000 + index,
+            guild=1,
+            channel=20_000_000 + index,
+            gm=30_000_000 + index,
+            users={u: users[side] for u, side in played},
+        )
+        stages.clone(target, stage, ids, offset=(index + 1) * 1_000_000)
+        placed.append((ids.campaign, users))
+        ages[round_] = ages.get(round_, 0) + 1
+    target.commit()
+    target.close()
+    stages.close()
+    actors: list[Actor] = []
+    async with _open(folder, "setup.db", 1) as (_, svc):
+        for cid, users in placed:
+            actor = Actor(cid, users, random.Random(cid), status_after_resolve=True)
+            actor.panel = await svc.panel(cid, next(iter(users.values())))
             actors.append(actor)
-            if index % 100 == 99:
-                print(f"  set up {index + 1} campaigns", flush=True)
-    return actors, ages
+    cold()
+    return actors, ages, how
 
 
 async def one_rate(
@@ -113,7 +213,13 @@ async def one_rate(
     cold()  # nothing parsed for the previous rate's copy counts for this one
     async with _open(folder, name, len(template)) as (_, svc):
         actors = [
-            Actor(a.campaign_id, a.users, random.Random(a.campaign_id), panel=a.panel)
+            Actor(
+                a.campaign_id,
+                a.users,
+                random.Random(a.campaign_id),
+                panel=a.panel,
+                status_after_resolve=True,
+            )
             for a in template
         ]
         load = os.getloadavg()[0]
@@ -155,11 +261,13 @@ async def run(args: argparse.Namespace) -> None:
         pauses: list[float] = []
         gc.callbacks.append(_full_pause_probe(pauses))
         start, cpu = time.perf_counter(), time.process_time()
-        template, ages = await set_up(folder, args.campaigns, 1)
+        template, ages, how = await set_up(
+            folder, args.campaigns, 1, args.seeds, args.fresh, args.top
+        )
         spread = ", ".join(f"{age}: {n}" for age, n in sorted(ages.items()))
         print(
             f"set-up: {args.campaigns} campaigns in {time.perf_counter() - start:.0f} s "
-            f"({time.process_time() - cpu:.0f} s CPU); round they stand at: {spread}"
+            f"({time.process_time() - cpu:.0f} s CPU; {how}); round they stand at: {spread}"
         )
         rss_setup, _ = rss_mib()
         print(f"\n== open loop over {args.campaigns} campaigns, latency ms from scheduled arrival")
@@ -196,11 +304,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--campaigns", type=int, default=1000)
     parser.add_argument("--rates", default="50,100,200,300,500")
     parser.add_argument("--seconds", type=float, default=20.0, help="per rate")
+    parser.add_argument("--seeds", type=int, default=3, help="campaigns played per scenario")
+    parser.add_argument("--top", type=int, default=20, help="the latest round played")
+    parser.add_argument("--fresh", action="store_true", help="play the stages again")
     parser.add_argument("--quick", action="store_true", help="smoke run: tiny sizes")
     args = parser.parse_args(argv)
     args.rates = [float(r) for r in str(args.rates).split(",")]
     if args.quick:
-        args.campaigns, args.rates, args.seconds = 8, [20.0], 6.0
+        args.campaigns, args.rates, args.seconds, args.seeds, args.top = 8, [20.0], 6.0, 1, 3
     print(f"machine: {machine()}")
     asyncio.run(run(args))
     return 0

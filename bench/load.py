@@ -32,12 +32,21 @@ class Actor:
     panel: Any = None  # that side's PanelData, once read
     finished: bool = False
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # After a resolution, a player looks at the new board (``/status``'s service work) before
+    # the next panel: ``bench/capacity.py`` puts it in the mix, ``bench/service.py`` does not.
+    status_after_resolve: bool = False
+    look: bool = False  # a /status is due
 
     async def step(self, service: CampaignService) -> str:
-        """One service call; returns its kind (panel, draft, lock, resolve, refused, over)."""
+        """One service call; returns its kind (status, panel, draft, lock, resolve, refused,
+        over)."""
         side = list(self.users)[self.side]  # the sides in the order they joined
         user = self.users[side]
         try:
+            if self.look:
+                self.look = False
+                await service.status(self.campaign_id)
+                return "status"
             if self.panel is None:
                 self.panel = await service.panel(self.campaign_id, user)
                 if self.panel.locked:  # locked already (a default, a retry): the other side
@@ -60,6 +69,7 @@ class Actor:
             return "refused"
         self.panel = None
         self.side = 0 if result.resolved else 1 - self.side
+        self.look = result.resolved and self.status_after_resolve
         return "resolve" if result.resolved else "lock"
 
 
