@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import hashlib
 import os
+import pstats
 import random
 import shutil
 import sqlite3
@@ -34,39 +36,33 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # Service work only: no picture drawn ahead of a round (``bot.drawing``), whose worker
 # processes would take the cores from the calls timed; bench/players.py times drawing.
 os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
-from bench.clone import Ids, Stage, Stages
+from bench.clone import PLAYS, Ids, Stage, Stages, play_stages
 from bench.common import machine, median, percentile, rss_mib
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
 from bot import service_rounds
 from bot.runtime import freeze_start_up
-from bot.service_model import Pace, ServiceError
 
 P99_TARGET_MS = 50.0
 RATE_TARGET = 500.0
 RSS_TARGET_MB = 200.0
-PLAYS = (
-    ("carrier", "coral-sea", 11),  # (ruleset, scenario, the last round it may stand at)
-    ("land", "malaya-all", 17),
-    ("carrier", "midway", 11),
-    ("wings", "wings-1917", 20),
-)
+PLAY_OF: dict[int, str] = {}  # campaign id -> its ruleset, for the serial breakdown
+PROFILE = ""  # --profile tottime|cumulative: cProfile each rate's load, the top 40 printed
 
 
 def code_key(seeds: int, top: int) -> str:
     """What the played stages depend on: every source and data file of the engine, the
-    service and the storage, this script and the copier, and the number of seeds."""
+    service and the storage, the copier that plays them, and how many are played."""
     digest = hashlib.sha256(f"seeds={seeds} top={top}".encode())
     root = Path(__file__).resolve().parents[1]
-    files = [root / "bench" / "capacity.py", root / "bench" / "clone.py"]
+    files = [root / "bench" / "clone.py"]  # it plays the stages (``play_stages``)
     for top in ("engine", "bot", "db"):
         files += sorted(p for p in (root / top).rglob("*") if p.is_file() and _source(p))
     for path in files:
@@ -80,67 +76,6 @@ def _source(path: Path) -> bool:
         path.suffix in {".py", ".sql", ".json", ".toml", ".zdict"}
         and "__pycache__" not in path.parts
     )
-
-
-async def _drafted(svc: Any, cid: int, users: dict[str, int], rng: random.Random) -> list[Any]:
-    """Every side that still has to lock drafts its missing fields (random legal options);
-    returns their (user, round id), or [] when the campaign has no open round."""
-    waiting = []
-    for user in users.values():
-        try:
-            panel = await svc.panel(cid, user)
-        except ServiceError:
-            return []
-        if panel.status != "open":
-            return []
-        if panel.locked or not panel.is_commander:
-            continue
-        for field in panel.missing:
-            decision = next(d for d in panel.decisions if d.field == field)
-            panel = await svc.draft(
-                cid, user, panel.round_id, field, rng.choice(decision.options).id
-            )
-        waiting.append((user, panel.round_id))
-    return waiting
-
-
-async def play_stages(folder: str, stages: Stages, seeds: int, top: int) -> None:
-    """Play ``seeds`` campaigns of each scenario through the service, keeping each one's rows
-    after every round with every side's orders drafted (the moment the load starts from)."""
-    async with _open(folder, "seed.db", seeds) as (_, svc):
-        for play_index, (ruleset, scenario, last) in enumerate(PLAYS):
-            rules = svc.rulesets.get(ruleset).rules
-            for seed in range(seeds):
-                index = play_index * seeds + seed
-                info = await svc.create_campaign(
-                    1, 10_000 + index, 1_000 + index, scenario, Pace(), f"c{index}", ruleset=ruleset
-                )
-                users = {}
-                for number, side in enumerate(rules.side_ids):
-                    users[side] = 10 * index + number + 1
-                    await svc.join(info.id, users[side], side)
-                await svc.start(info.id, 1_000 + index)
-                rng = random.Random(index)
-                for round_ in range(1, min(last, top) + 1):
-                    await svc.settle()
-                    waiting = await _drafted(svc, info.id, users, rng)
-                    if not waiting:
-                        break
-                    stages.capture(
-                        Path(folder) / "seed.db", info.id, f"{ruleset}/{scenario}", round_
-                    )
-                    for attempt in range(20):
-                        resolved = False
-                        for user, round_id in waiting:
-                            result = await svc.lock(info.id, user, round_id)
-                            resolved = resolved or result.resolved
-                        await svc.settle()
-                        if resolved:
-                            break
-                        waiting = await _drafted(svc, info.id, users, rng)  # a side joined late
-                        if not waiting or attempt == 19:
-                            raise RuntimeError(f"{scenario} round {round_} does not resolve")
-            print(f"  played {seeds} x {scenario}", flush=True)
 
 
 async def set_up(
@@ -191,18 +126,78 @@ async def set_up(
         )
         stages.clone(target, stage, ids, offset=(index + 1) * 1_000_000)
         placed.append((ids.campaign, users))
+        PLAY_OF[ids.campaign] = ruleset
         ages[round_] = ages.get(round_, 0) + 1
     target.commit()
     target.close()
     stages.close()
     actors: list[Actor] = []
     async with _open(folder, "setup.db", 1) as (_, svc):
-        for cid, users in placed:
+        for number, (cid, users) in enumerate(placed):
             actor = Actor(cid, users, random.Random(cid), status_after_resolve=True)
-            actor.panel = await svc.panel(cid, next(iter(users.values())))
+            first, *others = users.values()
+            actor.panel = await svc.panel(cid, first)
+            if number % 2 and others and not actor.panel.locked:
+                # Half the campaigns wait for their last side's Lock: the load's first calls
+                # are then as many resolutions as Locks, as in a steady state.
+                await svc.lock(cid, first, actor.panel.round_id)
+                actor.side, actor.panel = 1, await svc.panel(cid, others[0])
             actors.append(actor)
+        await svc.settle()
     cold()
     return actors, ages, how
+
+
+def _copies(template: list[Actor]) -> list[Actor]:
+    return [
+        Actor(
+            a.campaign_id,
+            a.users,
+            random.Random(a.campaign_id),
+            side=a.side,
+            panel=a.panel,
+            status_after_resolve=True,
+        )
+        for a in template
+    ]
+
+
+async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
+    """Calls one at a time on random campaigns, on a fresh copy with cold caches: the
+    process's CPU per call by kind, and the rate one core could serve at that mix."""
+    shutil.copyfile(Path(folder) / "setup.db", Path(folder) / "serial.db")
+    cold()
+    cpu: dict[str, list[float]] = {}
+    async with _open(folder, "serial.db", len(template)) as (_, svc):
+        actors = _copies(template)
+        rng = random.Random(7)
+        profile = cProfile.Profile() if PROFILE else None
+        if profile is not None:
+            profile.enable()
+        for _ in range(calls):
+            actor = rng.choice(actors)
+            start = time.process_time()
+            kind = await actor.step(svc)
+            await svc.settle()  # the follow-up work a resolution starts, counted with it
+            cpu.setdefault(kind, []).append(time.process_time() - start)
+            cpu.setdefault(f"{kind}@{PLAY_OF.get(actor.campaign_id, '?')}", []).append(
+                time.process_time() - start
+            )
+        if profile is not None:
+            profile.disable()
+            pstats.Stats(profile).sort_stats(PROFILE).print_stats(50)
+    (Path(folder) / "serial.db").unlink()
+    every = [x for k, v in cpu.items() if "@" not in k for x in v]
+    mean = sum(every) / len(every)
+    kinds = ", ".join(
+        f"{kind} {median(v) * 1000:.2f}/{sum(v) / len(v) * 1000:.2f} ({len(v)})"
+        for kind, v in sorted(cpu.items())
+    )
+    print(
+        f"serial: {len(every)} calls one at a time, CPU per call median/mean ms (calls): {kinds};"
+        f" mean {mean * 1000:.2f} ms, so one core serves at most {1 / mean:.0f} calls/s of this"
+        f" mix (load {os.getloadavg()[0]:.1f})"
+    )
 
 
 async def one_rate(
@@ -212,18 +207,15 @@ async def one_rate(
     shutil.copyfile(Path(folder) / "setup.db", Path(folder) / name)
     cold()  # nothing parsed for the previous rate's copy counts for this one
     async with _open(folder, name, len(template)) as (_, svc):
-        actors = [
-            Actor(
-                a.campaign_id,
-                a.users,
-                random.Random(a.campaign_id),
-                panel=a.panel,
-                status_after_resolve=True,
-            )
-            for a in template
-        ]
+        actors = _copies(template)
         load = os.getloadavg()[0]
+        profile = cProfile.Profile() if PROFILE else None
+        if profile is not None:
+            profile.enable()
         result = await open_loop(svc, actors, rate, int(rate * seconds), seed=int(rate))
+        if profile is not None:
+            profile.disable()
+            pstats.Stats(profile).sort_stats(PROFILE).print_stats(40)
         await svc.settle()
     (Path(folder) / name).unlink()
     every = result.all()
@@ -270,6 +262,8 @@ async def run(args: argparse.Namespace) -> None:
             f"({time.process_time() - cpu:.0f} s CPU; {how}); round they stand at: {spread}"
         )
         rss_setup, _ = rss_mib()
+        if args.serial:
+            await serial_cost(folder, template, args.serial)
         print(f"\n== open loop over {args.campaigns} campaigns, latency ms from scheduled arrival")
         print(f"{'offered':>9} {'achieved':>8} {'calls':>6} {'p50':>8} {'p99':>8}")
         passing: list[float] = []
@@ -308,7 +302,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=20, help="the latest round played")
     parser.add_argument("--fresh", action="store_true", help="play the stages again")
     parser.add_argument("--quick", action="store_true", help="smoke run: tiny sizes")
+    parser.add_argument("--serial", type=int, default=0, help="calls timed one at a time first")
+    parser.add_argument("--profile", default="", help="cProfile each rate: tottime|cumulative")
     args = parser.parse_args(argv)
+    global PROFILE
+    PROFILE = args.profile
     args.rates = [float(r) for r in str(args.rates).split(",")]
     if args.quick:
         args.campaigns, args.rates, args.seconds, args.seeds, args.top = 8, [20.0], 6.0, 1, 3

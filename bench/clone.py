@@ -19,11 +19,22 @@ them; they keep the rows' sizes real.
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from bench.service import _open
+from bot.service_model import Pace, ServiceError
+
+PLAYS = (
+    ("carrier", "coral-sea", 11),  # (ruleset, scenario, the last round it may stand at)
+    ("land", "malaya-all", 17),
+    ("carrier", "midway", 11),
+    ("wings", "wings-1917", 20),
+)
 
 # Each table: how its rows are picked for one campaign.
 _BY_CAMPAIGN = "campaign_id = :cid"
@@ -201,3 +212,64 @@ def _dedupe(value: Any, offset: int, campaign: int) -> Any:
         parts[1] = str(int(parts[1]) + offset)
         return ":".join(parts)
     return f"{value}@{campaign}"  # unknown shape: kept unique per copy
+
+
+async def _drafted(svc: Any, cid: int, users: dict[str, int], rng: random.Random) -> list[Any]:
+    """Every side that still has to lock drafts its missing fields (random legal options);
+    returns their (user, round id), or [] when the campaign has no open round."""
+    waiting = []
+    for user in users.values():
+        try:
+            panel = await svc.panel(cid, user)
+        except ServiceError:
+            return []
+        if panel.status != "open":
+            return []
+        if panel.locked or not panel.is_commander:
+            continue
+        for field in panel.missing:
+            decision = next(d for d in panel.decisions if d.field == field)
+            panel = await svc.draft(
+                cid, user, panel.round_id, field, rng.choice(decision.options).id
+            )
+        waiting.append((user, panel.round_id))
+    return waiting
+
+
+async def play_stages(folder: str, stages: Stages, seeds: int, top: int) -> None:
+    """Play ``seeds`` campaigns of each scenario through the service, keeping each one's rows
+    after every round with every side's orders drafted (the moment the load starts from)."""
+    async with _open(folder, "seed.db", seeds) as (_, svc):
+        for play_index, (ruleset, scenario, last) in enumerate(PLAYS):
+            rules = svc.rulesets.get(ruleset).rules
+            for seed in range(seeds):
+                index = play_index * seeds + seed
+                info = await svc.create_campaign(
+                    1, 10_000 + index, 1_000 + index, scenario, Pace(), f"c{index}", ruleset=ruleset
+                )
+                users = {}
+                for number, side in enumerate(rules.side_ids):
+                    users[side] = 10 * index + number + 1
+                    await svc.join(info.id, users[side], side)
+                await svc.start(info.id, 1_000 + index)
+                rng = random.Random(index)
+                for round_ in range(1, min(last, top) + 1):
+                    await svc.settle()
+                    waiting = await _drafted(svc, info.id, users, rng)
+                    if not waiting:
+                        break
+                    stages.capture(
+                        Path(folder) / "seed.db", info.id, f"{ruleset}/{scenario}", round_
+                    )
+                    for attempt in range(20):
+                        resolved = False
+                        for user, round_id in waiting:
+                            result = await svc.lock(info.id, user, round_id)
+                            resolved = resolved or result.resolved
+                        await svc.settle()
+                        if resolved:
+                            break
+                        waiting = await _drafted(svc, info.id, users, rng)  # a side joined late
+                        if not waiting or attempt == 19:
+                            raise RuntimeError(f"{scenario} round {round_} does not resolve")
+            print(f"  played {seeds} x {scenario}", flush=True)
