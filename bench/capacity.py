@@ -63,7 +63,7 @@ os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
 from bench.clone import PLAYS, Ids, Stage, Stages, play_stages
 from bench.common import machine, median, percentile, rss_mib
-from bench.load import Actor, open_loop
+from bench.load import Actor, Seen, open_loop
 from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
 from bot import service_rounds
@@ -156,12 +156,12 @@ async def set_up(
         for number, (cid, users) in enumerate(placed):
             actor = Actor(cid, users, random.Random(cid), status_after_resolve=True)
             first, *others = users.values()
-            actor.panel = await svc.panel(cid, first)
+            actor.panel = Seen.of(await svc.panel(cid, first))
             if number % 2 and others and not actor.panel.locked:
                 # Half the campaigns wait for their last side's Lock: the load's first calls
                 # are then as many resolutions as Locks, as in a steady state.
                 await svc.lock(cid, first, actor.panel.round_id)
-                actor.side, actor.panel = 1, await svc.panel(cid, others[0])
+                actor.side, actor.panel = 1, Seen.of(await svc.panel(cid, others[0]))
             actors.append(actor)
         await svc.settle()
     cold()
