@@ -210,7 +210,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     every = [x for k, v in cpu.items() if "@" not in k for x in v]
     mean = sum(every) / len(every)
     kinds = ", ".join(
-        f"{kind} {median(v) * 1000:.2f}/{sum(v) / len(v) * 1000:.2f} ({len(v)})"
+        f"{kind} {sorted(v)[len(v) // 2] * 1000:.2f}/{sum(v) / len(v) * 1000:.2f} ({len(v)})"
         for kind, v in sorted(cpu.items())
     )
     print(
