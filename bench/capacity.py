@@ -15,9 +15,9 @@ service, every side drafting random legal orders; after each round, with every s
 orders drafted, their stored rows are kept (``bench/clone.py``). The 1,000 campaigns are
 copies of those rows under new ids (states, histories, drafts byte for byte). The played
 stages are cached under ``~/.cache/sortie-bench``, keyed by a hash of the engine's, the
-service's and the storage's sources (``--fresh`` plays them again). Half the campaigns
-then have their first side locked (through the service), so the load starts with as many
-resolutions as Locks.
+service's and the storage's sources (``--fresh`` plays them again). Each campaign then
+makes 0 to 7 of its players' calls (untimed, through the service, stopping at a
+resolution), so the load starts from every point of a round, not from its first panel.
 
 An interaction is one Discord interaction's service work (no Discord, no drawing:
 ``bench/players.py`` times those), one of: ``panel`` (a commander opens the order panel:
@@ -63,7 +63,7 @@ os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
 from bench.clone import PLAYS, Ids, Stage, Stages, play_stages
 from bench.common import machine, median, percentile, rss_mib
-from bench.load import Actor, Seen, open_loop
+from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
 from bot import service_rounds
@@ -153,15 +153,14 @@ async def set_up(
     stages.close()
     actors: list[Actor] = []
     async with _open(folder, "setup.db", 1) as (_, svc):
-        for number, (cid, users) in enumerate(placed):
+        for cid, users in placed:
             actor = Actor(cid, users, random.Random(cid), status_after_resolve=True)
-            first, *others = users.values()
-            actor.panel = Seen.of(await svc.panel(cid, first))
-            if number % 2 and others and not actor.panel.locked:
-                # Half the campaigns wait for their last side's Lock: the load's first calls
-                # are then as many resolutions as Locks, as in a steady state.
-                await svc.lock(cid, first, actor.panel.round_id)
-                actor.side, actor.panel = 1, Seen.of(await svc.panel(cid, others[0]))
+            # Each campaign starts at a random point of its round (0 to 7 of its players'
+            # calls made, untimed, stopping at the Lock that resolves it), so the load's
+            # first calls are the steady state's mix, not every campaign's first panel.
+            for _ in range(rng.randrange(8)):
+                if await actor.step(svc) in ("resolve", "over", "refused"):
+                    break
             actors.append(actor)
         await svc.settle()
     cold()

@@ -2,8 +2,8 @@
 
 Playing 1,000 campaigns to rounds 1-20 through the service took 20 minutes of both cores,
 so the capacity benchmark was rarely re-run. Here a handful of campaigns per scenario are
-played once through the real service (``bench/capacity.py`` does the playing); after each
-round, with every side's orders drafted, ``Stages.capture`` keeps a copy of that campaign's
+played once through the real service (``play_stages``); as each round opens,
+``Stages.capture`` keeps a copy of that campaign's
 stored rows (the campaign, its players, snapshots, history, rounds, drafts, locks, events,
 timers, outbox, message references and audit) as they stand. ``Stages.clone`` then writes
 such a copy into the benchmark's database under new ids: campaign, guild, channel, game
@@ -214,6 +214,14 @@ def _dedupe(value: Any, offset: int, campaign: int) -> Any:
     return f"{value}@{campaign}"  # unknown shape: kept unique per copy
 
 
+async def _is_open(svc: Any, cid: int, users: dict[str, int]) -> bool:
+    try:
+        panel = await svc.panel(cid, next(iter(users.values())))
+    except ServiceError:
+        return False
+    return bool(panel.status == "open")
+
+
 async def _drafted(svc: Any, cid: int, users: dict[str, int], rng: random.Random) -> list[Any]:
     """Every side that still has to lock drafts its missing fields (random legal options);
     returns their (user, round id), or [] when the campaign has no open round."""
@@ -238,7 +246,7 @@ async def _drafted(svc: Any, cid: int, users: dict[str, int], rng: random.Random
 
 async def play_stages(folder: str, stages: Stages, seeds: int, top: int) -> None:
     """Play ``seeds`` campaigns of each scenario through the service, keeping each one's rows
-    after every round with every side's orders drafted (the moment the load starts from)."""
+    as every round opens (the moment the load starts from)."""
     async with _open(folder, "seed.db", seeds) as (_, svc):
         for play_index, (ruleset, scenario, last) in enumerate(PLAYS):
             rules = svc.rulesets.get(ruleset).rules
@@ -255,12 +263,15 @@ async def play_stages(folder: str, stages: Stages, seeds: int, top: int) -> None
                 rng = random.Random(index)
                 for round_ in range(1, min(last, top) + 1):
                     await svc.settle()
-                    waiting = await _drafted(svc, info.id, users, rng)
-                    if not waiting:
+                    if not await _is_open(svc, info.id, users):
                         break
+                    # Kept as the round opens, nothing drafted: the load's players draft.
                     stages.capture(
                         Path(folder) / "seed.db", info.id, f"{ruleset}/{scenario}", round_
                     )
+                    waiting = await _drafted(svc, info.id, users, rng)
+                    if not waiting:
+                        raise RuntimeError(f"{scenario} round {round_} asks nobody anything")
                     for attempt in range(20):
                         resolved = False
                         for user, round_id in waiting:
