@@ -76,6 +76,19 @@ class Ask:
     seed: str
     locale: str
 
+    def play(self, samples: int, **spreading: Any) -> Odds | None:
+        """The rules' odds for this question; ``spreading`` (``spread``, ``parts``) splits
+        the runs over the worker processes, same figures."""
+        return self.rules.odds(
+            self.state,
+            self.side,
+            self.picks,
+            self.hidden,
+            samples=samples,
+            seed=self.seed,
+            **spreading,
+        )
+
 
 def hidden_fields(rules: Rules[Any, Any]) -> tuple[str, ...]:
     """The fields whose locked values stay closed after their own round's reveal."""
@@ -222,16 +235,7 @@ def simulate(question: Ask, samples: int) -> Odds | None:
         return found
     # Several runs per process: one slowed by the machine's other work takes fewer of them.
     parts = CHUNKS_PER_WORKER * workers() if samples >= SPREAD_FROM and workers() > 1 else 1
-    result = question.rules.odds(
-        question.state,
-        question.side,
-        question.picks,
-        question.hidden,
-        samples=samples,
-        seed=question.seed,
-        spread=_spread if parts > 1 else None,
-        parts=parts,
-    )
+    result = question.play(samples, spread=_spread if parts > 1 else None, parts=parts)
     if result is not None:
         _recent[key] = result
         while len(_recent) > RECENT:

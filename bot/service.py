@@ -219,8 +219,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
     ) -> PlayerInfo:
         """The GM seats a player (at any time, a removed one included); audited."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             side = parse_side(self._plugin(campaign), side)
             self._require_other_gm(campaign, by, user_id)
             return await self._add(tx, campaign, user_id, side, by=by, reason=reason)
@@ -319,8 +318,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
     async def start(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> RoundInfo:
         """Open turn 1's orders round; every side needs a commander."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             if campaign.status != "setup":
                 raise ServiceError("already-started")
             present = await self._commanders(tx, campaign.id)

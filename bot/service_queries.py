@@ -269,8 +269,7 @@ class QueryMixin(ServiceCore):
         the players: a look nobody can see would be a look nobody can question.
         """
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             if not secrecy.may_peek(campaign.gm_sees_secrets, secrecy.Viewer(gm=True)):
                 raise ServiceError("secrets-hidden")
             if await tx.player(campaign.id, by) is not None:

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Self
 
 import discord
 from discord import app_commands
@@ -210,10 +210,18 @@ _guarded = common.guarded
 
 
 async def _context(
-    interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
+    interaction: discord.Interaction[Any],
+    campaign_id: int,
+    round_id: int,
+    side: str,
+    *,
+    defer: bool = True,
 ) -> tuple[CampaignInfo, PanelData] | None:
     """The campaign and the clicker's panel, or None once the click has been answered (a
-    refusal rises to ``guarded``)."""
+    refusal rises to ``guarded``). The click is deferred first unless ``defer`` is False:
+    a click that opens a modal must answer with the modal itself."""
+    if defer:
+        await interaction.response.defer()
     svc = common.campaigns(interaction)
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is None:
@@ -309,7 +317,6 @@ async def on_select(
     field: str,
     values: Sequence[str],
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -332,7 +339,6 @@ async def on_page(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str, page: int
 ) -> None:
     """The next page of a panel's menus (more fields than select rows)."""
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is not None:
         await _show(interaction, *found, page)
@@ -379,7 +385,6 @@ async def on_lock(
 async def on_unlock(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -408,7 +413,27 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 # ------------------------------------------------------------------------------ controls
 
 
+class _OnPanel:
+    """What every control of an order panel shares: the campaign, round and side in its id.
+    After a restart they are read back from the id; the template's other groups (a field, a
+    page, a lock's version) are handed to the control by name."""
+
+    campaign_id: int
+    round_id: int
+    side: str
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        ids = ("campaign", "round", "side")
+        more = {k: v for k, v in match.groupdict().items() if k not in ids and v is not None}
+        control: Callable[..., Self] = cls  # each control's own __init__: the ids, then its own
+        return control(int(match["campaign"]), int(match["round"]), match["side"], **more)
+
+
 class FieldSelect(
+    _OnPanel,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"sortie:o:{IDS}:{SIDE}:{FIELD}",  # a per-unit field too: program:P3
 ):
@@ -435,20 +460,8 @@ class FieldSelect(
             ),
             row=row,
         )
-        self.campaign_id = campaign_id
-        self.round_id = round_id
-        self.side = side
+        self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
         self.field = field
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-        /,
-    ) -> FieldSelect:
-        return cls(int(match["campaign"]), int(match["round"]), match["side"], match["field"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(self.item.values)
@@ -462,7 +475,9 @@ class FieldSelect(
 
 
 # The shared body of the panel's buttons; its own template matches nothing on purpose.
-class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sortie:_:(?!)"):
+class _PanelButton(
+    _OnPanel, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sortie:_:(?!)"
+):
     action = "_"
 
     def __init__(
@@ -488,9 +503,7 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
             ),
             row=row,
         )
-        self.campaign_id = campaign_id
-        self.round_id = round_id
-        self.side = side
+        self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
         self.version = version
 
     def custom_id_of(
@@ -498,22 +511,6 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
     ) -> str:
         custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
         return f"{custom_id}:{version}" if self.action == "lock" and version else custom_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-        /,
-    ) -> _PanelButton:
-        groups = match.groupdict()
-        return cls(
-            int(match["campaign"]),
-            int(match["round"]),
-            match["side"],
-            version=groups.get("version") or "",
-        )
 
 
 class LockButton(
