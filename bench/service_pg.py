@@ -57,6 +57,23 @@ async def admin(server: str, sql: str) -> None:
         await conn.close()
 
 
+DURABLE = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
+
+
+async def durability(server: str) -> str:
+    """The server's durability settings, and whether a figure from it may be called durable
+    (PostgreSQL's defaults: a commit is on disk when it returns, a crash loses nothing)."""
+    conn = await asyncpg.connect(server)
+    try:
+        found = {name: await conn.fetchval(f"SHOW {name}") for name in DURABLE}
+    finally:
+        await conn.close()
+    settings = ", ".join(f"{name}={value}" for name, value in found.items())
+    if found == DURABLE:
+        return f"durable server ({settings})"
+    return f"NOT DURABLE server ({settings}): a crash may lose commits; not a production figure"
+
+
 async def floor_ms(url: str, samples: int = 500) -> list[float]:
     services = await open_services(url, ManualClock())
     out = []
@@ -165,6 +182,7 @@ async def load(args: argparse.Namespace) -> None:
     server = args.db
     tag = f"sortie_bench_{os.getpid()}"
     template = f"{tag}_setup"
+    print(f"PostgreSQL: {await durability(server)}")
     await admin(server, f"CREATE DATABASE {template}")
     made: list[str] = [template]
     try:

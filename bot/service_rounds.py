@@ -626,7 +626,10 @@ async def _lock_idle_sides(
     whose guns follow a standing order): a lock click that decides nothing is a
     chore, and a side away for a day would hold the round up for nothing."""
     rules = ctx.plugin(campaign).rules
-    idle = [side for side in rules.side_ids if not side_decisions(rules, state, side)]
+    # One ``pending`` for every side: a state just resolved has no storage key, so its
+    # decisions are not memoised, and asking side by side worked them out once per side.
+    asked = {decision.side for decision in pending_of(rules, state)}
+    idle = [side for side in rules.side_ids if side not in asked]
     if not idle:
         return idle
     round_row = await tx.round(round_id)

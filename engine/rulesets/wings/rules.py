@@ -92,6 +92,7 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._derived: tuple[Derived, ...] | None = None
 
     def scenarios(self) -> Mapping[str, ScenarioSpec]:
         # The seam counts turns; a Wings campaign's length is in missions, each at most
@@ -175,7 +176,11 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
     event_sights = SIGHTS
 
     def derived(self) -> tuple[Derived, ...]:
-        return seen.derived(self.catalog, WingsState, stage_of, legacy.plane_slots)
+        # Made once per rules object: its flight paths (``seen.derived``'s memo, a few
+        # milliseconds per set of plane types) then outlive one view, as they were meant to.
+        if self._derived is None:
+            self._derived = seen.derived(self.catalog, WingsState, stage_of, legacy.plane_slots)
+        return self._derived
 
     def project(self, kept: Any, eyes: Eyes) -> WingsView:
         return seen.project(self.catalog, kept, eyes)
