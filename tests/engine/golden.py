@@ -35,7 +35,7 @@ def _digest(text: str) -> str:
 
 # Fields a Decision gained after the recording (the seam's input kinds, issue 26): at their
 # defaults they say nothing new, and are left out so that the digests say what they said.
-ADDED_SINCE = {"input": "menu", "label": ""}
+ADDED_SINCE = {"input": "menu", "label": "", "steps": 0}
 
 
 def _decision(decision: Any) -> dict[str, Any]:
