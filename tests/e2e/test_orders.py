@@ -7,7 +7,6 @@ on everything a player does goes through Discord: the DM panel's selects and but
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
