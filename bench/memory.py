@@ -141,7 +141,7 @@ async def measure(path: Path, trace: bool) -> None:
         print(
             f"{len(campaigns)} campaigns: {calls} panels (every commander's), then {locks} "
             f"Locks (each side's missing orders drafted first); cache budget "
-            f"{os.environ.get('SORTIE_CACHE_MB', '96')} MiB"
+            f"{os.environ.get('SORTIE_CACHE_MB', '80')} MiB"
         )
         print(
             f"caches estimate {states + memo:.1f} MiB: parsed states {states:.1f} MiB "
