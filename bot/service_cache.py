@@ -26,8 +26,9 @@ def budget_bytes(share: float) -> int:
 
     The estimates are 0.88 to 1.00 of what the caches hold (bench/memory.py --trace); the
     process holds about 60 MiB before any campaign and about 40 MiB more than the caches'
-    estimate once they have churned (the allocator keeps partly used arenas). With 800 campaigns at rounds 8 to 20,
-    80 MiB kept RSS at 176 MiB (185 MB; 96 MiB gave 198 MiB, past issue 29's 200 MB).
+    estimate once they have churned (the allocator keeps partly used arenas). With 800
+    campaigns at rounds 8 to 20, 80 MiB kept RSS at 176 MiB (185 MB; 96 MiB gave 198 MiB,
+    past issue 29's 200 MB).
     """
     return int(float(os.environ.get("SORTIE_CACHE_MB", "80")) * MIB * share)
 
