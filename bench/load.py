@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,32 +24,66 @@ from engine.zero.types import Side
 SIDES = (Side.JAPANESE, Side.ALLIED)
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What a player's Discord client shows of a panel, all a commander's next click needs.
+    Kept instead of the ``PanelData`` (which holds the side's whole view): the clients'
+    screens live in Discord, not in the bot's process, and 1,000 views kept here made each
+    of the bot's full garbage collections walk 270,000 more objects."""
+
+    round_id: int
+    turn: int
+    locked: bool
+    missing: tuple[str, ...]
+    options: dict[str, tuple[str, ...]]  # field -> legal option ids
+
+    @classmethod
+    def of(cls, panel: Any) -> Seen:
+        return cls(
+            panel.round_id,
+            panel.turn,
+            panel.locked,
+            tuple(panel.missing),
+            {d.field: tuple(o.id for o in d.options) for d in panel.decisions},
+        )
+
+
 @dataclass
 class Actor:
     campaign_id: int
     users: dict[Side, int]
     rng: random.Random
     side: int = 0  # index in SIDES of the side acting now
-    panel: Any = None  # that side's PanelData, once read
+    panel: Seen | None = None  # what that side's panel shows, once read
     finished: bool = False
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # After a resolution, a player looks at the new board (``/status``'s service work) before
+    # the next panel: ``bench/capacity.py`` puts it in the mix, ``bench/service.py`` does not.
+    status_after_resolve: bool = False
+    look: bool = False  # a /status is due
 
     async def step(self, service: CampaignService) -> str:
-        """One service call; returns its kind (panel, draft, lock, resolve, refused, over)."""
+        """One service call; returns its kind (status, panel, draft, lock, resolve, refused,
+        over)."""
         side = list(self.users)[self.side]  # the sides in the order they joined
         user = self.users[side]
         try:
+            if self.look:
+                self.look = False
+                await service.status(self.campaign_id)
+                return "status"
             if self.panel is None:
-                self.panel = await service.panel(self.campaign_id, user)
+                self.panel = Seen.of(await service.panel(self.campaign_id, user))
                 if self.panel.locked:  # locked already (a default, a retry): the other side
                     self.side, self.panel = 1 - self.side, None
                 return "panel"
             missing = self.panel.missing
             if missing:
-                decision = next(d for d in self.panel.decisions if d.field == missing[0])
-                choice = self.rng.choice(decision.options).id
-                self.panel = await service.draft(
-                    self.campaign_id, user, self.panel.round_id, decision.field, choice
+                choice = self.rng.choice(self.panel.options[missing[0]])
+                self.panel = Seen.of(
+                    await service.draft(
+                        self.campaign_id, user, self.panel.round_id, missing[0], choice
+                    )
                 )
                 return "draft"
             result = await service.lock(self.campaign_id, user, self.panel.round_id)
@@ -60,6 +95,7 @@ class Actor:
             return "refused"
         self.panel = None
         self.side = 0 if result.resolved else 1 - self.side
+        self.look = result.resolved and self.status_after_resolve
         return "resolve" if result.resolved else "lock"
 
 
@@ -157,3 +193,35 @@ async def open_loop(
         await asyncio.gather(*tasks)
     result.wall = time.perf_counter() - start
     return result
+
+
+async def rates_met(
+    rates: list[float],
+    refine: int,
+    p99_target_ms: float,
+    measure: Callable[[float], Awaitable[tuple[LoadResult, float]]],
+) -> tuple[list[float], list[float]]:
+    """Offers each rate in turn through ``measure`` (its result and p99 in ms), stopping
+    past saturation, then bisects ``refine`` times between the best rate that met the p99
+    target and the first above it that did not: the rates that met it, and the others."""
+    passing: list[float] = []
+    failing: list[float] = []
+    for rate in rates:
+        result, p99 = await measure(rate)
+        if p99 <= p99_target_ms and not result.saturated:
+            passing.append(rate)
+        else:
+            failing.append(rate)
+            if result.saturated or len(result.all()) / result.wall < 0.9 * rate:
+                print(f"{'':>9} (past saturation: the higher rates are not tried)")
+                break
+    for _ in range(refine):
+        above = [rate for rate in failing if passing and rate > max(passing)]
+        if not above:
+            break
+        rate = round((max(passing) + min(above)) / 2)
+        if rate in passing or rate in failing:
+            break
+        result, p99 = await measure(rate)
+        (passing if p99 <= p99_target_ms and not result.saturated else failing).append(rate)
+    return passing, failing

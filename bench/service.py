@@ -46,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import line, machine, median, percentile, rss_mib, verdict
-from bench.load import Actor, LoadResult, create_actors, open_loop
+from bench.load import Actor, LoadResult, create_actors, open_loop, rates_met
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import freeze_start_up
@@ -179,28 +179,12 @@ async def load(args: argparse.Namespace, folder: str) -> None:
         "latency from scheduled arrival to answer, ms"
     )
     print(f"{'offered':>9} {'achieved':>8} {'calls':>6} {'p50':>8} {'p99':>8}")
-    passing: list[float] = []
-    failing: list[float] = []
-    for rate in args.rates:
+
+    async def measure(rate: float) -> tuple[LoadResult, float]:
         calls = max(args.calls, int(rate * args.seconds))
-        result, p99 = await one_rate(folder, template, rate, calls, floor)
-        if p99 <= P99_TARGET_MS and not result.saturated:
-            passing.append(rate)
-        else:
-            failing.append(rate)
-            if result.saturated or len(result.all()) / result.wall < 0.9 * rate:
-                print(f"{'':>9} (past saturation: the higher rates are not tried)")
-                break
-    for _ in range(args.refine):  # bisect between the best passing and first failing rate
-        above = [rate for rate in failing if passing and rate > max(passing)]
-        if not above:
-            break
-        rate = round((max(passing) + min(above)) / 2)
-        if rate in passing or rate in failing:
-            break
-        calls = max(args.calls, int(rate * args.seconds))
-        result, p99 = await one_rate(folder, template, rate, calls, floor)
-        (passing if p99 <= P99_TARGET_MS and not result.saturated else failing).append(rate)
+        return await one_rate(folder, template, rate, calls, floor)
+
+    passing, failing = await rates_met(args.rates, args.refine, P99_TARGET_MS, measure)
     # Every rate up to the capacity met the target: a rate that passes above one that failed
     # is luck of the run, not capacity.
     capacity = max((r for r in passing if all(f > r for f in failing)), default=0.0)

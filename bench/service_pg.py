@@ -33,7 +33,7 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import line, median, percentile, verdict
-from bench.load import Actor, LoadResult, create_actors, open_loop
+from bench.load import Actor, LoadResult, create_actors, open_loop, rates_met
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import open_services
@@ -55,6 +55,23 @@ async def admin(server: str, sql: str) -> None:
         await conn.execute(sql)
     finally:
         await conn.close()
+
+
+DURABLE = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
+
+
+async def durability(server: str) -> str:
+    """The server's durability settings, and whether a figure from it may be called durable
+    (PostgreSQL's defaults: a commit is on disk when it returns, a crash loses nothing)."""
+    conn = await asyncpg.connect(server)
+    try:
+        found = {name: await conn.fetchval(f"SHOW {name}") for name in DURABLE}
+    finally:
+        await conn.close()
+    settings = ", ".join(f"{name}={value}" for name, value in found.items())
+    if found == DURABLE:
+        return f"durable server ({settings})"
+    return f"NOT DURABLE server ({settings}): a crash may lose commits; not a production figure"
 
 
 async def floor_ms(url: str, samples: int = 500) -> list[float]:
@@ -165,6 +182,7 @@ async def load(args: argparse.Namespace) -> None:
     server = args.db
     tag = f"sortie_bench_{os.getpid()}"
     template = f"{tag}_setup"
+    print(f"PostgreSQL: {await durability(server)}")
     await admin(server, f"CREATE DATABASE {template}")
     made: list[str] = [template]
     try:
@@ -203,8 +221,6 @@ async def load(args: argparse.Namespace) -> None:
             f"{args.processes} process(es); latency from scheduled arrival to answer, ms"
         )
         print(f"{'offered':>9} {'achieved':>8} {'calls':>6} {'p50':>8} {'p99':>8}")
-        passing: list[float] = []
-        failing: list[float] = []
 
         async def measure(rate: float) -> tuple[LoadResult, float]:
             name = f"{tag}_r{len(made)}"
@@ -233,24 +249,7 @@ async def load(args: argparse.Namespace) -> None:
             print(f"{'':>9} by kind, p50/p99 ms (calls): {kinds}", flush=True)
             return result, p99
 
-        for rate in args.rates:
-            result, p99 = await measure(rate)
-            if p99 <= P99_TARGET_MS and not result.saturated:
-                passing.append(rate)
-            else:
-                failing.append(rate)
-                if result.saturated or len(result.all()) / result.wall < 0.9 * rate:
-                    print(f"{'':>9} (past saturation: the higher rates are not tried)")
-                    break
-        for _ in range(args.refine):
-            above = [rate for rate in failing if passing and rate > max(passing)]
-            if not above:
-                break
-            rate = round((max(passing) + min(above)) / 2)
-            if rate in passing or rate in failing:
-                break
-            result, p99 = await measure(rate)
-            (passing if p99 <= P99_TARGET_MS and not result.saturated else failing).append(rate)
+        passing, _ = await rates_met(args.rates, args.refine, P99_TARGET_MS, measure)
         capacity = max(passing) if passing else 0.0
         print()
         print(

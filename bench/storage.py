@@ -43,10 +43,10 @@ from bot.demo import SeededTokens
 from bot.service import CampaignService
 from bot.service_model import Pace
 from bot.service_rounds import load_state
-from db.bundles import unbundled
 from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository
+from tests.service.old_shape import schema_4_rows
 
 TARGET_KIB = 60.0  # issue 13: a 6-turn campaign's share of the file
 FLAT = 1.5  # the last turn may add at most this times the first turn's bytes
@@ -125,23 +125,7 @@ def _old_shape(source: Path, target: Path, whole: dict[int, str]) -> None:
         # Schema 4 kept every JSON column as text, and each event in a row of its own.
         for table, column in PACKED:
             conn.execute(f"UPDATE {table} SET {column} = unpack({column})")
-        for row in conn.execute("SELECT * FROM events WHERE lines > 1").fetchall():
-            conn.execute("DELETE FROM events WHERE seq = ?", (row["seq"],))
-            for event in unbundled(dict(row)):
-                conn.execute(
-                    f"INSERT INTO events ({', '.join(event)}) VALUES"
-                    f" ({', '.join('?' for _ in event)})",
-                    list(event.values()),
-                )
-        conn.execute("ALTER TABLE events DROP COLUMN lines")
-        conn.execute("CREATE INDEX events_by_round ON events (round_id)")
-        conn.execute("DROP INDEX outbox_due")
-        conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
-        conn.execute("DROP INDEX timers_due")
-        conn.execute("CREATE INDEX timers_due ON timers (done, due_at)")
-        for snapshot_id, text in whole.items():
-            conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
-        conn.execute("DROP TABLE history")
+        schema_4_rows(conn, whole)
         conn.commit()
         conn.execute("VACUUM")
     finally:

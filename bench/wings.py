@@ -235,21 +235,6 @@ THREE = {
 }
 
 
-def generated(
-    catalog: Catalog,
-    seed: int,
-    kind: str = "patrol",
-    sun: bool = False,
-    roles: bool = False,
-    relief: bool = False,
-    net: str = "",
-) -> MissionState:
-    """The first mission the generator builds for two equal squadrons (same players, a roster
-    of fighters that entered service the same month, so of the same Mission Point cost, plus
-    a two-seater crew each for recon and photo), with the active side drawn by the campaign."""
-    return generated_with_squadrons(catalog, seed, kind, sun, roles, relief, net)[0]
-
-
 def generated_with_squadrons(
     catalog: Catalog,
     seed: int,
@@ -259,9 +244,12 @@ def generated_with_squadrons(
     relief: bool = False,
     net: str = "",
 ) -> tuple[MissionState, CampaignState]:
-    """``generated``'s mission with its squadrons at the airfield: each side's Mission
-    Points left unspent are its reserve (seed E.II.b, E.IV), as the campaign sets them, and
-    each squadron keeps spares to spend it on (``spares``)."""
+    """The first mission the generator builds for two equal squadrons (same players, a roster
+    of fighters that entered service the same month, so of the same Mission Point cost, plus
+    a two-seater crew each for recon and photo), with the active side drawn by the campaign;
+    and its squadrons at the airfield: each side's Mission Points left unspent are its
+    reserve (seed E.II.b, E.IV), as the campaign sets them, and each squadron keeps spares
+    to spend it on (``spares``)."""
     kind, enemy_zone = zones.split_zone(kind)
     against = majors.split_choice(kind)
     kind, major = against if against is not None else (kind, None)

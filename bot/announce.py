@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 from bot import boards, drawing, secrecy, service_rounds
 from bot import panel as panels
@@ -53,6 +53,24 @@ class Announcement:
     # Image file name -> its description, sent as the attachment's alt text (read aloud by
     # screen readers, shown when images are off) rather than as a line of the message.
     alt: dict[str, str] = field(default_factory=dict)
+
+    def with_image(self, name: str, png: bytes, alt: str) -> Announcement:
+        """The same announcement with one more image, never without the words said for it."""
+        return replace(self, images=[*self.images, (name, png)], alt={**self.alt, name: alt})
+
+
+class Occasion(NamedTuple):
+    """What one outbox row is told from: its campaign and ruleset, the payload queued with
+    it and the facts read for it at delivery time."""
+
+    plugin: Plugin[Any, Any]
+    campaign: CampaignRow
+    payload: Mapping[str, Any]
+    facts: dict[str, Any]
+
+    def public(self) -> Any:
+        """The channel's view of the state the row was queued on."""
+        return view_of(self.plugin.rules, self.facts["state"], secrecy.Viewer.public())
 
 
 # ------------------------------------------------------------------------------ words
@@ -309,41 +327,33 @@ class AnnouncementBuilder:
     async def _compose(
         self, campaign: CampaignRow, row: OutboxRow, facts: dict[str, Any]
     ) -> Announcement:
-        kind = row.kind
-        plugin = self._plugin(campaign)
-        if kind == "campaign-card":
-            return await self._card(plugin, campaign, facts)
-        if kind == "round-message":
-            return await self._round_message(plugin, campaign, facts)
-        if kind == "dm-panel":
-            return await self._dm_panel(plugin, campaign, row.payload, facts)
-        if kind == "reminder":
-            return self._reminder(campaign, row.payload, facts)
-        if kind == "reveal":
-            return await self._reveal(plugin, campaign, row.payload)
-        if kind in ("report", "strike-report"):  # "strike-report": rows queued before 0.2
-            return await self._report(plugin, campaign, row.payload, facts)
-        if kind == "turn-summary":
-            return await self._turn_summary(plugin, campaign, row.payload, facts)
-        if kind == "campaign-ended":
-            return await self._ended(plugin, campaign, row.payload, facts)
-        if kind == "gm-notice":
-            return self._notice(campaign, row.payload)
-        raise ValueError(f"unknown outbox kind {kind!r}")
+        handlers = {
+            "campaign-card": self._card,
+            "round-message": self._round_message,
+            "dm-panel": self._dm_panel,
+            "reminder": self._reminder,
+            "reveal": self._reveal,
+            "report": self._report,
+            "strike-report": self._report,  # rows queued before 0.2
+            "turn-summary": self._turn_summary,
+            "campaign-ended": self._ended,
+            "gm-notice": self._notice,
+        }
+        handler = handlers.get(row.kind)
+        if handler is None:
+            raise ValueError(f"unknown outbox kind {row.kind!r}")
+        return await handler(Occasion(self._plugin(campaign), campaign, row.payload, facts))
 
     # -- campaign card
-    async def _card(
-        self, plugin: Plugin[Any, Any], c: CampaignRow, facts: dict[str, Any]
-    ) -> Announcement:
-        state = facts.get("state")
-        view = view_of(plugin.rules, state, secrecy.Viewer.public()) if state is not None else None
+    async def _card(self, occasion: Occasion) -> Announcement:
+        plugin, c, _, facts = occasion
+        view = occasion.public() if "state" in facts else None  # None: not begun yet
         text = card_text(plugin, c, facts["players"], c.locale, facts.get("switches"), view)
         return Announcement("campaign-card", text, edit_of="card")
 
     # -- the round message
-    async def _round_message(
-        self, plugin: Plugin[Any, Any], c: CampaignRow, facts: dict[str, Any]
-    ) -> Announcement:
+    async def _round_message(self, occasion: Occasion) -> Announcement:
+        plugin, c, _, facts = occasion
         loc = c.locale
         round_row = facts["round"]
         locks = facts["locks"]
@@ -352,7 +362,7 @@ class AnnouncementBuilder:
             status = "paused"
         elif status == "void" and c.status == "finished":
             status = "ended"
-        public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
+        public = occasion.public()
         header = round_header(
             plugin, c, public, round_row.turn, round_row.kind, f"service.round.status.{status}"
         )
@@ -374,35 +384,22 @@ class AnnouncementBuilder:
                 lines.append(
                     t(key, loc, side=side_text(side, loc), receipt=short_receipt(lock.receipt))
                 )
-        images: list[tuple[str, bytes]] = []
+        out = Announcement("round-message", clip("\n".join(lines)), edit_of=f"round:{round_row.id}")
         # A finished round's message keeps only its text: the reveal and the next round's
         # board follow right after it, so one board per round stays in the channel.
-        png = None
-        if round_row.status in ("open", "resolving"):
-            locked = {side: side in locks for side in plugin.rules.side_ids}
-            deadline = round_row.deadline_at if round_row.status == "open" else None
-            png = await self.status_board(plugin, public, locked, loc, deadline)
-        alt: dict[str, str] = {}
-        if png is not None:
-            name = f"status-t{round_row.turn}-{round_row.kind}.png"
-            images.append((name, png))
-            alt[name] = plugin.presenter.board_summary(public, loc)
-        return Announcement(
-            "round-message",
-            clip("\n".join(lines)),
-            images,
-            edit_of=f"round:{round_row.id}",
-            alt=alt,
-        )
+        if round_row.status not in ("open", "resolving"):
+            return out
+        locked = {side: side in locks for side in plugin.rules.side_ids}
+        deadline = round_row.deadline_at if round_row.status == "open" else None
+        png = await self.status_board(plugin, public, locked, loc, deadline)
+        if png is None:
+            return out
+        name = f"status-t{round_row.turn}-{round_row.kind}.png"
+        return out.with_image(name, png, plugin.presenter.board_summary(public, loc))
 
     # -- the DM panel
-    async def _dm_panel(
-        self,
-        plugin: Plugin[Any, Any],
-        c: CampaignRow,
-        payload: Mapping[str, Any],
-        facts: dict[str, Any],
-    ) -> Announcement:
+    async def _dm_panel(self, occasion: Occasion) -> Announcement:
+        plugin, c, payload, facts = occasion
         loc = c.locale
         round_row = facts["round"]
         data = facts["panel"]
@@ -428,19 +425,14 @@ class AnnouncementBuilder:
             commander_id=facts["commander"],
             channel_id=c.channel_id,
         )
-        images: list[tuple[str, bytes]] = []
+        out = Announcement("dm-panel", spec.text, panel=spec, edit_of=key)
         # Drawn once per state and drafts: the side's own drafts only (its ghost paths).
         png = await boards.panel_image(plugin, data.view, loc, data.drafts)
-        alt: dict[str, str] = {}
-        if png is not None:
-            images.append((spec.image_name, png))
-            alt[spec.image_name] = spec.image_alt
-        return Announcement("dm-panel", spec.text, images, panel=spec, edit_of=key, alt=alt)
+        return out if png is None else out.with_image(spec.image_name, png, spec.image_alt)
 
     # -- reminder
-    def _reminder(
-        self, c: CampaignRow, payload: Mapping[str, Any], facts: dict[str, Any]
-    ) -> Announcement:
+    async def _reminder(self, occasion: Occasion) -> Announcement:
+        _, c, payload, facts = occasion
         loc = c.locale
         round_row = facts["round"]
         text = t(
@@ -455,13 +447,15 @@ class AnnouncementBuilder:
         return Announcement("reminder", clip(text), mentions=(int(payload["user_id"]),))
 
     # -- reveal
-    async def _reveal(
-        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
-    ) -> Announcement:
+    async def _reveal(self, occasion: Occasion) -> Announcement:
+        """The round's choices, as the secrecy gate let them open, worded from the public
+        view after it (it names what an opened choice names by id: a flak order's plane)."""
+        plugin, c, payload, _ = occasion
         loc = c.locale
         kind = str(payload["round"])
+        view = occasion.public()
         if payload.get("public"):
-            return self._public_line(plugin, c, payload)
+            return self._public_line(occasion)
         title = t("service.reveal.title", loc, turn=payload["turn"], round=round_text(kind, loc))
         lines = [f"**{title}**"]
         reveal_sides: list[RevealLine] = []
@@ -471,7 +465,7 @@ class AnnouncementBuilder:
             pairs = tuple(
                 (
                     field_text(name, loc, value.get("field_label", "")),
-                    plugin.presenter.option_text(c.scenario, name, value["id"], loc),
+                    plugin.presenter.option_text(c.scenario, name, value["id"], loc, view),
                 )
                 for name, value in entry["fields"].items()
             )
@@ -492,26 +486,24 @@ class AnnouncementBuilder:
                 )
             )
         lines += receipts_line(payload.get("opened") or (), len(payload["sides"]), loc)
-        images: list[tuple[str, bytes]] = []
-        alt: dict[str, str] = {}
+        out = Announcement("reveal", clip("\n".join(lines)))
         png = await render("reveal", plugin, "reveal_image", title, reveal_sides, loc)
-        if png is not None:
-            name = f"reveal-t{payload['turn']}-{kind}.png"
-            images.append((name, png))
-            sides = described(lines[1 : 1 + len(reveal_sides)], loc)
-            alt[name] = t("service.image.reveal", loc, sides=sides)
-        return Announcement("reveal", clip("\n".join(lines)), images, alt=alt)
+        if png is None:
+            return out
+        sides = described(lines[1 : 1 + len(reveal_sides)], loc)
+        name = f"reveal-t{payload['turn']}-{kind}.png"
+        return out.with_image(name, png, t("service.image.reveal", loc, sides=sides))
 
-    def _public_line(
-        self, plugin: Plugin[Any, Any], c: CampaignRow, payload: Mapping[str, Any]
-    ) -> Announcement:
+    def _public_line(self, occasion: Occasion) -> Announcement:
         """A public round (a move in the open, a roll asked for): one short line of what
         each side did, no receipt, no image; the log tells the rest."""
+        plugin, c, payload, _ = occasion
         loc = c.locale
+        view = occasion.public()
         done = []
         for entry in payload["sides"]:
             what = " · ".join(
-                plugin.presenter.option_text(c.scenario, name, value["id"], loc)
+                plugin.presenter.option_text(c.scenario, name, value["id"], loc, view)
                 for name, value in entry["fields"].items()
             )
             done.append(
@@ -527,74 +519,61 @@ class AnnouncementBuilder:
         return Announcement("reveal", clip(text))
 
     # -- a resolution's reports (the strikes a turn flew, say)
-    async def _report(
-        self,
-        plugin: Plugin[Any, Any],
-        c: CampaignRow,
-        payload: Mapping[str, Any],
-        facts: dict[str, Any],
-    ) -> Announcement:
+    async def _report(self, occasion: Occasion) -> Announcement:
+        plugin, c, payload, _ = occasion
         loc = c.locale
-        public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
+        public = occasion.public()
         turn, index = int(payload["turn"]), int(payload["index"])
         report = await render("report", plugin, "report", c.scenario, public, turn, index, loc)
         if report is None:
             return Announcement("report", t("service.strike.missing", loc, strike=index + 1))
-        images: list[tuple[str, bytes]] = []
-        alt: dict[str, str] = {}
-        if report.image and report.image_name:
-            images.append((report.image_name, report.image))
-            summary = described(report.text.splitlines(), loc)
-            alt[report.image_name] = t("service.image.report", loc, summary=summary)
-        return Announcement("report", clip(report.text), images, alt=alt)
+        out = Announcement("report", clip(report.text))
+        if not (report.image and report.image_name):
+            return out
+        summary = described(report.text.splitlines(), loc)
+        alt = t("service.image.report", loc, summary=summary)
+        return out.with_image(report.image_name, report.image, alt)
 
     # -- end of turn
-    async def _turn_summary(
-        self,
-        plugin: Plugin[Any, Any],
-        c: CampaignRow,
-        payload: Mapping[str, Any],
-        facts: dict[str, Any],
-    ) -> Announcement:
+    async def _turn_summary(self, occasion: Occasion) -> Announcement:
+        plugin, c, payload, facts = occasion
         loc = c.locale
-        state = facts["state"]
-        public = view_of(plugin.rules, state, secrecy.Viewer.public())
+        public = occasion.public()
         turn = int(payload["turn"])
         events = facts.get("events", ())
         told = await render("turn", plugin, "turn_told", c.scenario, public, events, turn, loc)
         if told is not None:
-            return await self._told(plugin, c, payload, facts, public, told)
+            return await self._told(occasion, public, told)
         lines = [t("service.summary.title", loc, turn=turn)]
         # A ruleset whose turns a line can tell (planes down, balloons burnt) says it first.
         lines += plugin.presenter.turn_happenings(public, events, loc)
         lines += plugin.presenter.turn_summary(public, turn, loc)
         # A last round nobody decided in had no reveal: the receipts it opened come here.
         lines += receipts_line(payload.get("opened") or (), facts.get("locked", 0), loc)
-        images: list[tuple[str, bytes]] = []
-        # While the campaign goes on, the next round's message carries the same board right
-        # below: posting it here too would put two identical images in a row.
-        png = None
-        if plugin.rules.progress(state).finished:
-            unlocked = {side: False for side in plugin.rules.side_ids}
-            png = await self.status_board(plugin, public, unlocked, loc)
-        alt: dict[str, str] = {}
-        if png is not None:
-            images.append((f"summary-t{turn}.png", png))
-            alt[f"summary-t{turn}.png"] = plugin.presenter.board_summary(public, loc)
-        return Announcement("turn-summary", clip("\n".join(lines)), images, alt=alt)
+        out = Announcement("turn-summary", clip("\n".join(lines)))
+        return await self._with_last_board(out, occasion, public, turn)
 
-    async def _told(
-        self,
-        plugin: Plugin[Any, Any],
-        c: CampaignRow,
-        payload: Mapping[str, Any],
-        facts: dict[str, Any],
-        public: Any,
-        told: TurnTold,
+    async def _with_last_board(
+        self, out: Announcement, occasion: Occasion, public: Any, turn: int
     ) -> Announcement:
+        """A finished campaign's last turn summary carries the board. While the campaign goes
+        on, the next round's message carries the same board right below: posting it here
+        too would put two identical images in a row."""
+        plugin, loc = occasion.plugin, occasion.campaign.locale
+        if not plugin.rules.progress(occasion.facts["state"]).finished:
+            return out
+        unlocked = {side: False for side in plugin.rules.side_ids}
+        png = await self.status_board(plugin, public, unlocked, loc)
+        if png is None:
+            return out
+        summary = plugin.presenter.board_summary(public, loc)
+        return out.with_image(f"summary-t{turn}.png", png, summary)
+
+    async def _told(self, occasion: Occasion, public: Any, told: TurnTold) -> Announcement:
         """The turn shown in one message (issue 27): its first round's message becomes the
         turn as flown (programs, story, pictures, receipts in a line), so the channel keeps
         one message a turn; the next round's message follows it."""
+        plugin, c, payload, facts = occasion
         loc = c.locale
         turn = int(payload["turn"])
         header = round_header(
@@ -603,31 +582,19 @@ class AnnouncementBuilder:
         lines = [header, *told.lines]
         lines += plugin.presenter.turn_summary(public, turn, loc)
         lines += receipts_line(payload.get("opened") or (), facts.get("locked", 0), loc)
-        images = [(name, data) for name, data, _ in told.images]
-        alt = {name: text for name, _, text in told.images}
-        if plugin.rules.progress(facts["state"]).finished:
-            unlocked = {side: False for side in plugin.rules.side_ids}
-            png = await self.status_board(plugin, public, unlocked, loc)
-            if png is not None:
-                images.append((f"summary-t{turn}.png", png))
-                alt[f"summary-t{turn}.png"] = plugin.presenter.board_summary(public, loc)
         first = facts.get("first_round")
-        return Announcement(
+        out = Announcement(
             "turn-summary",
             clip("\n".join(lines)),
-            images,
+            [(name, data) for name, data, _ in told.images],
             edit_of=f"round:{first}" if first is not None else None,
-            alt=alt,
+            alt={name: text for name, _, text in told.images},
         )
+        return await self._with_last_board(out, occasion, public, turn)
 
     # -- the end
-    async def _ended(
-        self,
-        plugin: Plugin[Any, Any],
-        c: CampaignRow,
-        payload: Mapping[str, Any],
-        facts: dict[str, Any],
-    ) -> Announcement:
+    async def _ended(self, occasion: Occasion) -> Announcement:
+        plugin, c, payload, _ = occasion
         loc = c.locale
         winner = payload.get("winner")
         if winner in plugin.rules.side_ids:
@@ -652,18 +619,17 @@ class AnnouncementBuilder:
             ),
             t("service.ended.verify", loc),
         ]
-        public = view_of(plugin.rules, facts["state"], secrecy.Viewer.public())
-        images: list[tuple[str, bytes]] = []
+        out = Announcement("campaign-ended", clip("\n".join(lines)))
+        public = occasion.public()
         png = await render("after-action", plugin, "after_action", c.scenario, public, loc)
-        alt: dict[str, str] = {}
-        if png is not None:
-            images.append(("after-action.png", png))
-            summary = described(lines[:2], loc)
-            alt["after-action.png"] = t("service.image.after-action", loc, summary=summary)
-        return Announcement("campaign-ended", clip("\n".join(lines)), images, alt=alt)
+        if png is None:
+            return out
+        alt = t("service.image.after-action", loc, summary=described(lines[:2], loc))
+        return out.with_image("after-action.png", png, alt)
 
     # -- notices
-    def _notice(self, c: CampaignRow, payload: Mapping[str, Any]) -> Announcement:
+    async def _notice(self, occasion: Occasion) -> Announcement:
+        _, c, payload, _ = occasion
         loc = c.locale
         params = dict(payload.get("params", {}))
         notice = str(payload.get("notice", ""))

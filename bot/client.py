@@ -36,6 +36,7 @@ COGS: tuple[str, ...] = (
     "cogs.campaign",
     "cogs.orders",
     "cogs.write",
+    "cogs.steps",
     "cogs.odds",
     "cogs.status",
     "cogs.rules",

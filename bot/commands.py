@@ -12,6 +12,7 @@ from bot.stopping import Stopped, as_stopped, stoppable, tell
 
 if TYPE_CHECKING:
     from bot.client import SortieBot
+    from db.repository import Repository
 
 
 def database_refusal(settings: Settings, problem: str | BaseException) -> str:
@@ -20,6 +21,25 @@ def database_refusal(settings: Settings, problem: str | BaseException) -> str:
     from db.backend import redact
 
     return storage_refusal(f"DATABASE_URL={redact(settings.database_url)}", problem)
+
+
+def _say(key: str, **params: object) -> None:
+    """One line of a command's report on stdout, in the operator's language."""
+    from bot.i18n import t
+
+    print(t(key, None, **params))
+
+
+async def _opened(url: str) -> Repository | None:
+    """The database at ``url``, or None once the refusal is printed (its password hidden)."""
+    from db.backend import open_repository, redact
+    from db.repository import StorageError
+
+    try:
+        return await open_repository(url)
+    except StorageError as exc:
+        print(storage_refusal(redact(url), exc), file=sys.stderr)
+        return None
 
 
 def storage_refusal(where: str, problem: str | BaseException) -> str:
@@ -95,7 +115,6 @@ def run_demo(
 ) -> int:
     """Play a whole campaign offline through the real services; write it to ``out``."""
     from bot.demo import run
-    from bot.i18n import t
     from bot.service_model import ServiceError
 
     try:
@@ -117,15 +136,12 @@ def run_demo(
             f"the {files} files written so far in {out} are left as they are."
         )
         return stop.exit_code
-    print(
-        t(
-            "service.cli.demo-done",
-            None,
-            path=result.out,
-            files=result.files,
-            scenario=result.scenario,
-            seed=seed,
-        )
+    _say(
+        "service.cli.demo-done",
+        path=result.out,
+        files=result.files,
+        scenario=result.scenario,
+        seed=seed,
     )
     if not result.verified:
         for problem in result.problems:
@@ -144,66 +160,57 @@ def run_verify_rules(path: str) -> int:
     try:
         export = read_export(Path(path))
     except Unreadable as exc:
-        print(t("rulecheck.cli.refused", None, why=str(exc)[:300]))
+        _say("rulecheck.cli.refused", why=str(exc)[:300])
         return 1
     # The shape first: the checks read the file as it is, so a value of the wrong type
     # would pass them unseen or stop them half-way.
     rulesets = Registry()
     shape = rules_shape_problem(export, rulesets)
     if shape is not None:
-        print(t("rulecheck.cli.refused", None, why=" ".join(shape.split())[:300]))
+        _say("rulecheck.cli.refused", why=" ".join(shape.split())[:300])
         return 1
     ruleset = str(export["campaign"]["ruleset"])
     result = rulesets.get(ruleset).rules.rules_check(export) if ruleset in rulesets else None
     if result is None:
         why = t("rulecheck.cli.no-check", None, ruleset=repr(ruleset))
-        print(t("rulecheck.cli.refused", None, why=why))
+        _say("rulecheck.cli.refused", why=why)
         return 1
     if result.refused is not None:
-        print(t("rulecheck.cli.refused", None, why=result.refused))
+        _say("rulecheck.cli.refused", why=result.refused)
         return 1
     for problem in result.problems:
         print(problem)
     if result.problems:
         return 1
-    print(t("rulecheck.cli.ok", None, checks=result.passed))
+    _say("rulecheck.cli.ok", checks=result.passed)
     return 0
 
 
 def run_verify(path: str) -> int:
     """Replay an export from its seed and choices; exit 0 when everything matches."""
     from bot.export import verify_file
-    from bot.i18n import t
 
     result = verify_file(Path(path))
     if result.unusable:
-        print(t("service.cli.verify-refused", None, why=result.problems[0]))
+        _say("service.cli.verify-refused", why=result.problems[0])
         return 1
     if not result.ok:
         for problem in result.problems:
-            print(t("service.cli.verify-failed", None, where=problem))
+            _say("service.cli.verify-failed", where=problem)
         return 1
     if not result.replayed:
-        print(t("service.cli.verify-receipts-only", None, receipts=result.receipts))
+        _say("service.cli.verify-receipts-only", receipts=result.receipts)
     else:
-        print(
-            t(
-                "service.cli.verify-ok",
-                None,
-                rounds=result.rounds,
-                events=result.events,
-                receipts=result.receipts,
-            )
+        _say(
+            "service.cli.verify-ok",
+            rounds=result.rounds,
+            events=result.events,
+            receipts=result.receipts,
         )
     if result.lockers < result.locks:
         # Said plainly: an OK that covers less than the whole file must say what it leaves.
-        print(
-            t(
-                "service.cli.verify-lockers",
-                None,
-                unbound=result.locks - result.lockers,
-                locks=result.locks,
-            )
+        _say(
+            "service.cli.verify-lockers", unbound=result.locks - result.lockers, locks=result.locks
         )
     return 0
 
@@ -234,13 +241,12 @@ def run_replay(path: str, out: str | None) -> int:
         return 1
     size = round(len(data) / 1024)
     turns = t("replay.count.turn", None, count=made.turns)
-    print(t("replay.cli.written", None, path=target, size=size, turns=turns, checked=made.checked))
+    _say("replay.cli.written", path=target, size=size, turns=turns, checked=made.checked)
     return 0
 
 
 async def run_migrate(settings: Settings) -> int:
     """Create the database if needed and apply every pending migration."""
-    from bot.i18n import t
     from db.backend import open_repository, redact
 
     # A damaged file would take the migrations and fail later, mid-turn: refuse it now.
@@ -255,13 +261,12 @@ async def run_migrate(settings: Settings) -> int:
     finally:
         await repo.close()
     where = redact(settings.database_url) if settings.uses_postgres else settings.database_path
-    print(t("service.cli.migrated", None, path=where, version=version, count=applied))
+    _say("service.cli.migrated", path=where, version=version, count=applied)
     return 0
 
 
 async def run_backup(settings: Settings, path: str) -> int:
     """An online backup (SQLite backup API): safe while the bot is running."""
-    from bot.i18n import t
     from db.backup import BackupError, backup_file
 
     if settings.uses_postgres:
@@ -271,21 +276,17 @@ async def run_backup(settings: Settings, path: str) -> int:
     except BackupError as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(
-        t(
-            "service.cli.backup-done",
-            None,
-            path=result.path,
-            size=result.size_bytes,
-            version=result.schema_version,
-        )
+    _say(
+        "service.cli.backup-done",
+        path=result.path,
+        size=result.size_bytes,
+        version=result.schema_version,
     )
     return 0
 
 
 def run_check(settings: Settings, *, quick: bool = False) -> int:
     """SQLite's integrity_check (or quick_check) on the database: 0 sound, 1 damaged."""
-    from bot.i18n import t
     from db.check import integrity_problems
 
     if settings.uses_postgres:
@@ -301,9 +302,9 @@ def run_check(settings: Settings, *, quick: bool = False) -> int:
     problems = integrity_problems(path, quick=quick)
     check = "quick_check" if quick else "integrity_check"
     if not problems:
-        print(t("service.cli.check-ok", None, path=path, check=check))
+        _say("service.cli.check-ok", path=path, check=check)
         return 0
-    print(t("service.cli.check-failed", None, path=path, check=check, count=len(problems)))
+    _say("service.cli.check-failed", path=path, check=check, count=len(problems))
     for problem in problems:
         print(f"  {problem}")
     return 1
@@ -311,7 +312,6 @@ def run_check(settings: Settings, *, quick: bool = False) -> int:
 
 async def _backup_postgres(settings: Settings, path: Path) -> int:
     """PostgreSQL to a SQLite file: a consistent snapshot of every row (``db.transfer``)."""
-    from bot.i18n import t
     from db.backend import open_repository
 
     repo = await open_repository(settings.database_url, migrate_to_latest=False)
@@ -321,7 +321,7 @@ async def _backup_postgres(settings: Settings, path: Path) -> int:
     finally:
         await repo.close()
     size = path.stat().st_size
-    print(t("service.cli.backup-done", None, path=path, size=size, version=version))
+    _say("service.cli.backup-done", path=path, size=size, version=version)
     return 0
 
 
@@ -339,7 +339,7 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
     from bot.export import export_in, verify_export
     from bot.i18n import t
     from bot.rulesets import Registry
-    from db.backend import open_repository, redact
+    from db.backend import redact
     from db.repository import StorageError, Transaction
     from db.transfer import SourceChanged, marks, transfer
 
@@ -362,16 +362,13 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
         if problems:
             raise StorageError("the copy differs", key="copy-failed")
 
-    try:
-        src_repo = await open_repository(source)
-    except StorageError as exc:
-        print(storage_refusal(redact(source), exc), file=sys.stderr)
+    opened = await _opened(source)
+    if opened is None:
         return 2
+    src_repo = opened  # named once opened: ``check`` reads it
     try:
-        try:
-            dst_repo = await open_repository(destination)
-        except StorageError as exc:
-            print(storage_refusal(redact(destination), exc), file=sys.stderr)
+        dst_repo = await _opened(destination)
+        if dst_repo is None:
             return 2
         try:
             report = await transfer(src_repo, dst_repo, replace=replace, before_commit=check)
@@ -396,23 +393,13 @@ async def run_migrate_data(source: str, destination: str, *, replace: bool = Fal
     finally:
         await src_repo.close()
     if report.removed:
-        print(
-            t(
-                "service.storage.replaced",
-                None,
-                destination=redact(destination),
-                rows=report.removed,
-            )
-        )
-    print(
-        t(
-            "service.cli.data-migrated",
-            None,
-            source=redact(source),
-            destination=redact(destination),
-            rows=t("service.cli.rows-copied", None, count=report.total),
-            campaigns=t("service.cli.campaigns-checked", None, count=len(ids)),
-            problems=t("service.cli.problems-found", None, count=0),
-        )
+        _say("service.storage.replaced", destination=redact(destination), rows=report.removed)
+    _say(
+        "service.cli.data-migrated",
+        source=redact(source),
+        destination=redact(destination),
+        rows=t("service.cli.rows-copied", None, count=report.total),
+        campaigns=t("service.cli.campaigns-checked", None, count=len(ids)),
+        problems=t("service.cli.problems-found", None, count=0),
     )
     return 0

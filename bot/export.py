@@ -821,7 +821,7 @@ def after_action_markdown(
             lines.append(f"**{word(f'service.round.{kind}', kind.capitalize(), loc)}**")
             for lock, choice in locks:
                 words = " · ".join(
-                    presenter.option_text(scenario.key, k, choice[k], loc)
+                    presenter.option_text(scenario.key, k, choice[k], loc, view)
                     for k in sorted(choice, key=rank)
                 ) or t("archive.report.nothing", loc)
                 note = default if lock["defaulted"] and choice else ""

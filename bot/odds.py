@@ -30,7 +30,7 @@ from bot.i18n import t
 from bot.panel import field_text, side_text
 from bot.processes import hangup_blocked
 from bot.service import CampaignService
-from bot.service_model import ServiceError
+from bot.service_model import ServiceError, choices_of
 from bot.service_rounds import state_of
 from engine.ruleset import Odds, Rules
 
@@ -76,6 +76,19 @@ class Ask:
     seed: str
     locale: str
 
+    def play(self, samples: int, **spreading: Any) -> Odds | None:
+        """The rules' odds for this question; ``spreading`` (``spread``, ``parts``) splits
+        the runs over the worker processes, same figures."""
+        return self.rules.odds(
+            self.state,
+            self.side,
+            self.picks,
+            self.hidden,
+            samples=samples,
+            seed=self.seed,
+            **spreading,
+        )
+
 
 def hidden_fields(rules: Rules[Any, Any]) -> tuple[str, ...]:
     """The fields whose locked values stay closed after their own round's reveal."""
@@ -107,7 +120,7 @@ async def ask(svc: CampaignService, campaign_id: int, user_id: int, round_id: in
         # the state pickled to the preview's process stays small however long the history.
         state = await state_of(tx, rules, live.snapshot_before_id, history=False)
         # Only this side's drafts: the other side's drafts and locks are never read.
-        picks = dict(await tx.drafts(live.id, player.side))
+        picks = choices_of(await tx.drafts(live.id, player.side))
     return Ask(
         rules=rules,
         state=state,
@@ -222,16 +235,7 @@ def simulate(question: Ask, samples: int) -> Odds | None:
         return found
     # Several runs per process: one slowed by the machine's other work takes fewer of them.
     parts = CHUNKS_PER_WORKER * workers() if samples >= SPREAD_FROM and workers() > 1 else 1
-    result = question.rules.odds(
-        question.state,
-        question.side,
-        question.picks,
-        question.hidden,
-        samples=samples,
-        seed=question.seed,
-        spread=_spread if parts > 1 else None,
-        parts=parts,
-    )
+    result = question.play(samples, spread=_spread if parts > 1 else None, parts=parts)
     if result is not None:
         _recent[key] = result
         while len(_recent) > RECENT:

@@ -14,9 +14,18 @@ from typing import Any, Literal
 
 from bot.clock import epoch
 from bot.i18n import field_word, t, word
+from bot.panel_steps import (
+    SMALL,
+    by_steps,
+    quick_part,
+    step_left_out,
+    step_name,
+    step_words,
+    steps_part,
+)
 from bot.rulesets import Plugin
-from bot.service_model import PanelData, short_receipt
-from engine.ruleset import Decision, family_of
+from bot.service_model import PanelData, StepsDraft, short_receipt, steps_token
+from engine.ruleset import Decision, Step, family_of
 from rendering.text import scenario_name
 
 TEXT_LIMIT = 2000
@@ -61,10 +70,15 @@ class ChoiceSpec:
 
 @dataclass(frozen=True)
 class SelectSpec:
+    """A select: a menu, a text's quick picks, or one step of a choice built in steps
+    (``step`` counts from 0; ``token`` fingerprints the picks before it)."""
+
     field: str
     options: tuple[ChoiceSpec, ...]
     placeholder: str
     disabled: bool
+    step: int | None = None
+    token: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,10 +115,11 @@ class ModalSpec:
 
 @dataclass(frozen=True)
 class ButtonSpec:
-    action: Literal["lock", "unlock", "help", "odds", "page", "write"]
+    action: Literal["lock", "unlock", "help", "odds", "page", "write", "restart"]
     label: str
     style: Literal["primary", "success", "secondary"]
     disabled: bool
+    field: str = ""  # the choice a Start again button clears
 
 
 @dataclass(frozen=True)
@@ -139,20 +154,38 @@ MODAL_LABEL = 45  # a modal's title and a text input's label (Discord)
 PLACEHOLDER = 100
 
 
+def rows_of(decision: Decision) -> int:
+    """The select rows a field takes: a menu and a confirm one, a text one for its quick
+    picks (none without), a choice built in steps one a step and one for its quick picks."""
+    quick = int(bool(decision.options))
+    if decision.input == "steps":
+        return decision.steps + quick
+    return quick if decision.input == "text" else 1
+
+
 def pages_of(decisions: tuple[Decision, ...]) -> list[list[Decision]]:
-    """The panel's fields a page at a time. A menu, a confirm and a text field with quick
-    picks take a row each (``MAX_SELECTS`` a page, one row stays for the buttons); a text
-    field without quick picks takes none, but a page's text fields all go in its one
-    modal, so at most ``MAX_WRITTEN`` of them share a page. A menu with no option is
-    nothing to show (an ordering the rules already fixed)."""
+    """The panel's fields a page at a time, ``MAX_SELECTS`` rows a page (``rows_of``; one
+    row stays for the buttons); a page's written fields all go in its one modal, so at
+    most ``MAX_WRITTEN`` of them share a page. A menu with no option is nothing to show
+    (an ordering the rules already fixed). A choice built in steps shows its quick picks
+    among the other fields, and its steps on a page of its own after them: the side's
+    first page keeps every field at a glance, each choice is built where it has room."""
+    pages = _paged([quick_part(d) for d in decisions])
+    built = [steps_part(d) for d in decisions if d.input == "steps" and d.steps]
+    if not pages[-1] and built:
+        pages.pop()
+    return pages + [[decision] for decision in built]
+
+
+def _paged(decisions: list[Decision]) -> list[list[Decision]]:
     pages: list[list[Decision]] = [[]]
     rows = texts = 0
     for decision in decisions:
-        row = decision.input != "text" or bool(decision.options)
+        row = rows_of(decision)
         if decision.input == "menu" and not decision.options:
             continue
-        text = decision.input == "text"
-        if (row and rows == MAX_SELECTS) or (text and texts == MAX_WRITTEN):
+        text = decision.written
+        if (row and rows + row > MAX_SELECTS and pages[-1]) or (text and texts == MAX_WRITTEN):
             pages.append([])
             rows = texts = 0
         pages[-1].append(decision)
@@ -186,14 +219,15 @@ def compose(
     page = page % pages
     shown = paged[page]
     buttons = _buttons(panel, locale, odds=plugin.rules.supports_odds)
-    if any(d.input == "text" for d in shown) and not (panel.locked or panel.status != "open"):
+    if any(d.written for d in shown) and not (panel.locked or panel.status != "open"):
         # The Write button opens the modal of this page's text fields; it goes first, the
         # way to answer what the panel asks.
-        families = {family_of(d.field) for d in shown if d.input == "text"}
+        families = {family_of(d.field) for d in shown if d.written}
         (family, *others) = sorted(families)
         label = word(f"inputs.write.{family}", "", locale) if not others else ""
         write = ButtonSpec("write", label or t("inputs.button.write", locale), "primary", False)
         buttons = (write, *buttons)
+        buttons = _restarts(panel, locale, shown, buttons)
     hint = None
     if pages > 1:
         # The button names the first field it shows ("Show Balloon winch ›"): "Menu 5 of
@@ -201,6 +235,9 @@ def compose(
         (first, *more) = paged[(page + 1) % pages]
         name = clip(field_text(first.field, locale, first.label), PAGE_NAME)
         key = "orders.button.page" if more else "orders.button.page-one"
+        if by_steps(first):  # "Albert Ball · Nieuport 17: card by card ›"
+            named = f"inputs.steps-page.{family_of(first.field)}"
+            key = named if word(named, "", locale) else "inputs.steps.page"
         label = t(key, locale, field=name, more=len(more))
         buttons = (*buttons, ButtonSpec("page", label, "secondary", False))
         # A field still to choose whose menu is on another page: say which button shows it.
@@ -219,7 +256,9 @@ def compose(
         round_id=panel.round_id,
         side=panel.side,
         text=text,
-        selects=_selects(plugin, panel, scenario, locale, [d for d in shown if d.options]),
+        selects=_selects(
+            plugin, panel, scenario, locale, [d for d in shown if d.options or d.steps]
+        ),
         buttons=buttons,
         page=page,
         next_page=(page + 1) % pages,
@@ -235,16 +274,24 @@ def compose(
 
 
 def modal(plugin: Plugin[Any, Any], panel: PanelData, locale: str, page: int = 0) -> ModalSpec:
-    """The modal of one page's text fields, each filled with what the side has written."""
+    """The modal a page's Write button opens, each field filled with what the side has
+    written: the page's written fields; on a page of a choice built in steps (a page of
+    its own, most often), the five written fields of the part holding it, as ``/program``
+    gives them: a side's programs are still written in one go."""
     paged = pages_of(panel.decisions)
     page %= len(paged)
-    return _modal(panel, locale, page, [d for d in paged[page] if d.input == "text"])
+    here = [d for d in paged[page] if d.written]
+    if not any(by_steps(d) for d in here):
+        return _modal(panel, locale, page, here)
+    texts = [d for d in panel.decisions if d.written]
+    part = [d.field for d in texts].index(here[0].field) // MAX_WRITTEN
+    return _modal(panel, locale, page, texts[part * MAX_WRITTEN : (part + 1) * MAX_WRITTEN])
 
 
 def text_modal(plugin: Plugin[Any, Any], panel: PanelData, locale: str, part: int = 0) -> ModalSpec:
     """The modal of the panel's text fields ``part`` (five at a time), wherever their page:
     ``/program``'s, which has no panel page to start from."""
-    texts = [d for d in panel.decisions if d.input == "text"]
+    texts = [d for d in panel.decisions if d.written]
     fields = texts[part * MAX_WRITTEN : (part + 1) * MAX_WRITTEN]
     page = page_of(panel, fields[0].field) if fields else 0
     return _modal(panel, locale, page, fields)
@@ -326,7 +373,9 @@ def _text(
         lines.append(t("orders.paused", loc))
     before, after = presenter.panel_notes(scenario, panel.view, panel.side, panel.drafts, loc)
     lines += before
-    lines += decision_lines(plugin, scenario, panel.decisions, panel.drafts, loc, panel.written)
+    lines += decision_lines(
+        plugin, scenario, panel.decisions, panel.drafts, loc, panel.written, panel.steps
+    )
     lines += after
     if panel.locked and panel.public:
         lines.append(t("inputs.submitted", loc))  # nothing sealed: no receipt to keep
@@ -344,23 +393,25 @@ def _text(
         lines.append(t("orders.resolving", loc))
     else:
         missing = panel.missing
-        if missing:
+        if missing and hint is None:
+            # Each field is named above, "not chosen yet" beside those left: how many are
+            # left is enough (their names again took three lines of a phone's screen).
+            lines.append(t("orders.missing-count", loc, count=len(missing)))
+        elif missing and hint is not None:  # some menus are on another page: which, where
             labels = {d.field: d.label for d in panel.decisions}
             fields = ", ".join(field_text(name, loc, labels.get(name, "")) for name in missing)
-            lines.append(t("orders.missing", loc, fields=fields))
-            if hint is not None:  # some of those menus are on another page
-                lines.append(hint)
+            lines += [t("orders.missing", loc, fields=fields), hint]
         else:
             lines.append(t("orders.ready", loc))
         if not panel.is_commander:
             who = f"<@{commander_id}>" if commander_id else "—"
             lines.append(t("orders.commander-locks", loc, commander=who))
-        written = any(d.input == "text" for d in panel.decisions)
+        written = any(d.written for d in panel.decisions)
         lines.append(t("inputs.how" if written else "service.panel.how", loc))
     return fit(lines, room)
 
 
-SMALL = "-# "  # an option list under its field: the menu below offers the same options
+# SMALL ("-# "): an option list under its field, the menu below offering the same options.
 
 
 def fit(lines: list[str], limit: int) -> str:
@@ -395,6 +446,7 @@ def decision_lines(
     drafts: Any,
     loc: str,
     written: Mapping[str, str] | None = None,
+    steps: Mapping[str, StepsDraft] | None = None,
 ) -> list[str]:
     """Per field: what is picked, then (small) every option with what it gives now, then
     what is left out and why."""
@@ -402,7 +454,17 @@ def decision_lines(
     lines: list[str] = []
     for decision in decisions:
         picked = drafts.get(decision.field)
-        if decision.input == "text" and picked is not None:
+        built = (steps or {}).get(decision.field)
+        if built is not None and built.picks and picked is None:
+            # Half built: the picks so far, and what the next step is.
+            made = " · ".join(step_words(plugin, decision, built, loc))
+            state = t(
+                "inputs.steps.building",
+                loc,
+                picks=made,
+                step=step_name(decision, len(built.picks), loc),
+            )
+        elif decision.written and picked is not None:
             # A text as its side wrote it (a sealed one as its cards), in the game's words.
             own = written.get(decision.field, picked) if written is not None else picked
             state = "✓ " + presenter.option_text(scenario, decision.field, own, loc)
@@ -424,6 +486,8 @@ def decision_lines(
         for reason, names in grouped.items():
             option = " · ".join(names)
             lines.append(t("service.panel.excluded", loc, option=option, reason=reason).strip())
+        if built is not None:
+            lines += step_left_out(plugin, decision, built, loc)
     return lines
 
 
@@ -452,10 +516,11 @@ def picked_words(
     return menu_words(plugin, scenario, decision, loc)[ids.index(picked)]
 
 
-def page_of(panel: PanelData, field: str) -> int:
-    """The page whose controls hold ``field`` (0 for a field the panel does not show)."""
+def page_of(panel: PanelData, field: str, *, steps: bool = False) -> int:
+    """The page whose controls hold ``field`` (0 for a field the panel does not show);
+    ``steps``: the page of its steps, for a choice built in steps."""
     for index, page in enumerate(pages_of(panel.decisions)):
-        if any(d.field == field for d in page):
+        if any(d.field == field and by_steps(d) == steps for d in page):
             return index
     return 0
 
@@ -472,8 +537,11 @@ def _selects(
     for decision in shown:
         if decision.input == "confirm":
             continue  # two buttons (``_confirm``)
+        if not decision.options:
+            out += _step_selects(plugin, panel, loc, decision, readonly)
+            continue
         picked = panel.drafts.get(decision.field)
-        if decision.input == "text":
+        if decision.written:
             picked = panel.written.get(decision.field, picked)  # a quick pick is a text
         words = menu_words(plugin, scenario, decision, loc)
         # A select holds 25 options at most; rulesets keep their lists shorter than that.
@@ -500,13 +568,88 @@ def _selects(
                 field=decision.field,
                 options=choices,
                 placeholder=t(
-                    "inputs.quick" if decision.input == "text" else "orders.placeholder",
+                    "inputs.quick" if decision.written else "orders.placeholder",
                     loc,
                     field=field_text(decision.field, loc, decision.label),
                 ),
                 disabled=readonly,
             )
         )
+        out += _step_selects(plugin, panel, loc, decision, readonly)
+    return tuple(out)
+
+
+NOTHING_YET = "-"  # the one option of a step not reachable yet (a select needs one)
+
+
+def _step_selects(
+    plugin: Plugin[Any, Any], panel: PanelData, loc: str, decision: Decision, readonly: bool
+) -> list[SelectSpec]:
+    """One select per step of a choice built in steps: each step reached offers what the
+    picks before it allow, its pick marked; a step not reached yet is shown greyed, saying
+    which step comes first, so the rows stay where they are as the choice is built."""
+    if decision.input != "steps":
+        return []
+    built = panel.steps.get(decision.field) or StepsDraft((), (), False)
+    field = field_text(decision.field, loc, decision.label)
+    out = []
+    for index in range(decision.steps):
+        name = step_name(decision, index, loc)
+        menu: Step | None = built.menus[index] if index < len(built.menus) else None
+        picked = built.picks[index] if index < len(built.picks) else None
+        if menu is None or not menu.options:
+            if menu is None and index < len(built.picks):
+                continue  # the choice was whole in fewer steps
+            key = "inputs.step.waiting" if menu is None else "inputs.step.dead-end"
+            key = "inputs.step.none" if menu is not None and not index else key
+            before = step_name(decision, index - 1, loc) if index else name
+            placeholder = t(key, loc, field=field, step=name, before=before)
+            choices: tuple[ChoiceSpec, ...] = (ChoiceSpec("—", NOTHING_YET, None, False),)
+            disabled = True
+        else:
+            placeholder = t("inputs.step.placeholder", loc, field=field, step=name)
+            choices = tuple(
+                ChoiceSpec(
+                    clip(plugin.presenter.step_text(decision.field, option, loc), LABEL_LIMIT),
+                    option.id,
+                    clip(option.detail, LABEL_LIMIT) if option.detail else None,
+                    option.id == picked,
+                )
+                for option in menu.options[:MAX_OPTIONS]
+            )
+            disabled = readonly
+        out.append(
+            SelectSpec(
+                field=decision.field,
+                options=choices,
+                placeholder=clip(placeholder, 150),
+                disabled=disabled,
+                step=index,
+                token=steps_token(built.picks[:index]),
+            )
+        )
+    return out
+
+
+def _restarts(
+    panel: PanelData, loc: str, shown: list[Decision], buttons: tuple[ButtonSpec, ...]
+) -> tuple[ButtonSpec, ...]:
+    """A Start again button for each choice of the page built in steps with a pick made,
+    after the Write button, while the buttons' row has room (five a row)."""
+    started = [
+        d
+        for d in shown
+        if by_steps(d) and (panel.steps.get(d.field) or StepsDraft((), (), False)).picks
+    ]
+    out = list(buttons)
+    for decision in started:
+        if len(out) >= 4:  # the page button may still follow
+            break
+        label = t("inputs.steps.restart", loc)
+        if len(started) > 1:
+            name = clip(field_text(decision.field, loc, decision.label), PAGE_NAME)
+            label = t("inputs.steps.restart-field", loc, field=name)
+        out.insert(1, ButtonSpec("restart", label, "secondary", False, field=decision.field))
     return tuple(out)
 
 

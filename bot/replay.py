@@ -346,6 +346,8 @@ class _Composer:
         # A per-unit field is named by its unit's public words (a pilot and his plane), as
         # the reveal names it, not by the engine's id for the unit.
         labels = {d.field: d.label for d in self.rules.pending(played.before) if d.label}
+        # An option naming a unit by its id is worded from the view it was chosen in.
+        seen = self.public(played.before)
         chosen = []
         for side in self.rules.side_ids:
             lock = locks.get(side)
@@ -370,7 +372,9 @@ class _Composer:
                 pairs = tuple(
                     (
                         field_word(name, self.loc, labels.get(name, "")),
-                        self.presenter.option_text(self.scenario, name, choice[name], self.loc),
+                        self.presenter.option_text(
+                            self.scenario, name, choice[name], self.loc, seen
+                        ),
                     )
                     for name in fields
                 )

@@ -43,7 +43,10 @@ from bot.service_model import (
     RoundInfo,
     ServiceError,
     TickResult,
+    building_key,
+    choices_of,
     drafts_version,
+    text_refused,
 )
 from bot.service_queries import QueryMixin
 from bot.service_rounds import (
@@ -59,6 +62,7 @@ from bot.service_rounds import (
     store_state,
 )
 from bot.service_settings import SettingsMixin
+from bot.service_steps import Drafting, StepsMixin
 from bot.service_upgrade import UpgradeMixin
 from db.repository import (
     CampaignRow,
@@ -75,7 +79,7 @@ from engine.ruleset import Decision, Refusal
 log = logging.getLogger(__name__)
 
 
-class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
+class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, StepsMixin):
     """Campaign set-up, secret orders, resolution and moderation, safe across restarts."""
 
     async def set_gm_role(self, guild_id: int, role_id: int | None, *, by: int = 0) -> None:
@@ -219,8 +223,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
     ) -> PlayerInfo:
         """The GM seats a player (at any time, a removed one included); audited."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             side = parse_side(self._plugin(campaign), side)
             self._require_other_gm(campaign, by, user_id)
             return await self._add(tx, campaign, user_id, side, by=by, reason=reason)
@@ -319,8 +322,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
     async def start(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> RoundInfo:
         """Open turn 1's orders round; every side needs a commander."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             if campaign.status != "setup":
                 raise ServiceError("already-started")
             present = await self._commanders(tx, campaign.id)
@@ -376,32 +378,12 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
         comes back with its refusal. A refusal of the whole (a round over, a side locked)
         is raised, and then nothing is drafted. ``panel_side``: the side whose panel the
         modal came from; a player of another side is refused before anything is read."""
-        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
         async with self.repo.transaction(campaign_id) as tx:
-            # The campaign's writer lock is held: these rows stay as read until we write.
-            rows = await tx.panel_rows(campaign_id, user_id)
-            campaign, player = rows.campaign, rows.player
-            if campaign is None:
-                raise ServiceError("unknown-campaign", campaign=campaign_id)
-            if player is None or player.left_at is not None:
-                raise ServiceError("not-player")
-            side = player.side
-            if panel_side is not None and not secrecy.may_read_drafts(
-                secrecy.Viewer.player(side), panel_side
-            ):
-                raise ServiceError("wrong-side", panel_side=panel_side, side=side)
-            self._require_playing(campaign)
-            live = self._open_round(rows.live, round_id)
-            self._require_seated_before(player, live)
-            if side in rows.locks:
-                raise ServiceError("already-locked")
-            if rows.snapshot is None:
-                raise RuntimeError(f"snapshot {live.snapshot_before_id} is missing")
-            plugin = self._plugin(campaign)
-            rules = plugin.rules
-            state = await load_state(tx, rules, rows.snapshot, history=False)
-            decisions = {d.field: d for d in side_decisions(rules, state, side)}
+            at = await self._drafting(tx, campaign_id, user_id, round_id, panel_side)
+            campaign, side, live, plugin, rules, state, rows = (
+                at.campaign, at.side, at.live, at.plugin, at.rules, at.state, at.rows
+            )  # fmt: skip
+            decisions = at.decisions
             if len(texts) == 1 and next(iter(texts)) not in decisions:
                 raise ServiceError("unknown-field", field=next(iter(texts)))
             now = self._now()
@@ -416,15 +398,54 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 if isinstance(value, Refusal):
                     refused[field] = _refusal(plugin, campaign.scenario, decision, text, value)
                     continue
-                if drafts.get(field) == value:
+                if drafts.get(field) == value and building_key(field) not in drafts:
                     continue  # the same again (a double submit): nothing to write
                 await tx.record_draft(campaign.id, live.id, side, field, value, user_id, now)
                 drafts[field] = value
+                if building_key(field) in drafts:  # written whole: its steps give way
+                    await tx.clear_draft(live.id, side, building_key(field))
+                    del drafts[building_key(field)]
             # The side's drafts as they now stand, without reading them back (byte order,
             # as the stores sort them: code point order is UTF-8's byte order).
             drafts = dict(sorted(drafts.items()))
             panel = await self._panel(tx, campaign_id, user_id, rows=replace(rows, drafts=drafts))
             return panel, refused
+
+    async def _drafting(
+        self,
+        tx: Transaction,
+        campaign_id: int,
+        user_id: int,
+        round_id: int,
+        panel_side: str | None,
+    ) -> Drafting:
+        """What drafting on a panel needs, in the campaign's write transaction, or the
+        refusal of the whole (a round over, a side locked, another side's panel)."""
+        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        # The campaign's writer lock is held: these rows stay as read until we write.
+        rows = await tx.panel_rows(campaign_id, user_id)
+        campaign, player = rows.campaign, rows.player
+        if campaign is None:
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        if player is None or player.left_at is not None:
+            raise ServiceError("not-player")
+        side = player.side
+        if panel_side is not None and not secrecy.may_read_drafts(
+            secrecy.Viewer.player(side), panel_side
+        ):
+            raise ServiceError("wrong-side", panel_side=panel_side, side=side)
+        self._require_playing(campaign)
+        live = self._open_round(rows.live, round_id)
+        self._require_seated_before(player, live)
+        if side in rows.locks:
+            raise ServiceError("already-locked")
+        if rows.snapshot is None:
+            raise RuntimeError(f"snapshot {live.snapshot_before_id} is missing")
+        plugin = self._plugin(campaign)
+        state = await load_state(tx, plugin.rules, rows.snapshot, history=False)
+        decisions = {d.field: d for d in side_decisions(plugin.rules, state, side)}
+        return Drafting(rows, campaign, side, live, plugin, state, decisions)
 
     async def lock(
         self,
@@ -472,7 +493,9 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
             snapshot = await snapshot_row(tx, live.snapshot_before_id)
             state = await load_state(tx, rules, snapshot, history=False)
             decisions = side_decisions(rules, state, side)
-            drafts = await tx.drafts(live.id, side)
+            # A choice still being built in steps is not drafted: Lock names it missing.
+            raw = await tx.drafts(live.id, side)
+            drafts = choices_of(raw)
             if version is not None and version != drafts_version(drafts):
                 raise ServiceError("panel-outdated")
             missing = [d.field for d in decisions if d.field not in drafts]
@@ -511,7 +534,7 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
                 live = dataclasses.replace(live, status="resolving")
             # The panel as the lock leaves it, from the rows just read: the drafts are
             # unchanged by locking.
-            rows = PanelRows(campaign, player, live, snapshot, dict(locks), dict(drafts))
+            rows = PanelRows(campaign, player, live, snapshot, dict(locks), dict(raw))
             panel = await self._panel(tx, campaign_id, user_id, rows=rows)
         resolved = await self._resolve(round_id) if complete else False
         if resolved:
@@ -563,9 +586,10 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin):
 
 
 def read_value(rules: Any, state: Any, decision: Decision, text: str) -> str | Refusal:
-    """The value a draft of ``decision`` stores for what was picked or typed: a text as the
-    ruleset reads it, a menu's or a confirm's option as it is."""
-    if decision.input == "text":
+    """The value a draft of ``decision`` stores for what was picked or typed: a text (or a
+    choice built in steps) as the ruleset reads it, a menu's or a confirm's option as it
+    is."""
+    if decision.written:
         if len(text) > TEXT_INPUT_LIMIT:
             return Refusal("text-too-long", {"limit": TEXT_INPUT_LIMIT})
         return rules.read_text(state, decision, text)  # type: ignore[no-any-return]
@@ -578,16 +602,9 @@ def _refusal(
 ) -> ServiceError:
     """A refused draft in words: a menu's option by its name (``_illegal``), a typed text
     quoted back with the ruleset's reason and the unit it was written for."""
-    if decision.input != "text":
+    if not decision.written:
         return _illegal(plugin, scenario, decision.field, text, refusal.reason)
-    return ServiceError(
-        "illegal-text",
-        reason=refusal.reason,
-        reason_params=dict(refusal.params),
-        field=decision.field,
-        field_label=decision.label,
-        text=" ".join(text.split()),
-    )
+    return text_refused(decision, text, refusal)
 
 
 def _illegal(

@@ -117,6 +117,14 @@ class ServiceCore:
             raise ServiceError("unknown-campaign", campaign=campaign_id)
         return campaign
 
+    async def _gm_campaign(
+        self, tx: Transaction, campaign_id: int, by: int, roles: Collection[int]
+    ) -> CampaignRow:
+        """The campaign, for its GM only (or the server's GM role, or an admin)."""
+        campaign = await self._campaign(tx, campaign_id)
+        await self._require_gm(tx, campaign, by, roles)
+        return campaign
+
     async def _require_gm(
         self, tx: Transaction, campaign: CampaignRow, by: int, roles: Collection[int]
     ) -> None:

@@ -59,8 +59,7 @@ class ModerationMixin(ServiceCore):
         self, campaign_id: int, by: int, user_id: int, reason: str, *, roles: Collection[int] = ()
     ) -> None:
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             self._require_other_gm(campaign, by, user_id)
             player = await self._member(tx, campaign, user_id)
             now = self._now()
@@ -92,8 +91,7 @@ class ModerationMixin(ServiceCore):
         """Refuse now a kick, seat or substitution the GM would make of himself, so he is
         not asked to confirm what the action refuses (``_require_other_gm``)."""
         async with self.repo.read() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             self._require_other_gm(campaign, by, *users)
 
     async def substitute(
@@ -159,8 +157,7 @@ class ModerationMixin(ServiceCore):
         self, campaign_id: int, by: int, reason: str = "", *, roles: Collection[int] = ()
     ) -> None:
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             if campaign.status != "active":
                 raise ServiceError("not-active")
             now = self._now()
@@ -177,8 +174,7 @@ class ModerationMixin(ServiceCore):
     ) -> RoundInfo | None:
         """Resume; the deadline and reminders move later by the time spent paused."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             if campaign.status != "paused":
                 raise ServiceError("not-paused")
             now = self._now()
@@ -207,8 +203,7 @@ class ModerationMixin(ServiceCore):
         if seconds <= 0 or seconds > MAX_ROUND_SECONDS:
             raise ServiceError("bad-duration")
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             self._require_live(campaign)
             live = await tx.live_round(campaign.id)
             if live is None or live.status != "open" or live.deadline_at is None:
@@ -238,8 +233,7 @@ class ModerationMixin(ServiceCore):
     async def redeliver(self, campaign_id: int, by: int, *, roles: Collection[int] = ()) -> int:
         """Make every undelivered announcement of the campaign due now; how many."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             count = await tx.redeliver(campaign.id, self._now())
             await self._audit(tx, campaign, by, "redeliver", "", count=count)
             return count
@@ -249,8 +243,7 @@ class ModerationMixin(ServiceCore):
     ) -> list[str]:
         """Resolve the open round at once; sides that have not locked get the default."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             self._require_live(campaign)
             live = await tx.live_round(campaign.id)
             if live is None:
@@ -301,8 +294,7 @@ class ModerationMixin(ServiceCore):
         after any wait (until it expires) and across restarts.
         """
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             now = self._now()
             data = {"action": action, "params": dict(params), "expires_at": now + REQUEST_SECONDS}
             return await tx.add_audit(
@@ -349,8 +341,7 @@ class ModerationMixin(ServiceCore):
     ) -> None:
         """Refuse now what ``rollback`` would refuse, so the GM is not asked to confirm it."""
         async with self.repo.read() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             await self._rollback_target(tx, campaign, to_turn)
 
     async def _rollback_target(
@@ -380,8 +371,7 @@ class ModerationMixin(ServiceCore):
         if is_blank(reason):  # invisible characters are no reason either
             raise ServiceError("reason-required")
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             rounds, target = await self._rollback_target(tx, campaign, to_turn)
             ctx = self._ctx()
             voided = [r.id for r in rounds if r.id >= target.id]
@@ -452,8 +442,7 @@ class ModerationMixin(ServiceCore):
     ) -> None:
         """End the campaign as it stands (the open round is abandoned); the seed is revealed."""
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             self._require_live(campaign)
             live = await tx.live_round(campaign.id)
             if live is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from engine.ruleset import Decision, View
+from engine.ruleset import Decision, Step, View
 
 MISSING_POLICIES = ("default", "drafts")
 MIN_ROUND_SECONDS = 60
@@ -140,6 +140,64 @@ class RoundInfo:
     deadline: datetime | None
 
 
+# A draft row holding a choice built in steps that is not whole yet: the field's name and
+# this mark ('#' never occurs in a field's name, so it never meets a real field). Only the
+# side's own panel reads it; a lock, a deadline and the odds read choices alone.
+BUILDING = "#steps"
+
+
+def building_key(field: str) -> str:
+    return f"{field}{BUILDING}"
+
+
+def choices_of(drafts: Mapping[str, str]) -> dict[str, str]:
+    """A side's drafted choices, without its choices still being built in steps."""
+    return {name: value for name, value in drafts.items() if not name.endswith(BUILDING)}
+
+
+def builds_of(drafts: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """The picks made so far of each choice still being built in steps, by field."""
+    return {
+        name.removesuffix(BUILDING): tuple(value.split())
+        for name, value in drafts.items()
+        if name.endswith(BUILDING)
+    }
+
+
+def text_refused(decision: Decision, text: str, refusal: Any) -> ServiceError:
+    """A written value refused (a text, or the picks of a choice built in steps): quoted
+    back with the ruleset's reason (a ``Refusal``) and the unit it was for."""
+    return ServiceError(
+        "illegal-text",
+        reason=refusal.reason,
+        reason_params=dict(refusal.params),
+        field=decision.field,
+        field_label=decision.label,
+        text=" ".join(text.split()),
+    )
+
+
+@dataclass(frozen=True)
+class StepsDraft:
+    """A choice built in steps as its side's panel shows it: the picks made (of a whole
+    choice, or of one still being built), and the menu of each step up to the next one to
+    pick (``menus[i]`` offers step ``i + 1``; a whole choice has one per pick)."""
+
+    picks: tuple[str, ...]
+    menus: tuple[Step, ...]
+    whole: bool
+
+    def prefix(self, step: int) -> tuple[str, ...]:
+        return self.picks[:step]
+
+
+def steps_token(picks: tuple[str, ...]) -> str:
+    """A short fingerprint of the picks before a step: a step's select carries it, so a
+    click on a select drawn over other picks (an older copy of the panel) changes nothing."""
+    text = "\x1f".join(picks)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
+
+
 @dataclass(frozen=True)
 class PanelData:
     """Everything a commander's order panel shows, for the round their side is in."""
@@ -163,6 +221,8 @@ class PanelData:
     # back to its cards), for this side's panel and modal only.
     written: Mapping[str, str] = field(default_factory=dict)
     public: bool = False  # a round with nothing secret: submitted, not sealed
+    # Each choice built in steps, its picks and the menus of its steps (this side's only).
+    steps: Mapping[str, StepsDraft] = field(default_factory=dict)
 
     @property
     def missing(self) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from bot.service_model import (
     SideStatus,
     StatusData,
     choice_of,
+    choices_of,
 )
 from bot.service_rounds import (
     state_of,
@@ -269,8 +270,7 @@ class QueryMixin(ServiceCore):
         the players: a look nobody can see would be a look nobody can question.
         """
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             if not secrecy.may_peek(campaign.gm_sees_secrets, secrecy.Viewer(gm=True)):
                 raise ServiceError("secrets-hidden")
             if await tx.player(campaign.id, by) is not None:
@@ -281,7 +281,7 @@ class QueryMixin(ServiceCore):
             if live is None:
                 raise ServiceError("no-open-round")
             sides = self._plugin(campaign).rules.side_ids
-            drafts = {side: await tx.drafts(live.id, side) for side in sides}
+            drafts = {side: choices_of(await tx.drafts(live.id, side)) for side in sides}
             await self._audit(
                 tx, campaign, by, "peek", "", round=live.id, turn=live.turn, kind=live.kind
             )

@@ -25,8 +25,11 @@ from bot.service_cache import SizedLru, budget_bytes
 from bot.service_model import (
     PanelData,
     SeedSource,
+    StepsDraft,
+    builds_of,
     canonical_choice,
     choice_of,
+    choices_of,
     receipt_of,
 )
 from db.repository import (
@@ -404,7 +407,8 @@ async def panel_data(
     lock = (locks if locks is not None else await tx.standing_locks(live.id)).get(side)
     before_deadline = live.deadline_at is None or now < live.deadline_at
     decisions = side_decisions(rules, state, side)
-    drafted = dict(drafts) if drafts is not None else await tx.drafts(live.id, side)
+    rows = dict(drafts) if drafts is not None else await tx.drafts(live.id, side)
+    drafted = choices_of(rows)
     return PanelData(
         campaign_id=campaign.id,
         round_id=live.id,
@@ -433,10 +437,39 @@ async def panel_data(
         written={
             d.field: rules.text_of(state, d, drafted[d.field])
             for d in decisions
-            if d.input == "text" and d.field in drafted
+            if d.written and d.field in drafted
         },
         public=rules.public_round(live.kind),
+        steps={
+            d.field: steps_draft(rules, state, d, drafted, builds_of(rows))
+            for d in decisions
+            if d.input == "steps"
+        },
     )
+
+
+def steps_draft(
+    rules: AnyRules,
+    state: Any,
+    decision: Decision,
+    drafted: Mapping[str, str],
+    builds: Mapping[str, tuple[str, ...]],
+) -> StepsDraft:
+    """A choice built in steps as its side's panel shows it: the picks still being built,
+    else those of the whole choice drafted (none when it was written otherwise), and the
+    menu of every step up to the next one."""
+    picks = builds.get(decision.field)
+    if picks is None:
+        value = drafted.get(decision.field)
+        picks = rules.steps_of(state, decision, value) if value is not None else ()
+    menus = []
+    for index in range(min(len(picks) + 1, decision.steps)):
+        step = rules.next_step(state, decision, picks[:index])
+        if step is None:
+            break
+        menus.append(step)
+    whole = len(menus) == len(picks) and decision.field in drafted
+    return StepsDraft(picks=picks, menus=tuple(menus), whole=whole)
 
 
 async def notify(
@@ -609,7 +642,10 @@ async def _lock_idle_sides(
     whose guns follow a standing order): a lock click that decides nothing is a
     chore, and a side away for a day would hold the round up for nothing."""
     rules = ctx.plugin(campaign).rules
-    idle = [side for side in rules.side_ids if not side_decisions(rules, state, side)]
+    # One ``pending`` for every side: a state just resolved has no storage key, so its
+    # decisions are not memoised, and asking side by side worked them out once per side.
+    asked = {decision.side for decision in pending_of(rules, state)}
+    idle = [side for side in rules.side_ids if side not in asked]
     if not idle:
         return idle
     round_row = await tx.round(round_id)

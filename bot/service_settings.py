@@ -122,8 +122,7 @@ class SettingsMixin(ServiceCore):
     ) -> list[tuple[str, Any, Any]]:
         """What the change would do, or the refusal it would meet; nothing is written."""
         async with self.repo.read() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             changed, _switched = await self._changes_or_refuse(tx, campaign, change)
             return changed
 
@@ -167,8 +166,7 @@ class SettingsMixin(ServiceCore):
         if not reason.strip():
             raise ServiceError("no-reason")
         async with self.repo.transaction() as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            await self._require_gm(tx, campaign, by, roles)
+            campaign = await self._gm_campaign(tx, campaign_id, by, roles)
             changed, switched = await self._changes_or_refuse(tx, campaign, change)
             fields: dict[str, Any] = {}
             if change.round_seconds is not None:

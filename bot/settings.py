@@ -46,9 +46,10 @@ class Settings(BaseSettings):
     def _lower_locale(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
-    def _blank_guild(cls, value: object) -> object:
+    def _blank_is_unset(cls, value: object) -> object:
+        # "DEV_GUILD_ID=" left empty in .env means not set, not a number that fails to parse.
         if isinstance(value, str) and not value.strip():
             return None
         return value
@@ -59,13 +60,6 @@ class Settings(BaseSettings):
         # Discord ids are positive 64-bit numbers; -5 or 0 would only fail later, at sync.
         if value is not None and not 0 < value < 2**64:
             raise ValueError("a server id is a positive number")
-        return value
-
-    @field_validator("shard_count", mode="before")
-    @classmethod
-    def _blank_count(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
         return value
 
     @field_validator("shard_count")

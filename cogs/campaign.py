@@ -42,6 +42,8 @@ from cogs.common import (
     say_in,
 )
 from cogs.pick import (
+    OTHER_CAMPAIGN,
+    CampaignNumber,
     campaign_choices,
     chosen_campaign,
     note,
@@ -674,14 +676,12 @@ class CampaignCog(commands.Cog):
             key="cmd.campaign.info.desc",
         ),
     )
-    @app_commands.describe(
-        campaign="another campaign of this server, running or finished (default: this channel's)"
-    )
+    @app_commands.describe(campaign=OTHER_CAMPAIGN)
     @app_commands.autocomplete(campaign=campaign_choices)
     async def info(
         self,
         interaction: discord.Interaction[Any],
-        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+        campaign: CampaignNumber | None = None,
     ) -> None:
         found = await chosen_campaign(interaction, campaign)
         if found is None:
@@ -816,14 +816,12 @@ class CampaignCog(commands.Cog):
     @campaign.command(
         name="export", description=_T("Download the campaign record (GM)", key="cmd.export.desc")
     )
-    @app_commands.describe(
-        campaign="another campaign of this server, running or finished (default: this channel's)"
-    )
+    @app_commands.describe(campaign=OTHER_CAMPAIGN)
     @app_commands.autocomplete(campaign=campaign_choices)
     async def export(
         self,
         interaction: discord.Interaction[Any],
-        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+        campaign: CampaignNumber | None = None,
     ) -> None:
         info = await chosen_campaign(interaction, campaign)
         if info is None:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Self
 
 import discord
 from discord import app_commands
@@ -40,7 +40,7 @@ from bot import boards, controls, secrecy
 from bot import panel as panels
 from bot.client import answer_in, send_ephemeral
 from bot.i18n import t, word
-from bot.panel import TEXT_LIMIT, PanelSpec, clip
+from bot.panel import TEXT_LIMIT, PanelSpec, SelectSpec, clip
 from bot.service_model import CampaignInfo, PanelData, ServiceError, short_receipt
 from bot.translator import _T
 from cogs import common
@@ -68,6 +68,8 @@ STYLES = {
     "secondary": discord.ButtonStyle.secondary,
 }
 BUTTONS: dict[str, type[_PanelButton]] = {}
+# Selects other cogs draw (a step of a choice built in steps), by what they are for.
+SELECTS: dict[str, Any] = {}
 
 
 def compose(services: Services, info: CampaignInfo, panel: PanelData, page: int = 0) -> PanelSpec:
@@ -91,21 +93,18 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
     """One select per decision field (legal options only), then Lock / Unlock / Help."""
     view = discord.ui.View(timeout=None)
     for row, select in enumerate(spec.selects):
+        step = SELECTS.get("step")
+        if select.step is not None:
+            if step is not None:  # a step of a choice built in steps (``cogs.steps``)
+                view.add_item(step.drawn(spec, select, row))
+            continue
         view.add_item(
             FieldSelect(
                 spec.campaign_id,
                 spec.round_id,
                 spec.side,
                 select.field,
-                options=[
-                    discord.SelectOption(
-                        label=choice.label,
-                        value=choice.value,
-                        description=choice.description,
-                        default=choice.default,
-                    )
-                    for choice in select.options
-                ],
+                options=select_options(select),
                 placeholder=select.placeholder,
                 disabled=select.disabled,
                 row=row,
@@ -155,9 +154,23 @@ def panel_view(spec: PanelSpec) -> discord.ui.View:
             row=row,
             version=spec.version,
             page=spec.page,
+            field=button.field,
         )
         view.add_item(item)
     return view
+
+
+def select_options(select: SelectSpec) -> list[discord.SelectOption]:
+    """A composed select's options as Discord's."""
+    return [
+        discord.SelectOption(
+            label=choice.label,
+            value=choice.value,
+            description=choice.description,
+            default=choice.default,
+        )
+        for choice in select.options
+    ]
 
 
 def _closed_copy(message: discord.Message) -> discord.ui.View:
@@ -185,6 +198,11 @@ def _disabled(child: Any, row: int) -> discord.ui.Item[Any] | None:
             disabled=True,
             row=row,
         )
+    step = SELECTS.get("step")
+    found = step.__discord_ui_compiled_template__.fullmatch(custom_id) if step else None
+    if step is not None and found is not None and isinstance(child, discord.SelectMenu):
+        greyed: discord.ui.Item[Any] = step.closed(found, child, row)  # a choice's step
+        return greyed
     if not isinstance(child, discord.Button):
         return None
     for kind in (LockButton, HelpButton):
@@ -209,10 +227,18 @@ _guarded = common.guarded
 
 
 async def _context(
-    interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
+    interaction: discord.Interaction[Any],
+    campaign_id: int,
+    round_id: int,
+    side: str,
+    *,
+    defer: bool = True,
 ) -> tuple[CampaignInfo, PanelData] | None:
     """The campaign and the clicker's panel, or None once the click has been answered (a
-    refusal rises to ``guarded``)."""
+    refusal rises to ``guarded``). The click is deferred first unless ``defer`` is False:
+    a click that opens a modal must answer with the modal itself."""
+    if defer:
+        await interaction.response.defer()
     svc = common.campaigns(interaction)
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is None:
@@ -308,7 +334,6 @@ async def on_select(
     field: str,
     values: Sequence[str],
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -331,7 +356,6 @@ async def on_page(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str, page: int
 ) -> None:
     """The next page of a panel's menus (more fields than select rows)."""
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is not None:
         await _show(interaction, *found, page)
@@ -380,7 +404,6 @@ async def on_lock(
 async def on_unlock(
     interaction: discord.Interaction[Any], campaign_id: int, round_id: int, side: str
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -409,7 +432,44 @@ async def on_help(interaction: discord.Interaction[Any], campaign_id: int) -> No
 # ------------------------------------------------------------------------------ controls
 
 
+def one_pick(
+    custom_id: str,
+    options: list[discord.SelectOption],
+    placeholder: str | None,
+    disabled: bool,
+) -> discord.ui.Select[Any]:
+    """A panel's select: one option picked at a time."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options,
+        placeholder=clip(placeholder, 150) if placeholder else None,
+        min_values=1,
+        max_values=1,
+        disabled=disabled,
+    )
+
+
+class _OnPanel:
+    """What every control of an order panel shares: the campaign, round and side in its id.
+    After a restart they are read back from the id; the template's other groups (a field, a
+    page, a lock's version) are handed to the control by name."""
+
+    campaign_id: int
+    round_id: int
+    side: str
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        ids = ("campaign", "round", "side")
+        more = {k: v for k, v in match.groupdict().items() if k not in ids and v is not None}
+        control: Callable[..., Self] = cls  # each control's own __init__: the ids, then its own
+        return control(int(match["campaign"]), int(match["round"]), match["side"], **more)
+
+
 class FieldSelect(
+    _OnPanel,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"sortie:o:{IDS}:{SIDE}:{FIELD}",  # a per-unit field too: program:P3
 ):
@@ -425,31 +485,10 @@ class FieldSelect(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"sortie:o:{campaign_id}:{round_id}:{side}:{field}",
-                options=options or [],
-                placeholder=clip(placeholder, 150) if placeholder else None,
-                min_values=1,
-                max_values=1,
-                disabled=disabled,
-            ),
-            row=row,
-        )
-        self.campaign_id = campaign_id
-        self.round_id = round_id
-        self.side = side
+        custom_id = f"sortie:o:{campaign_id}:{round_id}:{side}:{field}"
+        super().__init__(one_pick(custom_id, options or [], placeholder, disabled), row=row)
+        self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
         self.field = field
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-        /,
-    ) -> FieldSelect:
-        return cls(int(match["campaign"]), int(match["round"]), match["side"], match["field"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(self.item.values)
@@ -463,7 +502,9 @@ class FieldSelect(
 
 
 # The shared body of the panel's buttons; its own template matches nothing on purpose.
-class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sortie:_:(?!)"):
+class _PanelButton(
+    _OnPanel, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sortie:_:(?!)"
+):
     action = "_"
 
     def __init__(
@@ -489,9 +530,7 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
             ),
             row=row,
         )
-        self.campaign_id = campaign_id
-        self.round_id = round_id
-        self.side = side
+        self.campaign_id, self.round_id, self.side = campaign_id, round_id, side
         self.version = version
 
     def custom_id_of(
@@ -499,22 +538,6 @@ class _PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"so
     ) -> str:
         custom_id = f"sortie:{self.action}:{campaign_id}:{round_id}:{side}"
         return f"{custom_id}:{version}" if self.action == "lock" and version else custom_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-        /,
-    ) -> _PanelButton:
-        groups = match.groupdict()
-        return cls(
-            int(match["campaign"]),
-            int(match["round"]),
-            match["side"],
-            version=groups.get("version") or "",
-        )
 
 
 class LockButton(

@@ -20,6 +20,11 @@ from bot.service_model import CampaignInfo, ServiceError
 from cogs.common import campaigns, locale, say
 from rendering.text import scenario_name as localized_scenario
 
+# The optional campaign of /status, /log, /campaign info and /campaign export: any of the
+# server's, by its number (``campaign_choices`` completes it), said one way everywhere.
+OTHER_CAMPAIGN = "another campaign of this server, running or finished (default: this channel's)"
+CampaignNumber = app_commands.Range[int, 1, 2**53]
+
 CHOICE_LIMIT = 25  # Discord shows at most 25 completions
 
 

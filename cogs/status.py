@@ -14,7 +14,14 @@ from bot.i18n import t
 from bot.logtext import describe
 from bot.translator import _T
 from cogs.common import campaigns, guarded, locale, say
-from cogs.pick import campaign_choices, chosen_campaign, component_campaign, note
+from cogs.pick import (
+    OTHER_CAMPAIGN,
+    CampaignNumber,
+    campaign_choices,
+    chosen_campaign,
+    component_campaign,
+    note,
+)
 
 PER_PAGE = 10
 
@@ -130,14 +137,14 @@ class StatusCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         public="post it in the channel for everyone (default: only you)",
-        campaign="another campaign of this server, running or finished (default: this channel's)",
+        campaign=OTHER_CAMPAIGN,
     )
     @app_commands.autocomplete(campaign=campaign_choices)
     async def status(
         self,
         interaction: discord.Interaction[Any],
         public: bool = False,
-        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+        campaign: CampaignNumber | None = None,
     ) -> None:
         info = await chosen_campaign(interaction, campaign)
         if info is None:
@@ -183,14 +190,14 @@ class StatusCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         turn="only this turn",
-        campaign="another campaign of this server, running or finished (default: this channel's)",
+        campaign=OTHER_CAMPAIGN,
     )
     @app_commands.autocomplete(campaign=campaign_choices)
     async def log(
         self,
         interaction: discord.Interaction[Any],
         turn: app_commands.Range[int, 1, 99] | None = None,
-        campaign: app_commands.Range[int, 1, 2**53] | None = None,
+        campaign: CampaignNumber | None = None,
     ) -> None:
         info = await chosen_campaign(interaction, campaign)
         if info is None:

@@ -107,7 +107,7 @@ async def on_write(
 ) -> None:
     """Open the modal of the page's text fields. It must be the click's first answer, so
     nothing is deferred: the panel is one glance at the database."""
-    found = await _context(interaction, campaign_id, round_id, side)
+    found = await _context(interaction, campaign_id, round_id, side, defer=False)
     if found is None:
         return
     info, panel = found
@@ -180,7 +180,6 @@ async def on_confirm(
     field: str,
     index: int,
 ) -> None:
-    await interaction.response.defer()
     found = await _context(interaction, campaign_id, round_id, side)
     if found is None:
         return
@@ -218,14 +217,6 @@ class WriteButton(_PanelButton, template=rf"sortie:write:{IDS}:{SIDE}:(?P<page>\
     ) -> str:
         return f"sortie:write:{campaign_id}:{round_id}:{side}:{int(more.get('page', 0))}"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> WriteButton:
-        return cls(
-            int(match["campaign"]), int(match["round"]), match["side"], page=int(match["page"])
-        )
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await common.guarded(
             interaction,
@@ -246,18 +237,6 @@ class ConfirmButton(_PanelButton, template=rf"sortie:y:{IDS}:{SIDE}:(?P<index>[0
     ) -> str:
         index, field = int(more.get("index", 0)), str(more.get("field", ""))
         return f"sortie:y:{campaign_id}:{round_id}:{side}:{index}:{field}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ConfirmButton:
-        return cls(
-            int(match["campaign"]),
-            int(match["round"]),
-            match["side"],
-            field=match["field"],
-            index=int(match["index"]),
-        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await common.guarded(

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,14 +81,29 @@ def _install(temporary: Path, destination: Path) -> BackupResult:
     return BackupResult(destination, result.size_bytes, result.schema_version)
 
 
+@contextmanager
+def _copy_beside(destination: Path, source: str) -> Iterator[Path]:
+    """A temporary file beside ``destination`` to copy into; any failure (``source`` names
+    the side read from) becomes a ``BackupError``."""
+    temporary = _temporary(destination)
+    try:
+        yield temporary
+    except sqlite3.Error as exc:
+        raise BackupError(f"backup {source} failed: {exc}") from exc
+    except OSError as exc:
+        raise BackupError(f"backup to {destination} failed: {exc}") from exc
+    finally:
+        # Whatever happened, no half-written or unchecked copy is left behind.
+        temporary.unlink(missing_ok=True)
+
+
 def backup_file(source: Path, destination: Path) -> BackupResult:
     """Copy the live database at ``source`` to ``destination`` (blocking; run in a thread)."""
     if not source.exists():
         raise BackupError(f"no database at {source}")
     if source.resolve() == destination.resolve():
         raise BackupError("the backup path is the database itself")
-    temporary = _temporary(destination)
-    try:
+    with _copy_beside(destination, f"of {source}") as temporary:
         src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True)
         try:
             dst = sqlite3.connect(temporary)
@@ -97,19 +114,11 @@ def backup_file(source: Path, destination: Path) -> BackupResult:
         finally:
             src.close()
         return _install(temporary, destination)
-    except sqlite3.Error as exc:
-        raise BackupError(f"backup of {source} failed: {exc}") from exc
-    except OSError as exc:
-        raise BackupError(f"backup to {destination} failed: {exc}") from exc
-    finally:
-        # Whatever happened, no half-written or unchecked copy is left behind.
-        temporary.unlink(missing_ok=True)
 
 
 async def backup_connection(conn: aiosqlite.Connection, destination: Path) -> BackupResult:
     """Copy through an open connection (the caller holds the repository's lock)."""
-    temporary = _temporary(destination)
-    try:
+    with _copy_beside(destination, f"to {destination}") as temporary:
         # The target is used from aiosqlite's worker thread, hence check_same_thread=False.
         target = sqlite3.connect(temporary, check_same_thread=False)
         try:
@@ -117,9 +126,3 @@ async def backup_connection(conn: aiosqlite.Connection, destination: Path) -> Ba
         finally:
             target.close()
         return _install(temporary, destination)
-    except sqlite3.Error as exc:
-        raise BackupError(f"backup to {destination} failed: {exc}") from exc
-    except OSError as exc:
-        raise BackupError(f"backup to {destination} failed: {exc}") from exc
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -432,6 +432,11 @@ class Transaction(abc.ABC):
     async def drafts(self, round_id: int, side: str) -> dict[str, str]: ...
 
     @abc.abstractmethod
+    async def clear_draft(self, round_id: int, side: str, field: str) -> None:
+        """Forget one field's draft: a choice built in steps whose earlier step changed is
+        no longer whole."""
+
+    @abc.abstractmethod
     async def insert_lock(self, lock: NewLock) -> int: ...
 
     @abc.abstractmethod

@@ -531,6 +531,12 @@ class SqlTransaction(Transaction):
         )
         return {row["field"]: row["value"] for row in rows}
 
+    async def clear_draft(self, round_id: int, side: str, field: str) -> None:
+        await self._write(
+            "DELETE FROM drafts WHERE round_id = ? AND side = ? AND field = ?",
+            (round_id, side, field),
+        )
+
     async def insert_lock(self, lock: NewLock) -> int:
         return await self._insert_id(
             "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"

@@ -47,13 +47,18 @@ class Excluded(_Model):
 
 # How a decision is asked (docs/rulesets.md, "Inputs"): picked from a menu of at most 25
 # options, written as free text the ruleset reads (a Wings program "BL BL TR", a hex path),
-# or answered yes or no. The panel composer and the cogs draw each kind the same way for
-# every game: a select, a modal with quick picks beside it, two buttons.
-InputKind = Literal["menu", "text", "confirm"]
+# answered yes or no, or built in steps (card 1, 2, 3), each step's menu narrowed by the
+# picks before it. The panel composer and the cogs draw each kind the same way for every
+# game: a select, a modal with quick picks beside it, two buttons, one select per step.
+InputKind = Literal["menu", "text", "confirm", "steps"]
 INPUT_KINDS: tuple[InputKind, ...] = get_args(InputKind)
 # A per-unit field is "<family>:<unit>" (``program:P3``): the family is declared once as a
 # ``FieldSpec(per_unit=True)``, the units come and go with the state.
 UNIT_SEPARATOR = ":"
+# The picks of a choice built in steps, as one text: what the ruleset reads (``read_text``)
+# once the choice is whole, and what a player may type instead ("BL TR S").
+STEP_SEPARATOR = " "
+MAX_STEPS = 3  # selects one choice may take on a panel (one row stays for its quick picks)
 
 
 def unit_field(family: str, unit: str) -> str:
@@ -79,6 +84,9 @@ class Decision(_Model):
     ``menu`` and ``confirm``: ``options`` are the legal options, the only valid ids (a
     confirm has two, yes first). ``text``: any text ``Rules.read_text`` accepts is valid;
     ``options`` are a few quick picks (each a text it accepts), and ``default`` too.
+    ``steps``: any text ``Rules.read_text`` accepts is valid, as for a text, and the
+    choice may also be built a step at a time (``Rules.next_step``), in at most ``steps``
+    steps; ``options`` are quick picks of whole choices.
     ``label``: the unit a per-unit field is about, in public words ("Albert Ball ·
     Nieuport 17"), shown instead of the family's name.
     """
@@ -90,11 +98,36 @@ class Decision(_Model):
     default: str
     input: InputKind = "menu"
     label: str = ""
+    steps: int = Field(default=0, ge=0, le=MAX_STEPS)  # a ``steps`` decision's most steps
+
+    @property
+    def written(self) -> bool:
+        """Whether any text the ruleset reads is a value (a text, or a choice built in
+        steps, which may be typed whole as well): its Write button opens a modal."""
+        return self.input in ("text", "steps")
 
     def allows(self, option_id: str) -> bool:
         """Whether ``option_id`` is one of the listed options (for a text decision, one of
         its quick picks: ``Rules.accept`` says whether any value is valid)."""
         return any(option.id == option_id for option in self.options)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The next step of a choice built in steps: the options legal after the picks made
+    (at most 25, labelled in the ruleset's words; the presenter words them per language),
+    and those left out with their reason, as a menu's."""
+
+    options: tuple[Option, ...]
+    excluded: tuple[Excluded, ...] = ()
+
+    def allows(self, option_id: str) -> bool:
+        return any(option.id == option_id for option in self.options)
+
+
+def join_steps(picks: Sequence[str]) -> str:
+    """The text a list of step picks makes, as a player would type it."""
+    return STEP_SEPARATOR.join(picks)
 
 
 @dataclass(frozen=True)
@@ -237,6 +270,13 @@ class Progress:
     finished: bool
     winner: str | None  # a side id, "draw", or None while it goes on
     vp: Mapping[str, int]
+
+    @classmethod
+    def of(cls, state: Any, round: str, vp: Mapping[str, int]) -> Progress:
+        """The progress of a state that keeps its own ``turn``, ``finished`` and ``winner``."""
+        return cls(
+            turn=state.turn, round=round, finished=state.finished, winner=state.winner, vp=vp
+        )
 
 
 class View(Protocol):
@@ -628,8 +668,17 @@ class Rules(ABC, Generic[StateT, ViewT]):
         Called for a ``text`` decision with what a player typed and, at Lock and at the
         round's end, with the value it returned (which must come back unchanged): the value
         is what is stored, locked and opened. By default a text names one of the options,
-        by id or by label, in any case.
+        by id or by label, in any case; a choice built in steps is its picks, each one
+        offered by its step (``walk_steps``).
         """
+        if decision.input == "steps":
+            picks = tuple(text.split())
+            refusal = self.walk_steps(state, decision, picks)
+            if refusal is not None:
+                return refusal
+            if self.next_step(state, decision, picks) is not None:
+                return Refusal("steps-incomplete", {"count": len(picks) + 1})
+            return join_steps(picks)
         wanted = " ".join(text.split()).casefold()
         for option in decision.options:
             if wanted in (option.id.casefold(), " ".join(option.label.split()).casefold()):
@@ -647,7 +696,7 @@ class Rules(ABC, Generic[StateT, ViewT]):
     def accept(self, state: StateT, decision: Decision, value: str) -> Refusal | None:
         """None when ``value`` may be stored for ``decision`` now, else why not: an option
         of a menu or confirm, a value ``read_text`` gives back unchanged for a text."""
-        if decision.input == "text":
+        if decision.written:
             read = self.read_text(state, decision, value)
             if isinstance(read, Refusal):
                 return read
@@ -657,6 +706,37 @@ class Rules(ABC, Generic[StateT, ViewT]):
         return Refusal(
             next((e.reason for e in decision.excluded if e.id == value), "unknown-option")
         )
+
+    def next_step(self, state: StateT, decision: Decision, picks: tuple[str, ...]) -> Step | None:
+        """The menu of the step after ``picks`` of a ``steps`` decision (the first step's
+        for none), or None once ``picks`` make a whole choice. Each step offers only what
+        the picks before it allow, so the choice built is legal as it is made; a step with
+        no option left says the picks before it lead nowhere (the player goes back). The
+        default: a choice with no step to it, whole at once (a ruleset that asks for steps
+        implements it)."""
+        return None
+
+    def walk_steps(self, state: StateT, decision: Decision, picks: Sequence[str]) -> Refusal | None:
+        """None when each of ``picks`` is offered by its step (whole or not yet), else why
+        not: the first pick refused, with its step's reason, its text and position."""
+        for position, pick in enumerate(picks, start=1):
+            step = self.next_step(state, decision, tuple(picks[: position - 1]))
+            where: dict[str, str | int] = {"at": pick, "position": position}
+            if step is None or position > max(decision.steps, 1):
+                return Refusal("steps-too-many", {**where, "count": position - 1})
+            if not step.allows(pick):
+                reason = next((e.reason for e in step.excluded if e.id == pick), "unknown-option")
+                return Refusal(reason, where)
+        return None
+
+    def steps_of(self, state: StateT, decision: Decision, value: str) -> tuple[str, ...]:
+        """The picks a stored value of a ``steps`` decision was built of, as its side's
+        panel shows them in its selects; none when the value was written otherwise than
+        in steps (a Wings complex maneuver): its selects then start empty."""
+        picks = tuple(self.text_of(state, decision, value).split())
+        if self.walk_steps(state, decision, picks) is not None:
+            return ()
+        return picks if self.next_step(state, decision, picks) is None else ()
 
     def check_choice(self, state: StateT, side: str, choice: Mapping[str, str]) -> Refusal | None:
         """None when ``side`` may lock ``choice`` (every field it is asked this round, each

@@ -66,7 +66,14 @@ class Presenter(Protocol[V]):
     tells_turns: bool = False
 
     # -- words
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str: ...
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: V | None = None
+    ) -> str:
+        """A chosen option in the reader's words. ``view``: the public view it was chosen
+        in, where the caller has one (a reveal, the replay page, the after-action report),
+        for an option that names a unit by the engine's id (Wings' flak order over "P4"):
+        the words then name it as players know it."""
+        ...
 
     def option_description(self, field: str, option: Option, locale: str) -> str: ...
 
@@ -77,6 +84,11 @@ class Presenter(Protocol[V]):
         rather than as it reads once opened: a seal ("Flak order 585a660a60" says nothing to
         the gunner's side), a purchase whose menu line carries its price. None by default."""
         return False
+
+    def step_text(self, field: str, option: Option, locale: str) -> str:
+        """One option of a step of a choice built in steps (a maneuver card), as its select
+        names it in ``locale``. By default the ruleset's label."""
+        return option.label
 
     def excluded_lines(
         self, scenario: str, decision: Decision, locale: str

@@ -2,6 +2,9 @@
 # A throwaway PostgreSQL server for the tests (and for trying the bot on PostgreSQL):
 #
 #   bash scripts/pg.sh start        # prints  SORTIE_TEST_PG_URL=postgresql://...  and  SORTIE_PG_DIR=...
+#   bash scripts/pg.sh start --durable   # the same with PostgreSQL's durable defaults (for
+#                                        # benchmarks: fsync, synchronous_commit and
+#                                        # full_page_writes on, as a production server)
 #   bash scripts/pg.sh stop DIR     # stops the server started in DIR and deletes DIR
 #
 # `start` installs Debian's postgresql package when no initdb/pg_ctl can be found (CI runs
@@ -47,6 +50,8 @@ free_port() {
 }
 
 start() {
+    local durable=${1:-}
+    [ -z "$durable" ] || [ "$durable" = --durable ] || die "usage: pg.sh start [--durable]"
     local bin
     bin=$(find_bin) || { install_pg; bin=$(find_bin) || die "no initdb/pg_ctl after installing postgresql"; }
     local dir port runas=""
@@ -68,11 +73,17 @@ start() {
         fi
     }
     # --no-sync and fsync=off: a test server whose data is thrown away; durability costs
-    # time and buys nothing here. Locale C: byte order, as SQLite compares text.
+    # time and buys nothing here. --durable keeps PostgreSQL's defaults, so a benchmark's
+    # figures are what a production server would give. Locale C: byte order, as SQLite
+    # compares text.
+    local sync="--no-sync" lazy="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    if [ "$durable" = --durable ]; then
+        sync="" lazy=""
+    fi
     run "$bin/initdb" -D "$dir/data" -U sortie --auth=trust --encoding=UTF8 --locale=C \
-        --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; rm -rf "$dir"; die "initdb failed"; }
+        $sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; rm -rf "$dir"; die "initdb failed"; }
     run "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir $lazy -c max_connections=200" \
         start >/dev/null || { cat "$dir/server.log" >&2; rm -rf "$dir"; die "the server did not start"; }
     echo "SORTIE_TEST_PG_URL=postgresql://sortie@127.0.0.1:$port/postgres"
     echo "SORTIE_PG_DIR=$dir"
@@ -92,7 +103,7 @@ stop() {
 }
 
 case "${1:-}" in
-    start) start ;;
+    start) start "${2:-}" ;;
     stop) stop "${2:-}" ;;
-    *) die "usage: pg.sh start | pg.sh stop DIR" ;;
+    *) die "usage: pg.sh start [--durable] | pg.sh stop DIR" ;;
 esac

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.demo import run
 from bot.export import read_export
 from bot.replay import make_page
+from tests.browser import QUIET, chromium
 
 # The width, the height of the shot, and the colour scheme asked of the page.
 SHOTS = (
@@ -33,20 +36,13 @@ TURN = 2
 
 
 def shoot(page: Path, target: Path, width: int, height: int, scheme: str, turn: int) -> None:
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    browser = chromium()
     if browser is None:
         raise SystemExit("chromium is not installed (bash scripts/chromium.sh)")
     with tempfile.TemporaryDirectory() as profile:
         args = [
             browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
+            *QUIET,  # the tests' browser: the page is shot as they check it, off the network
             "--hide-scrollbars",
             f"--user-data-dir={profile}",
             f"--window-size={width},{height}",

@@ -3,11 +3,7 @@
 # (needs DISCORD_TOKEN in .env) or `bash scripts/run.sh demo` (offline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3.11}
-command -v "$PY" >/dev/null 2>&1 || PY=python3
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e .
+source scripts/venv.sh .
 # The strike's modules compiled when mypyc is at hand (the test extra); else interpreted.
 if .venv/bin/python -c "import mypyc" 2>/dev/null; then
     .venv/bin/python scripts/build_native.py | tail -n 1

@@ -10,11 +10,7 @@
 # its absence is a failure; elsewhere that test is skipped with a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3.11}
-command -v "$PY" >/dev/null 2>&1 || PY=python3
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e ".[test]"
+source scripts/venv.sh ".[test]"
 # The strike's modules compiled with mypyc (about a minute); in CI a failed build is a
 # failure, elsewhere the engine runs its sources interpreted, with the same outputs.
 echo "== native build"; .venv/bin/python scripts/build_native.py ${CI:+--strict} | tail -n 1

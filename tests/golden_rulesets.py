@@ -1,14 +1,17 @@
 """Recorded games of every ruleset, replayed to prove a refactoring changed no outcome.
 
 Each game was played once by seeded random commanders (a random legal option for every
-decision). The fixture keeps, round by round, the choices that were locked and a SHA-256
-digest of the events the round produced; the test replays those very choices through
-``resolve`` and compares the digests. Replaying recorded choices, rather than drawing them
-again, lets the seam change how decisions are *asked* (field names, menus, typed input)
-without touching the proof: a change that renames a field rewrites the fixture's choices
-mechanically (``--rename``), never its digests.
+decision; for a game whose rules judge a side's picks together at Lock, ``check_choice``,
+a random combination they accept: see ``ACCEPTED_ONLY``). The fixture keeps, round by
+round, the choices that were locked and a SHA-256 digest of the events the round
+produced; the test replays those very choices through ``resolve`` and compares the
+digests. Replaying recorded choices, rather than drawing them again, lets the seam change
+how decisions are *asked* (field names, menus, typed input) without touching the proof: a
+change that renames a field rewrites the fixture's choices mechanically (``--rename``),
+never its digests.
 
     python -m tests.golden_rulesets --write      # only when a rule changes on purpose
+    python -m tests.golden_rulesets --write memoir44   # re-record that ruleset's games only
     python -m tests.golden_rulesets --add        # record the listed games the fixture lacks
     python -m tests.golden_rulesets --check      # what the test does, with a summary
     python -m tests.golden_rulesets --reseal     # events gained data on purpose: new digests,
@@ -24,7 +27,9 @@ so it is not digested: what everyone read as the game went stays what it was.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import random
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,7 +39,7 @@ from typing import Any
 
 from bot.rulesets import Registry
 from engine.rng import Rng
-from engine.ruleset import Event, Rules
+from engine.ruleset import Decision, Event, Rules
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "golden-rulesets.json"
 
@@ -70,6 +75,16 @@ GAMES: tuple[tuple[str, str, int], ...] = (
     ("memoir44", "pacific-1944", 5),
 )
 MAX_ROUNDS = 2000  # a guard: a game that never ends is a bug, not a long test
+
+# Games whose rules refuse some combinations of a side's options as a whole at Lock
+# (Memoir '44: a deployment needs a Section card and an Air Combat card): their commanders
+# draw among the combinations the service would take, so a recording never holds a round
+# no player could lock. Drawn uniformly over those, a side mostly acts (deploys, flies,
+# fires), as the accepted combinations mostly do; ending the game at once (Memoir '44's
+# "victory" claim) is drawn rarely, or the games would stop before they show anything.
+ACCEPTED_ONLY = frozenset({"memoir44"})
+SUDDEN_ENDS = frozenset({"victory"})
+MAX_COMBINATIONS = 50_000  # a side's whole menu; above it, random combinations are tried
 
 
 @cache
@@ -109,10 +124,7 @@ def record(rules: Rules[Any, Any], scenario: str, seed: int) -> dict[str, Any]:
         progress = rules.progress(state)
         if progress.finished:
             break
-        choices: dict[str, dict[str, str]] = {}
-        for decision in rules.pending(state):
-            pick = draw.choice(decision.options).id if decision.options else decision.default
-            choices.setdefault(decision.side, {})[decision.field] = pick
+        choices = _choices(rules, state, draw)
         rng = Rng(game_seed, progress.turn, progress.round)
         state, events = rules.resolve(state, choices, rng)
         rounds.append(
@@ -132,6 +144,73 @@ def record(rules: Rules[Any, Any], scenario: str, seed: int) -> dict[str, Any]:
         "rounds": rounds,
         "final": _progress(rules, state),
     }
+
+
+def _choices(rules: Rules[Any, Any], state: Any, draw: random.Random) -> dict[str, dict[str, str]]:
+    """Every asked side's picks for the round: one random option a decision, or, for a game
+    of ``ACCEPTED_ONLY``, one random combination its rules accept (the defaults if none)."""
+    choices: dict[str, dict[str, str]] = {}
+    pending = rules.pending(state)
+    if rules.key not in ACCEPTED_ONLY:
+        for decision in pending:
+            pick = draw.choice(decision.options).id if decision.options else decision.default
+            choices.setdefault(decision.side, {})[decision.field] = pick
+        return choices
+    for side in dict.fromkeys(d.side for d in pending):
+        asked = [d for d in pending if d.side == side]
+        menus = [_menu(rules, state, d) for d in asked]
+        fields = [d.field for d in asked]
+        if math.prod(len(menu) for menu in menus) <= MAX_COMBINATIONS:
+            drawn = [dict(zip(fields, combo, strict=True)) for combo in itertools.product(*menus)]
+        else:
+            drawn = [
+                {f: draw.choice(m) for f, m in zip(fields, menus, strict=True)} for _ in range(500)
+            ]
+        accepted = [c for c in drawn if rules.check_choice(state, side, c) is None]
+        lasting = [c for c in accepted if not SUDDEN_ENDS & set(c.values())]
+        if lasting and (len(lasting) < len(accepted)) and draw.random() < 0.95:
+            accepted = lasting
+        choices[side] = draw.choice(accepted) if accepted else {d.field: d.default for d in asked}
+    return choices
+
+
+def _menu(rules: Rules[Any, Any], state: Any, decision: Decision) -> list[str]:
+    """What a recorded commander may pick for ``decision``: its options, and for a typed
+    field the texts a player could type beyond its quick picks (``TYPED``), as the rules
+    read them back; the default where it has neither."""
+    menu = [o.id for o in decision.options]
+    if decision.input != "text":
+        return menu or [decision.default]
+    # A text is stored as the rules read it ("inf" at a landed plane: "inf 3"), as the
+    # service stores what a player typed or a quick pick he pressed.
+    texts = [*menu, *TYPED.get((rules.key, decision.field), _no_text)(menu)]
+    read = [rules.read_text(state, decision, text) for text in texts]
+    return list(dict.fromkeys(r for r in read if isinstance(r, str))) or [decision.default]
+
+
+def _no_text(_picks: Sequence[str]) -> list[str]:
+    return []
+
+
+def _memoir_flights(picks: Sequence[str]) -> list[str]:
+    """A Memoir '44 flight's quick picks ("E6, D6, C6") with what only typing adds: ground
+    attack tokens on an unbroken run of its hexes (not the last), or an ending after it; the
+    rules refuse what the plane or the board does not allow."""
+    texts = []
+    for pick in picks:
+        hexes = pick.split(", ")
+        for first, last in itertools.combinations(range(len(hexes)), 2):
+            for kind, target in itertools.product(("mg", "bomb"), ("inf", "arm", "art", "other")):
+                marked = [
+                    f"{h} {kind} {target}" if first <= i < last else h for i, h in enumerate(hexes)
+                ]
+                texts.append(", ".join(marked))
+        texts += [f"{pick} {ending}" for ending in ("objective", "dogfight", "airfield", "carrier")]
+    return texts
+
+
+# Typed fields whose recorded commanders type more than the quick picks (ruleset, field).
+TYPED = {("memoir44", "flight"): _memoir_flights}
 
 
 def replay(rules: Rules[Any, Any], game: Mapping[str, Any], *, reseal: bool = False) -> list[str]:
@@ -204,6 +283,18 @@ def main(argv: list[str]) -> int:
         games += compute([game for game in GAMES if game not in known])
         _write(games)
         print(f"added to {FIXTURE}")
+        return 0
+    if argv[:1] == ["--write"] and len(argv) == 2:  # one ruleset's games, the rest kept
+        if not any(key == argv[1] for key, _scenario, _seed in GAMES):
+            print(f"no game of {argv[1]!r} is listed")
+            return 2
+        fresh = {
+            (g["ruleset"], g["scenario"], g["seed"]): g
+            for g in compute([game for game in GAMES if game[0] == argv[1]])
+        }
+        games = [fresh.pop((g["ruleset"], g["scenario"], g["seed"]), g) for g in load()]
+        _write(games + list(fresh.values()))
+        print(f"re-recorded the {argv[1]} games in {FIXTURE}")
         return 0
     if argv[:1] == ["--write"]:
         _write(compute())

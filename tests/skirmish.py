@@ -6,6 +6,9 @@ ending on one hex (a whole-choice check at Lock); Red also says whether it digs 
 yes/no). Then Blue rolls its dice in the open (a ``public`` round: asked a
 number of dice from a menu). When a Blue unit ends next to Red's, Red may spring an ambush
 (an optional ``reaction`` round with a short deadline, asked of Red alone). Three turns.
+On the ridge (scenario ``ridge``), Red's guns also fire a secret barrage of three salvoes,
+chosen salvo by salvo (a choice built in steps): high explosive never twice running (the
+barrels cool), one smoke shell a turn.
 
 Registered only by tests (``register``), under the key ``skirmish``.
 """
@@ -25,6 +28,7 @@ from engine.rng import Rng
 from engine.ruleset import (
     Decision,
     Event,
+    Excluded,
     FieldSpec,
     Option,
     Progress,
@@ -33,6 +37,7 @@ from engine.ruleset import (
     Rules,
     ScenarioSpec,
     SideSpec,
+    Step,
     unit_field,
     unit_of,
 )
@@ -44,6 +49,9 @@ HEX = re.compile(r"[A-I][1-9]")
 REACTION_SECONDS = 600
 UNITS = {"B1": "blue", "B2": "blue", "R1": "red"}
 NAMES = {"B1": "Sherman · C4", "B2": "Stuart · C5", "R1": "Tiger · E5"}
+SALVOES = {"he": "High explosive", "smoke": "Smoke", "rest": "Hold fire"}
+BARRAGE_STEPS = 3
+BARRAGE_PICKS = ("he rest he", "smoke he rest", "rest rest rest")
 
 
 class SkirmishState(BaseModel):
@@ -53,6 +61,8 @@ class SkirmishState(BaseModel):
     round: Public[str] = "orders"
     at: Public[dict[str, str]] = {"B1": "C4", "B2": "C5", "R1": "E5"}
     dug_in: Sealed[bool] = False  # Red's secret; no view shows it
+    scenario: Public[str] = "hill"
+    barrage: Sealed[str] = ""  # Red's last barrage, on the ridge
     rolled: Public[tuple[int, ...]] = ()
 
     @property
@@ -92,15 +102,19 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
     fields = (
         FieldSpec("move", "orders", opens="reveal", per_unit=True),
         FieldSpec("dig", "orders", opens="turn-end"),
+        FieldSpec("barrage", "orders", opens="turn-end"),
         FieldSpec("dice", "dice"),
         FieldSpec("ambush", "ambush"),
     )
 
     def scenarios(self) -> Mapping[str, ScenarioSpec]:
-        return {"hill": ScenarioSpec("hill", "Hill 112", 3)}
+        return {
+            "hill": ScenarioSpec("hill", "Hill 112", 3),
+            "ridge": ScenarioSpec("ridge", "Ridge 310", 3),
+        }
 
     def new(self, scenario: str, seed: str) -> SkirmishState:
-        return SkirmishState()
+        return SkirmishState(scenario=scenario)
 
     def pending(self, state: SkirmishState) -> list[Decision]:
         if state.finished:
@@ -124,7 +138,17 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
                 options=(Option(id="yes", label="Dig in"), Option(id="no", label="Stay mobile")),
                 default="no",
             )
-            return [*moves, dig]
+            if state.scenario != "ridge":
+                return [*moves, dig]
+            barrage = Decision(
+                side="red",
+                field="barrage",
+                input="steps",
+                steps=BARRAGE_STEPS,
+                options=tuple(Option(id=p, label=p) for p in BARRAGE_PICKS),
+                default="rest rest rest",
+            )
+            return [*moves, dig, barrage]
         if state.round == "dice":
             dice = tuple(Option(id=str(n), label=f"{n} dice") for n in (1, 2, 3))
             return [Decision(side="blue", field="dice", options=dice, default="1")]
@@ -150,6 +174,21 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
         if len(tokens) > 3:
             return Refusal("too-far", {"at": tokens[3], "position": 4})
         return " ".join(tokens)
+
+    def next_step(
+        self, state: SkirmishState, decision: Decision, picks: tuple[str, ...]
+    ) -> Step | None:
+        if decision.field != "barrage" or len(picks) >= BARRAGE_STEPS:
+            return None
+        options, excluded = [], []
+        for salvo, label in SALVOES.items():
+            if salvo == "he" and picks[-1:] == ("he",):
+                excluded.append(Excluded(id=salvo, label=label, reason="barrels-hot"))
+            elif salvo == "smoke" and "smoke" in picks:
+                excluded.append(Excluded(id=salvo, label=label, reason="smoke-once"))
+            else:
+                options.append(Option(id=salvo, label=label))
+        return Step(options=tuple(options), excluded=tuple(excluded))
 
     def check_choice(
         self, state: SkirmishState, side: str, choice: Mapping[str, str]
@@ -182,7 +221,9 @@ class SkirmishRules(Rules[SkirmishState, SkirmishView]):
                 at[unit] = path[-1]
                 events.append(Event(kind="moved", turn=state.turn, data={"unit": unit}))
             dug = choices["red"]["dig"] == "yes"
-            return state.model_copy(update={"at": at, "dug_in": dug, "round": "dice"}), events
+            barrage = choices["red"].get("barrage", "")
+            update = {"at": at, "dug_in": dug, "round": "dice", "barrage": barrage}
+            return state.model_copy(update=update), events
         if state.round == "dice":
             dice = int(choices["blue"]["dice"])
             stream = rng.stream("dice")
@@ -228,7 +269,9 @@ def _png() -> bytes:
 class SkirmishPresenter(Presenter[SkirmishView]):
     tells_turns = False
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         return value
 
     def option_description(self, field: str, option: Any, locale: str) -> str:

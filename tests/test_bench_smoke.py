@@ -71,7 +71,7 @@ EXPECTED = {
         r"^RSS: after start-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
     ],
     "capacity": [
-        r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+\s+load",
+        r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+\s+p99 x\d+ the write floor, load",
         r"^capacity at p99 <= 50 ms: \d+ interactions/s.*\(target >= 500: (meets|MISSES)\)",
         r"^RSS: after set-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
     ],

@@ -7,7 +7,6 @@ failed half-way, a program raising before its close) used to keep Python from ex
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
 import sys
@@ -18,10 +17,7 @@ import pytest
 
 from db.repository import StorageError
 from db.sqlite import SqliteRepository
-
-ROOT = Path(__file__).resolve().parents[1]
-# Exiting takes about a second; the rest is room for a machine busy with other work.
-PROMPTLY = 30.0
+from tests.bot_process import PROMPTLY, child_environment
 
 # ``python -m bot run`` with Discord's login answered without the network, and a fault in
 # start-up once the database is open and migrated.
@@ -75,17 +71,11 @@ RAISING_BEFORE_CLOSE = """
 def _run(script: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "program.py"
     path.write_text(textwrap.dedent(script), encoding="utf-8")
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),  # this checkout, not another installed copy
-        "DISCORD_TOKEN": "not-a-real-token",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'sortie.db'}",
-    }
     try:
         return subprocess.run(
             [sys.executable, str(path), *args],
             cwd=tmp_path,
-            env=env,
+            env=child_environment(tmp_path),
             capture_output=True,
             text=True,
             timeout=PROMPTLY,

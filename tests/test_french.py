@@ -30,12 +30,10 @@ from bot.i18n import _catalog
 from bot.logtext import describe, settings_changes_text
 from engine.zero.loader import default_catalog
 from rendering.zero.log_words import _aircraft_names, aircraft_name
+from tests.demos import ZERO_DEMOS
 
 DEMOS = (
-    ("carrier", "coral-sea"),
-    ("carrier", "midway"),
-    ("land", None),
-    ("pearl-harbor", None),
+    *ZERO_DEMOS,
     ("wings", None),
     ("dambuster", "dambuster-mohne"),
     ("memoir44", None),

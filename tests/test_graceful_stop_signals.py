@@ -26,20 +26,8 @@ import pytest
 
 from bot.clock import SystemClock
 from bot.runtime import open_services
+from tests.bot_process import PROMPTLY, child_environment, operator_signals
 from tests.service.support import JAP
-
-ROOT = Path(__file__).resolve().parents[1]
-PROMPTLY = 30.0  # as tests/test_cli_exit.py: room for a busy machine
-
-
-def operator_signals() -> None:
-    """Run in the child before it starts: SIGINT, SIGHUP and SIGTERM as an operator's
-    terminal or service manager delivers them. A test run launched in the background or
-    under nohup hands its children SIGINT and SIGHUP ignored, and the bot rightly keeps a
-    signal its parent ignored (nohup's promise); these tests are about the signals sent."""
-    for name in ("SIGINT", "SIGHUP", "SIGTERM"):
-        signal.signal(getattr(signal, name), signal.SIG_DFL)
-
 
 STOPS = ["SIGINT", "SIGTERM", "SIGHUP"]
 
@@ -121,16 +109,6 @@ BOT = """
 """
 
 
-def _environment(tmp_path: Path, **more: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),  # this checkout, not another installed copy
-        "DISCORD_TOKEN": "not-a-real-token",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'sortie.db'}",
-        **more,
-    }
-
-
 def _start(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         command,
@@ -184,7 +162,7 @@ async def test_a_signal_stops_the_bot_cleanly_keeping_the_lock_being_written(
 ) -> None:
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(BOT), encoding="utf-8")
-    env = _environment(tmp_path, ODDS="1" if odds_workers else "0", SORTIE_ODDS_WORKERS="2")
+    env = child_environment(tmp_path, ODDS="1" if odds_workers else "0", SORTIE_ODDS_WORKERS="2")
     bot = _start([sys.executable, str(program)], tmp_path, env)
     assert bot.stdout is not None
     started, locking = bot.stdout.readline(), bot.stdout.readline()
@@ -225,7 +203,9 @@ def test_a_signal_while_the_bot_starts_closes_the_database_it_opened(
     # The database is open and migrated, the command list is on its way to Discord.
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(BOT), encoding="utf-8")
-    bot = _start([sys.executable, str(program)], tmp_path, _environment(tmp_path, PHASE="sync"))
+    bot = _start(
+        [sys.executable, str(program)], tmp_path, child_environment(tmp_path, PHASE="sync")
+    )
     assert bot.stdout is not None
     if bot.stdout.readline() != "syncing\n":
         os.killpg(bot.pid, signal.SIGKILL)
@@ -241,7 +221,7 @@ def test_under_nohup_a_closed_terminal_leaves_the_bot_running(tmp_path: Path) ->
     # ``nohup python -m bot`` is how one keeps the bot running after logging out.
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(BOT), encoding="utf-8")
-    env = _environment(tmp_path, PHASE="sync")
+    env = child_environment(tmp_path, PHASE="sync")
     bot = _start(["nohup", sys.executable, str(program)], tmp_path, env)
     assert bot.stdout is not None
     if bot.stdout.readline() != "syncing\n":
@@ -267,7 +247,9 @@ def test_an_interrupted_demo_says_so_and_leaves_its_files_as_they_are(
 ) -> None:
     out = tmp_path / "demo-out"
     demo = _start(
-        [sys.executable, "-m", "bot", "demo", "--out", str(out)], tmp_path, _environment(tmp_path)
+        [sys.executable, "-m", "bot", "demo", "--out", str(out)],
+        tmp_path,
+        child_environment(tmp_path),
     )
     # Interrupted once it has written a few files: some images and the channel so far.
     deadline = time.monotonic() + PROMPTLY

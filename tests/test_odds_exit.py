@@ -19,18 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PROMPTLY = 30.0  # as tests/test_cli_exit.py: room for a busy machine
-
-
-def operator_signals() -> None:
-    """Run in the child before it starts: SIGINT, SIGHUP and SIGTERM as an operator's
-    terminal or service manager delivers them. A test run launched in the background or
-    under nohup hands its children SIGINT and SIGHUP ignored, and the bot rightly keeps a
-    signal its parent ignored (nohup's promise); these tests are about the signals sent."""
-    for name in ("SIGINT", "SIGHUP", "SIGTERM"):
-        signal.signal(getattr(signal, name), signal.SIG_DFL)
-
+from tests.bot_process import PROMPTLY, child_environment, operator_signals
 
 PROGRAM = """
     import asyncio
@@ -85,14 +74,7 @@ PROGRAM = """
 def test_the_odds_workers_end_with_the_bot_leaving_nothing(tmp_path: Path, ending: str) -> None:
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(PROGRAM), encoding="utf-8")
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),  # this checkout, not another installed copy
-        "DISCORD_TOKEN": "not-a-real-token",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'sortie.db'}",
-        "SORTIE_ODDS_WORKERS": "2",
-        "ENDING": ending,
-    }
+    env = child_environment(tmp_path, SORTIE_ODDS_WORKERS="2", ENDING=ending)
     bot = subprocess.Popen(
         [sys.executable, str(program)],
         cwd=tmp_path,

@@ -11,7 +11,9 @@ from engine.ruleset import Decision, Excluded, Option
 
 
 class Words:
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         return value
 
     def option_lines(self, scenario: str, decision: Decision, locale: str) -> list[str]:

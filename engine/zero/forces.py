@@ -68,7 +68,6 @@ def _band(aircraft: AircraftType, ordnance: Ordnance, group: str, doctrine: Doct
 
 def expand(
     specs: Iterable[UnitSpec],
-    *,
     side: Side,
     group: str,
     prefix: str,
@@ -80,6 +79,22 @@ def expand(
 
     ``side`` must be the ``Side`` itself: the units are built from the sheet's own values
     without validation (issue 13, thousands per campaign)."""
+
+    def unit(uid: str, role: str, element: str) -> FlightUnit:
+        return trusted(
+            FlightUnit,
+            uid=uid,
+            aircraft=aircraft.code,
+            side=side,
+            role=role,
+            group=group,
+            element=element,
+            band=band,
+            ordnance=ordnance,
+            pilot=None,
+            damage=0,
+        )
+
     units: list[FlightUnit] = []
     element_no = 0
     for spec in specs:
@@ -93,42 +108,14 @@ def expand(
                 if index % size == 0:
                     element_no += 1
                 element = f"{prefix}{element_no}"
-                units.append(
-                    trusted(
-                        FlightUnit,
-                        uid=f"{element}-{aircraft.code}-{index % size + 1}",
-                        aircraft=aircraft.code,
-                        side=side,
-                        role=role,
-                        group=group,
-                        element=element,
-                        band=band,
-                        ordnance=ordnance,
-                        pilot=None,
-                        damage=0,
-                    )
-                )
+                units.append(unit(f"{element}-{aircraft.code}-{index % size + 1}", role, element))
             continue
         for _ in range(spec.count):
             element_no += 1
             element = f"{prefix}{element_no}"
             roles = ("leader", "wingman") if spec.kind == "L/W" else ("leader",)
             for role in roles:
-                units.append(
-                    trusted(
-                        FlightUnit,
-                        uid=f"{element}-{aircraft.code}-{role[0].upper()}",
-                        aircraft=aircraft.code,
-                        side=side,
-                        role=role,
-                        group=group,
-                        element=element,
-                        band=band,
-                        ordnance=ordnance,
-                        pilot=None,
-                        damage=0,
-                    )
-                )
+                units.append(unit(f"{element}-{aircraft.code}-{role[0].upper()}", role, element))
     return units
 
 

@@ -22,19 +22,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from engine.zero.catalog import ActionCard
-from rendering.style import (
-    BLUE_BORDER,
-    CARD_BG,
-    FAINT,
-    INK,
-    MUTED,
-    RESULT_COLOURS,
-    TAN_BORDER,
-    draw_icon,
-    font,
-    result_pips,
-    text_width,
-)
+from rendering import style
 from rendering.text import result_name
 
 Variant = Literal["full", "line"]
@@ -50,9 +38,9 @@ def card_size(
     """Tile size; the one-line form is as wide as its words (a plain "VR" stays narrow)."""
     width, height = FULL_SIZE if variant == "full" else LINE_SIZE
     if variant == "line" and card is not None:
-        width = 5 + 6 + text_width(card.title.value, font(20, "bold")) + 8
+        width = 5 + 6 + style.text_width(card.title.value, style.font(20, "bold")) + 8
         if _values(card):
-            width += 5 + text_width(_values(card), font(18, "cond-bold"))
+            width += 5 + style.text_width(_values(card), style.font(18, "cond-bold"))
         if card.spoiled:
             width += 24
         width = max(width, 56)
@@ -81,39 +69,39 @@ def card_tile(
 
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    border = BLUE_BORDER if card.border == "blue" else TAN_BORDER
+    border = style.BLUE_BORDER if card.border == "blue" else style.TAN_BORDER
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=s(8), fill=border)
     inset = s(5)
     draw.rounded_rectangle(
-        (inset, inset, width - 1 - inset, height - 1 - inset), radius=s(4), fill=CARD_BG
+        (inset, inset, width - 1 - inset, height - 1 - inset), radius=s(4), fill=style.CARD_BG
     )
     line1_y = s(19) if variant == "full" else height // 2
     x = inset + s(6)
     full = variant == "full"
-    title_font = font(s(21 if full else 20), "bold")
-    draw.text((x, line1_y), card.title.value, font=title_font, fill=INK, anchor="lm")
-    x += text_width(card.title.value, title_font) + s(6 if full else 5)
+    title_font = style.font(s(21 if full else 20), "bold")
+    draw.text((x, line1_y), card.title.value, font=title_font, fill=style.INK, anchor="lm")
+    x += style.text_width(card.title.value, title_font) + s(6 if full else 5)
     values = _values(card)
     if values:
         draw.text(
             (x, line1_y),
             values,
-            font=font(s(19 if full else 18), "cond-bold"),
-            fill=INK,
+            font=style.font(s(19 if full else 18), "cond-bold"),
+            fill=style.INK,
             anchor="lm",
         )
     if card.spoiled:
-        draw_icon(draw, "spoiled", (width - inset - s(13), line1_y), s(18))
+        style.draw_icon(draw, "spoiled", (width - inset - s(13), line1_y), s(18))
     if variant == "full":
         line2_y = s(45)
-        draw.line((inset + s(2), s(31), width - inset - s(2), s(31)), fill=FAINT, width=s(1))
+        draw.line((inset + s(2), s(31), width - inset - s(2), s(31)), fill=style.FAINT, width=s(1))
         left = inset + s(6)
-        used = result_pips(draw, card.bombing, left, line2_y, s(9))
+        used = style.result_pips(draw, card.bombing, left, line2_y, s(9))
         draw.text(
             (left + used + s(5), line2_y),
             result_name(card.bombing, locale),
-            font=font(s(18), "cond-bold"),
-            fill=RESULT_COLOURS[card.bombing] if card.bombing else MUTED,
+            font=style.font(s(18), "cond-bold"),
+            fill=style.RESULT_COLOURS[card.bombing] if card.bombing else style.MUTED,
             anchor="lm",
         )
         _sight(draw, (width - inset - s(13), line2_y), s(9), hit=card.strafe_hit, line=s(2))
@@ -132,7 +120,7 @@ def _sight(
 ) -> None:
     """The strafe section: a gun-sight, solid for a Hit, faint for a Miss."""
     x, y = centre
-    colour = INK if hit else FAINT
+    colour = style.INK if hit else style.FAINT
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=colour, width=line)
     reach = radius + line + 1
     draw.line((x - reach, y, x + reach, y), fill=colour, width=line)
@@ -175,13 +163,13 @@ def paste_unknown_card(
     x, y = xy
     radius, line = max(1, round(8 * scale)), max(1, round(3 * scale))
     draw.rounded_rectangle(
-        (x, y, x + width - 1, y + height - 1), radius=radius, outline=FAINT, width=line
+        (x, y, x + width - 1, y + height - 1), radius=radius, outline=style.FAINT, width=line
     )
     draw.text(
         (x + width // 2, y + height // 2),
         f"#{card_id}",
-        font=font(round(19 * scale), "bold"),
-        fill=MUTED,
+        font=style.font(round(19 * scale), "bold"),
+        fill=style.MUTED,
         anchor="mm",
     )
     return width

@@ -15,34 +15,13 @@ from PIL import Image, ImageDraw
 
 from engine.zero.catalog import ActionCard
 from engine.zero.types import BombResult, Side
-from rendering.style import (
-    FAINT,
-    HEADER_BG,
-    HEADER_INK,
-    HEADER_MUTED,
-    INK,
-    MUTED,
-    PHONE_MARGIN,
-    PHONE_MIN_TEXT,
-    PHONE_WIDTH,
-    RULE,
-    LegendMark,
-    draw_icon,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    result_pips,
-    side_swatch,
-    text_width,
-    wrap,
-)
+from rendering import style
 from rendering.zero.card import PHONE_SCALE, Variant, card_size, card_tile
 
-WIDTH = PHONE_WIDTH
-MARGIN = PHONE_MARGIN
+WIDTH = style.PHONE_WIDTH
+MARGIN = style.PHONE_MARGIN
 INNER = WIDTH - 2 * MARGIN
-TEXT = PHONE_MIN_TEXT  # the smallest type: 11 px on a 400 px phone
+TEXT = style.PHONE_MIN_TEXT  # the smallest type: 11 px on a 400 px phone
 BODY = 24
 TITLE = 32
 # Cards are drawn a quarter larger than on the desktop pictures, so their smallest words
@@ -56,15 +35,19 @@ HeaderRow = tuple[str, int, bool]  # text, size, bold
 
 
 def _header_rows(title: str, lines: Sequence[str], width: int) -> list[HeaderRow]:
-    title_font = fit_font(title, width, (TITLE, 28, 26), "bold")
+    title_font = style.fit_font(title, width, (TITLE, 28, 26), "bold")
     rows: list[HeaderRow] = []
-    if title_font.size >= 26 and text_width(title, title_font) <= width:
+    if title_font.size >= 26 and style.text_width(title, title_font) <= width:
         rows.append((title, int(title_font.size), True))
     else:
-        rows += [(row, 28, True) for row in wrap(title, font(28, "bold"), width, max_lines=2)]
+        rows += [
+            (row, 28, True) for row in style.wrap(title, style.font(28, "bold"), width, max_lines=2)
+        ]
     for line in lines:
         if line:
-            rows += [(row, TEXT, False) for row in wrap(line, font(TEXT), width, max_lines=2)]
+            rows += [
+                (row, TEXT, False) for row in style.wrap(line, style.font(TEXT), width, max_lines=2)
+            ]
     return rows
 
 
@@ -87,17 +70,17 @@ def draw_header(
 ) -> int:
     """The dark title bar with its lines under the title; returns its height."""
     height = header_height(title, lines, side=side)
-    draw.rectangle((0, 0, image.width, height), fill=HEADER_BG)
+    draw.rectangle((0, 0, image.width, height), fill=style.HEADER_BG)
     left = MARGIN
     if side is not None:
-        fill_side(image, (0, 0, 18, height), side)
+        style.fill_side(image, (0, 0, 18, height), side)
         left += 18
     width = image.width - left - MARGIN
     y = 12
     for text, size, bold in _header_rows(title, lines, width):
-        fnt = font(size, "bold" if bold else "regular")
-        colour = HEADER_INK if bold else HEADER_MUTED
-        draw_text(draw, (left, y + _row_height(size) // 2), text, fnt, colour, "lm", width)
+        fnt = style.font(size, "bold" if bold else "regular")
+        colour = style.HEADER_INK if bold else style.HEADER_MUTED
+        style.draw_text(draw, (left, y + _row_height(size) // 2), text, fnt, colour, "lm", width)
         y += _row_height(size)
     return height
 
@@ -111,15 +94,15 @@ def section(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: in
     """A section heading in capitals with a rule under it; returns the height used."""
     x, y = xy
     title = text.upper()
-    fnt = fit_font(title, width, (TEXT,), "bold")
-    draw_text(draw, (x, y + 14), title, fnt, MUTED, "lm", width)
-    draw.line((x, y + 32, x + width, y + 32), fill=RULE, width=2)
+    fnt = style.fit_font(title, width, (TEXT,), "bold")
+    style.draw_text(draw, (x, y + 14), title, fnt, style.MUTED, "lm", width)
+    draw.line((x, y + 32, x + width, y + 32), fill=style.RULE, width=2)
     return SECTION
 
 
 def wrapped_height(text: str, size: int, width: int, max_lines: int = 2, bold: bool = True) -> int:
-    fnt = font(size, "bold" if bold else "regular")
-    return len(wrap(text, fnt, width, max_lines)) * (size + 8)
+    fnt = style.font(size, "bold" if bold else "regular")
+    return len(style.wrap(text, fnt, width, max_lines)) * (size + 8)
 
 
 def draw_wrapped(
@@ -128,17 +111,17 @@ def draw_wrapped(
     text: str,
     size: int,
     width: int,
-    colour: tuple[int, int, int] = INK,
+    colour: tuple[int, int, int] = style.INK,
     *,
     max_lines: int = 2,
     bold: bool = True,
 ) -> int:
     """Text over up to ``max_lines`` lines (the last one cut); returns the height used."""
     x, y = xy
-    fnt = font(size, "bold" if bold else "regular")
-    rows = wrap(text, fnt, width, max_lines)
+    fnt = style.font(size, "bold" if bold else "regular")
+    rows = style.wrap(text, fnt, width, max_lines)
     for row in rows:
-        draw_text(draw, (x, y), row, fnt, colour, "la", width)
+        style.draw_text(draw, (x, y), row, fnt, colour, "la", width)
         y += size + 8
     return len(rows) * (size + 8)
 
@@ -169,12 +152,14 @@ def paste_card(
     width, height = card_box(None, variant)
     x, y = xy
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((x, y, x + width - 1, y + height - 1), radius=8, outline=FAINT, width=3)
+    draw.rounded_rectangle(
+        (x, y, x + width - 1, y + height - 1), radius=8, outline=style.FAINT, width=3
+    )
     draw.text(
         (x + width // 2, y + height // 2),
         f"#{card_id}",
-        font=font(BODY, "bold"),
-        fill=MUTED,
+        font=style.font(BODY, "bold"),
+        fill=style.MUTED,
         anchor="mm",
     )
     return width
@@ -186,13 +171,13 @@ LEGEND_LINE = 36
 
 
 def _legend_item_width(kind: str, value: object, text: str) -> int:
-    item = 34 + text_width(text, font(TEXT)) + 24
+    item = 34 + style.text_width(text, style.font(TEXT)) + 24
     if kind == "text" and isinstance(value, str):
-        item += max(0, text_width(value, font(TEXT, "bold")) - 26)
+        item += max(0, style.text_width(value, style.font(TEXT, "bold")) - 26)
     return item
 
 
-def legend_height(width: int, items: Sequence[tuple[LegendMark, str]]) -> int:
+def legend_height(width: int, items: Sequence[tuple[style.LegendMark, str]]) -> int:
     x, lines = 0, 1
     for (kind, value), text in items:
         item = _legend_item_width(kind, value, text)
@@ -208,11 +193,11 @@ def legend(
     draw: ImageDraw.ImageDraw,
     origin: tuple[int, int],
     width: int,
-    items: Sequence[tuple[LegendMark, str]],
+    items: Sequence[tuple[style.LegendMark, str]],
 ) -> int:
     """Legend items (a mark and its words) laid in lines; returns the height used."""
     x0, y0 = origin
-    fnt = font(TEXT)
+    fnt = style.font(TEXT)
     x, y = x0, y0
     for (kind, value), text in items:
         item = _legend_item_width(kind, value, text)
@@ -222,19 +207,19 @@ def legend(
         middle = y + LEGEND_LINE // 2
         words_x = x + 34
         if kind == "side" and isinstance(value, Side):
-            side_swatch(image, (x, middle - 13, x + 26, middle + 13), value)
+            style.side_swatch(image, (x, middle - 13, x + 26, middle + 13), value)
         elif kind == "icon":
-            draw_icon(draw, value, (x + 13, middle), 24)  # type: ignore[arg-type]
+            style.draw_icon(draw, value, (x + 13, middle), 24)  # type: ignore[arg-type]
         elif kind == "box" and isinstance(value, tuple):
             draw.rectangle(
-                (x + 3, middle - 11, x + 25, middle + 11), fill=value, outline=MUTED, width=1
+                (x + 3, middle - 11, x + 25, middle + 11), fill=value, outline=style.MUTED, width=1
             )
         elif kind == "result" and isinstance(value, BombResult):
-            result_pips(draw, value, x, middle, 8)
+            style.result_pips(draw, value, x, middle, 8)
         elif kind == "text" and isinstance(value, str):
-            mark = font(TEXT, "bold")
-            draw.text((x, middle), value, font=mark, fill=INK, anchor="lm")
-            words_x += max(0, text_width(value, mark) - 26)
-        draw_text(draw, (words_x, middle), text, fnt, INK, "lm", x0 + width - words_x)
+            mark = style.font(TEXT, "bold")
+            draw.text((x, middle), value, font=mark, fill=style.INK, anchor="lm")
+            words_x += max(0, style.text_width(value, mark) - 26)
+        style.draw_text(draw, (words_x, middle), text, fnt, style.INK, "lm", x0 + width - words_x)
         x += item
     return y - y0 + LEGEND_LINE

@@ -14,21 +14,7 @@ from PIL import Image, ImageDraw
 from pydantic import BaseModel, ConfigDict
 
 from engine.zero.types import Side
-from rendering.style import (
-    CARD_BG,
-    INK,
-    MUTED,
-    canvas,
-    draw_marker,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    panel,
-    side_style,
-    text_width,
-    to_png,
-)
+from rendering import style
 from rendering.text import side_name, tr
 from rendering.zero.mobile import (
     BODY,
@@ -82,23 +68,25 @@ def render_reveal(title: str, sides: Sequence[RevealSide], *, locale: str) -> by
     subtitle = tr("reveal.subtitle", locale)
     top = header_height(title, [subtitle]) + 20
     height = top + sum(_side_height(side) for side in ordered) + GAP * max(0, len(ordered) - 1)
-    image, draw = canvas(max(MIN_HEIGHT, height + 20), WIDTH)
+    image, draw = style.canvas(max(MIN_HEIGHT, height + 20), WIDTH)
     draw_header(image, draw, title, [subtitle])
     y = top
     for index, side in enumerate(ordered):
         if index:
             centre = y - GAP // 2
-            draw.ellipse((WIDTH // 2 - 28, centre - 28, WIDTH // 2 + 28, centre + 28), fill=INK)
+            draw.ellipse(
+                (WIDTH // 2 - 28, centre - 28, WIDTH // 2 + 28, centre + 28), fill=style.INK
+            )
             draw.text(
                 (WIDTH // 2, centre),
                 tr("reveal.versus", locale),
-                font=font(TEXT, "bold"),
-                fill=CARD_BG,
+                font=style.font(TEXT, "bold"),
+                fill=style.CARD_BG,
                 anchor="mm",
             )
         _draw_side(image, draw, y, side, locale)
         y += _side_height(side) + GAP
-    return to_png(image)
+    return style.to_png(image)
 
 
 def _draw_side(
@@ -106,41 +94,49 @@ def _draw_side(
 ) -> None:
     x0, x1 = MARGIN, WIDTH - MARGIN
     bottom = top + _side_height(side)
-    style = side_style(side.side)
-    panel(draw, (x0, top, x1, bottom), CARD_BG, style.dark)
-    fill_side(image, (x0 + 2, top + 2, x1 - 2, top + SIDE_HEADER), side.side)
+    look = style.side_style(side.side)
+    style.panel(draw, (x0, top, x1, bottom), style.CARD_BG, look.dark)
+    style.fill_side(image, (x0 + 2, top + 2, x1 - 2, top + SIDE_HEADER), side.side)
     name = side_name(side.side, locale)
-    name_font = fit_font(name, INNER - 100, (30, 28, 26), "bold")
-    plate = text_width(name, name_font) + 76
+    name_font = style.fit_font(name, INNER - 100, (30, 28, 26), "bold")
+    plate = style.text_width(name, name_font) + 76
     draw.rounded_rectangle(
         (x0 + 12, top + 8, x0 + 12 + min(plate, INNER - 24), top + SIDE_HEADER - 8),
         radius=8,
-        fill=CARD_BG,
-        outline=style.dark,
+        fill=style.CARD_BG,
+        outline=look.dark,
         width=2,
     )
-    draw_marker(draw, (x0 + 38, top + SIDE_HEADER // 2), 26, side.side)
-    draw_text(
-        draw, (x0 + 60, top + SIDE_HEADER // 2), name, name_font, style.dark, "lm", INNER - 100
+    style.draw_marker(draw, (x0 + 38, top + SIDE_HEADER // 2), 26, side.side)
+    style.draw_text(
+        draw, (x0 + 60, top + SIDE_HEADER // 2), name, name_font, look.dark, "lm", INNER - 100
     )
     y = top + SIDE_HEADER + 12
     for label, value in side.lines:
-        draw_text(
-            draw, (x0 + PAD, y + LABEL_LINE // 2), label, font(TEXT), MUTED, "lm", _text_width()
+        style.draw_text(
+            draw,
+            (x0 + PAD, y + LABEL_LINE // 2),
+            label,
+            style.font(TEXT),
+            style.MUTED,
+            "lm",
+            _text_width(),
         )
         y += LABEL_LINE
         y += draw_wrapped(draw, (x0 + PAD, y), value, VALUE, _text_width()) + 10
     receipt_y = bottom - RECEIPT
-    draw.line((x0 + PAD, receipt_y + 4, x1 - PAD, receipt_y + 4), fill=style.light, width=2)
+    draw.line((x0 + PAD, receipt_y + 4, x1 - PAD, receipt_y + 4), fill=look.light, width=2)
     middle = receipt_y + RECEIPT // 2 + 2
     label = tr("reveal.receipt", locale)
-    label_width = draw_text(draw, (x0 + PAD, middle), label, font(TEXT), MUTED, "lm")
-    draw_text(
+    label_width = style.draw_text(
+        draw, (x0 + PAD, middle), label, style.font(TEXT), style.MUTED, "lm"
+    )
+    style.draw_text(
         draw,
         (x0 + PAD + 12 + label_width, middle),
         side.receipt,
-        font(BODY, "mono"),
-        INK,
+        style.font(BODY, "mono"),
+        style.INK,
         "lm",
         _text_width() - 12 - label_width,
     )

@@ -29,29 +29,7 @@ from PIL import Image, ImageDraw
 from engine.zero.catalog import ActionCard
 from engine.zero.report import AircraftOutcome, BombRun, Exchange, FlakShot, StrikeReport
 from engine.zero.types import AircraftState, Band, BombMode, BombResult, Ordnance, Side
-from rendering.style import (
-    BAND_SHADES,
-    BANDS_TOP_DOWN,
-    CARD_BG,
-    FAINT,
-    INK,
-    MUTED,
-    RESULT_COLOURS,
-    RULE,
-    Icon,
-    LegendMark,
-    canvas,
-    draw_icon,
-    draw_marker,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    result_pips,
-    side_style,
-    text_width,
-    to_png,
-)
+from rendering import style
 from rendering.text import band_short, place_label, result_name, side_name, tr, tr_or
 from rendering.zero.mobile import (
     BODY,
@@ -126,8 +104,8 @@ def aircraft_labels(aircraft: Sequence[AircraftOutcome], locale: str) -> dict[st
 # --- aircraft ------------------------------------------------------------------------------
 
 
-def state_icons(aircraft: AircraftOutcome) -> list[Icon]:
-    icons: list[Icon] = []
+def state_icons(aircraft: AircraftOutcome) -> list[style.Icon]:
+    icons: list[style.Icon] = []
     if aircraft.lost_on_recovery:
         icons.append("lost")
     elif aircraft.state is AircraftState.DESTROYED:
@@ -152,26 +130,32 @@ def draw_chip(
 ) -> None:
     """An aircraft: side band with marker, type and role, icons, damage pips."""
     x, y = xy
-    style = side_style(aircraft.side)
+    look = style.side_style(aircraft.side)
     gone = aircraft.state is AircraftState.DESTROYED or aircraft.lost_on_recovery
     draw.rounded_rectangle(
         (x, y, x + CHIP_W, y + CHIP_H),
         radius=6,
-        fill=GONE_FILL if gone else CARD_BG,
-        outline=style.dark,
+        fill=GONE_FILL if gone else style.CARD_BG,
+        outline=look.dark,
         width=2,
     )
-    fill_side(image, (x + 2, y + 2, x + 28, y + CHIP_H - 2), aircraft.side)
-    draw_marker(draw, (x + 15, y + CHIP_H // 2), 18, aircraft.side)
+    style.fill_side(image, (x + 2, y + 2, x + 28, y + CHIP_H - 2), aircraft.side)
+    style.draw_marker(draw, (x + 15, y + CHIP_H // 2), 18, aircraft.side)
     right = x + CHIP_W - 4
     for icon in state_icons(aircraft):
-        draw_icon(draw, icon, (right - 12, y + CHIP_H // 2 - 3), 22)
+        style.draw_icon(draw, icon, (right - 12, y + CHIP_H // 2 - 3), 22)
         right -= 26
     label = ctx.label(aircraft.uid)
     space = right - (x + 34)
-    label_font = fit_font(label, space, (BODY, TEXT), "cond-bold")
-    draw_text(
-        draw, (x + 34, y + CHIP_H // 2 - 4), label, label_font, MUTED if gone else INK, "lm", space
+    label_font = style.fit_font(label, space, (BODY, TEXT), "cond-bold")
+    style.draw_text(
+        draw,
+        (x + 34, y + CHIP_H // 2 - 4),
+        label,
+        label_font,
+        style.MUTED if gone else style.INK,
+        "lm",
+        space,
     )
     for pip in range(min(aircraft.damage, 8)):
         px = x + 34 + pip * 10
@@ -185,17 +169,25 @@ def mini_aircraft(
     x, y = xy
     aircraft = ctx.by_uid.get(uid)
     if aircraft is None:
-        return draw_text(draw, (x, y), uid, font(TEXT, "cond"), MUTED, "lm", max_width)
-    draw_marker(draw, (x + 9, y), 16, aircraft.side)
-    return 22 + draw_text(
-        draw, (x + 22, y), ctx.label(uid), font(BODY, "cond-bold"), INK, "lm", max_width - 22
+        return style.draw_text(
+            draw, (x, y), uid, style.font(TEXT, "cond"), style.MUTED, "lm", max_width
+        )
+    style.draw_marker(draw, (x + 9, y), 16, aircraft.side)
+    return 22 + style.draw_text(
+        draw,
+        (x + 22, y),
+        ctx.label(uid),
+        style.font(BODY, "cond-bold"),
+        style.INK,
+        "lm",
+        max_width - 22,
     )
 
 
 def mini_width(uid: str, ctx: Ctx, max_width: int = 170) -> int:
     if uid not in ctx.by_uid:
-        return min(max_width, text_width(uid, font(TEXT, "cond")))
-    return 22 + min(max_width - 22, text_width(ctx.label(uid), font(BODY, "cond-bold")))
+        return min(max_width, style.text_width(uid, style.font(TEXT, "cond")))
+    return 22 + min(max_width - 22, style.text_width(ctx.label(uid), style.font(BODY, "cond-bold")))
 
 
 # --- phases ribbon -------------------------------------------------------------------------
@@ -249,14 +241,22 @@ def _ribbon(draw: ImageDraw.ImageDraw, y: int, report: StrikeReport, locale: str
         ]
         if index:
             points.append((x0 + tip, middle))
-        draw.polygon(points, fill=fill, outline=FAINT if off else MUTED)
+        draw.polygon(points, fill=fill, outline=style.FAINT if off else style.MUTED)
         space = int(width - 2 * tip - 8)
         centre_x = x0 + (width + (tip if index else 0)) / 2 - 2
-        label_font = fit_font(text, space, (BODY, TEXT), "bold")
-        draw_text(draw, (centre_x, middle), text, label_font, FAINT if off else INK, "mm", space)
+        label_font = style.fit_font(text, space, (BODY, TEXT), "bold")
+        style.draw_text(
+            draw,
+            (centre_x, middle),
+            text,
+            label_font,
+            style.FAINT if off else style.INK,
+            "mm",
+            space,
+        )
     line = _skipped_line(report, locale)
     if line:
-        draw_wrapped(draw, (MARGIN, y + RIBBON + 2), line, TEXT, INNER, MUTED, bold=False)
+        draw_wrapped(draw, (MARGIN, y + RIBBON + 2), line, TEXT, INNER, style.MUTED, bold=False)
     return _ribbon_height(report, locale)
 
 
@@ -282,7 +282,7 @@ def plan_grid(report: StrikeReport) -> Grid:
     cap_width = INNER - GUTTER - STRIKE_COLUMN
     rows: dict[Band, tuple[list[list[AircraftOutcome]], list[list[AircraftOutcome]]]] = {}
     heights: dict[Band, int] = {}
-    for band in BANDS_TOP_DOWN:
+    for band in style.BANDS_TOP_DOWN:
         strike = [item for item in report.aircraft if item.band is band and item.group != "cap"]
         cap = [item for item in report.aircraft if item.band is band and item.group == "cap"]
         left, right = _lines(strike, STRIKE_COLUMN), _lines(cap, cap_width)
@@ -300,21 +300,21 @@ def _band_rows(draw: ImageDraw.ImageDraw, y0: int, grid: Grid, locale: str) -> d
     x0, x1 = MARGIN, WIDTH - MARGIN
     tops: dict[Band, int] = {}
     y = y0
-    for band in BANDS_TOP_DOWN:
+    for band in style.BANDS_TOP_DOWN:
         height = grid.heights[band]
-        draw.rectangle((x0, y, x1, y + height), fill=BAND_SHADES[band])
-        draw.line((x0, y, x1, y), fill=RULE, width=1)
+        draw.rectangle((x0, y, x1, y + height), fill=style.BAND_SHADES[band])
+        draw.line((x0, y, x1, y), fill=style.RULE, width=1)
         draw.text(
             (x0 + GUTTER // 2, y + height // 2),
             band_short(band, locale),
-            font=font(TEXT, "bold"),
-            fill=MUTED,
+            font=style.font(TEXT, "bold"),
+            fill=style.MUTED,
             anchor="mm",
         )
         tops[band] = y
         y += height
-    draw.line((x0 + GUTTER, y0, x0 + GUTTER, y), fill=RULE, width=2)
-    draw.rectangle((x0, y0, x1, y), outline=RULE, width=2)
+    draw.line((x0 + GUTTER, y0, x0 + GUTTER, y), fill=style.RULE, width=2)
+    draw.rectangle((x0, y0, x1, y), outline=style.RULE, width=2)
     return tops
 
 
@@ -337,15 +337,21 @@ def _band_grid(
     )
     for x, side, text in heads:
         room = (cap_x if x == strike_x else WIDTH - MARGIN) - x - 34
-        draw_marker(draw, (x + 12, y + COLUMN_HEAD // 2), 18, side)
-        head_font = fit_font(text, room, (TEXT,), "bold")
-        draw_text(
-            draw, (x + 26, y + COLUMN_HEAD // 2), text, head_font, side_style(side).dark, "lm", room
+        style.draw_marker(draw, (x + 12, y + COLUMN_HEAD // 2), 18, side)
+        head_font = style.fit_font(text, room, (TEXT,), "bold")
+        style.draw_text(
+            draw,
+            (x + 26, y + COLUMN_HEAD // 2),
+            text,
+            head_font,
+            style.side_style(side).dark,
+            "lm",
+            room,
         )
     y += COLUMN_HEAD
     tops = _band_rows(draw, y, grid, locale)
-    draw.line((cap_x - 4, y, cap_x - 4, y + grid.height), fill=MUTED, width=2)
-    for band in BANDS_TOP_DOWN:
+    draw.line((cap_x - 4, y, cap_x - 4, y + grid.height), fill=style.MUTED, width=2)
+    for band in style.BANDS_TOP_DOWN:
         left, right = grid.rows[band]
         for x0, lines in ((strike_x + 8, left), (cap_x + 6, right)):
             for line_no, line in enumerate(lines):
@@ -354,15 +360,15 @@ def _band_grid(
                     cy = tops[band] + 7 + line_no * LINE_H
                     if index and line[index - 1].element == aircraft.element:
                         bar = (cx - CHIP_GAP - 1, cy + CHIP_H // 2, cx + 1, cy + CHIP_H // 2)
-                        draw.line(bar, fill=side_style(aircraft.side).dark, width=4)
+                        draw.line(bar, fill=style.side_style(aircraft.side).dark, width=4)
                     draw_chip(image, draw, (cx, cy), aircraft, ctx)
     if not report.aircraft:
-        draw_text(
+        style.draw_text(
             draw,
             (strike_x + 10, y + grid.height // 2),
             tr("strike.no_aircraft", locale),
-            font(TEXT),
-            MUTED,
+            style.font(TEXT),
+            style.MUTED,
             "lm",
         )
     return COLUMN_HEAD + grid.height
@@ -371,7 +377,7 @@ def _band_grid(
 # --- outcome -------------------------------------------------------------------------------
 
 
-def loss_counts(report: StrikeReport, side: Side) -> list[tuple[Icon, int]]:
+def loss_counts(report: StrikeReport, side: Side) -> list[tuple[style.Icon, int]]:
     own = [item for item in report.aircraft if item.side is side]
     return [
         (
@@ -404,18 +410,20 @@ LOSS_LINE = 40
 
 def _loss_blocks(
     report: StrikeReport, locale: str
-) -> list[tuple[Side, list[tuple[Icon, int]], int]]:
+) -> list[tuple[Side, list[tuple[style.Icon, int]], int]]:
     """Each side that flew: its losses as (icon, count) and the width the block takes."""
-    count_font = font(BODY, "bold")
-    blocks: list[tuple[Side, list[tuple[Icon, int]], int]] = []
+    count_font = style.font(BODY, "bold")
+    blocks: list[tuple[Side, list[tuple[style.Icon, int]], int]] = []
     for side in (report.attacker, report.attacker.enemy):
         if not any(item.side is side for item in report.aircraft):
             continue
         shown = [(icon, count) for icon, count in loss_counts(report, side) if count]
         if shown:
-            width = 28 + sum(28 + text_width(f"×{count}", count_font) + 14 for _, count in shown)
+            width = 28 + sum(
+                28 + style.text_width(f"×{count}", count_font) + 14 for _, count in shown
+            )
         else:
-            width = 28 + text_width(tr("strike.no_losses", locale), font(TEXT)) + 14
+            width = 28 + style.text_width(tr("strike.no_losses", locale), style.font(TEXT)) + 14
         blocks.append((side, shown, width))
     return blocks
 
@@ -449,29 +457,33 @@ def _outcome(
     """The damage done to the target, then each side's losses as icons and counts."""
     height = _outcome_height(report, place_names, locale)
     draw.rounded_rectangle(
-        (MARGIN, y, WIDTH - MARGIN, y + height), radius=8, fill=CARD_BG, outline=RULE, width=2
+        (MARGIN, y, WIDTH - MARGIN, y + height),
+        radius=8,
+        fill=style.CARD_BG,
+        outline=style.RULE,
+        width=2,
     )
     headline = _headline(report, place_names, locale)
     ly = y + 12 + draw_wrapped(draw, (MARGIN + 14, y + 12), headline, HEADLINE, INNER - 28)
     x = WIDTH  # the first block always opens a line
     ly -= LOSS_LINE
-    count_font = font(BODY, "bold")
+    count_font = style.font(BODY, "bold")
     for side, shown, width in _loss_blocks(report, locale):
         if x + width > WIDTH - MARGIN - 14:
             x, ly = MARGIN + 14, ly + LOSS_LINE
         middle = ly + LOSS_LINE // 2
-        draw_marker(draw, (x + 10, middle), 20, side)
+        style.draw_marker(draw, (x + 10, middle), 20, side)
         x += 28
         for icon, count in shown:
-            draw_icon(draw, icon, (x + 12, middle), 22)
-            x += 28 + draw_text(draw, (x + 26, middle), f"×{count}", count_font, INK, "lm") + 14
-        if not shown:
+            style.draw_icon(draw, icon, (x + 12, middle), 22)
             x += (
-                draw_text(
-                    draw, (x, middle), tr("strike.no_losses", locale), font(TEXT), MUTED, "lm"
-                )
+                28
+                + style.draw_text(draw, (x + 26, middle), f"×{count}", count_font, style.INK, "lm")
                 + 14
             )
+        if not shown:
+            none = tr("strike.no_losses", locale)
+            x += style.draw_text(draw, (x, middle), none, style.font(TEXT), style.MUTED, "lm") + 14
         x += 24
     return height
 
@@ -498,31 +510,33 @@ def _bomb_run(
     x, width = MARGIN, INNER
     centre = y + RUN_HEAD // 2
     points = tr("strike.run_points", locale, count=run.points)
-    points_width = draw_text(draw, (x + width, centre), points, font(26, "bold"), INK, "rm")
+    points_width = style.draw_text(
+        draw, (x + width, centre), points, style.font(26, "bold"), style.INK, "rm"
+    )
     used = mini_aircraft(draw, (x, centre), run.uid, 200, ctx)
     mode_key = run.mode.value if isinstance(run.mode, BombMode) else run.mode
     mode = f"{tr(f'strike.mode.{mode_key}', locale)} · {band_short(run.band, locale)}"
-    draw_text(
+    style.draw_text(
         draw,
         (x + used + 12, centre),
         mode,
-        font(TEXT),
-        MUTED,
+        style.font(TEXT),
+        style.MUTED,
         "lm",
         width - used - points_width - 30,
     )
     centre = y + RUN_HEAD + RUN_RESULTS // 2 - 2
     rx = x + 4
-    word_font = font(TEXT, "bold")
+    word_font = style.font(TEXT, "bold")
     for result in list(run.results) or [BombResult.MISS]:
         word = result_name(result, locale)
-        need = 40 + text_width(word, word_font)
+        need = 40 + style.text_width(word, word_font)
         if rx + need > x + width:
             break
-        pips = result_pips(draw, result, rx, centre, 11)
-        colour = RESULT_COLOURS[result] if result else MUTED
+        pips = style.result_pips(draw, result, rx, centre, 11)
+        colour = style.RESULT_COLOURS[result] if result else style.MUTED
         draw.text((rx + pips + 6, centre), word, font=word_font, fill=colour, anchor="lm")
-        rx += pips + 6 + text_width(word, word_font) + 18
+        rx += pips + 6 + style.text_width(word, word_font) + 18
     cx, cy = x, y + RUN_HEAD + RUN_RESULTS
     card_width, card_height = card_box(None, "full")
     shown = _shown_cards(run)
@@ -538,7 +552,9 @@ def _bomb_run(
         cx += card_width + 8
     if len(run.cards) > len(shown):
         more = f"+{len(run.cards) - len(shown)}"
-        draw_text(draw, (cx, cy + card_height // 2), more, font(BODY, "bold"), MUTED, "lm")
+        style.draw_text(
+            draw, (cx, cy + card_height // 2), more, style.font(BODY, "bold"), style.MUTED, "lm"
+        )
 
 
 def _shown_cards(run: BombRun) -> list[int]:
@@ -639,7 +655,7 @@ def _plan_flak(row: FlakRow, ctx: Ctx) -> FlakPlan:
     if spoils:
         parts.append(tr("strike.spoils", ctx.locale, n=spoils))
     text = " · ".join(parts) if parts else tr("strike.no_damage", ctx.locale)
-    result = min(RESULT_ROOM, text_width(text, font(TEXT, "bold")))
+    result = min(RESULT_ROOM, style.text_width(text, style.font(TEXT, "bold")))
     room = max(80, INNER - who - 12 - result - 14)
     return FlakPlan(row, who, _wrap_entries(entries, ctx.cards, room), text, not parts)
 
@@ -654,8 +670,13 @@ def _draw_flak(
         cx, cy = x + plan.who_width + 12, y + 4 + line_no * CARD_LINE
         for entry in line:
             if entry.answer:
-                draw_text(
-                    draw, (cx + 2, cy + CARD_LINE // 2 - 4), "↩", font(BODY, "bold"), INK, "lm"
+                style.draw_text(
+                    draw,
+                    (cx + 2, cy + CARD_LINE // 2 - 4),
+                    "↩",
+                    style.font(BODY, "bold"),
+                    style.INK,
+                    "lm",
                 )
                 cx += ANSWER
             card = ctx.cards.get(entry.card)
@@ -668,9 +689,15 @@ def _draw_flak(
                 variant="line",
                 struck=entry.struck,
             )
-    colour = MUTED if plan.quiet else INK
-    draw_text(
-        draw, (WIDTH - MARGIN, centre), plan.text, font(TEXT, "bold"), colour, "rm", RESULT_ROOM
+    colour = style.MUTED if plan.quiet else style.INK
+    style.draw_text(
+        draw,
+        (WIDTH - MARGIN, centre),
+        plan.text,
+        style.font(TEXT, "bold"),
+        colour,
+        "rm",
+        RESULT_ROOM,
     )
 
 
@@ -721,8 +748,14 @@ def _draw_flak_section(
         heading = (
             f"{tr(f'strike.phase.{phase}', ctx.locale)} · {tr(f'strike.flak.{kind}', ctx.locale)}"
         )
-        draw_text(
-            draw, (MARGIN, y + GROUP_HEAD // 2), heading, font(TEXT, "bold"), MUTED, "lm", INNER
+        style.draw_text(
+            draw,
+            (MARGIN, y + GROUP_HEAD // 2),
+            heading,
+            style.font(TEXT, "bold"),
+            style.MUTED,
+            "lm",
+            INNER,
         )
         y += GROUP_HEAD
         for plan in plans:
@@ -733,12 +766,12 @@ def _draw_flak_section(
 
 
 def _more(draw: ImageDraw.ImageDraw, y: int, n: int, locale: str) -> None:
-    draw_text(
+    style.draw_text(
         draw,
         (MARGIN, y + MORE // 2),
         tr("strike.more", locale, n=n),
-        font(TEXT),
-        MUTED,
+        style.font(TEXT),
+        style.MUTED,
         "lm",
         INNER,
     )
@@ -781,17 +814,23 @@ def _draw_duel(draw: ImageDraw.ImageDraw, y: int, duel: Duel, ctx: Ctx) -> None:
     if duel.to_attacker:
         parts.append(tr("strike.counter", ctx.locale, n=duel.to_attacker))
     text = " · ".join(parts) if parts else tr("strike.no_damage", ctx.locale)
-    result_width = draw_text(
-        draw, (x + width, centre), text, font(TEXT, "bold"), INK if parts else MUTED, "rm", 240
+    result_width = style.draw_text(
+        draw,
+        (x + width, centre),
+        text,
+        style.font(TEXT, "bold"),
+        style.INK if parts else style.MUTED,
+        "rm",
+        240,
     )
     used = mini_aircraft(draw, (x, centre), duel.attacker, 170, ctx)
-    draw_text(draw, (x + used + 6, centre), "→", font(BODY, "bold"), MUTED, "lm")
+    style.draw_text(draw, (x + used + 6, centre), "→", style.font(BODY, "bold"), style.MUTED, "lm")
     used += 36
     used += mini_aircraft(draw, (x + used, centre), duel.defender, 170, ctx)
     count = tr("strike.attacks", ctx.locale, count=duel.attacks)
     room = width - used - 14 - result_width - 14
-    if text_width(count, font(TEXT)) <= room:
-        draw_text(draw, (x + used + 14, centre), count, font(TEXT), MUTED, "lm")
+    if style.text_width(count, style.font(TEXT)) <= room:
+        style.draw_text(draw, (x + used + 14, centre), count, style.font(TEXT), style.MUTED, "lm")
 
 
 # --- legend --------------------------------------------------------------------------------
@@ -815,11 +854,11 @@ def strike_legend(
     shown: Sequence[ActionCard] = (),
     struck: bool = False,
     answered: bool = False,
-) -> list[tuple[LegendMark, str]]:
+) -> list[tuple[style.LegendMark, str]]:
     """The marks this picture uses, then the names of the cards it shows (once each)."""
     roles = " ".join(tr(f"role.{role}", locale) for role in ROLES)
     icons = {icon for aircraft in report.aircraft for icon in state_icons(aircraft)}
-    items: list[tuple[LegendMark, str]] = [
+    items: list[tuple[style.LegendMark, str]] = [
         (("side", Side.JAPANESE), side_name(Side.JAPANESE, locale)),
         (("side", Side.ALLIED), side_name(Side.ALLIED, locale)),
         (("text", roles), tr("legend.roles", locale)),
@@ -861,7 +900,7 @@ class Parts:
     hidden_flak: int
     flak_height: int
     combat: int
-    legend: list[tuple[LegendMark, str]]
+    legend: list[tuple[style.LegendMark, str]]
 
     @property
     def height(self) -> int:
@@ -911,7 +950,7 @@ def render_strike_report(
     locale: str,
 ) -> bytes:
     """One strike as PNG bytes (800 px wide)."""
-    return to_png(strike_image(report, place_names=place_names, cards=cards, locale=locale))
+    return style.to_png(strike_image(report, place_names=place_names, cards=cards, locale=locale))
 
 
 def strike_image(
@@ -963,7 +1002,7 @@ def strike_image(
     shown_pairs = pairs[: limits[2]]
     flak, hidden_flak = parts.flak, parts.hidden_flak
     items = parts.legend
-    image, draw = canvas(height, WIDTH)
+    image, draw = style.canvas(height, WIDTH)
 
     gap = GAP
     draw_header(image, draw, title, lines, side=report.attacker)
@@ -990,6 +1029,6 @@ def strike_image(
         if len(pairs) > len(shown_pairs):
             _more(draw, dy, len(pairs) - len(shown_pairs), locale)
         y += parts.combat + gap
-    draw.line((MARGIN, y - gap // 2, WIDTH - MARGIN, y - gap // 2), fill=RULE, width=1)
+    draw.line((MARGIN, y - gap // 2, WIDTH - MARGIN, y - gap // 2), fill=style.RULE, width=1)
     legend(image, draw, (MARGIN, y), INNER, items)
     return image

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
 from bot.settings import load_settings
 from db.backend import open_repository, sqlite_path
 from db.postgres import PostgresRepository
 from db.sqlite import SqliteRepository
+from tests.test_cli import refused_setting
 
 
 def test_settings_accept_sqlite_and_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -24,10 +24,8 @@ def test_settings_accept_sqlite_and_postgresql(monkeypatch: pytest.MonkeyPatch) 
 def test_an_unknown_backend_stops_with_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DATABASE_URL", "mysql://bot@db/sortie")
-    assert main(["migrate"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "DATABASE_URL" in err and "postgresql://" in err
+    err = refused_setting(monkeypatch, capsys, "migrate", "DATABASE_URL", "mysql://bot@db/sortie")
+    assert "postgresql://" in err
 
 
 def test_sqlite_locations() -> None:

@@ -34,43 +34,33 @@ OLD: list[tuple[int, int, dict[str, Any]]] = [
 
 async def _old_store(db_url: str) -> Any:
     """A connection to a store at schema 4 holding the old snapshots."""
-    campaigns = [(1, "carrier"), (2, "wings")]
+    # One text for both dialects: PostgreSQL numbers its parameters $1, SQLite ?1.
+    rows = [
+        (
+            "INSERT INTO campaigns (id, guild_id, channel_id, gm_id, ruleset, scenario, seed,"
+            " seed_commitment, round_seconds, created_at, status)"
+            " VALUES ($1, 1, $1, 1, $2, 's', 's', 'c', 60, 0, 'finished')",
+            (cid, ruleset),
+        )
+        for cid, ruleset in ((1, "carrier"), (2, "wings"))
+    ] + [
+        (
+            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
+            " VALUES ($1, $2, 1, 'orders', $3, 0)",
+            (cid, branch, json.dumps(state)),
+        )
+        for cid, branch, state in OLD
+    ]
     if db_url.startswith("postgresql"):
         conn: Any = await asyncpg.connect(db_url)
         await migrate_pg.migrate(conn, target=4)
-        for cid, ruleset in campaigns:
-            await conn.execute(
-                "INSERT INTO campaigns (id, guild_id, channel_id, gm_id, ruleset, scenario, seed,"
-                " seed_commitment, round_seconds, created_at, status)"
-                " VALUES ($1, 1, $1, 1, $2, 's', 's', 'c', 60, 0, 'finished')",
-                cid,
-                ruleset,
-            )
-        for cid, branch, state in OLD:
-            await conn.execute(
-                "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
-                " VALUES ($1, $2, 1, 'orders', $3, 0)",
-                cid,
-                branch,
-                json.dumps(state),
-            )
+        for sql, values in rows:
+            await conn.execute(sql, *values)
         return conn
-    path = Path(db_url.removeprefix("sqlite:///"))
-    lite = await aiosqlite.connect(path, isolation_level=None)
+    lite = await aiosqlite.connect(Path(db_url.removeprefix("sqlite:///")), isolation_level=None)
     await migrate.migrate(lite, target=4)
-    for cid, ruleset in campaigns:
-        await lite.execute(
-            "INSERT INTO campaigns (id, guild_id, channel_id, gm_id, ruleset, scenario, seed,"
-            " seed_commitment, round_seconds, created_at, status)"
-            " VALUES (?, 1, ?, 1, ?, 's', 's', 'c', 60, 0, 'finished')",
-            (cid, cid, ruleset),
-        )
-    for cid, branch, state in OLD:
-        await lite.execute(
-            "INSERT INTO snapshots (campaign_id, branch, turn, round_kind, state, created_at)"
-            " VALUES (?, ?, 1, 'orders', ?, 0)",
-            (cid, branch, json.dumps(state)),
-        )
+    for sql, values in rows:
+        await lite.execute(sql.replace("$", "?"), values)
     return lite
 
 

@@ -67,6 +67,26 @@ class Writer:
         await asyncio.wait_for(self.task, 10)
 
 
+async def first_in(repo: PostgresRepository, campaign: int | None) -> Writer:
+    """A writer of ``campaign`` (None: the whole schema) that gets in at once."""
+    writer = Writer(repo, campaign)
+    assert await writer.inside()
+    return writer
+
+
+async def kept_out(repo: PostgresRepository, campaign: int | None, why: str) -> Writer:
+    """A writer of ``campaign`` that must wait (``why`` it would be wrong to get in)."""
+    writer = Writer(repo, campaign)
+    assert not await writer.inside(), why
+    return writer
+
+
+async def hand_over(done: Writer, waiting: Writer) -> None:
+    """``done`` finishes, and ``waiting``, kept out until then, gets in."""
+    await done.finish()
+    assert await waiting.inside()
+
+
 # Every campaign these tests write as.
 CAMPAIGNS = (1, 2, 3, 7)
 
@@ -92,8 +112,7 @@ async def advisory_locks(repo: PostgresRepository) -> int:
 async def test_two_campaigns_are_written_side_by_side(
     repos: tuple[PostgresRepository, PostgresRepository],
 ) -> None:
-    a = Writer(repos[0], 1)
-    assert await a.inside()
+    a = await first_in(repos[0], 1)
     b = Writer(repos[1], 2)
     assert await b.inside(), "campaign 2's writer waited for campaign 1's"
     await b.finish()
@@ -103,31 +122,23 @@ async def test_two_campaigns_are_written_side_by_side(
 async def test_one_campaigns_writers_take_turns(
     repos: tuple[PostgresRepository, PostgresRepository],
 ) -> None:
-    a = Writer(repos[0], 1)
-    assert await a.inside()
-    b = Writer(repos[1], 1)
-    assert not await b.inside(), "two writers of campaign 1 ran at once"
-    await a.finish()
-    assert await b.inside()
+    a = await first_in(repos[0], 1)
+    b = await kept_out(repos[1], 1, "two writers of campaign 1 ran at once")
+    await hand_over(a, b)
     await b.finish()
 
 
 async def test_a_schema_wide_writer_runs_alone(
     repos: tuple[PostgresRepository, PostgresRepository],
 ) -> None:
-    a = Writer(repos[0], 1)
-    assert await a.inside()
-    everyone = Writer(repos[1], None)
-    assert not await everyone.inside(), "a schema-wide writer ran beside a campaign's"
+    a = await first_in(repos[0], 1)
+    everyone = await kept_out(repos[1], None, "a schema-wide writer ran beside a campaign's")
     # Queued behind the schema-wide writer: a campaign writer arriving now waits for it,
     # so a stream of campaign writers cannot starve it.
-    late = Writer(repos[0], 2)
-    assert not await late.inside()
-    await a.finish()
-    assert await everyone.inside()
+    late = await kept_out(repos[0], 2, "a campaign's writer overtook a schema-wide writer")
+    await hand_over(a, everyone)
     assert not await late.inside(), "a campaign's writer ran beside a schema-wide writer"
-    await everyone.finish()
-    assert await late.inside()
+    await hand_over(everyone, late)
     await late.finish()
 
 
@@ -150,8 +161,7 @@ async def test_read_check_write_on_one_campaign_never_loses_an_update(
 async def test_a_writer_cancelled_while_waiting_leaves_nothing_behind(
     repos: tuple[PostgresRepository, PostgresRepository],
 ) -> None:
-    a = Writer(repos[0], 1)
-    assert await a.inside()
+    a = await first_in(repos[0], 1)
     # The count sees a writer's locks: the schema's, shared, and its campaign's.
     assert await advisory_locks(repos[0]) == 2
     stuck = [Writer(repos[1], 1), Writer(repos[1], None)]

@@ -15,7 +15,7 @@ import sqlite3
 import struct
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -75,65 +75,62 @@ def _server_url(pg_url: str, *, user: str | None = None, database: str | None = 
     return urlunsplit(parts._replace(netloc=netloc, path=path))
 
 
-def _check(
-    url: str,
-    command: list[str],
-    words: str,
+# A command run on a database URL, checked to stop saying why: (url, command, words) -> code.
+Refused = Callable[[str, list[str], str], int]
+
+
+@pytest.fixture
+def refused(
     caplog: pytest.LogCaptureFixture,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     never_login: list[str],
-) -> None:
-    if command[0] == "migrate-data":
-        argv = _argv(command, url)
-    else:
-        monkeypatch.setenv("DATABASE_URL", url)
-        argv = command
-    code, line = _one_line(argv, caplog, capsys)
-    assert code != 0
-    assert words in line, line
-    assert "secret-password" not in line
-    assert never_login == []
+) -> Refused:
+    """Runs a command on a database URL and checks it stops, saying ``words`` in one line
+    that keeps the password out, and never logs in to Discord; its exit code."""
+
+    def check(url: str, command: list[str], words: str) -> int:
+        if command[0] == "migrate-data":
+            argv = _argv(command, url)
+        else:
+            monkeypatch.setenv("DATABASE_URL", url)
+            argv = command
+        code, line = _one_line(argv, caplog, capsys)
+        assert code != 0
+        assert words in line, line
+        assert "secret-password" not in line
+        assert never_login == []
+        return code
+
+    return check
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 def test_a_server_that_refuses_the_connection(
     command: list[str],
-    caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    never_login: list[str],
+    refused: Refused,
 ) -> None:
     url = f"postgresql://sortie:secret-password@127.0.0.1:{_free_port()}/sortie"
-    _check(url, command, "connection refused", caplog, capsys, monkeypatch, never_login)
+    refused(url, command, "connection refused")
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 def test_an_unknown_host(
     command: list[str],
-    caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    never_login: list[str],
+    refused: Refused,
 ) -> None:
     url = "postgresql://sortie:secret-password@no-such-host.invalid/sortie"
-    _check(
-        url, command, "unknown host no-such-host.invalid", caplog, capsys, monkeypatch, never_login
-    )
+    refused(url, command, "unknown host no-such-host.invalid")
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 def test_a_database_that_does_not_exist(
     command: list[str],
     pg_url: str,
-    caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    never_login: list[str],
+    refused: Refused,
 ) -> None:
     url = _server_url(pg_url, database="no_such_database")
-    words = "there is no database no_such_database"
-    _check(url, command, words, caplog, capsys, monkeypatch, never_login)
+    refused(url, command, "there is no database no_such_database")
 
 
 @pytest.fixture
@@ -155,16 +152,13 @@ def weak_user(pg_server: Any) -> Iterator[tuple[str, str]]:
 def test_a_user_without_the_rights_on_the_schema(
     command: list[str],
     weak_user: tuple[str, str],
-    caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    never_login: list[str],
+    refused: Refused,
 ) -> None:
     url, name = weak_user
     words = f"user {name} may not create or use Sortie's tables"
     if command[0] == "backup":  # a backup only reads: the schema is simply not Sortie's
         words = f"schema {name} holds no Sortie tables"
-    _check(url, command, words, caplog, capsys, monkeypatch, never_login)
+    refused(url, command, words)
 
 
 class _RefusesThePassword(socketserver.BaseRequestHandler):
@@ -199,14 +193,10 @@ def password_server() -> Iterator[int]:
 def test_a_wrong_password(
     command: list[str],
     password_server: int,
-    caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    never_login: list[str],
+    refused: Refused,
 ) -> None:
     url = f"postgresql://sortie:secret-password@127.0.0.1:{password_server}/sortie"
-    words = "refused the password of user sortie"
-    _check(url, command, words, caplog, capsys, monkeypatch, never_login)
+    refused(url, command, "refused the password of user sortie")
 
 
 @pytest.mark.parametrize("url", ["postgres://", "postgresql://sortie:secret-password@/sortie"])
@@ -247,26 +237,15 @@ def _foreign(path: Path) -> str:
 def test_another_applications_sqlite_file_is_not_adopted(
     command: list[str],
     tmp_path: Path,
-    caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    never_login: list[str],
+    refused: Refused,
 ) -> None:
     foreign = tmp_path / "notes.db"
     before = _foreign(foreign)
-    url = f"sqlite:///{foreign}"
-    if command[0] == "migrate-data":
-        argv = _argv(command, url)
-    else:
-        monkeypatch.setenv("DATABASE_URL", url)
-        argv = command
-    code, line = _one_line(argv, caplog, capsys)
-    assert code == 2 and "not Sortie's (notes)" in line, line
+    assert refused(f"sqlite:///{foreign}", command, "not Sortie's (notes)") == 2
     assert hashlib.sha256(foreign.read_bytes()).hexdigest() == before
     with sqlite3.connect(foreign) as conn:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     assert names == {"notes"}
-    assert never_login == []
 
 
 def test_another_applications_postgresql_schema_is_not_adopted(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,11 +22,19 @@ import simcord
 from bot.client import SortieBot
 from bot.demo import SeededTokens
 from bot.runtime import FuncClock, Services, open_services
+from bot.service_model import Pace
 
 # simcord's virtual clock starts here (simcord._clock.Clock); the services read it before
 # the environment exists (the bot's first pump runs during its start).
 SIMCORD_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-OPTIONAL_COGS = ("cogs.write", "cogs.campaign", "cogs.status", "cogs.odds", "cogs.dice")
+OPTIONAL_COGS = (
+    "cogs.write",
+    "cogs.steps",
+    "cogs.campaign",
+    "cogs.status",
+    "cogs.odds",
+    "cogs.dice",
+)
 
 
 def bot_cogs() -> tuple[str, ...]:
@@ -56,6 +65,13 @@ class World:
         current = self.env.bot
         assert isinstance(current, SortieBot)
         return current
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[simcord.Env]:
+        """simcord around a new bot, kept as this world's env (the services' clock)."""
+        async with simcord.run(self.new_bot()) as env:
+            self.env = env
+            yield env
 
     async def pump(self) -> None:
         """What the bot's loop does every 30 s: fire due timers, deliver the outbox."""
@@ -124,6 +140,65 @@ def table(env: simcord.Env, channel: str = "front", gm_name: str = "gm") -> Tabl
     alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
     spectator = guild.add_member(env.create_user("spectator"))
     return Table(guild, room, gm, alice_user, bob_user, alice, bob, spectator)
+
+
+async def join_and_start(world: World, seats: Table, sides: tuple[str, str]) -> None:
+    """Alice and Bob join by /campaign join and the GM starts by /campaign start, as a table
+    fills in Discord; then the bot's loop posts the first round."""
+    await seats.alice.slash(seats.channel, "campaign join", side=sides[0])
+    await seats.bob.slash(seats.channel, "campaign join", side=sides[1])
+    await seats.gm.slash(seats.channel, "campaign start")
+    await world.pump()
+
+
+async def open_by_slash(
+    world: World,
+    seats: Table,
+    scenario: str,
+    sides: tuple[str, str],
+    *,
+    ruleset: str,
+    seed: str,
+    locale: str | None = None,
+) -> int:
+    """A campaign made through the service (creating it by slash is tested elsewhere), then
+    joined and started by slash commands; its id."""
+    info = await world.services.campaigns.create_campaign(
+        seats.guild.id,
+        seats.channel.id,
+        seats.gm.id,
+        scenario,
+        Pace(),
+        seed,
+        ruleset=ruleset,
+        locale=locale,
+    )
+    await join_and_start(world, seats, sides)
+    return info.id
+
+
+async def gm_creates(
+    gm: simcord.MemberActor, channel: simcord.ChannelHandle, **options: str
+) -> simcord.InteractionResult:
+    """The GM's /campaign new, answered privately with the campaign created."""
+    created = await gm.slash(channel, "campaign new", **options)
+    assert created.ephemeral and "created" in created.response.content
+    return created
+
+
+async def campaign_over(
+    world: World, campaign_id: int, channel: simcord.ChannelHandle, spectator: Any
+) -> tuple[str, list[str]]:
+    """A finished campaign as the channel shows it to a spectator: it says so and posts the
+    after-action report. Returns the channel's text and file names for more checks."""
+    status = await world.services.campaigns.status(campaign_id)
+    assert status.campaign.status == "finished"
+    public = channel.history(viewer=spectator)
+    text = "\n".join(m.content for m in public)
+    files = [a.filename for m in public for a in m.attachments]
+    assert "Campaign over" in text
+    assert "after-action.png" in files
+    return text, files
 
 
 def is_disabled(message: discord.Message, custom_id_prefix: str) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import simcord
-
 from tests.e2e.conftest import World
 from tests.e2e.test_orders import (
     ALLIED,
@@ -18,7 +16,7 @@ from tests.e2e.test_orders import (
 
 
 async def test_boards_and_panels_carry_their_description_as_alt_text(world: World) -> None:
-    async with simcord.run(world.new_bot()) as env:
+    async with world.running() as env:
         table = await open_table(world, env)
         boards = [m for m in table.channel.history() if m.attachments]
         assert boards, "the round message shows the status board"
@@ -38,7 +36,7 @@ async def test_boards_and_panels_carry_their_description_as_alt_text(world: Worl
 
 
 async def test_reveals_and_strike_reports_are_described_in_alt_text(world: World) -> None:
-    async with simcord.run(world.new_bot()) as env:
+    async with world.running() as env:
         table = await open_table(world, env)
         for side in (JAPANESE, ALLIED):
             user = table.user(side)

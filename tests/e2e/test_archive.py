@@ -11,6 +11,7 @@ import simcord
 
 from bot.service_model import Pace
 from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import table as seated
 from tests.e2e.test_orders import (
     PICKS,
     Table,
@@ -263,12 +264,7 @@ def _join_ids(message: discord.Message) -> list[str]:
 async def test_two_campaigns_side_by_side_in_threads_of_one_channel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("campaigns")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        spectator = guild.add_member(env.create_user("spectator"))
+        _, channel, gm, _, _, alice, bob, spectator = seated(env, "campaigns")
         svc = world.services.campaigns
 
         typo = await gm.slash(channel, "campaign new", scenario="coral-see", thread=True)

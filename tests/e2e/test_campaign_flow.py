@@ -11,7 +11,7 @@ import simcord
 
 from bot.export import verify_export
 from engine.zero.types import Side
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, campaign_over, manager_role
 from tests.e2e.test_orders import control, custom_ids, dm_panel, gm_button, lock, options, refusal
 
 FIELDS = {"orders": ("fleet_tactic", "flight_ops", "doctrine"), "resource": ("resource",)}
@@ -84,16 +84,9 @@ async def test_whole_coral_sea_campaign_through_discord(world: World) -> None:
                 result = await lock(user, panel)
                 assert result.acknowledged
             await world.pump()
-        status = await service.status(info.id)
-        assert status.campaign.status == "finished"
-
-        public = channel.history(viewer=spectator)
-        text = "\n".join(m.content for m in public)
-        files = [a.filename for m in public for a in m.attachments]
-        assert "Campaign over" in text
+        text, files = await campaign_over(world, info.id, channel, spectator)
         assert any(name.startswith("reveal-") for name in files)
         assert any(name.startswith("strike-") for name in files)
-        assert "after-action.png" in files
         # Receipts appeared in the channel before the reveals; no order text leaked early.
         assert "receipt" in text.lower()
 

@@ -11,15 +11,15 @@ from collections.abc import Callable
 import simcord
 
 from bot.export import verify_export
-from bot.service_model import Pace
-from engine.zero.types import Side
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, campaign_over, gm_creates, table
 from tests.e2e.test_orders import (
+    ALLIED,
     choose,
     control,
     custom_ids,
     dm_panel,
     ephemeral_panel,
+    french_panel,
     gm_button,
     lock,
     options,
@@ -69,26 +69,20 @@ async def test_whole_land_campaign_through_discord(
 ) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("burma")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice_user, carol_user, bob_user = (
-            env.create_user("alice"),
-            env.create_user("carol"),
-            env.create_user("bob"),
-        )
-        alice, carol, bob = (guild.add_member(u) for u in (alice_user, carol_user, bob_user))
+        seats = table(env, "burma")
+        guild, channel, gm = seats.guild, seats.channel, seats.gm
+        alice_user, bob_user, alice, bob = seats.alice_user, seats.bob_user, seats.alice, seats.bob
+        spectator = seats.spectator
+        carol = guild.add_member(env.create_user("carol"))
         close_dms(env, bob_user)  # the Allied commander does not accept DMs
-        spectator = guild.add_member(env.create_user("spectator"))
-        created = await gm.slash(
+        await gm_creates(
+            gm,
             channel,
-            "campaign new",
             ruleset="land",
             scenario="burma-dec41-jan42",
             deadline="1h",
             reminders="15m",
         )
-        assert created.ephemeral and "created" in created.response.content
         await world.pump()
         await alice.slash(channel, "campaign join", side="japanese")
         await carol.slash(channel, "campaign join", side="japanese")  # a team of two (24.43)
@@ -143,16 +137,10 @@ async def test_whole_land_campaign_through_discord(
                 continue
             await _play_in_channel(bob, channel, rnd)
             await world.pump()
-        status = await service.status(info.id)
-        assert status.campaign.status == "finished" and rolled_back
-
-        public = channel.history(viewer=spectator)
-        text = "\n".join(m.content for m in public)
-        files = [a.filename for m in public for a in m.attachments]
+        assert rolled_back
+        _, files = await campaign_over(world, info.id, channel, spectator)
         assert sum(name.startswith("mission-") for name in files) >= 6
         assert any(name.startswith("reveal-") for name in files)
-        assert "after-action.png" in files
-        assert "Campaign over" in text
         first = await service.log(info.id, per_page=50)  # every page: strikes are told in full
         entries = [
             entry
@@ -169,30 +157,9 @@ async def test_whole_land_campaign_through_discord(
 
 async def test_a_french_land_table_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("malaisie")
-        gm = guild.add_member(env.create_user("mj"))
-        users = [env.create_user("yamashita"), env.create_user("percival")]
-        members = [guild.add_member(u) for u in users]
-        svc = world.services.campaigns
-        info = await svc.create_campaign(
-            guild.id,
-            channel.id,
-            gm.id,
-            "malaya-dec41",
-            Pace(),
-            seed="fr",
-            locale="fr",
-            ruleset="land",
+        panel = await french_panel(
+            world, env, ALLIED, "resource", "A4", scenario="malaya-dec41", ruleset="land"
         )
-        await svc.join(info.id, members[0].id, Side.JAPANESE)
-        await svc.join(info.id, members[1].id, Side.ALLIED)
-        await svc.start(info.id, gm.id)
-        await world.pump()
-        panel = dm_panel(users[1])
-        await choose(users[1], panel, "resource", "A4")
-        panel = refreshed(users[1], panel)
         assert "Nuages sur l'objectif" in panel.content
         assert "Mission 1/6" in panel.content
         labels = [o.label for o in options(panel, "resource")]

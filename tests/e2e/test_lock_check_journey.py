@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.service_model import Pace
-from tests.e2e.conftest import World, manager_role
+from tests.e2e.conftest import World, open_by_slash, table
 from tests.e2e.test_orders import choose_all, dm_panel, lock, options, refreshed, refusal
 
 SAID = {
@@ -23,20 +22,13 @@ SAID = {
 async def test_a_deployment_without_its_card_is_refused_at_lock(world: World, locale: str) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("air-war")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice_user, bob_user = env.create_user("alice"), env.create_user("bob")
-        alice, bob = guild.add_member(alice_user), guild.add_member(bob_user)
+        seats = table(env, "air-war")
+        alice_user = seats.alice_user
         service = world.services.campaigns
-        info = await service.create_campaign(
-            guild.id, channel.id, gm.id, "western-1944", Pace(), ruleset="memoir44",
+        campaign_id = await open_by_slash(
+            world, seats, "western-1944", ("allies", "axis"), ruleset="memoir44",
             seed="lock-check", locale=locale,
         )  # fmt: skip
-        await alice.slash(channel, "campaign join", side="allies")
-        await bob.slash(channel, "campaign join", side="axis")
-        await gm.slash(channel, "campaign start")
-        await world.pump()
 
         panel = dm_panel(alice_user)
         picks = {"command": "probe-centre", "card": "none", "plane": "deploy-fighter"}
@@ -44,7 +36,7 @@ async def test_a_deployment_without_its_card_is_refused_at_lock(world: World, lo
         result = await lock(alice_user, panel)
         assert SAID[locale] in refusal(result)
         # Nothing locked: the panel still offers Lock, with the picks as they were.
-        mine = await service.panel(info.id, alice_user.id)
+        mine = await service.panel(campaign_id, alice_user.id)
         assert not mine.locked and dict(mine.drafts) == picks
         panel = refreshed(alice_user, panel)
         assert any(o.default and o.value == "deploy-fighter" for o in options(panel, "plane"))
@@ -52,4 +44,4 @@ async def test_a_deployment_without_its_card_is_refused_at_lock(world: World, lo
         card = next(o.value for o in options(panel, "card") if o.value != "none")
         await choose_all(alice_user, panel, {"card": card})
         assert (await lock(alice_user, panel)).acknowledged
-        assert (await service.panel(info.id, alice_user.id)).round_id != mine.round_id
+        assert (await service.panel(campaign_id, alice_user.id)).round_id != mine.round_id

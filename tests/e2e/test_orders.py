@@ -18,7 +18,8 @@ import simcord
 
 from bot.service_model import Pace
 from engine.zero.types import Side
-from tests.e2e.conftest import World, is_disabled, manager_role
+from tests.e2e.conftest import World, is_disabled
+from tests.e2e.conftest import table as seated
 
 JAPANESE, ALLIED = Side.JAPANESE.value, Side.ALLIED.value
 ORDER_FIELDS = ("fleet_tactic", "flight_ops", "doctrine")
@@ -59,38 +60,48 @@ async def open_table(
     pace: Pace | None = None,
     before_start: Callable[[Table], None] | None = None,
     seat_before_start: Callable[[Table], Awaitable[None]] | None = None,
+    scenario: str = "coral-sea",
+    ruleset: str | None = None,
+    seed: str | None = "e2e-seed",
+    locale: str | None = None,
+    sides: tuple[str, ...] = (JAPANESE, ALLIED),
 ) -> Table:
+    """A campaign made and started through the service, Alice commanding the first side and
+    Bob the second (a solitaire game seats Alice alone)."""
     world.env = env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("coral-sea")
-    gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-    alice_user = env.create_user("alice")
-    bob_user = env.create_user("bob")
+    seats = seated(env, "coral-sea")
     table = Table(
         env=env,
         world=world,
-        guild=guild,
-        channel=channel,
-        gm=gm,
-        alice_user=alice_user,
-        alice=guild.add_member(alice_user),
-        bob_user=bob_user,
-        bob=guild.add_member(bob_user),
-        spectator=guild.add_member(env.create_user("spectator")),
+        guild=seats.guild,
+        channel=seats.channel,
+        gm=seats.gm,
+        alice_user=seats.alice_user,
+        alice=seats.alice,
+        bob_user=seats.bob_user,
+        bob=seats.bob,
+        spectator=seats.spectator,
         campaign_id=0,
     )
     svc = world.services.campaigns
     info = await svc.create_campaign(
-        guild.id, channel.id, gm.id, "coral-sea", pace or Pace(), seed="e2e-seed"
+        seats.guild.id,
+        seats.channel.id,
+        seats.gm.id,
+        scenario,
+        pace or Pace(),
+        seed=seed,
+        ruleset=ruleset,
+        locale=locale,
     )
     table.campaign_id = info.id
-    await svc.join(info.id, table.alice.id, Side.JAPANESE)
-    await svc.join(info.id, table.bob.id, Side.ALLIED)
+    for member, side in zip((seats.alice, seats.bob), sides, strict=False):
+        await svc.join(info.id, member.id, side)
     if before_start is not None:
         before_start(table)
     if seat_before_start is not None:
         await seat_before_start(table)
-    await svc.start(info.id, gm.id)
+    await svc.start(info.id, seats.gm.id)
     await world.pump()
     return table
 
@@ -275,7 +286,9 @@ async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
         panel = dm_panel(table.alice_user)
         # What each option would give now, and what is still to choose.
         assert "Large Strike → Allied carrier fleet / Port Moresby: 1 L/W A6M2" in panel.content
-        assert "Still to choose: Fleet Tactic, Flight Ops, Doctrine." in panel.content
+        assert "3 choices still to make." in panel.content
+        for field in ("Fleet Tactic", "Flight Ops", "Doctrine"):
+            assert f"**{field}**: *not chosen yet*" in panel.content
         assert [o.value for o in options(panel, "fleet_tactic")] == ["close", "medium", "long"]
 
         # Choosing drafts the options and the panel shows them, in place.
@@ -533,27 +546,22 @@ async def test_closed_dms_play_through_orders(
         assert all(not m.components or "sortie:o:" not in str(m.components) for m in table.public())
 
 
+async def french_panel(
+    world: World, env: simcord.Env, side: str, field: str, value: str, **campaign: Any
+) -> discord.Message:
+    """A French table's DM panel as its commander of ``side`` reads it after one pick."""
+    table = await open_table(world, env, seed="fr", locale="fr", **campaign)
+    user = table.user(side)
+    panel = dm_panel(user)
+    await choose(user, panel, field, value)
+    return refreshed(user, panel)
+
+
 async def test_a_french_campaign_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("mer-de-corail")
-        gm = guild.add_member(env.create_user("mj"))
-        users = [env.create_user("akagi"), env.create_user("fletcher")]
-        members = [guild.add_member(u) for u in users]
-        svc = world.services.campaigns
-        info = await svc.create_campaign(
-            guild.id, channel.id, gm.id, "coral-sea", Pace(), seed="fr", locale="fr"
-        )
-        await svc.join(info.id, members[0].id, Side.JAPANESE)
-        await svc.join(info.id, members[1].id, Side.ALLIED)
-        await svc.start(info.id, gm.id)
-        await world.pump()
-        panel = dm_panel(users[0])
-        await choose(users[0], panel, "fleet_tactic", "close")
-        panel = refreshed(users[0], panel)
+        panel = await french_panel(world, env, JAPANESE, "fleet_tactic", "close")
         assert "Tactique de Flotte" in panel.content
-        assert "Reste à choisir\u00a0: Opérations Aériennes, Doctrine." in panel.content
+        assert "Encore 2\u00a0choix à faire." in panel.content
         labels = [c.label for row in panel.components for c in row.children if c.type.value == 2]
         assert "Verrouiller les ordres" in labels and "Aide" in labels
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import simcord
 
 from bot.export import verify_export
-from bot.service_model import Pace
-from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import control, dm_panel, lock, options, refreshed
+from tests.e2e.conftest import World, campaign_over, gm_creates, table
+from tests.e2e.test_orders import control, dm_panel, lock, open_table, options, refreshed
 
 
 async def _plan_wave(user: simcord.UserHandle, turn: int) -> None:
@@ -35,16 +34,10 @@ async def _plan_wave(user: simcord.UserHandle, turn: int) -> None:
 async def test_a_whole_pearl_harbor_game_through_discord(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("pearl")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        genda_user = env.create_user("genda")
-        genda = guild.add_member(genda_user)
-        spectator = guild.add_member(env.create_user("spectator"))
-        created = await gm.slash(
-            channel, "campaign new", ruleset="pearl-harbor", scenario="pearl-harbor"
-        )
-        assert "created" in created.response.content.lower()
+        seats = table(env, "pearl")
+        channel, gm, spectator = seats.channel, seats.gm, seats.spectator
+        genda_user, genda = seats.alice_user, seats.alice
+        await gm_creates(gm, channel, ruleset="pearl-harbor", scenario="pearl-harbor")
         await world.pump()
         await genda.slash(channel, "campaign join", side="japanese")
         started = await gm.slash(channel, "campaign start")
@@ -60,39 +53,18 @@ async def test_a_whole_pearl_harbor_game_through_discord(world: World) -> None:
             assert status.round is not None
             await _plan_wave(genda_user, status.round.turn)
             await world.pump()
-        status = await service.status(info.id)
-        assert status.campaign.status == "finished"
-        public = channel.history(viewer=spectator)
-        text = "\n".join(m.content for m in public)
-        files = [a.filename for m in public for a in m.attachments]
-        assert "Campaign over" in text
-        assert "after-action.png" in files
+        await campaign_over(world, info.id, channel, spectator)
         check = verify_export(await service.export(info.id))
         assert check.ok and check.replayed, check.problems
 
 
 async def test_a_french_pearl_harbor_table_gets_a_french_panel(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("pearl-fr")
-        gm = guild.add_member(env.create_user("mj"))
-        user = env.create_user("fuchida")
-        member = guild.add_member(user)
-        svc = world.services.campaigns
-        info = await svc.create_campaign(
-            guild.id,
-            channel.id,
-            gm.id,
-            "pearl-harbor",
-            Pace(),
-            seed="fr",
-            locale="fr",
-            ruleset="pearl-harbor",
-        )
-        await svc.join(info.id, member.id, "japanese")
-        await svc.start(info.id, gm.id)
-        await world.pump()
+        french = await open_table(
+            world, env, scenario="pearl-harbor", ruleset="pearl-harbor", seed="fr", locale="fr",
+            sides=("japanese",),
+        )  # fmt: skip
+        user = french.alice_user
         panel = dm_panel(user)
         assert "Vos ordres" in panel.content and "Tour 1" in panel.content
         assert "Your orders" not in panel.content

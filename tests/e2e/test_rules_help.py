@@ -3,11 +3,12 @@ unknown rule, autocomplete; and the order panel's menus saying what each option 
 
 from __future__ import annotations
 
+from typing import Any
+
 import simcord
 
 from bot.client import SortieBot
 from bot.service_model import Pace
-from engine.zero.types import Side
 from tests.e2e.conftest import World, bot_cogs
 
 
@@ -15,6 +16,14 @@ def _bot(world: World) -> SortieBot:
     bot = SortieBot(services=world.services, cogs=(*bot_cogs(), "cogs.rules"))
     world.bots.append(bot)
     return bot
+
+
+def _reader(world: World, env: simcord.Env, name: str) -> tuple[Any, Any, Any]:
+    """A server with a Coral Sea channel and one member who asks /rules there."""
+    world.env = env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("coral-sea")
+    return guild, channel, guild.add_member(env.create_user(name))
 
 
 def _text(result: simcord.InteractionResult) -> str:
@@ -25,10 +34,7 @@ def _text(result: simcord.InteractionResult) -> str:
 
 async def test_rule_by_number_in_english_and_french(world: World) -> None:
     async with simcord.run(_bot(world)) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("coral-sea")
-        alice = guild.add_member(env.create_user("alice"))
+        guild, channel, alice = _reader(world, env, "alice")
 
         english = _text(await alice.slash(channel, "rules", query="25.71"))
         assert "25.71 Recovering damaged aircraft" in english
@@ -51,10 +57,7 @@ async def test_rule_by_number_in_english_and_french(world: World) -> None:
 
 async def test_words_sections_glossary_and_unknown(world: World) -> None:
     async with simcord.run(_bot(world)) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("coral-sea")
-        bob = guild.add_member(env.create_user("bob"))
+        _, channel, bob = _reader(world, env, "bob")
 
         by_word = _text(await bob.slash(channel, "rules", query="recovery"))
         assert by_word.startswith("25.71 Recovering damaged aircraft")
@@ -80,10 +83,7 @@ async def test_words_sections_glossary_and_unknown(world: World) -> None:
 
 async def test_autocomplete_offers_rules_by_number_and_word(world: World) -> None:
     async with simcord.run(_bot(world)) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("coral-sea")
-        carol = guild.add_member(env.create_user("carol"))
+        _, channel, carol = _reader(world, env, "carol")
 
         numbers = await carol.autocomplete(channel, "rules", "query", "25.7")
         assert [c["value"] for c in numbers] == ["25.71", "25.72"]
@@ -104,22 +104,11 @@ async def test_autocomplete_offers_rules_by_number_and_word(world: World) -> Non
 
 
 async def test_order_panel_options_say_what_they_do(world: World) -> None:
-    from tests.e2e.test_orders import dm_panel
+    from tests.e2e.test_orders import dm_panel, open_table
 
     async with simcord.run(_bot(world)) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("coral-sea")
-        gm = guild.add_member(env.create_user("gm"))
-        users = [env.create_user("nagumo"), env.create_user("fletcher")]
-        members = [guild.add_member(u) for u in users]
-        svc = world.services.campaigns
-        info = await svc.create_campaign(guild.id, channel.id, gm.id, "coral-sea", Pace())
-        await svc.join(info.id, members[0].id, Side.JAPANESE)
-        await svc.join(info.id, members[1].id, Side.ALLIED)
-        await svc.start(info.id, gm.id)
-        await world.pump()
-        panel = dm_panel(users[0])
+        table = await open_table(world, env, seed=None)
+        panel = dm_panel(table.alice_user)
         options = {
             option.value: option.description
             for row in panel.components

@@ -5,17 +5,14 @@ campaign has started the change is refused, saying why."""
 
 from __future__ import annotations
 
-import simcord
-
-from tests.e2e.conftest import World, table
+from tests.e2e.conftest import World, join_and_start, table
 from tests.e2e.test_orders import gm_button, refusal
 
 
 async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: World) -> None:
-    async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        _, channel, gm, _, _, alice, bob, spectator = table(env, "east")
-        service = world.services.campaigns
+    async with world.running() as env:
+        seats = table(env, "east")
+        channel, gm, spectator = seats.channel, seats.gm, seats.spectator
         created = await gm.slash(
             channel, "campaign new", ruleset="wings", scenario="wings-1917",
             deadline="1h", switches="front=westren",
@@ -26,6 +23,7 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
             deadline="1h", switches="sun=on",
         )  # fmt: skip
         await world.pump()
+        service = world.services.campaigns
         info = await service.campaign_in_channel(channel.id)
         assert info is not None
 
@@ -61,10 +59,7 @@ async def test_the_gm_fixes_the_switches_before_the_start_and_not_after(world: W
         said = clock.response.content
         assert "count from the next round" in said and "switches" not in said
 
-        await alice.slash(channel, "campaign join", side="entente")
-        await bob.slash(channel, "campaign join", side="central")
-        await gm.slash(channel, "campaign start")
-        await world.pump()
+        await join_and_start(world, seats, ("entente", "central"))
         assert not await gm.autocomplete(channel, "campaign settings", "switches", "sun")
         late = await gm.slash(channel, "campaign settings", reason="oops", switches="sun=off")
         assert "only before the campaign starts" in refusal(late)

@@ -8,22 +8,18 @@ from __future__ import annotations
 
 import simcord
 
-from bot.service_model import Pace
-from tests.e2e.conftest import World, table
+from tests.e2e.conftest import World, open_by_slash, table
 
 
 async def test_a_turn_without_a_pursuit_reads_as_one_round(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild, channel, gm, _, _, alice, bob, spectator = table(env)
+        seats = table(env)
+        channel, alice, bob, spectator = seats.channel, seats.alice, seats.bob, seats.spectator
         service = world.services.campaigns
-        await service.create_campaign(
-            guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="ux"
+        await open_by_slash(
+            world, seats, "wings-1917", ("entente", "central"), ruleset="wings", seed="ux"
         )
-        await alice.slash(channel, "campaign join", side="entente")
-        await bob.slash(channel, "campaign join", side="central")
-        await gm.slash(channel, "campaign start")
-        await world.pump()
         info = await service.campaign_in_channel(channel.id)
         assert info is not None
         for member in (alice, bob):  # every field at its default

@@ -4,15 +4,13 @@ refuses them."""
 
 from __future__ import annotations
 
-import simcord
-
-from tests.e2e.conftest import World, table
+from tests.e2e.conftest import World, gm_creates, join_and_start, table
 
 
 async def test_the_gm_sets_the_front_and_rules_and_sees_them_back(world: World) -> None:
-    async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        _, channel, gm, _, _, alice, bob, spectator = table(env, "east")
+    async with world.running() as env:
+        seats = table(env, "east")
+        channel, gm, spectator = seats.channel, seats.gm, seats.spectator
         service = world.services.campaigns
 
         refused = await gm.slash(
@@ -34,15 +32,10 @@ async def test_the_gm_sets_the_front_and_rules_and_sees_them_back(world: World) 
         assert "has no switches" in refused.response.content
         assert await service.campaign_in_channel(channel.id) is None
 
-        created = await gm.slash(
-            channel,
-            "campaign new",
-            ruleset="wings",
-            scenario="wings-1917",
-            deadline="1h",
+        created = await gm_creates(
+            gm, channel, ruleset="wings", scenario="wings-1917", deadline="1h",
             switches="front=eastern, sun=on ammunition=off",
-        )
-        assert created.ephemeral and "created" in created.response.content
+        )  # fmt: skip
         shown = " ".join(f.content for f in created.followups)
         assert "front=eastern (the scenario's: western)" in shown
         assert "ammunition=off (the scenario's: on)" in shown and "sun=on," in shown
@@ -55,10 +48,7 @@ async def test_the_gm_sets_the_front_and_rules_and_sees_them_back(world: World) 
         assert data["rules"]["ammunition"] is False and data["rules"]["sun"] is True
 
         # Public: the channel's board says which front it is fought on (its summary).
-        await alice.slash(channel, "campaign join", side="entente")
-        await bob.slash(channel, "campaign join", side="central")
-        await gm.slash(channel, "campaign start")
-        await world.pump()
+        await join_and_start(world, seats, ("entente", "central"))
         posted = channel.history(viewer=spectator)
         alts = [a.description or "" for m in posted for a in m.attachments]
         assert any("Eastern Front" in alt for alt in alts), alts

@@ -11,8 +11,7 @@ import io
 import simcord
 from PIL import Image
 
-from bot.service_model import Pace
-from tests.e2e.conftest import World, table
+from tests.e2e.conftest import World, open_by_slash, table
 from tests.e2e.test_orders import choose, custom_ids, dm_panel, lock, options, refreshed
 
 
@@ -25,15 +24,11 @@ async def _picture(message: object) -> bytes:
 async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world: World) -> None:
     async with simcord.run(world.new_bot()) as env:
         world.env = env
-        guild, channel, gm, alice_user, bob_user, alice, bob, spectator = table(env)
-        service = world.services.campaigns
-        await service.create_campaign(
-            guild.id, channel.id, gm.id, "wings-1917", Pace(), ruleset="wings", seed="table"
+        seats = table(env)
+        channel, alice_user, bob_user = seats.channel, seats.alice_user, seats.bob_user
+        await open_by_slash(
+            world, seats, "wings-1917", ("entente", "central"), ruleset="wings", seed="table"
         )
-        await alice.slash(channel, "campaign join", side="entente")
-        await bob.slash(channel, "campaign join", side="central")
-        await gm.slash(channel, "campaign start")
-        await world.pump()
 
         panel = dm_panel(alice_user)
         before = await _picture(panel)
@@ -67,7 +62,7 @@ async def test_a_program_is_previewed_locked_and_shown_flown_by_its_pilot(world:
             assert locked.acknowledged and not locked.followups
         await world.pump()
 
-        messages = list(channel.history(viewer=spectator))
+        messages = list(channel.history(viewer=seats.spectator))
         turn = next(m for m in messages if m.content.startswith("**Turn 1 · Programs** — flown"))
         cards = " ".join(program.split()[-3:])
         assert f"**Albert Ball** (Nieuport 17) flew `{cards}`" in turn.content

@@ -10,10 +10,9 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.service_model import Pace, ServiceError
-from engine.zero.types import Side
-from tests.e2e.conftest import World, manager_role
-from tests.e2e.test_orders import control, dm_panel, forge, refusal
+from bot.service_model import ServiceError
+from tests.e2e.conftest import World
+from tests.e2e.test_orders import control, dm_panel, forge, open_table, refusal
 
 EXPECTED = {
     "en": "This panel belongs to the Japanese side and you play Allied.",
@@ -26,24 +25,14 @@ async def test_another_sides_panel_is_refused_in_the_same_words_everywhere(
     world: World, locale: str
 ) -> None:
     async with simcord.run(world.new_bot()) as env:
-        world.env = env
-        guild = env.create_guild()
-        channel = guild.create_text_channel("coral-sea")
-        gm = guild.add_member(env.create_user("gm"), roles=[manager_role(guild)])
-        alice, bob = env.create_user("alice"), env.create_user("bob")
-        svc = world.services.campaigns
-        info = await svc.create_campaign(
-            guild.id, channel.id, gm.id, "coral-sea", Pace(), seed="words", locale=locale
-        )
-        await svc.join(info.id, guild.add_member(alice).id, Side.JAPANESE)
-        await svc.join(info.id, guild.add_member(bob).id, Side.ALLIED)
-        await svc.start(info.id, gm.id)
-        await world.pump()
+        table = await open_table(world, env, seed="words", locale=locale)
+        svc, campaign_id = world.services.campaigns, table.campaign_id
+        alice, bob = table.alice_user, table.bob_user
 
         # The service's own refusal: Bob's Lock on the Japanese panel, called directly.
-        round_id = (await svc.panel(info.id, bob.id)).round_id
+        round_id = (await svc.panel(campaign_id, bob.id)).round_id
         with pytest.raises(ServiceError) as refused:
-            await svc.lock(info.id, bob.id, round_id, panel_side="japanese")
+            await svc.lock(campaign_id, bob.id, round_id, panel_side="japanese")
         service_words = refused.value.message(locale)
         assert service_words.startswith(EXPECTED[locale]), service_words
 
@@ -64,5 +53,5 @@ async def test_another_sides_panel_is_refused_in_the_same_words_everywhere(
             "odds": refusal(await bob.click(panel, custom_id=clicks["sortie:odds:"])),
         }
         assert said == dict.fromkeys(said, service_words)
-        assert not (await svc.panel(info.id, bob.id)).locked
-        assert not (await svc.panel(info.id, alice.id)).drafts
+        assert not (await svc.panel(campaign_id, bob.id)).locked
+        assert not (await svc.panel(campaign_id, alice.id)).drafts

@@ -125,20 +125,28 @@ def test_resource_used_once_and_reserved_entries_refused() -> None:
     assert "15" in {o.id for o in decisions[Side.JAPANESE].options}  # No Resource again
 
 
-def test_radar_strikes_first_and_lengthens_the_enemy_strike() -> None:
-    """25.53 [EX]: Allies #3 Radar, Japanese #7: the Allies strike first; JP strike TB +2."""
-    state = new_campaign(CATALOG, "coral-sea", "seed")
+def _both_strike(
+    seed: str, dice: str, tactics: tuple[str, str], resources: tuple[str, str]
+) -> State:
+    """Coral Sea's turn 1 on ``seed``: each side (Japanese, Allied) at its tactic sends a
+    Large Strike at the other's fleet, then plays its resource, on ``dice``."""
     state = _after_orders(
-        state,
-        _orders("medium", "large:allied-fleet"),
-        _orders("medium", "large:japanese-fleet"),
+        new_campaign(CATALOG, "coral-sea", seed),
+        _orders(tactics[0], "large:allied-fleet"),
+        _orders(tactics[1], "large:japanese-fleet"),
     )
     state, _ = resolve(
         CATALOG,
         state,
-        {Side.JAPANESE: {"resource": "7"}, Side.ALLIED: {"resource": "3"}},
-        Rng("s", 1, "resource"),
+        {Side.JAPANESE: {"resource": resources[0]}, Side.ALLIED: {"resource": resources[1]}},
+        Rng(dice, 1, "resource"),
     )
+    return state
+
+
+def test_radar_strikes_first_and_lengthens_the_enemy_strike() -> None:
+    """25.53 [EX]: Allies #3 Radar, Japanese #7: the Allies strike first; JP strike TB +2."""
+    state = _both_strike("seed", "s", ("medium", "medium"), ("7", "3"))
     strikes = [s for s in state.history[-1].strikes if s.kind == "carrier"]
     assert [s.attacker for s in strikes] == [Side.ALLIED, Side.JAPANESE]
     japanese = strikes[1]
@@ -149,18 +157,7 @@ def test_radar_strikes_first_and_lengthens_the_enemy_strike() -> None:
 def test_recovery_draws_both_ranges() -> None:
     """25.71 [EX]: Allies Long + Japanese Medium = 3 cards per Damaged aircraft."""
     for seed in range(40):
-        state = new_campaign(CATALOG, "coral-sea", f"r{seed}")
-        state = _after_orders(
-            state,
-            _orders("medium", "large:allied-fleet"),
-            _orders("long", "large:japanese-fleet"),
-        )
-        state, _ = resolve(
-            CATALOG,
-            state,
-            {Side.JAPANESE: {"resource": "15"}, Side.ALLIED: {"resource": "15"}},
-            Rng(f"r{seed}", 1, "resource"),
-        )
+        state = _both_strike(f"r{seed}", f"r{seed}", ("medium", "long"), ("15", "15"))
         draws = state.history[-1].recovery
         if draws:
             assert all(len(d.cards) == 3 for d in draws)

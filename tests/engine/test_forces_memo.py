@@ -37,28 +37,13 @@ def test_every_remembered_force_equals_a_fresh_build(monkeypatch: pytest.MonkeyP
                                 for doctrine in DOCTRINE_PRESETS.values():
                                     for already in boxes:
                                         naval = bool(target and catalog.targets[target.sheet].naval)
+                                        # Both take the same order's inputs; the memo
+                                        # reads the target, the build only its naval flag.
+                                        order = (catalog, scenario, side, size, level, effect)
                                         got = turn._carrier_forces(
-                                            catalog,
-                                            scenario,
-                                            side,
-                                            size,
-                                            level,
-                                            effect,
-                                            target,
-                                            doctrine,
-                                            already,
+                                            *order, target, doctrine, already
                                         )
-                                        fresh = turn._build_forces(
-                                            catalog,
-                                            scenario,
-                                            side,
-                                            size,
-                                            level,
-                                            effect,
-                                            naval,
-                                            doctrine,
-                                            already,
-                                        )
+                                        fresh = turn._build_forces(*order, naval, doctrine, already)
                                         assert got == fresh, (scenario.key, side, size)
                                         checked += 1
     assert checked > 10_000

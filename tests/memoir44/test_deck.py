@@ -55,22 +55,22 @@ def test_a_deployment_ticket_of_another_type_has_no_effect() -> None:
     assert state.plan is not None and state.plan.effect is None
 
 
-def test_one_card_on_your_own_turn() -> None:
-    state = give(empty_hands(start()), "allies", "air-reconnaissance", "rearm-and-refuel")
-    state, _ = play(state, "allies", "air-reconnaissance", own_turn=True)
+@pytest.mark.parametrize(
+    ("side", "first", "second", "own_turn", "reason"),
+    [
+        ("allies", "air-reconnaissance", "rearm-and-refuel", True, "card-own-turn-limit"),
+        ("axis", "flak", "evasive-action", False, "card-opponent-turn-limit"),
+    ],
+    ids=["own-turn", "opponents-turn"],
+)
+def test_one_card_a_turn(side: str, first: str, second: str, own_turn: bool, reason: str) -> None:
+    state = give(empty_hands(start()), side, first, second)
+    state, _ = play(state, side, first, own_turn=own_turn)
     with pytest.raises(Refused) as refused:
-        play(state, "allies", "rearm-and-refuel", own_turn=True)
-    assert refused.value.reason == "card-own-turn-limit"
-    # ... and still one during the opponent's turn.
-    state, _ = play(state, "allies", "rearm-and-refuel", own_turn=False)
-
-
-def test_one_card_during_the_opponents_turn() -> None:
-    state = give(empty_hands(start()), "axis", "flak", "evasive-action")
-    state, _ = play(state, "axis", "flak", own_turn=False)
-    with pytest.raises(Refused) as refused:
-        play(state, "axis", "evasive-action", own_turn=False)
-    assert refused.value.reason == "card-opponent-turn-limit"
+        play(state, side, second, own_turn=own_turn)
+    assert refused.value.reason == reason
+    # ... and still one in the other player's turn.
+    play(state, side, second, own_turn=not own_turn)
 
 
 def test_the_limits_start_afresh_each_turn() -> None:

@@ -165,12 +165,23 @@ def test_top_cover_adds_two_dogfight_dice() -> None:
     assert len(rolls(state, "dogfight")[0].faces) == 5
 
 
+def _axis_may_react(
+    card: str, axis: tuple[str, str], allies: tuple[str, str], path: str, trigger: str
+) -> GameState:
+    """The Axis holding ``card`` and each side's plane placed (kind, hex); the Allies fly
+    ``path`` from the centre, and the Axis is offered its reaction on ``trigger``."""
+    state = give(empty_hands(start()), "axis", card)
+    state = place(place(state, "axis", *axis), "allies", *allies)
+    state = flight(command(state, "probe-centre", None, "fly"), path)
+    assert trigger in reaction_triggers(state)
+    return state
+
+
 def test_defensive_gunners_fire_back() -> None:
-    state = give(empty_hands(start()), "axis", "defensive-gunners")
-    state = place(place(state, "axis", "bomber", "D6"), "allies", "fighter", "E5")
-    state = command(state, "probe-centre", None, "fly")
-    state = flight(state, "E6 dogfight")
-    assert "dogfight_on_own_plane" in reaction_triggers(state)
+    state = _axis_may_react(
+        "defensive-gunners", ("bomber", "D6"), ("fighter", "E5"), "E6 dogfight",
+        "dogfight_on_own_plane",
+    )  # fmt: skip
     state = answer(
         state,
         Loaded("star", "star", "star", "grenade", "grenade", "grenade"),
@@ -295,11 +306,9 @@ def test_flak_fires_two_dice_at_its_token() -> None:
 
 
 def test_interception_when_the_enemy_ends_within_two_hexes_of_the_fighter() -> None:
-    state = give(empty_hands(start()), "axis", "interception")
-    state = place(place(state, "axis", "fighter", "C8"), "allies", "bomber", "E5")
-    state = command(state, "probe-centre", None, "fly")
-    state = flight(state, "E6, E7")
-    assert "enemy_plane_near" in reaction_triggers(state)
+    state = _axis_may_react(
+        "interception", ("fighter", "C8"), ("bomber", "E5"), "E6, E7", "enemy_plane_near"
+    )
     state = answer(state, Loaded("grenade", "grenade", "star", "grenade"), card="interception")
     assert len(rolls(state, "interception")[0].faces) == 3
     assert state.sides["allies"].plane is None

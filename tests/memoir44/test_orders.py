@@ -25,6 +25,13 @@ def deploying(kind: str = "fighter", cmd: str = "probe-centre", **setup: object)
 # ------------------------------------------------------------------ deploying
 
 
+def flying(hex_: str, card: str | None = None) -> GameState:
+    """The Allies' fighter on ``hex_``, activated by the centre's Section card (boosted by
+    ``card``, handed to them first), before its flight."""
+    state = start() if card is None else give(start(), "allies", card)
+    return command(place(state, "allies", "fighter", hex_), "probe-centre", card, "fly")
+
+
 def test_deploy_needs_an_air_combat_card() -> None:
     assert refused(command, start(), "probe-centre", None, "deploy-fighter") == "deploy-needs-card"
 
@@ -107,21 +114,18 @@ def test_path_of_at_most_four_hexes_with_the_entry_counted() -> None:
 
 
 def test_no_hex_twice() -> None:
-    state = place(start(), "allies", "fighter", "E6")
-    state = command(state, "probe-centre", None, "fly")
+    state = flying("E6")
     assert refused(flight, state, "E7 D7 E7") == "hex-twice"
 
 
 def test_not_ending_where_it_began() -> None:
-    state = place(start(), "allies", "fighter", "E6")
-    state = command(state, "probe-centre", None, "fly")
+    state = flying("E6")
     assert refused(flight, state, "E7 D7 D6 E6") == "ends-where-began"
     assert refused(flight, deploying(), "E6") == "ends-where-began"
 
 
 def test_each_step_is_to_a_neighbour() -> None:
-    state = place(start(), "allies", "fighter", "E6")
-    state = command(state, "probe-centre", None, "fly")
+    state = flying("E6")
     assert refused(flight, state, "E8") == "path-not-adjacent"
 
 
@@ -138,8 +142,7 @@ def test_hex_labels_are_on_the_board() -> None:
 
 
 def test_out_of_the_sun_flies_six() -> None:
-    state = place(give(start(), "allies", "out-of-the-sun"), "allies", "fighter", "E5")
-    state = command(state, "probe-centre", "out-of-the-sun", "fly")
+    state = flying("E5", "out-of-the-sun")
     assert refused(flight, state, "E6 E7 E8 E9 E10 E11 E12") == "path-too-long"
     flight(state, "E6 E7 E8 E9 E10 E11")
 
@@ -148,15 +151,13 @@ def test_out_of_the_sun_flies_six() -> None:
 
 
 def test_at_most_three_tokens() -> None:
-    state = place(start(), "allies", "fighter", "E5")
-    state = command(state, "probe-centre", None, "fly")
+    state = flying("E5")
     assert refused(flight, state, "E6 inf, E7 inf, E8 inf, E9 inf") == "too-many-tokens"
     flight(state, "E6 inf, E7 inf, E8 inf, E9")
 
 
 def test_four_tokens_with_strafing_run() -> None:
-    state = place(give(start(), "allies", "strafing-run"), "allies", "fighter", "E5")
-    state = command(state, "probe-centre", "strafing-run", "fly")
+    state = flying("E5", "strafing-run")
     assert refused(flight, state, "E6 inf, E7 inf, E8 inf, E9 inf, E10 inf") == "too-many-tokens"
     flight(state, "E6 inf, E7 inf, E8 inf, E9 inf, E10")
 

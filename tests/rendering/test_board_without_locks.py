@@ -8,6 +8,7 @@ import pytest
 
 from bot.rulesets import FACTORIES, Registry
 from bot.secrecy import Viewer, view_for
+from tests.rendering.asked import keys_asked
 
 
 @pytest.mark.parametrize("ruleset", list(FACTORIES))
@@ -36,14 +37,7 @@ def test_the_carriers_board_with_no_side_waiting_names_no_deadline(
     plugin = Registry().get("carrier")
     rules = plugin.rules
     view = view_for(rules, rules.new("coral-sea", "locks"), Viewer.public())
-    asked: list[str] = []
-    words = status.tr
-
-    def tr(key: str, locale: str, **values: object) -> str:
-        asked.append(key)
-        return words(key, locale, **values)
-
-    monkeypatch.setattr(status, "tr", tr)
+    asked = keys_asked(monkeypatch, status, "tr")
     plugin.presenter.status_board(view, {side: False for side in rules.side_ids}, None, "en")
     assert "status.no_deadline" in asked and "status.waiting" in asked
     asked.clear()

@@ -4,12 +4,10 @@ and mission report read with no English word and with French typography."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from engine.rng import Rng
 from engine.rulesets.land import LandRules
 from engine.rulesets.land.sheet import load_land_campaign
 from engine.rulesets.land.state import LandState
@@ -17,6 +15,7 @@ from engine.rulesets.land.view import THEATRES
 from engine.zero.loader import default_catalog
 from rendering.i18n import keys, t
 from rendering.rulesets.land import LandPresenter, kind_text
+from tests.rendering.land_games import finished_land
 
 # English words of the sheets (place descriptions, resource names and texts) that are not
 # also French or a proper name; one of them in a French text means a string was missed.
@@ -35,12 +34,7 @@ SPACE_BEFORE = re.compile(r"(?<=\S)( |)([:;!?])(?=\s|$)")
 
 
 def _finished(rules: LandRules, scenario: str) -> LandState:
-    state = rules.new(scenario, "fr")
-    picker = random.Random(5)
-    while not state.finished:
-        choices = rules.drawn(rules.pending(state), picker)
-        state, _ = rules.resolve(state, choices, Rng("fr", state.turn, "mission"))
-    return state
+    return finished_land(rules, scenario, "fr", picks=5)
 
 
 def _french_texts(rules: LandRules, presenter: LandPresenter, scenario: str) -> list[str]:

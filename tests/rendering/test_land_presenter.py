@@ -4,7 +4,6 @@ and what it says of a mission comes from the flown record."""
 from __future__ import annotations
 
 import io
-import random
 import re
 from pathlib import Path
 
@@ -12,11 +11,11 @@ import pytest
 from PIL import Image
 
 from bot.i18n import keys
-from engine.rng import Rng
 from engine.rulesets.land import LandRules
 from engine.rulesets.land.state import LandState
 from engine.zero.loader import default_catalog
 from rendering.rulesets.land import LandPresenter
+from tests.rendering.land_games import finished_land
 
 SOURCE = Path(__file__).resolve().parents[2] / "rendering" / "rulesets" / "land" / "__init__.py"
 SCENARIO = "burma-dec41-jan42"
@@ -29,12 +28,7 @@ def plugin() -> tuple[LandRules, LandPresenter]:
 
 
 def _finished(rules: LandRules) -> LandState:
-    state = rules.new(SCENARIO, "pres")
-    picker = random.Random(3)
-    while not state.finished:
-        choices = rules.drawn(rules.pending(state), picker)
-        state, _ = rules.resolve(state, choices, Rng("pres", state.turn, "mission"))
-    return state
+    return finished_land(rules, SCENARIO, "pres", picks=3)
 
 
 def _width(png: bytes) -> int:

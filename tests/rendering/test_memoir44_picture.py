@@ -14,6 +14,7 @@ from engine.rulesets.memoir44 import Memoir44Rules
 from rendering.rulesets.memoir44 import Memoir44Presenter
 from rendering.rulesets.memoir44.picture import air_picture
 from rendering.style import PAPER
+from tests.rendering.asked import keys_asked
 
 
 def _bottom_rows_are_paper(png: bytes, rows: int) -> bool:
@@ -59,14 +60,7 @@ def test_a_hand_is_the_viewers_own_only_on_its_own_panel(
     _, view = _opening_view()
     allies = view.sides["allies"].model_copy(update={"hand": ("air-sortie",)})
     shown = view.model_copy(update={"viewer": viewer, "sides": {**view.sides, "allies": allies}})
-    asked: list[str] = []
-    words = picture._w
-
-    def _w(key: str, locale: str, **params: object) -> str:
-        asked.append(key)
-        return words(key, locale, **params)
-
-    monkeypatch.setattr(picture, "_w", _w)
+    asked = keys_asked(monkeypatch, picture, "_w")
     air_picture(shown, [], "en")
     assert "open-hand" in asked and "your-hand" not in asked
     asked.clear()

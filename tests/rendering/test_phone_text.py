@@ -15,14 +15,12 @@ import pytest
 
 from bot.demo import run
 from rendering.style import canvas, font, to_png
+from tests.demos import ZERO_DEMOS
 from tests.rendering.fixtures import image_cases
 from tests.rendering.phone import MIN_PHONE_TEXT, DrawnImage, recording
 
 DEMOS = (
-    ("carrier", "coral-sea"),
-    ("carrier", "midway"),
-    ("land", None),
-    ("pearl-harbor", None),
+    *ZERO_DEMOS,
     ("wings", None),
     ("wings", "dambuster-eder"),
     ("dambuster", "dambuster-mohne"),

@@ -21,6 +21,7 @@ from bot.panel import TEXT_LIMIT, compose, field_text
 from bot.service_model import PanelData, StatusData
 from engine.ruleset import Decision
 from engine.zero.loader import default_catalog
+from rendering.style import font, wrap
 from tests.rendering.phone import recording
 from tests.service.support import Env
 from tests.service.wings_play import CENTRAL, ENTENTE, lock_all, start_wings
@@ -51,7 +52,7 @@ async def played(tmp_path: Path) -> AsyncIterator[tuple[Env, int]]:
 def second(decision: Decision) -> str:
     """A plane's second program on wings rules 12's menus, written: its rocket attack where
     it has one, else a bank left (a come-back or the sun: the second option)."""
-    if decision.input != "text":
+    if not decision.written:
         return decision.options[1].id
     return decision.options[1].id if decision.options[1].id.startswith("LP") else "BL S S"
 
@@ -95,7 +96,7 @@ async def test_a_crowded_panel_keeps_every_field_and_how_to_lock(
     for name in names:
         assert any(line.startswith(f"**{name}**") for line in lines), (name, text)
     missing = t("orders.missing", locale, fields=", ".join(names))
-    assert missing in lines, text
+    assert missing in lines, text  # some menus on the next page: which fields are left
     assert lines[-1] == t("inputs.how", locale), lines[-1]  # written programs: the Write button
 
 
@@ -417,3 +418,54 @@ async def test_the_gunner_reads_which_enemy_plane_his_order_names(
     assert named in text, text
     enemy = _text(env, await env.svc.panel(cid, CENTRAL), locale)
     assert named not in enemy
+
+
+# A DM panel's words as a phone shows them (Discord at about 400 px): a text column of
+# about 310 px, 16 px text in lines of 22 px, small print ("-# ") 13 px in lines of 18.
+# DejaVu Sans Condensed stands in for Discord's face. Checked against simcord's preview
+# photographed in Chromium (scripts/wings_screenshots.py): within a tenth of the height.
+PHONE_COLUMN = 310
+PHONE_LINES = {False: (16, 22), True: (13, 18)}
+# Turn 1's words above the picture, in px by that model: 672 and 822 before (the picture
+# then began about 950 px down the panel in simcord's preview, its menus included).
+PHONE_TEXT_MOST = {"en": 540, "fr": 650}
+
+
+def _phone_height(text: str) -> int:
+    height = 0
+    for line in text.splitlines():
+        small = line.startswith("-# ")
+        size, step = PHONE_LINES[small]
+        words = re.sub(r"\*\*|\*|^-# ", "", line)
+        height += step * len(wrap(words, font(size, "cond"), PHONE_COLUMN, max_lines=50) or [""])
+    return height
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_first_panels_picture_is_near_the_top_of_a_phone(
+    tmp_path: Path, locale: str
+) -> None:
+    """Turn 1's panel on a phone: the words above its picture fit in about a screen, and
+    still hold what a first-time player needs (how a program is written, the card codes,
+    each plane's field and what a Knight's standing order is, how to lock). Nothing is
+    said twice: the fields left are counted, not named again; the flak gunner's names wait
+    for the turn his battery can fire; a menu's options are in the menu."""
+    clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+    env = await Env(tmp_path / "run.db", default_catalog(), clock, SeededTokens(7)).open()
+    try:
+        cid = await start_wings(env, "ux", SCENARIO)
+        panel = await env.svc.panel(cid, ENTENTE)
+        text = _text(env, panel, locale)
+    finally:
+        await env.close()
+    assert _phone_height(text) <= PHONE_TEXT_MOST[locale], (_phone_height(text), text)
+    lines = text.splitlines()
+    assert t("wings.help.program", locale) in lines
+    assert "-# " + t("wings.legend", locale) in lines
+    for decision in panel.decisions:
+        name = field_text(decision.field, locale, decision.label)
+        assert any(line.startswith(f"**{name}**") for line in lines), (name, text)
+    assert any("Knight" in line or "Chevalier" in line for line in lines), text
+    assert lines[-1] == t("inputs.how", locale)
+    assert t("orders.missing-count", locale, count=len(panel.missing)) in lines
+    assert "Allmenröder" not in text  # no flak order to give yet: no pilot names for it

@@ -151,19 +151,10 @@ def test_a_picture_that_fails_to_draw_leaves_only_itself_out(
 
 
 def test_a_played_turns_board_shows_it_as_it_opened(
-    export: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    export: dict[str, Any], boards_drawn: list[tuple[dict[str, bool], str | None]]
 ) -> None:
     """Who had locked and the deadline are the waiting channel's words, not a reader's."""
-    from rendering.rulesets.carrier import CarrierPresenter
-
-    asked: list[tuple[dict[str, bool], str | None]] = []
-    drawn = CarrierPresenter.status_board
-
-    def status_board(self: Any, view: Any, locked: Any, deadline: Any, locale: str) -> bytes:
-        asked.append((dict(locked), deadline))
-        return drawn(self, view, locked, deadline, locale)
-
-    monkeypatch.setattr(CarrierPresenter, "status_board", status_board)
+    asked = boards_drawn
     make_page(export)
     assert len(asked) == 7  # six turns and the end
     assert asked == [({}, None)] * 7

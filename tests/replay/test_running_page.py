@@ -10,13 +10,8 @@ without the choice, in the service and in verify alike.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
@@ -24,12 +19,6 @@ from engine.zero.catalog import Catalog
 from engine.zero.loader import default_catalog
 from tests.replay.html import read_page
 from tests.service.support import ALL, JAP, Env
-
-
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
 
 
 async def _pages(path: Path, catalog: Catalog, pick: int) -> list[str]:
@@ -61,20 +50,11 @@ async def _pages(path: Path, catalog: Catalog, pick: int) -> list[str]:
 
 
 async def test_a_running_campaigns_page_shows_no_unopened_choice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    choice_free_receipts: None,
+    boards_drawn: list[tuple[dict[str, bool], str | None]],
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
-    monkeypatch.setattr("bot.export.receipt_of", _receipt_without_choice)
-    from rendering.rulesets.carrier import CarrierPresenter
-
-    boards: list[tuple[dict[str, bool], str | None]] = []
-    drawn = CarrierPresenter.status_board
-
-    def status_board(self: Any, view: Any, locked: Any, deadline: Any, locale: str) -> bytes:
-        boards.append((dict(locked), deadline))
-        return drawn(self, view, locked, deadline, locale)
-
-    monkeypatch.setattr(CarrierPresenter, "status_board", status_board)
+    boards = boards_drawn
     catalog = default_catalog()
     first = await _pages(tmp_path / "a.db", catalog, 0)
     second = await _pages(tmp_path / "b.db", catalog, 1)

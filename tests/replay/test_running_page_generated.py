@@ -10,30 +10,29 @@ blind to the choice, in the service and in verify alike (they differ by design).
 
 from __future__ import annotations
 
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
-from bot.service_model import ServiceError
 from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
-from tests.secrecy_pool import Case, rounds, rules_of
+from tests.secrecy_pool import Case, rules_of
 from tests.service.support import Env
 from tests.service.test_secrecy_differential import (
     USERS,
-    _receipt_without_choice,
-    _state,
-    _taken,
 )
 from tests.service.test_secrecy_generated_service import (
     _service_cases,
+    draft_taken,
+    draw_case,
+    each_on_its_own_store,
+    open_panel,
     play_to_case,
+    played_through_the_service,
 )
 
 
@@ -56,23 +55,11 @@ async def _pages(path: Path, catalog: Catalog, case: Case, value: str) -> list[s
             if status.campaign.status == "finished" or status.round is None:
                 return pages
             for side, user in users.items():
-                try:
-                    panel = await env.svc.panel(campaign_id, user)
-                except ServiceError:
+                panel = await open_panel(env, campaign_id, user)
+                if panel is None:
                     continue
-                if panel.locked:
-                    continue
-                planned = {
-                    d.field: choices.get(side, {}).get(d.field, d.default) for d in panel.decisions
-                }
-                # A combination the rules refuse whole (check_choice at Lock) is changed as
-                # the service's differential test changes it: the varied field kept, only
-                # fields opening no earlier changed, so what differs stays as secret.
-                kept = {case.field} if side == case.side and case.field in planned else set()
-                state = await _state(env, rules, campaign_id)
-                planned = _taken(rules, state, side, panel.decisions, planned, kept)
-                for field, pick in planned.items():
-                    await env.svc.draft(campaign_id, user, panel.round_id, field, pick)
+                kept = {case.field} if side == case.side else set()
+                await draft_taken(env, rules, campaign_id, (user, side), panel, choices, kept)
                 result = await env.svc.lock(campaign_id, user, panel.round_id)
                 after = (await env.svc.status(campaign_id)).round
                 closed = after is None or after.turn > turn
@@ -86,52 +73,15 @@ async def _pages(path: Path, catalog: Catalog, case: Case, value: str) -> list[s
         await env.close()
 
 
-def _locked_as_recorded(case: Case) -> bool:
-    """Whether the service still takes every side's recorded choices on the way to the
-    case's round: a recording made before the rules judged a choice whole at Lock
-    (``check_choice``) may hold one they now refuse (a Memoir '44 deployment with no card)."""
-    rules = rules_of(case.round.ruleset)
-    game = (case.round.ruleset, case.round.scenario, case.round.seed)
-    recorded = [r for r in rounds() if (r.ruleset, r.scenario, r.seed) == game]
-    for past in recorded[: case.round.index]:
-        asked = rules.pending(past.state)
-        for side in {d.side for d in asked}:
-            choice = {d.field: d.default for d in asked if d.side == side}
-            choice.update(past.choices.get(side, {}))
-            if rules.check_choice(past.state, side, choice) is not None:
-                return False
-    return True
-
-
-@settings(
-    max_examples=3,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@played_through_the_service(examples=3)
 @given(data=st.data())
 async def test_a_running_campaigns_page_holds_no_secret_deep_into_any_game(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+    tmp_path: Path, catalog: Catalog, choice_free_receipts: None, data: st.DataObject
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
-    monkeypatch.setattr("bot.export.receipt_of", _receipt_without_choice)
-    cases = [c for c in _service_cases() if _locked_as_recorded(c)]
-    case = data.draw(st.sampled_from(cases), label="case")
-    rules = rules_of(case.round.ruleset)
-    decision = next(
-        d for d in rules.pending(case.round.state) if (d.side, d.field) == (case.side, case.field)
+    case, first, second = draw_case(data, _service_cases())
+    one, other = await each_on_its_own_store(
+        tmp_path, (first, second), lambda path, value: _pages(path, catalog, case, value)
     )
-    first, second = data.draw(
-        st.lists(
-            st.sampled_from([o.id for o in decision.options]), min_size=2, max_size=2, unique=True
-        ),
-        label="two options",
-    )
-    runs = []
-    for value in (first, second):
-        folder = Path(tempfile.mkdtemp(dir=tmp_path))
-        runs.append(await _pages(folder / "store.db", catalog, case, value))
-    one, other = runs
     assert len(one) == len(other) and one
     for step, (a, b) in enumerate(zip(one, other, strict=True)):
         assert a == b, (

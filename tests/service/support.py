@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -93,13 +95,22 @@ class Env:
         )
 
     async def campaign(
-        self, scenario: str = "coral-sea", pace: Pace | None = None, *, start: bool = True
+        self,
+        scenario: str = "coral-sea",
+        pace: Pace | None = None,
+        *,
+        start: bool = True,
+        ruleset: str | None = None,
+        seed: str = "test-seed",
+        seats: Sequence[tuple[int, str]] = ((JAP, Side.JAPANESE), (ALL, Side.ALLIED)),
     ) -> int:
+        """A campaign in the test channel with each (user, side) of ``seats`` joined, started
+        by the GM unless asked not to; its id."""
         info = await self.svc.create_campaign(
-            GUILD, CHANNEL, GM, scenario, pace or Pace(), seed="test-seed"
+            GUILD, CHANNEL, GM, scenario, pace or Pace(), seed=seed, ruleset=ruleset
         )
-        await self.svc.join(info.id, JAP, Side.JAPANESE)
-        await self.svc.join(info.id, ALL, Side.ALLIED)
+        for user, side in seats:
+            await self.svc.join(info.id, user, side)
         if start:
             await self.svc.start(info.id, GM)
         return info.id
@@ -139,6 +150,15 @@ class Env:
     async def outbox_kinds(self, cid: int) -> list[str]:
         async with self.repo.read() as tx:
             return [row.kind for row in await tx.outbox(cid)]
+
+
+def receipt_without_choice(canonical: str, salt: str) -> str:
+    """A lock's receipt computed without its choice: two runs that differ only by a secret
+    choice then post the same receipts (the real one differs by design), so whatever else
+    differs between them is a leak."""
+    data = json.loads(canonical)
+    data.pop("choice")
+    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
 
 
 def pace(**changes: Any) -> Pace:

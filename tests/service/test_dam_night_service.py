@@ -5,8 +5,6 @@ played, and the export replays."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -96,12 +94,6 @@ async def test_the_crew_picks_the_card_on_its_own_panel_and_the_export_replays(
     await play.finish_and_verify(env, cid, catalog)
 
 
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
-
-
 async def _raid(path: Path, catalog: Catalog, seed: str, pick: int) -> tuple[list[Any], list[Any]]:
     """The raid to its night round; the crew drafts card ``pick``, then locks it: what the
     guns' side and the channel see before the lock, and after it."""
@@ -141,11 +133,10 @@ async def _raid(path: Path, catalog: Catalog, seed: str, pick: int) -> tuple[lis
 
 
 async def test_the_pick_is_invisible_to_the_guns_and_the_channel_until_it_is_played(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, choice_free_receipts: None
 ) -> None:
     """Two raids differing only in the card the crew keeps: everything the Central Powers'
     commander and the channel see is the same until the pick is locked; then it differs."""
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     play.set_up_opening(monkeypatch, beside_the_dam_gun)
     seed, _first, _second = night_seed()
     one = await _raid(tmp_path / "one.db", catalog, seed, 0)

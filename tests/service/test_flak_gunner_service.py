@@ -5,7 +5,6 @@ and verifies."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,8 +13,10 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
-from bot.export import dumps
+from bot.export import after_action_markdown, dumps
+from bot.replay import make_page
 from engine.zero.catalog import Catalog
+from tests.replay.html import text_lines
 from tests.service import wings_play as play
 from tests.service.support import Env
 
@@ -93,18 +94,9 @@ async def _play_until_turn_3(path: Path, catalog: Catalog, kind: str) -> tuple[E
     return env, cid, play.CENTRAL if gunner == play.ENTENTE else play.ENTENTE
 
 
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    """A receipt hashes the choice: it differs by design (the commitment working), so the
-    comparison leaves the choice out of it, as the secrecy differential test does."""
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
-
-
 async def test_the_enemy_cannot_tell_a_waiting_shell_from_holding_fire(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, catalog: Catalog, choice_free_receipts: None
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     records = []
     envs = []
     for kind in ("flak.delay.", "flak.hold"):
@@ -118,3 +110,35 @@ async def test_the_enemy_cannot_tell_a_waiting_shell_from_holding_fire(
         after.append(await _enemy_record(env, cid, enemy))
         await env.close()
     assert after[0] != after[1]  # the burst is told to all
+
+
+# --- once the campaign is over: an opened order names its plane as the panel did --------
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_an_opened_order_names_the_pilot_over_whom_it_burst(
+    env: Env, catalog: Catalog, locale: str
+) -> None:
+    """The gunner's panel offered "Over Cecil Lewis · SPAD VII"; once the campaign is over
+    his order opens, and the after-action report and the replay page (its reveal of the
+    round) say it in the same words, never the engine's "Over P2"."""
+    cid = await play.start_wings(env, "gunner")
+    await play.lock_all(env, cid)
+    panels = {user: await env.svc.panel(cid, user) for user in (play.ENTENTE, play.CENTRAL)}
+    gunner = next(u for u, p in panels.items() if "flak" in {d.field for d in p.decisions})
+    flak = next(d for d in panels[gunner].decisions if d.field == "flak")
+    aimed = next(o for o in flak.options if o.detail.startswith("flak.fire."))
+    presenter = env.svc.rulesets.get("wings").presenter
+    offered = presenter.option_description("flak", aimed, locale)
+    await play.lock_all(env, cid, {gunner: {"flak": aimed.id}})
+    await play.finish_and_verify(env, cid, catalog)
+    export = await env.svc.export(cid)
+    over = {"en": "Over ", "fr": "Sur "}[locale]
+    assert offered.startswith(over) and "·" in offered, offered
+    report = after_action_markdown(export, locale=locale)
+    page = text_lines(make_page(json.loads(dumps(export))).html)
+    if locale == "en":
+        assert any(offered in line for line in page), [line for line in page if over in line]
+        assert not any(over + "P" in line for line in page)
+    assert offered in report, [line for line in report.splitlines() if over in line]
+    assert over + "P" not in report

@@ -22,7 +22,10 @@ async def test_the_report_opens_the_gunners_orders_only_once_the_campaign_is_ove
     delayed = next(o for o in flak.options if o.id.startswith("flak.delay."))
     _kind, plane, level = delayed.id.removeprefix("flak.").split(".")
     await lock_all(env, cid, {gunner: {"flak": delayed.id}})
-    words = {loc: t("wings.flak.delay", loc, plane=plane, level=level) for loc in ("en", "fr")}
+    # Over the plane as the gunner's panel named it ("Cecil Lewis · SPAD VII"), not "P2".
+    assert plane not in delayed.label and " · " in delayed.label
+    over = delayed.label
+    words = {loc: t("wings.flak.delay", loc, plane=over, level=level) for loc in ("en", "fr")}
     # While the campaign runs, the export holds no choice of the gunner's side that turn
     # (one receipt commits to his whole choice, the order in it); the other side's opened.
     export = await env.svc.export(cid)

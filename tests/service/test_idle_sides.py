@@ -13,19 +13,14 @@ import pytest
 from bot.i18n import t
 from bot.logtext import describe
 from bot.service_model import ServiceError
-from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
+from tests.service.support import ALL, JAP, Env, pace
 
 LANCASTER, GUNS = 11, 22
 
 
 async def _raid(env: Env) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "dambuster-eder", pace(), seed="idle", ruleset="wings"
-    )
-    await env.svc.join(info.id, LANCASTER, "entente")
-    await env.svc.join(info.id, GUNS, "central")
-    await env.svc.start(info.id, GM)
-    return info.id
+    seats = ((LANCASTER, "entente"), (GUNS, "central"))
+    return await env.campaign("dambuster-eder", pace(), ruleset="wings", seed="idle", seats=seats)
 
 
 async def test_a_dambuster_round_resolves_when_only_the_lancaster_locks(env: Env) -> None:

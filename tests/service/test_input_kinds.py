@@ -21,9 +21,9 @@ def _skirmish(monkeypatch: pytest.MonkeyPatch) -> None:
     skirmish.register(monkeypatch)
 
 
-async def _start(env: Env) -> int:
+async def _start(env: Env, scenario: str = "hill") -> int:
     info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "hill", pace(), seed="inputs", ruleset=skirmish.KEY
+        GUILD, CHANNEL, GM, scenario, pace(), seed="inputs", ruleset=skirmish.KEY
     )
     await env.svc.join(info.id, BLUE, "blue")
     await env.svc.join(info.id, RED, "red")

@@ -78,13 +78,7 @@ async def test_whole_land_campaign_through_the_service(env: Env) -> None:
 
 
 async def _land(env: Env) -> int:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "malaya-dec41", pace(), seed="land-deadline", ruleset="land"
-    )
-    await env.svc.join(info.id, JAP, "japanese")
-    await env.svc.join(info.id, ALL, "allied")
-    await env.svc.start(info.id, GM)
-    return info.id
+    return await env.campaign("malaya-dec41", pace(), ruleset="land", seed="land-deadline")
 
 
 async def _lock_first(env: Env, cid: int, user: int, resource: str | None = None) -> None:

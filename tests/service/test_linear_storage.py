@@ -22,11 +22,10 @@ from bot.demo import SeededTokens
 from bot.export import verify_export
 from bot.rulesets import FACTORIES, Registry
 from bot.service_rounds import load_state
-from db.bundles import unbundled
 from db.migrate import available
-from db.packing import unpack
 from engine.rng import Rng
 from engine.zero.catalog import Catalog
+from tests.service.old_shape import schema_4_rows
 from tests.service.support import GM, Env
 
 
@@ -154,26 +153,11 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
     try:
-        for row in conn.execute("SELECT * FROM events WHERE lines > 1").fetchall():
-            conn.execute("DELETE FROM events WHERE seq = ?", (row["seq"],))
-            for event in unbundled({**dict(row), "data": unpack(row["data"])}):
-                del event["lines"]
-                names = ", ".join(event)
-                marks = ", ".join("?" for _ in event)
-                conn.execute(f"INSERT INTO events ({names}) VALUES ({marks})", list(event.values()))
+        schema_4_rows(conn, whole)
         conn.execute("ALTER TABLE rounds DROP COLUMN sealed")
-        conn.execute("ALTER TABLE events DROP COLUMN lines")
-        conn.execute("CREATE INDEX events_by_round ON events (round_id)")
-        conn.execute("DROP INDEX outbox_due")
-        conn.execute("CREATE INDEX outbox_due ON outbox (status, next_attempt_at)")
-        conn.execute("DROP INDEX timers_due")
-        conn.execute("CREATE INDEX timers_due ON timers (done, due_at)")
         for index in ("timers_by_round", "outbox_by_target", "campaigns_by_status"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP INDEX campaigns_by_guild")
-        for snapshot_id, text in whole.items():
-            conn.execute("UPDATE snapshots SET state = ? WHERE id = ?", (text, snapshot_id))
-        conn.execute("DROP TABLE history")
         conn.execute("ALTER TABLE snapshots DROP COLUMN history_len")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 5")
         conn.commit()

@@ -17,14 +17,9 @@ from bot.i18n import _catalog
 from bot.logtext import describe
 from engine.zero.loader import default_catalog
 from rendering.zero.log_words import _place_names
+from tests.demos import ZERO_DEMOS
 
-DEMOS = (
-    ("carrier", "coral-sea"),
-    ("carrier", "midway"),
-    ("land", None),
-    ("pearl-harbor", None),
-    ("wings", None),
-)
+DEMOS = (*ZERO_DEMOS, ("wings", None))
 SIDE_IDS = ("japanese", "allied", "entente", "central")
 # Data that is a proper name of the game's world, shown as the data spells it.
 PROPER = (

@@ -5,9 +5,7 @@ alt text), the status, the log and the export are identical; after it they diffe
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,9 +15,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
-from bot.service_model import Pace
 from engine.zero.catalog import Catalog
-from tests.service.support import CHANNEL, GM, GUILD, Env
+from tests.service.support import Env
 
 ALLIES, AXIS = 41, 42
 # The flight with its tokens is typed: the seam's text inputs (the inputs work) bring it.
@@ -27,12 +24,6 @@ pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("cogs.write") is None,
     reason="a typed flight needs the seam's text inputs",
 )
-
-
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
 
 
 async def _draft_all(env: Env, cid: int, user: int, picks: dict[str, str]) -> int:
@@ -48,13 +39,8 @@ async def _run(path: Path, catalog: Catalog, ambush: str) -> tuple[list[Any], li
         path, catalog, ManualClock(datetime(2025, 6, 1, tzinfo=UTC)), SeededTokens(7)
     ).open()
     try:
-        info = await env.svc.create_campaign(
-            GUILD, CHANNEL, GM, "western-1944", Pace(), seed="reaction", ruleset="memoir44"
-        )
-        cid = info.id
-        await env.svc.join(cid, ALLIES, "allies")
-        await env.svc.join(cid, AXIS, "axis")
-        await env.svc.start(cid, GM)
+        seats = ((ALLIES, "allies"), (AXIS, "axis"))
+        cid = await env.campaign("western-1944", ruleset="memoir44", seed="reaction", seats=seats)
         worker = env.worker()
         hand = (await env.svc.panel(cid, ALLIES)).view.sides["allies"].hand
         picks = {"command": "probe-centre", "card": sorted(hand)[0], "plane": "deploy-bomber"}
@@ -90,9 +76,8 @@ async def _run(path: Path, catalog: Catalog, ambush: str) -> tuple[list[Any], li
 
 
 async def test_an_ambush_not_yet_played_shows_to_nobody_else(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, catalog: Catalog, choice_free_receipts: None
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     quiet_before, quiet_after = await _run(tmp_path / "a.db", catalog, "none")
     ambush_before, ambush_after = await _run(tmp_path / "b.db", catalog, "1-infantry")
     assert quiet_before == ambush_before  # drafted, not played: nothing shows

@@ -5,10 +5,10 @@ replayed game still verifies."""
 from __future__ import annotations
 
 from bot.export import verify_export
-from bot.service_model import Pace
-from tests.service.support import CHANNEL, GM, GUILD, Env
+from tests.service.support import GM, Env
 
 ALLIES, AXIS = 31, 32
+SEATS = ((ALLIES, "allies"), (AXIS, "axis"))
 
 
 async def _draft_all(env: Env, cid: int, user: int, picks: dict[str, str]) -> None:
@@ -20,13 +20,7 @@ async def _draft_all(env: Env, cid: int, user: int, picks: dict[str, str]) -> No
 
 
 async def test_a_rollback_restores_the_turn_hands_and_plane(env: Env) -> None:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "western-1944", Pace(), seed="rollback", ruleset="memoir44"
-    )
-    cid = info.id
-    await env.svc.join(cid, ALLIES, "allies")
-    await env.svc.join(cid, AXIS, "axis")
-    await env.svc.start(cid, GM)
+    cid = await env.campaign("western-1944", ruleset="memoir44", seed="rollback", seats=SEATS)
     opening = (await env.svc.panel(cid, ALLIES)).view
     assert opening.sides["allies"].hand is not None
     card = sorted(opening.sides["allies"].hand)[0]

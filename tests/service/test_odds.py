@@ -124,47 +124,35 @@ async def test_the_committed_doctrine_of_the_other_side_stays_out_of_the_resourc
     assert unmasked[0] != unmasked[1], "the doctrine never matters: the test could not fail"
 
 
-async def test_the_odds_follow_the_asking_sides_own_picks_and_repeat(
-    tmp_path: Path, catalog: Catalog
-) -> None:
-    env = await _env(tmp_path / "own.db", catalog)
-    try:
-        cid = await _campaign(env, "own-seed")
-        await _draft(env, cid, JAP, {"flight_ops": 0})
-        first = await _answer(env, cid, JAP)
-        assert first == await _answer(env, cid, JAP)  # the same panel, the same figures
-        panel = await env.svc.panel(cid, JAP)
-        no_strike = next(d.options[-1].id for d in panel.decisions if d.field == "flight_ops")
-        await env.svc.draft(cid, JAP, panel.round_id, "flight_ops", no_strike)
-        second = await _answer(env, cid, JAP)
-    finally:
-        await env.close()
+async def test_the_odds_follow_the_asking_sides_own_picks_and_repeat(env: Env) -> None:
+    cid = await _campaign(env, "own-seed")
+    await _draft(env, cid, JAP, {"flight_ops": 0})
+    first = await _answer(env, cid, JAP)
+    assert first == await _answer(env, cid, JAP)  # the same panel, the same figures
+    panel = await env.svc.panel(cid, JAP)
+    no_strike = next(d.options[-1].id for d in panel.decisions if d.field == "flight_ops")
+    await env.svc.draft(cid, JAP, panel.round_id, "flight_ops", no_strike)
+    second = await _answer(env, cid, JAP)
     assert first != second
 
 
-async def test_a_stale_round_an_outsider_and_another_game_are_refused(
-    tmp_path: Path, catalog: Catalog
-) -> None:
-    env = await _env(tmp_path / "refuse.db", catalog)
-    try:
-        cid = await _campaign(env, "refuse-seed")
-        first = await _draft(env, cid, JAP, {})
-        await env.svc.lock(cid, JAP, first)
-        await env.svc.lock(cid, ALL, await _draft(env, cid, ALL, {}))
-        with pytest.raises(ServiceError) as stale:
-            await odds.preview(env.svc, cid, JAP, first, "en")
-        assert stale.value.code == "stale-round"
-        with pytest.raises(ServiceError) as outsider:
-            await odds.preview(env.svc, cid, 4242, first, "en")
-        assert outsider.value.code == "not-player"
-        land = await _campaign(env, "land-seed", ruleset="land", channel=CHANNEL + 1)
-        panel = await env.svc.panel(land, JAP)
-        with pytest.raises(ServiceError) as other_game:
-            await odds.preview(env.svc, land, JAP, panel.round_id, "en")
-        assert other_game.value.code == "odds-unavailable"
-        assert "not available" in other_game.value.message("en")
-    finally:
-        await env.close()
+async def test_a_stale_round_an_outsider_and_another_game_are_refused(env: Env) -> None:
+    cid = await _campaign(env, "refuse-seed")
+    first = await _draft(env, cid, JAP, {})
+    await env.svc.lock(cid, JAP, first)
+    await env.svc.lock(cid, ALL, await _draft(env, cid, ALL, {}))
+    with pytest.raises(ServiceError) as stale:
+        await odds.preview(env.svc, cid, JAP, first, "en")
+    assert stale.value.code == "stale-round"
+    with pytest.raises(ServiceError) as outsider:
+        await odds.preview(env.svc, cid, 4242, first, "en")
+    assert outsider.value.code == "not-player"
+    land = await _campaign(env, "land-seed", ruleset="land", channel=CHANNEL + 1)
+    panel = await env.svc.panel(land, JAP)
+    with pytest.raises(ServiceError) as other_game:
+        await odds.preview(env.svc, land, JAP, panel.round_id, "en")
+    assert other_game.value.code == "odds-unavailable"
+    assert "not available" in other_game.value.message("en")
 
 
 def test_only_the_carrier_ruleset_offers_odds(catalog: Catalog) -> None:
@@ -173,45 +161,31 @@ def test_only_the_carrier_ruleset_offers_odds(catalog: Catalog) -> None:
     assert offering == {"carrier"}
 
 
-async def test_the_panel_offers_the_button_only_where_the_game_has_odds(
-    tmp_path: Path, catalog: Catalog
-) -> None:
-    env = await _env(tmp_path / "button.db", catalog)
-    try:
-        actions = {}
-        for channel, ruleset in enumerate(("carrier", "land"), start=CHANNEL):
-            cid = await _campaign(env, "button-seed", ruleset=ruleset, channel=channel)
-            info = await env.svc.info(cid)
-            plugin = env.svc.rulesets.get(ruleset)
-            data = await env.svc.panel(cid, JAP)
-            spec = panels.compose(
-                plugin, data, scenario=info.scenario, locale="en", commander_id=JAP
-            )
-            actions[ruleset] = [(b.action, b.label) for b in spec.buttons]
-    finally:
-        await env.close()
+async def test_the_panel_offers_the_button_only_where_the_game_has_odds(env: Env) -> None:
+    actions = {}
+    for channel, ruleset in enumerate(("carrier", "land"), start=CHANNEL):
+        cid = await _campaign(env, "button-seed", ruleset=ruleset, channel=channel)
+        info = await env.svc.info(cid)
+        plugin = env.svc.rulesets.get(ruleset)
+        data = await env.svc.panel(cid, JAP)
+        spec = panels.compose(plugin, data, scenario=info.scenario, locale="en", commander_id=JAP)
+        actions[ruleset] = [(b.action, b.label) for b in spec.buttons]
     assert ("odds", "What are my odds?") in actions["carrier"]
     assert "odds" not in [action for action, _ in actions["land"]]
 
 
-async def test_a_double_click_is_told_to_wait_and_nothing_runs_twice(
-    tmp_path: Path, catalog: Catalog
-) -> None:
-    env = await _env(tmp_path / "busy.db", catalog)
+async def test_a_double_click_is_told_to_wait_and_nothing_runs_twice(env: Env) -> None:
+    cid = await _campaign(env, "busy-seed")
+    round_id = await _draft(env, cid, JAP, {})
+    question = await odds.ask(env.svc, cid, JAP, round_id)
+    odds._running.add((cid, round_id, question.side))  # the first click's preview
     try:
-        cid = await _campaign(env, "busy-seed")
-        round_id = await _draft(env, cid, JAP, {})
-        question = await odds.ask(env.svc, cid, JAP, round_id)
-        odds._running.add((cid, round_id, question.side))  # the first click's preview
-        try:
-            with pytest.raises(odds.Busy):
-                await odds.run(question, cid, round_id)
-        finally:
-            odds._running.discard((cid, round_id, question.side))
-        assert await odds.run(question, cid, round_id) is not None
-        assert not odds._running
+        with pytest.raises(odds.Busy):
+            await odds.run(question, cid, round_id)
     finally:
-        await env.close()
+        odds._running.discard((cid, round_id, question.side))
+    assert await odds.run(question, cid, round_id) is not None
+    assert not odds._running
 
 
 def test_a_drafted_strike_shows_in_the_damage_it_is_expected_to_do(catalog: Catalog) -> None:

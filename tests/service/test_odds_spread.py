@@ -70,14 +70,7 @@ def fresh_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _serial(question: odds.Ask, samples: int) -> dict[str, Any]:
-    result = question.rules.odds(
-        question.state,
-        question.side,
-        question.picks,
-        question.hidden,
-        samples=samples,
-        seed=question.seed,
-    )
+    result = question.play(samples)
     assert result is not None
     return asdict(result)
 

@@ -43,7 +43,7 @@ async def _refusal(env: Env, ruleset: str) -> tuple[str, str, ServiceError]:
                     for o in other.options
                     if o.id not in {mine.id for mine in decision.options}
                 ]
-                if decision.input == "text":
+                if decision.written:
                     continue  # a written program is refused by its text (test_input_kinds)
                 if decision.excluded or (ruleset == "pearl-harbor" and elsewhere):
                     left_out = decision.excluded[0].id if decision.excluded else elsewhere[0]

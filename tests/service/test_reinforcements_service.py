@@ -52,7 +52,8 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     assert all(not o.id.startswith("reinforce:") for d in enemy.decisions for o in d.options)
     assert len([d for d in own.decisions if d.options]) <= MAX_SELECTS
     notes, _ = WingsPresenter().panel_notes("wings-1917", own.view, "entente", {}, "en")
-    assert "Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
+    # In small print: the reinforcement's own option says its price when it can be sent.
+    assert "-# Reserve for reinforcements: 3 MP (lost at the mission's end)." in notes
     theirs, _ = WingsPresenter().panel_notes("wings-1917", enemy.view, "central", {}, "en")
     assert not any("Reserve" in line for line in theirs)  # the Entente's reserve is its own
     await play.lock_all(env, cid, {play.ENTENTE: {"program:P1": SEND}})
@@ -65,6 +66,6 @@ async def test_a_fleeing_plane_is_swapped_through_the_service(env: Env, catalog:
     again = await env.svc.panel(cid, play.ENTENTE)
     flown = next(d for d in again.decisions if d.field == "program:P1-2")  # its own field
     notes, _ = WingsPresenter().panel_notes("wings-1917", again.view, "entente", {}, "en")
-    assert "Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
+    assert "-# Reserve for reinforcements: 2 MP (lost at the mission's end)." in notes
     assert "S S S" in {o.id for o in flown.options}  # the new plane's program
     await play.finish_and_verify(env, cid, catalog)

@@ -17,9 +17,7 @@ choice. What a receipt proves is tested elsewhere (``test_rollback_export``).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,11 +30,12 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.rulesets import FACTORIES, Registry
-from bot.service_model import Pace, ServiceError
+from bot.service_model import Pace, ServiceError, steps_token
 from bot.service_rounds import state_of
 from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
-from tests.service.support import CHANNEL, GUILD, Env
+from tests import skirmish
+from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
 
 GM = 9
 USERS = (11, 22, 33, 44)
@@ -116,16 +115,21 @@ def _taken(
     return planned
 
 
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
-
-
 async def _play(
-    path: Path, catalog: Catalog, clock: ManualClock, ruleset: str, field: str, side: str, pick: int
+    path: Path,
+    catalog: Catalog,
+    clock: ManualClock,
+    ruleset: str,
+    field: str,
+    side: str,
+    pick: int,
+    built: list[Any] | None = None,
 ) -> tuple[list[Any], int, bool]:
-    """Play until the turn after the variation; return the records and the opening step."""
+    """Play until the turn after the variation; return the records and the opening step.
+
+    ``built``: vary a choice built in steps while it is half built instead (its first step,
+    the first option or the last), then draft the same whole choice in both runs; what
+    the side's own panel showed of it is appended to ``built``."""
     env = await Env(path, catalog, clock, SeededTokens(7)).open()
     rules = env.svc.rulesets.get(ruleset).rules
     spec = rules.field_spec(field)
@@ -196,7 +200,10 @@ async def _play(
                         # The other run's value is the menu's last: the farthest from the
                         # first (a Wings program's last option flies other cards, so its
                         # ghost path on the side's own panel picture differs too).
-                        index = len(decision.options) - 1 if pick else 0
+                        index = len(decision.options) - 1 if pick and built is None else 0
+                        if built is not None:
+                            await _half_build(env, info.id, user, panel, field, pick, built)
+                            await observe()
                         varied = True
                         kept = {field}
                         beside = [d.field for d in panel.decisions]
@@ -227,6 +234,63 @@ async def _play(
     return records, opening, secrecy.opens_before_the_end(rules, beside)
 
 
+async def _half_build(
+    env: Env, campaign_id: int, user: int, panel: Any, field: str, pick: int, built: list[Any]
+) -> None:
+    """The side's first step of ``field`` picked (its menu's first option, or its last)."""
+    menu = panel.steps[field].menus[0].options
+    mine = await env.svc.pick_step(
+        campaign_id,
+        user,
+        panel.round_id,
+        field,
+        0,
+        menu[-1 if pick else 0].id,
+        token=steps_token(()),
+    )
+    built.append(mine.steps[field].picks)
+
+
+def _steps_cases() -> list[tuple[str, str, str]]:
+    """Each ruleset's choices built in steps asked in a scenario's opening round, by side."""
+    registry = Registry()
+    cases = []
+    for key in FACTORIES:
+        rules = registry.get(key).rules
+        for scenario in rules.scenarios():
+            for decision in rules.pending(rules.new(scenario, "differential")):
+                if decision.input == "steps" and rules.field_spec(decision.field) is not None:
+                    cases.append((key, decision.field, decision.side))
+    first = {(key, side): (key, field, side) for key, field, side in reversed(cases)}
+    # The test game's barrage too (``tests/skirmish.py``, registered by the test).
+    return [*reversed(first.values()), (skirmish.KEY, "barrage", "red")]
+
+
+@pytest.mark.parametrize(("ruleset", "field", "side"), _steps_cases())
+async def test_a_choice_half_built_in_steps_is_invisible_to_others(
+    tmp_path: Path,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+    ruleset: str,
+    field: str,
+    side: str,
+) -> None:
+    """The half-built choice is the side's draft: its first step, picked otherwise in the
+    two runs (the same whole choice drafted after), changes nothing anyone else receives,
+    at any step, though the side's own panel shows each run's pick."""
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
+    skirmish.register(monkeypatch)
+    records, built = [], []
+    for pick in (0, 1):
+        clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
+        path = tmp_path / f"run{pick}.db"
+        seen, _, _ = await _play(path, catalog, clock, ruleset, field, side, pick, built)
+        records.append(seen)
+    assert built[0] != built[1], "both runs built the same: the test could see nothing"
+    for step, (first, second) in enumerate(zip(*records, strict=True)):
+        assert first == second, f"{field} of {side} half built, visible to others at step {step}"
+
+
 @pytest.mark.parametrize(("ruleset", "field", "side"), _cases())
 async def test_one_secret_choice_is_invisible_to_others_until_it_opens(
     tmp_path: Path,
@@ -236,7 +300,7 @@ async def test_one_secret_choice_is_invisible_to_others_until_it_opens(
     field: str,
     side: str,
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
     runs = []
     for pick in (0, 1):
         clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))

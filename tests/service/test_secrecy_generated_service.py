@@ -20,10 +20,10 @@ this one proves the application adds no leak of its own, so it draws a few.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,14 +36,17 @@ from bot.service_model import Pace, ServiceError
 from engine.zero.catalog import Catalog
 from tests.engine.test_secrecy_generated import declared_opening
 from tests.secrecy_pool import Case, buckets, rounds, rules_of
-from tests.service.support import CHANNEL, GUILD, Env
-from tests.service.test_secrecy_differential import GM, USERS, _receipt_without_choice
+from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
+from tests.service.test_secrecy_differential import GM, USERS, _state, _taken
 
+T = TypeVar("T")
 DEEPEST = 14  # rounds played before the varied one, at most: the run's cost grows with it
 
 
 def _service_cases() -> list[Case]:
-    """One case per bucket, its deepest round within reach (a bucket out of reach: none)."""
+    """One case per bucket, its deepest round within reach (a bucket out of reach: none):
+    within reach of the service. Every recorded round is one the service locks as recorded
+    (tests/test_golden_rulesets.py checks it), so no game's cases are left out."""
     chosen = []
     for cases in buckets().values():
         reachable = [c for c in cases if 2 <= c.round.index <= DEEPEST]
@@ -121,15 +124,11 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
                 opening = len(records)
                 break
             for side, user in users.items():
-                try:
-                    panel = await env.svc.panel(campaign_id, user)
-                except ServiceError:
+                panel = await open_panel(env, campaign_id, user)
+                if panel is None:
                     continue
-                if panel.locked:
-                    continue
-                for decision in panel.decisions:
-                    pick = choices.get(side, {}).get(decision.field, decision.default)
-                    await env.svc.draft(campaign_id, user, panel.round_id, decision.field, pick)
+                kept = {case.field} if side == case.side else set()
+                await draft_taken(env, rules, campaign_id, (user, side), panel, choices, kept)
                 await observe()
                 result = await env.svc.lock(campaign_id, user, panel.round_id)
                 after = (await env.svc.status(campaign_id)).round
@@ -145,36 +144,21 @@ async def _run(path: Path, catalog: Catalog, case: Case, value: str) -> tuple[li
     return records, opening
 
 
-async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> None:
-    """Lock the round's recorded choices, every side; a round nobody is asked in plays
-    by itself."""
-    for side, user in users.items():
-        try:
-            panel = await env.svc.panel(cid, user)
-        except ServiceError:
-            return
-        if panel.locked:
-            continue
-        for decision in panel.decisions:
-            pick = picks.get(side, {}).get(decision.field, decision.default)
-            await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
-        result = await env.svc.lock(cid, user, panel.round_id)
-        if result.resolved:
-            return
+def played_through_the_service(examples: int) -> settings:
+    """Hypothesis settings for a test that plays campaigns through the service: few
+    examples (each is slow), no deadline, the same draws every run, and tmp_path shared by
+    the examples on purpose (each run makes a store of its own in it)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
 
 
-@settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
-@given(data=st.data())
-async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
-) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
-    case = data.draw(st.sampled_from(_service_cases()), label="case")
+def draw_case(data: st.DataObject, cases: list[Case]) -> tuple[Case, str, str]:
+    """A case drawn from ``cases``, and two different options of its secret field."""
+    case = data.draw(st.sampled_from(cases), label="case")
     rules = rules_of(case.round.ruleset)
     decision = next(
         d for d in rules.pending(case.round.state) if (d.side, d.field) == (case.side, case.field)
@@ -185,10 +169,86 @@ async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
         ),
         label="two options",
     )
+    return case, first, second
+
+
+async def each_on_its_own_store(
+    tmp_path: Path, values: tuple[str, str], run: Callable[[Path, str], Awaitable[T]]
+) -> list[T]:
+    """``run`` once per value, each on a store of its own: hypothesis hands every example
+    the same ``tmp_path``."""
     runs = []
-    for value in (first, second):
-        folder = Path(tempfile.mkdtemp(dir=tmp_path))  # one store per run and example
-        runs.append(await _run(folder / "store.db", catalog, case, value))
+    for value in values:
+        folder = Path(tempfile.mkdtemp(dir=tmp_path))
+        runs.append(await run(folder / "store.db", value))
+    return runs
+
+
+async def open_panel(env: Env, cid: int, user: int) -> Any | None:
+    """The user's panel while he has orders to give; None when the campaign asks him
+    nothing now or he has locked."""
+    try:
+        panel = await env.svc.panel(cid, user)
+    except ServiceError:
+        return None
+    return None if panel.locked else panel
+
+
+async def drafted(env: Env, cid: int, user: int, panel: Any, picks: Mapping[str, str]) -> None:
+    """Drafts ``picks`` on the user's open panel, every other field at its default."""
+    for decision in panel.decisions:
+        pick = picks.get(decision.field, decision.default)
+        await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
+
+
+async def draft_taken(
+    env: Env,
+    rules: Any,
+    cid: int,
+    player: tuple[int, str],
+    panel: Any,
+    choices: Mapping[str, Mapping[str, str]],
+    kept: set[str],
+) -> None:
+    """Drafts the side's ``choices`` (each other field at its default) on the player's
+    (user, side) open panel; a combination the rules refuse whole at Lock is changed as
+    the service's differential test changes it (``_taken``): the ``kept`` fields untouched,
+    only fields opening no earlier changed, so what differs between two runs stays as
+    secret."""
+    user, side = player
+    planned = {d.field: choices.get(side, {}).get(d.field, d.default) for d in panel.decisions}
+    state = await _state(env, rules, cid)
+    taken = _taken(rules, state, side, panel.decisions, planned, kept & planned.keys())
+    for field, pick in taken.items():
+        await env.svc.draft(cid, user, panel.round_id, field, pick)
+
+
+async def _lock_all(env: Env, cid: int, users: dict[str, int], picks: Any) -> None:
+    """Lock the round's recorded choices, every side; a round nobody is asked in plays
+    by itself."""
+    for side, user in users.items():
+        try:
+            panel = await env.svc.panel(cid, user)
+        except ServiceError:
+            return
+        if panel.locked:
+            continue
+        await drafted(env, cid, user, panel, picks.get(side, {}))
+        result = await env.svc.lock(cid, user, panel.round_id)
+        if result.resolved:
+            return
+
+
+@played_through_the_service(examples=4)
+@given(data=st.data())
+async def test_a_secret_choice_reaches_nobody_else_until_it_opens(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+) -> None:
+    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
+    case, first, second = draw_case(data, _service_cases())
+    runs = await each_on_its_own_store(
+        tmp_path, (first, second), lambda path, value: _run(path, catalog, case, value)
+    )
     (one, opening), (other, opening_b) = runs
     assert opening == opening_b
     for step in range(opening):

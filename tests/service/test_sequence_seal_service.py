@@ -6,7 +6,6 @@ after-action report) until the owed card is flown; both still export and verify.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from datetime import UTC, datetime
@@ -45,14 +44,6 @@ def _flies(option: Option) -> str:
     return option.detail if ":" in option.detail else option.label
 
 
-def _receipt_without_choice(canonical: str, salt: str) -> str:
-    """A receipt hashes the choice, so it differs by design: the comparison leaves the
-    choice out of it (the opened choice itself is compared in the export)."""
-    data = json.loads(canonical)
-    data.pop("choice")
-    return hashlib.sha256((json.dumps(data, sort_keys=True) + salt).encode()).hexdigest()
-
-
 async def _enemy_record(env: Env, cid: int, catalog: Catalog) -> str:
     """What the Central Powers and the public see: the channel and the Central DMs, their
     panel, the status, the log, the export (the orders opened at the turn's end) and the
@@ -80,9 +71,8 @@ async def _turn_one(path: Path, catalog: Catalog, program: str) -> tuple[Env, in
 
 
 async def test_the_enemy_cannot_tell_a_split_s_begun_from_a_plain_stall(
-    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, catalog: Catalog, choice_free_receipts: None
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", _receipt_without_choice)
     runs = []
     records = []
     for name, program in (("begun", BEGUN), ("plain", PLAIN)):

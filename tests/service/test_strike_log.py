@@ -28,13 +28,18 @@ async def _play_turn(env: Env, cid: int) -> int:
         status = await env.svc.status(cid)
         if status.round is None or status.round.turn != turn:
             return turn
-        for user in (JAP, ALL):
-            panel = await env.svc.panel(cid, user)
-            for decision in panel.decisions:
-                ids = [o.id for o in decision.options]
-                pick = next((i for i in ids if i.startswith("large")), ids[0])
-                await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
-            await env.svc.lock(cid, user, panel.round_id)
+        await _play_round(env, cid)
+
+
+async def _play_round(env: Env, cid: int) -> None:
+    """The open round locked by both sides, each sending its largest strike."""
+    for user in (JAP, ALL):
+        panel = await env.svc.panel(cid, user)
+        for decision in panel.decisions:
+            ids = [o.id for o in decision.options]
+            pick = next((i for i in ids if i.startswith("large")), ids[0])
+            await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
+        await env.svc.lock(cid, user, panel.round_id)
 
 
 async def _log_lines(env: Env, cid: int, turn: int, lang: str) -> list[str]:
@@ -73,13 +78,7 @@ async def test_a_strike_with_more_duels_than_its_image_has_every_one_in_the_log(
     # Secret until flown: while the turn's first round is resolved but its strikes are not,
     # the log holds no detail of them.
     first = await env.svc.panel(cid, JAP)
-    for user in (JAP, ALL):
-        panel = await env.svc.panel(cid, user)
-        for decision in panel.decisions:
-            ids = [o.id for o in decision.options]
-            pick = next((i for i in ids if i.startswith("large")), ids[0])
-            await env.svc.draft(cid, user, panel.round_id, decision.field, pick)
-        await env.svc.lock(cid, user, panel.round_id)
+    await _play_round(env, cid)
     after_orders = await env.svc.panel(cid, JAP)
     assert after_orders.round_id != first.round_id
     kinds = {e.kind for e in (await env.svc.log(cid, per_page=50, turn=1)).entries}

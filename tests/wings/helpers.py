@@ -8,12 +8,27 @@ from engine.rng import Rng
 from engine.rulesets.wings import WingsState
 from engine.rulesets.wings.catalog import Catalog, default_catalog
 from engine.rulesets.wings.missions import Sortie, new_mission
-from engine.rulesets.wings.state import CampaignState, MissionRules, MissionState, PlaneState
+from engine.rulesets.wings.program import parse_program
+from engine.rulesets.wings.state import (
+    CampaignState,
+    MissionRules,
+    MissionState,
+    Pilot,
+    PlaneState,
+)
+from engine.rulesets.wings.turn import Turn
 from engine.sight import Eyes, keep_json
 
 
 def catalog() -> Catalog:
     return default_catalog()
+
+
+def pilot(**kw: object) -> Pilot:
+    """An Entente soldier flying a Camel, changed as asked."""
+    base: dict[str, object] = {"id": "P1", "name": "Test", "side": "entente",
+                               "behaviour": "soldier", "plane": "camel"}  # fmt: skip
+    return Pilot(**{**base, **kw})  # type: ignore[arg-type]
 
 
 def plane(
@@ -94,6 +109,15 @@ def menu_words(scenario: str, field: str, option: Any) -> dict[str, tuple[str, s
     }
 
 
+def program_reads(option: Any, english: tuple[str, str], french_label: str) -> None:
+    """Albert Ball's program option (wings-1917) reads ``english`` (label, description) in
+    English and ``french_label`` in French, every text within Discord's 100 characters."""
+    words = menu_words("wings-1917", "program:P1", option)
+    assert words["en"] == english
+    assert words["fr"][0] == french_label
+    assert all(len(text) <= 100 for pair in words.values() for text in pair)
+
+
 def seen(state: CampaignState, side: str | None) -> dict[str, Any]:
     """What ``side`` (None: the public) may see of a squadron campaign, as the views hold it:
     the secrecy gate's answer (``engine.sight``), before the campaign's end."""
@@ -135,3 +159,12 @@ def with_planes(
     new_mission = current.model_copy(update={"planes": moved, **(mission or {})})
     camp = state.camp.model_copy(update={"mission": new_mission, **(campaign or {})})
     return state.model_copy(update={"campaign": camp})
+
+
+def phase_one(state: MissionState, rng_seed: str, **texts: str) -> Turn:
+    """Phase 1 of a turn flown with these programs (by plane id), its dice from
+    ``Rng(rng_seed, 1, "t")``: each test file keeps the seed its cases were written with."""
+    work = Turn(catalog(), state, Rng(rng_seed, 1, "t"))
+    work.phase = 1
+    work.play_phase({pid: parse_program(text) for pid, text in texts.items()})
+    return work

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.rulesets.wings import BASE_RULES_ONLY
 from engine.rulesets.wings.missions import Sortie, new_mission
+from engine.rulesets.wings.scenarios import BASE_RULES_ONLY
 from engine.rulesets.wings.state import MissionRules
 from engine.rulesets.wings.turn import Shot, Turn
 from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.rng import Rng
 from engine.rulesets.wings.state import MissionState, Objective
 from engine.rulesets.wings.turn import Turn
-from tests.wings.helpers import catalog, mission, plane
+from tests.wings.helpers import catalog, mission, phase_one, plane
 from tests.wings.test_turn import programs
 
 
@@ -22,10 +22,7 @@ def with_balloon(level: int, x: float = 13.0, **extra: object) -> MissionState:
 
 
 def first_phase(state: MissionState, e: str = "S S S") -> Turn:
-    work = Turn(catalog(), state, Rng("b", 1, "t"))
-    work.phase = 1
-    work.play_phase(programs(e=e, c="S S S"))
-    return work
+    return phase_one(state, "b", e=e, c="S S S")
 
 
 def test_a_plane_passing_under_a_balloon_hits_its_cables() -> None:
@@ -136,15 +133,15 @@ def test_the_seam_offers_only_the_rocket_attacks_the_plane_can_fly() -> None:
     assert [o for o in offered if o.startswith("LP")] == ["LP S S ST"]
     # A refusal line only shows when no attack at all is left: not here, and not for a
     # plane with nothing aboard.
-    from engine.rulesets.wings import _rockets_refused
     from engine.rulesets.wings.balloons import rocket_programs
+    from engine.rulesets.wings.picks import rockets_refused
 
     stuck = armed.model_copy(update={"engine_hits": 1, "last_card": "ST", "last_steep": True})
     attacks = rocket_programs(catalog(), stuck)
     assert any(a.cards == ("S", "S", "ST") for a in attacks)
-    assert _rockets_refused(catalog(), stuck, mission_) == ()
+    assert rockets_refused(catalog(), stuck, mission_) == ()
     dry = stuck.model_copy(update={"rockets": 0})
-    assert _rockets_refused(catalog(), dry, mission_) == ()  # nothing aboard: nothing to say
+    assert rockets_refused(catalog(), dry, mission_) == ()  # nothing aboard: nothing to say
 
 
 def balloon_at(dy: float, **extra: object) -> MissionState:

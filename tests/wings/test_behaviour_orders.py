@@ -74,7 +74,7 @@ def test_the_knight_s_side_alone_is_asked_and_reads_its_words() -> None:
         side: presenter.panel_notes("wings-1917", rules.view(state, side), side, {}, "en")[0]
         for side in ("entente", "central")
     }
-    assert any(line.startswith("Plane 2 flies a Knight") for line in notes["entente"])
+    assert any(line.startswith("-# Plane 2 flies a Knight") for line in notes["entente"])
     assert not any("Knight" in line or "Artist" in line for line in notes["central"])
 
 

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from engine.rng import Rng
 from engine.rulesets.wings.campaign import _debrief, new_campaign
+from engine.rulesets.wings.state import MissionState
 from engine.rulesets.wings.turn import Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, phase_one, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
-from tests.wings.test_turn import programs
 
 
-def first_phase(state, **texts: str) -> Turn:  # type: ignore[no-untyped-def]
-    work = Turn(catalog(), state, Rng("b", 1, "t"))
-    work.phase = 1
-    work.play_phase(programs(**texts))
-    return work
+def first_phase(state: MissionState, **texts: str) -> Turn:
+    return phase_one(state, "b", **texts)
 
 
 def fire_cards(work: Turn) -> list[int]:

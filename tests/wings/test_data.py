@@ -124,39 +124,38 @@ def _copy(tmp_path: Path) -> Path:
     return target
 
 
-def test_broken_card_number_names_the_entry(tmp_path: Path) -> None:
+# One hand-made mistake in a data file each: (file, text found, text put instead, what the
+# refusal must say).
+BROKEN = {
+    "card-number": (
+        "maneuvers.toml", '{ no = [4, 5], code = "BL"', '{ no = [5, 5], code = "BL"',
+        r"maneuvers.toml: entry 'decks.A': card BL numbered",
+    ),
+    "deck-reference": (
+        "planes.toml", 'deck = "J"', 'deck = "Q"',
+        r"planes.albatros_d3.*unknown maneuver deck 'Q'",
+    ),
+    "field-type": (
+        "damage.toml", 'special = "smoke"', 'special = "smok"',
+        r"damage.toml: entry 'decks.A': field 'cards.5.special'",
+    ),
+    "climb-and-dive-close-the-deck": (
+        "maneuvers.toml", '{ no = [17, 17], code = "CL"', '{ no = [17, 17], code = "SX"',
+        "unknown card code 'SX'",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "found", "instead", "said"), BROKEN.values(), ids=BROKEN)
+def test_a_broken_data_file_is_refused_naming_the_entry(
+    tmp_path: Path, name: str, found: str, instead: str, said: str
+) -> None:
     data = _copy(tmp_path)
-    path = data / "maneuvers.toml"
-    path.write_text(
-        path.read_text().replace('{ no = [4, 5], code = "BL"', '{ no = [5, 5], code = "BL"', 1)
-    )
-    with pytest.raises(DataError, match=r"maneuvers.toml: entry 'decks.A': card BL numbered"):
-        load_catalog(data)
-
-
-def test_unknown_deck_reference(tmp_path: Path) -> None:
-    data = _copy(tmp_path)
-    path = data / "planes.toml"
-    path.write_text(path.read_text().replace('deck = "J"', 'deck = "Q"', 1))
-    with pytest.raises(DataError, match=r"planes.albatros_d3.*unknown maneuver deck 'Q'"):
-        load_catalog(data)
-
-
-def test_bad_field_type_names_the_field(tmp_path: Path) -> None:
-    data = _copy(tmp_path)
-    path = data / "damage.toml"
-    path.write_text(path.read_text().replace('special = "smoke"', 'special = "smok"', 1))
-    with pytest.raises(DataError, match=r"damage.toml: entry 'decks.A': field 'cards.5.special'"):
-        load_catalog(data)
-
-
-def test_climb_and_dive_must_close_the_deck(tmp_path: Path) -> None:
-    data = _copy(tmp_path)
-    path = data / "maneuvers.toml"
+    path = data / name
     text = path.read_text()
-    text = text.replace('{ no = [17, 17], code = "CL"', '{ no = [17, 17], code = "SX"', 1)
-    path.write_text(text)
-    with pytest.raises(DataError, match="unknown card code 'SX'"):
+    assert found in text  # the mistake is made, not silently skipped
+    path.write_text(text.replace(found, instead, 1))
+    with pytest.raises(DataError, match=said):
         load_catalog(data)
 
 

@@ -10,9 +10,9 @@ from engine.rulesets.wings import SCENARIOS, WingsRules, equipment
 from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.missions import Sortie, new_mission
 from engine.rulesets.wings.pilots import after_mission, skills_due, spendable_vp
-from engine.rulesets.wings.state import CampaignState, GroundElement, MissionRules, Objective, Pilot
+from engine.rulesets.wings.state import CampaignState, GroundElement, MissionRules, Objective
 from engine.rulesets.wings.turn import Shot, Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, seen, stack
+from tests.wings.helpers import card_id, catalog, mission, pilot, plane, seen, stack
 from tests.wings.test_turn import duel, phase, programs
 
 BLANK = card_id("A", 0, "none")
@@ -45,14 +45,7 @@ def _buy(state: CampaignState, item: str, pid: str = "P1") -> CampaignState:
 
 
 def test_only_the_vp_above_the_last_multiple_of_ten_may_be_spent() -> None:
-    assert (
-        spendable_vp(
-            Pilot(
-                id="a", name="a", side="entente", behaviour="soldier", plane="camel", kills=5, vp=23
-            )
-        )
-        == 3
-    )
+    assert spendable_vp(pilot(id="a", name="a", kills=5, vp=23)) == 3
     state = _debrief(kills=5, vp=23)
     asked = _asked(state)
     assert asked.default == "none"
@@ -90,16 +83,7 @@ def test_a_pilot_on_a_multiple_of_ten_has_nothing_to_spend() -> None:
 
 def test_spent_vp_no_longer_count_towards_skills_and_status() -> None:
     # 41 VP earned, 3 of them spent: 38 count, one skill per full 20 (seed D.II), not two.
-    spent = Pilot(
-        id="a",
-        name="a",
-        side="entente",
-        behaviour="soldier",
-        plane="camel",
-        kills=5,
-        vp=41,
-        vp_spent=3,
-    )
+    spent = pilot(id="a", name="a", kills=5, vp=41, vp_spent=3)
     kept = spent.model_copy(update={"vp_spent": 0})
     assert skills_due(catalog(), kept) - skills_due(catalog(), spent) == 1
     veteran = spent.model_copy(update={"vp": 83})
@@ -132,14 +116,7 @@ def test_the_surplus_needs_the_ammunition_rule() -> None:
 
 
 def test_one_game_items_are_used_by_the_next_mission_and_the_rest_come_back() -> None:
-    ball = Pilot(
-        id="P1",
-        name="a",
-        side="entente",
-        behaviour="soldier",
-        plane="camel",
-        equipment={"incendiary": 1, "surplus": 1, "extinguisher": 2, "vest": 5},
-    )
+    ball = pilot(name="a", equipment={"incendiary": 1, "surplus": 1, "extinguisher": 2, "vest": 5})
     flown = plane(
         "P1",
         type_="camel",
@@ -222,15 +199,26 @@ def test_incendiary_bullets_change_the_damage_fire_and_engine_hits() -> None:
     assert plain.planes["alb"].fire == 3
 
 
+def _se5a_firing(
+    kit: dict[str, int], target: dict[str, object], special: str, value: int, rng_seed: str
+) -> Turn:
+    """An SE5a carrying ``kit`` with a Central target (``target``, put into the mission) in
+    its sights, a far enemy plane, and the damage card (value, special) drawn next."""
+    se = plane("se", type_="se5a", side="entente", kit=kit)
+    state = mission(se, plane("far", side="central", x=20.0))
+    state = stack(state.model_copy(update=target), "A", [card_id("A", value, special)])
+    return Turn(catalog(), state, Rng(rng_seed, 1, "t"))
+
+
+def _se5a_shot(target: str) -> Shot:
+    return Shot("se", catalog().planes["se5a"].guns[0], target, 1, 0, False, True)
+
+
 def test_incendiary_bullets_set_a_balloon_on_fire_with_any_special_but_a_jam() -> None:
     balloon = Objective(id="c-B1", kind="balloon", side="central", x=13.0, y=10.0, level=2)
     for kit, fire in (({"incendiary": 1}, 1), ({}, 0)):
-        se = plane("se", type_="se5a", side="entente", kit=kit)
-        state = mission(se, plane("far", side="central", x=20.0))
-        state = state.model_copy(update={"objectives": {"c-B1": balloon}})
-        state = stack(state, "A", [card_id("A", 1, "rudder_left")])
-        work = Turn(catalog(), state, Rng("b", 1, "t"))
-        work.hit_balloon(Shot("se", catalog().planes["se5a"].guns[0], "c-B1", 1, 0, False, True))
+        work = _se5a_firing(kit, {"objectives": {"c-B1": balloon}}, "rudder_left", 1, "b")
+        work.hit_balloon(_se5a_shot("c-B1"))
         assert work.objectives["c-B1"].fire == fire
         assert work.objectives["c-B1"].damage == (0 if kit else 1)  # a 1 does nothing
 
@@ -238,12 +226,8 @@ def test_incendiary_bullets_set_a_balloon_on_fire_with_any_special_but_a_jam() -
 def test_incendiary_bullets_hit_a_trench_harder() -> None:
     trench = GroundElement(id="c-I1", kind="trench", side="central", x=13.0, y=10.0)
     for kit, damage in (({"incendiary": 1}, 4), ({}, 2)):
-        se = plane("se", type_="se5a", side="entente", kit=kit)
-        state = mission(se, plane("far", side="central", x=20.0))
-        state = state.model_copy(update={"ground": {"c-I1": trench}})
-        state = stack(state, "A", [card_id("A", 2, "none")])
-        work = Turn(catalog(), state, Rng("g", 1, "t"))
-        work.hit_ground([Shot("se", catalog().planes["se5a"].guns[0], "c-I1", 1, 0, False, True)])
+        work = _se5a_firing(kit, {"ground": {"c-I1": trench}}, "none", 2, "g")
+        work.hit_ground([_se5a_shot("c-I1")])
         assert work.ground["c-I1"].damage == damage
 
 
@@ -283,7 +267,7 @@ def test_the_parachute_lands_the_pilot_where_he_jumped() -> None:
     # Over his own lines (the Central quarter): home, and hurt (Wounded at best).
     home = _shot_down(17.5, [card_id("A", 0, "none")]).planes["alb"]
     assert (home.crash_zone, home.pilot_lp) == ("friendly", 5)
-    ace = Pilot(id="a", name="a", side="central", behaviour="soldier", plane="albatros_d3")
+    ace = pilot(id="a", name="a", side="central", plane="albatros_d3")
     assert after_mission(catalog(), ace, home, 0).state == "wounded"
     # Over the enemy's: captured.
     taken = _shot_down(7.0, [card_id("A", 0, "none")], level=1, heading=180.0).planes["alb"]

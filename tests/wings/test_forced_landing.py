@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, _landing_refused
+from engine.rulesets.wings import WingsRules
+from engine.rulesets.wings.picks import landing_refused
 from engine.rulesets.wings.program import check_program, parse_program
 from engine.rulesets.wings.state import Event, MissionState
 from engine.rulesets.wings.turn import Turn
@@ -75,7 +76,7 @@ def test_he_may_land_anywhere_and_then_stays_down_home_on_his_own_side() -> None
 
 def test_too_high_to_land_the_menu_says_why() -> None:
     state, _ = hurt(level=2)
-    refused = _landing_refused(catalog(), state.planes["C1"], state)
+    refused = landing_refused(catalog(), state.planes["C1"], state)
     assert [e.reason for e in refused] == ["landing-needs-level-0"]
 
 

@@ -8,9 +8,8 @@ from engine.rulesets.wings.campaign import _debrief, new_campaign
 from engine.rulesets.wings.generator import generate_mission
 from engine.rulesets.wings.state import GroundElement, MissionState
 from engine.rulesets.wings.turn import Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
+from tests.wings.helpers import card_id, catalog, mission, phase_one, plane, stack
 from tests.wings.test_pilots_campaign import squadrons
-from tests.wings.test_turn import programs
 
 
 def with_post(state: MissionState, kind: str, x: float, y: float, **kw: object) -> MissionState:
@@ -19,10 +18,7 @@ def with_post(state: MissionState, kind: str, x: float, y: float, **kw: object) 
 
 
 def run_phase(state: MissionState, **texts: str) -> Turn:
-    work = Turn(catalog(), state, Rng("g", 1, "t"))
-    work.phase = 1
-    work.play_phase(programs(**texts))
-    return work
+    return phase_one(state, "g", **texts)
 
 
 def test_infantry_fire_applies_only_the_special() -> None:

@@ -10,8 +10,7 @@ from engine.rulesets.wings import geometry as geo
 from engine.rulesets.wings.objectives import awards, bomb_damage, bomb_fall, bomb_markers
 from engine.rulesets.wings.state import MissionState, Objective, PlaneState
 from engine.rulesets.wings.turn import Turn
-from tests.wings.helpers import card_id, catalog, mission, plane, stack
-from tests.wings.test_turn import programs
+from tests.wings.helpers import card_id, catalog, mission, phase_one, plane, stack
 
 
 def with_objective(
@@ -22,10 +21,7 @@ def with_objective(
 
 
 def run_phase(state: MissionState, **texts: str) -> Turn:
-    work = Turn(catalog(), state, Rng("o", 1, "t"))
-    work.phase = 1
-    work.play_phase(programs(**texts))
-    return work
+    return phase_one(state, "o", **texts)
 
 
 def after(p: PlaneState, code: str, times: int = 1) -> tuple[float, float, float]:

@@ -15,6 +15,7 @@ from engine.rulesets.wings.campaign import (
     pending,
     resolve,
 )
+from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.generator import draw_weather, mission_points
 from engine.rulesets.wings.pilots import (
     allowed_skills,
@@ -26,15 +27,9 @@ from engine.rulesets.wings.pilots import (
     state_from_lp,
 )
 from engine.rulesets.wings.program import parse_program, program_text, random_program
-from engine.rulesets.wings.state import CampaignState, Pilot
+from engine.rulesets.wings.state import CampaignState, PlaneState
 from engine.sight import Eyes, keep_json
-from tests.wings.helpers import catalog, seen
-
-
-def pilot(**kw: object) -> Pilot:
-    base: dict[str, object] = {"id": "P1", "name": "Test", "side": "entente",
-                               "behaviour": "soldier", "plane": "camel"}  # fmt: skip
-    return Pilot(**{**base, **kw})  # type: ignore[arg-type]
+from tests.wings.helpers import catalog, pilot, seen
 
 
 def test_mission_points_worked_example() -> None:
@@ -257,14 +252,23 @@ def test_view_hides_the_other_sides_secrets() -> None:
     assert "decks" in keep_json(state, Eyes.public(), finished=True)["mission"]
 
 
-def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
+def _first_mission() -> tuple[Catalog, CampaignState, PlaneState, PlaneState]:
+    """The "tail" campaign at its first mission's programs, with an Entente plane to hunt
+    and a Central one to be its prey."""
     cat = catalog()
     state = new_campaign(cat, "tail", squadrons())  # type: ignore[arg-type]
     state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("tail", 1, "b"))
     assert state.mission is not None
+    planes = state.mission.planes.values()
+    hunter = next(p for p in planes if p.side == "entente")
+    prey = next(p for p in planes if p.side == "central")
+    return cat, state, hunter, prey
+
+
+def test_tailing_reveals_the_first_card_and_allows_a_reorder() -> None:
+    cat, state, hunter, prey = _first_mission()
+    assert state.mission is not None
     mission = state.mission
-    hunter = next(p for p in mission.planes.values() if p.side == "entente")
-    prey = next(p for p in mission.planes.values() if p.side == "central")
     mission = mission.model_copy(update={"pursuits": {hunter.id: prey.id}})
     state = state.model_copy(update={"mission": mission})
     choices = defaults(pending(cat, state))
@@ -380,13 +384,9 @@ def test_a_pursuer_flying_a_declared_maneuver_flies_it_as_written() -> None:
     """A rocket attack (or a landing) is one declaration: the pursuer may not reorder it,
     is asked all the same (the round must not tell the enemy what he declared), and a
     missed deadline keeps it, so the round resolves."""
-    cat = catalog()
-    state = new_campaign(cat, "tail", squadrons())  # type: ignore[arg-type]
-    state, _ = resolve(cat, state, defaults(pending(cat, state)), Rng("tail", 1, "b"))
+    cat, state, hunter, prey = _first_mission()
     assert state.mission is not None
     mission = state.mission
-    hunter = next(p for p in mission.planes.values() if p.side == "entente")
-    prey = next(p for p in mission.planes.values() if p.side == "central")
     programs = {pid: parse_program("S S S") for pid in mission.planes}
     programs[hunter.id] = parse_program("LP S S S")
     held = mission.model_copy(

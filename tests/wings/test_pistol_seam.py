@@ -13,7 +13,7 @@ from engine.rulesets.wings import QUICK_PICKS, WingsRules, WingsState
 from engine.rulesets.wings.catalog import default_catalog
 from rendering.rulesets.wings import WingsPresenter
 from tests.service.wings_play import with_planes
-from tests.wings.helpers import menu_words, with_picks
+from tests.wings.helpers import program_reads, with_picks
 
 SEED = "pistol"
 ARMED = {"pistol": 1, "bullets": 6}
@@ -68,13 +68,14 @@ def test_every_plane_near_an_enemy_is_offered_the_shot_pistol_or_not() -> None:
     }
     assert not any("pistol@" in o.id for d in rules.pending(start) for o in d.options)
     option = next(o for o in owner.options if o.id == "S S S pistol@2")
-    words = menu_words("wings-1917", "program:P1", option)
-    assert words["en"] == (
-        "S S S · pistol after maneuver 2",
-        "your pilot shoots the nearest enemy pilot within R/2 (never a Ghost), one bullet",
+    program_reads(
+        option,
+        (
+            "S S S · pistol after maneuver 2",
+            "your pilot shoots the nearest enemy pilot within R/2 (never a Ghost), one bullet",
+        ),
+        "S S S · pistolet après la manœuvre 2",
     )
-    assert words["fr"][0] == "S S S · pistolet après la manœuvre 2"
-    assert all(len(text) <= 100 for pair in words.values() for text in pair)
 
 
 def test_the_knight_is_told_why_his_menu_has_no_shot() -> None:

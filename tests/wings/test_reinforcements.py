@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rng import Rng
-from engine.rulesets.wings import WingsRules, WingsState, _slots
+from engine.rulesets.wings import WingsRules, WingsState
 from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings import reinforcements as reinf
 from engine.rulesets.wings.catalog import default_catalog
 from engine.rulesets.wings.generator import sortie_cost
+from engine.rulesets.wings.legacy import plane_slots
 from engine.rulesets.wings.state import MissionState, Pilot, PlaneState
 from rendering.i18n import t
 from rendering.rulesets.wings import WingsPresenter
@@ -267,9 +268,9 @@ def _budgets(camp: Any) -> dict[str, int]:
 
 def test_the_new_plane_gets_a_field_of_its_own_and_flies_programs_like_any_other() -> None:
     state, _ = _step(_fled())
-    before = _slots(_mission(state))
+    before = plane_slots(_mission(state))
     state, _ = _step(state, {"entente": {"program:P1": SEND_NIEUPORT}})
-    slots = _slots(_mission(state))
+    slots = plane_slots(_mission(state))
     assert slots["P1-2"] == "plane1" and slots["P1"] == "plane1"
     assert {pid: slots[pid] for pid in before} == before  # nobody else moved
     for side in ("entente", "central"):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from engine.rng import Rng
-from engine.rulesets.wings import FIELDS, WingsRules, WingsState
+from engine.rulesets.wings import WingsRules, WingsState
 from engine.rulesets.wings.catalog import default_catalog
+from engine.rulesets.wings.rounds import FIELDS
 
 
 def _rules() -> WingsRules:
@@ -56,7 +57,8 @@ def test_the_first_round_asks_each_plane_its_program_in_a_field_of_its_own() -> 
     for pid, plane in mission.planes.items():
         decision = asked[(plane.side, f"program:{pid}")]
         pilot = state.camp.pilots[plane.pilot or ""].name
-        assert decision.input == "text" and decision.label.startswith(f"{pilot} · ")
+        assert decision.input == "steps" and decision.steps == 3
+        assert decision.label.startswith(f"{pilot} · ")
         assert rules.field_spec(decision.field) == FIELDS[0]  # the family's declaration
     # A standing order is asked of a Knight or an Artist only (seed D.VI): here the
     # Entente's Knight flies the second plane. The flak battery arms through the first turn

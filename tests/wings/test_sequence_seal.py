@@ -50,7 +50,7 @@ def _menus(scenario: str, seed: str) -> list[tuple[WingsState, PlaneState, Decis
         if state.dam is not None or mission is None or mission.round != "program":
             continue
         for decision in RULES.pending(state):
-            if decision.input == "text":
+            if decision.written:
                 menus.append((state, _plane(mission, decision), decision))
     return menus
 

@@ -5,12 +5,13 @@ win it, and anything less loses it or draws."""
 from __future__ import annotations
 
 from engine.rng import Rng
+from engine.ruleset import Option
 from engine.rulesets.wings import WingsRules
 from engine.rulesets.wings import campaign as wings
 from engine.rulesets.wings.campaign import new_campaign
 from engine.rulesets.wings.generator import generate_mission
 from engine.rulesets.wings.objectives import awards, mission_result
-from engine.rulesets.wings.state import MissionState, Objective, Option, PlaneState
+from engine.rulesets.wings.state import MissionState, Objective, PlaneState
 from engine.rulesets.wings.strafing import fit_menu, man_posts
 from engine.rulesets.wings.turn import play_turn
 from rendering.i18n import t

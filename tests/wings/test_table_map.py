@@ -156,3 +156,34 @@ def test_a_plane_s_label_moves_under_it_when_a_marker_stands_where_it_would_be()
     )
     moved, view = _map(state)
     assert label_ink(moved, view, above=False) > 20  # under the plane now
+
+
+def test_a_plane_s_label_by_the_table_s_edge_stays_inside_its_frame() -> None:
+    """A plane near the top edge has its label under it, one by the left edge has it moved
+    in: the frame line runs unbroken past them and no label ink falls in the coordinate
+    bands, where it would sit over the frame and the ruler's numbers."""
+    from rendering.rulesets.wings.map import BAND, EDGE
+
+    state = _state(P1={"x": 0.3, "y": 16.0, "heading": 0.0}, P3={"x": 10.0, "y": 21.2})
+    image, mission = _map(state)
+    table_w, table_h = (float(v) for v in mission["table"])
+    assert table_h - 1.2 < 21.2 < table_h, table_h  # P3 a base under the top edge
+    scale = (WIDTH - BAND - 8) / table_w
+    p3 = mission["planes"]["P3"]
+    ink = SIDE_INK[p3["side"]]
+    cx = round(BAND + 10.0 * scale)
+    # The top frame line, where P3's label stood across it before (its arrow's wings,
+    # a base wide, may touch it: the line is looked at beside them).
+    beside = [*range(cx - 40, cx - 25), *range(cx + 25, cx + 40)]
+    assert all(image.getpixel((x, BAND)) == EDGE for x in beside)
+    band = [(x, y) for x in range(cx - 60, cx + 60) for y in range(0, BAND)]
+    assert not any(image.getpixel(xy) == ink for xy in band)
+    cy = BAND + (table_h - 21.2) * scale
+    under = range(round(cy + 0.75 * scale), round(cy + 0.75 * scale + 24))
+    assert sum(image.getpixel((x, y)) == ink for x in range(cx - 30, cx + 30) for y in under) > 20
+    # P1 by the left edge: its label is inside the table, not over the left band (the
+    # arrow's tail may poke into it: the rows looked at are the label's).
+    entente = SIDE_INK[mission["planes"]["P1"]["side"]]
+    y1 = BAND + (table_h - 16.0) * scale
+    rows = range(round(y1 - 0.75 * scale - 24), round(y1 - 0.75 * scale))
+    assert not any(image.getpixel((x, y)) == entente for x in range(0, BAND - 1) for y in rows)

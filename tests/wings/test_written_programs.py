@@ -66,7 +66,7 @@ PLANES = [
     (state, d.field.removeprefix("program:"))
     for state in (OPENING, SUMMER, FRONT, BOMBER, ACE, CLOUD)
     for d in RULES.pending(state)
-    if d.input == "text"
+    if d.written
 ]
 
 
@@ -216,7 +216,7 @@ def test_a_cloud_seal_packs_every_code_and_name_and_opens_only_under_its_salt() 
 def test_the_quick_picks_are_few_legal_and_stored_as_a_written_program_would_be() -> None:
     for state, pid in PLANES:
         decision = _asked(state, pid)
-        assert decision.input == "text" and 2 <= len(decision.options) <= 8
+        assert decision.written and 2 <= len(decision.options) <= 8
         assert decision.default == decision.options[0].id
         for option in decision.options:
             assert RULES.accept(state, decision, option.id) is None

@@ -30,7 +30,7 @@ from engine.ruleset import (
     Spread,
     StoredInRows,
 )
-from engine.rulesets.carrier.odds import preview
+from engine.rulesets.carrier.odds import Question, preview
 from engine.rulesets.carrier.state import State
 from engine.rulesets.carrier.view import View, project
 from engine.sight import Eyes, kinds
@@ -102,18 +102,8 @@ class CarrierRules(StoredInRows[State], Rules[State, View]):
     ) -> Odds | None:
         if self.catalog is not default_catalog():
             spread = None  # a worker process knows the packaged catalog only
-        return preview(
-            self.catalog,
-            self.resolve,
-            state,
-            side,
-            picks,
-            hidden,
-            samples=samples,
-            seed=seed,
-            spread=spread,
-            parts=parts,
-        )
+        question = Question(state, side, picks, hidden, samples, seed)
+        return preview(self.catalog, self.resolve, question, spread, parts)
 
     def strike_reports(self, state: State, turn: int) -> Sequence[StrikeReport]:
         """Every strike report of ``turn`` that ``state`` holds, in the order flown."""

@@ -81,22 +81,38 @@ def flight_ops_label(catalog: Catalog, scenario: Scenario, option_id: str) -> st
     return f"{SIZE_LABELS[size]} → {scenario.place(target).name}"
 
 
+# 25.32: the tactic a fleet may not take after its last one, and why.
+_JUMPS: dict[tuple[FleetTactic | None, FleetTactic], str] = {
+    (FleetTactic.LONG, FleetTactic.CLOSE): "after-long",
+    (FleetTactic.CLOSE, FleetTactic.LONG): "after-close",
+}
+
+
+def _decision(
+    side: Side, field: str, options: list[Option], excluded: list[Excluded], default: str
+) -> Decision:
+    """One side's menu, with the lines it may not pick and why."""
+    return trusted_defaults(
+        Decision,
+        side=side.value,
+        field=field,
+        options=tuple(options),
+        excluded=tuple(excluded),
+        default=default,
+    )
+
+
 def _tactic_decision(side_state: SideState) -> Decision:
     last = side_state.last_tactic
     options: list[Option] = []
     excluded: list[Excluded] = []
     for tactic in FleetTactic:
         # 25.32: no jump straight between Close and Long.
-        if last is FleetTactic.LONG and tactic is FleetTactic.CLOSE:
+        jump = _JUMPS.get((last, tactic))
+        if jump is not None:
             excluded.append(
                 trusted_defaults(
-                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-long"
-                )
-            )
-        elif last is FleetTactic.CLOSE and tactic is FleetTactic.LONG:
-            excluded.append(
-                trusted_defaults(
-                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason="after-close"
+                    Excluded, id=tactic.value, label=TACTIC_LABELS[tactic], reason=jump
                 )
             )
         else:
@@ -109,14 +125,7 @@ def _tactic_decision(side_state: SideState) -> Decision:
                 )
             )
     default = last.value if last is not None else FleetTactic.MEDIUM.value
-    return trusted_defaults(
-        Decision,
-        side=side_state.side.value,
-        field="fleet_tactic",
-        options=tuple(options),
-        excluded=tuple(excluded),
-        default=default,
-    )
+    return _decision(side_state.side, "fleet_tactic", options, excluded, default)
 
 
 def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision:
@@ -157,14 +166,7 @@ def _flight_ops_decision(catalog: Catalog, state: State, side: Side) -> Decision
                 )
     _, cap = preview_forces(catalog, state, side, StrikeSize.NONE)
     options.append(trusted_defaults(Option, id=NO_STRIKE, label="No Strike", detail=f"CAP {cap}"))
-    return trusted_defaults(
-        Decision,
-        side=side.value,
-        field="flight_ops",
-        options=tuple(options),
-        excluded=tuple(excluded),
-        default=NO_STRIKE,
-    )
+    return _decision(side, "flight_ops", options, excluded, NO_STRIKE)
 
 
 def _doctrine_decision(side_state: SideState) -> Decision:
@@ -246,14 +248,7 @@ def _resource_decision(catalog: Catalog, state: State, side: Side) -> Decision:
             options.append(line)
         else:
             excluded.append(line)
-    return trusted_defaults(
-        Decision,
-        side=side.value,
-        field="resource",
-        options=tuple(options),
-        excluded=tuple(excluded),
-        default=default,
-    )
+    return _decision(side, "resource", options, excluded, default)
 
 
 # The decision lists of the last few states. A round asks for them at least twice (the

@@ -116,34 +116,41 @@ def play(resolve: Resolve, plays: Plays) -> Tally:
     return Tally(tuple(totals), tuple(hits), win, draw, loss)
 
 
+@dataclass(frozen=True)
+class Question:
+    """What one side asks: the state as it stands, its own drafts of the open round
+    (``picks``), the fields of the other side it has not seen yet (``hidden``), how many
+    plays, and the public seed they draw from."""
+
+    state: State
+    side: str
+    picks: Mapping[str, str]
+    hidden: Sequence[str]
+    samples: int
+    seed: str
+
+
 def plan(
-    catalog: Catalog,
-    resolve: Resolve,
-    state: State,
-    side: str,
-    picks: Mapping[str, str],
-    hidden: Sequence[str],
-    *,
-    samples: int,
-    seed: str,
+    catalog: Catalog, resolve: Resolve, question: Question
 ) -> tuple[Plays, tuple[str, ...]] | None:
     """Every sample's draws, in order, and the fields sampled (None once the turn is over)."""
+    state, hidden, samples = question.state, question.hidden, question.samples
     if state.finished or samples < 1:
         return None
     if state.history:
         # No rule of the turn reads the past turns: a state without them copies for free.
         state = state.model_copy(update={"history": ()})
-    me = Side(side)
+    me = Side(question.side)
     foe = me.enemy
     now = pending(catalog, state)
     mine = {d.field: d for d in now if d.side == me}
     # A draft that is no longer legal (the panel changed under it) counts as no pick.
-    own = {f: v for f, v in picks.items() if f in mine and mine[f].allows(v)}
+    own = {f: v for f, v in question.picks.items() if f in mine and mine[f].allows(v)}
     sampled = [f for f in mine if f not in own]
     if state.round is RoundKind.ORDERS:
         sampled.append("resource")  # picked next round, after the orders are seen
     places = catalog.scenarios[state.scenario].places
-    draw = _stream(seed)
+    draw = _stream(question.seed)
     starts: list[State] = []
     start_of: dict[object, int] = {}
 
@@ -163,7 +170,7 @@ def plan(
     revealed: dict[tuple[tuple[str, str, str], ...], tuple[int, list[Decision]]] = {}
     planned: list[tuple[int, dict[str, dict[str, str]], str]] = []
     for index in range(samples):
-        rng_seed = f"odds|{seed}|{index}"
+        rng_seed = f"odds|{question.seed}|{index}"
         if once is not None:
             choices = _choices(now, me, own, draw)
             orders = tuple(
@@ -214,22 +221,17 @@ def chunks(plays: Plays, parts: int) -> list[Plays]:
 def preview(
     catalog: Catalog,
     resolve: Resolve,
-    state: State,
-    side: str,
-    picks: Mapping[str, str],
-    hidden: Sequence[str],
-    *,
-    samples: int,
-    seed: str,
+    question: Question,
     spread: Spread | None = None,
     parts: int = 1,
 ) -> Odds | None:
-    """``samples`` plays of the rest of this turn for ``side`` (None once it is over).
+    """The question's plays of the rest of this turn (None once it is over).
 
     ``spread`` (a ``map``) may play ``parts`` runs of them elsewhere, other processes say:
     the draws are all made here first, so the figures are the same to the last digit.
     """
-    planned = plan(catalog, resolve, state, side, picks, hidden, samples=samples, seed=seed)
+    planned = plan(catalog, resolve, question)
+    samples = question.samples
     if planned is None:
         return None
     plays, sampled = planned
@@ -237,7 +239,7 @@ def preview(
         tallies = [play(resolve, plays)]
     else:
         tallies = spread(_play_default, chunks(plays, parts))
-    places = catalog.scenarios[state.scenario].places
+    places = catalog.scenarios[question.state.scenario].places
     totals = [sum(t.totals[i] for t in tallies) for i in range(len(places))]
     hits = [sum(t.hits[i] for t in tallies) for i in range(len(places))]
     targets = tuple(
@@ -251,7 +253,7 @@ def preview(
         for index, place in enumerate(places)
     )
     return Odds(
-        side=Side(side).value,
+        side=Side(question.side).value,
         samples=samples,
         win=sum(t.win for t in tallies),
         draw=sum(t.draw for t in tallies),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.rng import Rng
 from engine.rulesets.carrier.state import (
@@ -225,27 +226,11 @@ def _build_forces(
         strike_specs.append(
             UnitSpec(count=effect.strike_add_fighter_bomber_leaders, kind="L", aircraft=bomber)
         )
-    strike = expand(
-        strike_specs,
-        side=side,
-        group="strike",
-        prefix=f"{letter}S",
-        catalog=catalog,
-        doctrine=doctrine,
-        naval=naval,
-    )
+    strike = expand(strike_specs, side, "strike", f"{letter}S", catalog, doctrine, naval)
     strike = remove_aircraft(strike, level.strike_minus)
     strike = within_box(strike, catalog, base)
     cap_specs = list(row.cap)
-    cap = expand(
-        cap_specs,
-        side=side,
-        group="cap",
-        prefix=f"{letter}C",
-        catalog=catalog,
-        doctrine=doctrine,
-        naval=False,
-    )
+    cap = expand(cap_specs, side, "cap", f"{letter}C", catalog, doctrine, False)
     cap = remove_aircraft(cap, level.cap_minus + effect.cap_minus)
     used = base + Counter(unit.aircraft for unit in strike)
     cap = within_box(cap, catalog, used)
@@ -257,12 +242,12 @@ def _build_forces(
                 if code and in_use[code] + 2 <= catalog.aircraft[code].box:
                     extra = expand(
                         [UnitSpec(count=1, kind="L/W", aircraft=code, ordnance="none")],
-                        side=side,
-                        group="cap",
-                        prefix=f"{letter}X{len(cap)}",
-                        catalog=catalog,
-                        doctrine=doctrine,
-                        naval=False,
+                        side,
+                        "cap",
+                        f"{letter}X{len(cap)}",
+                        catalog,
+                        doctrine,
+                        False,
                     )
                     cap.extend(extra)
                     break
@@ -525,13 +510,7 @@ def _card_cap(turn: _Turn, place: Place, doctrine: Doctrine) -> list[FlightUnit]
     row = next((r for r in place.cap_table if r.result is result), None)
     specs = row.cap if row else ()
     units = expand(
-        specs,
-        side=place.side,
-        group="cap",
-        prefix=f"{SIDE_LETTER[place.side]}P",
-        catalog=turn.catalog,
-        doctrine=doctrine,
-        naval=False,
+        specs, place.side, "cap", f"{SIDE_LETTER[place.side]}P", turn.catalog, doctrine, False
     )
     # 25.65: the card cannot put up aircraft whose box cards the side already flies.
     units = within_box(units, turn.catalog, turn.room(place.side))
@@ -581,13 +560,7 @@ def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
         elif airfield is not None:
             _, cap_specs = _airfield_row(airfield, turn.tracks[airfield.key].effective)
             units = expand(
-                cap_specs,
-                side=airfield.side,
-                group="cap",
-                prefix="AM",
-                catalog=turn.catalog,
-                doctrine=turn.doctrine(defender),
-                naval=False,
+                cap_specs, airfield.side, "cap", "AM", turn.catalog, turn.doctrine(defender), False
             )
             units = _draft(turn, defender, units, f"cap:{airfield.key}")
             _note_cap_home(turn, units, airfield)
@@ -663,6 +636,58 @@ def _forces_now(
     )
 
 
+def _strike_setup(
+    turn: _Turn,
+    side: Side,
+    code: str,
+    kind: str,
+    origin: str,
+    target: Place,
+    strike: list[FlightUnit],
+    cap: list[FlightUnit],
+    **more: Any,
+) -> StrikeSetup:
+    """A strike of this turn: what every kind fills the same way (its id, the target's
+    sheet, both sides' doctrines), and ``more``."""
+    return trusted_defaults(
+        StrikeSetup,
+        id=f"T{turn.state.turn}-{code}",
+        turn=turn.state.turn,
+        kind=kind,
+        attacker=side,
+        origin=origin,
+        target=target.key,
+        sheet=target.sheet,
+        strike=tuple(strike),
+        cap=tuple(cap),
+        attacker_doctrine=turn.doctrine(side),
+        defender_doctrine=turn.doctrine(target.side),
+        **more,
+    )
+
+
+def _defences(turn: _Turn, defender: Side, applies: bool, own_tb_mod: int = 0) -> dict[str, Any]:
+    """The Target Bound, and what the defender's resource adds to a strike on its fleet
+    (authored #13 AA Screen and the like, #9 Out of Sight) when it ``applies``."""
+    if not applies:
+        return {
+            "target_bound": 2 + own_tb_mod,
+            "area_flak_mod": 0,
+            "target_flak_mod": 0,
+            "result_shift": 0,
+            "hidden": False,
+        }
+    effect = turn.effect(defender)
+    hidden = turn.out_of_sight.get(defender)
+    return {
+        "target_bound": 2 + own_tb_mod + effect.enemy_tb_mod,
+        "area_flak_mod": effect.enemy_area_flak_mod,
+        "target_flak_mod": effect.enemy_target_flak_mod,
+        "result_shift": 1 if hidden == "partial" else 0,
+        "hidden": hidden == "hidden",
+    }
+
+
 def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
     deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"strike:{setup.id}"))
     report = fly_strike(setup, turn.catalog, deck)
@@ -705,32 +730,28 @@ def _scouts(turn: _Turn) -> None:
         enemy_fleet = turn.fleet(side.enemy)
         scout = expand(
             [UnitSpec(count=1, kind="formation", aircraft=spec.aircraft)],
-            side=side,
-            group="scout",
-            prefix=f"{SIDE_LETTER[side]}R",
-            catalog=turn.catalog,
-            doctrine=turn.doctrine(side),
-            naval=False,
+            side,
+            "scout",
+            f"{SIDE_LETTER[side]}R",
+            turn.catalog,
+            turn.doctrine(side),
+            False,
         )
         scout = [trusted_copy(unit, band=spec.band) for unit in scout]
         turn.field_units(side, scout)
         cap = _cap_for(turn, enemy_fleet)
         interceptors = [u for u in cap if u.element == cap[0].element] if cap else []
-        setup = trusted_defaults(
-            StrikeSetup,
-            id=f"T{turn.state.turn}-{SIDE_LETTER[side]}R",
-            turn=turn.state.turn,
-            kind="scout",
-            attacker=side,
-            origin=turn.fleet(side).key,
-            target=enemy_fleet.key,
-            sheet=enemy_fleet.sheet,
+        setup = _strike_setup(
+            turn,
+            side,
+            f"{SIDE_LETTER[side]}R",
+            "scout",
+            turn.fleet(side).key,
+            enemy_fleet,
+            scout,
+            interceptors,
             carrier_fleet=True,
             order=0,
-            strike=tuple(scout),
-            cap=tuple(interceptors),
-            attacker_doctrine=turn.doctrine(side),
-            defender_doctrine=turn.doctrine(side.enemy),
             target_bound=2,
             home_bound=0,
             hidden=True,
@@ -794,7 +815,6 @@ def _carrier_setup(
         return None
     target = turn.place(target_key)
     defender = target.side
-    enemy_effect = turn.effect(defender)
     own_effect = turn.effect(side)
     against_fleet = target.carrier_fleet
     if (
@@ -808,32 +828,21 @@ def _carrier_setup(
         turn.emit("strike-recalled", side=side.value, reason="not-sighted")
         return None
     strike = _draft(turn, side, strike, f"strike:{side.value}", ace=True)
-    hidden_state = turn.out_of_sight.get(defender) if against_fleet else None
-    return trusted_defaults(
-        StrikeSetup,
-        id=f"T{turn.state.turn}-{SIDE_LETTER[side]}1",
-        turn=turn.state.turn,
-        kind="carrier",
-        attacker=side,
-        origin=turn.fleet(side).key,
-        target=target.key,
-        sheet=target.sheet,
+    return _strike_setup(
+        turn,
+        side,
+        f"{SIDE_LETTER[side]}1",
+        "carrier",
+        turn.fleet(side).key,
+        target,
+        strike,
+        _cap_for(turn, target),
         carrier_fleet=against_fleet,
         order=order,
         simultaneous=simultaneous,
-        strike=tuple(strike),
-        cap=tuple(_cap_for(turn, target)),
-        attacker_doctrine=turn.doctrine(side),
-        defender_doctrine=turn.doctrine(defender),
-        target_bound=2
-        + own_effect.own_tb_mod
-        + (enemy_effect.enemy_tb_mod if against_fleet else 0),
         home_bound=1,
-        area_flak_mod=enemy_effect.enemy_area_flak_mod if against_fleet else 0,
-        target_flak_mod=enemy_effect.enemy_target_flak_mod if against_fleet else 0,
         damage_bonus=own_effect.fleet_damage_bonus if against_fleet else 0,
-        result_shift=1 if hidden_state == "partial" else 0,
-        hidden=hidden_state == "hidden",
+        **_defences(turn, defender, against_fleet, own_effect.own_tb_mod),
     )
 
 
@@ -866,40 +875,30 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
     target = turn.place(own_target if own_target in targets else targets[0])
     units = expand(
         specs,
-        side=side,
-        group="strike",
-        prefix=f"{SIDE_LETTER[side]}B",
-        catalog=turn.catalog,
-        doctrine=turn.doctrine(side),
-        naval=turn.catalog.targets[target.sheet].naval,
+        side,
+        "strike",
+        f"{SIDE_LETTER[side]}B",
+        turn.catalog,
+        turn.doctrine(side),
+        turn.catalog.targets[target.sheet].naval,
     )
     units = within_box(units, turn.catalog, turn.room(side))  # 25.65
     turn.field_units(side, units)
     defender = target.side
-    setup = trusted_defaults(
-        StrikeSetup,
-        id=f"T{turn.state.turn}-{SIDE_LETTER[side]}LB",
-        turn=turn.state.turn,
-        kind="land-based",
-        attacker=side,
-        origin="land",
-        target=target.key,
-        sheet=target.sheet,
+    setup = _strike_setup(
+        turn,
+        side,
+        f"{SIDE_LETTER[side]}LB",
+        "land-based",
+        "land",
+        target,
+        units,
+        _cap_for(turn, target),
         carrier_fleet=target.carrier_fleet,
         order=order,
-        strike=tuple(units),
-        cap=tuple(_cap_for(turn, target)),
-        attacker_doctrine=turn.doctrine(side),
-        defender_doctrine=turn.doctrine(defender),
-        target_bound=2 + (turn.effect(defender).enemy_tb_mod if target.carrier_fleet else 0),
         home_bound=1,
         # Authored #13 AA Screen: every enemy strike on the fleet, this one included.
-        area_flak_mod=turn.effect(defender).enemy_area_flak_mod if target.carrier_fleet else 0,
-        target_flak_mod=turn.effect(defender).enemy_target_flak_mod if target.carrier_fleet else 0,
-        hidden=target.carrier_fleet and turn.out_of_sight.get(defender) == "hidden",
-        result_shift=1
-        if target.carrier_fleet and turn.out_of_sight.get(defender) == "partial"
-        else 0,
+        **_defences(turn, defender, target.carrier_fleet),
     )
     _fly(turn, setup)
 
@@ -918,37 +917,28 @@ def _airfield_strike(turn: _Turn) -> None:
     side = airfield.side
     units = expand(
         strike_specs,
-        side=side,
-        group="strike",
-        prefix="AA",
-        catalog=turn.catalog,
-        doctrine=turn.doctrine(side),
-        naval=turn.catalog.targets[target.sheet].naval,
+        side,
+        "strike",
+        "AA",
+        turn.catalog,
+        turn.doctrine(side),
+        turn.catalog.targets[target.sheet].naval,
     )
     units = _draft(turn, side, units, "strike:midway")
     defender = target.side
-    hidden_state = turn.out_of_sight.get(defender)
-    setup = trusted_defaults(
-        StrikeSetup,
-        id=f"T{turn.state.turn}-AM",
-        turn=turn.state.turn,
-        kind="airfield",
-        attacker=side,
-        origin=airfield.key,
-        target=target.key,
-        sheet=target.sheet,
+    setup = _strike_setup(
+        turn,
+        side,
+        "AM",
+        "airfield",
+        airfield.key,
+        target,
+        units,
+        _cap_for(turn, target),
         carrier_fleet=target.carrier_fleet,
         order=1,
-        strike=tuple(units),
-        cap=tuple(_cap_for(turn, target)),
-        attacker_doctrine=turn.doctrine(side),
-        defender_doctrine=turn.doctrine(defender),
-        target_bound=2 + turn.effect(defender).enemy_tb_mod,
         home_bound=1,
-        area_flak_mod=turn.effect(defender).enemy_area_flak_mod,
-        target_flak_mod=turn.effect(defender).enemy_target_flak_mod,
-        result_shift=1 if hidden_state == "partial" else 0,
-        hidden=hidden_state == "hidden",
+        **_defences(turn, defender, True),
     )
     _fly(turn, setup)
 

@@ -380,13 +380,7 @@ class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
         )
 
     def progress(self, state: LandState) -> Progress:
-        return Progress(
-            turn=state.turn,
-            round=ROUND,
-            finished=state.finished,
-            winner=state.winner,
-            vp={side.value: state.vp.get(side, 0) for side in Side},
-        )
+        return Progress.of(state, ROUND, {side.value: state.vp.get(side, 0) for side in Side})
 
     # ------------------------------------------------------------------ storage
 

@@ -73,28 +73,10 @@ def _listed(target: MissionTarget, catalog: Catalog) -> list[UnitSpec]:
     return specs
 
 
-def _units(
-    specs: Sequence[UnitSpec],
-    side: Side,
-    group: str,
-    prefix: str,
-    catalog: Catalog,
-    doctrine: Doctrine,
-    naval: bool,
-    band: Band | None,
-) -> list[FlightUnit]:
-    units = expand(
-        specs,
-        side=side,
-        group=group,
-        prefix=prefix,
-        catalog=catalog,
-        doctrine=doctrine,
-        naval=naval,
-    )
+def _at_band(units: list[FlightUnit], band: Band | None) -> list[FlightUnit]:
+    """24.48: the listed aircraft start at the row's band (``None``: where ``expand`` put them)."""
     if band is None:
         return units
-    # 24.48: the listed aircraft start at the row's band.
     return [unit.model_copy(update={"band": band}) for unit in units]
 
 
@@ -178,39 +160,21 @@ def fly_mission(
     naval = catalog.targets[sheet_id].naval
     listed = {attacker: _listed(target, catalog), defender: list(target.defenders)}
     r, i = SIDE_LETTER[raider], SIDE_LETTER[interceptor]
-    strike = _units(
-        listed[raider],
-        raider,
-        "strike",
-        f"{r}S",
-        catalog,
-        doctrine[raider],
-        naval,
-        Band.VL if raider in caught else target.band,
+
+    def fielded(
+        specs: Sequence[UnitSpec], side: Side, group: str, prefix: str, band: Band | None
+    ) -> list[FlightUnit]:
+        units = expand(specs, side, group, prefix, catalog, doctrine[side], naval)
+        return _at_band(units, band)
+
+    strike = fielded(
+        listed[raider], raider, "strike", f"{r}S", Band.VL if raider in caught else target.band
     )
-    strike += _units(
-        added[raider],
-        raider,
-        "strike",
-        f"{r}R",
-        catalog,
-        doctrine[raider],
-        naval,
-        Band.VL if raider in caught else None,
+    strike += fielded(
+        added[raider], raider, "strike", f"{r}R", Band.VL if raider in caught else None
     )
-    cap = _units(
-        listed[interceptor],
-        interceptor,
-        "cap",
-        f"{i}D",
-        catalog,
-        doctrine[interceptor],
-        naval,
-        target.band,
-    )
-    cap += _units(
-        added[interceptor], interceptor, "cap", f"{i}R", catalog, doctrine[interceptor], naval, None
-    )
+    cap = fielded(listed[interceptor], interceptor, "cap", f"{i}D", target.band)
+    cap += fielded(added[interceptor], interceptor, "cap", f"{i}R", None)
     strike, strike_pilots = _pilots(strike, effects[raider], catalog, rng, raider)
     cap, cap_pilots = _pilots(cap, effects[interceptor], catalog, rng, interceptor)
 

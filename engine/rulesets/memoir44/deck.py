@@ -26,6 +26,11 @@ class Refused(ValueError):
         self.data = data
 
 
+def told(state: GameState, kind: str, **data: object) -> Event:
+    """A public event of this turn."""
+    return Event(kind=kind, turn=state.turn, data=data)
+
+
 def next_stream(state: GameState, rng: Rng, what: str) -> tuple[GameState, object]:
     """A fresh random stream for one roll or shuffle, named by the state's counter so no two
     of a campaign's draws share one, however many rounds a turn holds."""

@@ -14,22 +14,18 @@ turn it is first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+import engine.rulesets.memoir44.orders as orders
 from engine.rng import Rng
 from engine.ruleset import Event
 from engine.rulesets.memoir44.battle import resolve_battle
 from engine.rulesets.memoir44.catalog import Catalog, PlaneType, SideId, card_key
-from engine.rulesets.memoir44.deck import Refused, draw, play, reshuffle, with_side
-from engine.rulesets.memoir44.orders import (
-    VICTORY,
-    CommandOrder,
-    FlightOrder,
-    Reaction,
-    check_command,
-    check_flight,
-    check_reaction,
-    reaction_triggers,
-)
+from engine.rulesets.memoir44.deck import Refused, draw, play, reshuffle, told, with_side
 from engine.rulesets.memoir44.state import GameState, Plan, Plane, TurnRecord, other
+
+OrderT = TypeVar("OrderT")
 
 
 def begin_turn(catalog: Catalog, state: GameState) -> tuple[GameState, list[Event]]:
@@ -47,33 +43,25 @@ def begin_turn(catalog: Catalog, state: GameState) -> tuple[GameState, list[Even
         load = catalog.types[plane.type]
         plane = plane.model_copy(update={"mg": load.mg, "bombs": load.bombs, "refill": False})
         state = with_side(state, side, plane=plane)
-        events.append(
-            Event(kind="m44-rearmed", turn=state.turn, data={"side": side, "model": plane.model})
-        )
+        events.append(told(state, "m44-rearmed", side=side, model=plane.model))
     if plane is not None and plane.status == "airborne" and plane.ammunition == 0:
         state = with_side(state, side, plane=None, withdrew=True)
-        events.append(
-            Event(
-                kind="m44-withdrawn",
-                turn=state.turn,
-                data={"side": side, "model": plane.model, "forced": True},
-            )
-        )
+        events.append(told(state, "m44-withdrawn", side=side, model=plane.model, forced=True))
     return state, events
 
 
 def give_command(
-    catalog: Catalog, state: GameState, order: CommandOrder, rng: Rng
+    catalog: Catalog, state: GameState, order: orders.CommandOrder, rng: Rng
 ) -> tuple[GameState, list[Event]]:
     if state.phase != "command":
         raise Refused("not-now")
-    check_command(catalog, state, order)
+    orders.check_command(catalog, state, order)
     side = state.active
-    if order.command == VICTORY:
+    if order.command == orders.VICTORY:
         state = state.model_copy(
             update={"finished": True, "winner": side, "phase": "over", "plan": None}
         )
-        return state, [Event(kind="m44-victory", turn=state.turn, data={"side": side})]
+        return state, [told(state, "m44-victory", side=side)]
     events: list[Event] = []
     action = order.action
     deploy: PlaneType | None = None
@@ -91,10 +79,13 @@ def give_command(
         refused=order.refused,
     )
     events.append(
-        Event(
-            kind="m44-command",
-            turn=state.turn,
-            data={"side": side, "command": order.command, "action": action, "type": deploy or ""},
+        told(
+            state,
+            "m44-command",
+            side=side,
+            command=order.command,
+            action=action,
+            type=deploy or "",
         )
     )
     if order.card:
@@ -107,11 +98,7 @@ def give_command(
             in_force = action != "deploy"  # a deployment ticket's own effect is ignored
         plan = plan.model_copy(update={"card": instance, "effect": card.key if in_force else None})
         events.append(
-            Event(
-                kind="m44-card",
-                turn=state.turn,
-                data={"side": side, "card": card.key, "when": "own", "in_force": in_force},
-            )
+            told(state, "m44-card", side=side, card=card.key, when="own", in_force=in_force)
         )
         if in_force and card.restore:
             state, more = _restore(catalog, state, side, card.restore)
@@ -120,13 +107,7 @@ def give_command(
         plane = state.side(side).plane
         assert plane is not None
         state = with_side(state, side, plane=None, withdrew=True)
-        events.append(
-            Event(
-                kind="m44-withdrawn",
-                turn=state.turn,
-                data={"side": side, "model": plane.model, "forced": False},
-            )
-        )
+        events.append(told(state, "m44-withdrawn", side=side, model=plane.model, forced=False))
     state = state.model_copy(update={"plan": plan})
     if action in ("fly", "deploy"):
         return state.model_copy(update={"phase": "flight"}), events
@@ -145,18 +126,30 @@ def _restore(
     bombs = min(load.bombs, plane.bombs + count)
     mg = min(load.mg, plane.mg + count - (bombs - plane.bombs))
     state = with_side(state, side, plane=plane.model_copy(update={"mg": mg, "bombs": bombs}))
-    data = {"side": side, "mg": mg - plane.mg, "bombs": bombs - plane.bombs}
-    return state, [Event(kind="m44-restored", turn=state.turn, data=data)]
+    return state, [
+        told(state, "m44-restored", side=side, mg=mg - plane.mg, bombs=bombs - plane.bombs)
+    ]
+
+
+def _checked(
+    catalog: Catalog,
+    state: GameState,
+    phase: str,
+    check: Callable[[Catalog, GameState, OrderT], None],
+    order: OrderT,
+) -> Plan:
+    """The turn's plan, once the turn stands at ``phase`` and ``check`` allows ``order``."""
+    if state.phase != phase:
+        raise Refused("not-now")
+    check(catalog, state, order)
+    assert state.plan is not None
+    return state.plan
 
 
 def fly(
-    catalog: Catalog, state: GameState, order: FlightOrder, rng: Rng
+    catalog: Catalog, state: GameState, order: orders.FlightOrder, rng: Rng
 ) -> tuple[GameState, list[Event]]:
-    if state.phase != "flight":
-        raise Refused("not-now")
-    check_flight(catalog, state, order)
-    plan = state.plan
-    assert plan is not None
+    plan = _checked(catalog, state, "flight", orders.check_flight, order)
     side = plan.side
     events: list[Event] = []
     mine = state.side(side)
@@ -171,10 +164,8 @@ def fly(
             bombs=load.bombs,
         )
         events.append(
-            Event(
-                kind="m44-deployed",
-                turn=state.turn,
-                data={"side": side, "model": plane.model, "type": plane.type, "hex": plane.hex},
+            told(
+                state, "m44-deployed", side=side, model=plane.model, type=plane.type, hex=plane.hex
             )
         )
     else:
@@ -200,17 +191,15 @@ def fly(
     )
     state = state.model_copy(update={"plan": plan})
     events.append(
-        Event(
-            kind="m44-flew",
-            turn=state.turn,
-            data={
-                "side": side,
-                "model": plane.model,
-                "path": list(order.path),
-                "tokens": [f"{t.hex} {t.kind} {t.target}" for t in order.tokens],
-                "finish": order.finish,
-                **({"markers": order.markers} if order.markers else {}),
-            },
+        told(
+            state,
+            "m44-flew",
+            side=side,
+            model=plane.model,
+            path=list(order.path),
+            tokens=[f"{t.hex} {t.kind} {t.target}" for t in order.tokens],
+            finish=order.finish,
+            **({"markers": order.markers} if order.markers else {}),
         )
     )
     state, more = _after_orders(catalog, state, rng)
@@ -220,49 +209,39 @@ def fly(
 def _after_orders(catalog: Catalog, state: GameState, rng: Rng) -> tuple[GameState, list[Event]]:
     """The other side gets its say if the orders gave it something to answer; else the
     battle is fought and the turn ends."""
-    if reaction_triggers(state):
+    if orders.reaction_triggers(state):
         return state.model_copy(update={"phase": "reaction"}), []
     return _battle_and_end(catalog, state, rng)
 
 
 def react(
-    catalog: Catalog, state: GameState, order: Reaction, rng: Rng
+    catalog: Catalog, state: GameState, order: orders.Reaction, rng: Rng
 ) -> tuple[GameState, list[Event]]:
-    if state.phase != "reaction":
-        raise Refused("not-now")
-    check_reaction(catalog, state, order)
-    plan = state.plan
-    assert plan is not None
+    plan = _checked(catalog, state, "reaction", orders.check_reaction, order)
     side = other(plan.side)
     events: list[Event] = []
     update: dict[str, object] = {}
     if order.ambush:
         update.update(ambush=order.ambush, ambush_unit=order.ambush_unit)
         events.append(
-            Event(
-                kind="m44-ambush",
-                turn=state.turn,
-                data={"side": side, "token": order.ambush, "unit": order.ambush_unit},
-            )
+            told(state, "m44-ambush", side=side, token=order.ambush, unit=order.ambush_unit)
         )
     if order.card:
         state, instance = play(state, side, order.card, own_turn=False)
         update.update(reaction=instance, reaction_token=order.card_token)
         events.append(
-            Event(
-                kind="m44-card",
-                turn=state.turn,
-                data={
-                    "side": side,
-                    "card": order.card,
-                    "when": "opponent",
-                    "in_force": True,
-                    **({"token": order.card_token} if order.card_token else {}),
-                },
+            told(
+                state,
+                "m44-card",
+                side=side,
+                card=order.card,
+                when="opponent",
+                in_force=True,
+                **({"token": order.card_token} if order.card_token else {}),
             )
         )
     if not events:
-        events.append(Event(kind="m44-no-reaction", turn=state.turn, data={"side": side}))
+        events.append(told(state, "m44-no-reaction", side=side))
     state = state.model_copy(update={"plan": plan.model_copy(update=update)})
     state, more = _battle_and_end(catalog, state, rng)
     return state, events + more

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 import engine.rulesets.memoir44.board as board
 from engine.rulesets.memoir44.catalog import PLANE_TYPES, Card, Catalog, PlaneType
@@ -65,21 +66,25 @@ class Reaction:
 
 _SEPARATORS = re.compile(r"[\s,;>→]+|(?<=\d)-(?=[A-Za-z])")
 _KINDS = {"mg": "mg", "mit": "mg", "mitrailleuse": "mg", "bomb": "bomb", "bombe": "bomb"}
-_TARGETS: dict[str, Target] = {
+# The ground units' words, as a target (a shot) and as a unit (an ambush, a fire order).
+_GROUND: dict[str, Literal["infantry", "armour", "artillery"]] = {
     "inf": "infantry",
     "infantry": "infantry",
     "infanterie": "infantry",
     "arm": "armour",
     "armor": "armour",
     "armour": "armour",
-    "tank": "armour",
     "blindé": "armour",
     "blindés": "armour",
-    "blinde": "armour",
     "bl": "armour",
     "art": "artillery",
     "artillery": "artillery",
     "artillerie": "artillery",
+}
+_TARGETS: dict[str, Target] = {
+    **_GROUND,
+    "tank": "armour",
+    "blinde": "armour",
     "other": "other",
     "autre": "other",
 }
@@ -98,18 +103,7 @@ _FINISHES: dict[str, Finish] = {
     "porte-avions": "carrier",
 }
 _UNITS: dict[str, Unit] = {
-    "inf": "infantry",
-    "infantry": "infantry",
-    "infanterie": "infantry",
-    "arm": "armour",
-    "armor": "armour",
-    "armour": "armour",
-    "blindé": "armour",
-    "blindés": "armour",
-    "bl": "armour",
-    "art": "artillery",
-    "artillery": "artillery",
-    "artillerie": "artillery",
+    **_GROUND,
     "dd": "destroyer",
     "destroyer": "destroyer",
     "destroyeur": "destroyer",

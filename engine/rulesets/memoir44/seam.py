@@ -70,7 +70,7 @@ from engine.rulesets.memoir44.orders import (
     parse_flight,
     parse_shots,
 )
-from engine.rulesets.memoir44.setup import Setup, new_game, opening_hand
+from engine.rulesets.memoir44.setup import Setup, new_game, opening_hand, table_set
 from engine.rulesets.memoir44.state import SIDES, GameState, Shot, other
 from engine.rulesets.memoir44.view import DERIVED, AirView, project
 
@@ -144,6 +144,15 @@ def refusal(refused: Refused) -> Refusal:
     return Refusal(f"m44-{refused.reason}", params)
 
 
+def _menu(
+    side: str, field: str, options: Sequence[Option], excluded: Sequence[Excluded] = ()
+) -> Decision:
+    """A choice among ``options`` that may be left at nothing (the default)."""
+    return Decision(
+        side=side, field=field, options=tuple(options), excluded=tuple(excluded), default=NONE
+    )
+
+
 class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
     stored = HistorySplit(GameState, ("history",))
     key = KEY
@@ -199,22 +208,7 @@ class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
 
     def opening(self, state: GameState) -> list[Event]:
         """The table as set: theatre, superiority, trios, hand sizes (never the cards)."""
-        events = [
-            Event(
-                kind="m44-setup",
-                turn=0,
-                data={
-                    "theatre": state.theatre,
-                    "year": state.year,
-                    "beach": state.beach,
-                    "superiority": state.superiority,
-                    "allies": state.sides["allies"].nation,
-                    "axis": state.sides["axis"].nation,
-                    "first": state.first,
-                    "removed": list(self.catalog.removed),
-                },
-            )
-        ]
+        events = [table_set(self.catalog, state)]
         for side in SIDES:
             count = opening_hand(self.catalog, side, state.superiority, state.beach)
             events.append(
@@ -254,7 +248,7 @@ class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
         cards: list[Option] = [Option(id=NONE, label=NONE)]
         for key in sorted({c.split("#")[0] for c in mine.hand}):
             cards.append(Option(id=key, label=key))
-        out.append(Decision(side=side, field="card", options=tuple(cards), default=NONE))
+        out.append(_menu(side, "card", cards))
         allowed: list[Option] = []
         excluded: list[Excluded] = []
         for action in ACTIONS:
@@ -263,15 +257,7 @@ class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
                 allowed.append(Option(id=action, label=action))
             elif why != "":
                 excluded.append(Excluded(id=action, label=action, reason=f"m44-{why}"))
-        out.append(
-            Decision(
-                side=side,
-                field="plane",
-                options=tuple(allowed),
-                excluded=tuple(excluded),
-                default=NONE,
-            )
-        )
+        out.append(_menu(side, "plane", allowed, excluded))
         enemy = state.side(other(side)).plane
         if enemy is not None:
             picks = (NONE, "inf", "arm", "art") if enemy.status != "carrier" else (NONE, "sunk")
@@ -382,7 +368,7 @@ class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
             for number, token in enumerate(plan.tokens, 1):
                 for unit in UNITS:
                     options.append(Option(id=f"{number}-{unit}", label=f"{token.hex} {unit}"))
-            out.append(Decision(side=side, field="ambush", options=tuple(options), default=NONE))
+            out.append(_menu(side, "ambush", options))
         options = [Option(id=NONE, label=NONE)]
         excluded: list[Excluded] = []
         for key in sorted({c.split("#")[0] for c in state.side(side).hand}):
@@ -401,15 +387,7 @@ class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
                 options.append(Option(id=option_id, label=option_id))
             if not offered:
                 excluded.append(Excluded(id=key, label=key, reason=f"m44-{why}"))
-        out.append(
-            Decision(
-                side=side,
-                field="reaction",
-                options=tuple(options),
-                excluded=tuple(excluded),
-                default=NONE,
-            )
-        )
+        out.append(_menu(side, "reaction", options, excluded))
         return out
 
     # ------------------------------------------------------------------ reading typed text

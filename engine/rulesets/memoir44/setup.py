@@ -60,22 +60,7 @@ def new_game(catalog: Catalog, setup: Setup, rng: Rng) -> tuple[GameState, list[
     )
     state, pile = shuffle(state, rng, catalog.deck())
     state = state.model_copy(update={"deck": pile})
-    events = [
-        Event(
-            kind="m44-setup",
-            turn=0,
-            data={
-                "theatre": setup.theatre,
-                "year": setup.year,
-                "beach": setup.beach,
-                "superiority": who,
-                "allies": setup.allies,
-                "axis": setup.axis,
-                "first": setup.first,
-                "removed": list(catalog.removed),
-            },
-        )
-    ]
+    events = [table_set(catalog, state)]
     for side in SIDES:
         state, dealt = draw(
             state, rng, side, opening_hand(catalog, side, who, setup.beach), "opening"
@@ -83,3 +68,21 @@ def new_game(catalog: Catalog, setup: Setup, rng: Rng) -> tuple[GameState, list[
         events += [e.model_copy(update={"turn": 0}) for e in dealt]
     # The opening hands are not a turn's draws.
     return state.model_copy(update={"drawn": {}}), events
+
+
+def table_set(catalog: Catalog, state: GameState) -> Event:
+    """The table as set: theatre, superiority, trios' nations, who begins (never a card)."""
+    return Event(
+        kind="m44-setup",
+        turn=0,
+        data={
+            "theatre": state.theatre,
+            "year": state.year,
+            "beach": state.beach,
+            "superiority": state.superiority,
+            "allies": state.sides["allies"].nation,
+            "axis": state.sides["axis"].nation,
+            "first": state.first,
+            "removed": list(catalog.removed),
+        },
+    )

@@ -224,13 +224,7 @@ class PearlRules(StoredInRows[PearlState], Rules[PearlState, PearlView]):
         )
 
     def progress(self, state: PearlState) -> Progress:
-        return Progress(
-            turn=state.turn,
-            round=ROUND,
-            finished=state.finished,
-            winner=state.winner,
-            vp=dict(state.vp),
-        )
+        return Progress.of(state, ROUND, dict(state.vp))
 
     def resolves_from_snapshot(self, state: PearlState) -> bool:
         return True  # a round appends to the history, and reads none of it

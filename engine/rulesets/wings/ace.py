@@ -19,17 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.ruleset import Excluded, Option
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.program import check_program, parse_program, program_text, uses_genius
-from engine.rulesets.wings.state import (
-    Decision,
-    Event,
-    Excluded,
-    MissionState,
-    Option,
-    PlaneState,
-    Program,
-)
+from engine.rulesets.wings.state import Decision, Event, MissionState, PlaneState, Program
 
 SKILL = "ace_of_aces"
 USES = 3  # seed D.VII: an ultimate serves at most 3 times a game
@@ -134,16 +127,7 @@ def decisions(catalog: Catalog, mission: MissionState) -> list[Decision]:
                 Excluded(id=" ".join((*head, code)), label=code, reason=reason)
                 for code, reason in refused
             ]
-        result.append(
-            Decision(
-                side=plane.side,
-                field=pid,
-                kind="swap",
-                options=tuple(options),
-                excluded=tuple(excluded),
-                default=program_text(kept),
-            )
-        )
+        result.append(Decision.of(plane.side, pid, "swap", options, program_text(kept), excluded))
     return result
 
 

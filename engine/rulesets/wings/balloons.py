@@ -33,6 +33,8 @@ pilots deploy and enter behind it: caught, every one of them died crossing it on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import engine.rulesets.wings.geometry as geo
 import engine.rulesets.wings.rocket_targets as rocket_targets
 from engine.rulesets.wings.catalog import Catalog, Gun
@@ -59,50 +61,57 @@ def _live_balloons(work: Turn) -> list[Objective]:
     ]
 
 
-def cables(work: Turn) -> None:
+def _under_balloons(work: Turn) -> Iterator[tuple[PlaneState, Objective]]:
+    """Each flying plane with each balloon still up, planes first (as the turn has them)."""
     balloons = _live_balloons(work)
     if not balloons:
         return
     for plane in work.flying():
         for balloon in balloons:
-            if (plane.level, plane.counters) >= (balloon.level, balloon.counters):
-                continue
-            card = ground_polygon(work.catalog, balloon.x, balloon.y)
-            if not geo.point_in_convex((plane.x, plane.y), card):
-                continue
-            work.event("balloon-cables", plane=plane.id, objective=balloon.id)
-            letter, count = CABLE_CARDS
-            for _ in range(count):
-                if work.planes[plane.id].status != "flying":
-                    break
-                _, damage = work.draw(letter, plane.id)
-                work.apply_card(plane.id, damage, None, None)
+            yield plane, balloon
+
+
+def _take_cards(work: Turn, pid: str, cards: tuple[str, int]) -> None:
+    """The (letter, count) damage cards a cable or a net deals, while the plane still flies."""
+    letter, count = cards
+    for _ in range(count):
+        if work.planes[pid].status != "flying":
+            break
+        _, damage = work.draw(letter, pid)
+        work.apply_card(pid, damage, None, None)
+
+
+def cables(work: Turn) -> None:
+    for plane, balloon in _under_balloons(work):
+        if (plane.level, plane.counters) >= (balloon.level, balloon.counters):
+            continue
+        card = ground_polygon(work.catalog, balloon.x, balloon.y)
+        if not geo.point_in_convex((plane.x, plane.y), card):
+            continue
+        work.event("balloon-cables", plane=plane.id, objective=balloon.id)
+        _take_cards(work, plane.id, CABLE_CARDS)
 
 
 def collisions(work: Turn) -> None:
-    balloons = _live_balloons(work)
-    if not balloons:
-        return
-    for plane in work.flying():
-        for balloon in balloons:
-            if work.objectives[balloon.id].destroyed or work.planes[plane.id].status != "flying":
-                continue
-            if plane.level != balloon.level or (plane.counters > 0) != (balloon.counters > 0):
-                continue
-            base = base_polygon(work.catalog, plane)
-            card = ground_polygon(work.catalog, balloon.x, balloon.y)
-            if not geo.overlaps(base, card):
-                continue
-            if geo.overlap_area(base, card) <= COLLISION_SHARE * geo.area(base):
-                continue
-            work.event("balloon-collision", plane=plane.id, objective=balloon.id)
-            _, damage = work.draw(COLLISION_DECK, plane.id)
-            if damage.special == "explosion":
-                work.shoot_down(plane.id, "exploded", None)
-            else:
-                work.add_damage(plane.id, damage.value, None)
-            _, hit = work.draw(COLLISION_DECK, None)
-            work.damage_balloon(balloon.id, hit.value, hit.special, plane.id)
+    for plane, balloon in _under_balloons(work):
+        if work.objectives[balloon.id].destroyed or work.planes[plane.id].status != "flying":
+            continue
+        if plane.level != balloon.level or (plane.counters > 0) != (balloon.counters > 0):
+            continue
+        base = base_polygon(work.catalog, plane)
+        card = ground_polygon(work.catalog, balloon.x, balloon.y)
+        if not geo.overlaps(base, card):
+            continue
+        if geo.overlap_area(base, card) <= COLLISION_SHARE * geo.area(base):
+            continue
+        work.event("balloon-collision", plane=plane.id, objective=balloon.id)
+        _, damage = work.draw(COLLISION_DECK, plane.id)
+        if damage.special == "explosion":
+            work.shoot_down(plane.id, "exploded", None)
+        else:
+            work.add_damage(plane.id, damage.value, None)
+        _, hit = work.draw(COLLISION_DECK, None)
+        work.damage_balloon(balloon.id, hit.value, hit.special, plane.id)
 
 
 def net_height(work: Turn, y: float) -> tuple[int, int] | None:
@@ -153,12 +162,7 @@ def caught_in_net(work: Turn, plane: PlaneState, share: float) -> None:
         work.shoot_down(plane.id, "shot_down", None)
         return
     work.event("net-contact", plane=plane.id)
-    letter, count = NET_CARDS
-    for _ in range(count):
-        if work.planes[plane.id].status != "flying":
-            break
-        _, damage = work.draw(letter, plane.id)
-        work.apply_card(plane.id, damage, None, None)
+    _take_cards(work, plane.id, NET_CARDS)
     if work.planes[plane.id].status == "flying":
         work.update(plane.id, net_contact=True)
 

@@ -27,8 +27,9 @@ missed deadline leaves in force. Authored readings (docs/wings-data.md, "Behavio
 
 from __future__ import annotations
 
+from engine.ruleset import Option
 from engine.rulesets.wings.catalog import SideName
-from engine.rulesets.wings.state import Decision, MissionState, Option, PlaneState
+from engine.rulesets.wings.state import Decision, MissionState, PlaneState
 from engine.rulesets.wings.work import Shot, Turn
 
 KNIGHT, GUARDIAN, RAMMER, ARTIST = "knight", "guardian_angel", "rammer", "artist"

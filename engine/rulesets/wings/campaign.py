@@ -40,6 +40,7 @@ import engine.rulesets.wings.sun as sun
 import engine.rulesets.wings.winch as winch
 import engine.rulesets.wings.zones as zones
 from engine.rng import Rng, seed_commitment
+from engine.ruleset import Excluded, Option
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.generator import can_fly_kind, generate_mission
 from engine.rulesets.wings.landing import brought_home, rescuable, rescued
@@ -72,11 +73,9 @@ from engine.rulesets.wings.state import (
     CampaignState,
     Decision,
     Event,
-    Excluded,
     MajorSite,
     MissionRules,
     MissionState,
-    Option,
     Pilot,
     PlaneState,
     Program,
@@ -420,16 +419,10 @@ def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
                     text = program_text(candidate)
                     options.append(Option(id=text, label=text))
         first = mission.programs[target].cards[0]
+        detail = f"{target} opens with {first}"
+        default = program_text(program)
         decisions.append(
-            Decision(
-                side=plane.side,
-                field=pursuer,
-                kind="reorder",
-                options=tuple(options),
-                excluded=excluded,
-                default=program_text(program),
-                detail=f"{target} opens with {first}",
-            )
+            Decision.of(plane.side, pursuer, "reorder", options, default, excluded, detail)
         )
     return decisions
 

@@ -397,6 +397,16 @@ def _table(raw: Mapping[str, Any], key: str, file: str) -> Mapping[str, Any]:
     return value
 
 
+def _models(
+    model: type[_M], data: Mapping[str, Any], table: str, file: str, name: str = "key"
+) -> dict[str, _M]:
+    """Every entry of ``[table]``, each validated with its key as its ``name`` field."""
+    return {
+        key: _validate(model, {name: key, **raw}, file, f"{table}.{key}")
+        for key, raw in _table(data, table, file).items()
+    }
+
+
 def _check_deck(deck: ManeuverDeck, file: str) -> None:
     """What pydantic cannot see on one card: numbering, known codes, climb/dive last."""
     entry = f"decks.{deck.letter}"
@@ -436,10 +446,7 @@ def load_catalog(directory: Path | None = None) -> Catalog:
         complex_[key] = maneuver
 
     damage = _read(where, "damage.toml")
-    damage_decks = {
-        letter: _validate(DamageDeck, {"letter": letter, **raw}, "damage.toml", f"decks.{letter}")
-        for letter, raw in _table(damage, "decks", "damage.toml").items()
-    }
+    damage_decks = _models(DamageDeck, damage, "decks", "damage.toml", "letter")
 
     planes_raw = _read(where, "planes.toml")
     planes: dict[str, PlaneType] = {}
@@ -457,14 +464,8 @@ def load_catalog(directory: Path | None = None) -> Catalog:
         planes[key] = plane
 
     pilots = _read(where, "pilots.toml")
-    skills = {
-        key: _validate(Skill, {"key": key, **raw}, "pilots.toml", f"skills.{key}")
-        for key, raw in _table(pilots, "skills", "pilots.toml").items()
-    }
-    behaviours = {
-        key: _validate(Behaviour, {"key": key, **raw}, "pilots.toml", f"behaviours.{key}")
-        for key, raw in _table(pilots, "behaviours", "pilots.toml").items()
-    }
+    skills = _models(Skill, pilots, "skills", "pilots.toml")
+    behaviours = _models(Behaviour, pilots, "behaviours", "pilots.toml")
     for behaviour in behaviours.values():
         for skill in behaviour.barred_skills:
             if skill not in skills:

@@ -10,7 +10,7 @@ Entente alone (field ``night``), then the turn goes on, maybe to another such ro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine.rulesets.wings.dambuster as db
@@ -62,64 +62,51 @@ def pending(catalog: Catalog, dam: db.DamState, stage: str) -> list[Decision]:
     reg = plane.id if plane is not None else ""
     default = "SS" if "SS" in legal else legal[0]
     decisions = [
-        Decision(
-            side="entente",
-            field=FIELD,
-            options=tuple(Option(id=text, label=text, detail=reg) for text in legal),
-            excluded=tuple(Excluded(id=text, label=text, reason=why) for text, why in refused),
-            default=default,
+        _crew(
+            FIELD,
+            [(text, reg) for text in legal],
+            default,
+            tuple(Excluded(id=text, label=text, reason=why) for text, why in refused),
         )
     ]
     escort = db.escort_orders(catalog, dam)
     if escort:
         # DB 8.e: Gibson may come back beside this plane ("-" keeps him away), then flies
         # with it, sealed like the other order.
-        decisions.append(
-            Decision(
-                side="entente",
-                field=ESCORT_FIELD,
-                options=tuple(Option(id=text, label=text, detail=db.GIBSON) for text in escort),
-                default=escort[0],
-            )
-        )
+        decisions.append(_crew(ESCORT_FIELD, [(text, db.GIBSON) for text in escort], escort[0]))
     headings = db.start_headings(dam)
     if headings:
         # DB 8.d: any angle to the Allied edge, chosen with the first card, sealed with it.
-        decisions.append(
-            Decision(
-                side="entente",
-                field=START_FIELD,
-                options=tuple(
-                    Option(id=str(h), label=str(h), detail=START_WORDS) for h in headings
-                ),
-                default="0",
-            )
-        )
+        decisions.append(_crew(START_FIELD, [(str(h), START_WORDS) for h in headings], "0"))
     lights = db.lights_options(dam)
     if lights:
         # DB 6: the player's own switch; its default is the bomb's timing.
-        decisions.append(
-            Decision(
-                side="entente",
-                field=LIGHTS_FIELD,
-                options=tuple(Option(id=o, label=o, detail=LIGHTS_WORDS + o) for o in lights),
-                default=db.LIGHTS_AUTO,
-            )
-        )
+        lit = [(o, LIGHTS_WORDS + o) for o in lights]
+        decisions.append(_crew(LIGHTS_FIELD, lit, db.LIGHTS_AUTO))
     return decisions
 
 
 def night_decision(pick: night.NightPick) -> Decision:
     """DB 6: the two cards the gun drew, the Lancaster's player keeps one; a missed
     deadline keeps the one the engine kept for him before (never an explosion, the lower)."""
+    cards = zip(night.options(pick), pick.cards, strict=True)
+    shown = [(option, f"{NIGHT_WORDS}{card.value}.{card.special}") for option, card in cards]
+    return _crew(NIGHT, shown, night.default(pick))
+
+
+def _crew(
+    field: str,
+    options: Sequence[tuple[str, str]],
+    default: str,
+    excluded: tuple[Excluded, ...] = (),
+) -> Decision:
+    """The Lancaster crew's choice (the Entente's): each option its id and detail."""
     return Decision(
         side="entente",
-        field=NIGHT,
-        options=tuple(
-            Option(id=option, label=option, detail=f"{NIGHT_WORDS}{card.value}.{card.special}")
-            for option, card in zip(night.options(pick), pick.cards, strict=True)
-        ),
-        default=night.default(pick),
+        field=field,
+        options=tuple(Option(id=id_, label=id_, detail=detail) for id_, detail in options),
+        excluded=excluded,
+        default=default,
     )
 
 

@@ -34,9 +34,10 @@ bullets never.
 
 from __future__ import annotations
 
+from engine.ruleset import Excluded, Option
 from engine.rulesets.wings.catalog import SideName
 from engine.rulesets.wings.pilots import spendable_vp
-from engine.rulesets.wings.state import CampaignState, Decision, Event, Excluded, Option, Pilot
+from engine.rulesets.wings.state import CampaignState, Decision, Event, Pilot
 from engine.rulesets.wings.work import Turn
 
 NOTHING = "none"
@@ -99,16 +100,10 @@ def decisions(state: CampaignState) -> list[Decision]:
                 options.append(Option(id=item, label=item, detail=f"{cost} VP"))
             else:
                 excluded.append(Excluded(id=item, label=item, reason=reason))
+        detail = f"{pilot.name}: {spendable_vp(pilot)} VP to spend"
+        field = f"equip:{pilot.id}"
         result.append(
-            Decision(
-                side=pilot.side,
-                field=f"equip:{pilot.id}",
-                kind="equipment",
-                options=tuple(options),
-                excluded=tuple(excluded),
-                default=NOTHING,
-                detail=f"{pilot.name}: {spendable_vp(pilot)} VP to spend",
-            )
+            Decision.of(pilot.side, field, "equipment", options, NOTHING, excluded, detail)
         )
     return result
 

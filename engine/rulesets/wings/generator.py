@@ -359,37 +359,30 @@ def generate_mission(
     budget = state.squadrons[enemy].players * catalog.rules.campaign.mission_points_per_player
     net_price = buy_net(catalog, state, enemy, budget, sites) if netted else 0
     netted = netted and (net_price > 0 or not state.rules.nets_bought)
-    points = mission_points(
-        catalog,
-        active_players=state.squadrons[active].players,
-        enemy_players=state.squadrons[enemy].players,
-        kind=kind,
-        extra_objectives=sites - 1,
-        enemy_trenches=trenches,
-        enemy_caa=caa,
-        enemy_dca=dca,
-        zone=zone,
-        enemy_nets=netted,
-    )
-    two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
-    enemy_force = choose_forces(catalog, state, enemy, points.enemy - net_price)
-    active_force = choose_forces(catalog, state, active, points.active, two_first)
-    extra = len(enemy_force) - len(active_force)
-    if extra > 0:
-        # Seed E.II.b: each aircraft the enemy fields beyond the active side's is worth MP.
-        points = mission_points(
+
+    def priced(enemy_extra_aircraft: int = 0) -> MissionPoints:
+        return mission_points(
             catalog,
             active_players=state.squadrons[active].players,
             enemy_players=state.squadrons[enemy].players,
             kind=kind,
             extra_objectives=sites - 1,
-            enemy_extra_aircraft=extra,
+            enemy_extra_aircraft=enemy_extra_aircraft,
             enemy_trenches=trenches,
             enemy_caa=caa,
             enemy_dca=dca,
             zone=zone,
             enemy_nets=netted,
         )
+
+    points = priced()
+    two_first = kind in NEEDS_TWO_SEATER or kind == "bombing"
+    enemy_force = choose_forces(catalog, state, enemy, points.enemy - net_price)
+    active_force = choose_forces(catalog, state, active, points.active, two_first)
+    extra = len(enemy_force) - len(active_force)
+    if extra > 0:
+        # Seed E.II.b: each aircraft the enemy fields beyond the active side's is worth MP.
+        points = priced(extra)
         active_force = choose_forces(catalog, state, active, points.active, two_first)
     loads = load_bombs(catalog, state, active_force, points.active) if kind == "bombing" else {}
     rockets = load_rockets(catalog, state, active_force, points.active) if kind == "balloon" else {}

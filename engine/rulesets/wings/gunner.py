@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import engine.rulesets.wings.flak as flak
 import engine.rulesets.wings.geometry as geo
+from engine.ruleset import Option
 from engine.rulesets.wings.catalog import Catalog
-from engine.rulesets.wings.state import Decision, GroundElement, MissionState, Option, PlaneState
+from engine.rulesets.wings.state import Decision, GroundElement, MissionState, PlaneState
 from engine.rulesets.wings.work import Turn
 
 PREFIX = "flak:"  # the engine field of a battery's order: "flak:c-F1"
@@ -87,16 +88,8 @@ def decisions(catalog: Catalog, mission: MissionState) -> list[Decision]:
                     )
                 )
         options.append(Option(id=HOLD, label="hold fire", detail=HOLD))
-        result.append(
-            Decision(
-                side=battery.side,
-                field=f"{PREFIX}{bid}",
-                kind="flak",
-                options=tuple(options),
-                default=AUTO,
-                detail="flak gunner",
-            )
-        )
+        field = f"{PREFIX}{bid}"
+        result.append(Decision.of(battery.side, field, "flak", options, AUTO, detail="flak gunner"))
     return result
 
 

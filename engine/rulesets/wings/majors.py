@@ -27,16 +27,15 @@ from pydantic import BaseModel, ConfigDict
 
 import engine.rulesets.wings.hangar as hangar
 from engine.rng import Rng
+from engine.ruleset import Excluded, Option
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.pilots import can_fly
 from engine.rulesets.wings.state import (
     CampaignState,
     Event,
-    Excluded,
     MajorSite,
     MissionState,
     Objective,
-    Option,
     Squadron,
     other,
 )

@@ -28,11 +28,12 @@ from engine.ruleset import (
     SideSpec,
     Stored,
 )
-from engine.rulesets.wings import WingsRules, WingsState
 from engine.rulesets.wings.campaign import IllegalChoice
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.events import SIGHTS
+from engine.rulesets.wings.rules import WingsRules
 from engine.rulesets.wings.seen import WingsView
+from engine.rulesets.wings.stored import WingsState
 from engine.sight import Derived, Eyes
 
 KEY = "dambuster"

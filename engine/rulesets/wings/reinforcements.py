@@ -39,6 +39,7 @@ from collections.abc import Mapping
 import engine.rulesets.wings.exits as exits
 import engine.rulesets.wings.net_entry as net_entry
 import engine.rulesets.wings.relief as relief
+from engine.ruleset import Excluded, Option
 from engine.rulesets.wings.catalog import Catalog, SideName
 from engine.rulesets.wings.generator import clear_spot, sortie_cost
 from engine.rulesets.wings.pilots import can_fly, flying_skills, state_from_lp, tokens
@@ -47,9 +48,7 @@ from engine.rulesets.wings.state import (
     CampaignState,
     Decision,
     Event,
-    Excluded,
     MissionState,
-    Option,
     Pilot,
     PlaneState,
 )

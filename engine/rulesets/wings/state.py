@@ -9,11 +9,12 @@ a label is its owner's secret, so a new one is hidden until someone decides othe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.ruleset import Excluded, Option
 from engine.rulesets.wings.catalog import SideName
 from engine.sight import SIDE, Own, Owner, Public, Sealed, own, public_record, sealed
 
@@ -32,16 +33,22 @@ class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Option(Model):
-    id: str
-    label: str
-    detail: str = ""
-
-
-class Excluded(Model):
-    id: str
-    label: str
-    reason: str  # a short key, e.g. "steep-after-steep"
+DecisionKind = Literal[
+    "program",
+    "reorder",
+    "swap",
+    "comeback",
+    "reinforce",
+    "order",
+    "skill",
+    "wound",
+    "purchase",
+    "mission",
+    "equipment",
+    "sun",
+    "flak",
+    "winch",
+]
 
 
 class Decision(Model):
@@ -54,22 +61,7 @@ class Decision(Model):
 
     side: SideName
     field: str
-    kind: Literal[
-        "program",
-        "reorder",
-        "swap",
-        "comeback",
-        "reinforce",
-        "order",
-        "skill",
-        "wound",
-        "purchase",
-        "mission",
-        "equipment",
-        "sun",
-        "flak",
-        "winch",
-    ]
+    kind: DecisionKind
     options: tuple[Option, ...]
     excluded: tuple[Excluded, ...] = ()
     default: str
@@ -77,6 +69,28 @@ class Decision(Model):
 
     def allows(self, option_id: str) -> bool:
         return any(option.id == option_id for option in self.options)
+
+    @classmethod
+    def of(
+        cls,
+        side: SideName,
+        field: str,
+        kind: DecisionKind,
+        options: Iterable[Option],
+        default: str,
+        excluded: Iterable[Excluded] = (),
+        detail: str = "",
+    ) -> Decision:
+        """A decision from its facts in the order a rule has them."""
+        return cls(
+            side=side,
+            field=field,
+            kind=kind,
+            options=tuple(options),
+            excluded=tuple(excluded),
+            default=default,
+            detail=detail,
+        )
 
 
 class Event(Model):

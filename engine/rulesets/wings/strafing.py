@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.rulesets.wings.state import GroundElement, MissionState, Objective, Option, other
+from engine.ruleset import Option
+from engine.rulesets.wings.state import GroundElement, MissionState, Objective, other
 
 KIND = "strafing"
 # Short code of a post to strafe in objective ids ("c-G1"), as T for a target or B a balloon.

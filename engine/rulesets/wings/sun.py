@@ -32,8 +32,9 @@ import random
 import engine.rulesets.wings.ceiling as ceiling
 import engine.rulesets.wings.front as front
 import engine.rulesets.wings.relief as relief
+from engine.ruleset import Option
 from engine.rulesets.wings.catalog import Catalog, SideName
-from engine.rulesets.wings.state import Decision, Event, MissionState, Option, PlaneState, other
+from engine.rulesets.wings.state import Decision, Event, MissionState, PlaneState, other
 from engine.rulesets.wings.work import Turn
 
 ENTER = "enter"

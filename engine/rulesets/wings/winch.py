@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine.ruleset import Option
 from engine.rulesets.wings.catalog import SideName
-from engine.rulesets.wings.state import Decision, MissionState, Objective, Option
+from engine.rulesets.wings.state import Decision, MissionState, Objective
 from engine.rulesets.wings.work import Turn
 
 PREFIX = "winch:"  # the engine field of a side's winch order: "winch:central"

@@ -59,7 +59,9 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
             self._place_names[(scenario, locale)] = names
         return names
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         try:
             if field == "fleet_tactic":
                 return tactic_name(FleetTactic(value), locale)

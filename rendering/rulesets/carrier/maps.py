@@ -20,25 +20,7 @@ from PIL import Image, ImageDraw
 
 from engine.rulesets.carrier.view import TrackView, View
 from engine.zero.types import FleetTactic, Side
-from rendering.style import (
-    INK,
-    LAND,
-    LAND_EDGE,
-    LAND_LABEL,
-    MUTED,
-    SEA,
-    SEA_GRID,
-    SEA_LABEL,
-    Box,
-    arrow,
-    dashed_line,
-    draw_marker,
-    fill_side,
-    font,
-    phone_lines,
-    side_style,
-    text_width,
-)
+from rendering import style
 from rendering.text import place_name, side_name, tactic_name, tr
 
 Point = tuple[float, float]
@@ -283,7 +265,7 @@ def _art(scenario: str) -> MapArt:
 
 
 class Projection:
-    def __init__(self, art: MapArt, box: Box) -> None:
+    def __init__(self, art: MapArt, box: style.Box) -> None:
         self.art = art
         self.box = box
         x0, y0, x1, y1 = box
@@ -332,12 +314,12 @@ def fleet_position(view: View, side: Side) -> tuple[FleetTactic | None, bool]:
 
 
 def draw_map(
-    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, view: View, locale: str
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: style.Box, view: View, locale: str
 ) -> None:
     art = _art(view.scenario)
     project = Projection(art, box)
     x0, y0, x1, y1 = box
-    layer = Image.new("RGB", (x1 - x0, y1 - y0), SEA)
+    layer = Image.new("RGB", (x1 - x0, y1 - y0), style.SEA)
     ldraw = ImageDraw.Draw(layer)
     local = Projection(art, (0, 0, x1 - x0, y1 - y0))
     # grid
@@ -345,30 +327,40 @@ def draw_map(
     lon = (int(art.west // step) + 1) * step
     while lon < art.east:
         x, _ = local((lon, art.north))
-        ldraw.line((x, 0, x, layer.height), fill=SEA_GRID, width=1)
+        ldraw.line((x, 0, x, layer.height), fill=style.SEA_GRID, width=1)
         lon += step
     lat = (int(art.south // step) + 1) * step
     while lat < art.north:
         _, y = local((art.west, lat))
-        ldraw.line((0, y, layer.width, y), fill=SEA_GRID, width=1)
+        ldraw.line((0, y, layer.width, y), fill=style.SEA_GRID, width=1)
         lat += step
     # land and islands
     for polygon in art.land:
-        ldraw.polygon([local(point) for point in polygon], fill=LAND, outline=LAND_EDGE, width=2)
+        ldraw.polygon(
+            [local(point) for point in polygon], fill=style.LAND, outline=style.LAND_EDGE, width=2
+        )
     for ilon, ilat, rx, ry in art.islands:
         cx, cy = local((ilon, ilat))
         w = max(3.0, rx * local.sx)
         h = max(3.0, ry * local.sy)
-        ldraw.ellipse((cx - w, cy - h, cx + w, cy + h), fill=LAND, outline=LAND_EDGE, width=2)
+        ldraw.ellipse(
+            (cx - w, cy - h, cx + w, cy + h), fill=style.LAND, outline=style.LAND_EDGE, width=2
+        )
     image.paste(layer, (x0, y0))
     placer = Placer(box)
     for key, llon, llat, is_sea in art.labels:
         x, y = project((llon, llat))
         text = tr(f"map.{key}", locale)
-        fnt = font(22, "cond") if is_sea else font(24, "cond-bold")
-        half = text_width(text, fnt) / 2
+        fnt = style.font(22, "cond") if is_sea else style.font(24, "cond-bold")
+        half = style.text_width(text, fnt) / 2
         x = min(max(x, x0 + half + 6), x1 - half - 6)  # never cut by the frame
-        draw.text((x, y), text, font=fnt, fill=SEA_LABEL if is_sea else LAND_LABEL, anchor="mm")
+        draw.text(
+            (x, y),
+            text,
+            font=fnt,
+            fill=style.SEA_LABEL if is_sea else style.LAND_LABEL,
+            anchor="mm",
+        )
         placer.block((x - half - 2, y - 12, x + half + 2, y + 12), 3.0)
 
     # Where everything stands: places that are not fleets, then the fleets.
@@ -447,13 +439,13 @@ def draw_map(
         else:
             detail = tr("map.range_last", locale, tactic=tactic_name(tactic, locale))
         _draw_fleet(image, draw, placer, fleet_xy[side], side, name, detail, tactic is None)
-    draw.rectangle(box, outline=MUTED, width=2)
+    draw.rectangle(box, outline=style.MUTED, width=2)
 
 
 class Placer:
     """Keeps labels off each other and off the markers: first free spot among candidates."""
 
-    def __init__(self, box: Box) -> None:
+    def __init__(self, box: style.Box) -> None:
         self.box = box
         self.taken: list[tuple[tuple[float, float, float, float], float]] = []
 
@@ -570,9 +562,9 @@ def _strike_arrow(
         return
     a = (sx + dx * shrink + px, sy + dy * shrink + py)
     b = (ex - dx * shrink + px, ey - dy * shrink + py)
-    style = side_style(side)
-    arrow(
-        draw, a, b, style.dark, width=6 if large else 3, head=20 if large else 15, dashed=not large
+    look = style.side_style(side)
+    style.arrow(
+        draw, a, b, look.dark, width=6 if large else 3, head=20 if large else 15, dashed=not large
     )
 
 
@@ -587,7 +579,7 @@ def _draw_fleet(
     unknown: bool,
 ) -> None:
     x, y = point
-    style = side_style(side)
+    look = style.side_style(side)
     if unknown:
         corners = [
             (x - 17, y - 17),
@@ -597,33 +589,35 @@ def _draw_fleet(
             (x - 17, y - 17),
         ]
         for a, b in pairwise(corners):
-            dashed_line(draw, a, b, style.dark, 2, 6, 4)
-        draw.text((x, y), "?", font=font(30, "bold"), fill=style.dark, anchor="mm")
+            style.dashed_line(draw, a, b, look.dark, 2, 6, 4)
+        draw.text((x, y), "?", font=style.font(30, "bold"), fill=look.dark, anchor="mm")
     else:
-        fill_side(image, (int(x - 21), int(y - 21), int(x + 21), int(y + 21)), side, radius=21)
-        draw_marker(draw, (x, y), 30, side)
+        style.fill_side(
+            image, (int(x - 21), int(y - 21), int(x + 21), int(y + 21)), side, radius=21
+        )
+        style.draw_marker(draw, (x, y), 30, side)
     limit = min(400, (placer.box[2] - placer.box[0]) // 2)
-    name_font, lines = phone_lines(name, limit - 12, (24, 22), "bold", max_lines=2)
+    name_font, lines = style.phone_lines(name, limit - 12, (24, 22), "bold", max_lines=2)
     # One line, condensed if need be; two only when even that is too long.
-    detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=1)
+    detail_font, details = style.phone_lines(detail, limit - 12, (22,), max_lines=1)
     if details[0].endswith("…"):
-        detail_font, details = phone_lines(detail, limit - 12, (22,), max_lines=2)
-    width = max(text_width(line, name_font) for line in lines)
-    width = max(width, *(text_width(line, detail_font) for line in details)) + 14
+        detail_font, details = style.phone_lines(detail, limit - 12, (22,), max_lines=2)
+    width = max(style.text_width(line, name_font) for line in lines)
+    width = max(width, *(style.text_width(line, detail_font) for line in details)) + 14
     height = 10 + 28 * (len(lines) + len(details))
     lx, ly = placer.place((x, y), width, height, 28)
-    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 28, style.dark)
+    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 28, look.dark)
     draw.rounded_rectangle(
         (lx, ly, lx + width, ly + height),
         radius=6,
         fill=(255, 255, 255),
-        outline=style.dark,
+        outline=look.dark,
         width=2,
     )
     for index, line in enumerate(lines):
-        draw.text((lx + 7, ly + 5 + 28 * index), line, font=name_font, fill=style.dark)
+        draw.text((lx + 7, ly + 5 + 28 * index), line, font=name_font, fill=look.dark)
     for index, line in enumerate(details, start=len(lines)):
-        draw.text((lx + 7, ly + 5 + 28 * index), line, font=detail_font, fill=INK)
+        draw.text((lx + 7, ly + 5 + 28 * index), line, font=detail_font, fill=style.INK)
 
 
 def _draw_place(
@@ -634,21 +628,21 @@ def _draw_place(
     texts: list[str],
 ) -> None:
     x, y = point
-    draw_marker(draw, (x, y), 20, side)
-    draw.ellipse((x - 15, y - 15, x + 15, y + 15), outline=side_style(side).dark, width=2)
+    style.draw_marker(draw, (x, y), 20, side)
+    draw.ellipse((x - 15, y - 15, x + 15, y + 15), outline=style.side_style(side).dark, width=2)
     limit = min(360, (placer.box[2] - placer.box[0]) // 2)
-    fnt = font(22, "cond-bold")
+    fnt = style.font(22, "cond-bold")
     lines: list[str] = []
     for text in texts:
-        _, wrapped = phone_lines(text, limit, (22,), "cond-bold", max_lines=2)
+        _, wrapped = style.phone_lines(text, limit, (22,), "cond-bold", max_lines=2)
         lines += wrapped
-    width = max(text_width(line, fnt) for line in lines) + 12
+    width = max(style.text_width(line, fnt) for line in lines) + 12
     height = 6 + 28 * len(lines)
     lx, ly = placer.place((x, y), width, height, 20)
-    outline = side_style(side).main
-    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 20, side_style(side).dark)
+    outline = style.side_style(side).main
+    Placer.leader(draw, (x, y), (lx, ly, lx + width, ly + height), 20, style.side_style(side).dark)
     draw.rectangle(
         (lx, ly, lx + width, ly + height), fill=(255, 255, 255), outline=outline, width=2
     )
     for index, line in enumerate(lines):
-        draw.text((lx + 6, ly + 17 + 28 * index), line, font=fnt, fill=INK, anchor="lm")
+        draw.text((lx + 6, ly + 17 + 28 * index), line, font=fnt, fill=style.INK, anchor="lm")

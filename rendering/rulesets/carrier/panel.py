@@ -18,31 +18,8 @@ from PIL import Image, ImageDraw
 
 from engine.rulesets.carrier.view import ForcePreview, SideView, TrackView, View
 from engine.zero.types import FleetTactic, RoundKind, Side, StrikeSize
+from rendering import style
 from rendering.rulesets.carrier.track import draw_track, height_bound
-from rendering.style import (
-    CARD_BG,
-    FAINT,
-    INK,
-    MUTED,
-    PHONE_MARGIN,
-    PHONE_MIN_TEXT,
-    PHONE_TEXT,
-    PHONE_WIDTH,
-    RULE,
-    Icon,
-    canvas,
-    draw_icon,
-    draw_text,
-    fit_font,
-    font,
-    panel,
-    phone_header,
-    phone_lines,
-    phone_section,
-    side_style,
-    text_width,
-    to_png,
-)
 from rendering.text import (
     doctrine_name,
     round_name,
@@ -53,8 +30,8 @@ from rendering.text import (
     turn_label,
 )
 
-WIDTH = PHONE_WIDTH
-MARGIN = PHONE_MARGIN
+WIDTH = style.PHONE_WIDTH
+MARGIN = style.PHONE_MARGIN
 INNER = WIDTH - 2 * MARGIN
 LINE = 34
 GAP = 16
@@ -105,39 +82,52 @@ def _option(
     """One Flight Ops option as a card: its name, why it is shut, what it fields; returns
     the height."""
     x0, x1 = MARGIN, WIDTH - MARGIN
-    colour = INK if reason is None else MUTED
+    colour = style.INK if reason is None else style.MUTED
     title = size_name(preview.size, locale)
-    title_font = font(26, "bold")
-    title_width = text_width(title, title_font)
+    title_font = style.font(26, "bold")
+    title_width = style.text_width(title, title_font)
     note = tr("panel.not_this_turn", locale, why=tr(reason, locale)) if reason else ""
     note_space = x1 - x0 - 28 - title_width - 24
-    note_font = fit_font(note, note_space, (PHONE_TEXT, PHONE_MIN_TEXT)) if note else None
-    note_below = bool(note) and note_font is not None and text_width(note, note_font) > note_space
+    note_font = (
+        style.fit_font(note, note_space, (style.PHONE_TEXT, style.PHONE_MIN_TEXT)) if note else None
+    )
+    note_below = (
+        bool(note) and note_font is not None and style.text_width(note, note_font) > note_space
+    )
     if note_below:
-        note_font, _ = phone_lines(note, x1 - x0 - 28, (PHONE_TEXT, PHONE_MIN_TEXT), max_lines=1)
-    rows: list[tuple[Icon, str, str]] = [
+        note_font, _ = style.phone_lines(
+            note, x1 - x0 - 28, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), max_lines=1
+        )
+    rows: list[tuple[style.Icon, str, str]] = [
         ("strike", tr("panel.strike", locale), preview.strike),
         ("cap", tr("panel.cap", locale), preview.cap),
     ]
     height = 14 + 34 + (LINE if note_below else 0) + LINE * len(rows) + 10
-    panel(draw, (x0, top, x1, top + height), CARD_BG if reason is None else (240, 238, 232), RULE)
+    style.panel(
+        draw,
+        (x0, top, x1, top + height),
+        style.CARD_BG if reason is None else (240, 238, 232),
+        style.RULE,
+    )
     y = top + 14
     draw.text((x0 + 14, y + 16), title, font=title_font, fill=colour, anchor="lm")
     if reason is not None:
-        draw.line((x0 + 12, y + 17, x0 + 16 + title_width, y + 17), fill=INK, width=3)
+        draw.line((x0 + 12, y + 17, x0 + 16 + title_width, y + 17), fill=style.INK, width=3)
         assert note_font is not None
         if note_below:
-            draw_text(draw, (x0 + 14, y + 34 + 16), note, note_font, INK, "lm", x1 - x0 - 28)
+            style.draw_text(
+                draw, (x0 + 14, y + 34 + 16), note, note_font, style.INK, "lm", x1 - x0 - 28
+            )
         else:
-            draw_text(draw, (x1 - 14, y + 16), note, note_font, INK, "rm", note_space)
+            style.draw_text(draw, (x1 - 14, y + 16), note, note_font, style.INK, "rm", note_space)
     y += 34 + (LINE if note_below else 0)
     for icon, label, value in rows:
-        draw_icon(draw, icon, (x0 + 28, y + 16), 24)
-        label_font = font(PHONE_TEXT, "bold")
-        label_width = draw_text(draw, (x0 + 48, y + 16), label, label_font, colour, "lm")
+        style.draw_icon(draw, icon, (x0 + 28, y + 16), 24)
+        label_font = style.font(style.PHONE_TEXT, "bold")
+        label_width = style.draw_text(draw, (x0 + 48, y + 16), label, label_font, colour, "lm")
         space = x1 - 14 - (x0 + 60 + label_width)
-        value_font = fit_font(value or "—", space, (PHONE_TEXT, PHONE_MIN_TEXT))
-        draw_text(
+        value_font = style.fit_font(value or "—", space, (style.PHONE_TEXT, style.PHONE_MIN_TEXT))
+        style.draw_text(
             draw, (x0 + 60 + label_width, y + 16), value or "—", value_font, colour, "lm", space
         )
         y += LINE
@@ -149,7 +139,7 @@ def _tactics(
 ) -> int:
     """The three Fleet Tactics as chips, a shut one struck through with its reason."""
     del image
-    style = side_style(side)
+    look = style.side_style(side)
     chip_width = (INNER - 20) // 3
     height = 76
     for index, tactic in enumerate(FleetTactic):
@@ -158,9 +148,9 @@ def _tactics(
         box = (x, top, x + chip_width, top + height)
         name = tactic_name(tactic, locale)
         if why is None:
-            draw.rounded_rectangle(box, radius=8, fill=CARD_BG, outline=style.dark, width=3)
-            name_font, lines = phone_lines(
-                name, chip_width - 16, (PHONE_TEXT, PHONE_MIN_TEXT), "bold"
+            draw.rounded_rectangle(box, radius=8, fill=style.CARD_BG, outline=look.dark, width=3)
+            name_font, lines = style.phone_lines(
+                name, chip_width - 16, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), "bold"
             )
             first = top + height // 2 - (len(lines) - 1) * 14
             for n, line in enumerate(lines):
@@ -168,29 +158,39 @@ def _tactics(
                     (x + chip_width // 2, first + 28 * n),
                     line,
                     font=name_font,
-                    fill=INK,
+                    fill=style.INK,
                     anchor="mm",
                 )
         else:
-            draw.rounded_rectangle(box, radius=8, fill=(240, 238, 232), outline=FAINT, width=2)
-            name_font = fit_font(name, chip_width - 16, (PHONE_TEXT, PHONE_MIN_TEXT), "bold")
-            draw_text(
-                draw, (x + chip_width // 2, top + 21), name, name_font, MUTED, "mm", chip_width - 12
+            draw.rounded_rectangle(
+                box, radius=8, fill=(240, 238, 232), outline=style.FAINT, width=2
             )
-            half = min(text_width(name, name_font), chip_width - 12) // 2
+            name_font = style.fit_font(
+                name, chip_width - 16, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), "bold"
+            )
+            style.draw_text(
+                draw,
+                (x + chip_width // 2, top + 21),
+                name,
+                name_font,
+                style.MUTED,
+                "mm",
+                chip_width - 12,
+            )
+            half = min(style.text_width(name, name_font), chip_width - 12) // 2
             draw.line(
                 (x + chip_width // 2 - half, top + 22, x + chip_width // 2 + half, top + 22),
-                fill=INK,
+                fill=style.INK,
                 width=2,
             )
             reason = tr(why, locale)
-            reason_font = fit_font(reason, chip_width - 12, (PHONE_MIN_TEXT,), "cond")
-            draw_text(
+            reason_font = style.fit_font(reason, chip_width - 12, (style.PHONE_MIN_TEXT,), "cond")
+            style.draw_text(
                 draw,
                 (x + chip_width // 2, top + 55),
                 reason,
                 reason_font,
-                INK,
+                style.INK,
                 "mm",
                 chip_width - 12,
             )
@@ -204,10 +204,10 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
     side = view.viewer
     own = view.sides[side]
     fleet = own_fleet(view, side)
-    style = side_style(side)
+    look = style.side_style(side)
     # Drawn on a canvas taller than the panel can be, then cut to what was used.
     bound = 1000 + (height_bound(fleet) if fleet else 0) + 180 * len(view.previews)
-    image, draw = canvas(bound + 20 * len(own.resources_available), WIDTH)
+    image, draw = style.canvas(bound + 20 * len(own.resources_available), WIDTH)
 
     title = tr(
         "panel.title", locale, side=side_name(side, locale), turn=view.turn, turns=view.turns
@@ -216,7 +216,9 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
     subtitle = tr("panel.subtitle", locale, n=number, name=round_name(view.round, locale))
     if view.turn_label:
         subtitle = f"{turn_label(view.turn_label, locale)} · {subtitle}"
-    y = phone_header(image, draw, title, subtitle, tr("panel.vp", locale, vp=own.vp), side=side)
+    y = style.phone_header(
+        image, draw, title, subtitle, tr("panel.vp", locale, vp=own.vp), side=side
+    )
     y += GAP
 
     if fleet is not None:
@@ -224,15 +226,15 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
         y += draw_track(image, draw, (MARGIN, y), INNER, fleet, locale, words=True) + GAP
 
     # --- Flight Ops options, then Fleet Tactics
-    y += phone_section(draw, (MARGIN, y), tr("panel.flight_ops_now", locale), INNER)
+    y += style.phone_section(draw, (MARGIN, y), tr("panel.flight_ops_now", locale), INNER)
     previews = list(view.previews)
     if not previews:
-        draw_text(
+        style.draw_text(
             draw,
             (MARGIN, y),
             tr("panel.no_preview", locale),
-            font(PHONE_TEXT),
-            MUTED,
+            style.font(style.PHONE_TEXT),
+            style.MUTED,
             max_width=INNER,
         )
         y += LINE
@@ -240,49 +242,51 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
         reason = size_excluded(preview.size, own, fleet)
         y += _option(draw, y, preview, reason, locale) + 10
     y += GAP - 10
-    y += phone_section(draw, (MARGIN, y), tr("panel.tactics", locale), INNER)
+    y += style.phone_section(draw, (MARGIN, y), tr("panel.tactics", locale), INNER)
     y += _tactics(image, draw, y, own, side, locale) + GAP
 
     # --- last turn and doctrine side by side, then resources
     half = (INNER - 20) // 2
     right_x = MARGIN + half + 20
     top = y
-    phone_section(draw, (MARGIN, y), tr("panel.last_turn", locale), half)
+    style.phone_section(draw, (MARGIN, y), tr("panel.last_turn", locale), half)
     # In the orders round the state still holds the doctrine set last turn; say so.
     doctrine_key = "panel.doctrine" if view.round.value == "resource" else "panel.doctrine_last"
-    y += phone_section(draw, (right_x, y), tr(doctrine_key, locale), half)
+    y += style.phone_section(draw, (right_x, y), tr(doctrine_key, locale), half)
     last_tactic = tactic_name(own.last_tactic, locale) if own.last_tactic else "—"
     last_size = size_name(own.last_size, locale) if own.last_size else "—"
     for n, text in enumerate((last_tactic, last_size)):
-        fnt = fit_font(text, half, (PHONE_TEXT, PHONE_MIN_TEXT), "bold")
-        draw_text(draw, (MARGIN, y + n * LINE), text, fnt, INK, max_width=half)
+        fnt = style.fit_font(text, half, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), "bold")
+        style.draw_text(draw, (MARGIN, y + n * LINE), text, fnt, style.INK, max_width=half)
     doctrine = doctrine_name(own.doctrine, locale) if own.doctrine else "—"
-    fnt = fit_font(doctrine, half, (26, PHONE_TEXT, PHONE_MIN_TEXT), "bold")
-    draw_text(draw, (right_x, y), doctrine, fnt, style.dark, max_width=half)
+    fnt = style.fit_font(doctrine, half, (26, style.PHONE_TEXT, style.PHONE_MIN_TEXT), "bold")
+    style.draw_text(draw, (right_x, y), doctrine, fnt, look.dark, max_width=half)
     y = top + 40 + 2 * LINE + GAP
 
     resources = list(own.resources_available)
     used = len(own.resources_used)
     heading = tr("panel.resources", locale, n=len(resources), used=used)
-    y += phone_section(draw, (MARGIN, y), heading, INNER)
+    y += style.phone_section(draw, (MARGIN, y), heading, INNER)
     if not resources:
-        draw_text(draw, (MARGIN, y), "—", font(PHONE_TEXT), MUTED)
+        style.draw_text(draw, (MARGIN, y), "—", style.font(style.PHONE_TEXT), style.MUTED)
         y += LINE
     rows = (len(resources) + 1) // 2
     for index, number in enumerate(resources):
         cx = MARGIN + (index // max(1, rows)) * (half + 20)
         cy = y + (index % max(1, rows)) * LINE
         tag = f"#{number}"
-        tag_width = draw_text(draw, (cx, cy), tag, font(PHONE_TEXT, "bold"), style.dark)
+        tag_width = style.draw_text(
+            draw, (cx, cy), tag, style.font(style.PHONE_TEXT, "bold"), look.dark
+        )
         name = resource_names.get(number, "")
         space = half - tag_width - 8
-        draw_text(
+        style.draw_text(
             draw,
             (cx + tag_width + 8, cy),
             name,
-            fit_font(name, space, (PHONE_TEXT, PHONE_MIN_TEXT)),
-            INK,
+            style.fit_font(name, space, (style.PHONE_TEXT, style.PHONE_MIN_TEXT)),
+            style.INK,
             max_width=space,
         )
     y += rows * LINE + GAP
-    return to_png(image.crop((0, 0, WIDTH, y)))
+    return style.to_png(image.crop((0, 0, WIDTH, y)))

@@ -19,36 +19,10 @@ from PIL import Image, ImageDraw
 from engine.rulesets.carrier.view import View
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side
-from rendering.style import (
-    CARD_BG,
-    INK,
-    MUTED,
-    RULE,
-    canvas,
-    dashed_line,
-    draw_icon,
-    draw_marker,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    panel,
-    side_style,
-    text_width,
-    to_png,
-)
+from rendering import style
 from rendering.text import level_name, place_label, place_name, scenario_name, side_name, tr
-from rendering.zero.mobile import (
-    BODY,
-    INNER,
-    MARGIN,
-    SECTION,
-    TEXT,
-    WIDTH,
-    draw_header,
-    header_height,
-    section,
-)
+from rendering.zero import mobile
+from rendering.zero.mobile import BODY, INNER, MARGIN, SECTION, TEXT, WIDTH
 
 SIDES = (Side.JAPANESE, Side.ALLIED)
 DECISIVE_MARGIN = 10  # authored: a margin of 10 VP or more is a decisive victory
@@ -117,7 +91,7 @@ def _chart(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], view: View, locale: str
 ) -> None:
     x0, y0, x1, y1 = box
-    panel(draw, box)
+    style.panel(draw, box)
     series = vp_series(view)
     last_turn = max(
         [view.turns, view.turn, *(turn for points in series.values() for turn, _ in points)]
@@ -132,28 +106,30 @@ def _chart(
     step = _nice_step(top_vp)
     top_vp = ((top_vp + step - 1) // step) * step
     title = tr("report.chart_title", locale)
-    draw_text(
+    style.draw_text(
         draw,
         (x0 + 16, y0 + 22),
         title,
-        fit_font(title, x1 - x0 - 32, (BODY, TEXT), "bold"),
-        INK,
+        style.fit_font(title, x1 - x0 - 32, (BODY, TEXT), "bold"),
+        style.INK,
         "lm",
         x1 - x0 - 32,
     )
     # key: line style per side, under the title
     kx = x0 + 16
     for side in SIDES:
-        style = side_style(side)
+        look = style.side_style(side)
         key_y = y0 + 58
-        if style.marker == "circle":
-            draw.line((kx, key_y, kx + 44, key_y), fill=style.main, width=4)
+        if look.marker == "circle":
+            draw.line((kx, key_y, kx + 44, key_y), fill=look.main, width=4)
         else:
-            dashed_line(draw, (kx, key_y), (kx + 44, key_y), style.main, width=4, dash=10, gap=5)
-        draw_marker(draw, (kx + 22, key_y), 15, side)
+            style.dashed_line(
+                draw, (kx, key_y), (kx + 44, key_y), look.main, width=4, dash=10, gap=5
+            )
+        style.draw_marker(draw, (kx + 22, key_y), 15, side)
         kx += 54
-        kx += draw_text(
-            draw, (kx, key_y), side_name(side, locale), font(TEXT, "bold"), style.dark, "lm"
+        kx += style.draw_text(
+            draw, (kx, key_y), side_name(side, locale), style.font(TEXT, "bold"), look.dark, "lm"
         )
         kx += 30
     left, right = x0 + 70, x1 - 64
@@ -165,31 +141,31 @@ def _chart(
     def py(vp: float) -> float:
         return bottom - (bottom - top) * vp / max(1, top_vp)
 
-    tick = font(TEXT)
+    tick = style.font(TEXT)
     for value in range(0, top_vp + 1, step):
         y = py(value)
-        draw.line((left, y, right, y), fill=RULE, width=1)
-        draw.text((left - 10, y), str(value), font=tick, fill=MUTED, anchor="rm")
+        draw.line((left, y, right, y), fill=style.RULE, width=1)
+        draw.text((left - 10, y), str(value), font=tick, fill=style.MUTED, anchor="rm")
     label_every = 1 if (right - left) / max(1, last_turn) >= 44 else 2
     for turn in range(0, last_turn + 1):
         x = px(turn)
-        draw.line((x, bottom, x, bottom + 6), fill=MUTED, width=2)
+        draw.line((x, bottom, x, bottom + 6), fill=style.MUTED, width=2)
         if turn % label_every == 0:
-            draw.text((x, bottom + 10), str(turn), font=tick, fill=MUTED, anchor="ma")
-    draw.line((left, bottom, right, bottom), fill=INK, width=2)
-    draw.line((left, top - 8, left, bottom), fill=INK, width=2)
+            draw.text((x, bottom + 10), str(turn), font=tick, fill=style.MUTED, anchor="ma")
+    draw.line((left, bottom, right, bottom), fill=style.INK, width=2)
+    draw.line((left, top - 8, left, bottom), fill=style.INK, width=2)
     draw.text(
         ((left + right) / 2, y1 - 6),
         tr("report.axis_turn", locale),
-        font=font(TEXT, "bold"),
-        fill=MUTED,
+        font=style.font(TEXT, "bold"),
+        fill=style.MUTED,
         anchor="md",
     )
     draw.text(
         (left - 10, top - 16),
         tr("report.axis_vp", locale),
-        font=font(TEXT, "bold"),
-        fill=MUTED,
+        font=style.font(TEXT, "bold"),
+        fill=style.MUTED,
         anchor="rs",
     )
 
@@ -197,15 +173,15 @@ def _chart(
     ends: dict[Side, float] = {}
     for side in SIDES:
         points = series[side]
-        style = side_style(side)
+        look = style.side_style(side)
         xy = [(px(turn), py(vp)) for turn, vp in points]
         for a, b in pairwise(xy):
-            if style.marker == "circle":
-                draw.line((*a, *b), fill=style.main, width=4)
+            if look.marker == "circle":
+                draw.line((*a, *b), fill=look.main, width=4)
             else:
-                dashed_line(draw, a, b, style.main, width=4, dash=12, gap=6)
+                style.dashed_line(draw, a, b, look.main, width=4, dash=12, gap=6)
         for point in xy:
-            draw_marker(draw, point, 16, side)
+            style.draw_marker(draw, point, 16, side)
         if xy:
             ends[side] = xy[-1][1]
     if len(ends) == 2:
@@ -225,8 +201,8 @@ def _chart(
         draw.text(
             (x, y),
             str(points[-1][1]),
-            font=font(26, "bold"),
-            fill=side_style(side).dark,
+            font=style.font(26, "bold"),
+            fill=style.side_style(side).dark,
             anchor="lm",
         )
 
@@ -248,53 +224,65 @@ def _winner(
     room = x1 - x0 - 28
     first = (x0 + 14, y0 + 12, x1 - 14, y0 + WINNER_ROW)
     if not view.finished:
-        panel(draw, box)
+        style.panel(draw, box)
         text = tr("report.in_progress", locale, turn=view.turn, turns=view.turns)
-        text_font = fit_font(text, room - 20, (30, 26, BODY), "bold")
-        draw_text(draw, (x0 + 24, (first[1] + first[3]) // 2), text, text_font, INK, "lm", room)
+        text_font = style.fit_font(text, room - 20, (30, 26, BODY), "bold")
+        style.draw_text(
+            draw, (x0 + 24, (first[1] + first[3]) // 2), text, text_font, style.INK, "lm", room
+        )
     elif isinstance(view.winner, Side):
         side = view.winner
-        style = side_style(side)
-        fill_side(image, box, side, radius=12, outline=True)
+        look = style.side_style(side)
+        style.fill_side(image, box, side, radius=12, outline=True)
         margin = vp[side] - vp[side.enemy]
         key = "report.decisive_victory" if margin >= DECISIVE_MARGIN else "report.victory"
         text = tr(key, locale, side=side_name(side, locale))
-        text_font = fit_font(text, room - 80, (36, 32, 28, BODY), "bold")
-        plate = min(room, text_width(text, text_font) + 80)
+        text_font = style.fit_font(text, room - 80, (36, 32, 28, BODY), "bold")
+        plate = min(room, style.text_width(text, text_font) + 80)
         draw.rounded_rectangle(
             (x0 + 14, first[1], x0 + 14 + plate, first[3]),
             radius=10,
-            fill=CARD_BG,
-            outline=style.dark,
+            fill=style.CARD_BG,
+            outline=look.dark,
             width=2,
         )
         middle = (first[1] + first[3]) // 2
-        draw_marker(draw, (x0 + 44, middle), 30, side)
-        draw_text(draw, (x0 + 70, middle), text, text_font, style.dark, "lm", room - 66)
+        style.draw_marker(draw, (x0 + 44, middle), 30, side)
+        style.draw_text(draw, (x0 + 70, middle), text, text_font, look.dark, "lm", room - 66)
     else:
-        panel(draw, box)
-        draw_text(
+        style.panel(draw, box)
+        style.draw_text(
             draw,
             (x0 + 24, (first[1] + first[3]) // 2),
             tr("report.draw", locale),
-            font(36, "bold"),
-            INK,
+            style.font(36, "bold"),
+            style.INK,
             "lm",
         )
-    score_font = fit_font(score, room - 40, (32, 28, BODY), "bold")
-    score_width = min(room, text_width(score, score_font) + 40)
+    score_font = style.fit_font(score, room - 40, (32, 28, BODY), "bold")
+    score_width = min(room, style.text_width(score, score_font) + 40)
     sy0, sy1 = first[3] + 10, y1 - 12
     draw.rounded_rectangle(
-        (x0 + 14, sy0, x0 + 14 + score_width, sy1), radius=10, fill=CARD_BG, outline=RULE, width=2
+        (x0 + 14, sy0, x0 + 14 + score_width, sy1),
+        radius=10,
+        fill=style.CARD_BG,
+        outline=style.RULE,
+        width=2,
     )
-    draw_text(
-        draw, (x0 + 14 + score_width // 2, (sy0 + sy1) // 2), score, score_font, INK, "mm", room
+    style.draw_text(
+        draw,
+        (x0 + 14 + score_width // 2, (sy0 + sy1) // 2),
+        score,
+        score_font,
+        style.INK,
+        "mm",
+        room,
     )
 
 
 def render_after_action(view: View, *, place_names: Mapping[str, str], locale: str) -> bytes:
     """The after-action report as PNG bytes (800 px wide)."""
-    return to_png(after_action_image(view, place_names=place_names, locale=locale))
+    return style.to_png(after_action_image(view, place_names=place_names, locale=locale))
 
 
 LOSS_BLOCK = 3 * 34 + 10
@@ -309,26 +297,32 @@ def after_action_image(view: View, *, place_names: Mapping[str, str], locale: st
     scenario = scenario_name(view.scenario, view.scenario_name, locale)
     title = tr("report.title", locale, scenario=scenario)
     subtitle = tr("report.subtitle", locale, turns=len(view.history))
-    top = header_height(title, [subtitle]) + GAP
+    top = mobile.header_height(title, [subtitle]) + GAP
     banner = 2 * WINNER_ROW + 12
     height = top + banner + GAP + CHART_HEIGHT + GAP
     height += SECTION + LOSS_BLOCK + GAP
     height += SECTION + max(1, len(strikes)) * (STRIKE_CARD + 10) + GAP
     height += SECTION + max(1, len(tracks)) * TRACK_ROW + GAP
-    image, draw = canvas(height, WIDTH)
-    draw_header(image, draw, title, [subtitle])
+    image, draw = style.canvas(height, WIDTH)
+    mobile.draw_header(image, draw, title, [subtitle])
     y = top
     _winner(image, draw, (MARGIN, y, WIDTH - MARGIN, y + banner), view, locale)
     y += banner + GAP
     _chart(draw, (MARGIN, y, WIDTH - MARGIN, y + CHART_HEIGHT), view, locale)
     y += CHART_HEIGHT + GAP
-    y += section(draw, (MARGIN, y), tr("report.losses", locale), INNER)
+    y += mobile.section(draw, (MARGIN, y), tr("report.losses", locale), INNER)
     _losses(draw, y, view, locale)
     y += LOSS_BLOCK + GAP
-    y += section(draw, (MARGIN, y), tr("report.decisive", locale), INNER)
+    y += mobile.section(draw, (MARGIN, y), tr("report.decisive", locale), INNER)
     if not strikes:
-        draw_text(
-            draw, (MARGIN, y + 20), tr("report.no_strikes", locale), font(TEXT), MUTED, "lm", INNER
+        style.draw_text(
+            draw,
+            (MARGIN, y + 20),
+            tr("report.no_strikes", locale),
+            style.font(TEXT),
+            style.MUTED,
+            "lm",
+            INNER,
         )
     for strike in strikes:
         _strike_card(draw, y, strike, place_names, locale)
@@ -336,23 +330,23 @@ def after_action_image(view: View, *, place_names: Mapping[str, str], locale: st
     if not strikes:
         y += STRIKE_CARD + 10
     y += GAP
-    y += section(draw, (MARGIN, y), tr("report.final_damage", locale), INNER)
+    y += mobile.section(draw, (MARGIN, y), tr("report.final_damage", locale), INNER)
     for track in tracks:
         middle = y + TRACK_ROW // 2
-        draw_marker(draw, (MARGIN + 11, middle), 20, track.side)
+        style.draw_marker(draw, (MARGIN + 11, middle), 20, track.side)
         name = place_names.get(track.place) or place_name(track.place, track.name, locale)
         ticked = min(track.boxes, track.max_boxes)
         state = f"{level_name(track.level, locale)} · {ticked}/{track.max_boxes}"
-        state_width = draw_text(
-            draw, (WIDTH - MARGIN, middle), state, font(TEXT), MUTED, "rm", INNER // 2
+        state_width = style.draw_text(
+            draw, (WIDTH - MARGIN, middle), state, style.font(TEXT), style.MUTED, "rm", INNER // 2
         )
         room = INNER - 30 - state_width - 16
-        draw_text(
+        style.draw_text(
             draw,
             (MARGIN + 30, middle),
             name,
-            fit_font(name, room, (BODY, TEXT), "bold"),
-            INK,
+            style.fit_font(name, room, (BODY, TEXT), "bold"),
+            style.INK,
             "lm",
             room,
         )
@@ -367,17 +361,19 @@ def _losses(draw: ImageDraw.ImageDraw, y: int, view: View, locale: str) -> None:
     for index, side in enumerate(SIDES):
         x = MARGIN + index * (column + 24)
         own = losses[side]
-        style = side_style(side)
+        look = style.side_style(side)
         middle = y + 20
-        draw_marker(draw, (x + 11, middle), 22, side)
+        style.draw_marker(draw, (x + 11, middle), 22, side)
         total = tr("report.aircraft_lost", locale, n=own.total)
-        total_width = draw_text(draw, (x + column, middle), total, font(BODY, "bold"), INK, "rm")
-        draw_text(
+        total_width = style.draw_text(
+            draw, (x + column, middle), total, style.font(BODY, "bold"), style.INK, "rm"
+        )
+        style.draw_text(
             draw,
             (x + 30, middle),
             side_name(side, locale),
-            font(BODY, "bold"),
-            style.dark,
+            style.font(BODY, "bold"),
+            look.dark,
             "lm",
             column - 40 - total_width,
         )
@@ -388,9 +384,15 @@ def _losses(draw: ImageDraw.ImageDraw, y: int, view: View, locale: str) -> None:
             )
         ):
             middle = y + 20 + 34 * (row + 1)
-            draw_icon(draw, icon, (x + 14, middle), 22)  # type: ignore[arg-type]
-            draw_text(
-                draw, (x + 34, middle), tr(key, locale, n=n), font(TEXT), INK, "lm", column - 34
+            style.draw_icon(draw, icon, (x + 14, middle), 22)  # type: ignore[arg-type]
+            style.draw_text(
+                draw,
+                (x + 34, middle),
+                tr(key, locale, n=n),
+                style.font(TEXT),
+                style.INK,
+                "lm",
+                column - 34,
             )
 
 
@@ -403,17 +405,27 @@ def _strike_card(
 ) -> None:
     x, width = MARGIN, INNER
     target = place_names.get(strike.target) or place_label(strike.target, locale)
-    dark = side_style(strike.attacker).dark
+    dark = style.side_style(strike.attacker).dark
     draw.rounded_rectangle(
-        (x, y, x + width, y + STRIKE_CARD), radius=8, fill=CARD_BG, outline=dark, width=2
+        (x, y, x + width, y + STRIKE_CARD), radius=8, fill=style.CARD_BG, outline=dark, width=2
     )
-    draw_marker(draw, (x + 20, y + 21), 20, strike.attacker)
+    style.draw_marker(draw, (x + 20, y + 21), 20, strike.attacker)
     head = tr(
         "report.strike_head", locale, turn=strike.turn, side=side_name(strike.attacker, locale)
     )
     points = tr("report.strike_points", locale, count=strike.target_points)
-    points_width = draw_text(draw, (x + width - 14, y + 22), points, font(26, "bold"), INK, "rm")
-    draw_text(
-        draw, (x + 38, y + 21), head, font(TEXT, "bold"), dark, "lm", width - 70 - points_width
+    points_width = style.draw_text(
+        draw, (x + width - 14, y + 22), points, style.font(26, "bold"), style.INK, "rm"
     )
-    draw_text(draw, (x + 38, y + 55), "→ " + target, font(TEXT), INK, "lm", width - 52)
+    style.draw_text(
+        draw,
+        (x + 38, y + 21),
+        head,
+        style.font(TEXT, "bold"),
+        dark,
+        "lm",
+        width - 70 - points_width,
+    )
+    style.draw_text(
+        draw, (x + 38, y + 55), "→ " + target, style.font(TEXT), style.INK, "lm", width - 52
+    )

@@ -16,38 +16,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.rulesets.carrier.view import View
 from engine.zero.types import RoundKind, Side
+from rendering import style
 from rendering.rulesets.carrier.maps import draw_map, map_height
 from rendering.rulesets.carrier.track import draw_track, height_bound, parse_effects
-from rendering.style import (
-    ACCENT,
-    CARD_BG,
-    DAMAGE_FILL,
-    INK,
-    MUTED,
-    PHONE_MARGIN,
-    PHONE_MIN_TEXT,
-    PHONE_TEXT,
-    PHONE_WIDTH,
-    REPAIRED_FILL,
-    RGB,
-    RULE,
-    FontKind,
-    LegendMark,
-    canvas,
-    draw_icon,
-    draw_marker,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    panel,
-    phone_header,
-    phone_legend,
-    phone_lines,
-    side_style,
-    text_width,
-    to_png,
-)
 from rendering.text import (
     place_label,
     place_name,
@@ -61,21 +32,23 @@ from rendering.text import (
 )
 
 SIDES = (Side.JAPANESE, Side.ALLIED)
-WIDTH = PHONE_WIDTH
-MARGIN = PHONE_MARGIN
+WIDTH = style.PHONE_WIDTH
+MARGIN = style.PHONE_MARGIN
 INNER = WIDTH - 2 * MARGIN
 GAP = 14
 
 
-def track_legend(view: View, locale: str) -> list[tuple[LegendMark, str]]:
+def track_legend(view: View, locale: str) -> list[tuple[style.LegendMark, str]]:
     """The marks the board's tracks use, and only those (a legend is read, not skimmed)."""
     icons: set[str] = set()
     for track in view.tracks:
         for level in track.levels:
             icons.update(str(effect.icon) for effect in parse_effects(level.effects) if effect.icon)
-    items: list[tuple[LegendMark, str]] = [(("box", DAMAGE_FILL), tr("legend.box_ticked", locale))]
+    items: list[tuple[style.LegendMark, str]] = [
+        (("box", style.DAMAGE_FILL), tr("legend.box_ticked", locale))
+    ]
     if any(track.effective < track.boxes for track in view.tracks):
-        items.append((("box", REPAIRED_FILL), tr("legend.box_repaired", locale)))
+        items.append((("box", style.REPAIRED_FILL), tr("legend.box_repaired", locale)))
     for icon, key in (
         ("strike", "legend.strike_minus"),
         ("cap", "legend.cap_minus"),
@@ -116,7 +89,9 @@ CardLines = list[tuple[str, ImageFont.FreeTypeFont]]
 def _card_lines(view: View, side: Side, locale: str, space: int) -> CardLines:
     lines: CardLines = []
     for text in _card_rows(view, side, locale):
-        fnt, wrapped = phone_lines(text, space, (PHONE_TEXT, PHONE_MIN_TEXT), max_lines=2)
+        fnt, wrapped = style.phone_lines(
+            text, space, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), max_lines=2
+        )
         lines += [(line, fnt) for line in wrapped]
     return lines
 
@@ -133,37 +108,45 @@ def _side_card(
     """One side's card (half the board's width): name and VP, its choice, its lock (None:
     no round waits on the side, so no lock is shown)."""
     x0, top, x1, bottom = box
-    style = side_style(side)
+    look = style.side_style(side)
     own = view.sides.get(side)
     text_x = x0 + 32
     space = x1 - 12 - text_x
-    panel(draw, box, CARD_BG, style.dark)
-    fill_side(image, (x0 + 2, top + 2, x0 + 18, bottom - 2), side)
+    style.panel(draw, box, style.CARD_BG, look.dark)
+    style.fill_side(image, (x0 + 2, top + 2, x0 + 18, bottom - 2), side)
     vp_text = str(own.vp if own else 0)
-    vp_font = font(44, "bold")
-    draw.text((x1 - 14, top + 6), vp_text, font=vp_font, fill=style.dark, anchor="ra")
-    vp_left = x1 - 14 - text_width(vp_text, vp_font)
+    vp_font = style.font(44, "bold")
+    draw.text((x1 - 14, top + 6), vp_text, font=vp_font, fill=look.dark, anchor="ra")
+    vp_left = x1 - 14 - style.text_width(vp_text, vp_font)
     vp_label = tr("vp", locale)
-    draw.text((vp_left - 6, top + 46), vp_label, font=font(22, "bold"), fill=MUTED, anchor="rs")
-    label_left = vp_left - 6 - text_width(vp_label, font(22, "bold"))
-    draw_marker(draw, (x0 + 40, top + 30), 24, side)
+    draw.text(
+        (vp_left - 6, top + 46),
+        vp_label,
+        font=style.font(22, "bold"),
+        fill=style.MUTED,
+        anchor="rs",
+    )
+    label_left = vp_left - 6 - style.text_width(vp_label, style.font(22, "bold"))
+    style.draw_marker(draw, (x0 + 40, top + 30), 24, side)
     name = side_name(side, locale)
     name_space = label_left - 10 - (x0 + 58)
-    draw_text(
-        draw, (x0 + 58, top + 30), name, fit_font(name, name_space, (30, 26, 24), "bold"),
-        style.dark, "lm", name_space,
+    style.draw_text(
+        draw, (x0 + 58, top + 30), name, style.fit_font(name, name_space, (30, 26, 24), "bold"),
+        look.dark, "lm", name_space,
     )  # fmt: skip
     y = top + 58
     for line, fnt in _card_lines(view, side, locale, space):
-        draw.text((text_x, y + 15), line, font=fnt, fill=INK, anchor="lm")
+        draw.text((text_x, y + 15), line, font=fnt, fill=style.INK, anchor="lm")
         y += 30
     if own is not None and not view.finished and locked is not None:
         words = tr("status.locked" if locked else "status.waiting", locale)
         lock_y = bottom - 22
-        draw_icon(draw, "locked" if locked else "waiting", (text_x + 11, lock_y), 22)
-        kind: FontKind = "bold" if locked else "regular"
-        fnt = fit_font(words, space - 30, (PHONE_TEXT, PHONE_MIN_TEXT), kind)
-        draw_text(draw, (text_x + 30, lock_y), words, fnt, INK if locked else MUTED, "lm")
+        style.draw_icon(draw, "locked" if locked else "waiting", (text_x + 11, lock_y), 22)
+        kind: style.FontKind = "bold" if locked else "regular"
+        fnt = style.fit_font(words, space - 30, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), kind)
+        style.draw_text(
+            draw, (text_x + 30, lock_y), words, fnt, style.INK if locked else style.MUTED, "lm"
+        )
 
 
 def _side_cards(
@@ -202,7 +185,7 @@ def _round_box(
     is named, not even 'no deadline set'."""
     x0, x1 = MARGIN, WIDTH - MARGIN
     inner = x1 - x0 - 32
-    lines: list[tuple[str, tuple[int, ...], FontKind]] = []  # text, sizes, face
+    lines: list[tuple[str, tuple[int, ...], style.FontKind]] = []  # text, sizes, face
     if view.finished:
         if view.winner == "draw":
             result = tr("status.draw", locale)
@@ -220,16 +203,16 @@ def _round_box(
                 if deadline
                 else tr("status.no_deadline", locale)
             )
-            lines.append((text, (PHONE_TEXT, PHONE_MIN_TEXT), "regular"))
-    drawn: list[tuple[str, ImageFont.FreeTypeFont, RGB]] = []
+            lines.append((text, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), "regular"))
+    drawn: list[tuple[str, ImageFont.FreeTypeFont, style.RGB]] = []
     for text, sizes, kind in lines:
-        fnt, wrapped = phone_lines(text, inner, sizes, kind, 2)
+        fnt, wrapped = style.phone_lines(text, inner, sizes, kind, 2)
         for line in wrapped:
-            drawn.append((line, fnt, INK if kind == "bold" else MUTED))
+            drawn.append((line, fnt, style.INK if kind == "bold" else style.MUTED))
     text_height = 16 + 34 * len(drawn)
     track_top = top + text_height + 6
     height = text_height + 6 + _turn_track_height(view) + 14
-    panel(draw, (x0, top, x1, top + height))
+    style.panel(draw, (x0, top, x1, top + height))
     y = top + 14
     for line, fnt, colour in drawn:
         draw.text((x0 + 16, y), line, font=fnt, fill=colour)
@@ -254,24 +237,27 @@ def _turn_track(
         square = (cx0 + 3, y0, cx0 + cell - 3, y0 + 42)
         current = number == view.turn and not view.finished
         past = number < view.turn or (view.finished and number <= view.turn)
-        fill = (70, 70, 70) if past else ACCENT if current else CARD_BG
+        fill = (70, 70, 70) if past else style.ACCENT if current else style.CARD_BG
         draw.rectangle(
-            square, fill=fill, outline=INK if current else RULE, width=3 if current else 2
+            square,
+            fill=fill,
+            outline=style.INK if current else style.RULE,
+            width=3 if current else 2,
         )
-        colour = (255, 255, 255) if past else INK
+        colour = (255, 255, 255) if past else style.INK
         text = f"{number}" if cell < 70 else tr("status.turn_short", locale, n=number)
         draw.text(
-            ((square[0] + square[2]) / 2, y0 + 21), text, font=font(24, "bold"),
+            ((square[0] + square[2]) / 2, y0 + 21), text, font=style.font(24, "bold"),
             fill=colour, anchor="mm",
         )  # fmt: skip
     if view.turn_label and not view.finished:
         # Only the current turn's label is known: centred under it, kept inside the panel.
         label = turn_label(view.turn_label, locale)
-        fnt = fit_font(label, x1 - x0, (PHONE_TEXT, PHONE_MIN_TEXT), "bold")
-        half = text_width(label, fnt) / 2
+        fnt = style.fit_font(label, x1 - x0, (style.PHONE_TEXT, style.PHONE_MIN_TEXT), "bold")
+        half = style.text_width(label, fnt) / 2
         centre = x0 + (view.turn - 0.5) * cell
         lx = min(max(centre, x0 + half), x1 - half)
-        draw.text((lx, y0 + 48), label, font=fnt, fill=INK, anchor="ma")
+        draw.text((lx, y0 + 48), label, font=fnt, fill=style.INK, anchor="ma")
 
 
 def render_status_board(
@@ -283,7 +269,7 @@ def render_status_board(
 ) -> bytes:
     """The public status board as PNG bytes (800 px wide, read on a phone)."""
     image = _status_image(view, locked=locked, deadline_text=deadline_text, locale=locale)
-    return to_png(image)
+    return style.to_png(image)
 
 
 def _status_image(
@@ -295,7 +281,7 @@ def _status_image(
 ) -> Image.Image:
     # Drawn on a canvas taller than the board can be, then cut to what was used.
     bound = 1600 + map_height(view, INNER) + sum(height_bound(t) + 12 for t in view.tracks)
-    image, draw = canvas(bound, WIDTH)
+    image, draw = style.canvas(bound, WIDTH)
     turn_text = tr("status.turn_of", locale, turn=view.turn, turns=view.turns)
     subtitle = (
         f"{turn_text} · {turn_label(view.turn_label, locale)}" if view.turn_label else turn_text
@@ -303,7 +289,7 @@ def _status_image(
     number = 1 if view.round is RoundKind.ORDERS else 2
     right = tr("status.over", locale) if view.finished else tr("status.round_n", locale, n=number)
     title = scenario_name(view.scenario, view.scenario_name, locale)
-    y = phone_header(image, draw, title, subtitle, right) + GAP
+    y = style.phone_header(image, draw, title, subtitle, right) + GAP
     y += _side_cards(image, draw, y, view, locked, locale) + 10
     y += _round_box(draw, y, view, deadline_text, locale, waiting=bool(locked)) + GAP
     map_bottom = y + map_height(view, INNER)
@@ -311,7 +297,7 @@ def _status_image(
     y = map_bottom + GAP
     for track in view.tracks:
         y += draw_track(image, draw, (MARGIN, y), INNER, track, locale, compact=True)
-        draw.line((MARGIN, y + 4, WIDTH - MARGIN, y + 4), fill=RULE, width=2)
+        draw.line((MARGIN, y + 4, WIDTH - MARGIN, y + 4), fill=style.RULE, width=2)
         y += 12
-    y += phone_legend(image, draw, (MARGIN, y), INNER, track_legend(view, locale)) + GAP
+    y += style.phone_legend(image, draw, (MARGIN, y), INNER, track_legend(view, locale)) + GAP
     return image.crop((0, 0, WIDTH, y))

@@ -16,23 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.rulesets.carrier.view import LevelView, TrackView
-from rendering.style import (
-    DAMAGE_FILL,
-    INK,
-    LEVEL_TINTS,
-    MUTED,
-    REPAIRED_FILL,
-    RULE,
-    Icon,
-    draw_marker,
-    draw_text,
-    fit_font,
-    font,
-    phone_icon,
-    phone_lines,
-    text_width,
-    wrap,
-)
+from rendering import style
 from rendering.text import level_name, place_name, side_plural, tr
 
 BOX_HEIGHT = 32
@@ -44,7 +28,7 @@ LABEL_SIZE = 22
 
 @dataclass(frozen=True)
 class Effect:
-    icon: Icon | None
+    icon: style.Icon | None
     text: str
 
 
@@ -71,12 +55,12 @@ def parse_effects(effects: tuple[str, ...]) -> list[Effect]:
 
 
 def effects_width(effects: list[Effect]) -> int:
-    fnt = font(LABEL_SIZE, "bold")
+    fnt = style.font(LABEL_SIZE, "bold")
     width = 0
     for effect in effects:
         width += (
             (ICON + 2 if effect.icon else 0)
-            + (text_width(effect.text, fnt) if effect.text else 0)
+            + (style.text_width(effect.text, fnt) if effect.text else 0)
             + 8
         )
     return max(0, width - 8)
@@ -85,15 +69,15 @@ def effects_width(effects: list[Effect]) -> int:
 def draw_effects(
     draw: ImageDraw.ImageDraw, x: float, centre_y: float, effects: list[Effect]
 ) -> int:
-    fnt = font(LABEL_SIZE, "bold")
+    fnt = style.font(LABEL_SIZE, "bold")
     start = x
     for effect in effects:
         if effect.icon:
-            phone_icon(draw, effect.icon, (x + ICON / 2, centre_y), ICON)
+            style.phone_icon(draw, effect.icon, (x + ICON / 2, centre_y), ICON)
             x += ICON + 2
         if effect.text:
-            draw.text((x, centre_y), effect.text, font=fnt, fill=INK, anchor="lm")
-            x += text_width(effect.text, fnt)
+            draw.text((x, centre_y), effect.text, font=fnt, fill=style.INK, anchor="lm")
+            x += style.text_width(effect.text, fnt)
         x += 8
     return int(x - start)
 
@@ -135,22 +119,34 @@ def draw_track(
     # --- the head: who, how many boxes, what it is worth to the enemy (its level is the
     # highlighted label on the ruler).
     count = f"{min(track.boxes, max_boxes)}/{max_boxes}"
-    count_font = font(26, "bold")
-    count_width = draw_text(draw, (x0 + width, y0 + HEAD_LINE // 2), count, count_font, INK, "rm")
+    count_font = style.font(26, "bold")
+    count_width = style.draw_text(
+        draw, (x0 + width, y0 + HEAD_LINE // 2), count, count_font, style.INK, "rm"
+    )
     vp_level = reached_level(track, track.boxes)
     vp = vp_level.vp if vp_level else 0
     vp_text = tr("track.vp_to", locale, vp=vp, side=side_plural(track.side.enemy, locale))
-    vp_font = fit_font(vp_text, width // 3, (LABEL_SIZE,), "regular")
-    vp_width = draw_text(
-        draw, (x0 + width - count_width - 14, y0 + HEAD_LINE // 2), vp_text, vp_font, MUTED, "rm"
+    vp_font = style.fit_font(vp_text, width // 3, (LABEL_SIZE,), "regular")
+    vp_width = style.draw_text(
+        draw,
+        (x0 + width - count_width - 14, y0 + HEAD_LINE // 2),
+        vp_text,
+        vp_font,
+        style.MUTED,
+        "rm",
     )
-    draw_marker(draw, (x0 + 11, y0 + HEAD_LINE // 2), 22, track.side)
+    style.draw_marker(draw, (x0 + 11, y0 + HEAD_LINE // 2), 22, track.side)
     name = place_name(track.place, track.name, locale)
     space = width - 30 - count_width - vp_width - 14 - 18
-    name_font, lines = phone_lines(name, space, (26, 24, LABEL_SIZE), "bold", max_lines=2)
+    name_font, lines = style.phone_lines(name, space, (26, 24, LABEL_SIZE), "bold", max_lines=2)
     for index, line in enumerate(lines):
-        draw_text(
-            draw, (x0 + 30, y0 + HEAD_LINE // 2 + HEAD_LINE * index), line, name_font, INK, "lm"
+        style.draw_text(
+            draw,
+            (x0 + 30, y0 + HEAD_LINE // 2 + HEAD_LINE * index),
+            line,
+            name_font,
+            style.INK,
+            "lm",
         )
     y = y0 + HEAD_LINE * len(lines) + 2
 
@@ -160,7 +156,7 @@ def draw_track(
     right = x0 + width
     box_width = (right - left) / max_boxes
     levels = sorted(track.levels, key=lambda item: item.min_boxes)
-    label_font = font(LABEL_SIZE, "cond-bold")
+    label_font = style.font(LABEL_SIZE, "cond-bold")
     labels = level_labels(track, left, width, locale)
     rows = [] if compact else arrange(labels)
     above = 0 if compact else 2 if -1 in rows else 1
@@ -177,18 +173,20 @@ def draw_track(
                 index = i
         bx0 = left + (number - 1) * box_width
         bx1 = left + number * box_width
-        fill = tints[index] if levels else LEVEL_TINTS[0]
+        fill = tints[index] if levels else style.LEVEL_TINTS[0]
         if number <= effective:
-            fill = DAMAGE_FILL
+            fill = style.DAMAGE_FILL
         elif number <= ticked:
-            fill = REPAIRED_FILL
-        draw.rectangle((bx0, top, bx1, bottom), fill=fill, outline=RULE, width=1)
-    draw.rectangle((left, top, right, bottom), outline=MUTED, width=2)
+            fill = style.REPAIRED_FILL
+        draw.rectangle((bx0, top, bx1, bottom), fill=fill, outline=style.RULE, width=1)
+    draw.rectangle((left, top, right, bottom), outline=style.MUTED, width=2)
 
     if compact:
         for label in labels:
             if label.line_x > left:
-                draw.line((label.line_x, top - 4, label.line_x, bottom + 4), fill=INK, width=3)
+                draw.line(
+                    (label.line_x, top - 4, label.line_x, bottom + 4), fill=style.INK, width=3
+                )
     for label, row in zip([] if compact else labels, rows, strict=True):
         if row <= 0:
             label_y = top - ROW_HEIGHT * (-row) - ROW_HEIGHT // 2
@@ -197,16 +195,16 @@ def draw_track(
             label_y = bottom + 2 + ROW_HEIGHT * (row - 1) + ROW_HEIGHT // 2
             pole = (label.line_x, top - 3, label.line_x, label_y + ROW_HEIGHT // 2 - 3)
         if label.line_x > left:
-            draw.line(pole, fill=INK, width=3)
+            draw.line(pole, fill=style.INK, width=3)
         if label.current:
             # The level the place is at now: white on dark, the way ticked boxes are drawn.
             draw.rounded_rectangle(
                 (label.x - 3, label_y - 14, label.x + label.width + 3, label_y + 14),
                 radius=4,
-                fill=INK,
+                fill=style.INK,
             )
-        colour = (255, 255, 255) if label.current else INK
-        draw_text(draw, (label.x, label_y), label.name, label_font, colour, "lm", width)
+        colour = (255, 255, 255) if label.current else style.INK
+        style.draw_text(draw, (label.x, label_y), label.name, label_font, colour, "lm", width)
     y = bottom + 2 + below * ROW_HEIGHT + 4
     if compact:
         y = _penalty_line(draw, (x0, y), width, track, levels, locale, named=True)
@@ -231,8 +229,8 @@ def _penalty_line(
     ``named`` puts the level's own name (white on dark, as on the ruler's labels) where
     "Now:" would be, for a track drawn without its level labels."""
     x0, y = origin
-    fnt = font(LABEL_SIZE)
-    bold = font(LABEL_SIZE, "bold")
+    fnt = style.font(LABEL_SIZE)
+    bold = style.font(LABEL_SIZE, "bold")
     parts = _level_parts(track, levels, locale)
     if named:
         parts[0] = (level_name(track.level, locale), parts[0][1])
@@ -240,27 +238,33 @@ def _penalty_line(
     centre = y + ROW_HEIGHT // 2
     for n, (words, effects) in enumerate(parts):
         shown = (
-            effects_width(effects) if effects else text_width(tr("track.no_penalty", locale), fnt)
+            effects_width(effects)
+            if effects
+            else style.text_width(tr("track.no_penalty", locale), fnt)
         )
-        part_width = text_width(words, bold) + 8 + shown
+        part_width = style.text_width(words, bold) + 8 + shown
         if n and x + 24 + part_width > x0 + width:
             x, centre = x0, centre + ROW_HEIGHT
         elif n:
             x += 24
         if named and n == 0:
-            chip = text_width(words, bold)
-            draw.rounded_rectangle((x, centre - 14, x + chip + 8, centre + 14), radius=4, fill=INK)
-            x += draw_text(draw, (x + 4, centre), words, bold, (255, 255, 255), "lm") + 20
+            chip = style.text_width(words, bold)
+            draw.rounded_rectangle(
+                (x, centre - 14, x + chip + 8, centre + 14), radius=4, fill=style.INK
+            )
+            x += style.draw_text(draw, (x + 4, centre), words, bold, (255, 255, 255), "lm") + 20
             if not effects and len(parts) > 1:
                 continue  # a dark chip alone says "no penalty" well enough
             x -= 8
-            x += draw_text(draw, (x, centre), ":", bold, MUTED, "lm") + 4
+            x += style.draw_text(draw, (x, centre), ":", bold, style.MUTED, "lm") + 4
         else:
-            x += draw_text(draw, (x, centre), words, bold, MUTED, "lm") + 8
+            x += style.draw_text(draw, (x, centre), words, bold, style.MUTED, "lm") + 8
         if effects:
             x += draw_effects(draw, x, centre, effects)
         else:
-            x += draw_text(draw, (x, centre), tr("track.no_penalty", locale), fnt, MUTED, "lm")
+            x += style.draw_text(
+                draw, (x, centre), tr("track.no_penalty", locale), fnt, style.MUTED, "lm"
+            )
     return centre + ROW_HEIGHT // 2
 
 
@@ -333,10 +337,10 @@ def _penalty_words(
 ) -> int:
     """The same as ``_penalty_line`` in words, each part on its own lines."""
     x0, y = origin
-    fnt = font(LABEL_SIZE)
+    fnt = style.font(LABEL_SIZE)
     for words, effects in _level_parts(track, levels, locale):
-        for line in wrap(f"{words} {effect_words(effects, locale)}", fnt, width, max_lines=3):
-            draw_text(draw, (x0, y + ROW_HEIGHT // 2), line, fnt, INK, "lm")
+        for line in style.wrap(f"{words} {effect_words(effects, locale)}", fnt, width, max_lines=3):
+            style.draw_text(draw, (x0, y + ROW_HEIGHT // 2), line, fnt, style.INK, "lm")
             y += ROW_HEIGHT
     return y
 
@@ -381,7 +385,7 @@ def level_labels(track: TrackView, left: int, width: int, locale: str) -> list[L
     """Each level's name where its threshold pole stands on a ruler ``width`` wide."""
     max_boxes = max(1, track.max_boxes)
     box_width = width / max_boxes
-    label_font = font(LABEL_SIZE, "cond-bold")
+    label_font = style.font(LABEL_SIZE, "cond-bold")
     labels: list[Label] = []
     for level in sorted(track.levels, key=lambda item: item.min_boxes):
         start = max(1, level.min_boxes)
@@ -389,7 +393,7 @@ def level_labels(track: TrackView, left: int, width: int, locale: str) -> list[L
             continue
         line_x = left + (start - 1) * box_width
         name = level_name(level.name, locale)
-        label_width = min(text_width(name, label_font), width)
+        label_width = min(style.text_width(name, label_font), width)
         x = _label_x(line_x, label_width, left, left + width)
         labels.append(Label(name, line_x, x, label_width, level.name == track.level))
     return labels
@@ -434,6 +438,6 @@ def _search(labels: list[Label], allowed: tuple[int, ...], chosen: list[int]) ->
 
 def _tints(count: int) -> list[tuple[int, int, int]]:
     if count <= 1:
-        return [LEVEL_TINTS[0]]
-    last = len(LEVEL_TINTS) - 1
-    return [LEVEL_TINTS[round(i * last / (count - 1))] for i in range(count)]
+        return [style.LEVEL_TINTS[0]]
+    last = len(style.LEVEL_TINTS) - 1
+    return [style.LEVEL_TINTS[round(i * last / (count - 1))] for i in range(count)]

@@ -30,28 +30,11 @@ from engine.rulesets.land.view import (
 )
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
+from rendering import style
 from rendering.i18n import t, word
 from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine
 from rendering.rulesets.land.mission_report import render_mission_report
 from rendering.rulesets.land.vp_words import vp_reason
-from rendering.style import (
-    ACCENT,
-    CARD_BG,
-    FAINT,
-    INK,
-    MUTED,
-    RULE,
-    SEA,
-    canvas,
-    draw_text,
-    fit_font,
-    font,
-    panel,
-    side_style,
-    text_width,
-    to_png,
-    wrap,
-)
 from rendering.text import band_name, doctrine_name
 from rendering.zero.log_words import ZeroLogWords
 from rendering.zero.phone_cards import BAR, BAR_PLAIN, SMALL, TEXT, reveal_card, title_bar
@@ -74,15 +57,15 @@ def _target_mark(
 ) -> None:
     """A Mission Target on the map: a disc when the Japanese attack it, a square when the
     Allies do (the side markers' shapes), filled grey once flown."""
-    style = side_style(attacker)
+    look = style.side_style(attacker)
     x, y = centre
     half = size // 2
     box = (x - half, y - half, x + half, y + half)
-    fill = FAINT if flown else style.light
-    if style.marker == "circle":
-        draw.ellipse(box, fill=fill, outline=style.dark, width=3)
+    fill = style.FAINT if flown else look.light
+    if look.marker == "circle":
+        draw.ellipse(box, fill=fill, outline=look.dark, width=3)
     else:
-        draw.rounded_rectangle(box, radius=4, fill=fill, outline=style.dark, width=3)
+        draw.rounded_rectangle(box, radius=4, fill=fill, outline=look.dark, width=3)
 
 
 Box = tuple[int, int, int, int]
@@ -116,7 +99,7 @@ def _label_box(
     as can be (beside it first, then above or below, then anywhere with a leader line)."""
     cx, cy = at
     left, top, right, bottom = frame
-    name_font = font(TEXT, "bold")
+    name_font = style.font(TEXT, "bold")
 
     def covered(box: Box) -> int:
         x0, y0, x1, y1 = box
@@ -131,15 +114,15 @@ def _label_box(
         return math.hypot(dx, dy)
 
     choices: list[tuple[int, int, float, Box, list[str]]] = []
-    one_line = text_width(label, name_font)
+    one_line = style.text_width(label, name_font)
     layouts = [[label]]
     for room in (one_line // 2 + 40, one_line // 2 + 100, one_line * 2 // 3 + 40):
-        halves = wrap(label, name_font, max(220, room), 2)
+        halves = style.wrap(label, name_font, max(220, room), 2)
         if " ".join(halves) == label:  # two whole lines, nothing cut
             layouts.append(halves)
             break
     for lines in layouts:
-        width = min(max(text_width(line, name_font) for line in lines) + 16, right - left)
+        width = min(max(style.text_width(line, name_font) for line in lines) + 16, right - left)
         height = 8 + PLATE_LINE * len(lines)
 
         def placed(x: int, y: int, width: int = width, height: int = height) -> Box:
@@ -172,7 +155,7 @@ def _leader(draw: ImageDraw.ImageDraw, at: tuple[int, int], box: Box) -> None:
     if distance > 40:
         sx = cx + (px - cx) * 31 / distance
         sy = cy + (py - cy) * 31 / distance
-        draw.line((sx, sy, px, py), fill=ACCENT, width=3)
+        draw.line((sx, sy, px, py), fill=style.ACCENT, width=3)
 
 
 def side_text(side: str | Side, locale: str) -> str:
@@ -318,7 +301,9 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
 
     # ------------------------------------------------------------------ words
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         if field == "resource":
             return self.resource_name(scenario, value, locale)
         if field == "doctrine":
@@ -471,20 +456,22 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
         campaign = view.sheet
         flown = set(view.flown)
         height = MAP_HEIGHT
-        panel(draw, (PAD, top, WIDTH - PAD, top + height), SEA, RULE)
+        style.panel(draw, (PAD, top, WIDTH - PAD, top + height), style.SEA, style.RULE)
         title = _l("phone.map-title", locale)
-        title_font = fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
-        draw_text(
-            draw, (PAD + 14, top + 10), title, title_font, INK, max_width=WIDTH - 2 * PAD - 28
+        title_font = style.fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
+        style.draw_text(
+            draw, (PAD + 14, top + 10), title, title_font, style.INK, max_width=WIDTH - 2 * PAD - 28
         )
         current: tuple[int, int, PublicTarget] | None = None
         places = target_places(campaign, top)
         for target, (cx, cy) in zip(campaign.targets, places, strict=True):
             if target.number == view.draw.target and not view.finished:
                 current = (cx, cy, target)
-                draw.ellipse((cx - 31, cy - 31, cx + 31, cy + 31), outline=ACCENT, width=6)
+                draw.ellipse((cx - 31, cy - 31, cx + 31, cy + 31), outline=style.ACCENT, width=6)
             _target_mark(draw, (cx, cy), target.attacker, flown=target.number in flown)
-            draw_text(draw, (cx, cy), str(target.number), font(TEXT, "bold"), INK, "mm")
+            style.draw_text(
+                draw, (cx, cy), str(target.number), style.font(TEXT, "bold"), style.INK, "mm"
+            )
         if current is not None:
             cx, cy, target = current
             label = location_text(campaign, target, locale)
@@ -492,11 +479,19 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
             box, lines = _label_box((cx, cy), label, plate_frame(top), others)
             _leader(draw, (cx, cy), box)
             # A paper plate under the name, so a number behind it cannot garble it.
-            draw.rounded_rectangle(box, radius=6, fill=CARD_BG, outline=ACCENT, width=2)
+            draw.rounded_rectangle(box, radius=6, fill=style.CARD_BG, outline=style.ACCENT, width=2)
             for index, line in enumerate(lines):
                 middle = box[1] + 4 + PLATE_LINE * index + PLATE_LINE // 2
                 room = box[2] - box[0] - 14
-                draw_text(draw, (box[0] + 8, middle), line, font(TEXT, "bold"), INK, "lm", room)
+                style.draw_text(
+                    draw,
+                    (box[0] + 8, middle),
+                    line,
+                    style.font(TEXT, "bold"),
+                    style.INK,
+                    "lm",
+                    room,
+                )
         return top + height
 
     @staticmethod
@@ -515,7 +510,7 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
         placed: list[tuple[str, Side | None, bool, int, int]] = []
         x, line = PAD + 4, 0
         for text, side, flown in items:
-            width = 44 + text_width(text, font(SMALL)) + 24
+            width = 44 + style.text_width(text, style.font(SMALL)) + 24
             if x + width > WIDTH - PAD and x > PAD + 4:
                 x, line = PAD + 4, line + 1
             placed.append((text, side, flown, x, line))
@@ -528,10 +523,10 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
         for text, side, flown, x, line in items:
             cy = y + 20 + line * MAP_LEGEND_LINE
             if side is None:
-                draw.ellipse((x + 4, cy - 16, x + 36, cy + 16), outline=ACCENT, width=5)
+                draw.ellipse((x + 4, cy - 16, x + 36, cy + 16), outline=style.ACCENT, width=5)
             else:
                 _target_mark(draw, (x + 20, cy), side, flown=flown, size=30)
-            draw_text(draw, (x + 44, cy), text, font(SMALL), INK, "lm")
+            style.draw_text(draw, (x + 44, cy), text, style.font(SMALL), style.INK, "lm")
         return (items[-1][4] + 1) * MAP_LEGEND_LINE
 
     def _card(
@@ -541,8 +536,8 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
         lines += [(line, False) for line in extra]
         wrapped: list[tuple[str, bool]] = []
         for text, bold in lines:
-            for part in wrap(
-                text, font(TEXT, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
+            for part in style.wrap(
+                text, style.font(TEXT, "bold" if bold else "regular"), WIDTH - 2 * PAD - 28, 3
             ):
                 wrapped.append((part, bold))
         return wrapped, top + 20 + len(wrapped) * LINE
@@ -556,22 +551,30 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
         if state.finished:
             outcome = self._outcome(state, locale)
             width = WIDTH - 2 * PAD - 28
-            lines = [(part, True) for part in wrap(outcome, font(TEXT, "bold"), width, 4)]
+            lines = [
+                (part, True) for part in style.wrap(outcome, style.font(TEXT, "bold"), width, 4)
+            ]
         else:
             lines, _ = self._card(view, 0, locale, extra)
         legend_lines = self._map_legend_items(locale, not state.finished)[-1][4] + 1
         legend_height = legend_lines * MAP_LEGEND_LINE
         height = BAR + 16 + MAP_HEIGHT + 8 + legend_height + 12 + 20 + len(lines) * LINE + 20
-        image, draw = canvas(height, WIDTH)
+        image, draw = style.canvas(height, WIDTH)
         title_bar(image, draw, title, subtitle, right=self._vp_short(view, locale))
         y = self._map(image, draw, view, BAR + 16, locale) + 8
         y += self._map_legend(draw, y, locale, not state.finished) + 12
-        panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
+        style.panel(draw, (PAD, y, WIDTH - PAD, height - 16), style.CARD_BG, style.RULE)
         y += 16
         for text, bold in lines:
-            draw_text(draw, (PAD + 14, y), text, font(TEXT, "bold" if bold else "regular"), INK)
+            style.draw_text(
+                draw,
+                (PAD + 14, y),
+                text,
+                style.font(TEXT, "bold" if bold else "regular"),
+                style.INK,
+            )
             y += LINE
-        return to_png(image)
+        return style.to_png(image)
 
     def _vp_short(self, view: LandView, locale: str) -> str:
         return _l(
@@ -622,16 +625,20 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
             target = campaign.target(record.draw.target)
             row = f"{record.mission}. {self._target_line(campaign, target, locale)}"
             score = f"{record.vp.get(Side.JAPANESE, 0)} / {record.vp.get(Side.ALLIED, 0)}"
-            rows.append((wrap(row, font(TEXT), text_room, 2), score))
+            rows.append((style.wrap(row, style.font(TEXT), text_room, 2), score))
         closing = (
-            wrap(self._outcome(state, locale), font(TEXT, "bold"), WIDTH - 2 * PAD - 28, 4)
+            style.wrap(
+                self._outcome(state, locale), style.font(TEXT, "bold"), WIDTH - 2 * PAD - 28, 4
+            )
             if state.finished
             else [_l("unfinished", locale)]
         )
-        head = wrap(_l("table-head", locale), font(SMALL, "bold"), WIDTH - 2 * PAD - 28, 2)
+        head = style.wrap(
+            _l("table-head", locale), style.font(SMALL, "bold"), WIDTH - 2 * PAD - 28, 2
+        )
         body = sum(len(parts) * LINE + 8 for parts, _ in rows)
         height = BAR_PLAIN + 16 + 14 + len(head) * LINE + 8 + body + 20 + len(closing) * LINE + 30
-        image, draw = canvas(height, WIDTH)
+        image, draw = style.canvas(height, WIDTH)
         title_bar(
             image,
             draw,
@@ -639,30 +646,32 @@ class LandPresenter(ZeroLogWords, Presenter[LandView]):
             right=self._vp_short(view, locale),
         )
         y = BAR_PLAIN + 16
-        panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
+        style.panel(draw, (PAD, y, WIDTH - PAD, height - 16), style.CARD_BG, style.RULE)
         y += 14
         for part in head:
-            draw_text(draw, (PAD + 14, y), part, font(SMALL, "bold"), MUTED)
+            style.draw_text(draw, (PAD + 14, y), part, style.font(SMALL, "bold"), style.MUTED)
             y += LINE
         y += 8
         for parts, score in rows:
-            draw_text(draw, (WIDTH - PAD - 14, y), score, font(TEXT, "bold"), INK, "ra")
+            style.draw_text(
+                draw, (WIDTH - PAD - 14, y), score, style.font(TEXT, "bold"), style.INK, "ra"
+            )
             for part in parts:
-                draw_text(draw, (PAD + 14, y), part, font(TEXT), INK)
+                style.draw_text(draw, (PAD + 14, y), part, style.font(TEXT), style.INK)
                 y += LINE
             y += 8
         y += 12
-        draw.line((PAD + 14, y - 8, WIDTH - PAD - 14, y - 8), fill=RULE, width=2)
+        draw.line((PAD + 14, y - 8, WIDTH - PAD - 14, y - 8), fill=style.RULE, width=2)
         for part in closing:
-            draw_text(
+            style.draw_text(
                 draw,
                 (PAD + 14, y),
                 part,
-                font(TEXT, "bold" if state.finished else "regular"),
-                INK if state.finished else MUTED,
+                style.font(TEXT, "bold" if state.finished else "regular"),
+                style.INK if state.finished else style.MUTED,
             )
             y += LINE
-        return to_png(image)
+        return style.to_png(image)
 
     # ------------------------------------------------------------------ mission reports
 

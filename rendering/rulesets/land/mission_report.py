@@ -24,29 +24,7 @@ from collections.abc import Mapping, Sequence
 from engine.zero.catalog import ActionCard
 from engine.zero.report import AircraftOutcome, BombRun, StrikeReport
 from engine.zero.types import AircraftState, BombMode, BombResult, Side
-from rendering.style import (
-    BAND_SHADES,
-    BANDS_TOP_DOWN,
-    CARD_BG,
-    FAINT,
-    INK,
-    MUTED,
-    RESULT_COLOURS,
-    RULE,
-    Icon,
-    canvas,
-    draw_icon,
-    draw_marker,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    result_pips,
-    side_style,
-    text_width,
-    to_png,
-    wrap,
-)
+from rendering import style
 from rendering.text import band_short, place_label, result_name, side_name, tr
 from rendering.zero.card import PHONE_SCALE, Variant, card_size, card_tile
 from rendering.zero.phone_cards import (
@@ -93,7 +71,7 @@ class _Sheet:
         self.locale = locale
         self.by_uid = {item.uid: item for item in report.aircraft}
         self.labels = aircraft_labels(report.aircraft, locale)
-        self.image, self.draw = canvas(height, WIDTH)
+        self.image, self.draw = style.canvas(height, WIDTH)
         self.icons: set[str] = set()  # the icons drawn, for the legend
         self.struck = False
         self.titles: list[str] = []  # the cards shown, for the legend's names
@@ -101,27 +79,33 @@ class _Sheet:
     def label(self, uid: str) -> str:
         return self.labels.get(uid, uid)
 
-    def icon(self, kind: Icon, centre: tuple[float, float], size: int = 26) -> None:
+    def icon(self, kind: style.Icon, centre: tuple[float, float], size: int = 26) -> None:
         self.icons.add(kind)
-        draw_icon(self.draw, kind, centre, size)
+        style.draw_icon(self.draw, kind, centre, size)
 
     def who(self, x: int, middle: int, uid: str, room: int) -> int:
         """An aircraft named in a line: its side marker and "Ki-21 F1"; returns the width."""
         aircraft = self.by_uid.get(uid)
         if aircraft is None:
-            return draw_text(self.draw, (x, middle), uid, font(TEXT), MUTED, "lm", room)
-        draw_marker(self.draw, (x + 11, middle), 20, aircraft.side)
+            return style.draw_text(
+                self.draw, (x, middle), uid, style.font(TEXT), style.MUTED, "lm", room
+            )
+        style.draw_marker(self.draw, (x + 11, middle), 20, aircraft.side)
         label = self.label(uid)
-        label_font = fit_font(label, room - 28, (TEXT, SMALL), "bold")
-        return 28 + draw_text(self.draw, (x + 28, middle), label, label_font, INK, "lm", room - 28)
+        label_font = style.fit_font(label, room - 28, (TEXT, SMALL), "bold")
+        return 28 + style.draw_text(
+            self.draw, (x + 28, middle), label, label_font, style.INK, "lm", room - 28
+        )
 
     def card(self, card_id: int, xy: tuple[int, int], *, line: bool, struck: bool = False) -> int:
         """Paste a card badge (or its number when the deck does not know it)."""
         found = self.cards.get(card_id)
         if found is None:
             text = f"#{card_id}"
-            draw_text(self.draw, (xy[0], xy[1] + 24), text, font(TEXT, "bold"), MUTED, "lm")
-            return text_width(text, font(TEXT, "bold"))
+            style.draw_text(
+                self.draw, (xy[0], xy[1] + 24), text, style.font(TEXT, "bold"), style.MUTED, "lm"
+            )
+            return style.text_width(text, style.font(TEXT, "bold"))
         variant: Variant = "line" if line else "full"
         tile = card_tile(
             found, locale=self.locale, scale=CARD_SCALE, variant=variant, struck=struck
@@ -137,7 +121,7 @@ class _Sheet:
     def card_width(self, card_id: int, *, line: bool) -> int:
         found = self.cards.get(card_id)
         if found is None:
-            return text_width(f"#{card_id}", font(TEXT, "bold"))
+            return style.text_width(f"#{card_id}", style.font(TEXT, "bold"))
         return card_size("line" if line else "full", CARD_SCALE, found)[0]
 
 
@@ -185,25 +169,25 @@ def _outcome(sheet: _Sheet, y: int, headline: list[str]) -> int:
     ]
     height = 16 + 36 * len(headline) + 8 + 40 * len(sides) + 12
     draw.rounded_rectangle(
-        (PAD, y, WIDTH - PAD, y + height), radius=8, fill=CARD_BG, outline=RULE, width=2
+        (PAD, y, WIDTH - PAD, y + height), radius=8, fill=style.CARD_BG, outline=style.RULE, width=2
     )
     line_y = y + 16
     for part in headline:
-        draw_text(draw, (PAD + 16, line_y), part, font(26, "bold"), INK)
+        style.draw_text(draw, (PAD + 16, line_y), part, style.font(26, "bold"), style.INK)
         line_y += 36
     line_y += 8
     for side in sides:
         middle = line_y + 20
-        draw_marker(draw, (PAD + 28, middle), 22, side)
+        style.draw_marker(draw, (PAD + 28, middle), 22, side)
         x = (
             PAD
             + 48
-            + draw_text(
+            + style.draw_text(
                 draw,
                 (PAD + 48, middle),
                 side_name(side, locale),
-                font(TEXT, "bold"),
-                side_style(side).dark,
+                style.font(TEXT, "bold"),
+                style.side_style(side).dark,
                 "lm",
             )
         )
@@ -211,10 +195,13 @@ def _outcome(sheet: _Sheet, y: int, headline: list[str]) -> int:
         shown = [(icon, count) for icon, count in loss_counts(report, side) if count]
         for icon, count in shown:
             sheet.icon(icon, (x + 13, middle))
-            x += 32 + draw_text(draw, (x + 30, middle), f"×{count}", font(TEXT, "bold"), INK, "lm")
+            x += 32 + style.draw_text(
+                draw, (x + 30, middle), f"×{count}", style.font(TEXT, "bold"), style.INK, "lm"
+            )
             x += 16
         if not shown:
-            draw_text(draw, (x, middle), tr("strike.no_losses", locale), font(TEXT), MUTED, "lm")
+            none = tr("strike.no_losses", locale)
+            style.draw_text(draw, (x, middle), none, style.font(TEXT), style.MUTED, "lm")
         line_y += 40
     return height
 
@@ -231,7 +218,7 @@ def _aircraft_groups(
     report: StrikeReport, locale: str
 ) -> list[tuple[Side, str, list[AircraftOutcome]]]:
     """The flying side's aircraft, then the defenders', each top band first."""
-    order = {band: index for index, band in enumerate(BANDS_TOP_DOWN)}
+    order = {band: index for index, band in enumerate(style.BANDS_TOP_DOWN)}
     groups: list[tuple[Side, str, list[AircraftOutcome]]] = []
     for side, key in (
         (report.attacker, "strike.column_strike"),
@@ -254,37 +241,45 @@ def _aircraft_groups(
 
 def _aircraft_row(sheet: _Sheet, y: int, aircraft: AircraftOutcome) -> None:
     draw, image = sheet.draw, sheet.image
-    style = side_style(aircraft.side)
+    look = style.side_style(aircraft.side)
     gone = aircraft.state is AircraftState.DESTROYED or aircraft.lost_on_recovery
     box = (PAD, y, WIDTH - PAD, y + ROW - 6)
     draw.rounded_rectangle(
-        box, radius=6, fill=(228, 226, 222) if gone else CARD_BG, outline=style.dark, width=2
+        box, radius=6, fill=(228, 226, 222) if gone else style.CARD_BG, outline=look.dark, width=2
     )
-    fill_side(image, (PAD + 2, y + 2, PAD + 34, y + ROW - 8), aircraft.side)
+    style.fill_side(image, (PAD + 2, y + 2, PAD + 34, y + ROW - 8), aircraft.side)
     middle = y + (ROW - 6) // 2
-    draw_marker(draw, (PAD + 18, middle), 20, aircraft.side)
+    style.draw_marker(draw, (PAD + 18, middle), 20, aircraft.side)
     label = sheet.label(aircraft.uid)
-    draw_text(
-        draw, (PAD + 46, middle), label, font(TEXT, "bold"), MUTED if gone else INK, "lm", 250
+    style.draw_text(
+        draw,
+        (PAD + 46, middle),
+        label,
+        style.font(TEXT, "bold"),
+        style.MUTED if gone else style.INK,
+        "lm",
+        250,
     )
     # The band in its grid shade, as the carrier report's rows.
     band = band_short(aircraft.band, sheet.locale)
     bx = PAD + 310
     draw.rectangle(
-        (bx, y + 6, bx + 56, y + ROW - 12), fill=BAND_SHADES[aircraft.band], outline=RULE
+        (bx, y + 6, bx + 56, y + ROW - 12),
+        fill=style.BAND_SHADES[aircraft.band],
+        outline=style.RULE,
     )
-    draw_text(draw, (bx + 28, middle), band, font(SMALL, "bold"), MUTED, "mm")
+    style.draw_text(draw, (bx + 28, middle), band, style.font(SMALL, "bold"), style.MUTED, "mm")
     x = bx + 74
     if aircraft.damage:
         for pip in range(min(aircraft.damage, 6)):
             draw.rectangle((x + pip * 11, middle - 5, x + pip * 11 + 7, middle + 5), fill=PIP)
         dmg = tr("strike.dmg", sheet.locale, n=aircraft.damage)
-        draw_text(
+        style.draw_text(
             draw,
             (x + min(aircraft.damage, 6) * 11 + 6, middle),
             dmg,
-            font(SMALL, "bold"),
-            INK,
+            style.font(SMALL, "bold"),
+            style.INK,
             "lm",
         )
     right = WIDTH - PAD - 22
@@ -325,17 +320,24 @@ def _bomb_run(sheet: _Sheet, y: int, run: BombRun) -> int:
     draw, locale = sheet.draw, sheet.locale
     middle = y + 20
     points = tr("strike.run_points", locale, count=run.points)
-    points_width = draw_text(draw, (WIDTH - PAD, middle), points, font(TEXT, "bold"), INK, "rm")
+    points_width = style.draw_text(
+        draw, (WIDTH - PAD, middle), points, style.font(TEXT, "bold"), style.INK, "rm"
+    )
     sheet.who(PAD, middle, run.uid, INNER - points_width - 20)
     middle += 36
     mode_key = run.mode.value if isinstance(run.mode, BombMode) else run.mode
     mode = f"{tr(f'strike.mode.{mode_key}', locale)} · {band_short(run.band, locale)}"
-    x = PAD + 28 + draw_text(draw, (PAD + 28, middle), mode, font(SMALL), MUTED, "lm") + 20
+    x = (
+        PAD
+        + 28
+        + style.draw_text(draw, (PAD + 28, middle), mode, style.font(SMALL), style.MUTED, "lm")
+        + 20
+    )
     for result in list(run.results) or [BombResult.MISS]:
         word = result_name(result, locale)
-        x += result_pips(draw, result, x, middle, 10) + 6
-        colour = RESULT_COLOURS[result] if result else MUTED
-        x += draw_text(draw, (x, middle), word, font(SMALL, "bold"), colour, "lm") + 18
+        x += style.result_pips(draw, result, x, middle, 10) + 6
+        colour = style.RESULT_COLOURS[result] if result else style.MUTED
+        x += style.draw_text(draw, (x, middle), word, style.font(SMALL, "bold"), colour, "lm") + 18
     card_y = y + 76
     full_height = card_size("full", CARD_SCALE)[1]
     for line in _card_lines(sheet, run.cards, INNER - 20, line=False):
@@ -380,14 +382,18 @@ def _flak_result(row: FlakRow, locale: str) -> tuple[str, bool]:
 def _who_column(sheet: _Sheet) -> int:
     """The flak rows' name column: as wide as the widest name in the report, no wider."""
     widest = max(
-        (text_width(label, font(TEXT, "bold")) for label in sheet.labels.values()), default=0
+        (style.text_width(label, style.font(TEXT, "bold")) for label in sheet.labels.values()),
+        default=0,
     )
     return min(WHO, 28 + widest + 14)
 
 
 def _result_width(sheet: _Sheet, row: FlakRow) -> int:
     text, _ = _flak_result(row, sheet.locale)
-    return min(RESULT, text_width(text, fit_font(text, RESULT, (TEXT, SMALL), "bold"))) + 14
+    return (
+        min(RESULT, style.text_width(text, style.fit_font(text, RESULT, (TEXT, SMALL), "bold")))
+        + 14
+    )
 
 
 def _flak_layout(sheet: _Sheet, row: FlakRow) -> tuple[list[list[Entry]], bool]:
@@ -428,15 +434,28 @@ def _flak_row(sheet: _Sheet, y: int, row: FlakRow) -> int:
     sheet.who(PAD, middle, row.against, column - 8)
     # Beside its cards the result keeps to its column; above them it has the whole line.
     room = RESULT if beside else INNER - column - 10
-    result_font = fit_font(text, room, (TEXT, SMALL), "bold")
-    draw_text(draw, (WIDTH - PAD, middle), text, result_font, MUTED if quiet else INK, "rm", room)
+    result_font = style.fit_font(text, room, (TEXT, SMALL), "bold")
+    style.draw_text(
+        draw,
+        (WIDTH - PAD, middle),
+        text,
+        result_font,
+        style.MUTED if quiet else style.INK,
+        "rm",
+        room,
+    )
     card_y = y if beside else y + 40
     for line in lines:
         cx = PAD + column if beside else PAD + 28
         for card_id, struck, answer in line:
             if answer:
-                draw_text(
-                    draw, (cx + 2, card_y + FLAK_LINE // 2 - 4), "↩", font(TEXT, "bold"), INK, "lm"
+                style.draw_text(
+                    draw,
+                    (cx + 2, card_y + FLAK_LINE // 2 - 4),
+                    "↩",
+                    style.font(TEXT, "bold"),
+                    style.INK,
+                    "lm",
                 )
                 cx += 30
             cx += sheet.card(card_id, (cx, card_y), line=True, struck=struck) + BADGE_GAP
@@ -465,10 +484,12 @@ def _duel_fits(sheet: _Sheet, duel: Duel) -> bool:
     """Whether the duel reads on one line: both names, the count and the result."""
     count, result, _ = _duel_words(duel, sheet.locale)
     names = sum(
-        28 + text_width(sheet.label(uid), font(TEXT, "bold"))
+        28 + style.text_width(sheet.label(uid), style.font(TEXT, "bold"))
         for uid in (duel.attacker, duel.defender)
     )
-    words = text_width(count, font(SMALL)) + text_width(result, font(TEXT, "bold"))
+    words = style.text_width(count, style.font(SMALL)) + style.text_width(
+        result, style.font(TEXT, "bold")
+    )
     return names + 44 + 16 + words + 24 <= INNER
 
 
@@ -484,7 +505,9 @@ def _duel(sheet: _Sheet, y: int, duel: Duel) -> int:
     one_line = _duel_fits(sheet, duel)
     middle = y + DUEL_LINE // 2
     used = sheet.who(PAD, middle, duel.attacker, 300)
-    draw_text(draw, (PAD + used + 10, middle), "→", font(TEXT, "bold"), MUTED, "lm")
+    style.draw_text(
+        draw, (PAD + used + 10, middle), "→", style.font(TEXT, "bold"), style.MUTED, "lm"
+    )
     used += 44
     used += sheet.who(PAD + used, middle, duel.defender, INNER - used)
     if one_line:
@@ -492,10 +515,12 @@ def _duel(sheet: _Sheet, y: int, duel: Duel) -> int:
     else:
         middle += 36
         x = PAD + 28
-    width = draw_text(draw, (x, middle), count, font(SMALL), MUTED, "lm")
+    width = style.draw_text(draw, (x, middle), count, style.font(SMALL), style.MUTED, "lm")
     room = WIDTH - PAD - (x + width + 16)
-    colour = INK if hit else MUTED
-    draw_text(draw, (WIDTH - PAD, middle), result, font(TEXT, "bold"), colour, "rm", room)
+    colour = style.INK if hit else style.MUTED
+    style.draw_text(
+        draw, (WIDTH - PAD, middle), result, style.font(TEXT, "bold"), colour, "rm", room
+    )
     return _duel_height(sheet, duel)
 
 
@@ -539,8 +564,10 @@ def render_mission_report(
     locale: str,
 ) -> bytes:
     """One land mission (or dogfight) as PNG bytes, 800 px wide."""
-    headline = wrap(_headline(report, place_names, locale), font(26, "bold"), INNER - 32, 3)
-    phases = wrap(_phases(report, locale), font(TEXT), INNER, 3)
+    headline = style.wrap(
+        _headline(report, place_names, locale), style.font(26, "bold"), INNER - 32, 3
+    )
+    phases = style.wrap(_phases(report, locale), style.font(TEXT), INNER, 3)
     groups = _aircraft_groups(report, locale)
     rows = flak_rows(report.flak)
     pairs = duels(report.exchanges)
@@ -571,16 +598,21 @@ def render_mission_report(
     right = tr("strike.order_mission", locale, n=report.order)
     y = title_bar(image, draw, title, subtitle, right, side=report.attacker) + 16
     for part in phases:
-        draw_text(draw, (PAD, y), part, font(TEXT), INK)
+        style.draw_text(draw, (PAD, y), part, style.font(TEXT), style.INK)
         y += 34
     y += 12
     y += _outcome(sheet, y, headline) + 20
     for side, heading, items in groups:
-        draw_marker(draw, (PAD + 11, y + 12), 20, side)
-        draw_text(
-            draw, (PAD + 30, y + 12), heading, font(TEXT, "bold"), side_style(side).dark, "lm"
+        style.draw_marker(draw, (PAD + 11, y + 12), 20, side)
+        style.draw_text(
+            draw,
+            (PAD + 30, y + 12),
+            heading,
+            style.font(TEXT, "bold"),
+            style.side_style(side).dark,
+            "lm",
         )
-        draw.line((PAD, y + 30, WIDTH - PAD, y + 30), fill=RULE, width=2)
+        draw.line((PAD, y + 30, WIDTH - PAD, y + 30), fill=style.RULE, width=2)
         y += 42
         for aircraft in items:
             _aircraft_row(sheet, y, aircraft)
@@ -602,7 +634,9 @@ def render_mission_report(
                     f"{tr(f'strike.phase.{row.phase}', locale)} · "
                     f"{tr(f'strike.flak.{row.kind}', locale)}"
                 )
-                draw_text(draw, (PAD, y + 20), text, font(SMALL, "bold"), MUTED, "lm", INNER)
+                style.draw_text(
+                    draw, (PAD, y + 20), text, style.font(SMALL, "bold"), style.MUTED, "lm", INNER
+                )
                 y += 40
             y += _flak_row(sheet, y, row)
         y += 10
@@ -611,6 +645,6 @@ def render_mission_report(
         for duel in pairs:
             y += _duel(sheet, y, duel)
         y += 10
-    draw.line((PAD, y, WIDTH - PAD, y), fill=FAINT, width=1)
+    draw.line((PAD, y, WIDTH - PAD, y), fill=style.FAINT, width=1)
     y = legend(image, draw, y + 8, _legend_items(sheet), ICON_NAMES) + 16
-    return to_png(image.crop((0, 0, WIDTH, min(y, image.height))))
+    return style.to_png(image.crop((0, 0, WIDTH, min(y, image.height))))

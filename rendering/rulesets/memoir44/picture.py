@@ -26,31 +26,10 @@ from engine.rulesets.memoir44.view import (
     section_lines,
 )
 from engine.zero.types import Side
+from rendering import style
 from rendering.i18n import t
 from rendering.presenter import RevealLine
 from rendering.rulesets.memoir44.words import card_title, model_name
-from rendering.style import (
-    ACCENT,
-    CARD_BG,
-    FAINT,
-    INK,
-    MUTED,
-    PAPER,
-    RULE,
-    canvas,
-    dashed_line,
-    draw_marker,
-    draw_text,
-    fill_side,
-    fit_font,
-    font,
-    panel,
-    phone_header,
-    side_style,
-    text_width,
-    to_png,
-    wrap,
-)
 
 WIDTH = 800
 PAD = 24
@@ -70,6 +49,13 @@ SHADE = (236, 232, 222)
 STYLE_OF = {"allies": Side.ALLIED, "axis": Side.JAPANESE}
 
 
+def _plate(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], edge: style.RGB
+) -> None:
+    """A white plate edged in the side's dark colour: a name or a tag read over its pattern."""
+    draw.rounded_rectangle(box, radius=8, fill=style.CARD_BG, outline=edge)
+
+
 def _w(key: str, locale: str, **params: object) -> str:
     return t(f"m44.{key}", locale, **params)
 
@@ -81,20 +67,20 @@ def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, have: int, load: int, squar
     """``load`` pips, the first ``have`` filled: MG tokens as discs, bombs as squares."""
     for index in range(load):
         box = (x, y - 9, x + 18, y + 9)
-        fill = INK if index < have else CARD_BG
+        fill = style.INK if index < have else style.CARD_BG
         if square:
-            draw.rectangle(box, fill=fill, outline=INK, width=2)
+            draw.rectangle(box, fill=fill, outline=style.INK, width=2)
         else:
-            draw.ellipse(box, fill=fill, outline=INK, width=2)
+            draw.ellipse(box, fill=fill, outline=style.INK, width=2)
         x += 24
     return x
 
 
 def _die(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     draw.rounded_rectangle(
-        (x, y - 11, x + 22, y + 11), radius=4, fill=CARD_BG, outline=INK, width=2
+        (x, y - 11, x + 22, y + 11), radius=4, fill=style.CARD_BG, outline=style.INK, width=2
     )
-    draw.ellipse((x + 8, y - 3, x + 14, y + 3), fill=INK)
+    draw.ellipse((x + 8, y - 3, x + 14, y + 3), fill=style.INK)
 
 
 def _side_panel(
@@ -103,31 +89,24 @@ def _side_panel(
     mine: SideView = view.sides[side]  # type: ignore[index]
     catalog = air_catalog()
     style_side = STYLE_OF[side]
-    style = side_style(style_side)
+    look = style.side_style(style_side)
     box = (PAD, top, WIDTH - PAD, top + SIDE_HEIGHT)
-    panel(draw, box, CARD_BG, style.dark if view.active == side else RULE)
+    style.panel(draw, box, style.CARD_BG, look.dark if view.active == side else style.RULE)
     band = (PAD + 2, top + 2, WIDTH - PAD - 2, top + 56)
-    fill_side(image, band, style_side)
+    style.fill_side(image, band, style_side)
     nation = catalog.nations[mine.nation].name.get(locale)
     name = _w(f"side.{side}", locale) + " · " + nation
-    plate_font = fit_font(name, INNER - 260, (TEXT, SMALL), "bold")
-    plate = text_width(name, plate_font) + 70
-    draw.rounded_rectangle(
-        (PAD + 12, top + 9, PAD + 12 + plate, top + 49), radius=8, fill=CARD_BG, outline=style.dark
-    )
-    draw_marker(draw, (PAD + 34, top + 29), 24, style_side)
-    draw_text(draw, (PAD + 54, top + 29), name, plate_font, style.dark, "lm", plate - 50)
+    plate_font = style.fit_font(name, INNER - 260, (TEXT, SMALL), "bold")
+    plate = style.text_width(name, plate_font) + 70
+    _plate(draw, (PAD + 12, top + 9, PAD + 12 + plate, top + 49), look.dark)
+    style.draw_marker(draw, (PAD + 34, top + 29), 24, style_side)
+    style.draw_text(draw, (PAD + 54, top + 29), name, plate_font, look.dark, "lm", plate - 50)
     tags = [_w("hand", locale, count=mine.hand_size), _w("medals", locale, count=len(mine.medals))]
     tag = " · ".join(tags)
-    tag_font = fit_font(tag, WIDTH - 2 * PAD - plate - 40, (TEXT, SMALL), "bold")
-    tag_width = text_width(tag, tag_font) + 20
-    draw.rounded_rectangle(
-        (WIDTH - PAD - 12 - tag_width, top + 9, WIDTH - PAD - 12, top + 49),
-        radius=8,
-        fill=CARD_BG,
-        outline=style.dark,
-    )
-    draw_text(draw, (WIDTH - PAD - 22, top + 29), tag, tag_font, INK, "rm")
+    tag_font = style.fit_font(tag, WIDTH - 2 * PAD - plate - 40, (TEXT, SMALL), "bold")
+    tag_width = style.text_width(tag, tag_font) + 20
+    _plate(draw, (WIDTH - PAD - 12 - tag_width, top + 9, WIDTH - PAD - 12, top + 49), look.dark)
+    style.draw_text(draw, (WIDTH - PAD - 22, top + 29), tag, tag_font, style.INK, "rm")
     y = top + 80
     x = PAD + 16
     plane = mine.plane
@@ -135,23 +114,41 @@ def _side_panel(
         line = _w("no-plane", locale)
         if mine.withdrew:
             line = _w("withdrew", locale)
-        draw_text(draw, (x, y), line, fit_font(line, INNER - 32, (TEXT, SMALL)), MUTED, "lm")
+        style.draw_text(
+            draw, (x, y), line, style.fit_font(line, INNER - 32, (TEXT, SMALL)), style.MUTED, "lm"
+        )
         y += LINE
     else:
         kind = catalog.types[plane.type].name.get(locale)
         where = _w(f"status.{plane.status}", locale, hex=plane.hex)
         line = f"✈ {model_name(plane.model)} · {kind.lower()} · {where}"
-        draw_text(draw, (x, y), line, fit_font(line, INNER - 32, (TEXT, SMALL), "bold"), INK, "lm")
+        style.draw_text(
+            draw,
+            (x, y),
+            line,
+            style.fit_font(line, INNER - 32, (TEXT, SMALL), "bold"),
+            style.INK,
+            "lm",
+        )
         y += LINE
         load = catalog.types[plane.type]
         px = x
         if load.mg:
-            px += draw_text(draw, (px, y), _w("mg", locale), font(SMALL, "bold"), MUTED, "lm") + 10
+            px += (
+                style.draw_text(
+                    draw, (px, y), _w("mg", locale), style.font(SMALL, "bold"), style.MUTED, "lm"
+                )
+                + 10
+            )
             px = _pips(draw, px, y, plane.mg, load.mg, square=False) + 14
         if load.bombs:
-            px += draw_text(draw, (px, y), _w("bombs", locale), font(SMALL, "bold"), MUTED, "lm")
+            px += style.draw_text(
+                draw, (px, y), _w("bombs", locale), style.font(SMALL, "bold"), style.MUTED, "lm"
+            )
             px = _pips(draw, px + 10, y, plane.bombs, load.bombs, square=True) + 14
-        px += draw_text(draw, (px, y), _w("dogfight", locale), font(SMALL, "bold"), MUTED, "lm")
+        px += style.draw_text(
+            draw, (px, y), _w("dogfight", locale), style.font(SMALL, "bold"), style.MUTED, "lm"
+        )
         px += 10
         for _ in range(load.dogfight):
             _die(draw, px, y)
@@ -162,20 +159,22 @@ def _side_panel(
     for kind in ("fighter", "fighter_bomber", "bomber"):
         label = model_name(mine.trio[kind])  # type: ignore[index]
         lost = kind in mine.lost
-        chip_font = font(SMALL, "cond-bold" if not lost else "cond")
-        width = text_width(label, chip_font) + 22
+        chip_font = style.font(SMALL, "cond-bold" if not lost else "cond")
+        width = style.text_width(label, chip_font) + 22
         chip = (tx, y - 16, tx + width, y + 16)
         up = plane is not None and plane.type == kind
         draw.rounded_rectangle(
             chip,
             radius=6,
-            fill=style.light if up else (CARD_BG if not lost else SHADE),
-            outline=style.dark if up else (FAINT if lost else RULE),
+            fill=look.light if up else (style.CARD_BG if not lost else SHADE),
+            outline=look.dark if up else (style.FAINT if lost else style.RULE),
             width=2,
         )
-        draw_text(draw, (tx + 11, y), label, chip_font, MUTED if lost else INK, "lm")
+        style.draw_text(
+            draw, (tx + 11, y), label, chip_font, style.MUTED if lost else style.INK, "lm"
+        )
         if lost:
-            draw.line((tx + 6, y, tx + width - 6, y), fill=INK, width=3)
+            draw.line((tx + 6, y, tx + width - 6, y), fill=style.INK, width=3)
         tx += width + 10
     y += LINE + 4
     notes = []
@@ -194,8 +193,8 @@ def _side_panel(
         titles = ", ".join(card_title(key, locale) for key in sorted(mine.hand)) or "—"
         whose = "your-hand" if view.viewer == side else "open-hand"
         notes.insert(0, _w(whose, locale, cards=titles))
-    for note in wrap(" · ".join(notes), font(SMALL), INNER - 32, max_lines=2):
-        draw_text(draw, (x, y), note, font(SMALL), MUTED, "lm")
+    for note in style.wrap(" · ".join(notes), style.font(SMALL), INNER - 32, max_lines=2):
+        style.draw_text(draw, (x, y), note, style.font(SMALL), style.MUTED, "lm")
         y += 30
     return top + SIDE_HEIGHT
 
@@ -231,27 +230,27 @@ def _shown_plan(view: AirView) -> tuple[Plan | None, Sequence[Fallen]]:
 
 def _fallen_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], fallen: Fallen) -> None:
     """Where a plane went down (a cross) or was forced off (an arrow off the board)."""
-    style = side_style(STYLE_OF[fallen.side])
+    look = style.side_style(STYLE_OF[fallen.side])
     x, y = centre
     r = HEX_SIZE * 0.5
-    draw.ellipse((x - r, y - r + 6, x + r, y + r + 6), fill=SHADE, outline=style.dark, width=3)
+    draw.ellipse((x - r, y - r + 6, x + r, y + r + 6), fill=SHADE, outline=look.dark, width=3)
     sign = "✕" if fallen.outcome == "shot-down" else "↗"
-    draw_text(draw, (x, y + 6), sign, font(28, "bold"), style.dark, "mm")
+    style.draw_text(draw, (x, y + 6), sign, style.font(28, "bold"), look.dark, "mm")
 
 
 def _plane_mark(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], side: str, landed: bool
 ) -> None:
-    style = side_style(STYLE_OF[side])
+    look = style.side_style(STYLE_OF[side])
     x, y = centre
     r = HEX_SIZE * 0.62
     box = (x - r, y - r + 6, x + r, y + r + 6)
-    if style.marker == "circle":
-        draw.ellipse(box, fill=style.light if landed else style.main, outline=style.dark, width=3)
+    if look.marker == "circle":
+        draw.ellipse(box, fill=look.light if landed else look.main, outline=look.dark, width=3)
     else:
-        draw.rectangle(box, fill=style.light if landed else style.main, outline=style.dark, width=3)
-    ink = style.dark if landed else (255, 255, 255)
-    draw_text(draw, (x, y + 6), "✈", font(30, "bold"), ink, "mm")
+        draw.rectangle(box, fill=look.light if landed else look.main, outline=look.dark, width=3)
+    ink = look.dark if landed else (255, 255, 255)
+    style.draw_text(draw, (x, y + 6), "✈", style.font(30, "bold"), ink, "mm")
 
 
 def _token_mark(
@@ -261,10 +260,12 @@ def _token_mark(
     r = 15
     box = (x + 4, y - 4, x + 4 + 2 * r, y - 4 + 2 * r)
     if kind == "bomb":
-        draw.rectangle(box, fill=ACCENT, outline=INK, width=2)
+        draw.rectangle(box, fill=style.ACCENT, outline=style.INK, width=2)
     else:
-        draw.ellipse(box, fill=ACCENT, outline=INK, width=2)
-    draw_text(draw, (x + 4 + r, y - 4 + r), str(number), font(SMALL, "bold"), INK, "mm")
+        draw.ellipse(box, fill=style.ACCENT, outline=style.INK, width=2)
+    style.draw_text(
+        draw, (x + 4 + r, y - 4 + r), str(number), style.font(SMALL, "bold"), style.INK, "mm"
+    )
 
 
 def _map(
@@ -275,41 +276,47 @@ def _map(
     locale: str,
     ghost: Plan | None = None,
 ) -> int:
-    panel(draw, (PAD, top, WIDTH - PAD, top + MAP_HEIGHT), PAPER, RULE)
+    style.panel(draw, (PAD, top, WIDTH - PAD, top + MAP_HEIGHT), style.PAPER, style.RULE)
     left = PAD + 4
     grid_top = top + MAP_TOP_PAD
-    edge_font = font(SMALL, "bold")
-    draw_text(
+    edge_font = style.font(SMALL, "bold")
+    style.draw_text(
         draw,
         (WIDTH // 2, top + 18),
         _w("edge.axis", locale),
         edge_font,
-        side_style(Side.JAPANESE).dark,
+        style.side_style(Side.JAPANESE).dark,
         "mm",
     )
-    draw_text(
+    style.draw_text(
         draw,
         (WIDTH // 2, top + MAP_HEIGHT - 18),
         _w("edge.allies", locale),
         edge_font,
-        side_style(Side.ALLIED).dark,
+        style.side_style(Side.ALLIED).dark,
         "mm",
     )
-    label_font = font(SMALL)
+    label_font = style.font(SMALL)
     for hexlabel in hex_labels():
         cx, cy = _centre(hexlabel, left, grid_top)
-        draw.polygon(_hexagon(cx, cy, HEX_SIZE - 1), fill=CARD_BG, outline=RULE)
-        draw_text(draw, (cx, cy - HEX_SIZE * 0.42), hexlabel, label_font, FAINT, "mm")
+        draw.polygon(_hexagon(cx, cy, HEX_SIZE - 1), fill=style.CARD_BG, outline=style.RULE)
+        style.draw_text(draw, (cx, cy - HEX_SIZE * 0.42), hexlabel, label_font, style.FAINT, "mm")
     for x in section_lines():
         px = left + HEX_W / 2 + x * HEX_W / 2
-        dashed_line(
-            draw, (px, grid_top), (px, grid_top + 8 * ROW_STEP + 2 * HEX_SIZE), MUTED, 3, 10, 8
+        style.dashed_line(
+            draw,
+            (px, grid_top),
+            (px, grid_top + 8 * ROW_STEP + 2 * HEX_SIZE),
+            style.MUTED,
+            3,
+            10,
+            8,
         )
     for hexlabel, side in sorted(view.bombed.items()):
         cx, cy = _centre(hexlabel, left, grid_top)
-        style = side_style(STYLE_OF[side])
-        draw.polygon(_hexagon(cx, cy, HEX_SIZE - 4), outline=style.dark, width=4)
-        draw_text(draw, (cx - 16, cy + 10), "✹", font(28, "bold"), style.dark, "mm")
+        look = style.side_style(STYLE_OF[side])
+        draw.polygon(_hexagon(cx, cy, HEX_SIZE - 4), outline=look.dark, width=4)
+        style.draw_text(draw, (cx - 16, cy + 10), "✹", style.font(28, "bold"), look.dark, "mm")
     plan, fallen = _shown_plan(view)
     ghosted = ghost is not None
     if ghost is not None:
@@ -317,11 +324,11 @@ def _map(
     if plan is not None and plan.path:
         start = [plan.start] if plan.start else []
         points = [_centre(h, left, grid_top) for h in (*start, *plan.path)]
-        ink = side_style(STYLE_OF[plan.side]).dark
+        ink = style.side_style(STYLE_OF[plan.side]).dark
         if len(points) > 1 and ghosted:
             # A flight still being drafted: dashed, so nobody takes it for one flown.
             for frm, to in itertools.pairwise(points):
-                dashed_line(draw, frm, to, ink, 5, 12, 8)
+                style.dashed_line(draw, frm, to, ink, 5, 12, 8)
             _arrow_head(draw, points[-2], points[-1], ink)
         elif len(points) > 1:
             draw.line(points, fill=ink, width=5, joint="curve")
@@ -329,7 +336,7 @@ def _map(
         first = points[0]
         draw.ellipse(
             (first[0] - 8, first[1] - 8, first[0] + 8, first[1] + 8),
-            fill=CARD_BG,
+            fill=style.CARD_BG,
             outline=ink,
             width=3,
         )
@@ -372,7 +379,9 @@ def air_picture(
     turn in words, a few lines) under it. ``ghost``: the viewer's own flight as drafted,
     drawn dashed on its own panel's picture."""
     text_lines = [
-        part for line in lines for part in wrap(line, font(SMALL), INNER - 28, max_lines=3)
+        part
+        for line in lines
+        for part in style.wrap(line, style.font(SMALL), INNER - 28, max_lines=3)
     ][:14]
     legend = [
         _w("legend.path", locale),
@@ -380,12 +389,12 @@ def air_picture(
         _w("legend.bombed", locale),
         _w("legend.fallen", locale),
     ]
-    legend_lines = wrap(" · ".join(legend), font(SMALL), INNER, max_lines=3)
+    legend_lines = style.wrap(" · ".join(legend), style.font(SMALL), INNER, max_lines=3)
     height = 110 + 2 * (SIDE_HEIGHT + 14) + MAP_HEIGHT + 12 + 30 * len(legend_lines) + 12
     if text_lines:
         height += 16 + 30 * len(text_lines) + 16
     # The header grows with its wrapped subtitle: drawn on room to spare, cut where it ends.
-    image, draw = canvas(height + 80, WIDTH)
+    image, draw = style.canvas(height + 80, WIDTH)
     superiority = _w(f"superiority.{view.superiority}", locale)
     subtitle = _w(
         "subtitle",
@@ -398,23 +407,25 @@ def air_picture(
     if view.finished:
         heading = title or _w("title-over", locale)
     score = f"★ {len(view.sides['allies'].medals)} – {len(view.sides['axis'].medals)}"
-    y = phone_header(image, draw, heading, subtitle, score) + 14
+    y = style.phone_header(image, draw, heading, subtitle, score) + 14
     for side in ("allies", "axis"):
         y = _side_panel(image, draw, view, side, y, locale) + 14
     y = _map(image, draw, view, y, locale, ghost) + 12
     for line in legend_lines:
-        draw_text(draw, (PAD, y + 14), line, font(SMALL), MUTED, "lm")
+        style.draw_text(draw, (PAD, y + 14), line, style.font(SMALL), style.MUTED, "lm")
         y += 30
     y += 12
     if text_lines:
         bottom = y + 30 * len(text_lines) + 28
-        panel(draw, (PAD, y, WIDTH - PAD, bottom), CARD_BG, RULE)
+        style.panel(draw, (PAD, y, WIDTH - PAD, bottom), style.CARD_BG, style.RULE)
         y += 14
         for line in text_lines:
-            draw_text(draw, (PAD + 14, y + 15), line, font(SMALL), INK, "lm", INNER - 28)
+            style.draw_text(
+                draw, (PAD + 14, y + 15), line, style.font(SMALL), style.INK, "lm", INNER - 28
+            )
             y += 30
         y = bottom + 16
-    return to_png(image.crop((0, 0, WIDTH, y)))
+    return style.to_png(image.crop((0, 0, WIDTH, y)))
 
 
 # ------------------------------------------------------------------ the reveal
@@ -427,31 +438,33 @@ def reveal_picture(title: str, sides: Sequence[RevealLine], locale: str) -> byte
         body = [
             part
             for label, value in line.pairs
-            for part in wrap(f"{label}: {value}", font(TEXT), INNER - 40, max_lines=3)
+            for part in style.wrap(f"{label}: {value}", style.font(TEXT), INNER - 40, max_lines=3)
         ]
         blocks.append((line.side, body or ["—"], line.receipt))
     height = 110 + sum(56 + 20 + LINE * len(body) + 50 for _, body, _ in blocks) + 16
-    image, draw = canvas(height, WIDTH)
-    y = phone_header(image, draw, title, "") + 14
+    image, draw = style.canvas(height, WIDTH)
+    y = style.phone_header(image, draw, title, "") + 14
     for side, body, receipt in blocks:
         style_side = STYLE_OF.get(side, Side.ALLIED)
-        style = side_style(style_side)
+        look = style.side_style(style_side)
         box_height = 56 + 20 + LINE * len(body) + 36
-        panel(draw, (PAD, y, WIDTH - PAD, y + box_height), CARD_BG, style.dark)
-        fill_side(image, (PAD + 2, y + 2, WIDTH - PAD - 2, y + 50), style_side)
+        style.panel(draw, (PAD, y, WIDTH - PAD, y + box_height), style.CARD_BG, look.dark)
+        style.fill_side(image, (PAD + 2, y + 2, WIDTH - PAD - 2, y + 50), style_side)
         name = _w(f"side.{side}", locale)
-        plate = text_width(name, font(TEXT, "bold")) + 64
-        draw.rounded_rectangle(
-            (PAD + 12, y + 7, PAD + 12 + plate, y + 45), radius=8, fill=CARD_BG, outline=style.dark
-        )
-        draw_marker(draw, (PAD + 32, y + 26), 22, style_side)
-        draw_text(draw, (PAD + 50, y + 26), name, font(TEXT, "bold"), style.dark, "lm")
+        plate = style.text_width(name, style.font(TEXT, "bold")) + 64
+        _plate(draw, (PAD + 12, y + 7, PAD + 12 + plate, y + 45), look.dark)
+        style.draw_marker(draw, (PAD + 32, y + 26), 22, style_side)
+        style.draw_text(draw, (PAD + 50, y + 26), name, style.font(TEXT, "bold"), look.dark, "lm")
         line_y = y + 66
         for part in body:
-            draw_text(draw, (PAD + 20, line_y + 14), part, font(TEXT), INK, "lm", INNER - 40)
+            style.draw_text(
+                draw, (PAD + 20, line_y + 14), part, style.font(TEXT), style.INK, "lm", INNER - 40
+            )
             line_y += LINE
         if receipt:
             label = _w("receipt", locale, receipt=receipt)
-            draw_text(draw, (PAD + 20, line_y + 14), label, font(SMALL, "mono"), MUTED, "lm")
+            style.draw_text(
+                draw, (PAD + 20, line_y + 14), label, style.font(SMALL, "mono"), style.MUTED, "lm"
+            )
         y += box_height + 16
-    return to_png(image)
+    return style.to_png(image)

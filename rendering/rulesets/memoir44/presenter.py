@@ -27,7 +27,9 @@ from rendering.rulesets.memoir44.words import (
 class Memoir44Presenter(Presenter[AirView]):
     # ------------------------------------------------------------------ words
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         return option_words(field, value, locale)
 
     def option_description(self, field: str, option: Option, locale: str) -> str:

@@ -84,10 +84,35 @@ def option_words(field: str, value: str, locale: str) -> str:
     if field == "markers":
         return w("markers", locale, count=int(value) if value.isdigit() else 0)
     if field == "fire":
-        return typed_line(value, locale) if value not in ("", "none") else w("no-fire", locale)
+        return fire_words(value, locale) if value not in ("", "none") else w("no-fire", locale)
     if field == "flight":
         return typed_line(value, locale)
     return value
+
+
+# A stored ground-fire line's words (``seam`` writes them so) -> who fires.
+SHOOTERS = {"inf": "infantry", "arm": "armour", "art": "artillery", "dd": "destroyer"}
+
+
+def fire_words(value: str, locale: str) -> str:
+    """A stored ground-fire line ("inf, art", "arm+", "inf 2", "sunk") in words: who fires
+    and, where the line says it, with how many dice ("Ground fire: infantry, artillery").
+    Unlike a flight, it is read beside the turn's other orders (a reveal, the report), where
+    the typing words alone ("art") would not say what they are."""
+    shots = []
+    for entry in value.split(", "):
+        head, *rest = entry.split(" ")
+        key = SHOOTERS.get(head.rstrip("+"))
+        if head == "sunk":
+            shots.append(w("shot-sunk", locale))
+        elif key is None:  # not a line the seam wrote: as it was typed
+            shots.append(typed_line(entry, locale))
+        else:
+            unit = w(f"shooter.{key}", locale)
+            if rest and rest[0].isdigit():  # at a landed plane: the dice at its range
+                unit = w("shot-typed-dice", locale, unit=unit, count=int(rest[0]))
+            shots.append(w("shot-typed-plus", locale, unit=unit) if head.endswith("+") else unit)
+    return w("fire-typed", locale, shots=", ".join(shots))
 
 
 def typed_line(value: str, locale: str) -> str:
@@ -202,7 +227,7 @@ def _plan_lines(plan: Plan, locale: str, model: str | None) -> list[str]:
         shots = ", ".join(
             w("shot-sunk", locale)
             if s.unit == "sunk"
-            else w("shot", locale, unit=w(f"unit.{s.unit}", locale), dice=s.dice)
+            else w("shot", locale, unit=w(f"shooter.{s.unit}", locale), dice=s.dice)
             for s in plan.shots
         )
         lines.append(w("fire", locale, side=side, shots=shots))

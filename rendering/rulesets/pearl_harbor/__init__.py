@@ -12,23 +12,9 @@ from engine.ruleset import Decision, Option
 from engine.rulesets.pearl_harbor.view import NONE, PearlView, WaveRecord, load_pearl
 from engine.zero.catalog import Catalog
 from engine.zero.types import Side
+from rendering import style
 from rendering.i18n import t, word
 from rendering.presenter import NO_DRAFTS, Presenter, Report, RevealLine
-from rendering.style import (
-    ACCENT,
-    CARD_BG,
-    INK,
-    RULE,
-    SEA,
-    canvas,
-    draw_text,
-    fit_font,
-    font,
-    panel,
-    side_style,
-    to_png,
-    wrap,
-)
 from rendering.text import scenario_name
 from rendering.zero.log_words import ZeroLogWords
 from rendering.zero.phone_cards import BAR, SMALL, TEXT, reveal_card, title_bar
@@ -61,7 +47,9 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
             return key
         return word(f"pearl.target.{key}", name, locale)
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self, scenario: str, field: str, value: str, locale: str, view: object = None
+    ) -> str:
         return self.target_name(value, locale)
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
@@ -151,13 +139,13 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
         """The targets at their places, each an American square mark (the Allied marker's
         shape) holding its damage points, ringed once its damage level scores; a wave's
         report adds what that wave put on each target ("+4")."""
-        panel(draw, (PAD, top, WIDTH - PAD, top + MAP_HEIGHT), SEA, RULE)
+        style.panel(draw, (PAD, top, WIDTH - PAD, top + MAP_HEIGHT), style.SEA, style.RULE)
         title = _p("map", locale)
-        title_font = fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
-        draw_text(
-            draw, (PAD + 14, top + 10), title, title_font, INK, max_width=WIDTH - 2 * PAD - 28
+        title_font = style.fit_font(title, WIDTH - 2 * PAD - 28, (TEXT, SMALL), "bold")
+        style.draw_text(
+            draw, (PAD + 14, top + 10), title, title_font, style.INK, max_width=WIDTH - 2 * PAD - 28
         )
-        style = side_style(Side.ALLIED)
+        look = style.side_style(Side.ALLIED)
         x0, y0, span_x, span_y = PAD + 50, top + 76, WIDTH - 2 * PAD - 320, MAP_HEIGHT - 116
         for target in self.sheet.targets:
             cx = x0 + span_x * target.map[0] // 100
@@ -165,20 +153,24 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
             points = (view.damage if damage is None else damage).get(target.key, 0)
             level = self.catalog.targets[target.sheet].level(points)
             if level is not None and level.vp > 0:
-                draw.ellipse((cx - 33, cy - 33, cx + 33, cy + 33), outline=ACCENT, width=6)
+                draw.ellipse((cx - 33, cy - 33, cx + 33, cy + 33), outline=style.ACCENT, width=6)
             draw.rounded_rectangle(
                 (cx - 22, cy - 22, cx + 22, cy + 22),
                 radius=5,
-                fill=style.light,
-                outline=style.dark,
+                fill=look.light,
+                outline=look.dark,
                 width=3,
             )
-            draw_text(draw, (cx, cy), str(points), font(TEXT, "bold"), INK, "mm")
+            style.draw_text(draw, (cx, cy), str(points), style.font(TEXT, "bold"), style.INK, "mm")
             x = cx + 40
-            x += draw_text(draw, (x, cy), _p(f"short.{target.key}", locale), font(TEXT), INK, "lm")
+            x += style.draw_text(
+                draw, (x, cy), _p(f"short.{target.key}", locale), style.font(TEXT), style.INK, "lm"
+            )
             added = (gained or {}).get(target.key, 0)
             if added:
-                draw_text(draw, (x + 10, cy), f"+{added}", font(TEXT, "bold"), ACCENT_INK, "lm")
+                style.draw_text(
+                    draw, (x + 10, cy), f"+{added}", style.font(TEXT, "bold"), ACCENT_INK, "lm"
+                )
         return top + MAP_HEIGHT
 
     def _image(
@@ -193,10 +185,12 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
         lines = [
             part
             for line in text
-            for part in wrap(line.replace("**", ""), font(TEXT), WIDTH - 2 * PAD - 28, 3)
+            for part in style.wrap(
+                line.replace("**", ""), style.font(TEXT), WIDTH - 2 * PAD - 28, 3
+            )
         ]
         height = BAR + 16 + MAP_HEIGHT + 16 + 28 + LINE * len(lines) + 16
-        image, draw = canvas(height, WIDTH)
+        image, draw = style.canvas(height, WIDTH)
         shown = wave if wave is not None else view.turn  # a wave's report names its wave
         title_bar(
             image,
@@ -211,12 +205,19 @@ class PearlPresenter(ZeroLogWords, Presenter[PearlView]):
             ),
         )
         y = self._map(draw, view, BAR + 16, locale, gained, damage) + 16
-        panel(draw, (PAD, y, WIDTH - PAD, height - 16), CARD_BG, RULE)
+        style.panel(draw, (PAD, y, WIDTH - PAD, height - 16), style.CARD_BG, style.RULE)
         y += 14
         for line in lines:
-            draw_text(draw, (PAD + 14, y), line, font(TEXT), INK, max_width=WIDTH - 2 * PAD - 28)
+            style.draw_text(
+                draw,
+                (PAD + 14, y),
+                line,
+                style.font(TEXT),
+                style.INK,
+                max_width=WIDTH - 2 * PAD - 28,
+            )
             y += LINE
-        return to_png(image)
+        return style.to_png(image)
 
     def status_board(
         self, view: PearlView, locked: Mapping[str, bool], deadline: str | None, locale: str

@@ -563,7 +563,14 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
 
     # ------------------------------------------------------------------ words
 
-    def option_text(self, scenario: str, field: str, value: str, locale: str) -> str:
+    def option_text(
+        self,
+        scenario: str,
+        field: str,
+        value: str,
+        locale: str,
+        view: WingsViewLike | None = None,
+    ) -> str:
         if field == DAM_START and value.lstrip("-").isdigit():  # DB 8.d: the start's angle
             return dam_heading_words(int(value), locale)
         if field == DAM_LIGHTS:  # DB 6: the searchlight switch
@@ -627,11 +634,18 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             balloons = value.removeprefix("winch:").replace("+", ", ")
             return t("wings.winch.down", locale, balloons=balloons)
         if field.startswith("flak") and value.startswith(FLAK_WORDS):
-            return _flak_words(value, locale)  # opened once the campaign is over
+            # Opened once the campaign is over: over a plane named as its panel named it.
+            return _flak_words(value, locale, _flak_target(view, value))
         if field.startswith("flak") and value.startswith(FLAK_SEALED):
             # Seed A.IV.h: public words must not tell where a shell still waits.
             return t("wings.flak.sealed", locale, code=value.removeprefix(FLAK_SEALED))
         return value
+
+    def step_text(self, field: str, option: Option, locale: str) -> str:
+        """A maneuver card of a program picked card by card: its code, as players write
+        it, and its name in the reader's language ("BL · virage incliné à gauche")."""
+        name = word(f"wings.card.{option.id}", "", locale)
+        return f"{option.label} · {name}" if name else option.label
 
     def option_description(self, field: str, option: Option, locale: str) -> str:
         if option.detail == DAM_START_WORDS or option.detail.startswith(DAM_LIGHTS_WORDS):
@@ -708,8 +722,10 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
             else self.option_text(scenario, decision.field, o.id, locale)
             for o in decision.options
         ]
-        if decision.field.startswith(FLAK_FIELD) and len(decision.options) > 1:
-            # Eight long orders: the gunner's menu says each, the panel only his pick.
+        if decision.field.startswith((FLAK_FIELD, "order", "winch")) and len(decision.options) > 1:
+            # The gunner's eight long orders, a standing order, the winch: the menu says
+            # each with what it does; the panel says only the pick, so its picture stays
+            # near the top of a phone's screen.
             return []
         pilot = decision.options[0].detail if decision.options else ""
         if decision.field.startswith("skill") and pilot:  # whose skill: the seam names him
@@ -759,7 +775,7 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         # Seed E.IV: only this side's own view holds its reserve of Mission Points.
         reserve = (view.data.get("mission") or {}).get("reserve", {}).get(side)
         if reserve and stage not in ("ended", "debrief"):  # spent only while flying
-            before.append(t("wings.reinforce.reserve", locale, mp=reserve))
+            before.append(SMALL_PRINT + t("wings.reinforce.reserve", locale, mp=reserve))
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             before.append(t("wings.shown", locale, slot=slot, card=card))
@@ -783,10 +799,15 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         D.III"), the table their planes by labels ("C2"): which is which, for a side with a
         battery."""
         mission = view.data.get("mission") or {}
-        batteries = [
+        turn = mission.get("turn", 0)
+        batteries = [  # only a battery whose gunner gives an order this turn (A.IV.h)
             g
             for g in (mission.get("ground") or {}).values()
-            if g.get("side") == side and g["kind"] not in ("trench", "caa")
+            if g.get("side") == side
+            and g["kind"] not in ("trench", "caa")
+            and not g.get("destroyed")
+            and not g.get("silenced")
+            and turn >= g.get("ready_turn", 0)
         ]
         enemies = sorted(
             (
@@ -820,7 +841,10 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
                 and plane.get("status") == "flying"
             ):
                 slot = self._slot(view, pid, locale)
-                notes.append(t(f"wings.order-help.{plane['behaviour']}", locale, slot=slot))
+                # Small print: the standing order's menu says what each order does.
+                notes.append(
+                    SMALL_PRINT + t(f"wings.order-help.{plane['behaviour']}", locale, slot=slot)
+                )
         return notes
 
     def board_summary(self, view: WingsViewLike, locale: str) -> str:
@@ -1350,6 +1374,23 @@ def _flak_words(detail: str, locale: str, plane: str | None = None) -> str:
         kind, plane_id, level = parts
         return t(f"wings.flak.{kind}", locale, plane=plane or plane_id, level=level)
     return t(f"wings.flak.{parts[0]}", locale)
+
+
+def _flak_target(view: WingsViewLike | None, detail: str) -> str | None:
+    """The plane an opened flak order ("flak.fire.P4.2") was aimed over, as the gunner's
+    panel named it ("Karl Allmenröder · Albatros D.III"), from the view it is read in: its
+    pilots are the campaign's, so a plane of an earlier mission is still known. None where
+    no view is at hand or the order names no plane the view knows."""
+    parts = detail.removeprefix(FLAK_WORDS).split(".")
+    if view is None or len(parts) != 3:
+        return None
+    pid = parts[1]
+    plane = ((view.data.get("mission") or {}).get("planes") or {}).get(pid) or {}
+    pilot = (view.data.get("pilots") or {}).get(plane.get("pilot") or pid)
+    if pilot is None:
+        return None
+    kind = view.plane_types.get(plane.get("type") or pilot.get("plane") or "")
+    return f"{pilot['name']} · {kind[0]}" if kind is not None else str(pilot["name"])
 
 
 def _aimed_flak(option: Option) -> bool:

@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from rendering.i18n import t
 from rendering.style import font
@@ -84,9 +84,50 @@ def table_map(
     if overlay is not None:
         overlay(image, draw, scale, at)
     if planes:
+        frame = shown_table(at, mission, image.size)
         for plane in sorted((mission.get("planes") or {}).values(), key=lambda p: p["id"]):
-            _plane(draw, at, scale, plane, slots, locale, markers)
+            _plane(draw, at, scale, plane, slots, locale, markers, frame)
     return image
+
+
+Frame = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
+
+
+def shown_table(at: At, mission: Mapping[str, Any], size: tuple[int, int]) -> Frame:
+    """The part of the table a picture shows, in pixels: inside its frame line and the
+    coordinate bands (a zoomed picture shows the table to its own edges)."""
+    table_w, table_h = (float(v) for v in mission["table"])
+    x0, y0, x1, y1 = pixels(at, 0, 0, table_w, table_h)
+    return (max(x0, BAND), max(y0, BAND), min(x1, size[0] - 8), min(y1, size[1] - 8))
+
+
+def plane_label(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    label: str,
+    colour: Any,
+    fnt: ImageFont.FreeTypeFont,
+    gap: float,
+    frame: Frame,
+    below: bool = False,
+) -> None:
+    """A plane's label over it (``below``: under it), inside ``frame``: a plane near the
+    table's top edge has it under, one near the bottom over, one by a side edge has it
+    moved in, so the frame line never crosses it. A paper halo keeps it readable over a
+    neighbour's symbol."""
+    cx, cy = centre
+    left, top, right, bottom = frame
+    tall = fnt.size * 1.2
+    if not below and cy - gap - tall < top + 2:
+        below = True
+    if below and cy + gap + tall > bottom - 2 and cy - gap - tall >= top + 2:
+        below = False
+    half = fnt.getlength(label) / 2 + 3  # the halo
+    x = min(max(cx, left + half + 2), right - half - 2) if right - left > 2 * half else cx
+    draw.text(
+        (x, cy + gap) if below else (x, cy - gap), label, font=fnt, fill=colour,
+        anchor="ma" if below else "md", stroke_width=3, stroke_fill=PAPER,
+    )  # fmt: skip
 
 
 def _zones(
@@ -316,6 +357,7 @@ def _plane(
     slots: Mapping[str, str],
     locale: str,
     markers: Sequence[tuple[float, float]] = (),
+    frame: Frame = (0.0, 0.0, float("inf"), float("inf")),
 ) -> None:
     status = plane["status"]
     if status in ("left", "waiting"):
@@ -354,8 +396,4 @@ def _plane(
         abs(mx - cx) < half + reach and cy - gap - tall - reach < my < cy - gap + reach
         for mx, my in markers
     )
-    # A paper halo keeps the label readable over a neighbour's symbol.
-    draw.text(
-        (cx, cy + gap) if covered else (cx, cy - gap), label, font=fnt, fill=colour,
-        anchor="ma" if covered else "md", stroke_width=3, stroke_fill=PAPER,
-    )  # fmt: skip
+    plane_label(draw, (cx, cy), label, colour, fnt, gap, frame, below=covered)

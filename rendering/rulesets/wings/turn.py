@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from rendering.i18n import t
 from rendering.rulesets.wings.flight import Pose, card_path, dashed, fit_box, mark_spot, step_mark
-from rendering.rulesets.wings.map import SIDE_INK, At, arrow, table_map
+from rendering.rulesets.wings.map import SIDE_INK, At, arrow, plane_label, shown_table, table_map
 from rendering.style import font
 
 FIRE = (200, 30, 30)
@@ -317,6 +317,7 @@ def _planes_at(
 ) -> None:
     """Each plane where it is at time ``t`` (maneuvers, fractions included), with its label."""
     fnt = font(20, "bold")
+    frame = shown_table(at, painter.mission, draw.im.size)
     for pid, steps in sorted(painter.turn.steps.items()):
         pose: Pose | None = None
         for step in steps:
@@ -330,10 +331,7 @@ def _planes_at(
         colour = SIDE_INK.get(side, INK)
         centre = at(pose[0], pose[1])
         arrow(draw, centre, pose[2], scale, colour)
-        draw.text(
-            (centre[0], centre[1] - 0.75 * scale), painter.label(pid), font=fnt, fill=colour,
-            anchor="md", stroke_width=3, stroke_fill=PAPER,
-        )  # fmt: skip
+        plane_label(draw, centre, painter.label(pid), colour, fnt, 0.75 * scale, frame)
 
 
 def _arrowhead(

@@ -1,0 +1,65 @@
+"""A Wings program picked card by card (``engine.rulesets.wings.card_by_card``): walking
+the menus reaches exactly the plain programs the rules let a plane fly (``check_program``),
+each read back as the written program it is; a card left out says why."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.rulesets import Registry
+from engine.ruleset import join_steps
+from engine.rulesets.wings.program import check_program
+from engine.rulesets.wings.state import Program
+
+WINGS = Registry().get("wings").rules
+
+
+def _walk(state: object, decision: object, picks: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    step = WINGS.next_step(state, decision, picks)
+    if step is None:
+        return {picks}
+    found: set[tuple[str, ...]] = set()
+    for option in step.options:
+        found |= _walk(state, decision, (*picks, option.id))
+    return found
+
+
+def test_the_menus_reach_every_legal_plain_program_and_no_other() -> None:
+    state = WINGS.new("wings-1917", "card-by-card")
+    mission = state.camp.mission
+    programs = [d for d in WINGS.pending(state) if d.input == "steps"]
+    assert programs and all(d.steps == 3 for d in programs)
+    for decision in programs[:2]:
+        plane = mission.planes[decision.field.partition(":")[2]]
+        deck = WINGS.catalog.maneuver_decks[WINGS.catalog.planes[plane.type].deck]
+        codes = list(dict.fromkeys(card.code for card in deck.cards))
+        legal = {
+            cards
+            for cards in itertools.product(codes, repeat=3)
+            if not check_program(
+                WINGS.catalog, plane, Program(cards=cards), mission.rules, mission.turn
+            )
+        }
+        walked = _walk(state, decision)
+        assert walked == legal and 0 < len(legal) < len(codes) ** 3
+        for cards in sorted(walked)[:: max(1, len(walked) // 20)]:
+            value = WINGS.read_text(state, decision, join_steps(cards))
+            assert isinstance(value, str) and WINGS.accept(state, decision, value) is None
+            assert WINGS.steps_of(state, decision, value) == cards
+
+
+def test_a_card_left_out_says_why() -> None:
+    state = WINGS.new("wings-1917", "card-by-card")
+    decision = next(d for d in WINGS.pending(state) if d.input == "steps")
+    first = WINGS.next_step(state, decision, ())
+    assert first is not None
+    after_im = WINGS.next_step(state, decision, ("IM",)) if first.allows("IM") else None
+    if after_im is not None:  # an Immelmann is followed by a straight
+        assert {e.reason for e in after_im.excluded} >= {"straight-after-immelmann"}
+    climbed = WINGS.next_step(state, decision, ("CL",)) if first.allows("CL") else None
+    if climbed is not None:
+        assert not climbed.allows("CL")
+        reason = next(e.reason for e in climbed.excluded if e.id == "CL")
+        assert reason == "one-climb-per-turn"
+    refusal = WINGS.read_text(state, decision, "S S")
+    assert not isinstance(refusal, str)
