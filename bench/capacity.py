@@ -66,7 +66,7 @@ from bench.common import machine, median, percentile, rss_mib
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
-from bot import service_rounds
+from bot import collector, service_rounds
 from bot.runtime import freeze_start_up
 
 P99_TARGET_MS = 50.0
@@ -272,6 +272,7 @@ async def run(args: argparse.Namespace) -> None:
             f"{median(writes):.2f} ms ({len(reads)} each, alternating)"
         )
         freeze_start_up()
+        collector.install()  # the bot's GC policy (bot.commands.run_bot installs it too)
         pauses: list[float] = []
         gc.callbacks.append(_full_pause_probe(pauses))
         start, cpu = time.perf_counter(), time.process_time()

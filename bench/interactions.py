@@ -209,16 +209,23 @@ async def pump_loop(bot: SortieBot, stop: asyncio.Event) -> None:
 # the clicking player sees. Work after it (the round message in the channel, the outbox's
 # pump) is the rest of "settled".
 ANSWERED: list[float] = [0.0]
+# When the bot first acknowledged it (a deferral counts: what Discord's three seconds and
+# the click's spinner wait for); ``None`` until then. Reset by ``timed``.
+ACKNOWLEDGED: list[float | None] = [None]
 
 
-def _stamped(owner: Any, name: str) -> None:
+def _stamped(owner: Any, name: str, *, last: bool = True) -> None:
     real = getattr(owner, name)
 
     async def answer(*args: Any, **kwargs: Any) -> Any:
         try:
             return await real(*args, **kwargs)
         finally:
-            ANSWERED[0] = time.perf_counter()
+            now = time.perf_counter()
+            if last:
+                ANSWERED[0] = now
+            if ACKNOWLEDGED[0] is None:
+                ACKNOWLEDGED[0] = now
 
     setattr(owner, name, answer)
 
@@ -230,6 +237,7 @@ for _owner, _name in (
     (discord.Webhook, "send"),
 ):
     _stamped(_owner, _name)
+_stamped(discord.InteractionResponse, "defer", last=False)
 
 
 # What each action costs, counted rather than timed: the requests the bot makes to Discord
@@ -269,6 +277,7 @@ async def timed(call: Any, env: simcord.Env, name: str | None = None) -> tuple[f
     harness, every thread: steadier than wall time on a shared machine)."""
     cpu = time.process_time()
     start = ANSWERED[0] = time.perf_counter()
+    ACKNOWLEDGED[0] = None
     COUNTING[0] = name
     try:
         await call

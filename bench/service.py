@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import line, machine, median, percentile, rss_mib, verdict
 from bench.load import Actor, LoadResult, create_actors, open_loop, rates_met
+from bot import collector
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import freeze_start_up
@@ -160,6 +161,7 @@ async def load(args: argparse.Namespace, folder: str) -> None:
         )
     )
     freeze_start_up()  # as the bot does once ready, before any campaign is loaded
+    collector.install()  # the bot's GC policy (bot.commands.run_bot installs it too)
     pauses: list[float] = []
     gc.callbacks.append(_full_pause_probe(pauses))
     start = time.perf_counter()

@@ -65,6 +65,7 @@ def _database_problem(settings: Settings) -> str | None:
 
 
 async def run_bot(settings: Settings) -> int:
+    from bot import collector
     from bot.client import build_bot
     from bot.clock import SystemClock
     from bot.i18n import set_default_locale
@@ -75,6 +76,7 @@ async def run_bot(settings: Settings) -> int:
         print(refusal, file=sys.stderr)
         return 2
     set_default_locale(settings.default_locale)
+    collector.install()  # no full collection walks the caches' contents again and again
     # The database is opened (and migrated) before logging in to Discord: a server that
     # cannot be reached, or a database that cannot be used, is said at once, and the bot
     # never shows online with nothing behind it. The bot closes it when it closes.

@@ -22,12 +22,15 @@ MIB = 1024 * 1024
 
 
 def budget_bytes(share: float) -> int:
-    """``share`` of the cache budget (``SORTIE_CACHE_MB``, 96 MiB by default) in bytes.
+    """``share`` of the cache budget (``SORTIE_CACHE_MB``, 80 MiB by default) in bytes.
 
-    96 MiB holds the panels of about 1,000 campaigns early in their game and keeps the
-    process under issue 13's 200 MB at 1,000 campaigns.
+    The estimates are 0.88 to 1.00 of what the caches hold (bench/memory.py --trace); the
+    process holds about 60 MiB before any campaign and about 40 MiB more than the caches'
+    estimate once they have churned (the allocator keeps partly used arenas). With 800
+    campaigns at rounds 8 to 20, 80 MiB kept RSS at 176 MiB (185 MB; 96 MiB gave 198 MiB,
+    past issue 29's 200 MB).
     """
-    return int(float(os.environ.get("SORTIE_CACHE_MB", "96")) * MIB * share)
+    return int(float(os.environ.get("SORTIE_CACHE_MB", "80")) * MIB * share)
 
 
 class SizedLru(Generic[K, V]):

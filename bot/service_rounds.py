@@ -77,9 +77,25 @@ _StateKey = tuple[int, int, int, int, str, int]
 # Bytes a parsed state takes per character of its stored text (snapshot plus history
 # rows): 5.6 to 8.8 measured with tracemalloc on Coral Sea and Midway states, turns 0 to 6.
 STATE_BYTES_PER_CHAR = 9
-# Bytes one memoised engine result (pending decisions, a side's view) takes: 17 to 23 KiB
-# measured the same way on the same states.
-PART_BYTES = 24 * 1024
+# Bytes one memoised engine result takes, from its state's snapshot text (``part_bytes``),
+# measured with tracemalloc over 400 campaigns at rounds 8 to 20 (bench/memory.py): a
+# round's pending decisions 3 to 30 KiB (land's 16 KiB whatever its snapshot), a side's
+# view 1 to 165 KiB, 10 bytes per snapshot character for Wings, whose views copy their
+# state; a carrier or land view shares most of its objects with its state, which it keeps
+# alive once the state is evicted. A flat 24 KiB per result put the caches at 0.62 of
+# what they held, and RSS past 200 MB.
+PART_BYTES = 8 * 1024
+PENDING_BYTES = 12 * 1024
+PENDING_BYTES_PER_CHAR = 4
+VIEW_BYTES_PER_CHAR = 11
+
+
+def part_bytes(part: str, snapshot_chars: int) -> int:
+    """The estimated bytes of a memoised result (``_Memo``): ``part`` is "pending" or a
+    view's, ``snapshot_chars`` the length of the snapshot its state was parsed from."""
+    if part == "pending":
+        return PENDING_BYTES + PENDING_BYTES_PER_CHAR * snapshot_chars
+    return PART_BYTES + VIEW_BYTES_PER_CHAR * snapshot_chars
 
 
 class _States:
@@ -251,7 +267,7 @@ class _Memo:
         if hit is not None:
             return hit
         value = make()
-        self._items.put((key, part), (rules, value), PART_BYTES)
+        self._items.put((key, part), (rules, value), part_bytes(part, len(key[4])))
         return value
 
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -16,11 +14,6 @@ from bot.service_model import CampaignInfo, ServiceError
 
 log = logging.getLogger("sortie.cogs")
 
-T = TypeVar("T")
-
-# Discord drops an interaction not acknowledged within 3 s. Work that usually takes a few
-# milliseconds answers with its result in one response; past this, it is deferred first.
-DEFER_AFTER = 1.5
 
 if TYPE_CHECKING:
     from bot.runtime import Services
@@ -132,28 +125,6 @@ async def campaign_of_component(
         return None
     answer_in(interaction, info.locale)  # the card's or panel's language from here on
     return info
-
-
-def clicked_at() -> float:
-    """When a handler started on a click, on the clock ``in_time`` counts from."""
-    return asyncio.get_running_loop().time()
-
-
-async def in_time(
-    interaction: discord.Interaction[Any], work: Awaitable[T], since: float | None = None
-) -> T:
-    """``work``'s result; if it is not done within ``DEFER_AFTER`` of ``since`` (the click,
-    from ``clicked_at``; else now), the interaction (a component's) is deferred meanwhile, so
-    a slow one (a lock that resolves the round) still gets its answer within Discord's three
-    seconds, reads made before ``work`` included. ``work`` must not answer the interaction
-    itself."""
-    task = asyncio.ensure_future(work)
-    left = DEFER_AFTER - (0.0 if since is None else asyncio.get_running_loop().time() - since)
-    # Past the delay already (slow reads before ``work``): defer at once, without waiting.
-    done = (await asyncio.wait({task}, timeout=left))[0] if left > 0 else set()
-    if not done and not interaction.response.is_done():
-        await interaction.response.defer()
-    return await task
 
 
 async def edit_message(interaction: discord.Interaction[Any], **fields: Any) -> None:

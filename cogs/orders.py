@@ -17,10 +17,9 @@ the cog refuse a click made on another side's panel (a forged request) instead o
 applying another side's option list to the clicker's own side. The round in the id makes
 a panel from a past round answer "this round is over", change nothing and turn read-only.
 
-Every click that touches the game is deferred at once, then the panel is edited in place,
-except Lock, which answers with the locked panel itself (one response) unless it is still
-running after ``common.DEFER_AFTER`` (the Lock that completes a round resolves it); the
-round message and the reveal follow from the outbox after the answer. Refusals are one
+Every click that touches the game is deferred at once, Lock included (the Lock that
+completes a round resolves it), then the panel is edited in place; the round message and
+the reveal follow from the outbox after the answer. Refusals are one
 ephemeral sentence in the campaign's language, like the panel it answers: a player whose
 client is in English reads a French campaign's refusals in French, as its panel is. The
 DM the outbox sends is drawn here too (``panel_message``), so it reads like its edits.
@@ -369,21 +368,23 @@ async def on_lock(
     side: str,
     version: str = "",
 ) -> None:
-    # Not deferred: a lock takes milliseconds, so the locked panel itself is the answer
-    # (one response instead of a deferral and an edit); only a lock still running after
-    # DEFER_AFTER (one that resolves a long round) is deferred meanwhile. The delay counts
-    # from the click: slow reads before the lock count towards Discord's three seconds.
-    # The lock checks the clicked panel's side and round itself and returns the panel it
-    # leaves, so the click costs one read (the campaign) and one write, nothing re-read.
-    started = common.clicked_at()
+    # Acknowledged at once, before anything is read or written, like every other click:
+    # the player's click is answered in about the time of a no-op, whatever the lock
+    # costs (a durable write, the panel, a resolution when it is the round's last). The
+    # panel then turns "locked" in place, only once the lock is on disk: a crash between
+    # the two leaves the panel as it was, never a "locked" that storage does not hold.
+    await interaction.response.defer()
     info = await common.campaign_of_component(interaction, campaign_id)
     if info is None:
         return
     svc = common.campaigns(interaction)
     # A panel drawn before version checks existed carries none: it is redrawn first.
-    lock = svc.lock(campaign_id, interaction.user.id, round_id, version=version, panel_side=side)
+    # The lock checks the clicked panel's side and round itself and returns the panel it
+    # leaves, so the click costs one read (the campaign) and one write, nothing re-read.
     try:
-        result = await common.in_time(interaction, lock, since=started)
+        result = await svc.lock(
+            campaign_id, interaction.user.id, round_id, version=version, panel_side=side
+        )
     except ServiceError as exc:
         await _refused(interaction, info, round_id, exc)
     if result.panel is not None:

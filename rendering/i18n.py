@@ -120,6 +120,8 @@ class _Blanks(dict[str, Any]):
 def t(key: str, locale: Any = None, **params: Any) -> str:
     lang = normalize(locale)
     text = _text(lang, key, params) or _text("en", key, params) or key
+    if "{" not in text:
+        return text  # nothing to fill: most words of a panel's menus
     try:
         return text.format_map(_Blanks(params))
     except (KeyError, IndexError, AttributeError, ValueError):

@@ -7,6 +7,7 @@ are translated when the locale file knows them and shown as given otherwise.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -120,7 +121,7 @@ def doctrine_name(name: str, locale: str) -> str:
     return tr_or(f"doctrine.{slug(name)}", locale, name)
 
 
-def flight_ops_text(value: str | None, locale: str, place: dict[str, str] | None = None) -> str:
+def flight_ops_text(value: str | None, locale: str, place: Mapping[str, str] | None = None) -> str:
     """ "large:allied-fleet" -> "Large Strike → Allied carrier fleet"."""
     if not value:
         return tr("unknown", locale)

@@ -59,11 +59,16 @@ EXPECTED = {
         r"^\s+2\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+/\d+\s+[\d.]+/[\d.]+",
     ],
     "players": [
-        r"^first lock\s+[\d.]+\s+[\d.]+\s+[\d.]+\s.*answer x noop <= 3: (meets|MISSES)",
-        r"^resolving lock\s+[\d.]+\s.*answer x noop <= 3: (meets|MISSES)",
-        r"^status\s+[\d.]+\s.*answer x noop <= 3: (meets|MISSES)",
+        r"^first lock\s+[\d.]+\s+[\d.]+\s+[\d.]+\s.*acknowledged x noop answer <= 3: "
+        r"(meets|MISSES)",
+        r"^resolving lock\s+[\d.]+\s.*acknowledged x noop answer <= 3: (meets|MISSES)",
+        r"^status\s+[\d.]+\s.*acknowledged x noop answer <= 3: (meets|MISSES)",
         r"^event loop, per callback while timed",
         r"^garbage collection: \d+ collections, longest pause",
+    ],
+    "memory": [
+        r"^caches estimate [\d.]+ MiB: parsed states [\d.]+ MiB",
+        r"^RSS: after start-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
     ],
     "capacity": [
         r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+\s+p99 x\d+ the write floor, load",

@@ -7,7 +7,6 @@ on everything a player does goes through Discord: the DM panel's selects and but
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -308,8 +307,8 @@ async def test_play_a_whole_turn_through_dm_panels(world: World) -> None:
         # Alice locks: her panel turns read-only, shows her receipt and waits for Bob.
         panel = dm_panel(table.alice_user)
         result = await lock(table.alice_user, panel)
-        # Answered with the locked panel itself, one response (no deferral: a lock is quick).
-        assert result.acknowledged and not result.deferred
+        # Acknowledged at once (a deferral, before the lock's write), then the panel edited.
+        assert result.acknowledged and result.deferred
         assert not result.followups
         panel = refreshed(table.alice_user, panel)
         assert is_disabled(panel, "sortie:o:") and is_disabled(panel, "sortie:lock:")
@@ -592,69 +591,38 @@ async def test_a_second_player_drafts_but_only_the_commander_locks(world: World)
         assert not is_disabled(alice_view.message, "sortie:lock:")
 
 
-async def _locked_late(
-    world: World,
-    env: simcord.Env,
-    monkeypatch: pytest.MonkeyPatch,
-    defer_after: float,
-    slowed: str,
-    slow: Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]],
-) -> tuple[Table, discord.Message]:
-    """Alice picks her orders and clicks Lock while the service's ``slowed`` call is made
-    slow by ``slow``: the click is deferred, and the panel still ends locked."""
-    from cogs import common
-
-    table = await open_table(world, env)
-    svc = world.services.campaigns
-    panel = dm_panel(table.alice_user)
-    await choose_all(table.alice_user, panel, PICKS[JAPANESE])
-    panel = refreshed(table.alice_user, panel)
-    monkeypatch.setattr(common, "DEFER_AFTER", defer_after)
-    monkeypatch.setattr(svc, slowed, slow(getattr(svc, slowed)))
-    result = await lock(table.alice_user, panel)
-    assert result.deferred
-    panel = refreshed(table.alice_user, panel)
-    assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
-    return table, panel
-
-
-async def test_a_slow_lock_is_deferred_then_shows_the_locked_panel(
+async def test_a_lock_is_acknowledged_first_and_shows_locked_only_once_stored(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A lock normally answers with the locked panel in one response; one that outlasts
-    the deferral delay (a long resolution) is deferred first, and still ends locked."""
-
-    def slower(real_lock: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        async def slow_lock(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(0.2)
-            return await real_lock(*args, **kwargs)
-
-        return slow_lock
-
+    """A Lock's click is acknowledged before anything is read or written; the panel turns
+    "locked" only after the lock is stored: a lock that fails on its way to the disk (the
+    bot crashing there, say) leaves the panel open and no receipt, and the next click locks."""
     async with simcord.run(world.new_bot()) as env:
-        table, panel = await _locked_late(world, env, monkeypatch, 0.05, "lock", slower)
-        receipts = await world.services.campaigns.receipts(table.campaign_id, table.alice.id)
+        table = await open_table(world, env)
+        svc = world.services.campaigns
+        panel = dm_panel(table.alice_user)
+        await choose_all(table.alice_user, panel, PICKS[JAPANESE])
+        panel = refreshed(table.alice_user, panel)
+
+        real_lock = svc.lock
+
+        async def failing_lock(*args: Any, **kwargs: Any) -> Any:
+            raise OSError("disk gone")
+
+        monkeypatch.setattr(svc, "lock", failing_lock)
+        result = await lock(table.alice_user, panel)
+        assert result.deferred  # the click was answered before the lock was tried
+        panel = refreshed(table.alice_user, panel)
+        assert "Locked" not in panel.content and not is_disabled(panel, "sortie:lock:")
+        assert await svc.receipts(table.campaign_id, table.alice.id) == []
+
+        monkeypatch.setattr(svc, "lock", real_lock)
+        result = await lock(table.alice_user, panel)
+        assert result.deferred
+        panel = refreshed(table.alice_user, panel)
+        assert "Locked" in panel.content and is_disabled(panel, "sortie:lock:")
+        receipts = await svc.receipts(table.campaign_id, table.alice.id)
         assert receipts[0].receipt[:8] in panel.content
-
-
-async def test_slow_reads_before_a_lock_count_towards_the_deferral(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The deferral delay runs from the click, not from the lock: a busy database that
-    slows the campaign read before a quick lock still gets the click deferred in time."""
-    reads: list[int] = []
-
-    def slower(real_info: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        async def slow_info(*args: Any, **kwargs: Any) -> Any:
-            reads.append(1)
-            if len(reads) == 1:  # the read before the lock; the lock itself stays quick
-                await asyncio.sleep(0.2)
-            return await real_info(*args, **kwargs)
-
-        return slow_info
-
-    async with simcord.run(world.new_bot()) as env:
-        await _locked_late(world, env, monkeypatch, 0.1, "info", slower)
 
 
 async def test_status_shows_the_round_messages_board_without_drawing_it_again(

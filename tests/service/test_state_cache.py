@@ -43,7 +43,10 @@ async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -
     # 1,000 of them, and their pending decisions and both sides' views.
     states = service_rounds._states
     assert states._items.budget >= 1000 * service_rounds.STATE_BYTES_PER_CHAR * 1000
-    assert service_rounds._memo._items.budget >= 1000 * 3 * service_rounds.PART_BYTES
+    per_campaign = service_rounds.part_bytes("pending", 1000) + 2 * service_rounds.part_bytes(
+        "view:allied", 1000
+    )
+    assert service_rounds._memo._items.budget >= 1000 * per_campaign
     cid = await env.campaign()
     panel = await env.svc.panel(cid, JAP)
     assert panel.decisions

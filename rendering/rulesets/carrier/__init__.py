@@ -43,14 +43,21 @@ def side_text(side: str, locale: str) -> str:
 class CarrierPresenter(ZeroLogWords, Presenter[View]):
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._place_names: dict[tuple[str, str], Mapping[str, str]] = {}
 
     # ------------------------------------------------------------------ words
 
-    def place_names(self, scenario: str, locale: str) -> dict[str, str]:
-        return {
-            place.key: place_label(place.key, locale, place.name)
-            for place in self.catalog.scenarios[scenario].places
-        }
+    def place_names(self, scenario: str, locale: str) -> Mapping[str, str]:
+        # Asked for every option of every flight-operations menu of every panel: made once
+        # per scenario and language (the words are read at start-up and never change).
+        names = self._place_names.get((scenario, locale))
+        if names is None:
+            names = {
+                place.key: place_label(place.key, locale, place.name)
+                for place in self.catalog.scenarios[scenario].places
+            }
+            self._place_names[(scenario, locale)] = names
+        return names
 
     def option_text(
         self, scenario: str, field: str, value: str, locale: str, view: object = None
