@@ -79,9 +79,9 @@ _StateKey = tuple[int, int, int, int, str, int]
 STATE_BYTES_PER_CHAR = 9
 # Bytes one memoised engine result takes, from its state's snapshot text (``part_bytes``),
 # measured with tracemalloc over 400 campaigns at rounds 8 to 20 (bench/memory.py): a
-# round's pending decisions 3 to 30 KiB (land's 16 KiB whatever its snapshot), a side's
-# view 1 to 165 KiB, 10 bytes per snapshot character for Wings, whose views copy their
-# state; a carrier or land view shares most of its objects with its state, which it keeps
+# round's pending decisions 3 to 30 KiB (one game's 16 KiB whatever its snapshot), a
+# side's view 1 to 165 KiB, 10 bytes per snapshot character for a game whose views copy
+# their state; a view that shares most of its objects with its state keeps that state
 # alive once the state is evicted. A flat 24 KiB per result put the caches at 0.62 of
 # what they held, and RSS past 200 MB.
 PART_BYTES = 8 * 1024
