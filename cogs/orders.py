@@ -468,6 +468,16 @@ class _OnPanel:
         return control(int(match["campaign"]), int(match["round"]), match["side"], **more)
 
 
+def picked(select: discord.ui.Select[Any], interaction: discord.Interaction[Any]) -> list[str]:
+    """What the player picked in a select; a select rebuilt from its custom id may not
+    hold the picks, which the interaction's own data always carries."""
+    values = list(select.values)
+    data: Any = interaction.data
+    if not values and isinstance(data, dict):
+        values = [str(v) for v in data.get("values", [])]
+    return values
+
+
 class FieldSelect(
     _OnPanel,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -491,10 +501,7 @@ class FieldSelect(
         self.field = field
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values)
-        data: Any = interaction.data
-        if not values and isinstance(data, dict):
-            values = [str(v) for v in data.get("values", [])]
+        values = picked(self.item, interaction)
         await _guarded(
             interaction,
             on_select(interaction, self.campaign_id, self.round_id, self.side, self.field, values),

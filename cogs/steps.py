@@ -40,6 +40,7 @@ from cogs.orders import (
     _refused,
     _show,
     one_pick,
+    picked,
     select_options,
 )
 
@@ -153,15 +154,11 @@ class StepSelect(
         return cls.of(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values)
-        data: Any = interaction.data
-        if not values and isinstance(data, dict):
-            values = [str(v) for v in data.get("values", [])]
         await common.guarded(
             interaction,
             on_step(
                 interaction, self.campaign_id, self.round_id, self.side, self.field,
-                self.step, self.token, values,
+                self.step, self.token, picked(self.item, interaction),
             ),
         )  # fmt: skip
 
@@ -177,12 +174,6 @@ class RestartButton(_PanelButton, template=rf"sortie:sx:{IDS}:{SIDE}:{FIELD}"):
         self, campaign_id: int, round_id: int, side: str, *, version: str = "", **more: Any
     ) -> str:
         return f"sortie:sx:{campaign_id}:{round_id}:{side}:{more.get('field', '')}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> RestartButton:
-        return cls(int(match["campaign"]), int(match["round"]), match["side"], field=match["field"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await common.guarded(
