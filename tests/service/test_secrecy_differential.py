@@ -35,7 +35,7 @@ from bot.service_rounds import state_of
 from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
 from tests import skirmish
-from tests.service.support import CHANNEL, GUILD, Env, receipt_without_choice
+from tests.service.support import CHANNEL, GUILD, Env
 
 GM = 9
 USERS = (11, 22, 33, 44)
@@ -271,6 +271,7 @@ async def test_a_choice_half_built_in_steps_is_invisible_to_others(
     tmp_path: Path,
     catalog: Catalog,
     monkeypatch: pytest.MonkeyPatch,
+    choice_free_receipts: None,
     ruleset: str,
     field: str,
     side: str,
@@ -278,7 +279,6 @@ async def test_a_choice_half_built_in_steps_is_invisible_to_others(
     """The half-built choice is the side's draft: its first step, picked otherwise in the
     two runs (the same whole choice drafted after), changes nothing anyone else receives,
     at any step, though the side's own panel shows each run's pick."""
-    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
     skirmish.register(monkeypatch)
     records, built = [], []
     for pick in (0, 1):
@@ -295,12 +295,11 @@ async def test_a_choice_half_built_in_steps_is_invisible_to_others(
 async def test_one_secret_choice_is_invisible_to_others_until_it_opens(
     tmp_path: Path,
     catalog: Catalog,
-    monkeypatch: pytest.MonkeyPatch,
+    choice_free_receipts: None,
     ruleset: str,
     field: str,
     side: str,
 ) -> None:
-    monkeypatch.setattr("bot.service_rounds.receipt_of", receipt_without_choice)
     runs = []
     for pick in (0, 1):
         clock = ManualClock(datetime(2025, 6, 1, 12, 0, tzinfo=UTC))
