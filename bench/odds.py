@@ -25,15 +25,17 @@ Target (issue 13): 1,000 samples <= 1 s.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import line, machine, median, verdict
+from bench.common import line, machine, median, percentile, verdict
 from bench.engine import reference_floor
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
@@ -43,6 +45,8 @@ from engine.zero.loader import default_catalog
 TARGET_S = 1.0
 CHUNK = 50
 FLOOR_PER_CHUNK = 10  # 20 chunks of a 1,000-sample run give 200 floor samples
+TICK_S = 0.001  # the event loop's ticker beside a running preview
+STEP_WORK = 20_000  # its work after each tick: about 1 ms of pure Python on an idle core
 
 
 def plain_turn(rules: CarrierRules, state: State, index: int) -> float:
@@ -64,32 +68,24 @@ def plain_turn(rules: CarrierRules, state: State, index: int) -> float:
 def pooled(
     rules: CarrierRules, state: State, picks: dict[str, str], samples: int, runs: int
 ) -> None:
-    """Whole previews through the panel's worker processes: wall seconds, same figures?"""
+    """Whole previews through the panel's worker processes, shared out as the panel shares
+    them (``bot.odds.sharing``): wall seconds, same figures?"""
     from dataclasses import asdict
 
     from bot import odds as panel_odds
 
     processes = panel_odds.workers()
-    parts = panel_odds.CHUNKS_PER_WORKER * processes  # as the panel shares them out
-    hidden = ("doctrine",)
+    question = panel_odds.Ask(rules, state, "japanese", picks, ("doctrine",), "", "en")
 
     def spread(size: int, seed: str) -> Any:
-        return rules.odds(
-            state,
-            "japanese",
-            picks,
-            hidden,
-            samples=size,
-            seed=seed,
-            spread=panel_odds._spread,
-            parts=parts,
-        )
+        # Through the pool whatever the size (``--quick``), shared out as the panel's are.
+        sharing = panel_odds.sharing(max(size, panel_odds.SPREAD_FROM))
+        return replace(question, seed=seed).play(size, **sharing)
 
     spread(processes * 20, "pool-warm-up")  # starts the processes, loads their catalog
     check = min(samples, 200)
-    same = asdict(spread(check, "pool-check")) == asdict(
-        rules.odds(state, "japanese", picks, hidden, samples=check, seed="pool-check")
-    )
+    one_thread = replace(question, seed="pool-check").play(check)
+    same = one_thread is not None and asdict(spread(check, "pool-check")) == asdict(one_thread)
     walls: list[float] = []
     for index in range(runs):
         start = time.perf_counter()
@@ -108,7 +104,87 @@ def pooled(
     )
 
 
-def run(scenario: str, samples: int, pool_runs: int) -> None:
+def _work(steps: int) -> None:
+    """Pure-Python work standing for an interaction the event loop handles."""
+    total = 0
+    for i in range(steps):
+        total += i * i
+
+
+async def _lateness(stop: asyncio.Event, late: list[float]) -> None:
+    """Until ``stop``: the event loop sleeps 1 ms, then does ``STEP_WORK`` of work; each
+    step's wall seconds (wake-up and work), what an interaction meets as the loop runs."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(TICK_S)
+        _work(STEP_WORK)
+        late.append(time.perf_counter() - start)
+
+
+async def _beside(question: Any, rounds: int, where: str) -> tuple[list[float], list[float]]:
+    """Event-loop lateness while panel previews run as the button runs them (``bot.odds.run``,
+    from the event loop), each preview's wall seconds; ``where``: "pool" or "thread"."""
+    from bot import odds as panel_odds
+
+    sharing = panel_odds.sharing
+    if where == "thread":  # what main did on two cores until s13
+        panel_odds.sharing = lambda samples: {"spread": None, "parts": 1}  # type: ignore[assignment]
+    late: list[float] = []
+    walls: list[float] = []
+    try:
+        for index in range(rounds):
+            stop = asyncio.Event()
+            ticker = asyncio.create_task(_lateness(stop, late))
+            start = time.perf_counter()
+            seed = f"loop|{question.state.scenario}|{where}|{index}"  # never a cached answer
+            await panel_odds.run(replace(question, seed=seed), 0, index)
+            walls.append(time.perf_counter() - start)
+            stop.set()
+            await ticker
+    finally:
+        panel_odds.sharing = sharing  # type: ignore[assignment]
+    return late, walls
+
+
+def event_loop(rules: CarrierRules, state: State, picks: dict[str, str], rounds: int) -> None:
+    """The bot's event loop while a panel's preview runs (``bot.odds.SAMPLES`` plays), in
+    the worker process as the bot runs it and, for comparison, in a thread of the bot (what
+    a 2-core bot did before s13); the floor is the same ticker with nothing running."""
+    from bot import odds as panel_odds
+
+    question = panel_odds.Ask(rules, state, "japanese", picks, ("doctrine",), "", "en")
+
+    async def measure() -> dict[str, tuple[list[float], list[float]]]:
+        floor: list[float] = []
+        stop = asyncio.Event()
+        ticker = asyncio.create_task(_lateness(stop, floor))
+        await asyncio.sleep(1.0)
+        stop.set()
+        await ticker
+        return {
+            "floor": (floor, []),
+            "pool": await _beside(question, rounds, "pool"),
+            "thread": await _beside(question, rounds, "thread"),
+        }
+
+    found = asyncio.run(measure())
+    base = median(found["floor"][0])
+    for where, (steps, walls) in found.items():
+        label = {"floor": "nothing running", "pool": "worker process", "thread": "bot thread"}
+        wall = f", preview wall median {statistics.median(walls):.2f} s" if walls else ""
+        p99 = f"p99 {percentile(steps, 0.99) * 1000:.1f} ms, " if len(steps) >= 100 else ""
+        print(
+            line(
+                f"event loop, {label[where]} ({state.scenario})",
+                f"a step (1 ms sleep + work) p50 {median(steps) * 1000:.2f} ms "
+                f"(x{median(steps) / base:.2f} the floor), {p99}worst "
+                f"{max(steps) * 1000:.1f} ms over {len(steps)}{wall}",
+                *(("worst <= 20 ms", verdict(max(steps) * 1000, 20.0)) if walls else ()),
+            )
+        )
+
+
+def run(scenario: str, samples: int, pool_runs: int, loop_runs: int) -> None:
     rules = CarrierRules(default_catalog())
     state = rules.new(scenario, "bench-odds")
     flight_ops = next(
@@ -153,18 +229,27 @@ def run(scenario: str, samples: int, pool_runs: int) -> None:
     )
     if pool_runs:
         pooled(rules, state, picks, samples, pool_runs)
+    if loop_runs:
+        event_loop(rules, state, picks, loop_runs)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("samples", nargs="?", type=int, default=1000)
     parser.add_argument("--pool-runs", type=int, default=5, help="previews through the pool")
+    parser.add_argument(
+        "--loop-runs", type=int, default=3, help="panel previews beside the event loop, each way"
+    )
     parser.add_argument("--quick", action="store_true", help="100 samples, for the smoke test")
     args = parser.parse_args()
     samples, pool_runs = (100, 1) if args.quick else (args.samples, args.pool_runs)
+    loop_runs = 1 if args.quick else args.loop_runs
     print(f"machine: {machine()}")
     for scenario in ("coral-sea", "midway"):
-        run(scenario, samples, pool_runs)
+        run(scenario, samples, pool_runs, loop_runs)
+    from bot import odds as panel_odds
+
+    panel_odds.shut_down()
 
 
 if __name__ == "__main__":

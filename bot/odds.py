@@ -228,14 +228,25 @@ def shut_down() -> None:
         pool.shutdown(wait=True)
 
 
+def sharing(samples: int) -> dict[str, Any]:
+    """How a preview of ``samples`` plays (``Ask.play``'s ``spread`` and ``parts``).
+
+    In the worker processes, never in the bot's own: a thread of the bot would share its
+    interpreter lock with the event loop for the whole preview. With one process it takes
+    the question whole and plays it there; with more, several runs per process (one slowed
+    by the machine's other work takes fewer of them)."""
+    if samples < SPREAD_FROM:
+        return {"spread": None, "parts": 1}
+    processes = workers()
+    return {"spread": _spread, "parts": CHUNKS_PER_WORKER * processes if processes > 1 else 1}
+
+
 def simulate(question: Ask, samples: int) -> Odds | None:
     key = (question.rules.key, question.seed, samples)
     found = _recent.get(key)
     if found is not None:
         return found
-    # Several runs per process: one slowed by the machine's other work takes fewer of them.
-    parts = CHUNKS_PER_WORKER * workers() if samples >= SPREAD_FROM and workers() > 1 else 1
-    result = question.play(samples, spread=_spread if parts > 1 else None, parts=parts)
+    result = question.play(samples, **sharing(samples))
     if result is not None:
         _recent[key] = result
         while len(_recent) > RECENT:

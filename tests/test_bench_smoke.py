@@ -80,6 +80,7 @@ EXPECTED = {
         r"^preview 1000 samples \(midway\)\s+x[\d.]+ .*[\d.]+ s.*\[target <= 1 s: "
         + VERDICT
         + r"\]",
+        r"^event loop, worker process \(midway\)\s+a step .* worst [\d.]+ ms.*preview wall",
     ],
 }
 

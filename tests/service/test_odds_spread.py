@@ -180,3 +180,26 @@ def test_a_pool_in_use_or_recently_used_is_kept(
     assert not odds.release_idle() and odds._workers is not None  # a preview is running
     monkeypatch.setattr(odds, "_in_use", 0)
     assert odds.release_idle() and odds._workers is None
+
+
+@pytest.mark.usefixtures("fresh_pool")
+def test_with_one_worker_process_the_whole_preview_plays_there(
+    rules: CarrierRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 2-core bot has one preview process: the preview goes there whole, draws and plays,
+    and nothing of it runs in a thread of the bot, beside its event loop."""
+    from engine.rulesets.carrier import odds as carrier_odds
+
+    expected = [_serial(question, 40) for question in _questions(rules)]
+    monkeypatch.setenv("SORTIE_ODDS_WORKERS", "1")
+
+    def not_here(*args: object) -> None:
+        raise AssertionError("a preview was played in the bot's own process")
+
+    # Only this process's module is patched: the worker process imports its own.
+    monkeypatch.setattr(carrier_odds, "plan", not_here)
+    monkeypatch.setattr(carrier_odds, "play", not_here)
+    for question, serial in zip(_questions(rules), expected, strict=True):
+        answer = odds.simulate(question, 40)
+        assert odds._workers is not None and not odds._broken
+        assert answer is not None and asdict(answer) == serial

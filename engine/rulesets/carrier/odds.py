@@ -229,13 +229,17 @@ def preview(
 
     ``spread`` (a ``map``) may play ``parts`` runs of them elsewhere, other processes say:
     the draws are all made here first, so the figures are the same to the last digit.
+    With one part the whole preview goes there, draws included: the question is a few
+    hundred bytes, where the plays' starting states of an orders round are a hundred KiB.
     """
+    if spread is not None and parts <= 1:
+        return spread(_preview_default, [question])[0]  # type: ignore[no-any-return]
     planned = plan(catalog, resolve, question)
     samples = question.samples
     if planned is None:
         return None
     plays, sampled = planned
-    if spread is None or parts <= 1:
+    if spread is None:
         tallies = [play(resolve, plays)]
     else:
         tallies = spread(_play_default, chunks(plays, parts))
@@ -263,9 +267,9 @@ def preview(
     )
 
 
-def _play_default(plays: Plays) -> Tally:
-    """``play`` with the packaged catalog's rules: what a worker process runs (it can
-    import this by name; the caller spreads only previews of that catalog)."""
+def _packaged() -> tuple[Catalog, Resolve]:
+    """The packaged catalog and its rules' ``resolve``: what a worker process plays with
+    (it can import this module by name; the caller spreads only previews of that catalog)."""
     from engine.zero.loader import default_catalog
 
     catalog = default_catalog()
@@ -276,4 +280,16 @@ def _play_default(plays: Plays) -> Tally:
         sides = {Side(side): dict(choice) for side, choice in choices.items()}
         return resolve(catalog, state, sides, rng)
 
-    return play(by_side, plays)
+    return catalog, by_side
+
+
+def _play_default(plays: Plays) -> Tally:
+    """``play`` with the packaged catalog's rules: what a worker process runs for a run
+    of samples."""
+    return play(_packaged()[1], plays)
+
+
+def _preview_default(question: Question) -> Odds | None:
+    """``preview`` with the packaged catalog's rules, played where it is called: what a
+    worker process runs for a preview handed over whole."""
+    return preview(*_packaged(), question)
