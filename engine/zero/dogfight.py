@@ -318,8 +318,16 @@ def _answer_sets(
 class Sky:
     """Shared state of one strike: the deck, the response table, the planes and the log."""
 
-    def __init__(self, deck: Deck, answers: Mapping[CardTitle, Sequence[CardTitle]]) -> None:
+    def __init__(
+        self,
+        deck: Deck,
+        answers: Mapping[CardTitle, Sequence[CardTitle]],
+        records: bool = True,
+    ) -> None:
         self.deck = deck
+        # False: the export's records (draws, exchanges, flak shots) are not kept, for a
+        # caller that reads only the outcome (an odds preview); the play is the same.
+        self.records = records
         self.pile = deck.pile  # where every card comes from (Deck.deal, inlined in draw)
         self.discards = deck.discards  # where every card played or set aside goes
         self.answers, self.answered_by = _answer_sets(answers)
@@ -382,14 +390,20 @@ class Sky:
             deck = self.deck
             deck.dealt += count
             deck.purpose = purpose
-            ids = ids_of(cards)
         else:
             cards = self.deck.deal(count, purpose)
+        if self.records:
+            # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
             ids = ids_of(cards)
-        # Kept for the export (issue 11): each draw with its purpose, aircraft and size.
-        self.draws.append(
-            {"phase": self.phase, "turn": self.turn, "purpose": purpose, "who": who, "cards": ids}
-        )
+            self.draws.append(
+                {
+                    "phase": self.phase,
+                    "turn": self.turn,
+                    "purpose": purpose,
+                    "who": who,
+                    "cards": ids,
+                }
+            )
         return cards
 
     def record(
@@ -401,6 +415,8 @@ class Sky:
         to_defender: int = 0,
         to_attacker: int = 0,
     ) -> None:
+        if not self.records:
+            return
         self.exchanges.append(
             {
                 "phase": self.phase,

@@ -104,7 +104,8 @@ def _shot(
     damage: int,
     spoils: int,
 ) -> dict[str, Any]:
-    """The salvo recorded (the fields of its ``FlakShot``), then its damage taken."""
+    """The salvo (the fields of its ``FlakShot``), recorded if the sky keeps records, then
+    its damage taken."""
     shot = {
         "phase": sky.phase,
         "kind": kind,
@@ -115,7 +116,8 @@ def _shot(
         "damage": damage,
         "spoils": spoils,
     }
-    sky.flak.append(shot)
+    if sky.records:
+        sky.flak.append(shot)
     if damage > 0:
         hurt(sky, p, damage)
     return shot

@@ -102,7 +102,7 @@ from engine.zero.report import (
 from engine.zero.trusted import trusted, trusted_dicts
 from engine.zero.types import AircraftState, Band, BombMode, Ordnance, Side
 
-__all__ = ["Strike", "fly_strike"]
+__all__ = ["Strike", "fly_strike", "fly_unrecorded"]
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -110,6 +110,13 @@ _M = TypeVar("_M", bound=BaseModel)
 def fly_strike(setup: StrikeSetup, catalog: Catalog, deck: Deck) -> StrikeReport:
     """Fly one strike from Target-Bound to Home-Bound and report what happened."""
     return Strike(setup, catalog, deck).run()
+
+
+def fly_unrecorded(setup: StrikeSetup, catalog: Catalog, deck: Deck) -> StrikeReport:
+    """``fly_strike`` for a caller that reads only the outcome (an odds preview): the same
+    play, card for card, and the same aircraft, bomb runs and points in its report, but
+    none of the export's records (draws, exchanges, flak shots, band moves, turns)."""
+    return Strike(setup, catalog, deck, records=False).run()
 
 
 class Element:
@@ -185,8 +192,11 @@ def _clamp(plane: Plane, band: Band) -> Band:
 class Strike:
     """The state machine of one strike (23.x); ``run`` plays it once."""
 
-    def __init__(self, setup: StrikeSetup, catalog: Catalog, deck: Deck) -> None:
+    def __init__(
+        self, setup: StrikeSetup, catalog: Catalog, deck: Deck, records: bool = True
+    ) -> None:
         self.setup = setup
+        self.records = records  # the export's records kept (``fly_unrecorded``: not)
         # The set-up's fields read from its dict, once: a pydantic model's own reads take
         # the slow path (see engine.zero.mirror), and the strike asks for some of them often.
         fields = setup.__dict__
@@ -200,7 +210,7 @@ class Strike:
             shift=fields["result_shift"],
             damage_bonus=fields["damage_bonus"],
         )
-        self.sky = Sky(deck, catalog.deck.answers)
+        self.sky = Sky(deck, catalog.deck.answers, records)
         attacker: Side = fields["attacker"]
         self.attacker = attacker
         self.defender = JAPANESE if attacker is ALLIED else ALLIED
@@ -310,8 +320,9 @@ class Strike:
         target_bound: int = setup["target_bound"]
         home_bound: int = setup["home_bound"]
         sky = self.sky
-        self.start_bands = self.bands()
-        self.last_bands = (sky.losses, self.start_bands)
+        if self.records:
+            self.start_bands = self.bands()
+            self.last_bands = (sky.losses, self.start_bands)
         if hidden:
             sky.notes.append("hidden")  # Out of Sight: the target is never found
         for plane in sky.planes:
@@ -415,11 +426,14 @@ class Strike:
         if phase == "bomb":
             for p in sky.planes:
                 p.runner = not p.destroyed and not p.out and p.loaded
-        start = self.bands_now()
+        records = self.records
+        start = self.bands_now() if records else None
         bomb_turn = phase == "bomb"
         for element in self.turn_order:
             self.element_turn(element, bomb_turn)
         self.first_turn = False
+        if not records:
+            return
         # self.turn_order always gives the defender's elements the first move (15.2).
         end = self.bands()
         self.last_bands = (sky.losses, end)
@@ -637,6 +651,8 @@ class Strike:
         self, element: Element, planes: list[Plane], before: Band, after: Band, dive_brakes: bool
     ) -> None:
         """The export's record of a band change (issue 11)."""
+        if not self.records:
+            return
         sky = self.sky
         self.moves.append(
             {
@@ -767,7 +783,7 @@ class Strike:
             turns=trusted_dicts(TurnBands, self.turns),
             moves=trusted_dicts(BandMove, self.moves),
             draws=trusted_dicts(CardDraw, sky.draws),
-            reshuffles=tuple(sky.deck.reshuffled_at),
+            reshuffles=tuple(sky.deck.reshuffled_at) if self.records else (),
         )
 
 

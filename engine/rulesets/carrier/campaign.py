@@ -23,6 +23,7 @@ from engine.rulesets.carrier.turn import (
     level_at,
     play_turn,
     preview_forces,
+    tracks_after,
 )
 from engine.zero.catalog import Catalog, DamageTrack, Place, Resource, Scenario
 from engine.zero.orders import DOCTRINE_PRESETS
@@ -446,3 +447,16 @@ def resolve(
         return trusted_copy(state, sides=sides, round=RoundKind.RESOURCE), [event]
     resources = {side: int(choices[side]["resource"]) for side in SIDES}
     return play_turn(catalog, state, resources, rng)
+
+
+def resource_tracks(
+    catalog: Catalog, state: State, choices: dict[Side, dict[str, str]], rng: Rng
+) -> dict[str, TrackState]:
+    """The damage tracks after ``resolve`` plays the resource round of ``state`` with
+    ``choices``, box for box, without the round's events, turn record or new state: what
+    an odds preview reads of each play."""
+    if state.finished or state.round is not RoundKind.RESOURCE:
+        raise IllegalChoice(Side.JAPANESE, "round", "", "not-a-resource-round")
+    validate(catalog, state, choices)
+    resources = {side: int(choices[side]["resource"]) for side in SIDES}
+    return tracks_after(catalog, state, resources, rng)

@@ -21,13 +21,15 @@ from dataclasses import dataclass
 
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, Odds, Spread, TargetOdds
-from engine.rulesets.carrier.campaign import pending, resolve
-from engine.rulesets.carrier.state import State
+from engine.rulesets.carrier.campaign import pending, resolve, resource_tracks
+from engine.rulesets.carrier.state import State, TrackState
 from engine.zero.catalog import Catalog
 from engine.zero.orders import DOCTRINE_PRESETS
 from engine.zero.types import RoundKind, Side
 
 Resolve = Callable[[State, Mapping[str, Mapping[str, str]], Rng], tuple[State, list[Event]]]
+# One play of a resource round: the damage tracks it leaves (``campaign.resource_tracks``).
+Sample = Callable[[State, dict[str, dict[str, str]], Rng], Mapping[str, TrackState]]
 
 # The fields a carrier state keeps for a side after their round is resolved, with every
 # value they may take. Only the doctrine is both kept and still closed to the other side.
@@ -87,7 +89,19 @@ class Tally:
     loss: int
 
 
-def play(resolve: Resolve, plays: Plays) -> Tally:
+def sampler(catalog: Catalog) -> Sample:
+    """One play of a resource round with ``catalog``'s rules, read for its tracks only."""
+
+    def sample(
+        state: State, choices: dict[str, dict[str, str]], rng: Rng
+    ) -> Mapping[str, TrackState]:
+        by_side = {Side(side): choice for side, choice in choices.items()}
+        return resource_tracks(catalog, state, by_side, rng)
+
+    return sample
+
+
+def play(sample: Sample, plays: Plays) -> Tally:
     """Play every sample of ``plays``'s resource round and sum what the tracks show."""
     width = len(plays.places)
     before = [[s.tracks[key].boxes for key in plays.places] for s in plays.starts]
@@ -96,11 +110,11 @@ def play(resolve: Resolve, plays: Plays) -> Tally:
     win = draw = loss = 0
     for start_index, choices, rng_seed in plays.samples:
         start = plays.starts[start_index]
-        after, _ = resolve(start, choices, Rng(rng_seed, start.turn, "resource"))
+        tracks = sample(start, choices, Rng(rng_seed, start.turn, "resource"))
         was = before[start_index]
         mine_ticked = theirs_ticked = 0
         for index, key in enumerate(plays.places):
-            ticked = after.tracks[key].boxes - was[index]
+            ticked = tracks[key].boxes - was[index]
             totals[index] += ticked
             hits[index] += ticked > 0
             if plays.mine[index]:
@@ -240,7 +254,7 @@ def preview(
         return None
     plays, sampled = planned
     if spread is None:
-        tallies = [play(resolve, plays)]
+        tallies = [play(sampler(catalog), plays)]
     else:
         tallies = spread(_play_default, chunks(plays, parts))
     places = catalog.scenarios[question.state.scenario].places
@@ -286,7 +300,7 @@ def _packaged() -> tuple[Catalog, Resolve]:
 def _play_default(plays: Plays) -> Tally:
     """``play`` with the packaged catalog's rules: what a worker process runs for a run
     of samples."""
-    return play(_packaged()[1], plays)
+    return play(sampler(_packaged()[0]), plays)
 
 
 def _preview_default(question: Question) -> Odds | None:

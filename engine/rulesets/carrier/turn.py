@@ -50,7 +50,7 @@ from engine.zero.loader import default_pilot_pool
 from engine.zero.orders import DOCTRINE_PRESETS, Doctrine, FlightUnit, PilotFace, StrikeSetup
 from engine.zero.pilots import draft_pilots
 from engine.zero.report import AircraftOutcome, StrikeReport
-from engine.zero.strike import fly_strike
+from engine.zero.strike import fly_strike, fly_unrecorded
 from engine.zero.trusted import trusted, trusted_copy, trusted_defaults, trusted_dicts
 from engine.zero.types import (
     AircraftClass,
@@ -365,6 +365,11 @@ class _Turn:
     places: dict[str, Place] = field(default_factory=dict)  # the scenario's, by key
     fleets: dict[Side, Place] = field(default_factory=dict)  # each side's carrier fleet
     levels: dict[str, tuple[TrackState, TrackLevel]] = field(default_factory=dict)
+    recovery: list[RecoveryDraw] = field(default_factory=list)  # 25.71 tests, in order
+    # False: only the tracks are wanted (``tracks_after``, an odds preview): the events and
+    # the records the turn's record keeps (pilots, ticks, recovery draws, strike details)
+    # are not made. Every draw and every rule runs the same.
+    records: bool = True
 
     def length(self, key: str) -> int:
         """How many boxes the place's damage track has."""
@@ -419,6 +424,8 @@ class _Turn:
         return hit[1]
 
     def emit(self, event_kind: str, /, **data: object) -> None:
+        if not self.records:
+            return
         # ``data`` is this call's own new dict: the event keeps it as it is.
         self.events.append(
             trusted(Event, kind=event_kind, turn=self.state.turn, data=data, sight=None, owner=None)
@@ -453,25 +460,32 @@ def _draft(
         turn.pilots[uid] = face
         turn.aces.add(side)
         placed[uid] = face.name
-        turn.pilot_records.append(
-            trusted_defaults(
-                PilotRecord,
-                side=side,
-                purpose=purpose,
-                uid=uid,
-                aircraft=aircraft.code,
-                counter=None,
-                ace=True,
-                skilled=True,
-                pilot=face.name,
+        if turn.records:
+            turn.pilot_records.append(
+                trusted_defaults(
+                    PilotRecord,
+                    side=side,
+                    purpose=purpose,
+                    uid=uid,
+                    aircraft=aircraft.code,
+                    counter=None,
+                    ace=True,
+                    skilled=True,
+                    pilot=face.name,
+                )
             )
-        )
     draws = draft_pilots(
         leaders,
         default_pilot_pool(),
         turn.rng.stream(f"pilots:{purpose}"),
         extra_draw_if_unskilled=turn.effect(side).veteran_aircrew,
     )
+    if not turn.records:
+        for draw in draws:
+            fields = draw.__dict__
+            if fields["pilot"] is not None:
+                turn.pilots[fields["uid"]] = fields["pilot"]
+        return with_pilot(units, turn.pilots)
     rows: list[dict[str, object]] = []
     for draw in draws:
         fields = draw.__dict__  # one read per field, not pydantic's slow attribute path
@@ -515,7 +529,9 @@ def _card_cap(turn: _Turn, place: Place, doctrine: Doctrine) -> list[FlightUnit]
     # 25.65: the card cannot put up aircraft whose box cards the side already flies.
     units = within_box(units, turn.catalog, turn.room(place.side))
     turn.field_units(place.side, units)
-    turn.emit("cap-drawn", place=place.key, card=card.id, result=result.name, cap=describe(units))
+    if turn.records:
+        cap = describe(units)
+        turn.emit("cap-drawn", place=place.key, card=card.id, result=result.name, cap=cap)
     return units
 
 
@@ -690,7 +706,8 @@ def _defences(turn: _Turn, defender: Side, applies: bool, own_tb_mod: int = 0) -
 
 def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
     deck = Deck(turn.catalog.deck.cards, turn.rng.stream(f"strike:{setup.id}"))
-    report = fly_strike(setup, turn.catalog, deck)
+    fly = fly_strike if turn.records else fly_unrecorded
+    report = fly(setup, turn.catalog, deck)
     cap_damage = turn.cap_damage
     for outcome in report.aircraft:
         fields = outcome.__dict__  # the fields as stored, without pydantic's slow reads
@@ -701,7 +718,7 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
             turn.tracks[setup.target], turn.length(setup.target), report.target_points
         )
         turn.tracks[setup.target] = track
-        if ticked:
+        if ticked and turn.records:
             turn.ticks.append(
                 trusted_defaults(
                     Tick, place=setup.target, boxes=ticked, cause="damage", strike=report.id
@@ -860,7 +877,7 @@ def _land_based(turn: _Turn, side: Side, order: int) -> None:
             turn.tracks[enemy_fleet.key], turn.length(enemy_fleet.key), points
         )
         turn.tracks[enemy_fleet.key] = track
-        if ticked:
+        if ticked and turn.records:
             turn.ticks.append(
                 trusted_defaults(Tick, place=enemy_fleet.key, boxes=ticked, cause="submarine")
             )
@@ -989,15 +1006,16 @@ def _recovery(turn: _Turn) -> list[RecoveryDraw]:
                 deck = Deck(turn.catalog.deck.cards, stream)
             cards = deck.draw_many(count, "recovery")
             lost = any(card.is_attack for card in cards)
-            draws.append(
-                trusted(
-                    RecoveryDraw,
-                    uid=outcome.uid,
-                    strike=report.id,
-                    cards=tuple(c.id for c in cards),
-                    lost=lost,
+            if turn.records:
+                draws.append(
+                    trusted(
+                        RecoveryDraw,
+                        uid=outcome.uid,
+                        strike=report.id,
+                        cards=tuple(c.id for c in cards),
+                        lost=lost,
+                    )
                 )
-            )
             if lost:
                 outcome = trusted_copy(
                     outcome, state=AircraftState.DESTROYED, lost_on_recovery=True
@@ -1048,16 +1066,17 @@ def _tick_losses(turn: _Turn) -> None:
                 if track.boxes + recount[place.key] >= turn.length(place.key) + track.repaired:
                     continue  # the track is full: no box left to tick (25.82)
                 recount[place.key] += 1
-                turn.ticks.append(
-                    trusted(
-                        Tick,
-                        place=place.key,
-                        boxes=1,
-                        cause="aircraft-lost",
-                        strike=report.id,
-                        uid=outcome.uid,
+                if turn.records:
+                    turn.ticks.append(
+                        trusted(
+                            Tick,
+                            place=place.key,
+                            boxes=1,
+                            cause="aircraft-lost",
+                            strike=report.id,
+                            uid=outcome.uid,
+                        )
                     )
-                )
     turn.losses = recount
     for place_key, count in sorted(turn.losses.items()):
         track = turn.tracks[place_key]
@@ -1105,11 +1124,21 @@ def objectives_met(scenario: Scenario, tracks: dict[str, TrackState]) -> list[Ob
     ]
 
 
-def play_turn(
+def tracks_after(
     catalog: Catalog, state: State, resources: dict[Side, int], rng: Rng
-) -> tuple[State, list[Event]]:
+) -> dict[str, TrackState]:
+    """The damage tracks as ``play_turn`` leaves them, without its events, its turn record
+    or the new state: all an odds preview reads of a play (``engine.rulesets.carrier.odds``).
+    The same steps draw the same cards; only what they would record is not made."""
+    return _fly_turn(catalog, state, resources, rng, records=False).tracks
+
+
+def _fly_turn(
+    catalog: Catalog, state: State, resources: dict[Side, int], rng: Rng, *, records: bool
+) -> _Turn:
+    """The turn from the resources' reveal to Damage Control: everything that ticks boxes."""
     scenario = catalog.scenarios[state.scenario]
-    turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks))
+    turn = _Turn(catalog, scenario, state, rng, resources, dict(state.tracks), records=records)
     turn.places, turn.fleets = _sheet_of(scenario)
     turn.bases = {side: bases_in_use(scenario, state.tracks, side, state.turn) for side in SIDES}
     turn.emit("resources-revealed", **{side.value: resources[side] for side in SIDES})
@@ -1148,9 +1177,17 @@ def play_turn(
             _fly(turn, setup)
         _land_based(turn, side, slot)
 
-    recovery = _recovery(turn)
+    turn.recovery = _recovery(turn)
     _tick_losses(turn)
     _damage_control(turn)
+    return turn
+
+
+def play_turn(
+    catalog: Catalog, state: State, resources: dict[Side, int], rng: Rng
+) -> tuple[State, list[Event]]:
+    turn = _fly_turn(catalog, state, resources, rng, records=True)
+    scenario = turn.scenario
     vp = score(catalog, scenario, turn.tracks)
     fleets_out = [side.value for side in SIDES if turn.level(turn.fleet(side)).out_of_action]
     finished = state.turn >= scenario.turns or bool(fleets_out)
@@ -1186,7 +1223,7 @@ def play_turn(
             for side in SIDES
         },
         strikes=tuple(turn.reports),
-        recovery=tuple(recovery),
+        recovery=tuple(turn.recovery),
         vp=dict(vp),
         # Ticked boxes as the log sheet shows them: a box Damage Control restored and
         # ticked again is still one box of the track.
