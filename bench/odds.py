@@ -153,6 +153,8 @@ def event_loop(rules: CarrierRules, state: State, picks: dict[str, str], rounds:
     from bot import odds as panel_odds
 
     question = panel_odds.Ask(rules, state, "japanese", picks, ("doctrine",), "", "en")
+    # The pool started and its catalog loaded first, as in a bot that has answered once.
+    panel_odds.simulate(replace(question, seed="loop-warm-up"), panel_odds.SAMPLES)
 
     async def measure() -> dict[str, tuple[list[float], list[float]]]:
         floor: list[float] = []
