@@ -34,12 +34,12 @@ from bot.service_model import ServiceError, choices_of
 from bot.service_rounds import state_of
 from engine.ruleset import Odds, Rules
 
-# Samples per preview: what fits in about a second on one idle core for Midway, the dearer
-# scenario (a sample is one play of the turn, about 1.8 ms of CPU on 2026-11-25 with the
-# strike-speed work, its strikes over half of it). From ``SPREAD_FROM`` samples the plays
-# are shared over worker processes, one per core, so on an idle 2-core machine the answer
-# takes about half that; a busy machine may take two or three times as long, and the click
-# is deferred. ``bench/odds.py`` measures what 1,000 cost, in one thread and spread.
+# Samples per preview (the figures a seed gives depend on it): a sample is one play of the
+# coming resource round, read for its tracks only, 0.55 to 0.83 ms of CPU (2026-12-07), so
+# a preview takes under half a second of the worker process's core on an idle machine; a
+# busy machine may take a few times as long, and the click is deferred. From
+# ``SPREAD_FROM`` samples the plays go to the worker processes, one per core but one.
+# ``bench/odds.py`` measures what 1,000 cost, in one thread and through the processes.
 SAMPLES = 500
 # Recent answers by (ruleset, seed, samples): the seed names the campaign, the round (so the
 # state it starts from) and the side's drafts, so an entry stays right; a second click on
