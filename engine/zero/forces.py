@@ -66,6 +66,16 @@ def _band(aircraft: AircraftType, ordnance: Ordnance, group: str, doctrine: Doct
     return band
 
 
+# The units of recent sheet lines, by the objects they are built from (the catalog's own
+# lines, the doctrine presets) and the plain facts beside them: Midway's raids and CAP, the
+# card-drawn CAPs and the scouts expand the same few lines in every turn and every play of
+# an odds preview. The units are frozen, so they are shared; each caller gets its own list.
+# An entry holds the objects its key names by id, so no id is reused while it lives.
+_Expanded = tuple[Catalog, tuple[UnitSpec, ...], Doctrine, tuple[FlightUnit, ...]]
+_expanded: dict[tuple[object, ...], _Expanded] = {}
+_EXPANDED_SIZE = 1024
+
+
 def expand(
     specs: Iterable[UnitSpec],
     side: Side,
@@ -79,6 +89,27 @@ def expand(
 
     ``side`` must be the ``Side`` itself: the units are built from the sheet's own values
     without validation (issue 13, thousands per campaign)."""
+    lines = tuple(specs)
+    key = (id(catalog), tuple(map(id, lines)), side, group, prefix, id(doctrine), naval)
+    hit = _expanded.get(key)
+    if hit is not None and hit[0] is catalog and hit[2] is doctrine:
+        return list(hit[3])
+    units = _expand(lines, side, group, prefix, catalog, doctrine, naval)
+    if len(_expanded) >= _EXPANDED_SIZE:
+        _expanded.clear()  # lines made on the fly (tests) fill it; the catalog's are few
+    _expanded[key] = (catalog, lines, doctrine, tuple(units))
+    return units
+
+
+def _expand(
+    specs: tuple[UnitSpec, ...],
+    side: Side,
+    group: str,
+    prefix: str,
+    catalog: Catalog,
+    doctrine: Doctrine,
+    naval: bool,
+) -> list[FlightUnit]:
 
     def unit(uid: str, role: str, element: str) -> FlightUnit:
         return trusted(

@@ -55,14 +55,22 @@ class PilotPool(Frozen):
     def cup_for(self, aircraft: AircraftType) -> tuple[PilotCounter, ...]:
         """19.24 step 1: every counter eligible for this type, in a fixed order so that the
         same rng always draws the same counter."""
+        return self._cup(aircraft)[2]
+
+    def cup_ids_for(self, aircraft: AircraftType) -> tuple[tuple[str, PilotCounter], ...]:
+        """``cup_for`` with each counter's id beside it (a model's reads are slow, and the
+        draft filters the cup by id for every Leader)."""
+        return self._cup(aircraft)[3]
+
+    def _cup(self, aircraft: AircraftType) -> _Cup:
         key = (id(self), aircraft.code)
         hit = _cups.get(key)
         if hit is None or hit[0] is not self or hit[1] is not aircraft:
             cup = tuple(sorted((c for c in self.counters if c.may_fly(aircraft)), key=_by_id))
             if len(_cups) >= 256:
                 _cups.clear()  # only tests load other pools
-            hit = _cups[key] = (self, aircraft, cup)
-        return hit[2]
+            hit = _cups[key] = (self, aircraft, cup, tuple((c.id, c) for c in cup))
+        return hit
 
     def counter(self, counter_id: str) -> PilotCounter:
         for counter in self.counters:
@@ -77,7 +85,13 @@ def _by_id(counter: PilotCounter) -> str:
 
 # The cups already sorted, per pool and type: every Leader of every strike asks (issue 13).
 # An entry keeps its pool and type so their ids cannot be reused while it lives.
-_cups: dict[tuple[int, str], tuple[PilotPool, AircraftType, tuple[PilotCounter, ...]]] = {}
+_Cup = tuple[
+    "PilotPool",
+    AircraftType,
+    tuple[PilotCounter, ...],
+    tuple[tuple[str, PilotCounter], ...],
+]
+_cups: dict[tuple[int, str], _Cup] = {}
 
 
 class PilotDraw(Frozen):
@@ -130,8 +144,7 @@ def draft_pilots(
     placed: set[str] = set()  # skilled counters already on an aircraft of this strike
     for aircraft, uids in _by_type(leaders):
         discarded: set[str] = set()  # unskilled this type; back in the pool for the next
-        # The type's cup with each counter's id, read once (a model's reads are slow).
-        eligible = [(c.id, c) for c in pool.cup_for(aircraft)]
+        eligible = pool.cup_ids_for(aircraft)
         for uid in uids:
             attempts = 2 if extra_draw_if_unskilled else 1
             for attempt in range(attempts):

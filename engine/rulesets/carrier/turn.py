@@ -594,8 +594,18 @@ def _cap_for(turn: _Turn, place: Place) -> list[FlightUnit]:
     return alive
 
 
+# Each scenario's airfield (Midway) or None, found once (a turn asks a few times).
+_airfields: dict[int, tuple[Scenario, Place | None]] = {}
+
+
 def _midway(scenario: Scenario) -> Place | None:
-    return next((p for p in scenario.places if p.airfield_table), None)
+    hit = _airfields.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_airfields) >= 64:
+            _airfields.clear()  # only a catalog after catalog (tests) gets here
+        found = next((p for p in scenario.places if p.airfield_table), None)
+        hit = _airfields[id(scenario)] = (scenario, found)
+    return hit[1]
 
 
 def _setup_fleet_caps(
@@ -737,6 +747,17 @@ def _fly(turn: _Turn, setup: StrikeSetup) -> StrikeReport:
     return report
 
 
+# The scout's sheet line per aircraft type: one object each, so ``expand`` knows it again.
+_scout_lines: dict[str, UnitSpec] = {}
+
+
+def _scout_line(aircraft: str) -> UnitSpec:
+    line = _scout_lines.get(aircraft)
+    if line is None:
+        line = _scout_lines[aircraft] = UnitSpec(count=1, kind="formation", aircraft=aircraft)
+    return line
+
+
 def _scouts(turn: _Turn) -> None:
     """Authored 3.4: a scout flies two turns against one element of the scouted fleet's CAP,
     which is already up (it is fixed for the whole turn), then makes its report draw."""
@@ -746,7 +767,7 @@ def _scouts(turn: _Turn) -> None:
         spec = turn.scenario.scouts[side]
         enemy_fleet = turn.fleet(side.enemy)
         scout = expand(
-            [UnitSpec(count=1, kind="formation", aircraft=spec.aircraft)],
+            [_scout_line(spec.aircraft)],
             side,
             "scout",
             f"{SIDE_LETTER[side]}R",
