@@ -111,19 +111,26 @@ def _work(steps: int) -> None:
         total += i * i
 
 
-async def _lateness(stop: asyncio.Event, late: list[float]) -> None:
+async def _lateness(stop: asyncio.Event, late: list[float]) -> float:
     """Until ``stop``: the event loop sleeps 1 ms, then does ``STEP_WORK`` of work; each
-    step's wall seconds (wake-up and work), what an interaction meets as the loop runs."""
+    step's wall seconds (wake-up and work), what an interaction meets as the loop runs.
+    Returns the loop thread's CPU seconds meanwhile."""
+    cpu = time.thread_time()
     while not stop.is_set():
         start = time.perf_counter()
         await asyncio.sleep(TICK_S)
         _work(STEP_WORK)
         late.append(time.perf_counter() - start)
+    return time.thread_time() - cpu
 
 
-async def _beside(question: Any, rounds: int, where: str) -> tuple[list[float], list[float]]:
-    """Event-loop lateness while panel previews run as the button runs them (``bot.odds.run``,
-    from the event loop), each preview's wall seconds; ``where``: "pool" or "thread"."""
+async def _beside(
+    question: Any, rounds: int, where: str
+) -> tuple[list[float], list[float], list[float]]:
+    """Event-loop steps while panel previews run as the button runs them (``bot.odds.run``,
+    from the event loop), each preview's wall seconds, and the CPU seconds the bot's process
+    spent beside its event loop during each (the preview's, if it plays there); ``where``:
+    "pool" or "thread"."""
     from bot import odds as panel_odds
 
     sharing = panel_odds.sharing
@@ -131,19 +138,21 @@ async def _beside(question: Any, rounds: int, where: str) -> tuple[list[float], 
         panel_odds.sharing = lambda samples: {"spread": None, "parts": 1}  # type: ignore[assignment]
     late: list[float] = []
     walls: list[float] = []
+    beside: list[float] = []
     try:
         for index in range(rounds):
             stop = asyncio.Event()
             ticker = asyncio.create_task(_lateness(stop, late))
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             seed = f"loop|{question.state.scenario}|{where}|{index}"  # never a cached answer
             await panel_odds.run(replace(question, seed=seed), 0, index)
             walls.append(time.perf_counter() - start)
             stop.set()
-            await ticker
+            loop_cpu = await ticker
+            beside.append(time.process_time() - cpu - loop_cpu)
     finally:
         panel_odds.sharing = sharing  # type: ignore[assignment]
-    return late, walls
+    return late, walls, beside
 
 
 def event_loop(rules: CarrierRules, state: State, picks: dict[str, str], rounds: int) -> None:
@@ -156,7 +165,7 @@ def event_loop(rules: CarrierRules, state: State, picks: dict[str, str], rounds:
     # The pool started and its catalog loaded first, as in a bot that has answered once.
     panel_odds.simulate(replace(question, seed="loop-warm-up"), panel_odds.SAMPLES)
 
-    async def measure() -> dict[str, tuple[list[float], list[float]]]:
+    async def measure() -> dict[str, tuple[list[float], list[float], list[float]]]:
         floor: list[float] = []
         stop = asyncio.Event()
         ticker = asyncio.create_task(_lateness(stop, floor))
@@ -164,16 +173,21 @@ def event_loop(rules: CarrierRules, state: State, picks: dict[str, str], rounds:
         stop.set()
         await ticker
         return {
-            "floor": (floor, []),
+            "floor": (floor, [], []),
             "pool": await _beside(question, rounds, "pool"),
             "thread": await _beside(question, rounds, "thread"),
         }
 
     found = asyncio.run(measure())
     base = median(found["floor"][0])
-    for where, (steps, walls) in found.items():
+    for where, (steps, walls, beside) in found.items():
         label = {"floor": "nothing running", "pool": "worker process", "thread": "bot thread"}
-        wall = f", preview wall median {statistics.median(walls):.2f} s" if walls else ""
+        wall = ""
+        if walls:
+            wall = (
+                f", preview wall median {statistics.median(walls):.2f} s, the bot's CPU beside "
+                f"its loop {statistics.median(beside) * 1000:.0f} ms a preview"
+            )
         p99 = f"p99 {percentile(steps, 0.99) * 1000:.1f} ms, " if len(steps) >= 100 else ""
         print(
             line(
