@@ -94,22 +94,6 @@ def expand(
     hit = _expanded.get(key)
     if hit is not None and hit[0] is catalog and hit[2] is doctrine:
         return list(hit[3])
-    units = _expand(lines, side, group, prefix, catalog, doctrine, naval)
-    if len(_expanded) >= _EXPANDED_SIZE:
-        _expanded.clear()  # lines made on the fly (tests) fill it; the catalog's are few
-    _expanded[key] = (catalog, lines, doctrine, tuple(units))
-    return units
-
-
-def _expand(
-    specs: tuple[UnitSpec, ...],
-    side: Side,
-    group: str,
-    prefix: str,
-    catalog: Catalog,
-    doctrine: Doctrine,
-    naval: bool,
-) -> list[FlightUnit]:
 
     def unit(uid: str, role: str, element: str) -> FlightUnit:
         return trusted(
@@ -128,7 +112,7 @@ def _expand(
 
     units: list[FlightUnit] = []
     element_no = 0
-    for spec in specs:
+    for spec in lines:
         aircraft = catalog.aircraft[spec.aircraft]
         ordnance = _ordnance(aircraft, spec, group, doctrine, naval)
         band = _band(aircraft, ordnance, group, doctrine)
@@ -147,6 +131,9 @@ def _expand(
             roles = ("leader", "wingman") if spec.kind == "L/W" else ("leader",)
             for role in roles:
                 units.append(unit(f"{element}-{aircraft.code}-{role[0].upper()}", role, element))
+    if len(_expanded) >= _EXPANDED_SIZE:
+        _expanded.clear()  # lines made on the fly (tests) fill it; the catalog's are few
+    _expanded[key] = (catalog, lines, doctrine, tuple(units))
     return units
 
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -105,8 +106,13 @@ def compute() -> dict[str, dict[str, str]]:
     return result
 
 
-if __name__ == "__main__":
+def write_fixture(fixture: Path, outputs: Callable[[], object], module: str) -> None:
+    """``python -m <module> --write``: the outputs written as the fixture, on purpose only."""
     if "--write" not in sys.argv:
-        raise SystemExit("usage: python -m tests.engine.golden --write")
-    FIXTURE.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    print(f"wrote {FIXTURE}")
+        raise SystemExit(f"usage: python -m {module} --write")
+    fixture.write_text(json.dumps(outputs(), indent=1, sort_keys=True) + "\n")
+    print(f"wrote {fixture}")
+
+
+if __name__ == "__main__":
+    write_fixture(FIXTURE, compute, "tests.engine.golden")

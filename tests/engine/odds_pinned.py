@@ -12,9 +12,7 @@ the preview was made cheaper; a preview that moves one play moves a figure.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.carrier.state import State
 from engine.zero.loader import default_catalog
+from tests.engine.golden import write_fixture
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "carrier-odds-pinned.json"
 SAMPLES = 120
@@ -72,7 +71,4 @@ def compute() -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    if "--write" not in sys.argv:
-        raise SystemExit("usage: python -m tests.engine.odds_pinned --write")
-    FIXTURE.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    print(f"wrote {FIXTURE}")
+    write_fixture(FIXTURE, compute, "tests.engine.odds_pinned")

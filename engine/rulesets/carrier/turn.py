@@ -460,20 +460,19 @@ def _draft(
         turn.pilots[uid] = face
         turn.aces.add(side)
         placed[uid] = face.name
-        if turn.records:
-            turn.pilot_records.append(
-                trusted_defaults(
-                    PilotRecord,
-                    side=side,
-                    purpose=purpose,
-                    uid=uid,
-                    aircraft=aircraft.code,
-                    counter=None,
-                    ace=True,
-                    skilled=True,
-                    pilot=face.name,
-                )
+        turn.pilot_records.append(  # kept in any case: one a turn at most
+            trusted_defaults(
+                PilotRecord,
+                side=side,
+                purpose=purpose,
+                uid=uid,
+                aircraft=aircraft.code,
+                counter=None,
+                ace=True,
+                skilled=True,
+                pilot=face.name,
             )
+        )
     draws = draft_pilots(
         leaders,
         default_pilot_pool(),
