@@ -259,7 +259,8 @@ class Busy(Exception):
 
 
 async def run(question: Ask, campaign_id: int, round_id: int) -> Odds | None:
-    """``simulate`` in a worker thread, one at a time per panel (a double click is told)."""
+    """``simulate`` from a thread that waits for the worker processes (``sharing``), one at
+    a time per panel (a double click is told)."""
     key = (campaign_id, round_id, question.side)
     if key in _running:
         raise Busy

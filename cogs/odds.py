@@ -4,8 +4,8 @@
 (``cogs.orders``). The answer is ephemeral, in the campaign's language like the panel,
 and only the side's own players get one: the preview starts from that side's drafts
 (``bot.odds``). A panel of a past round gets "this round is over"; the simulation runs in
-a worker thread after the click is deferred, so Discord's 3 seconds never run out and the
-bot stays responsive.
+the preview's worker process after the click is deferred (a thread of the bot waits for
+it), so Discord's 3 seconds never run out and the bot's event loop stays free.
 """
 
 from __future__ import annotations
