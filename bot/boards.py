@@ -137,6 +137,12 @@ async def draw_ahead(
     round message's board in each lock state it can show before it resolves (nobody locked
     yet, then each deciding side alone, and so on), and each deciding side's order panel.
     The first Lock of a round then finds its board drawn, as does the panel it re-sends."""
+    with drawing.ahead() as room:
+        if room:  # else its first click draws what it shows (``bot.drawing.ahead``)
+            await _ahead(plugin, prepared, locale, cache)
+
+
+async def _ahead(plugin: Plugin[Any, Any], prepared: Any, locale: str, cache: BoardCache) -> None:
     live = prepared.round
     when = deadline_words(from_epoch(live.deadline_at) if live.deadline_at else None)
     deciding = [side for side in plugin.rules.side_ids if side in prepared.views]
