@@ -22,8 +22,9 @@ each of its descendants (drawing workers, their fork server, multiprocessing's r
 tracker; a resolver or odds process too, if the bot has started one): RSS (which counts a
 page shared between processes in each of them), PSS (a shared page's cost split between
 its sharers: the sum over processes is the footprint) and USS (pages only that process
-maps), from ``/proc/<pid>/smaps_rollup``; the peaks seen while the workers draw (sampled
-every 0.2 s) and each process's own peak RSS (``VmHWM``). Then what the caches estimate
+maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers idle; the
+peaks seen while the workers draw (sampled every 0.2 s) and each process's own peak RSS
+(``VmHWM``). Then what the caches estimate
 they hold (parsed states and engine results, ``SORTIE_CACHE_MB``'s budget; the board
 cache's PNG bytes) and, with ``--trace``, in another fresh process, the bytes tracemalloc
 sees them actually hold (the drop when each is emptied; tracemalloc slows the calls and
@@ -260,6 +261,8 @@ async def measure(path: Path, trace: bool) -> None:
             await svc.settle()
             gc.collect()
         locked = footprint()
+        await asyncio.sleep(1.0)  # the workers idle: they give their heap back (bot.drawing)
+        rested = footprint()
         states, memo, drawn, n_states, n_memo, n_drawn = caches()
         workers = sum(1 for u in locked if u.role == "worker")
         print(
@@ -278,6 +281,7 @@ async def measure(path: Path, trace: bool) -> None:
         report("after start-up", started)
         report("after the panels", panels)
         report("after the Locks", locked)
+        report("a second later (the workers idle)", rested)
         main = locked[0]
         print(
             f"while the Locks resolved and the workers drew ({peaks.samples} samples): peak "

@@ -3,6 +3,7 @@ Lock refreshes and ``/status`` reuse it, a change of locks, locale or state draw
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -147,3 +148,30 @@ async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
         assert one is not None and two is not None and one.images == two.images
     assert first[0] is not None and first[1] is not None
     assert first[0].images != first[1].images  # never one side's picture for the other
+
+
+class _View:
+    """A view the cache can refer to weakly, as the rulesets' views are."""
+
+
+def test_a_picture_goes_with_its_view() -> None:
+    # The engine results' cache lets a view go; a later request gets a new view object, so
+    # the picture drawn from the old one can never be hit again: it must not keep the view
+    # (and what the view holds) alive past the results' budget.
+    cache = BoardCache()
+    kept, gone = _View(), _View()
+    cache.put((id(kept), "k", "status", (), "en", None, ()), kept, b"x" * 300)
+    cache.put((id(gone), "k", "status", (), "en", None, ()), gone, b"y" * 200)
+    del gone
+    gc.collect()
+    assert cache.get((id(kept), "k", "status", (), "en", None, ()), kept) == b"x" * 300
+    assert len(cache) == 1 and cache._bytes == 300
+    # an id reused by a new view after the old one died finds nothing of the old one
+    stale = _View()
+    key = (id(stale), "k", "status", (), "en", None, ())
+    cache.put(key, stale, b"z" * 100)
+    del stale
+    gc.collect()
+    reborn = _View()
+    assert cache.get((id(reborn), "k", "status", (), "en", None, ()), reborn) is None
+    assert len(cache) == 1 and cache._bytes == 300
