@@ -175,3 +175,12 @@ def test_a_picture_goes_with_its_view() -> None:
     reborn = _View()
     assert cache.get((id(reborn), "k", "status", (), "en", None, ()), reborn) is None
     assert len(cache) == 1 and cache._bytes == 300
+
+
+def test_the_pictures_budget_follows_the_cache_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One knob for what the bot's process caches: the pictures take a fifth of
+    # SORTIE_CACHE_MB on top of the parsed states and engine results.
+    monkeypatch.setenv("SORTIE_CACHE_MB", "10")
+    assert BoardCache().max_bytes == 2 * 1024 * 1024
+    monkeypatch.delenv("SORTIE_CACHE_MB")
+    assert BoardCache().max_bytes == 16 * 1024 * 1024
