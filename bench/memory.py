@@ -24,11 +24,11 @@ page shared between processes in each of them), PSS (a shared page's cost split 
 its sharers: the sum over processes is the footprint) and USS (pages only that process
 maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers idle; the
 peaks seen while the workers draw (sampled every 0.2 s) and each process's own peak RSS
-(``VmHWM``). Then what the caches estimate
-they hold (parsed states and engine results, ``SORTIE_CACHE_MB``'s budget; the board
-cache's PNG bytes) and, with ``--trace``, in another fresh process, the bytes tracemalloc
-sees them actually hold (the drop when each is emptied; tracemalloc slows the calls and
-adds its own memory, so the footprint is read from the run without it).
+(``VmHWM``). Then what the caches estimate they hold (parsed states and engine results,
+``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with ``--trace``, in
+another fresh process, the bytes tracemalloc sees them actually hold (the drop when each
+is emptied; tracemalloc slows the calls and adds its own memory, so the footprint is read
+from the run without it).
 
 Counted, never timed. **Leaves out**: Discord (discord.py keeps no message cache,
 ``max_messages=None``; the gateway's own buffers are not here), the odds preview's
