@@ -48,8 +48,10 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -212,6 +214,38 @@ async def _commanders(repo: object) -> dict[int, list[int]]:
     return campaigns
 
 
+async def _each_commander(
+    campaigns: dict[int, list[int]], act: Callable[[int, int], Awaitable[bool]]
+) -> int:
+    """``act`` for every commander of every campaign in turn; how many did something (a
+    refusal, such as a campaign over, counts as nothing)."""
+    done = 0
+    for campaign_id, users in campaigns.items():
+        for user in users:
+            try:
+                done += await act(campaign_id, user)
+            except ServiceError:
+                continue
+    return done
+
+
+async def _panel(svc: Any, campaign_id: int, user: int) -> bool:
+    await svc.panel(campaign_id, user)
+    return True
+
+
+async def _lock(svc: Any, campaign_id: int, user: int) -> bool:
+    """The side's missing orders drafted (each field's first option), then its Lock."""
+    panel = await svc.panel(campaign_id, user)
+    for field in panel.missing:
+        option = next(d for d in panel.decisions if d.field == field).options[0]
+        panel = await svc.draft(campaign_id, user, panel.round_id, field, option.id)
+    if not panel.decisions or panel.locked:
+        return False
+    await svc.lock(campaign_id, user, panel.round_id)
+    return True
+
+
 async def measure(path: Path, trace: bool) -> None:
     import tracemalloc
 
@@ -229,35 +263,14 @@ async def measure(path: Path, trace: bool) -> None:
         if trace:
             tracemalloc.start()
         campaigns = await _commanders(repo)
-        calls = 0
-        for campaign_id, users in campaigns.items():
-            for user in users:
-                try:
-                    await svc.panel(campaign_id, user)
-                    calls += 1
-                except ServiceError:
-                    continue
+        calls = await _each_commander(campaigns, lambda cid, user: _panel(svc, cid, user))
         await svc.settle()
         gc.collect()
         panels = footprint()
         # Then each commander drafts what is missing and locks: the second lock resolves the
         # round, and the next round's decisions, views and pictures are worked out ahead.
-        locks = 0
         with Peaks() as peaks:
-            for campaign_id, users in campaigns.items():
-                for user in users:
-                    try:
-                        panel = await svc.panel(campaign_id, user)
-                        for field in panel.missing:
-                            option = next(d for d in panel.decisions if d.field == field).options[0]
-                            panel = await svc.draft(
-                                campaign_id, user, panel.round_id, field, option.id
-                            )
-                        if panel.decisions and not panel.locked:
-                            await svc.lock(campaign_id, user, panel.round_id)
-                            locks += 1
-                    except ServiceError:
-                        continue
+            locks = await _each_commander(campaigns, lambda cid, user: _lock(svc, cid, user))
             await svc.settle()
             gc.collect()
         locked = footprint()
