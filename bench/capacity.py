@@ -45,12 +45,10 @@ import argparse
 import asyncio
 import cProfile
 import gc
-import hashlib
 import os
 import pstats
 import random
 import shutil
-import sqlite3
 import sys
 import tempfile
 import time
@@ -61,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # processes would take the cores from the calls timed; bench/players.py times drawing.
 os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
-from bench.clone import PLAYS, Ids, Stage, Stages, play_stages
+from bench.clone import cached_stages, place
 from bench.common import machine, median, percentile, rss_mib
 from bench.load import Actor, open_loop
 from bench.rounds import cold
@@ -77,83 +75,23 @@ PLAY_OF: dict[int, str] = {}  # campaign id -> its ruleset, for the serial break
 PROFILE = ""  # --profile tottime|cumulative: cProfile each rate's load, the top 40 printed
 
 
-def code_key(seeds: int, top: int) -> str:
-    """What the played stages depend on: every source and data file of the engine, the
-    service and the storage, the copier that plays them, and how many are played."""
-    digest = hashlib.sha256(f"seeds={seeds} top={top}".encode())
-    root = Path(__file__).resolve().parents[1]
-    files = [root / "bench" / "clone.py"]  # it plays the stages (``play_stages``)
-    for top in ("engine", "bot", "db"):
-        files += sorted(p for p in (root / top).rglob("*") if p.is_file() and _source(p))
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _source(path: Path) -> bool:
-    return (
-        path.suffix in {".py", ".sql", ".json", ".toml", ".zdict"}
-        and "__pycache__" not in path.parts
-    )
-
-
 async def set_up(
     folder: str, count: int, seed: int, seeds: int, fresh: bool, top: int = 20
 ) -> tuple[list[Actor], dict[int, int], str]:
     """``count`` campaigns, each at a round drawn from 1-20 (capped below its scenario's
     end): copies of campaigns played once through the service (``bench/clone.py``)."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sortie-bench"
-    cache.mkdir(parents=True, exist_ok=True)
-    path = cache / f"capacity-stages-{code_key(seeds, top)}.db"
-    how = f"stages cached in {path}"
-    if fresh or not path.exists():
-        partial = path.with_suffix(".partial")
-        partial.unlink(missing_ok=True)
-        stages = Stages(partial)
-        try:
-            await play_stages(folder, stages, seeds, top)
-        finally:
-            stages.close()
-        partial.replace(path)
-        how = f"stages played now into {path}"
-    stages = Stages(path)
-    by_play: dict[tuple[str, int], list[Stage]] = {}
-    for stage in stages.stages():
-        by_play.setdefault((stage.play, stage.round), []).append(stage)
-    rng = random.Random(seed)
+    stages, how = await cached_stages(folder, seeds, top, fresh)
     async with _open(folder, "setup.db", 1):
         pass  # the schema, migrated as the service makes it
-    target = sqlite3.connect(Path(folder) / "setup.db")
-    placed: list[tuple[int, dict[str, int]]] = []
-    ages: dict[int, int] = {}
-    for index in range(count):
-        ruleset, scenario, last = PLAYS[index % len(PLAYS)]
-        play = f"{ruleset}/{scenario}"
-        round_ = min(rng.randint(1, 20), last, top)
-        while (play, round_) not in by_play:
-            round_ -= 1  # every seed of this scenario ended sooner
-        choices = by_play[(play, round_)]
-        stage = choices[index % len(choices)]
-        played = stages.users(stage)
-        users = {side: 10_000_000 + 10 * index + n for n, (_u, side) in enumerate(played)}
-        ids = Ids(
-            campaign=100_000 + index,
-            guild=1,
-            channel=20_000_000 + index,
-            gm=30_000_000 + index,
-            users={u: users[side] for u, side in played},
-        )
-        stages.clone(target, stage, ids, offset=(index + 1) * 1_000_000)
-        placed.append((ids.campaign, users))
-        PLAY_OF[ids.campaign] = ruleset
-        ages[round_] = ages.get(round_, 0) + 1
-    target.commit()
-    target.close()
-    stages.close()
+    rng = random.Random(seed)
+    try:
+        placed = place(stages, Path(folder) / "setup.db", count, rng, (1, 20))
+    finally:
+        stages.close()
+    PLAY_OF.update(placed.ruleset)
     actors: list[Actor] = []
     async with _open(folder, "setup.db", 1) as (_, svc):
-        for cid, users in placed:
+        for cid, users in placed.campaigns:
             actor = Actor(cid, users, random.Random(cid), status_after_resolve=True)
             # Each campaign starts at a random point of its round (0 to 7 of its players'
             # calls made, untimed, stopping at the Lock that resolves it), so the load's
@@ -164,7 +102,7 @@ async def set_up(
             actors.append(actor)
         await svc.settle()
     cold()
-    return actors, ages, how
+    return actors, placed.ages, how
 
 
 def _copies(template: list[Actor]) -> list[Actor]:

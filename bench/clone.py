@@ -11,6 +11,11 @@ master and players get new Discord ids, every row id is moved by the same offset
 campaign's rows keep their order), and the references between rows follow. The states,
 histories and drafts are the real ones, byte for byte; only the ids differ.
 
+``cached_stages`` keeps the played stages under ``~/.cache/sortie-bench``, keyed by a hash
+of the engine's, the service's and the storage's sources, and ``place`` writes many
+copies at rounds drawn from a span into a fresh benchmark database: the capacity
+benchmark (rounds 1-20) and the memory one (rounds 8-20) share both.
+
 What the copy leaves as it was: text inside stored JSON (an event's or outbox payload's
 user mentions, the sealed events of a round) still names the played campaign's users and
 ids. The benchmark delivers no outbox message and reads no log, so nothing it times reads
@@ -19,6 +24,9 @@ them; they keep the rows' sizes real.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import os
 import random
 import sqlite3
 from collections.abc import Callable
@@ -284,3 +292,97 @@ async def play_stages(folder: str, stages: Stages, seeds: int, top: int) -> None
                         if not waiting or attempt == 19:
                             raise RuntimeError(f"{scenario} round {round_} does not resolve")
             print(f"  played {seeds} x {scenario}", flush=True)
+
+
+def code_key(seeds: int, top: int) -> str:
+    """What the played stages depend on: every source and data file of the engine, the
+    service and the storage, this copier that plays them, and how many are played."""
+    digest = hashlib.sha256(f"seeds={seeds} top={top}".encode())
+    root = Path(__file__).resolve().parents[1]
+    files = [Path(__file__).resolve()]
+    for top_folder in ("engine", "bot", "db"):
+        files += sorted(p for p in (root / top_folder).rglob("*") if p.is_file() and _source(p))
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _source(path: Path) -> bool:
+    return (
+        path.suffix in {".py", ".sql", ".json", ".toml", ".zdict"}
+        and "__pycache__" not in path.parts
+    )
+
+
+async def cached_stages(folder: str, seeds: int, top: int, fresh: bool) -> tuple[Stages, str]:
+    """The played stages, from the cache when this code played them already (``--fresh``
+    plays them again), and a few words on where they came from."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sortie-bench"
+    cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"capacity-stages-{code_key(seeds, top)}.db"
+    how = f"stages cached in {path}"
+    if fresh or not path.exists():
+        partial = path.with_suffix(f".{os.getpid()}.partial")  # two benchmarks at once
+        partial.unlink(missing_ok=True)
+        stages = Stages(partial)
+        try:
+            await play_stages(folder, stages, seeds, top)
+        finally:
+            stages.close()
+        partial.replace(path)
+        how = f"stages played now into {path}"
+    return Stages(path), how
+
+
+@dataclass
+class Placed:
+    """The copies ``place`` wrote: each campaign's id and its users by side, its ruleset,
+    and how many stand at each round."""
+
+    campaigns: list[tuple[int, dict[str, int]]] = dataclasses.field(default_factory=list)
+    ruleset: dict[int, str] = dataclasses.field(default_factory=dict)
+    ages: dict[int, int] = dataclasses.field(default_factory=dict)
+
+    def spread(self) -> str:
+        return ", ".join(f"{age}: {n}" for age, n in sorted(self.ages.items()))
+
+
+def place(
+    stages: Stages, target_path: Path, count: int, rng: random.Random, rounds: tuple[int, int]
+) -> Placed:
+    """``count`` copies into ``target_path`` (a database with the service's schema), the
+    scenarios in turn, each at a round drawn from ``rounds`` (both ends included), capped
+    below its scenario's end so it stays live, or the latest round its seeds reached."""
+    by_play: dict[tuple[str, int], list[Stage]] = {}
+    for stage in stages.stages():
+        by_play.setdefault((stage.play, stage.round), []).append(stage)
+    top = max(round_ for _play, round_ in by_play)
+    target = sqlite3.connect(target_path)
+    placed = Placed()
+    try:
+        for index in range(count):
+            ruleset, scenario, last = PLAYS[index % len(PLAYS)]
+            play = f"{ruleset}/{scenario}"
+            round_ = min(rng.randint(*rounds), last, top)
+            while (play, round_) not in by_play:
+                round_ -= 1  # every seed of this scenario ended sooner
+            choices = by_play[(play, round_)]
+            stage = choices[index % len(choices)]
+            played = stages.users(stage)
+            users = {side: 10_000_000 + 10 * index + n for n, (_u, side) in enumerate(played)}
+            ids = Ids(
+                campaign=100_000 + index,
+                guild=1,
+                channel=20_000_000 + index,
+                gm=30_000_000 + index,
+                users={u: users[side] for u, side in played},
+            )
+            stages.clone(target, stage, ids, offset=(index + 1) * 1_000_000)
+            placed.campaigns.append((ids.campaign, users))
+            placed.ruleset[ids.campaign] = ruleset
+            placed.ages[round_] = placed.ages.get(round_, 0) + 1
+        target.commit()
+    finally:
+        target.close()
+    return placed

@@ -1,21 +1,39 @@
-"""Memory with many campaigns late in their game: RSS against what the caches estimate.
+"""Memory with many campaigns late in their game: the bot's processes against the caches'
+estimate.
 
-    python bench/memory.py [--campaigns 1000] [--keep setup.db] [--trace]
+    python bench/memory.py [--campaigns 1000] [--draw-workers N] [--trace] [--keep setup.db]
+                           [--seeds 3] [--fresh]
 
-Set-up (untimed, skipped when ``--keep`` names a file already set up): campaigns played
-through the service to a round drawn from 8 to 20 (capped below the game's end): carrier
-(Coral Sea, Midway), land (Malaya) and Wings (1917) in turn. Then, in a fresh process
-(``--phase measure``, run by this script), as a bot serving them would: the bot's start-up
-(``freeze_start_up``, the tuned collector), then every commander's panel of every
-campaign (its round's decisions, its side's view, what a click needs), then each
-commander drafts what is missing and locks (the second Lock resolves the round). Prints
-the RSS after start-up and after the calls, what the service's caches estimate they hold
-(``SORTIE_CACHE_MB``'s budget) and, with ``--trace``, the bytes tracemalloc sees them
-actually hold (the drop when they are emptied; tracemalloc slows the calls and adds its
-own memory to RSS, so RSS is read from a run without it).
-Counted, never timed. **Leaves out**: drawing (its worker processes' memory is their own;
-``SORTIE_DRAW_WORKERS=0`` here), Discord (discord.py keeps no message cache,
-``max_messages=None``).
+Set-up (untimed, a minute; skipped when ``--keep`` names a file already set up): copies of
+campaigns played once through the service (``bench/clone.py``, the capacity benchmark's
+stages, cached under ``~/.cache/sortie-bench``), each standing at the opening of a round
+drawn from 8 to 20, capped below its scenario's end: carrier (Coral Sea, Midway), land
+(Malaya) and Wings (1917) in turn. Then, in a fresh process (``--phase measure``, run by
+this script), as a bot serving them would: the bot's start-up (its drawing processes
+started and their presenters built, ``freeze_start_up``, the tuned collector), then every
+commander's panel of every campaign (its round's decisions, its side's view, what a click
+needs), then each commander drafts what is missing and locks: the second Lock resolves the
+round, and the next round's decisions, views and pictures (the round message's board in
+each lock state, each side's order panel) are worked out ahead, the pictures drawn in the
+drawing processes (``bot/drawing.py``) and kept in the main process's board cache.
+
+Prints, after start-up, after the panels and after the Locks, for the main process and
+each of its descendants (drawing workers, their fork server, multiprocessing's resource
+tracker; a resolver or odds process too, if the bot has started one): RSS (which counts a
+page shared between processes in each of them), PSS (a shared page's cost split between
+its sharers: the sum over processes is the footprint) and USS (pages only that process
+maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers idle; the
+peaks seen while the workers draw (sampled every 0.2 s) and each process's own peak RSS
+(``VmHWM``). Then what the caches estimate they hold (parsed states and engine results,
+``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with ``--trace``, in
+another fresh process, the bytes tracemalloc sees them actually hold (the drop when each
+is emptied; tracemalloc slows the calls and adds its own memory, so the footprint is read
+from the run without it).
+
+Counted, never timed. **Leaves out**: Discord (discord.py keeps no message cache,
+``max_messages=None``; the gateway's own buffers are not here), the odds preview's
+process (started on demand, stopped when idle: ``bot/odds.py``), the pictures a player's
+click draws beyond those drawn ahead (a panel with drafts in it, a strike report).
 """
 
 from __future__ import annotations
@@ -29,149 +47,304 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
-from bench.common import machine, rss_mib
-from bench.rounds import Game
+from bench.clone import cached_stages, place
+from bench.common import machine
 from bench.service import _open
-from bot import service_rounds
-from bot.service_model import Pace, ServiceError
+from bot import boards, drawing, service_rounds
+from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
-PLAYS = (
-    ("carrier", "coral-sea", 11),  # (ruleset, scenario, the last round it may stand at)
-    ("land", "malaya-all", 17),
-    ("carrier", "midway", 11),
-    ("wings", "wings-1917", 20),
-)
+ROUNDS = (8, 20)
 MIB = 1024 * 1024
 
 
-async def set_up(path: Path, count: int) -> None:
-    rng = random.Random(8)
-    ages: dict[int, int] = {}
-    async with _open(str(path.parent), path.name, count) as (_, svc):
-        for index in range(count):
-            ruleset, scenario, last = PLAYS[index % len(PLAYS)]
-            rules = svc.rulesets.get(ruleset).rules
-            info = await svc.create_campaign(
-                1, 10_000_000 + index, 1_000_000 + index, scenario, Pace(), f"c{index}",
-                ruleset=ruleset,
-            )  # fmt: skip
-            users = {}
-            for number, side in enumerate(rules.side_ids):
-                users[side] = 10 * index + number + 1
-                await svc.join(info.id, users[side], side)
-            await svc.start(info.id, 1_000_000 + index)
-            game = Game(info.id, users, index)
-            target = min(rng.randint(8, 20), last)
-            while game.resolved < target - 1 and not game.over:
-                await game.step_round(svc)
-            await svc.settle()
-            ages[game.resolved + 1] = ages.get(game.resolved + 1, 0) + 1
-            if index % 50 == 49:
-                print(f"  set up {index + 1} campaigns", flush=True)
-    spread = ", ".join(f"{age}: {n}" for age, n in sorted(ages.items()))
-    print(f"set-up: {count} campaigns; the round they stand at: {spread}")
+async def set_up(folder: str, path: Path, count: int, seeds: int, fresh: bool) -> None:
+    stages, how = await cached_stages(folder, seeds, 20, fresh)
+    async with _open(str(path.parent), path.name, 1):
+        pass  # the schema, migrated as the service makes it
+    try:
+        placed = place(stages, path, count, random.Random(8), ROUNDS)
+    finally:
+        stages.close()
+    print(f"set-up: {count} campaigns ({how}); the round they stand at: {placed.spread()}")
 
 
-def caches() -> tuple[float, float, int, int]:
-    """The caches' estimates (MiB): parsed states, engine results; their entries."""
+@dataclass(frozen=True)
+class Usage:
+    """One process's memory (KiB): resident, proportional (shared pages split between their
+    sharers) and unique (pages no other process maps), and its peak resident."""
+
+    pid: int
+    role: str
+    rss: int
+    pss: int
+    uss: int
+    peak_rss: int
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as file:
+            return file.read()
+    except OSError:
+        return ""
+
+
+def _fields(text: str) -> dict[str, int]:
+    out = {}
+    for row in text.splitlines():
+        name, _, rest = row.partition(":")
+        parts = rest.split()
+        if len(parts) == 2 and parts[1] == "kB":
+            out[name] = int(parts[0])
+    return out
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        out += [int(child) for child in _read(f"{task}/children").split()]
+    return out
+
+
+def _role(pid: int, parent_role: str) -> str:
+    command = _read(f"/proc/{pid}/cmdline").replace("\0", " ")
+    if parent_role == "main":
+        for word in ("resource_tracker", "forkserver"):
+            if word in command:
+                return word.replace("_", " ")
+        return "child"
+    return "worker" if parent_role == "forkserver" else f"{parent_role}'s child"
+
+
+def footprint() -> list[Usage]:
+    """This process and every descendant, main first."""
+    out: list[Usage] = []
+    queue = [(os.getpid(), "main")]
+    while queue:
+        pid, role = queue.pop(0)
+        rollup = _fields(_read(f"/proc/{pid}/smaps_rollup"))
+        status = _fields(_read(f"/proc/{pid}/status"))
+        if rollup:
+            uss = rollup.get("Private_Clean", 0) + rollup.get("Private_Dirty", 0)
+            out.append(Usage(pid, role, rollup["Rss"], rollup["Pss"], uss, status.get("VmHWM", 0)))
+        queue += [(child, _role(child, role)) for child in _children(pid)]
+    return out
+
+
+class Peaks:
+    """The highest sums over the bot's processes seen while it works, sampled in a thread."""
+
+    def __init__(self, every: float = 0.2) -> None:
+        self.every = every
+        self.pss = self.rss = self.uss = self.workers_pss = 0
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Peaks:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            usage = footprint()
+            self.samples += 1
+            self.pss = max(self.pss, sum(u.pss for u in usage))
+            self.rss = max(self.rss, sum(u.rss for u in usage))
+            self.uss = max(self.uss, sum(u.uss for u in usage))
+            drawn = sum(u.pss for u in usage if u.role == "worker")
+            self.workers_pss = max(self.workers_pss, drawn)
+
+
+def _mib(kib: int) -> str:
+    return f"{kib / 1024:.0f}"
+
+
+def report(when: str, usage: list[Usage]) -> None:
+    rss, pss, uss = (sum(getattr(u, f) for u in usage) for f in ("rss", "pss", "uss"))
+    main = usage[0]
+    print(
+        f"{when}: main RSS {_mib(main.rss)} MiB (PSS {_mib(main.pss)}, USS {_mib(main.uss)}); "
+        f"all {len(usage)} processes PSS {_mib(pss)} MiB = {pss * 1.024 / 1000:.0f} MB "
+        f"(USS {_mib(uss)}, RSS summed {_mib(rss)}, counting shared pages once per process)"
+    )
+    for u in usage[1:]:
+        print(
+            f"    {u.role:<16} pid {u.pid}: RSS {_mib(u.rss)} MiB, PSS {_mib(u.pss)}, "
+            f"USS {_mib(u.uss)}, peak RSS {_mib(u.peak_rss)}"
+        )
+
+
+def caches() -> tuple[float, float, float, int, int, int]:
+    """The caches' estimates (MiB): parsed states, engine results, boards' PNG bytes; their
+    entries."""
     states, memo = service_rounds._states._items, service_rounds._memo._items
-    return states.used / MIB, memo.used / MIB, len(states), len(memo)
+    drawn = boards.boards
+    return (
+        states.used / MIB,
+        memo.used / MIB,
+        drawn._bytes / MIB,
+        len(states),
+        len(memo),
+        len(drawn),
+    )
+
+
+async def _commanders(repo: object) -> dict[int, list[int]]:
+    async with repo.read() as tx:  # type: ignore[attr-defined]
+        rows = await tx.raw.execute_fetchall(
+            "SELECT campaign_id, user_id FROM players WHERE commander ORDER BY campaign_id"
+        )
+    campaigns: dict[int, list[int]] = {}
+    for campaign_id, user_id in rows:
+        campaigns.setdefault(campaign_id, []).append(user_id)
+    return campaigns
+
+
+async def _each_commander(
+    campaigns: dict[int, list[int]], act: Callable[[int, int], Awaitable[bool]]
+) -> int:
+    """``act`` for every commander of every campaign in turn; how many did something (a
+    refusal, such as a campaign over, counts as nothing)."""
+    done = 0
+    for campaign_id, users in campaigns.items():
+        for user in users:
+            try:
+                done += await act(campaign_id, user)
+            except ServiceError:
+                continue
+    return done
+
+
+async def _panel(svc: Any, campaign_id: int, user: int) -> bool:
+    await svc.panel(campaign_id, user)
+    return True
+
+
+async def _lock(svc: Any, campaign_id: int, user: int) -> bool:
+    """The side's missing orders drafted (each field's first option), then its Lock."""
+    panel = await svc.panel(campaign_id, user)
+    for field in panel.missing:
+        option = next(d for d in panel.decisions if d.field == field).options[0]
+        panel = await svc.draft(campaign_id, user, panel.round_id, field, option.id)
+    if not panel.decisions or panel.locked:
+        return False
+    await svc.lock(campaign_id, user, panel.round_id)
+    return True
 
 
 async def measure(path: Path, trace: bool) -> None:
     import tracemalloc
 
+    from bot import collector
     from bot.runtime import freeze_start_up
 
-    try:
-        from bot import collector
-    except ImportError:  # a tree from before the collector was tuned, to compare
-        collector = None  # type: ignore[assignment]
-
     async with _open(str(path.parent), path.name, 1) as (repo, svc):
+        # As the bot's start-up does (``bot.client``, ``bot.commands.run_bot``).
+        collector.install()
+        if drawing.in_workers():
+            drawing.warm_up()
+            svc.draws_ahead = True
         freeze_start_up()
-        if collector is not None:
-            collector.install()
-        start, _ = rss_mib()
+        started = footprint()
         if trace:
             tracemalloc.start()
-        async with repo.read() as tx:
-            rows = await tx.raw.execute_fetchall(
-                "SELECT campaign_id, user_id FROM players WHERE commander ORDER BY campaign_id"
-            )
-        campaigns: dict[int, list[int]] = {}
-        for campaign_id, user_id in rows:
-            campaigns.setdefault(campaign_id, []).append(user_id)
-        calls = 0
-        for campaign_id, users in campaigns.items():
-            for user in users:
-                try:
-                    await svc.panel(campaign_id, user)
-                    calls += 1
-                except ServiceError:
-                    continue
+        campaigns = await _commanders(repo)
+        calls = await _each_commander(campaigns, lambda cid, user: _panel(svc, cid, user))
         await svc.settle()
         gc.collect()
-        panels, _ = rss_mib()
+        panels = footprint()
         # Then each commander drafts what is missing and locks: the second lock resolves the
-        # round, and the next round's decisions and views are worked out.
-        locks = 0
-        for campaign_id, users in campaigns.items():
-            for user in users:
-                try:
-                    panel = await svc.panel(campaign_id, user)
-                    for field in panel.missing:
-                        option = next(d for d in panel.decisions if d.field == field).options[0]
-                        panel = await svc.draft(campaign_id, user, panel.round_id, field, option.id)
-                    if panel.decisions and not panel.locked:
-                        await svc.lock(campaign_id, user, panel.round_id)
-                        locks += 1
-                except ServiceError:
-                    continue
-        await svc.settle()
-        gc.collect()
-        now, peak = rss_mib()
-        states, memo, n_states, n_memo = caches()
+        # round, and the next round's decisions, views and pictures are worked out ahead.
+        with Peaks() as peaks:
+            locks = await _each_commander(campaigns, lambda cid, user: _lock(svc, cid, user))
+            await svc.settle()
+            gc.collect()
+        locked = footprint()
+        await asyncio.sleep(1.0)  # the workers idle: they give their heap back (bot.drawing)
+        rested = footprint()
+        states, memo, drawn, n_states, n_memo, n_drawn = caches()
+        workers = sum(1 for u in locked if u.role == "worker")
         print(
             f"{len(campaigns)} campaigns: {calls} panels (every commander's), then {locks} "
             f"Locks (each side's missing orders drafted first); cache budget "
-            f"{os.environ.get('SORTIE_CACHE_MB', '80')} MiB"
+            f"{os.environ.get('SORTIE_CACHE_MB', '80')} MiB; {workers} drawing processes"
         )
         print(
             f"caches estimate {states + memo:.1f} MiB: parsed states {states:.1f} MiB "
-            f"({n_states} entries), engine results {memo:.1f} MiB ({n_memo} entries)"
+            f"({n_states} entries), engine results {memo:.1f} MiB ({n_memo} entries); "
+            f"board cache {drawn:.1f} MiB of PNG ({n_drawn} pictures)"
         )
         if trace:
-            held = tracemalloc.get_traced_memory()[0]
-            service_rounds._memo._items.clear()
-            gc.collect()
-            after_memo = tracemalloc.get_traced_memory()[0]
-            service_rounds._states._items.clear()
-            gc.collect()
-            after_states = tracemalloc.get_traced_memory()[0]
-            tracemalloc.stop()
-            freed_memo, freed_states = (held - after_memo) / MIB, (after_memo - after_states) / MIB
-            freed = freed_memo + freed_states
-            print(
-                f"tracemalloc: emptying the caches freed {freed:.1f} MiB: engine results "
-                f"{freed_memo:.1f} (estimate x{memo / freed_memo:.2f}), then parsed states "
-                f"{freed_states:.1f} (x{states / freed_states:.2f}); in all "
-                f"x{(states + memo) / freed:.2f}"
-            )
-        else:
-            verdict = "meets" if peak * MIB / 1e6 <= RSS_TARGET_MB else "MISSES"
-            print(
-                f"RSS: after start-up {start:.0f} MiB, after the panels {panels:.0f} MiB, after "
-                f"the Locks {now:.0f} MiB, peak "
-                f"{peak:.0f} MiB = {peak * MIB / 1e6:.0f} MB (target <= {RSS_TARGET_MB:.0f} MB: "
-                f"{verdict}); load average {os.getloadavg()[0]:.1f}"
-            )
+            _freed(tracemalloc, states, memo, drawn)
+            return
+        report("after start-up", started)
+        report("after the panels", panels)
+        report("after the Locks", locked)
+        report("a second later (the workers idle)", rested)
+        main = locked[0]
+        print(
+            f"while the Locks resolved and the workers drew ({peaks.samples} samples): peak "
+            f"PSS of all processes {_mib(peaks.pss)} MiB (the workers' {_mib(peaks.workers_pss)}"
+            f"), peak USS {_mib(peaks.uss)}, peak RSS summed {_mib(peaks.rss)}"
+        )
+        main_mb, whole_mb = main.peak_rss * 1.024 / 1000, peaks.pss * 1.024 / 1000
+        print(
+            f"target RSS <= {RSS_TARGET_MB:.0f} MB: the bot's process peak RSS {main_mb:.0f} MB "
+            f"({'meets' if main_mb <= RSS_TARGET_MB else 'MISSES'}); the whole bot, peak PSS "
+            f"{whole_mb:.0f} MB ({'meets' if whole_mb <= RSS_TARGET_MB else 'MISSES'}); "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+
+
+def _freed(tracemalloc: object, states: float, memo: float, drawn: float) -> None:
+    """Empty each cache in turn and print what tracemalloc saw go, beside its estimate; then
+    what is still traced, and what the collector's frozen objects kept."""
+    traced = tracemalloc.get_traced_memory  # type: ignore[attr-defined]
+    # The board cache last: what it frees then is its PNGs and the views only it still holds.
+    emptied = (
+        ("engine results", memo, service_rounds._memo._items.clear),
+        ("parsed states", states, service_rounds._states._items.clear),
+        ("board cache", drawn, boards.boards._items.clear),
+    )
+    held = start = traced()[0]
+    parts = []
+    for name, estimate, clear in emptied:
+        clear()
+        gc.collect()
+        now = traced()[0]
+        freed, held = (held - now) / MIB, now
+        ratio = f"x{estimate / freed:.2f}" if freed > 0 else "-"
+        parts.append((name, estimate, freed))
+        print(f"  emptying the {name} freed {freed:.1f} MiB (its estimate {estimate:.1f}: {ratio})")
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    gc.collect()
+    thawed = (held - traced()[0]) / MIB
+    print(
+        f"  traced before {start / MIB:.1f} MiB, after the caches {held / MIB:.1f}; unfreezing "
+        f"the collector's {frozen} frozen objects and collecting freed {thawed:.1f} more"
+    )
+    tracemalloc.stop()  # type: ignore[attr-defined]
+    service = [(e, f) for n, e, f in parts if n != "board cache"]
+    estimate, freed = sum(e for e, _ in service), sum(f for _, f in service)
+    print(
+        f"tracemalloc: the service's caches estimate x{estimate / freed:.2f} of what emptying "
+        f"them freed ({estimate:.1f} MiB estimated, {freed:.1f} freed)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,19 +352,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--campaigns", type=int, default=1000)
     parser.add_argument("--keep", help="the set-up's file: reused when it exists")
     parser.add_argument("--trace", action="store_true", help="also the caches' bytes, traced")
+    parser.add_argument(
+        "--draw-workers",
+        type=int,
+        default=-1,
+        help="drawing processes (SORTIE_DRAW_WORKERS): as the bot, one per core, unless set",
+    )
+    parser.add_argument("--seeds", type=int, default=3, help="campaigns played per scenario")
+    parser.add_argument("--fresh", action="store_true", help="play the stages again")
     parser.add_argument("--phase", choices=("all", "measure"), default="all")
     parser.add_argument("--quick", action="store_true", help="smoke run: 8 campaigns")
     args = parser.parse_args(argv)
     if args.quick:
-        args.campaigns = 8
+        args.campaigns, args.seeds = 8, 1
     if args.phase == "measure":
         asyncio.run(measure(Path(args.keep), args.trace))
         return 0
     print(f"machine: {machine()}")
+    env = dict(os.environ)
+    if args.draw_workers >= 0:
+        env["SORTIE_DRAW_WORKERS"] = str(args.draw_workers)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(args.keep) if args.keep else Path(folder) / "memory.db"
         if not path.exists():
-            asyncio.run(set_up(path.resolve(), args.campaigns))
+            asyncio.run(set_up(folder, path.resolve(), args.campaigns, args.seeds, args.fresh))
         for trace in (False, True) if args.trace else (False,):
             # A fresh process each (the set-up's own memory is not the bot's), on a copy (the
             # Locks move the campaigns on: the kept set-up stays as it was).
@@ -200,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
                 if Path(f"{path}{suffix}").exists():
                     shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
             command = [sys.executable, __file__, "--phase", "measure", "--keep", str(copy)]
-            subprocess.run([*command, *(["--trace"] if trace else [])], check=True)
+            subprocess.run([*command, *(["--trace"] if trace else [])], check=True, env=env)
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{copy}{suffix}").unlink(missing_ok=True)
     return 0

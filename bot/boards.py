@@ -3,22 +3,25 @@
 Drawing the board was 80-90 % of a Lock (the round message it refreshes) and of
 ``/status``. A board depends on the public view, who has locked, the locale and the
 deadline written on it; the view object is memoised per state (``bot.service_rounds``), so
-its identity stands for "this state". The cache holds each entry's view, so an id cannot be
-reused while its entry lives, and it is bounded by the bytes of the images it keeps, not by
-a count (a count small enough to be cheap was thrashed by ten campaigns locking in turn).
+its identity stands for "this state". An entry lives no longer than its view, so an id
+reused by a later view never finds an old picture; the cache is bounded by the bytes of the
+images it keeps, not by a count (a count small enough to be cheap was thrashed by ten
+campaigns locking in turn).
 """
 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from bot import drawing
 from bot.clock import from_epoch
 from bot.rulesets import Plugin
+from bot.service_cache import budget_bytes
 from rendering.presenter import NO_DRAFTS
 
 log = logging.getLogger(__name__)
@@ -29,19 +32,40 @@ _Key = tuple[
 ]
 
 
-class BoardCache:
-    """PNG bytes by (view, ruleset, picture, locks, locale, deadline), oldest out past a budget."""
+# The pictures' budget, on top of the parsed states' and engine results': a fifth of
+# ``SORTIE_CACHE_MB`` (16 MiB by default; it was a fixed 32 MiB the knob did not reach). With
+# 1,000 campaigns the pictures whose views were still memoised took 22 MiB, and the bot's
+# process stood at 202 MB, past issue 29's 200 MB (``bench/memory.py``).
+PICTURES_SHARE = 1 / 5
 
-    def __init__(self, max_bytes: int = 32 * 1024 * 1024) -> None:
+
+class BoardCache:
+    """PNG bytes by (view, ruleset, picture, locks, locale, deadline), oldest out past a budget.
+
+    An entry holds its view weakly and goes with it: a view is memoised with its state's
+    results (``bot.service_rounds``), and once that cache lets it go, a later request gets
+    a new view object, another id, so the entry could never be hit again. Held strongly,
+    such views outlived the engine results' budget (1,000 campaigns: 16.6 MiB of views
+    kept by 32 MiB of pictures, ``bench/memory.py --trace``). A view that cannot be
+    referred to weakly is held as before.
+    """
+
+    def __init__(self, max_bytes: int | None = None) -> None:
+        if max_bytes is None:
+            max_bytes = budget_bytes(PICTURES_SHARE)
         self.max_bytes = max_bytes
         self._bytes = 0
-        self._items: OrderedDict[_Key, tuple[Any, bytes]] = OrderedDict()
+        self._items: OrderedDict[_Key, tuple[Callable[[], Any], bytes]] = OrderedDict()
+        # Keys whose views died: dropped on the next call, on the event loop, since a view
+        # may die in any thread.
+        self._dead: list[tuple[_Key, Callable[[], Any]]] = []
         self.hits = 0
         self.misses = 0
 
     def get(self, key: _Key, view: Any) -> bytes | None:
+        self._bury()
         hit = self._items.get(key)
-        if hit is None or hit[0] is not view:
+        if hit is None or hit[0]() is not view:
             self.misses += 1
             return None
         self._items.move_to_end(key)
@@ -49,14 +73,30 @@ class BoardCache:
         return hit[1]
 
     def put(self, key: _Key, view: Any, png: bytes) -> None:
+        self._bury()
         old = self._items.pop(key, None)
         if old is not None:
             self._bytes -= len(old[1])
-        self._items[key] = (view, png)
+        self._items[key] = (self._holder(key, view), png)
         self._bytes += len(png)
         while self._bytes > self.max_bytes and len(self._items) > 1:
             _key, (_view, dropped) = self._items.popitem(last=False)
             self._bytes -= len(dropped)
+
+    def _holder(self, key: _Key, view: Any) -> Callable[[], Any]:
+        dead = self._dead
+        try:
+            return weakref.ref(view, lambda ref: dead.append((key, ref)))
+        except TypeError:
+            return lambda: view
+
+    def _bury(self) -> None:
+        while self._dead:
+            key, ref = self._dead.pop()
+            held = self._items.get(key)
+            if held is not None and held[0] is ref:  # not a newer entry under a reused id
+                del self._items[key]
+                self._bytes -= len(held[1])
 
     def __len__(self) -> int:
         return len(self._items)
@@ -137,6 +177,12 @@ async def draw_ahead(
     round message's board in each lock state it can show before it resolves (nobody locked
     yet, then each deciding side alone, and so on), and each deciding side's order panel.
     The first Lock of a round then finds its board drawn, as does the panel it re-sends."""
+    with drawing.ahead() as room:
+        if room:  # else its first click draws what it shows (``bot.drawing.ahead``)
+            await _ahead(plugin, prepared, locale, cache)
+
+
+async def _ahead(plugin: Plugin[Any, Any], prepared: Any, locale: str, cache: BoardCache) -> None:
     live = prepared.round
     when = deadline_words(from_epoch(live.deadline_at) if live.deadline_at else None)
     deciding = [side for side in plugin.rules.side_ids if side in prepared.views]

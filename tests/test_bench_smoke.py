@@ -68,7 +68,9 @@ EXPECTED = {
     ],
     "memory": [
         r"^caches estimate [\d.]+ MiB: parsed states [\d.]+ MiB",
-        r"^RSS: after start-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
+        r"^after the Locks: main RSS \d+ MiB \(PSS \d+, USS \d+\); all \d+ processes PSS",
+        r"^target RSS <= 200 MB: the bot's process peak RSS \d+ MB \((meets|MISSES)\); "
+        r"the whole bot, peak PSS \d+ MB \((meets|MISSES)\)",
     ],
     "capacity": [
         r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+\s+p99 x\d+ the write floor, load",

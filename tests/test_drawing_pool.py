@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -92,3 +92,77 @@ def test_a_presenter_of_another_catalog_is_drawn_here(pool: None) -> None:
     plugin = Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
     assert drawing._pool_for(plugin) is None
     assert drawing._pool_for(Registry().get("carrier")) is not None
+
+
+class _Timer:
+    """A ``threading.Timer`` the test fires itself."""
+
+    made: ClassVar[list[_Timer]] = []
+
+    def __init__(self, delay: float, action: Any) -> None:
+        self.delay, self.action = delay, action
+        self.started = self.cancelled = False
+        self.daemon = False
+        _Timer.made.append(self)
+
+    def start(self) -> None:
+        self.started = True
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def test_a_worker_gives_its_heap_back_once_idle_never_under_a_picture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A worker's allocator keeps what a board's full-size images freed: it rested at its
+    # busiest size until its heap is trimmed, which waits until no picture is being drawn.
+    trimmed: list[int] = []
+    monkeypatch.setattr(drawing, "_trim_heap", lambda: trimmed.append(1))
+    monkeypatch.setattr(drawing.threading, "Timer", _Timer)
+    monkeypatch.setattr(drawing, "_idle", None)
+    _Timer.made = []
+    seen: list[tuple[bool, ...]] = []
+
+    class Presenter:
+        def status_board(self, *_args: Any) -> bytes:
+            seen.append(tuple(t.cancelled for t in _Timer.made))
+            return b"png"
+
+    class Plugins:
+        def get(self, _key: str) -> Any:
+            return Plugin(None, Presenter())  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drawing, "_registry", Plugins())
+    assert drawing._job("carrier", "status_board", ()) == b"png"
+    first = _Timer.made[0]
+    assert first.started and first.daemon and first.delay == drawing.TRIM_AFTER
+    assert trimmed == []  # not while drawing, nor right after: only once idle
+    assert drawing._job("carrier", "status_board", ()) == b"png"
+    assert seen[-1] == (True,)  # the pending trim was called off before the second picture
+    second = _Timer.made[1]
+    assert not second.cancelled
+    second.action()  # nothing else to draw: the heap goes back
+    assert trimmed == [1]
+
+
+def _trims_once_idle() -> int:
+    """In a worker: wait for its pending trim, then say how many it made."""
+    pending = drawing._idle
+    if pending is not None:
+        pending.join()
+    return drawing._trims
+
+
+def test_a_real_worker_trims_its_heap_after_drawing(pool: None) -> None:
+    if drawing._trim_heap is None:
+        pytest.skip("no malloc_trim in this C library")
+    registry = Registry()
+    plugin, method, args = _jobs(registry)[0]
+
+    async def drawn() -> Any:
+        return await drawing.draw(plugin, method, *args)
+
+    assert asyncio.run(drawn())
+    assert drawing._pool is not None
+    assert drawing._pool.submit(_trims_once_idle).result(timeout=60) >= 1

@@ -3,6 +3,7 @@ Lock refreshes and ``/status`` reuse it, a change of locks, locale or state draw
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -147,3 +148,39 @@ async def test_an_order_panel_picture_is_drawn_once_per_state_and_side(
         assert one is not None and two is not None and one.images == two.images
     assert first[0] is not None and first[1] is not None
     assert first[0].images != first[1].images  # never one side's picture for the other
+
+
+class _View:
+    """A view the cache can refer to weakly, as the rulesets' views are."""
+
+
+def test_a_picture_goes_with_its_view() -> None:
+    # The engine results' cache lets a view go; a later request gets a new view object, so
+    # the picture drawn from the old one can never be hit again: it must not keep the view
+    # (and what the view holds) alive past the results' budget.
+    cache = BoardCache()
+    kept, gone = _View(), _View()
+    cache.put((id(kept), "k", "status", (), "en", None, ()), kept, b"x" * 300)
+    cache.put((id(gone), "k", "status", (), "en", None, ()), gone, b"y" * 200)
+    del gone
+    gc.collect()
+    assert cache.get((id(kept), "k", "status", (), "en", None, ()), kept) == b"x" * 300
+    assert len(cache) == 1 and cache._bytes == 300
+    # an id reused by a new view after the old one died finds nothing of the old one
+    stale = _View()
+    key = (id(stale), "k", "status", (), "en", None, ())
+    cache.put(key, stale, b"z" * 100)
+    del stale
+    gc.collect()
+    reborn = _View()
+    assert cache.get((id(reborn), "k", "status", (), "en", None, ()), reborn) is None
+    assert len(cache) == 1 and cache._bytes == 300
+
+
+def test_the_pictures_budget_follows_the_cache_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One knob for what the bot's process caches: the pictures take a fifth of
+    # SORTIE_CACHE_MB on top of the parsed states and engine results.
+    monkeypatch.setenv("SORTIE_CACHE_MB", "10")
+    assert BoardCache().max_bytes == 2 * 1024 * 1024
+    monkeypatch.delenv("SORTIE_CACHE_MB")
+    assert BoardCache().max_bytes == 16 * 1024 * 1024

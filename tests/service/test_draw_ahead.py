@@ -28,14 +28,22 @@ def _count_draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
-async def test_a_rounds_boards_and_panels_are_drawn_when_it_opens(
+async def _drawing_ahead_from_round_two(
     env: Env, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[int, list[str]]:
+    """A campaign whose first round is played, then drawing ahead on, its draws counted."""
     cid = await env.campaign()
     await env.play_round(cid, random.Random(2))
     await env.svc.settle()
     drawn = _count_draws(monkeypatch)
     env.svc.draws_ahead = True
+    return cid, drawn
+
+
+async def test_a_rounds_boards_and_panels_are_drawn_when_it_opens(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid, drawn = await _drawing_ahead_from_round_two(env, monkeypatch)
     await env.play_round(cid, random.Random(3))
     await env.svc.settle()
     # Two sides decide: no lock, each side's lock alone (both: the round resolves); and
@@ -67,3 +75,21 @@ async def test_nothing_is_drawn_ahead_unless_the_bot_asks(
     await env.play_round(cid, random.Random(2))
     await env.svc.settle()
     assert drawn == []
+
+
+async def test_past_its_share_of_rounds_the_pool_leaves_a_rounds_pictures_to_its_first_click(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Many rounds resolved at once (one deadline for many campaigns): each one waiting for
+    # the pool held its views, and a player's own picture queued behind them all.
+    cid, drawn = await _drawing_ahead_from_round_two(env, monkeypatch)
+    full = drawing.AHEAD_PER_WORKER * max(1, drawing.workers())
+    monkeypatch.setattr(drawing, "_ahead", full)
+    await env.play_round(cid, random.Random(3))
+    await env.svc.settle()
+    assert drawn == [] and drawing._ahead == full
+    monkeypatch.setattr(drawing, "_ahead", full - 1)  # one round's room frees
+    await env.play_round(cid, random.Random(4))
+    await env.svc.settle()
+    assert sorted(drawn) == ["panel_image"] * 2 + ["status_board"] * 3
+    assert drawing._ahead == full - 1  # its room given back once drawn
