@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import cProfile
 import gc
 import multiprocessing.connection
@@ -202,19 +203,23 @@ class _Stepped:
 SIMCORD = Simcord()
 
 
+# Set in the task delivering the outbox (and what it awaits), not in the tasks that run
+# beside it meanwhile (the next round's preparation reads too).
+IN_OUTBOX: contextvars.ContextVar[bool] = contextvars.ContextVar("in_outbox", default=False)
+
+
 def count_work(repo: Any) -> None:
     """Count, while an action is timed, what it costs the database and the outbox: write
     transactions (``count_writes``), read transactions, SQL statements, and the outbox's
     rows by kind with the read transactions and statements of their delivery."""
     count_writes(repo)
-    in_outbox = [False]
     for name in ("read", "glance"):
         real = getattr(repo, name)
 
         def counted(*args: Any, real: Any = real, **kwargs: Any) -> Any:
             if COUNTING[0] is not None:
                 COUNTS[COUNTING[0]]["read transactions"] += 1
-                if in_outbox[0]:
+                if IN_OUTBOX.get():
                     COUNTS[COUNTING[0]]["outbox: read transactions"] += 1
             return real(*args, **kwargs)
 
@@ -225,7 +230,7 @@ def count_work(repo: Any) -> None:
     async def statement(self: Any, sql: str, params: Any) -> Any:
         if COUNTING[0] is not None:
             COUNTS[COUNTING[0]]["SQL statements"] += 1
-            if in_outbox[0]:
+            if IN_OUTBOX.get():
                 COUNTS[COUNTING[0]]["outbox: SQL statements"] += 1
         return await run_statement(self, sql, params)
 
@@ -233,11 +238,11 @@ def count_work(repo: Any) -> None:
     deliver, claimed = OutboxWorker.deliver_due, OutboxWorker._deliver_claimed
 
     async def delivering(self: Any) -> Any:
-        in_outbox[0] = True
+        mark = IN_OUTBOX.set(True)
         try:
             return await deliver(self)
         finally:
-            in_outbox[0] = False
+            IN_OUTBOX.reset(mark)
 
     async def rows(self: Any, rows: Any, *args: Any) -> Any:
         if COUNTING[0] is not None:
@@ -245,6 +250,15 @@ def count_work(repo: Any) -> None:
                 COUNTS[COUNTING[0]][f"outbox row: {row.kind}"] += 1
         return await claimed(self, rows, *args)
 
+    if drawing is not None:
+        draw = drawing.draw
+
+        async def drawn(plugin: Any, method: str, *args: Any) -> Any:
+            if COUNTING[0] is not None:
+                COUNTS[COUNTING[0]][f"drawn: {method}"] += 1
+            return await draw(plugin, method, *args)
+
+        drawing.draw = drawn  # type: ignore[assignment]
     OutboxWorker.deliver_due = delivering  # type: ignore[method-assign]
     OutboxWorker._deliver_claimed = rows  # type: ignore[method-assign]
 

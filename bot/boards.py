@@ -10,6 +10,7 @@ a count (a count small enough to be cheap was thrashed by ten campaigns locking 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -36,6 +37,10 @@ class BoardCache:
         self.max_bytes = max_bytes
         self._bytes = 0
         self._items: OrderedDict[_Key, tuple[Any, bytes]] = OrderedDict()
+        # Boards being drawn now, with their view: a second request for one waits for it
+        # rather than drawing it again (a round's message asks for its first board while
+        # the round's pictures are still being drawn ahead).
+        self._drawing: dict[_Key, tuple[Any, asyncio.Future[bytes | None]]] = {}
         self.hits = 0
         self.misses = 0
 
@@ -121,12 +126,25 @@ async def _drawn(
     png = cache.get(key, view)
     if png is not None:
         return png
+    pending = cache._drawing.get(key)
+    if pending is not None and pending[0] is view:
+        shared = await asyncio.shield(pending[1])
+        if shared is not None:
+            return shared
+        # The first request's drawing failed or was cancelled: this one tries for itself.
+    future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+    cache._drawing[key] = (view, future)
+    drawn: bytes | None = None
     try:
-        drawn: bytes = await drawing.draw(plugin, method, *args)
+        drawn = await drawing.draw(plugin, method, *args)
     except Exception:
         log.exception("%s image failed: the message goes out without it", what)
-        return None
-    cache.put(key, view, drawn)
+    finally:
+        if cache._drawing.get(key, (None, None))[1] is future:
+            del cache._drawing[key]
+        future.set_result(drawn)
+    if drawn is not None:
+        cache.put(key, view, drawn)
     return drawn
 
 
