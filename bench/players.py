@@ -35,14 +35,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
+import cProfile
 import gc
 import multiprocessing.connection
 import os
+import pstats
 import sys
 import tempfile
 import time
 import types
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -51,11 +54,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import simcord
 
 from bench.common import machine, median, percentile
-from bench.interactions import ACKNOWLEDGED, COGS, DEFAULTS, EPOCH, BenchBot, timed
+from bench.interactions import (
+    ACKNOWLEDGED,
+    COGS,
+    COUNTING,
+    COUNTS,
+    DEFAULTS,
+    EPOCH,
+    BenchBot,
+    count_writes,
+    timed,
+)
 from bench.rounds import Game, cold
 from bot.demo import SeededTokens
+from bot.outbox import OutboxWorker
 from bot.runtime import FuncClock, open_services
 from bot.service_model import Pace
+from db.sqlite import SqliteTransaction
 
 # simcord stops the clock (``time.monotonic``) for the bot; multiprocessing's waits on its
 # worker processes count their timeouts on that clock and would never end. They keep the
@@ -125,6 +140,11 @@ class LoopWatch:
 
 WATCH = LoopWatch()
 
+# --profile: cProfile over the resolving Locks only, on the event loop's thread (where
+# cProfile runs: the drawing processes and the SQLite writer's thread are not in it), timed
+# by that thread's CPU clock: a wait for a core or for the GIL is not counted as work.
+PROFILE: cProfile.Profile | None = None
+
 
 class Simcord:
     """The CPU simcord spends being Discord: its settling (it polls the bot's tasks every
@@ -183,6 +203,66 @@ class _Stepped:
 SIMCORD = Simcord()
 
 
+# Set in the task delivering the outbox (and what it awaits), not in the tasks that run
+# beside it meanwhile (the next round's preparation reads too).
+IN_OUTBOX: contextvars.ContextVar[bool] = contextvars.ContextVar("in_outbox", default=False)
+
+
+def count_work(repo: Any) -> None:
+    """Count, while an action is timed, what it costs the database and the outbox: write
+    transactions (``count_writes``), read transactions, SQL statements, and the outbox's
+    rows by kind with the read transactions and statements of their delivery."""
+    count_writes(repo)
+    for name in ("read", "glance"):
+        real = getattr(repo, name)
+
+        def counted(*args: Any, real: Any = real, **kwargs: Any) -> Any:
+            if COUNTING[0] is not None:
+                COUNTS[COUNTING[0]]["read transactions"] += 1
+                if IN_OUTBOX.get():
+                    COUNTS[COUNTING[0]]["outbox: read transactions"] += 1
+            return real(*args, **kwargs)
+
+        setattr(repo, name, counted)
+    transaction = SqliteTransaction  # the bench's store is a SQLite file
+    run_statement = transaction._run
+
+    async def statement(self: Any, sql: str, params: Any) -> Any:
+        if COUNTING[0] is not None:
+            COUNTS[COUNTING[0]]["SQL statements"] += 1
+            if IN_OUTBOX.get():
+                COUNTS[COUNTING[0]]["outbox: SQL statements"] += 1
+        return await run_statement(self, sql, params)
+
+    transaction._run = statement  # type: ignore[method-assign]
+    deliver, claimed = OutboxWorker.deliver_due, OutboxWorker._deliver_claimed
+
+    async def delivering(self: Any) -> Any:
+        mark = IN_OUTBOX.set(True)
+        try:
+            return await deliver(self)
+        finally:
+            IN_OUTBOX.reset(mark)
+
+    async def rows(self: Any, rows: Any, *args: Any) -> Any:
+        if COUNTING[0] is not None:
+            for row in rows:
+                COUNTS[COUNTING[0]][f"outbox row: {row.kind}"] += 1
+        return await claimed(self, rows, *args)
+
+    if drawing is not None:
+        draw = drawing.draw
+
+        async def drawn(plugin: Any, method: str, *args: Any) -> Any:
+            if COUNTING[0] is not None:
+                COUNTS[COUNTING[0]][f"drawn: {method}"] += 1
+            return await draw(plugin, method, *args)
+
+        drawing.draw = drawn  # type: ignore[assignment]
+    OutboxWorker.deliver_due = delivering  # type: ignore[method-assign]
+    OutboxWorker._deliver_claimed = rows  # type: ignore[method-assign]
+
+
 GC_GENERATIONS: dict[int, list[float]] = defaultdict(list)  # CPU seconds by generation
 GC_FOUND: dict[int, list[int]] = defaultdict(list)  # unreachable objects each one freed
 
@@ -221,14 +301,16 @@ def drawing_cpu() -> float:
 Sample = tuple[float, float, float, float, float, float, float]
 
 
-async def _timed(call: Any, env: Any) -> Sample:
+async def _timed(call: Any, env: Any, counted: str | None = None) -> Sample:
     """Answer (the last: what the panel then shows), settled, process CPU, drawing
     processes' CPU, the event loop thread's CPU, the bot's share of it (``LoopWatch.bot``)
     and the acknowledgment (the first answer, a deferral counted), in seconds."""
     before = drawing_cpu()
     loop, bot, requests = time.thread_time(), WATCH.bot, SIMCORD.requests
     start = time.perf_counter()
-    answer, settled, cpu = await timed(call, env)
+    if counted is not None:
+        COUNTS.setdefault(counted, Counter())["actions"] += 1
+    answer, settled, cpu = await timed(call, env, counted)
     acked = ACKNOWLEDGED[0]
     loop = time.thread_time() - loop
     bot = (WATCH.bot - bot) - (SIMCORD.requests - requests)
@@ -307,7 +389,15 @@ async def _sample(
     WATCH.on = True
     for name, (user, member) in (("first lock", deciding[0]), ("resolving lock", deciding[1])):
         out[f"noop {name}"] = await _timed(member.slash(channel, "noop"), env)
-        out[name] = await _timed(user.click(_panel(user), custom_id=_lock_id(user)), env)
+        profiled = PROFILE is not None and name == "resolving lock"
+        if profiled and PROFILE is not None:
+            PROFILE.enable()
+        try:
+            click = user.click(_panel(user), custom_id=_lock_id(user))
+            out[name] = await _timed(click, env, f"{name}, round {at}")
+        finally:
+            if profiled and PROFILE is not None:
+                PROFILE.disable()
     member = deciding[0][1]
     cold()
     out["noop status"] = await _timed(member.slash(channel, "noop"), env)
@@ -327,6 +417,7 @@ async def run(args: Any) -> None:
     with tempfile.TemporaryDirectory() as folder:
         services = await open_services(Path(folder) / "players.db", clock, seeds=SeededTokens(3))
         try:
+            count_work(services.repo)
             bot = BenchBot(services=services, cogs=COGS)
             async with simcord.run(bot) as env:
                 holder.append(env)
@@ -458,6 +549,16 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
                 f"rest simcord's and the loop's polling), target <= {LOOP_TARGET_MS:g}: "
                 f"{'meets' if bot <= LOOP_TARGET_MS else 'MISSES'}"
             )
+    for name, counts in sorted(COUNTS.items()):
+        actions = counts.get("actions", 0)
+        if not actions:
+            continue
+        said = ", ".join(
+            f"{label} {count / actions:.1f}"
+            for label, count in sorted(counts.items())
+            if label != "actions"
+        )
+        print(f"{name}, counted per action ({actions}): {said}")
     late, first = figures.get(args.late), figures.get(1)
     if late and first and late["resolving lock"] and first["resolving lock"]:
         ratio = median([m[2] for m in late["resolving lock"]]) / median(
@@ -473,12 +574,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="carrier")
     parser.add_argument("--scenario", default="coral-sea")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 samples")
+    parser.add_argument(
+        "--profile",
+        choices=("tottime", "cumulative"),
+        help="cProfile the resolving Locks (the event loop's thread); the top 60 printed",
+    )
+    parser.add_argument("--profile-dump", help="with --profile: also keep the stats in a file")
     args = parser.parse_args(argv)
     if args.quick:
         args.samples, args.late = 2, 3
     DEFAULTS["idle"] = 0.001
     print(f"machine: {machine()}")
+    global PROFILE
+    if args.profile:
+        PROFILE = cProfile.Profile(time.thread_time)
     asyncio.run(run(args))
+    if PROFILE is not None:
+        stats = pstats.Stats(PROFILE)
+        if args.profile_dump:
+            stats.dump_stats(args.profile_dump)
+        stats.sort_stats(args.profile).print_stats(60)
     return 0
 
 

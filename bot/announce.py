@@ -16,7 +16,7 @@ payload or point at an immutable snapshot.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -29,7 +29,15 @@ from bot.panel import PanelSpec, deadline_text, field_text, round_text, side_tex
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
 from bot.service_rounds import load_view_state, panel_data, view_of
-from db.repository import CampaignRow, OutboxRow, Repository, Transaction
+from db.repository import (
+    CampaignRow,
+    LockRow,
+    OutboxRow,
+    PlayerRow,
+    Repository,
+    RoundRow,
+    Transaction,
+)
 from rendering.presenter import RevealLine, TurnTold
 from rendering.text import scenario_name
 
@@ -204,6 +212,56 @@ def peek_lines(peeks: Sequence[Any], loc: str) -> list[str]:
     return lines
 
 
+class _Reads:
+    """One read transaction's rows, each read once: the rows a batch of announcements is
+    told from (a resolution's round message, reveal, reports and panels share their
+    campaign, round, locks, roster and snapshot). Kept for one batch only, so every value is
+    as the transaction sees it; callers never change what they are given."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self.tx = tx
+        self._kept: dict[tuple[Any, ...], Any] = {}
+
+    async def _once(self, key: tuple[Any, ...], read: Callable[[], Awaitable[Any]]) -> Any:
+        if key not in self._kept:
+            self._kept[key] = await read()
+        return self._kept[key]
+
+    async def campaign(self, campaign_id: int) -> CampaignRow | None:
+        found: CampaignRow | None = await self._once(
+            ("campaign", campaign_id), lambda: self.tx.campaign(campaign_id)
+        )
+        return found
+
+    async def round(self, round_id: int) -> RoundRow | None:
+        found: RoundRow | None = await self._once(
+            ("round", round_id), lambda: self.tx.round(round_id)
+        )
+        return found
+
+    async def standing_locks(self, round_id: int) -> Mapping[str, LockRow]:
+        found: Mapping[str, LockRow] = await self._once(
+            ("locks", round_id), lambda: self.tx.standing_locks(round_id)
+        )
+        return found
+
+    async def players(self, campaign_id: int) -> Sequence[PlayerRow]:
+        """The campaign's players who have not left."""
+        found: Sequence[PlayerRow] = await self._once(
+            ("players", campaign_id), lambda: self.tx.players(campaign_id)
+        )
+        return found
+
+    async def state(self, rules: Any, snapshot_id: int) -> Any:
+        async def load() -> Any:
+            snapshot = await self.tx.snapshot(snapshot_id)
+            if snapshot is None:
+                raise RuntimeError(f"snapshot {snapshot_id} is missing")
+            return await load_view_state(self.tx, rules, snapshot)
+
+        return await self._once(("state", id(rules), snapshot_id), load)
+
+
 class AnnouncementBuilder:
     def __init__(
         self,
@@ -236,37 +294,83 @@ class AnnouncementBuilder:
 
     async def build(self, row: OutboxRow) -> Announcement | None:
         """The announcement for ``row``, or None if it no longer needs sending."""
-        async with self.repo.read() as tx:
-            campaign = await tx.campaign(int(row.payload.get("campaign_id", row.campaign_id or 0)))
-            if campaign is None:
-                return Announcement(
-                    row.kind, t("service.error.unknown-campaign", None, campaign="?")
-                )
-            facts = await self._facts(tx, campaign, row)
-        if facts is None:
-            return None
-        return await self._compose(campaign, row, facts)
+        (built,) = await self.build_all([row])
+        if isinstance(built, BaseException):
+            raise built
+        return built
+
+    async def build_all(
+        self, rows: Sequence[OutboxRow]
+    ) -> list[Announcement | BaseException | None]:
+        """Each row's announcement (None: no longer needs sending; an exception: this row
+        failed, the others are built all the same), in order.
+
+        The rows' facts are read in one read transaction, each campaign, round, snapshot
+        and roster once however many rows tell of it (a resolution queues the round
+        message, the reveal, the reports and every commander's panel, all from the same
+        few rows); then each is composed, images drawn, outside it."""
+        found = await self._read_all(rows)
+        built: list[Announcement | BaseException | None] = []
+        for row, facts in zip(rows, found, strict=True):
+            if facts is None or isinstance(facts, (BaseException, Announcement)):
+                built.append(facts)
+                continue
+            try:
+                built.append(await self._compose(facts[0], row, facts[1]))
+            except Exception as exc:
+                built.append(exc)
+        return built
+
+    async def _read_all(
+        self, rows: Sequence[OutboxRow]
+    ) -> list[tuple[CampaignRow, dict[str, Any]] | Announcement | BaseException | None]:
+        found: list[tuple[CampaignRow, dict[str, Any]] | Announcement | BaseException | None]
+        found = [None] * len(rows)
+        start = 0
+        while start < len(rows):
+            # A row whose reads fail ends the transaction (PostgreSQL refuses any statement
+            # after an error in it): the rows after it are read in a fresh one.
+            async with self.repo.read() as tx:
+                reads = _Reads(tx)
+                for index in range(start, len(rows)):
+                    start = index + 1
+                    try:
+                        found[index] = await self._read(reads, rows[index])
+                    except Exception as exc:
+                        found[index] = exc
+                        break
+        return found
+
+    async def _read(
+        self, reads: _Reads, row: OutboxRow
+    ) -> tuple[CampaignRow, dict[str, Any]] | Announcement | None:
+        campaign = await reads.campaign(int(row.payload.get("campaign_id", row.campaign_id or 0)))
+        if campaign is None:
+            return Announcement(row.kind, t("service.error.unknown-campaign", None, campaign="?"))
+        facts = await self._facts(reads, campaign, row)
+        return None if facts is None else (campaign, facts)
 
     # Database reads happen under the read transaction; rendering happens after it, so a
     # slow image never holds the single connection.
     async def _facts(
-        self, tx: Transaction, campaign: CampaignRow, row: OutboxRow
+        self, reads: _Reads, campaign: CampaignRow, row: OutboxRow
     ) -> dict[str, Any] | None:
+        tx = reads.tx
         payload = row.payload
         rules = self._plugin(campaign).rules
         facts: dict[str, Any] = {}
         if row.kind == "campaign-card":
-            facts["players"] = await tx.players(campaign.id)
+            facts["players"] = await reads.players(campaign.id)
             facts["switches"] = await gm_switches.created_switches(tx, campaign.id)
             if campaign.snapshot_id is not None:  # begun: its public view says how far
-                facts["state"] = await self._state(tx, rules, campaign.snapshot_id)
+                facts["state"] = await reads.state(rules, campaign.snapshot_id)
         elif row.kind in ("round-message", "dm-panel", "reminder"):
-            round_row = await tx.round(int(payload["round_id"]))
+            round_row = await reads.round(int(payload["round_id"]))
             if round_row is None:
                 return None
             facts["round"] = round_row
-            facts["locks"] = await tx.standing_locks(round_row.id)
-            facts["state"] = await self._state(tx, rules, round_row.snapshot_before_id)
+            facts["locks"] = await reads.standing_locks(round_row.id)
+            facts["state"] = await reads.state(rules, round_row.snapshot_before_id)
             if row.kind == "reminder" and (
                 round_row.status != "open" or payload["side"] in facts["locks"]
             ):
@@ -274,8 +378,10 @@ class AnnouncementBuilder:
             if row.kind == "dm-panel":
                 # Drawn for the player as seated now, not as when the row was queued: a
                 # commander removed during an outage must not get his successor's drafts.
-                player = await tx.player(campaign.id, int(payload["user_id"]))
-                if player is None or player.left_at is not None:
+                players = await reads.players(campaign.id)  # those who have not left
+                user_id = int(payload["user_id"])
+                player = next((p for p in players if p.user_id == user_id), None)
+                if player is None:
                     return None
                 facts["panel"] = None
                 if player.side == payload["side"]:
@@ -287,14 +393,14 @@ class AnnouncementBuilder:
                         round_row,
                         facts["state"],
                         epoch(self.clock.now()),
+                        locks=facts["locks"],
                     )
-                players = await tx.players(campaign.id)
                 facts["commander"] = next(
                     (p.user_id for p in players if p.side == payload["side"] and p.commander),
                     None,
                 )
         elif row.kind in ("report", "strike-report", "turn-summary", "campaign-ended", "reveal"):
-            facts["state"] = await self._state(tx, rules, int(payload["snapshot_id"]))
+            facts["state"] = await reads.state(rules, int(payload["snapshot_id"]))
             if row.kind == "turn-summary":  # what the turn did, from its public events
                 turn = int(payload["turn"])
                 facts["events"] = [
@@ -312,17 +418,10 @@ class AnnouncementBuilder:
                 facts["first_round"] = min((r.id for r in rounds), default=None)
                 locked = 0
                 for r in rounds:
-                    locks = (await tx.standing_locks(r.id)).values()
+                    locks = (await reads.standing_locks(r.id)).values()
                     locked += sum(not service_rounds.idle_lock(lock) for lock in locks)
                 facts["locked"] = locked
         return facts
-
-    @staticmethod
-    async def _state(tx: Transaction, rules: Any, snapshot_id: int) -> Any:
-        snapshot = await tx.snapshot(snapshot_id)
-        if snapshot is None:
-            raise RuntimeError(f"snapshot {snapshot_id} is missing")
-        return await load_view_state(tx, rules, snapshot)
 
     async def _compose(
         self, campaign: CampaignRow, row: OutboxRow, facts: dict[str, Any]

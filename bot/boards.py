@@ -11,6 +11,7 @@ campaigns locking in turn).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import weakref
 from collections import OrderedDict
@@ -59,6 +60,10 @@ class BoardCache:
         # Keys whose views died: dropped on the next call, on the event loop, since a view
         # may die in any thread.
         self._dead: list[tuple[_Key, Callable[[], Any]]] = []
+        # Boards being drawn now, with their view: a second request for one waits for it
+        # rather than drawing it again (a round's message asks for its first board while
+        # the round's pictures are still being drawn ahead).
+        self._drawing: dict[_Key, tuple[Any, asyncio.Future[bytes | None]]] = {}
         self.hits = 0
         self.misses = 0
 
@@ -161,12 +166,25 @@ async def _drawn(
     png = cache.get(key, view)
     if png is not None:
         return png
+    pending = cache._drawing.get(key)
+    if pending is not None and pending[0] is view:
+        shared = await asyncio.shield(pending[1])
+        if shared is not None:
+            return shared
+        # The first request's drawing failed or was cancelled: this one tries for itself.
+    future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+    cache._drawing[key] = (view, future)
+    drawn: bytes | None = None
     try:
-        drawn: bytes = await drawing.draw(plugin, method, *args)
+        drawn = await drawing.draw(plugin, method, *args)
     except Exception:
         log.exception("%s image failed: the message goes out without it", what)
-        return None
-    cache.put(key, view, drawn)
+    finally:
+        if cache._drawing.get(key, (None, None))[1] is future:
+            del cache._drawing[key]
+        future.set_result(drawn)
+    if drawn is not None:
+        cache.put(key, view, drawn)
     return drawn
 
 

@@ -167,7 +167,7 @@ async def run(
     try:
         sender = FileSender(out, {uid: side for side, uid in commanders.items()})
         worker = OutboxWorker(
-            repo, sender, clock, builder=AnnouncementBuilder(repo, clock, rulesets=registry).build
+            repo, sender, clock, builder=AnnouncementBuilder(repo, clock, rulesets=registry)
         )
         pace = Pace(round_seconds=86_400, reminder_offsets=(6 * 3600,))
         info = await service.create_campaign(

@@ -47,9 +47,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Protocol, cast
 
 from bot.announce import Announcement
 from bot.clock import Clock, epoch
@@ -95,6 +95,13 @@ class Sender(Protocol):
 
 
 Builder = Callable[[OutboxRow], Awaitable[Announcement | None]]
+Built = Announcement | BaseException | None  # None: no longer to be sent
+
+
+class BatchBuilder(Protocol):
+    async def build_all(self, rows: Sequence[OutboxRow]) -> list[Built]:
+        """Each row's announcement, in order; a row that failed gives its exception."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -117,7 +124,7 @@ class OutboxWorker:
         sender: Sender,
         clock: Clock,
         *,
-        builder: Builder | None = None,
+        builder: Builder | BatchBuilder | None = None,
         batch: int = 100,
         parallel_builds: int = 1,
     ) -> None:
@@ -128,11 +135,11 @@ class OutboxWorker:
         self.batch = batch
         self.parallel_builds = parallel_builds
 
-    def _build(self) -> Builder:
+    def _build(self) -> Builder | BatchBuilder:
         if self._builder is None:
             from bot.announce import AnnouncementBuilder
 
-            self._builder = AnnouncementBuilder(self.repo, self.clock).build
+            self._builder = AnnouncementBuilder(self.repo, self.clock)
         return self._builder
 
     async def deliver_due(self) -> DeliveryReport:
@@ -154,7 +161,7 @@ class OutboxWorker:
             await self.repo.flushed()
 
     async def _deliver_claimed(
-        self, rows: list[OutboxRow], now: int, lease_until: int, build: Builder
+        self, rows: list[OutboxRow], now: int, lease_until: int, build: Builder | BatchBuilder
     ) -> DeliveryReport:
         waiting: set[tuple[str, int]] = set()
         candidates: list[OutboxRow] = []
@@ -166,18 +173,11 @@ class OutboxWorker:
                 waiting.add(destination)  # an earlier row backs off: later ones wait for it
                 continue
             candidates.append(row)
-        # Build (render) the announcements side by side, off the event loop; send in order.
-        gate = asyncio.Semaphore(self.parallel_builds)
-
-        async def prepare(row: OutboxRow) -> Announcement | BaseException | None:
-            async with gate:
-                try:
-                    return await build(row)
-                except Exception as exc:
-                    log.exception("building outbox row %s (%s) failed", row.id, row.kind)
-                    return exc
-
-        built = await asyncio.gather(*(prepare(row) for row in candidates))
+        built = await self._build_all(candidates, build)
+        # Where the rows that edit a message in place find it: read once for the batch, then
+        # kept as this worker posts (a row's new message is where a later row's edit goes).
+        # No other worker posts under these keys meanwhile: they are its destinations'.
+        refs = await self._message_refs(candidates, built)
         delivered = retried = failed = dropped = 0
         held: set[tuple[str, int]] = set()
         unsent: list[OutboxRow] = []
@@ -187,7 +187,7 @@ class OutboxWorker:
                 unsent.append(row)
                 continue
             lease_until = await self._renew(candidates[index:], lease_until)
-            outcome = await self._deliver(row, announcement)
+            outcome = await self._deliver(row, announcement, refs)
             if outcome == "delivered":
                 delivered += 1
             elif outcome == "dropped":
@@ -203,6 +203,55 @@ class OutboxWorker:
             async with self.repo.transaction() as tx:
                 await tx.release_outbox(unsent, lease_until)
         return DeliveryReport(delivered, retried, failed, dropped)
+
+    async def _build_all(self, rows: list[OutboxRow], build: Builder | BatchBuilder) -> list[Built]:
+        """The rows' announcements, in order. A batch builder reads every row's facts in one
+        read transaction (``AnnouncementBuilder.build_all``); a row-by-row one (tests, the
+        benchmarks' stand-ins) builds them side by side, ``parallel_builds`` at a time."""
+        build_all = getattr(build, "build_all", None)
+        if build_all is not None:
+            built: list[Built] = await build_all(rows)
+            for row, announcement in zip(rows, built, strict=True):
+                if isinstance(announcement, BaseException):
+                    log.error(
+                        "building outbox row %s (%s) failed",
+                        row.id,
+                        row.kind,
+                        exc_info=announcement,
+                    )
+            return built
+        gate = asyncio.Semaphore(self.parallel_builds)
+        one = cast(Builder, build)
+
+        async def prepare(row: OutboxRow) -> Built:
+            async with gate:
+                try:
+                    return await one(row)
+                except Exception as exc:
+                    log.exception("building outbox row %s (%s) failed", row.id, row.kind)
+                    return exc
+
+        return list(await asyncio.gather(*(prepare(row) for row in rows)))
+
+    async def _message_refs(
+        self, rows: list[OutboxRow], built: list[Built]
+    ) -> dict[tuple[int, str], int]:
+        """The messages the batch's in-place edits go to, as stored: one read, one
+        statement per campaign."""
+        keys: dict[int, set[str]] = {}
+        for row, announcement in zip(rows, built, strict=True):
+            if not isinstance(announcement, Announcement) or row.campaign_id is None:
+                continue
+            if announcement.edit_of is not None:
+                keys.setdefault(row.campaign_id, set()).add(announcement.edit_of)
+        refs: dict[tuple[int, str], int] = {}
+        if not keys:
+            return refs
+        async with self.repo.read() as tx:
+            for campaign_id, wanted in keys.items():
+                found = await tx.message_refs(campaign_id, sorted(wanted))
+                refs.update(((campaign_id, key), message) for key, message in found.items())
+        return refs
 
     async def _renew(self, rows: list[OutboxRow], lease_until: int) -> int:
         """Extend the lease on the rows not yet sent once half of it has gone; the new end.
@@ -223,7 +272,7 @@ class OutboxWorker:
         return renewed
 
     async def _deliver(
-        self, row: OutboxRow, announcement: Announcement | BaseException | None
+        self, row: OutboxRow, announcement: Built, refs: dict[tuple[int, str], int]
     ) -> str:
         now = epoch(self.clock.now())
         if isinstance(announcement, BaseException):
@@ -235,8 +284,7 @@ class OutboxWorker:
             return "dropped"
         edit_id: int | None = None
         if announcement.edit_of is not None and row.campaign_id is not None:
-            async with self.repo.read() as tx:
-                edit_id = await tx.message_ref(row.campaign_id, announcement.edit_of)
+            edit_id = refs.get((row.campaign_id, announcement.edit_of))
         target = Target(row.target_kind, row.target_id, row.campaign_id, row.id)
         try:
             message_id = await self.sender.send(target, announcement, edit_message_id=edit_id)
@@ -259,6 +307,7 @@ class OutboxWorker:
                 await tx.set_message_ref(
                     row.campaign_id, announcement.edit_of, row.target_id, message_id
                 )
+                refs[(row.campaign_id, announcement.edit_of)] = message_id
                 if row.kind == "campaign-card":
                     await tx.update_campaign(row.campaign_id, card_message_id=message_id)
                 elif row.kind == "round-message":

@@ -74,9 +74,7 @@ class Services:
             self.repo,
             sender,
             self.clock,
-            builder=AnnouncementBuilder(
-                self.repo, self.clock, rulesets=self.campaigns.rulesets
-            ).build,
+            builder=AnnouncementBuilder(self.repo, self.clock, rulesets=self.campaigns.rulesets),
         )
         return self.outbox
 

@@ -573,6 +573,10 @@ class Transaction(abc.ABC):
     async def message_ref(self, campaign_id: int, key: str) -> int | None: ...
 
     @abc.abstractmethod
+    async def message_refs(self, campaign_id: int, keys: Sequence[str]) -> dict[str, int]:
+        """The messages posted under ``keys`` (those posted so far), in one read."""
+
+    @abc.abstractmethod
     async def set_message_ref(
         self, campaign_id: int, key: str, target_id: int, message_id: int
     ) -> None: ...

@@ -738,6 +738,17 @@ class SqlTransaction(Transaction):
         )
         return None if row is None else int(row["message_id"])
 
+    async def message_refs(self, campaign_id: int, keys: Sequence[str]) -> dict[str, int]:
+        wanted = sorted(set(keys))
+        if not wanted:
+            return {}
+        rows = await self._all(
+            "SELECT key, message_id FROM message_refs WHERE campaign_id = ?"
+            f" AND key IN ({marks(wanted)})",
+            (campaign_id, *wanted),
+        )
+        return {str(row["key"]): int(row["message_id"]) for row in rows}
+
     async def set_message_ref(
         self, campaign_id: int, key: str, target_id: int, message_id: int
     ) -> None:

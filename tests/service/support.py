@@ -91,7 +91,7 @@ class Env:
             self.repo,
             self.sender,
             self.clock,
-            builder=AnnouncementBuilder(self.repo, self.clock).build,
+            builder=AnnouncementBuilder(self.repo, self.clock),
         )
 
     async def campaign(

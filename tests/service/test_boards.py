@@ -4,6 +4,7 @@ Lock refreshes and ``/status`` reuse it, a change of locks, locale or state draw
 from __future__ import annotations
 
 import gc
+import asyncio
 import random
 from typing import Any
 
@@ -109,6 +110,27 @@ async def test_a_failed_drawing_gives_none_and_is_tried_again(env: Env) -> None:
     failing.fail = False
     assert await status_board(wrapped, status.view, status.locked, "en", cache=cache)
     assert len(failing.calls) == 2
+
+
+async def test_a_board_asked_for_while_it_is_drawn_is_drawn_once(env: Env) -> None:
+    """A resolution draws the new round's boards ahead while its round message asks for
+    the first of them: the second request waits for the drawing under way."""
+    cid = await env.campaign()
+    plugin = Registry().get("carrier")
+    counting = CountingPresenter(plugin.presenter)
+    wrapped: Any = counted(plugin, counting)
+    cache = BoardCache()
+    status = await env.svc.status(cid)
+    both = await asyncio.gather(
+        *(status_board(wrapped, status.view, status.locked, "en", cache=cache) for _ in "ab")
+    )
+    assert both[0] is not None and both[0] == both[1]
+    assert len(counting.calls) == 1
+    # A drawing that fails leaves the one who waited for it to try for itself.
+    counting.fail = True
+    french = [status_board(wrapped, status.view, status.locked, "fr", cache=cache) for _ in "ab"]
+    assert await asyncio.gather(*french) == [None, None]
+    assert len(counting.calls) == 3
 
 
 def test_the_cache_is_bounded_by_bytes_not_count() -> None:
