@@ -420,15 +420,10 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
     ) -> Drafting:
         """What drafting on a panel needs, in the campaign's write transaction, or the
         refusal of the whole (a round over, a side locked, another side's panel)."""
-        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        self._real_id(campaign_id)
         # The campaign's writer lock is held: these rows stay as read until we write.
         rows = await tx.panel_rows(campaign_id, user_id)
-        campaign, player = rows.campaign, rows.player
-        if campaign is None:
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
-        if player is None or player.left_at is not None:
-            raise ServiceError("not-player")
+        campaign, player = self._seated(rows, campaign_id)
         side = player.side
         if panel_side is not None and not secrecy.may_read_drafts(
             secrecy.Viewer.player(side), panel_side
@@ -464,17 +459,13 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
         The result carries the locker's panel as the lock left it, built in the same
         transaction: the caller shows it without reading again.
         """
-        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        self._real_id(campaign_id)
         async with self.repo.transaction(campaign_id) as tx:
             # Every row the Lock reads before it writes, at once (the campaign's writer lock
             # is held: they stay as read until it writes).
             rows = await tx.panel_rows(campaign_id, user_id)
-            campaign, player, live = rows.campaign, rows.player, rows.live
-            if campaign is None:
-                raise ServiceError("unknown-campaign", campaign=campaign_id)
-            if player is None or player.left_at is not None:
-                raise ServiceError("not-player")
+            campaign, player = self._seated(rows, campaign_id)
+            live = rows.live
             side = player.side
             if panel_side is not None and not secrecy.may_read_drafts(
                 secrecy.Viewer.player(side), panel_side

@@ -80,19 +80,8 @@ def parses(rules: Any) -> Iterator[Parses]:
 
 async def _with_history(env: Env) -> tuple[int, Any]:
     """A campaign whose current snapshot has history records, and its rules."""
-    cid = await env.campaign()
-    rng = random.Random(4)
-    for _ in range(12):
-        await env.play_round(cid, rng)
-        await env.svc.settle()
-        async with env.repo.read() as tx:
-            campaign = await tx.campaign(cid)
-            assert campaign is not None and campaign.snapshot_id is not None
-            row = await tx.snapshot(campaign.snapshot_id)
-        assert row is not None
-        if row.history_len:
-            return cid, env.svc._ctx().plugin(campaign).rules
-    raise AssertionError("no history record in 12 rounds")
+    cid, campaign = await env.played_to_history(12)
+    return cid, env.svc._ctx().plugin(campaign).rules
 
 
 async def test_a_cold_panel_parses_its_snapshot_once(env: Env) -> None:
