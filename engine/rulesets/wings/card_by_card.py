@@ -23,8 +23,8 @@ __all__ = ["CARDS_PER_TURN", "NOTHING_FOLLOWS", "next_card"]
 NOTHING_FOLLOWS = "nothing-follows"
 # The cards offered after some picks, per plane, turn and picks: a panel asks every step's
 # menu again at each click, and a draft or a Lock walks the picks through them once more.
-# Keyed by everything check_program reads; the oldest out past ``_KEPT`` (each entry holds
-# a dozen codes, where the whole set of a plane's legal programs took 200 KiB).
+# Keyed by everything check_program reads; the oldest out past ``_KEPT`` (an entry takes
+# about 3 KiB with its key, where the whole set of a plane's legal programs took 200 KiB).
 _ALLOWED: OrderedDict[tuple[int, str, str, int, tuple[str, ...]], frozenset[str]] = OrderedDict()
 _KEPT = 2048
 
