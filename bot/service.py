@@ -57,7 +57,6 @@ from bot.service_rounds import (
     refresh_card,
     refresh_round_message,
     side_decisions,
-    snapshot_row,
     state_of,
     store_state,
 )
@@ -421,15 +420,10 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
     ) -> Drafting:
         """What drafting on a panel needs, in the campaign's write transaction, or the
         refusal of the whole (a round over, a side locked, another side's panel)."""
-        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        self._real_id(campaign_id)
         # The campaign's writer lock is held: these rows stay as read until we write.
         rows = await tx.panel_rows(campaign_id, user_id)
-        campaign, player = rows.campaign, rows.player
-        if campaign is None:
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
-        if player is None or player.left_at is not None:
-            raise ServiceError("not-player")
+        campaign, player = self._seated(rows, campaign_id)
         side = player.side
         if panel_side is not None and not secrecy.may_read_drafts(
             secrecy.Viewer.player(side), panel_side
@@ -465,16 +459,19 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
         The result carries the locker's panel as the lock left it, built in the same
         transaction: the caller shows it without reading again.
         """
+        self._real_id(campaign_id)
         async with self.repo.transaction(campaign_id) as tx:
-            campaign = await self._campaign(tx, campaign_id)
-            player = await self._member(tx, campaign, user_id)
+            # Every row the Lock reads before it writes, at once (the campaign's writer lock
+            # is held: they stay as read until it writes).
+            rows = await tx.panel_rows(campaign_id, user_id)
+            campaign, player = self._seated(rows, campaign_id)
+            live = rows.live
             side = player.side
             if panel_side is not None and not secrecy.may_read_drafts(
                 secrecy.Viewer.player(side), panel_side
             ):
                 raise ServiceError("wrong-side", panel_side=panel_side, side=side)
-            live = await tx.live_round(campaign.id)
-            standing = await tx.standing_locks(round_id) if live and live.id == round_id else {}
+            standing = rows.locks if live and live.id == round_id else {}
             if side in standing and not standing[side].defaulted:
                 # A double click: the same receipt, nothing new.
                 return LockResult(
@@ -483,18 +480,20 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
                     standing[side].receipt,
                     resolved=False,
                     already_locked=True,
-                    panel=await self._panel(tx, campaign_id, user_id),
+                    panel=await self._panel(tx, campaign_id, user_id, rows=rows),
                 )
             self._require_playing(campaign)
-            live = await self._open_round_for(tx, campaign, round_id)
+            live = self._open_round(live, round_id)
             if not player.commander:
                 raise ServiceError("not-commander")
             rules = self._plugin(campaign).rules
-            snapshot = await snapshot_row(tx, live.snapshot_before_id)
+            snapshot = rows.snapshot
+            if snapshot is None:
+                raise RuntimeError(f"snapshot {live.snapshot_before_id} is missing")
             state = await load_state(tx, rules, snapshot, history=False)
             decisions = side_decisions(rules, state, side)
             # A choice still being built in steps is not drafted: Lock names it missing.
-            raw = await tx.drafts(live.id, side)
+            raw = rows.drafts
             drafts = choices_of(raw)
             if version is not None and version != drafts_version(drafts):
                 raise ServiceError("panel-outdated")

@@ -110,8 +110,7 @@ class ServiceCore:
         return self.rulesets.get(campaign.ruleset)
 
     async def _campaign(self, tx: Transaction, campaign_id: int) -> CampaignRow:
-        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        self._real_id(campaign_id)
         campaign = await tx.campaign(campaign_id)
         if campaign is None:
             raise ServiceError("unknown-campaign", campaign=campaign_id)
@@ -255,14 +254,10 @@ class ServiceCore:
         """Build the panel; ``rows``: its rows, when the caller read them in this
         transaction (and changed them only as it says)."""
         if rows is None:
-            if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
-                raise ServiceError("unknown-campaign", campaign=campaign_id)
+            self._real_id(campaign_id)
             rows = await tx.panel_rows(campaign_id, user_id)
-        campaign, player, live = rows.campaign, rows.player, rows.live
-        if campaign is None:
-            raise ServiceError("unknown-campaign", campaign=campaign_id)
-        if player is None or player.left_at is not None:
-            raise ServiceError("not-player")
+        campaign, player = self._seated(rows, campaign_id)
+        live = rows.live
         if campaign.status == "finished":
             raise ServiceError("finished")
         if live is None:
@@ -284,6 +279,21 @@ class ServiceCore:
             drafts=rows.drafts,
             snapshot=rows.snapshot,
         )
+
+    @staticmethod
+    def _real_id(campaign_id: int) -> None:
+        if not 0 < campaign_id < 2**63:  # a forged id: no database integer is that large
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
+
+    @staticmethod
+    def _seated(rows: PanelRows, campaign_id: int) -> tuple[CampaignRow, PlayerRow]:
+        """The campaign and the player ``rows`` were read for, or the refusal: an unknown
+        campaign, or someone not seated in it."""
+        if rows.campaign is None:
+            raise ServiceError("unknown-campaign", campaign=campaign_id)
+        if rows.player is None or rows.player.left_at is not None:
+            raise ServiceError("not-player")
+        return rows.campaign, rows.player
 
     @staticmethod
     def _require_seated_before(player: PlayerRow, live: RoundRow) -> None:

@@ -28,8 +28,8 @@ from bot.service_model import (
 )
 from bot.service_rounds import (
     state_of,
+    view_at,
     view_of,
-    view_state_of,
 )
 from db.repository import CampaignRow, Transaction
 
@@ -299,12 +299,14 @@ class QueryMixin(ServiceCore):
             campaign = await self._campaign(tx, campaign_id)
             live = await tx.live_round(campaign.id)
             rules = self._plugin(campaign).rules
-            state = await view_state_of(tx, rules, campaign.snapshot_id)
+            # The public view kept since the round opened (``prepare_round``), else made:
+            # no state parsed while it is kept.
+            view = await view_at(tx, rules, campaign.snapshot_id, secrecy.Viewer.public())
             standing = await tx.standing_locks(live.id) if live else {}
             return StatusData(
                 campaign=await self._info(tx, campaign),
                 round=round_info(live) if live else None,
-                view=view_of(rules, state, secrecy.Viewer.public()),
+                view=view,
                 locked={side: side in standing for side in rules.side_ids},
             )
 

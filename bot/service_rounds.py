@@ -184,8 +184,12 @@ async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -
         _mark_bare(state)
         return state
     start = 0
+    # The snapshot parsed alone, when kept, carries the history read on top of it: a view's
+    # state then parses only its records (a Wings state is nearly all snapshot).
+    bare = _states.get(rules, _key(rules, row, BARE)) if row.history_len else None
     if kind == RECENT:
-        wanted = rules.view_records(await _load(tx, rules, row, BARE))
+        bare = await _load(tx, rules, row, BARE)
+        wanted = rules.view_records(bare)
         if wanted is None or wanted >= row.history_len:
             return await _load(tx, rules, row, WHOLE)
         start = row.history_len - wanted
@@ -195,7 +199,10 @@ async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -
             f"snapshot {row.id} needs history records {start} to {row.history_len - 1},"
             f" found {len(records)}"
         )
-    state = rules.load_stored(row.state, records)
+    if bare is not None and records:
+        state = rules.load_records(bare, records)
+    else:
+        state = rules.load_stored(row.state, records)
     _states.put(rules, key, state, len(row.state) + sum(len(r) for r in records))
     return state
 
@@ -302,10 +309,6 @@ async def state_of(
     tx: Transaction, rules: AnyRules, snapshot_id: int | None, *, history: bool = True
 ) -> Any:
     return await load_state(tx, rules, await snapshot_row(tx, snapshot_id), history=history)
-
-
-async def view_state_of(tx: Transaction, rules: AnyRules, snapshot_id: int | None) -> Any:
-    return await load_view_state(tx, rules, await snapshot_row(tx, snapshot_id))
 
 
 async def view_at(

@@ -363,7 +363,11 @@ class HistorySplit(Generic[ModelT]):
         return Stored(bare.model_dump_json(), records, len(history))
 
     def load(self, current: str, records: Sequence[str]) -> ModelT:
-        bare = self._model.model_validate_json(current)
+        return self.onto(self._model.model_validate_json(current), records)
+
+    def onto(self, bare: ModelT, records: Sequence[str]) -> ModelT:
+        """``bare`` (a snapshot's state parsed without its history) with its history
+        ``records``; ``bare`` itself is left as it is and shared (states are frozen)."""
         if not records:
             return bare
         history = self._items.validate_json("[" + ",".join(records) + "]")
@@ -389,6 +393,9 @@ class StoredInRows(Generic[ModelT]):
 
     def load_stored(self, current: str, records: Sequence[str]) -> ModelT:
         return self.stored.load(current, records)
+
+    def load_records(self, bare: ModelT, records: Sequence[str]) -> ModelT:
+        return self.stored.onto(bare, records)
 
 
 # A ``map`` over work that may run in other processes: the function and every item must
@@ -527,6 +534,12 @@ class Rules(ABC, Generic[StateT, ViewT]):
     def load_stored(self, current: str, records: Sequence[str]) -> StateT:
         """The whole state back from a snapshot and every one of its history records."""
         return self.load(current)
+
+    def load_records(self, bare: StateT, records: Sequence[str]) -> StateT:
+        """``load_stored(current, records)`` for a state already read from ``current``
+        alone (``bare``, ``load_stored(current, ())``): the snapshot is not parsed again
+        when its history is read on top of it (the service keeps both)."""
+        return self.load_stored(self.dump_stored(bare).current, records)
 
     def resolves_from_snapshot(self, state: StateT) -> bool:
         """Whether ``resolve`` plays ``state`` alike with its history left out

@@ -128,6 +128,23 @@ class Env:
             round_id = await self.fill(cid, user, rng)
             await self.svc.lock(cid, user, round_id)
 
+    async def played_to_history(self, rounds: int, seed: int = 4) -> tuple[int, Any]:
+        """A campaign played round by round (at most ``rounds``) until its current snapshot
+        holds a history record: its id and campaign row."""
+        cid = await self.campaign()
+        rng = random.Random(seed)
+        for _ in range(rounds):
+            await self.play_round(cid, rng)
+            await self.svc.settle()
+            async with self.repo.read() as tx:
+                campaign = await tx.campaign(cid)
+                assert campaign is not None and campaign.snapshot_id is not None
+                row = await tx.snapshot(campaign.snapshot_id)
+            assert row is not None
+            if row.history_len:
+                return cid, campaign
+        raise AssertionError(f"no history record in {rounds} rounds")
+
     async def close_range_turn(self, cid: int) -> None:
         """Turn 1 played with the Japanese at Close Range (no flight ops, a balanced
         doctrine) and the Allies on their first options, then both resources: turn 2 opens,

@@ -104,17 +104,8 @@ async def test_a_new_rounds_panels_are_ready_after_its_resolution(env: Env) -> N
 
 
 async def test_a_view_is_never_made_from_a_state_without_its_history(env: Env) -> None:
-    cid = await env.campaign()
-    rng = random.Random(4)
-    for _ in range(8):  # to the end of the first turn, when the history has a record
-        await env.play_round(cid, rng)
-        async with env.repo.read() as tx:
-            campaign = await tx.campaign(cid)
-            assert campaign is not None and campaign.snapshot_id is not None
-            row = await tx.snapshot(campaign.snapshot_id)
-        assert row is not None
-        if row.history_len:
-            break
+    # To the end of the first turn, when the history has a record.
+    cid, campaign = await env.played_to_history(8)
     async with env.repo.read() as tx:
         rules = env.svc._ctx().plugin(campaign).rules
         bare = await service_rounds.state_of(tx, rules, campaign.snapshot_id, history=False)

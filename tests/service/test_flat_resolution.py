@@ -41,6 +41,15 @@ def counted(env: Env, rules: Any, classes: set[type]) -> Iterator[Work]:
             work.chars += len(current) + sum(len(r) for r in records)
         return real_load(current, records)
 
+    real_records = rules.load_records
+
+    def load_records(bare: Any, records: Any) -> Any:
+        # The history parsed on top of a snapshot already parsed alone.
+        if work.on:
+            work.records += len(records)
+            work.chars += sum(len(r) for r in records)
+        return real_records(bare, records)
+
     reals = {cls: cls.history for cls in classes}
 
     def history_of(cls: type) -> Any:
@@ -53,12 +62,14 @@ def counted(env: Env, rules: Any, classes: set[type]) -> Iterator[Work]:
         return history
 
     rules.load_stored = load_stored
+    rules.load_records = load_records
     for cls in classes:
         cls.history = history_of(cls)  # type: ignore[attr-defined]
     try:
         yield work
     finally:
         rules.load_stored = real_load
+        rules.load_records = real_records
         for cls, real in reals.items():
             cls.history = real  # type: ignore[attr-defined]
 

@@ -5,9 +5,14 @@ each read back as the written program it is; a card left out says why."""
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
+from typing import Any
+
+import pytest
 
 from bot.rulesets import Registry
 from engine.ruleset import join_steps
+from engine.rulesets.wings import card_by_card
 from engine.rulesets.wings.program import check_program
 from engine.rulesets.wings.state import Program
 
@@ -63,3 +68,28 @@ def test_a_card_left_out_says_why() -> None:
         assert reason == "one-climb-per-turn"
     refusal = WINGS.read_text(state, decision, "S S")
     assert not isinstance(refusal, str)
+
+
+def test_a_menu_judges_a_few_programs_not_every_program_of_the_deck(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Counted work, not time: a menu's cards each stop at their first legal completion (the
+    # whole deck's programs, 1,400 and more, were judged for each plane and turn before).
+    state = WINGS.new("wings-1917", "few-programs")
+    decision = next(d for d in WINGS.pending(state) if d.input == "steps")
+    monkeypatch.setattr(card_by_card, "_ALLOWED", OrderedDict(), raising=False)
+    judged: list[object] = []
+    real = check_program
+
+    def counted(*args: Any) -> Any:
+        judged.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(card_by_card, "check_program", counted)
+    first = WINGS.next_step(state, decision, ())
+    assert first is not None and first.options
+    codes = len(first.options) + len(first.excluded)
+    assert 0 < len(judged) < codes**2
+    judged.clear()
+    second = WINGS.next_step(state, decision, (first.options[0].id,))
+    assert second is not None and 0 < len(judged) < codes**2

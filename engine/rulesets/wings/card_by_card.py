@@ -1,29 +1,32 @@
 """A plane's program picked card by card (issue 26: a choice built in steps).
 
-Each card's menu offers only the cards some legal program can go on from: every plain
-three-card program of the plane's deck is judged once by ``check_program`` (the rules a
-written program meets), and a card is offered after the cards picked when a legal program
-begins with them and it. A card left out says why: the first refusal ``check_program``
-gives for it at its place, else that no legal card can follow it. Declarations, complex
-maneuvers, releases and shots are written (``written``): they are not cards of the deck.
+Each card's menu offers only the cards some legal program can go on from: a card is offered
+after the cards picked when some plain three-card program of the plane's deck begins with
+them and it and ``check_program`` (the rules a written program meets) passes it. A card left
+out says why: the first refusal ``check_program`` gives for it at its place, else that no
+legal card can follow it. Declarations, complex maneuvers, releases and shots are written
+(``written``): they are not cards of the deck.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
 
 from engine.ruleset import Excluded, Option, Step
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.program import CARDS_PER_TURN, check_program
 from engine.rulesets.wings.state import MissionRules, PlaneState, Program
 
-__all__ = ["CARDS_PER_TURN", "NOTHING_FOLLOWS", "legal_programs", "next_card"]
+__all__ = ["CARDS_PER_TURN", "NOTHING_FOLLOWS", "next_card"]
 
 NOTHING_FOLLOWS = "nothing-follows"
-# Programs judged per plane and turn: a panel asks three steps' menus at once, and a pick
-# asks them again. Keyed by everything check_program reads; cleared when it grows.
-_LEGAL: dict[tuple[int, str, str, int], frozenset[tuple[str, ...]]] = {}
-_KEPT = 256
+# The cards offered after some picks, per plane, turn and picks: a panel asks every step's
+# menu again at each click, and a draft or a Lock walks the picks through them once more.
+# Keyed by everything check_program reads; the oldest out past ``_KEPT`` (an entry takes
+# about 3 KiB with its key, where the whole set of a plane's legal programs took 200 KiB).
+_ALLOWED: OrderedDict[tuple[int, str, str, int, tuple[str, ...]], frozenset[str]] = OrderedDict()
+_KEPT = 2048
 
 
 def _codes(catalog: Catalog, plane: PlaneState) -> list[str]:
@@ -31,22 +34,30 @@ def _codes(catalog: Catalog, plane: PlaneState) -> list[str]:
     return list(dict.fromkeys(card.code for card in deck.cards))
 
 
-def legal_programs(
-    catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int
-) -> frozenset[tuple[str, ...]]:
-    """Every plain three-card program the plane may fly this turn."""
-    key = (id(catalog), plane.model_dump_json(), rules.model_dump_json(), turn)
-    found = _LEGAL.get(key)
-    if found is None:
-        codes = _codes(catalog, plane)
-        found = frozenset(
-            cards
-            for cards in itertools.product(codes, repeat=CARDS_PER_TURN)
-            if not check_program(catalog, plane, Program(cards=cards), rules, turn)
+def _allowed(
+    catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int, picks: tuple[str, ...]
+) -> frozenset[str]:
+    """The cards some legal program goes on with after ``picks``: each card's first legal
+    completion found ends its search, so a menu judges a few dozen programs, not every
+    program of the deck (1,400 and more, 30 ms, for each plane and turn)."""
+    key = (id(catalog), plane.model_dump_json(), rules.model_dump_json(), turn, picks)
+    found = _ALLOWED.get(key)
+    if found is not None:
+        _ALLOWED.move_to_end(key)
+        return found
+    codes = _codes(catalog, plane)
+    rest = CARDS_PER_TURN - len(picks) - 1
+    found = frozenset(
+        code
+        for code in codes
+        if any(
+            not check_program(catalog, plane, Program(cards=(*picks, code, *tail)), rules, turn)
+            for tail in itertools.product(codes, repeat=rest)
         )
-        if len(_LEGAL) >= _KEPT:
-            _LEGAL.clear()
-        _LEGAL[key] = found
+    )
+    _ALLOWED[key] = found
+    if len(_ALLOWED) > _KEPT:
+        _ALLOWED.popitem(last=False)
     return found
 
 
@@ -56,9 +67,7 @@ def next_card(
     """The menu of the card after ``picks``, or None once three are picked."""
     if len(picks) >= CARDS_PER_TURN:
         return None
-    legal = legal_programs(catalog, plane, rules, turn)
-    place = len(picks)
-    allowed = {cards[place] for cards in legal if cards[:place] == picks}
+    allowed = _allowed(catalog, plane, rules, turn, picks)
     options: list[Option] = []
     excluded: list[Excluded] = []
     for code in _codes(catalog, plane):

@@ -163,6 +163,9 @@ class DambusterRules(Rules[WingsState, WingsView]):
     def load_stored(self, current: str, records: Sequence[str]) -> WingsState:
         return self.wings.load_stored(current, records)
 
+    def load_records(self, bare: WingsState, records: Sequence[str]) -> WingsState:
+        return self.wings.load_records(bare, records)
+
     # Stored as a Wings state is: a round reads no history, a view the latest record at most.
     def resolves_from_snapshot(self, state: WingsState) -> bool:
         return self.wings.resolves_from_snapshot(state)
