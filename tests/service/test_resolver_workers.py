@@ -162,3 +162,49 @@ async def test_a_hung_worker_leaves_the_round_resolving_and_the_retry_resolves_i
     assert await env.svc._resolve(round_id)  # the retry (tick, /campaign resolve)
     assert await _outcome(env, cid, round_id) == ("resolved", 1, ["orders-revealed"])
     assert not await env.svc._resolve(round_id)
+
+
+async def test_the_next_rounds_decisions_and_views_are_worked_out_once(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resolution works out the next round's decisions once (with the resolution, from
+    the state as parsed back from storage), not again when the round opens and again when
+    its views are prepared; each viewer's view of the new state is made once."""
+    cid = await env.campaign()
+    rules = env.svc.rulesets.get("carrier").rules
+    pending, view = rules.pending, rules.view
+    asked: list[str] = []
+    viewed: list[Any] = []
+
+    def counted_pending(state: Any) -> Any:
+        asked.append(rules.dump_stored(state).current)
+        return pending(state)
+
+    def counted_view(state: Any, viewer: Any) -> Any:
+        viewed.append((rules.dump_stored(state).current, viewer))
+        return view(state, viewer)
+
+    monkeypatch.setattr(rules, "pending", counted_pending)
+    monkeypatch.setattr(rules, "view", counted_view)
+    rng = random.Random(4)
+    turns_ended = 0
+    for _ in range(6):
+        for user in (JAP, ALL):
+            round_id = await env.fill(cid, user, rng)
+            if user == ALL:
+                asked.clear()
+                viewed.clear()
+            result = await env.svc.lock(cid, user, round_id)
+        assert result.resolved
+        await env.svc.settle()
+        async with env.repo.read() as tx:
+            campaign = await tx.campaign(cid)
+            assert campaign is not None and campaign.snapshot_id is not None
+            after = await tx.snapshot(campaign.snapshot_id)
+            resolved, live = await tx.round(round_id), await tx.live_round(cid)
+        assert after is not None and resolved is not None and live is not None
+        turns_ended += live.turn > resolved.turn
+        assert asked.count(after.state) == 1, asked.count(after.state)
+        made = [v for text, v in viewed if text == after.state]
+        assert len(made) == len(set(map(repr, made))), made
+    assert turns_ended
