@@ -21,6 +21,7 @@ import pytest
 
 from bot import resolver
 from bot.service_model import Pace
+from engine.sight import Eyes
 from tests.service.support import ALL, GM, GUILD, JAP, Env
 
 
@@ -169,7 +170,8 @@ async def test_the_next_rounds_decisions_and_views_are_worked_out_once(
 ) -> None:
     """A resolution works out the next round's decisions once (with the resolution, from
     the state as parsed back from storage), not again when the round opens and again when
-    its views are prepared; each viewer's view of the new state is made once."""
+    its views are prepared; the event loop makes each viewer's view of the new state once
+    (a turn's public view for its report count is the resolution's, off the loop)."""
     cid = await env.campaign()
     rules = env.svc.rulesets.get("carrier").rules
     pending, view = rules.pending, rules.view
@@ -181,7 +183,9 @@ async def test_the_next_rounds_decisions_and_views_are_worked_out_once(
         return pending(state)
 
     def counted_view(state: Any, viewer: Any) -> Any:
-        viewed.append((rules.dump_stored(state).current, viewer))
+        if threading.current_thread() is threading.main_thread():
+            eyes = viewer if isinstance(viewer, Eyes) else Eyes(side=viewer)
+            viewed.append((rules.dump_stored(state).current, eyes))
         return view(state, viewer)
 
     monkeypatch.setattr(rules, "pending", counted_pending)
