@@ -97,7 +97,7 @@ def test_rounds_resolved_by_the_workers_are_resolved_alike(pool: None) -> None:
         return compared
 
     compared = asyncio.run(both())
-    assert compared > 300
+    assert compared > 1500  # 1,198 recorded rounds, a third twice
     assert resolver.pids()  # the outcomes came from a worker process
 
 
