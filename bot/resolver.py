@@ -282,9 +282,10 @@ def _own_worker() -> _Worker:
             _all.append(worker)
         try:
             worker.ask(None, START_SECONDS)
-        except WorkerLost:
+        except WorkerLost as lost:
+            # Not this round's fault: no worker can be had here, rounds go to threads.
             _forget(worker)
-            raise
+            raise OSError(f"a resolution worker could not start ({lost})") from lost
         _local.worker = worker
     return worker
 

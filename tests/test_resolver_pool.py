@@ -164,3 +164,17 @@ def test_no_workers_when_set_to_none(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not resolver.in_workers(Registry().get("carrier"))
     monkeypatch.delenv("SORTIE_RESOLVE_WORKERS")
     assert resolver.workers() >= 1  # sized to the machine: one per core but one
+
+
+def test_rounds_resolve_in_threads_when_no_worker_can_start(
+    pool: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_process(self: Any) -> None:
+        raise OSError("no processes on this host")
+
+    monkeypatch.setattr(resolver._Worker, "__init__", no_process)
+    registry = Registry()
+    plugin, job, _ = next(_rounds(registry))
+    outcome = asyncio.run(resolver.resolve(plugin, job))
+    assert outcome is not None and outcome == resolver.play(plugin, job)
+    assert not resolver.in_workers(plugin)  # from now on, in threads
