@@ -34,6 +34,16 @@ def _no_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: os.PathLike[str]) -> N
 # ------------------------------------------------------------------ database backends
 
 
+@pytest.fixture
+def resolver_pool(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Rounds resolved by one worker process (``bot.resolver``), stopped after the test."""
+    from bot import resolver
+
+    request.addfinalizer(resolver.shut_down)
+    monkeypatch.setattr(resolver, "_broken", False)
+    monkeypatch.setenv("SORTIE_RESOLVE_WORKERS", "1")
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Server]:
     """The session's PostgreSQL server (see tests/pg.py); started on first use."""

@@ -28,16 +28,6 @@ from rendering.rulesets.carrier import CarrierPresenter
 from tests.golden_rulesets import load
 
 
-@pytest.fixture
-def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("SORTIE_RESOLVE_WORKERS", "1")
-    monkeypatch.setattr(resolver, "_broken", False)
-    try:
-        yield
-    finally:
-        resolver.shut_down()
-
-
 def _rounds(registry: Registry) -> Iterator[tuple[Any, resolver.Job, tuple[str, ...]]]:
     """(plugin, job, the branch's records) for every recorded round, from its stored form."""
     for game in load():
@@ -80,7 +70,7 @@ def _same(worker: resolver.Outcome, here: resolver.Outcome, where: str) -> None:
     assert worker.bare is None and (here.bare is None) == (here.next_decisions is None), where
 
 
-def test_rounds_resolved_by_the_workers_are_resolved_alike(pool: None) -> None:
+def test_rounds_resolved_by_the_workers_are_resolved_alike(resolver_pool: None) -> None:
     registry = Registry()
 
     async def both() -> int:
@@ -101,7 +91,7 @@ def test_rounds_resolved_by_the_workers_are_resolved_alike(pool: None) -> None:
     assert resolver.pids()  # the outcomes came from a worker process
 
 
-def test_a_state_that_needs_its_history_is_sent_it(pool: None) -> None:
+def test_a_state_that_needs_its_history_is_sent_it(resolver_pool: None) -> None:
     """A land state stored before ``flown`` was kept cannot resolve from its snapshot: the
     worker says so (None), and resolves it once sent the history, as here."""
     registry = Registry()
@@ -139,7 +129,7 @@ def test_a_state_that_needs_its_history_is_sent_it(pool: None) -> None:
     assert worker.base == 0
 
 
-def test_the_engine_failing_in_a_worker_is_raised_here(pool: None) -> None:
+def test_the_engine_failing_in_a_worker_is_raised_here(resolver_pool: None) -> None:
     registry = Registry()
     plugin, job, _ = next(_rounds(registry))
     broken = resolver.Job(**{**job.__dict__, "choices": {"nobody": {"x": "y"}}})
@@ -152,7 +142,7 @@ def test_the_engine_failing_in_a_worker_is_raised_here(pool: None) -> None:
     assert any("resolution worker" in note for note in getattr(there.value, "__notes__", ()))
 
 
-def test_a_plugin_of_other_data_resolves_here(pool: None) -> None:
+def test_a_plugin_of_other_data_resolves_here(resolver_pool: None) -> None:
     catalog = load_catalog()
     plugin = Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
     assert not resolver.in_workers(plugin)
@@ -167,7 +157,7 @@ def test_no_workers_when_set_to_none(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_rounds_resolve_in_threads_when_no_worker_can_start(
-    pool: None, monkeypatch: pytest.MonkeyPatch
+    resolver_pool: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def no_process(self: Any) -> None:
         raise OSError("no processes on this host")

@@ -14,7 +14,6 @@ import os
 import random
 import signal
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,16 +22,6 @@ from bot import resolver
 from bot.service_model import Pace
 from engine.sight import Eyes
 from tests.service.support import ALL, GM, GUILD, JAP, Env
-
-
-@pytest.fixture
-def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("SORTIE_RESOLVE_WORKERS", "1")
-    monkeypatch.setattr(resolver, "_broken", False)
-    try:
-        yield
-    finally:
-        resolver.shut_down()
 
 
 async def _start(env: Env, channel: int, ruleset: str, scenario: str) -> int:
@@ -82,7 +71,7 @@ async def _stored(env: Env, cid: int) -> tuple[list[str], list[str], list[Any]]:
     [("carrier", "coral-sea"), ("land", "malaya-all"), ("wings", "wings-1917")],
 )
 async def test_a_campaign_resolved_in_a_worker_stores_what_a_thread_stores(
-    env: Env, monkeypatch: pytest.MonkeyPatch, pool: None, ruleset: str, scenario: str
+    env: Env, monkeypatch: pytest.MonkeyPatch, resolver_pool: None, ruleset: str, scenario: str
 ) -> None:
     monkeypatch.setenv("SORTIE_RESOLVE_WORKERS", "0")
     here = await _start(env, 601, ruleset, scenario)
@@ -123,7 +112,7 @@ def _stopped_worker() -> int:
 
 
 async def test_a_worker_killed_holding_a_round_is_replaced_and_the_round_resolves_once(
-    env: Env, monkeypatch: pytest.MonkeyPatch, pool: None
+    env: Env, monkeypatch: pytest.MonkeyPatch, resolver_pool: None
 ) -> None:
     cid, round_id = await _resolving(env)
     pid = _stopped_worker()
@@ -148,7 +137,7 @@ async def test_a_worker_killed_holding_a_round_is_replaced_and_the_round_resolve
 
 
 async def test_a_hung_worker_leaves_the_round_resolving_and_the_retry_resolves_it_once(
-    env: Env, monkeypatch: pytest.MonkeyPatch, pool: None
+    env: Env, monkeypatch: pytest.MonkeyPatch, resolver_pool: None
 ) -> None:
     monkeypatch.setenv("SORTIE_RESOLVE_TIMEOUT", "1")
     cid, round_id = await _resolving(env)
