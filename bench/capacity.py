@@ -32,11 +32,13 @@ emptied: calls at Poisson times on random campaigns (open loop), timed from the 
 arrival to the answer, at least 300 per rate. The floor, in the same run: a read
 transaction with one ``SELECT 1`` and a one-row write transaction, alternating.
 
-Prints p50/p99 per rate and per kind, the capacity (the highest rate whose p99 <= 50 ms,
-every lower rate passing; rates go on past a miss until one cannot be kept up with), the
-worst garbage-collection pause and RSS, with the load average. ``--serial N`` first times N
-calls one at a time (CPU per call by kind and ruleset, the follow-up work of a resolution
-included): the mix's CPU per call bounds what one core can serve.
+Rounds resolve in the bot's worker process(es) (``bot.resolver``, ``SORTIE_RESOLVE_WORKERS``;
+by default one per core but one), as in the bot. Prints p50/p99 per rate and per kind, the
+capacity (the highest rate whose p99 <= 50 ms, every lower rate passing; rates go on past a
+miss until one cannot be kept up with), the worst garbage-collection pause and RSS, with
+the load average. ``--serial N`` first times N calls one at a time (CPU per call by kind
+and ruleset, the follow-up work of a resolution included, this process's; the resolving
+processes' printed beside it): the mix's CPU per call bounds what one core can serve.
 """
 
 from __future__ import annotations
@@ -60,11 +62,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
 from bench.clone import cached_stages, place
-from bench.common import machine, median, percentile, rss_mib
+from bench.common import machine, median, percentile, resolver_cpu, rss_mib
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
-from bot import collector, service_rounds
+from bot import collector, resolver, service_rounds
 from bot.runtime import freeze_start_up
 
 P99_TARGET_MS = 50.0
@@ -125,6 +127,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     shutil.copyfile(Path(folder) / "setup.db", Path(folder) / "serial.db")
     cold()
     cpu: dict[str, list[float]] = {}
+    elsewhere = 0.0  # the resolving processes' CPU (``bot.resolver``), over every call
     async with _open(folder, "serial.db", len(template)) as (_, svc):
         actors = _copies(template)
         rng = random.Random(7)
@@ -133,9 +136,10 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
             profile.enable()
         for _ in range(calls):
             actor = rng.choice(actors)
-            start = time.process_time()
+            start, resolving = time.process_time(), resolver_cpu()
             kind = await actor.step(svc)
             await svc.settle()  # the follow-up work a resolution starts, counted with it
+            elsewhere += resolver_cpu() - resolving
             cpu.setdefault(kind, []).append(time.process_time() - start)
             cpu.setdefault(f"{kind}@{PLAY_OF.get(actor.campaign_id, '?')}", []).append(
                 time.process_time() - start
@@ -155,6 +159,14 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
         f" mean {mean * 1000:.2f} ms, so one core serves at most {1 / mean:.0f} calls/s of this"
         f" mix (load {os.getloadavg()[0]:.1f})"
     )
+    resolutions = len(cpu.get("resolve", []))
+    if resolver.workers() and resolutions:
+        share = elsewhere / len(every)
+        print(
+            f"serial: the {resolver.workers()} resolving process(es) besides: {elsewhere:.2f} s"
+            f" CPU, {elsewhere / resolutions * 1000:.2f} ms per resolution (a mean: /proc counts"
+            f" 10 ms ticks), {share * 1000:.2f} ms per call of the mix"
+        )
 
 
 async def one_rate(
@@ -223,6 +235,8 @@ async def run(args: argparse.Namespace) -> None:
             f"({time.process_time() - cpu:.0f} s CPU; {how}); round they stand at: {spread}"
         )
         rss_setup, _ = rss_mib()
+        # The resolving processes started before anything is timed, as the bot starts them.
+        await asyncio.to_thread(resolver.warm_up)
         if args.serial:
             await serial_cost(folder, template, args.serial)
         print(f"\n== open loop over {args.campaigns} campaigns, latency ms from scheduled arrival")

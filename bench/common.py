@@ -12,7 +12,7 @@ import math
 import os
 import platform
 import resource
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 MIN_SAMPLES = {0.5: 2, 0.95: 20, 0.99: 100}
 
@@ -67,3 +67,26 @@ def rss_mib() -> tuple[float, float]:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         now = peak
     return now, peak
+
+
+def processes_cpu(pids: Iterable[int]) -> float:
+    """CPU seconds (user and system) the processes ``pids`` have used, from /proc; one
+    that has ended counts nothing."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def resolver_cpu() -> float:
+    """CPU seconds the round-resolving worker processes have used (``bot.resolver``)."""
+    try:
+        from bot import resolver
+    except ImportError:  # a tree from before they were: rounds resolve in the bot's thread
+        return 0.0
+    return processes_cpu(resolver.pids())

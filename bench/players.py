@@ -21,7 +21,9 @@ it then stands, "locked" only once the lock is stored), to settled (the bot's
 work done: round message, reveal, reports, the pump), in the bot process's CPU time to
 settled (the event loop's share: what stalls other players), and the CPU time the drawing
 worker processes spent meanwhile (``bot.drawing``, read from /proc; ``SORTIE_DRAW_WORKERS=0``
-draws in the bot's threads instead, as before issue 29). Also printed: the longest time the
+draws in the bot's threads instead, as before issue 29), and the processes that resolve
+rounds (``bot.resolver``, as the bot starts them; ``SORTIE_RESOLVE_WORKERS=0`` resolves in a
+thread of the bot, as before). Also printed: the longest time the
 event loop ran one callback (its thread's CPU time, and wall) while timing, the CPU of the
 bot's own callbacks (``bot loop``: simcord's polling and Discord side left out, see
 ``LoopWatch``), and the longest garbage-collection pause once the bot is up, by generation.
@@ -53,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simcord
 
-from bench.common import machine, median, percentile
+from bench.common import machine, median, percentile, processes_cpu, resolver_cpu
 from bench.interactions import (
     ACKNOWLEDGED,
     COGS,
@@ -83,6 +85,11 @@ try:
     from bot import collector
 except ImportError:  # a tree from before the collector was tuned
     collector = None  # type: ignore[assignment]
+
+try:
+    from bot import resolver
+except ImportError:  # a tree from before rounds resolved in worker processes
+    resolver = None  # type: ignore[assignment]
 
 try:
     from bot import drawing
@@ -287,25 +294,18 @@ def drawing_cpu() -> float:
     pool = getattr(drawing, "_pool", None)
     if pool is None:
         return 0.0
-    total = 0
-    for pid in list(getattr(pool, "_processes", {}) or {}):
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
+    return processes_cpu(list(getattr(pool, "_processes", {}) or {}))
 
 
-Sample = tuple[float, float, float, float, float, float, float]
+Sample = tuple[float, float, float, float, float, float, float, float]
 
 
 async def _timed(call: Any, env: Any, counted: str | None = None) -> Sample:
     """Answer (the last: what the panel then shows), settled, process CPU, drawing
-    processes' CPU, the event loop thread's CPU, the bot's share of it (``LoopWatch.bot``)
-    and the acknowledgment (the first answer, a deferral counted), in seconds."""
-    before = drawing_cpu()
+    processes' CPU, the event loop thread's CPU, the bot's share of it (``LoopWatch.bot``),
+    the acknowledgment (the first answer, a deferral counted) and the resolving processes'
+    CPU (``bot.resolver``), in seconds."""
+    before, resolving = drawing_cpu(), resolver_cpu()
     loop, bot, requests = time.thread_time(), WATCH.bot, SIMCORD.requests
     start = time.perf_counter()
     if counted is not None:
@@ -315,7 +315,7 @@ async def _timed(call: Any, env: Any, counted: str | None = None) -> Sample:
     loop = time.thread_time() - loop
     bot = (WATCH.bot - bot) - (SIMCORD.requests - requests)
     ack = answer if acked is None else acked - start
-    return answer, settled, cpu, drawing_cpu() - before, loop, bot, ack
+    return answer, settled, cpu, drawing_cpu() - before, loop, bot, ack, resolver_cpu() - resolving
 
 
 def _components(message: Any) -> list[Any]:
@@ -452,6 +452,8 @@ async def run(args: Any) -> None:
             await services.close()
             if drawing is not None:
                 drawing.shut_down()  # the picture processes end with the run
+            if resolver is not None:
+                resolver.shut_down()  # and the rounds' ones
         gc.callbacks.remove(probe)  # the review below is the benchmark's, not the bot's
     report(args, figures, loads)
     tuned = collector._installed if collector is not None else None
@@ -512,7 +514,7 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
         print(
             f"{'action':<16}{'ack ms':>8}{'x noop':>8}{'answer ms':>10}{'noop ans':>10}"
             f"{'x noop':>8}{'settled ms':>12}{'CPU ms':>9}{'loop CPU':>10}{'bot loop':>10}"
-            f"{'draw CPU':>10}{'noop CPU':>10}{'x noop':>8}  verdict"
+            f"{'draw CPU':>10}{'res CPU':>9}{'noop CPU':>10}{'x noop':>8}  verdict"
         )
         for name in ACTIONS:
             mine, noop = out[name], out[f"noop {name}"]
@@ -531,13 +533,15 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
                 f"{median(cpu) * 1000:>9.1f}{median([m[4] for m in mine]) * 1000:>10.1f}"
                 f"{median([m[5] for m in mine]) * 1000:>10.1f}"
                 f"{median([m[3] for m in mine]) * 1000:>10.1f}"
+                f"{sum(m[7] for m in mine) / len(mine) * 1000:>9.1f}"
                 f"{median(noop_cpu) * 1000:>10.2f}"
                 f"{median(cpu) / median(noop_cpu):>8.1f}  acknowledged x noop answer <= "
                 f"{RATIO_TARGET:g}: {verdict}"
             )
     print(
         "(ack: the click's first answer, a deferral counted, what Discord's three seconds "
-        "wait for; answer: the last, the panel as it then stands, e.g. 'locked' once stored)"
+        "wait for; answer: the last, the panel as it then stands, e.g. 'locked' once stored;"
+        " res CPU: the resolving processes' CPU, a mean: /proc counts it in 10 ms ticks)"
     )
     for at in sorted(figures):
         mine = figures[at]["resolving lock"]

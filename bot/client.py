@@ -151,7 +151,7 @@ class SortieBot(commands.Bot):
             # pump after a restart re-arms and resends whatever was pending.
             self._pump_loop.start()
             self._deliver_loop.start()
-        from bot import drawing
+        from bot import drawing, resolver
         from bot.runtime import freeze_start_up
 
         if self.services is not None and drawing.in_workers():
@@ -159,6 +159,8 @@ class SortieBot(commands.Bot):
             # click, not during it (here, before the bot connects, blocking holds up nobody).
             drawing.warm_up()
             self.services.campaigns.draws_ahead = True
+        if self.services is not None:
+            resolver.warm_up()  # the same for the processes that resolve rounds
         freeze_start_up()
         if not self.syncs_commands:
             log.info(
@@ -277,10 +279,11 @@ class SortieBot(commands.Bot):
                 if self.services is not None and self._database is not None:
                     await self.services.close()
             finally:
-                from bot import drawing, odds
+                from bot import drawing, odds, resolver
 
                 await asyncio.to_thread(odds.shut_down)  # its previews' worker processes
                 await asyncio.to_thread(drawing.shut_down)  # the pictures' ones
+                await asyncio.to_thread(resolver.shut_down)  # the rounds' ones
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -11,14 +11,13 @@ opening: a doctrine, for one, is committed with the orders but opens at turn end
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot import secrecy
+from bot import resolver, secrecy
 from bot.clock import from_epoch
 from bot.rulesets import Plugin, Registry
 from bot.service_cache import SizedLru, budget_bytes
@@ -42,8 +41,7 @@ from db.repository import (
     SnapshotRow,
     Transaction,
 )
-from engine.rng import Rng
-from engine.ruleset import Decision, LogDetail, Progress, Rules
+from engine.ruleset import Decision, LogDetail, Progress, Rules, Stored
 
 log = logging.getLogger(__name__)
 
@@ -225,8 +223,21 @@ async def store_state(
     branch's records ``state``'s own history leaves out (a state resolved from its snapshot
     alone holds only the records its round added: ``base`` is then ``stored_len``).
     """
-    progress = rules.progress(state)
     stored = rules.dump_stored(state, since=stored_len - base)
+    return await store_stored(tx, campaign, stored, rules.progress(state), now, stored_len, base)
+
+
+async def store_stored(
+    tx: Transaction,
+    campaign: CampaignRow,
+    stored: Stored,
+    progress: Progress,
+    now: int,
+    stored_len: int,
+    base: int,
+) -> int:
+    """``store_state`` for a state already cut for storage (``Rules.dump_stored`` with
+    ``since=stored_len - base``), as a resolution's worker hands it back; its id."""
     await tx.append_history(campaign.id, campaign.branch, stored_len, stored.records)
     snapshot_id = await tx.insert_snapshot(
         campaign.id,
@@ -274,8 +285,11 @@ class _Memo:
         if hit is not None:
             return hit
         value = make()
-        self._items.put((key, part), (rules, value), part_bytes(part, len(key[4])))
+        self.put(rules, key, part, value)
         return value
+
+    def put(self, rules: AnyRules, key: _StateKey, part: str, value: Any) -> None:
+        self._items.put((key, part), (rules, value), part_bytes(part, len(key[4])))
 
 
 _memo = _Memo(budget_bytes(3 / 4))
@@ -283,6 +297,27 @@ _memo = _Memo(budget_bytes(3 / 4))
 
 def pending_of(rules: AnyRules, state: Any) -> list[Decision]:
     return list(_memo.get(rules, state, "pending", lambda: rules.pending(state)))
+
+
+def keep_state(rules: AnyRules, row: SnapshotRow, state: Any) -> None:
+    """Keep ``state``, parsed from ``row``'s text alone, as ``load_state(row,
+    history=False)`` would have."""
+    kind = WHOLE if row.history_len == 0 else BARE
+    _states.put(rules, _key(rules, row, kind), state, len(row.state))
+    if kind == BARE:
+        _mark_bare(state)
+
+
+def kept_pending(rules: AnyRules, row: SnapshotRow) -> list[Decision] | None:
+    """The snapshot's decisions if they are kept, without parsing anything."""
+    kept = _memo.peek(rules, _key(rules, row, BARE), "pending")
+    return None if kept is None else list(kept)
+
+
+def keep_pending(rules: AnyRules, row: SnapshotRow, decisions: Sequence[Decision]) -> None:
+    """Keep a snapshot's decisions worked out elsewhere (by a resolution, from the state as
+    parsed back from ``row``'s text), so its first reader does not work them out again."""
+    _memo.put(rules, _key(rules, row, BARE), "pending", list(decisions))
 
 
 def _view_part(viewer: secrecy.Viewer) -> str:
@@ -576,11 +611,21 @@ async def refresh_panels(tx: Transaction, campaign: CampaignRow, round_id: int, 
 
 
 async def open_round(
-    tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, snapshot_id: int
+    tx: Transaction,
+    ctx: Ctx,
+    campaign: CampaignRow,
+    state: Any,
+    snapshot_id: int,
+    *,
+    progress: Progress | None = None,
+    decisions: Sequence[Decision] | None = None,
 ) -> int:
-    """Open the round the state waits for: row, deadline and reminder timers, announcements."""
+    """Open the round the state waits for: row, deadline and reminder timers, announcements.
+    ``progress`` and ``decisions``: the state's, when the caller has them (a resolution
+    does): ``state`` is then not read and may be None."""
     rules = ctx.plugin(campaign).rules
-    progress = rules.progress(state)
+    if progress is None:
+        progress = rules.progress(state)
     spec = rules.round_spec(progress.round)
     seconds = campaign.round_seconds
     if spec is not None and spec.reaction and spec.reaction_seconds > 0:
@@ -615,7 +660,9 @@ async def open_round(
         ],
         ctx.now,
     )
-    idle = await _lock_idle_sides(tx, ctx, campaign, state, round_id)
+    if decisions is None:
+        decisions = pending_of(rules, state)
+    idle = await _lock_idle_sides(tx, ctx, campaign, decisions, round_id)
     nobody_decides = len(idle) == len(ctx.plugin(campaign).rules.side_ids)
     if not nobody_decides:  # a round nobody decides in is not announced as open
         await refresh_round_message(tx, campaign, round_id, ctx.now)
@@ -639,15 +686,13 @@ def idle_lock(lock: Any) -> bool:
 
 
 async def _lock_idle_sides(
-    tx: Transaction, ctx: Ctx, campaign: CampaignRow, state: Any, round_id: int
+    tx: Transaction, ctx: Ctx, campaign: CampaignRow, decisions: Sequence[Decision], round_id: int
 ) -> list[str]:
     """Lock, with an empty choice, each side the round asks nothing of (a raid's defenders,
     whose guns follow a standing order): a lock click that decides nothing is a
     chore, and a side away for a day would hold the round up for nothing."""
     rules = ctx.plugin(campaign).rules
-    # One ``pending`` for every side: a state just resolved has no storage key, so its
-    # decisions are not memoised, and asking side by side worked them out once per side.
-    asked = {decision.side for decision in pending_of(rules, state)}
+    asked = {decision.side for decision in decisions}
     idle = [side for side in rules.side_ids if side not in asked]
     if not idle:
         return idle
@@ -793,11 +838,7 @@ class Resolution:
     campaign: CampaignRow
     lock_ids: frozenset[int]
     decisions: Sequence[Decision]
-    new_state: Any
-    events: Sequence[Any]
-    # How many of the branch's history records ``new_state``'s own history leaves out: all
-    # the stored ones when it was resolved from its snapshot alone, else none.
-    history_base: int = 0
+    outcome: resolver.Outcome
 
 
 async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolution | None:
@@ -809,30 +850,53 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
     campaign = await tx.campaign(round_row.campaign_id)
     if campaign is None:
         return None
-    rules = ctx.plugin(campaign).rules
-    # From the snapshot alone when the ruleset's rounds read no history (issue 29): the
-    # history is nearly all of a late state, and parsing it made every round cost more
-    # than the one before.
+    plugin = ctx.plugin(campaign)
+    rules = plugin.rules
     row = await snapshot_row(tx, round_row.snapshot_before_id)
-    state = await load_state(tx, rules, row, history=False)
-    base = row.history_len
-    if not rules.resolves_from_snapshot(state):
-        state, base = await load_state(tx, rules, row), 0
     standing = await tx.standing_locks(round_id)
     missing = [side for side in rules.side_ids if side not in standing]
     if missing:
         raise RuntimeError(f"round {round_id} is resolving without locks for {missing}")
-    choices = {side: choice_of(lock.canonical) for side, lock in standing.items()}
-    decisions = pending_of(rules, state)
-    # The engine's few milliseconds run in a thread: the event loop goes on answering other
-    # players' clicks meanwhile (the GIL is handed back to it every few milliseconds) rather
-    # than waiting the whole resolution out. The engine reads the state and builds a new
-    # one, so the parsed state other requests may hold is never written under them.
-    new_state, events = await asyncio.to_thread(
-        rules.resolve, state, choices, Rng(campaign.seed, round_row.turn, round_row.kind)
+    job = resolver.Job(
+        ruleset=campaign.ruleset,
+        scenario=campaign.scenario,
+        current=row.state,
+        records=None,
+        stored_len=row.history_len,
+        choices={side: choice_of(lock.canonical) for side, lock in standing.items()},
+        seed=campaign.seed,
+        turn=round_row.turn,
+        kind=round_row.kind,
+        decisions=False,
     )
+    # The engine, and the parsing and writing of the state around it, run off the event
+    # loop (``bot.resolver``): in a worker process, which takes the snapshot's text, or
+    # else in a thread, from the state parsed here. Either way the state other requests
+    # may hold is never written under them: the engine builds a new one.
+    if resolver.in_workers(plugin):
+        decisions = kept_pending(rules, row)
+        outcome = await resolver.resolve(plugin, replace(job, decisions=decisions is None))
+        if outcome is None:  # a round whose rules read the history: sent it, whole
+            records = tuple(await tx.history(campaign.id, row.branch, row.history_len))
+            outcome = await resolver.resolve(
+                plugin, replace(job, records=records, decisions=decisions is None)
+            )
+    else:
+        # From the snapshot alone when the ruleset's rounds read no history (issue 29):
+        # the history is nearly all of a late state, and parsing it made every round cost
+        # more than the one before.
+        state = await load_state(tx, rules, row, history=False)
+        if not rules.resolves_from_snapshot(state):
+            # Its history whole (``records`` not None; ``play`` reads the state given).
+            state, job = await load_state(tx, rules, row), replace(job, records=())
+        decisions = pending_of(rules, state)
+        outcome = await resolver.resolve(plugin, job, state)
+    if outcome is None:
+        raise RuntimeError(f"round {round_id} was refused its history")
+    if decisions is None:
+        decisions = list(outcome.decisions or ())
     lock_ids = frozenset(lock.id for lock in standing.values())
-    return Resolution(round_row, campaign, lock_ids, decisions, new_state, events, base)
+    return Resolution(round_row, campaign, lock_ids, decisions, outcome)
 
 
 async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool | None:
@@ -854,11 +918,9 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         or frozenset(lock.id for lock in standing.values()) != plan.lock_ids
     ):
         return None
-    plugin = ctx.plugin(campaign)
-    rules = plugin.rules
-    decisions, new_state, events = plan.decisions, plan.new_state, plan.events
-    progress = rules.progress(new_state)
-    ends_turn = rules.ends_turn(round_row.kind, round_row.turn, progress)
+    rules = ctx.plugin(campaign).rules
+    decisions, outcome = plan.decisions, plan.outcome
+    progress, ends_turn, events = outcome.progress, outcome.ends_turn, outcome.events
     await tx.append_events(
         campaign.id,
         round_id,
@@ -870,24 +932,34 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             ],
             # What the log tells of a turn beyond its events goes public with the turn's
             # end (the strikes a turn flew, for one), when its last round resolves.
-            rules.log_detail(new_state, round_row.turn) if ends_turn else (),
+            outcome.details,
         ),
         ctx.now,
     )
     before = await tx.snapshot(round_row.snapshot_before_id)
     if before is None or before.branch != campaign.branch:
         raise RuntimeError(f"round {round_id} does not start from its campaign's branch")
-    if before.history_len < plan.history_base:
+    if before.history_len < outcome.base:
         raise RuntimeError(f"round {round_id}'s snapshot lost history records")
-    after_id = await store_state(
-        tx,
-        rules,
-        campaign,
-        new_state,
-        ctx.now,
-        stored_len=before.history_len,
-        base=plan.history_base,
+    after_id = await store_stored(
+        tx, campaign, outcome.stored, progress, ctx.now, before.history_len, outcome.base
     )
+    if outcome.next_decisions is not None:
+        # Worked out with the resolution, from the state as parsed back from what was just
+        # stored: the new round's idle sides, its locks and first panels read them here.
+        after = SnapshotRow(
+            after_id,
+            campaign.id,
+            campaign.branch,
+            progress.turn,
+            progress.round,
+            outcome.stored.current,
+            ctx.now,
+            history_len=outcome.base + outcome.stored.length,
+        )
+        keep_pending(rules, after, outcome.next_decisions)
+        if outcome.bare is not None:
+            keep_state(rules, after, outcome.bare)
     await tx.update_round(
         round_id,
         status="resolved",
@@ -911,12 +983,10 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         tx, ctx, campaign, round_row, decisions, standing, after_id, ends_turn, quiet=quiet
     )
     if ends_turn:
-        public = view_of(rules, new_state, secrecy.Viewer.public())
-        reports = plugin.presenter.report_count(public, round_row.turn)
-        if reports and plugin.presenter.campaign_length(campaign.scenario, public, "en"):
+        if outcome.shows_length:
             # A game whose length is its missions': the card says how long this one lasted.
             await refresh_card(tx, campaign, ctx.now)
-        for index in range(reports):
+        for index in range(outcome.reports):
             await notify(
                 tx,
                 campaign,
@@ -949,7 +1019,15 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             tx, ctx, campaign, after_id, reason="completed", by=None, progress=progress
         )
     else:
-        await open_round(tx, ctx, campaign, new_state, after_id)
+        await open_round(
+            tx,
+            ctx,
+            campaign,
+            None,
+            after_id,
+            progress=progress,
+            decisions=outcome.next_decisions,
+        )
     return True
 
 

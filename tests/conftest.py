@@ -14,6 +14,9 @@ from tests.pg import Server, fresh_schema
 # Pictures are drawn in this process's threads in tests (``bot.drawing``): a pool of
 # worker processes per test run buys nothing there; tests/test_drawing_pool.py starts one.
 os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
+# Rounds resolve in a thread of this process too (``bot.resolver``), so a test may patch a
+# ruleset's methods; tests/test_resolver_pool.py starts the worker processes.
+os.environ.setdefault("SORTIE_RESOLVE_WORKERS", "0")
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
@@ -29,6 +32,16 @@ def _no_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: os.PathLike[str]) -> N
 
 
 # ------------------------------------------------------------------ database backends
+
+
+@pytest.fixture
+def resolver_pool(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Rounds resolved by one worker process (``bot.resolver``), stopped after the test."""
+    from bot import resolver
+
+    request.addfinalizer(resolver.shut_down)
+    monkeypatch.setattr(resolver, "_broken", False)
+    monkeypatch.setenv("SORTIE_RESOLVE_WORKERS", "1")
 
 
 @pytest.fixture(scope="session")

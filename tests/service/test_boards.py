@@ -3,8 +3,8 @@ Lock refreshes and ``/status`` reuse it, a change of locks, locale or state draw
 
 from __future__ import annotations
 
-import gc
 import asyncio
+import gc
 import random
 from typing import Any
 
