@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from bot.service_rounds import gm_notice
+from bot.service_rounds import gm_notice, notify
 from db.sql import SqlTransaction
-from tests.service.support import ALL, JAP, Env
+from tests.service.support import ALL, GM, JAP, Env
 
 
 class Reads:
@@ -125,3 +125,26 @@ async def test_more_rows_of_a_campaign_cost_no_more_reads(env: Env, reads: Reads
     ten = await delivered(10)
     assert ten == one  # the same transactions and statements for ten rows as for one
     assert one[0] == 1  # the facts' read; a notice edits no message: nothing else to read
+
+
+async def test_a_row_whose_reads_fail_leaves_the_rest_of_its_batch_delivered(
+    env: Env, reads: Reads
+) -> None:
+    """A row pointing at a snapshot that is not there fails alone: it is retried, the rows
+    queued after it (another destination) are read in a fresh transaction and delivered."""
+    cid = await env.campaign(start=False)
+    worker = env.worker()
+    await worker.deliver_due()  # the card
+    async with env.repo.transaction() as tx:
+        campaign = await tx.campaign(cid)
+        assert campaign is not None
+        await notify(tx, campaign, "report", {"snapshot_id": 10**9, "turn": 1, "index": 0}, 0)
+        await gm_notice(tx, campaign, "use-orders", 0, user=JAP, side="allied")
+        notice = {"notice": "use-orders", "params": {"user": ALL, "side": "japanese"}}
+        await notify(tx, campaign, "gm-notice", {**notice, "gm_id": GM}, 0, dm_user=GM)
+    with reads.counting():
+        report = await worker.deliver_due()
+    # The report and the notice behind it in the channel wait; the GM's DM goes out.
+    assert (report.delivered, report.retried) == (1, 1)
+    assert env.sender.kinds()[-1] == "gm-notice"
+    assert reads.transactions == 2  # the failed one, then a fresh one for the rest
