@@ -183,7 +183,7 @@ async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -
         return state
     start = 0
     # The snapshot parsed alone, when kept, carries the history read on top of it: a view's
-    # state then parses only its records (a Wings state is nearly all snapshot).
+    # state then parses only its records (some games' states are nearly all snapshot).
     bare = _states.get(rules, _key(rules, row, BARE)) if row.history_len else None
     if kind == RECENT:
         bare = await _load(tx, rules, row, BARE)
