@@ -58,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
-from bot import boards, drawing, service_rounds
+from bot import boards, drawing, resolver, service_rounds
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -122,7 +122,10 @@ def _role(pid: int, parent_role: str) -> str:
             if word in command:
                 return word.replace("_", " ")
         return "child"
-    return "worker" if parent_role == "forkserver" else f"{parent_role}'s child"
+    if parent_role == "forkserver":
+        # The fork server starts both pools' processes: the resolver knows its own.
+        return "resolver" if pid in resolver.pids() else "worker"
+    return f"{parent_role}'s child"
 
 
 def footprint() -> list[Usage]:
