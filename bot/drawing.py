@@ -42,7 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.processes import hangup_blocked
+from bot.processes import count_set, hangup_blocked
 from bot.rulesets import Plugin, Registry
 
 log = logging.getLogger(__name__)
@@ -62,11 +62,8 @@ _trims = 0  # in a worker: how many times it gave its heap back
 
 def workers() -> int:
     """Drawing processes: ``SORTIE_DRAW_WORKERS``, else one per core; 0 for none."""
-    try:
-        wanted = int(os.environ.get("SORTIE_DRAW_WORKERS", "-1"))
-    except ValueError:
-        wanted = -1
-    return wanted if wanted >= 0 else (os.cpu_count() or 1)
+    wanted = count_set("SORTIE_DRAW_WORKERS")
+    return wanted if wanted is not None and wanted >= 0 else (os.cpu_count() or 1)
 
 
 def _start() -> None:

@@ -28,7 +28,7 @@ from typing import Any
 from bot import secrecy
 from bot.i18n import t
 from bot.panel import field_text, side_text
-from bot.processes import hangup_blocked
+from bot.processes import count_set, hangup_blocked
 from bot.service import CampaignService
 from bot.service_model import ServiceError, choices_of
 from bot.service_rounds import state_of
@@ -137,10 +137,7 @@ def workers() -> int:
 
     A preview on every core stalled every other player of the bot for its second or two
     (issue 29): the core it leaves free keeps the event loop and the drawing going."""
-    try:
-        wanted = int(os.environ.get("SORTIE_ODDS_WORKERS", "0"))
-    except ValueError:
-        wanted = 0
+    wanted = count_set("SORTIE_ODDS_WORKERS") or 0  # 0 or unset: one per core but one
     return max(1, wanted or (os.cpu_count() or 1) - 1)
 
 

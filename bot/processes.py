@@ -1,8 +1,9 @@
-"""What the bot's worker processes (odds previews, pictures) share."""
+"""What the bot's worker processes (odds previews, pictures, resolutions) share."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Iterator
 
@@ -22,3 +23,12 @@ def hangup_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def count_set(variable: str) -> int | None:
+    """The process count an environment variable asks for, or None when it is unset or not
+    a whole number (each pool then sizes itself to the machine its own way)."""
+    try:
+        return int(os.environ[variable])
+    except (KeyError, ValueError):
+        return None

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.processes import hangup_blocked
+from bot.processes import count_set, hangup_blocked
 from bot.rulesets import Plugin, Registry
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
@@ -147,11 +147,8 @@ class WorkerLost(RuntimeError):
 def workers() -> int:
     """Resolution processes: ``SORTIE_RESOLVE_WORKERS``, else one per core but one (at least
     one); 0 for none (a thread of the bot's process, as before)."""
-    try:
-        wanted = int(os.environ.get("SORTIE_RESOLVE_WORKERS", "-1"))
-    except ValueError:
-        wanted = -1
-    return wanted if wanted >= 0 else max(1, (os.cpu_count() or 1) - 1)
+    wanted = count_set("SORTIE_RESOLVE_WORKERS")
+    return wanted if wanted is not None and wanted >= 0 else max(1, (os.cpu_count() or 1) - 1)
 
 
 def timeout() -> float:
