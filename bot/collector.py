@@ -26,13 +26,19 @@ from typing import Any
 
 log = logging.getLogger("sortie.collector")
 
-# Survivors of a full collection worth freezing: fewer are walked in a few milliseconds.
-FREEZE_FROM = 5_000
-# A full collection once two collections of the middle generation have run, not ten (the
-# default): with the older survivors frozen, each full collection walks only what reached
-# the oldest generation since the last, so more of them cost no more in all, and each
-# walks a fifth of what it would (40,000 objects, 30 to 45 ms, in bench/players.py).
-THRESHOLDS = (700, 10, 2)
+# Survivors of a full collection worth freezing: fewer are walked in a couple of
+# milliseconds. Low, so that what a full collection leaves in the oldest generation (walked
+# again by the next) stays small.
+FREEZE_FROM = 2_000
+# A full collection after every collection of the middle generation (a threshold of 0: the
+# count must pass it), which itself runs after five young collections, not ten. With the
+# older survivors frozen, each full collection walks only what the young generations kept
+# since the last, once: more of them cost no more in all, and each walks a few thousand
+# objects. Under bench/capacity.py's open loop over 1,000 campaigns (caches churning, most
+# of what a cold panel parses kept) (700, 10, 2) let 20,000 to 42,000 objects reach the
+# oldest generation between full collections, a pause of 53 to 96 ms on a quiet machine;
+# these thresholds, 6,000 to 10,000 (issue 29).
+THRESHOLDS = (700, 5, 0)
 # Objects frozen (summed over the freezes) that trigger a review (unfreeze, collect).
 # bench/players.py found 144 unreachable objects among 200,000 frozen: a review every
 # 20 million bounds what frozen cycles hold to a few megabytes.
