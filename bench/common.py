@@ -8,10 +8,12 @@ never claims more than its samples can give.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import platform
 import resource
+import time
 from collections.abc import Iterable, Sequence
 
 MIN_SAMPLES = {0.5: 2, 0.95: 20, 0.99: 100}
@@ -90,3 +92,57 @@ def resolver_cpu() -> float:
     except ImportError:  # a tree from before they were: rounds resolve in the bot's thread
         return 0.0
     return processes_cpu(resolver.pids())
+
+
+class GcPauses:
+    """A ``gc.callbacks`` entry: every collection's pause, wall and CPU (ms), by phase.
+
+    The CPU time is the collecting thread's (``time.thread_time``): on a loaded machine a
+    pause's wall time includes the time the thread waited for a core, which the collector
+    does not cost. ``walked``: the objects in the generations collected when it started
+    (counted before the clock starts). Install it after ``bot.collector``'s entry is, so a
+    pause includes that entry's work (its freeze)."""
+
+    def __init__(self) -> None:
+        self.phase = "start-up"
+        self.full: dict[str, list[tuple[float, float, int]]] = {}  # phase -> (wall, cpu, walked)
+        self.cpu = 0.0  # every collection's CPU, seconds
+        self.collections = 0
+        self._start: tuple[float, float, int] | None = None
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        generation = info["generation"]
+        if phase == "start":
+            walked = 0
+            if generation == 2:
+                walked = sum(len(gc.get_objects(generation=g)) for g in range(3))
+            self._start = (time.perf_counter(), time.thread_time(), walked)
+            return
+        if self._start is None:
+            return
+        wall, cpu, walked = self._start
+        self._start = None
+        spent = time.thread_time() - cpu
+        self.cpu += spent
+        self.collections += 1
+        if generation == 2:
+            pause = ((time.perf_counter() - wall) * 1000, spent * 1000, walked)
+            self.full.setdefault(self.phase, []).append(pause)
+
+    def worst(self, phases: Iterable[str] | None = None) -> tuple[float, float, int, int]:
+        """The worst full collection's wall and CPU (ms, each its own worst), the most
+        objects one walked, and how many there were, over ``phases`` (all by default)."""
+        rows = [
+            row
+            for name, values in self.full.items()
+            if phases is None or name in phases
+            for row in values
+        ]
+        if not rows:
+            return 0.0, 0.0, 0, 0
+        return (
+            max(r[0] for r in rows),
+            max(r[1] for r in rows),
+            max(r[2] for r in rows),
+            len(rows),
+        )
