@@ -433,6 +433,34 @@ class Odds:
     sampled: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Held:
+    """What a game's parsed states and results take in memory, so the application's caches
+    can charge each entry what it holds (issue 29). A state: bytes per character of the
+    stored text it was parsed from (its snapshot and the history records read). A result,
+    ``(fixed, per_char)``: fixed bytes plus bytes per character of its state's snapshot;
+    ``pending`` the round's decisions, ``view`` a side's view, ``public_view`` the
+    public's. Each is what the object holds once its state is gone (a view that shares a
+    turn's records with its state keeps them then), measured per game with tracemalloc
+    and object walks (``bench/caches.py``, ``tests/test_held_bytes.py``).
+    The defaults: Coral Sea and Midway states of turns 0 to 6 measured in an earlier pass."""
+
+    state: float = 9.0
+    pending: tuple[int, float] = (12 * 1024, 4.0)
+    view: tuple[int, float] = (8 * 1024, 11.0)
+    public_view: tuple[int, float] = (8 * 1024, 11.0)
+
+    def result(self, part: str, snapshot_chars: int) -> int:
+        """Bytes of a result: ``part`` is "pending", "view:public" or a side's view."""
+        if part == "pending":
+            fixed, per_char = self.pending
+        elif part == "view:public":
+            fixed, per_char = self.public_view
+        else:
+            fixed, per_char = self.view
+        return int(fixed + per_char * snapshot_chars)
+
+
 class Rules(ABC, Generic[StateT, ViewT]):
     """A game system's rules behind the one interface the application calls."""
 
@@ -444,6 +472,8 @@ class Rules(ABC, Generic[StateT, ViewT]):
     # choices produce: a campaign records the version it was created under, and verify only
     # replays campaigns of the version this release plays.
     version: str = "1"
+    # What its states and results hold in memory (the service's caches charge by it).
+    held: Held = Held()
 
     # -- set-up
     @abstractmethod

@@ -18,6 +18,7 @@ from engine.ruleset import (
     Decision,
     Event,
     FieldSpec,
+    Held,
     HistorySplit,
     LogDetail,
     Odds,
@@ -63,6 +64,11 @@ class CarrierRules(StoredInRows[State], Rules[State, View]):
     # 6: a track ticks no box past its end (25.82): the points and losses beyond it are not
     #    recorded (no VP, level or winner changes; the records and a track's counts do).
     version = "6"
+    # Measured at rounds 1 to 20 (bench/caches.py): a round's decisions are shared by
+    # every campaign at that point of the scenario (``campaign._orders_made``); a side's
+    # view holds no turn record, the public's the last turn's strike reports (11 to 504
+    # KiB, 200 the median).
+    held = Held(pending=(512, 0.0), view=(6 * 1024, 0.0), public_view=(200 * 1024, 0.0))
     sides = SIDES
     rounds = ROUNDS
     fields = FIELDS
