@@ -34,14 +34,39 @@ def budget_bytes(share: float) -> int:
 
 
 class SizedLru(Generic[K, V]):
-    def __init__(self, budget: int, on_evict: Callable[[K, V], None] | None = None) -> None:
+    """``group``: what an entry belongs to (a campaign), so that a group's entries can be
+    found without walking the others (``keys_of``)."""
+
+    def __init__(
+        self,
+        budget: int,
+        on_evict: Callable[[K, V], None] | None = None,
+        group: Callable[[K], Hashable] | None = None,
+    ) -> None:
         self.budget = budget
         self.used = 0
         self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._on_evict = on_evict
+        self._group = group
+        self._groups: dict[Hashable, set[K]] = {}
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def keys_of(self, group: Hashable) -> list[K]:
+        """The keys of ``group``'s entries (none without a ``group`` function)."""
+        return list(self._groups.get(group, ()))
+
+    def _gone(self, key: K, value: V) -> None:
+        if self._group is not None:
+            name = self._group(key)
+            keys = self._groups.get(name)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._groups[name]
+        if self._on_evict is not None:
+            self._on_evict(key, value)
 
     def get(self, key: K) -> V | None:
         hit = self._items.get(key)
@@ -55,8 +80,7 @@ class SizedLru(Generic[K, V]):
         old = self._items.pop(key, None)
         if old is not None:
             self.used -= old[1]
-            if self._on_evict is not None:
-                self._on_evict(key, old[0])
+            self._gone(key, old[0])
 
     def clear(self) -> None:
         for key in list(self._items):
@@ -68,12 +92,12 @@ class SizedLru(Generic[K, V]):
         old = self._items.pop(key, None)
         if old is not None:
             self.used -= old[1]
-            if self._on_evict is not None:
-                self._on_evict(key, old[0])
+            self._gone(key, old[0])
         self._items[key] = (value, cost)
         self.used += cost
+        if self._group is not None:
+            self._groups.setdefault(self._group(key), set()).add(key)
         while self.used > self.budget:
             gone, (value_gone, cost_gone) = self._items.popitem(last=False)
             self.used -= cost_gone
-            if self._on_evict is not None:
-                self._on_evict(gone, value_gone)
+            self._gone(gone, value_gone)
