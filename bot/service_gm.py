@@ -19,8 +19,8 @@ from bot.service_model import (
     ServiceError,
 )
 from bot.service_notify import gm_notice, refresh_card, refresh_panels, refresh_round_message
-from bot.service_resolve import finish_campaign
-from bot.service_rounds import close_with_defaults, open_round
+from bot.service_resolve import finish_campaign, open_round
+from bot.service_rounds import close_with_defaults
 from bot.service_states import state_of
 from db.repository import (
     CampaignRow,

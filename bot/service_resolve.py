@@ -1,14 +1,14 @@
-"""A round's resolution: plan it (the engine, off the event loop), write it, reveal what
-it opens, then open the next round or finish the campaign.
+"""A round's life: opened (row, timers, panels), resolved (the engine off the event loop,
+then its outcome written), and followed by the next round or the campaign's end.
 
-The game is the campaign's ruleset (``bot.rulesets``); what a reveal may show and which
-salts it opens is the secrecy gate's answer (``bot.secrecy``), from the fields' declared
-opening: a doctrine, for one, is committed with the orders but opens at turn end.
+Opening and resolving need each other (a resolution opens the next round, and a round
+nobody decides in resolves as soon as it opens), so they live together. Every function
+runs inside the caller's transaction and writes its announcements to the outbox there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,9 +17,16 @@ from bot.service_model import (
     choice_of,
     idle_lock,
 )
-from bot.service_notify import notify, refresh_card, refresh_panels, refresh_round_message
-from bot.service_panels import option_label
-from bot.service_rounds import Ctx, open_round
+from bot.service_notify import (
+    commanders,
+    notify,
+    refresh_card,
+    refresh_panels,
+    refresh_round_message,
+    send_panel,
+)
+from bot.service_reveal import announce_reveal
+from bot.service_rounds import Ctx, lock_idle_sides
 from bot.service_states import (
     keep_pending,
     keep_state,
@@ -40,6 +47,76 @@ from db.repository import (
 from engine.ruleset import Decision, LogDetail, Progress, Rules
 
 AnyRules = Rules[Any, Any]
+
+
+async def open_round(
+    tx: Transaction,
+    ctx: Ctx,
+    campaign: CampaignRow,
+    state: Any,
+    snapshot_id: int,
+    *,
+    progress: Progress | None = None,
+    decisions: Sequence[Decision] | None = None,
+) -> int:
+    """Open the round the state waits for: row, deadline and reminder timers, announcements.
+    ``progress`` and ``decisions``: the state's, when the caller has them (a resolution
+    does): ``state`` is then not read and may be None."""
+    rules = ctx.plugin(campaign).rules
+    if progress is None:
+        progress = rules.progress(state)
+    spec = rules.round_spec(progress.round)
+    seconds = campaign.round_seconds
+    if spec is not None and spec.reaction and spec.reaction_seconds > 0:
+        # A reaction (an ambush) waits a short while of its own on the one side asked.
+        seconds = min(seconds, spec.reaction_seconds)
+    deadline = ctx.now + seconds
+    round_id = await tx.insert_round(
+        campaign.id,
+        campaign.branch,
+        progress.turn,
+        progress.round,
+        ctx.now,
+        deadline,
+        snapshot_id,
+    )
+    await tx.insert_timer(campaign.id, round_id, "deadline", deadline)
+    for offset in sorted(set(campaign.reminder_offsets), reverse=True):
+        due = deadline - offset
+        if due > ctx.now:  # a reminder that would be due at once is noise
+            await tx.insert_timer(campaign.id, round_id, "reminder", due, offset)
+    await tx.update_campaign(campaign.id, snapshot_id=snapshot_id, round_message_id=None)
+    await tx.append_events(
+        campaign.id,
+        round_id,
+        campaign.branch,
+        [
+            NewEvent(
+                "round-opened",
+                progress.turn,
+                {"round": progress.round, "deadline": deadline},
+            )
+        ],
+        ctx.now,
+    )
+    if decisions is None:
+        decisions = pending_of(rules, state)
+    idle = await lock_idle_sides(tx, ctx, campaign, decisions, round_id)
+    nobody_decides = len(idle) == len(ctx.plugin(campaign).rules.side_ids)
+    if not nobody_decides:  # a round nobody decides in is not announced as open
+        await refresh_round_message(tx, campaign, round_id, ctx.now)
+    for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
+        if side not in idle:  # a side asked nothing gets no DM: the round message says so
+            await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
+    if nobody_decides:
+        # Nobody has anything to decide: the round plays at once, and the game moves on to
+        # the next round (which opens in turn, and may itself play at once).
+        await tx.update_round(round_id, status="resolving")
+        await resolve_round(tx, ctx, round_id)
+        live = await tx.live_round(campaign.id)
+        if live is not None:
+            return live.id
+    return round_id
 
 
 async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
@@ -202,7 +279,7 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         # open in someone's DMs never looks as if it still took orders.
         await refresh_panels(tx, campaign, round_id, ctx.now)
 
-    opened = await _announce_reveal(
+    opened = await announce_reveal(
         tx, ctx, campaign, round_row, decisions, standing, after_id, ends_turn, quiet=quiet
     )
     if ends_turn:
@@ -252,107 +329,6 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             decisions=outcome.next_decisions,
         )
     return True
-
-
-async def _announce_reveal(
-    tx: Transaction,
-    ctx: Ctx,
-    campaign: CampaignRow,
-    round_row: RoundRow,
-    decisions: Sequence[Decision],
-    standing: Mapping[str, Any],
-    after_id: int,
-    ends_turn: bool,
-    *,
-    quiet: bool = False,
-) -> list[dict[str, Any]]:
-    """Queue the round's reveal. A quiet round (nobody decided) has none, nor has a round
-    whose choices all stay sealed until the turn ends: the receipts it opens are returned
-    for the turn's summary to carry, or, if it does not end the turn, still revealed on
-    their own."""
-    rules = ctx.plugin(campaign).rules
-    sides: list[dict[str, Any]] = []
-    for side in rules.side_ids:
-        lock = standing[side]
-        own = [d for d in decisions if d.side == side]
-        choice = choice_of(lock.canonical)
-        labels = {d.field: d.label for d in own if d.label}
-        shown = {
-            field: {
-                "id": value,
-                "label": option_label(own, field, value),
-                # A per-unit field is named by its unit's public words (a pilot, a tank).
-                **({"field_label": labels[field]} if field in labels else {}),
-            }
-            for field, value in secrecy.shown_at_reveal(rules, choice).items()
-        }
-        sides.append(
-            {
-                "side": side,
-                "fields": shown,
-                "receipt": lock.receipt,
-                "defaulted": lock.defaulted,
-                # Whether the side chose something the reveal may not show yet: the round
-                # message already told everyone whether it had anything to decide.
-                "sealed": len(choice) > len(shown),
-            }
-        )
-    opened: list[dict[str, Any]] = []
-    rounds = [r for r in await tx.rounds(campaign.id) if r.status in ("resolved", "resolving")]
-    resolved = next(r for r in rounds if r.id == round_row.id)
-    for other in secrecy.opened_by(rules, resolved, rounds, ends_turn):
-        assert isinstance(other, RoundRow)
-        locks = standing if other.id == round_row.id else await tx.standing_locks(other.id)
-        for side in rules.side_ids:
-            lock = locks.get(side)
-            if quiet and other.id == round_row.id:
-                continue  # an empty choice nobody made: nothing to check (/receipt has it)
-            if lock is not None and secrecy.opens_before_the_end(rules, choice_of(lock.canonical)):
-                opened.append(
-                    {
-                        "round_id": other.id,
-                        "round": other.kind,
-                        "side": side,
-                        "canonical": lock.canonical,
-                        "salt": lock.salt,
-                        "receipt": lock.receipt,
-                    }
-                )
-            elif lock is not None and ends_turn:
-                # Its receipt commits to a choice that stays secret until the campaign ends
-                # (a purchase): the turn's end says so, without its salt or choice.
-                opened.append(
-                    {"round_id": other.id, "round": other.kind, "side": side, "held": True}
-                )
-    # A reveal that would show nothing (every choice sealed until the turn ends, as a flight
-    # program is) is not posted either: "revealed" with nothing in it is noise, and the
-    # turn's end shows what was chosen with its receipts.
-    shows_nothing = not any(side["fields"] for side in sides)
-    # A game that shows each turn flown shows its choices there: the round closing the
-    # turn has no reveal of its own (a pursuer's reorder, a raid's night pick).
-    told = ends_turn and ctx.plugin(campaign).presenter.tells_turns
-    if (quiet or shows_nothing or told) and (ends_turn or not _opening(opened)):
-        return opened
-    payload: dict[str, Any] = {
-        "round_id": round_row.id,
-        "turn": round_row.turn,
-        "round": round_row.kind,
-        "snapshot_id": after_id,
-        "sides": sides,
-        "opened": opened,
-    }
-    if rules.public_round(round_row.kind):
-        # Nothing was sealed: one short line says what was done, no receipts, no image.
-        payload.update(sides=[s for s in sides if s["fields"]], opened=[], public=True)
-    await notify(
-        tx,
-        campaign,
-        "reveal",
-        payload,
-        ctx.now,
-        dedupe_key=f"reveal:{round_row.id}",
-    )
-    return []
 
 
 async def finish_campaign(
@@ -415,11 +391,6 @@ async def finish_campaign(
     )
     refreshed = await tx.campaign(campaign.id)
     await refresh_card(tx, refreshed or campaign, ctx.now)
-
-
-def _opening(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The receipts a resolution opens, without those it says stay sealed to the end."""
-    return [item for item in items if not item.get("held")]
 
 
 def with_detail(engine_events: Sequence[NewEvent], details: Sequence[LogDetail]) -> list[NewEvent]:

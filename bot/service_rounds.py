@@ -1,10 +1,10 @@
-"""The round machinery under ``CampaignService``: open a round, lock a side, fill missing
-choices with defaults.
+"""The round machinery under ``CampaignService``: lock a side's choice, lock the sides a
+round asks nothing, fill missing choices with defaults.
 
 Every function here runs inside a transaction the caller opened, and writes its
 announcements to the outbox in that same transaction: whatever is posted afterwards
-describes a state that was committed. Nothing here sends anything. The resolution of a
-round is in ``bot.service_resolve``.
+describes a state that was committed. Nothing here sends anything. Opening and resolving a
+round are in ``bot.service_resolve``.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from bot.service_model import (
     canonical_choice,
     receipt_of,
 )
-from bot.service_notify import commanders, gm_notice, refresh_round_message, send_panel
+from bot.service_notify import gm_notice
 from bot.service_panels import side_decisions
-from bot.service_states import pending_of, state_of
+from bot.service_states import state_of
 from db.repository import (
     CampaignRow,
     NewEvent,
@@ -30,7 +30,7 @@ from db.repository import (
     RoundRow,
     Transaction,
 )
-from engine.ruleset import Decision, Progress, Rules
+from engine.ruleset import Decision, Rules
 
 log = logging.getLogger(__name__)
 
@@ -49,81 +49,7 @@ class Ctx:
         return self.rulesets.get(campaign.ruleset)
 
 
-async def open_round(
-    tx: Transaction,
-    ctx: Ctx,
-    campaign: CampaignRow,
-    state: Any,
-    snapshot_id: int,
-    *,
-    progress: Progress | None = None,
-    decisions: Sequence[Decision] | None = None,
-) -> int:
-    """Open the round the state waits for: row, deadline and reminder timers, announcements.
-    ``progress`` and ``decisions``: the state's, when the caller has them (a resolution
-    does): ``state`` is then not read and may be None."""
-    rules = ctx.plugin(campaign).rules
-    if progress is None:
-        progress = rules.progress(state)
-    spec = rules.round_spec(progress.round)
-    seconds = campaign.round_seconds
-    if spec is not None and spec.reaction and spec.reaction_seconds > 0:
-        # A reaction (an ambush) waits a short while of its own on the one side asked.
-        seconds = min(seconds, spec.reaction_seconds)
-    deadline = ctx.now + seconds
-    round_id = await tx.insert_round(
-        campaign.id,
-        campaign.branch,
-        progress.turn,
-        progress.round,
-        ctx.now,
-        deadline,
-        snapshot_id,
-    )
-    await tx.insert_timer(campaign.id, round_id, "deadline", deadline)
-    for offset in sorted(set(campaign.reminder_offsets), reverse=True):
-        due = deadline - offset
-        if due > ctx.now:  # a reminder that would be due at once is noise
-            await tx.insert_timer(campaign.id, round_id, "reminder", due, offset)
-    await tx.update_campaign(campaign.id, snapshot_id=snapshot_id, round_message_id=None)
-    await tx.append_events(
-        campaign.id,
-        round_id,
-        campaign.branch,
-        [
-            NewEvent(
-                "round-opened",
-                progress.turn,
-                {"round": progress.round, "deadline": deadline},
-            )
-        ],
-        ctx.now,
-    )
-    if decisions is None:
-        decisions = pending_of(rules, state)
-    idle = await _lock_idle_sides(tx, ctx, campaign, decisions, round_id)
-    nobody_decides = len(idle) == len(ctx.plugin(campaign).rules.side_ids)
-    if not nobody_decides:  # a round nobody decides in is not announced as open
-        await refresh_round_message(tx, campaign, round_id, ctx.now)
-    for side, user_id in sorted((await commanders(tx, campaign.id)).items()):
-        if side not in idle:  # a side asked nothing gets no DM: the round message says so
-            await send_panel(tx, campaign, round_id, user_id, side, ctx.now)
-    if nobody_decides:
-        # Nobody has anything to decide: the round plays at once, and the game moves on to
-        # the next round (which opens in turn, and may itself play at once).
-        await tx.update_round(round_id, status="resolving")
-        # Imported here: a resolution opens the next round, so the two modules need each
-        # other, and only this rare path goes that way round.
-        from bot.service_resolve import resolve_round
-
-        await resolve_round(tx, ctx, round_id)
-        live = await tx.live_round(campaign.id)
-        if live is not None:
-            return live.id
-    return round_id
-
-
-async def _lock_idle_sides(
+async def lock_idle_sides(
     tx: Transaction, ctx: Ctx, campaign: CampaignRow, decisions: Sequence[Decision], round_id: int
 ) -> list[str]:
     """Lock, with an empty choice, each side the round asks nothing of (a raid's defenders,
