@@ -42,7 +42,7 @@ from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.load import Actor
 from bench.service import _open
-from bot import service_rounds
+from bot import service_states
 
 SHARED_TYPES = (
     type,
@@ -87,9 +87,9 @@ def walk(root: Any, skip: set[int]) -> list[Any]:
 def entries(games: dict[int, str]) -> list[tuple[str, str, int, Any]]:
     """(game, kind, what the cache charges, value) for every entry of both caches."""
     out = []
-    for key, (value, cost) in list(service_rounds._states._items._items.items()):
+    for key, (value, cost) in list(service_states._states._items._items.items()):
         out.append((games.get(key[1], "?"), KINDS[key[5]], cost, value[1]))
-    for (key, part), (value, cost) in list(service_rounds._memo._items._items.items()):
+    for (key, part), (value, cost) in list(service_states._memo._items._items.items()):
         kind = "view, public" if part == "view:public" else part.split(":")[0]
         out.append((games.get(key[1], "?"), kind, cost, value[1]))
     return out
@@ -167,7 +167,7 @@ async def run(args: argparse.Namespace) -> None:
                     " JOIN snapshots s ON s.id = c.snapshot_id"
                 )
             now = dict(rows)
-            memo, states = service_rounds._memo._items._items, service_rounds._states._items._items
+            memo, states = service_states._memo._items._items, service_states._states._items._items
             old_memo = sum(1 for key, _part in memo if now.get(key[1]) != key[3])
             old_states = sum(1 for key in states if now.get(key[1]) != key[3])
             print(
