@@ -28,6 +28,7 @@ from bot.service_notify import (
 from bot.service_reveal import announce_reveal
 from bot.service_rounds import Ctx, lock_idle_sides
 from bot.service_states import (
+    forget_superseded,
     keep_pending,
     keep_state,
     kept_pending,
@@ -244,6 +245,14 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
     after_id = await store_stored(
         tx, campaign, outcome.stored, progress, ctx.now, before.history_len, outcome.base
     )
+    after_len = outcome.base + outcome.stored.length
+    forget_superseded(
+        campaign.id,
+        [
+            (before.branch, before.history_len, before.state),
+            (campaign.branch, after_len, outcome.stored.current),
+        ],
+    )
     if outcome.next_decisions is not None:
         # Worked out with the resolution, from the state as parsed back from what was just
         # stored: the new round's idle sides, its locks and first panels read them here.
@@ -255,7 +264,7 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             progress.round,
             outcome.stored.current,
             ctx.now,
-            history_len=outcome.base + outcome.stored.length,
+            history_len=after_len,
         )
         keep_pending(rules, after, outcome.next_decisions)
         if outcome.bare is not None:
