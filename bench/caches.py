@@ -41,6 +41,7 @@ os.environ.setdefault("SORTIE_RESOLVE_WORKERS", "0")  # one process: every objec
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.load import Actor
+from bench.rounds import cold
 from bench.service import _open
 from bot import service_states
 
@@ -144,6 +145,7 @@ async def run(args: argparse.Namespace) -> None:
             stages.close()
         print(f"set-up: {args.campaigns} campaigns ({how}); rounds: {placed.spread()}")
         async with _open(folder, "setup.db", args.campaigns) as (repo, svc):
+            cold()  # nothing the set-up's playing kept
             held: list[Any] = []
             skip = reachable(gc.get_objects(), held)  # what exists before the first call
             actors = [
