@@ -9,8 +9,6 @@ public view), so the public view and a finished campaign's keep every record the
 
 from __future__ import annotations
 
-import gc
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -18,6 +16,7 @@ import pytest
 from bot import secrecy
 from engine.rng import Rng
 from tests.golden_rulesets import _registry, load
+from tests.test_held_bytes import _alone
 
 GAMES = [g for g in load() if g["ruleset"] in ("carrier", "land")]
 IMAGE_ROUNDS = 4  # images are slow to draw: the first rounds of each game
@@ -41,21 +40,6 @@ def _states(game: dict[str, Any]) -> list[tuple[Any, int]]:
     return out
 
 
-def _kept_alone(make: Any) -> int:
-    """Bytes still allocated once ``make()``'s view is the only thing left of its state."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        view = make()
-        gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
-        del view
-        return held
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("ruleset", ["carrier", "land"])
 def test_a_kept_side_view_holds_no_strike_report(ruleset: str) -> None:
     game = next(g for g in GAMES if g["ruleset"] == ruleset)
@@ -72,10 +56,8 @@ def test_a_kept_side_view_holds_no_strike_report(ruleset: str) -> None:
         # once the view is made: only what the view holds of it stays allocated.
         return secrecy.view_for(rules, rules.load_stored(current, records), viewer)
 
-    view_of(secrecy.Viewer.player(side))  # module-level tables filled once, not counted
-    view_of(secrecy.Viewer.public())
-    side_bytes = _kept_alone(lambda: view_of(secrecy.Viewer.player(side)))
-    public_bytes = _kept_alone(lambda: view_of(secrecy.Viewer.public()))
+    side_bytes = _alone(lambda: view_of(secrecy.Viewer.player(side)))
+    public_bytes = _alone(lambda: view_of(secrecy.Viewer.public()))
     # The public view keeps the turn's record (its reports: tens of KiB); a side's, none.
     assert public_bytes > 3 * side_bytes, (side_bytes, public_bytes)
     assert side_bytes < 24 * 1024, side_bytes
