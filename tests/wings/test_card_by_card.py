@@ -5,6 +5,7 @@ each read back as the written program it is; a card left out says why."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections import OrderedDict
 from typing import Any
 
@@ -120,3 +121,28 @@ def test_a_menu_asked_again_judges_no_program(monkeypatch: pytest.MonkeyPatch) -
     assert again == first
     assert WINGS.next_step(state, decision, picks) == second
     assert judged == []
+
+
+def test_a_rounds_decisions_dump_the_damage_decks_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counted work, not time: each plane's programs are sealed with a digest of the
+    # mission's damage decks, the same for every plane of the round; it was dumped and
+    # hashed once per plane.
+    from engine.rulesets.wings import picks
+
+    state = WINGS.new("wings-1917", "decks-once")
+    mission = state.camp.mission
+    expected = WINGS.pending(state)
+    assert len([d for d in expected if d.input == "steps"]) >= 2
+    dumped: list[object] = []
+
+    class Counted:
+        @staticmethod
+        def dumps(value: Any) -> str:
+            dumped.append(value)
+            return json.dumps(value)
+
+    monkeypatch.setattr(picks, "json", Counted)
+    monkeypatch.setattr(picks, "_LAST_SECRET", (None, ""), raising=False)
+    fresh = WINGS.load(WINGS.dump(state))  # a new object: nothing kept for it
+    assert WINGS.pending(fresh) == expected  # the same seals
+    assert fresh.camp.mission == mission and len(dumped) == 1
