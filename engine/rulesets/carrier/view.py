@@ -77,6 +77,9 @@ class View(Model):
     winner: Side | Literal["draw"] | None
     sides: dict[Side, SideView]
     tracks: tuple[TrackView, ...]
+    # The played turns' records: the public's view and a finished campaign's (its reports,
+    # turn summaries, after-action). A side's view of a running campaign keeps none
+    # (``project``).
     history: tuple[TurnRecord, ...]
     previews: tuple[ForcePreview, ...] = ()  # own side only: what each size fields now
 
@@ -187,6 +190,11 @@ def project(catalog: Catalog, kept: dict[str, Any], viewer: Side | None) -> View
         )
     labels = scenario.turn_labels
     turn = kept["turn"]
+    # A side's view of a running campaign feeds its order panel and its board, which read no
+    # turn record; the turn's strike reports and summary are drawn from the public's view.
+    # Left out, a kept side view no longer holds the last turn's reports (about 130 KiB,
+    # 500 objects: issue 29) once its state is gone from the cache.
+    history = tuple(kept["history"]) if viewer is None or kept["finished"] else ()
     return trusted(
         View,
         viewer=viewer,
@@ -200,7 +208,7 @@ def project(catalog: Catalog, kept: dict[str, Any], viewer: Side | None) -> View
         winner=kept["winner"],
         sides=sides,
         tracks=tuple(tracks),
-        history=tuple(kept["history"]),
+        history=history,
         previews=previews,
     )
 

@@ -358,6 +358,10 @@ class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
     )  # fmt: skip
 
     def project(self, kept: Any, eyes: Eyes) -> LandView:
+        # A side's view of a running campaign feeds its panel and its board, which read no
+        # mission record (the map reads ``flown``); the mission's report and summary are
+        # drawn from the public's view. Left out, a kept side view holds no strike report.
+        records = kept["history"] if eyes.side is None or kept["finished"] else ()
         return LandView(
             viewer=Side(eyes.side) if eyes.side is not None else None,
             scenario=kept["scenario"],
@@ -368,7 +372,7 @@ class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
             draw=kept["draw"],
             used=kept["used"],
             vp=kept["vp"],
-            history=kept["history"],
+            history=records,
             flown=(
                 kept["flown"]
                 if kept["flown"] is not None
