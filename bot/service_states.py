@@ -362,7 +362,8 @@ async def view_at(
 
 
 def holds_history(state: Any) -> bool:
-    """Whether ``state`` is a kept state parsed with its history (recent or whole): one a
-    view may be made from directly. False for a snapshot-only state, or one no longer kept."""
+    """Whether ``state`` is a kept state parsed with its history (recent or whole, or the
+    records a side's view reads, which only a side's player is shown): one a view may be
+    made from directly. False for a snapshot-only state, or one no longer kept."""
     key = _states.key_of(state)
     return key is not None and key[5] != BARE
