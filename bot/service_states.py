@@ -25,11 +25,14 @@ AnyRules = Rules[Any, Any]
 
 
 # What a parsed state holds of its history: none (``BARE``: decisions only), the latest
-# records its views read (``RECENT``, ``Rules.view_records``), or every record (``WHOLE``).
-BARE, RECENT, WHOLE = 0, 1, 2
+# records its views read (``RECENT``, ``Rules.view_records``), or every record (``WHOLE``);
+# ``SIDE``: the records a side's own view reads (``Rules.side_view_records``), for the
+# players' views only (its drafts, Locks and panels parse no turn report where a game's
+# side views read none).
+BARE, RECENT, WHOLE, SIDE = 0, 1, 2, 3
 
 # (rules, campaign, branch, history length, snapshot text, kind): ``kind`` is one of the
-# three above (see ``load_state``).
+# four above (see ``load_state``).
 _StateKey = tuple[int, int, int, int, str, int]
 
 
@@ -93,6 +96,9 @@ def _key(rules: AnyRules, row: SnapshotRow, kind: int) -> _StateKey:
 # Snapshot-only states (``load_state(history=False)``) by identity, held weakly: they are
 # never viewed, however the caches come and go.
 _bare: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+# States loaded for a side's view (``SIDE``), by identity, held weakly: they may lack the
+# records the public's view reads, so only a side's player is shown a view of them.
+_side_only: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
 
 def _mark_bare(state: Any) -> None:
@@ -115,12 +121,21 @@ async def load_state(
     return await _load(tx, rules, row, WHOLE if history else BARE)
 
 
-async def load_view_state(tx: Transaction, rules: AnyRules, row: SnapshotRow) -> Any:
+async def load_view_state(
+    tx: Transaction, rules: AnyRules, row: SnapshotRow, viewer: secrecy.Viewer | None = None
+) -> Any:
     """A snapshot's state with the latest history records its views read
     (``Rules.view_records``): every view, panel, board and report of a running campaign
     is made from it, so a late round's views parse what an early round's do (issue 29).
-    Only views: the state lacks the older records a resolution or an export would need."""
-    return await _load(tx, rules, row, RECENT)
+    Only views: the state lacks the older records a resolution or an export would need.
+    For a side's player (``viewer``), only the records that side's view reads
+    (``Rules.side_view_records``): such a state gives no other viewer a view."""
+    return await _load(tx, rules, row, SIDE if _sides_own(viewer) else RECENT)
+
+
+def _sides_own(viewer: secrecy.Viewer | None) -> bool:
+    """Whether ``viewer`` is a side's player, who sees that side's view."""
+    return viewer is not None and viewer == secrecy.Viewer.player(viewer.side or "")
 
 
 async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -> Any:
@@ -139,12 +154,24 @@ async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -
     # The snapshot parsed alone, when kept, carries the history read on top of it: a view's
     # state then parses only its records (some games' states are nearly all snapshot).
     bare = _states.get(rules, _key(rules, row, BARE)) if row.history_len else None
-    if kind == RECENT:
+    if kind in (RECENT, SIDE):
         bare = await _load(tx, rules, row, BARE)
         wanted = rules.view_records(bare)
+        if kind == SIDE:
+            sides = rules.side_view_records(bare)
+            if sides == wanted:  # as any view's: the public's state serves
+                return await _load(tx, rules, row, RECENT)
+            wanted = sides
         if wanted is None or wanted >= row.history_len:
             return await _load(tx, rules, row, WHOLE)
         start = row.history_len - wanted
+        if wanted == 0:
+            # No record: the snapshot's own state, as a new object (the parsed snapshot
+            # is marked as never viewed), sharing every part of it.
+            state = bare.model_copy()
+            _states.put(rules, key, state, len(row.state))
+            _side_only[id(state)] = state
+            return state
     records = await tx.history(row.campaign_id, row.branch, row.history_len, start=start)
     if len(records) != row.history_len - start:
         raise RuntimeError(
@@ -156,6 +183,8 @@ async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -
     else:
         state = rules.load_stored(row.state, records)
     _states.put(rules, key, state, len(row.state) + sum(len(r) for r in records))
+    if kind == SIDE:
+        _side_only[id(state)] = state
     return state
 
 
@@ -232,6 +261,8 @@ class _Memo:
             # Checked on the object itself, not through the cache's keys: a snapshot-only
             # state evicted from (or never kept in) the cache must still give no view.
             raise RuntimeError(f"{part} needs the whole state, history and all")
+        if part in _PUBLIC_PARTS and _side_only.get(id(state)) is state:
+            raise RuntimeError(f"{part} may need records a side's state left out")
         key = _states.key_of(state)
         if key is None or key[0] != id(rules):
             return make()
@@ -308,6 +339,10 @@ def _view_part(viewer: secrecy.Viewer) -> str:
     return f"view:{viewer.side or 'public'}"
 
 
+# The memo's parts that are not a side's own view (a GM's or a spectator's is the public's).
+_PUBLIC_PARTS = frozenset({_view_part(secrecy.Viewer.public())})
+
+
 def view_of(rules: AnyRules, state: Any, viewer: secrecy.Viewer) -> Any:
     """A viewer's view of a whole state, through the secrecy gate, memoised per state."""
     part = _view_part(viewer)
@@ -342,15 +377,16 @@ async def view_at(
     ``row``: the snapshot's row, when the caller has it."""
     if row is None or row.id != snapshot_id:
         row = await snapshot_row(tx, snapshot_id)
-    for kind in (RECENT, WHOLE):
+    for kind in (SIDE, RECENT, WHOLE) if _sides_own(viewer) else (RECENT, WHOLE):
         kept = _memo.peek(rules, _key(rules, row, kind), _view_part(viewer))
         if kept is not None:
             return kept
-    return view_of(rules, await load_view_state(tx, rules, row), viewer)
+    return view_of(rules, await load_view_state(tx, rules, row, viewer), viewer)
 
 
 def holds_history(state: Any) -> bool:
-    """Whether ``state`` is a kept state parsed with its history (recent or whole): one a
-    view may be made from directly. False for a snapshot-only state, or one no longer kept."""
+    """Whether ``state`` is a kept state parsed with its history (recent or whole, or the
+    records a side's view reads, which only a side's player is shown): one a view may be
+    made from directly. False for a snapshot-only state, or one no longer kept."""
     key = _states.key_of(state)
     return key is not None and key[5] != BARE

@@ -594,6 +594,14 @@ class Rules(ABC, Generic[StateT, ViewT]):
         ``tests/test_view_records.py`` draws every recorded game's views both ways."""
         return None
 
+    def side_view_records(self, state: StateT) -> int | None:
+        """``view_records`` for a side's view (its order panel, its board), which may read
+        fewer records than the public's: a game whose turn reports are drawn from the
+        public view says 0 here while it runs, and a side's drafts, Locks and panels then
+        parse no record at all, only the snapshot. By default as many as any view needs.
+        ``tests/test_view_records.py`` compares every recorded game's side views both ways."""
+        return self.view_records(state)
+
     # -- optional: the odds preview (issue 13). A ruleset without one shows no button.
     def odds(
         self,

@@ -84,3 +84,32 @@ def test_a_running_campaigns_views_are_alike_from_its_latest_records(index: int)
     # Wings reads every record (one a mission), a Dambuster raid keeps none: nothing to shorten.
     if game["ruleset"] not in ("wings", "dambuster") and len(game["rounds"]) > 3:
         assert windowed, "no view was drawn from a shorter history"
+
+
+@pytest.mark.parametrize("index", range(len(GAMES)), ids=[_name(g) for g in GAMES])
+def test_a_sides_view_is_alike_from_the_records_it_names(index: int) -> None:
+    # A side's view (its panel, its board) made from fewer records than the public's, as
+    # ``side_view_records`` names (none, for the games whose turn reports come from the
+    # public view), is the very view the whole state gives that side, round after round.
+    game = GAMES[index]
+    rules = _registry().get(game["ruleset"]).rules
+    seed = f"golden-{game['seed']}"
+    state = rules.new(scenario := game["scenario"], seed)
+    shortened = 0
+    for number, recorded in enumerate(game["rounds"]):
+        progress = rules.progress(state)
+        rng = Rng(seed, progress.turn, progress.round)
+        state, _events = rules.resolve(state, recorded["choices"], rng)
+        stored = rules.dump_stored(state)
+        bare = rules.load_stored(stored.current, ())
+        wanted = rules.side_view_records(bare)
+        if wanted is None or wanted >= stored.length or wanted == rules.view_records(bare):
+            continue  # as any view (the test above draws those)
+        shortened += 1
+        short = rules.load_stored(stored.current, stored.records[stored.length - wanted :])
+        for side in rules.side_ids:
+            viewer = secrecy.Viewer.player(side)
+            whole_view = secrecy.view_for(rules, state, viewer)
+            assert secrecy.view_for(rules, short, viewer) == whole_view, (scenario, number, side)
+    if game["ruleset"] in ("carrier", "land") and len(game["rounds"]) > 3:
+        assert shortened, "no side view was made from a shorter history"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot import service_states
+from bot import secrecy, service_states
 from bot.rulesets import FACTORIES, Registry
 from engine.rng import Rng
 from tests.service.support import JAP, Env
@@ -90,9 +90,25 @@ async def test_a_cold_panel_parses_its_snapshot_once(env: Env) -> None:
     service_states._memo._items.clear()
     with parses(rules) as counted:
         panel = await env.svc.panel(cid, JAP)
-    # The view's state has the record its views read (a side's view keeps none of it).
+    # A side's view of a running campaign reads no turn record (``side_view_records``):
+    # its panel parses the snapshot alone, however long the turn's reports.
     assert panel.view.turn > 1
-    assert counted.snapshots == 1 and counted.records >= 1
+    assert (counted.snapshots, counted.records) == (1, 0)
+
+
+async def test_a_sides_kept_state_never_serves_the_public_view(env: Env) -> None:
+    cid, rules = await _with_history(env)
+    service_states._states._items.clear()
+    service_states._memo._items.clear()
+    await env.svc.panel(cid, JAP)  # a side's state kept: it lacks the turn's record
+    service_states._memo._items.clear()
+    shown = await env.svc.status(cid)
+    assert shown.view.viewer is None and shown.view.history  # the turn's reports
+    async with env.svc.repo.read() as tx:
+        row = await tx.campaign(cid)
+        assert row is not None
+        whole = await service_states.state_of(tx, rules, row.snapshot_id)
+    assert shown.view == rules.view(whole, secrecy.Viewer.public().eyes)
 
 
 async def test_status_shows_the_kept_public_view_without_parsing(env: Env) -> None:

@@ -5,6 +5,7 @@ each read back as the written program it is; a card left out says why."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections import OrderedDict
 from typing import Any
 
@@ -77,7 +78,7 @@ def test_a_menu_judges_a_few_programs_not_every_program_of_the_deck(
     # whole deck's programs, 1,400 and more, were judged for each plane and turn before).
     state = WINGS.new("wings-1917", "few-programs")
     decision = next(d for d in WINGS.pending(state) if d.input == "steps")
-    monkeypatch.setattr(card_by_card, "_ALLOWED", OrderedDict(), raising=False)
+    monkeypatch.setattr(card_by_card, "_MENUS", OrderedDict())
     judged: list[object] = []
     real = check_program
 
@@ -93,3 +94,55 @@ def test_a_menu_judges_a_few_programs_not_every_program_of_the_deck(
     judged.clear()
     second = WINGS.next_step(state, decision, (first.options[0].id,))
     assert second is not None and 0 < len(judged) < codes**2
+
+
+def test_a_menu_asked_again_judges_no_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counted work, not time: a panel asks every step's menu at each click, and a draft
+    # or a Lock walks the picks through them again; the menu is kept whole, the reasons of
+    # the cards left out included (each reason judged up to a deck's programs again).
+    state = WINGS.new("wings-1917", "asked-again")
+    decision = next(d for d in WINGS.pending(state) if d.input == "steps")
+    monkeypatch.setattr(card_by_card, "_MENUS", OrderedDict())
+    judged: list[object] = []
+    real = check_program
+
+    def counted(*args: Any) -> Any:
+        judged.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(card_by_card, "check_program", counted)
+    first = WINGS.next_step(state, decision, ())
+    assert first is not None and first.allows("CL")
+    picks = ("CL",)  # a second climb is left out, and says why
+    second = WINGS.next_step(state, decision, picks)
+    assert second is not None and second.excluded and judged
+    judged.clear()
+    again = WINGS.next_step(state, decision, ())
+    assert again == first
+    assert WINGS.next_step(state, decision, picks) == second
+    assert judged == []
+
+
+def test_a_rounds_decisions_dump_the_damage_decks_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counted work, not time: each plane's programs are sealed with a digest of the
+    # mission's damage decks, the same for every plane of the round; it was dumped and
+    # hashed once per plane.
+    from engine.rulesets.wings import picks
+
+    state = WINGS.new("wings-1917", "decks-once")
+    mission = state.camp.mission
+    expected = WINGS.pending(state)
+    assert len([d for d in expected if d.input == "steps"]) >= 2
+    dumped: list[object] = []
+
+    class Counted:
+        @staticmethod
+        def dumps(value: Any) -> str:
+            dumped.append(value)
+            return json.dumps(value)
+
+    monkeypatch.setattr(picks, "json", Counted)
+    monkeypatch.setattr(picks, "_LAST_SECRET", (None, ""), raising=False)
+    fresh = WINGS.load(WINGS.dump(state))  # a new object: nothing kept for it
+    assert WINGS.pending(fresh) == expected  # the same seals
+    assert fresh.camp.mission == mission and len(dumped) == 1

@@ -158,3 +158,7 @@ class CarrierRules(StoredInRows[State], Rules[State, View]):
     def view_records(self, state: State) -> int | None:
         # The turn just played's record (its reports); the after-action reads them all.
         return None if self.progress(state).finished else 1
+
+    def side_view_records(self, state: State) -> int | None:
+        # A side's view of a running campaign keeps no turn record (``view.project``).
+        return None if self.progress(state).finished else 0

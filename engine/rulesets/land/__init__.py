@@ -399,3 +399,7 @@ class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
         # The mission just flown's record (its report); the map reads ``flown``; the
         # after-action reads every record.
         return None if state.finished or state.flown is None else 1
+
+    def side_view_records(self, state: LandState) -> int | None:
+        # A side's view of a running campaign keeps no mission record (``project``).
+        return None if state.finished else 0

@@ -10,6 +10,7 @@ legal card can follow it. Declarations, complex maneuvers, releases and shots ar
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import OrderedDict
 
@@ -21,11 +22,15 @@ from engine.rulesets.wings.state import MissionRules, PlaneState, Program
 __all__ = ["CARDS_PER_TURN", "NOTHING_FOLLOWS", "next_card"]
 
 NOTHING_FOLLOWS = "nothing-follows"
-# The cards offered after some picks, per plane, turn and picks: a panel asks every step's
-# menu again at each click, and a draft or a Lock walks the picks through them once more.
-# Keyed by everything check_program reads; the oldest out past ``_KEPT`` (an entry takes
-# about 3 KiB with its key, where the whole set of a plane's legal programs took 200 KiB).
-_ALLOWED: OrderedDict[tuple[int, str, str, int, tuple[str, ...]], frozenset[str]] = OrderedDict()
+_Key = tuple[int, str, str, int, tuple[str, ...]]
+# The menu of the card after some picks, per plane, turn and picks: a panel asks every
+# step's menu again at each click, and a draft or a Lock walks the picks through them once
+# more. The whole menu is kept, the reasons of the cards left out with it: each reason
+# judges up to a deck's worth of programs again (``_why_not``), which made a Wings draft
+# cost several times a carrier's. Keyed by everything check_program reads; the oldest out
+# past ``_KEPT`` (an entry takes about 3 KiB with its key, where the whole set of a plane's
+# legal programs took 200 KiB). Menus are frozen: every caller may share one.
+_MENUS: OrderedDict[_Key, Step] = OrderedDict()
 _KEPT = 2048
 
 
@@ -40,14 +45,9 @@ def _allowed(
     """The cards some legal program goes on with after ``picks``: each card's first legal
     completion found ends its search, so a menu judges a few dozen programs, not every
     program of the deck (1,400 and more, 30 ms, for each plane and turn)."""
-    key = (id(catalog), plane.model_dump_json(), rules.model_dump_json(), turn, picks)
-    found = _ALLOWED.get(key)
-    if found is not None:
-        _ALLOWED.move_to_end(key)
-        return found
     codes = _codes(catalog, plane)
     rest = CARDS_PER_TURN - len(picks) - 1
-    found = frozenset(
+    return frozenset(
         code
         for code in codes
         if any(
@@ -55,10 +55,6 @@ def _allowed(
             for tail in itertools.product(codes, repeat=rest)
         )
     )
-    _ALLOWED[key] = found
-    if len(_ALLOWED) > _KEPT:
-        _ALLOWED.popitem(last=False)
-    return found
 
 
 def next_card(
@@ -67,16 +63,42 @@ def next_card(
     """The menu of the card after ``picks``, or None once three are picked."""
     if len(picks) >= CARDS_PER_TURN:
         return None
+    key = (id(catalog), plane.model_dump_json(), rules.model_dump_json(), turn, picks)
+    menu = _MENUS.get(key)
+    if menu is None:
+        menu = _menu(catalog, plane, rules, turn, picks)
+        _MENUS[key] = menu
+        if len(_MENUS) > _KEPT:
+            _MENUS.popitem(last=False)
+    else:
+        _MENUS.move_to_end(key)
+    return menu
+
+
+def _menu(
+    catalog: Catalog, plane: PlaneState, rules: MissionRules, turn: int, picks: tuple[str, ...]
+) -> Step:
     allowed = _allowed(catalog, plane, rules, turn, picks)
     options: list[Option] = []
     excluded: list[Excluded] = []
     for code in _codes(catalog, plane):
         if code in allowed:
-            options.append(Option(id=code, label=code))
+            options.append(_option(code))
         else:
-            reason = _why_not(catalog, plane, rules, turn, (*picks, code))
-            excluded.append(Excluded(id=code, label=code, reason=reason))
+            excluded.append(_excluded(code, _why_not(catalog, plane, rules, turn, (*picks, code))))
     return Step(options=tuple(options), excluded=tuple(excluded))
+
+
+# A kept menu holds shared entries, one per card (and reason): a few hundred bytes a menu
+# instead of a model per card. A deck has a few dozen cards, the reasons a few dozen keys.
+@functools.cache
+def _option(code: str) -> Option:
+    return Option(id=code, label=code)
+
+
+@functools.cache
+def _excluded(code: str, reason: str) -> Excluded:
+    return Excluded(id=code, label=code, reason=reason)
 
 
 def _why_not(

@@ -101,11 +101,24 @@ def refusals(catalog: Catalog, plane: PlaneState, mission: MissionState) -> tupl
     )
 
 
+# The last mission's digest: a round's decisions seal every plane's programs of one
+# mission, and the decks' dump was a tenth of a late round's decisions, once per plane.
+# Held with its mission (states are frozen), so the identity check cannot meet a new
+# object at a reused address; one tuple, swapped whole, for the engine's threads.
+_LAST_SECRET: tuple[MissionState | None, str] = (None, "")
+
+
 def _deck_secret(mission: MissionState) -> str:
     """A digest of the damage decks' order, a secret of the GM's alone (the view strips the
     decks from both sides)."""
+    global _LAST_SECRET
+    last, digest = _LAST_SECRET
+    if last is mission:
+        return digest
     decks = json.dumps({k: list(d.pile) for k, d in sorted(mission.decks.items())})
-    return hashlib.sha256(decks.encode()).hexdigest()
+    digest = hashlib.sha256(decks.encode()).hexdigest()
+    _LAST_SECRET = (mission, digest)
+    return digest
 
 
 class Seal:
