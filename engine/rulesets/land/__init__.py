@@ -388,6 +388,6 @@ class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
         return state.flown is not None  # the next draw reads it, not the history
 
     def view_records(self, state: LandState) -> int | None:
-        # The mission just flown's record (its report); the map reads ``flown``; the
-        # after-action reads every record.
-        return None if state.finished or state.flown is None else 1
+        # The mission just flown's record (its report); the map reads ``flown``. The
+        # after-action, which reads every record, is drawn from the whole state apart.
+        return None if state.flown is None else 1
