@@ -15,6 +15,7 @@ payload or point at an immutable snapshot.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -323,6 +324,10 @@ class AnnouncementBuilder:
             if facts is None or isinstance(facts, (BaseException, Announcement)):
                 built.append(facts)
                 continue
+            if built:
+                # Each row composed in a turn of the event loop of its own (a panel's words,
+                # a board from the cache need no wait): other players' clicks go between.
+                await asyncio.sleep(0)
             try:
                 built.append(await self._compose(facts[0], row, facts[1]))
             except Exception as exc:
@@ -392,7 +397,9 @@ class AnnouncementBuilder:
                 if player is None:
                     return None
                 facts["panel"] = None
-                if player.side == payload["side"]:
+                # A closed round's panel only says it is over (``_dm_panel``): its orders,
+                # drafts and view are not worked out for nothing.
+                if player.side == payload["side"] and round_row.status == "open":
                     facts["panel"] = await panel_data(
                         tx,
                         rules,
