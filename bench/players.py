@@ -300,6 +300,15 @@ def count_work(repo: Any) -> None:
             return await draw(plugin, method, *args)
 
         drawing.draw = drawn  # type: ignore[assignment]
+        whole = getattr(drawing, "after_action", None)  # a tree from before it: in draw
+        if whole is not None:
+
+            async def after_action(*args: Any) -> Any:
+                if COUNTING[0] is not None:
+                    COUNTS[COUNTING[0]]["drawn: after_action, whole state"] += 1
+                return await whole(*args)
+
+            drawing.after_action = after_action
     OutboxWorker.deliver_due = delivering  # type: ignore[method-assign]
     OutboxWorker._deliver_claimed = rows  # type: ignore[method-assign]
 
