@@ -72,14 +72,19 @@ def _start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _plugins() -> Registry:
+    """In a worker: the packaged data's rulesets and presenters, built on its first job."""
+    global _registry
+    if _registry is None:
+        _registry = Registry()
+    return _registry
+
+
 def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
     """In a worker: one picture (or report) from the packaged data's presenter."""
-    global _registry
     _busy()
     try:
-        if _registry is None:
-            _registry = Registry()
-        return getattr(_registry.get(ruleset).presenter, method)(*args)
+        return getattr(_plugins().get(ruleset).presenter, method)(*args)
     finally:
         _rest()
 
@@ -88,12 +93,9 @@ def _after_action_job(
     ruleset: str, scenario: str, current: str, records: tuple[str, ...], locale: str
 ) -> bytes:
     """In a worker: the after-action report, from the finished state as stored."""
-    global _registry
     _busy()
     try:
-        if _registry is None:
-            _registry = Registry()
-        return _after_action_of(_registry.get(ruleset), scenario, current, records, locale)
+        return _after_action_of(_plugins().get(ruleset), scenario, current, records, locale)
     finally:
         _rest()
 
@@ -252,9 +254,7 @@ def warm_up() -> None:
 
 
 def _ready() -> bool:
-    global _registry
-    if _registry is None:
-        _registry = Registry()
+    _plugins()
     _rest()  # what building them left over goes back too
     return True
 
