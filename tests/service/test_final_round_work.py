@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot import secrecy, service_rounds
+from bot import secrecy, service_states
 from bot.announce import AnnouncementBuilder
 from bot.outbox import OutboxWorker
 from bot.service_model import Pace
@@ -94,8 +94,8 @@ async def test_the_last_round_parses_the_history_off_the_event_loop(
             round_id = await env.fill(cid, ALL, rng)
             await env.svc.lock(cid, JAP, round_id)
             # Cold, as a bot serving many campaigns: nothing of this one is still parsed.
-            service_rounds._states._items.clear()
-            service_rounds._memo._items.clear()
+            service_states._states._items.clear()
+            service_states._memo._items.clear()
             counts.on = True
             await env.svc.lock(cid, ALL, round_id)
             await env.svc.settle()
