@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from bot import secrecy, service_states
+from bot import secrecy
 from bot.announce import AnnouncementBuilder
 from bot.outbox import OutboxWorker
-from bot.service_model import Pace
-from engine.zero.types import Side
-from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
+from tests.service.support import ALL, Env
 
 
 class Parsed:
@@ -34,48 +30,31 @@ class Parsed:
         self.elsewhere = 0  # in other threads (the drawing's, in tests)
 
 
-@contextmanager
-def parsed(rules: Any) -> Iterator[Parsed]:
+def _parsed(rules: Any, monkeypatch: pytest.MonkeyPatch) -> Parsed:
+    """Counts the history records ``rules`` parses (whole, or onto a kept snapshot), by
+    the thread that parses them."""
     counted = Parsed()
     loop_thread = threading.get_ident()
-    real_stored, real_records = rules.load_stored, rules.load_records
+    for name in ("load_stored", "load_records"):
 
-    def count(records: Any) -> None:
-        if not counted.on:
-            return
-        if threading.get_ident() == loop_thread:
-            counted.loop += len(records)
-        else:
-            counted.elsewhere += len(records)
+        def parse(first: Any, records: Any, real: Any = getattr(rules, name)) -> Any:
+            if counted.on and threading.get_ident() == loop_thread:
+                counted.loop += len(records)
+            elif counted.on:
+                counted.elsewhere += len(records)
+            return real(first, records)
 
-    def load_stored(current: str, records: Any) -> Any:
-        count(records)
-        return real_stored(current, records)
-
-    def load_records(bare: Any, records: Any) -> Any:
-        count(records)
-        return real_records(bare, records)
-
-    rules.load_stored, rules.load_records = load_stored, load_records
-    try:
-        yield counted
-    finally:
-        rules.load_stored, rules.load_records = real_stored, real_records
+        monkeypatch.setattr(rules, name, parse)
+    return counted
 
 
 @pytest.mark.parametrize(
     ("ruleset", "scenario"), [("carrier", "coral-sea"), ("land", "malaya-dec41")]
 )
 async def test_the_last_round_parses_the_history_off_the_event_loop(
-    env: Env, ruleset: str, scenario: str
+    env: Env, ruleset: str, scenario: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, scenario, Pace(), seed="last", ruleset=ruleset
-    )
-    await env.svc.join(info.id, JAP, Side.JAPANESE)
-    await env.svc.join(info.id, ALL, Side.ALLIED)
-    await env.svc.start(info.id, GM)
-    cid = info.id
+    cid = await env.campaign(scenario, ruleset=ruleset, seed="last")
     plugin = env.svc.rulesets.get(ruleset)
     rules = plugin.rules
     # The announcer shares the service's plugins, as the bot's does.
@@ -88,28 +67,23 @@ async def test_the_last_round_parses_the_history_off_the_event_loop(
     rng = random.Random(3)
     await worker.deliver_due()
     earlier: list[int] = []  # records parsed on the loop by each round before the last
-    with parsed(rules) as counts:
-        for _round in range(60):
-            await env.fill(cid, JAP, rng)
-            round_id = await env.fill(cid, ALL, rng)
-            await env.svc.lock(cid, JAP, round_id)
-            # Cold, as a bot serving many campaigns: nothing of this one is still parsed.
-            service_states._states._items.clear()
-            service_states._memo._items.clear()
-            counts.on = True
-            await env.svc.lock(cid, ALL, round_id)
-            await env.svc.settle()
-            await worker.deliver_due()
-            counts.on = False
-            async with env.repo.read() as tx:
-                campaign = await tx.campaign(cid)
-            assert campaign is not None
-            if campaign.status == "finished":
-                break
-            earlier.append(counts.loop)
-            counts.loop = counts.elsewhere = 0
-        else:
-            raise AssertionError("the campaign did not finish")
+    counts = _parsed(rules, monkeypatch)
+    for _round in range(60):
+        round_id = await env.cold_before_last_lock(cid, rng)
+        counts.on = True
+        await env.svc.lock(cid, ALL, round_id)
+        await env.svc.settle()
+        await worker.deliver_due()
+        counts.on = False
+        async with env.repo.read() as tx:
+            campaign = await tx.campaign(cid)
+        assert campaign is not None
+        if campaign.status == "finished":
+            break
+        earlier.append(counts.loop)
+        counts.loop = counts.elsewhere = 0
+    else:
+        raise AssertionError("the campaign did not finish")
     async with env.repo.read() as tx:
         row = await tx.snapshot(campaign.snapshot_id)
         assert row is not None
