@@ -119,6 +119,11 @@ class LoopWatch:
         self.cpu: list[float] = []
         self.wall: list[float] = []
         self.bot = 0.0
+        # --callbacks: the bot's callbacks' CPU by what ran (a task's coroutine, or the
+        # callback) while an action is counted, and the longest callbacks with their names.
+        self.named: dict[str, Counter[str]] = defaultdict(Counter)
+        self.longest: list[tuple[float, str, str]] = []
+        self.naming = False
         real = asyncio.events.Handle._run
         harness = (str(Path(simcord.__file__).parent), str(Path(__file__).parent))
 
@@ -141,8 +146,37 @@ class LoopWatch:
                 self.wall.append(time.perf_counter() - wall)
                 if not theirs(handle):
                     self.bot += spent
+                    if self.naming:
+                        self.name(handle, spent)
 
         asyncio.events.Handle._run = run  # type: ignore[method-assign]
+
+    def name(self, handle: Any, spent: float) -> None:
+        callback = handle._callback
+        code = getattr(callback, "__code__", None)
+        if code is not None and "callback" in code.co_freevars:  # simcord's tracking wrapper
+            callback = callback.__closure__[code.co_freevars.index("callback")].cell_contents
+        owner = getattr(callback, "__self__", None)
+        if isinstance(owner, asyncio.Task):
+            coro = owner.get_coro()
+            frame = getattr(coro, "cr_frame", None)
+            what = getattr(coro, "__qualname__", repr(coro))
+            # Where the task stands (the await it resumes from, innermost): which step ran.
+            inner = coro
+            while getattr(inner, "cr_await", None) is not None and hasattr(
+                inner.cr_await, "cr_frame"
+            ):
+                inner = inner.cr_await
+            frame = getattr(inner, "cr_frame", None)
+            if frame is not None and inner is not coro:
+                what += f" @ {inner.__qualname__}:{frame.f_lineno}"
+        else:
+            what = getattr(callback, "__qualname__", repr(callback))
+        action = COUNTING[0] or "between actions"
+        self.named[action][what] += spent
+        self.longest.append((spent, what, action))
+        self.longest.sort(reverse=True)
+        del self.longest[12:]
 
 
 WATCH = LoopWatch()
@@ -266,6 +300,15 @@ def count_work(repo: Any) -> None:
             return await draw(plugin, method, *args)
 
         drawing.draw = drawn  # type: ignore[assignment]
+        whole = getattr(drawing, "after_action", None)  # a tree from before it: in draw
+        if whole is not None:
+
+            async def after_action(*args: Any) -> Any:
+                if COUNTING[0] is not None:
+                    COUNTS[COUNTING[0]]["drawn: after_action, whole state"] += 1
+                return await whole(*args)
+
+            drawing.after_action = after_action
     OutboxWorker.deliver_due = delivering  # type: ignore[method-assign]
     OutboxWorker._deliver_claimed = rows  # type: ignore[method-assign]
 
@@ -352,6 +395,65 @@ def _lock_id(user: Any) -> str:
     raise LookupError("no Lock button on the panel")
 
 
+LAST = 0  # the round point ``--last``: the round that finishes the campaign
+
+
+def _round_name(at: int) -> str:
+    return "last" if at == LAST else str(at)
+
+
+async def _deciding(svc: Any, cid: int, users: dict[str, int], members: dict[str, Any]) -> list:
+    """The commanders with orders to give in the open round, every select on their DM panel
+    picked (untimed)."""
+    deciding = []
+    for side, member in members.items():
+        try:
+            panel = await svc.panel(cid, users[side])
+        except Exception:
+            return []  # the campaign is over
+        if panel.status != "open" or panel.locked or not panel.decisions:
+            continue
+        await _pick_all(member[0])
+        deciding.append(member)
+    return deciding
+
+
+async def _locks(
+    env: Any, channel: Any, deciding: list, at: int, args: Any, label: str
+) -> dict[str, Sample]:
+    """Each deciding commander's Lock, timed after a no-op: the first, then the one that
+    resolves the round (alone when one side sits the round out)."""
+    out: dict[str, Sample] = {}
+    named = ("first lock", "resolving lock") if len(deciding) > 1 else ("resolving lock",)
+    for name, (user, member) in zip(named, deciding, strict=True):
+        out[f"noop {name}"] = await _timed(member.slash(channel, "noop"), env)
+        profiled = (
+            PROFILE is not None and name == "resolving lock" and args.profile_round in (None, at)
+        )
+        if profiled and PROFILE is not None:
+            PROFILE.enable()
+        try:
+            click = user.click(_panel(user), custom_id=_lock_id(user))
+            out[name] = await _timed(click, env, f"{name}, {label}")
+        finally:
+            if profiled and PROFILE is not None:
+                PROFILE.disable()
+    return out
+
+
+def _relabel(old: str, new: str | None) -> None:
+    """Move (or, ``new`` None, drop) what was counted under ``old`` to ``new``."""
+    for table in (COUNTS, WATCH.named):
+        for key in [k for k in table if k.endswith(old)]:
+            moved = table.pop(key)
+            if new is not None:
+                table.setdefault(key[: -len(old)] + new, Counter()).update(moved)
+    WATCH.longest[:] = [
+        (spent, what, action if not action.endswith(old) else action[: -len(old)] + (new or "?"))
+        for spent, what, action in WATCH.longest
+    ]
+
+
 async def _sample(
     env: Any, bot: Any, svc: Any, guild: Any, gm: Any, index: int, late: int, args: Any
 ) -> tuple[int, dict[str, Sample]] | None:
@@ -370,35 +472,40 @@ async def _sample(
         await svc.join(info.id, users[side], side)
     await svc.start(info.id, gm.id)
     game = Game(info.id, users, index)
-    while game.resolved < at - 1 and not game.over:
-        await game.step_round(svc)
-    if game.over:
-        return None
-    await bot.pump()
-    await env.settle()
-    deciding = []
-    for side, member in members.items():
-        panel = await svc.panel(info.id, users[side])
-        if panel.locked or not panel.decisions:
-            continue
-        await _pick_all(member[0])
-        deciding.append(member)
-    if len(deciding) < 2:
-        return None  # a round one side sits out: no first-lock/resolving pair to time
-    out: dict[str, Sample] = {}
-    WATCH.on = True
-    for name, (user, member) in (("first lock", deciding[0]), ("resolving lock", deciding[1])):
-        out[f"noop {name}"] = await _timed(member.slash(channel, "noop"), env)
-        profiled = PROFILE is not None and name == "resolving lock"
-        if profiled and PROFILE is not None:
-            PROFILE.enable()
-        try:
-            click = user.click(_panel(user), custom_id=_lock_id(user))
-            out[name] = await _timed(click, env, f"{name}, round {at}")
-        finally:
-            if profiled and PROFILE is not None:
-                PROFILE.disable()
-    member = deciding[0][1]
+    if at == LAST:
+        # Every round through simcord (which round finishes the campaign is known only once
+        # it has), the last one's figures kept: the others' Locks are counted in the
+        # event loop's figures (longest callback, GC), not in the table.
+        WATCH.on = True
+        for _round in range(400):
+            await bot.pump()
+            await env.settle()
+            deciding = await _deciding(svc, info.id, users, members)
+            if not deciding:
+                WATCH.on = False
+                return None  # over without a Lock of ours to time (or nobody decides)
+            out = await _locks(env, channel, deciding, at, args, "round ?")
+            if (await svc.info(info.id)).status == "finished":
+                _relabel("round ?", "round last")
+                break
+            _relabel("round ?", None)
+        else:
+            WATCH.on = False
+            return None
+        member = deciding[0][1]
+    else:
+        while game.resolved < at - 1 and not game.over:
+            await game.step_round(svc)
+        if game.over:
+            return None
+        await bot.pump()
+        await env.settle()
+        deciding = await _deciding(svc, info.id, users, members)
+        if len(deciding) < 2:
+            return None  # a round one side sits out: no first-lock/resolving pair to time
+        WATCH.on = True
+        out = await _locks(env, channel, deciding, at, args, f"round {at}")
+        member = deciding[0][1]
     cold()
     out["noop status"] = await _timed(member.slash(channel, "noop"), env)
     cold()
@@ -467,6 +574,15 @@ async def run(args: Any) -> None:
             f"at the end a full collection found {last} unreachable objects, then, everything "
             f"unfrozen, {leaked} more (cycles frozen alive that became garbage)"
         )
+    if WATCH.naming:
+        for action, named in sorted(WATCH.named.items()):
+            times = max(COUNTS.get(action, Counter()).get("actions", 0), 1)
+            print(f"bot callbacks, {action}, ms CPU per action ({times}):")
+            for what, spent in named.most_common(12):
+                print(f"  {spent / times * 1000:7.2f}  {what}")
+        print("longest bot callbacks, ms CPU:")
+        for spent, what, action in WATCH.longest:
+            print(f"  {spent * 1000:7.2f}  {what}  ({action})")
     cpu, wall = sorted(WATCH.cpu), sorted(WATCH.wall)
     if cpu:
         longest = cpu[-1] * 1000
@@ -510,7 +626,7 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
     )
     for at in sorted(figures):
         out = figures[at]
-        print(f"-- round {at}: {len(out['status'])} samples")
+        print(f"-- round {_round_name(at)}: {len(out['status'])} samples")
         print(
             f"{'action':<16}{'ack ms':>8}{'x noop':>8}{'answer ms':>10}{'noop ans':>10}"
             f"{'x noop':>8}{'settled ms':>12}{'CPU ms':>9}{'loop CPU':>10}{'bot loop':>10}"
@@ -518,6 +634,8 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
         )
         for name in ACTIONS:
             mine, noop = out[name], out[f"noop {name}"]
+            if not mine:
+                continue
             ack = [m[6] for m in mine]
             answer = [m[0] for m in mine]
             noop_answer = [n[0] for n in noop]
@@ -548,7 +666,8 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
         if mine:
             bot = median([m[5] for m in mine]) * 1000
             print(
-                f"round {at}, resolving lock: the bot's CPU on the event loop {bot:.1f} ms "
+                f"round {_round_name(at)}, resolving lock: the bot's CPU on the event loop "
+                f"{bot:.1f} ms "
                 f"(median; of the loop thread's {median([m[4] for m in mine]) * 1000:.1f} ms, the "
                 f"rest simcord's and the loop's polling), target <= {LOOP_TARGET_MS:g}: "
                 f"{'meets' if bot <= LOOP_TARGET_MS else 'MISSES'}"
@@ -568,13 +687,21 @@ def report(args: Any, figures: Any, loads: list[float]) -> None:
         ratio = median([m[2] for m in late["resolving lock"]]) / median(
             [m[2] for m in first["resolving lock"]]
         )
-        print(f"resolving lock CPU, round {args.late} / round 1: x{ratio:.2f} (target <= 1.3)")
+        print(
+            f"resolving lock CPU, round {_round_name(args.late)} / round 1: x{ratio:.2f} "
+            "(target <= 1.3)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--samples", type=int, default=40, help="samples per round point")
     parser.add_argument("--late", type=int, default=12, help="the late round timed")
+    parser.add_argument(
+        "--last",
+        action="store_true",
+        help="time the round that finishes the campaign instead of round --late",
+    )
     parser.add_argument("--ruleset", default="carrier")
     parser.add_argument("--scenario", default="coral-sea")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 samples")
@@ -583,11 +710,22 @@ def main(argv: list[str] | None = None) -> int:
         choices=("tottime", "cumulative"),
         help="cProfile the resolving Locks (the event loop's thread); the top 60 printed",
     )
+    parser.add_argument(
+        "--callbacks",
+        action="store_true",
+        help="the bot's loop CPU per action by task, and its longest callbacks, named",
+    )
     parser.add_argument("--profile-dump", help="with --profile: also keep the stats in a file")
+    parser.add_argument(
+        "--profile-round", type=int, help="with --profile: only the resolving Locks of this round"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.samples, args.late = 2, 3
+    if args.last:
+        args.late = LAST
     DEFAULTS["idle"] = 0.001
+    WATCH.naming = args.callbacks
     print(f"machine: {machine()}")
     global PROFILE
     if args.profile:

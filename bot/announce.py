@@ -15,6 +15,7 @@ payload or point at an immutable snapshot.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,7 @@ from db.repository import (
     PlayerRow,
     Repository,
     RoundRow,
+    SnapshotRow,
     Transaction,
 )
 from rendering.presenter import RevealLine, TurnTold
@@ -253,12 +255,19 @@ class _Reads:
         )
         return found
 
-    async def state(self, rules: Any, snapshot_id: int) -> Any:
-        async def load() -> Any:
+    async def snapshot(self, snapshot_id: int) -> SnapshotRow:
+        async def read() -> SnapshotRow:
             snapshot = await self.tx.snapshot(snapshot_id)
             if snapshot is None:
                 raise RuntimeError(f"snapshot {snapshot_id} is missing")
-            return await load_view_state(self.tx, rules, snapshot)
+            return snapshot
+
+        found: SnapshotRow = await self._once(("snapshot", snapshot_id), read)
+        return found
+
+    async def state(self, rules: Any, snapshot_id: int) -> Any:
+        async def load() -> Any:
+            return await load_view_state(self.tx, rules, await self.snapshot(snapshot_id))
 
         return await self._once(("state", id(rules), snapshot_id), load)
 
@@ -316,6 +325,10 @@ class AnnouncementBuilder:
             if facts is None or isinstance(facts, (BaseException, Announcement)):
                 built.append(facts)
                 continue
+            if built:
+                # Each row composed in a turn of the event loop of its own (a panel's words,
+                # a board from the cache need no wait): other players' clicks go between.
+                await asyncio.sleep(0)
             try:
                 built.append(await self._compose(facts[0], row, facts[1]))
             except Exception as exc:
@@ -385,7 +398,9 @@ class AnnouncementBuilder:
                 if player is None:
                     return None
                 facts["panel"] = None
-                if player.side == payload["side"]:
+                # A closed round's panel only says it is over (``_dm_panel``): its orders,
+                # drafts and view are not worked out for nothing.
+                if player.side == payload["side"] and round_row.status == "open":
                     facts["panel"] = await panel_data(
                         tx,
                         rules,
@@ -400,7 +415,13 @@ class AnnouncementBuilder:
                     (p.user_id for p in players if p.side == payload["side"] and p.commander),
                     None,
                 )
-        elif row.kind in ("report", "strike-report", "turn-summary", "campaign-ended", "reveal"):
+        elif row.kind == "campaign-ended":
+            # Its after-action report reads the whole history: parsed where it is drawn,
+            # off the event loop, from the texts as stored (``drawing.after_action``).
+            snapshot = await reads.snapshot(int(payload["snapshot_id"]))
+            records = await tx.history(snapshot.campaign_id, snapshot.branch, snapshot.history_len)
+            facts["stored"] = (snapshot.state, records)
+        elif row.kind in ("report", "strike-report", "turn-summary", "reveal"):
             facts["state"] = await reads.state(rules, int(payload["snapshot_id"]))
             if row.kind == "turn-summary":  # what the turn did, from its public events
                 turn = int(payload["turn"])
@@ -720,9 +741,11 @@ class AnnouncementBuilder:
             t("service.ended.verify", loc),
         ]
         out = Announcement("campaign-ended", clip("\n".join(lines)))
-        public = occasion.public()
-        png = await render("after-action", plugin, "after_action", c.scenario, public, loc)
-        if png is None:
+        current, records = occasion.facts["stored"]
+        try:
+            png = await drawing.after_action(plugin, c.scenario, current, records, loc)
+        except Exception:
+            log.exception("after-action image failed: the announcement goes out without it")
             return out
         alt = t("service.image.after-action", loc, summary=described(lines[:2], loc))
         return out.with_image("after-action.png", png, alt)

@@ -37,11 +37,12 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot import secrecy
 from bot.processes import count_set, hangup_blocked
 from bot.rulesets import Plugin, Registry
 
@@ -71,16 +72,43 @@ def _start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _plugins() -> Registry:
+    """In a worker: the packaged data's rulesets and presenters, built on its first job."""
+    global _registry
+    if _registry is None:
+        _registry = Registry()
+    return _registry
+
+
 def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
     """In a worker: one picture (or report) from the packaged data's presenter."""
-    global _registry
     _busy()
     try:
-        if _registry is None:
-            _registry = Registry()
-        return getattr(_registry.get(ruleset).presenter, method)(*args)
+        return getattr(_plugins().get(ruleset).presenter, method)(*args)
     finally:
         _rest()
+
+
+def _after_action_job(
+    ruleset: str, scenario: str, current: str, records: tuple[str, ...], locale: str
+) -> bytes:
+    """In a worker: the after-action report, from the finished state as stored."""
+    _busy()
+    try:
+        return _after_action_of(_plugins().get(ruleset), scenario, current, records, locale)
+    finally:
+        _rest()
+
+
+def _after_action_of(
+    plugin: Plugin[Any, Any], scenario: str, current: str, records: Sequence[str], locale: str
+) -> bytes:
+    # The whole history parsed here, not on the event loop: every other view of a finished
+    # campaign reads its last record only (``Rules.view_records``).
+    rules = plugin.rules
+    view = secrecy.view_for(rules, rules.load_stored(current, records), secrecy.Viewer.public())
+    png: bytes = plugin.presenter.after_action(scenario, view, locale)
+    return png
 
 
 def _heap_trimmer() -> Callable[[], Any] | None:
@@ -153,12 +181,42 @@ def in_workers() -> bool:
 
 async def draw(plugin: Plugin[Any, Any], method: str, *args: Any) -> Any:
     """``plugin.presenter.<method>(*args)``, in a worker process when there are some."""
+    return await _drawn(
+        plugin, (_job, plugin.key, method, args), getattr(plugin.presenter, method), args
+    )
+
+
+async def after_action(
+    plugin: Plugin[Any, Any], scenario: str, current: str, records: Sequence[str], locale: str
+) -> bytes:
+    """The after-action report of a campaign from its last snapshot's text and its whole
+    history (``Rules.load_stored``): the state parsed, seen through the secrecy gate as
+    the channel sees it and drawn, all in a worker process when there are some (else in
+    a thread), never on the event loop."""
+    records = tuple(records)
+    png: bytes = await _drawn(
+        plugin,
+        (_after_action_job, plugin.key, scenario, current, records, locale),
+        _after_action_of,
+        (plugin, scenario, current, records, locale),
+    )
+    return png
+
+
+async def _drawn(
+    plugin: Plugin[Any, Any],
+    job: tuple[Any, ...],
+    here: Callable[..., Any],
+    args: tuple[Any, ...],
+) -> Any:
+    """``job`` (a worker's function and its arguments) in a worker process when there
+    are some, else ``here(*args)`` in a thread."""
     global _pool, _broken
     pool = _pool_for(plugin)
     if pool is not None:
         try:
             with hangup_blocked():  # a job may start a worker process
-                future = pool.submit(_job, plugin.key, method, args)
+                future = pool.submit(*job)
             return await asyncio.wrap_future(future)
         except (BrokenProcessPool, OSError) as error:
             log.warning("drawing: worker processes failed (%s); drawing in threads", error)
@@ -166,7 +224,7 @@ async def draw(plugin: Plugin[Any, Any], method: str, *args: Any) -> Any:
                 if _pool is pool:
                     _broken, _pool = True, None
             pool.shutdown(wait=False, cancel_futures=True)
-    return await asyncio.to_thread(getattr(plugin.presenter, method), *args)
+    return await asyncio.to_thread(here, *args)
 
 
 @contextlib.contextmanager
@@ -196,9 +254,7 @@ def warm_up() -> None:
 
 
 def _ready() -> bool:
-    global _registry
-    if _registry is None:
-        _registry = Registry()
+    _plugins()
     _rest()  # what building them left over goes back too
     return True
 

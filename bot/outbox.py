@@ -186,6 +186,11 @@ class OutboxWorker:
             if destination in held:
                 unsent.append(row)
                 continue
+            if index:
+                # Each row sent in a turn of the event loop of its own: a resolution's dozen
+                # requests (built by discord.py, marked delivered) never hold up every other
+                # player's click for all of them at once (issue 29: no callback over 20 ms).
+                await asyncio.sleep(0)
             lease_until = await self._renew(candidates[index:], lease_until)
             outcome = await self._deliver(row, announcement, refs)
             if outcome == "delivered":

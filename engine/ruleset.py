@@ -587,10 +587,12 @@ class Rules(ABC, Generic[StateT, ViewT]):
     def view_records(self, state: StateT) -> int | None:
         """How many of the latest history records a view of ``state`` needs, None for all.
 
-        A running campaign's views (panels, the board, a turn's reports and summary) read
-        at most the record of the turn just played; a finished one's after-action report
-        reads them all. Loading the few a view needs keeps a late round's views as cheap as
-        an early one's. None, the safe answer, loads the whole history.
+        A campaign's views (panels, the board, a turn's reports and summary, running or
+        finished) read at most the record of the turn just played. The after-action report
+        reads them all: it is not such a view, the bot draws it from the whole state, off
+        its event loop (``bot.drawing.after_action``). Loading the few a view needs keeps a
+        late round's views, and the last round's, as cheap as an early one's. None, the
+        safe answer, loads the whole history.
         ``tests/test_view_records.py`` draws every recorded game's views both ways."""
         return None
 

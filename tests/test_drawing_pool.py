@@ -87,6 +87,38 @@ def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
         assert worker == here, (plugin.key, method)
 
 
+def test_an_after_action_from_the_stored_texts_is_the_one_drawn_from_the_view(
+    pool: None,
+) -> None:
+    # A finished campaign's after-action report is parsed, seen through the secrecy gate
+    # and drawn in the worker from the texts as stored (``drawing.after_action``): the same
+    # bytes as drawn here from the public view of the whole state, for every ruleset.
+    registry = Registry()
+    firsts: dict[str, dict[str, Any]] = {}
+    for game in load():
+        firsts.setdefault(game["ruleset"], game)
+    cases = []
+    for key, game in firsts.items():
+        plugin = registry.get(key)
+        state, _turn = _played(plugin.rules, game, len(game["rounds"]))
+        stored = plugin.rules.dump_stored(state)
+        public = secrecy.view_for(plugin.rules, state, secrecy.Viewer.public())
+        here = plugin.presenter.after_action(game["scenario"], public, "fr")
+        cases.append((plugin, game["scenario"], stored, here))
+
+    async def drawn() -> list[bytes]:
+        return [
+            await drawing.after_action(plugin, scenario, stored.current, stored.records, "fr")
+            for plugin, scenario, stored, _here in cases
+        ]
+
+    pictures = asyncio.run(drawn())
+    assert drawing._pool is not None  # from a worker process
+    assert sum(stored.length > 1 for _, _, stored, _ in cases) >= 4  # histories to parse
+    for (plugin, _scenario, _stored, here), worker in zip(cases, pictures, strict=True):
+        assert worker == here, plugin.key
+
+
 def test_a_presenter_of_another_catalog_is_drawn_here(pool: None) -> None:
     catalog = load_catalog()
     plugin = Plugin(CarrierRules(catalog), CarrierPresenter(catalog))

@@ -1,11 +1,13 @@
-"""A running campaign's views need only its latest history records (``Rules.view_records``).
+"""A campaign's views need only its latest history records (``Rules.view_records``).
 
-Views of a running campaign (panels, the board, a turn's reports and summary) are made
-from the snapshot and the few latest records the ruleset names (issue 29), so a late
-round's views parse what an early round's do. Every recorded game is replayed; after each
-round every viewer's words are drawn from the whole state and from the recent one and must
-match, and the first game of each ruleset also compares the images byte for byte. A
-presenter that began to read an older record (or a ruleset that named too few) goes red.
+Views of a campaign (panels, the board, a turn's reports and summary), running or finished,
+are made from the snapshot and the few latest records the ruleset names (issue 29), so a
+late round's views, and the last round's, parse what an early round's do; only the
+after-action report reads every record (``bot.drawing.after_action`` parses them off the
+event loop). Every recorded game is replayed; after each round every viewer's words are
+drawn from the whole state and from the recent one and must match, and the first game of
+each ruleset also compares the images byte for byte. A presenter that began to read an
+older record (or a ruleset that named too few) goes red.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def test_a_running_campaigns_views_are_alike_from_its_latest_records(index: int)
     rules, presenter, scenario = plugin.rules, plugin.presenter, game["scenario"]
     seed = f"golden-{game['seed']}"
     state = rules.new(scenario, seed)
-    windowed = 0
+    windowed = finished = 0
     for number, recorded in enumerate(game["rounds"]):
         progress = rules.progress(state)
         rng = Rng(seed, progress.turn, progress.round)
@@ -71,6 +73,7 @@ def test_a_running_campaigns_views_are_alike_from_its_latest_records(index: int)
         if wanted is None or wanted >= stored.length:
             continue
         windowed += 1
+        finished += rules.progress(state).finished
         recent = rules.load_stored(stored.current, stored.records[stored.length - wanted :])
         images = index in FIRSTS and number < IMAGE_ROUNDS
         for side in (None, *rules.side_ids):
@@ -84,6 +87,8 @@ def test_a_running_campaigns_views_are_alike_from_its_latest_records(index: int)
     # Wings reads every record (one a mission), a Dambuster raid keeps none: nothing to shorten.
     if game["ruleset"] not in ("wings", "dambuster") and len(game["rounds"]) > 3:
         assert windowed, "no view was drawn from a shorter history"
+        # A finished campaign's views too (its last turn's reports and summary, the board).
+        assert finished or not rules.progress(state).finished, "the end was drawn whole"
 
 
 @pytest.mark.parametrize("index", range(len(GAMES)), ids=[_name(g) for g in GAMES])

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import service_states
 from bot.announce import Announcement, AnnouncementBuilder
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
@@ -122,6 +123,17 @@ class Env:
             option = rng.choice(decision.options) if rng else decision.options[0]
             await self.svc.draft(cid, user, panel.round_id, decision.field, option.id)
         return panel.round_id
+
+    async def cold_before_last_lock(self, cid: int, rng: random.Random) -> int:
+        """Both sides drafted, the Japanese locked, the parsed states and their views
+        forgotten (cold, as a bot serving many campaigns): the round's id, for the Lock
+        that resolves it."""
+        await self.fill(cid, JAP, rng)
+        round_id = await self.fill(cid, ALL, rng)
+        await self.svc.lock(cid, JAP, round_id)
+        service_states._states._items.clear()
+        service_states._memo._items.clear()
+        return round_id
 
     async def play_round(self, cid: int, rng: random.Random | None = None) -> None:
         for user in (JAP, ALL):

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from bot import service_states
 from bot.service_model import Pace
 from engine.zero.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
@@ -109,12 +108,7 @@ async def test_a_resolution_reads_no_history_however_long(
                     break
                 before = await tx.snapshot(live.snapshot_before_id)
             assert before is not None
-            await env.fill(cid, JAP, rng)
-            round_id = await env.fill(cid, ALL, rng)
-            await env.svc.lock(cid, JAP, round_id)
-            # Cold, as a bot serving many campaigns: nothing of this one is still parsed.
-            service_states._states._items.clear()
-            service_states._memo._items.clear()
+            round_id = await env.cold_before_last_lock(cid, rng)
             work.on = True
             result = await env.svc.lock(cid, ALL, round_id)
             work.on = False

@@ -156,9 +156,11 @@ class CarrierRules(StoredInRows[State], Rules[State, View]):
         return True  # a round appends to the history, and reads none of it
 
     def view_records(self, state: State) -> int | None:
-        # The turn just played's record (its reports); the after-action reads them all.
-        return None if self.progress(state).finished else 1
+        # The turn just played's record (its reports), finished or not: the after-action,
+        # which reads them all, is drawn from the whole state apart.
+        return 1
 
     def side_view_records(self, state: State) -> int | None:
-        # A side's view of a running campaign keeps no turn record (``view.project``).
-        return None if self.progress(state).finished else 0
+        # A side's view of a running campaign keeps no turn record (``view.project``); a
+        # finished campaign's reads what every view does.
+        return self.view_records(state) if self.progress(state).finished else 0

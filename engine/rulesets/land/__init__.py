@@ -396,10 +396,11 @@ class LandRules(StoredInRows[LandState], Rules[LandState, LandView]):
         return state.flown is not None  # the next draw reads it, not the history
 
     def view_records(self, state: LandState) -> int | None:
-        # The mission just flown's record (its report); the map reads ``flown``; the
-        # after-action reads every record.
-        return None if state.finished or state.flown is None else 1
+        # The mission just flown's record (its report); the map reads ``flown``. The
+        # after-action, which reads every record, is drawn from the whole state apart.
+        return None if state.flown is None else 1
 
     def side_view_records(self, state: LandState) -> int | None:
-        # A side's view of a running campaign keeps no mission record (``project``).
-        return None if state.finished else 0
+        # A side's view of a running campaign keeps no mission record (``project``); a
+        # finished campaign's reads what every view does.
+        return self.view_records(state) if state.finished else 0

@@ -579,9 +579,9 @@ class Memoir44Rules(StoredInRows[GameState], Rules[GameState, AirView]):
         return True  # a turn appends its record to the history and reads none of it
 
     def view_records(self, state: GameState) -> int | None:
-        # The turn just played (its report, the panels' last lines); the after-action
-        # report reads them all.
-        return None if state.finished else 1
+        # The turn just played (its report, the panels' last lines), finished or not: the
+        # after-action report, which reads them all, is drawn from the whole state apart.
+        return 1
 
 
 def shots_text(shots: Sequence[Shot], airborne: bool) -> str:

@@ -230,8 +230,9 @@ class PearlRules(StoredInRows[PearlState], Rules[PearlState, PearlView]):
         return True  # a round appends to the history, and reads none of it
 
     def view_records(self, state: PearlState) -> int | None:
-        # The turn just played's record (its reports); the after-action reads them all.
-        return None if self.progress(state).finished else 1
+        # The turn just played's record (its reports), finished or not: the after-action,
+        # which reads them all, is drawn from the whole state apart.
+        return 1
 
 
 __all__ = ["BombResult", "IllegalChoice", "PearlRules", "PearlState"]
