@@ -33,7 +33,6 @@ import contextlib
 import ctypes
 import ctypes.util
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -42,15 +41,15 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.processes import count_set, hangup_blocked
-from bot.rulesets import Plugin, Registry
+from bot import preload
+from bot.processes import count_set, fork_context, hangup_blocked
+from bot.rulesets import Plugin
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _broken = False
-_registry: Registry | None = None  # in a worker: the presenters, built on its first job
 
 AHEAD_PER_WORKER = 2  # rounds drawn ahead at once per worker: the pool kept busy, no backlog
 _ahead = 0  # rounds being drawn ahead now (touched on the event loop only)
@@ -73,12 +72,9 @@ def _start() -> None:
 
 def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
     """In a worker: one picture (or report) from the packaged data's presenter."""
-    global _registry
     _busy()
     try:
-        if _registry is None:
-            _registry = Registry()
-        return getattr(_registry.get(ruleset).presenter, method)(*args)
+        return getattr(preload.registry().get(ruleset).presenter, method)(*args)
     finally:
         _rest()
 
@@ -133,12 +129,9 @@ def _ensure() -> ProcessPoolExecutor | None:
     with _lock:
         if _pool is None and not _broken and workers() > 0:
             try:
-                # forkserver: the bot's threads and sockets are never forked into a worker.
                 with hangup_blocked():
                     _pool = ProcessPoolExecutor(
-                        workers(),
-                        mp_context=multiprocessing.get_context("forkserver"),
-                        initializer=_start,
+                        workers(), mp_context=fork_context(), initializer=_start
                     )
             except (OSError, ValueError) as error:
                 _broken = True
@@ -196,9 +189,7 @@ def warm_up() -> None:
 
 
 def _ready() -> bool:
-    global _registry
-    if _registry is None:
-        _registry = Registry()
+    preload.registry()
     _rest()  # what building them left over goes back too
     return True
 

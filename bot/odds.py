@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -28,7 +27,7 @@ from typing import Any
 from bot import secrecy
 from bot.i18n import t
 from bot.panel import field_text, side_text
-from bot.processes import count_set, hangup_blocked
+from bot.processes import count_set, fork_context, hangup_blocked
 from bot.service import CampaignService
 from bot.service_model import ServiceError, choices_of
 from bot.service_rounds import state_of
@@ -147,11 +146,9 @@ def _pool() -> ProcessPoolExecutor | None:
     with _pool_lock:
         if _workers is None and not _broken:
             try:
-                # forkserver: the bot's threads and sockets are never forked into a worker.
-                # Nothing is preloaded into the server: Python 3.11's forkserver imports
-                # preloads without the bot's sys.path, so a worker could run the engine of
-                # another copy of the code (an installed one) than the bot's own.
-                context = multiprocessing.get_context("forkserver")
+                # The fork server the other pools share (``bot.processes.fork_context``),
+                # the engine imported there once.
+                context = fork_context()
                 # Ctrl-C reaches the whole process group: the bot stops on it and stops
                 # its workers (``shut_down``); a worker interrupted while it waits for work
                 # would only print a traceback of its own, once per process.

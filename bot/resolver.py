@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -36,8 +35,9 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.processes import count_set, hangup_blocked
-from bot.rulesets import Plugin, Registry
+from bot import preload
+from bot.processes import count_set, fork_context, hangup_blocked
+from bot.rulesets import Plugin
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
 
@@ -165,7 +165,6 @@ def _serve(conn: Connection) -> None:
     """A worker's life: answer jobs until the bot closes the pipe."""
     # Ctrl-C reaches the whole process group: the bot stops on it and stops its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    registry: Registry | None = None
     while True:
         try:
             job = conn.recv()
@@ -173,11 +172,10 @@ def _serve(conn: Connection) -> None:
             return
         try:
             if job is None:  # warming up: build the rules now, not on the first round
-                registry = registry or Registry()
+                preload.registry()
                 conn.send(("ok", None))
                 continue
-            registry = registry or Registry()
-            outcome = play(registry.get(job.ruleset), job)
+            outcome = play(preload.registry().get(job.ruleset), job)
             conn.send(("ok", outcome and replace(outcome, bare=None)))
         except Exception as error:
             # The engine's own failure, as the bot's thread would have raised it.
@@ -192,8 +190,7 @@ class _Worker:
     """One process and its pipe, used by one thread at a time."""
 
     def __init__(self) -> None:
-        # forkserver: the bot's threads and sockets are never forked into a worker.
-        context = multiprocessing.get_context("forkserver")
+        context = fork_context()
         self.conn, child = context.Pipe()
         with hangup_blocked():
             self.process = context.Process(target=_serve, args=(child,), daemon=True)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from bot import drawing, secrecy
+from bot import drawing, preload, secrecy
 from bot.rulesets import Plugin, Registry
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
@@ -133,7 +133,7 @@ def test_a_worker_gives_its_heap_back_once_idle_never_under_a_picture(
         def get(self, _key: str) -> Any:
             return Plugin(None, Presenter())  # type: ignore[arg-type]
 
-    monkeypatch.setattr(drawing, "_registry", Plugins())
+    monkeypatch.setattr(preload, "_registry", Plugins())
     assert drawing._job("carrier", "status_board", ()) == b"png"
     first = _Timer.made[0]
     assert first.started and first.daemon and first.delay == drawing.TRIM_AFTER
