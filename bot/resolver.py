@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import select
 import signal
 import threading
 import traceback
@@ -231,16 +232,30 @@ class _Worker:
         with contextlib.suppress(Exception):
             self.conn.close()
 
+    def ended(self, seconds: float = 0.0) -> bool:
+        """Whether the process has ended, waiting up to ``seconds`` for it, reaped if so.
+
+        Its sentinel is read with one ``select``, whose timeout the kernel counts:
+        multiprocessing's own waits (``is_alive``, ``join``) loop on ``time.monotonic``
+        until their timeout has passed, even a zero one, so a clock that stands still
+        (simcord's, in the end-to-end tests) held a resolving Lock for ever."""
+        try:
+            ready, _, _ = select.select([self.process.sentinel], [], [], seconds)
+        except (OSError, ValueError):
+            return True  # its sentinel is closed: nothing left to wait for
+        if ready:
+            self.process.join()  # returns at once: the process is known to have ended
+        return bool(ready)
+
     def alive(self) -> bool:
-        return self.process.is_alive() and not self.conn.closed
+        return not self.conn.closed and not self.ended()
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.close()  # the worker's recv ends: it returns
-        self.process.join(5)
-        if self.process.is_alive():
+        if not self.ended(5):
             self.kill()
-            self.process.join(1)
+            self.ended(1)
 
 
 _lock = threading.Lock()
@@ -286,8 +301,7 @@ def _own_worker() -> _Worker:
 
 def _forget(worker: _Worker) -> None:
     worker.kill()
-    with contextlib.suppress(Exception):
-        worker.process.join(1)
+    worker.ended(1)
     with _lock:
         if worker in _all:
             _all.remove(worker)
