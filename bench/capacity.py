@@ -67,7 +67,7 @@ from bench.common import machine, median, percentile, resolver_cpu, rss_mib
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _full_pause_probe, _ms, _open, floor_ms
-from bot import collector, resolver, service_rounds
+from bot import collector, resolver, service_states
 from bot.runtime import freeze_start_up
 
 P99_TARGET_MS = 50.0
@@ -266,7 +266,7 @@ async def rates_apart(
 def cache_mib() -> tuple[float, float]:
     """What the service's caches estimate they hold: parsed states, engine results (MiB)."""
     mib = 1024 * 1024
-    return service_rounds._states._items.used / mib, service_rounds._memo._items.used / mib
+    return service_states._states._items.used / mib, service_states._memo._items.used / mib
 
 
 async def run(args: argparse.Namespace) -> None:

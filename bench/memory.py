@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
-from bot import boards, drawing, resolver, service_rounds
+from bot import boards, drawing, resolver, service_states
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -195,7 +195,7 @@ def report(when: str, usage: list[Usage]) -> None:
 def caches() -> tuple[float, float, float, int, int, int]:
     """The caches' estimates (MiB): parsed states, engine results, boards' PNG bytes; their
     entries."""
-    states, memo = service_rounds._states._items, service_rounds._memo._items
+    states, memo = service_states._states._items, service_states._memo._items
     drawn = boards.boards
     return (
         states.used / MIB,
@@ -321,8 +321,8 @@ def _freed(tracemalloc: object, states: float, memo: float, drawn: float) -> Non
     traced = tracemalloc.get_traced_memory  # type: ignore[attr-defined]
     # The board cache last: what it frees then is its PNGs and the views only it still holds.
     emptied = (
-        ("engine results", memo, service_rounds._memo._items.clear),
-        ("parsed states", states, service_rounds._states._items.clear),
+        ("engine results", memo, service_states._memo._items.clear),
+        ("parsed states", states, service_states._states._items.clear),
         ("board cache", drawn, boards.boards._items.clear),
     )
     held = start = traced()[0]

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import contextlib
 
 from bench.common import machine, median
-from bot import drawing, service_rounds
+from bot import drawing, service_states
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import open_services
@@ -111,8 +111,8 @@ class _CountedTx:
 
 def cold() -> None:
     """Forget every parsed state and engine result, as a busy bot's caches would have."""
-    service_rounds._states._items.clear()
-    service_rounds._memo._items.clear()
+    service_states._states._items.clear()
+    service_states._memo._items.clear()
 
 
 class Game:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import line, machine, median, percentile
 from bench.load import create_actors
 from bot import service as service_module
-from bot import service_rounds
+from bot import service_panels, service_rounds, service_states
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import open_services
@@ -149,7 +149,7 @@ def instrument() -> None:
         for value in vars(module).values():
             if isinstance(value, type) and "load_stored" in vars(value):
                 value.load_stored = _timed(value.load_stored, "parse_s")  # type: ignore[attr-defined]
-    for module in (service_rounds, service_module):
+    for module in (service_panels, service_rounds, service_states, service_module):
         for name in ("side_decisions", "view_of"):
             if hasattr(module, name):
                 setattr(module, name, _timed(getattr(module, name), "engine_s"))

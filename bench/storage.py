@@ -42,7 +42,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.service import CampaignService
 from bot.service_model import Pace
-from bot.service_rounds import load_state
+from bot.service_states import load_state
 from db.packing import HISTORY_1, STATE_1, pack, unpack
 from db.repository import Transaction
 from db.sqlite import SqliteRepository

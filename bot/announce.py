@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from bot import boards, drawing, secrecy, service_rounds
+from bot import boards, drawing, secrecy, service_model
 from bot import panel as panels
 from bot import switches as gm_switches
 from bot.clock import Clock, SystemClock, epoch, from_epoch
@@ -28,7 +28,8 @@ from bot.i18n import t, word
 from bot.panel import PanelSpec, deadline_text, field_text, round_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import receipt_of, short_receipt
-from bot.service_rounds import load_view_state, panel_data, view_of
+from bot.service_panels import panel_data
+from bot.service_states import load_view_state, view_of
 from db.repository import (
     CampaignRow,
     LockRow,
@@ -419,7 +420,7 @@ class AnnouncementBuilder:
                 locked = 0
                 for r in rounds:
                     locks = (await reads.standing_locks(r.id)).values()
-                    locked += sum(not service_rounds.idle_lock(lock) for lock in locks)
+                    locked += sum(not service_model.idle_lock(lock) for lock in locks)
                 facts["locked"] = locked
         return facts
 

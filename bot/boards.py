@@ -2,7 +2,7 @@
 
 Drawing the board was 80-90 % of a Lock (the round message it refreshes) and of
 ``/status``. A board depends on the public view, who has locked, the locale and the
-deadline written on it; the view object is memoised per state (``bot.service_rounds``), so
+deadline written on it; the view object is memoised per state (``bot.service_states``), so
 its identity stands for "this state". An entry lives no longer than its view, so an id
 reused by a later view never finds an old picture; the cache is bounded by the bytes of the
 images it keeps, not by a count (a count small enough to be cheap was thrashed by ten
@@ -44,7 +44,7 @@ class BoardCache:
     """PNG bytes by (view, ruleset, picture, locks, locale, deadline), oldest out past a budget.
 
     An entry holds its view weakly and goes with it: a view is memoised with its state's
-    results (``bot.service_rounds``), and once that cache lets it go, a later request gets
+    results (``bot.service_states``), and once that cache lets it go, a later request gets
     a new view object, another id, so the entry could never be hit again. Held strongly,
     such views outlived the engine results' budget (1,000 campaigns: 16.6 MiB of views
     kept by 32 MiB of pictures, ``bench/memory.py --trace``). A view that cannot be
@@ -191,7 +191,7 @@ async def _drawn(
 async def draw_ahead(
     plugin: Plugin[Any, Any], prepared: Any, locale: str, *, cache: BoardCache = boards
 ) -> None:
-    """Draw a round's pictures before anyone asks (``bot.service_rounds.Prepared``): the
+    """Draw a round's pictures before anyone asks (``bot.service_panels.Prepared``): the
     round message's board in each lock state it can show before it resolves (nobody locked
     yet, then each deciding side alone, and so on), and each deciding side's order panel.
     The first Lock of a round then finds its board drawn, as does the panel it re-sends."""

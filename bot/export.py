@@ -23,7 +23,7 @@ from bot.dice import roll_problems
 from bot.i18n import t
 from bot.rulesets import Registry
 from bot.service_model import UNNAMED, canonical_choice, choice_of, receipt_of
-from bot.service_rounds import load_state
+from bot.service_states import load_state
 from db.repository import LockRow, Repository, Transaction
 from engine.rng import Rng, seed_commitment
 

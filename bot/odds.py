@@ -30,7 +30,7 @@ from bot.panel import field_text, side_text
 from bot.processes import count_set, fork_context, hangup_blocked
 from bot.service import CampaignService
 from bot.service_model import ServiceError, choices_of
-from bot.service_rounds import state_of
+from bot.service_states import state_of
 from engine.ruleset import Odds, Rules
 
 # Samples per preview (the figures a seed gives depend on it): a sample is one play of the

@@ -53,7 +53,7 @@ from typing import Protocol, cast
 
 from bot.announce import Announcement
 from bot.clock import Clock, epoch
-from bot.service_rounds import gm_notice, notify
+from bot.service_notify import gm_notice, notify
 from db.repository import OutboxRow, Repository
 
 log = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ from bot.i18n import t, word
 from bot.panel import round_text, side_text
 from bot.rulesets import Plugin, Registry
 from bot.service_model import choice_of, short_receipt
-from bot.service_rounds import state_of
+from bot.service_states import state_of
 from db.repository import Transaction
 from engine.ruleset import Rules
 from rendering.i18n import field_word

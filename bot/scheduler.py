@@ -24,7 +24,8 @@ import logging
 
 from bot.service_core import ServiceCore
 from bot.service_model import TickResult
-from bot.service_rounds import close_with_defaults, notify
+from bot.service_notify import notify
+from bot.service_rounds import close_with_defaults
 from db.repository import TimerRow, Transaction
 
 log = logging.getLogger(__name__)

@@ -4,8 +4,10 @@ Belongs here: set-up, players and the secret orders (draft, lock, unlock), plus 
 each public method is one transaction that re-reads and re-checks what it needs before
 writing. Refusals raise ``ServiceError`` and change nothing. The class is assembled from
 ``bot.service_core`` (shared checks), ``bot.service_gm`` (moderation) and
-``bot.service_queries`` (read-only questions); the round machinery (opening, defaults,
-resolution) is in ``bot.service_rounds``, the data shapes in ``bot.service_model``.
+``bot.service_queries`` (read-only questions); the round machinery is in
+``bot.service_rounds`` (locks, defaults), ``bot.service_resolve`` (opening, resolution) and
+``bot.service_reveal`` (what a reveal shows), parsed states in ``bot.service_states``, the
+data shapes in ``bot.service_model``.
 
 Exactly once: a lock-in that completes the round marks it ``resolving`` in the lock's own
 transaction, and the resolution is a second transaction that only proceeds while the round
@@ -46,21 +48,16 @@ from bot.service_model import (
     building_key,
     choices_of,
     drafts_version,
+    idle_lock,
     text_refused,
 )
+from bot.service_notify import refresh_card, refresh_round_message
+from bot.service_panels import side_decisions
 from bot.service_queries import QueryMixin
-from bot.service_rounds import (
-    idle_lock,
-    load_state,
-    lock_side,
-    open_round,
-    refresh_card,
-    refresh_round_message,
-    side_decisions,
-    state_of,
-    store_state,
-)
+from bot.service_resolve import open_round
+from bot.service_rounds import lock_side
 from bot.service_settings import SettingsMixin
+from bot.service_states import load_state, state_of, store_state
 from bot.service_steps import Drafting, StepsMixin
 from bot.service_upgrade import UpgradeMixin
 from db.repository import (

@@ -4,7 +4,7 @@ A count bound fits nothing here: a campaign's parsed state takes 5 KiB at its fi
 and over 1 MiB by its sixth (its history grows), so 512 entries were either far too many
 states of late turns or far too few of early ones (1,000 campaigns missed the cache on
 every call). Each entry carries an estimate of its size in bytes, made by its owner from
-what it measured (``bot.service_rounds``), and the oldest entries go once the sum passes
+what it measured (``bot.service_states``), and the oldest entries go once the sum passes
 the budget.
 """
 

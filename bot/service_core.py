@@ -27,18 +27,11 @@ from bot.service_model import (
     SeedSource,
     ServiceError,
 )
-from bot.service_rounds import (
-    Ctx,
-    apply_resolution,
-    gm_notice,
-    load_state,
-    panel_data,
-    plan_resolution,
-    prepare_round,
-    resolve_round,
-    send_panel,
-    state_of,
-)
+from bot.service_notify import gm_notice, send_panel
+from bot.service_panels import panel_data, prepare_round
+from bot.service_resolve import apply_resolution, plan_resolution, resolve_round
+from bot.service_rounds import Ctx
+from bot.service_states import load_state, state_of
 from db.repository import (
     CampaignRow,
     NewEvent,

@@ -18,16 +18,10 @@ from bot.service_model import (
     RoundInfo,
     ServiceError,
 )
-from bot.service_rounds import (
-    close_with_defaults,
-    finish_campaign,
-    gm_notice,
-    open_round,
-    refresh_card,
-    refresh_panels,
-    refresh_round_message,
-    state_of,
-)
+from bot.service_notify import gm_notice, refresh_card, refresh_panels, refresh_round_message
+from bot.service_resolve import finish_campaign, open_round
+from bot.service_rounds import close_with_defaults
+from bot.service_states import state_of
 from db.repository import (
     CampaignRow,
     PlayerRow,

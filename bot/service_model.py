@@ -370,3 +370,8 @@ def drafts_version(drafts: Mapping[str, str]) -> str:
 
 def short_receipt(receipt: str) -> str:
     return receipt[:8] + "…"
+
+
+def idle_lock(lock: Any) -> bool:
+    """A lock the round made itself for a side it asked nothing (no user, no default)."""
+    return lock.by_user is None and not lock.defaulted

@@ -26,11 +26,7 @@ from bot.service_model import (
     choice_of,
     choices_of,
 )
-from bot.service_rounds import (
-    state_of,
-    view_at,
-    view_of,
-)
+from bot.service_states import state_of, view_at, view_of
 from db.repository import CampaignRow, Transaction
 
 if TYPE_CHECKING:

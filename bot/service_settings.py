@@ -23,7 +23,8 @@ from bot.service_model import (
     MISSING_POLICIES,
     ServiceError,
 )
-from bot.service_rounds import refresh_card, store_state
+from bot.service_notify import refresh_card
+from bot.service_states import store_state
 from db.repository import CampaignRow, NewEvent, Transaction
 
 

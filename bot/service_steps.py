@@ -22,7 +22,7 @@ from bot.service_model import (
     steps_token,
     text_refused,
 )
-from bot.service_rounds import steps_draft
+from bot.service_panels import steps_draft
 from db.repository import CampaignRow, PanelRows, RoundRow, Transaction
 from engine.ruleset import Decision, Refusal, join_steps
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service_rounds import gm_notice, state_of
+from bot.service_notify import gm_notice
+from bot.service_states import state_of
 from db.repository import CampaignRow, NewEvent, Transaction
 
 LIVE = ("setup", "active", "paused")

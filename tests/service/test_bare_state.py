@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot import secrecy, service_rounds
+from bot import secrecy, service_panels, service_states
 from bot.rulesets import FACTORIES, Registry
 from engine.rng import Rng
 from engine.zero.catalog import Catalog
@@ -94,8 +94,8 @@ async def test_a_new_rounds_panels_are_ready_after_its_resolution(env: Env) -> N
         secrecy.view_for = real_view  # type: ignore[assignment]
     assert computed == []  # both panels came from what the resolution prepared
     # ... and they are what a cold bot (a restart, caches empty) shows.
-    service_rounds._memo._items.clear()
-    service_rounds._states._items.clear()
+    service_states._memo._items.clear()
+    service_states._states._items.clear()
     for prepared, user in ((japanese, JAP), (allied, ALL)):
         cold = await env.svc.panel(cid, user)
         assert cold.decisions == prepared.decisions
@@ -108,23 +108,23 @@ async def test_a_view_is_never_made_from_a_state_without_its_history(env: Env) -
     cid, campaign = await env.played_to_history(8)
     async with env.repo.read() as tx:
         rules = env.svc._ctx().plugin(campaign).rules
-        bare = await service_rounds.state_of(tx, rules, campaign.snapshot_id, history=False)
-        whole = await service_rounds.state_of(tx, rules, campaign.snapshot_id)
-    assert service_rounds.pending_of(rules, bare) == service_rounds.pending_of(rules, whole)
+        bare = await service_states.state_of(tx, rules, campaign.snapshot_id, history=False)
+        whole = await service_states.state_of(tx, rules, campaign.snapshot_id)
+    assert service_states.pending_of(rules, bare) == service_states.pending_of(rules, whole)
     with pytest.raises(RuntimeError, match="whole state"):
-        service_rounds.view_of(rules, bare, secrecy.Viewer.public())
+        service_states.view_of(rules, bare, secrecy.Viewer.public())
     # Still refused once the cache no longer knows the state (evicted, or too big to keep).
-    service_rounds._states._keys.clear()
+    service_states._states._keys.clear()
     with pytest.raises(RuntimeError, match="whole state"):
-        service_rounds.view_of(rules, bare, secrecy.Viewer.public())
-    assert service_rounds.view_of(rules, whole, secrecy.Viewer.public()).history
+        service_states.view_of(rules, bare, secrecy.Viewer.public())
+    assert service_states.view_of(rules, whole, secrecy.Viewer.public()).history
     # A panel made from the snapshot alone shows the view of the whole state, even once
     # the cache has forgotten which state it was.
     async with env.repo.read() as tx:
-        bare = await service_rounds.state_of(tx, rules, campaign.snapshot_id, history=False)
-        service_rounds._states._keys.clear()
-        service_rounds._memo._items.clear()
+        bare = await service_states.state_of(tx, rules, campaign.snapshot_id, history=False)
+        service_states._states._keys.clear()
+        service_states._memo._items.clear()
         player, live = await tx.player(cid, JAP), await tx.live_round(cid)
         assert player is not None and live is not None
-        panel = await service_rounds.panel_data(tx, rules, campaign, player, live, bare, 0)
+        panel = await service_panels.panel_data(tx, rules, campaign, player, live, bare, 0)
     assert panel.view.history

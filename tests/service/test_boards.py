@@ -15,7 +15,7 @@ from bot.announce import AnnouncementBuilder
 from bot.boards import BoardCache, status_board
 from bot.rulesets import Plugin, Registry
 from bot.secrecy import Viewer
-from bot.service_rounds import state_of, view_of
+from bot.service_states import state_of, view_of
 from rendering.presenter import NO_DRAFTS
 from tests.service.support import JAP, Env
 

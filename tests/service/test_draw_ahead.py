@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot import boards, drawing, secrecy, service_rounds
+from bot import boards, drawing, secrecy, service_states
+from bot.clock import from_epoch
 from tests.service.support import Env
 
 
@@ -54,13 +55,11 @@ async def test_a_rounds_boards_and_panels_are_drawn_when_it_opens(
         live = await tx.live_round(cid)
         assert campaign is not None and live is not None
         rules = env.svc.rulesets.get(campaign.ruleset).rules
-        public = await service_rounds.view_at(
+        public = await service_states.view_at(
             tx, rules, live.snapshot_before_id, secrecy.Viewer.public()
         )
     plugin = env.svc.rulesets.get(campaign.ruleset)
-    when = boards.deadline_words(
-        service_rounds.from_epoch(live.deadline_at) if live.deadline_at else None
-    )
+    when = boards.deadline_words(from_epoch(live.deadline_at) if live.deadline_at else None)
     drawn.clear()
     for locked in ({}, {"japanese": True}, {"allied": True}):
         await boards.status_board(plugin, public, locked, campaign.locale, when)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot import service_rounds
+from bot import service_states
 from bot.service_model import Pace
 from engine.zero.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
@@ -113,8 +113,8 @@ async def test_a_resolution_reads_no_history_however_long(
             round_id = await env.fill(cid, ALL, rng)
             await env.svc.lock(cid, JAP, round_id)
             # Cold, as a bot serving many campaigns: nothing of this one is still parsed.
-            service_rounds._states._items.clear()
-            service_rounds._memo._items.clear()
+            service_states._states._items.clear()
+            service_states._memo._items.clear()
             work.on = True
             result = await env.svc.lock(cid, ALL, round_id)
             work.on = False

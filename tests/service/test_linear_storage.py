@@ -21,7 +21,7 @@ from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.export import verify_export
 from bot.rulesets import FACTORIES, Registry
-from bot.service_rounds import load_state
+from bot.service_states import load_state
 from db.migrate import available
 from engine.rng import Rng
 from engine.zero.catalog import Catalog

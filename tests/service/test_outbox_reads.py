@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.service_rounds import gm_notice, notify
+from bot.service_notify import gm_notice, notify
 from db.sql import SqlTransaction
 from tests.service.support import ALL, GM, JAP, Env
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot import service_rounds
+from bot import service_states
 from bot.rulesets import FACTORIES, Registry
 from engine.rng import Rng
 from tests.service.support import JAP, Env
@@ -86,8 +86,8 @@ async def _with_history(env: Env) -> tuple[int, Any]:
 
 async def test_a_cold_panel_parses_its_snapshot_once(env: Env) -> None:
     cid, rules = await _with_history(env)
-    service_rounds._states._items.clear()  # cold, as after a restart
-    service_rounds._memo._items.clear()
+    service_states._states._items.clear()  # cold, as after a restart
+    service_states._memo._items.clear()
     with parses(rules) as counted:
         panel = await env.svc.panel(cid, JAP)
     assert panel.view.history  # the view has the records it reads
@@ -97,7 +97,7 @@ async def test_a_cold_panel_parses_its_snapshot_once(env: Env) -> None:
 async def test_status_shows_the_kept_public_view_without_parsing(env: Env) -> None:
     cid, rules = await _with_history(env)
     shown = await env.svc.status(cid)
-    service_rounds._states._items.clear()  # the states evicted, the views kept
+    service_states._states._items.clear()  # the states evicted, the views kept
     with parses(rules) as counted:
         again = await env.svc.status(cid)
     assert (counted.snapshots, counted.records) == (0, 0)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.service_rounds import Resolution, apply_resolution, plan_resolution
+from bot.service_resolve import Resolution, apply_resolution, plan_resolution
 from db.repository import NewLock
 from db.sqlite import SqliteRepository
 from tests.service.support import ALL, JAP, Env

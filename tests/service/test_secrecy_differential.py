@@ -31,7 +31,7 @@ from bot.demo import SeededTokens
 from bot.export import dumps
 from bot.rulesets import FACTORIES, Registry
 from bot.service_model import Pace, ServiceError, steps_token
-from bot.service_rounds import state_of
+from bot.service_states import state_of
 from engine.ruleset import family_of
 from engine.zero.catalog import Catalog
 from tests import skirmish

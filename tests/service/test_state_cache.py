@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import service_rounds
+from bot import service_states
 from bot.service_cache import SizedLru
 from tests.service.support import ALL, JAP, Env
 
@@ -41,25 +41,25 @@ async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -
     # Issue 13's measurement: 1,000 campaigns missed a 512-entry cache on every call. At
     # their first turn a state is under 1,000 characters stored: the default budget keeps
     # 1,000 of them, and their pending decisions and both sides' views.
-    states = service_rounds._states
-    assert states._items.budget >= 1000 * service_rounds.STATE_BYTES_PER_CHAR * 1000
-    per_campaign = service_rounds.part_bytes("pending", 1000) + 2 * service_rounds.part_bytes(
+    states = service_states._states
+    assert states._items.budget >= 1000 * service_states.STATE_BYTES_PER_CHAR * 1000
+    per_campaign = service_states.part_bytes("pending", 1000) + 2 * service_states.part_bytes(
         "view:allied", 1000
     )
-    assert service_rounds._memo._items.budget >= 1000 * per_campaign
+    assert service_states._memo._items.budget >= 1000 * per_campaign
     cid = await env.campaign()
     panel = await env.svc.panel(cid, JAP)
     assert panel.decisions
     # The panel's results are kept by what the state is: dropping the parsed state
     # (memory pressure) does not make the next panel compute its decisions again.
     calls: list[Any] = []
-    pending = service_rounds.pending_of
+    pending = service_states.pending_of
 
     async with env.repo.read() as tx:
         campaign = await tx.campaign(cid)
         assert campaign is not None
         rules = env.svc._ctx().plugin(campaign).rules
-        state = await service_rounds.state_of(tx, rules, campaign.snapshot_id)
+        state = await service_states.state_of(tx, rules, campaign.snapshot_id)
     key = states.key_of(state)
     assert key is not None
     original = rules.pending
@@ -74,7 +74,7 @@ async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -
         again = await env.svc.panel(cid, JAP)
         assert [d.field for d in again.decisions] == [d.field for d in panel.decisions]
         assert calls == []  # answered from the results kept by the state's key
-        assert pending is service_rounds.pending_of
+        assert pending is service_states.pending_of
         await env.svc.panel(cid, ALL)
     finally:
         rules.pending = original  # type: ignore[method-assign]
@@ -82,7 +82,7 @@ async def test_a_thousand_small_states_fit_where_512_entries_did_not(env: Env) -
 
 def test_a_result_is_never_handed_to_another_rules_object_at_the_same_key() -> None:
     # Keys name the rules by id(); once a rules object is gone a new one may get its id.
-    memo = service_rounds._Memo(10 * service_rounds.PART_BYTES)
+    memo = service_states._Memo(10 * service_states.PART_BYTES)
     first, second = object(), object()
     key = (id(first), 1, 1, 0, "{}", True)
     memo._items.put((key, "view:public"), (first, "first's view"), 1)

@@ -58,7 +58,7 @@ async def _reports(env: Env, cid: int, turn: int) -> Sequence[StrikeReport]:
     async with env.repo.read() as tx:
         campaign = await tx.campaign(cid)
         assert campaign is not None
-        from bot.service_rounds import state_of
+        from bot.service_states import state_of
 
         state = await state_of(tx, rules, campaign.snapshot_id)
     return rules.strike_reports(state, turn)

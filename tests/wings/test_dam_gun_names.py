@@ -8,7 +8,7 @@ import pytest
 from bot.logtext import describe
 from bot.rulesets import Registry
 from bot.secrecy import Viewer
-from bot.service_rounds import view_of
+from bot.service_states import view_of
 from tests.rendering.phone import recording
 
 NAMES = {"en": ("shore 2", "dam 1"), "fr": ("rive 2", "barrage 1")}
