@@ -237,7 +237,7 @@ class _Worker:
 
         Its sentinel is read with one ``select``, whose timeout the kernel counts:
         multiprocessing's own waits (``is_alive``, ``join``) loop on ``time.monotonic``
-        until their timeout has passed, even a zero one, so a clock that stands still
+        until their timeout has passed (even a timeout of 0 s), so a clock that stands still
         (simcord's, in the end-to-end tests) held a resolving Lock for ever."""
         try:
             ready, _, _ = select.select([self.process.sentinel], [], [], seconds)
