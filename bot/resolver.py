@@ -152,7 +152,8 @@ def workers() -> int:
     One even on a 2-core machine, from ``bench/capacity.py --apart --resolvers 1,0`` (the
     load's generator in a process of its own, the two settings alternated): the bot's
     process spent 8 % less CPU per call with it, its full collections' worst pauses were
-    shorter, and the open loop's p50 and p99 were no worse, lower at 40 calls/s; the
+    shorter, and below saturation the open loop's p50 and p99 were no worse, lower at 40
+    calls/s (past it, with every core busy, its extra CPU per resolution costs more); the
     process holds 10 to 25 MiB of its own since it shares the fork server's pages
     (``bot.preload``). See docs/benchmarks.md, "Fifth pass: the bot's worker processes"."""
     wanted = count_set("SORTIE_RESOLVE_WORKERS")
