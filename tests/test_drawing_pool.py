@@ -9,7 +9,6 @@ bytes; a presenter made from another catalog is drawn here, never by a worker.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
@@ -22,16 +21,6 @@ from engine.zero.loader import load_catalog
 from rendering.presenter import RevealLine
 from rendering.rulesets.carrier import CarrierPresenter
 from tests.golden_rulesets import load
-
-
-@pytest.fixture
-def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("SORTIE_DRAW_WORKERS", "1")
-    monkeypatch.setattr(drawing, "_broken", False)
-    try:
-        yield
-    finally:
-        drawing.shut_down()
 
 
 def _played(rules: Any, game: dict[str, Any], rounds: int) -> tuple[Any, int]:
@@ -70,7 +59,7 @@ def _jobs(registry: Registry) -> list[tuple[Any, str, tuple[Any, ...]]]:
     return jobs
 
 
-def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
+def test_pictures_from_the_workers_are_the_same_bytes(drawing_pool: None) -> None:
     registry = Registry()
     jobs = _jobs(registry)
     assert any(method == "report" for _, method, _ in jobs)
@@ -87,7 +76,7 @@ def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
         assert worker == here, (plugin.key, method)
 
 
-def test_a_presenter_of_another_catalog_is_drawn_here(pool: None) -> None:
+def test_a_presenter_of_another_catalog_is_drawn_here(drawing_pool: None) -> None:
     catalog = load_catalog()
     plugin = Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
     assert drawing._pool_for(plugin) is None
@@ -154,7 +143,7 @@ def _trims_once_idle() -> int:
     return drawing._trims
 
 
-def test_a_real_worker_trims_its_heap_after_drawing(pool: None) -> None:
+def test_a_real_worker_trims_its_heap_after_drawing(drawing_pool: None) -> None:
     if drawing._trim_heap is None:
         pytest.skip("no malloc_trim in this C library")
     registry = Registry()

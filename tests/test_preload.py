@@ -12,10 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bot import drawing, preload, processes
 
@@ -34,17 +31,7 @@ def _what_the_worker_holds() -> tuple[int, int | None, str, int]:
     return os.getpid(), built, preload.ROOT, gc.get_freeze_count()
 
 
-@pytest.fixture
-def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("SORTIE_DRAW_WORKERS", "1")
-    monkeypatch.setattr(drawing, "_broken", False)
-    try:
-        yield
-    finally:
-        drawing.shut_down()
-
-
-def test_a_worker_uses_the_rules_and_presenters_its_fork_server_built(pool: None) -> None:
+def test_a_worker_uses_the_rules_and_presenters_its_fork_server_built(drawing_pool: None) -> None:
     drawing.warm_up()
     assert drawing._pool is not None
     pid, built_by, root, frozen = drawing._pool.submit(_what_the_worker_holds).result(60)
