@@ -54,10 +54,11 @@ CHUNKS_PER_WORKER = 4
 _workers: ProcessPoolExecutor | None = None
 _broken = False  # the processes could not start, or died: previews stay in one thread
 _pool_lock = threading.Lock()
-# Each worker shares the engine with its fork server (``bot.preload``) but fills its own
-# heap as it plays (10 to 25 MiB of its own); a bot whose players have not asked for odds
-# in this long gives them back, and the next preview starts them again (well under a
-# second, inside the click's deferral).
+# Each worker shares the engine with its fork server (``bot.preload``) but fills a heap of
+# its own as it plays (the resolving process, alike, held 10 to 25 MiB of its own in
+# bench/memory.py); a bot whose players have not asked for odds in this long gives them
+# back, and the next preview starts them again (well under a second, inside the click's
+# deferral).
 IDLE_SECONDS = 600.0
 _in_use = 0  # previews spreading over the processes now
 _last_used = 0.0  # time.monotonic() of the last one's end
