@@ -61,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # processes would take the cores from the calls timed; bench/players.py times drawing.
 os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
+from bench.apart import open_loop_apart
 from bench.clone import cached_stages, place
 from bench.common import GcPauses, machine, median, percentile, resolver_cpu, rss_mib
 from bench.load import Actor, open_loop
@@ -207,6 +208,61 @@ async def one_rate(
     return p99, kept_up and p99 <= P99_TARGET_MS, kept_up
 
 
+async def rates_apart(
+    folder: str, template: list[Actor], args: argparse.Namespace, floor: float
+) -> None:
+    """Every rate with the generator apart (``bench/apart.py``), once per resolver setting
+    in ``--resolvers`` and ``--repeat`` times, the settings' order turned round each time so
+    neither always runs first; then each setting's p99s side by side."""
+    settings = [int(n) for n in str(args.resolvers).split(",")]
+    p99s: dict[tuple[int, float], list[float]] = {}
+    print(
+        f"{'workers':>8} {'offered':>8} {'achieved':>8} {'calls':>6} {'p50':>7} {'p99':>7}"
+        "  CPU ms per call: bot / resolver / generator; worst full GC; bot RSS peak; load"
+    )
+    for rate in args.rates:
+        for repeat in range(args.repeat):
+            order = settings if repeat % 2 == 0 else settings[::-1]
+            for workers in order:
+                calls = max(int(rate * args.seconds), MIN_CALLS)
+                load = os.getloadavg()[0]
+                result = await open_loop_apart(
+                    folder,
+                    template,
+                    rate,
+                    calls,
+                    seed=int(rate) + repeat,
+                    environment={"SORTIE_RESOLVE_WORKERS": str(workers)},
+                )
+                every = result.all()
+                p99 = percentile(every, 0.99) * 1000 if len(every) >= 100 else float("inf")
+                p99 = float("inf") if result.saturated else p99
+                p99s.setdefault((workers, rate), []).append(p99)
+                bot, n = result.bot, max(1, len(every))
+                pauses = bot.get("pauses") or [0.0]
+                print(
+                    f"{workers:>8} {rate:>7.0f}/s {len(every) / result.wall:>6.0f}/s"
+                    f" {len(every):>6}"
+                    f" {median(every) * 1000:>7.1f} {p99:>7.1f}  {bot['cpu'] / n * 1000:.2f} /"
+                    f" {bot['resolver_cpu'] / n * 1000:.2f} / {result.generator_cpu / n * 1000:.2f}"
+                    f"; {max(pauses):.0f} ms; {bot['rss_peak']:.0f} MiB; load {load:.1f}"
+                    + (" SATURATED" if result.saturated else "")
+                )
+                kinds = ", ".join(
+                    f"{kind} {_ms(v, 0.5)}/{_ms(v, 0.99)} ({len(v)})"
+                    for kind, v in sorted(result.latencies.items())
+                )
+                print(f"{'':>9} by kind, p50/p99 ms (calls): {kinds}")
+    print("\np99 ms by resolver setting, each run in order (median):")
+    for rate in args.rates:
+        cells = []
+        for workers in settings:
+            runs = p99s.get((workers, rate), [])
+            shown = " ".join(f"{p:.0f}" for p in runs)
+            cells.append(f"{workers} worker(s): {shown} ({median(runs):.0f})")
+        print(f"  {rate:>5.0f}/s  " + "; ".join(cells))
+
+
 def cache_mib() -> tuple[float, float]:
     """What the service's caches estimate they hold: parsed states, engine results (MiB)."""
     mib = 1024 * 1024
@@ -242,6 +298,14 @@ async def run(args: argparse.Namespace) -> None:
         if args.serial:
             pauses.phase = "serial"
             await serial_cost(folder, template, args.serial)
+        if args.apart:
+            print(
+                f"\n== open loop over {args.campaigns} campaigns, the bot in a process of its own"
+                f" per run, latency ms from scheduled arrival (write floor {median(writes):.2f} ms)"
+            )
+            await rates_apart(folder, template, args, median(writes))
+            print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+            return
         print(f"\n== open loop over {args.campaigns} campaigns, latency ms from scheduled arrival")
         print(f"{'offered':>9} {'achieved':>8} {'calls':>6} {'p50':>8} {'p99':>8}")
         passing: list[float] = []
@@ -317,6 +381,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run: tiny sizes")
     parser.add_argument("--serial", type=int, default=0, help="calls timed one at a time first")
     parser.add_argument("--profile", default="", help="cProfile each rate: tottime|cumulative")
+    parser.add_argument(
+        "--apart", action="store_true", help="the load generator apart from the bot under test"
+    )
+    parser.add_argument(
+        "--resolvers", default="1", help="with --apart: SORTIE_RESOLVE_WORKERS values, alternated"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --apart: runs per setting")
     args = parser.parse_args(argv)
     global PROFILE
     PROFILE = args.profile

@@ -4,31 +4,32 @@ estimate.
     python bench/memory.py [--campaigns 1000] [--draw-workers N] [--trace] [--keep setup.db]
                            [--seeds 3] [--fresh]
 
-Set-up (untimed, a minute; skipped when ``--keep`` names a file already set up): copies of
-campaigns played once through the service (``bench/clone.py``, the capacity benchmark's
-stages, cached under ``~/.cache/sortie-bench``), each standing at the opening of a round
-drawn from 8 to 20, capped below its scenario's end: carrier (Coral Sea, Midway), land
-(Malaya) and Wings (1917) in turn. Then, in a fresh process (``--phase measure``, run by
-this script), as a bot serving them would: the bot's start-up (its drawing processes
-started and their presenters built, ``freeze_start_up``, the tuned collector), then every
-commander's panel of every campaign (its round's decisions, its side's view, what a click
-needs), then each commander drafts what is missing and locks: the second Lock resolves the
-round, and the next round's decisions, views and pictures (the round message's board in
-each lock state, each side's order panel) are worked out ahead, the pictures drawn in the
-drawing processes (``bot/drawing.py``) and kept in the main process's board cache.
+Set-up (untimed, a minute; skipped when ``--keep`` names a file already set up): copies
+of campaigns played once through the service (``bench/clone.py``, the capacity
+benchmark's stages, cached under ``~/.cache/sortie-bench``), each standing at the opening
+of a round drawn from 8 to 20, capped below its scenario's end: carrier (Coral Sea,
+Midway), land (Malaya) and Wings (1917) in turn. Then, in a fresh process (``--phase
+measure``, run by this script), as a bot serving them would: the bot's start-up (its
+drawing and resolving processes started, their presenters and rules built,
+``freeze_start_up``, the tuned collector), then every commander's panel of every campaign
+(its round's decisions, its side's view, what a click needs), then each commander drafts
+what is missing and locks: the second Lock resolves the round, and the next round's
+decisions, views and pictures (the round message's board in each lock state, each side's
+order panel) are worked out ahead, the pictures drawn in the drawing processes
+(``bot/drawing.py``) and kept in the main process's board cache.
 
 Prints, after start-up, after the panels and after the Locks, for the main process and
-each of its descendants (drawing workers, their fork server, multiprocessing's resource
-tracker; a resolver or odds process too, if the bot has started one): RSS (which counts a
-page shared between processes in each of them), PSS (a shared page's cost split between
-its sharers: the sum over processes is the footprint) and USS (pages only that process
-maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers idle; the
-peaks seen while the workers draw (sampled every 0.2 s) and each process's own peak RSS
-(``VmHWM``). Then what the caches estimate they hold (parsed states and engine results,
-``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with ``--trace``, in
-another fresh process, the bytes tracemalloc sees them actually hold (the drop when each
-is emptied; tracemalloc slows the calls and adds its own memory, so the footprint is read
-from the run without it).
+each of its descendants (drawing workers, the resolving process, their fork server,
+multiprocessing's resource tracker; an odds process too, if one was started): RSS (which
+counts a page shared between processes in each of them), PSS (a shared page's cost split
+between its sharers: the sum over processes is the footprint) and USS (pages only that
+process maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers
+idle; the peaks seen while the workers draw (sampled every 0.2 s) and each process's own
+peak RSS (``VmHWM``). Then what the caches estimate they hold (parsed states and engine
+results, ``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with
+``--trace``, in another fresh process, the bytes tracemalloc sees them actually hold (the
+drop when each is emptied; tracemalloc slows the calls and adds its own memory, so the
+footprint is read from the run without it).
 
 Counted, never timed. **Leaves out**: Discord (discord.py keeps no message cache,
 ``max_messages=None``; the gateway's own buffers are not here), the odds preview's
@@ -261,6 +262,7 @@ async def measure(path: Path, trace: bool) -> None:
         if drawing.in_workers():
             drawing.warm_up()
             svc.draws_ahead = True
+        resolver.warm_up()
         freeze_start_up()
         started = footprint()
         if trace:
@@ -386,7 +388,20 @@ def main(argv: list[str] | None = None) -> int:
             for suffix in ("", "-wal"):
                 if Path(f"{path}{suffix}").exists():
                     shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
-            command = [sys.executable, __file__, "--phase", "measure", "--keep", str(copy)]
+            # Started from ``-c``, as ``python -m bot`` starts the bot, so its worker processes
+            # import no main module: started from this file they would each import it, and
+            # with it the benchmark's own modules (8 MiB a worker the bot does not have).
+            root = str(Path(__file__).resolve().parents[1])
+            start = f"import sys; sys.path.insert(0, {root!r}); from bench.memory import main"
+            command = [
+                sys.executable,
+                "-c",
+                f"{start}; raise SystemExit(main(sys.argv[1:]))",
+                "--phase",
+                "measure",
+                "--keep",
+                str(copy),
+            ]
             subprocess.run([*command, *(["--trace"] if trace else [])], check=True, env=env)
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{copy}{suffix}").unlink(missing_ok=True)

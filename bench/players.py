@@ -75,8 +75,10 @@ from bot.service_model import Pace
 from db.sqlite import SqliteTransaction
 
 # simcord stops the clock (``time.monotonic``) for the bot; multiprocessing's waits on its
-# worker processes count their timeouts on that clock and would never end. They keep the
-# real one: the drawing processes run in real time, as in production.
+# worker processes count their timeouts on that clock and would never end: starting a
+# drawing process polls the ones already running (``Process.start``'s clean-up, a zero
+# wait). They keep the real one: the drawing processes run in real time, as in production.
+# (The resolver no longer needs this: it reads its worker's sentinel with ``select``.)
 multiprocessing.connection.time = types.SimpleNamespace(  # type: ignore[attr-defined]
     **{name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
 )

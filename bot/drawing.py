@@ -33,7 +33,6 @@ import contextlib
 import ctypes
 import ctypes.util
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -42,16 +41,15 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot import secrecy
-from bot.processes import count_set, hangup_blocked
-from bot.rulesets import Plugin, Registry
+from bot import preload, secrecy
+from bot.processes import count_set, fork_context, hangup_blocked
+from bot.rulesets import Plugin
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _broken = False
-_registry: Registry | None = None  # in a worker: the presenters, built on its first job
 
 AHEAD_PER_WORKER = 2  # rounds drawn ahead at once per worker: the pool kept busy, no backlog
 _ahead = 0  # rounds being drawn ahead now (touched on the event loop only)
@@ -72,19 +70,11 @@ def _start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _plugins() -> Registry:
-    """In a worker: the packaged data's rulesets and presenters, built on its first job."""
-    global _registry
-    if _registry is None:
-        _registry = Registry()
-    return _registry
-
-
 def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
     """In a worker: one picture (or report) from the packaged data's presenter."""
     _busy()
     try:
-        return getattr(_plugins().get(ruleset).presenter, method)(*args)
+        return getattr(preload.registry().get(ruleset).presenter, method)(*args)
     finally:
         _rest()
 
@@ -95,7 +85,7 @@ def _after_action_job(
     """In a worker: the after-action report, from the finished state as stored."""
     _busy()
     try:
-        return _after_action_of(_plugins().get(ruleset), scenario, current, records, locale)
+        return _after_action_of(preload.registry().get(ruleset), scenario, current, records, locale)
     finally:
         _rest()
 
@@ -161,12 +151,9 @@ def _ensure() -> ProcessPoolExecutor | None:
     with _lock:
         if _pool is None and not _broken and workers() > 0:
             try:
-                # forkserver: the bot's threads and sockets are never forked into a worker.
                 with hangup_blocked():
                     _pool = ProcessPoolExecutor(
-                        workers(),
-                        mp_context=multiprocessing.get_context("forkserver"),
-                        initializer=_start,
+                        workers(), mp_context=fork_context(), initializer=_start
                     )
             except (OSError, ValueError) as error:
                 _broken = True
@@ -254,7 +241,7 @@ def warm_up() -> None:
 
 
 def _ready() -> bool:
-    _plugins()
+    preload.registry()
     _rest()  # what building them left over goes back too
     return True
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -28,7 +27,7 @@ from typing import Any
 from bot import secrecy
 from bot.i18n import t
 from bot.panel import field_text, side_text
-from bot.processes import count_set, hangup_blocked
+from bot.processes import count_set, fork_context, hangup_blocked
 from bot.service import CampaignService
 from bot.service_model import ServiceError, choices_of
 from bot.service_states import state_of
@@ -55,9 +54,11 @@ CHUNKS_PER_WORKER = 4
 _workers: ProcessPoolExecutor | None = None
 _broken = False  # the processes could not start, or died: previews stay in one thread
 _pool_lock = threading.Lock()
-# Each worker holds the engine in memory (about 50 MB); a bot whose players have not
-# asked for odds in this long gives them back, and the next preview starts them again
-# (well under a second, inside the click's deferral).
+# Each worker shares the engine with its fork server (``bot.preload``) but fills a heap of
+# its own as it plays (the resolving process, alike, held 10 to 25 MiB of its own in
+# bench/memory.py); a bot whose players have not asked for odds in this long gives them
+# back, and the next preview starts them again (well under a second, inside the click's
+# deferral).
 IDLE_SECONDS = 600.0
 _in_use = 0  # previews spreading over the processes now
 _last_used = 0.0  # time.monotonic() of the last one's end
@@ -147,11 +148,9 @@ def _pool() -> ProcessPoolExecutor | None:
     with _pool_lock:
         if _workers is None and not _broken:
             try:
-                # forkserver: the bot's threads and sockets are never forked into a worker.
-                # Nothing is preloaded into the server: Python 3.11's forkserver imports
-                # preloads without the bot's sys.path, so a worker could run the engine of
-                # another copy of the code (an installed one) than the bot's own.
-                context = multiprocessing.get_context("forkserver")
+                # The fork server the other pools share (``bot.processes.fork_context``),
+                # the engine imported there once.
+                context = fork_context()
                 # Ctrl-C reaches the whole process group: the bot stops on it and stops
                 # its workers (``shut_down``); a worker interrupted while it waits for work
                 # would only print a traceback of its own, once per process.

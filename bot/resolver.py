@@ -25,8 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
+import select
 import signal
 import threading
 import traceback
@@ -36,8 +36,9 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.processes import count_set, hangup_blocked
-from bot.rulesets import Plugin, Registry
+from bot import preload
+from bot.processes import count_set, fork_context, hangup_blocked
+from bot.rulesets import Plugin
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
 
@@ -146,7 +147,15 @@ class WorkerLost(RuntimeError):
 
 def workers() -> int:
     """Resolution processes: ``SORTIE_RESOLVE_WORKERS``, else one per core but one (at least
-    one); 0 for none (a thread of the bot's process, as before)."""
+    one); 0 for none (a thread of the bot's process, as before).
+
+    One even on a 2-core machine, from ``bench/capacity.py --apart --resolvers 1,0`` (the
+    load's generator in a process of its own, the two settings alternated): the bot's
+    process spent 8 % less CPU per call with it, its full collections' worst pauses were
+    shorter, and below saturation the open loop's p50 and p99 were no worse, lower at 40
+    calls/s (past it, with every core busy, its extra CPU per resolution costs more); the
+    process holds 10 to 25 MiB of its own since it shares the fork server's pages
+    (``bot.preload``). See docs/benchmarks.md, "Fifth pass: the bot's worker processes"."""
     wanted = count_set("SORTIE_RESOLVE_WORKERS")
     return wanted if wanted is not None and wanted >= 0 else max(1, (os.cpu_count() or 1) - 1)
 
@@ -165,7 +174,6 @@ def _serve(conn: Connection) -> None:
     """A worker's life: answer jobs until the bot closes the pipe."""
     # Ctrl-C reaches the whole process group: the bot stops on it and stops its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    registry: Registry | None = None
     while True:
         try:
             job = conn.recv()
@@ -173,11 +181,10 @@ def _serve(conn: Connection) -> None:
             return
         try:
             if job is None:  # warming up: build the rules now, not on the first round
-                registry = registry or Registry()
+                preload.registry()
                 conn.send(("ok", None))
                 continue
-            registry = registry or Registry()
-            outcome = play(registry.get(job.ruleset), job)
+            outcome = play(preload.registry().get(job.ruleset), job)
             conn.send(("ok", outcome and replace(outcome, bare=None)))
         except Exception as error:
             # The engine's own failure, as the bot's thread would have raised it.
@@ -192,8 +199,7 @@ class _Worker:
     """One process and its pipe, used by one thread at a time."""
 
     def __init__(self) -> None:
-        # forkserver: the bot's threads and sockets are never forked into a worker.
-        context = multiprocessing.get_context("forkserver")
+        context = fork_context()
         self.conn, child = context.Pipe()
         with hangup_blocked():
             self.process = context.Process(target=_serve, args=(child,), daemon=True)
@@ -234,16 +240,30 @@ class _Worker:
         with contextlib.suppress(Exception):
             self.conn.close()
 
+    def ended(self, seconds: float = 0.0) -> bool:
+        """Whether the process has ended, waiting up to ``seconds`` for it, reaped if so.
+
+        Its sentinel is read with one ``select``, whose timeout the kernel counts:
+        multiprocessing's own waits (``is_alive``, ``join``) loop on ``time.monotonic``
+        until their timeout has passed (even a timeout of 0 s), so a clock that stands still
+        (simcord's, in the end-to-end tests) held a resolving Lock for ever."""
+        try:
+            ready, _, _ = select.select([self.process.sentinel], [], [], seconds)
+        except (OSError, ValueError):
+            return True  # its sentinel is closed: nothing left to wait for
+        if ready:
+            self.process.join()  # returns at once: the process is known to have ended
+        return bool(ready)
+
     def alive(self) -> bool:
-        return self.process.is_alive() and not self.conn.closed
+        return not self.conn.closed and not self.ended()
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.close()  # the worker's recv ends: it returns
-        self.process.join(5)
-        if self.process.is_alive():
+        if not self.ended(5):
             self.kill()
-            self.process.join(1)
+            self.ended(1)
 
 
 _lock = threading.Lock()
@@ -289,8 +309,7 @@ def _own_worker() -> _Worker:
 
 def _forget(worker: _Worker) -> None:
     worker.kill()
-    with contextlib.suppress(Exception):
-        worker.process.join(1)
+    worker.ended(1)
     with _lock:
         if worker in _all:
             _all.remove(worker)

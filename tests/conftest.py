@@ -35,6 +35,19 @@ def _no_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: os.PathLike[str]) -> N
 
 
 @pytest.fixture
+def drawing_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Pictures drawn by one worker process (``bot.drawing``), stopped after the test."""
+    from bot import drawing
+
+    monkeypatch.setenv("SORTIE_DRAW_WORKERS", "1")
+    monkeypatch.setattr(drawing, "_broken", False)
+    try:
+        yield
+    finally:
+        drawing.shut_down()
+
+
+@pytest.fixture
 def resolver_pool(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """Rounds resolved by one worker process (``bot.resolver``), stopped after the test."""
     from bot import resolver

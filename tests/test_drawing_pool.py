@@ -9,12 +9,11 @@ bytes; a presenter made from another catalog is drawn here, never by a worker.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
 
-from bot import drawing, secrecy
+from bot import drawing, preload, secrecy
 from bot.rulesets import Plugin, Registry
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
@@ -22,16 +21,6 @@ from engine.zero.loader import load_catalog
 from rendering.presenter import RevealLine
 from rendering.rulesets.carrier import CarrierPresenter
 from tests.golden_rulesets import load
-
-
-@pytest.fixture
-def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("SORTIE_DRAW_WORKERS", "1")
-    monkeypatch.setattr(drawing, "_broken", False)
-    try:
-        yield
-    finally:
-        drawing.shut_down()
 
 
 def _played(rules: Any, game: dict[str, Any], rounds: int) -> tuple[Any, int]:
@@ -70,7 +59,7 @@ def _jobs(registry: Registry) -> list[tuple[Any, str, tuple[Any, ...]]]:
     return jobs
 
 
-def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
+def test_pictures_from_the_workers_are_the_same_bytes(drawing_pool: None) -> None:
     registry = Registry()
     jobs = _jobs(registry)
     assert any(method == "report" for _, method, _ in jobs)
@@ -88,7 +77,7 @@ def test_pictures_from_the_workers_are_the_same_bytes(pool: None) -> None:
 
 
 def test_an_after_action_from_the_stored_texts_is_the_one_drawn_from_the_view(
-    pool: None,
+    drawing_pool: None,
 ) -> None:
     # A finished campaign's after-action report is parsed, seen through the secrecy gate
     # and drawn in the worker from the texts as stored (``drawing.after_action``): the same
@@ -119,7 +108,7 @@ def test_an_after_action_from_the_stored_texts_is_the_one_drawn_from_the_view(
         assert worker == here, plugin.key
 
 
-def test_a_presenter_of_another_catalog_is_drawn_here(pool: None) -> None:
+def test_a_presenter_of_another_catalog_is_drawn_here(drawing_pool: None) -> None:
     catalog = load_catalog()
     plugin = Plugin(CarrierRules(catalog), CarrierPresenter(catalog))
     assert drawing._pool_for(plugin) is None
@@ -165,7 +154,7 @@ def test_a_worker_gives_its_heap_back_once_idle_never_under_a_picture(
         def get(self, _key: str) -> Any:
             return Plugin(None, Presenter())  # type: ignore[arg-type]
 
-    monkeypatch.setattr(drawing, "_registry", Plugins())
+    monkeypatch.setattr(preload, "_registry", Plugins())
     assert drawing._job("carrier", "status_board", ()) == b"png"
     first = _Timer.made[0]
     assert first.started and first.daemon and first.delay == drawing.TRIM_AFTER
@@ -186,7 +175,7 @@ def _trims_once_idle() -> int:
     return drawing._trims
 
 
-def test_a_real_worker_trims_its_heap_after_drawing(pool: None) -> None:
+def test_a_real_worker_trims_its_heap_after_drawing(drawing_pool: None) -> None:
     if drawing._trim_heap is None:
         pytest.skip("no malloc_trim in this C library")
     registry = Registry()

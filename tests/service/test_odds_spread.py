@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot import odds
+from bot import odds, processes
 from engine.rng import Rng
 from engine.rulesets.carrier import CarrierRules
 from engine.rulesets.carrier.state import State
@@ -136,7 +136,7 @@ def test_a_machine_that_cannot_start_processes_still_gets_its_answer(
     def no_processes(method: str) -> object:
         raise ValueError(f"cannot find context for {method!r}")
 
-    monkeypatch.setattr(odds.multiprocessing, "get_context", no_processes)
+    monkeypatch.setattr(processes.multiprocessing, "get_context", no_processes)
     question = _questions(rules)[0]
     answer = odds.simulate(question, 24)
     assert answer is not None and asdict(answer) == _serial(question, 24)
