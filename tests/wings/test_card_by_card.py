@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.rulesets import Registry
-from engine.ruleset import join_steps
+from engine.ruleset import Decision, join_steps
 from engine.rulesets.wings import card_by_card
 from engine.rulesets.wings.program import check_program
 from engine.rulesets.wings.state import Program
@@ -71,12 +71,10 @@ def test_a_card_left_out_says_why() -> None:
     assert not isinstance(refusal, str)
 
 
-def test_a_menu_judges_a_few_programs_not_every_program_of_the_deck(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Counted work, not time: a menu's cards each stop at their first legal completion (the
-    # whole deck's programs, 1,400 and more, were judged for each plane and turn before).
-    state = WINGS.new("wings-1917", "few-programs")
+def _counting(monkeypatch: pytest.MonkeyPatch, seed: str) -> tuple[Any, Decision, list[object]]:
+    """A new Wings mission's first choice built in steps, no menu kept yet, and the list
+    every program judged from now on is appended to."""
+    state = WINGS.new("wings-1917", seed)
     decision = next(d for d in WINGS.pending(state) if d.input == "steps")
     monkeypatch.setattr(card_by_card, "_MENUS", OrderedDict())
     judged: list[object] = []
@@ -87,6 +85,15 @@ def test_a_menu_judges_a_few_programs_not_every_program_of_the_deck(
         return real(*args)
 
     monkeypatch.setattr(card_by_card, "check_program", counted)
+    return state, decision, judged
+
+
+def test_a_menu_judges_a_few_programs_not_every_program_of_the_deck(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Counted work, not time: a menu's cards each stop at their first legal completion (the
+    # whole deck's programs, 1,400 and more, were judged for each plane and turn before).
+    state, decision, judged = _counting(monkeypatch, "few-programs")
     first = WINGS.next_step(state, decision, ())
     assert first is not None and first.options
     codes = len(first.options) + len(first.excluded)
@@ -100,17 +107,7 @@ def test_a_menu_asked_again_judges_no_program(monkeypatch: pytest.MonkeyPatch) -
     # Counted work, not time: a panel asks every step's menu at each click, and a draft
     # or a Lock walks the picks through them again; the menu is kept whole, the reasons of
     # the cards left out included (each reason judged up to a deck's programs again).
-    state = WINGS.new("wings-1917", "asked-again")
-    decision = next(d for d in WINGS.pending(state) if d.input == "steps")
-    monkeypatch.setattr(card_by_card, "_MENUS", OrderedDict())
-    judged: list[object] = []
-    real = check_program
-
-    def counted(*args: Any) -> Any:
-        judged.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(card_by_card, "check_program", counted)
+    state, decision, judged = _counting(monkeypatch, "asked-again")
     first = WINGS.next_step(state, decision, ())
     assert first is not None and first.allows("CL")
     picks = ("CL",)  # a second climb is left out, and says why
