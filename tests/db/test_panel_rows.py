@@ -157,15 +157,19 @@ async def test_a_cancelled_call_leaves_its_connection_outside_any_transaction(
             cid = await tx.insert_campaign(new_campaign())
         started = asyncio.Event()
 
+        pids: list[int] = []  # the server process of the connection the call was cut on
+
         async def stuck() -> None:
             if where == "writer":
                 async with repo.transaction(cid) as tx:
                     await tx.update_campaign(cid, status="paused")
+                    pids.append(tx.raw.get_server_pid())
                     started.set()
                     await tx.raw.execute("SELECT pg_sleep(30)")
             else:
                 async with repo.read() as tx:
                     await tx.campaign(cid)
+                    pids.append(tx.raw.get_server_pid())
                     started.set()
                     await tx.raw.execute("SELECT pg_sleep(30)")
 
@@ -179,9 +183,12 @@ async def test_a_cancelled_call_leaves_its_connection_outside_any_transaction(
             assert not tx.raw.is_in_transaction()
             campaign = await tx.campaign(cid)
             assert campaign is not None and campaign.status == "setup"
+            # That connection only: other tests share the server, and theirs may be caught
+            # between two statements of a transaction at this moment.
             idle_in_transaction = await tx.raw.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND state LIKE 'idle in transaction%'"
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1"
+                " AND state LIKE 'idle in transaction%'",
+                pids[0],
             )
             assert idle_in_transaction == 0
         # the campaign's writer lock went with the rollback: another writer gets it at once
