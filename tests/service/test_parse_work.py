@@ -111,6 +111,24 @@ async def test_a_sides_kept_state_never_serves_the_public_view(env: Env) -> None
     assert shown.view == rules.view(whole, secrecy.Viewer.public().eyes)
 
 
+async def test_a_state_loaded_for_a_side_refuses_the_public_view(env: Env) -> None:
+    # The guard itself, whatever route a caller takes: a state loaded for a side's view
+    # may lack the records the public view reads, so asking it for the public view fails
+    # loudly instead of showing a view with the turn's reports missing.
+    cid, rules = await _with_history(env)
+    service_states._states._items.clear()
+    service_states._memo._items.clear()
+    async with env.svc.repo.read() as tx:
+        campaign = await tx.campaign(cid)
+        assert campaign is not None
+        row = await service_states.snapshot_row(tx, campaign.snapshot_id)
+        player = secrecy.Viewer.player(rules.side_ids[0])
+        side = await service_states.load_view_state(tx, rules, row, player)
+    service_states.view_of(rules, side, player)  # a side's own view: served
+    with pytest.raises(RuntimeError, match="records a side's state left out"):
+        service_states.view_of(rules, side, secrecy.Viewer.public())
+
+
 async def test_status_shows_the_kept_public_view_without_parsing(env: Env) -> None:
     cid, rules = await _with_history(env)
     shown = await env.svc.status(cid)
