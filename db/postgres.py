@@ -108,6 +108,7 @@ class PostgresTransaction(SqlTransaction):
     @property
     def raw(self) -> Any:
         """The driver connection inside this transaction: for ``db.transfer`` only."""
+        self._kept.clear()  # what it writes is not seen here
         return self._conn
 
     # -- the dialect and the driver
@@ -402,6 +403,8 @@ class PostgresRepository(Repository):
                 await conn.execute(f"BEGIN; {locks}")
                 tx = PostgresTransaction(conn, writable=True)
                 yield tx
+                if tx.spoiled is None:
+                    await tx.send_queued()  # the outbox rows go with what they announce
                 if tx.spoiled is not None:
                     # PostgreSQL has aborted the transaction: COMMIT would quietly roll back.
                     raise tx.spoiled
