@@ -162,13 +162,17 @@ class PostgresTransaction(SqlTransaction):
         player = row["player"]
         live = row["live"]
         snapshot = row["snapshot"]
-        return PanelRows(
-            campaign_row(row["campaign"]),
-            None if player is None else player_row(player),
-            None if live is None else round_row(live),
-            None if snapshot is None else snapshot_row(snapshot),
-            {lock["side"]: lock_row(lock) for lock in row["locks"] or ()},
-            {draft["field"]: draft["value"] for draft in row["drafts"] or ()},
+        return self._keep_panel(
+            campaign_id,
+            user_id,
+            PanelRows(
+                campaign_row(row["campaign"]),
+                None if player is None else player_row(player),
+                None if live is None else round_row(live),
+                None if snapshot is None else snapshot_row(snapshot),
+                {lock["side"]: lock_row(lock) for lock in row["locks"] or ()},
+                {draft["field"]: draft["value"] for draft in row["drafts"] or ()},
+            ),
         )
 
     async def _insert_events(self, place: EventPlace, events: Sequence[NewEvent]) -> list[int]:

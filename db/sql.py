@@ -36,6 +36,7 @@ from db.repository import (
     NewLock,
     NewOutbox,
     OutboxRow,
+    PanelRows,
     PlayerRow,
     RoundRow,
     SnapshotRow,
@@ -242,6 +243,20 @@ class SqlTransaction(Transaction):
             self._kept = {key: row for key, row in self._kept.items() if key[0] not in sql}
         return await self._run(self._spell(sql), params)
 
+    def _keep_panel(self, campaign_id: int, user_id: int, rows: PanelRows) -> PanelRows:
+        """Keep what a backend's one-statement ``panel_rows`` read, as the reads it stands
+        for would have kept it."""
+        if rows.campaign is None:
+            return rows
+        self._kept[("campaigns", campaign_id)] = rows.campaign
+        self._kept[("players", campaign_id, user_id)] = rows.player
+        self._kept[("rounds", "live", campaign_id)] = rows.live
+        if rows.live is not None:
+            self._kept[("rounds", rows.live.id)] = rows.live
+            self._kept[("snapshots", rows.live.snapshot_before_id)] = rows.snapshot
+            self._kept[("locks", rows.live.id)] = dict(rows.locks)
+        return rows
+
     async def _kept_row(self, key: tuple[Any, ...], read: Callable[[], Awaitable[T]]) -> T:
         """``read()``'s answer, read once per transaction until ``key[0]``'s table is
         written; the rows are frozen, so the same object serves every caller."""
@@ -413,6 +428,8 @@ class SqlTransaction(Transaction):
             ("players", campaign_id, "all" if include_left else "seated"),
             lambda: self._each(player_row, sql + " ORDER BY joined_at, user_id", (campaign_id,)),
         )
+        for row in roster:  # each one's row, as ``player`` would read it
+            self._kept.setdefault(("players", campaign_id, row.user_id), row)
         return list(roster)  # the caller's own list: the kept one stays as read
 
     async def upsert_player(self, row: PlayerRow) -> None:
