@@ -764,7 +764,8 @@ class SqlTransaction(Transaction):
         queued = self._queued.take()
         if not queued:
             return
-        found: dict[tuple[int | None, str, str], int] = {}  # the newest pending row of each
+        # The newest pending row of each message: its id and payload as stored.
+        found: dict[tuple[int | None, str, str], tuple[int, Any]] = {}
         for campaign_id in dict.fromkeys(q.campaign_id for q in queued):
             keys = sorted(
                 {
@@ -777,12 +778,15 @@ class SqlTransaction(Transaction):
                 continue
             whose = "campaign_id IS NULL" if campaign_id is None else "campaign_id = ?"
             rows = await self._all(
-                f"SELECT id, message_key, kind FROM outbox WHERE {whose}"
+                f"SELECT id, message_key, kind, payload FROM outbox WHERE {whose}"
                 f" AND message_key IN ({marks(keys)}) AND status = 'pending' ORDER BY id",
                 [*([] if campaign_id is None else [campaign_id]), *keys],
             )
             for row in rows:
-                found[(campaign_id, row["message_key"], row["kind"])] = int(row["id"])
+                found[(campaign_id, row["message_key"], row["kind"])] = (
+                    int(row["id"]),
+                    row["payload"],
+                )
         fresh: list[Any] = []
         for q in queued:
             payload = self._pack(dumps(dict(q.item.payload)), OUTBOX_1)
@@ -792,7 +796,12 @@ class SqlTransaction(Transaction):
                 else None
             )
             if pending is not None:
-                await self._write("UPDATE outbox SET payload = ? WHERE id = ?", (payload, pending))
+                # Packing is deterministic: the same bytes are the same payload, and a row
+                # that already says it (a round message asked again) is left as it is.
+                if pending[1] != payload:
+                    await self._write(
+                        "UPDATE outbox SET payload = ? WHERE id = ?", (payload, pending[0])
+                    )
                 continue
             item = q.item
             fresh.append(

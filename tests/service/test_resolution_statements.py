@@ -91,7 +91,7 @@ async def test_the_resolving_lock_queues_its_announcements_in_one_insert(
     # One INSERT for the new rows; one look-up of the rows they coalesce with in each
     # transaction that queues (the Lock's, the resolution's), none an item.
     assert statements.count("INSERT INTO outbox") == 1
-    lookups = "SELECT id, message_key, kind FROM outbox"
+    lookups = "SELECT id, message_key, kind, payload FROM outbox"
     assert statements.count(lookups) == statements.transactions(lookups) <= 2
     assert statements.count("SELECT id FROM outbox") == 0
 
@@ -121,3 +121,21 @@ async def test_queued_items_end_as_one_at_a_time_would(env: Env) -> None:
         ("campaign-card", {"v": 3}),
         ("report", {"n": 1}),
     ]
+
+
+async def test_a_lock_leaves_a_pending_round_message_that_already_says_it(
+    env: Env, statements: Statements
+) -> None:
+    """The round message asked again by a Lock, its pending delivery unchanged: no write."""
+    cid = await env.campaign()
+    round_id = await env.fill(cid, JAP)
+    async with env.repo.read() as tx:
+        pending = [row for row in await tx.outbox(cid) if row.message_key == f"round:{round_id}"]
+    assert [row.status for row in pending] == ["pending"]
+    statements.run.clear()
+    await env.svc.lock(cid, JAP, round_id)
+    assert statements.count("SELECT id, message_key, kind, payload FROM outbox") == 1
+    assert statements.count("UPDATE outbox") == 0
+    async with env.repo.read() as tx:
+        after = [row for row in await tx.outbox(cid) if row.message_key == f"round:{round_id}"]
+    assert after == pending
