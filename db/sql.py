@@ -603,7 +603,8 @@ class SqlTransaction(Transaction):
         )
 
     async def insert_lock(self, lock: NewLock) -> int:
-        return await self._insert_id(
+        standing = self._kept.get(("locks", lock.round_id))
+        lock_id = await self._insert_id(
             "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"
             " defaulted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -620,6 +621,25 @@ class SqlTransaction(Transaction):
                 self._flag(lock.defaulted),
             ),
         )
+        if standing is not None and lock.side not in standing:
+            # The round's locks as they now stand, kept without reading them again: the
+            # new row has the highest id, so it comes last, as the read orders them.
+            self._kept[("locks", lock.round_id)] = {
+                **standing,
+                lock.side: LockRow(
+                    lock_id,
+                    lock.round_id,
+                    lock.side,
+                    lock.canonical,
+                    lock.salt,
+                    lock.receipt,
+                    lock.locked_at,
+                    lock.by_user,
+                    lock.defaulted,
+                    None,
+                ),
+            }
+        return lock_id
 
     async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
         locks = await self._kept_row(("locks", round_id), lambda: self._standing(round_id))
