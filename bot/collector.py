@@ -13,15 +13,30 @@ So the survivors of a full collection are frozen once they are many
 object refers to is still freed by reference counting; only a *cycle* of objects frozen
 while alive, that later becomes garbage, is never collected. The collector counts the
 freezes and the frozen objects; once the frozen count has grown by ``REVIEW_GROWTH`` since
-the last review (churn that reference counting did not give back), everything is
-unfrozen and collected once, so such cycles cannot pile up for weeks.
+the last review (churn that reference counting did not give back), the frozen objects are
+reviewed, so such cycles cannot pile up for weeks.
+
+A review walks the frozen objects a slice at a time (``REVIEW_SLICE``), one slice per turn
+of the event loop. Unfreezing everything and collecting once walked every object the
+process holds in one pause: 86,000 from start-up alone, 48 ms of CPU, and 365 ms at the
+end of ``bench/capacity.py`` over 1,000 campaigns (issue 29). Python 3.11 can only unfreeze
+everything at once, so a slice is moved out of the frozen objects one object at a time with
+the interpreter's own ``PyObject_GC_UnTrack``/``PyObject_GC_Track`` (which is what
+unfreezing does to each object), then the youngest generation is collected and the slice's
+survivors frozen again. A cycle is found when all of its objects are in the same
+collection: a slice takes, with its objects, every frozen object they reach (a cycle
+through one of them is reached from it), so a cycle that became garbage is collected by
+the first slice that holds any of its objects.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
+import types
+from collections.abc import Iterable
 from typing import Any
 
 log = logging.getLogger("sortie.collector")
@@ -43,6 +58,66 @@ THRESHOLDS = (700, 5, 0)
 # bench/players.py found 144 unreachable objects among 200,000 frozen: a review every
 # 20 million bounds what frozen cycles hold to a few megabytes.
 REVIEW_GROWTH = 20_000_000
+# Frozen objects one step of a review takes out, before it adds what they reach. A step
+# also lists every frozen object to find where its slice starts (15 to 20 ms for 500,000
+# on the 2-core machine; 160,000 are frozen at the end of bench/capacity.py); following,
+# moving and collecting 12,000 objects about as much again.
+REVIEW_SLICE = 6_000
+# What a slice may add to its own objects, following what they refer to: the frozen data of
+# start-up (a module's rules, every game's scenarios) is reached by everything and is not
+# what becomes garbage, so a slice stops short of walking it all.
+REACH_MOST = 6_000
+# A review's steps, apart: the event loop serves players between two.
+STEP_GAP = 0.05
+
+# Never followed from a slice: the definitions start-up made, which live as long as the
+# process and through which everything reaches everything.
+_STOP = (type, types.ModuleType, types.FunctionType, types.CodeType, types.BuiltinFunctionType)
+
+
+def _gc_api(name: str) -> Any:
+    function = getattr(ctypes.pythonapi, name)
+    function.argtypes = [ctypes.py_object]
+    function.restype = None
+    return function
+
+
+_untrack = _gc_api("PyObject_GC_UnTrack")
+_track = _gc_api("PyObject_GC_Track")
+
+
+def _thaw(objects: Iterable[object]) -> int:
+    """Move tracked objects, frozen or not, into the youngest generation (what
+    ``gc.unfreeze`` does, for these objects alone). Objects moved. The caller has the
+    collector disabled, so no collection untracks one between the check and the move."""
+    moved = 0
+    for item in objects:
+        if gc.is_tracked(item):
+            _untrack(item)
+            _track(item)
+            moved += 1
+    return moved
+
+
+def _with_reach(front: list[object]) -> list[object]:
+    """The slice's objects and the tracked objects they reach, up to ``REACH_MOST`` more."""
+    seen = {id(item) for item in front}
+    taken = list(front)
+    edge = front
+    added = 0
+    while edge and added < REACH_MOST:
+        nearer: list[object] = []
+        for item in gc.get_referents(*edge):
+            if not gc.is_tracked(item) or id(item) in seen or isinstance(item, _STOP):
+                continue
+            seen.add(id(item))
+            nearer.append(item)
+            added += 1
+            if added >= REACH_MOST:
+                break
+        taken.extend(nearer)
+        edge = nearer
+    return taken
 
 
 class Collector:
@@ -55,6 +130,8 @@ class Collector:
         self._since_review = 0
         self._due = False
         self._scheduled = False
+        self._todo = 0  # frozen objects a review in progress has still to take
+        self._found = 0  # unreachable objects it has found so far
         self.thresholds: tuple[int, ...] = gc.get_threshold()  # as they were before
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -87,20 +164,72 @@ class Collector:
         except RuntimeError:
             return
         self._scheduled = True
-        loop.call_soon(self.review)
+        loop.call_soon(self._start)
 
     def review(self) -> int:
-        """Unfreeze and collect everything once (one long pause per ``REVIEW_GROWTH``
-        objects frozen): what a frozen cycle left as garbage is freed. Unreachable objects
-        found."""
-        self._due = self._scheduled = False
+        """Review every frozen object now, step after step with no gap between them (for
+        benchmarks and tests; the bot's reviews take one step per turn of its event loop).
+        Unreachable objects found."""
+        self._begin()
+        while self._todo > 0:
+            self.step()
+        return self._found
+
+    def _begin(self) -> None:
+        self._due = False
         self._since_review = 0
-        gc.unfreeze()
-        found = gc.collect()
-        gc.freeze()
-        self.reviews += 1
-        log.info("collector review: %d unreachable objects freed", found)
-        return found
+        self._todo = gc.get_freeze_count()
+        self._found = 0
+
+    def _start(self) -> None:
+        self._begin()
+        self._next_step()
+
+    def _next_step(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._scheduled = False  # the next full collection on the loop's thread
+            self._due = True  # takes it up again
+            return
+        loop.call_later(STEP_GAP, self._step_then_next)
+
+    def _step_then_next(self) -> None:
+        self.step()
+        if self._todo > 0:
+            self._next_step()
+        else:
+            self._scheduled = False
+
+    def step(self) -> int:
+        """One slice of a review: the ``REVIEW_SLICE`` frozen objects frozen longest ago
+        (the slices before went back behind the newest when they were frozen again), with
+        what they reach, moved out, collected, the survivors frozen. Objects walked."""
+        enabled = gc.isenabled()
+        gc.disable()  # no collection between listing the slice and moving it
+        try:
+            older = len(gc.get_objects(generation=2))
+            # Freezing again below puts the young generations' objects and the oldest's own
+            # in front of the frozen ones: this review takes them too.
+            self._todo += older + sum(len(gc.get_objects(generation=g)) for g in (0, 1))
+            gc.unfreeze()  # the frozen objects go behind the oldest generation's own...
+            front = gc.get_objects(generation=2)[older : older + REVIEW_SLICE]
+            gc.freeze()  # ...and come back in the same order, in one move each way
+            taken = _with_reach(front)
+            self._todo -= len(front)
+            del front
+            walked = _thaw(taken)
+            del taken
+            found = gc.collect(0)
+            gc.freeze()
+        finally:
+            if enabled:
+                gc.enable()
+        self._found += found
+        if self._todo <= 0:
+            self.reviews += 1
+            log.info("collector review: %d unreachable objects freed", self._found)
+        return walked
 
 
 _installed: Collector | None = None
