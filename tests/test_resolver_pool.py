@@ -183,7 +183,7 @@ def test_a_worker_gives_its_heap_back_once_idle_not_between_rounds_of_a_burst(
     monkeypatch.setattr(resolver, "trims", 0, raising=False)
     monkeypatch.setattr(resolver.signal, "signal", lambda *_: None)  # served in a thread
     registry = Registry()
-    plugin, job, _ = next(_rounds(registry))
+    _, job, _ = next(_rounds(registry))
     monkeypatch.setattr(resolver.preload, "registry", lambda: registry)
     here, there = multiprocessing.Pipe()
     serving = threading.Thread(target=resolver._serve, args=(there,), daemon=True)
