@@ -361,10 +361,13 @@ def report_gc(pauses: GcPauses, loaded: list[str], cpu: float) -> None:
     steps: list[tuple[float, float]] = []  # (wall, CPU) of each step of the review, in ms
     if tuned is not None:
         # As the bot runs a review, one step per turn of its event loop: each step is a pause.
-        tuned._begin()
-        while tuned._todo > 0:
+        more = True
+        while more:
             began, began_cpu = time.perf_counter(), time.thread_time()
-            tuned.step()
+            if steps:
+                more = tuned.step()
+            else:
+                tuned._begin()  # listing the frozen objects: a pause of its own
             steps.append(
                 ((time.perf_counter() - began) * 1000, (time.thread_time() - began_cpu) * 1000)
             )
@@ -380,8 +383,9 @@ def report_gc(pauses: GcPauses, loaded: list[str], cpu: float) -> None:
         f"({pauses.cpu / cpu * 100:.1f} % of this process's over the run); "
         f"{tuned.freezes if tuned else 0} freezes ({tuned.frozen if tuned else 0} objects "
         f"summed; a review is due past {collector.REVIEW_GROWTH}). A review now ({frozen} "
-        f"objects frozen): {len(steps)} steps, {sum(cpu for _, cpu in steps):.0f} ms CPU in "
-        f"all, the longest {max(wall for wall, _ in steps):.0f} ms wall, "
+        f"objects frozen): listed in {steps[0][1]:.0f} ms CPU, then {len(steps) - 1} steps, "
+        f"{sum(cpu for _, cpu in steps):.0f} ms CPU in all; the longest pause "
+        f"{max(wall for wall, _ in steps):.0f} ms wall, "
         f"{max(cpu for _, cpu in steps):.0f} ms CPU (target <= 50); {found} unreachable found"
     )
     # What the review was before it took slices, on the same objects: one pause.

@@ -16,17 +16,16 @@ freezes and the frozen objects; once the frozen count has grown by ``REVIEW_GROW
 the last review (churn that reference counting did not give back), the frozen objects are
 reviewed, so such cycles cannot pile up for weeks.
 
-A review walks the frozen objects a slice at a time (``REVIEW_SLICE``), one slice per turn
-of the event loop. Unfreezing everything and collecting once walked every object the
-process holds in one pause: 86,000 from start-up alone, 48 ms of CPU, and 365 ms at the
-end of ``bench/capacity.py`` over 1,000 campaigns (issue 29). Python 3.11 can only unfreeze
-everything at once, so a slice is moved out of the frozen objects one object at a time with
-the interpreter's own ``PyObject_GC_UnTrack``/``PyObject_GC_Track`` (which is what
-unfreezing does to each object), then the youngest generation is collected and the slice's
-survivors frozen again. A cycle is found when all of its objects are in the same
-collection: a slice takes, with its objects, every frozen object they reach (a cycle
-through one of them is reached from it), so a cycle that became garbage is collected by
-the first slice that holds any of its objects.
+A review lists the frozen objects once, then walks them a slice at a time
+(``REVIEW_SLICE``), one slice per turn of the event loop. Unfreezing everything and
+collecting once walked every object the process holds in one pause: 86,000 from start-up
+alone, 48 ms of CPU, and 365 ms at the end of ``bench/capacity.py`` over 1,000 campaigns
+(issue 29). Python 3.11 can only unfreeze everything at once, so a slice is moved out of
+the frozen objects one object at a time with the interpreter's own
+``PyObject_GC_UnTrack``/``PyObject_GC_Track`` (what unfreezing does to each object), then
+the youngest generation is collected and the slice's survivors frozen again. A cycle is
+found when all of its objects are in the same collection: a slice takes, with its
+objects, every frozen object they reach (a cycle through one of them is reached from it).
 """
 
 from __future__ import annotations
@@ -58,15 +57,14 @@ THRESHOLDS = (700, 5, 0)
 # bench/players.py found 144 unreachable objects among 200,000 frozen: a review every
 # 20 million bounds what frozen cycles hold to a few megabytes.
 REVIEW_GROWTH = 20_000_000
-# Frozen objects one step of a review takes out, before it adds what they reach. A step
-# also lists every frozen object to find where its slice starts (15 to 20 ms for 500,000
-# on the 2-core machine; 160,000 are frozen at the end of bench/capacity.py); following,
-# moving and collecting 12,000 objects about as much again.
-REVIEW_SLICE = 6_000
+# Frozen objects one step of a review takes out, before it adds what they reach: following,
+# moving and collecting 12,000 objects took 15 to 35 ms of CPU (8,000: 10 to 20) at the end of
+# bench/capacity.py over 1,000 campaigns on the loaded 2-core machine.
+REVIEW_SLICE = 4_000
 # What a slice may add to its own objects, following what they refer to: the frozen data of
 # start-up (a module's rules, every game's scenarios) is reached by everything and is not
 # what becomes garbage, so a slice stops short of walking it all.
-REACH_MOST = 6_000
+REACH_MOST = 4_000
 # A review's steps, apart: the event loop serves players between two.
 STEP_GAP = 0.05
 
@@ -130,8 +128,10 @@ class Collector:
         self._since_review = 0
         self._due = False
         self._scheduled = False
-        self._todo = 0  # frozen objects a review in progress has still to take
+        self._pending: list[Any] = []  # a review's frozen objects, oldest first
+        self._at = 0  # where its next step starts in them
         self._found = 0  # unreachable objects it has found so far
+        self.walked = 0  # objects its last step moved out and collected
         self.thresholds: tuple[int, ...] = gc.get_threshold()  # as they were before
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -171,15 +171,27 @@ class Collector:
         benchmarks and tests; the bot's reviews take one step per turn of its event loop).
         Unreachable objects found."""
         self._begin()
-        while self._todo > 0:
-            self.step()
+        while self.step():
+            pass
         return self._found
 
     def _begin(self) -> None:
+        """List the frozen objects, oldest first: the review's order (one pause of its own,
+        about 30 ms for 200,000 frozen objects on the loaded 2-core machine)."""
         self._due = False
         self._since_review = 0
-        self._todo = gc.get_freeze_count()
         self._found = 0
+        enabled = gc.isenabled()
+        gc.disable()  # the frozen objects out for the length of a listing only
+        try:
+            older = len(gc.get_objects(generation=2))
+            gc.unfreeze()  # behind the oldest generation's own objects...
+            self._pending = gc.get_objects(generation=2)[older:]
+            gc.freeze()  # ...and back, in one move each way
+        finally:
+            if enabled:
+                gc.enable()
+        self._at = 0
 
     def _start(self) -> None:
         self._begin()
@@ -191,45 +203,48 @@ class Collector:
         except RuntimeError:
             self._scheduled = False  # the next full collection on the loop's thread
             self._due = True  # takes it up again
+            self._pending = []
             return
         loop.call_later(STEP_GAP, self._step_then_next)
 
     def _step_then_next(self) -> None:
-        self.step()
-        if self._todo > 0:
+        if self.step():
             self._next_step()
         else:
             self._scheduled = False
 
-    def step(self) -> int:
-        """One slice of a review: the ``REVIEW_SLICE`` frozen objects frozen longest ago
-        (the slices before went back behind the newest when they were frozen again), with
-        what they reach, moved out, collected, the survivors frozen. Objects walked."""
-        enabled = gc.isenabled()
-        gc.disable()  # no collection between listing the slice and moving it
-        try:
-            older = len(gc.get_objects(generation=2))
-            # Freezing again below puts the young generations' objects and the oldest's own
-            # in front of the frozen ones: this review takes them too.
-            self._todo += older + sum(len(gc.get_objects(generation=g)) for g in (0, 1))
-            gc.unfreeze()  # the frozen objects go behind the oldest generation's own...
-            front = gc.get_objects(generation=2)[older : older + REVIEW_SLICE]
-            gc.freeze()  # ...and come back in the same order, in one move each way
-            taken = _with_reach(front)
-            self._todo -= len(front)
-            del front
-            walked = _thaw(taken)
-            del taken
-            found = gc.collect(0)
-            gc.freeze()
-        finally:
-            if enabled:
-                gc.enable()
-        self._found += found
-        if self._todo <= 0:
-            self.reviews += 1
-            log.info("collector review: %d unreachable objects freed", self._found)
-        return walked
+    def step(self) -> bool:
+        """One slice of a review: the next ``REVIEW_SLICE`` objects of the list, with what
+        they reach, moved out of the frozen ones, collected, the survivors frozen again.
+        Whether there is more to review.
+
+        The list holds every object not yet reviewed, so a cycle through objects of later
+        slices is not found garbage yet (the list refers to it); it is once its last
+        object's slice comes, the objects of the slices before dropped from the list."""
+        pending, at = self._pending, self._at
+        front = pending[at : at + REVIEW_SLICE]
+        pending[at : at + REVIEW_SLICE] = [None] * len(front)
+        self._at = at + len(front)
+        self.walked = 0
+        if front:
+            enabled = gc.isenabled()
+            gc.disable()  # no collection between taking the slice and moving it
+            try:
+                taken = _with_reach(front)
+                del front
+                self.walked = _thaw(taken)
+                del taken
+                self._found += gc.collect(0)
+                gc.freeze()
+            finally:
+                if enabled:
+                    gc.enable()
+        if self._at < len(pending):
+            return True
+        self._pending = []
+        self.reviews += 1
+        log.info("collector review: %d unreachable objects freed", self._found)
+        return False
 
 
 _installed: Collector | None = None
