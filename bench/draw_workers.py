@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import machine, median, processes_cpu
+from bench.common import machine, processes_cpu
 from bot import drawing, preload, secrecy
 from engine.rng import Rng
 from tests.golden_rulesets import load
@@ -147,7 +148,7 @@ async def run(args: argparse.Namespace) -> None:
                 ("floor", floor),
                 ("length", out["length"]),
                 ("click", out["click"]),
-                ("lag p50", median(out["lags"])),
+                ("lag p50", statistics.median(out["lags"])),
                 ("lag p99", _nearest(out["lags"], 0.99)),
                 ("lag max", max(out["lags"])),
                 ("cpu per picture", cpu * 1000 / (len(chosen) * pictures_per_round + 1)),
@@ -160,12 +161,12 @@ async def run(args: argparse.Namespace) -> None:
     names = list(next(iter(figures.values())))
     print("  " + " | ".join(["workers", *names]))
     for workers, got in figures.items():
-        cells = [f"{median(got[name]):.1f}" for name in names]
+        cells = [f"{statistics.median(got[name]):.1f}" for name in names]
         print("  " + " | ".join([str(workers), *cells]))
     if len(settings) == 2:
         one, two = (figures[n] for n in settings)
         for name in ("length", "click", "lag p99"):
-            ratio = median(two[name]) / median(one[name])
+            ratio = statistics.median(two[name]) / statistics.median(one[name])
             print(f"  {name}: {settings[1]} processes / {settings[0]}: x{ratio:.2f}")
 
 
