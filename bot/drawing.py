@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import logging
 import os
 import signal
@@ -40,7 +42,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot import preload, secrecy
-from bot.processes import count_set, fork_context, hangup_blocked, heap_trimmer
+from bot.processes import count_set, fork_context, hangup_blocked
 from bot.rulesets import Plugin
 
 log = logging.getLogger(__name__)
@@ -107,7 +109,18 @@ def _after_action_of(
     return png
 
 
-_trim_heap = heap_trimmer()
+def _heap_trimmer() -> Callable[[], Any] | None:
+    """glibc's ``malloc_trim(0)`` (free heap pages back to the system), None elsewhere."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return lambda: trim(0)
+
+
+_trim_heap = _heap_trimmer()
 
 
 def _busy() -> None:

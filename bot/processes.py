@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import multiprocessing
 import multiprocessing.context
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from multiprocessing import forkserver
-from typing import Any
 
 
 @contextlib.contextmanager
@@ -39,17 +36,6 @@ def count_set(variable: str) -> int | None:
         return int(os.environ[variable])
     except (KeyError, ValueError):
         return None
-
-
-def heap_trimmer() -> Callable[[], Any] | None:
-    """glibc's ``malloc_trim(0)`` (free heap pages back to the system), None elsewhere."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    return lambda: trim(0)
 
 
 _server_lock = threading.Lock()

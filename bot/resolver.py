@@ -37,7 +37,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from bot import preload
-from bot.processes import count_set, fork_context, hangup_blocked, heap_trimmer
+from bot.processes import count_set, fork_context, hangup_blocked
 from bot.rulesets import Plugin
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
@@ -170,26 +170,12 @@ def timeout() -> float:
     return seconds if seconds > 0 else 60.0
 
 
-# Seconds a worker waits for its next job before giving its heap back. A round parses
-# its snapshot, resolves and dumps the new state: the C allocator kept what that freed for
-# the next round, so an idle worker rested at its busiest size, 10 MiB of its own after
-# start-up and 25 MiB after rounds of 1,000 campaigns (``bench/memory.py``). Rounds come
-# in bursts (a shared deadline): trimmed only once the burst is over.
-TRIM_AFTER = 0.25
-_trim_heap = heap_trimmer()
-trims = 0  # in a worker: how many times it gave its heap back
-
-
 def _serve(conn: Connection) -> None:
     """A worker's life: answer jobs until the bot closes the pipe."""
-    global trims
     # Ctrl-C reaches the whole process group: the bot stops on it and stops its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
-            if _trim_heap is not None and not conn.poll(TRIM_AFTER):
-                _trim_heap()  # idle: no job within TRIM_AFTER of the last answer
-                trims += 1
             job = conn.recv()
         except (EOFError, OSError):
             return

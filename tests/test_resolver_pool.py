@@ -13,8 +13,6 @@ raised here as it would be in a thread.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -170,34 +168,3 @@ def test_rounds_resolve_in_threads_when_no_worker_can_start(
     outcome = asyncio.run(resolver.resolve(plugin, job))
     assert outcome is not None and outcome == resolver.play(plugin, job)
     assert not resolver.in_workers(plugin)  # from now on, in threads
-
-
-def test_a_worker_gives_its_heap_back_once_idle_not_between_rounds_of_a_burst(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # A resolving worker rested at its busiest size: 10 MiB of its own after start-up, 25
-    # after rounds of 1,000 campaigns (bench/memory.py), what the C allocator kept.
-    trimmed = threading.Semaphore(0)
-    monkeypatch.setattr(resolver, "_trim_heap", trimmed.release, raising=False)
-    monkeypatch.setattr(resolver, "TRIM_AFTER", 0.05, raising=False)
-    monkeypatch.setattr(resolver, "trims", 0, raising=False)
-    monkeypatch.setattr(resolver.signal, "signal", lambda *_: None)  # served in a thread
-    registry = Registry()
-    _, job, _ = next(_rounds(registry))
-    monkeypatch.setattr(resolver.preload, "registry", lambda: registry)
-    here, there = multiprocessing.Pipe()
-    serving = threading.Thread(target=resolver._serve, args=(there,), daemon=True)
-    serving.start()
-    assert trimmed.acquire(timeout=30)  # idle from the start: nothing kept yet
-    # A burst: each job sent before the last answer is read, so none waits TRIM_AFTER.
-    here.send(job)
-    for _ in range(3):
-        here.send(job)
-        assert here.recv()[0] == "ok"
-    assert resolver.trims == 1
-    assert here.recv()[0] == "ok"
-    assert trimmed.acquire(timeout=30)  # the burst over: trimmed once
-    assert resolver.trims == 2
-    here.close()
-    serving.join(timeout=30)
-    assert not serving.is_alive()
