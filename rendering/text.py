@@ -74,6 +74,16 @@ def level_name(name: str, locale: str) -> str:
     return tr_or(f"level.{slug(name)}", locale, name)
 
 
+def track_level_name(name: str, boxes: int, locale: str) -> str:
+    """A track's level as told beside its count of ticked boxes. The data names the span
+    below the first threshold "Untouched"; with boxes already ticked that word would
+    contradict the count next to it ("Untouched · 3/15"), so it then reads as damage that
+    has no effect yet."""
+    if boxes > 0 and slug(name) == "untouched":
+        return tr("level.no_effect_yet", locale)
+    return level_name(name, locale)
+
+
 def place_label(key: str, locale: str, default: str | None = None) -> str:
     return tr_or(f"place.{slug(key)}", locale, default if default is not None else key)
 

@@ -151,6 +151,11 @@ async def test_a_raw_connection_leaves_no_setting_or_session_lock(pg_url: str) -
 async def test_a_cancelled_call_leaves_its_connection_outside_any_transaction(
     pg_url: str, where: str
 ) -> None:
+    """What a player could meet after a call cut mid-statement: the same pooled connection
+    handed to the next call inside a half-done transaction, the cut write kept, or the
+    campaign's writer lock still held. This checks that outcome, not who prevents it: the
+    writer's own ROLLBACK on cancel and asyncpg's ROLLBACK when the pool takes a connection
+    back both do, so taking out either one alone leaves this test green."""
     repo = await PostgresRepository.open(pg_url, pool_size=1)
     try:
         async with repo.transaction() as tx:

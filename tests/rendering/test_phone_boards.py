@@ -18,7 +18,7 @@ from engine.zero.types import Side
 from rendering.rulesets.carrier.panel import render_order_panel
 from rendering.rulesets.carrier.status import render_status_board
 from rendering.rulesets.carrier.track import arrange, clashes, level_labels
-from rendering.text import level_name
+from rendering.text import level_name, track_level_name
 from tests.rendering.fixtures import (
     CARRIER_LEVELS,
     INVASION_LEVELS,
@@ -84,7 +84,8 @@ def test_no_word_on_a_board_is_cut_and_each_track_names_its_level_and_the_next()
         assert not cut, (name, cut)
         locale = name.rsplit("-", 1)[1]
         for track in view.tracks:
-            assert level_name(track.level, locale) in texts, (name, track.place)
+            shown = track_level_name(track.level, track.boxes, locale)
+            assert shown in texts, (name, track.place)
             later = [level for level in track.levels if level.min_boxes > track.effective]
             if later and later[0].min_boxes <= track.max_boxes:
                 following = level_name(min(later, key=lambda lv: lv.min_boxes).name, locale)
@@ -188,3 +189,29 @@ def test_the_levels_the_board_does_not_draw_are_told_in_the_status_text() -> Non
     assert (
         airfield == "-# Levels: Damaged at 5 · Heavy at 10 · Crippled at 15 · Out of Action at 20"
     )
+
+
+def test_a_track_with_boxes_ticked_below_its_first_level_is_not_called_untouched() -> None:
+    """Port Moresby with 3 of 15 boxes ticked, first level at 5: "Untouched" beside "3/15"
+    read as a contradiction on the after-action; the span keeps its name only at 0 boxes."""
+    from engine.zero.loader import default_catalog
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    presenter = CarrierPresenter(default_catalog())
+    view = coral_status()
+    english = presenter.status_lines(view, "en")
+    assert "Port Moresby: 3/15 boxes, No effect yet" in english
+    assert not any("Untouched" in line for line in english)
+    french = presenter.status_lines(view, "fr")
+    assert "Port Moresby\u00a0: 3/15 cases, Pas encore d'effet" in french
+    fresh = view.model_copy(
+        update={
+            "tracks": tuple(
+                track.model_copy(update={"boxes": 0, "effective": 0})
+                if track.place == "port-moresby"
+                else track
+                for track in view.tracks
+            )
+        }
+    )
+    assert "Port Moresby: 0/15 boxes, Untouched" in presenter.status_lines(fresh, "en")

@@ -25,11 +25,11 @@ from rendering.rulesets.carrier.track import level_ladder
 from rendering.text import (
     doctrine_name,
     flight_ops_text,
-    level_name,
     place_label,
     place_name,
     scenario_name,
     tactic_name,
+    track_level_name,
 )
 from rendering.zero.log_words import ZeroLogWords
 from rendering.zero.reveal import RevealSide, render_reveal
@@ -251,7 +251,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
             fleet=place_name(fleet.place, fleet.name, locale),
             boxes=fleet.boxes,
             max=fleet.max_boxes,
-            level=level_name(fleet.level, locale),
+            level=track_level_name(fleet.level, fleet.boxes, locale),
             vp=own.vp,
             resources=len(own.resources_available),
         )
@@ -275,7 +275,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
                     place=place_name(track.place, track.name, locale),
                     boxes=track.boxes,
                     max=track.max_boxes,
-                    level=level_name(track.level, locale),
+                    level=track_level_name(track.level, track.boxes, locale),
                 )
             )
         return lines
@@ -305,7 +305,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
                     name=place_name(track.place, track.name, locale),
                     boxes=track.boxes,
                     max=track.max_boxes,
-                    level=level_name(track.level, locale),
+                    level=track_level_name(track.level, track.boxes, locale),
                 )
             )
             ladder = level_ladder(track, locale)

@@ -20,7 +20,14 @@ from engine.rulesets.carrier.view import View
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side
 from rendering import style
-from rendering.text import level_name, place_label, place_name, scenario_name, side_name, tr
+from rendering.text import (
+    place_label,
+    place_name,
+    scenario_name,
+    side_name,
+    tr,
+    track_level_name,
+)
 from rendering.zero import mobile
 from rendering.zero.mobile import BODY, INNER, MARGIN, SECTION, TEXT, WIDTH
 
@@ -336,7 +343,7 @@ def after_action_image(view: View, *, place_names: Mapping[str, str], locale: st
         style.draw_marker(draw, (MARGIN + 11, middle), 20, track.side)
         name = place_names.get(track.place) or place_name(track.place, track.name, locale)
         ticked = min(track.boxes, track.max_boxes)
-        state = f"{level_name(track.level, locale)} · {ticked}/{track.max_boxes}"
+        state = f"{track_level_name(track.level, ticked, locale)} · {ticked}/{track.max_boxes}"
         state_width = style.draw_text(
             draw, (WIDTH - MARGIN, middle), state, style.font(TEXT), style.MUTED, "rm", INNER // 2
         )

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.rulesets.carrier.view import LevelView, TrackView
 from rendering import style
-from rendering.text import level_name, place_name, side_plural, tr
+from rendering.text import level_name, place_name, side_plural, tr, track_level_name
 
 BOX_HEIGHT = 32
 ROW_HEIGHT = 32
@@ -233,7 +233,7 @@ def _penalty_line(
     bold = style.font(LABEL_SIZE, "bold")
     parts = _level_parts(track, levels, locale)
     if named:
-        parts[0] = (level_name(track.level, locale), parts[0][1])
+        parts[0] = (track_level_name(track.level, track.boxes, locale), parts[0][1])
     x = x0
     centre = y + ROW_HEIGHT // 2
     for n, (words, effects) in enumerate(parts):
