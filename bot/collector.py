@@ -57,14 +57,14 @@ THRESHOLDS = (700, 5, 0)
 # bench/players.py found 144 unreachable objects among 200,000 frozen: a review every
 # 20 million bounds what frozen cycles hold to a few megabytes.
 REVIEW_GROWTH = 20_000_000
-# Frozen objects one step of a review takes out, before it adds what they reach: following,
-# moving and collecting 12,000 objects took 15 to 35 ms of CPU (8,000: 10 to 20) at the end of
-# bench/capacity.py over 1,000 campaigns on the loaded 2-core machine.
-REVIEW_SLICE = 4_000
+# Frozen objects one step of a review takes out, before it adds what they reach. At the end
+# of bench/capacity.py over 1,000 campaigns (241,000 frozen, load 6 on the 2-core machine),
+# steps of 4,000 and 4,000 more reached took up to 40 ms of CPU; 3,000 leave room under 50.
+REVIEW_SLICE = 3_000
 # What a slice may add to its own objects, following what they refer to: the frozen data of
 # start-up (a module's rules, every game's scenarios) is reached by everything and is not
 # what becomes garbage, so a slice stops short of walking it all.
-REACH_MOST = 4_000
+REACH_MOST = 3_000
 # A review's steps, apart: the event loop serves players between two.
 STEP_GAP = 0.05
 
