@@ -215,7 +215,7 @@ class Collector:
 
     def step(self) -> bool:
         """One slice of a review: the next ``REVIEW_SLICE`` objects of the list, with what
-        they reach, moved out of the frozen ones, collected, the survivors frozen again.
+        they reach, moved out of the frozen ones and collected, the survivors frozen again.
         Whether there is more to review.
 
         The list holds every object not yet reviewed, so a cycle through objects of later
@@ -234,8 +234,11 @@ class Collector:
                 del front
                 self.walked = _thaw(taken)
                 del taken
-                self._found += gc.collect(0)
-                gc.freeze()
+                # A full collection as any other: the oldest generation's own objects and
+                # the young ones with the slice, whose survivors are frozen (``__call__``)
+                # as any full collection's; the young generations' objects are not frozen
+                # before they have survived one.
+                self._found += gc.collect()
             finally:
                 if enabled:
                     gc.enable()
