@@ -169,3 +169,58 @@ def test_a_review_walks_the_frozen_objects_a_slice_at_a_time_and_frees_their_cyc
     assert out["most"] <= 2 * 1_000 + collector.FREEZE_FROM + 1_000, out
     assert out["found"] >= 50 * 3, out  # every cycle, the far ones too
     assert out["left"] == 0, out
+
+
+ON_THE_LOOP = textwrap.dedent(
+    """
+    import asyncio, gc, json
+    from bot import collector
+
+    collector.REVIEW_SLICE = collector.REACH_MOST = 1_000
+    collector.STEP_GAP = 0
+    collector.REVIEW_GROWTH = 10**9  # none due while the objects are made
+
+    class Node:
+        def __init__(self, peer=None):
+            self.peer = peer
+
+    async def main():
+        tuned = collector.install()
+        steps = []
+        step = tuned.step
+
+        def counted():
+            more = step()
+            steps.append(tuned.walked)
+            return more
+
+        tuned.step = counted
+        first = Node()
+        first.peer = Node(first)
+        kept = [Node() for _ in range(30_000)]
+        gc.collect()  # frozen, the cycle with them
+        del first
+        collector.REVIEW_GROWTH = 1_000
+        kept.append([Node() for _ in range(collector.FREEZE_FROM)])
+        gc.collect()  # more survivors frozen: past the growth, a review is due
+        for _ in range(200):  # the players' turns of the loop, the review's steps between
+            await asyncio.sleep(0)
+            if tuned.reviews:
+                break
+        return {"reviews": tuned.reviews, "steps": len(steps), "most": max(steps),
+                "found": tuned._found, "kept": len(kept)}
+
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+
+
+def test_a_due_review_runs_on_the_event_loop_a_step_per_turn() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", ON_THE_LOOP], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["reviews"] == 1, out
+    assert out["steps"] >= 30, out  # 30,000 frozen objects, 1,000 a step
+    assert out["most"] <= 2_000, out
+    assert out["found"] >= 2, out  # the frozen cycle dropped before it
