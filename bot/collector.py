@@ -53,7 +53,7 @@ FREEZE_FROM = 2_000
 # oldest generation between full collections, a pause of 53 to 96 ms on a quiet machine;
 # these thresholds, 6,000 to 10,000 (issue 29).
 THRESHOLDS = (700, 5, 0)
-# Objects frozen (summed over the freezes) that trigger a review (unfreeze, collect).
+# Objects frozen (summed over the freezes) that make a review due.
 # bench/players.py found 144 unreachable objects among 200,000 frozen: a review every
 # 20 million bounds what frozen cycles hold to a few megabytes.
 REVIEW_GROWTH = 20_000_000
@@ -63,7 +63,9 @@ REVIEW_GROWTH = 20_000_000
 REVIEW_SLICE = 3_000
 # What a slice may add to its own objects, following what they refer to: the frozen data of
 # start-up (a module's rules, every game's scenarios) is reached by everything and is not
-# what becomes garbage, so a slice stops short of walking it all.
+# what becomes garbage, so a slice stops short of walking it all. A garbage cycle of more
+# tracked objects than this, none of them within reach of all the others, would be missed
+# (a parsed state is a tree of models: its cycles, if any, are small).
 REACH_MOST = 3_000
 # A review's steps, apart: the event loop serves players between two.
 STEP_GAP = 0.05
