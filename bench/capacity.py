@@ -55,6 +55,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # Service work only: no picture drawn ahead of a round (``bot.drawing``), whose worker
@@ -69,6 +70,7 @@ from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
 from bot import collector, resolver, service_states
 from bot.runtime import freeze_start_up
+from db.sql import SqlTransaction
 
 P99_TARGET_MS = 50.0
 MIN_CALLS = 300  # per rate: a p99 from at least 300 samples
@@ -129,6 +131,17 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     cold()
     cpu: dict[str, list[float]] = {}
     elsewhere = 0.0  # the resolving processes' CPU (``bot.resolver``), over every call
+    # SQL statements by kind of call (load-independent, unlike CPU): every statement of
+    # both backends goes through ``SqlTransaction._all``.
+    statements: dict[str, int] = {}
+    run_one = SqlTransaction._all
+    counted = [0]
+
+    async def counting(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
+        counted[0] += 1
+        return await run_one(self, sql, params)
+
+    SqlTransaction._all = counting  # type: ignore[method-assign]
     async with _open(folder, "serial.db", len(template)) as (_, svc):
         actors = _copies(template)
         rng = random.Random(7)
@@ -137,9 +150,11 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
             profile.enable()
         for _ in range(calls):
             actor = rng.choice(actors)
+            counted[0] = 0
             start, resolving = time.process_time(), resolver_cpu()
             kind = await actor.step(svc)
             await svc.settle()  # the follow-up work a resolution starts, counted with it
+            statements[kind] = statements.get(kind, 0) + counted[0]
             elsewhere += resolver_cpu() - resolving
             cpu.setdefault(kind, []).append(time.process_time() - start)
             cpu.setdefault(f"{kind}@{PLAY_OF.get(actor.campaign_id, '?')}", []).append(
@@ -148,6 +163,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
         if profile is not None:
             profile.disable()
             pstats.Stats(profile).sort_stats(PROFILE).print_stats(50)
+    SqlTransaction._all = run_one  # type: ignore[method-assign]
     (Path(folder) / "serial.db").unlink()
     every = [x for k, v in cpu.items() if "@" not in k for x in v]
     mean = sum(every) / len(every)
@@ -160,6 +176,10 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
         f" mean {mean * 1000:.2f} ms, so one core serves at most {1 / mean:.0f} calls/s of this"
         f" mix (load {os.getloadavg()[0]:.1f})"
     )
+    per_call = ", ".join(
+        f"{kind} {n / len(cpu[kind]):.1f}" for kind, n in sorted(statements.items())
+    )
+    print(f"serial: SQL statements per call, the follow-up work included: {per_call}")
     resolutions = len(cpu.get("resolve", []))
     if resolver.workers() and resolutions:
         share = elsewhere / len(every)
@@ -259,7 +279,8 @@ async def rates_apart(
         for workers in settings:
             runs = p99s.get((workers, rate), [])
             shown = " ".join(f"{p:.0f}" for p in runs)
-            cells.append(f"{workers} worker(s): {shown} ({median(runs):.0f})")
+            middle = median(runs) if len(runs) > 1 else runs[0]  # --repeat 1: the one run
+            cells.append(f"{workers} worker(s): {shown} ({middle:.0f})")
         print(f"  {rate:>5.0f}/s  " + "; ".join(cells))
 
 

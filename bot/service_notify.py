@@ -32,8 +32,9 @@ async def notify(
     dedupe_key: str | None = None,
     coalesce: bool = False,
 ) -> None:
-    """Queue one announcement for the campaign's channel, or a user's DMs."""
-    await tx.enqueue(
+    """Queue one announcement for the campaign's channel, or a user's DMs (written with
+    the transaction's other announcements, before it commits)."""
+    await tx.queue(
         campaign.id,
         NewOutbox(
             kind=kind,

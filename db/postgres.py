@@ -108,6 +108,7 @@ class PostgresTransaction(SqlTransaction):
     @property
     def raw(self) -> Any:
         """The driver connection inside this transaction: for ``db.transfer`` only."""
+        self._kept.clear()  # what it writes is not seen here
         return self._conn
 
     # -- the dialect and the driver
@@ -161,13 +162,17 @@ class PostgresTransaction(SqlTransaction):
         player = row["player"]
         live = row["live"]
         snapshot = row["snapshot"]
-        return PanelRows(
-            campaign_row(row["campaign"]),
-            None if player is None else player_row(player),
-            None if live is None else round_row(live),
-            None if snapshot is None else snapshot_row(snapshot),
-            {lock["side"]: lock_row(lock) for lock in row["locks"] or ()},
-            {draft["field"]: draft["value"] for draft in row["drafts"] or ()},
+        return self._keep_panel(
+            campaign_id,
+            user_id,
+            PanelRows(
+                campaign_row(row["campaign"]),
+                None if player is None else player_row(player),
+                None if live is None else round_row(live),
+                None if snapshot is None else snapshot_row(snapshot),
+                {lock["side"]: lock_row(lock) for lock in row["locks"] or ()},
+                {draft["field"]: draft["value"] for draft in row["drafts"] or ()},
+            ),
         )
 
     async def _insert_events(self, place: EventPlace, events: Sequence[NewEvent]) -> list[int]:
@@ -402,6 +407,8 @@ class PostgresRepository(Repository):
                 await conn.execute(f"BEGIN; {locks}")
                 tx = PostgresTransaction(conn, writable=True)
                 yield tx
+                if tx.spoiled is None:
+                    await tx.send_queued()  # the outbox rows go with what they announce
                 if tx.spoiled is not None:
                     # PostgreSQL has aborted the transaction: COMMIT would quietly roll back.
                     raise tx.spoiled

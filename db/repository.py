@@ -527,6 +527,16 @@ class Transaction(abc.ABC):
     async def enqueue(self, campaign_id: int | None, item: NewOutbox, now: int) -> int | None:
         """Queue a delivery; None when the dedupe key or a coalescing row already holds it."""
 
+    async def queue(self, campaign_id: int | None, item: NewOutbox, now: int) -> None:
+        """``enqueue`` without its answer, so a backend may hold the row until the
+        transaction's end (or its next statement on the outbox) and write a batch at once;
+        whatever it holds goes with the transaction, as the rows it announces do."""
+        await self.enqueue(campaign_id, item, now)
+
+    async def send_queued(self) -> None:
+        """Write what ``queue`` holds; the repository calls it before it commits."""
+        return None  # ``queue`` here holds nothing: each item went in as it came
+
     @abc.abstractmethod
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]: ...
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from db import bundles
+from db.outbox_queue import OutboxQueue
 from db.packing import DEFLATE, OUTBOX_1, STATE_1, unpack
 from db.repository import (
     AuditRow,
@@ -33,7 +34,9 @@ from db.repository import (
     NewCampaign,
     NewEvent,
     NewLock,
+    NewOutbox,
     OutboxRow,
+    PanelRows,
     PlayerRow,
     RoundRow,
     SnapshotRow,
@@ -43,6 +46,10 @@ from db.repository import (
 )
 
 T = TypeVar("T")
+
+# Outbox rows a multi-row INSERT writes at most (9 parameters each, far below either
+# backend's limit on a statement's parameters).
+QUEUED_PER_INSERT = 100
 
 CAMPAIGN_COLUMNS = {
     "status",
@@ -198,6 +205,11 @@ class SqlTransaction(Transaction):
         # error raised again at the end of the block (see ``ConstraintError``), even if
         # the caller caught it.
         self.spoiled: StorageError | None = None
+        # Rows read once and kept until a statement writes their table (the key's first
+        # item): a resolution reads its campaign, round, snapshot, roster and locks from a
+        # dozen places, and the transaction's moment makes a second read the first's.
+        self._kept: dict[tuple[Any, ...], Any] = {}
+        self._queued = OutboxQueue()
 
     # -- what the dialect and driver say
     @abc.abstractmethod
@@ -222,7 +234,37 @@ class SqlTransaction(Transaction):
 
     # -- helpers: every statement goes through these
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if self._queued and "outbox" in sql:
+            await self.send_queued()  # a statement on the outbox sees what was queued
+        if self._kept and not sql.startswith("SELECT"):
+            # A write: what was kept of the tables it names is read again. By name in the
+            # text, so a statement that merely mentions a table forgets it too: too often,
+            # never too seldom.
+            self._kept = {key: row for key, row in self._kept.items() if key[0] not in sql}
         return await self._run(self._spell(sql), params)
+
+    def _keep_panel(self, campaign_id: int, user_id: int, rows: PanelRows) -> PanelRows:
+        """Keep what a backend's one-statement ``panel_rows`` read, as the reads it stands
+        for would have kept it."""
+        if rows.campaign is None:
+            return rows
+        self._kept[("campaigns", campaign_id)] = rows.campaign
+        self._kept[("players", campaign_id, user_id)] = rows.player
+        self._kept[("rounds", "live", campaign_id)] = rows.live
+        if rows.live is not None:
+            self._kept[("rounds", rows.live.id)] = rows.live
+            self._kept[("snapshots", rows.live.snapshot_before_id)] = rows.snapshot
+            self._kept[("locks", rows.live.id)] = dict(rows.locks)
+        return rows
+
+    async def _kept_row(self, key: tuple[Any, ...], read: Callable[[], Awaitable[T]]) -> T:
+        """``read()``'s answer, read once per transaction until ``key[0]``'s table is
+        written; the rows are frozen, so the same object serves every caller."""
+        if key in self._kept:
+            return cast(T, self._kept[key])
+        row = await read()
+        self._kept[key] = row
+        return row
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
         rows = await self._all(sql, params)
@@ -318,8 +360,11 @@ class SqlTransaction(Transaction):
         )
 
     async def campaign(self, campaign_id: int) -> CampaignRow | None:
-        return await self._first(
-            campaign_row, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,)
+        return await self._kept_row(
+            ("campaigns", campaign_id),
+            lambda: self._first(
+                campaign_row, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,)
+            ),
         )
 
     async def live_campaign_in_channel(self, channel_id: int) -> CampaignRow | None:
@@ -366,17 +411,26 @@ class SqlTransaction(Transaction):
 
     # -- players
     async def player(self, campaign_id: int, user_id: int) -> PlayerRow | None:
-        return await self._first(
-            player_row,
-            "SELECT * FROM players WHERE campaign_id = ? AND user_id = ?",
-            (campaign_id, user_id),
+        return await self._kept_row(
+            ("players", campaign_id, user_id),
+            lambda: self._first(
+                player_row,
+                "SELECT * FROM players WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            ),
         )
 
     async def players(self, campaign_id: int, *, include_left: bool = False) -> list[PlayerRow]:
         sql = "SELECT * FROM players WHERE campaign_id = ?"
         if not include_left:
             sql += " AND left_at IS NULL"
-        return await self._each(player_row, sql + " ORDER BY joined_at, user_id", (campaign_id,))
+        roster = await self._kept_row(
+            ("players", campaign_id, "all" if include_left else "seated"),
+            lambda: self._each(player_row, sql + " ORDER BY joined_at, user_id", (campaign_id,)),
+        )
+        for row in roster:  # each one's row, as ``player`` would read it
+            self._kept.setdefault(("players", campaign_id, row.user_id), row)
+        return list(roster)  # the caller's own list: the kept one stays as read
 
     async def upsert_player(self, row: PlayerRow) -> None:
         await self._write(
@@ -424,8 +478,11 @@ class SqlTransaction(Transaction):
         )
 
     async def snapshot(self, snapshot_id: int) -> SnapshotRow | None:
-        return await self._first(
-            snapshot_row, "SELECT * FROM snapshots WHERE id = ?", (snapshot_id,)
+        return await self._kept_row(
+            ("snapshots", snapshot_id),
+            lambda: self._first(
+                snapshot_row, "SELECT * FROM snapshots WHERE id = ?", (snapshot_id,)
+            ),
         )
 
     # -- history (appending is the backend's: one statement for many rows is dialect)
@@ -470,9 +527,17 @@ class SqlTransaction(Transaction):
         )
 
     async def round(self, round_id: int) -> RoundRow | None:
-        return await self._first(round_row, "SELECT * FROM rounds WHERE id = ?", (round_id,))
+        return await self._kept_row(
+            ("rounds", round_id),
+            lambda: self._first(round_row, "SELECT * FROM rounds WHERE id = ?", (round_id,)),
+        )
 
     async def live_round(self, campaign_id: int) -> RoundRow | None:
+        return await self._kept_row(
+            ("rounds", "live", campaign_id), lambda: self._live(campaign_id)
+        )
+
+    async def _live(self, campaign_id: int) -> RoundRow | None:
         return await self._first(
             round_row,
             "SELECT * FROM rounds WHERE campaign_id = ? AND status IN ('open', 'resolving')"
@@ -538,7 +603,8 @@ class SqlTransaction(Transaction):
         )
 
     async def insert_lock(self, lock: NewLock) -> int:
-        return await self._insert_id(
+        standing = self._kept.get(("locks", lock.round_id))
+        lock_id = await self._insert_id(
             "INSERT INTO locks (round_id, side, canonical, salt, receipt, locked_at, by_user,"
             " defaulted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -555,8 +621,31 @@ class SqlTransaction(Transaction):
                 self._flag(lock.defaulted),
             ),
         )
+        if standing is not None and lock.side not in standing:
+            # The round's locks as they now stand, kept without reading them again: the
+            # new row has the highest id, so it comes last, as the read orders them.
+            self._kept[("locks", lock.round_id)] = {
+                **standing,
+                lock.side: LockRow(
+                    lock_id,
+                    lock.round_id,
+                    lock.side,
+                    lock.canonical,
+                    lock.salt,
+                    lock.receipt,
+                    lock.locked_at,
+                    lock.by_user,
+                    lock.defaulted,
+                    None,
+                ),
+            }
+        return lock_id
 
     async def standing_locks(self, round_id: int) -> dict[str, LockRow]:
+        locks = await self._kept_row(("locks", round_id), lambda: self._standing(round_id))
+        return dict(locks)  # the caller's own dict: the kept one stays as read
+
+    async def _standing(self, round_id: int) -> dict[str, LockRow]:
         rows = await self._all(
             "SELECT * FROM locks WHERE round_id = ? AND withdrawn_at IS NULL ORDER BY id",
             (round_id,),
@@ -682,6 +771,82 @@ class SqlTransaction(Transaction):
         )
 
     # -- outbox (queueing, claiming and releasing are the backend's: see each)
+    async def queue(self, campaign_id: int | None, item: NewOutbox, now: int) -> None:
+        if not self._writable:
+            raise StorageError("write attempted in a read-only transaction")
+        if not self._queued.add(campaign_id, item, now):
+            await self.send_queued()
+            self._queued.add(campaign_id, item, now)
+
+    async def send_queued(self) -> None:
+        """Write the queued outbox items (``db.outbox_queue``): the pending rows they
+        coalesce with looked up in one statement a campaign, the rest inserted in one."""
+        queued = self._queued.take()
+        if not queued:
+            return
+        # The newest pending row of each message: its id and payload as stored.
+        found: dict[tuple[int | None, str, str], tuple[int, Any]] = {}
+        for campaign_id in dict.fromkeys(q.campaign_id for q in queued):
+            keys = sorted(
+                {
+                    q.item.message_key
+                    for q in queued
+                    if q.campaign_id == campaign_id and q.item.coalesce and q.item.message_key
+                }
+            )
+            if not keys:
+                continue
+            whose = "campaign_id IS NULL" if campaign_id is None else "campaign_id = ?"
+            rows = await self._all(
+                f"SELECT id, message_key, kind, payload FROM outbox WHERE {whose}"
+                f" AND message_key IN ({marks(keys)}) AND status = 'pending' ORDER BY id",
+                [*([] if campaign_id is None else [campaign_id]), *keys],
+            )
+            for row in rows:
+                found[(campaign_id, row["message_key"], row["kind"])] = (
+                    int(row["id"]),
+                    row["payload"],
+                )
+        fresh: list[Any] = []
+        for q in queued:
+            payload = self._pack(dumps(dict(q.item.payload)), OUTBOX_1)
+            pending = (
+                found.get((q.campaign_id, q.item.message_key, q.item.kind))
+                if q.item.coalesce and q.item.message_key is not None
+                else None
+            )
+            if pending is not None:
+                # Packing is deterministic: the same bytes are the same payload, and a row
+                # that already says it (a round message asked again) is left as it is.
+                if pending[1] != payload:
+                    await self._write(
+                        "UPDATE outbox SET payload = ? WHERE id = ?", (payload, pending[0])
+                    )
+                continue
+            item = q.item
+            fresh.append(
+                (
+                    q.campaign_id,
+                    item.kind,
+                    item.target_kind,
+                    item.target_id,
+                    item.message_key,
+                    payload,
+                    q.now,
+                    item.dedupe_key,
+                    q.now,
+                )
+            )
+        for start in range(0, len(fresh), QUEUED_PER_INSERT):
+            rows = fresh[start : start + QUEUED_PER_INSERT]
+            await self._write(
+                "INSERT INTO outbox (campaign_id, kind, target_kind, target_id, message_key,"
+                " payload, next_attempt_at, dedupe_key, created_at) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in rows)
+                + " ON CONFLICT (dedupe_key) DO NOTHING",
+                [value for row in rows for value in row],
+            )
+
     async def pending_outbox(self, limit: int = 100) -> list[OutboxRow]:
         return await self._each(
             outbox_row,

@@ -69,6 +69,7 @@ class SqliteTransaction(SqlTransaction):
     @property
     def raw(self) -> Any:
         """The driver connection inside this transaction: for ``db.transfer`` only."""
+        self._kept.clear()  # what it writes is not seen here
         return _RawConnection(self._conn)
 
     # -- the dialect and the driver
@@ -466,6 +467,8 @@ class SqliteRepository(Repository):
             tx = SqliteTransaction(self._writer, writable=True)
             try:
                 yield tx
+                if tx.spoiled is None:
+                    await tx.send_queued()  # the outbox rows go with what they announce
                 if tx.spoiled is not None:
                     raise tx.spoiled
             except BaseException:

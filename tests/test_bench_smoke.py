@@ -82,6 +82,11 @@ EXPECTED = {
         r"^RSS: after set-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
         r"^GC: .*A review now \(\d+ objects frozen\): listed in \d+ ms CPU, then \d+ steps",
     ],
+    "outbox_queue": [
+        r"^   floor: [\d.]+ ms CPU per empty write transaction",
+        r"^ enqueue: [\d.]+ ms CPU per write transaction of 8 items .*x[\d.]+ the empty",
+        r"^   queue: [\d.]+ ms CPU per write transaction of 8 items .*x[\d.]+ the empty",
+    ],
     "odds": [
         r"^floor: one plain turn \(coral-sea\)\s+median [\d.]+ ms over \d+",
         r"^preview 1000 samples \(midway\)\s+x[\d.]+ .*[\d.]+ s.*\[target <= 1 s: "
