@@ -556,13 +556,9 @@ class AnnouncementBuilder:
             ended = c.status == "finished"
             over = t("service.panel.campaign-over" if ended else "service.panel.over", loc)
             return Announcement("dm-panel", f"{title}\n{where}\n{over}", edit_of=key)
-        spec = panels.compose(
-            plugin,
-            data,
-            scenario=c.scenario,
-            locale=loc,
-            commander_id=facts["commander"],
-            channel_id=c.channel_id,
+        # Composed off the event loop (a drawing process), as its picture is drawn.
+        spec = await drawing.composed_panel(
+            plugin, data, c.scenario, loc, facts["commander"], c.channel_id
         )
         out = Announcement("dm-panel", spec.text, panel=spec, edit_of=key)
         # Drawn once per state and drafts: the side's own drafts only (its ghost paths).
