@@ -102,31 +102,17 @@ def _after_action_of(
     return png
 
 
-def _panel_job(
-    ruleset: str,
-    data: Any,
-    scenario: str,
-    locale: str,
-    commander_id: int | None,
-    channel_id: int | None,
-) -> panels.PanelSpec:
+def _panel_job(ruleset: str, *args: Any) -> panels.PanelSpec:
     """In a worker: an order panel's words and controls, composed from its data."""
     _busy()
     try:
-        plugin = preload.registry().get(ruleset)
-        return _panel_of(plugin, data, scenario, locale, commander_id, channel_id)
+        return _panel_of(preload.registry().get(ruleset), *args)
     finally:
         _rest()
 
 
-def _panel_of(
-    plugin: Plugin[Any, Any],
-    data: Any,
-    scenario: str,
-    locale: str,
-    commander_id: int | None,
-    channel_id: int | None,
-) -> panels.PanelSpec:
+def _panel_of(plugin: Plugin[Any, Any], *args: Any) -> panels.PanelSpec:
+    data, scenario, locale, commander_id, channel_id = args  # as ``composed_panel`` names them
     return panels.compose(
         plugin,
         data,
