@@ -281,6 +281,12 @@ async def measure(path: Path, trace: bool) -> None:
         locked = footprint()
         await asyncio.sleep(1.0)  # the workers idle: they give their heap back (bot.drawing)
         rested = footprint()
+        # What the C allocator keeps free in the bot's own process: the heap given back.
+        trimmed = rested
+        trim = drawing._heap_trimmer()
+        if trim is not None:
+            trim()
+            trimmed = footprint()
         states, memo, drawn, n_states, n_memo, n_drawn = caches()
         workers = sum(1 for u in locked if u.role == "worker")
         print(
@@ -300,6 +306,10 @@ async def measure(path: Path, trace: bool) -> None:
         report("after the panels", panels)
         report("after the Locks", locked)
         report("a second later (the workers idle)", rested)
+        print(
+            f"the bot's process, its C heap trimmed (malloc_trim): PSS {_mib(trimmed[0].pss)} "
+            f"MiB (was {_mib(rested[0].pss)})"
+        )
         main = locked[0]
         print(
             f"while the Locks resolved and the workers drew ({peaks.samples} samples): peak "
@@ -307,10 +317,12 @@ async def measure(path: Path, trace: bool) -> None:
             f"), peak USS {_mib(peaks.uss)}, peak RSS summed {_mib(peaks.rss)}"
         )
         main_mb, whole_mb = main.peak_rss * 1.024 / 1000, peaks.pss * 1.024 / 1000
+        rest_mb = sum(u.pss for u in rested) * 1.024 / 1000
         print(
             f"target RSS <= {RSS_TARGET_MB:.0f} MB: the bot's process peak RSS {main_mb:.0f} MB "
-            f"({'meets' if main_mb <= RSS_TARGET_MB else 'MISSES'}); the whole bot, peak PSS "
-            f"{whole_mb:.0f} MB ({'meets' if whole_mb <= RSS_TARGET_MB else 'MISSES'}); "
+            f"({'meets' if main_mb <= RSS_TARGET_MB else 'MISSES'}); the whole bot, PSS at "
+            f"rest {rest_mb:.0f} MB ({'meets' if rest_mb <= RSS_TARGET_MB else 'MISSES'}), "
+            f"peak {whole_mb:.0f} MB ({'meets' if whole_mb <= RSS_TARGET_MB else 'MISSES'}); "
             f"load average {os.getloadavg()[0]:.1f}"
         )
 

@@ -13,15 +13,29 @@ So the survivors of a full collection are frozen once they are many
 object refers to is still freed by reference counting; only a *cycle* of objects frozen
 while alive, that later becomes garbage, is never collected. The collector counts the
 freezes and the frozen objects; once the frozen count has grown by ``REVIEW_GROWTH`` since
-the last review (churn that reference counting did not give back), everything is
-unfrozen and collected once, so such cycles cannot pile up for weeks.
+the last review (churn that reference counting did not give back), the frozen objects are
+reviewed, so such cycles cannot pile up for weeks.
+
+A review lists the frozen objects once, then walks them a slice at a time
+(``REVIEW_SLICE``), one slice per turn of the event loop. Unfreezing everything and
+collecting once walked every object the process holds in one pause: 86,000 from start-up
+alone, 48 ms of CPU, and 365 ms at the end of ``bench/capacity.py`` over 1,000 campaigns
+(issue 29). Python 3.11 can only unfreeze everything at once, so a slice is moved out of
+the frozen objects one object at a time with the interpreter's own
+``PyObject_GC_UnTrack``/``PyObject_GC_Track`` (what unfreezing does to each object), then
+the youngest generation is collected and the slice's survivors frozen again. A cycle is
+found when all of its objects are in the same collection: a slice takes, with its
+objects, every frozen object they reach (a cycle through one of them is reached from it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
+import types
+from collections.abc import Iterable
 from typing import Any
 
 log = logging.getLogger("sortie.collector")
@@ -39,10 +53,71 @@ FREEZE_FROM = 2_000
 # oldest generation between full collections, a pause of 53 to 96 ms on a quiet machine;
 # these thresholds, 6,000 to 10,000 (issue 29).
 THRESHOLDS = (700, 5, 0)
-# Objects frozen (summed over the freezes) that trigger a review (unfreeze, collect).
+# Objects frozen (summed over the freezes) that make a review due.
 # bench/players.py found 144 unreachable objects among 200,000 frozen: a review every
 # 20 million bounds what frozen cycles hold to a few megabytes.
 REVIEW_GROWTH = 20_000_000
+# Frozen objects one step of a review takes out, before it adds what they reach. At the end
+# of bench/capacity.py over 1,000 campaigns (241,000 frozen, load 6 on the 2-core machine),
+# steps of 4,000 and 4,000 more reached took up to 40 ms of CPU; 3,000 leave room under 50.
+REVIEW_SLICE = 3_000
+# What a slice may add to its own objects, following what they refer to: the frozen data of
+# start-up (a module's rules, every game's scenarios) is reached by everything and is not
+# what becomes garbage, so a slice stops short of walking it all. A garbage cycle of more
+# tracked objects than this, none of them within reach of all the others, would be missed
+# (a parsed state is a tree of models: its cycles, if any, are small).
+REACH_MOST = 3_000
+# A review's steps, apart: the event loop serves players between two.
+STEP_GAP = 0.05
+
+# Never followed from a slice: the definitions start-up made, which live as long as the
+# process and through which everything reaches everything.
+_STOP = (type, types.ModuleType, types.FunctionType, types.CodeType, types.BuiltinFunctionType)
+
+
+def _gc_api(name: str) -> Any:
+    function = getattr(ctypes.pythonapi, name)
+    function.argtypes = [ctypes.py_object]
+    function.restype = None
+    return function
+
+
+_untrack = _gc_api("PyObject_GC_UnTrack")
+_track = _gc_api("PyObject_GC_Track")
+
+
+def _thaw(objects: Iterable[object]) -> int:
+    """Move tracked objects, frozen or not, into the youngest generation (what
+    ``gc.unfreeze`` does, for these objects alone). Objects moved. The caller has the
+    collector disabled, so no collection untracks one between the check and the move."""
+    moved = 0
+    for item in objects:
+        if gc.is_tracked(item):
+            _untrack(item)
+            _track(item)
+            moved += 1
+    return moved
+
+
+def _with_reach(front: list[object]) -> list[object]:
+    """The slice's objects and the tracked objects they reach, up to ``REACH_MOST`` more."""
+    seen = {id(item) for item in front}
+    taken = list(front)
+    edge = front
+    added = 0
+    while edge and added < REACH_MOST:
+        nearer: list[object] = []
+        for item in gc.get_referents(*edge):
+            if not gc.is_tracked(item) or id(item) in seen or isinstance(item, _STOP):
+                continue
+            seen.add(id(item))
+            nearer.append(item)
+            added += 1
+            if added >= REACH_MOST:
+                break
+        taken.extend(nearer)
+        edge = nearer
+    return taken
 
 
 class Collector:
@@ -55,6 +130,10 @@ class Collector:
         self._since_review = 0
         self._due = False
         self._scheduled = False
+        self._pending: list[Any] = []  # a review's frozen objects, oldest first
+        self._at = 0  # where its next step starts in them
+        self._found = 0  # unreachable objects it has found so far
+        self.walked = 0  # objects its last step moved out and collected
         self.thresholds: tuple[int, ...] = gc.get_threshold()  # as they were before
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -87,20 +166,90 @@ class Collector:
         except RuntimeError:
             return
         self._scheduled = True
-        loop.call_soon(self.review)
+        loop.call_soon(self._start)
 
     def review(self) -> int:
-        """Unfreeze and collect everything once (one long pause per ``REVIEW_GROWTH``
-        objects frozen): what a frozen cycle left as garbage is freed. Unreachable objects
-        found."""
-        self._due = self._scheduled = False
+        """Review every frozen object now, step after step with no gap between them (for
+        benchmarks and tests; the bot's reviews take one step per turn of its event loop).
+        Unreachable objects found."""
+        self._begin()
+        while self.step():
+            pass
+        return self._found
+
+    def _begin(self) -> None:
+        """List the frozen objects, oldest first: the review's order (one pause of its own,
+        about 30 ms for 200,000 frozen objects on the loaded 2-core machine)."""
+        self._due = False
         self._since_review = 0
-        gc.unfreeze()
-        found = gc.collect()
-        gc.freeze()
+        self._found = 0
+        enabled = gc.isenabled()
+        gc.disable()  # the frozen objects out for the length of a listing only
+        try:
+            older = len(gc.get_objects(generation=2))
+            gc.unfreeze()  # behind the oldest generation's own objects...
+            self._pending = gc.get_objects(generation=2)[older:]
+            gc.freeze()  # ...and back, in one move each way
+        finally:
+            if enabled:
+                gc.enable()
+        self._at = 0
+
+    def _start(self) -> None:
+        self._begin()
+        self._next_step()
+
+    def _next_step(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._scheduled = False  # the next full collection on the loop's thread
+            self._due = True  # takes it up again
+            self._pending = []
+            return
+        loop.call_later(STEP_GAP, self._step_then_next)
+
+    def _step_then_next(self) -> None:
+        if self.step():
+            self._next_step()
+        else:
+            self._scheduled = False
+
+    def step(self) -> bool:
+        """One slice of a review: the next ``REVIEW_SLICE`` objects of the list, with what
+        they reach, moved out of the frozen ones and collected, the survivors frozen again.
+        Whether there is more to review.
+
+        The list holds every object not yet reviewed, so a cycle through objects of later
+        slices is not found garbage yet (the list refers to it); it is once its last
+        object's slice comes, the objects of the slices before dropped from the list."""
+        pending, at = self._pending, self._at
+        front = pending[at : at + REVIEW_SLICE]
+        pending[at : at + REVIEW_SLICE] = [None] * len(front)
+        self._at = at + len(front)
+        self.walked = 0
+        if front:
+            enabled = gc.isenabled()
+            gc.disable()  # no collection between taking the slice and moving it
+            try:
+                taken = _with_reach(front)
+                del front
+                self.walked = _thaw(taken)
+                del taken
+                # A full collection as any other: the oldest generation's own objects and
+                # the young ones with the slice, whose survivors are frozen (``__call__``)
+                # as any full collection's; the young generations' objects are not frozen
+                # before they have survived one.
+                self._found += gc.collect()
+            finally:
+                if enabled:
+                    gc.enable()
+        if self._at < len(pending):
+            return True
+        self._pending = []
         self.reviews += 1
-        log.info("collector review: %d unreachable objects freed", found)
-        return found
+        log.info("collector review: %d unreachable objects freed", self._found)
+        return False
 
 
 _installed: Collector | None = None

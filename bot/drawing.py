@@ -3,10 +3,10 @@
 Pillow holds the GIL through most of a drawing (text, quantizing, the PNG's zlib): in a
 thread of the bot's own process a board drawn for one player stalled every other player's
 clicks for tens of milliseconds. Here a picture is a job for a pool of worker processes,
-one per core (``SORTIE_DRAW_WORKERS``; 0 draws in a thread, as before): the job names the
-ruleset, the presenter's method and its arguments (views and plain data, which pickle), and
-each worker builds the presenters once from the packaged data. Same code, same fonts, same
-data: the same bytes as drawn here (``tests/test_drawing_pool.py``).
+one per core but one (``SORTIE_DRAW_WORKERS``; 0 draws in a thread, as before): the job
+names the ruleset, the presenter's method and its arguments (views and plain data, which
+pickle), and each worker builds the presenters once from the packaged data. Same code,
+same fonts, same data: the same bytes as drawn here (``tests/test_drawing_pool.py``).
 
 A plugin built from other data than the packaged one (a test's) is drawn in a thread,
 and so is everything once the pool has failed (a worker killed, no processes on this
@@ -61,9 +61,17 @@ _trims = 0  # in a worker: how many times it gave its heap back
 
 
 def workers() -> int:
-    """Drawing processes: ``SORTIE_DRAW_WORKERS``, else one per core; 0 for none."""
+    """Drawing processes: ``SORTIE_DRAW_WORKERS``, else one per core but one (at least one);
+    0 for none.
+
+    One per core but one, as the resolving processes: the event loop keeps a core. On the
+    2-core machine a second drawing process drew a burst of rounds 17 % sooner, but a
+    player's picture asked for meanwhile came ×1.96 later (161 against 82 ms), the event
+    loop's p99 lag doubled (11.4 against 5.4 ms) and each picture took 8 % more CPU, the two
+    processes and the loop sharing two cores (``bench/draw_workers.py``); it also held 25
+    MiB more at rest and about 50 more while drawing (``bench/memory.py``)."""
     wanted = count_set("SORTIE_DRAW_WORKERS")
-    return wanted if wanted is not None and wanted >= 0 else (os.cpu_count() or 1)
+    return wanted if wanted is not None and wanted >= 0 else max(1, (os.cpu_count() or 1) - 1)
 
 
 def _start() -> None:

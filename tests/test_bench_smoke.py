@@ -70,12 +70,17 @@ EXPECTED = {
         r"^caches estimate [\d.]+ MiB: parsed states [\d.]+ MiB",
         r"^after the Locks: main RSS \d+ MiB \(PSS \d+, USS \d+\); all \d+ processes PSS",
         r"^target RSS <= 200 MB: the bot's process peak RSS \d+ MB \((meets|MISSES)\); "
-        r"the whole bot, peak PSS \d+ MB \((meets|MISSES)\)",
+        r"the whole bot, PSS at rest \d+ MB \((meets|MISSES)\), peak \d+ MB \((meets|MISSES)\)",
+    ],
+    "draw_workers": [
+        r"^  workers \| floor \| length \| click \| lag p50 \| lag p99",
+        r"^  length: 2 processes / 1: x[\d.]+",
     ],
     "capacity": [
         r"^\s+\d+/s\s+\d+/s\s+\d+\s+[\d.]+\s+[\d.]+\s+p99 x\d+ the write floor, load",
         r"^capacity at p99 <= 50 ms: \d+ interactions/s.*\(target >= 500: (meets|MISSES)\)",
         r"^RSS: after set-up \d+ MiB.*\(target <= 200 MB: (meets|MISSES)\)",
+        r"^GC: .*A review now \(\d+ objects frozen\): listed in \d+ ms CPU, then \d+ steps",
     ],
     "odds": [
         r"^floor: one plain turn \(coral-sea\)\s+median [\d.]+ ms over \d+",

@@ -37,11 +37,11 @@ SCRIPT = textwrap.dedent(
     gc.collect()
     del first, filler
     out["found_frozen"] = gc.collect()
-    out["found_review"] = tuned.review()
     # An object frozen with no cycle is still freed by its reference count.
     before = gc.get_freeze_count()
     del kept
     out["freed_by_count"] = before - gc.get_freeze_count()
+    out["found_review"] = tuned.review()
     collector.uninstall()
     out["thresholds_after"] = list(gc.get_threshold())
     print(json.dumps(out))
@@ -109,3 +109,118 @@ def test_a_churning_cache_leaves_each_full_collection_little_to_walk() -> None:
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["full"] >= 50
     assert out["most"] <= 10_000, out
+
+
+SLICED = textwrap.dedent(
+    """
+    import gc, json
+    from bot import collector
+
+    collector.REVIEW_SLICE = collector.REACH_MOST = 1_000
+
+    class Node:
+        def __init__(self, peer=None):
+            self.peer = peer
+
+    tuned = collector.install()
+    kept = [Node() for _ in range(30_000)]  # what caches keep, frozen
+    near = []
+    for _ in range(50):
+        first = Node()
+        first.peer = Node(first)
+        near.append(first)
+    gc.collect()
+    # A cycle whose two halves were frozen far apart: no slice holds both by position.
+    far = [Node() for _ in range(10_000)]
+    for first in near:
+        first.peer.far = Node(first)
+    gc.collect()
+    frozen = gc.get_freeze_count()
+    del near, first
+    walked = []
+
+    def probe(phase, info):
+        if phase == "start":
+            upto = info["generation"] + 1
+            walked.append(sum(len(gc.get_objects(generation=g)) for g in range(upto)))
+
+    gc.callbacks.append(probe)
+    found = tuned.review()
+    gc.callbacks.remove(probe)
+    gc.unfreeze()
+    left = gc.collect()  # what the review missed
+    print(json.dumps({"frozen": frozen, "most": max(walked), "found": found, "left": left}))
+    """
+)
+
+
+def test_a_review_walks_the_frozen_objects_a_slice_at_a_time_and_frees_their_cycles() -> None:
+    # Unfreezing everything and collecting once walked every object the process holds in
+    # one pause: 365 ms at the end of bench/capacity.py over 1,000 campaigns (issue 29).
+    run = subprocess.run(
+        [sys.executable, "-c", SLICED], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    from bot import collector
+
+    assert out["frozen"] > 40_000
+    # A slice and what it reaches (1,000 each here), with the oldest generation's own
+    # objects (fewer than FREEZE_FROM, else frozen) and the young: not the 40,000 frozen.
+    assert out["most"] <= 2 * 1_000 + collector.FREEZE_FROM + 1_000, out
+    assert out["found"] >= 50 * 3, out  # every cycle, the far ones too
+    assert out["left"] == 0, out
+
+
+ON_THE_LOOP = textwrap.dedent(
+    """
+    import asyncio, gc, json
+    from bot import collector
+
+    collector.REVIEW_SLICE = collector.REACH_MOST = 1_000
+    collector.STEP_GAP = 0
+    collector.REVIEW_GROWTH = 10**9  # none due while the objects are made
+
+    class Node:
+        def __init__(self, peer=None):
+            self.peer = peer
+
+    async def main():
+        tuned = collector.install()
+        steps = []
+        step = tuned.step
+
+        def counted():
+            more = step()
+            steps.append(tuned.walked)
+            return more
+
+        tuned.step = counted
+        first = Node()
+        first.peer = Node(first)
+        kept = [Node() for _ in range(30_000)]
+        gc.collect()  # frozen, the cycle with them
+        del first
+        collector.REVIEW_GROWTH = 1_000
+        kept.append([Node() for _ in range(collector.FREEZE_FROM)])
+        gc.collect()  # more survivors frozen: past the growth, a review is due
+        for _ in range(200):  # the players' turns of the loop, the review's steps between
+            await asyncio.sleep(0)
+            if tuned.reviews:
+                break
+        return {"reviews": tuned.reviews, "steps": len(steps), "most": max(steps),
+                "found": tuned._found, "kept": len(kept)}
+
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+
+
+def test_a_due_review_runs_on_the_event_loop_a_step_per_turn() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", ON_THE_LOOP], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["reviews"] == 1, out
+    assert out["steps"] >= 30, out  # 30,000 frozen objects, 1,000 a step
+    assert out["most"] <= 2_000, out
+    assert out["found"] >= 2, out  # the frozen cycle dropped before it

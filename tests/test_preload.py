@@ -58,7 +58,10 @@ def _imported(environment: dict[str, str]) -> list[str]:
         "try:\n    import bot.preload as p\nexcept ImportError:\n    p = None\n"
         "print(sorted(m for m in sys.modules if m.partition('.')[0] == 'bot'))\n"
         "print(p is not None and p.built_by == os.getpid())\n"
-        "print(os.environ.get('PYTHONPATH'))"
+        "print(os.environ.get('PYTHONPATH'))\n"
+        "from babel import localedata\n"
+        "from rendering import i18n\n"
+        "print(i18n._messages.cache_info().currsize, sorted(localedata._cache))"
     )
     env = {**os.environ, **environment}
     done = subprocess.run(
@@ -68,19 +71,23 @@ def _imported(environment: dict[str, str]) -> list[str]:
 
 
 def test_a_fork_server_of_this_copy_builds_the_registry_and_gives_back_pythonpath() -> None:
-    modules, built, path = _imported(
+    modules, built, path, read = _imported(
         {"PYTHONPATH": f"{ROOT}{os.pathsep}/elsewhere", preload.FROM: str(ROOT)}
     )
     assert "'bot.rulesets'" in modules and built == "True"
     assert path == "/elsewhere"  # the workers inherit the bot's own PYTHONPATH
+    # The words and babel's locale data each worker would read on first use (4.4 MiB).
+    assert read == "2 ['en', 'fr', 'root']", read
 
 
 def test_a_fork_server_that_found_another_copy_keeps_nothing_of_it() -> None:
-    modules, built, _path = _imported({"PYTHONPATH": str(ROOT), preload.FROM: "/another/copy"})
+    modules, built, _path, _read = _imported(
+        {"PYTHONPATH": str(ROOT), preload.FROM: "/another/copy"}
+    )
     assert modules == "[]" and built == "False"
 
 
 def test_imported_by_the_bot_it_builds_nothing() -> None:
-    modules, built, _path = _imported({"PYTHONPATH": str(ROOT)})
+    modules, built, _path, _read = _imported({"PYTHONPATH": str(ROOT)})
     assert "'bot.preload'" in modules and "'bot.rulesets'" not in modules
     assert built == "False"
