@@ -113,8 +113,11 @@ class LoopWatch:
     Also the CPU of the callbacks that are the bot's (``bot``): every callback but the steps
     of tasks running simcord's or this harness's coroutines (the clicks, the settling that
     polls every millisecond while the drawing processes work), less what simcord's HTTP
-    client spends inside the bot's requests (``Simcord.requests``). The loop's own turns
-    (``select``, scheduling) go to neither: with simcord polling they grow with wall time."""
+    client spends inside the bot's requests (``Simcord.requests``), and the timeouts of
+    that settling's waits (``asyncio.wait(..., timeout=)``: a timer that wakes only a
+    harness task, and whose waking runs simcord's tracking of the task; counted as the
+    bot's until s15, about 2 ms of a resolving Lock). The loop's own turns (``select``,
+    scheduling) go to neither: with simcord polling they grow with wall time."""
 
     def __init__(self) -> None:
         self.on = False
@@ -129,16 +132,35 @@ class LoopWatch:
         real = asyncio.events.Handle._run
         harness = (str(Path(simcord.__file__).parent), str(Path(__file__).parent))
 
+        def harness_task(owner: Any) -> bool:
+            code = getattr(owner.get_coro(), "cr_code", None)
+            return code is not None and code.co_filename.startswith(harness)
+
         def theirs(handle: Any) -> bool:
             owner = getattr(handle._callback, "__self__", None)
             if not isinstance(owner, asyncio.Task):
                 return False  # counted as the bot's: never understate it
-            code = getattr(owner.get_coro(), "cr_code", None)
-            return code is not None and code.co_filename.startswith(harness)
+            return harness_task(owner)
+
+        release = asyncio.tasks._release_waiter  # type: ignore[attr-defined]
+
+        def wakes_harness(handle: Any) -> bool:
+            """A wait's timeout whose waiter only wakes harness tasks (looked at before it
+            runs: running it hands the waiter's callbacks on)."""
+            if handle._callback is not release or not handle._args:
+                return False
+            owners = [
+                getattr(callback, "__self__", None)
+                for callback, _context in getattr(handle._args[0], "_callbacks", None) or ()
+            ]
+            return bool(owners) and all(
+                isinstance(owner, asyncio.Task) and harness_task(owner) for owner in owners
+            )
 
         def run(handle: Any) -> None:
             if not self.on:
                 return real(handle)
+            harness_timer = wakes_harness(handle)
             cpu, wall = time.thread_time(), time.perf_counter()
             try:
                 return real(handle)
@@ -146,7 +168,7 @@ class LoopWatch:
                 spent = time.thread_time() - cpu
                 self.cpu.append(spent)
                 self.wall.append(time.perf_counter() - wall)
-                if not theirs(handle):
+                if not theirs(handle) and not harness_timer:
                     self.bot += spent
                     if self.naming:
                         self.name(handle, spent)

@@ -47,6 +47,7 @@ from rendering.text import scenario_name
 log = logging.getLogger(__name__)
 
 TEXT_LIMIT = 2000  # Discord's limit for a message's content
+SWITCHES_KEPT = 4096  # started campaigns whose switches a builder keeps (a few dozen bytes each)
 
 __all__ = ["Announcement", "AnnouncementBuilder", "deadline_text"]
 
@@ -286,6 +287,8 @@ class AnnouncementBuilder:
         # and a round message's board is the one /status shows.
         self.rulesets = rulesets if rulesets is not None else Registry()
         self.clock = clock or SystemClock()
+        # Each started campaign's switches (``_switches``), by campaign id.
+        self._switches: dict[int, dict[str, str]] = {}
 
     def _plugin(self, campaign: CampaignRow) -> Plugin[Any, Any]:
         return self.rulesets.get(campaign.ruleset)
@@ -375,7 +378,7 @@ class AnnouncementBuilder:
         facts: dict[str, Any] = {}
         if row.kind == "campaign-card":
             facts["players"] = await reads.players(campaign.id)
-            facts["switches"] = await gm_switches.created_switches(tx, campaign.id)
+            facts["switches"] = await self._switches_of(tx, campaign)
             if campaign.snapshot_id is not None:  # begun: its public view says how far
                 facts["state"] = await reads.state(rules, campaign.snapshot_id)
         elif row.kind in ("round-message", "dm-panel", "reminder"):
@@ -444,6 +447,21 @@ class AnnouncementBuilder:
                     locked += sum(not service_model.idle_lock(lock) for lock in locks)
                 facts["locked"] = locked
         return facts
+
+    async def _switches_of(self, tx: Transaction, campaign: CampaignRow) -> dict[str, str]:
+        """The switches the card shows: read from the campaign's first events while it is
+        set up (the GM may still change them), then kept, since a started campaign's never
+        change (``/campaign settings`` refuses it): the card a campaign's end refreshes reads
+        no event of its history for them."""
+        kept = self._switches.get(campaign.id)
+        if kept is not None and campaign.status != "setup":
+            return kept
+        found = await gm_switches.created_switches(tx, campaign.id)
+        if campaign.status != "setup":
+            if len(self._switches) >= SWITCHES_KEPT:
+                del self._switches[next(iter(self._switches))]  # the oldest kept
+            self._switches[campaign.id] = found
+        return found
 
     async def _compose(
         self, campaign: CampaignRow, row: OutboxRow, facts: dict[str, Any]
@@ -538,13 +556,9 @@ class AnnouncementBuilder:
             ended = c.status == "finished"
             over = t("service.panel.campaign-over" if ended else "service.panel.over", loc)
             return Announcement("dm-panel", f"{title}\n{where}\n{over}", edit_of=key)
-        spec = panels.compose(
-            plugin,
-            data,
-            scenario=c.scenario,
-            locale=loc,
-            commander_id=facts["commander"],
-            channel_id=c.channel_id,
+        # Composed off the event loop (a drawing process), as its picture is drawn.
+        spec = await drawing.composed_panel(
+            plugin, data, c.scenario, loc, facts["commander"], c.channel_id
         )
         out = Announcement("dm-panel", spec.text, panel=spec, edit_of=key)
         # Drawn once per state and drafts: the side's own drafts only (its ghost paths).

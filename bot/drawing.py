@@ -41,6 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot import panel as panels
 from bot import preload, secrecy
 from bot.processes import count_set, fork_context, hangup_blocked
 from bot.rulesets import Plugin
@@ -107,6 +108,27 @@ def _after_action_of(
     view = secrecy.view_for(rules, rules.load_stored(current, records), secrecy.Viewer.public())
     png: bytes = plugin.presenter.after_action(scenario, view, locale)
     return png
+
+
+def _panel_job(ruleset: str, *args: Any) -> panels.PanelSpec:
+    """In a worker: an order panel's words and controls, composed from its data."""
+    _busy()
+    try:
+        return _panel_of(preload.registry().get(ruleset), *args)
+    finally:
+        _rest()
+
+
+def _panel_of(plugin: Plugin[Any, Any], *args: Any) -> panels.PanelSpec:
+    data, scenario, locale, commander_id, channel_id = args  # as ``composed_panel`` names them
+    return panels.compose(
+        plugin,
+        data,
+        scenario=scenario,
+        locale=locale,
+        commander_id=commander_id,
+        channel_id=channel_id,
+    )
 
 
 def _heap_trimmer() -> Callable[[], Any] | None:
@@ -196,6 +218,26 @@ async def after_action(
         (plugin, scenario, current, records, locale),
     )
     return png
+
+
+async def composed_panel(
+    plugin: Plugin[Any, Any],
+    data: Any,
+    scenario: str,
+    locale: str,
+    commander_id: int | None,
+    channel_id: int | None,
+) -> panels.PanelSpec:
+    """``bot.panel.compose`` of an order panel the outbox sends (``PanelData``: one side's
+    view, decisions and drafts only), in a worker process when there are some, else in a
+    thread: a round's new panels were composed on the event loop as its resolving Lock
+    settled, a game's menus and option words up to 1 ms a panel (issue 29). The same words
+    and controls either way (``tests/test_drawing_pool.py``)."""
+    args = (data, scenario, locale, commander_id, channel_id)
+    spec: panels.PanelSpec = await _drawn(
+        plugin, (_panel_job, plugin.key, *args), _panel_of, (plugin, *args)
+    )
+    return spec
 
 
 async def _drawn(

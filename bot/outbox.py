@@ -96,6 +96,7 @@ class Sender(Protocol):
 
 Builder = Callable[[OutboxRow], Awaitable[Announcement | None]]
 Built = Announcement | BaseException | None  # None: no longer to be sent
+Mark = tuple[int, int, int]  # a row sent: its id, the message it went to, when
 
 
 class BatchBuilder(Protocol):
@@ -181,27 +182,32 @@ class OutboxWorker:
         delivered = retried = failed = dropped = 0
         held: set[tuple[str, int]] = set()
         unsent: list[OutboxRow] = []
-        for index, (row, announcement) in enumerate(zip(candidates, built, strict=True)):
-            destination = (row.target_kind, row.target_id)
-            if destination in held:
-                unsent.append(row)
-                continue
-            if index:
-                # Each row sent in a turn of the event loop of its own: a resolution's dozen
-                # requests (built by discord.py, marked delivered) never hold up every other
-                # player's click for all of them at once (issue 29: no callback over 20 ms).
-                await asyncio.sleep(0)
-            lease_until = await self._renew(candidates[index:], lease_until)
-            outcome = await self._deliver(row, announcement, refs)
-            if outcome == "delivered":
-                delivered += 1
-            elif outcome == "dropped":
-                dropped += 1
-            elif outcome == "failed":
-                failed += 1
-            else:
-                retried += 1
-                held.add(destination)
+        marks: list[Mark] = []
+        try:
+            for index, (row, announcement) in enumerate(zip(candidates, built, strict=True)):
+                destination = (row.target_kind, row.target_id)
+                if destination in held:
+                    unsent.append(row)
+                    continue
+                if index:
+                    # Each row sent in a turn of the event loop of its own: a resolution's
+                    # dozen requests (built by discord.py) never hold up every other
+                    # player's click for all of them at once (issue 29: no callback over
+                    # 20 ms).
+                    await asyncio.sleep(0)
+                lease_until = await self._renew(candidates[index:], lease_until, marks)
+                outcome = await self._deliver(row, announcement, refs, marks)
+                if outcome == "delivered":
+                    delivered += 1
+                elif outcome == "dropped":
+                    dropped += 1
+                elif outcome == "failed":
+                    failed += 1
+                else:
+                    retried += 1
+                    held.add(destination)
+        finally:
+            await self._mark(marks)
         if unsent:
             # Behind a row that will be retried: give them back at once rather than when
             # the lease runs out, so they follow it as soon as it is through.
@@ -258,15 +264,17 @@ class OutboxWorker:
                 refs.update(((campaign_id, key), message) for key, message in found.items())
         return refs
 
-    async def _renew(self, rows: list[OutboxRow], lease_until: int) -> int:
+    async def _renew(self, rows: list[OutboxRow], lease_until: int, marks: list[Mark]) -> int:
         """Extend the lease on the rows not yet sent once half of it has gone; the new end.
 
         Only rows still holding this worker's lease are extended: a row whose lease ran
-        out and was claimed by another worker keeps that worker's lease.
+        out and was claimed by another worker keeps that worker's lease. The rows sent and
+        not yet marked (``marks``) are marked first, while their lease still holds.
         """
         now = epoch(self.clock.now())
         if now < lease_until - LEASE_SECONDS // 2:
             return lease_until
+        await self._mark(marks)
         renewed = now + LEASE_SECONDS
         async with self.repo.transaction() as tx:
             # release_outbox sets each row's next_attempt_at where it still equals the old
@@ -277,7 +285,11 @@ class OutboxWorker:
         return renewed
 
     async def _deliver(
-        self, row: OutboxRow, announcement: Built, refs: dict[tuple[int, str], int]
+        self,
+        row: OutboxRow,
+        announcement: Built,
+        refs: dict[tuple[int, str], int],
+        marks: list[Mark],
     ) -> str:
         now = epoch(self.clock.now())
         if isinstance(announcement, BaseException):
@@ -301,14 +313,18 @@ class OutboxWorker:
             return await self._retry(row, repr(exc))
         if message_id is None:
             return await self._retry(row, "sender returned no message id")
-        # A mark that names a new message must be readable before the next row is built
-        # (its edits go to that message); one that only repeats a known id can be lazy (a
-        # mark lost in a crash sends the row again, with its nonce: the same message).
-        known = announcement.edit_of is None or message_id == edit_id
-        writing = self.repo.lazy_transaction if known else self.repo.transaction
-        async with writing() as tx:
+        if announcement.edit_of is None or message_id == edit_id:
+            # A new post, or an edit of the message already known: no message reference
+            # changes, only the row is marked, with the batch's other such rows in one lazy
+            # transaction (``_mark``). A mark lost in a crash sends the row again, with its
+            # nonce: the same message (an edit made again changes nothing).
+            marks.append((row.id, message_id, now))
+            return "delivered"
+        # A mark that names a new message is durable, and its reference kept at once: the
+        # batch's later edits of that message go to it.
+        async with self.repo.transaction() as tx:
             await tx.mark_delivered(row.id, message_id, now)
-            if announcement.edit_of is not None and row.campaign_id is not None:
+            if row.campaign_id is not None:
                 await tx.set_message_ref(
                     row.campaign_id, announcement.edit_of, row.target_id, message_id
                 )
@@ -322,6 +338,16 @@ class OutboxWorker:
                     if live is not None and live.id == round_id:
                         await tx.update_campaign(row.campaign_id, round_message_id=message_id)
         return "delivered"
+
+    async def _mark(self, marks: list[Mark]) -> None:
+        """Mark the rows sent (``_deliver``) delivered, all in one lazy transaction: a
+        resolution's dozen rows cost one write, not one each."""
+        if not marks:
+            return
+        async with self.repo.lazy_transaction() as tx:
+            for item_id, message_id, at in marks:
+                await tx.mark_delivered(item_id, message_id, at)
+        marks.clear()
 
     async def _retry(self, row: OutboxRow, error: str) -> str:
         attempts = row.attempts + 1

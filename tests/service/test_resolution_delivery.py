@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import threading
 from typing import Any
 
 import pytest
 
 from bot import announce
+from bot import panel as panels
 from bot.outbox import Target
 from tests.service.support import ALL, JAP, Env
 
@@ -113,3 +115,28 @@ async def test_a_closed_rounds_panel_is_not_worked_out(
         assert announcement.text.endswith(announce.t("service.panel.over", campaign.locale))
     # Worked out for the open round's two panels only.
     assert sorted(status for _, status in worked) == ["open", "open"], worked
+
+
+async def test_the_new_rounds_panels_are_composed_off_the_event_loop(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next round's order panels are composed where pictures are drawn (a drawing
+    process; a thread in tests), not on the event loop as the resolving Lock settles."""
+    await _resolved(env)
+    loop_thread = threading.get_ident()
+    where: list[bool] = []  # composed on the event loop's thread?
+    compose = panels.compose
+
+    def composing(*args: Any, **kwargs: Any) -> Any:
+        where.append(threading.get_ident() == loop_thread)
+        return compose(*args, **kwargs)
+
+    monkeypatch.setattr(panels, "compose", composing)
+    env.sender.sent.clear()
+    await env.worker().deliver_due()
+    opened = [a for _, a, _ in env.sender.sent if a.kind == "dm-panel" and a.panel is not None]
+    assert len(opened) == 2
+    assert where == [False, False]
+    for announcement in opened:  # composed whole: its words and its controls
+        assert announcement.panel is not None and announcement.panel.selects
+        assert announcement.text == announcement.panel.text

@@ -11,6 +11,7 @@ Entente alone (field ``night``), then the turn goes on, maybe to another such ro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import engine.rulesets.wings.dambuster as db
@@ -48,7 +49,10 @@ def new_raid(scenario: str) -> db.DamState:
     return db.new_dam(DAM_SCENARIOS[scenario][1], full=scenario not in SHORT_SCENARIOS)
 
 
+@cache
 def turns(scenario: str) -> int:
+    # Worked out from a new raid once per scenario: every card and panel names the
+    # campaign's length (``scenarios()``), and a new raid cost 60 µs a time (issue 29).
     return len(new_raid(scenario).roster) * TURNS_PER_RUN
 
 
