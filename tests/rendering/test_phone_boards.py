@@ -215,3 +215,18 @@ def test_a_track_with_boxes_ticked_below_its_first_level_is_not_called_untouched
         }
     )
     assert "Port Moresby: 0/15 boxes, Untouched" in presenter.status_lines(fresh, "en")
+
+
+def test_the_after_action_names_the_level_the_ticked_boxes_reached() -> None:
+    """The Allied fleet ticked 15 boxes (Heavy, whose victory points the score counts,
+    25.83) and repaired 2 (its penalties read from 13, Damaged): its final damage reads
+    Heavy, not "Damaged · 15/30" beside a score counted at Heavy."""
+    from rendering.rulesets.carrier.report import render_after_action
+
+    view = after_action_view()
+    allied = next(track for track in view.tracks if track.place == "allied-fleet")
+    assert (allied.boxes, allied.effective, allied.level) == (15, 13, "Damaged")
+    english = _texts(lambda: render_after_action(view, place_names={}, locale="en"))
+    assert "Heavy · 15/30" in english and "Damaged · 15/30" not in english
+    french = _texts(lambda: render_after_action(view, place_names={}, locale="fr"))
+    assert f"{level_name('Heavy', 'fr')} · 15/30" in french

@@ -16,7 +16,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.rulesets.carrier.view import View
+from engine.rulesets.carrier.view import TrackView, View
 from engine.zero.report import StrikeReport
 from engine.zero.types import AircraftState, Side
 from rendering import style
@@ -343,7 +343,8 @@ def after_action_image(view: View, *, place_names: Mapping[str, str], locale: st
         style.draw_marker(draw, (MARGIN + 11, middle), 20, track.side)
         name = place_names.get(track.place) or place_name(track.place, track.name, locale)
         ticked = min(track.boxes, track.max_boxes)
-        state = f"{track_level_name(track.level, ticked, locale)} · {ticked}/{track.max_boxes}"
+        level = track_level_name(level_reached(track, ticked), ticked, locale)
+        state = f"{level} · {ticked}/{track.max_boxes}"
         state_width = style.draw_text(
             draw, (WIDTH - MARGIN, middle), state, style.font(TEXT), style.MUTED, "rm", INNER // 2
         )
@@ -436,3 +437,13 @@ def _strike_card(
     style.draw_text(
         draw, (x + 38, y + 55), "→ " + target, style.font(TEXT), style.INK, "lm", width - 52
     )
+
+
+def level_reached(track: TrackView, ticked: int) -> str:
+    """The highest level the ticked boxes reached: the one its victory points are scored on
+    (25.83). ``track.level`` reads the boxes left after repairs (the penalties in force), so a
+    repaired fleet read "Light · 11/30" beside a score counted at Damaged."""
+    reached = [level for level in track.levels if level.min_boxes <= ticked]
+    if not reached:
+        return track.level
+    return max(reached, key=lambda level: level.min_boxes).name
