@@ -108,7 +108,7 @@ def test_panels_composed_by_the_workers_are_the_ones_composed_here(drawing_pool:
     # The outbox composes an order panel's words and controls in a drawing process
     # (``drawing.composed_panel``): the same as composed here, for every ruleset.
     registry = Registry()
-    cases = []
+    cases: list[tuple[Plugin[Any, Any], str, PanelData]] = []
     for game in load():
         plugin = registry.get(game["ruleset"])
         if any(case[0] is plugin for case in cases):
