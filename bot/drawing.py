@@ -88,13 +88,12 @@ def _job(ruleset: str, method: str, args: tuple[Any, ...]) -> Any:
         _rest()
 
 
-def _after_action_job(
-    ruleset: str, scenario: str, current: str, records: tuple[str, ...], locale: str
-) -> bytes:
-    """In a worker: the after-action report, from the finished state as stored."""
+def _plugin_job(work: Callable[..., Any], ruleset: str, *args: Any) -> Any:
+    """In a worker: ``work(plugin, *args)`` with the packaged data's plugin (the same
+    function the bot runs in a thread when there are no workers)."""
     _busy()
     try:
-        return _after_action_of(preload.registry().get(ruleset), scenario, current, records, locale)
+        return work(preload.registry().get(ruleset), *args)
     finally:
         _rest()
 
@@ -110,17 +109,14 @@ def _after_action_of(
     return png
 
 
-def _panel_job(ruleset: str, *args: Any) -> panels.PanelSpec:
-    """In a worker: an order panel's words and controls, composed from its data."""
-    _busy()
-    try:
-        return _panel_of(preload.registry().get(ruleset), *args)
-    finally:
-        _rest()
-
-
-def _panel_of(plugin: Plugin[Any, Any], *args: Any) -> panels.PanelSpec:
-    data, scenario, locale, commander_id, channel_id = args  # as ``composed_panel`` names them
+def _panel_of(
+    plugin: Plugin[Any, Any],
+    data: Any,
+    scenario: str,
+    locale: str,
+    commander_id: int | None,
+    channel_id: int | None,
+) -> panels.PanelSpec:
     return panels.compose(
         plugin,
         data,
@@ -213,7 +209,7 @@ async def after_action(
     records = tuple(records)
     png: bytes = await _drawn(
         plugin,
-        (_after_action_job, plugin.key, scenario, current, records, locale),
+        (_plugin_job, _after_action_of, plugin.key, scenario, current, records, locale),
         _after_action_of,
         (plugin, scenario, current, records, locale),
     )
@@ -235,7 +231,7 @@ async def composed_panel(
     and controls either way (``tests/test_drawing_pool.py``)."""
     args = (data, scenario, locale, commander_id, channel_id)
     spec: panels.PanelSpec = await _drawn(
-        plugin, (_panel_job, plugin.key, *args), _panel_of, (plugin, *args)
+        plugin, (_plugin_job, _panel_of, plugin.key, *args), _panel_of, (plugin, *args)
     )
     return spec
 
