@@ -31,6 +31,7 @@ from bot.service_states import (
     forget_superseded,
     keep_pending,
     keep_state,
+    keep_views,
     kept_pending,
     load_state,
     pending_of,
@@ -169,6 +170,7 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         turn=round_row.turn,
         kind=round_row.kind,
         decisions=False,
+        views=True,
     )
     # The engine, and the parsing and writing of the state around it, run off the event
     # loop (``bot.resolver``): in a worker process, which takes the snapshot's text, or
@@ -267,6 +269,8 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             history_len=after_len,
         )
         keep_pending(rules, after, outcome.next_decisions)
+        # And its views, made from the same text and records as ``view_at`` reads here.
+        keep_views(rules, after, outcome.views)
         if outcome.bare is not None:
             keep_state(rules, after, outcome.bare)
     await tx.update_round(
