@@ -85,7 +85,7 @@ def track_level_name(name: str, boxes: int, locale: str) -> str:
 
 
 def repaired_note(boxes: int, effective: int, locale: str) -> str:
-    """", 3 repaired" after a track's ticked count when repairs took boxes back: the level
+    """The ", 3 repaired" after a track's ticked count when repairs took boxes back: the level
     beside the count reads the boxes left (the penalties in force), so without the note
     "15/30 boxes, Damaged" would contradict the ladder, where 15 boxes is Heavy."""
     repaired = boxes - effective
