@@ -50,6 +50,16 @@ from engine.ruleset import Decision, LogDetail, Progress, Rules
 
 AnyRules = Rules[Any, Any]
 
+# Whether a resolution's worker sends back the new round's views (``bot.round_views``) for
+# the bot to keep instead of making them. Off: measured in the same run, alternating per
+# resolution (``bench/capacity.py --serial 4000``), a resolution cost the bot's process 0.3
+# to 0.5 ms MORE with it on, for every game: unpickling the views (pydantic models, 16 to 30
+# KiB for a round) costs about what making them from the snapshot and a record does, and
+# past its first mission a Wings view reads every record, which the worker does not hold.
+# The views it sends are the bot's own, byte for byte (``tests/test_round_views.py``): turn
+# it on once a view travels for less than it costs to make.
+VIEWS_FROM_WORKER = False
+
 
 async def open_round(
     tx: Transaction,
@@ -170,7 +180,7 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         turn=round_row.turn,
         kind=round_row.kind,
         decisions=False,
-        views=True,
+        views=VIEWS_FROM_WORKER,
     )
     # The engine, and the parsing and writing of the state around it, run off the event
     # loop (``bot.resolver``): in a worker process, which takes the snapshot's text, or

@@ -1,9 +1,11 @@
 """What a resolution leaves the bot's event loop to work out for the new round, counted
-(issue 29: capacity): the public's view and each asked side's come back from the
-resolution's worker (``bot.round_views``), so the Lock that resolves a round and the work
-it starts after (``prepare_round``) make no view and parse no state on the bot; the new
-round's first panels and ``/status`` then find them kept. Before, each resolution made
-the public's view and every side's (3) and parsed the snapshot and a record (2) here."""
+(issue 29: capacity), with its worker asked for the new round's views
+(``bot.service_resolve.VIEWS_FROM_WORKER``, off by default: see there why): the public's
+view and each asked side's come back from the worker (``bot.round_views``), so the Lock
+that resolves a round and the work it starts after (``prepare_round``) make no view and
+parse no state on the bot, and the new round's first panels and ``/status`` find them kept.
+Without (84a4968, and the default), each resolution made the public's view and every
+side's (3) here and parsed the snapshot and a record."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot import secrecy
+from bot import secrecy, service_resolve
 from tests.service.support import ALL, JAP, Env
 
 
@@ -51,6 +53,7 @@ async def test_a_resolution_makes_no_view_on_the_bot(
     scenario: str,
     left: tuple[int, int],
 ) -> None:
+    monkeypatch.setattr(service_resolve, "VIEWS_FROM_WORKER", True)
     cid = await env.campaign(scenario, ruleset=ruleset)
     rng = random.Random(5)
     work = Work(monkeypatch, env.svc.rulesets.get(ruleset).rules)
@@ -71,5 +74,6 @@ async def test_a_resolution_makes_no_view_on_the_bot(
         await env.svc.status(cid)
         assert work.views == 0
     assert resolved == 4
-    # Before (84a4968): 12 views made and 7 states parsed here for carrier, 12 and 8 for land.
+    # Without (84a4968, or the setting off): 12 views made and 7 states parsed here for
+    # carrier, 12 and 8 for land.
     assert (views, parsed) == left
