@@ -3,11 +3,13 @@ was resolved (issue 29).
 
 The bot makes every view of a running campaign from the snapshot and the few latest
 history records the ruleset names (``Rules.view_records``, ``Rules.side_view_records``).
-Both the bot's cache (``bot.service_states``) and the resolution's worker (``bot.resolver``)
-choose those records and build the state through this module, so a view the worker sends
-back is the one the bot would make from storage, by construction: the same text, the same
-records, the same calls. ``tests/test_round_views.py`` compares them byte for byte for
-every round of every recorded game, each side and the public.
+Both the bot's cache (``bot.service_states``) and the resolution's worker (``bot.resolver``,
+when asked: ``bot.service_resolve.VIEWS_FROM_WORKER``, off since sending the views back
+cost the bot more than making them) choose those records and build the state through this
+module, so a view the worker sends back is the one the bot would make from storage, by
+construction: the same text, the same records, the same calls.
+``tests/test_round_views.py`` compares them byte for byte for every round of every
+recorded game, each side and the public.
 
 Secrets: a side's view is made for that side's player through the bot's own gate
 (``bot.secrecy.view_for``), the public one for the public: what each is sent to is
