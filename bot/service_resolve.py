@@ -55,7 +55,8 @@ AnyRules = Rules[Any, Any]
 # resolution (``bench/capacity.py --serial 4000``), a resolution cost the bot's process 0.3
 # to 0.5 ms MORE with it on, for every game: unpickling the views (pydantic models, 16 to 30
 # KiB for a round) costs about what making them from the snapshot and a record does, and
-# past its first mission a Wings view reads every record, which the worker does not hold.
+# a game whose views read every record (``Rules.view_records`` None) has most of its views
+# left out: the worker, resolving from the snapshot alone, holds only the round's records.
 # The views it sends are the bot's own, byte for byte (``tests/test_round_views.py``): turn
 # it on once a view travels for less than it costs to make.
 VIEWS_FROM_WORKER = False
