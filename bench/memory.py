@@ -56,10 +56,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from multiprocessing import forkserver
+
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
-from bot import boards, drawing, resolver, service_states
+from bot import boards, drawing, preload, resolver, service_states
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -122,7 +124,8 @@ def _role(pid: int, parent_role: str) -> str:
         for word in ("resource_tracker", "forkserver"):
             if word in command:
                 return word.replace("_", " ")
-        return "child"
+        # One forked from the bot (``bot.preload.share_start_up``) has the bot's command.
+        return "forkserver" if pid == forkserver._forkserver._forkserver_pid else "child"
     if parent_role == "forkserver":
         # The fork server starts both pools' processes: the resolver knows its own.
         return "resolver" if pid in resolver.pids() else "worker"
@@ -379,10 +382,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="play the stages again")
     parser.add_argument("--phase", choices=("all", "measure"), default="all")
     parser.add_argument("--quick", action="store_true", help="smoke run: 8 campaigns")
+    parser.add_argument(
+        "--own-fork-server",
+        action="store_true",
+        help="the workers' fork server a new interpreter, as before session 16",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.campaigns, args.seeds = 8, 1
     if args.phase == "measure":
+        if not args.own_fork_server:
+            # As ``python -m bot`` starts: what the workers need built here, the fork server
+            # forked from this process before anything is opened (``bot.preload``).
+            preload.share_start_up()
         asyncio.run(measure(Path(args.keep), args.trace))
         return 0
     print(f"machine: {machine()}")
@@ -414,7 +426,9 @@ def main(argv: list[str] | None = None) -> int:
                 "--keep",
                 str(copy),
             ]
-            subprocess.run([*command, *(["--trace"] if trace else [])], check=True, env=env)
+            flags = ["--trace"] if trace else []
+            flags += ["--own-fork-server"] if args.own_fork_server else []
+            subprocess.run([*command, *flags], check=True, env=env)
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{copy}{suffix}").unlink(missing_ok=True)
     return 0

@@ -131,7 +131,14 @@ def _command(command: str, args: argparse.Namespace) -> int:
 
     try:
         # A broken data file stops every subcommand with one line naming the file and entry.
-        Registry()
+        if command == "run" and settings.discord_token.strip():
+            # Built once and shared with the worker processes, forked from here before the
+            # bot opens anything (``bot.preload.share_start_up``).
+            from bot import preload
+
+            preload.share_start_up()
+        else:
+            Registry()
     except DATA_ERRORS as exc:
         print(f"Game data error: {exc}", file=sys.stderr)
         return 2

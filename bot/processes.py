@@ -10,6 +10,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from multiprocessing import forkserver
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -84,3 +85,84 @@ def _environment(**values: str) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+def fork_server_from_here() -> int | None:
+    """Start multiprocessing's fork server as a fork of this process, not as a new
+    interpreter; its pid, or None when one runs already (nothing done).
+
+    Called once by the bot's start-up (``bot.preload.share_start_up``) before it opens a
+    database, a connection or a thread: the server, and every worker forked from it, then
+    map the bot's own pages (the interpreter, the modules, the games' rules and presenters,
+    the words), shared until one of them writes to a page (copy on write). A server started
+    as a new interpreter built its own copy of all that, and each worker wrote into its
+    share: with 1,000 campaigns the server, the drawing and the resolving processes held 88
+    MiB between them at rest (``bench/memory.py``).
+
+    What the bot set up is not the server's: every file descriptor but the two it serves
+    on (and the standard ones) is closed in it, and every signal the bot handles goes back
+    to its default there (a server that ignored SIGTERM would outlive a stopped bot).
+    SIGHUP stays blocked in it, as ``hangup_blocked`` keeps it in every worker. A server
+    multiprocessing must start again later (this one killed) is a new interpreter, as before.
+    """
+    import socket
+    from multiprocessing import connection, resource_tracker, util
+
+    server: Any = forkserver._forkserver
+    global _server_asked
+    with server._lock:
+        if server._forkserver_pid is not None:
+            return None
+        with hangup_blocked():  # the tracker keeps SIGHUP blocked, as the server does
+            resource_tracker.ensure_running()
+        # As ``ForkServer.ensure_running`` sets up its server, but forked, not spawned.
+        with socket.socket(socket.AF_UNIX) as listener:
+            address = connection.arbitrary_address("AF_UNIX")  # type: ignore[attr-defined]
+            listener.bind(address)
+            if not util.is_abstract_socket_namespace(address):
+                os.chmod(address, 0o600)
+            listener.listen()
+            alive_r, alive_w = os.pipe()
+            try:
+                with hangup_blocked():
+                    pid = os.fork()
+                if pid == 0:  # the fork server: never back into the bot's code
+                    code = 1
+                    try:
+                        _only(listener.fileno(), alive_r)
+                        forkserver.main(listener.fileno(), alive_r, [])
+                    except SystemExit:
+                        code = 0  # every client gone: the server's normal end
+                    finally:
+                        os._exit(code)
+            except BaseException:
+                os.close(alive_w)
+                raise
+            finally:
+                os.close(alive_r)
+            server._forkserver_address = address
+            server._forkserver_alive_fd = alive_w
+            server._forkserver_pid = pid
+        _server_asked = True  # no preload asked of a server that holds it all already
+    return pid
+
+
+def _only(*kept: int) -> None:
+    """In a forked server: the bot's descriptors closed but ``kept`` and the standard
+    three, its signal handlers back to their defaults."""
+    low = 0
+    for fd in sorted({0, 1, 2, *kept}):
+        if fd > low:  # (``closerange`` of an empty range closes every descriptor)
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
+    for number in signal.valid_signals():
+        if number in (signal.SIGKILL, signal.SIGSTOP, signal.SIGPIPE):
+            continue  # SIGPIPE: ignored by every Python process from its start
+        # SIGINT as a new interpreter has it (KeyboardInterrupt), which workers inherit.
+        default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+        try:
+            if signal.getsignal(number) not in (default, None):
+                signal.signal(number, default)
+        except (OSError, ValueError):
+            continue
