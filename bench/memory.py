@@ -56,7 +56,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from multiprocessing import forkserver
+from multiprocessing import forkserver, resource_tracker
 
 from bench.clone import cached_stages, place
 from bench.common import machine
@@ -124,7 +124,9 @@ def _role(pid: int, parent_role: str) -> str:
         for word in ("resource_tracker", "forkserver"):
             if word in command:
                 return word.replace("_", " ")
-        # One forked from the bot (``bot.preload.share_start_up``) has the bot's command.
+        # Those forked from the bot (``bot.preload.share_start_up``) have the bot's command.
+        if pid == resource_tracker._resource_tracker._pid:  # type: ignore[attr-defined]
+            return "resource tracker"
         return "forkserver" if pid == forkserver._forkserver._forkserver_pid else "child"
     if parent_role == "forkserver":
         # The fork server starts both pools' processes: the resolver knows its own.

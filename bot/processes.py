@@ -106,15 +106,14 @@ def fork_server_from_here() -> int | None:
     multiprocessing must start again later (this one killed) is a new interpreter, as before.
     """
     import socket
-    from multiprocessing import connection, resource_tracker, util
+    from multiprocessing import connection, util
 
     server: Any = forkserver._forkserver
     global _server_asked
     with server._lock:
         if server._forkserver_pid is not None:
             return None
-        with hangup_blocked():  # the tracker keeps SIGHUP blocked, as the server does
-            resource_tracker.ensure_running()
+        _tracker_from_here()
         # As ``ForkServer.ensure_running`` sets up its server, but forked, not spawned.
         with socket.socket(socket.AF_UNIX) as listener:
             address = connection.arbitrary_address("AF_UNIX")  # type: ignore[attr-defined]
@@ -145,6 +144,40 @@ def fork_server_from_here() -> int | None:
             server._forkserver_pid = pid
         _server_asked = True  # no preload asked of a server that holds it all already
     return pid
+
+
+def _tracker_from_here() -> None:
+    """multiprocessing's resource tracker forked from here too, as ``fork_server_from_here``
+    forks the server (a new interpreter of its own held 6.6 MiB); as
+    ``ResourceTracker.ensure_running`` starts it otherwise."""
+    from multiprocessing import resource_tracker
+
+    tracker: Any = resource_tracker._resource_tracker
+    with tracker._lock:
+        if tracker._fd is not None:
+            return
+        read, write = os.pipe()
+        # Ctrl-C and SIGTERM blocked until the tracker ignores them (its ``main`` does, then
+        # unblocks them), as when it is spawned; SIGHUP stays blocked (``hangup_blocked``).
+        held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    _only(read)
+                    resource_tracker.main(read)
+                    code = 0
+                finally:
+                    os._exit(code)
+        except BaseException:
+            os.close(write)
+            raise
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            os.close(read)
+        tracker._fd, tracker._pid = write, pid
 
 
 def _only(*kept: int) -> None:
