@@ -18,6 +18,11 @@ decisions, views and pictures (the round message's board in each lock state, eac
 order panel) are worked out ahead, the pictures drawn in the drawing processes
 (``bot/drawing.py``) and kept in the main process's board cache.
 
+The measured process starts as ``python -m bot run`` does: its workers' fork server
+and multiprocessing's resource tracker forked from it once the games' rules, presenters
+and words are built (``bot.preload.share_start_up``); ``--own-fork-server`` starts them
+as new interpreters instead, as before session 16.
+
 Prints, after start-up, after the panels and after the Locks, for the main process and
 each of its descendants (drawing workers, the resolving process, their fork server,
 multiprocessing's resource tracker; an odds process too, if one was started): RSS (which
@@ -25,7 +30,9 @@ counts a page shared between processes in each of them), PSS (a shared page's co
 between its sharers: the sum over processes is the footprint) and USS (pages only that
 process maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers
 idle; the peaks seen while the workers draw (sampled every 0.2 s) and each process's own
-peak RSS (``VmHWM``). Then what the caches estimate they hold (parsed states and engine
+peak RSS (``VmHWM``); then again after the collector's review of its frozen objects
+(``bot.collector``), which writes into start-up's objects and so copies their pages into
+the bot's process. Then what the caches estimate they hold (parsed states and engine
 results, ``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with
 ``--trace``, in another fresh process, the bytes tracemalloc sees them actually hold (the
 drop when each is emptied; tracemalloc slows the calls and adds its own memory, so the
