@@ -179,6 +179,7 @@ class OutboxWorker:
         # kept as this worker posts (a row's new message is where a later row's edit goes).
         # No other worker posts under these keys meanwhile: they are its destinations'.
         refs = await self._message_refs(candidates, built)
+        superseded = _superseded(candidates, built, refs)
         delivered = retried = failed = dropped = 0
         held: set[tuple[str, int]] = set()
         unsent: list[OutboxRow] = []
@@ -196,6 +197,13 @@ class OutboxWorker:
                     # 20 ms).
                     await asyncio.sleep(0)
                 lease_until = await self._renew(candidates[index:], lease_until, marks)
+                if index in superseded:
+                    # A later row of the batch rewrites this message whole: editing it now
+                    # too would only flash a state that is already past (a Wings turn's
+                    # message read "revealed" a moment before it read "flown").
+                    marks.append((row.id, superseded[index], epoch(self.clock.now())))
+                    delivered += 1
+                    continue
                 outcome = await self._deliver(row, announcement, refs, marks)
                 if outcome == "delivered":
                     delivered += 1
@@ -395,3 +403,28 @@ class OutboxWorker:
                 side=player.side,
                 what=row.kind,
             )
+
+
+def _superseded(
+    rows: list[OutboxRow], built: list[Built], refs: dict[tuple[int, str], int]
+) -> dict[int, int]:
+    """The rows (by index) whose edit a later row of the same batch makes again, each with
+    the message it edits. Only edits of a message already posted: a row that would post
+    one is sent, since the later edits need it. The later row carries the whole message
+    (text, images), so the earlier edit adds nothing a player would still see."""
+    later: set[tuple[str, int, int, str]] = set()
+    superseded: dict[int, int] = {}
+    for index in range(len(rows) - 1, -1, -1):
+        row, announcement = rows[index], built[index]
+        if not isinstance(announcement, Announcement) or row.campaign_id is None:
+            continue
+        if announcement.edit_of is None:
+            continue
+        message = refs.get((row.campaign_id, announcement.edit_of))
+        if message is None:
+            continue
+        key = (row.target_kind, row.target_id, row.campaign_id, announcement.edit_of)
+        if key in later:
+            superseded[index] = message
+        later.add(key)
+    return superseded

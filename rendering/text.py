@@ -84,6 +84,14 @@ def track_level_name(name: str, boxes: int, locale: str) -> str:
     return level_name(name, locale)
 
 
+def repaired_note(boxes: int, effective: int, locale: str) -> str:
+    """The ", 3 repaired" after a track's ticked count when repairs took boxes back: the level
+    beside the count reads the boxes left (the penalties in force), so without the note
+    "15/30 boxes, Damaged" would contradict the ladder, where 15 boxes is Heavy."""
+    repaired = boxes - effective
+    return tr("repaired_note", locale, count=repaired) if repaired > 0 else ""
+
+
 def place_label(key: str, locale: str, default: str | None = None) -> str:
     return tr_or(f"place.{slug(key)}", locale, default if default is not None else key)
 

@@ -230,3 +230,28 @@ def test_the_after_action_names_the_level_the_ticked_boxes_reached() -> None:
     assert "Heavy · 15/30" in english and "Damaged · 15/30" not in english
     french = _texts(lambda: render_after_action(view, place_names={}, locale="fr"))
     assert f"{level_name('Heavy', 'fr')} · 15/30" in french
+
+
+def test_a_repaired_track_says_how_many_boxes_repairs_took_back() -> None:
+    """15 boxes ticked and 2 repaired: the level beside the count is the one the 13 boxes
+    left put in force (Damaged), while the ladder puts 15 at Heavy. /status, the turn
+    summary and the order panel's description say "2 repaired" so the pair adds up."""
+    from engine.zero.loader import default_catalog
+    from rendering.rulesets.carrier import CarrierPresenter
+
+    presenter = CarrierPresenter(default_catalog())
+    view = after_action_view()
+    assert "Allied carrier fleet: 15/30 boxes, 2 repaired, Damaged" in presenter.status_lines(
+        view, "en"
+    )
+    assert "• Allied carrier fleet: 15/30 boxes, 2 repaired (Damaged)" in presenter.turn_summary(
+        view, view.turn, "en"
+    )
+    french = presenter.status_lines(view, "fr")
+    assert any("15/30 cases, 2 réparées, " in line for line in french), french
+    panel = presenter.panel_summary(view, "allied", "en")
+    assert "15/30 damage boxes, 2 repaired (Damaged)" in panel, panel
+    # No repairs, no note: the Japanese fleet's line is as before.
+    coral = presenter.status_lines(coral_status(), "en")
+    assert "Japanese carrier fleet: 12/30 boxes, Damaged" in coral
+    assert "Allied carrier fleet: 7/30 boxes, 2 repaired, Light" in coral

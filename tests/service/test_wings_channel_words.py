@@ -116,3 +116,24 @@ async def test_the_end_of_a_turn_says_what_happened(env: Env, lang: str) -> None
             assert words["left"] in second, summary
         else:
             assert second == words["calm"], summary
+
+
+async def test_a_flown_turn_edits_its_round_message_once(env: Env) -> None:
+    """The round message of a turn that resolves becomes the turn as flown. It used to be
+    edited twice in the same delivery, first to "revealed" then to "flown": one request
+    too many, and a flash of a state already past. Now only the flown turn is sent."""
+    cid = await start_wings(env, "quiet")
+    status = await env.svc.status(cid)
+    assert status.round is not None
+    env.sender.sent.clear()
+    await lock_all(env, cid)
+    edits = [
+        a.kind
+        for target, a, edited in env.sender.sent
+        if target.kind == "channel"
+        and edited is not None
+        and a.edit_of == f"round:{status.round.id}"
+    ]
+    assert edits == ["turn-summary"], edits
+    flown = _channel(env, "turn-summary")[-1]
+    assert "**Turn 1 · " in flown, flown

@@ -27,6 +27,7 @@ from rendering.text import (
     flight_ops_text,
     place_label,
     place_name,
+    repaired_note,
     scenario_name,
     tactic_name,
     track_level_name,
@@ -252,6 +253,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
             boxes=fleet.boxes,
             max=fleet.max_boxes,
             level=track_level_name(fleet.level, fleet.boxes, locale),
+            repaired=repaired_note(fleet.boxes, fleet.effective, locale),
             vp=own.vp,
             resources=len(own.resources_available),
         )
@@ -276,6 +278,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
                     boxes=track.boxes,
                     max=track.max_boxes,
                     level=track_level_name(track.level, track.boxes, locale),
+                    repaired=repaired_note(track.boxes, track.effective, locale),
                 )
             )
         return lines
@@ -306,6 +309,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
                     boxes=track.boxes,
                     max=track.max_boxes,
                     level=track_level_name(track.level, track.boxes, locale),
+                    repaired=repaired_note(track.boxes, track.effective, locale),
                 )
             )
             ladder = level_ladder(track, locale)
