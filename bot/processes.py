@@ -142,7 +142,10 @@ def fork_server_from_here() -> int | None:
             server._forkserver_address = address
             server._forkserver_alive_fd = alive_w
             server._forkserver_pid = pid
-        _server_asked = True  # no preload asked of a server that holds it all already
+        # Nothing preloaded by a server multiprocessing starts again (this one killed), as
+        # ``fork_context`` leaves it: no preload asked of one that holds it all already.
+        forkserver.set_forkserver_preload([])
+        _server_asked = True
     return pid
 
 

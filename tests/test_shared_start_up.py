@@ -64,6 +64,19 @@ print(json.dumps({
     "server_catches_sigterm": bool(caught(server) & (1 << (signal.SIGTERM - 1))),
     "same_bytes": drawn_there == plugin.presenter.status_board(*args),
 }))
+# The server killed: the next pool's workers come from one multiprocessing starts again.
+drawing.shut_down()
+os.kill(server, signal.SIGKILL)
+import time
+while open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":
+    time.sleep(0.01)  # dead, left for multiprocessing to reap as it finds it so
+drawing.warm_up()
+again = drawing._pool.submit(in_the_worker).result(60)
+print(json.dumps({
+    "again": again,
+    "server_again": forkserver._forkserver._forkserver_pid,
+    "drawn_again": asyncio.run(drawing.draw(plugin, "status_board", *args)) == drawn_there,
+}))
 drawing.shut_down()
 """
 
@@ -109,7 +122,8 @@ def started() -> dict[str, Any]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    first, then = done.stdout.strip().splitlines()[-2:]
+    out: dict[str, Any] = {**json.loads(first), **json.loads(then)}
     return out
 
 
@@ -136,3 +150,13 @@ def test_the_fork_server_keeps_nothing_the_bot_opened_or_handles(
     assert started["socket"] not in sockets
     assert len(sockets) == 1  # its own: where the pools ask it for a worker
     assert not started["server_catches_sigterm"]  # SIGTERM ends it, as any process
+
+
+def test_a_killed_fork_server_is_started_again_and_draws_the_same(
+    started: dict[str, Any],
+) -> None:
+    again = started["again"]
+    assert started["server_again"] not in (None, started["server"])
+    assert again["parent"] == started["server_again"]
+    assert again["built_by"] == again["pid"]  # a new interpreter: it builds its own
+    assert started["drawn_again"]
