@@ -68,7 +68,7 @@ from bench.common import GcPauses, machine, median, percentile, resolver_cpu, rs
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
-from bot import collector, preload, resolver, service_states
+from bot import collector, processes, resolver, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
 
@@ -453,8 +453,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {machine()}")
     if not args.own_fork_server and not args.apart:
         # As ``python -m bot`` starts: the resolving processes' fork server forked from
-        # here, sharing this process's start-up (``bot.preload.share_start_up``).
-        preload.share_start_up()
+        # here, sharing this process's start-up (``bot.processes.share_start_up``).
+        processes.share_start_up()
     asyncio.run(run(args))
     return 0
 

@@ -20,7 +20,7 @@ order panel) are worked out ahead, the pictures drawn in the drawing processes
 
 The measured process starts as ``python -m bot run`` does: its workers' fork server
 and multiprocessing's resource tracker forked from it once the games' rules, presenters
-and words are built (``bot.preload.share_start_up``); ``--own-fork-server`` starts them
+and words are built (``bot.processes.share_start_up``); ``--own-fork-server`` starts them
 as new interpreters instead, as before session 16.
 
 Prints, after start-up, after the panels and after the Locks, for the main process and
@@ -68,7 +68,7 @@ from multiprocessing import forkserver, resource_tracker
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
-from bot import boards, drawing, preload, resolver, service_states
+from bot import boards, drawing, processes, resolver, service_states
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -131,7 +131,7 @@ def _role(pid: int, parent_role: str) -> str:
         for word in ("resource_tracker", "forkserver"):
             if word in command:
                 return word.replace("_", " ")
-        # Those forked from the bot (``bot.preload.share_start_up``) have the bot's command.
+        # Those forked from the bot (``bot.processes.share_start_up``) have the bot's command.
         if pid == resource_tracker._resource_tracker._pid:  # type: ignore[attr-defined]
             return "resource tracker"
         return "forkserver" if pid == forkserver._forkserver._forkserver_pid else "child"
@@ -411,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.phase == "measure":
         if not args.own_fork_server:
             # As ``python -m bot`` starts: what the workers need built here, the fork server
-            # forked from this process before anything is opened (``bot.preload``).
-            preload.share_start_up()
+            # forked from this process before anything is opened (``bot.processes.share_start_up``).
+            processes.share_start_up()
         asyncio.run(measure(Path(args.keep), args.trace))
         return 0
     print(f"machine: {machine()}")

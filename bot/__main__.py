@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, *, shared_start_up: bool = False) -> int:
     """``shared_start_up``: this process is the bot's own (``python -m bot``), whose worker
-    processes may be forked from it (``bot.preload.share_start_up``); not a test's."""
+    processes may be forked from it (``bot.processes.share_start_up``); not a test's."""
     args = build_parser().parse_args(argv)
     command = args.command or "run"
     try:
@@ -135,10 +135,10 @@ def _command(command: str, args: argparse.Namespace, shared_start_up: bool = Fal
         # A broken data file stops every subcommand with one line naming the file and entry.
         if shared_start_up and command == "run" and settings.discord_token.strip():
             # Built once and shared with the worker processes, forked from here before the
-            # bot opens anything (``bot.preload.share_start_up``).
-            from bot import preload
+            # bot opens anything (``bot.processes.share_start_up``).
+            from bot import processes
 
-            preload.share_start_up()
+            processes.share_start_up()
         else:
             Registry()
     except DATA_ERRORS as exc:

@@ -12,9 +12,10 @@ the pages of everything built here into each worker at its first collection.
 
 The bot itself (``python -m bot run``) goes further: it builds all that in its own
 process and forks the fork server from itself before it opens anything
-(``share_start_up``), so the server and the workers map the bot's own pages and nobody
-builds a second copy (1,000 campaigns: the whole bot 260 -> 220 MB at rest). What follows
-is for a fork server started as a new interpreter (tests, benchmarks, a server restarted).
+(``bot.processes.share_start_up``), so the server and the workers map the bot's own
+pages and nobody builds a second copy (1,000 campaigns: the whole bot 260 -> 220 MB at
+rest). What follows is for a fork server started as a new interpreter (tests,
+benchmarks, a server restarted).
 
 Only where the fork server runs the bot's own copy of the code: Python 3.11's fork
 server is handed the bot's ``sys.path`` but does not apply it, so
@@ -61,31 +62,6 @@ def registry() -> Registry:
 def built() -> Registry | None:
     """The registry this process built (``registry``) or inherited, if any."""
     return _registry
-
-
-def share_start_up() -> int | None:
-    """The bot's start-up, once, before it opens anything (a database, Discord, a thread):
-    build every game's rules and presenters and read the words here, put them out of the
-    collector's reach, then fork the fork server from this process
-    (``bot.processes.fork_server_from_here``); its pid, or None if one ran already.
-
-    The workers forked from it map the bot's own copy of all that, shared, where a fork
-    server of its own built a second one (and each worker wrote into its share of it);
-    the bot uses the same registry (``bot.runtime.open_services``), so it builds no third.
-    Frozen first: a full collection writes into every object it walks, which would copy
-    each page of them in the bot (``bot.runtime.freeze_start_up`` freezes again later).
-    No font is open yet: a file FreeType reads, opened before the fork, would be one file
-    position shared by every worker.
-    """
-    from bot.processes import fork_server_from_here
-    from rendering import i18n, rulebook
-
-    registry()
-    i18n.warm()
-    rulebook.warm()
-    gc.collect()
-    gc.freeze()
-    return fork_server_from_here()
 
 
 def _in_fork_server() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import multiprocessing.context
 import os
@@ -87,11 +88,36 @@ def _environment(**values: str) -> Iterator[None]:
                 os.environ[name] = value
 
 
+def share_start_up() -> int | None:
+    """The bot's start-up, once, before it opens anything (a database, Discord, a thread):
+    build every game's rules and presenters and read the words here, put them out of the
+    collector's reach, then fork the fork server from this process
+    (``fork_server_from_here``); its pid, or None if one ran already.
+
+    The workers forked from it map the bot's own copy of all that, shared, where a fork
+    server of its own built a second one (and each worker wrote into its share of it);
+    the bot uses the same registry (``bot.runtime.open_services``), so it builds no third.
+    Frozen first: a full collection writes into every object it walks, which would copy
+    each page of them in the bot (``bot.runtime.freeze_start_up`` freezes again later).
+    No font is open yet: a file FreeType reads, opened before the fork, would be one file
+    position shared by every worker.
+    """
+    from bot import preload
+    from rendering import i18n, rulebook
+
+    preload.registry()
+    i18n.warm()
+    rulebook.warm()
+    gc.collect()
+    gc.freeze()
+    return fork_server_from_here()
+
+
 def fork_server_from_here() -> int | None:
     """Start multiprocessing's fork server as a fork of this process, not as a new
     interpreter; its pid, or None when one runs already (nothing done).
 
-    Called once by the bot's start-up (``bot.preload.share_start_up``) before it opens a
+    Called once by the bot's start-up (``share_start_up``) before it opens a
     database, a connection or a thread: the server, and every worker forked from it, then
     map the bot's own pages (the interpreter, the modules, the games' rules and presenters,
     the words), shared until one of them writes to a page (copy on write). A server started

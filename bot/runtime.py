@@ -94,7 +94,7 @@ async def open_services(
     seeds: SeedSource = secrets,
 ) -> Services:
     # Every game's data loaded now, not on a first click: the one the start-up built and
-    # its worker processes share, when it did (``bot.preload.share_start_up``).
+    # its worker processes share, when it did (``bot.processes.share_start_up``).
     rulesets = preload.built() or Registry()
     repo = await open_repository(database, now=clock.now())  # sqlite:///, a path, postgresql://
     try:

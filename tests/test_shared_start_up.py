@@ -1,4 +1,4 @@
-"""The workers' fork server is forked from the bot at start-up (``bot.preload.share_start_up``).
+"""The workers' fork server is forked from the bot at start-up (``bot.processes.share_start_up``).
 
 A fork server started as a new interpreter built its own copy of every game's rules,
 presenters and words, and the bot held a second: with 1,000 campaigns the fork server and
@@ -32,9 +32,9 @@ listening.bind(("127.0.0.1", 0))
 listening.listen()
 signal.signal(signal.SIGTERM, lambda *_: None)  # the bot's own: not the fork server's
 from multiprocessing import forkserver
-from bot import drawing, preload, secrecy
+from bot import drawing, preload, processes
 from tests.test_shared_start_up import in_the_worker, picture_args
-forked = preload.share_start_up()
+forked = processes.share_start_up()
 drawing.warm_up()
 worker = drawing._pool.submit(in_the_worker).result(60)
 plugin = preload.registry().get("carrier")
