@@ -72,7 +72,7 @@ from bench.common import GcPauses, machine, median, percentile, resolver_cpu, rs
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
-from bot import collector, resolver, service_resolve, service_states
+from bot import collector, processes, resolver, service_resolve, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
 
@@ -464,6 +464,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --serial: the worker's views (VIEWS_FROM_WORKER) on and off by turns",
     )
+    parser.add_argument(
+        "--own-fork-server",
+        action="store_true",
+        help="the workers' fork server a new interpreter, as before session 16",
+    )
     args = parser.parse_args(argv)
     global PROFILE, ALTERNATE_VIEWS
     PROFILE = args.profile
@@ -472,6 +477,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.campaigns, args.rates, args.seconds, args.seeds, args.top = 8, [20.0], 6.0, 1, 3
     print(f"machine: {machine()}")
+    if not args.own_fork_server and not args.apart:
+        # As ``python -m bot`` starts: the resolving processes' fork server forked from
+        # here, sharing this process's start-up (``bot.processes.share_start_up``).
+        processes.share_start_up()
     asyncio.run(run(args))
     return 0
 

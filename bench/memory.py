@@ -18,6 +18,11 @@ decisions, views and pictures (the round message's board in each lock state, eac
 order panel) are worked out ahead, the pictures drawn in the drawing processes
 (``bot/drawing.py``) and kept in the main process's board cache.
 
+The measured process starts as ``python -m bot run`` does: its workers' fork server
+and multiprocessing's resource tracker forked from it once the games' rules, presenters
+and words are built (``bot.processes.share_start_up``); ``--own-fork-server`` starts them
+as new interpreters instead, as before session 16.
+
 Prints, after start-up, after the panels and after the Locks, for the main process and
 each of its descendants (drawing workers, the resolving process, their fork server,
 multiprocessing's resource tracker; an odds process too, if one was started): RSS (which
@@ -25,7 +30,9 @@ counts a page shared between processes in each of them), PSS (a shared page's co
 between its sharers: the sum over processes is the footprint) and USS (pages only that
 process maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers
 idle; the peaks seen while the workers draw (sampled every 0.2 s) and each process's own
-peak RSS (``VmHWM``). Then what the caches estimate they hold (parsed states and engine
+peak RSS (``VmHWM``); then again after the collector's review of its frozen objects
+(``bot.collector``), which writes into start-up's objects and so copies their pages into
+the bot's process. Then what the caches estimate they hold (parsed states and engine
 results, ``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with
 ``--trace``, in another fresh process, the bytes tracemalloc sees them actually hold (the
 drop when each is emptied; tracemalloc slows the calls and adds its own memory, so the
@@ -56,10 +63,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from multiprocessing import forkserver, resource_tracker
+
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
-from bot import boards, drawing, resolver, service_states
+from bot import boards, drawing, processes, resolver, service_states
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -122,7 +131,10 @@ def _role(pid: int, parent_role: str) -> str:
         for word in ("resource_tracker", "forkserver"):
             if word in command:
                 return word.replace("_", " ")
-        return "child"
+        # Those forked from the bot (``bot.processes.share_start_up``) have the bot's command.
+        if pid == resource_tracker._resource_tracker._pid:  # type: ignore[attr-defined]
+            return "resource tracker"
+        return "forkserver" if pid == forkserver._forkserver._forkserver_pid else "child"
     if parent_role == "forkserver":
         # The fork server starts both pools' processes: the resolver knows its own.
         return "resolver" if pid in resolver.pids() else "worker"
@@ -287,6 +299,12 @@ async def measure(path: Path, trace: bool) -> None:
         if trim is not None:
             trim()
             trimmed = footprint()
+        # The collector's review (``bot.collector``: once per 20 million objects frozen, every
+        # 12 minutes or so at 500 calls/s) walks every frozen object, start-up's too: what
+        # it writes into them is copied into the bot's process, no more shared.
+        reviewer = collector.install()
+        reviewer.review()
+        reviewed = footprint()
         states, memo, drawn, n_states, n_memo, n_drawn = caches()
         workers = sum(1 for u in locked if u.role == "worker")
         print(
@@ -310,6 +328,7 @@ async def measure(path: Path, trace: bool) -> None:
             f"the bot's process, its C heap trimmed (malloc_trim): PSS {_mib(trimmed[0].pss)} "
             f"MiB (was {_mib(rested[0].pss)})"
         )
+        report("after the collector's review of its frozen objects", reviewed)
         main = locked[0]
         print(
             f"while the Locks resolved and the workers drew ({peaks.samples} samples): peak "
@@ -318,11 +337,13 @@ async def measure(path: Path, trace: bool) -> None:
         )
         main_mb, whole_mb = main.peak_rss * 1.024 / 1000, peaks.pss * 1.024 / 1000
         rest_mb = sum(u.pss for u in rested) * 1.024 / 1000
+        reviewed_mb = sum(u.pss for u in reviewed) * 1.024 / 1000
         print(
             f"target RSS <= {RSS_TARGET_MB:.0f} MB: the bot's process peak RSS {main_mb:.0f} MB "
             f"({'meets' if main_mb <= RSS_TARGET_MB else 'MISSES'}); the whole bot, PSS at "
             f"rest {rest_mb:.0f} MB ({'meets' if rest_mb <= RSS_TARGET_MB else 'MISSES'}), "
-            f"peak {whole_mb:.0f} MB ({'meets' if whole_mb <= RSS_TARGET_MB else 'MISSES'}); "
+            f"peak {whole_mb:.0f} MB ({'meets' if whole_mb <= RSS_TARGET_MB else 'MISSES'}), "
+            f"after a review {reviewed_mb:.0f} MB; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
 
@@ -379,10 +400,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="play the stages again")
     parser.add_argument("--phase", choices=("all", "measure"), default="all")
     parser.add_argument("--quick", action="store_true", help="smoke run: 8 campaigns")
+    parser.add_argument(
+        "--own-fork-server",
+        action="store_true",
+        help="the workers' fork server a new interpreter, as before session 16",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.campaigns, args.seeds = 8, 1
     if args.phase == "measure":
+        if not args.own_fork_server:
+            # As ``python -m bot`` starts: what the workers need built here, the fork server
+            # forked from this process before anything is opened (``bot.processes.share_start_up``).
+            processes.share_start_up()
         asyncio.run(measure(Path(args.keep), args.trace))
         return 0
     print(f"machine: {machine()}")
@@ -414,7 +444,9 @@ def main(argv: list[str] | None = None) -> int:
                 "--keep",
                 str(copy),
             ]
-            subprocess.run([*command, *(["--trace"] if trace else [])], check=True, env=env)
+            flags = ["--trace"] if trace else []
+            flags += ["--own-fork-server"] if args.own_fork_server else []
+            subprocess.run([*command, *flags], check=True, env=env)
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{copy}{suffix}").unlink(missing_ok=True)
     return 0

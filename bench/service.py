@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import line, machine, median, percentile, rss_mib, verdict
 from bench.load import Actor, LoadResult, create_actors, open_loop, rates_met
-from bot import collector
+from bot import collector, preload
 from bot.clock import ManualClock
 from bot.demo import SeededTokens
 from bot.runtime import freeze_start_up
@@ -71,7 +71,9 @@ async def _open(
     try:
         yield (
             repo,
-            CampaignService(repo, ManualClock(), rng_seed_source=SeededTokens(seeds)),
+            CampaignService(
+                repo, ManualClock(), rng_seed_source=SeededTokens(seeds), rulesets=preload.built()
+            ),
         )
     finally:
         await repo.close()

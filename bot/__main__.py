@@ -99,11 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, shared_start_up: bool = False) -> int:
+    """``shared_start_up``: this process is the bot's own (``python -m bot``), whose worker
+    processes may be forked from it (``bot.processes.share_start_up``); not a test's."""
     args = build_parser().parse_args(argv)
     command = args.command or "run"
     try:
-        return _command(command, args)
+        return _command(command, args, shared_start_up)
     except (Stopped, KeyboardInterrupt) as error:
         # Stopped before its work began (loading the game data), or a command with no close
         # of its own to wait for; the demo and a running bot say more themselves.
@@ -115,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.exit_code
 
 
-def _command(command: str, args: argparse.Namespace) -> int:
+def _command(command: str, args: argparse.Namespace, shared_start_up: bool = False) -> int:
     try:
         settings = load_settings()
     except SettingsError as exc:
@@ -131,7 +133,14 @@ def _command(command: str, args: argparse.Namespace) -> int:
 
     try:
         # A broken data file stops every subcommand with one line naming the file and entry.
-        Registry()
+        if shared_start_up and command == "run" and settings.discord_token.strip():
+            # Built once and shared with the worker processes, forked from here before the
+            # bot opens anything (``bot.processes.share_start_up``).
+            from bot import processes
+
+            processes.share_start_up()
+        else:
+            Registry()
     except DATA_ERRORS as exc:
         print(f"Game data error: {exc}", file=sys.stderr)
         return 2
@@ -188,7 +197,7 @@ def _command(command: str, args: argparse.Namespace) -> int:
     return 2
 
 
-def main_or_stop(argv: Sequence[str] | None = None) -> int:
+def main_or_stop(argv: Sequence[str] | None = None, *, shared_start_up: bool = False) -> int:
     """``main``, an unforeseen error ending the process at once with exit 1 and its cause.
 
     Whatever fails, at start-up or later, the process must end (each command closes its
@@ -198,7 +207,7 @@ def main_or_stop(argv: Sequence[str] | None = None) -> int:
     # Ctrl-C, SIGTERM and SIGHUP stop a command as ``Stopped``, one line and no traceback.
     handlers = raise_on_stop_signals()
     try:
-        return main(argv)
+        return main(argv, shared_start_up=shared_start_up)
     except Exception as exc:
         logging.getLogger("bot").critical(
             "Sortie stopped on an unexpected error (%s: %s)",
@@ -220,4 +229,4 @@ def main_or_stop(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main_or_stop())
+    sys.exit(main_or_stop(shared_start_up=True))

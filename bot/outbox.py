@@ -199,8 +199,8 @@ class OutboxWorker:
                 lease_until = await self._renew(candidates[index:], lease_until, marks)
                 if index in superseded:
                     # A later row of the batch rewrites this message whole: editing it now
-                    # too would only flash a state that is already past (a round message
-                    # read "revealed" a moment before it read the turn as played).
+                    # too would only flash a state that is already past (a flown turn's
+                    # message read "revealed" a moment before it read "flown").
                     marks.append((row.id, superseded[index], epoch(self.clock.now())))
                     delivered += 1
                     continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import multiprocessing.context
 import os
@@ -10,6 +11,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from multiprocessing import forkserver
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -84,3 +86,145 @@ def _environment(**values: str) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+def share_start_up() -> int | None:
+    """The bot's start-up, once, before it opens anything (a database, Discord, a thread):
+    build every game's rules and presenters and read the words here, put them out of the
+    collector's reach, then fork the fork server from this process
+    (``fork_server_from_here``); its pid, or None if one ran already.
+
+    The workers forked from it map the bot's own copy of all that, shared, where a fork
+    server of its own built a second one (and each worker wrote into its share of it);
+    the bot uses the same registry (``bot.runtime.open_services``), so it builds no third.
+    Frozen first: a full collection writes into every object it walks, which would copy
+    each page of them in the bot (``bot.runtime.freeze_start_up`` freezes again later).
+    No font is open yet: a file FreeType reads, opened before the fork, would be one file
+    position shared by every worker.
+    """
+    from bot import preload
+    from rendering import i18n, rulebook
+
+    preload.registry()
+    i18n.warm()
+    rulebook.warm()
+    gc.collect()
+    gc.freeze()
+    return fork_server_from_here()
+
+
+def fork_server_from_here() -> int | None:
+    """Start multiprocessing's fork server as a fork of this process, not as a new
+    interpreter; its pid, or None when one runs already (nothing done).
+
+    Called once by the bot's start-up (``share_start_up``) before it opens a
+    database, a connection or a thread: the server, and every worker forked from it, then
+    map the bot's own pages (the interpreter, the modules, the games' rules and presenters,
+    the words), shared until one of them writes to a page (copy on write). A server started
+    as a new interpreter built its own copy of all that, and each worker wrote into its
+    share: with 1,000 campaigns the server, the drawing and the resolving processes held 88
+    MiB between them at rest (``bench/memory.py``).
+
+    What the bot set up is not the server's: every file descriptor but the two it serves
+    on (and the standard ones) is closed in it, and every signal the bot handles goes back
+    to its default there (a server that ignored SIGTERM would outlive a stopped bot).
+    SIGHUP stays blocked in it, as ``hangup_blocked`` keeps it in every worker. A server
+    multiprocessing must start again later (this one killed) is a new interpreter, as before.
+    """
+    import socket
+    from multiprocessing import connection, util
+
+    server: Any = forkserver._forkserver
+    global _server_asked
+    with server._lock:
+        if server._forkserver_pid is not None:
+            return None
+        _tracker_from_here()
+        # As ``ForkServer.ensure_running`` sets up its server, but forked, not spawned.
+        with socket.socket(socket.AF_UNIX) as listener:
+            address = connection.arbitrary_address("AF_UNIX")  # type: ignore[attr-defined]
+            listener.bind(address)
+            if not util.is_abstract_socket_namespace(address):
+                os.chmod(address, 0o600)
+            listener.listen()
+            alive_r, alive_w = os.pipe()
+            try:
+                with hangup_blocked():
+                    pid = os.fork()
+                if pid == 0:  # the fork server: never back into the bot's code
+                    code = 1
+                    try:
+                        _only(listener.fileno(), alive_r)
+                        forkserver.main(listener.fileno(), alive_r, [])
+                    except SystemExit:
+                        code = 0  # every client gone: the server's normal end
+                    finally:
+                        os._exit(code)
+            except BaseException:
+                os.close(alive_w)
+                raise
+            finally:
+                os.close(alive_r)
+            server._forkserver_address = address
+            server._forkserver_alive_fd = alive_w
+            server._forkserver_pid = pid
+        # Nothing preloaded by a server multiprocessing starts again (this one killed), as
+        # ``fork_context`` leaves it: no preload asked of one that holds it all already.
+        forkserver.set_forkserver_preload([])
+        _server_asked = True
+    return pid
+
+
+def _tracker_from_here() -> None:
+    """multiprocessing's resource tracker forked from here too, as ``fork_server_from_here``
+    forks the server (a new interpreter of its own held 6.6 MiB); as
+    ``ResourceTracker.ensure_running`` starts it otherwise."""
+    from multiprocessing import resource_tracker
+
+    tracker: Any = resource_tracker._resource_tracker
+    with tracker._lock:
+        if tracker._fd is not None:
+            return
+        read, write = os.pipe()
+        # Ctrl-C and SIGTERM blocked until the tracker ignores them (its ``main`` does, then
+        # unblocks them), as when it is spawned; SIGHUP stays blocked (``hangup_blocked``).
+        held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    _only(read)
+                    resource_tracker.main(read)
+                    code = 0
+                finally:
+                    os._exit(code)
+        except BaseException:
+            os.close(write)
+            raise
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            os.close(read)
+        tracker._fd, tracker._pid = write, pid
+
+
+def _only(*kept: int) -> None:
+    """In a forked server: the bot's descriptors closed but ``kept`` and the standard
+    three, its signal handlers back to their defaults."""
+    low = 0
+    for fd in sorted({0, 1, 2, *kept}):
+        if fd > low:  # (``closerange`` of an empty range closes every descriptor)
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
+    for number in signal.valid_signals():
+        if number in (signal.SIGKILL, signal.SIGSTOP, signal.SIGPIPE):
+            continue  # SIGPIPE: ignored by every Python process from its start
+        # SIGINT as a new interpreter has it (KeyboardInterrupt), which workers inherit.
+        default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+        try:
+            if signal.getsignal(number) not in (default, None):
+                signal.signal(number, default)
+        except (OSError, ValueError):
+            continue

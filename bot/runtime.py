@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from bot import preload
 from bot.clock import Clock
 from bot.outbox import OutboxWorker, Sender
 from bot.rulesets import Registry
@@ -92,7 +93,9 @@ async def open_services(
     default_locale: str = "en",
     seeds: SeedSource = secrets,
 ) -> Services:
-    rulesets = Registry()  # every game's data loaded now, not on a first click
+    # Every game's data loaded now, not on a first click: the one the start-up built and
+    # its worker processes share, when it did (``bot.processes.share_start_up``).
+    rulesets = preload.built() or Registry()
     repo = await open_repository(database, now=clock.now())  # sqlite:///, a path, postgresql://
     try:
         campaigns = CampaignService(
