@@ -4,6 +4,7 @@ p99 <= 50 ms.
 
     python bench/capacity.py [--campaigns 1000] [--rates 10,20,40,80,160] [--seconds 15]
                              [--serial 2000] [--seeds 3] [--fresh] [--profile tottime]
+                             [--alternate-views]
 
 ``bench/service.py`` starts every rate from campaigns at their first round, where a state
 is small and a resolution cheap. Here the campaigns stand at a round drawn evenly from
@@ -39,6 +40,9 @@ miss until one cannot be kept up with), the worst garbage-collection pause and R
 the load average. ``--serial N`` first times N calls one at a time (CPU per call by kind
 and ruleset, the follow-up work of a resolution included, this process's; the resolving
 processes' printed beside it): the mix's CPU per call bounds what one core can serve.
+``--alternate-views`` (with ``--serial``) asks each resolution's worker for the new round's
+views or not, in turn (``bot.service_resolve.VIEWS_FROM_WORKER``), and prints the resolving
+calls' CPU by setting and game: the two measured in the same run, at the same load.
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ from bench.common import GcPauses, machine, median, percentile, resolver_cpu, rs
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
-from bot import collector, processes, resolver, service_states
+from bot import collector, processes, resolver, service_resolve, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
 
@@ -78,6 +82,9 @@ RATE_TARGET = 500.0
 RSS_TARGET_MB = 200.0
 PLAY_OF: dict[int, str] = {}  # campaign id -> its ruleset, for the serial breakdown
 PROFILE = ""  # --profile tottime|cumulative: cProfile each rate's load, the top 40 printed
+# --alternate-views: in the serial calls, each resolution's worker asked for the new round's
+# views (``bot.service_resolve.VIEWS_FROM_WORKER``) or not, in turn.
+ALTERNATE_VIEWS = False
 
 
 async def set_up(
@@ -136,6 +143,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     statements: dict[str, int] = {}
     run_one = SqlTransaction._all
     counted = [0]
+    by_views: dict[tuple[str, bool], list[float]] = {}  # (game, views asked) -> CPU
 
     async def counting(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
         counted[0] += 1
@@ -152,8 +160,14 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
             actor = rng.choice(actors)
             counted[0] = 0
             start, resolving = time.process_time(), resolver_cpu()
+            views = service_resolve.VIEWS_FROM_WORKER
             kind = await actor.step(svc)
             await svc.settle()  # the follow-up work a resolution starts, counted with it
+            if ALTERNATE_VIEWS and kind == "resolve":
+                spent = time.process_time() - start
+                by_views.setdefault((PLAY_OF.get(actor.campaign_id, "?"), views), []).append(spent)
+                by_views.setdefault(("all", views), []).append(spent)
+                service_resolve.VIEWS_FROM_WORKER = not views
             statements[kind] = statements.get(kind, 0) + counted[0]
             elsewhere += resolver_cpu() - resolving
             cpu.setdefault(kind, []).append(time.process_time() - start)
@@ -180,6 +194,12 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
         f"{kind} {n / len(cpu[kind]):.1f}" for kind, n in sorted(statements.items())
     )
     print(f"serial: SQL statements per call, the follow-up work included: {per_call}")
+    for (game, asked), spent in sorted(by_views.items()):
+        print(
+            f"serial: resolutions of {game}, the worker's views {'on' if asked else 'off'}:"
+            f" CPU median/mean {median(spent) * 1000:.2f}/{sum(spent) / len(spent) * 1000:.2f}"
+            f" ms ({len(spent)})"
+        )
     resolutions = len(cpu.get("resolve", []))
     if resolver.workers() and resolutions:
         share = elsewhere / len(every)
@@ -440,13 +460,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --apart: runs per setting")
     parser.add_argument(
+        "--alternate-views",
+        action="store_true",
+        help="with --serial: the worker's views (VIEWS_FROM_WORKER) on and off by turns",
+    )
+    parser.add_argument(
         "--own-fork-server",
         action="store_true",
         help="the workers' fork server a new interpreter, as before session 16",
     )
     args = parser.parse_args(argv)
-    global PROFILE
+    global PROFILE, ALTERNATE_VIEWS
     PROFILE = args.profile
+    ALTERNATE_VIEWS = args.alternate_views
     args.rates = [float(r) for r in str(args.rates).split(",")]
     if args.quick:
         args.campaigns, args.rates, args.seconds, args.seeds, args.top = 8, [20.0], 6.0, 1, 3

@@ -38,6 +38,7 @@ from typing import Any
 
 from bot import preload
 from bot.processes import count_set, fork_context, hangup_blocked
+from bot.round_views import SentView, views_after
 from bot.rulesets import Plugin
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
@@ -62,6 +63,8 @@ class Job:
     kind: str
     # Whether the round's own decisions are wanted (the caller does not hold them already).
     decisions: bool = True
+    # Whether the next round's views are wanted (the public's and each side's it asks).
+    views: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class Outcome:
     # That parsed state, when worked out in this process (a worker does not send it back:
     # it would cost as much to unpickle as to parse): the application keeps it.
     bare: Any = None
+    # The next round's views, when asked (``bot.round_views.views_after``): the public's
+    # and each side's the round asks, those whose records the resolution holds.
+    views: tuple[SentView, ...] = ()
 
 
 def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | None:
@@ -115,10 +121,23 @@ def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | Non
             reports and plugin.presenter.campaign_length(job.scenario, public, "en")
         )
     next_decisions, bare = None, None
+    views: tuple[SentView, ...] = ()
     if not progress.finished:
         # As the next round will read it: parsed back from storage, its history left out.
         bare = rules.load_stored(stored.current, ())
         next_decisions = tuple(rules.pending(bare))
+        if job.views:
+            # From what storage will hold: the branch's records as they will stand (those
+            # of the job, then the round's own), never the engine's state in memory.
+            known = (*(job.records or ()), *stored.records)  # the branch's last records
+            views = views_after(
+                rules,
+                stored.current,
+                bare,
+                base + stored.length,
+                known,
+                sorted({d.side for d in next_decisions}, key=rules.side_ids.index),
+            )
     return Outcome(
         stored,
         base,
@@ -131,6 +150,7 @@ def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | Non
         decisions,
         next_decisions,
         bare,
+        views,
     )
 
 

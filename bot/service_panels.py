@@ -19,7 +19,15 @@ from bot.service_model import (
     choices_of,
     idle_lock,
 )
-from bot.service_states import holds_history, pending_of, state_of, view_at, view_of
+from bot.service_states import (
+    holds_history,
+    kept_pending,
+    load_state,
+    pending_of,
+    snapshot_row,
+    view_at,
+    view_of,
+)
 from db.repository import (
     CampaignRow,
     PlayerRow,
@@ -49,16 +57,23 @@ async def prepare_round(tx: Transaction, rules: AnyRules, campaign_id: int) -> P
     live = await tx.live_round(campaign_id)
     if live is None or live.status != "open":
         return None
-    bare = await state_of(tx, rules, live.snapshot_before_id, history=False)
-    pending_of(rules, bare)
+    row = await snapshot_row(tx, live.snapshot_before_id)
+    # The decisions and views its resolution worked out are kept (``apply_resolution``):
+    # nothing is parsed or made again here, only what it left out.
+    decisions = kept_pending(rules, row)
+    if decisions is None:
+        decisions = pending_of(rules, await load_state(tx, rules, row, history=False))
+    asked = {d.side for d in decisions}
     views: dict[str, Any] = {}
     public = None
     for side in (*rules.side_ids, None):
+        if side is not None and side not in asked:
+            continue
         viewer = secrecy.Viewer.public() if side is None else secrecy.Viewer.player(side)
-        view = await view_at(tx, rules, live.snapshot_before_id, viewer)
+        view = await view_at(tx, rules, row.id, viewer, row=row)
         if side is None:
             public = view
-        elif side_decisions(rules, bare, side):
+        else:
             views[side] = view
     locked = frozenset(await tx.standing_locks(live.id))
     return Prepared(live, public, views, locked)

@@ -31,6 +31,7 @@ from bot.service_states import (
     forget_superseded,
     keep_pending,
     keep_state,
+    keep_views,
     kept_pending,
     load_state,
     pending_of,
@@ -48,6 +49,17 @@ from db.repository import (
 from engine.ruleset import Decision, LogDetail, Progress, Rules
 
 AnyRules = Rules[Any, Any]
+
+# Whether a resolution's worker sends back the new round's views (``bot.round_views``) for
+# the bot to keep instead of making them. Off: measured in the same run, alternating per
+# resolution (``bench/capacity.py --serial 4000``), a resolution cost the bot's process 0.3
+# to 0.5 ms MORE with it on, for every game: unpickling the views (pydantic models, 16 to 30
+# KiB for a round) costs about what making them from the snapshot and a record does, and
+# a game whose views read every record (``Rules.view_records`` None) has most of its views
+# left out: the worker, resolving from the snapshot alone, holds only the round's records.
+# The views it sends are the bot's own, byte for byte (``tests/test_round_views.py``): turn
+# it on once a view travels for less than it costs to make.
+VIEWS_FROM_WORKER = False
 
 
 async def open_round(
@@ -169,6 +181,7 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         turn=round_row.turn,
         kind=round_row.kind,
         decisions=False,
+        views=VIEWS_FROM_WORKER,
     )
     # The engine, and the parsing and writing of the state around it, run off the event
     # loop (``bot.resolver``): in a worker process, which takes the snapshot's text, or
@@ -267,6 +280,8 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             history_len=after_len,
         )
         keep_pending(rules, after, outcome.next_decisions)
+        # And its views, made from the same text and records as ``view_at`` reads here.
+        keep_views(rules, after, outcome.views)
         if outcome.bare is not None:
             keep_state(rules, after, outcome.bare)
     await tx.update_round(

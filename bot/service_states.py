@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import secrecy
+from bot.round_views import BARE, RECENT, SIDE, WHOLE, SentView, span, state_for
 from bot.service_cache import SizedLru, budget_bytes
 from db.repository import (
     CampaignRow,
@@ -24,12 +25,7 @@ from engine.ruleset import Decision, Progress, Rules, Stored
 AnyRules = Rules[Any, Any]
 
 
-# What a parsed state holds of its history: none (``BARE``: decisions only), the latest
-# records its views read (``RECENT``, ``Rules.view_records``), or every record (``WHOLE``);
-# ``SIDE``: the records a side's own view reads (``Rules.side_view_records``), for the
-# players' views only (its drafts, Locks and panels parse no turn report where a game's
-# side views read none).
-BARE, RECENT, WHOLE, SIDE = 0, 1, 2, 3
+# What a parsed state holds of its history: ``bot.round_views`` (BARE, RECENT, WHOLE, SIDE).
 
 # (rules, campaign, branch, history length, snapshot text, kind): ``kind`` is one of the
 # four above (see ``load_state``).
@@ -156,34 +152,21 @@ async def _load(tx: Transaction, rules: AnyRules, row: SnapshotRow, kind: int) -
     bare = _states.get(rules, _key(rules, row, BARE)) if row.history_len else None
     if kind in (RECENT, SIDE):
         bare = await _load(tx, rules, row, BARE)
-        wanted = rules.view_records(bare)
-        if kind == SIDE:
-            sides = rules.side_view_records(bare)
-            if sides == wanted:  # as any view's: the public's state serves
-                return await _load(tx, rules, row, RECENT)
-            wanted = sides
-        if wanted is None or wanted >= row.history_len:
-            return await _load(tx, rules, row, WHOLE)
-        start = row.history_len - wanted
-        if wanted == 0:
-            # No record: the snapshot's own state, as a new object (the parsed snapshot
-            # is marked as never viewed), sharing every part of it.
-            state = bare.model_copy()
-            _states.put(rules, key, state, len(row.state))
-            _side_only[id(state)] = state
-            return state
-    records = await tx.history(row.campaign_id, row.branch, row.history_len, start=start)
+        spanned, start = span(rules, bare, row.history_len, own_side=kind == SIDE)
+        if spanned != kind:  # the public's state serves a side, or the whole state
+            return await _load(tx, rules, row, spanned)
+    records: list[str] = []
+    if kind == WHOLE or start < row.history_len:  # a side's view may read no record
+        records = await tx.history(row.campaign_id, row.branch, row.history_len, start=start)
     if len(records) != row.history_len - start:
         raise RuntimeError(
             f"snapshot {row.id} needs history records {start} to {row.history_len - 1},"
             f" found {len(records)}"
         )
-    if bare is not None and records:
-        state = rules.load_records(bare, records)
-    else:
-        state = rules.load_stored(row.state, records)
+    state = state_for(rules, row.state, bare, records, kind)
     _states.put(rules, key, state, len(row.state) + sum(len(r) for r in records))
-    if kind == SIDE:
+    if kind == SIDE or (kind == RECENT and not records):
+        # The snapshot's own state copied (no record read) is marked as before.
         _side_only[id(state)] = state
     return state
 
@@ -333,6 +316,16 @@ def keep_pending(rules: AnyRules, row: SnapshotRow, decisions: Sequence[Decision
     """Keep a snapshot's decisions worked out elsewhere (by a resolution, from the state as
     parsed back from ``row``'s text), so its first reader does not work them out again."""
     _memo.put(rules, _key(rules, row, BARE), "pending", list(decisions))
+
+
+def keep_views(rules: AnyRules, row: SnapshotRow, views: Sequence[SentView]) -> None:
+    """Keep a snapshot's views worked out with its resolution (``bot.round_views``), each
+    under the part and the state kind ``view_at`` looks it up by, so the new round's panels
+    and ``/status`` make none of them again. A side's view goes under that side's part
+    only: no other viewer is ever given it."""
+    for side, kind, view in views:
+        viewer = secrecy.Viewer.public() if side is None else secrecy.Viewer.player(side)
+        _memo.put(rules, _key(rules, row, kind), _view_part(viewer), view)
 
 
 def _view_part(viewer: secrecy.Viewer) -> str:
