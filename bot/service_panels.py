@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import secrecy
 from bot.clock import from_epoch
+from bot.round_views import viewer_of
 from bot.service_model import (
     PanelData,
     StepsDraft,
@@ -69,8 +70,7 @@ async def prepare_round(tx: Transaction, rules: AnyRules, campaign_id: int) -> P
     for side in (*rules.side_ids, None):
         if side is not None and side not in asked:
             continue
-        viewer = secrecy.Viewer.public() if side is None else secrecy.Viewer.player(side)
-        view = await view_at(tx, rules, row.id, viewer, row=row)
+        view = await view_at(tx, rules, row.id, viewer_of(side), row=row)
         if side is None:
             public = view
         else:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import secrecy
-from bot.round_views import BARE, RECENT, SIDE, WHOLE, SentView, span, state_for
+from bot.round_views import BARE, RECENT, SIDE, WHOLE, SentView, span, state_for, viewer_of
 from bot.service_cache import SizedLru, budget_bytes
 from db.repository import (
     CampaignRow,
@@ -324,8 +324,7 @@ def keep_views(rules: AnyRules, row: SnapshotRow, views: Sequence[SentView]) -> 
     and ``/status`` make none of them again. A side's view goes under that side's part
     only: no other viewer is ever given it."""
     for side, kind, view in views:
-        viewer = secrecy.Viewer.public() if side is None else secrecy.Viewer.player(side)
-        _memo.put(rules, _key(rules, row, kind), _view_part(viewer), view)
+        _memo.put(rules, _key(rules, row, kind), _view_part(viewer_of(side)), view)
 
 
 def _view_part(viewer: secrecy.Viewer) -> str:
