@@ -89,7 +89,13 @@ def repaired_note(boxes: int, effective: int, locale: str) -> str:
     beside the count reads the boxes left (the penalties in force), so without the note
     "15/30 boxes, Damaged" would contradict the ladder, where 15 boxes is Heavy."""
     repaired = boxes - effective
-    return tr("repaired_note", locale, count=repaired) if repaired > 0 else ""
+    return ", " + tr("repaired", locale, count=repaired) if repaired > 0 else ""
+
+
+def repaired_aside(boxes: int, effective: int, locale: str) -> str:
+    """The same in brackets (" (3 repaired)"), for a count inside a list of tracks."""
+    repaired = boxes - effective
+    return f" ({tr('repaired', locale, count=repaired)})" if repaired > 0 else ""
 
 
 def place_label(key: str, locale: str, default: str | None = None) -> str:

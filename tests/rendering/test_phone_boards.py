@@ -249,6 +249,8 @@ def test_a_repaired_track_says_how_many_boxes_repairs_took_back() -> None:
     )
     french = presenter.status_lines(view, "fr")
     assert any("15/30 cases, 2 réparées, " in line for line in french), french
+    board = presenter.board_summary(view, "en")
+    assert "Allied carrier fleet 15/30 (2 repaired), " in board, board
     panel = presenter.panel_summary(view, "allied", "en")
     assert "15/30 damage boxes, 2 repaired (Damaged)" in panel, panel
     # No repairs, no note: the Japanese fleet's line is as before.

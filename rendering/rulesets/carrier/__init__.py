@@ -27,6 +27,7 @@ from rendering.text import (
     flight_ops_text,
     place_label,
     place_name,
+    repaired_aside,
     repaired_note,
     scenario_name,
     tactic_name,
@@ -237,6 +238,7 @@ class CarrierPresenter(ZeroLogWords, Presenter[View]):
         )
         tracks = ", ".join(
             f"{place_name(track.place, track.name, locale)} {track.boxes}/{track.max_boxes}"
+            f"{repaired_aside(track.boxes, track.effective, locale)}"
             for track in view.tracks
         )
         return t("service.image.board", locale, vp=vp, tracks=tracks)
