@@ -257,3 +257,30 @@ def test_a_repaired_track_says_how_many_boxes_repairs_took_back() -> None:
     coral = presenter.status_lines(coral_status(), "en")
     assert "Japanese carrier fleet: 12/30 boxes, Damaged" in coral
     assert "Allied carrier fleet: 7/30 boxes, 2 repaired, Light" in coral
+
+
+def test_the_pictures_print_how_many_boxes_repairs_took_back() -> None:
+    """The status board heads the Allied fleet "7/30" with two grey boxes on its ruler and
+    reads the level from 5 boxes: the picture itself says "2 repaired" beside the next
+    threshold, in the board's language, and says nothing for a track without repairs."""
+    coral = coral_status()
+    allied = next(track for track in coral.tracks if track.place == "allied-fleet")
+    assert (allied.boxes, allied.effective) == (7, 5)
+    unlocked = {J: False, A: False}
+
+    def board(view: View, locale: str) -> list[str]:
+        return _texts(
+            lambda: render_status_board(view, locked=unlocked, deadline_text=None, locale=locale)
+        )
+
+    english = board(coral, "en")
+    assert english.count("2 repaired") == 1, english
+    assert "2 réparées" in board(coral, "fr")
+    untouched = coral.model_copy(
+        update={"tracks": [t.model_copy(update={"effective": t.boxes}) for t in coral.tracks]}
+    )
+    assert not [text for text in board(untouched, "en") if "repaired" in text]
+    # The order panel, with its penalties in words, says it too.
+    own = coral_status(viewer=A)
+    panel = _texts(lambda: render_order_panel(own, resource_names=RESOURCE_NAMES, locale="en"))
+    assert "2 repaired" in panel, panel

@@ -265,7 +265,37 @@ def _penalty_line(
             x += style.draw_text(
                 draw, (x, centre), tr("track.no_penalty", locale), fnt, style.MUTED, "lm"
             )
+    repaired = _repaired_words(track, locale)
+    if repaired:
+        # After the next level: the ticked count on the head line is more than the level
+        # reads, and this says by how much, beside a swatch of the ruler's grey boxes.
+        part_width = ICON + 6 + style.text_width(repaired, fnt)
+        if x + 24 + part_width > x0 + width:
+            x, centre = x0, centre + ROW_HEIGHT
+        else:
+            x += 24
+        _draw_repaired(draw, x, centre, repaired)
     return centre + ROW_HEIGHT // 2
+
+
+def _draw_repaired(draw: ImageDraw.ImageDraw, x: float, centre: float, words: str) -> None:
+    """A swatch of the ruler's grey boxes, then "2 repaired"."""
+    half = ICON // 2 - 2
+    draw.rectangle(
+        (x, centre - half, x + ICON - 4, centre + half),
+        fill=style.REPAIRED_FILL,
+        outline=style.MUTED,
+        width=1,
+    )
+    style.draw_text(draw, (x + ICON + 2, centre), words, style.font(LABEL_SIZE), style.MUTED, "lm")
+
+
+def _repaired_words(track: TrackView, locale: str) -> str:
+    """ "2 repaired" when Damage Control took ticked boxes back, else nothing: the count
+    on the head line is the ticked boxes, the level and the next threshold read the rest."""
+    ticked = min(track.boxes, max(1, track.max_boxes))
+    repaired = ticked - min(track.effective, ticked)
+    return tr("repaired", locale, count=repaired) if repaired > 0 else ""
 
 
 def effect_words(effects: list[Effect], locale: str) -> str:
@@ -342,6 +372,10 @@ def _penalty_words(
         for line in style.wrap(f"{words} {effect_words(effects, locale)}", fnt, width, max_lines=3):
             style.draw_text(draw, (x0, y + ROW_HEIGHT // 2), line, fnt, style.INK, "lm")
             y += ROW_HEIGHT
+    repaired = _repaired_words(track, locale)
+    if repaired:
+        _draw_repaired(draw, x0, y + ROW_HEIGHT // 2, repaired)
+        y += ROW_HEIGHT
     return y
 
 
