@@ -293,6 +293,7 @@ async def rates_apart(
                     for kind, v in sorted(result.latencies.items())
                 )
                 print(f"{'':>9} by kind, p50/p99 ms (calls): {kinds}")
+                print(f"{'':>9} p99 ms by third of the run, by arrival: {thirds(result.arrivals)}")
     print("\np99 ms by resolver setting, each run in order (median):")
     for rate in args.rates:
         cells = []
@@ -302,6 +303,21 @@ async def rates_apart(
             middle = median(runs) if len(runs) > 1 else runs[0]  # --repeat 1: the one run
             cells.append(f"{workers} worker(s): {shown} ({middle:.0f})")
         print(f"  {rate:>5.0f}/s  " + "; ".join(cells))
+
+
+def thirds(arrivals: list[tuple[float, float]]) -> str:
+    """The p99 of the calls that arrived in each third of the run: the first third holds
+    every campaign's first calls, on cold caches."""
+    if not arrivals:
+        return "-"
+    end = max(at for at, _ in arrivals) or 1.0
+    parts: list[list[float]] = [[], [], []]
+    for at, latency in arrivals:
+        parts[min(2, int(3 * at / end))].append(latency)
+    return ", ".join(
+        f"{percentile(p, 0.99) * 1000:.0f} ({len(p)})" if len(p) >= 100 else f"- ({len(p)})"
+        for p in parts
+    )
 
 
 def cache_mib() -> tuple[float, float]:
