@@ -30,6 +30,7 @@ import select
 import signal
 import threading
 import traceback
+import zlib
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -40,6 +41,7 @@ from bot import preload
 from bot.processes import count_set, fork_context, hangup_blocked
 from bot.round_views import SentView, views_after
 from bot.rulesets import Plugin
+from db.packing import HISTORY_1, STATE_1, pack
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
 
@@ -65,6 +67,9 @@ class Job:
     decisions: bool = True
     # Whether the next round's views are wanted (the public's and each side's it asks).
     views: bool = False
+    # Whether the store packs its large texts (``db.packing``; SQLite does): the new state
+    # and the round's records are then packed here, off the bot's event loop.
+    pack: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,19 @@ class Outcome:
     # The next round's views, when asked (``bot.round_views.views_after``): the public's
     # and each side's the round asks, those whose records the resolution holds.
     views: tuple[SentView, ...] = ()
+    # When the job asks: ``stored.current`` and then each of ``stored.records`` as the store
+    # packs them (``db.packing.pack``), and the zlib that packed them.
+    packed: tuple[str | bytes, ...] = ()
+    zlib_version: str = ""
+
+
+def packed_values(outcome: Outcome) -> list[tuple[int, str, str | bytes]]:
+    """The outcome's packed values as ``db.packing.packed_ahead`` takes them."""
+    texts = (outcome.stored.current, *outcome.stored.records)
+    marks = (STATE_1, *(HISTORY_1 for _ in outcome.stored.records))
+    if len(outcome.packed) != len(texts):
+        return []
+    return list(zip(marks, texts, outcome.packed, strict=True))
 
 
 def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | None:
@@ -138,6 +156,9 @@ def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | Non
                 known,
                 sorted({d.side for d in next_decisions}, key=rules.side_ids.index),
             )
+    packed: tuple[str | bytes, ...] = ()
+    if job.pack:
+        packed = (pack(stored.current, STATE_1), *(pack(r, HISTORY_1) for r in stored.records))
     return Outcome(
         stored,
         base,
@@ -151,6 +172,8 @@ def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | Non
         next_decisions,
         bare,
         views,
+        packed,
+        zlib.ZLIB_RUNTIME_VERSION if job.pack else "",
     )
 
 
