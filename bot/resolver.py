@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from bot import preload
@@ -238,6 +239,21 @@ def _serve(conn: Connection) -> None:
                 conn.send(("error", RuntimeError(traceback.format_exc())))
 
 
+# A job pickled to at most this many bytes goes into the pipe at once, whatever its worker
+# does (a socket pair's buffer holds about 200 KiB, and it is empty between jobs): no
+# watchdog is needed for its send. Jobs are 1 to 11 KiB; one sent its whole history may not be.
+QUIET_SEND = 64 * 1024
+
+
+def _readable(conn: Connection, seconds: float) -> bool:
+    """Whether ``conn`` has something to read (an answer, or the end of a dead worker's
+    pipe) within ``seconds``, counted by the kernel: multiprocessing's own ``poll`` loops
+    on ``time.monotonic``, which a test's clock may hold still (see ``_Worker.ended``)."""
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    return bool(poller.poll(max(0, int(seconds * 1000))))
+
+
 class _Worker:
     """One process and its pipe, used by one thread at a time."""
 
@@ -251,19 +267,28 @@ class _Worker:
 
     def ask(self, job: Job | None, seconds: float) -> Any:
         """The worker's answer to ``job``; ``WorkerLost`` if it dies or overruns."""
+        data = ForkingPickler.dumps(job)  # as ``Connection.send`` pickles it
         hung = threading.Event()
+        watchdog: threading.Timer | None = None
+        if len(data) > QUIET_SEND:
+            # A job this large may fill the pipe, and the send would wait for ever on a
+            # worker that hung before reading it: the watchdog's kill ends that wait.
+            def overrun() -> None:
+                hung.set()
+                with contextlib.suppress(Exception):
+                    self.process.kill()
 
-        def overrun() -> None:
-            # The process only: its death ends the pipe, so this thread's read returns.
-            hung.set()
-            with contextlib.suppress(Exception):
-                self.process.kill()
-
-        watchdog = threading.Timer(seconds, overrun)
-        watchdog.daemon = True
-        watchdog.start()
+            watchdog = threading.Timer(seconds, overrun)
+            watchdog.daemon = True
+            watchdog.start()
         try:
-            self.conn.send(job)
+            self.conn.send_bytes(data)
+            # The answer waited for with one ``poll``, whose timeout the kernel counts (as
+            # ``ended`` does), not a watchdog thread started for every job: starting and
+            # cancelling one cost about 0.1 ms CPU a resolution, and the GIL's hand-overs.
+            if not hung.is_set() and not _readable(self.conn, seconds):
+                hung.set()
+                self.kill()
             status, value = self.conn.recv()
         except (EOFError, OSError) as error:
             self.kill()
@@ -272,7 +297,8 @@ class _Worker:
                 f"resolution worker {self.process.pid} {why}", hung=hung.is_set()
             ) from error
         finally:
-            watchdog.cancel()
+            if watchdog is not None:
+                watchdog.cancel()
         if status == "error":
             raise value
         return value
