@@ -4,7 +4,7 @@ p99 <= 50 ms.
 
     python bench/capacity.py [--campaigns 1000] [--rates 10,20,40,80,160] [--seconds 15]
                              [--serial 2000] [--seeds 3] [--fresh] [--profile tottime]
-                             [--alternate-views] [--alternate views|packs|watchdog]
+                             [--alternate-views] [--alternate views|packs|watchdog|before-s17]
 
 ``bench/service.py`` starts every rate from campaigns at their first round, where a state
 is small and a resolution cheap. Here the campaigns stand at a round drawn evenly from
@@ -46,7 +46,8 @@ calls' CPU by setting and game: the two measured in the same run, at the same lo
 ``--alternate packs`` does the same with the worker packing the new state and records for
 the store (``Transaction.packs``, ``db.packing.packed_ahead``) or the bot packing them;
 ``--alternate watchdog`` with each job's answer waited for by a kernel-timed poll or under a
-watchdog thread of its own (``bot.resolver.QUIET_SEND``, 0: every job gets one, as before).
+watchdog thread of its own (``bot.resolver.QUIET_SEND``, 0: every job gets one, as before);
+``--alternate before-s17`` with both as before (on) or as now (off).
 """
 
 from __future__ import annotations
@@ -105,7 +106,13 @@ def _watchdog(on: bool) -> None:
     resolver.QUIET_SEND = 0 if on else 64 * 1024
 
 
-TOGGLES = {"views": _views, "packs": _packs, "watchdog": _watchdog}
+def _s17(on: bool) -> None:
+    # Both of session 17's cuts off (on: as before them), to weigh them together.
+    _packs(not on)
+    _watchdog(on)
+
+
+TOGGLES = {"views": _views, "packs": _packs, "watchdog": _watchdog, "before-s17": _s17}
 
 
 async def set_up(
