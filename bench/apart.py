@@ -130,6 +130,9 @@ def serve(argv: list[str]) -> None:
 class ApartResult:
     rate: float
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    # (seconds from the first arrival to this call's, latency) of every call: whether the
+    # tail sits in the first seconds, while every campaign's caches are still cold.
+    arrivals: list[tuple[float, float]] = field(default_factory=list)
     wall: float = 0.0
     saturated: bool = False
     generator_cpu: float = 0.0
@@ -208,6 +211,7 @@ async def _drive(
             if kind == "over":
                 finished.add(index)
             result.latencies.setdefault(kind, []).append(time.perf_counter() - due)
+            result.arrivals.append((due - start, time.perf_counter() - due))
             if not in_flight:
                 answered.set()
 
@@ -219,9 +223,9 @@ async def _drive(
         live = [i for i in range(count) if i not in finished and i not in busy]
         return rng.choice(live) if live else None
 
-    listening = asyncio.create_task(answers())
     cpu = time.process_time()
     start = due = time.perf_counter()
+    listening = asyncio.create_task(answers())
     for number in range(calls):
         due += rng.expovariate(rate)
         await asyncio.sleep(max(0.0, due - time.perf_counter()))

@@ -4,7 +4,7 @@ p99 <= 50 ms.
 
     python bench/capacity.py [--campaigns 1000] [--rates 10,20,40,80,160] [--seconds 15]
                              [--serial 2000] [--seeds 3] [--fresh] [--profile tottime]
-                             [--alternate-views]
+                             [--alternate-views] [--alternate views|packs|watchdog|before-s17]
 
 ``bench/service.py`` starts every rate from campaigns at their first round, where a state
 is small and a resolution cheap. Here the campaigns stand at a round drawn evenly from
@@ -43,6 +43,11 @@ processes' printed beside it): the mix's CPU per call bounds what one core can s
 ``--alternate-views`` (with ``--serial``) asks each resolution's worker for the new round's
 views or not, in turn (``bot.service_resolve.VIEWS_FROM_WORKER``), and prints the resolving
 calls' CPU by setting and game: the two measured in the same run, at the same load.
+``--alternate packs`` does the same with the worker packing the new state and records for
+the store (``Transaction.packs``, ``db.packing.packed_ahead``) or the bot packing them;
+``--alternate watchdog`` with each job's answer waited for by a kernel-timed poll or under a
+watchdog thread of its own (``bot.resolver.QUIET_SEND``, 0: every job gets one, as before);
+``--alternate before-s17`` with both as before (on) or as now (off).
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ from bench.service import _ms, _open, floor_ms
 from bot import collector, processes, resolver, service_resolve, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
+from db.sqlite import SqliteTransaction
 
 P99_TARGET_MS = 50.0
 MIN_CALLS = 300  # per rate: a p99 from at least 300 samples
@@ -82,9 +88,31 @@ RATE_TARGET = 500.0
 RSS_TARGET_MB = 200.0
 PLAY_OF: dict[int, str] = {}  # campaign id -> its ruleset, for the serial breakdown
 PROFILE = ""  # --profile tottime|cumulative: cProfile each rate's load, the top 40 printed
-# --alternate-views: in the serial calls, each resolution's worker asked for the new round's
-# views (``bot.service_resolve.VIEWS_FROM_WORKER``) or not, in turn.
-ALTERNATE_VIEWS = False
+# --alternate-views / --alternate NAME: in the serial calls, each resolution made with one
+# setting of NAME, then the other, in turn (``TOGGLES``).
+ALTERNATE = ""
+
+
+def _views(on: bool) -> None:
+    service_resolve.VIEWS_FROM_WORKER = on
+
+
+def _packs(on: bool) -> None:
+    SqliteTransaction.packs = on
+
+
+def _watchdog(on: bool) -> None:
+    # On: each job's own watchdog thread, as before the kernel-timed wait.
+    resolver.QUIET_SEND = 0 if on else 64 * 1024
+
+
+def _s17(on: bool) -> None:
+    # Both of session 17's cuts off (on: as before them), to weigh them together.
+    _packs(not on)
+    _watchdog(on)
+
+
+TOGGLES = {"views": _views, "packs": _packs, "watchdog": _watchdog, "before-s17": _s17}
 
 
 async def set_up(
@@ -143,7 +171,8 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     statements: dict[str, int] = {}
     run_one = SqlTransaction._all
     counted = [0]
-    by_views: dict[tuple[str, bool], list[float]] = {}  # (game, views asked) -> CPU
+    by_views: dict[tuple[str, bool], list[float]] = {}  # (game, setting) -> CPU
+    setting = False  # --alternate's setting for the next call
 
     async def counting(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
         counted[0] += 1
@@ -160,14 +189,16 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
             actor = rng.choice(actors)
             counted[0] = 0
             start, resolving = time.process_time(), resolver_cpu()
-            views = service_resolve.VIEWS_FROM_WORKER
+            if ALTERNATE:
+                TOGGLES[ALTERNATE](setting)
             kind = await actor.step(svc)
             await svc.settle()  # the follow-up work a resolution starts, counted with it
-            if ALTERNATE_VIEWS and kind == "resolve":
+            if ALTERNATE and kind == "resolve":
                 spent = time.process_time() - start
-                by_views.setdefault((PLAY_OF.get(actor.campaign_id, "?"), views), []).append(spent)
-                by_views.setdefault(("all", views), []).append(spent)
-                service_resolve.VIEWS_FROM_WORKER = not views
+                game = PLAY_OF.get(actor.campaign_id, "?")
+                by_views.setdefault((game, setting), []).append(spent)
+                by_views.setdefault(("all", setting), []).append(spent)
+                setting = not setting
             statements[kind] = statements.get(kind, 0) + counted[0]
             elsewhere += resolver_cpu() - resolving
             cpu.setdefault(kind, []).append(time.process_time() - start)
@@ -196,7 +227,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     print(f"serial: SQL statements per call, the follow-up work included: {per_call}")
     for (game, asked), spent in sorted(by_views.items()):
         print(
-            f"serial: resolutions of {game}, the worker's views {'on' if asked else 'off'}:"
+            f"serial: resolutions of {game}, {ALTERNATE} {'on' if asked else 'off'}:"
             f" CPU median/mean {median(spent) * 1000:.2f}/{sum(spent) / len(spent) * 1000:.2f}"
             f" ms ({len(spent)})"
         )
@@ -293,6 +324,7 @@ async def rates_apart(
                     for kind, v in sorted(result.latencies.items())
                 )
                 print(f"{'':>9} by kind, p50/p99 ms (calls): {kinds}")
+                print(f"{'':>9} p99 ms by third of the run, by arrival: {thirds(result.arrivals)}")
     print("\np99 ms by resolver setting, each run in order (median):")
     for rate in args.rates:
         cells = []
@@ -302,6 +334,21 @@ async def rates_apart(
             middle = median(runs) if len(runs) > 1 else runs[0]  # --repeat 1: the one run
             cells.append(f"{workers} worker(s): {shown} ({middle:.0f})")
         print(f"  {rate:>5.0f}/s  " + "; ".join(cells))
+
+
+def thirds(arrivals: list[tuple[float, float]]) -> str:
+    """The p99 of the calls that arrived in each third of the run: the first third holds
+    every campaign's first calls, on cold caches."""
+    if not arrivals:
+        return "-"
+    end = max(at for at, _ in arrivals) or 1.0
+    parts: list[list[float]] = [[], [], []]
+    for at, latency in arrivals:
+        parts[min(2, int(3 * at / end))].append(latency)
+    return ", ".join(
+        f"{percentile(p, 0.99) * 1000:.0f} ({len(p)})" if len(p) >= 100 else f"- ({len(p)})"
+        for p in parts
+    )
 
 
 def cache_mib() -> tuple[float, float]:
@@ -469,10 +516,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the workers' fork server a new interpreter, as before session 16",
     )
+    parser.add_argument(
+        "--alternate",
+        choices=sorted(TOGGLES),
+        default="",
+        help="with --serial: one setting, then the other, resolution by resolution",
+    )
     args = parser.parse_args(argv)
-    global PROFILE, ALTERNATE_VIEWS
+    global PROFILE, ALTERNATE
     PROFILE = args.profile
-    ALTERNATE_VIEWS = args.alternate_views
+    ALTERNATE = args.alternate or ("views" if args.alternate_views else "")
     args.rates = [float(r) for r in str(args.rates).split(",")]
     if args.quick:
         args.campaigns, args.rates, args.seconds, args.seeds, args.top = 8, [20.0], 6.0, 1, 3

@@ -30,16 +30,19 @@ import select
 import signal
 import threading
 import traceback
+import zlib
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from bot import preload
 from bot.processes import count_set, fork_context, hangup_blocked
 from bot.round_views import SentView, views_after
 from bot.rulesets import Plugin
+from db.packing import HISTORY_1, STATE_1, pack
 from engine.rng import Rng
 from engine.ruleset import Decision, Event, LogDetail, Progress, Stored
 
@@ -65,6 +68,9 @@ class Job:
     decisions: bool = True
     # Whether the next round's views are wanted (the public's and each side's it asks).
     views: bool = False
+    # Whether the store packs its large texts (``db.packing``; SQLite does): the new state
+    # and the round's records are then packed here, off the bot's event loop.
+    pack: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,19 @@ class Outcome:
     # The next round's views, when asked (``bot.round_views.views_after``): the public's
     # and each side's the round asks, those whose records the resolution holds.
     views: tuple[SentView, ...] = ()
+    # When the job asks: ``stored.current`` and then each of ``stored.records`` as the store
+    # packs them (``db.packing.pack``), and the zlib that packed them.
+    packed: tuple[str | bytes, ...] = ()
+    zlib_version: str = ""
+
+
+def packed_values(outcome: Outcome) -> list[tuple[int, str, str | bytes]]:
+    """The outcome's packed values as ``db.packing.packed_ahead`` takes them."""
+    texts = (outcome.stored.current, *outcome.stored.records)
+    marks = (STATE_1, *(HISTORY_1 for _ in outcome.stored.records))
+    if len(outcome.packed) != len(texts):
+        return []
+    return list(zip(marks, texts, outcome.packed, strict=True))
 
 
 def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | None:
@@ -138,6 +157,9 @@ def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | Non
                 known,
                 sorted({d.side for d in next_decisions}, key=rules.side_ids.index),
             )
+    packed: tuple[str | bytes, ...] = ()
+    if job.pack:
+        packed = (pack(stored.current, STATE_1), *(pack(r, HISTORY_1) for r in stored.records))
     return Outcome(
         stored,
         base,
@@ -151,6 +173,8 @@ def play(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | Non
         next_decisions,
         bare,
         views,
+        packed,
+        zlib.ZLIB_RUNTIME_VERSION if job.pack else "",
     )
 
 
@@ -215,6 +239,21 @@ def _serve(conn: Connection) -> None:
                 conn.send(("error", RuntimeError(traceback.format_exc())))
 
 
+# A job pickled to at most this many bytes goes into the pipe at once, whatever its worker
+# does (a socket pair's buffer holds about 200 KiB, and it is empty between jobs): no
+# watchdog is needed for its send. Jobs are 1 to 11 KiB; one sent its whole history may not be.
+QUIET_SEND = 64 * 1024
+
+
+def _readable(conn: Connection, seconds: float) -> bool:
+    """Whether ``conn`` has something to read (an answer, or the end of a dead worker's
+    pipe) within ``seconds``, counted by the kernel: multiprocessing's own ``poll`` loops
+    on ``time.monotonic``, which a test's clock may hold still (see ``_Worker.ended``)."""
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    return bool(poller.poll(max(0, int(seconds * 1000))))
+
+
 class _Worker:
     """One process and its pipe, used by one thread at a time."""
 
@@ -228,19 +267,28 @@ class _Worker:
 
     def ask(self, job: Job | None, seconds: float) -> Any:
         """The worker's answer to ``job``; ``WorkerLost`` if it dies or overruns."""
+        data = ForkingPickler.dumps(job)  # as ``Connection.send`` pickles it
         hung = threading.Event()
+        watchdog: threading.Timer | None = None
+        if len(data) > QUIET_SEND:
+            # A job this large may fill the pipe, and the send would wait for ever on a
+            # worker that hung before reading it: the watchdog's kill ends that wait.
+            def overrun() -> None:
+                hung.set()
+                with contextlib.suppress(Exception):
+                    self.process.kill()
 
-        def overrun() -> None:
-            # The process only: its death ends the pipe, so this thread's read returns.
-            hung.set()
-            with contextlib.suppress(Exception):
-                self.process.kill()
-
-        watchdog = threading.Timer(seconds, overrun)
-        watchdog.daemon = True
-        watchdog.start()
+            watchdog = threading.Timer(seconds, overrun)
+            watchdog.daemon = True
+            watchdog.start()
         try:
-            self.conn.send(job)
+            self.conn.send_bytes(data)
+            # The answer waited for with one ``poll``, whose timeout the kernel counts (as
+            # ``ended`` does), not a watchdog thread started for every job: starting and
+            # cancelling one cost about 0.1 ms CPU a resolution, and the GIL's hand-overs.
+            if not hung.is_set() and not _readable(self.conn, seconds):
+                hung.set()
+                self.kill()
             status, value = self.conn.recv()
         except (EOFError, OSError) as error:
             self.kill()
@@ -249,7 +297,8 @@ class _Worker:
                 f"resolution worker {self.process.pid} {why}", hung=hung.is_set()
             ) from error
         finally:
-            watchdog.cancel()
+            if watchdog is not None:
+                watchdog.cancel()
         if status == "error":
             raise value
         return value

@@ -39,6 +39,7 @@ from bot.service_states import (
     state_of,
     store_stored,
 )
+from db.packing import packed_ahead
 from db.repository import (
     CampaignRow,
     NewEvent,
@@ -182,6 +183,7 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
         kind=round_row.kind,
         decisions=False,
         views=VIEWS_FROM_WORKER,
+        pack=tx.packs,
     )
     # The engine, and the parsing and writing of the state around it, run off the event
     # loop (``bot.resolver``): in a worker process, which takes the snapshot's text, or
@@ -255,6 +257,8 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
         raise RuntimeError(f"round {round_id} does not start from its campaign's branch")
     if before.history_len < outcome.base:
         raise RuntimeError(f"round {round_id}'s snapshot lost history records")
+    # What the resolution packed for the store (off the event loop), for it to take.
+    packed_ahead(resolver.packed_values(outcome), outcome.zlib_version)
     after_id = await store_stored(
         tx, campaign, outcome.stored, progress, ctx.now, before.history_len, outcome.base
     )

@@ -276,6 +276,10 @@ class AuditRow:
 class Transaction(abc.ABC):
     """Everything the services read and write, inside one transaction."""
 
+    #: Whether this backend stores its large texts packed (``db.packing.pack``): a caller
+    #: may then have them packed ahead elsewhere (``db.packing.packed_ahead``).
+    packs = False
+
     @property
     def raw(self) -> Any:
         """The driver's connection inside this transaction: for ``db.transfer``, never services."""

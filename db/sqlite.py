@@ -54,6 +54,7 @@ BUSY_TIMEOUT_MS = 10_000
 
 
 class SqliteTransaction(SqlTransaction):
+    packs = True
     NOT_INDEXED = "+"  # a round's pending timers: by the round's index, not timers_due
     # A page counts events, not rows: the running total of each row's events finds the row
     # holding the first one wanted, and at most ``limit`` rows from it hold the rest.

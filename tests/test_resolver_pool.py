@@ -13,6 +13,7 @@ raised here as it would be in a thread.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -168,3 +169,27 @@ def test_rounds_resolve_in_threads_when_no_worker_can_start(
     outcome = asyncio.run(resolver.resolve(plugin, job))
     assert outcome is not None and outcome == resolver.play(plugin, job)
     assert not resolver.in_workers(plugin)  # from now on, in threads
+
+
+def test_a_job_is_waited_for_without_a_thread_of_its_own(
+    resolver_pool: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round's job is sent and its answer waited for by the exchange's thread alone (the
+    wait's timeout counted by the kernel): no watchdog thread is started for each job."""
+    registry = Registry()
+    rounds = _rounds(registry)
+    jobs = [next(rounds)[:2] for _ in range(5)]
+    resolver.warm_up()  # the exchange's thread and the worker, started before counting
+    started: list[str] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread.name)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    for plugin, job in jobs:
+        outcome = asyncio.run(resolver.resolve(plugin, job))
+        assert outcome is not None
+        _same(outcome, resolver.play(plugin, job), job.kind)
+    assert started == []
