@@ -46,6 +46,17 @@ def test_one_trim_per_quiet_spell() -> None:
         gc.callbacks.remove(trimmer)
 
 
+def test_a_bot_never_quiet_trims_every_busy_checks() -> None:
+    trimmer = heap.Trimmer(lambda: None, busy_checks=5)
+    trims = []
+    for _ in range(23):
+        trimmer.collections += 1  # a collection in every period
+        trims.append(trimmer.check())
+    assert trims.count(True) == 4 and trims.index(True) == 4
+    assert trimmer.check()  # then quiet: busy since the last trim, once
+    assert not trimmer.check()
+
+
 CHILD = textwrap.dedent(
     """
     import asyncio, gc, json, sys

@@ -273,6 +273,7 @@ def render_status_board(
         view, locked=locked, deadline_text=deadline_text, locale=locale, height=likely
     )
     if y > likely:  # taller than its likely canvas: drawn again on the sure one
+        del image  # (freed before the taller canvas is filled)
         image, y = _status_image(
             view, locked=locked, deadline_text=deadline_text, locale=locale, height=bound
         )
