@@ -2,7 +2,7 @@
 estimate.
 
     python bench/memory.py [--campaigns 1000] [--draw-workers N] [--trace] [--keep setup.db]
-                           [--seeds 3] [--fresh] [--own-fork-server] [--no-heap-trim]
+                           [--seeds 3] [--fresh] [--own-fork-server] [--no-heap-trim] [--pages]
 
 Set-up (untimed, a minute; skipped when ``--keep`` names a file already set up): copies
 of campaigns played once through the service (``bench/clone.py``, the capacity
@@ -37,7 +37,8 @@ the bot's process. Then what the caches estimate they hold (parsed states and en
 results, ``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with
 ``--trace``, in another fresh process, the bytes tracemalloc sees them actually hold (the
 drop when each is emptied; tracemalloc slows the calls and adds its own memory, so the
-footprint is read from the run without it).
+footprint is read from the run without it). ``--pages``: at rest, every physical page of
+the bot's processes counted once, under the processes that hold it (``bench/pages.py``).
 
 Counted, never timed. **Leaves out**: Discord (discord.py keeps no message cache,
 ``max_messages=None``; the gateway's own buffers are not here), the odds preview's
@@ -263,7 +264,7 @@ async def _lock(svc: Any, campaign_id: int, user: int) -> bool:
     return True
 
 
-async def measure(path: Path, trace: bool, trim_heap: bool = True) -> None:
+async def measure(path: Path, trace: bool, trim_heap: bool = True, pages: bool = False) -> None:
     import tracemalloc
 
     from bot import collector
@@ -297,6 +298,9 @@ async def measure(path: Path, trace: bool, trim_heap: bool = True) -> None:
         # process once quiet (``bot.heap``: no collection for a whole check period).
         await asyncio.sleep(2 * heap.QUIET + 0.5)
         rested = footprint()
+        if pages:  # in a process of its own, gone before the next footprint
+            holders = [f"{u.pid}={u.role}" for u in rested]
+            subprocess.run([sys.executable, str(Path(__file__).with_name("pages.py")), *holders])
         # What the C allocator keeps free in the bot's own process: the heap given back.
         trimmed = rested
         trim = heap.heap_trimmer()
@@ -415,6 +419,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the bot's C heap not given back once quiet (bot.heap), as before session 17",
     )
+    parser.add_argument(
+        "--pages",
+        action="store_true",
+        help="at rest, who holds each physical page (bench/pages.py; needs root)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.campaigns, args.seeds = 8, 1
@@ -423,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             # As ``python -m bot`` starts: what the workers need built here, the fork server
             # forked from this process before anything is opened (``bot.processes.share_start_up``).
             processes.share_start_up()
-        asyncio.run(measure(Path(args.keep), args.trace, not args.no_heap_trim))
+        asyncio.run(measure(Path(args.keep), args.trace, not args.no_heap_trim, args.pages))
         return 0
     print(f"machine: {machine()}")
     env = dict(os.environ)
@@ -457,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
             flags = ["--trace"] if trace else []
             flags += ["--own-fork-server"] if args.own_fork_server else []
             flags += ["--no-heap-trim"] if args.no_heap_trim else []
+            flags += ["--pages"] if args.pages and not trace else []
             subprocess.run([*command, *flags], check=True, env=env)
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{copy}{suffix}").unlink(missing_ok=True)
