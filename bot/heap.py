@@ -3,16 +3,15 @@
 glibc keeps what the bot frees (a parsed state's text, a board's PNG, a database row's
 strings) for its next allocations and gives back only the top of its heap: after 1,000
 campaigns had locked, the bot's process held 5 to 7 MiB of free heap pages at rest
-(``bench/memory.py``). ``malloc_trim(0)`` returns them; the pages the next calls use are
-faulted in again, a few microseconds each, so it runs only when the bot has gone quiet.
+(``bench/memory.py``). ``malloc_trim(0)`` returns them, 1 to 3 ms of CPU for that heap;
+the pages the next calls use are faulted in again, so it runs when the bot has gone quiet.
 
 Quiet: no collection at all for ``QUIET`` seconds, that is fewer than 700 objects
 allocated and kept in that time (the youngest generation's threshold, ``bot.collector``;
-a Discord call allocates thousands).
-One trim per quiet spell, in a thread (``malloc_trim`` holds the heap, not the GIL: the
-event loop goes on), none again until the bot has been busy; and one per ``BUSY_CHECKS``
-seconds while it stays busy. The drawing processes trim
-their own heap the same way once idle (``bot.drawing``).
+a Discord call allocates thousands). One trim per quiet spell, in a thread
+(``malloc_trim`` holds the heap, not the GIL: the event loop goes on), none again until
+the bot has been busy; and one per ``BUSY_CHECKS`` seconds while it stays busy. The
+drawing processes trim their own heap the same way once idle (``bot.drawing``).
 """
 
 from __future__ import annotations
