@@ -2,7 +2,7 @@
 estimate.
 
     python bench/memory.py [--campaigns 1000] [--draw-workers N] [--trace] [--keep setup.db]
-                           [--seeds 3] [--fresh]
+                           [--seeds 3] [--fresh] [--own-fork-server] [--no-heap-trim] [--pages]
 
 Set-up (untimed, a minute; skipped when ``--keep`` names a file already set up): copies
 of campaigns played once through the service (``bench/clone.py``, the capacity
@@ -28,15 +28,17 @@ each of its descendants (drawing workers, the resolving process, their fork serv
 multiprocessing's resource tracker; an odds process too, if one was started): RSS (which
 counts a page shared between processes in each of them), PSS (a shared page's cost split
 between its sharers: the sum over processes is the footprint) and USS (pages only that
-process maps), from ``/proc/<pid>/smaps_rollup``, and again a second later, the workers
-idle; the peaks seen while the workers draw (sampled every 0.2 s) and each process's own
-peak RSS (``VmHWM``); then again after the collector's review of its frozen objects
+process maps), from ``/proc/<pid>/smaps_rollup``, and again 2.5 s later, the workers
+idle and the bot's own C heap given back once quiet (``bot.heap``; ``--no-heap-trim``
+keeps it, as before); the peaks seen while the workers draw (sampled every 0.2 s) and each
+process's own peak RSS (``VmHWM``); then again after the collector's review of its frozen objects
 (``bot.collector``), which writes into start-up's objects and so copies their pages into
 the bot's process. Then what the caches estimate they hold (parsed states and engine
 results, ``SORTIE_CACHE_MB``'s budget; the board cache's PNG bytes) and, with
 ``--trace``, in another fresh process, the bytes tracemalloc sees them actually hold (the
 drop when each is emptied; tracemalloc slows the calls and adds its own memory, so the
-footprint is read from the run without it).
+footprint is read from the run without it). ``--pages``: at rest, every physical page of
+the bot's processes counted once, under the processes that hold it (``bench/pages.py``).
 
 Counted, never timed. **Leaves out**: Discord (discord.py keeps no message cache,
 ``max_messages=None``; the gateway's own buffers are not here), the odds preview's
@@ -68,7 +70,7 @@ from multiprocessing import forkserver, resource_tracker
 from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
-from bot import boards, drawing, processes, resolver, service_states
+from bot import boards, drawing, heap, processes, resolver, service_states
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -262,7 +264,7 @@ async def _lock(svc: Any, campaign_id: int, user: int) -> bool:
     return True
 
 
-async def measure(path: Path, trace: bool) -> None:
+async def measure(path: Path, trace: bool, trim_heap: bool = True, pages: bool = False) -> None:
     import tracemalloc
 
     from bot import collector
@@ -271,6 +273,7 @@ async def measure(path: Path, trace: bool) -> None:
     async with _open(str(path.parent), path.name, 1) as (repo, svc):
         # As the bot's start-up does (``bot.client``, ``bot.commands.run_bot``).
         collector.install()
+        trimmer = heap.install() if trim_heap else None
         if drawing.in_workers():
             drawing.warm_up()
             svc.draws_ahead = True
@@ -291,11 +294,16 @@ async def measure(path: Path, trace: bool) -> None:
             await svc.settle()
             gc.collect()
         locked = footprint()
-        await asyncio.sleep(1.0)  # the workers idle: they give their heap back (bot.drawing)
+        # The workers idle give their heap back (``bot.drawing``), and so does the bot's
+        # process once quiet (``bot.heap``: no collection for a whole check period).
+        await asyncio.sleep(2 * heap.QUIET + 0.5)
         rested = footprint()
+        if pages:  # in a process of its own, gone before the next footprint
+            holders = [f"{u.pid}={u.role}" for u in rested]
+            subprocess.run([sys.executable, str(Path(__file__).with_name("pages.py")), *holders])
         # What the C allocator keeps free in the bot's own process: the heap given back.
         trimmed = rested
-        trim = drawing._heap_trimmer()
+        trim = heap.heap_trimmer()
         if trim is not None:
             trim()
             trimmed = footprint()
@@ -323,10 +331,11 @@ async def measure(path: Path, trace: bool) -> None:
         report("after start-up", started)
         report("after the panels", panels)
         report("after the Locks", locked)
-        report("a second later (the workers idle)", rested)
+        report("2.5 s later (the workers idle, the bot quiet)", rested)
+        trims = "off (--no-heap-trim)" if trimmer is None else f"{trimmer.trims} trims"
         print(
-            f"the bot's process, its C heap trimmed (malloc_trim): PSS {_mib(trimmed[0].pss)} "
-            f"MiB (was {_mib(rested[0].pss)})"
+            f"the bot's process, its C heap given back once quiet (bot.heap: {trims}): PSS "
+            f"{_mib(rested[0].pss)} MiB; trimmed once more now: {_mib(trimmed[0].pss)}"
         )
         report("after the collector's review of its frozen objects", reviewed)
         main = locked[0]
@@ -405,6 +414,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the workers' fork server a new interpreter, as before session 16",
     )
+    parser.add_argument(
+        "--no-heap-trim",
+        action="store_true",
+        help="the bot's C heap not given back once quiet (bot.heap), as before session 17",
+    )
+    parser.add_argument(
+        "--pages",
+        action="store_true",
+        help="at rest, who holds each physical page (bench/pages.py; needs root)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.campaigns, args.seeds = 8, 1
@@ -413,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             # As ``python -m bot`` starts: what the workers need built here, the fork server
             # forked from this process before anything is opened (``bot.processes.share_start_up``).
             processes.share_start_up()
-        asyncio.run(measure(Path(args.keep), args.trace))
+        asyncio.run(measure(Path(args.keep), args.trace, not args.no_heap_trim, args.pages))
         return 0
     print(f"machine: {machine()}")
     env = dict(os.environ)
@@ -446,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
             ]
             flags = ["--trace"] if trace else []
             flags += ["--own-fork-server"] if args.own_fork_server else []
+            flags += ["--no-heap-trim"] if args.no_heap_trim else []
+            flags += ["--pages"] if args.pages and not trace else []
             subprocess.run([*command, *flags], check=True, env=env)
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{copy}{suffix}").unlink(missing_ok=True)

@@ -65,7 +65,7 @@ def _database_problem(settings: Settings) -> str | None:
 
 
 async def run_bot(settings: Settings) -> int:
-    from bot import collector
+    from bot import collector, heap
     from bot.client import build_bot
     from bot.clock import SystemClock
     from bot.i18n import set_default_locale
@@ -77,6 +77,7 @@ async def run_bot(settings: Settings) -> int:
         return 2
     set_default_locale(settings.default_locale)
     collector.install()  # no full collection walks the caches' contents again and again
+    heap.install()  # the C heap's free pages given back whenever the bot goes quiet
     # The database is opened (and migrated) before logging in to Discord: a server that
     # cannot be reached, or a database that cannot be used, is said at once, and the bot
     # never shows online with nothing behind it. The bot closes it when it closes.

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import logging
 import os
 import signal
@@ -43,6 +41,7 @@ from typing import Any
 
 from bot import panel as panels
 from bot import preload, secrecy
+from bot.heap import heap_trimmer
 from bot.processes import count_set, fork_context, hangup_blocked
 from bot.rulesets import Plugin
 
@@ -127,18 +126,7 @@ def _panel_of(
     )
 
 
-def _heap_trimmer() -> Callable[[], Any] | None:
-    """glibc's ``malloc_trim(0)`` (free heap pages back to the system), None elsewhere."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    return lambda: trim(0)
-
-
-_trim_heap = _heap_trimmer()
+_trim_heap = heap_trimmer()  # glibc's malloc_trim(0), None elsewhere
 
 
 def _busy() -> None:

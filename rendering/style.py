@@ -821,12 +821,38 @@ BAND_GUTTER = 56
 # --- encoding ------------------------------------------------------------------------------
 
 
-def to_png(image: Image.Image, colours: int = 128) -> bytes:
-    """Encode for Discord: a palette PNG (deterministic, small), RGB in, bytes out."""
+# Every eighth row is enough to choose the palette from: a board's colours come in areas,
+# lines and glyphs several rows tall, and each pixel is then mapped to its nearest colour.
+PALETTE_ROWS = 8
+
+
+def to_png(image: Image.Image, colours: int = 128, *, height: int | None = None) -> bytes:
+    """Encode for Discord: a palette PNG (deterministic, small), RGB in, bytes out; with
+    ``height``, only the image's top ``height`` rows (a canvas drawn taller than its
+    picture), the same bytes as encoding ``image.crop`` of them.
+
+    The palette is chosen from every ``PALETTE_ROWS``-th row, then the whole picture is
+    mapped to it. Quantizing the whole picture (FASTOCTREE) copied it into two arrays of
+    4 bytes a pixel: 12 MiB at once for an 800 × 1,660 board, the drawing process's peak
+    (issue 29). The mapping writes the paletted picture only (a byte a pixel) and picks
+    each pixel's nearest palette colour, where the octree took its cube's: fewer pixels
+    far from their colour, in about half the CPU (docs/benchmarks.md, eighth pass). A
+    canvas is cut once paletted, at a byte a pixel, not copied first at four.
+    """
     rgb = image.convert("RGB") if image.mode != "RGB" else image
-    quantized = rgb.quantize(
+    used = rgb.height if height is None else max(1, min(height, rgb.height))
+    sample = rgb.resize(
+        (rgb.width, max(1, used // PALETTE_ROWS)),
+        Image.Resampling.NEAREST,
+        box=(0, 0, rgb.width, used),
+    )
+    palette = sample.quantize(
         colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
+    del sample
+    quantized = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    if used < rgb.height:
+        quantized = quantized.crop((0, 0, rgb.width, used))
     out = io.BytesIO()
     quantized.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()

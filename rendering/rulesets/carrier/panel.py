@@ -289,4 +289,4 @@ def render_order_panel(view: View, *, resource_names: Mapping[int, str], locale:
             max_width=space,
         )
     y += rows * LINE + GAP
-    return style.to_png(image.crop((0, 0, WIDTH, y)))
+    return style.to_png(image, height=y)
