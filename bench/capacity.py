@@ -73,7 +73,7 @@ os.environ.setdefault("SORTIE_DRAW_WORKERS", "0")
 
 from bench.apart import open_loop_apart
 from bench.clone import cached_stages, place
-from bench.common import GcPauses, machine, median, percentile, resolver_cpu, rss_mib
+from bench.common import GcPauses, call_cost, machine, median, percentile, rss_mib
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
@@ -188,23 +188,24 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
         for _ in range(calls):
             actor = rng.choice(actors)
             counted[0] = 0
-            start, resolving = time.process_time(), resolver_cpu()
             if ALTERNATE:
                 TOGGLES[ALTERNATE](setting)
-            kind = await actor.step(svc)
-            await svc.settle()  # the follow-up work a resolution starts, counted with it
+
+            async def call(actor: Actor = actor) -> str:
+                kind = await actor.step(svc)
+                await svc.settle()  # the follow-up work a resolution starts, counted with it
+                return kind
+
+            kind, spent, resolving = await call_cost(call)
             if ALTERNATE and kind == "resolve":
-                spent = time.process_time() - start
                 game = PLAY_OF.get(actor.campaign_id, "?")
                 by_views.setdefault((game, setting), []).append(spent)
                 by_views.setdefault(("all", setting), []).append(spent)
                 setting = not setting
             statements[kind] = statements.get(kind, 0) + counted[0]
-            elsewhere += resolver_cpu() - resolving
-            cpu.setdefault(kind, []).append(time.process_time() - start)
-            cpu.setdefault(f"{kind}@{PLAY_OF.get(actor.campaign_id, '?')}", []).append(
-                time.process_time() - start
-            )
+            elsewhere += resolving
+            cpu.setdefault(kind, []).append(spent)
+            cpu.setdefault(f"{kind}@{PLAY_OF.get(actor.campaign_id, '?')}", []).append(spent)
         if profile is not None:
             profile.disable()
             pstats.Stats(profile).sort_stats(PROFILE).print_stats(50)
