@@ -62,7 +62,7 @@ def _dictionary(mark: int) -> bytes:
 # loop 0.2 to 0.4 ms a resolution at level 9. (mark, text) -> the packed value, each taken
 # by the one ``pack`` that stores it. Deflate is deterministic for the same zlib, level and
 # dictionary, and a worker is this program forked, so a value found here is the very value
-# ``pack`` would make (``tests/db/test_packed_ahead.py``); one made by another zlib is
+# ``pack`` would make (``tests/service/test_packed_ahead.py``); one made by another zlib is
 # refused at the door. Bounded: the values of a resolution planned again and never written
 # are dropped, oldest first.
 _AHEAD: dict[tuple[int, str], str | bytes] = {}

@@ -84,18 +84,24 @@ def track_level_name(name: str, boxes: int, locale: str) -> str:
     return level_name(name, locale)
 
 
-def repaired_note(boxes: int, effective: int, locale: str) -> str:
-    """The ", 3 repaired" after a track's ticked count when repairs took boxes back: the level
-    beside the count reads the boxes left (the penalties in force), so without the note
+def repaired_words(boxes: int, effective: int, locale: str) -> str:
+    """ "3 repaired" when repairs took ticked boxes back, else nothing: the level beside a
+    track's ticked count reads the boxes left (the penalties in force), so without it
     "15/30 boxes, Damaged" would contradict the ladder, where 15 boxes is Heavy."""
     repaired = boxes - effective
-    return ", " + tr("repaired", locale, count=repaired) if repaired > 0 else ""
+    return tr("repaired", locale, count=repaired) if repaired > 0 else ""
+
+
+def repaired_note(boxes: int, effective: int, locale: str) -> str:
+    """The same after a track's ticked count (", 3 repaired")."""
+    words = repaired_words(boxes, effective, locale)
+    return f", {words}" if words else ""
 
 
 def repaired_aside(boxes: int, effective: int, locale: str) -> str:
     """The same in brackets (" (3 repaired)"), for a count inside a list of tracks."""
-    repaired = boxes - effective
-    return f" ({tr('repaired', locale, count=repaired)})" if repaired > 0 else ""
+    words = repaired_words(boxes, effective, locale)
+    return f" ({words})" if words else ""
 
 
 def place_label(key: str, locale: str, default: str | None = None) -> str:

@@ -17,7 +17,14 @@ from PIL import Image, ImageDraw
 
 from engine.rulesets.carrier.view import LevelView, TrackView
 from rendering import style
-from rendering.text import level_name, place_name, side_plural, tr, track_level_name
+from rendering.text import (
+    level_name,
+    place_name,
+    repaired_words,
+    side_plural,
+    tr,
+    track_level_name,
+)
 
 BOX_HEIGHT = 32
 ROW_HEIGHT = 32
@@ -291,11 +298,9 @@ def _draw_repaired(draw: ImageDraw.ImageDraw, x: float, centre: float, words: st
 
 
 def _repaired_words(track: TrackView, locale: str) -> str:
-    """ "2 repaired" when Damage Control took ticked boxes back, else nothing: the count
-    on the head line is the ticked boxes, the level and the next threshold read the rest."""
+    """``repaired_words`` for the boxes the ruler draws (no more than the track has)."""
     ticked = min(track.boxes, max(1, track.max_boxes))
-    repaired = ticked - min(track.effective, ticked)
-    return tr("repaired", locale, count=repaired) if repaired > 0 else ""
+    return repaired_words(ticked, min(track.effective, ticked), locale)
 
 
 def effect_words(effects: list[Effect], locale: str) -> str:
