@@ -47,7 +47,9 @@ calls' CPU by setting and game: the two measured in the same run, at the same lo
 the store (``Transaction.packs``, ``db.packing.packed_ahead``) or the bot packing them;
 ``--alternate watchdog`` with each job's answer waited for by a kernel-timed poll or under a
 watchdog thread of its own (``bot.resolver.QUIET_SEND``, 0: every job gets one, as before);
-``--alternate before-s17`` with both as before (on) or as now (off).
+``--alternate before-s17`` with both as before (on) or as now (off); ``--alternate drafts``
+weighs drafts, not resolutions: each waiting for a COMMIT on the disk of its own (on, as
+before session 18) or a working note (``Repository.working_transaction``, off).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ from bench.service import _ms, _open, floor_ms
 from bot import collector, processes, resolver, service_resolve, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
-from db.sqlite import SqliteTransaction
+from db.sqlite import SqliteRepository, SqliteTransaction
 
 P99_TARGET_MS = 50.0
 MIN_CALLS = 300  # per rate: a p99 from at least 300 samples
@@ -112,7 +114,25 @@ def _s17(on: bool) -> None:
     _watchdog(on)
 
 
-TOGGLES = {"views": _views, "packs": _packs, "watchdog": _watchdog, "before-s17": _s17}
+_working = SqliteRepository.working_transaction
+
+
+def _drafts(on: bool) -> None:
+    # On: every draft waits for a COMMIT on the disk of its own, as before session 18.
+    SqliteRepository.working_transaction = (  # type: ignore[method-assign]
+        SqliteRepository.transaction if on else _working
+    )
+
+
+TOGGLES = {
+    "views": _views,
+    "packs": _packs,
+    "watchdog": _watchdog,
+    "before-s17": _s17,
+    "drafts": _drafts,
+}
+# The kind of call each setting is weighed on (resolutions, unless named here).
+TOGGLED_KIND = {"drafts": "draft"}
 
 
 async def set_up(
@@ -197,7 +217,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
                 return kind
 
             kind, spent, resolving = await call_cost(call)
-            if ALTERNATE and kind == "resolve":
+            if ALTERNATE and kind == TOGGLED_KIND.get(ALTERNATE, "resolve"):
                 game = PLAY_OF.get(actor.campaign_id, "?")
                 by_views.setdefault((game, setting), []).append(spent)
                 by_views.setdefault(("all", setting), []).append(spent)
@@ -228,7 +248,8 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     print(f"serial: SQL statements per call, the follow-up work included: {per_call}")
     for (game, asked), spent in sorted(by_views.items()):
         print(
-            f"serial: resolutions of {game}, {ALTERNATE} {'on' if asked else 'off'}:"
+            f"serial: {TOGGLED_KIND.get(ALTERNATE, 'resolve')}s of {game},"
+            f" {ALTERNATE} {'on' if asked else 'off'}:"
             f" CPU median/mean {median(spent) * 1000:.2f}/{sum(spent) / len(spent) * 1000:.2f}"
             f" ms ({len(spent)})"
         )

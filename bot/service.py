@@ -374,7 +374,9 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
         comes back with its refusal. A refusal of the whole (a round over, a side locked)
         is raised, and then nothing is drafted. ``panel_side``: the side whose panel the
         modal came from; a player of another side is refused before anything is read."""
-        async with self.repo.transaction(campaign_id) as tx:
+        # Drafts are working notes: a power cut may take back the last of them, never a Lock
+        # (``Repository.working_transaction``).
+        async with self.repo.working_transaction(campaign_id) as tx:
             at = await self._drafting(tx, campaign_id, user_id, round_id, panel_side)
             campaign, side, live, plugin, rules, state, rows = (
                 at.campaign, at.side, at.live, at.plugin, at.rules, at.state, at.rows

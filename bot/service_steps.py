@@ -60,7 +60,8 @@ class StepsMixin:
         """Pick ``value`` at ``step`` (0 for the first) of the choice ``field`` is built
         of. ``token`` fingerprints the picks before that step as the clicked panel showed
         them (``steps_token``): a select drawn over other picks changes nothing."""
-        async with self.repo.transaction(campaign_id) as tx:  # type: ignore[attr-defined]
+        # A draft: a working note (``Repository.working_transaction``).
+        async with self.repo.working_transaction(campaign_id) as tx:  # type: ignore[attr-defined]
             at: Drafting = await self._drafting(  # type: ignore[attr-defined]
                 tx, campaign_id, user_id, round_id, panel_side
             )
@@ -110,7 +111,8 @@ class StepsMixin:
         panel_side: str | None = None,
     ) -> PanelData:
         """Forget every step of ``field``'s choice, whole or not: its selects start again."""
-        async with self.repo.transaction(campaign_id) as tx:  # type: ignore[attr-defined]
+        # A draft: a working note (``Repository.working_transaction``).
+        async with self.repo.working_transaction(campaign_id) as tx:  # type: ignore[attr-defined]
             at: Drafting = await self._drafting(  # type: ignore[attr-defined]
                 tx, campaign_id, user_id, round_id, panel_side
             )

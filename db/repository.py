@@ -642,6 +642,19 @@ class Repository(abc.ABC):
         """
         return self.transaction(campaign)
 
+    def working_transaction(
+        self, campaign: int | None = None
+    ) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction for a side's working notes (its drafts, never a Lock), which
+        the machine's own crash (a power cut, not the bot's) may take back without harm.
+
+        Its exit waits for the disk only when it joined a group of writes that waits for it
+        anyway; otherwise it is committed at once, readable by everyone, durable with the
+        next write that waits (a Lock, a resolution). A backend without group commit runs
+        an ordinary transaction.
+        """
+        return self.transaction(campaign)
+
     async def flushed(self) -> None:
         """Return once every write transaction ended so far is durable (and readable)."""
         return  # every transaction of a backend without lazy ones was durable on exit

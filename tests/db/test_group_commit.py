@@ -160,3 +160,55 @@ async def test_lazy_writes_commit_at_once_without_the_disk_and_durable_ones_stil
     assert await _whys(repo) == {"lease", "lock"}
     # NORMAL with no checkpoint on the loop, then FULL with checkpoints on the thread.
     assert commits == [(1, 0, True), (2, 1000, False)]
+
+
+async def test_a_working_note_commits_at_once_unless_it_joins_a_group_that_waits(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A draft (``working_transaction``) with nobody else writing commits as its transaction
+    ends, on the event loop, without an fsync: readable at once. Queued behind a durable
+    write, it joins that write's group and is answered with it, once on disk, never before:
+    a read right after its answer must find it."""
+    commit = repo._commit
+    commits: list[tuple[int, bool]] = []
+    disk = threading.Event()
+    disk.set()
+
+    def watched() -> None:
+        sync = repo._writer.execute("PRAGMA synchronous").fetchone()[0]
+        commits.append((sync, threading.current_thread() is threading.main_thread()))
+        disk.wait(5)
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", watched)
+
+    async def note(why: str) -> None:
+        async with repo.working_transaction() as tx:
+            await tx.add_audit(None, 1, 1, "test", why, {}, 0)
+
+    await note("draft alone")
+    assert await _whys(repo) == {"draft alone"}
+    assert commits == [(1, True)]  # NORMAL, on the loop: no disk, no thread
+
+    # A durable write holds the writer; a draft queues behind it and joins its group.
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def lock() -> None:
+        async with repo.transaction() as tx:
+            await tx.add_audit(None, 1, 1, "test", "lock", {}, 0)
+            inside.set()
+            await release.wait()
+
+    locking = asyncio.create_task(lock())
+    await inside.wait()
+    drafting = asyncio.create_task(note("draft in a group"))
+    await asyncio.sleep(0.05)  # queued on the write lock
+    disk.clear()
+    release.set()
+    await asyncio.sleep(0.2)
+    assert not drafting.done()  # its group's COMMIT has not returned
+    assert await _whys(repo) == {"draft alone"}
+    disk.set()
+    await asyncio.wait_for(asyncio.gather(locking, drafting), 5)
+    assert await _whys(repo) == {"draft alone", "lock", "draft in a group"}
+    assert commits[1:] == [(2, False)]  # one COMMIT for both, FULL, on the writer's thread
