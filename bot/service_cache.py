@@ -31,10 +31,10 @@ def budget_bytes(share: float) -> int:
     past issue 29's 200 MB).
 
     The charges are what an entry holds as parsed or built (``Rules.held``); kept, its
-    frozen models share their fields-sets (``engine.compact``, session 18): a carrier or
-    land state or public view holds 0.34 to 0.37 of its charge, a Wings state 0.46, side
-    views and decisions about what they are charged (``tests/test_held_bytes.py``'s
-    samples, kept). At 1,000 campaigns the 80 MiB charged reach 31.6 MiB of objects
+    frozen models share their fields-sets (``engine.compact``, session 18): a state or a
+    public view holds 0.34 to 0.46 of its charge, a side's view and the decisions about
+    what they are charged (``tests/test_held_bytes.py``'s samples, kept; per game in
+    docs/benchmarks.md, ninth pass). At 1,000 campaigns the 80 MiB charged reach 31.6 MiB of objects
     (``sys.getsizeof`` over every object an entry reaches; 62.1 MiB before). The entries
     kept, and so the hits, are the ones kept before.
     """
