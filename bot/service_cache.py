@@ -29,6 +29,14 @@ def budget_bytes(share: float) -> int:
     estimate once they have churned (the allocator keeps partly used arenas). With 800
     campaigns at rounds 8 to 20, 80 MiB kept RSS at 176 MiB (185 MB; 96 MiB gave 198 MiB,
     past issue 29's 200 MB).
+
+    The charges are what an entry holds as parsed or built (``Rules.held``); kept, its
+    frozen models share their fields-sets (``engine.compact``, session 18): a state or a
+    public view holds 0.34 to 0.46 of its charge, a side's view and the decisions about
+    what they are charged (``tests/test_held_bytes.py``'s samples, kept; per game in
+    docs/benchmarks.md, ninth pass). At 1,000 campaigns the 80 MiB charged reach 31.6 MiB of objects
+    (``sys.getsizeof`` over every object an entry reaches; 62.1 MiB before). The entries
+    kept, and so the hits, are the ones kept before.
     """
     return int(float(os.environ.get("SORTIE_CACHE_MB", "80")) * MIB * share)
 

@@ -20,6 +20,7 @@ from db.repository import (
     SnapshotRow,
     Transaction,
 )
+from engine.compact import share_fields_sets
 from engine.ruleset import Decision, Progress, Rules, Stored
 
 AnyRules = Rules[Any, Any]
@@ -74,6 +75,7 @@ class _States:
         return hit[1]
 
     def put(self, rules: AnyRules, key: _StateKey, state: Any, chars: int) -> None:
+        share_fields_sets(state)  # kept for long: no fields-set per model (engine.compact)
         self._items.put(key, (rules, state), int(rules.held.state * chars))
         if self._items.get(key) is not None:
             self._keys[id(state)] = key
@@ -259,6 +261,7 @@ class _Memo:
         return value
 
     def put(self, rules: AnyRules, key: _StateKey, part: str, value: Any) -> None:
+        share_fields_sets(value)
         self._items.put((key, part), (rules, value), part_bytes(rules, part, len(key[4])))
 
 

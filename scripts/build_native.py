@@ -38,6 +38,7 @@ MODULES = (
     "engine/zero/bombing.py",
     "engine/zero/cards.py",
     "engine/zero/trusted.py",
+    "engine/compact.py",
 )
 
 

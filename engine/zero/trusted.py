@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from engine.compact import fields_set_of
+
 M = TypeVar("M", bound=BaseModel)
 
 _new = object.__new__
@@ -39,7 +41,7 @@ def _kind(cls: type[BaseModel]) -> _Kind:
     kind = _kinds.get(cls)
     if kind is None:
         names = tuple(cls.model_fields)
-        kind = _kinds[cls] = (names, set(names) if cls.model_config.get("frozen") else None)
+        kind = _kinds[cls] = (names, fields_set_of(cls))
     return kind
 
 
@@ -78,7 +80,11 @@ def trusted_dicts(cls: type[M], rows: Iterable[dict[str, Any]]) -> tuple[M, ...]
     before adding to it (``model_copy``), so sharing saves a set per model."""
     known = _shared.get(cls)
     if known is None:
-        known = _shared[cls] = (tuple(cls.model_fields), set(cls.model_fields))
+        shared = fields_set_of(cls)  # the set the walk of ``engine.compact`` gives them too
+        known = _shared[cls] = (
+            tuple(cls.model_fields),
+            set(cls.model_fields) if shared is None else shared,
+        )
     names, shared = known
     new, set_dict, fields_set, extra, private = _new, _dict, _fields_set, _extra, _private
     built: list[M] = []
