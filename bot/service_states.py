@@ -307,6 +307,10 @@ def side_pending_of(rules: AnyRules, state: Any, side: str) -> list[Decision]:
     prepared here), else only that side's worked out (``Rules.side_pending``) and kept
     under a part of their own. A cold panel, draft or Lock of one side then works out none
     of the other side's decisions (in a game of many planes, half their legal programs)."""
+    if type(rules).side_pending is Rules.side_pending:
+        # A game whose side's decisions are its whole round's filtered: the whole, worked
+        # out once for both sides, as before.
+        return [d for d in pending_of(rules, state) if d.side == side]
     key = _states.key_of(state)
     if key is not None and key[0] == id(rules):
         whole = _memo.peek(rules, (*key[:5], BARE), "pending")

@@ -20,6 +20,7 @@ from bot import service_states
 from bot.service_panels import side_decisions
 from db.repository import SnapshotRow
 from engine.rng import Rng
+from engine.ruleset import Rules
 from tests.golden_rulesets import _registry, load
 
 GAMES = load()
@@ -136,5 +137,26 @@ def test_a_sides_decisions_come_from_the_whole_rounds_when_kept(
         for side in rules.side_ids:
             assert side_decisions(rules, bare, side) == tuple(d for d in whole if d.side == side)
         assert calls == []
+    finally:
+        service_states.forget_superseded(row.campaign_id, [])
+
+
+def test_a_game_without_sides_of_its_own_works_out_the_whole_round_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = next(g for g in GAMES if g["ruleset"] == "carrier")
+    rules = _registry().get("carrier").rules
+    state = _states(game)[1]
+    assert type(rules).side_pending is Rules.side_pending
+    row, bare = _kept(rules, state, 9_003)
+    calls: list[str] = []
+    real = rules.pending
+    monkeypatch.setattr(rules, "pending", lambda s: calls.append("whole") or real(s))
+    try:
+        for side in rules.side_ids:
+            assert side_decisions(rules, bare, side) == tuple(
+                d for d in real(bare) if d.side == side
+            )
+        assert calls == ["whole"]  # both sides' panels: one round's decisions, kept
     finally:
         service_states.forget_superseded(row.campaign_id, [])
