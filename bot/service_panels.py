@@ -25,6 +25,7 @@ from bot.service_states import (
     kept_pending,
     load_state,
     pending_of,
+    side_pending_of,
     snapshot_row,
     view_at,
     view_of,
@@ -80,7 +81,7 @@ async def prepare_round(tx: Transaction, rules: AnyRules, campaign_id: int) -> P
 
 
 def side_decisions(rules: AnyRules, state: Any, side: str) -> tuple[Decision, ...]:
-    return tuple(d for d in pending_of(rules, state) if d.side == side)
+    return tuple(side_pending_of(rules, state, side))
 
 
 def option_label(decisions: Sequence[Decision], field: str, value: str) -> str:

@@ -242,7 +242,7 @@ class _Memo:
         return hit[1] if hit is not None and hit[0] is rules else None
 
     def get(self, rules: AnyRules, state: Any, part: str, make: Callable[[], Any]) -> Any:
-        if part != "pending" and _bare.get(id(state)) is state:
+        if not part.startswith("pending") and _bare.get(id(state)) is state:
             # Checked on the object itself, not through the cache's keys: a snapshot-only
             # state evicted from (or never kept in) the cache must still give no view.
             raise RuntimeError(f"{part} needs the whole state, history and all")
@@ -251,7 +251,7 @@ class _Memo:
         key = _states.key_of(state)
         if key is None or key[0] != id(rules):
             return make()
-        if part == "pending":
+        if part == "pending" or part.startswith(_SIDE_PENDING):
             key = (*key[:5], BARE)  # the same decisions with or without the history
         hit = self.peek(rules, key, part)
         if hit is not None:
@@ -298,6 +298,29 @@ def forget_superseded(campaign_id: int, kept: Sequence[Kept]) -> int:
 
 def pending_of(rules: AnyRules, state: Any) -> list[Decision]:
     return list(_memo.get(rules, state, "pending", lambda: rules.pending(state)))
+
+
+# A side's own decisions (``Rules.side_pending``), memoised under a part of their own.
+_SIDE_PENDING = "pending:"
+
+
+def side_pending_of(rules: AnyRules, state: Any, side: str) -> list[Decision]:
+    """``side``'s decisions of the round, in order: the round's whole decisions filtered
+    when they are kept (a resolution's worker sent them, or the round was opened or
+    prepared here), else only that side's worked out (``Rules.side_pending``) and kept
+    under a part of their own. A cold panel, draft or Lock of one side then works out none
+    of the other side's decisions (in a game of many planes, half their legal programs)."""
+    if type(rules).side_pending is Rules.side_pending:
+        # A game whose side's decisions are its whole round's filtered: the whole, worked
+        # out once for both sides, as before.
+        return [d for d in pending_of(rules, state) if d.side == side]
+    key = _states.key_of(state)
+    if key is not None and key[0] == id(rules):
+        whole = _memo.peek(rules, (*key[:5], BARE), "pending")
+        if whole is not None:
+            return [d for d in whole if d.side == side]
+    part = f"{_SIDE_PENDING}{side}"
+    return list(_memo.get(rules, state, part, lambda: rules.side_pending(state, side)))
 
 
 def keep_state(rules: AnyRules, row: SnapshotRow, state: Any) -> None:

@@ -451,8 +451,9 @@ class Held:
     public_view: tuple[int, float] = (8 * 1024, 11.0)
 
     def result(self, part: str, snapshot_chars: int) -> int:
-        """Bytes of a result: ``part`` is "pending", "view:public" or a side's view."""
-        if part == "pending":
+        """Bytes of a result: ``part`` is "pending" (or "pending:<side>", one side's of it,
+        charged as the whole round's), "view:public" or a side's view."""
+        if part == "pending" or part.startswith("pending:"):
             fixed, per_char = self.pending
         elif part == "view:public":
             fixed, per_char = self.public_view
@@ -504,6 +505,14 @@ class Rules(ABC, Generic[StateT, ViewT]):
     @abstractmethod
     def pending(self, state: StateT) -> list[Decision]:
         """Who must decide what now, with the legal options and why the others are left out."""
+
+    def side_pending(self, state: StateT, side: str) -> list[Decision]:
+        """``pending``'s decisions of ``side`` alone, in their order: what that side's panel,
+        drafts and Lock read. By default the whole round's, filtered; a game whose decisions
+        cost much to work out (Wings: each plane's legal programs, quick picks and seals)
+        works out only that side's. Always equal to the filtered whole
+        (``tests/test_side_pending.py``)."""
+        return [d for d in self.pending(state) if d.side == side]
 
     @abstractmethod
     def resolve(

@@ -67,16 +67,28 @@ def plane_label(catalog: Catalog, campaign: CampaignState, plane: PlaneState) ->
     return f"{who} · {kind.name}" if kind is not None else who
 
 
-def pending(catalog: Catalog, state: WingsState) -> list[Decision]:
+def pending(catalog: Catalog, state: WingsState, side: str | None = None) -> list[Decision]:
+    """The round's decisions on the seam; ``side``: only that side's, in the same order
+    (each decision is worded from its own engine decision alone, so the other side's are
+    never worked out: its planes' legal programs are not judged)."""
+    found = _pending(catalog, state, side)
+    return found if side is None else [d for d in found if d.side == side]
+
+
+def _pending(catalog: Catalog, state: WingsState, side: str | None) -> list[Decision]:
     stage = stage_of(state)
     if state.dam is not None:
         return dam_rules.pending(catalog, state.dam, stage)
     campaign = state.camp
     if stage == "ended":
         return []
-    engine_decisions = wings.pending(catalog, campaign)
+    engine_decisions = wings.pending(catalog, campaign, side)
     if stage == "debrief":
         return debrief_decisions(catalog, campaign, engine_decisions)
+    if side is not None:
+        # A flying round's seam decision keeps its engine decision's side (``_flying``,
+        # ``_sealed``): the other side's are left out before they are worded.
+        engine_decisions = [d for d in engine_decisions if d.side == side]
     mission = campaign.mission
     assert mission is not None
     if stage == "swap":

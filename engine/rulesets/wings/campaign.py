@@ -354,10 +354,16 @@ def _purchase_decisions(catalog: Catalog, state: CampaignState) -> list[Decision
     return decisions
 
 
-def _program_decisions(catalog: Catalog, mission: MissionState) -> list[Decision]:
+def _program_decisions(
+    catalog: Catalog, mission: MissionState, side: str | None = None
+) -> list[Decision]:
+    """Each plane's program (or come-back) decision, then the standing orders and the sun;
+    ``side``: only that side's planes are judged (each plane's decisions are its side's)."""
     decisions = []
     for pid in sorted(mission.planes):
         plane = mission.planes[pid]
+        if side is not None and plane.side != side:
+            continue
         if exits.may_come_back(mission, plane, mission.turn):
             decisions.append(comeback_decision(plane))
             continue
@@ -427,8 +433,10 @@ def _reorder_decisions(catalog: Catalog, mission: MissionState) -> list[Decision
     return decisions
 
 
-def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
-    """Who must decide what now, with the legal options and why the others are left out."""
+def pending(catalog: Catalog, state: CampaignState, side: str | None = None) -> list[Decision]:
+    """Who must decide what now, with the legal options and why the others are left out.
+    ``side``: the flying round's plane decisions of that side only (the others, cheap,
+    come whole: the caller keeps the side's)."""
     if state.phase == "ended":
         return []
     if state.phase == "briefing":
@@ -446,7 +454,7 @@ def pending(catalog: Catalog, state: CampaignState) -> list[Decision]:
     if state.mission.round == "swap":
         return ace.decisions(catalog, state.mission)
     return [
-        *_program_decisions(catalog, state.mission),
+        *_program_decisions(catalog, state.mission, side),
         *reinforcements.decisions(catalog, state, state.mission),  # seed E.IV
         *gunner.decisions(catalog, state.mission),  # seed A.IV.h: the flak gunner
         *winch.decisions(state.mission),  # seed A.IV.i.3: the balloon owner's winch

@@ -63,7 +63,7 @@ def next_card(
     """The menu of the card after ``picks``, or None once three are picked."""
     if len(picks) >= CARDS_PER_TURN:
         return None
-    key = (id(catalog), plane.model_dump_json(), rules.model_dump_json(), turn, picks)
+    key = (id(catalog), _dumped(plane), _dumped(rules), turn, picks)
     menu = _MENUS.get(key)
     if menu is None:
         menu = _menu(catalog, plane, rules, turn, picks)
@@ -73,6 +73,23 @@ def next_card(
     else:
         _MENUS.move_to_end(key)
     return menu
+
+
+# The last plane's and rules' texts for the menus' key: a panel asks each of a plane's
+# steps in turn (its picks walked, then every menu up to the next), and dumping a plane
+# cost about what a kept menu's look-up saves. Held with the model (frozen), so the
+# identity check cannot meet a new object at a reused address; one tuple a kind, swapped
+# whole, for the engine's threads.
+_LAST_DUMPS: dict[type, tuple[PlaneState | MissionRules, str]] = {}
+
+
+def _dumped(model: PlaneState | MissionRules) -> str:
+    last = _LAST_DUMPS.get(type(model))
+    if last is not None and last[0] is model:
+        return last[1]
+    text = model.model_dump_json()
+    _LAST_DUMPS[type(model)] = (model, text)
+    return text
 
 
 def _menu(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
@@ -113,7 +112,8 @@ def check_program(
             return [Refusal(position=-1, code=ROCKETS, reason=r) for r in attack]
         program = Program(cards=program.cards)
 
-    resolved: list[ManeuverCard | None] = [deck.card(code) for code in cards]
+    by_code = deck.by_code  # ``deck.card``'s lookup, without a call per card
+    resolved: list[ManeuverCard | None] = [by_code.get(code) for code in cards]
     for slot, (code, card) in enumerate(zip(cards, resolved, strict=True)):
         if card is None:
             refusals.append(Refusal(position=slot, code=code, reason="not-in-deck"))
@@ -137,13 +137,14 @@ def check_program(
         return [Refusal(position=slot, code=code, reason=reason) for slot, code, reason in order]
 
     # Seed F.VI.d.3: under the enemy's efficient alert one card is flown thrice.
-    surprised = turn in plane.surprised_turns and not engine_bound(plane, turn)
-    seen: Counter[str] = Counter()
+    bound = engine_bound(plane, turn)
+    surprised = turn in plane.surprised_turns and not bound
+    seen: dict[str, int] = {}
     for slot, code in enumerate(cards):
         card = resolved[slot]
         assert card is not None
-        seen[code] += 1
-        if seen[code] <= card.copies or (surprised and card.kind not in ("climb", "dive")):
+        seen[code] = count = seen.get(code, 0) + 1
+        if count <= card.copies or (surprised and card.kind not in ("climb", "dive")):
             continue
         # Cards come back to the hand each turn (found), so a code is limited by its copies;
         # each deck holds one climb and one dive (one climb counter a turn, seed A.III.a).
@@ -160,10 +161,13 @@ def check_program(
     # An Immelmann inside a complex maneuver is followed as its recipe says, even when the
     # recipe runs over the turn's end (last turn's card then belongs to the one under way).
     previous_plain = plane.sequence is None
+    # A plain program with nothing owed has no card in a sequence (``in_sequence``'s own
+    # first answer): not asked card by card, as the menus judge thousands of such programs.
+    none_owed = plane.sequence is None and program.maneuver is None
     for slot, code in enumerate(cards):
         card = resolved[slot]
         assert card is not None
-        plain = not sequences.in_sequence(catalog, plane, program, slot)
+        plain = none_owed or not sequences.in_sequence(catalog, plane, program, slot)
         if card.steep and previous_steep:
             # Seed D.VII.a Genius: two diamonds in a row, at most once every two turns.
             if genius_free and not genius_spent:
@@ -173,14 +177,17 @@ def check_program(
         after_immelmann = previous is not None and previous.kind == "immelmann"
         if after_immelmann and not card.is_straight and previous_plain:
             refusals.append(Refusal(position=slot, code=code, reason="straight-after-immelmann"))
-        before_ok = _straight_before_immelmann(previous, plane.skills)
-        if card.kind == "immelmann" and plain and not before_ok:
+        if (
+            card.kind == "immelmann"
+            and plain
+            and not _straight_before_immelmann(previous, plane.skills)
+        ):
             refusals.append(
                 Refusal(position=slot, code=code, reason="immelmann-needs-straight-before")
             )
         previous, previous_steep, previous_plain = card, card.steep, plain
 
-    if engine_bound(plane, turn):
+    if bound:
         # Found (2.7): an engine hit forces one stall a turn; the bomber's slow straight stands in.
         stall = "ST" if "ST" in deck.codes else "SS"
         if stall not in cards:

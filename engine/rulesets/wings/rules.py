@@ -150,6 +150,10 @@ class WingsRules(StoredInRows[WingsState], Rules[WingsState, WingsView]):
     def pending(self, state: WingsState) -> list[Decision]:
         return asked.pending(self.catalog, state)
 
+    def side_pending(self, state: WingsState, side: str) -> list[Decision]:
+        # Only the side's planes judged: their programs are most of a round's decisions.
+        return asked.pending(self.catalog, state, side)
+
     # -- inputs (issue 27): a program written as players write them
 
     def next_step(
