@@ -44,6 +44,7 @@ from bench.load import Actor
 from bench.rounds import cold
 from bench.service import _open
 from bot import service_states
+from bot.service_cache import budget_bytes
 
 SHARED_TYPES = (
     type,
@@ -159,7 +160,7 @@ async def run(args: argparse.Namespace) -> None:
                 await svc.settle()
             print(
                 f"{args.calls} calls one at a time: {time.process_time() - cpu:.1f} s CPU; "
-                f"cache budget {os.environ.get('SORTIE_CACHE_MB', '80')} MiB"
+                f"cache budget {budget_bytes(1) / 2**20:g} MiB"
             )
             gc.collect()
             report(entries(placed.ruleset), skip)

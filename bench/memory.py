@@ -71,6 +71,7 @@ from bench.clone import cached_stages, place
 from bench.common import machine
 from bench.service import _open
 from bot import boards, drawing, heap, processes, resolver, service_states
+from bot.service_cache import budget_bytes
 from bot.service_model import ServiceError
 
 RSS_TARGET_MB = 200.0
@@ -318,7 +319,7 @@ async def measure(path: Path, trace: bool, trim_heap: bool = True, pages: bool =
         print(
             f"{len(campaigns)} campaigns: {calls} panels (every commander's), then {locks} "
             f"Locks (each side's missing orders drafted first); cache budget "
-            f"{os.environ.get('SORTIE_CACHE_MB', '80')} MiB; {workers} drawing processes"
+            f"{budget_bytes(1) / 2**20:g} MiB; {workers} drawing processes"
         )
         print(
             f"caches estimate {states + memo:.1f} MiB: parsed states {states:.1f} MiB "

@@ -22,23 +22,20 @@ MIB = 1024 * 1024
 
 
 def budget_bytes(share: float) -> int:
-    """``share`` of the cache budget (``SORTIE_CACHE_MB``, 80 MiB by default) in bytes.
+    """``share`` of the cache budget (``SORTIE_CACHE_MB``, 44 MiB by default) in bytes.
 
-    The estimates are 0.88 to 1.00 of what the caches hold (bench/memory.py --trace); the
-    process holds about 60 MiB before any campaign and about 40 MiB more than the caches'
-    estimate once they have churned (the allocator keeps partly used arenas). With 800
-    campaigns at rounds 8 to 20, 80 MiB kept RSS at 176 MiB (185 MB; 96 MiB gave 198 MiB,
-    past issue 29's 200 MB).
-
-    The charges are what an entry holds as parsed or built (``Rules.held``); kept, its
-    frozen models share their fields-sets (``engine.compact``, session 18): a state or a
-    public view holds 0.34 to 0.46 of its charge, a side's view and the decisions about
-    what they are charged (``tests/test_held_bytes.py``'s samples, kept; per game in
-    docs/benchmarks.md, ninth pass). At 1,000 campaigns the 80 MiB charged reach 31.6 MiB of objects
-    (``sys.getsizeof`` over every object an entry reaches; 62.1 MiB before). The entries
-    kept, and so the hits, are the ones kept before.
+    Each entry is charged what it holds as the caches keep it (``Rules.held``, checked by
+    ``tests/test_held_bytes.py``): since session 18 a kept state's or view's frozen models
+    share their fields-sets (``engine.compact``), which holds a state or a public view in
+    about a third of what it takes as parsed, and the charges were rescaled to match. 44
+    MiB keeps the engine results the former 80 MiB (charged as parsed) kept: with 1,000
+    campaigns at rounds 8 to 20, 2,306 results, 873 states and 15.4 MiB of pictures, the
+    whole bot (its process and its workers) at 188 MB at rest and 208 MB at its peak
+    (``bench/memory.py``). 32 MiB brings that under issue 29's 200 MB (169 / 186 MB) but
+    keeps a quarter fewer results, and cost about an eighth more CPU per call under the
+    capacity benchmark's open loop (docs/benchmarks.md, ninth pass).
     """
-    return int(float(os.environ.get("SORTIE_CACHE_MB", "80")) * MIB * share)
+    return int(float(os.environ.get("SORTIE_CACHE_MB", "44")) * MIB * share)
 
 
 class SizedLru(Generic[K, V]):

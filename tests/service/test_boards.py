@@ -200,9 +200,9 @@ def test_a_picture_goes_with_its_view() -> None:
 
 
 def test_the_pictures_budget_follows_the_cache_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    # One knob for what the bot's process caches: the pictures take a fifth of
+    # One knob for what the bot's process caches: the pictures take three eighths of
     # SORTIE_CACHE_MB on top of the parsed states and engine results.
-    monkeypatch.setenv("SORTIE_CACHE_MB", "10")
-    assert BoardCache().max_bytes == 2 * 1024 * 1024
+    monkeypatch.setenv("SORTIE_CACHE_MB", "16")
+    assert BoardCache().max_bytes == 6 * 1024 * 1024
     monkeypatch.delenv("SORTIE_CACHE_MB")
-    assert BoardCache().max_bytes == 16 * 1024 * 1024
+    assert BoardCache().max_bytes == int(16.5 * 1024 * 1024)
