@@ -156,8 +156,21 @@ async def test_a_reader_pages_through_every_turn_with_the_keyboard(
             'getComputedStyle(document.querySelector(".layout")).gridTemplateColumns'
         )
         assert len(columns.split()) == 1, columns
-        top = await tab.evaluate('document.getElementById("pages").getBoundingClientRect().top')
-        await tab.swipe((300, int(top) + 60), (60, int(top) + 70))
+        # Where the swipe starts must be the pages' on the phone's layout: on a loaded
+        # machine the layout can settle a few frames late (a swipe started beside the
+        # pages turns nothing, and the test would fail for the machine, not the page).
+        start = None
+        for _ in range(60):
+            top = await tab.evaluate('document.getElementById("pages").getBoundingClientRect().top')
+            at = (300, int(top) + 60)
+            hit = f"document.elementFromPoint({at[0]}, {at[1]})?.closest('#pages') !== null"
+            if await tab.evaluate(hit):
+                start = at
+                break
+            await tab.evaluate(FRAMES)
+        assert start is not None, "the pages never came under the swipe's start"
+        await tab.swipe(start, (60, start[1] + 10))
+        await tab.evaluate(FRAMES)
         assert (await shown(tab))["id"] == "turn-4"
         # The turn list scrolls sideways on a phone: the page shown keeps its link in sight.
         for _ in range(len(turns) - 4 + 1):
