@@ -486,6 +486,16 @@ class SqliteRepository(Repository):
             except BaseException:
                 # BaseException: a cancelled task must not leave its half in the group.
                 self._undo_savepoint(group)
+                if not self._group_durable and self._group is group:
+                    # A lazy group ends with its one transaction, taken back or not: left
+                    # open, a write that must wait for the disk would join it and be
+                    # committed here, at NORMAL, without waiting.
+                    self._group = None
+                    try:
+                        self._commit()
+                        group.set_result(None)
+                    except BaseException as exc:
+                        group.set_exception(exc)
                 raise
             else:
                 self._writer.execute("RELEASE tx")
