@@ -35,6 +35,16 @@ async def _write(repo: SqliteRepository, why: str, *, fail: bool = False) -> Non
             raise ValueError(why)
 
 
+async def _held_open(
+    repo: SqliteRepository, why: str, inside: asyncio.Event, release: asyncio.Event
+) -> None:
+    """A durable write that holds its transaction open from ``inside`` until ``release``."""
+    async with repo.transaction() as tx:
+        await tx.add_audit(None, 1, 1, "test", why, {}, 0)
+        inside.set()
+        await release.wait()
+
+
 async def _whys(repo: SqliteRepository) -> set[str]:
     async with repo.read() as tx:
         rows = await tx.raw.execute_fetchall("SELECT why FROM audit")
@@ -122,13 +132,7 @@ async def test_reads_do_not_wait_behind_the_write_lock(repo: SqliteRepository) -
     await _write(repo, "committed")
     inside, release = asyncio.Event(), asyncio.Event()
 
-    async def long_writer() -> None:
-        async with repo.transaction() as tx:
-            await tx.add_audit(None, 1, 1, "test", "uncommitted", {}, 0)
-            inside.set()
-            await release.wait()
-
-    writer = asyncio.create_task(long_writer())
+    writer = asyncio.create_task(_held_open(repo, "uncommitted", inside, release))
     await inside.wait()
     assert await asyncio.wait_for(_whys(repo), 1) == {"committed"}
     release.set()
@@ -193,13 +197,7 @@ async def test_a_working_note_commits_at_once_unless_it_joins_a_group_that_waits
     # A durable write holds the writer; a draft queues behind it and joins its group.
     inside, release = asyncio.Event(), asyncio.Event()
 
-    async def lock() -> None:
-        async with repo.transaction() as tx:
-            await tx.add_audit(None, 1, 1, "test", "lock", {}, 0)
-            inside.set()
-            await release.wait()
-
-    locking = asyncio.create_task(lock())
+    locking = asyncio.create_task(_held_open(repo, "lock", inside, release))
     await inside.wait()
     drafting = asyncio.create_task(note("draft in a group"))
     await asyncio.sleep(0.05)  # queued on the write lock
@@ -212,3 +210,41 @@ async def test_a_working_note_commits_at_once_unless_it_joins_a_group_that_waits
     await asyncio.wait_for(asyncio.gather(locking, drafting), 5)
     assert await _whys(repo) == {"draft alone", "lock", "draft in a group"}
     assert commits[1:] == [(2, False)]  # one COMMIT for both, FULL, on the writer's thread
+
+
+async def test_a_write_that_waits_for_the_disk_never_joins_a_refused_note(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused draft (its transaction raises) leaves no lazy group open behind it: a Lock
+    queued meanwhile commits at FULL on the writer's thread, on disk before it is
+    answered, never at NORMAL in the refused draft's group."""
+    commit = repo._commit
+    commits: list[tuple[str, int, bool]] = []
+
+    def watched() -> None:
+        sync = repo._writer.execute("PRAGMA synchronous").fetchone()[0]
+        rows = repo._writer.execute("SELECT why FROM audit").fetchall()
+        whys = ",".join(sorted(row[0] for row in rows))
+        commits.append((whys, sync, threading.current_thread() is threading.main_thread()))
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", watched)
+    inside, refuse = asyncio.Event(), asyncio.Event()
+
+    async def refused_draft() -> None:
+        async with repo.working_transaction() as tx:
+            await tx.add_audit(None, 1, 1, "test", "refused", {}, 0)
+            inside.set()
+            await refuse.wait()
+            raise ValueError("not a legal option")
+
+    drafting = asyncio.create_task(refused_draft())
+    await inside.wait()
+    locking = asyncio.create_task(_write(repo, "lock"))  # queued on the write lock
+    await asyncio.sleep(0.05)
+    refuse.set()
+    with pytest.raises(ValueError):
+        await drafting
+    await asyncio.wait_for(locking, 5)
+    assert await _whys(repo) == {"lock"}
+    assert ("lock", 2, False) in commits  # FULL, on the writer's thread
