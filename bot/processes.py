@@ -127,9 +127,10 @@ def fork_server_from_here() -> int | None:
 
     What the bot set up is not the server's: every file descriptor but the two it serves
     on (and the standard ones) is closed in it, and every signal the bot handles goes back
-    to its default there (a server that ignored SIGTERM would outlive a stopped bot).
-    SIGHUP stays blocked in it, as ``hangup_blocked`` keeps it in every worker. A server
-    multiprocessing must start again later (this one killed) is a new interpreter, as before.
+    to its default there (a server that ignored SIGTERM would outlive a stopped bot), but
+    Ctrl-C, ignored there so that a worker never sees it. SIGHUP stays blocked in it, as
+    ``hangup_blocked`` keeps it in every worker. A server multiprocessing must start again
+    later (this one killed) is a new interpreter, as before.
     """
     import socket
     from multiprocessing import connection, util
@@ -211,7 +212,7 @@ def _tracker_from_here() -> None:
 
 def _only(*kept: int) -> None:
     """In a forked server: the bot's descriptors closed but ``kept`` and the standard
-    three, its signal handlers back to their defaults."""
+    three, its signal handlers back to their defaults (Ctrl-C ignored)."""
     low = 0
     for fd in sorted({0, 1, 2, *kept}):
         if fd > low:  # (``closerange`` of an empty range closes every descriptor)
@@ -221,8 +222,10 @@ def _only(*kept: int) -> None:
     for number in signal.valid_signals():
         if number in (signal.SIGKILL, signal.SIGSTOP, signal.SIGPIPE):
             continue  # SIGPIPE: ignored by every Python process from its start
-        # SIGINT as a new interpreter has it (KeyboardInterrupt), which workers inherit.
-        default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+        # SIGINT ignored, which every worker inherits from its first instruction: a worker
+        # ignores it anyway once started, but a second Ctrl-C landing while it was still
+        # being forked printed a KeyboardInterrupt traceback on the operator's terminal.
+        default = signal.SIG_IGN if number == signal.SIGINT else signal.SIG_DFL
         try:
             if signal.getsignal(number) not in (default, None):
                 signal.signal(number, default)

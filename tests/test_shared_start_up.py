@@ -33,8 +33,12 @@ listening.listen()
 signal.signal(signal.SIGTERM, lambda *_: None)  # the bot's own: not the fork server's
 from multiprocessing import forkserver
 from bot import drawing, preload, processes
-from tests.test_shared_start_up import in_the_worker, picture_args
+from tests.test_shared_start_up import ctrl_c_at_start, in_the_worker, picture_args
 forked = processes.share_start_up()
+bare = processes.fork_context().Pool(1)  # no initializer: what a worker has from its start
+ignores_ctrl_c = bare.apply(ctrl_c_at_start)
+bare.terminate()
+bare.join()
 drawing.warm_up()
 worker = drawing._pool.submit(in_the_worker).result(60)
 plugin = preload.registry().get("carrier")
@@ -62,6 +66,7 @@ print(json.dumps({
     "socket": f"socket:[{os.fstat(listening.fileno()).st_ino}]",
     "server_fds": server_fds,
     "server_catches_sigterm": bool(caught(server) & (1 << (signal.SIGTERM - 1))),
+    "worker_ignores_ctrl_c": ignores_ctrl_c,
     "same_bytes": drawn_there == plugin.presenter.status_board(*args),
 }))
 # The server killed: the next pool's workers come from one multiprocessing starts again.
@@ -87,6 +92,13 @@ def in_the_worker() -> dict[str, Any]:
 
     preload.registry()
     return {"pid": os.getpid(), "parent": os.getppid(), "built_by": preload.built_by}
+
+
+def ctrl_c_at_start() -> bool:
+    """In a worker no initializer touched: whether Ctrl-C is ignored there already."""
+    import signal
+
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def picture_args(plugin: Any) -> tuple[Any, ...]:
@@ -150,6 +162,9 @@ def test_the_fork_server_keeps_nothing_the_bot_opened_or_handles(
     assert started["socket"] not in sockets
     assert len(sockets) == 1  # its own: where the pools ask it for a worker
     assert not started["server_catches_sigterm"]  # SIGTERM ends it, as any process
+    # Ctrl-C ignored in a worker from its first instruction, before any initializer: a
+    # second Ctrl-C while a worker was being forked printed a KeyboardInterrupt traceback.
+    assert started["worker_ignores_ctrl_c"]
 
 
 def test_a_killed_fork_server_is_started_again_and_draws_the_same(
