@@ -26,6 +26,13 @@ the frozen objects one object at a time with the interpreter's own
 the youngest generation is collected and the slice's survivors frozen again. A cycle is
 found when all of its objects are in the same collection: a slice takes, with its
 objects, every frozen object they reach (a cycle through one of them is reached from it).
+
+Start-up's objects, frozen before the workers are forked (``bot.processes``), are left out
+of reviews: they live as long as the process, and their pages are shared with the
+workers until written. Listing them (``gc.get_objects``) wrote into every one of them
+and copied 23 MiB of pages into the bot (``bench/memory.py``, 1,000 campaigns). A mark is
+frozen right behind them (``mark_shared``) and the review lists only what comes after it,
+in place (``bot/_frozen.c``, built by scripts/build_native.py; without it, the slow way).
 """
 
 from __future__ import annotations
@@ -35,8 +42,21 @@ import ctypes
 import gc
 import logging
 import types
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+
+def _helper() -> Callable[[object], list[Any] | None] | None:
+    """``bot/_frozen.c``'s listing, built by scripts/build_native.py; None when not built
+    (reviews then list every frozen object)."""
+    try:
+        from bot._frozen import frozen_after
+    except ImportError:
+        return None
+    return frozen_after
+
+
+frozen_after = _helper()
 
 log = logging.getLogger("sortie.collector")
 
@@ -86,6 +106,28 @@ _untrack = _gc_api("PyObject_GC_UnTrack")
 _track = _gc_api("PyObject_GC_Track")
 
 
+# Frozen right behind start-up's objects (``mark_shared``); what reviews list starts after it.
+_mark: list[object] | None = None
+
+
+def mark_shared() -> None:
+    """Mark what is frozen now as start-up's, shared with the workers forked from this
+    process: no review lists it again. Called once start-up froze it, before any other
+    freeze (``bot.processes.share_start_up``); only the first call marks."""
+    global _mark
+    if _mark is None:
+        _mark = []  # a list is tracked from birth: frozen, it sits behind all before it
+        gc.freeze()
+
+
+def _frozen_since_start_up() -> list[Any] | None:
+    """The frozen objects after the mark, listed without writing into the others; None
+    without a mark, without the helper, or when the mark was unfrozen since."""
+    if _mark is None or frozen_after is None:
+        return None
+    return frozen_after(_mark)
+
+
 def _thaw(objects: Iterable[object]) -> int:
     """Move tracked objects, frozen or not, into the youngest generation (what
     ``gc.unfreeze`` does, for these objects alone). Objects moved. The caller has the
@@ -108,7 +150,12 @@ def _with_reach(front: list[object]) -> list[object]:
     while edge and added < REACH_MOST:
         nearer: list[object] = []
         for item in gc.get_referents(*edge):
-            if not gc.is_tracked(item) or id(item) in seen or isinstance(item, _STOP):
+            if (
+                not gc.is_tracked(item)
+                or id(item) in seen
+                or isinstance(item, _STOP)
+                or item is _mark
+            ):
                 continue
             seen.add(id(item))
             nearer.append(item)
@@ -186,10 +233,15 @@ class Collector:
         enabled = gc.isenabled()
         gc.disable()  # the frozen objects out for the length of a listing only
         try:
-            older = len(gc.get_objects(generation=2))
-            gc.unfreeze()  # behind the oldest generation's own objects...
-            self._pending = gc.get_objects(generation=2)[older:]
-            gc.freeze()  # ...and back, in one move each way
+            listed = _frozen_since_start_up()
+            if listed is None:
+                older = len(gc.get_objects(generation=2))
+                gc.unfreeze()  # behind the oldest generation's own objects...
+                listed = gc.get_objects(generation=2)[older:]
+                gc.freeze()  # ...and back, in one move each way
+                # The mark stays where it is, or later lists would miss what lies before it.
+                listed = [item for item in listed if item is not _mark]
+            self._pending = listed
         finally:
             if enabled:
                 gc.enable()

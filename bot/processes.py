@@ -102,7 +102,7 @@ def share_start_up() -> int | None:
     No font is open yet: a file FreeType reads, opened before the fork, would be one file
     position shared by every worker.
     """
-    from bot import preload
+    from bot import collector, preload
     from rendering import i18n, rulebook
 
     preload.registry()
@@ -110,6 +110,7 @@ def share_start_up() -> int | None:
     rulebook.warm()
     gc.collect()
     gc.freeze()
+    collector.mark_shared()  # what the collector's reviews leave alone: shared, unwritten
     return fork_server_from_here()
 
 

@@ -45,6 +45,11 @@ MODULES = (
 # mypyc's library of the compiled code, inside the package (not at the top level, where a
 # process started elsewhere would not find it); and what it was compiled from, read by
 # ``engine/__init__.py``, which runs the sources while they differ from it.
+# C written for the bot, not compiled from Python: the collector's in-place listing of
+# the frozen objects (``bot/_frozen.c``). Absent, the bot runs the same, its collector's
+# reviews copying start-up's shared pages (``bot.collector``).
+HELPERS = (("bot._frozen", "bot/_frozen.c"),)
+
 GROUP = "engine._compiled"
 STAMP = ROOT / "engine" / "_compiled.json"
 
@@ -55,8 +60,17 @@ def compiled() -> list[Path]:
     return found + sorted((ROOT / "engine").glob("_compiled__mypyc.*.so"))
 
 
+def helpers_built() -> list[Path]:
+    """The helpers' compiled files (``HELPERS``)."""
+    found: list[Path] = []
+    for name, _ in HELPERS:
+        folder, _, stem = name.rpartition(".")
+        found += sorted((ROOT / folder.replace(".", "/")).glob(stem + ".*.so"))
+    return found
+
+
 def clean() -> None:
-    for path in [*compiled(), STAMP]:
+    for path in [*compiled(), *helpers_built(), STAMP]:
         path.unlink(missing_ok=True)
 
 
@@ -81,6 +95,17 @@ def build() -> None:
     dist.parse_command_line()
     dist.run_commands()
     STAMP.write_text(json.dumps(built_from, indent=1) + "\n")
+
+
+def build_helpers() -> None:
+    from setuptools import Distribution, Extension
+
+    os.chdir(ROOT)
+    helpers = [Extension(name, [source]) for name, source in HELPERS]
+    dist = Distribution({"name": "sortie-helpers", "ext_modules": helpers})
+    dist.script_args = ["build_ext", "--inplace", "--build-temp", "build/helpers/temp"]
+    dist.parse_command_line()
+    dist.run_commands()
 
 
 def check() -> int:
@@ -126,7 +151,15 @@ def main(argv: list[str] | None = None) -> int:
         clean()
         print(f"native: build failed ({error!r}); the engine runs interpreted", file=sys.stderr)
         return 1 if args.strict else 0
-    names = ", ".join(p.name for p in compiled())
+    try:
+        build_helpers()
+    except (Exception, SystemExit) as error:  # no compiler, no CPython internal headers
+        for path in helpers_built():
+            path.unlink(missing_ok=True)
+        print(f"native: the bot's helpers did not build ({error!r})", file=sys.stderr)
+        if args.strict:
+            return 1
+    names = ", ".join(p.name for p in [*compiled(), *helpers_built()])
     print(f"native: built in {time.monotonic() - start:.0f} s: {names}")
     return 0
 

@@ -7,10 +7,14 @@ and the test process's own collections are not this test's to change.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -224,3 +228,87 @@ def test_a_due_review_runs_on_the_event_loop_a_step_per_turn() -> None:
     assert out["steps"] >= 30, out  # 30,000 frozen objects, 1,000 a step
     assert out["most"] <= 2_000, out
     assert out["found"] >= 2, out  # the frozen cycle dropped before it
+
+
+# Start-up's objects frozen and shared with a forked process (as the workers share the
+# bot's: ``bot.processes.share_start_up``), then objects frozen later with a garbage cycle
+# among them; a review, either way. Prints what it found and the pages it copied.
+SHARED = textwrap.dedent(
+    """
+    import gc, json, os, sys, time
+    from bot import collector
+
+    def private_dirty():
+        for row in open("/proc/self/smaps_rollup"):
+            if row.startswith("Private_Dirty:"):
+                return int(row.split()[1]) * 1024
+
+    class Node:
+        def __init__(self, peer=None):
+            self.peer = peer
+
+    start_up = [{"rule": i, "words": [i, str(i)]} for i in range(150_000)]
+    gc.collect()
+    gc.freeze()
+    collector.mark_shared()
+    child = os.fork()
+    if child == 0:  # a worker: maps start-up's pages, writes none
+        time.sleep(60)
+        os._exit(0)
+    if sys.argv[1] == "slow":
+        collector.frozen_after = None
+    first = Node()
+    first.peer = Node(first)
+    cached = [Node() for _ in range(5_000)]
+    gc.collect()
+    gc.freeze()
+    del first
+    listed = collector._frozen_since_start_up()
+    inside = {id(item) for item in listed} if listed is not None else None
+    del listed  # (it holds the cycle)
+    before = private_dirty()
+    found = collector.Collector().review()
+    copied = private_dirty() - before
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+    print(json.dumps({
+        "helper": collector.frozen_after is not None,
+        "found": found,
+        "copied": copied,
+        "start_up_listed": None if inside is None else any(id(x) in inside for x in start_up),
+        "later_listed": None if inside is None else all(id(x) in inside for x in cached),
+    }))
+    """
+)
+
+
+def _shared_review(way: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", SHARED, way],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
+
+
+def test_a_review_leaves_start_ups_shared_pages_unwritten() -> None:
+    """A review lists only what was frozen after start-up (``bot/_frozen.c``), so the pages
+    start-up shares with the workers stay shared: listed the slow way, every one of its
+    objects is written (its reference count) and its page copied into the bot."""
+    fast = _shared_review("fast")
+    if not fast["helper"]:
+        if os.environ.get("CI"):
+            pytest.fail("bot/_frozen.c is not built (scripts/build_native.py --strict)")
+        pytest.skip("bot/_frozen.c not built here (python scripts/build_native.py)")
+    slow = _shared_review("slow")
+    # Both find the cycle frozen after start-up and dropped since.
+    assert fast["found"] >= 2 and slow["found"] >= 2
+    # 150,000 start-up dicts and lists: about 30 MiB of pages, copied by the slow listing.
+    assert slow["copied"] > 20 * 2**20, slow
+    assert fast["copied"] < 4 * 2**20, fast
+    assert fast["later_listed"] and not fast["start_up_listed"]
