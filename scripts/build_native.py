@@ -1,4 +1,5 @@
-"""Compiles the strike's hot modules with mypyc, next to their sources (issue 13's speed).
+"""Compiles the strike's hot modules with mypyc, next to their sources (issue 13's speed),
+and the bot's C helpers (``HELPERS``: the collector's listing of frozen objects).
 
     python scripts/build_native.py          # build (a failure leaves pure Python, exit 0)
     python scripts/build_native.py --clean  # remove the compiled modules
