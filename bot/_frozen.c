@@ -67,5 +67,12 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__frozen(void)
 {
+    /* The collector's state as this interpreter's headers lay it out: built for another
+       release (an upgrade since the build), refused, and the collector lists the slow way. */
+    if (Py_Version != PY_VERSION_HEX) {
+        PyErr_SetString(PyExc_ImportError,
+                        "bot._frozen was built for another Python (scripts/build_native.py)");
+        return NULL;
+    }
     return PyModule_Create(&module);
 }
