@@ -18,6 +18,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+def _child(script: str, *args: str) -> dict[str, Any]:
+    """What ``script`` prints last (JSON), run in a fresh interpreter with ``args``."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
+
+
 SCRIPT = textwrap.dedent(
     """
     import gc, json
@@ -54,10 +70,7 @@ SCRIPT = textwrap.dedent(
 
 
 def test_full_collections_walk_only_what_is_new_and_a_review_frees_frozen_cycles() -> None:
-    run = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = _child(SCRIPT)
     from bot import collector
 
     assert out["thresholds"] == list(collector.THRESHOLDS)
@@ -107,10 +120,7 @@ def test_a_churning_cache_leaves_each_full_collection_little_to_walk() -> None:
     # Caches that keep most of what each call parses (1,000 late campaigns, issue 29):
     # under (700, 10, 2) 22,000 objects reached the oldest generation between two full
     # collections, each walked in one pause (53 to 96 ms in bench/capacity.py).
-    run = subprocess.run(
-        [sys.executable, "-c", CHURN], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = _child(CHURN)
     assert out["full"] >= 50
     assert out["most"] <= 10_000, out
 
@@ -161,10 +171,7 @@ SLICED = textwrap.dedent(
 def test_a_review_walks_the_frozen_objects_a_slice_at_a_time_and_frees_their_cycles() -> None:
     # Unfreezing everything and collecting once walked every object the process holds in
     # one pause: 365 ms at the end of bench/capacity.py over 1,000 campaigns (issue 29).
-    run = subprocess.run(
-        [sys.executable, "-c", SLICED], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = _child(SLICED)
     from bot import collector
 
     assert out["frozen"] > 40_000
@@ -220,10 +227,7 @@ ON_THE_LOOP = textwrap.dedent(
 
 
 def test_a_due_review_runs_on_the_event_loop_a_step_per_turn() -> None:
-    run = subprocess.run(
-        [sys.executable, "-c", ON_THE_LOOP], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = _child(ON_THE_LOOP)
     assert out["reviews"] == 1, out
     assert out["steps"] >= 30, out  # 30,000 frozen objects, 1,000 a step
     assert out["most"] <= 2_000, out
@@ -283,17 +287,7 @@ SHARED = textwrap.dedent(
 
 
 def _shared_review(way: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-c", SHARED, way],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return out
+    return _child(SHARED, way)
 
 
 def test_a_review_leaves_start_ups_shared_pages_unwritten() -> None:
