@@ -850,12 +850,36 @@ def to_png(image: Image.Image, colours: int = 128, *, height: int | None = None)
         colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
     del sample
-    quantized = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     if used < rgb.height:
-        quantized = quantized.crop((0, 0, rgb.width, used))
+        quantized = _top_mapped(rgb, palette, used)
+    else:
+        quantized = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     quantized.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()
+
+
+# Rows of a canvas mapped to the palette at once when only its top rows are the picture.
+MAP_ROWS = 128
+
+
+def _top_mapped(rgb: Image.Image, palette: Image.Image, used: int) -> Image.Image:
+    """The top ``used`` rows of ``rgb`` mapped to ``palette``, ``MAP_ROWS`` at a time, into
+    a paletted picture of those rows only: the same bytes as mapping the whole canvas and
+    cutting the paletted copy, without that copy of the canvas's unused rows (a carrier
+    status board: 2,601 rows mapped, 2.0 MiB, for a picture of 1,810, 1.4 MiB, both held at
+    once over the canvas, the drawing process's peak; issue 29). Pillow maps each pixel to
+    the palette's nearest colour through a cache kept on the palette, which every band
+    shares, filled in the same order as one pass over the canvas; the first band, padded
+    to ``used`` rows, carries the palette as mapping the canvas gives it."""
+    width = rgb.width
+    band = rgb.crop((0, 0, width, min(used, MAP_ROWS)))
+    out = band.quantize(palette=palette, dither=Image.Dither.NONE).crop((0, 0, width, used))
+    for top in range(MAP_ROWS, used, MAP_ROWS):  # (the rows past the first band)
+        del band  # (one band at a time)
+        band = rgb.crop((0, top, width, min(used, top + MAP_ROWS)))
+        out.paste(band.quantize(palette=palette, dither=Image.Dither.NONE), (0, top))
+    return out
 
 
 # --- legends -------------------------------------------------------------------------------

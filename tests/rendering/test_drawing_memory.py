@@ -9,6 +9,7 @@ counts what one of those copies costs and checks the picture stays the same.
 from __future__ import annotations
 
 import io
+import weakref
 from typing import Any
 
 import pytest
@@ -71,16 +72,108 @@ def test_a_canvas_is_cut_once_paletted_and_gives_the_same_bytes(
 ) -> None:
     image = _board()
     cut = style.to_png(image.crop((0, 0, 800, 1000)))
-    crops: list[str] = []
+    crops: list[tuple[str, int]] = []
     real = Image.Image.crop
 
     def spy(self: Image.Image, box: Any = None) -> Image.Image:
-        crops.append(self.mode)
+        crops.append((self.mode, box[3] - box[1]))
         return real(self, box)
 
     monkeypatch.setattr(Image.Image, "crop", spy)
     assert style.to_png(image, height=1000) == cut
-    assert "RGB" not in crops  # cut at a byte a pixel, never copied at four first
+    # Cut at a byte a pixel, never copied at four first: the RGB copies are the bands
+    # mapped one at a time (``style.MAP_ROWS`` rows each).
+    assert crops and all(mode != "RGB" or height <= style.MAP_ROWS for mode, height in crops)
+
+
+class _Live:
+    """The bytes of the Pillow images alive (a byte a pixel paletted, four for RGB and
+    RGBA), counted as each is made and let go, and the most alive at once."""
+
+    def __init__(self) -> None:
+        self.now = self.peak = 0
+        self.sizes: dict[int, tuple[int, tuple[int, int]]] = {}
+        self.made_sizes: list[tuple[int, int]] = []
+
+    def made(self, image: Image.Image) -> None:
+        size = image.width * image.height * (1 if image.mode in ("P", "L", "1") else 4)
+        self.sizes[id(image)] = (size, image.size)
+        self.made_sizes.append(image.size)
+        self.now += size
+        self.peak = max(self.peak, self.now)
+        weakref.finalize(image, self.gone, id(image))
+
+    def gone(self, key: int) -> None:
+        self.now -= self.sizes.pop(key)[0]
+
+
+def _live(monkeypatch: pytest.MonkeyPatch) -> _Live:
+    live = _Live()
+    real = Image.Image._new
+
+    def spy(self: Image.Image, im: Any) -> Image.Image:
+        made = real(self, im)
+        live.made(made)
+        return made
+
+    monkeypatch.setattr(Image.Image, "_new", spy)
+    return live
+
+
+def test_only_the_picture_s_rows_are_mapped_to_the_palette(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image = _board()  # 1,660 rows drawn, the picture the top 1,000
+    cut = style.to_png(image.crop((0, 0, 800, 1000)))
+    live = _live(monkeypatch)
+    assert style.to_png(image, height=1000) == cut
+    # Beside the canvas: the palette's sample (an eighth of the rows), the picture
+    # paletted (a byte a pixel, its 1,000 rows) and one band at a time, RGB and paletted:
+    # 1.41 MB. The whole canvas paletted, then cut, held 2.23 MB (its 1,660 rows and the
+    # 1,000 cut from them).
+    sample, band = 800 * (1000 // style.PALETTE_ROWS), 800 * style.MAP_ROWS * (4 + 1)
+    assert live.peak <= sample + 800 * 1000 + band, live.peak
+    assert live.now == 0  # (nothing made is kept)
+
+
+def _wings_views() -> tuple[Any, Any]:
+    from engine.rulesets.wings import WingsRules
+    from tests.wings.helpers import catalog
+
+    rules = WingsRules(catalog())
+    state = rules.new("wings-1917", "board")
+    return rules.view(state, None), rules.view(state, "allied")
+
+
+@pytest.mark.parametrize("method", ["status_board", "panel_image"])
+def test_a_wings_table_is_let_go_once_on_the_canvas(
+    monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    """The table (768 × 768 at four bytes a pixel, 2.3 MiB) is pasted on the board's
+    canvas, then not held while the picture is paletted and encoded."""
+    import rendering.rulesets.wings as wings
+
+    public, allied = _wings_views()
+    presenter = wings.WingsPresenter()
+    args = (public, {}, None, "en") if method == "status_board" else (allied, "en")
+    png = getattr(presenter, method)(*args)
+    live = _live(monkeypatch)
+    held: list[list[tuple[int, int]]] = []
+    real = wings.to_png
+
+    def encoded(image: Image.Image, *rest: Any, **named: Any) -> bytes:
+        held.append([size for _, size in live.sizes.values()])
+        return real(image, *rest, **named)
+
+    monkeypatch.setattr(wings, "to_png", encoded)
+    assert getattr(presenter, method)(*args) == png  # the same picture
+    (alive,) = held
+
+    def table(size: tuple[int, int]) -> bool:  # (the canvas is the board's whole width)
+        return size[0] < wings.WIDTH and size[0] * size[1] >= 400 * 400
+
+    assert any(table(size) for size in live.made_sizes)  # a table was drawn
+    assert not [size for size in alive if table(size)], alive
 
 
 def _canvases(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -129,9 +222,10 @@ def test_an_order_panel_is_cut_without_an_rgb_copy(monkeypatch: pytest.MonkeyPat
     real = Image.Image.crop
 
     def spy(self: Image.Image, box: Any = None) -> Image.Image:
-        crops.append((self.mode, self.width * self.height))
+        crops.append((self.mode, (box[2] - box[0]) * (box[3] - box[1])))
         return real(self, box)
 
     monkeypatch.setattr(Image.Image, "crop", spy)
     render_order_panel(coral_status(viewer=J), resource_names=RESOURCE_NAMES, locale="en")
-    assert not [size for mode, size in crops if mode == "RGB" and size >= 800 * 1000]
+    # (the bands mapped to the palette one at a time: ``style.MAP_ROWS`` rows each)
+    assert not [size for mode, size in crops if mode == "RGB" and size > 800 * style.MAP_ROWS]

@@ -153,6 +153,9 @@ def _render(title: str, lines: Sequence[Line], board: Image.Image | None = None)
         draw.text((MARGIN, MARGIN + TITLE_LINE * index), text, font=title_font, fill=INK)
     if board is not None:
         image.paste(board, (MARGIN - 8, map_top))
+        # Its pixels are the canvas's now: the table (768 × 768, 2.3 MiB) is not held while
+        # the picture is encoded, the drawing process's peak for a Wings board (issue 29).
+        del board
     y = top
     for text, colour, bold in rows:
         fnt = font(TEXT_SIZE, "bold" if bold else "regular")
@@ -1056,10 +1059,15 @@ class WingsPresenter(WingsLogWords, Presenter[WingsViewLike]):
         for pursuer, card in sorted(view.shown.items()):
             slot = self._slot(view, pursuer, locale)
             lines.append((t("wings.shown", locale, slot=slot, card=card), INK, True))
+        # (The table handed over, not kept here: ``_render`` lets it go once pasted.)
+        return _render(self._where(view, locale), lines, self._ghosts(view, drafted, locale))
+
+    def _ghosts(
+        self, view: WingsViewLike, drafted: Mapping[str, tuple[str, ...]], locale: str
+    ) -> Image.Image | None:
+        """The table with the drafted programs flown on it, or as it stands without any."""
         board = preview_board(view, drafted, WIDTH - 2 * MARGIN + 16, locale)
-        if board is None:
-            board = self._board(view, locale)
-        return _render(self._where(view, locale), lines, board)
+        return self._board(view, locale) if board is None else board
 
     @staticmethod
     def _pilot(view: WingsViewLike, pid: str) -> str:
