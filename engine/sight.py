@@ -86,6 +86,25 @@ class Sight:
     def public(self) -> bool:
         return self.audience == "public"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Compiled (scripts/build_native.py), a frozen dataclass is a native class whose
+        # default pickle and copy set each field through the frozen ``__setattr__``, which
+        # refuses: an event's own label crosses from a resolving worker with the event.
+        return (
+            Sight,
+            (
+                self.audience,
+                self.opens,
+                self.key,
+                self.item,
+                self.by,
+                self.unless,
+                self.glimpse,
+                self.owner_sees,
+                self.side,
+            ),
+        )
+
 
 class _OwnerMark:
     """Marks the field that names a model's owning side."""
@@ -156,6 +175,9 @@ class Eyes:
     @classmethod
     def gm(cls, peek: bool) -> Eyes:
         return cls(peek=peek)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Eyes, (self.side, self.peek))  # pickled and copied compiled too (``Sight``)
 
 
 def sees(sight: Sight | None, owner: str | None, eyes: Eyes, finished: bool) -> bool:
