@@ -92,10 +92,16 @@ def canonical(value: Any) -> Any:
     return (kind, repr(value))
 
 
-def digest() -> str:
-    """Every recorded game, every state, every viewer: what the gate kept and the view."""
+def first_games() -> list[dict[str, Any]]:
+    """The first recorded game of each ruleset."""
+    return list({g["ruleset"]: g for g in reversed(load())}.values())
+
+
+def digest(games: list[dict[str, Any]] | None = None) -> str:
+    """Every recorded game (or those given), every state, every viewer: what the gate kept
+    and the view."""
     out = hashlib.sha256()
-    for game in load():
+    for game in load() if games is None else games:
         rules = _registry().get(game["ruleset"]).rules
         for state in states(game):
             for eyes in viewers(rules):

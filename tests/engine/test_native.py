@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.views import digest, first_games
 from engine.ruleset import Event
 from engine.sight import Eyes, own
 from tests.engine.golden import compute
@@ -85,6 +86,15 @@ def test_the_secrecy_gate_is_compiled_with_the_strike() -> None:
     if os.environ.get("SORTIE_PURE") == "1" or not compiled():
         pytest.skip("no compiled engine here (scripts/build_native.py)")
     assert import_module("engine.sight").__file__.endswith(".so")  # type: ignore[union-attr]
+
+
+def test_compiled_and_interpreted_gates_keep_the_same_views() -> None:
+    """Every state of one recorded game per ruleset, every viewer: what the gate keeps and
+    the view made of it, each value with its type, in order (``bench/views.py``)."""
+    if os.environ.get("SORTIE_PURE") == "1" or not compiled():
+        pytest.skip("no compiled engine here (scripts/build_native.py)")
+    code = "from bench.views import digest, first_games\nprint(digest(first_games()))"
+    assert _in_child(code, pure=True) == digest(first_games()) + "\n"
 
 
 def test_labels_and_eyes_pickle_and_copy_compiled_as_interpreted() -> None:

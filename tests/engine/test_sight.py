@@ -177,6 +177,27 @@ def test_a_field_carries_one_label_at_most() -> None:
         plan(Twice)
 
 
+def test_a_label_names_sibling_fields_only() -> None:
+    """``by`` and ``unless`` name a field of the model (the gate reads its fields), not a
+    property, nor a field of another model."""
+    from engine.sight import plan
+
+    class Flagged(_Model):
+        side: Owner[str]
+        x: Annotated[int, own(unless="hidden")] = 0
+
+        @property
+        def hidden(self) -> bool:
+            return False
+
+    class Given(_Model):
+        x: Annotated[int, own(by="holder")] = 0
+
+    for model in (Flagged, Given):
+        with pytest.raises(TypeError, match="names no field"):
+            plan(model)
+
+
 def test_no_ruleset_builds_its_own_views() -> None:
     """Every view goes through the gate: a ruleset writes ``project``, never ``view``."""
     from engine.ruleset import Rules
