@@ -86,6 +86,25 @@ class Sight:
     def public(self) -> bool:
         return self.audience == "public"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Compiled (scripts/build_native.py), a frozen dataclass is a native class whose
+        # default pickle and copy set each field through the frozen ``__setattr__``, which
+        # refuses: an event's own label crosses from a resolving worker with the event.
+        return (
+            Sight,
+            (
+                self.audience,
+                self.opens,
+                self.key,
+                self.item,
+                self.by,
+                self.unless,
+                self.glimpse,
+                self.owner_sees,
+                self.side,
+            ),
+        )
+
 
 class _OwnerMark:
     """Marks the field that names a model's owning side."""
@@ -113,6 +132,7 @@ def public_record(model: type[M]) -> type[M]:
     _RECORDS.add(model)
     plan.cache_clear()
     _wholly_public.cache_clear()
+    _WALKS.clear()
     return model
 
 
@@ -156,6 +176,9 @@ class Eyes:
     @classmethod
     def gm(cls, peek: bool) -> Eyes:
         return cls(peek=peek)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Eyes, (self.side, self.peek))  # pickled and copied compiled too (``Sight``)
 
 
 def sees(sight: Sight | None, owner: str | None, eyes: Eyes, finished: bool) -> bool:
@@ -208,6 +231,7 @@ class _Field:
 class _Plan:
     fields: tuple[_Field, ...]
     owner: str | None  # the field naming the owning side
+    glimpses: tuple[str, ...] = ()  # the fields named by a ``glimpse`` rule
 
 
 def _is_model(tp: Any) -> bool:
@@ -261,6 +285,10 @@ def plan(model: type[BaseModel]) -> _Plan:
             if owner is not None:
                 raise TypeError(f"{model.__name__} names two owners: {owner}, {name}")
             owner = name
+        for sibling in (sight.by, sight.unless) if sight is not None else ():
+            # The gate reads a sibling in the model's fields (``__dict__``), as it reads all.
+            if sibling is not None and sibling not in model.model_fields:
+                raise TypeError(f"{model.__name__}.{name}'s label names no field: {sibling}")
         plain = (
             sight is not None
             and sight.public
@@ -268,7 +296,8 @@ def plan(model: type[BaseModel]) -> _Plan:
             and not sight.glimpse
         )
         fields.append(_Field(name, sight, _shape(info.annotation), plain))
-    return _Plan(tuple(fields), owner)
+    glimpses = {f.sight.glimpse for f in fields if f.sight and f.sight.glimpse}
+    return _Plan(tuple(fields), owner, tuple(sorted(glimpses)))
 
 
 def labels(model: type[BaseModel]) -> dict[str, Sight | None]:
@@ -295,6 +324,13 @@ def _wholly_public(model: type[BaseModel], derived: frozenset[type[BaseModel]]) 
 
 # -- the gate ------------------------------------------------------------------------------
 
+_NOBODY: frozenset[str] = frozenset()  # no side glimpses an entry
+
+# Per set of models with derived facts (a ruleset's), per model class: whether the gate
+# keeps its models as they are (``_wholly_public``), and its plan. One look-up per model
+# walked, keyed by the class alone (two cached calls each hash a key tuple).
+_WALKS: dict[frozenset[type[BaseModel]], dict[type[BaseModel], tuple[bool, _Plan]]] = {}
+
 
 class _Gate:
     def __init__(
@@ -305,6 +341,10 @@ class _Gate:
         for fact in derived:
             self.derived.setdefault(fact.model, []).append(fact)
         self._derived_models = frozenset(self.derived)
+        walks = _WALKS.get(self._derived_models)
+        if walks is None:
+            walks = _WALKS[self._derived_models] = {}
+        self._walks = walks
 
     def sees(self, sight: Sight | None, owner: str | None) -> bool:
         return sees(sight, owner, self.eyes, self.finished)
@@ -313,27 +353,32 @@ class _Gate:
         self, obj: BaseModel, owner: str | None, glimpsed: frozenset[str], whole: bool = True
     ) -> Any:
         cls = type(obj)
-        if whole and _wholly_public(cls, self._derived_models):
+        walk = self._walks.get(cls)
+        if walk is None:
+            walk = self._walks[cls] = (_wholly_public(cls, self._derived_models), plan(cls))
+        if whole and walk[0]:
             return obj
-        found = plan(cls)
+        found = walk[1]
+        # A model's fields are its ``__dict__``'s entries: read there, not by ``getattr``.
+        values: dict[str, Any] = obj.__dict__
         if found.owner is not None:
-            owner = getattr(obj, found.owner) or owner
+            owner = values[found.owner] or owner
         out: dict[str, Any] = {}
         for field in found.fields:
             if field.plain:
-                value = getattr(obj, field.name)
+                value = values[field.name]
                 shape = field.shape
                 out[field.name] = value if shape is _LEAF else self.value(shape, value, owner)
                 continue
             sight = field.sight or UNLABELLED
-            value = getattr(obj, field.name)
+            value = values[field.name]
             here = sight.side or owner
             if sight.by is not None:
-                here = getattr(obj, sight.by)
+                here = values[sight.by]
             if sight.key is not None or sight.item is not None:
                 out[field.name] = self.entries(obj, sight, field.shape, value, here)
                 continue
-            if sight.unless is not None and not getattr(obj, sight.unless):
+            if sight.unless is not None and not values[sight.unless]:
                 sight = PUBLIC
             if not self.sees(sight, here):
                 if sight.glimpse is not None and self.eyes.side in glimpsed:
@@ -356,7 +401,7 @@ class _Gate:
         if value is None or shape.kind == "leaf":
             return value
         if shape.kind == "model":
-            return self.model(value, owner, frozenset())
+            return self.model(value, owner, _NOBODY)
         assert shape.inner is not None
         if shape.kind == "optional":
             return self.value(shape.inner, value, owner)
@@ -364,7 +409,7 @@ class _Gate:
             glimpses = self.glimpses(shape.inner, value)
             return {
                 k: (
-                    self.model(v, owner, glimpses.get(k, frozenset()))
+                    self.model(v, owner, glimpses.get(k, _NOBODY))
                     if shape.inner.kind == "model" and v is not None
                     else self.value(shape.inner, v, owner)
                 )
@@ -376,14 +421,14 @@ class _Gate:
         """Entry key -> the sides whose entries' glimpse fields list it."""
         if inner.kind != "model" or inner.model is None:
             return {}
-        names = {f.sight.glimpse for f in plan(inner.model).fields if f.sight and f.sight.glimpse}
-        if not names:
+        found_plan = plan(inner.model)
+        if not found_plan.glimpses:
             return {}
-        owner_field = plan(inner.model).owner
+        owner_field = found_plan.owner
         found: dict[str, set[str]] = {}
         for entry in entries.values():
             side = getattr(entry, owner_field) if owner_field else None
-            for name in names:
+            for name in found_plan.glimpses:
                 for watched in getattr(entry, name) or ():
                     if side is not None:
                         found.setdefault(watched, set()).add(side)
@@ -432,7 +477,7 @@ def keep(
 ) -> Any:
     """What ``eyes`` may see of ``state`` now: a dict of the fields kept (a part wholly
     public below it is the state's own object, shared, never copied)."""
-    return _Gate(eyes, finished, derived, state).model(state, None, frozenset(), whole=False)
+    return _Gate(eyes, finished, derived, state).model(state, None, _NOBODY, whole=False)
 
 
 def keep_json(
@@ -444,6 +489,30 @@ def keep_json(
 ) -> Any:
     """``keep`` as JSON-ready data (what ``model_dump(mode="json")`` gives of what is kept)."""
     return to_jsonable_python(keep(state, eyes, finished=finished, derived=derived))
+
+
+def jsonable(value: Any) -> Any:
+    """What ``pydantic_core.to_jsonable_python`` gives of ``value``, equal and of the same
+    types, the plain parts converted here: text, numbers, booleans, ``None``, and dicts
+    keyed by text, lists and tuples (a list) of them, each of exactly that type. Compiled,
+    several times cheaper than its inference per value (a Wings view's kept campaign: some
+    560 values, most of them plain; issue 29). Anything else (a model, an enum, a set, a
+    dict keyed otherwise) is converted by ``to_jsonable_python``, as it was."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        entries: dict[Any, Any] = value
+        out: dict[str, Any] = {}
+        for key, item in entries.items():
+            if type(key) is not str:
+                return to_jsonable_python(value)  # its keys made text its way
+            out[key] = jsonable(item)
+        return out
+    if kind is list or kind is tuple:
+        items: Sequence[Any] = value
+        return [jsonable(item) for item in items]
+    return to_jsonable_python(value)
 
 
 def kinds(public: Sequence[str] = (), owned: Sequence[str] = ()) -> Mapping[str, Sight]:

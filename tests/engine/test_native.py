@@ -10,8 +10,10 @@ this process's engine, compiled when a build is present. ``python scripts/build_
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import pickle
 import subprocess
 import sys
 from importlib import import_module
@@ -19,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.views import digest, first_games
+from engine.ruleset import Event
+from engine.sight import Eyes, own
 from tests.engine.golden import compute
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,3 +77,35 @@ def test_compiled_and_interpreted_engines_give_the_same_bytes() -> None:
     here = compute()
     assert here.keys() == interpreted.keys()
     assert [name for name in here if here[name] != interpreted[name]] == []
+
+
+def test_the_secrecy_gate_is_compiled_with_the_strike() -> None:
+    """The gate (``engine.sight.keep``) walks a state for every view the bot makes on its
+    event loop, three per resolution (issue 29): it is compiled with the strike."""
+    assert "engine.sight" in NAMES
+    if os.environ.get("SORTIE_PURE") == "1" or not compiled():
+        pytest.skip("no compiled engine here (scripts/build_native.py)")
+    assert import_module("engine.sight").__file__.endswith(".so")  # type: ignore[union-attr]
+
+
+def test_compiled_and_interpreted_gates_keep_the_same_views() -> None:
+    """Every state of one recorded game per ruleset, every viewer: what the gate keeps and
+    the view made of it, each value with its type, in order (``bench/views.py``)."""
+    if os.environ.get("SORTIE_PURE") == "1" or not compiled():
+        pytest.skip("no compiled engine here (scripts/build_native.py)")
+    code = "from bench.views import digest, first_games\nprint(digest(first_games()))"
+    assert _in_child(code, pure=True) == digest(first_games()) + "\n"
+
+
+def test_labels_and_eyes_pickle_and_copy_compiled_as_interpreted() -> None:
+    """A label and a viewer are frozen dataclasses: compiled, they are native classes whose
+    default pickle and copy would set each field through the frozen ``__setattr__`` and be
+    refused. A secret event carries its label from the resolving worker to the bot."""
+    label = own("never", key="planes", owner_sees=len)
+    event = Event(kind="looked", turn=3, data={"plane": "a"}, sight=label, owner="allied")
+    for value in (label, Eyes.of("allied"), Eyes.gm(True), Eyes.public()):
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.copy(value) == value and copy.deepcopy(value) == value
+    again = pickle.loads(pickle.dumps(event))
+    assert (again.sight, again.owner) == (label, "allied")
+    assert copy.deepcopy(event).sight == label

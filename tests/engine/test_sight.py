@@ -3,11 +3,15 @@ whom, and that a field nobody labelled stays hidden."""
 
 from __future__ import annotations
 
+import enum
+from collections import OrderedDict
 from typing import Annotated
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import to_jsonable_python
 
+from bench.views import canonical
 from engine.rulesets.wings.state import PlaneState
 from engine.sight import (
     PUBLIC,
@@ -19,6 +23,7 @@ from engine.sight import (
     Public,
     Sealed,
     Sight,
+    jsonable,
     keep,
     keep_json,
     kinds,
@@ -177,6 +182,27 @@ def test_a_field_carries_one_label_at_most() -> None:
         plan(Twice)
 
 
+def test_a_label_names_sibling_fields_only() -> None:
+    """``by`` and ``unless`` name a field of the model (the gate reads its fields), not a
+    property, nor a field of another model."""
+    from engine.sight import plan
+
+    class Flagged(_Model):
+        side: Owner[str]
+        x: Annotated[int, own(unless="hidden")] = 0
+
+        @property
+        def hidden(self) -> bool:
+            return False
+
+    class Given(_Model):
+        x: Annotated[int, own(by="holder")] = 0
+
+    for model in (Flagged, Given):
+        with pytest.raises(TypeError, match="names no field"):
+            plan(model)
+
+
 def test_no_ruleset_builds_its_own_views() -> None:
     """Every view goes through the gate: a ruleset writes ``project``, never ``view``."""
     from engine.ruleset import Rules
@@ -188,3 +214,37 @@ def test_no_ruleset_builds_its_own_views() -> None:
         rules = registry.get(key).rules
         assert type(rules).view is Rules.view, key
         assert type(rules).project is not Rules.project, key
+
+
+class _Colour(enum.StrEnum):
+    RED = "red"
+
+
+class _Rank(enum.IntEnum):
+    ACE = 1
+
+
+class _Text(str):
+    pass
+
+
+def test_jsonable_is_to_jsonable_python() -> None:
+    """``jsonable`` converts plain data itself and leaves the rest to pydantic: the same
+    values of the same types, in the same order, whatever it is given."""
+    unit = Unit(side="axis", hex="A1", orders="hold")
+    values = [
+        {"a": 1, "b": (2, [3, (4.5, None)]), "c": {"d": True, "e": ""}},
+        {1: "x", "y": 2},  # keys not all text: pydantic makes them text
+        {"units": {"u1": unit}, "colour": _Colour.RED, "rank": _Rank.ACE},
+        {"set": {3}, "frozen": frozenset({"z"}), "bytes": b"b", "text": _Text("t")},
+        OrderedDict(a=(1,)),
+        [float("inf"), float("-inf"), -0.0, 2**70, False, 0],
+        ((), [], {}, ""),
+        unit,
+        _Colour.RED,
+        None,
+    ]
+    for value in values:
+        assert canonical(jsonable(value)) == canonical(to_jsonable_python(value)), value
+    nan = jsonable([float("nan")])
+    assert repr(nan) == repr(to_jsonable_python([float("nan")])) and type(nan) is list

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from pydantic_core import to_jsonable_python
 
 import engine.rulesets.wings.dambuster as db
 import engine.rulesets.wings.exits as exits
@@ -22,7 +21,7 @@ import engine.rulesets.wings.sun as sun
 from engine.rulesets.wings.catalog import Catalog
 from engine.rulesets.wings.flight import flight_data
 from engine.rulesets.wings.state import MissionState
-from engine.sight import PUBLIC, Derived, Eyes, own
+from engine.sight import PUBLIC, Derived, Eyes, jsonable, own
 
 
 class WingsView(BaseModel):
@@ -146,13 +145,13 @@ def derived(
 def project(catalog: Catalog, kept: dict[str, Any], eyes: Eyes) -> WingsView:
     """The view of what the gate kept for ``eyes``."""
     if kept.get("dam") is not None:
-        dam = to_jsonable_python(kept["dam"])
+        dam = jsonable(kept["dam"])
         plane = catalog.planes[dam["plane_type"]]
         data = {"dam": dam, "dam_result": kept["dam_result"], "dam_structure": plane.damage_points}
         finished = bool(dam["finished"])
         shown: dict[str, str] = {}
     else:
-        data = to_jsonable_python(kept["campaign"])
+        data = jsonable(kept["campaign"])
         finished = data["phase"] == "ended"
         mission = data.get("mission")
         shown = mission.pop("shown", {}) if mission is not None else {}
