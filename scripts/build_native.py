@@ -45,14 +45,14 @@ MODULES = (
 )
 
 
-# mypyc's library of the compiled code, inside the package (not at the top level, where a
-# process started elsewhere would not find it); and what it was compiled from, read by
-# ``engine/__init__.py``, which runs the sources while they differ from it.
 # C written for the bot, not compiled from Python: the collector's in-place listing of
 # the frozen objects (``bot/_frozen.c``). Absent, the bot runs the same, its collector's
 # reviews copying start-up's shared pages (``bot.collector``).
 HELPERS = (("bot._frozen", "bot/_frozen.c"),)
 
+# mypyc's library of the compiled code, inside the package (not at the top level, where a
+# process started elsewhere would not find it); and what it was compiled from, read by
+# ``engine/__init__.py``, which runs the sources while they differ from it.
 GROUP = "engine._compiled"
 STAMP = ROOT / "engine" / "_compiled.json"
 
