@@ -410,19 +410,38 @@ def in_workers(plugin: Plugin[Any, Any]) -> bool:
 async def resolve(plugin: Plugin[Any, Any], job: Job, state: Any = None) -> Outcome | None:
     """``play(plugin, job)``, in a worker process when there are some, else in a thread
     (with ``state``, the snapshot parsed already, when the caller has it)."""
-    global _broken
     threads = _executor() if plugin.packaged else None
-    if threads is not None:
-        try:
-            answer: Outcome | None = await asyncio.get_running_loop().run_in_executor(
-                threads, _exchange, job
-            )
-            return answer
-        except OSError as error:
-            # No process could be started (a host without them): threads from now on.
-            log.warning("resolver: no worker processes (%s); resolving in threads", error)
-            with _lock:
-                _broken = True
+    if threads is None:
+        return await asyncio.to_thread(play, plugin, job, state)
+    handed = asyncio.get_running_loop().run_in_executor(threads, _exchange, job)
+    return await _answer(plugin, job, handed, state)
+
+
+def start(plugin: Plugin[Any, Any], job: Job) -> asyncio.Future[Outcome | None]:
+    """``resolve(plugin, job)`` begun now, its answer to await later: for a caller inside a
+    transaction, whose job then runs while the transaction commits. The job is handed to
+    the workers' threads at once, not at the event loop's next turn."""
+    threads = _executor() if plugin.packaged else None
+    if threads is None:
+        return asyncio.ensure_future(resolve(plugin, job))
+    handed = asyncio.get_running_loop().run_in_executor(threads, _exchange, job)
+    return asyncio.ensure_future(_answer(plugin, job, handed))
+
+
+async def _answer(
+    plugin: Plugin[Any, Any],
+    job: Job,
+    handed: asyncio.Future[Outcome | None],
+    state: Any = None,
+) -> Outcome | None:
+    global _broken
+    try:
+        return await handed
+    except OSError as error:
+        # No process could be started (a host without them): threads from now on.
+        log.warning("resolver: no worker processes (%s); resolving in threads", error)
+        with _lock:
+            _broken = True
     return await asyncio.to_thread(play, plugin, job, state)
 
 

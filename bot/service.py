@@ -54,7 +54,7 @@ from bot.service_model import (
 from bot.service_notify import refresh_card, refresh_round_message
 from bot.service_panels import side_decisions
 from bot.service_queries import QueryMixin
-from bot.service_resolve import open_round
+from bot.service_resolve import open_round, start_resolution
 from bot.service_rounds import lock_side
 from bot.service_settings import SettingsMixin
 from bot.service_states import load_state, state_of, store_state
@@ -534,7 +534,13 @@ class CampaignService(ModerationMixin, SettingsMixin, QueryMixin, UpgradeMixin, 
             # unchanged by locking.
             rows = PanelRows(campaign, player, live, snapshot, dict(locks), dict(raw))
             panel = await self._panel(tx, campaign_id, user_id, rows=rows)
-        resolved = await self._resolve(round_id) if complete else False
+            # Last in the transaction: the engine's job goes to a worker now and runs while
+            # the Lock's COMMIT waits for the disk (a resolving Lock's answer waited for
+            # both, one after the other).
+            started = (
+                start_resolution(tx, ctx, campaign, live, snapshot, locks) if complete else None
+            )
+        resolved = await self._resolve(round_id, started) if complete else False
         if resolved:
             panel = dataclasses.replace(panel, status="resolved", can_unlock=False)
         return LockResult(round_id, side, receipt, resolved=resolved, panel=panel)

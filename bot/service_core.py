@@ -29,7 +29,13 @@ from bot.service_model import (
 )
 from bot.service_notify import gm_notice, send_panel
 from bot.service_panels import panel_data, prepare_round
-from bot.service_resolve import apply_resolution, plan_resolution, resolve_round
+from bot.service_resolve import (
+    Resolution,
+    Started,
+    apply_resolution,
+    plan_resolution,
+    resolve_round,
+)
 from bot.service_rounds import Ctx
 from bot.service_states import load_state, state_of
 from db.repository import (
@@ -304,7 +310,7 @@ class ServiceCore:
         if live is not None and live.status == "open":
             await send_panel(tx, campaign, live.id, user_id, side, self._now())
 
-    async def _resolve(self, round_id: int) -> bool:
+    async def _resolve(self, round_id: int, started: Started | None = None) -> bool:
         """Run the resolution transaction; a failure is recorded and left for a retry.
 
         The round stays ``resolving`` (its locks are committed, nothing is lost); the
@@ -313,7 +319,7 @@ class ServiceCore:
         ``/campaign resolve``, so a campaign never wedges silently.
         """
         try:
-            return await self._resolve_outside_lock(round_id)
+            return await self._resolve_outside_lock(round_id, started)
         except Exception as exc:
             ref = f"R{round_id}-{self._now()}"
             log.exception(
@@ -324,14 +330,19 @@ class ServiceCore:
             await self._record_failure(round_id, ref, type(exc).__name__)
             return False
 
-    async def _resolve_outside_lock(self, round_id: int) -> bool:
+    async def _resolve_outside_lock(self, round_id: int, started: Started | None) -> bool:
         """The engine runs on a read, the write lock is held only to re-check and write:
         the round must still be resolving from the same snapshot and locks, else the
-        outcome is computed again (and, after a few tries, under the lock)."""
+        outcome is computed again (and, after a few tries, under the lock). ``started``:
+        the engine's job sent by the Lock that completed the round, its first plan."""
         ctx = self._ctx()
         for _attempt in range(RESOLVE_TRIES):
-            async with self.repo.read() as tx:
-                plan = await plan_resolution(tx, ctx, round_id)
+            if started is not None:
+                plan: Resolution | None = await started.plan(ctx, self.repo.read)
+                started = None
+            else:
+                async with self.repo.read() as tx:
+                    plan = await plan_resolution(tx, ctx, round_id)
             if plan is None:
                 return False
             # Only this campaign's rows: other campaigns' writers go on meanwhile.

@@ -21,7 +21,7 @@ async def _resolving_round(env: Env, monkeypatch: pytest.MonkeyPatch) -> tuple[i
     await env.svc.lock(cid, JAP, round_id)
     await env.fill(cid, ALL)
 
-    async def later(round_id: int) -> bool:
+    async def later(round_id: int, started: Any = None) -> bool:
         return False
 
     with monkeypatch.context() as patch:
