@@ -4,7 +4,8 @@ p99 <= 50 ms.
 
     python bench/capacity.py [--campaigns 1000] [--rates 10,20,40,80,160] [--seconds 15]
                              [--serial 2000] [--seeds 3] [--fresh] [--profile tottime]
-                             [--alternate-views] [--alternate views|packs|watchdog|before-s17]
+                             [--alternate-views]
+                             [--alternate head-start|views|packs|watchdog|before-s17|drafts]
 
 ``bench/service.py`` starts every rate from campaigns at their first round, where a state
 is small and a resolution cheap. Here the campaigns stand at a round drawn evenly from
@@ -50,6 +51,11 @@ watchdog thread of its own (``bot.resolver.QUIET_SEND``, 0: every job gets one, 
 ``--alternate before-s17`` with both as before (on) or as now (off); ``--alternate drafts``
 weighs drafts, not resolutions: each waiting for a COMMIT on the disk of its own (on, as
 before session 18) or a working note (``Repository.working_transaction``, off).
+``--alternate head-start``: the Lock that completes a round hands the engine its job
+before its own COMMIT (on, ``bot.service_resolve.start_resolution``) or the round is
+planned from a read after it (off, as before session 20). Alternated calls also print
+their wall time, from the call to its answer with the follow-up work: what a head start
+saves is waiting, not CPU.
 """
 
 from __future__ import annotations
@@ -79,7 +85,7 @@ from bench.common import GcPauses, call_cost, machine, median, percentile, rss_m
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
-from bot import collector, processes, resolver, service_resolve, service_states
+from bot import collector, processes, resolver, service, service_resolve, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
 from db.sqlite import SqliteRepository, SqliteTransaction
@@ -124,7 +130,21 @@ def _drafts(on: bool) -> None:
     )
 
 
+_started = service.start_resolution
+
+
+def _head_start(on: bool) -> None:
+    # Off: the Lock that completes a round sends no job before its COMMIT; the round is
+    # planned after it, from a read, as before session 20.
+    service.start_resolution = _started if on else _no_head_start  # type: ignore[assignment]
+
+
+def _no_head_start(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
 TOGGLES = {
+    "head-start": _head_start,
     "views": _views,
     "packs": _packs,
     "watchdog": _watchdog,
@@ -192,6 +212,7 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
     run_one = SqlTransaction._all
     counted = [0]
     by_views: dict[tuple[str, bool], list[float]] = {}  # (game, setting) -> CPU
+    walls: dict[tuple[str, bool], list[float]] = {}  # (game, setting) -> wall, with its waits
     setting = False  # --alternate's setting for the next call
 
     async def counting(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
@@ -216,11 +237,15 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
                 await svc.settle()  # the follow-up work a resolution starts, counted with it
                 return kind
 
+            began = time.perf_counter()
             kind, spent, resolving = await call_cost(call)
+            wall = time.perf_counter() - began
             if ALTERNATE and kind == TOGGLED_KIND.get(ALTERNATE, "resolve"):
                 game = PLAY_OF.get(actor.campaign_id, "?")
                 by_views.setdefault((game, setting), []).append(spent)
                 by_views.setdefault(("all", setting), []).append(spent)
+                walls.setdefault((game, setting), []).append(wall)
+                walls.setdefault(("all", setting), []).append(wall)
                 setting = not setting
             statements[kind] = statements.get(kind, 0) + counted[0]
             elsewhere += resolving
@@ -251,7 +276,8 @@ async def serial_cost(folder: str, template: list[Actor], calls: int) -> None:
             f"serial: {TOGGLED_KIND.get(ALTERNATE, 'resolve')}s of {game},"
             f" {ALTERNATE} {'on' if asked else 'off'}:"
             f" CPU median/mean {median(spent) * 1000:.2f}/{sum(spent) / len(spent) * 1000:.2f}"
-            f" ms ({len(spent)})"
+            f" ms, wall median/mean {median(walls[game, asked]) * 1000:.2f}/"
+            f"{sum(walls[game, asked]) / len(spent) * 1000:.2f} ms ({len(spent)})"
         )
     resolutions = len(cpu.get("resolve", []))
     if resolver.workers() and resolutions:
