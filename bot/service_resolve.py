@@ -9,6 +9,7 @@ runs inside the caller's transaction and writes its announcements to the outbox 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
@@ -53,6 +54,7 @@ from db.repository import (
 from engine.ruleset import Decision, LogDetail, Progress, Rules
 
 AnyRules = Rules[Any, Any]
+log = logging.getLogger(__name__)
 
 # Whether a resolution's worker sends back the new round's views (``bot.round_views``) for
 # the bot to keep instead of making them. Off: measured in the same run, alternating per
@@ -307,9 +309,15 @@ def start_resolution(
     plugin = ctx.plugin(campaign)
     if not resolver.in_workers(plugin):
         return None
-    decisions = kept_pending(plugin.rules, row)
-    job = _job(ctx, campaign, round_row, row, standing, packs=tx.packs)
-    answer = resolver.start(plugin, replace(job, decisions=decisions is None))
+    try:
+        decisions = kept_pending(plugin.rules, row)
+        job = _job(ctx, campaign, round_row, row, standing, packs=tx.packs)
+        answer = resolver.start(plugin, replace(job, decisions=decisions is None))
+    except Exception:
+        # Only a head start: the Lock is stored all the same, and the round is planned
+        # after it, with the resolution's own handling of failures and retries.
+        log.exception("round %s: no head start for its engine", round_row.id)
+        return None
     answer.add_done_callback(_consume)
     return Started(round_row, campaign, row, dict(standing), decisions, job, answer)
 

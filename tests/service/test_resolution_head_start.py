@@ -170,3 +170,25 @@ async def test_a_lock_that_is_not_stored_resolves_nothing(
     assert [e.kind for e in await env.engine_events(cid, round_id)] == ["orders-revealed"]
     assert (await env.outbox_kinds(cid)).count("reveal") == 1
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+
+
+async def test_a_head_start_that_fails_to_go_out_costs_the_lock_nothing(
+    env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The workers refuse the job (shutting down, say): the Lock is stored all the same and
+    the round resolves from a plan made after it."""
+    cid = await env.campaign()
+    rng = random.Random(13)
+    round_id = await env.fill(cid, JAP, rng)
+    await env.svc.lock(cid, JAP, round_id)
+    await env.fill(cid, ALL, rng)
+
+    def refused(plugin: Any, job: resolver.Job) -> Any:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+
+    monkeypatch.setattr(resolver, "start", refused)
+    with caplog.at_level(logging.ERROR):
+        result = await env.svc.lock(cid, ALL, round_id)
+    assert result.resolved and result.receipt
+    assert [e.kind for e in await env.engine_events(cid, round_id)] == ["orders-revealed"]
+    assert any("no head start" in r.getMessage() for r in caplog.records)
