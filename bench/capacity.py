@@ -42,7 +42,7 @@ the load average. ``--serial N`` first times N calls one at a time (CPU per call
 and ruleset, the follow-up work of a resolution included, this process's; the resolving
 processes' printed beside it): the mix's CPU per call bounds what one core can serve.
 ``--alternate-views`` (with ``--serial``) asks each resolution's worker for the new round's
-views or not, in turn (``bot.service_resolve.VIEWS_FROM_WORKER``), and prints the resolving
+views or not, in turn (``bot.service_plan.VIEWS_FROM_WORKER``), and prints the resolving
 calls' CPU by setting and game: the two measured in the same run, at the same load.
 ``--alternate packs`` does the same with the worker packing the new state and records for
 the store (``Transaction.packs``, ``db.packing.packed_ahead``) or the bot packing them;
@@ -52,7 +52,7 @@ watchdog thread of its own (``bot.resolver.QUIET_SEND``, 0: every job gets one, 
 weighs drafts, not resolutions: each waiting for a COMMIT on the disk of its own (on, as
 before session 18) or a working note (``Repository.working_transaction``, off).
 ``--alternate head-start``: the Lock that completes a round hands the engine its job
-before its own COMMIT (on, ``bot.service_resolve.start_resolution``) or the round is
+before its own COMMIT (on, ``bot.service_plan.start_resolution``) or the round is
 planned from a read after it (off, as before session 20). Alternated calls also print
 their wall time, from the call to its answer with the follow-up work: what a head start
 saves is waiting, not CPU.
@@ -85,7 +85,7 @@ from bench.common import GcPauses, call_cost, machine, median, percentile, rss_m
 from bench.load import Actor, open_loop
 from bench.rounds import cold
 from bench.service import _ms, _open, floor_ms
-from bot import collector, processes, resolver, service, service_resolve, service_states
+from bot import collector, processes, resolver, service, service_plan, service_states
 from bot.runtime import freeze_start_up
 from db.sql import SqlTransaction
 from db.sqlite import SqliteRepository, SqliteTransaction
@@ -102,7 +102,7 @@ ALTERNATE = ""
 
 
 def _views(on: bool) -> None:
-    service_resolve.VIEWS_FROM_WORKER = on
+    service_plan.VIEWS_FROM_WORKER = on
 
 
 def _packs(on: bool) -> None:

@@ -4,7 +4,7 @@ was resolved (issue 29).
 The bot makes every view of a running campaign from the snapshot and the few latest
 history records the ruleset names (``Rules.view_records``, ``Rules.side_view_records``).
 Both the bot's cache (``bot.service_states``) and the resolution's worker (``bot.resolver``,
-when asked: ``bot.service_resolve.VIEWS_FROM_WORKER``, off since sending the views back
+when asked: ``bot.service_plan.VIEWS_FROM_WORKER``, off since sending the views back
 cost the bot more than making them) choose those records and build the state through this
 module, so a view the worker sends back is the one the bot would make from storage, by
 construction: the same text, the same records, the same calls.

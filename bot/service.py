@@ -53,8 +53,9 @@ from bot.service_model import (
 )
 from bot.service_notify import refresh_card, refresh_round_message
 from bot.service_panels import side_decisions
+from bot.service_plan import start_resolution
 from bot.service_queries import QueryMixin
-from bot.service_resolve import open_round, start_resolution
+from bot.service_resolve import open_round
 from bot.service_rounds import lock_side
 from bot.service_settings import SettingsMixin
 from bot.service_states import load_state, state_of, store_state

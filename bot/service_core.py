@@ -29,13 +29,8 @@ from bot.service_model import (
 )
 from bot.service_notify import gm_notice, send_panel
 from bot.service_panels import panel_data, prepare_round
-from bot.service_resolve import (
-    Resolution,
-    Started,
-    apply_resolution,
-    plan_resolution,
-    resolve_round,
-)
+from bot.service_plan import Resolution, Started, plan_resolution
+from bot.service_resolve import apply_resolution, resolve_round
 from bot.service_rounds import Ctx
 from bot.service_states import load_state, state_of
 from db.repository import (

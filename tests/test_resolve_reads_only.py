@@ -1,7 +1,7 @@
 """A resolution reads its state and builds a new one: the state it was given is left as it
 was (issue 29).
 
-The service runs a round's resolution in a thread (``bot.service_resolve.plan_resolution``)
+The service runs a round's resolution in a thread (``bot.service_plan.plan_resolution``)
 while the event loop goes on serving other requests, some of which hold the same parsed
 state from the cache. A ruleset whose ``resolve`` wrote into the state it was handed would
 let them read a state half resolved. Every recorded game (``tests/golden_rulesets.py``) is

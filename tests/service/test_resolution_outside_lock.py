@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.service_resolve import Resolution, apply_resolution, plan_resolution
+from bot.service_plan import Resolution, plan_resolution
+from bot.service_resolve import apply_resolution
 from db.repository import NewLock
 from db.sqlite import SqliteRepository
 from tests.service.support import ALL, JAP, Env

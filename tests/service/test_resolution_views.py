@@ -1,6 +1,6 @@
 """What a resolution leaves the bot's event loop to work out for the new round, counted
 (issue 29: capacity), with its worker asked for the new round's views
-(``bot.service_resolve.VIEWS_FROM_WORKER``, off by default: see there why): the public's
+(``bot.service_plan.VIEWS_FROM_WORKER``, off by default: see there why): the public's
 view and each asked side's come back from the worker (``bot.round_views``), so the Lock
 that resolves a round and the work it starts after (``prepare_round``) make no view and
 parse no state on the bot, and the new round's first panels and ``/status`` find them kept.
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot import secrecy, service_resolve
+from bot import secrecy, service_plan
 from tests.service.support import ALL, JAP, Env
 
 
@@ -53,7 +53,7 @@ async def test_a_resolution_makes_no_view_on_the_bot(
     scenario: str,
     left: tuple[int, int],
 ) -> None:
-    monkeypatch.setattr(service_resolve, "VIEWS_FROM_WORKER", True)
+    monkeypatch.setattr(service_plan, "VIEWS_FROM_WORKER", True)
     cid = await env.campaign(scenario, ruleset=ruleset)
     rng = random.Random(5)
     work = Work(monkeypatch, env.svc.rulesets.get(ruleset).rules)
