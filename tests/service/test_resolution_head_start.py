@@ -33,6 +33,17 @@ async def env(tmp_path: Path, catalog: Catalog, clock: ManualClock, resolver_poo
         await env.close()
 
 
+async def _one_lock_to_go(env: Env, seed: int) -> tuple[int, int]:
+    """A new campaign's first round, both sides drafted, the Japanese locked: the Allied
+    Lock completes it. (campaign, round)."""
+    cid = await env.campaign()
+    rng = random.Random(seed)
+    round_id = await env.fill(cid, JAP, rng)
+    await env.svc.lock(cid, JAP, round_id)
+    await env.fill(cid, ALL, rng)
+    return cid, round_id
+
+
 def _watch(env: Env, monkeypatch: pytest.MonkeyPatch, seen: list[str]) -> None:
     """Log, in order, each job the Lock hands the workers, each plan made afterwards and
     each COMMIT that reaches the disk (the writer's, on its thread)."""
@@ -62,11 +73,7 @@ def _watch(env: Env, monkeypatch: pytest.MonkeyPatch, seen: list[str]) -> None:
 async def test_the_completing_lock_hands_the_job_over_before_its_commit(
     env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cid = await env.campaign()
-    rng = random.Random(11)
-    round_id = await env.fill(cid, JAP, rng)
-    await env.svc.lock(cid, JAP, round_id)
-    await env.fill(cid, ALL, rng)
+    cid, round_id = await _one_lock_to_go(env, 11)
     seen: list[str] = []
     _watch(env, monkeypatch, seen)
     result = await env.svc.lock(cid, ALL, round_id)
@@ -131,11 +138,7 @@ async def test_the_head_start_resolves_as_a_plan_would(
 async def test_a_lock_that_is_not_stored_resolves_nothing(
     env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    cid = await env.campaign()
-    rng = random.Random(12)
-    round_id = await env.fill(cid, JAP, rng)
-    await env.svc.lock(cid, JAP, round_id)
-    await env.fill(cid, ALL, rng)
+    cid, round_id = await _one_lock_to_go(env, 12)
     repo = env.repo
     assert isinstance(repo, SqliteRepository)
     commit = repo._commit
@@ -177,11 +180,7 @@ async def test_a_head_start_that_fails_to_go_out_costs_the_lock_nothing(
 ) -> None:
     """The workers refuse the job (shutting down, say): the Lock is stored all the same and
     the round resolves from a plan made after it."""
-    cid = await env.campaign()
-    rng = random.Random(13)
-    round_id = await env.fill(cid, JAP, rng)
-    await env.svc.lock(cid, JAP, round_id)
-    await env.fill(cid, ALL, rng)
+    cid, round_id = await _one_lock_to_go(env, 13)
 
     def refused(plugin: Any, job: resolver.Job) -> Any:
         raise RuntimeError("cannot schedule new futures after shutdown")
