@@ -26,6 +26,7 @@ from bot.service_model import (
     RoundInfo,
     SeedSource,
     ServiceError,
+    idle_lock,
 )
 from bot.service_notify import gm_notice, send_panel
 from bot.service_panels import panel_data, prepare_round
@@ -329,25 +330,52 @@ class ServiceCore:
         """The engine runs on a read, the write lock is held only to re-check and write:
         the round must still be resolving from the same snapshot and locks, else the
         outcome is computed again (and, after a few tries, under the lock). ``started``:
-        the engine's job sent by the Lock that completed the round, its first plan."""
+        the engine's job sent by the Lock that completed the round, its first plan.
+
+        A round nobody decides in, opened by a resolution, is resolved next the same way:
+        its engine never runs while the write lock is held (every other campaign's writes
+        would wait for it)."""
         ctx = self._ctx()
-        for _attempt in range(RESOLVE_TRIES):
-            if started is not None:
-                plan: Resolution | None = await started.plan(ctx, self.repo.read)
-                started = None
+        resolved = False
+        while True:
+            written: bool | None = None
+            plan: Resolution | None = None
+            for _attempt in range(RESOLVE_TRIES):
+                if started is not None:
+                    plan = await started.plan(ctx, self.repo.read)
+                    started = None
+                else:
+                    async with self.repo.read() as tx:
+                        plan = await plan_resolution(tx, ctx, round_id)
+                if plan is None:
+                    return resolved
+                # Only this campaign's rows: other campaigns' writers go on meanwhile.
+                async with self.repo.transaction(plan.campaign.id) as tx:
+                    written = await apply_resolution(tx, ctx, plan, chain=False)
+                if written is not None:
+                    break
             else:
-                async with self.repo.read() as tx:
-                    plan = await plan_resolution(tx, ctx, round_id)
-            if plan is None:
-                return False
-            # Only this campaign's rows: other campaigns' writers go on meanwhile.
-            async with self.repo.transaction(plan.campaign.id) as tx:
-                written = await apply_resolution(tx, ctx, plan)
-            if written is not None:
+                async with self.repo.transaction() as tx:
+                    return await resolve_round(tx, ctx, round_id) or resolved
+            if not written or plan is None:
+                return resolved
+            resolved = True
+            quiet = await self._quiet_round(plan.campaign.id)
+            if quiet is None:
                 self._prepare(plan.campaign)
-                return written
-        async with self.repo.transaction() as tx:
-            return await resolve_round(tx, ctx, round_id)
+                return True
+            round_id = quiet
+
+    async def _quiet_round(self, campaign_id: int) -> int | None:
+        """The campaign's live round if it waits, resolving, for nobody (``open_round``
+        with ``chain`` False): every lock its own. A round resolving on players' Locks is
+        left to the Lock that completed it."""
+        async with self.repo.read() as tx:
+            live = await tx.live_round(campaign_id)
+            if live is None or live.status != "resolving":
+                return None
+            locks = await tx.standing_locks(live.id)
+        return live.id if locks and all(idle_lock(lock) for lock in locks.values()) else None
 
     def _prepare(self, campaign: CampaignRow) -> None:
         """The new round's decisions and views, worked out now that the write lock is

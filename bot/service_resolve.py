@@ -56,10 +56,12 @@ async def open_round(
     *,
     progress: Progress | None = None,
     decisions: Sequence[Decision] | None = None,
+    chain: bool = True,
 ) -> int:
     """Open the round the state waits for: row, deadline and reminder timers, announcements.
     ``progress`` and ``decisions``: the state's, when the caller has them (a resolution
-    does): ``state`` is then not read and may be None."""
+    does): ``state`` is then not read and may be None. ``chain`` False: a round nobody
+    decides in is left ``resolving`` for the caller to resolve once ``tx`` is stored."""
     rules = ctx.plugin(campaign).rules
     if progress is None:
         progress = rules.progress(state)
@@ -110,6 +112,8 @@ async def open_round(
         # Nobody has anything to decide: the round plays at once, and the game moves on to
         # the next round (which opens in turn, and may itself play at once).
         await tx.update_round(round_id, status="resolving")
+        if not chain:
+            return round_id
         await resolve_round(tx, ctx, round_id)
         live = await tx.live_round(campaign.id)
         if live is not None:
@@ -128,10 +132,13 @@ async def resolve_round(tx: Transaction, ctx: Ctx, round_id: int) -> bool:
     return plan is not None and bool(await apply_resolution(tx, ctx, plan))
 
 
-async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool | None:
+async def apply_resolution(
+    tx: Transaction, ctx: Ctx, plan: Resolution, *, chain: bool = True
+) -> bool | None:
     """Write a planned resolution in the write transaction ``tx``: True once written, False
     when the round is no longer resolving (someone else resolved it), None when what the
-    plan was computed from has changed since (plan again)."""
+    plan was computed from has changed since (plan again). ``chain`` False: a next round
+    nobody decides in is opened ``resolving``, not resolved here (see ``open_round``)."""
     round_id = plan.round_row.id
     round_row = await tx.round(round_id)
     if round_row is None or round_row.status != "resolving":
@@ -268,6 +275,7 @@ async def apply_resolution(tx: Transaction, ctx: Ctx, plan: Resolution) -> bool 
             after_id,
             progress=progress,
             decisions=outcome.next_decisions,
+            chain=chain,
         )
     return True
 

@@ -4,15 +4,17 @@ locks that changed under it, writes nothing, and a round still resolves exactly 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from bot.service_model import idle_lock
 from bot.service_plan import Resolution, plan_resolution
 from bot.service_resolve import apply_resolution
 from db.repository import NewLock
 from db.sqlite import SqliteRepository
-from tests.service.support import ALL, JAP, Env
+from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
 
 
 async def _resolving_round(env: Env, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
@@ -96,3 +98,68 @@ async def test_the_engine_runs_while_the_write_lock_is_free(
     assert await env.svc._resolve(round_id)
     assert held == [False]
     assert await _revealed(env, cid, round_id) == ["orders-revealed"]
+
+
+async def test_a_round_nobody_decides_in_resolves_with_the_write_lock_free(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Wings' rounds that ask nobody anything (a reorder, a debrief) resolve as soon as the
+    round before them does, after that resolution is stored: their engine runs while other
+    campaigns' writes go on, as the round before's did, and the Lock still answers with
+    the whole chain resolved."""
+    if not isinstance(env.repo, SqliteRepository):
+        pytest.skip("looks at the SQLite writer's lock")
+    repo = env.repo
+    entente, central = 11, 22
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "wings-1917", pace(), seed="quiet", ruleset="wings"
+    )
+    await env.svc.join(info.id, entente, "entente")
+    await env.svc.join(info.id, central, "central")
+    await env.svc.start(info.id, GM)
+    rules = env.svc._ctx().plugin(await _campaign(env, info.id)).rules
+    resolve = rules.resolve
+    held: list[bool] = []
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        held.append(repo._lock.locked())
+        return resolve(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "resolve", watched)
+    picks = random.Random(3)
+    for _ in range(12):
+        resolved = False
+        for user in (entente, central):
+            if (await env.svc.status(info.id)).campaign.status == "finished":
+                break
+            panel = await env.svc.panel(info.id, user)
+            for decision in panel.decisions:
+                option = picks.choice(decision.options)
+                await env.svc.draft(info.id, user, panel.round_id, decision.field, option.id)
+            resolved = (await env.svc.lock(info.id, user, panel.round_id)).resolved
+        if not resolved:
+            break  # the campaign ended
+        # The Lock that resolved answers once every round it set off is resolved: the
+        # campaign waits on players again.
+        async with repo.read() as tx:
+            live = await tx.live_round(info.id)
+            assert live is None or live.status == "open"
+    quiet = await _quiet_rounds(env, info.id)
+    assert quiet >= 2  # the campaign went through rounds nobody decided in
+    assert len(held) > quiet and not any(held)
+
+
+async def _campaign(env: Env, cid: int) -> Any:
+    async with env.repo.read() as tx:
+        return await tx.campaign(cid)
+
+
+async def _quiet_rounds(env: Env, cid: int) -> int:
+    """The campaign's resolved rounds whose every lock the round made itself."""
+    async with env.repo.read() as tx:
+        quiet = 0
+        for row in await tx.rounds(cid):
+            locks = await tx.standing_locks(row.id)
+            if row.status == "resolved" and locks and all(idle_lock(x) for x in locks.values()):
+                quiet += 1
+    return quiet
