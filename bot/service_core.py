@@ -313,58 +313,70 @@ class ServiceCore:
         failure goes in the log with a reference that the GM is given on the first one,
         and ``tick`` retries with a growing delay (``retry_due``), as does
         ``/campaign resolve``, so a campaign never wedges silently.
-        """
-        try:
-            return await self._resolve_outside_lock(round_id, started)
-        except Exception as exc:
-            ref = f"R{round_id}-{self._now()}"
-            log.exception(
-                "resolution of round %s failed (ref %s); it stays 'resolving' for a retry",
-                round_id,
-                ref,
-            )
-            await self._record_failure(round_id, ref, type(exc).__name__)
-            return False
 
-    async def _resolve_outside_lock(self, round_id: int, started: Started | None) -> bool:
+        A round nobody decides in, opened by the resolution, is resolved next the same way
+        (its own failure recorded against it): its engine never runs while the write lock
+        is held, where every other campaign's writes would wait for it. True when the
+        round asked for was resolved here.
+        """
+        resolved = False
+        while True:
+            try:
+                written, campaign = await self._resolve_outside_lock(round_id, started)
+            except Exception as exc:
+                ref = f"R{round_id}-{self._now()}"
+                log.exception(
+                    "resolution of round %s failed (ref %s); it stays 'resolving' for a retry",
+                    round_id,
+                    ref,
+                )
+                await self._record_failure(round_id, ref, type(exc).__name__)
+                return resolved
+            started = None
+            if not written:
+                return resolved
+            resolved = True
+            if campaign is None:
+                return True  # resolved under the lock, the rounds after it too
+            try:
+                quiet = await self._quiet_round(campaign.id)
+            except Exception:
+                # The round after it stays resolving: the scheduler's tick resolves it.
+                log.exception(
+                    "campaign %s: the round after %s was not looked up", campaign.id, round_id
+                )
+                return True
+            if quiet is None:
+                self._prepare(campaign)
+                return True
+            round_id = quiet
+
+    async def _resolve_outside_lock(
+        self, round_id: int, started: Started | None
+    ) -> tuple[bool, CampaignRow | None]:
         """The engine runs on a read, the write lock is held only to re-check and write:
         the round must still be resolving from the same snapshot and locks, else the
         outcome is computed again (and, after a few tries, under the lock). ``started``:
         the engine's job sent by the Lock that completed the round, its first plan.
-
-        A round nobody decides in, opened by a resolution, is resolved next the same way:
-        its engine never runs while the write lock is held (every other campaign's writes
-        would wait for it)."""
+        (Whether this call wrote it; its campaign when a round nobody decides in may
+        follow, None when it was resolved under the lock with those rounds.)"""
         ctx = self._ctx()
-        resolved = False
-        while True:
-            written: bool | None = None
-            plan: Resolution | None = None
-            for _attempt in range(RESOLVE_TRIES):
-                if started is not None:
-                    plan = await started.plan(ctx, self.repo.read)
-                    started = None
-                else:
-                    async with self.repo.read() as tx:
-                        plan = await plan_resolution(tx, ctx, round_id)
-                if plan is None:
-                    return resolved
-                # Only this campaign's rows: other campaigns' writers go on meanwhile.
-                async with self.repo.transaction(plan.campaign.id) as tx:
-                    written = await apply_resolution(tx, ctx, plan, chain=False)
-                if written is not None:
-                    break
+        for _attempt in range(RESOLVE_TRIES):
+            if started is not None:
+                plan: Resolution | None = await started.plan(ctx, self.repo.read)
+                started = None
             else:
-                async with self.repo.transaction() as tx:
-                    return await resolve_round(tx, ctx, round_id) or resolved
-            if not written or plan is None:
-                return resolved
-            resolved = True
-            quiet = await self._quiet_round(plan.campaign.id)
-            if quiet is None:
-                self._prepare(plan.campaign)
-                return True
-            round_id = quiet
+                async with self.repo.read() as tx:
+                    plan = await plan_resolution(tx, ctx, round_id)
+            if plan is None:
+                return False, None
+            # Only this campaign's rows: other campaigns' writers go on meanwhile.
+            async with self.repo.transaction(plan.campaign.id) as tx:
+                written = await apply_resolution(tx, ctx, plan, chain=False)
+            if written is not None:
+                return written, plan.campaign
+        async with self.repo.transaction() as tx:
+            return await resolve_round(tx, ctx, round_id), None
 
     async def _quiet_round(self, campaign_id: int) -> int | None:
         """The campaign's live round if it waits, resolving, for nobody (``open_round``

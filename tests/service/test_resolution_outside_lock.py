@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot import service_core
 from bot.service_model import idle_lock
 from bot.service_plan import Resolution, plan_resolution
 from bot.service_resolve import apply_resolution
@@ -147,6 +148,57 @@ async def test_a_round_nobody_decides_in_resolves_with_the_write_lock_free(
     quiet = await _quiet_rounds(env, info.id)
     assert quiet >= 2  # the campaign went through rounds nobody decided in
     assert len(held) > quiet and not any(held)
+
+
+async def test_a_quiet_round_that_fails_is_its_own_failure_and_is_retried(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The round nobody decides in after a resolved one fails to resolve (a worker lost,
+    say): the Lock that resolved the round before is answered resolved, the failure is
+    recorded against the quiet round, which waits resolving for the retry, and the retry
+    resolves it and opens the next."""
+    entente, central = 11, 22
+    info = await env.svc.create_campaign(
+        GUILD, CHANNEL, GM, "wings-1917", pace(), seed="quiet", ruleset="wings"
+    )
+    await env.svc.join(info.id, entente, "entente")
+    await env.svc.join(info.id, central, "central")
+    await env.svc.start(info.id, GM)
+    failed: list[int] = []
+    plan = service_core.plan_resolution
+
+    async def failing(tx: Any, ctx: Any, round_id: int) -> Any:
+        locks = await tx.standing_locks(round_id)
+        if not failed and locks and all(idle_lock(x) for x in locks.values()):
+            failed.append(round_id)
+            raise RuntimeError("worker lost")
+        return await plan(tx, ctx, round_id)
+
+    monkeypatch.setattr(service_core, "plan_resolution", failing)
+    picks = random.Random(3)
+    while not failed:
+        assert (await env.svc.status(info.id)).campaign.status != "finished"
+        for user in (entente, central):
+            panel = await env.svc.panel(info.id, user)
+            for decision in panel.decisions:
+                option = picks.choice(decision.options)
+                await env.svc.draft(info.id, user, panel.round_id, decision.field, option.id)
+            result = await env.svc.lock(info.id, user, panel.round_id)
+    assert result.resolved  # the round the Lock completed
+    (quiet,) = failed
+    async with env.repo.read() as tx:
+        row = await tx.round(quiet)
+        assert row is not None and row.status == "resolving"
+        kinds = [e.kind for e in await tx.events(info.id, round_id=quiet)]
+        before = [e.kind for e in await tx.events(info.id, round_id=result.round_id)]
+    assert kinds.count("resolution-failed") == 1
+    assert "resolution-failed" not in before
+    assert await env.svc._resolve(quiet)  # the retry (the tick, /campaign resolve)
+    async with env.repo.read() as tx:
+        resolved = await tx.round(quiet)
+        live = await tx.live_round(info.id)
+    assert resolved is not None and resolved.status == "resolved"
+    assert live is None or live.status == "open"
 
 
 async def _campaign(env: Env, cid: int) -> Any:
