@@ -13,8 +13,10 @@ gateway would deliver an interaction and a player wait for the answer: one round
 a local socket (tens of microseconds) on top of the bot's work.
 
 The bot's process reports, per rate: its CPU over the calls (``time.process_time``), the
-resolving processes' CPU (``bot.resolver``), its full collections' pauses and its peak
-RSS; the generator's own CPU is printed beside them, apart.
+resolving processes' CPU (``bot.resolver``), its full collections' pauses, its peak RSS,
+and the share of the run its write lock was held, in all and by group commits (what a
+write queues behind: ``SqliteRepository.lock_held``); the generator's own CPU is printed
+beside them, apart.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ async def _serve(folder: str, name: str, actors_path: str, address: str) -> None
     from bot.runtime import freeze_start_up
 
     actors = _actors(Path(actors_path))
-    async with _open(folder, name, len(actors)) as (_, svc):
+    async with _open(folder, name, len(actors)) as (repo, svc):
         # As the bot's start-up: its workers started, what start-up made frozen, the GC
         # policy installed (``bot.client``, ``bot.commands.run_bot``).
         await asyncio.to_thread(resolver.warm_up)
@@ -88,6 +90,8 @@ async def _serve(folder: str, name: str, actors_path: str, address: str) -> None
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             tasks: set[asyncio.Task[None]] = set()
             marks["cpu"], marks["resolver"] = time.process_time(), resolver_cpu()
+            marks["wall"] = time.perf_counter()
+            marks["held"], marks["commits"] = repo.lock_held()
             while line := await reader.readline():
                 ident, _, index = line.strip().partition(b" ")
                 if ident == b"end":
@@ -99,7 +103,12 @@ async def _serve(folder: str, name: str, actors_path: str, address: str) -> None
                 await asyncio.gather(*tasks)
             await svc.settle()  # the follow-up work the last resolutions started
             cpu = time.process_time() - marks["cpu"]
+            held, commits = repo.lock_held()
+            wall = time.perf_counter() - marks["wall"]
             stats = {
+                # The share of the run the write lock was held, in all and by group commits.
+                "lock_held": (held - marks["held"]) / wall,
+                "commits_held": (commits - marks["commits"]) / wall,
                 "cpu": cpu,
                 "resolver_cpu": resolver_cpu() - marks["resolver"],
                 "resolvers": resolver.workers(),

@@ -367,6 +367,10 @@ async def rates_apart(
                     f"; {max(pauses):.0f} ms; {bot['rss_peak']:.0f} MiB; load {load:.1f}"
                     + (" SATURATED" if result.saturated else "")
                 )
+                print(
+                    f"{'':>9} write lock held {bot['lock_held'] * 100:.0f} % of the run, group"
+                    f" commits {bot['commits_held'] * 100:.0f} % (their hop to the writer's thread)"
+                )
                 kinds = ", ".join(
                     f"{kind} {_ms(v, 0.5)}/{_ms(v, 0.99)} ({len(v)})"
                     for kind, v in sorted(result.latencies.items())

@@ -17,13 +17,14 @@ import asyncio
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -51,6 +52,26 @@ from db.sql import EventPlace, SqlTransaction, dumps, marks, outbox_row
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+
+
+class _HeldLock(asyncio.Lock):
+    """The write lock, adding up how long it is held: with one writer for every campaign,
+    the share of the time it is held is what a write may queue behind
+    (``SqliteRepository.lock_held``, read by ``bench/apart.py``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = 0.0
+        self._since = 0.0
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        self._since = time.perf_counter()
+        return True
+
+    def release(self) -> None:
+        self.held += time.perf_counter() - self._since
+        super().release()
 
 
 class SqliteTransaction(SqlTransaction):
@@ -316,7 +337,8 @@ class SqliteRepository(Repository):
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._path = path
-        self._lock = asyncio.Lock()
+        self._lock = _HeldLock()
+        self._commits_held = 0.0  # of ``_lock.held``: the group commits' (``_flush``)
         self._closed = False
         # busy_timeout 0 on the writer: BEGIN IMMEDIATE is tried on the loop and, only if
         # another process holds the file's write lock, waited for on the writer's thread.
@@ -532,11 +554,19 @@ class SqliteRepository(Repository):
         # Queued behind the transactions already waiting for the writer (the lock is
         # fair), so they join this group before it commits.
         async with self._lock:
+            began = time.perf_counter()
             try:
                 await self._commit_group()
             except Exception:
                 # Every caller of the group has the error; the log keeps a trace of it.
                 log.exception("group commit failed")
+            finally:
+                self._commits_held += time.perf_counter() - began
+
+    def lock_held(self) -> tuple[float, float]:
+        """Seconds the write lock has been held since the repository opened, in all and by
+        the group commits (a COMMIT's hop to the writer's thread and back): for benchmarks."""
+        return self._lock.held, self._commits_held
 
     async def _commit_group(self) -> None:
         """COMMIT the open group, if any (the caller holds the write lock)."""

@@ -248,3 +248,28 @@ async def test_a_write_that_waits_for_the_disk_never_joins_a_refused_note(
     await asyncio.wait_for(locking, 5)
     assert await _whys(repo) == {"lock"}
     assert ("lock", 2, False) in commits  # FULL, on the writer's thread
+
+
+async def test_the_time_the_write_lock_is_held_is_counted_and_the_commits_share_apart(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``lock_held`` (what ``bench/apart.py`` reports): a transaction that keeps the write
+    lock is counted for as long as it keeps it, and a group's COMMIT on the writer's thread
+    under the group commits' share."""
+    before, commits_before = repo.lock_held()
+    inside, release = asyncio.Event(), asyncio.Event()
+    writer = asyncio.create_task(_held_open(repo, "held", inside, release))
+    await inside.wait()
+    await asyncio.sleep(0.2)
+    release.set()
+    commit = repo._commit
+
+    def slow_disk() -> None:
+        threading.Event().wait(0.1)  # a disk that takes its time over the fsync
+        commit()
+
+    monkeypatch.setattr(repo, "_commit", slow_disk)
+    await writer
+    held, commits = repo.lock_held()
+    assert held - before >= 0.3  # the transaction's 0.2 s, then its COMMIT's 0.1 s
+    assert 0.1 <= commits - commits_before <= held - before - 0.2
