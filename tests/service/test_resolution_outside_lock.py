@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from bot import service_core
-from bot.service_model import idle_lock
+from bot.service_model import LockResult, idle_lock
 from bot.service_plan import Resolution, plan_resolution
 from bot.service_resolve import apply_resolution
 from db.repository import NewLock
 from db.sqlite import SqliteRepository
-from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env, pace
+from tests.service.support import ALL, JAP, Env
 
 
 async def _resolving_round(env: Env, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
@@ -82,20 +82,8 @@ async def test_the_engine_runs_while_the_write_lock_is_free(
 ) -> None:
     if not isinstance(env.repo, SqliteRepository):
         pytest.skip("looks at the SQLite writer's lock")
-    repo = env.repo
     cid, round_id = await _resolving_round(env, monkeypatch)
-    async with repo.read() as tx:
-        campaign = await tx.campaign(cid)
-    assert campaign is not None
-    rules = env.svc._ctx().plugin(campaign).rules
-    resolve = rules.resolve
-    held: list[bool] = []
-
-    def watched(*args: Any, **kwargs: Any) -> Any:
-        held.append(repo._lock.locked())
-        return resolve(*args, **kwargs)
-
-    monkeypatch.setattr(rules, "resolve", watched)
+    held = await _lock_held_by_engine(env, cid, monkeypatch)
     assert await env.svc._resolve(round_id)
     assert held == [False]
     assert await _revealed(env, cid, round_id) == ["orders-revealed"]
@@ -110,42 +98,19 @@ async def test_a_round_nobody_decides_in_resolves_with_the_write_lock_free(
     the whole chain resolved."""
     if not isinstance(env.repo, SqliteRepository):
         pytest.skip("looks at the SQLite writer's lock")
-    repo = env.repo
-    entente, central = 11, 22
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917", pace(), seed="quiet", ruleset="wings"
-    )
-    await env.svc.join(info.id, entente, "entente")
-    await env.svc.join(info.id, central, "central")
-    await env.svc.start(info.id, GM)
-    rules = env.svc._ctx().plugin(await _campaign(env, info.id)).rules
-    resolve = rules.resolve
-    held: list[bool] = []
-
-    def watched(*args: Any, **kwargs: Any) -> Any:
-        held.append(repo._lock.locked())
-        return resolve(*args, **kwargs)
-
-    monkeypatch.setattr(rules, "resolve", watched)
+    cid = await _wings(env)
+    held = await _lock_held_by_engine(env, cid, monkeypatch)
     picks = random.Random(3)
     for _ in range(12):
-        resolved = False
-        for user in (entente, central):
-            if (await env.svc.status(info.id)).campaign.status == "finished":
-                break
-            panel = await env.svc.panel(info.id, user)
-            for decision in panel.decisions:
-                option = picks.choice(decision.options)
-                await env.svc.draft(info.id, user, panel.round_id, decision.field, option.id)
-            resolved = (await env.svc.lock(info.id, user, panel.round_id)).resolved
-        if not resolved:
+        result = await _both_lock(env, cid, picks)
+        if result is None or not result.resolved:
             break  # the campaign ended
         # The Lock that resolved answers once every round it set off is resolved: the
         # campaign waits on players again.
-        async with repo.read() as tx:
-            live = await tx.live_round(info.id)
+        async with env.repo.read() as tx:
+            live = await tx.live_round(cid)
             assert live is None or live.status == "open"
-    quiet = await _quiet_rounds(env, info.id)
+    quiet = await _quiet_rounds(env, cid)
     assert quiet >= 2  # the campaign went through rounds nobody decided in
     assert len(held) > quiet and not any(held)
 
@@ -157,13 +122,7 @@ async def test_a_quiet_round_that_fails_is_its_own_failure_and_is_retried(
     say): the Lock that resolved the round before is answered resolved, the failure is
     recorded against the quiet round, which waits resolving for the retry, and the retry
     resolves it and opens the next."""
-    entente, central = 11, 22
-    info = await env.svc.create_campaign(
-        GUILD, CHANNEL, GM, "wings-1917", pace(), seed="quiet", ruleset="wings"
-    )
-    await env.svc.join(info.id, entente, "entente")
-    await env.svc.join(info.id, central, "central")
-    await env.svc.start(info.id, GM)
+    cid = await _wings(env)
     failed: list[int] = []
     plan = service_core.plan_resolution
 
@@ -177,28 +136,67 @@ async def test_a_quiet_round_that_fails_is_its_own_failure_and_is_retried(
     monkeypatch.setattr(service_core, "plan_resolution", failing)
     picks = random.Random(3)
     while not failed:
-        assert (await env.svc.status(info.id)).campaign.status != "finished"
-        for user in (entente, central):
-            panel = await env.svc.panel(info.id, user)
-            for decision in panel.decisions:
-                option = picks.choice(decision.options)
-                await env.svc.draft(info.id, user, panel.round_id, decision.field, option.id)
-            result = await env.svc.lock(info.id, user, panel.round_id)
+        result = await _both_lock(env, cid, picks)
+        assert result is not None  # the campaign is not over before a quiet round
     assert result.resolved  # the round the Lock completed
     (quiet,) = failed
     async with env.repo.read() as tx:
         row = await tx.round(quiet)
         assert row is not None and row.status == "resolving"
-        kinds = [e.kind for e in await tx.events(info.id, round_id=quiet)]
-        before = [e.kind for e in await tx.events(info.id, round_id=result.round_id)]
+        kinds = [e.kind for e in await tx.events(cid, round_id=quiet)]
+        before = [e.kind for e in await tx.events(cid, round_id=result.round_id)]
     assert kinds.count("resolution-failed") == 1
     assert "resolution-failed" not in before
     assert await env.svc._resolve(quiet)  # the retry (the tick, /campaign resolve)
     async with env.repo.read() as tx:
         resolved = await tx.round(quiet)
-        live = await tx.live_round(info.id)
+        live = await tx.live_round(cid)
     assert resolved is not None and resolved.status == "resolved"
     assert live is None or live.status == "open"
+
+
+ENTENTE, CENTRAL = 11, 22
+
+
+async def _wings(env: Env) -> int:
+    """A started Wings of War campaign (1917), one commander a side."""
+    return await env.campaign(
+        "wings-1917",
+        ruleset="wings",
+        seed="quiet",
+        seats=((ENTENTE, "entente"), (CENTRAL, "central")),
+    )
+
+
+async def _both_lock(env: Env, cid: int, picks: random.Random) -> LockResult | None:
+    """Each commander drafts a random legal option per field and locks; the last Lock's
+    result, None when the campaign was over before it."""
+    result = None
+    for user in (ENTENTE, CENTRAL):
+        if (await env.svc.status(cid)).campaign.status == "finished":
+            return None
+        panel = await env.svc.panel(cid, user)
+        for decision in panel.decisions:
+            option = picks.choice(decision.options)
+            await env.svc.draft(cid, user, panel.round_id, decision.field, option.id)
+        result = await env.svc.lock(cid, user, panel.round_id)
+    return result
+
+
+async def _lock_held_by_engine(env: Env, cid: int, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether SQLite's write lock was held each time the campaign's engine resolved."""
+    repo = env.repo
+    assert isinstance(repo, SqliteRepository)
+    rules = env.svc._ctx().plugin(await _campaign(env, cid)).rules
+    resolve = rules.resolve
+    held: list[bool] = []
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        held.append(repo._lock.locked())
+        return resolve(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "resolve", watched)
+    return held
 
 
 async def _campaign(env: Env, cid: int) -> Any:
