@@ -70,7 +70,8 @@ async def plan_resolution(tx: Transaction, ctx: Ctx, round_id: int) -> Resolutio
     if resolver.in_workers(plugin):
         decisions = kept_pending(rules, row)
         outcome = await resolver.resolve(plugin, replace(job, decisions=decisions is None))
-        outcome = await _with_history(tx, plugin, job, row, outcome, decisions)
+        if outcome is None:
+            outcome = await _with_history(tx, plugin, job, row, decisions)
     else:
         # From the snapshot alone when the ruleset's rounds read no history (issue 29):
         # the history is nearly all of a late state, and parsing it made every round cost
@@ -119,13 +120,10 @@ async def _with_history(
     plugin: Any,
     job: resolver.Job,
     row: SnapshotRow,
-    outcome: resolver.Outcome | None,
     decisions: Sequence[Decision] | None,
 ) -> resolver.Outcome | None:
-    """A worker's outcome, or, when its rules read the history, the job sent again with
-    the branch's records, whole."""
-    if outcome is not None:
-        return outcome
+    """The job sent again with the branch's records, whole: for a game whose rounds read
+    the history (the worker answered None to the snapshot alone)."""
     records = tuple(await tx.history(row.campaign_id, row.branch, row.history_len))
     return await resolver.resolve(
         plugin, replace(job, records=records, decisions=decisions is None)
@@ -171,7 +169,7 @@ class Started:
         if outcome is None:
             async with read() as tx:
                 outcome = await _with_history(
-                    tx, ctx.plugin(self.campaign), self.job, self.row, None, self.decisions
+                    tx, ctx.plugin(self.campaign), self.job, self.row, self.decisions
                 )
         return _resolution(self.round_row, self.campaign, self.standing, self.decisions, outcome)
 
