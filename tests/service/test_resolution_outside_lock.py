@@ -4,6 +4,7 @@ locks that changed under it, writes nothing, and a round still resolves exactly 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -213,3 +214,39 @@ async def _quiet_rounds(env: Env, cid: int) -> int:
             if row.status == "resolved" and locks and all(idle_lock(x) for x in locks.values()):
                 quiet += 1
     return quiet
+
+
+async def test_a_restart_between_a_resolution_and_its_quiet_round_resolves_that_round(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops after a resolution is stored and before the round nobody decides in
+    after it is resolved: the restart's recovery resolves it, once, and the campaign waits
+    on its players again."""
+    cid = await _wings(env)
+    stopped: list[int] = []
+
+    async def crash(self: Any, campaign_id: int) -> int | None:
+        live = await quiet_round(self, campaign_id)
+        if live is not None:
+            stopped.append(live)
+            raise asyncio.CancelledError  # the process stops here
+        return live
+
+    quiet_round = service_core.ServiceCore._quiet_round
+    monkeypatch.setattr(service_core.ServiceCore, "_quiet_round", crash)
+    picks = random.Random(3)
+    while not stopped:
+        try:
+            assert await _both_lock(env, cid, picks) is not None
+        except asyncio.CancelledError:
+            break
+    monkeypatch.setattr(service_core.ServiceCore, "_quiet_round", quiet_round)
+    (quiet,) = stopped
+    await env.restart()
+    async with env.repo.read() as tx:
+        row = await tx.round(quiet)
+        live = await tx.live_round(cid)
+        kinds = [e.kind for e in await tx.events(cid, round_id=quiet)]
+    assert row is not None and row.status == "resolved"
+    assert live is not None and live.status == "open"
+    assert kinds.count("resolution-failed") == 0
