@@ -437,8 +437,8 @@ class AnnouncementBuilder:
                 # message, and its receipts line counts the locks its rounds took.
                 rounds = [
                     r
-                    for r in await tx.rounds(campaign.id)
-                    if r.turn == turn and r.branch == campaign.branch and r.status == "resolved"
+                    for r in await tx.turn_rounds(campaign.id, campaign.branch, turn)
+                    if r.status == "resolved"
                 ]
                 facts["first_round"] = min((r.id for r in rounds), default=None)
                 locked = 0

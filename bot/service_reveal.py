@@ -64,7 +64,13 @@ async def announce_reveal(
             }
         )
     opened: list[dict[str, Any]] = []
-    rounds = [r for r in await tx.rounds(campaign.id) if r.status in ("resolved", "resolving")]
+    # The receipts a resolution opens are its turn's (``secrecy.opened_by``): the turn's
+    # rounds only, not every round the campaign has played.
+    rounds = [
+        r
+        for r in await tx.turn_rounds(campaign.id, round_row.branch, round_row.turn)
+        if r.status in ("resolved", "resolving")
+    ]
     resolved = next(r for r in rounds if r.id == round_row.id)
     for other in secrecy.opened_by(rules, resolved, rounds, ends_turn):
         assert isinstance(other, RoundRow)

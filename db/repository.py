@@ -407,6 +407,11 @@ class Transaction(abc.ABC):
     async def rounds(self, campaign_id: int) -> list[RoundRow]: ...
 
     @abc.abstractmethod
+    async def turn_rounds(self, campaign_id: int, branch: int, turn: int) -> list[RoundRow]:
+        """The rounds of one turn on one branch, oldest first: what a reveal or a turn's
+        summary reads, as many rows at a campaign's hundredth round as at its first."""
+
+    @abc.abstractmethod
     async def rounds_with_status(self, status: str) -> list[RoundRow]: ...
 
     @abc.abstractmethod

@@ -550,6 +550,13 @@ class SqlTransaction(Transaction):
             round_row, "SELECT * FROM rounds WHERE campaign_id = ? ORDER BY id", (campaign_id,)
         )
 
+    async def turn_rounds(self, campaign_id: int, branch: int, turn: int) -> list[RoundRow]:
+        return await self._each(
+            round_row,
+            "SELECT * FROM rounds WHERE campaign_id = ? AND branch = ? AND turn = ? ORDER BY id",
+            (campaign_id, branch, turn),
+        )
+
     async def rounds_with_status(self, status: str) -> list[RoundRow]:
         return await self._each(
             round_row, "SELECT * FROM rounds WHERE status = ? ORDER BY id", (status,)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from bot.service_model import Pace
+from db.sql import SqlTransaction
 from engine.zero.types import Side
 from tests.service.support import ALL, CHANNEL, GM, GUILD, JAP, Env
 
@@ -28,6 +29,7 @@ class Work:
         self.rows = 0
         self.records = 0
         self.chars = 0
+        self.round_rows = 0  # rows read from the rounds table, whatever the statement
 
 
 @contextmanager
@@ -51,6 +53,13 @@ def counted(env: Env, rules: Any, classes: set[type]) -> Iterator[Work]:
         return real_records(bare, records)
 
     reals = {cls: cls.history for cls in classes}
+    real_all = SqlTransaction._all
+
+    async def all_rows(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
+        rows = await real_all(self, sql, params)
+        if work.on and " FROM rounds" in sql:
+            work.round_rows += len(rows)
+        return rows
 
     def history_of(cls: type) -> Any:
         async def history(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -65,9 +74,11 @@ def counted(env: Env, rules: Any, classes: set[type]) -> Iterator[Work]:
     rules.load_records = load_records
     for cls in classes:
         cls.history = history_of(cls)  # type: ignore[attr-defined]
+    SqlTransaction._all = all_rows  # type: ignore[method-assign]
     try:
         yield work
     finally:
+        SqlTransaction._all = real_all  # type: ignore[method-assign]
         rules.load_stored = real_load
         rules.load_records = real_records
         for cls, real in reals.items():
@@ -100,6 +111,9 @@ async def test_a_resolution_reads_no_history_however_long(
     rng = random.Random(5)
     # History length, rows, records, chars, the snapshot's text, the next snapshot's text.
     seen: list[tuple[int, int, int, int, int, int]] = []
+    # Per resolution: the rounds the campaign had, the rounds of the resolved round's turn,
+    # the round rows the resolving Lock read.
+    round_reads: list[tuple[int, int, int]] = []
     with counted(env, rules, classes) as work:
         for _round in range(40):
             async with env.repo.read() as tx:
@@ -128,7 +142,12 @@ async def test_a_resolution_reads_no_history_however_long(
                     len(after.state),
                 )
             )
-            work.rows = work.records = work.chars = 0
+            async with env.repo.read() as tx:
+                played = await tx.rounds(cid)
+            turn = next(r.turn for r in played if r.id == round_id)
+            same_turn = sum(r.turn == turn for r in played)
+            round_reads.append((len(played), same_turn, work.round_rows))
+            work.rows = work.records = work.chars = work.round_rows = 0
             await env.svc.settle()
     assert len(seen) >= 6 and seen[-1][0] >= 5, seen  # a history long enough to matter
     async with env.repo.read() as tx:
@@ -141,3 +160,8 @@ async def test_a_resolution_reads_no_history_however_long(
         # round's snapshot and the next one's: the same at the last round as at the first.
         assert rows <= 1 and parsed <= 1, (history_len, seen)
         assert chars <= 2 * text + after + largest, (history_len, seen)
+    assert round_reads[-1][0] >= 3 * max(turn for _, turn, _ in round_reads), round_reads
+    for _played, turn, rows in round_reads:
+        # The live round's look-ups and the resolved round's turn (its reveal opens that
+        # turn's receipts, ``secrecy.opened_by``), never every round played so far.
+        assert rows <= turn + 6, round_reads
