@@ -154,6 +154,11 @@ class OutboxWorker:
         # worker, which sends them again with their nonces.
         async with self.repo.lazy_transaction() as tx:
             rows = await tx.claim_outbox(now, lease_until, self.batch)
+        if rows:
+            # The claim waits for no disk, and may have shared its commit with a write that
+            # does (``Repository.lazy_transaction``), reading the rows that write queued
+            # before they were committed: nothing is posted until they are stored for good.
+            await self.repo.flushed()
         try:
             return await self._deliver_claimed(rows, now, lease_until, build)
         finally:
