@@ -89,3 +89,34 @@ async def test_hot_queries_use_an_index(tmp_path: Path) -> None:
             assert _scans(conn, statements) == []
     finally:
         await repo.close()
+
+
+async def test_a_turns_rounds_and_events_are_found_by_the_turn(tmp_path: Path) -> None:
+    """A reveal and a turn's summary read one turn (issue 29): searched by the turn, not
+    by the campaign with every round and event it has played filtered out one by one."""
+    repo = await SqliteRepository.open(tmp_path / "store.db")
+    try:
+        async with repo.transaction() as tx:
+            cid, _ = await _store(tx, 3)
+        async with repo.transaction() as tx:
+            assert isinstance(tx, SqliteTransaction)
+            conn = tx._conn
+            statements: list[str] = []
+            conn.set_trace_callback(statements.append)
+            try:
+                assert [r.turn for r in await tx.turn_rounds(cid, 1, 1)] == [1]
+                assert await tx.turn_rounds(cid, 1, 2) == []
+                await tx.events(cid, turn=1)
+            finally:
+                conn.set_trace_callback(None)
+        plans = [
+            " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+            for sql in statements
+            if sql.lstrip().upper().startswith("SELECT")
+        ]
+        assert len(plans) == 3, statements
+        for plan in plans[:2]:
+            assert "rounds_by_turn (campaign_id=? AND branch=? AND turn=?)" in plan, plan
+        assert "events_by_turn (campaign_id=? AND turn=?)" in plans[2], plans[2]
+    finally:
+        await repo.close()
