@@ -149,7 +149,7 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
     """Turn a file of the latest schema back into what release 0004 wrote: every snapshot
     holding its whole state (the old ``dump``), no history table, no history_len column,
     none of 0006's indexes, one event per row (0007), no sealed events beside the rounds
-    (0008)."""
+    (0008), no index by the turn (0009)."""
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
     try:
@@ -158,6 +158,8 @@ def _to_old_shape(path: Path, whole: dict[int, str]) -> None:
         for index in ("timers_by_round", "outbox_by_target", "campaigns_by_status"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP INDEX campaigns_by_guild")
+        for index in ("rounds_by_turn", "events_by_turn"):
+            conn.execute(f"DROP INDEX IF EXISTS {index}")
         conn.execute("ALTER TABLE snapshots DROP COLUMN history_len")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 5")
         conn.commit()
