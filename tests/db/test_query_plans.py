@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from db.repository import NewEvent, NewOutbox, Transaction
@@ -56,67 +58,63 @@ def _scans(conn: sqlite3.Connection, statements: list[str]) -> list[tuple[str, s
     return found
 
 
-async def test_hot_queries_use_an_index(tmp_path: Path) -> None:
-    repo = await SqliteRepository.open(tmp_path / "store.db")
+@asynccontextmanager
+async def _traced(
+    path: Path, campaigns: int
+) -> AsyncIterator[tuple[SqliteTransaction, int, int, list[str]]]:
+    """A store of ``campaigns`` campaigns (a campaign and its round given), and a write
+    transaction on it whose statements are caught as SQLite runs them."""
+    repo = await SqliteRepository.open(path)
     try:
         async with repo.transaction() as tx:
-            cid, rid = await _store(tx, 60)
+            cid, rid = await _store(tx, campaigns)
         async with repo.transaction() as tx:
             assert isinstance(tx, SqliteTransaction)
-            conn = tx._conn
             statements: list[str] = []
-            conn.set_trace_callback(statements.append)
+            tx._conn.set_trace_callback(statements.append)
             try:
-                await tx.due_timers(500)
-                await tx.round_timers(rid)
-                await tx.rounds_with_status("resolving")
-                await tx.live_round(cid)
-                await tx.pending_outbox()
-                await tx.claim_outbox(20, 40)
-                await tx.enqueue(
-                    cid, NewOutbox("round-message", "channel", 5, {}, "round:1", coalesce=True), 30
-                )
-                await tx.redeliver(cid, 30)
-                await tx.events(cid, newest_first=True, limit=3, offset=2)
-                await tx.events(cid, turn=1, newest_first=True, limit=3)
-                await tx.events(cid, round_id=rid)
-                await tx.count_events(cid, turn=1)
-                await tx.void_events(cid, [rid])
-                await tx.append_events(cid, rid, 1, [NewEvent("a", 1), NewEvent("b", 1)], 40)
+                yield tx, cid, rid, statements
             finally:
-                conn.set_trace_callback(None)
-            assert len(statements) >= 14
-            assert _scans(conn, statements) == []
+                tx._conn.set_trace_callback(None)
     finally:
         await repo.close()
+
+
+async def test_hot_queries_use_an_index(tmp_path: Path) -> None:
+    async with _traced(tmp_path / "store.db", 60) as (tx, cid, rid, statements):
+        await tx.due_timers(500)
+        await tx.round_timers(rid)
+        await tx.rounds_with_status("resolving")
+        await tx.live_round(cid)
+        await tx.pending_outbox()
+        await tx.claim_outbox(20, 40)
+        await tx.enqueue(
+            cid, NewOutbox("round-message", "channel", 5, {}, "round:1", coalesce=True), 30
+        )
+        await tx.redeliver(cid, 30)
+        await tx.events(cid, newest_first=True, limit=3, offset=2)
+        await tx.events(cid, turn=1, newest_first=True, limit=3)
+        await tx.events(cid, round_id=rid)
+        await tx.count_events(cid, turn=1)
+        await tx.void_events(cid, [rid])
+        await tx.append_events(cid, rid, 1, [NewEvent("a", 1), NewEvent("b", 1)], 40)
+        assert len(statements) >= 14
+        assert _scans(tx._conn, list(statements)) == []
 
 
 async def test_a_turns_rounds_and_events_are_found_by_the_turn(tmp_path: Path) -> None:
     """A reveal and a turn's summary read one turn (issue 29): searched by the turn, not
     by the campaign with every round and event it has played filtered out one by one."""
-    repo = await SqliteRepository.open(tmp_path / "store.db")
-    try:
-        async with repo.transaction() as tx:
-            cid, _ = await _store(tx, 3)
-        async with repo.transaction() as tx:
-            assert isinstance(tx, SqliteTransaction)
-            conn = tx._conn
-            statements: list[str] = []
-            conn.set_trace_callback(statements.append)
-            try:
-                assert [r.turn for r in await tx.turn_rounds(cid, 1, 1)] == [1]
-                assert await tx.turn_rounds(cid, 1, 2) == []
-                await tx.events(cid, turn=1)
-            finally:
-                conn.set_trace_callback(None)
+    async with _traced(tmp_path / "store.db", 3) as (tx, cid, _, statements):
+        assert [r.turn for r in await tx.turn_rounds(cid, 1, 1)] == [1]
+        assert await tx.turn_rounds(cid, 1, 2) == []
+        await tx.events(cid, turn=1)
+        asked = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
         plans = [
-            " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
-            for sql in statements
-            if sql.lstrip().upper().startswith("SELECT")
+            " ".join(row[3] for row in tx._conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+            for sql in asked
         ]
-        assert len(plans) == 3, statements
-        for plan in plans[:2]:
-            assert "rounds_by_turn (campaign_id=? AND branch=? AND turn=?)" in plan, plan
-        assert "events_by_turn (campaign_id=? AND turn=?)" in plans[2], plans[2]
-    finally:
-        await repo.close()
+    assert len(plans) == 3, asked
+    for plan in plans[:2]:
+        assert "rounds_by_turn (campaign_id=? AND branch=? AND turn=?)" in plan, plan
+    assert "events_by_turn (campaign_id=? AND turn=?)" in plans[2], plans[2]
