@@ -27,6 +27,7 @@ from bot.service_plan import Resolution, plan_resolution
 from bot.service_reveal import announce_reveal
 from bot.service_rounds import Ctx, lock_idle_sides
 from bot.service_states import (
+    forget_snapshot,
     forget_superseded,
     keep_pending,
     keep_state,
@@ -183,13 +184,21 @@ async def apply_resolution(
         tx, campaign, outcome.stored, progress, ctx.now, before.history_len, outcome.base
     )
     after_len = outcome.base + outcome.stored.length
-    forget_superseded(
-        campaign.id,
-        [
-            (before.branch, before.history_len, before.state),
-            (campaign.branch, after_len, outcome.stored.current),
-        ],
-    )
+    # A round nobody decided in (every lock the round's own) had no message and no panel.
+    quiet = all(idle_lock(lock) for lock in standing.values())
+    if quiet:
+        # Resolved right after the round before it (a Wings turn's reorder round after its
+        # program round), whose message and panels are still to be composed from the
+        # snapshot that round resolved from: only this round's own snapshot goes.
+        forget_snapshot(campaign.id, (before.branch, before.history_len, before.state))
+    else:
+        forget_superseded(
+            campaign.id,
+            [
+                (before.branch, before.history_len, before.state),
+                (campaign.branch, after_len, outcome.stored.current),
+            ],
+        )
     if outcome.next_decisions is not None:
         # Worked out with the resolution, from the state as parsed back from what was just
         # stored: the new round's idle sides, its locks and first panels read them here.
@@ -218,9 +227,7 @@ async def apply_resolution(
     )
     await tx.finish_round_timers(round_id)
     await tx.update_campaign(campaign.id, snapshot_id=after_id)
-    # A round nobody decided in (every lock the round's own) had no message and no panel:
-    # it resolves without a word, and what it opens goes with the turn's summary.
-    quiet = all(idle_lock(lock) for lock in standing.values())
+    # A quiet round resolves without a word: what it opens goes with the turn's summary.
     if not quiet:
         await refresh_round_message(tx, campaign, round_id, ctx.now)
         # The round's DM panels say it is over and lose their controls, so a panel left

@@ -283,14 +283,26 @@ def forget_superseded(campaign_id: int, kept: Sequence[Kept]) -> int:
     states and results still asked for (17 % of the entries with 1,000 campaigns, issue
     29)."""
     wanted = set(kept)
+    return _forget(campaign_id, lambda snapshot: snapshot not in wanted)
+
+
+def forget_snapshot(campaign_id: int, snapshot: Kept) -> int:
+    """Forget every state and result kept for one of the campaign's snapshots; how many
+    entries went. For a round nobody decided in (``apply_resolution``): the snapshot it
+    resolved from is drawn from by nobody, while the one the round before it resolved from
+    still is (that round's message and panels are composed after both have resolved)."""
+    return _forget(campaign_id, lambda kept: kept == snapshot)
+
+
+def _forget(campaign_id: int, goes: Callable[[Kept], bool]) -> int:
     gone = 0
     for key in _states._items.keys_of(campaign_id):
-        if (key[2], key[3], key[4]) not in wanted:
+        if goes((key[2], key[3], key[4])):
             _states._items.drop(key)
             gone += 1
     for result in _memo._items.keys_of(campaign_id):
         key = result[0]
-        if (key[2], key[3], key[4]) not in wanted:
+        if goes((key[2], key[3], key[4])):
             _memo._items.drop(result)
             gone += 1
     return gone

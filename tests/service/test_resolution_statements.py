@@ -20,6 +20,10 @@ class Statements:
     def __init__(self) -> None:
         # (the transaction, the statement, its values)
         self.run: list[tuple[int, str, tuple[Any, ...]]] = []
+        # Every transaction seen, held so that none is freed and its id given to a later
+        # one: two transactions each reading a row once must not count as one reading it
+        # twice.
+        self.held: list[SqlTransaction] = []
 
     def count(self, start: str) -> int:
         return sum(1 for _, sql, _ in self.run if sql.startswith(start))
@@ -55,6 +59,8 @@ def statements(monkeypatch: pytest.MonkeyPatch) -> Statements:
 
     async def counting(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
         counted.run.append((id(self), sql, tuple(params)))
+        counted.held.append(self)
+
         return await real(self, sql, params)
 
     monkeypatch.setattr(SqlTransaction, "_all", counting)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
-from bot import service_states
+import pytest
+
+from bot import secrecy, service_states
+from bot.announce import AnnouncementBuilder
+from bot.outbox import OutboxWorker
 from bot.service_cache import SizedLru
 from tests.service.support import ALL, JAP, Env
+from tests.service.wings_play import lock_all, start_wings
 
 
 def test_the_oldest_entries_go_once_their_bytes_pass_the_budget() -> None:
@@ -121,3 +127,30 @@ async def test_a_resolved_round_leaves_no_entry_of_an_older_snapshot(env: Env) -
             result[0][1:5] for result in service_states._memo._items.keys_of(cid)
         }
         assert len(kept) <= 2, sorted((k[1], k[2]) for k in kept)
+
+
+async def test_a_wings_turn_makes_each_view_once(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Wings turn resolves its program round, then at once the reorder round nobody
+    # decides in; the program round's message is composed after both, from the snapshot
+    # it resolved from. The reorder round forgot that snapshot's views, so the message
+    # made the public view again on every Lock that resolved a turn.
+    made: list[tuple[Any, str | None]] = []
+    real = secrecy.view_for
+
+    def view_for(rules: Any, state: Any, viewer: secrecy.Viewer) -> Any:
+        key = service_states._states.key_of(state)
+        made.append(((key[2], key[3], key[4]) if key else id(state), viewer.side))
+        return real(rules, state, viewer)
+
+    monkeypatch.setattr(secrecy, "view_for", view_for)
+    # The announcements composed with the service's own rules, as the bot's are: their
+    # views are then the ones the service keeps.
+    builder = AnnouncementBuilder(env.repo, env.clock, rulesets=env.svc.rulesets)
+    worker = OutboxWorker(env.repo, env.sender, env.clock, builder=builder)
+    monkeypatch.setattr(env, "worker", lambda: worker)
+    cid = await start_wings(env, "views-once")
+    for _ in range(3):
+        await lock_all(env, cid)
+        await env.svc.settle()
+    twice = [view for view, count in Counter(made).items() if count > 1]
+    assert len(made) > 6 and not twice, twice
