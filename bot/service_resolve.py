@@ -187,9 +187,9 @@ async def apply_resolution(
     # A round nobody decided in (every lock the round's own) had no message and no panel.
     quiet = all(idle_lock(lock) for lock in standing.values())
     if quiet:
-        # Resolved right after the round before it (a Wings turn's reorder round after its
-        # program round), whose message and panels are still to be composed from the
-        # snapshot that round resolved from: only this round's own snapshot goes.
+        # Resolved right after the round before it (a round the game adds when a turn's
+        # orders need nothing more), whose message and panels are still to be composed
+        # from the snapshot that round resolved from: only this round's own snapshot goes.
         forget_snapshot(campaign.id, (before.branch, before.history_len, before.state))
     else:
         forget_superseded(
