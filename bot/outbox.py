@@ -49,12 +49,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 from bot.announce import Announcement
 from bot.clock import Clock, epoch
 from bot.service_notify import gm_notice, notify
-from db.repository import OutboxRow, Repository
+from db.repository import OutboxRow, Repository, Transaction
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,17 @@ class Sender(Protocol):
 
 Builder = Callable[[OutboxRow], Awaitable[Announcement | None]]
 Built = Announcement | BaseException | None  # None: no longer to be sent
-Mark = tuple[int, int, int]  # a row sent: its id, the message it went to, when
+
+
+class Mark(NamedTuple):
+    """A row sent: its id, the message it went to, when; ``names`` for a row whose message
+    is new to the store (a new round's message, a new panel): the row and the key its
+    later edits look the message up by, written with the mark."""
+
+    row_id: int
+    message_id: int
+    at: int
+    names: tuple[OutboxRow, str] | None = None
 
 
 class BatchBuilder(Protocol):
@@ -206,7 +216,7 @@ class OutboxWorker:
                     # A later row of the batch rewrites this message whole: editing it now
                     # too would only flash a state that is already past (a flown turn's
                     # message read "revealed" a moment before it read "flown").
-                    marks.append((row.id, superseded[index], epoch(self.clock.now())))
+                    marks.append(Mark(row.id, superseded[index], epoch(self.clock.now())))
                     delivered += 1
                     continue
                 outcome = await self._deliver(row, announcement, refs, marks)
@@ -326,40 +336,30 @@ class OutboxWorker:
             return await self._retry(row, repr(exc))
         if message_id is None:
             return await self._retry(row, "sender returned no message id")
-        if announcement.edit_of is None or message_id == edit_id:
-            # A new post, or an edit of the message already known: no message reference
-            # changes, only the row is marked, with the batch's other such rows in one lazy
-            # transaction (``_mark``). A mark lost in a crash sends the row again, with its
-            # nonce: the same message (an edit made again changes nothing).
-            marks.append((row.id, message_id, now))
-            return "delivered"
-        # A mark that names a new message is durable, and its reference kept at once: the
-        # batch's later edits of that message go to it.
-        async with self.repo.transaction() as tx:
-            await tx.mark_delivered(row.id, message_id, now)
+        names = None
+        if announcement.edit_of is not None and message_id != edit_id:
+            # A message new to the store: the batch's later edits of it go to it from here
+            # on, and its reference is stored with the row's mark.
+            names = (row, announcement.edit_of)
             if row.campaign_id is not None:
-                await tx.set_message_ref(
-                    row.campaign_id, announcement.edit_of, row.target_id, message_id
-                )
                 refs[(row.campaign_id, announcement.edit_of)] = message_id
-                if row.kind == "campaign-card":
-                    await tx.update_campaign(row.campaign_id, card_message_id=message_id)
-                elif row.kind == "round-message":
-                    round_id = int(row.payload.get("round_id", 0))
-                    await tx.update_round(round_id, message_id=message_id)
-                    live = await tx.live_round(row.campaign_id)
-                    if live is not None and live.id == round_id:
-                        await tx.update_campaign(row.campaign_id, round_message_id=message_id)
+        # Marked with the batch's other rows in one lazy transaction (``_mark``), on disk
+        # before the batch ends (``deliver_due``). A mark lost in a crash sends the row
+        # again, with its nonce: the same message (an edit made again changes nothing).
+        marks.append(Mark(row.id, message_id, now, names))
         return "delivered"
 
     async def _mark(self, marks: list[Mark]) -> None:
-        """Mark the rows sent (``_deliver``) delivered, all in one lazy transaction: a
-        resolution's dozen rows cost one write, not one each."""
+        """Mark the rows sent (``_deliver``) delivered, and store the messages new to the
+        store under their keys, all in one lazy transaction: a resolution's dozen rows cost
+        one write, not one each (its new round message and panels one each, before)."""
         if not marks:
             return
         async with self.repo.lazy_transaction() as tx:
-            for item_id, message_id, at in marks:
-                await tx.mark_delivered(item_id, message_id, at)
+            for mark in marks:
+                await tx.mark_delivered(mark.row_id, mark.message_id, mark.at)
+                if mark.names is not None:
+                    await _keep_reference(tx, *mark.names, mark.message_id)
         marks.clear()
 
     async def _retry(self, row: OutboxRow, error: str) -> str:
@@ -408,6 +408,22 @@ class OutboxWorker:
                 side=player.side,
                 what=row.kind,
             )
+
+
+async def _keep_reference(tx: Transaction, row: OutboxRow, key: str, message_id: int) -> None:
+    """Where the message ``row`` posted is found from now on: under its key, and on the
+    campaign or round that names its card or round message."""
+    if row.campaign_id is None:
+        return
+    await tx.set_message_ref(row.campaign_id, key, row.target_id, message_id)
+    if row.kind == "campaign-card":
+        await tx.update_campaign(row.campaign_id, card_message_id=message_id)
+    elif row.kind == "round-message":
+        round_id = int(row.payload.get("round_id", 0))
+        await tx.update_round(round_id, message_id=message_id)
+        live = await tx.live_round(row.campaign_id)
+        if live is not None and live.id == round_id:
+            await tx.update_campaign(row.campaign_id, round_message_id=message_id)
 
 
 def _superseded(
