@@ -12,10 +12,13 @@ from typing import Any
 import pytest
 
 from bot.rulesets import Registry
+from engine.rng import Rng
 from engine.ruleset import Decision, join_steps
 from engine.rulesets.wings import card_by_card
-from engine.rulesets.wings.program import check_program
+from engine.rulesets.wings.choices import plane_of
+from engine.rulesets.wings.program import PREFIX_REASONS, check_program
 from engine.rulesets.wings.state import Program
+from tests.golden_rulesets import load
 
 WINGS = Registry().get("wings").rules
 
@@ -143,3 +146,96 @@ def test_a_rounds_decisions_dump_the_damage_decks_once(monkeypatch: pytest.Monke
     fresh = WINGS.load(WINGS.dump(state))  # a new object: nothing kept for it
     assert WINGS.pending(fresh) == expected  # the same seals
     assert fresh.camp.mission == mission and len(dumped) == 1
+
+
+def _planes_to_judge() -> list[tuple[Any, Any, Any, int]]:
+    """(catalog, plane, mission rules, turn): planes asked a program card by card in the
+    recorded Wings games (every one flying something owed, a jammed rudder, a hit engine,
+    a steep card last or a Genius; one in sixteen of the others), then the opening plane
+    changed for what the games do not reach (no altitude rules, a surprise, each rudder)."""
+    cases: dict[tuple[str, str, int], tuple[Any, Any, Any, int]] = {}
+    for game in load():
+        if game["ruleset"] != "wings":
+            continue
+        seed = f"golden-{game['seed']}"
+        state = WINGS.new(game["scenario"], seed)
+        for recorded in [*game["rounds"], None]:
+            for decision in WINGS.pending(state):
+                found = plane_of(state, decision) if decision.input == "steps" else None
+                if found is None:
+                    continue
+                mission, plane = found
+                key = (plane.model_dump_json(), mission.rules.model_dump_json(), mission.turn)
+                cases.setdefault(key, (WINGS.catalog, plane, mission.rules, mission.turn))
+            if recorded is None:
+                break
+            progress = WINGS.progress(state)
+            state, _ = WINGS.resolve(
+                state, recorded["choices"], Rng(seed, progress.turn, progress.round)
+            )
+    chosen = [
+        case
+        for index, case in enumerate(cases.values())
+        if index % 16 == 0
+        or case[1].sequence is not None
+        or case[1].rudder is not None
+        or case[1].engine_hits
+        or case[1].last_steep
+        or "genius" in case[1].skills
+    ]
+    catalog, plane, rules, turn = chosen[0]
+    steep = next(card.code for card in _deck(catalog, plane).cards if card.steep)
+    chosen += [
+        (catalog, plane, rules.model_copy(update={"altitude": False}), turn),
+        (catalog, plane.model_copy(update={"surprised_turns": (turn,)}), rules, turn),
+        (catalog, plane.model_copy(update={"last_card": "IM", "skills": ()}), rules, turn),
+        (catalog, plane.model_copy(update={"last_card": steep, "last_steep": True}), rules, turn),
+    ]
+    chosen += [
+        (catalog, plane.model_copy(update={"rudder": side, "rudder_until": turn}), rules, turn)
+        for side in ("L", "R")
+    ]
+    return chosen
+
+
+def _deck(catalog: Any, plane: Any) -> Any:
+    return catalog.maneuver_decks[catalog.planes[plane.type].deck]
+
+
+def test_a_refusal_its_cards_so_far_decide_is_never_lifted_by_a_later_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The menus stop judging a card's completions at the first refusal of
+    # ``PREFIX_REASONS``: sound only if no legal program begins with the cards up to the
+    # refused slot. Checked against every program of each plane, then the menus walked
+    # against the legal programs themselves.
+    seen: set[str] = set()
+    for catalog, plane, rules, turn in _planes_to_judge():
+        codes = card_by_card._codes(catalog, plane)
+        judged = {
+            cards: check_program(catalog, plane, Program(cards=cards), rules, turn)
+            for cards in itertools.product(codes, repeat=3)
+        }
+        opened = {cards[:k] for cards, refused in judged.items() if not refused for k in (1, 2, 3)}
+        for cards, refused in judged.items():
+            for refusal in refused:
+                if refusal.reason in PREFIX_REASONS:
+                    assert 0 <= refusal.position < 3, refusal
+                    assert cards[: refusal.position + 1] not in opened, (plane.id, cards, refusal)
+                    seen.add(refusal.reason)
+        monkeypatch.setattr(card_by_card, "_MENUS", OrderedDict())
+        legal = {cards for cards, refused in judged.items() if not refused}
+        assert _walk_cards(catalog, plane, rules, turn) == legal, plane.id
+    assert seen == PREFIX_REASONS  # each claim put to the test
+
+
+def _walk_cards(
+    catalog: Any, plane: Any, rules: Any, turn: int, picks: tuple[str, ...] = ()
+) -> set[tuple[str, ...]]:
+    step = card_by_card.next_card(catalog, plane, rules, turn, picks)
+    if step is None:
+        return {picks}
+    found: set[tuple[str, ...]] = set()
+    for option in step.options:
+        found |= _walk_cards(catalog, plane, rules, turn, (*picks, option.id))
+    return found

@@ -26,6 +26,29 @@ from engine.rulesets.wings.state import MissionRules, PlaneState, Program
 CARDS_PER_TURN = 3
 
 
+# The refusals that a program's cards up to the refused slot decide alone (with the plane,
+# its mission's rules and the turn): a card out of the hand, a card owed from last turn,
+# one copy too many, a jammed rudder's side, and what a card may or may not follow. No
+# card after the slot lifts one, so a search through the programs that begin with some
+# cards stops at the first it meets (``card_by_card``, whose codes are the deck's: never
+# "not-in-deck"). A whole program's refusal (position -1) is never one.
+# ``tests/wings/test_card_by_card.py`` puts each to the test against every program of
+# recorded games' planes.
+PREFIX_REASONS = frozenset(
+    {
+        "altitude-off",
+        "owed-card",
+        "too-many-copies",
+        "one-climb-per-turn",
+        "one-dive-per-turn",
+        "steep-after-steep",
+        "straight-after-immelmann",
+        "immelmann-needs-straight-before",
+        "rudder-jammed",
+    }
+)
+
+
 class Refusal(BaseModel):
     model_config = ConfigDict(frozen=True)
 
