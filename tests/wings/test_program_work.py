@@ -66,7 +66,7 @@ def test_a_panels_card_menus_dump_the_plane_once(monkeypatch: pytest.MonkeyPatch
     state = WINGS.new("wings-1917", "program-work")
     decision = next(d for d in WINGS.pending(state) if d.input == "steps")
     card_by_card._MENUS.clear()
-    card_by_card._LAST_DUMPS.clear()
+    card_by_card._DUMPS.clear()
     dumps: list[str] = []
     for model in (PlaneState, MissionRules):
         _counting(monkeypatch, model, "model_dump_json", dumps)
@@ -76,3 +76,23 @@ def test_a_panels_card_menus_dump_the_plane_once(monkeypatch: pytest.MonkeyPatch
     assert shown.picks == picks and len(shown.menus) == 3
     # The picks walked (three menus), then the menus shown (three): one plane, one rules.
     assert dumps == ["model_dump_json", "model_dump_json"]  # before: 12
+
+
+def test_a_sides_planes_asked_by_turns_are_dumped_once_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A side's panel asks each of its planes' menus in turn, and so does every click on it:
+    # with one plane's text kept, two planes dumped each other out at every call.
+    state = WINGS.new("wings-1917", "program-work")
+    side = WINGS.side_ids[0]
+    decisions = [d for d in WINGS.pending(state) if d.input == "steps" and d.side == side]
+    assert len(decisions) >= 2
+    card_by_card._MENUS.clear()
+    card_by_card._DUMPS.clear()
+    dumps: list[str] = []
+    for model in (PlaneState, MissionRules):
+        _counting(monkeypatch, model, "model_dump_json", dumps)
+    for _click in range(3):
+        for decision in decisions:
+            steps_draft(WINGS, state, decision, {}, {})
+    assert len(dumps) == len(decisions) + 1  # each plane once, the mission's rules once

@@ -90,20 +90,25 @@ def next_card(
     return menu
 
 
-# The last plane's and rules' texts for the menus' key: a panel asks each of a plane's
-# steps in turn (its picks walked, then every menu up to the next), and dumping a plane
-# cost about what a kept menu's look-up saves. Held with the model (frozen), so the
-# identity check cannot meet a new object at a reused address; one tuple a kind, swapped
-# whole, for the engine's threads.
-_LAST_DUMPS: dict[type, tuple[PlaneState | MissionRules, str]] = {}
+# The texts of the planes and rules last keyed, by identity: a panel asks each of its
+# planes' steps in turn (the picks walked, then every menu up to the next), and dumping a
+# plane cost more than a kept menu's look-up saved; with one text kept per kind, a side's
+# two planes asked by turns dumped each other out at every call. Each entry holds its
+# model (frozen), so the identity check never meets a new object at a reused address;
+# cleared whole past ``_DUMPS_KEPT`` (a few rounds' planes). Dict operations are atomic:
+# the engine's threads may share it.
+_DUMPS: dict[int, tuple[PlaneState | MissionRules, str]] = {}
+_DUMPS_KEPT = 256
 
 
 def _dumped(model: PlaneState | MissionRules) -> str:
-    last = _LAST_DUMPS.get(type(model))
-    if last is not None and last[0] is model:
-        return last[1]
+    kept = _DUMPS.get(id(model))
+    if kept is not None and kept[0] is model:
+        return kept[1]
     text = model.model_dump_json()
-    _LAST_DUMPS[type(model)] = (model, text)
+    if len(_DUMPS) >= _DUMPS_KEPT:
+        _DUMPS.clear()
+    _DUMPS[id(model)] = (model, text)
     return text
 
 
