@@ -45,8 +45,9 @@ def _allowed(
     """The cards some legal program goes on with after ``picks``: each card's search ends
     at its first legal completion, or at the first refusal its cards so far decide alone
     (``PREFIX_REASONS``), so a menu judges a few dozen programs, not every program of the
-    deck (1,400 and more, 30 ms, for each plane and turn). Before session 22 a card no
-    program may take was judged with every completion: nine in ten of a menu's programs."""
+    deck (1,400 and more, 30 ms, for each plane and turn). Without the second stop, a card
+    no program may take was judged with every completion: nine in ten of a menu's
+    programs."""
     codes = _codes(catalog, plane)
     return frozenset(
         code for code in codes if _opens(catalog, plane, rules, turn, (*picks, code), codes)
