@@ -639,13 +639,14 @@ class Repository(abc.ABC):
     ) -> AbstractAsyncContextManager[Transaction]:
         """A write transaction whose exit does not wait for its commit to be durable.
 
-        For bookkeeping that a crash may lose because it is redone (an outbox lease, the
-        mark of a delivery whose message id is already known: the row is sent again, with
-        its nonce). Later write transactions see it at once; reads may not until it is
-        durable, so ``flushed`` is awaited before anyone reads it. It may share its commit
-        with writes that wait for the disk and read what they wrote before that commit:
-        anything it read is acted on outside the store only after ``flushed``. A backend
-        without group commit runs an ordinary transaction.
+        For bookkeeping that a crash may lose because it is redone (an outbox lease, a
+        delivery's mark and the reference of the message it posted: the row is sent again,
+        with its nonce, and Discord answers with the same message). Later write
+        transactions see it at once; reads may not until it is durable, so ``flushed`` is
+        awaited before anyone reads it. It may share its commit with writes that wait for
+        the disk and read what they wrote before that commit: anything it read is acted on
+        outside the store only after ``flushed``. A backend without group commit runs an
+        ordinary transaction.
         """
         return self.transaction(campaign)
 

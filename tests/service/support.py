@@ -95,6 +95,12 @@ class Env:
             builder=AnnouncementBuilder(self.repo, self.clock),
         )
 
+    def bots_worker(self) -> OutboxWorker:
+        """The outbox's worker as the bot makes it: its announcer shares the service's
+        plugins, so the states, views and decisions it reads are the ones the service keeps."""
+        builder = AnnouncementBuilder(self.repo, self.clock, rulesets=self.svc.rulesets)
+        return OutboxWorker(self.repo, self.sender, self.clock, builder=builder)
+
     async def campaign(
         self,
         scenario: str = "coral-sea",

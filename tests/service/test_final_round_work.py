@@ -18,8 +18,6 @@ from typing import Any
 import pytest
 
 from bot import secrecy
-from bot.announce import AnnouncementBuilder
-from bot.outbox import OutboxWorker
 from tests.service.support import ALL, Env
 
 
@@ -57,13 +55,7 @@ async def test_the_last_round_parses_the_history_off_the_event_loop(
     cid = await env.campaign(scenario, ruleset=ruleset, seed="last")
     plugin = env.svc.rulesets.get(ruleset)
     rules = plugin.rules
-    # The announcer shares the service's plugins, as the bot's does.
-    worker = OutboxWorker(
-        env.repo,
-        env.sender,
-        env.clock,
-        builder=AnnouncementBuilder(env.repo, env.clock, rulesets=env.svc.rulesets),
-    )
+    worker = env.bots_worker()
     rng = random.Random(3)
     await worker.deliver_due()
     earlier: list[int] = []  # records parsed on the loop by each round before the last

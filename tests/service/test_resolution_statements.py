@@ -60,7 +60,6 @@ def statements(monkeypatch: pytest.MonkeyPatch) -> Statements:
     async def counting(self: SqlTransaction, sql: str, params: Any = ()) -> list[Any]:
         counted.run.append((id(self), sql, tuple(params)))
         counted.held.append(self)
-
         return await real(self, sql, params)
 
     monkeypatch.setattr(SqlTransaction, "_all", counting)

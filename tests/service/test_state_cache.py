@@ -9,8 +9,6 @@ from typing import Any
 import pytest
 
 from bot import secrecy, service_states
-from bot.announce import AnnouncementBuilder
-from bot.outbox import OutboxWorker
 from bot.service_cache import SizedLru
 from tests.service.support import ALL, JAP, Env
 from tests.service.wings_play import lock_all, start_wings
@@ -143,10 +141,7 @@ async def test_a_wings_turn_makes_each_view_once(env: Env, monkeypatch: pytest.M
         return real(rules, state, viewer)
 
     monkeypatch.setattr(secrecy, "view_for", view_for)
-    # The announcements composed with the service's own rules, as the bot's are: their
-    # views are then the ones the service keeps.
-    builder = AnnouncementBuilder(env.repo, env.clock, rulesets=env.svc.rulesets)
-    worker = OutboxWorker(env.repo, env.sender, env.clock, builder=builder)
+    worker = env.bots_worker()  # one announcer for the campaign, as the bot's
     monkeypatch.setattr(env, "worker", lambda: worker)
     cid = await start_wings(env, "views-once")
     for _ in range(3):
